@@ -65,15 +65,25 @@ final class AvscFiles {
     }
   }
 
-  /** The newest version directory under released/, by numeric comparison of its parts. */
-  static Path latestReleased() {
+  /** The version directories under released/, oldest first (numeric comparison of the parts). */
+  static List<Path> releasedVersions() {
     try (Stream<Path> dirs = Files.list(RELEASED)) {
-      return dirs.filter(Files::isDirectory)
-          .max(Comparator.comparing(p -> Version.parse(p.getFileName().toString())))
-          .orElseThrow(() -> new AssertionError("no released schema version under " + RELEASED));
+      List<Path> versions = dirs.filter(Files::isDirectory)
+          .sorted(Comparator.comparing(p -> Version.parse(p.getFileName().toString())))
+          .toList();
+      if (versions.isEmpty()) {
+        throw new AssertionError("no released schema version under " + RELEASED);
+      }
+      return versions;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The newest version directory under released/. */
+  static Path latestReleased() {
+    List<Path> versions = releasedVersions();
+    return versions.get(versions.size() - 1);
   }
 
   private static Path locateModule() {

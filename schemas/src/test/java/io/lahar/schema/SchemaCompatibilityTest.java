@@ -2,6 +2,7 @@ package io.lahar.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,20 +23,36 @@ class SchemaCompatibilityTest {
   @Test
   void everySchemaIsBackwardAndForwardCompatibleWithTheLastRelease() {
     Map<String, Schema> released = AvscFiles.byFullName(AvscFiles.latestReleased());
-    Map<String, Schema> current = AvscFiles.byFullName(AvscFiles.CURRENT);
 
+    assertThat(released).as("released schemas").hasSizeGreaterThanOrEqualTo(16);
+    assertThat(problemsAgainst(released)).as("incompatibilities with " + AvscFiles.latestReleased().getFileName())
+        .isEmpty();
+  }
+
+  @Test
+  void everySchemaIsCompatibleWithEveryEarlierReleaseToo() {
+    // Consumers pinned to any earlier release must keep working (FULL_TRANSITIVE), not only the
+    // ones on the last release.
+    List<String> problems = new ArrayList<>();
+    for (Path version : AvscFiles.releasedVersions()) {
+      problemsAgainst(AvscFiles.byFullName(version)).forEach(p -> problems.add(version.getFileName() + ": " + p));
+    }
+
+    assertThat(problems).isEmpty();
+  }
+
+  private static List<String> problemsAgainst(Map<String, Schema> released) {
+    Map<String, Schema> current = AvscFiles.byFullName(AvscFiles.CURRENT);
     List<String> problems = new ArrayList<>();
     released.forEach((name, old) -> {
       Schema now = current.get(name);
       if (now == null) {
         problems.add(name + ": removed (a released schema must stay)");
-        return;
+      } else {
+        problems.addAll(incompatibilities(name, now, old));
       }
-      problems.addAll(incompatibilities(name, now, old));
     });
-
-    assertThat(released).as("released schemas").hasSizeGreaterThanOrEqualTo(16);
-    assertThat(problems).as("incompatibilities with " + AvscFiles.latestReleased().getFileName()).isEmpty();
+    return problems;
   }
 
   @Test
