@@ -207,8 +207,9 @@ public final class Topics {
   }
 
   /**
-   * The record key of everything about one namespaced object: {@code namespace/name}. Kubernetes
-   * names cannot contain '/', so the key splits back unambiguously at its first '/'.
+   * The record key of everything about one namespaced object: {@code namespace/name}. Lenient on
+   * purpose (never throws), so a producer can key even a command admission will reject; use
+   * {@link JobKey} to validate or parse a key.
    */
   public static String jobKey(String namespace, String name) {
     return namespace + "/" + name;
