@@ -76,7 +76,7 @@ public final class JobDefaults {
             }
         }
         if (t.minAvailable() == null) {
-            t = t.withMinAvailable(t.replicasOrZero());
+            t = t.withMinAvailable(Math.max(0, t.replicasOrZero()));
         }
         if (t.maxRetry() == null || t.maxRetry() == 0) {
             t = t.withMaxRetry(DEFAULT_MAX_RETRY);
