@@ -52,6 +52,10 @@ public final class JobAdmission {
         for (int i = 0; i < tasks.size(); i++) {
             TaskSpec t = tasks.get(i);
             String at = "spec.tasks[" + i + "]";
+            if (t == null) {
+                v.add(at, "required");
+                continue;
+            }
             if (t.replicas() != null && t.replicas() < 0) {
                 v.add(at + ".replicas", "must be >= 0");
             }
@@ -91,16 +95,18 @@ public final class JobAdmission {
         JsonNode tasks = tree.path("tasks");
         if (tasks.isArray()) {
             for (JsonNode t : tasks) {
-                ((ObjectNode) t).remove("replicas");
-                ((ObjectNode) t).remove("minAvailable");
+                if (t instanceof ObjectNode o) {
+                    o.remove("replicas");
+                    o.remove("minAvailable");
+                }
             }
         }
         // The job controller fills volumeClaimName for an inline claim; it is not the user's change.
         JsonNode volumes = tree.path("volumes");
         if (volumes.isArray()) {
             for (JsonNode vol : volumes) {
-                if (vol.has("volumeClaim")) {
-                    ((ObjectNode) vol).remove("volumeClaimName");
+                if (vol instanceof ObjectNode o && o.has("volumeClaim")) {
+                    o.remove("volumeClaimName");
                 }
             }
         }
@@ -144,7 +150,7 @@ public final class JobAdmission {
         if (!errs.isEmpty()) {
             v.add("metadata.name", "invalid name \"" + name + "\": " + Names.join(errs));
         }
-        String ns = m.metadata().namespace();
+        String ns = m.metadata() == null ? null : m.metadata().namespace();
         if (ns != null && !ns.isEmpty() && !Names.dns1123Label(ns).isEmpty()) {
             v.add("metadata.namespace", "invalid namespace \"" + ns + "\": " + Names.join(Names.dns1123Label(ns)));
         }

@@ -45,13 +45,14 @@ public final class JobDefaults {
         if (out.tasks() != null) {
             List<TaskSpec> tasks = new ArrayList<>();
             for (int i = 0; i < out.tasks().size(); i++) {
-                tasks.add(defaultTask(out.tasks().get(i), i));
+                TaskSpec t = out.tasks().get(i);
+                tasks.add(t == null ? null : defaultTask(t, i));
             }
             out = out.withTasks(tasks);
         }
         if (out.minAvailable() == null || out.minAvailable() == 0) {
             // Sum of the (already defaulted) task minAvailable, each defaulting to its replicas.
-            int sum = out.tasksOrEmpty().stream()
+            int sum = out.tasksOrEmpty().stream().filter(java.util.Objects::nonNull)
                     .mapToInt(t -> t.minAvailable() != null ? t.minAvailable() : t.replicasOrZero()).sum();
             out = out.withMinAvailable(sum);
         }
