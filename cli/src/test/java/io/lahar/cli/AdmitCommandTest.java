@@ -91,7 +91,7 @@ class AdmitCommandTest {
                 .contains("error: spec.tasks[1].name: duplicate task name \"worker\"",
                         "error: spec.maxRetry: must be >= 0",
                         "error: spec.policies[0]: must not specify both event and exitCode",
-                        "error: spec.plugins.mpi: the specified mpi master task \"master\" was not found");
+                        "error: spec.plugins.mpi: The specified mpi master task was not found: \"master\"");
     }
 
     @Test
@@ -142,7 +142,7 @@ class AdmitCommandTest {
         Run r = lahar("admit", "--existing", EXAMPLES.resolve("closed-queue.yaml").toString(), "-f", job.toString());
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.errLines()).containsExactly(
-                "error: spec.queue: can only submit job to a queue with state Open, queue \"archive\" status is Closed");
+                "error: spec.queue: can only submit job to queue with state Open, queue \"archive\" status is Closed");
     }
 
     @Test

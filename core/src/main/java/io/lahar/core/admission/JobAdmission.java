@@ -69,7 +69,7 @@ public final class JobAdmission {
         }
         int total = spec.totalReplicas();
         if (spec.minAvailable() != null && spec.minAvailable() > total) {
-            v.add("spec.minAvailable", "must not be greater than total replicas in tasks (" + total + ")");
+            v.add("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
         }
         if (spec.minAvailable() != null && spec.minAvailable() < 0) {
             v.add("spec.minAvailable", "must be >= 0");
@@ -164,17 +164,17 @@ public final class JobAdmission {
             return;
         }
         if (Queue.ROOT.equals(queueName)) {
-            v.add(path, "can not submit " + what + " to the root queue");
+            v.add(path, "can not submit " + what + " to root queue");
             return;
         }
         List<Queue> children = ctx.childrenOf(queueName);
         if (!children.isEmpty()) {
-            v.add(path, "can only submit " + what + " to a leaf queue: queue \"" + queueName + "\" has child queues ("
+            v.add(path, "can only submit " + what + " to leaf queue: queue \"" + queueName + "\" has child queues ("
                     + String.join(", ", children.stream().map(Queue::name).sorted().toList()) + ")");
         }
         QueueState state = queue.get().stateOrOpen();
         if (state != QueueState.Open) {
-            v.add(path, "can only submit " + what + " to a queue with state Open, queue \"" + queueName
+            v.add(path, "can only submit " + what + " to queue with state Open, queue \"" + queueName
                     + "\" status is " + state.name());
         }
     }

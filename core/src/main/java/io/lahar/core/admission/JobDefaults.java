@@ -77,7 +77,11 @@ public final class JobDefaults {
             }
         }
         if (t.minAvailable() == null) {
-            t = t.withMinAvailable(Math.max(0, t.replicasOrZero()));
+            // A partitioned task's gang is its minimum partitions; otherwise every replica.
+            var p = t.partitionPolicy();
+            boolean partitioned = p != null && p.minPartitions() != null && p.partitionSize() != null
+                    && p.minPartitions() >= 0 && p.partitionSize() > 0;
+            t = t.withMinAvailable(partitioned ? p.minPartitions() * p.partitionSize() : Math.max(0, t.replicasOrZero()));
         }
         if (t.maxRetry() == null || t.maxRetry() == 0) {
             t = t.withMaxRetry(DEFAULT_MAX_RETRY);

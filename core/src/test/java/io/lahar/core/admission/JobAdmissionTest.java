@@ -102,7 +102,7 @@ class JobAdmissionTest {
 
         @Test
         void noTasks() {
-            assertRejected(admit(job("queue: default\n")), "spec.tasks: no task specified in job spec");
+            assertRejected(admit(job("queue: default\n")), "spec.tasks: No task specified in job spec");
         }
 
         @Test
@@ -133,14 +133,14 @@ class JobAdmissionTest {
         @Test
         void jobMinAvailableOutOfRange() {
             assertRejected(admit(job("minAvailable: 3\n" + ONE_TASK)),
-                    "spec.minAvailable: must not be greater than total replicas in tasks (2)");
+                    "spec.minAvailable: job 'minAvailable' should not be greater than total replicas in tasks (2)");
             assertRejected(admit(job("minAvailable: -1\n" + ONE_TASK)), "spec.minAvailable: must be >= 0");
         }
 
         @Test
         void minSuccess() {
             assertRejected(admit(job("minSuccess: 3\n" + ONE_TASK)),
-                    "spec.minSuccess: must not be greater than total replicas in tasks (2)");
+                    "spec.minSuccess: job 'minSuccess' should not be greater than total replicas in tasks (2)");
             assertRejected(admit(job("minSuccess: 0\n" + ONE_TASK)), "spec.minSuccess: must be >= 1");
             assertAccepted(admit(job("minSuccess: 2\n" + ONE_TASK)));
         }
@@ -154,18 +154,20 @@ class JobAdmissionTest {
         @Test
         void unknownPlugin() {
             AdmissionResult<Job> r = admit(job("plugins:\n  foo: []\n" + ONE_TASK));
-            assertThat(messages(r)).singleElement().asString().startsWith("spec.plugins.foo: unable to find job plugin \"foo\"");
+            assertThat(messages(r)).singleElement().asString().startsWith("spec.plugins.foo: unable to find job plugin: foo");
         }
 
         @Test
         void mpiMasterTaskMissing() {
             assertRejected(admit(job("plugins:\n  mpi: []\ntasks:\n" + task("worker", 2))),
-                    "spec.plugins.mpi: the specified mpi master task \"master\" was not found");
+                    "spec.plugins.mpi: The specified mpi master task was not found: \"master\"");
             assertRejected(admit(job("plugins:\n  mpi: [\"--master=mpimaster\", \"--worker=mpiworker\"]\ntasks:\n"
                             + task("master", 1) + task("mpiworker", 2))),
-                    "spec.plugins.mpi: the specified mpi master task \"mpimaster\" was not found");
+                    "spec.plugins.mpi: The specified mpi master task was not found: \"mpimaster\"");
             assertAccepted(admit(job("plugins:\n  mpi: [\"--master=mpimaster\", \"--worker=mpiworker\"]\ntasks:\n"
                     + task("mpimaster", 1) + task("mpiworker", 2))));
+            // Like Volcano, a missing worker task is accepted.
+            assertAccepted(admit(job("plugins:\n  mpi: [\"--master=launcher\"]\ntasks:\n" + task("launcher", 1))));
         }
 
         @Test
@@ -191,7 +193,7 @@ class JobAdmissionTest {
                     + task("b", 1).replace("replicas: 1", "replicas: 1\n  dependsOn: {name: [a]}")
                     + task("c", 1).replace("replicas: 1", "replicas: 1\n  dependsOn: {name: [b]}");
             assertRejected(admit(job(tasks)), "spec.tasks: job has dependencies between tasks, but doesn't form a"
-                    + " directed acyclic graph (DAG): a -> b -> c -> a");
+                    + " directed acyclic graph(DAG): a -> b -> c -> a");
         }
 
         @Test
@@ -203,7 +205,7 @@ class JobAdmissionTest {
         @Test
         void dependencyOnAnUnknownTask() {
             assertRejected(admit(job("tasks:\n" + task("a", 1).replace("replicas: 1", "replicas: 1\n  dependsOn: {name: [x]}"))),
-                    "spec.tasks[0].dependsOn.name[0]: task \"x\" not found in this job");
+                    "spec.tasks[0].dependsOn.name[0]: task \"x\" not found in this job, so the dependencies between tasks do not form a directed acyclic graph(DAG)");
         }
 
         @Test
@@ -366,6 +368,62 @@ class JobAdmissionTest {
     }
 
     @Nested
+    class PartitionsAndTopology {
+
+        String partitioned(String policy, String extra) {
+            return "tasks:\n- name: a\n  replicas: 8\n" + extra + "  partitionPolicy: " + policy + "\n  template:\n    spec:\n"
+                    + "      containers: [{name: c, image: x}]\n";
+        }
+
+        @Test
+        void sizesMustBePositiveAndMultiplyToTheReplicas() {
+            assertThat(messages(admit(job(partitioned("{totalPartitions: 0, partitionSize: -1}", ""))))).containsExactly(
+                    "spec.tasks[0].partitionPolicy.totalPartitions: 'TotalPartitions' must be greater than 0",
+                    "spec.tasks[0].partitionPolicy.partitionSize: 'PartitionSize' must be greater than 0");
+            assertRejected(admit(job(partitioned("{totalPartitions: 2, partitionSize: 3}", ""))),
+                    "spec.tasks[0].partitionPolicy: 'Replicas' are not equal to TotalPartitions*PartitionSize (8 != 2*3)");
+            assertAccepted(admit(job(partitioned("{totalPartitions: 2, partitionSize: 4}", ""))));
+        }
+
+        @Test
+        void minPartitionsSetTheTaskGang() {
+            Job j = assertAccepted(admit(job(partitioned("{totalPartitions: 4, partitionSize: 2, minPartitions: 1}", ""))));
+            assertThat(j.spec().tasks().get(0).minAvailable()).isEqualTo(2);
+            assertThat(j.spec().minAvailable()).isEqualTo(2);
+            assertRejected(admit(job(partitioned("{totalPartitions: 4, partitionSize: 2, minPartitions: 1}", "  minAvailable: 4\n"))),
+                    "spec.tasks[0].minAvailable: 'MinAvailable' is not equal to MinPartitions*PartitionSize (4 != 1*2)");
+        }
+
+        @Test
+        void networkTopologyTierIsOneOrTheOther() {
+            assertRejected(admit(job("networkTopology: {mode: hard, highestTierAllowed: 1, highestTierName: volcano.sh/hypernode}\n" + ONE_TASK)),
+                    "spec.networkTopology: must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology simultaneously");
+            assertRejected(admit(job("networkTopology: {mode: strict}\n" + ONE_TASK)),
+                    "spec.networkTopology.mode: unsupported value \"strict\": supported values: \"hard\", \"soft\"");
+            assertAccepted(admit(job("networkTopology: {mode: soft, highestTierAllowed: 2}\n" + ONE_TASK)));
+        }
+
+        @Test
+        void podLevelResourcesCoverTheContainers() {
+            String tasks = """
+                    tasks:
+                    - name: a
+                      replicas: 1
+                      template:
+                        spec:
+                          resources: {requests: {cpu: 2}, limits: {cpu: 1}}
+                          initContainers: [{name: i, image: x, resources: {requests: {cpu: 2}}}]
+                          containers:
+                          - {name: c, image: x, resources: {requests: {cpu: 2}}}
+                          - {name: d, image: x, resources: {requests: {cpu: 2}}}
+                    """;
+            assertThat(messages(admit(job(tasks)))).containsExactly(
+                    "spec.tasks[0].template.spec.resources.requests.cpu: must be less than or equal to cpu limit of 1",
+                    "spec.tasks[0].template.spec.resources.requests.cpu: must be greater than or equal to aggregate container requests of 4");
+        }
+    }
+
+    @Nested
     class Volumes {
 
         @Test
@@ -381,9 +439,9 @@ class JobAdmissionTest {
                     - mountPath: /x
                     """ + ONE_TASK));
             assertThat(messages(r)).containsExactly(
-                    "spec.volumes[0].mountPath: required",
-                    "spec.volumes[2].mountPath: duplicated mountPath \"/data\"",
-                    "spec.volumes[3]: either volumeClaim or volumeClaimName must be specified");
+                    "spec.volumes[0].mountPath: mountPath is required",
+                    "spec.volumes[2].mountPath: duplicated mountPath: /data",
+                    "spec.volumes[3]: either VolumeClaim or VolumeClaimName must be specified");
         }
     }
 
@@ -404,18 +462,18 @@ class JobAdmissionTest {
         @Test
         void closedQueue() {
             assertRejected(JobAdmission.create(job("queue: closed\n" + ONE_TASK), ctx),
-                    "spec.queue: can only submit job to a queue with state Open, queue \"closed\" status is Closed");
+                    "spec.queue: can only submit job to queue with state Open, queue \"closed\" status is Closed");
         }
 
         @Test
         void rootQueue() {
-            assertRejected(JobAdmission.create(job("queue: root\n" + ONE_TASK), ctx), "spec.queue: can not submit job to the root queue");
+            assertRejected(JobAdmission.create(job("queue: root\n" + ONE_TASK), ctx), "spec.queue: can not submit job to root queue");
         }
 
         @Test
         void nonLeafQueue() {
             assertRejected(JobAdmission.create(job("queue: team\n" + ONE_TASK), ctx),
-                    "spec.queue: can only submit job to a leaf queue: queue \"team\" has child queues (dev)");
+                    "spec.queue: can only submit job to leaf queue: queue \"team\" has child queues (dev)");
             assertAccepted(JobAdmission.create(job("queue: dev\n" + ONE_TASK), ctx));
         }
     }
@@ -452,7 +510,7 @@ class JobAdmissionTest {
         void scalingIsStillValidated() {
             Job bad = job(ONE_TASK.replace("replicas: 2", "replicas: -1") + "minAvailable: 5\n");
             assertRejected(JobAdmission.update(old, bad, FRESH), "spec.tasks[0].replicas: must be >= 0",
-                    "spec.minAvailable: must not be greater than total replicas in tasks (-1)");
+                    "spec.minAvailable: job 'minAvailable' should not be greater than total replicas in tasks (-1)");
         }
 
         @Test
