@@ -52,12 +52,18 @@ class QueueAdmissionTest {
                 metadata: {name: q}
                 spec:
                   capability: {cpu: 4, memory: 8Gi}
-                  deserved: {cpu: 6}
-                  guarantee: {resource: {cpu: 5, memory: 1Gi}}
+                  deserved: {cpu: 6, memory: 1Gi}
+                  guarantee: {resource: {cpu: 5, memory: 2Gi, nvidia.com/gpu: 1}}
                 """), FRESH);
         assertThat(messages(r)).containsExactly(
-                "spec.deserved.cpu: deserved should be less than or equal to capability (4)",
-                "spec.guarantee.resource.cpu: guarantee should be less than or equal to capability (4)");
+                "spec.guarantee.resource.cpu: guarantee[cpu]=5 must be <= capability[cpu]=4",
+                "spec.deserved.memory: deserved[memory]=1073741824 must be >= guarantee[memory]=2147483648",
+                "spec.deserved.nvidia.com/gpu: deserved[nvidia.com/gpu] must be >= guarantee[nvidia.com/gpu]=1",
+                "spec.deserved.cpu: deserved[cpu]=6 must be <= capability[cpu]=4");
+        assertAccepted(QueueAdmission.create(queue("""
+                metadata: {name: q}
+                spec: {capability: {cpu: 8}, deserved: {cpu: 6}, guarantee: {resource: {cpu: 2}}}
+                """), FRESH));
     }
 
     @Test
@@ -76,26 +82,43 @@ class QueueAdmissionTest {
     void childrenRespectTheParent() {
         AdmissionContext ctx = FRESH.with(queue("""
                 metadata: {name: team}
-                spec: {parent: root, capability: {cpu: 8}, guarantee: {resource: {cpu: 4}}}
+                spec: {parent: root, capability: {cpu: 8}, deserved: {cpu: 6}, guarantee: {resource: {cpu: 4}}}
                 """)).with(queue("""
                 metadata: {name: dev}
-                spec: {parent: team, guarantee: {resource: {cpu: 3}}}
+                spec: {parent: team, deserved: {cpu: 3}, guarantee: {resource: {cpu: 3}}}
                 """));
         var r = QueueAdmission.create(queue("""
                 metadata: {name: test}
-                spec: {parent: team, capability: {cpu: 10}, guarantee: {resource: {cpu: 2}}}
+                spec: {parent: team, capability: {cpu: 10}, deserved: {cpu: 2}, guarantee: {resource: {cpu: 2}}}
                 """), ctx);
         assertThat(messages(r)).containsExactly(
-                "spec.capability.cpu: must not exceed the capability of parent queue \"team\" (8)",
-                "spec.guarantee.resource.cpu: the guarantee of the children of queue \"team\" (5 cpu) would exceed its own guarantee (4)");
+                "spec.capability.cpu: queue test capability[cpu]=10 exceeds its ancestor's capability=8",
+                "spec.guarantee.resource.cpu: parent queue team validation failed: sum of children's guarantee (cpu 5) exceeds parent's guarantee limit (4)");
         assertAccepted(QueueAdmission.create(queue("metadata: {name: test}\nspec: {parent: team, capability: {cpu: 8}}\n"), ctx));
+    }
+
+    @Test
+    void aParentMustLeaveRoomForItsChildren() {
+        Queue team = queue("metadata: {name: team}\nspec: {capability: {cpu: 8}, deserved: {cpu: 4}, guarantee: {resource: {cpu: 4}}}\n");
+        AdmissionContext ctx = FRESH.with(team).with(queue("""
+                metadata: {name: dev}
+                spec: {parent: team, capability: {cpu: 6}, deserved: {cpu: 3}, guarantee: {resource: {cpu: 3}}}
+                """));
+        var r = QueueAdmission.update(team, queue("metadata: {name: team}\nspec: {capability: {cpu: 4}, deserved: {cpu: 2}, guarantee: {resource: {cpu: 2}}}\n"), ctx);
+        assertThat(messages(r)).containsExactly(
+                "spec.capability.cpu: queue team capability[cpu]=4 is smaller than its descendants' max capability=6",
+                "spec.guarantee.resource.cpu: queue team validation failed: sum of children's guarantee (cpu 3) exceeds its guarantee (2)",
+                "spec.deserved.cpu: queue team validation failed: sum of children's deserved (cpu 3) exceeds its deserved (2)");
     }
 
     @Test
     void aQueueWithJobsCanNotBecomeAParent() {
         AdmissionContext ctx = FRESH.with(assertAccepted(JobAdmission.create(job("train", ONE_TASK), FRESH)));
         assertRejected(QueueAdmission.create(queue("metadata: {name: q}\nspec: {parent: default}\n"), ctx),
-                "spec.parent: queue \"default\" can not be a parent queue: jobs were submitted to it (default/train)");
+                "spec.parent: queue default cannot be the parent queue of queue q because jobs were submitted to it (default/train)");
+        AdmissionContext busy = FRESH.with(queue("metadata: {name: busy}\nstatus: {state: Open, allocated: {pods: 3}}\n"));
+        assertRejected(QueueAdmission.create(queue("metadata: {name: q}\nspec: {parent: busy}\n"), busy),
+                "spec.parent: queue busy cannot be the parent queue of queue q because it has allocated Pods: 3");
     }
 
     @Test
@@ -105,7 +128,7 @@ class QueueAdmissionTest {
         assertRejected(QueueAdmission.update(a, queue("metadata: {name: a}\nspec: {parent: b}\n"), ctx),
                 "spec.parent: queue \"b\" is a descendant of \"a\": the hierarchy would form a cycle");
         assertRejected(QueueAdmission.create(queue("metadata: {name: c}\nspec: {parent: c}\n"), ctx),
-                "spec.parent: a queue can not be its own parent");
+                "spec.parent: queue c cannot use itself as parent");
     }
 
     @Test
@@ -118,7 +141,7 @@ class QueueAdmissionTest {
     void deletingAParentOrAMissingQueue() {
         AdmissionContext ctx = FRESH.with(AdmissionContext.openQueue("a", "root")).with(AdmissionContext.openQueue("b", "a"));
         assertRejected(QueueAdmission.delete(queue("metadata: {name: a}\n"), ctx),
-                "metadata.name: queue \"a\" has child queues (b) and can not be deleted");
+                "metadata.name: queue a can not be deleted because it has 1 child queues: b");
         assertRejected(QueueAdmission.delete(queue("metadata: {name: zz}\n"), ctx), "metadata.name: queue \"zz\" not found");
         assertAccepted(QueueAdmission.delete(queue("metadata: {name: b}\n"), ctx));
     }
