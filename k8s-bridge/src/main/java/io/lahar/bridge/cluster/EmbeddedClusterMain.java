@@ -32,6 +32,7 @@ public final class EmbeddedClusterMain {
   }
 
   public static void main(String[] args) throws InterruptedException {
+    useJBossLogManagerIfPresent();
     Arguments parsed;
     try {
       parsed = parse(args);
@@ -66,6 +67,22 @@ public final class EmbeddedClusterMain {
         + " get nodes");
     System.out.flush();
     stopped.await();
+  }
+
+  /**
+   * Quarkus puts JBoss LogManager on this module's class path; it must be JUL's manager before the
+   * first logger is made, or it prints an error and logging is half configured.
+   */
+  private static void useJBossLogManagerIfPresent() {
+    if (System.getProperty("java.util.logging.manager") != null) {
+      return;
+    }
+    try {
+      Class.forName("org.jboss.logmanager.LogManager", false, EmbeddedClusterMain.class.getClassLoader());
+      System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+    } catch (ClassNotFoundException absent) {
+      // Plain JUL then.
+    }
   }
 
   /** Parses the command line; every problem is reported at once. */
