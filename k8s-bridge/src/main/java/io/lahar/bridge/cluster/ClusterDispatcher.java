@@ -83,7 +83,7 @@ final class ClusterDispatcher extends Dispatcher {
         if (fixed.isPresent()) {
           return fixed.get();
         }
-        MockResponse response = store.dispatch(request);
+        MockResponse response = selecting(request, path, fullPath);
         String accept = request.getHeader("Accept");
         if (response.code() == 200 && accept != null && accept.contains("as=Table")
             && !fullPath.contains("watch=true")) {
@@ -111,6 +111,44 @@ final class ClusterDispatcher extends Dispatcher {
         return store.dispatch(request);
       }
     }
+  }
+
+  /**
+   * A GET through the store, with label and field selectors applied here rather than by the store
+   * ({@link Selectors} says why): to a list's items, or to a watch's events ({@link SelectingWatch}).
+   */
+  private MockResponse selecting(RecordedRequest request, String path, String fullPath) {
+    int q = fullPath.indexOf('?');
+    String query = q < 0 ? null : fullPath.substring(q + 1);
+    Optional<Selectors> selectors;
+    try {
+      selectors = Selectors.fromQuery(query);
+    } catch (IllegalArgumentException e) {
+      return ApiStatus.badRequest("unable to parse requirement: " + e.getMessage());
+    }
+    if (selectors.isEmpty()) {
+      return store.dispatch(request);
+    }
+    MockResponse response = store.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
+        path + Selectors.withoutSelectors(query), request.getHeaders(), request.getBody()));
+    if (response.getWebSocketListener() != null) {
+      return response.withWebSocketUpgrade(new SelectingWatch(response.getWebSocketListener(), selectors.get()));
+    }
+    if (response.code() != 200) {
+      return response;
+    }
+    JsonNode body = CrudStore.parse(CrudStore.bodyOf(response));
+    if (!body.path("items").isArray()) {
+      return response; // a single object: selectors apply to collections
+    }
+    var kept = Serialization.jsonMapper().createArrayNode();
+    body.get("items").forEach(item -> {
+      if (selectors.get().matches(item)) {
+        kept.add(item);
+      }
+    });
+    ((ObjectNode) body).set("items", kept);
+    return ApiStatus.json(200, body.toString());
   }
 
   private Optional<MockResponse> serveFixed(String path) {

@@ -356,6 +356,59 @@ class EmbeddedClusterTest {
   }
 
   @Test
+  void listsHonourSetBasedLabelSelectorsAndFieldSelectors() {
+    String web = client.pods().inNamespace(NS).resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
+        .editMetadata().addToLabels("sel", "web").endMetadata().build()).create().getMetadata().getName();
+    String db = client.pods().inNamespace(NS).resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), "node-1"))
+        .editMetadata().addToLabels("sel", "db").endMetadata().build()).create().getMetadata().getName();
+    client.pods().inNamespace(NS).resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
+        .editMetadata().addToLabels("sel", "cache").endMetadata().build()).create();
+
+    assertThat(client.pods().inNamespace(NS).withLabelIn("sel", "web", "db").list().getItems())
+        .extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder(web, db);
+    assertThat(client.pods().inNamespace(NS).withLabel("sel").withField("spec.nodeName", "node-1").list().getItems())
+        .extracting(p -> p.getMetadata().getName()).containsExactly(db);
+    assertThat(client.pods().inNamespace(NS).withLabelNotIn("sel", "web", "db").withLabel("sel").list().getItems())
+        .extracting(p -> p.getMetadata().getLabels().get("sel")).containsExactly("cache");
+  }
+
+  @Test
+  void anInformerWithAFieldSelectorSeesPodsArriveAndLeave() throws Exception {
+    cluster.nodes().add("watched", NodeSpec.DEFAULT);
+    var seen = new java.util.concurrent.ConcurrentHashMap<String, String>();
+    try (var informer = client.pods().inNamespace(NS).withField("spec.nodeName", "watched")
+        .inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
+          @Override
+          public void onAdd(Pod pod) {
+            seen.put(pod.getMetadata().getName(), "added");
+          }
+
+          @Override
+          public void onUpdate(Pod oldPod, Pod newPod) {
+            seen.put(newPod.getMetadata().getName(), String.valueOf(newPod.getStatus().getPhase()));
+          }
+
+          @Override
+          public void onDelete(Pod pod, boolean unknown) {
+            seen.put(pod.getMetadata().getName(), "deleted");
+          }
+        })) {
+      String here = createPod(Map.of(), List.of("nginx"), null).getMetadata().getName();
+      String elsewhere = createPod(Map.of(), List.of("nginx"), "node-0").getMetadata().getName();
+      assertThat(seen).doesNotContainKey(here);
+
+      bind(here, here, "watched", Map.of());
+      await().atMost(Duration.ofSeconds(10)).until(() -> "Running".equals(seen.get(here)));
+      client.pods().inNamespace(NS).withName(here).delete();
+      await().atMost(Duration.ofSeconds(10)).until(() -> "deleted".equals(seen.get(here)));
+      assertThat(seen).doesNotContainKey(elsewhere);
+      assertThat(informer.getStore().list()).isEmpty();
+    } finally {
+      cluster.nodes().delete("watched");
+    }
+  }
+
+  @Test
   void theKubeconfigWorksForFabric8(@TempDir Path dir) throws IOException {
     Path file = cluster.writeKubeconfig(dir.resolve("sub/kubeconfig.yaml"));
 
