@@ -31,7 +31,7 @@ final class ApiStatus {
     return failure(400, "BadRequest", message, null, null, null);
   }
 
-  /** 422 with one cause per invalid field, as field validation reports it. */
+  /** 422 naming the invalid field, as field validation reports it. */
   static MockResponse invalid(String kind, String name, String field, String why) {
     return failure(422, "Invalid", kind + " \"" + name + "\" is invalid: " + field + ": " + why, kind, name, field);
   }

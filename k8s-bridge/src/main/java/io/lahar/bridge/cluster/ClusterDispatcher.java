@@ -3,6 +3,7 @@ package io.lahar.bridge.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -107,10 +108,55 @@ final class ClusterDispatcher extends Dispatcher {
         }
         return store.dispatch(request);
       }
+      case DELETE -> {
+        return deleting(request, path, fullPath);
+      }
       default -> {
         return store.dispatch(request);
       }
     }
+  }
+
+  /**
+   * A delete; for a collection with selectors ({@code deletecollection}), only what they select is
+   * deleted. The store alone would drop set-based and field requirements and delete too much.
+   */
+  private MockResponse deleting(RecordedRequest request, String path, String fullPath) {
+    int q = fullPath.indexOf('?');
+    String query = q < 0 ? null : fullPath.substring(q + 1);
+    Optional<Selectors> selectors;
+    try {
+      selectors = Selectors.fromQuery(query);
+    } catch (IllegalArgumentException e) {
+      return ApiStatus.badRequest("unable to parse requirement: " + e.getMessage());
+    }
+    if (selectors.isEmpty()) {
+      return store.dispatch(request);
+    }
+    MockResponse listed = store.dispatch(HttpMethod.GET, path, null, null);
+    JsonNode list = CrudStore.parse(CrudStore.bodyOf(listed));
+    if (listed.code() != 200 || !list.path("items").isArray()) {
+      return store.dispatch(request); // a single object: selectors do not apply
+    }
+    var deleted = Serialization.jsonMapper().createArrayNode();
+    String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    int lastSlash = trimmed.lastIndexOf('/');
+    String prefix = trimmed.substring(0, lastSlash);
+    String plural = trimmed.substring(lastSlash + 1);
+    for (JsonNode item : list.get("items")) {
+      if (!selectors.get().matches(item)) {
+        continue;
+      }
+      String namespace = item.path("metadata").path("namespace").asText("");
+      String itemPath = (!namespace.isEmpty() && !prefix.contains("/namespaces/")
+          ? prefix + "/namespaces/" + namespace + "/" + plural
+          : trimmed) + "/" + item.path("metadata").path("name").asText();
+      if (store.dispatch(HttpMethod.DELETE, itemPath, null, null).code() == 200) {
+        deleted.add(item);
+      }
+    }
+    ((ObjectNode) list).set("items", deleted);
+    return ApiStatus.json(200, list.toString());
   }
 
   /**

@@ -66,7 +66,9 @@ final class PodBinding {
       }
     } else {
       Matcher legacy = LEGACY.matcher(path);
-      legacy.matches();
+      if (!legacy.matches()) {
+        return ApiStatus.badRequest("not a binding path: " + path);
+      }
       namespace = legacy.group(1);
       podName = bodyName;
       if (podName.isEmpty()) {

@@ -373,6 +373,19 @@ class EmbeddedClusterTest {
   }
 
   @Test
+  void deletingACollectionBySelectorDeletesOnlyWhatItSelects() {
+    for (String tier : List.of("a", "b", "c")) {
+      client.pods().inNamespace(NS).resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
+          .editMetadata().addToLabels("wipe", tier).endMetadata().build()).create();
+    }
+
+    client.pods().inNamespace(NS).withLabelIn("wipe", "a", "b").delete();
+
+    assertThat(client.pods().inNamespace(NS).withLabel("wipe").list().getItems())
+        .extracting(p -> p.getMetadata().getLabels().get("wipe")).containsExactly("c");
+  }
+
+  @Test
   void anInformerWithAFieldSelectorSeesPodsArriveAndLeave() throws Exception {
     cluster.nodes().add("watched", NodeSpec.DEFAULT);
     var seen = new java.util.concurrent.ConcurrentHashMap<String, String>();
