@@ -63,6 +63,11 @@ final class ClusterDispatcher extends Dispatcher {
     MockResponse response;
     try {
       response = route(request);
+      if (response == null) {
+        // The store answers only GET, POST, PUT, PATCH and DELETE.
+        response = ApiStatus.failure(405, "MethodNotAllowed", request.getMethod() + " is not supported",
+            null, null, null);
+      }
     } catch (RuntimeException e) {
       // A request the store cannot digest must be answered, not crash the event loop.
       response = ApiStatus.failure(500, "InternalError", "the emulated API failed on " + request.getMethod()

@@ -169,7 +169,7 @@ class EmbeddedClusterTest {
 
   @Test
   void theKubeletRunsABoundPodToSucceededAfterItsSimDuration() throws Exception {
-    String name = createPod(Map.of(PodRunPlan.DURATION, "10s"), List.of("run"), null).getMetadata().getName();
+    String name = createPod(Map.of(PodRunPlan.DURATION, "30s"), List.of("run"), null).getMetadata().getName();
     bind(name, name, "node-0", Map.of());
 
     Pod running = awaitPhase(name, "Running");
@@ -204,8 +204,8 @@ class EmbeddedClusterTest {
 
   @Test
   void sleepInTheCommandIsHonoured() throws Exception {
-    // sleep 20 at a tenth of real time: two seconds of Running, then Succeeded.
-    String name = createPod(Map.of(), List.of("sh", "-c", "sleep 20"), null).getMetadata().getName();
+    // sleep 40 at a tenth of real time: four seconds of Running (room for a slow machine), then Succeeded.
+    String name = createPod(Map.of(), List.of("sh", "-c", "sleep 40"), null).getMetadata().getName();
     bind(name, name, "node-2", Map.of());
     awaitPhase(name, "Running");
 
@@ -289,6 +289,18 @@ class EmbeddedClusterTest {
 
     assertThat(get("/apis/nope.example.com/v1", null).statusCode()).isEqualTo(404);
     assertThat(json(get("/version", null).body()).path("gitVersion").asText()).isEqualTo(ApiDiscovery.GIT_VERSION);
+  }
+
+  @Test
+  void requestsTheStoreCannotServeAreAnsweredNotDropped() throws Exception {
+    HttpResponse<String> options = HTTP.send(HttpRequest.newBuilder(URI.create(cluster.url() + "/api/v1/pods"))
+        .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(options.statusCode()).isEqualTo(405);
+
+    HttpResponse<String> badSelector = get("/api/v1/pods?labelSelector=" + java.net.URLEncoder.encode("a in b",
+        java.nio.charset.StandardCharsets.UTF_8), null);
+    assertThat(badSelector.statusCode()).isEqualTo(400);
+    assertThat(json(badSelector.body()).path("message").asText()).contains("\"a in b\" is not a label requirement");
   }
 
   @Test
