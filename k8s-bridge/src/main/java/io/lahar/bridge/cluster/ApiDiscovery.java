@@ -160,6 +160,9 @@ public final class ApiDiscovery {
         ArrayNode shortNames = main.putArray("shortNames");
         r.shortNames().forEach(shortNames::add);
       }
+      if (r.group().isEmpty() && (r.plural().equals("pods") || r.plural().equals("services"))) {
+        main.putArray("categories").add("all"); // as on a real cluster, so `kubectl get all` resolves
+      }
       for (String sub : r.subresources()) {
         boolean binding = sub.equals("binding");
         ObjectNode subNode = list.addObject()
