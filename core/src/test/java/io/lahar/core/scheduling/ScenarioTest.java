@@ -45,7 +45,7 @@ class ScenarioTest {
         SessionResult r = run(nodes(3, "2", "8Gi"), List.of(), List.of(a, b));
         assertThat(boundIn(r, key("a"))).isEqualTo(4);
         assertThat(r.conditions().get(key("b")).message())
-                .isEqualTo("2/2 tasks in gang unschedulable: only 0 of minMember 2 tasks fit; task worker: "
+                .isEqualTo("2/2 tasks in gang unschedulable: only 0 of minMember 2 tasks could be placed; task worker: "
                         + "0/3 nodes are available: 3 Insufficient cpu (need 1500m, largest free 1 on n1)");
     }
 

@@ -27,7 +27,10 @@ final class UnschedulableMessage {
         }
         int placed = j.placeableInLastAttempt();
         if (placed >= 0 && !j.isReady()) {
-            parts.add("only " + placed + " of minMember " + j.minMember() + " tasks fit");
+            parts.add("only " + placed + " of minMember " + j.minMember() + " tasks could be placed");
+        }
+        if (j.waitingTaskNum() > 0) {
+            parts.add(j.waitingTaskNum() + " task(s) pipelined, waiting for evicted pods to release their nodes");
         }
         // One line per task role: tasks of a role usually fail alike, and a role is what a user edits.
         Map<String, String> byRole = new LinkedHashMap<>();

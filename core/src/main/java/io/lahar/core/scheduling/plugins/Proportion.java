@@ -61,7 +61,7 @@ public final class Proportion implements Plugin {
         }
         SessionQueue root = ssn.rootQueue();
         root.setDeserved(ssn.totalResource());
-        realCapability.put(root, ssn.totalResource().min(root.info().capability().withPods(0)));
+        realCapability.put(root, ssn.totalResource().minWithDimension(root.info().capability().withPods(0)));
         divide(root);
 
         ssn.addQueueOrderFn(NAME, (l, r) -> Double.compare(share(l), share(r)));
@@ -102,8 +102,8 @@ public final class Proportion implements Plugin {
         Resource remaining = available;
         for (SessionQueue c : children) {
             Resource req = request.getOrDefault(c, Resource.EMPTY);
-            Resource cap = c.info().capability().withPods(0)
-                    .min(c.info().guarantee().withPods(0).add(available.subClamped(totalGuarantee)));
+            Resource cap = c.info().guarantee().withPods(0).add(available.subClamped(totalGuarantee))
+                    .minWithDimension(c.info().capability().withPods(0));
             realCapability.put(c, cap);
             Resource start = c.info().guarantee().withPods(0).min(req);
             deserved.put(c, start);
