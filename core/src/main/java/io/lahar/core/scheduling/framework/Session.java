@@ -97,7 +97,10 @@ public final class Session {
             for (SessionTask t : sj.tasks()) {
                 TaskStatus s = t.status();
                 SessionNode n = t.info().nodeName() == null ? null : nodeByName.get(t.info().nodeName());
-                if (n != null && (s.occupiesNode() || s == TaskStatus.Pipelined)) {
+                if (n == null) {
+                    continue; // a placed task on an unknown node is a snapshot problem; it holds nothing here
+                }
+                if (s.occupiesNode() || s == TaskStatus.Pipelined) {
                     t.setNode(n);
                     n.addTask(t);
                 }
@@ -563,14 +566,15 @@ public final class Session {
     }
 
     private PodGroupCondition condition(SessionJob j, PodGroupPhase phase) {
+        if (!j.problems().isEmpty()) {
+            return new PodGroupCondition(PodGroupCondition.UNSCHEDULABLE, "True", "InvalidPodGroup", UnschedulableMessage.of(j));
+        }
         if (phase == PodGroupPhase.Completed) return null;
-        boolean ready = j.isReady() && j.readyTaskNum() > 0 || (j.tasks().isEmpty() && j.minMember() == 0);
-        if (ready && j.fitErrors().isEmpty()) {
+        if (j.isReady() && (j.readyTaskNum() > 0 || j.tasks().isEmpty())) {
+            // Volcano's Scheduled condition; tasks beyond the gang that are still pending do not make it pending.
             return new PodGroupCondition(PodGroupCondition.SCHEDULED, "True", "tasks in gang are ready to be scheduled", "");
         }
-        if (ready && j.pendingTaskNum() == 0) return null;
-        String reason = !j.problems().isEmpty() ? "InvalidPodGroup"
-                : !j.isValid() ? "NotEnoughTasks" : "NotEnoughResources";
+        String reason = !j.isValid() ? "NotEnoughTasks" : "NotEnoughResources";
         return new PodGroupCondition(PodGroupCondition.UNSCHEDULABLE, "True", reason, UnschedulableMessage.of(j));
     }
 }
