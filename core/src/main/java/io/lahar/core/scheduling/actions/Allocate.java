@@ -8,7 +8,9 @@ import io.lahar.core.scheduling.framework.SessionJob;
 import io.lahar.core.scheduling.framework.SessionQueue;
 import io.lahar.core.scheduling.framework.SessionTask;
 import io.lahar.core.scheduling.framework.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 
@@ -32,8 +34,11 @@ public final class Allocate implements Action {
     @Override
     public void execute(Session ssn) {
         boolean enqueueGate = ssn.conf().hasAction(Enqueue.NAME);
+        boolean indexed = ssn.conf().actionArguments(NAME).getBool("candidateIndex", true);
         PriorityQueue<SessionQueue> queues = new PriorityQueue<>(ssn::compareQueues);
         Map<SessionQueue, PriorityQueue<SessionJob>> jobsByQueue = new HashMap<>();
+        // Kept across turns, as Volcano's pendingTasks map: a job coming back must not re-sort its tasks.
+        Map<SessionJob, PriorityQueue<SessionTask>> pendingTasks = new HashMap<>();
         for (SessionJob job : ssn.jobs()) {
             if (!schedulable(ssn, job, enqueueGate)) {
                 continue;
@@ -58,7 +63,7 @@ public final class Allocate implements Action {
                 continue;
             }
             SessionJob job = jobs.poll();
-            allocateJob(ssn, q, job, jobs);
+            allocateJob(ssn, q, job, jobs, pendingTasks, indexed);
             if (!jobs.isEmpty()) {
                 queues.add(q);
             }
@@ -81,12 +86,18 @@ public final class Allocate implements Action {
         return true;
     }
 
-    private void allocateJob(Session ssn, SessionQueue q, SessionJob job, PriorityQueue<SessionJob> jobs) {
-        PriorityQueue<SessionTask> tasks = new PriorityQueue<>(ssn::compareTasks);
-        tasks.addAll(job.pendingTasks());
+    private void allocateJob(Session ssn, SessionQueue q, SessionJob job, PriorityQueue<SessionJob> jobs,
+                             Map<SessionJob, PriorityQueue<SessionTask>> pendingTasks, boolean indexed) {
+        PriorityQueue<SessionTask> tasks = pendingTasks.computeIfAbsent(job, j -> {
+            PriorityQueue<SessionTask> pq = new PriorityQueue<>(ssn::compareTasks);
+            pq.addAll(j.pendingTasks());
+            return pq;
+        });
+        List<SessionTask> attempted = new ArrayList<>();
         Statement stmt = ssn.statement();
         while (!tasks.isEmpty()) {
             SessionTask task = tasks.poll();
+            attempted.add(task);
             if (!task.isBestEffort()) {
                 String notAllocatable = ssn.allocatable(q, task);
                 if (notAllocatable != null) {
@@ -95,7 +106,7 @@ public final class Allocate implements Action {
                 }
             }
             FitErrors errors = new FitErrors();
-            Placement.Choice choice = Placement.find(ssn, task, errors, true);
+            Placement.Choice choice = Placement.find(ssn, task, errors, true, indexed);
             if (choice == null) {
                 job.recordFitErrors(task, errors);
                 break;
@@ -115,6 +126,10 @@ public final class Allocate implements Action {
         } else {
             job.setPlaceableInLastAttempt(job.readyTaskNum() + job.waitingTaskNum());
             stmt.discard();
+        }
+        // Tasks tried but not kept stay pending (the job is not offered again in this action anyway).
+        for (SessionTask t : attempted) {
+            if (t.status() == io.lahar.core.scheduling.api.TaskStatus.Pending) tasks.add(t);
         }
     }
 }

@@ -23,6 +23,21 @@ final class Placement {
      * {@code errors}.
      */
     static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline) {
+        return find(ssn, task, errors, allowPipeline, false);
+    }
+
+    /**
+     * As {@link #find(Session, SessionTask, FitErrors, boolean)}; with {@code indexed}, the session's
+     * candidate index answers the common case (some node fits now) without a scan, and only a task
+     * that fits nowhere pays for the scan that explains why.
+     */
+    static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, boolean indexed) {
+        if (indexed) {
+            SessionNode n = ssn.candidateIndex().best(task);
+            if (n != null) {
+                return new Choice(n, false);
+            }
+        }
         Resource req = task.request();
         boolean score = ssn.hasNodeOrderFns();
         SessionNode best = null;

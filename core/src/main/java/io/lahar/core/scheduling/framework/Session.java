@@ -58,6 +58,7 @@ public final class Session {
     private final Map<String, PodGroupPhase> initialPhase = new HashMap<>();
     private final Map<String, Map<String, Object>> pluginState = new HashMap<>();
     private String currentAction = "";
+    private CandidateIndex candidateIndex;
 
     private Session(SchedulerConf conf, Snapshot snapshot) {
         this.conf = conf;
@@ -71,7 +72,7 @@ public final class Session {
         Resource total = Resource.EMPTY;
         for (NodeInfo n : sortedNodes) {
             if (nodeByName.containsKey(n.name())) continue; // duplicate: reported, first kept
-            SessionNode sn = new SessionNode(nodes.size(), n);
+            SessionNode sn = new SessionNode(this, nodes.size(), n);
             nodes.add(sn);
             nodeByName.put(n.name(), sn);
             total = total.add(n.allocatable().withPods(0));
@@ -198,6 +199,16 @@ public final class Session {
     /** A place for a plugin to share state it computed with others (e.g. the gang's reasons). */
     public Map<String, Object> pluginState(String plugin) {
         return pluginState.computeIfAbsent(plugin, k -> new HashMap<>());
+    }
+
+    /** The index of nodes by score per task class, built on first use (see {@link CandidateIndex}). */
+    public CandidateIndex candidateIndex() {
+        if (candidateIndex == null) candidateIndex = new CandidateIndex(this);
+        return candidateIndex;
+    }
+
+    void nodeChanged(int node) {
+        if (candidateIndex != null) candidateIndex.nodeChanged(node);
     }
 
     public Statement statement() {

@@ -20,8 +20,10 @@ public final class SessionNode {
     private Resource releasing = Resource.EMPTY;
     private Resource pipelined = Resource.EMPTY;
     private final List<SessionTask> tasks = new ArrayList<>();
+    private final Session session;
 
-    SessionNode(int index, NodeInfo info) {
+    SessionNode(Session session, int index, NodeInfo info) {
+        this.session = session;
         this.index = index;
         this.info = info;
         Resource other = info.otherUsed().withPods(info.otherPods());
@@ -86,6 +88,7 @@ public final class SessionNode {
             }
         }
         tasks.add(t);
+        session.nodeChanged(index);
     }
 
     void removeTask(SessionTask t, TaskStatus statusOnNode) {
@@ -103,6 +106,7 @@ public final class SessionNode {
             }
         }
         tasks.remove(t);
+        session.nodeChanged(index);
     }
 
     @Override

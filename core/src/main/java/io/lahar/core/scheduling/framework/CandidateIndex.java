@@ -1,0 +1,124 @@
+package io.lahar.core.scheduling.framework;
+
+import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.NodeAffinity;
+import io.lahar.core.scheduling.api.Toleration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * Finds the best node for a task without scanning every node, so placing P pods on N nodes costs
+ * about P log N instead of P times N.
+ *
+ * <p>Tasks with the same request and the same placement constraints form a class: the predicates
+ * give the same answer for every task of a class on a node, and the node-order scores depend only
+ * on the node's state and the request. So each class keeps a heap of its feasible nodes by score
+ * (ties to the first name). A node's entry goes stale when the node changes (a task placed,
+ * evicted or undone there) and is re-scored lazily when it reaches the top; a node the class does
+ * not fit in is parked until that node changes. The answer is exactly the one a full scan gives.
+ *
+ * <p>This holds as long as predicates look only at the task's constraints and the node's labels,
+ * taints and schedulability, and scores only at the node's resources and the task's request, as
+ * the built-in plugins do; {@code configurations: [{name: allocate, arguments: {candidateIndex: false}}]}
+ * turns it off for plugins that do not.
+ */
+public final class CandidateIndex {
+
+    /** The classes kept at once; the least recently used is dropped (and rebuilt if needed again). */
+    static final int MAX_CLASSES = 256;
+
+    private record TaskClass(Resource request, Map<String, String> selector, NodeAffinity affinity,
+                             List<Toleration> tolerations) {
+    }
+
+    private record Entry(double score, int node, long version) {
+    }
+
+    private final class ClassHeap {
+        final PriorityQueue<Entry> heap = new PriorityQueue<>((a, b) -> {
+            int c = Double.compare(b.score, a.score);
+            return c != 0 ? c : Integer.compare(a.node, b.node);
+        });
+        final long[] pushedVersion = new long[nodes.size()];
+        final SessionTask representative;
+        boolean dead;
+
+        ClassHeap(SessionTask task) {
+            this.representative = task;
+            java.util.Arrays.fill(pushedVersion, -1);
+            for (SessionNode n : nodes) {
+                if (ssn.predicate(task, n) == null) push(task, n.index());
+            }
+        }
+
+        void push(SessionTask task, int node) {
+            pushedVersion[node] = version[node];
+            heap.add(new Entry(ssn.nodeScore(task, nodes.get(node)), node, version[node]));
+        }
+    }
+
+    private final Session ssn;
+    private final List<SessionNode> nodes;
+    private final long[] version;
+    private final List<Set<ClassHeap>> parkedIn;
+    private final Map<TaskClass, ClassHeap> heaps = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TaskClass, ClassHeap> eldest) {
+            if (size() > MAX_CLASSES) {
+                eldest.getValue().dead = true;
+                return true;
+            }
+            return false;
+        }
+    };
+
+    CandidateIndex(Session ssn) {
+        this.ssn = ssn;
+        this.nodes = ssn.nodes();
+        this.version = new long[nodes.size()];
+        this.parkedIn = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) parkedIn.add(new HashSet<>());
+    }
+
+    /** A node's resources changed: every class's view of it is stale. */
+    void nodeChanged(int node) {
+        version[node]++;
+        Set<ClassHeap> parked = parkedIn.get(node);
+        if (parked.isEmpty()) return;
+        for (ClassHeap h : parked) {
+            if (!h.dead) h.push(h.representative, node);
+        }
+        parked.clear();
+    }
+
+    /** The node a full scan would choose among those whose idle resources fit the task, or null. */
+    public SessionNode best(SessionTask task) {
+        TaskClass key = new TaskClass(task.request(), task.info().nodeSelector(), task.info().affinity(),
+                task.info().tolerations());
+        ClassHeap h = heaps.get(key);
+        if (h == null) {
+            h = new ClassHeap(task);
+            heaps.put(key, h);
+        }
+        Resource req = task.request();
+        while (true) {
+            Entry e = h.heap.peek();
+            if (e == null) return null;
+            if (e.version != version[e.node]) {
+                h.heap.poll();
+                if (h.pushedVersion[e.node] != version[e.node]) h.push(task, e.node);
+                continue;
+            }
+            SessionNode n = nodes.get(e.node);
+            if (req.lessEqual(n.idle())) return n;
+            h.heap.poll();
+            h.pushedVersion[e.node] = -1;
+            parkedIn.get(e.node).add(h);
+        }
+    }
+}
