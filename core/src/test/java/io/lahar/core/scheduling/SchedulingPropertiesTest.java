@@ -158,6 +158,19 @@ class SchedulingPropertiesTest {
         }
     }
 
+    @Property(tries = 300)
+    void theCandidateIndexChoosesWhatAFullScanChooses(@ForAll long seed) {
+        Snapshot s = randomSnapshot(seed);
+        String yaml = SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", "enqueue, allocate, backfill, preempt, reclaim");
+        SchedulerConf scan = SchedulerConf.parse(yaml + "configurations:\n- name: allocate\n  arguments: {candidateIndex: false}\n");
+        SessionResult indexed = new Scheduler(ALL_ACTIONS).schedule(s);
+        SessionResult scanned = new Scheduler(scan).schedule(s);
+        assertThat(indexed.bindings()).containsExactlyElementsOf(scanned.bindings());
+        assertThat(indexed.nominations()).containsExactlyElementsOf(scanned.nominations());
+        assertThat(indexed.evictions()).containsExactlyElementsOf(scanned.evictions());
+        assertThat(indexed.conditions()).isEqualTo(scanned.conditions());
+    }
+
     @Property(tries = 100)
     void everyPendingPodGroupHasAReason(@ForAll long seed) {
         Snapshot s = randomSnapshot(seed);
