@@ -10,12 +10,15 @@ import io.lahar.core.scheduling.framework.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.function.Predicate;
+import io.lahar.core.scheduling.api.TaskStatus;
 
 /**
  * Volcano's preempt: within a queue, a starving job takes nodes from running tasks of other jobs that
  * the preemptable functions give up (priority: lower-priority jobs; gang: only beyond the victim's
  * minMember; conformance: never critical pods). Victims are evicted and the preemptor is pipelined
- * onto the freed room; the job's statement commits only if its gang is then pipelined.
+ * onto the freed room; the job's statement commits only if its gang is then pipelined. Then, as
+ * Volcano does, a pending task may take the node of a lower-priority task of its own job.
  */
 public final class Preempt implements Action {
     public static final String NAME = "preempt";
@@ -29,24 +32,24 @@ public final class Preempt implements Action {
     public void execute(Session ssn) {
         boolean enqueueGate = ssn.conf().hasAction(Enqueue.NAME);
         for (SessionQueue q : ssn.queues().values()) {
-            PriorityQueue<SessionJob> preemptors = new PriorityQueue<>(ssn::compareJobs);
+            if (!hasRunningPreemptable(q)) {
+                continue; // nothing to take in this queue: spare every starving job a scan of the nodes
+            }
+            List<SessionJob> starving = new ArrayList<>();
             for (SessionJob job : q.jobs()) {
                 if (Allocate.schedulable(ssn, job, enqueueGate) && QueueChecks.usableQueue(job) != null
                         && ssn.jobStarving(job)) {
-                    preemptors.add(job);
+                    starving.add(job);
                 }
             }
+            // Between jobs: a starving job takes from other jobs of its queue; its gang must then be pipelined.
+            PriorityQueue<SessionJob> preemptors = new PriorityQueue<>(ssn::compareJobs);
+            preemptors.addAll(starving);
             while (!preemptors.isEmpty()) {
                 SessionJob job = preemptors.poll();
                 Statement stmt = ssn.statement();
-                PriorityQueue<SessionTask> tasks = new PriorityQueue<>(ssn::compareTasks);
-                tasks.addAll(job.pendingTasks());
-                while (!tasks.isEmpty()) {
-                    SessionTask task = tasks.poll();
-                    if (task.isBestEffort()) {
-                        continue; // needs no room taken from anyone
-                    }
-                    if (!preempt(ssn, stmt, task, job)) {
+                for (SessionTask task : pendingInOrder(ssn, job)) {
+                    if (!preempt(ssn, stmt, task, t -> t.job() != job && t.job().queue() == job.queue())) {
                         break;
                     }
                 }
@@ -56,15 +59,47 @@ public final class Preempt implements Action {
                     stmt.discard();
                 }
             }
+            // Within a job: a pending task takes the node of a lower-priority task of its own job (the
+            // gang size does not change, so each such swap is committed on its own).
+            for (SessionJob job : starving) {
+                for (SessionTask task : pendingInOrder(ssn, job)) {
+                    if (task.status() != TaskStatus.Pending) continue;
+                    Statement stmt = ssn.statement();
+                    if (preempt(ssn, stmt, task, t -> t.job() == job)) {
+                        stmt.commit();
+                    } else {
+                        stmt.discard();
+                    }
+                }
+            }
         }
     }
 
-    private boolean preempt(Session ssn, Statement stmt, SessionTask task, SessionJob job) {
+    private static boolean hasRunningPreemptable(SessionQueue q) {
+        for (SessionJob j : q.jobs()) {
+            for (SessionTask t : j.tasks()) {
+                if (t.status().isAllocated() && t.info().preemptable()) return true;
+            }
+        }
+        return false;
+    }
+
+    /** Pending tasks that need room (best-effort ones need none), in task order. */
+    private static List<SessionTask> pendingInOrder(Session ssn, SessionJob job) {
+        List<SessionTask> tasks = new ArrayList<>();
+        for (SessionTask t : job.pendingTasks()) {
+            if (!t.isBestEffort()) tasks.add(t);
+        }
+        tasks.sort(ssn::compareTasks);
+        return tasks;
+    }
+
+    private boolean preempt(Session ssn, Statement stmt, SessionTask task, Predicate<SessionTask> filter) {
+        SessionJob job = task.job();
         for (SessionNode node : Placement.candidates(ssn, task)) {
             List<SessionTask> preemptees = new ArrayList<>();
             for (SessionTask t : node.tasks()) {
-                if (t.status().isAllocated() && t.job() != job && t.job().queue() == job.queue()
-                        && t.info().preemptable()) {
+                if (t.status().isAllocated() && t.info().preemptable() && filter.test(t)) {
                     preemptees.add(t);
                 }
             }
@@ -72,7 +107,8 @@ public final class Preempt implements Action {
                 continue;
             }
             List<SessionTask> victims = preemptees.isEmpty() ? List.of() : ssn.preemptable(task, preemptees);
-            if (Eviction.makeRoom(ssn, stmt, task, node, victims, "preempted by " + task + " (priority " + job.priority() + ")")) {
+            String why = "preempted by " + task + " (job priority " + job.priority() + ", task priority " + task.priority() + ")";
+            if (Eviction.makeRoom(ssn, stmt, task, node, victims, why)) {
                 return true;
             }
         }

@@ -28,6 +28,16 @@ public final class Reclaim implements Action {
     @Override
     public void execute(Session ssn) {
         boolean enqueueGate = ssn.conf().hasAction(Enqueue.NAME);
+        boolean anyReclaimable = false;
+        for (SessionJob j : ssn.jobs()) {
+            if (j.queue() == null || !j.queue().info().reclaimable()) continue;
+            for (SessionTask t : j.tasks()) {
+                if (t.status().isAllocated() && t.info().preemptable()) anyReclaimable = true;
+            }
+        }
+        if (!anyReclaimable) {
+            return; // nothing anywhere may be reclaimed: spare every starving job a scan of the nodes
+        }
         PriorityQueue<SessionQueue> queues = new PriorityQueue<>(ssn::compareQueues);
         for (SessionQueue q : ssn.queues().values()) {
             if (q.isLeaf() && q.isOpen() && !q.jobs().isEmpty()) queues.add(q);

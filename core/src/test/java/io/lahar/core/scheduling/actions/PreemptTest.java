@@ -68,4 +68,23 @@ class PreemptTest {
         SessionResult r = run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 1), peer));
         assertThat(r.evictions()).isEmpty();
     }
+
+    @Test
+    void withinAJobAHigherPriorityTaskTakesALowerOnesNode() {
+        JobInfo j = JobInfo.builder("mixed").phase(PodGroupPhase.Running).minMember(1)
+                .task(TaskInfo.builder("mixed-low").priority(1).resreq(Map.of("cpu", "2")).on("n0", TaskStatus.Running).build())
+                .task(TaskInfo.builder("mixed-high").priority(9).resreq(Map.of("cpu", "2")).build())
+                .build();
+        // The job has its gang, so gang does not call it starving; with that switched off, priority
+        // (tasks left pending) does, and the job may preempt within itself.
+        assertThat(run(CONF, nodes(1, "2", "8Gi"), List.of(), List.of(j)).evictions()).isEmpty();
+        var conf = Fixtures.conf(SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", "enqueue, allocate, preempt")
+                .replace("  - name: gang\n", "  - name: gang\n    enableJobStarving: false\n"));
+        SessionResult r = run(conf, nodes(1, "2", "8Gi"), List.of(), List.of(j));
+        assertThat(r.evictions()).singleElement().satisfies(e -> {
+            assertThat(e.task()).isEqualTo("mixed-low");
+            assertThat(e.reason()).contains("task priority 9");
+        });
+        assertThat(r.nominations()).singleElement().extracting(SessionResult.Nomination::task).isEqualTo("mixed-high");
+    }
 }
