@@ -171,6 +171,23 @@ class SchedulingPropertiesTest {
         assertThat(indexed.conditions()).isEqualTo(scanned.conditions());
     }
 
+    @Property(tries = 200)
+    void theOrderOfTheSnapshotsListsDoesNotMatter(@ForAll long seed) {
+        Snapshot s = randomSnapshot(seed);
+        List<NodeInfo> nodes = new ArrayList<>(s.nodes());
+        List<QueueInfo> queues = new ArrayList<>(s.queues());
+        List<JobInfo> jobs = new ArrayList<>(s.jobs());
+        java.util.Collections.shuffle(nodes, new Random(seed + 1));
+        java.util.Collections.shuffle(queues, new Random(seed + 2));
+        java.util.Collections.shuffle(jobs, new Random(seed + 3));
+        SessionResult a = new Scheduler(ALL_ACTIONS).schedule(s);
+        SessionResult b = new Scheduler(ALL_ACTIONS).schedule(new Snapshot(nodes, queues, jobs));
+        assertThat(b.bindings()).containsExactlyElementsOf(a.bindings());
+        assertThat(b.nominations()).containsExactlyElementsOf(a.nominations());
+        assertThat(b.evictions()).containsExactlyElementsOf(a.evictions());
+        assertThat(b.conditions()).isEqualTo(a.conditions());
+    }
+
     @Property(tries = 100)
     void everyPendingPodGroupHasAReason(@ForAll long seed) {
         Snapshot s = randomSnapshot(seed);

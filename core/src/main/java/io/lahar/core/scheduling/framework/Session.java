@@ -79,7 +79,13 @@ public final class Session {
         }
         this.totalResource = total;
         buildQueues(snapshot.queues());
-        for (int i = 0; i < snapshot.jobs().size(); i++) {
+        // Build in creation order (then key), not input order, so every list the actions walk, down
+        // to the tasks on a node, is the same however the snapshot was listed.
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < snapshot.jobs().size(); i++) order.add(i);
+        order.sort(Comparator.comparingLong((Integer i) -> snapshot.jobs().get(i).creationIndex())
+                .thenComparing(i -> snapshot.jobs().get(i).key()).thenComparingInt(i -> i));
+        for (int i : order) {
             JobInfo j = snapshot.jobs().get(i);
             if (jobByKey.containsKey(j.key())) continue;
             String path = "jobs[" + i + "]";
@@ -110,7 +116,6 @@ public final class Session {
                 }
             }
         }
-        jobs.sort(Comparator.comparingLong((SessionJob j) -> j.info().creationIndex()).thenComparing(SessionJob::key));
     }
 
     private void buildQueues(List<QueueInfo> infos) {
@@ -562,18 +567,24 @@ public final class Session {
         return new SessionResult(bindings, nominations, evictions, changes, conditions, queueStatuses, problems);
     }
 
-    /** Volcano's jobStatus: Running once minMember tasks hold nodes (or succeeded), else as before. */
+    /**
+     * Volcano's jobStatus: Unknown when some tasks run but the gang is not whole; Running once
+     * minMember tasks hold nodes (or succeeded); otherwise Inqueue stays Inqueue and anything else is
+     * Pending.
+     */
     private PodGroupPhase jobStatus(SessionJob j) {
         PodGroupPhase p = j.phase();
         if (p == PodGroupPhase.Completed || !j.problems().isEmpty()) return p;
         boolean hasRunning = false;
-        for (SessionTask t : j.tasks()) if (t.status() == TaskStatus.Running) hasRunning = true;
-        boolean unschedulable = !j.fitErrors().isEmpty() || !j.reasons().isEmpty();
-        if (hasRunning && unschedulable && !j.isReady()) return PodGroupPhase.Unknown;
-        if (j.readyTaskNum() >= j.minMember() && j.isReady() && (p != PodGroupPhase.Pending || j.readyTaskNum() > 0)) {
-            return PodGroupPhase.Running;
+        for (SessionTask t : j.tasks()) {
+            if (t.status() == TaskStatus.Running) {
+                hasRunning = true;
+                break;
+            }
         }
-        return p == PodGroupPhase.Inqueue ? PodGroupPhase.Inqueue : (p == PodGroupPhase.Running ? PodGroupPhase.Running : PodGroupPhase.Pending);
+        if (hasRunning && !j.isReady()) return PodGroupPhase.Unknown;
+        if (j.isReady()) return PodGroupPhase.Running;
+        return p == PodGroupPhase.Inqueue ? PodGroupPhase.Inqueue : PodGroupPhase.Pending;
     }
 
     private PodGroupCondition condition(SessionJob j, PodGroupPhase phase) {

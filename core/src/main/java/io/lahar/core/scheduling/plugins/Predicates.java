@@ -9,8 +9,6 @@ import io.lahar.core.scheduling.api.Toleration;
 import io.lahar.core.scheduling.framework.Arguments;
 import io.lahar.core.scheduling.framework.Plugin;
 import io.lahar.core.scheduling.framework.Session;
-import io.lahar.core.scheduling.framework.SessionNode;
-import io.lahar.core.scheduling.framework.SessionTask;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,10 +86,5 @@ public final class Predicates implements Plugin {
             if (tol.tolerates(taint)) return true;
         }
         return false;
-    }
-
-    /** For tests and tools: whether a task passes on a node. */
-    public static boolean fits(SessionTask task, SessionNode node) {
-        return check(task.info(), node.info()) == null;
     }
 }

@@ -194,10 +194,10 @@ public final class Proportion implements Plugin {
             List<String> over = wanted.exceedingWithDimension(cap);
             if (!over.isEmpty()) {
                 String d = over.get(0);
-                return Vote.reject("queue \"" + a.name() + "\" over its capability: allocated "
+                return Vote.reject("queue \"" + a.name() + "\" over its capability: " + d + " allocated "
                         + Resource.format(d, a.allocated().get(d)) + " + inqueue "
                         + Resource.format(d, inqueue.getOrDefault(a, Resource.EMPTY).get(d)) + " + minResources "
-                        + Resource.format(d, min.get(d)) + " " + d + " > capability " + Resource.format(d, cap.get(d)));
+                        + Resource.format(d, min.get(d)) + " > capability " + Resource.format(d, cap.get(d)));
             }
         }
         return Vote.PERMIT;

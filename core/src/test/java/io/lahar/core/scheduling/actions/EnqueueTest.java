@@ -46,7 +46,7 @@ class EnqueueTest {
         SessionResult r = run(nodes(4, "4", "8Gi"), queues, List.of(gang("j", "research", 4, 4, "1")));
         assertThat(r.bindings()).isEmpty();
         assertThat(r.conditions().get(key("j")).message()).isEqualTo("4/4 tasks in gang unschedulable: "
-                + "queue \"research\" over its capability: allocated 0 + inqueue 0 + minResources 4 cpu > capability 2");
+                + "queue \"research\" over its capability: cpu allocated 0 + inqueue 0 + minResources 4 > capability 2");
     }
 
     @Test

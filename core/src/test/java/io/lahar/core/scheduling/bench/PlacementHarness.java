@@ -15,9 +15,11 @@ import java.util.Map;
 
 /**
  * A quick local measurement of placements per second (not a unit test): {@code nodes} nodes of 64
- * cpu, {@code pods} pending pods in gangs of 8 over 4 queues, Volcano's default configuration.
+ * cpu (or as given), {@code pods} pending pods in gangs of 8 over 4 queues weighted 1:2:3:4, Volcano's
+ * default tiers.
  *
- * <pre>java -cp core/target/classes:core/target/test-classes:$(deps) io.lahar.core.scheduling.bench.PlacementHarness 1000 10000</pre>
+ * <pre>java -cp core/target/classes:core/target/test-classes:$(deps) \
+ *   io.lahar.core.scheduling.bench.PlacementHarness 10000 100000 "enqueue, allocate, backfill" 64</pre>
  */
 public final class PlacementHarness {
     private PlacementHarness() {
@@ -27,7 +29,8 @@ public final class PlacementHarness {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int pods = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
         String actions = args.length > 2 ? args[2] : "enqueue, allocate, backfill";
-        Snapshot s = snapshot(nodes, pods);
+        String nodeCpu = args.length > 3 ? args[3] : "64";
+        Snapshot s = snapshot(nodes, pods, nodeCpu);
         SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", actions));
         for (int round = 0; round < 3; round++) {
             long t0 = System.nanoTime();
@@ -38,11 +41,11 @@ public final class PlacementHarness {
         }
     }
 
-    static Snapshot snapshot(int nodeCount, int podCount) {
+    static Snapshot snapshot(int nodeCount, int podCount, String nodeCpu) {
         List<NodeInfo> nodes = new ArrayList<>();
         for (int i = 0; i < nodeCount; i++) {
             nodes.add(NodeInfo.builder(String.format("node-%05d", i))
-                    .allocatable(Map.of("cpu", "64", "memory", "256Gi", "pods", "110"))
+                    .allocatable(Map.of("cpu", nodeCpu, "memory", "256Gi", "pods", "110"))
                     .label("zone", "z" + (i % 4)).build());
         }
         List<QueueInfo> queues = new ArrayList<>();
