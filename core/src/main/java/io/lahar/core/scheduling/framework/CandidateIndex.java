@@ -4,12 +4,10 @@ import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.NodeAffinity;
 import io.lahar.core.scheduling.api.Toleration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.Set;
 
 /**
  * Finds the best node for a task without scanning every node, so placing P pods on N nodes costs
@@ -18,9 +16,10 @@ import java.util.Set;
  * <p>Tasks with the same request and the same placement constraints form a class: the predicates
  * give the same answer for every task of a class on a node, and the node-order scores depend only
  * on the node's state and the request. So each class keeps a heap of its feasible nodes by score
- * (ties to the first name). A node's entry goes stale when the node changes (a task placed,
- * evicted or undone there) and is re-scored lazily when it reaches the top; a node the class does
- * not fit in is parked until that node changes. The answer is exactly the one a full scan gives.
+ * (ties to the first name). When a node changes (a task placed, evicted or undone there) it is
+ * re-scored at once in every class it belongs to, and its older entries are dropped when they
+ * surface; a node that does not fit a class is dropped from its heap until it changes again. The
+ * answer is exactly the one a full scan gives (a property test holds the two together).
  *
  * <p>This holds as long as predicates look only at the task's constraints and the node's labels,
  * taints and schedulability, and scores only at the node's resources and the task's request, as
@@ -44,28 +43,45 @@ public final class CandidateIndex {
             int c = Double.compare(b.score, a.score);
             return c != 0 ? c : Integer.compare(a.node, b.node);
         });
-        final long[] pushedVersion = new long[nodes.size()];
         final SessionTask representative;
+        final int feasible;
         boolean dead;
 
         ClassHeap(SessionTask task) {
             this.representative = task;
-            java.util.Arrays.fill(pushedVersion, -1);
+            int count = 0;
             for (SessionNode n : nodes) {
-                if (ssn.predicate(task, n) == null) push(task, n.index());
+                if (ssn.predicate(task, n) == null) {
+                    members.get(n.index()).add(this);
+                    push(n.index());
+                    count++;
+                }
+            }
+            feasible = count;
+        }
+
+        void push(int node) {
+            heap.add(new Entry(ssn.nodeScore(representative, nodes.get(node)), node, version[node]));
+            if (heap.size() > 4 * feasible + 1024) {
+                compact();
             }
         }
 
-        void push(SessionTask task, int node) {
-            pushedVersion[node] = version[node];
-            heap.add(new Entry(ssn.nodeScore(task, nodes.get(node)), node, version[node]));
+        /** Drops superseded entries, so a heap holds about one entry per feasible node. */
+        private void compact() {
+            List<Entry> live = new ArrayList<>(feasible);
+            for (Entry e : heap) {
+                if (e.version == version[e.node]) live.add(e);
+            }
+            heap.clear();
+            heap.addAll(live);
         }
     }
 
     private final Session ssn;
     private final List<SessionNode> nodes;
     private final long[] version;
-    private final List<Set<ClassHeap>> parkedIn;
+    private final List<List<ClassHeap>> members;
     private final Map<TaskClass, ClassHeap> heaps = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<TaskClass, ClassHeap> eldest) {
@@ -81,19 +97,20 @@ public final class CandidateIndex {
         this.ssn = ssn;
         this.nodes = ssn.nodes();
         this.version = new long[nodes.size()];
-        this.parkedIn = new ArrayList<>(nodes.size());
-        for (int i = 0; i < nodes.size(); i++) parkedIn.add(new HashSet<>());
+        this.members = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) members.add(new ArrayList<>());
     }
 
-    /** A node's resources changed: every class's view of it is stale. */
+    /** A node's resources changed: re-score it in every class it may host. */
     void nodeChanged(int node) {
         version[node]++;
-        Set<ClassHeap> parked = parkedIn.get(node);
-        if (parked.isEmpty()) return;
-        for (ClassHeap h : parked) {
-            if (!h.dead) h.push(h.representative, node);
+        List<ClassHeap> in = members.get(node);
+        boolean anyDead = false;
+        for (ClassHeap h : in) {
+            if (h.dead) anyDead = true;
+            else h.push(node);
         }
-        parked.clear();
+        if (anyDead) in.removeIf(h -> h.dead);
     }
 
     /** The node a full scan would choose among those whose idle resources fit the task, or null. */
@@ -110,15 +127,12 @@ public final class CandidateIndex {
             Entry e = h.heap.peek();
             if (e == null) return null;
             if (e.version != version[e.node]) {
-                h.heap.poll();
-                if (h.pushedVersion[e.node] != version[e.node]) h.push(task, e.node);
+                h.heap.poll(); // superseded: the node was re-scored when it changed
                 continue;
             }
             SessionNode n = nodes.get(e.node);
             if (req.lessEqual(n.idle())) return n;
-            h.heap.poll();
-            h.pushedVersion[e.node] = -1;
-            parkedIn.get(e.node).add(h);
+            h.heap.poll(); // does not fit now; comes back when the node changes
         }
     }
 }

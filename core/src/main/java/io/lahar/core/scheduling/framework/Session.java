@@ -63,9 +63,14 @@ public final class Session {
     private Session(SchedulerConf conf, Snapshot snapshot) {
         this.conf = conf;
         this.problems = snapshot.validate();
-        Set<String> badJobPaths = new HashSet<>();
+        Map<String, List<String>> problemsByJob = new HashMap<>(); // "jobs[3]" -> "tasks[0].nodeName: ..."
         for (Problem p : problems) {
-            if (p.path().startsWith("jobs[")) badJobPaths.add(p.path().substring(0, p.path().indexOf(']') + 1));
+            int end = p.path().indexOf(']');
+            if (p.path().startsWith("jobs[") && end > 0) {
+                String rest = p.path().substring(end + 1);
+                problemsByJob.computeIfAbsent(p.path().substring(0, end + 1), k -> new ArrayList<>())
+                        .add((rest.startsWith(".") ? rest.substring(1) : rest) + ": " + p.message());
+            }
         }
         List<NodeInfo> sortedNodes = new ArrayList<>(snapshot.nodes());
         sortedNodes.sort(Comparator.comparing(NodeInfo::name));
@@ -81,20 +86,17 @@ public final class Session {
         buildQueues(snapshot.queues());
         // Build in creation order (then key), not input order, so every list the actions walk, down
         // to the tasks on a node, is the same however the snapshot was listed.
+        // A duplicate key keeps its first listing (the later ones are the reported problems).
         List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < snapshot.jobs().size(); i++) order.add(i);
+        Set<String> keys = new HashSet<>();
+        for (int i = 0; i < snapshot.jobs().size(); i++) {
+            if (keys.add(snapshot.jobs().get(i).key())) order.add(i);
+        }
         order.sort(Comparator.comparingLong((Integer i) -> snapshot.jobs().get(i).creationIndex())
                 .thenComparing(i -> snapshot.jobs().get(i).key()).thenComparingInt(i -> i));
         for (int i : order) {
             JobInfo j = snapshot.jobs().get(i);
-            if (jobByKey.containsKey(j.key())) continue;
-            String path = "jobs[" + i + "]";
-            List<String> jobProblems = new ArrayList<>();
-            for (Problem p : problems) {
-                if (p.path().startsWith(path + ".") || p.path().equals(path)) {
-                    jobProblems.add(p.path().substring(path.length() + 1) + ": " + p.message());
-                }
-            }
+            List<String> jobProblems = problemsByJob.getOrDefault("jobs[" + i + "]", List.of());
             SessionQueue q = queues.get(j.queue());
             SessionJob sj = new SessionJob(j, q, jobProblems);
             jobs.add(sj);
