@@ -1,6 +1,7 @@
 package io.lahar.core.scheduling.actions;
 
 import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Action;
 import io.lahar.core.scheduling.framework.FitErrors;
 import io.lahar.core.scheduling.framework.Session;
@@ -129,7 +130,7 @@ public final class Allocate implements Action {
         }
         // Tasks tried but not kept stay pending (the job is not offered again in this action anyway).
         for (SessionTask t : attempted) {
-            if (t.status() == io.lahar.core.scheduling.api.TaskStatus.Pending) tasks.add(t);
+            if (t.status() == TaskStatus.Pending) tasks.add(t);
         }
     }
 }

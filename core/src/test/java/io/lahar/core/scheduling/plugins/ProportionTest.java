@@ -76,4 +76,16 @@ class ProportionTest {
         assertThat(boundIn(r, key("jb"))).isEqualTo(1);
         assertThat(boundIn(r, key("ja"))).isZero();
     }
+
+    @Test
+    void aParentsCapabilityBoundsItsChildren() {
+        var queues = List.of(QueueInfo.of("eng", 1).withCapability(Map.of("cpu", "4")),
+                QueueInfo.of("ml", 1).withParent("eng"), QueueInfo.of("web", 1).withParent("eng"));
+        SessionResult r = run(nodes(8, "1", "4Gi"), queues, List.of(gang("m", "ml", 4, 1, "1"), gang("w", "web", 4, 1, "1"),
+                gang("big", "web", 4, 4, "1")));
+        assertThat(boundIn(r, key("m"))).isEqualTo(2);
+        assertThat(boundIn(r, key("w"))).isEqualTo(2);
+        assertThat(r.conditions().get(key("big")).message())
+                .contains("queue \"eng\" over its capability: cpu allocated 0 + inqueue 2 + minResources 4 > capability 4");
+    }
 }
