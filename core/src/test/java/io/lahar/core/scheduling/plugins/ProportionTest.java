@@ -86,6 +86,6 @@ class ProportionTest {
         assertThat(boundIn(r, key("m"))).isEqualTo(2);
         assertThat(boundIn(r, key("w"))).isEqualTo(2);
         assertThat(r.conditions().get(key("big")).message())
-                .contains("queue \"eng\" over its capability: cpu allocated 0 + inqueue 2 + minResources 4 > capability 4");
+                .contains("queue \"eng\" over its capability: cpu allocated 0 + inqueue 1 + minResources 4 > capability 4");
     }
 }
