@@ -1,0 +1,71 @@
+package io.lahar.core.resource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+
+class ResourceTest {
+
+    private static final long GI = 1L << 30;
+
+    @Test
+    void parsesAResourceList() {
+        Resource r = Resource.parse(Map.of("cpu", "2500m", "memory", "4Gi", "nvidia.com/gpu", 2, "pods", "110"));
+        assertThat(r.milliCpu()).isEqualTo(2500);
+        assertThat(r.memory()).isEqualTo(4 * GI);
+        assertThat(r.pods()).isEqualTo(110);
+        assertThat(r.get("nvidia.com/gpu")).isEqualTo(2000);
+        assertThat(r).hasToString("cpu 2500m, memory 4Gi, nvidia.com/gpu 2, pods 110");
+        assertThat(r.toQuantities()).containsEntry("cpu", "2500m").containsEntry("nvidia.com/gpu", "2");
+    }
+
+    @Test
+    void namesEveryBadEntry() {
+        assertThatThrownBy(() -> Resource.parse(Map.of("cpu", "two", "memory", "-1Gi", "pods", "3")))
+                .hasMessageContaining("cpu: invalid quantity \"two\"")
+                .hasMessageContaining("memory: must not be negative");
+    }
+
+    @Test
+    void arithmetic() {
+        Resource a = Resource.of(2000, 4 * GI, 0, Map.of("nvidia.com/gpu", 1000L));
+        Resource b = Resource.of(500, GI);
+        assertThat(a.add(b)).isEqualTo(Resource.of(2500, 5 * GI, 0, Map.of("nvidia.com/gpu", 1000L)));
+        assertThat(a.sub(b).sub(a).add(b).isEmpty()).isTrue();
+        assertThat(b.lessEqual(a)).isTrue();
+        assertThat(a.lessEqual(b)).isFalse();
+        assertThat(a.exceeding(b)).containsExactly("cpu", "memory", "nvidia.com/gpu");
+        assertThat(Resource.of(0, 0, 0, Map.of("nvidia.com/gpu", 1000L)).fitsIn(Resource.of(8000, 8 * GI))).isFalse();
+        assertThat(b.sub(a).exceeding(Resource.EMPTY)).isEmpty();
+        assertThat(b.subClamped(a)).isEqualTo(Resource.EMPTY);
+        assertThat(Resource.EMPTY).hasToString("none");
+        assertThat(Resource.of(1000, 0).multiply(1.2)).isEqualTo(Resource.of(1200, 0));
+    }
+
+    @Test
+    void limitsLeaveUnnamedDimensionsUnlimited() {
+        Resource cap = Resource.parseLimit(Map.of("cpu", "8"));
+        Resource big = Resource.of(8000, 1000 * GI, 0, Map.of("nvidia.com/gpu", 64_000L));
+        assertThat(big.lessEqualWithDimension(cap)).isTrue();
+        assertThat(big.add(Resource.of(1, 0)).exceedingWithDimension(cap)).containsExactly("cpu");
+        assertThat(cap.add(big).memory()).isEqualTo(Resource.UNLIMITED);
+        assertThat(cap.sub(big).memory()).isEqualTo(Resource.UNLIMITED);
+        assertThat(cap).hasToString("cpu 8, memory unlimited, pods unlimited");
+    }
+
+    @Property
+    void addThenSubIsIdentity(@ForAll @LongRange(max = 1_000_000_000L) long c1, @ForAll @LongRange(max = 1L << 40) long m1,
+                              @ForAll @LongRange(max = 1_000_000_000L) long c2, @ForAll @LongRange(max = 1L << 40) long m2,
+                              @ForAll @LongRange(max = 8000) long g) {
+        Resource a = Resource.of(c1, m1, 0, Map.of("nvidia.com/gpu", g));
+        Resource b = Resource.of(c2, m2);
+        assertThat(a.add(b).sub(b)).isEqualTo(a);
+        assertThat(a.lessEqual(a.add(b))).isTrue();
+        assertThat(a.min(b).lessEqual(a.max(b))).isTrue();
+    }
+}
