@@ -50,6 +50,7 @@ final class ControllerRun implements JobActions {
     private Job job;
     private long createdAt;
     private boolean deleted;
+    private String lastCause;
 
     private JobPhase phase;
     private String reason;
@@ -90,6 +91,7 @@ final class ControllerRun implements JobActions {
         this.job = info.job();
         this.createdAt = info.createdAt();
         this.deleted = info.deleted();
+        this.lastCause = info.lastCause();
         this.pods = new TreeMap<>(info.pods());
         this.timers = new ArrayList<>(info.timers());
         this.podGroupSpec = info.podGroupSpec();
@@ -180,6 +182,7 @@ final class ControllerRun implements JobActions {
         this.job = submitted.withStatus(null);
         this.createdAt = now;
         this.deleted = false;
+        this.lastCause = null;
         pods.clear();
         timers.clear();
         configMaps.clear();
@@ -734,7 +737,7 @@ final class ControllerRun implements JobActions {
         phase = to;
         String event = req == null ? Request.OUT_OF_SYNC : req.event();
         reason = why != null ? why : event;
-        message = message(detail, retried);
+        message = message(from, detail, retried);
         lastTransitionTime = Instant.ofEpochMilli(now).toString();
         conditions.add(new JobStatus.JobCondition(to, lastTransitionTime));
         while (conditions.size() > MAX_CONDITIONS) {
@@ -750,7 +753,7 @@ final class ControllerRun implements JobActions {
     }
 
     /** "PodFailed: pod tf-job-worker-2 exited 137 -> RestartJob (spec.policies[0]), retry 2/3". */
-    private String message(String detail, boolean retried) {
+    private String message(JobPhase from, String detail, boolean retried) {
         StringBuilder b = new StringBuilder();
         if (req != null && req.cause() != null) {
             b.append(req.event()).append(": ").append(req.cause());
@@ -767,14 +770,25 @@ final class ControllerRun implements JobActions {
         if (retried) {
             b.append(", retry ").append(retryCount).append('/').append(maxRetry());
         }
+        boolean caused = !b.isEmpty();
+        if (caused && match.action() != Action.SYNC_JOB) {
+            lastCause = b.toString();
+        }
         if (detail != null) {
             if (!b.isEmpty()) {
                 b.append("; ");
             }
             b.append(detail);
         }
+        if (!caused && lastCause != null && from != null && TRANSIENT.contains(from)) {
+            // Ending Restarting, Aborting, Completing or Terminating: say what started it.
+            b.append(" (after ").append(lastCause).append(')');
+        }
         return b.toString();
     }
+
+    private static final Set<JobPhase> TRANSIENT = Set.of(JobPhase.Restarting, JobPhase.Aborting,
+            JobPhase.Completing, JobPhase.Terminating);
 
     /** The status as the phase rules see it during one update. */
     private final class View implements StatusView {
@@ -896,7 +910,7 @@ final class ControllerRun implements JobActions {
             Map<String, Map<String, String>> cms = new LinkedHashMap<>();
             configMaps.forEach((k, v) -> cms.put(k, Map.copyOf(v)));
             info = new JobInfo(job.withStatus(status), pods, timers, podGroupSpec, podGroupPhase, cms, createdAt,
-                    deleted);
+                    deleted, lastCause);
         }
         return new Outcome(info, List.copyOf(transitions), List.copyOf(actions));
     }

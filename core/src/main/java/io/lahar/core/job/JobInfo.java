@@ -23,6 +23,8 @@ import java.util.TreeMap;
  * @param configMaps     plugin ConfigMaps as last sent, so unchanged data is not sent again
  * @param createdAt      when the job was submitted (epoch ms)
  * @param deleted        the job was deleted (by a user or by its TTL): nothing happens any more
+ * @param lastCause      what set off the last action-driven transition, in words; the transition
+ *                       that ends a transient phase repeats it, so its message says why
  */
 public record JobInfo(
         Job job,
@@ -32,7 +34,8 @@ public record JobInfo(
         PodGroupPhase podGroupPhase,
         Map<String, Map<String, String>> configMaps,
         long createdAt,
-        boolean deleted) {
+        boolean deleted,
+        String lastCause) {
 
     public JobInfo {
         pods = pods == null ? new TreeMap<>() : new TreeMap<>(pods);
@@ -42,7 +45,7 @@ public record JobInfo(
 
     /** The state before the job is submitted. */
     public static JobInfo empty() {
-        return new JobInfo(null, null, null, null, null, null, 0, false);
+        return new JobInfo(null, null, null, null, null, null, 0, false, null);
     }
 
     public boolean submitted() {

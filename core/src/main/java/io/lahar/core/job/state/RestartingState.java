@@ -45,8 +45,7 @@ public final class RestartingState implements PhaseState {
             return true;
         }
         if (s.totalReplicas() - s.terminating() >= s.minAvailable()) {
-            s.moveTo(JobPhase.Pending, "Restarted", "old pods released, re-creating them (retry "
-                    + s.retryCount() + "/" + s.maxRetry() + ")");
+            s.moveTo(JobPhase.Pending, "Restarted", "old pods released, re-creating them");
             return true;
         }
         return false;
