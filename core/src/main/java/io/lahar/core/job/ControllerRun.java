@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -907,9 +906,7 @@ final class ControllerRun implements JobActions {
             JobStatus status = new JobStatus(new JobState(phase, reason, message, lastTransitionTime), minAvailable,
                     tsc, pending, running, succeeded, failed, terminating, unknown, version, retryCount,
                     runningDuration, new TreeMap<>(controlledResources), List.copyOf(conditions));
-            Map<String, Map<String, String>> cms = new LinkedHashMap<>();
-            configMaps.forEach((k, v) -> cms.put(k, Map.copyOf(v)));
-            info = new JobInfo(job.withStatus(status), pods, timers, podGroupSpec, podGroupPhase, cms, createdAt,
+            info = new JobInfo(job.withStatus(status), pods, timers, podGroupSpec, podGroupPhase, configMaps, createdAt,
                     deleted, lastCause);
         }
         return new Outcome(info, List.copyOf(transitions), List.copyOf(actions));

@@ -40,7 +40,12 @@ public record JobInfo(
     public JobInfo {
         pods = pods == null ? new TreeMap<>() : new TreeMap<>(pods);
         timers = timers == null ? List.of() : List.copyOf(timers);
-        configMaps = configMaps == null ? Map.of() : Map.copyOf(configMaps);
+        // Sorted maps: the state is serialised, and replay must give it byte for byte.
+        TreeMap<String, Map<String, String>> cms = new TreeMap<>();
+        if (configMaps != null) {
+            configMaps.forEach((k, v) -> cms.put(k, v == null ? new TreeMap<>() : new TreeMap<>(v)));
+        }
+        configMaps = cms;
     }
 
     /** The state before the job is submitted. */
