@@ -114,13 +114,7 @@ public final class SimulateCommand implements Callable<Integer> {
         Simulation sim = new Simulation((Job) admitted.object(), ctx.with(admitted.object()), manual);
         print(out, sim.start());
         for (int i = 0; i < steps.size(); i++) {
-            try {
-                print(out, sim.run(i + 1, steps.get(i)));
-            } catch (ScriptException e) {
-                out.flush();
-                err.println("error: " + script + ": " + e.getMessage());
-                return Lahar.EXIT_INPUT;
-            }
+            print(out, sim.run(i + 1, steps.get(i)));
         }
         return 0;
     }

@@ -53,7 +53,9 @@ public final class ScriptParser {
         }
         List<String> keys = new ArrayList<>();
         node.fieldNames().forEachRemaining(keys::add);
-        List<String> kinds = keys.stream().filter(KINDS::contains).toList();
+        // A command names its target pod with a "pod" field: "command" decides the kind.
+        List<String> kinds = keys.contains("command") ? List.of("command")
+                : keys.stream().filter(KINDS::contains).toList();
         if (kinds.size() != 1) {
             throw new ScriptException(line, kinds.isEmpty()
                     ? "no step kind; expected one of pod, command, advance, update, podgroup, settle"

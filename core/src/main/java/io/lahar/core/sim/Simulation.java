@@ -75,15 +75,16 @@ public final class Simulation {
     public StepReport start() {
         stepTransitions.clear();
         feed(new Input.Submit(pendingSubmit, time));
-        return report(0, null);
+        return report(0, null, null);
     }
 
     /** Runs one script step and reports the job after it. */
     public StepReport run(int step, ScriptStep s) {
         stepTransitions.clear();
         List<String> rejected = null;
+        String ignored = null;
         switch (s) {
-            case ScriptStep.PodStep p -> pod(p);
+            case ScriptStep.PodStep p -> ignored = pod(p);
             case ScriptStep.CommandStep c -> feed(new Input.Command(c.action(), c.task(),
                     c.pod() == null ? null : jobName + "-" + c.pod(), time));
             case ScriptStep.AdvanceStep a -> {
@@ -95,11 +96,13 @@ public final class Simulation {
                 if (podGroupExists) {
                     podGroupPhase = g.phase();
                     feed(new Input.PodGroupObserved(g.phase(), time));
+                } else {
+                    ignored = "the job has no pod group now";
                 }
             }
             case ScriptStep.SettleStep x -> settle();
         }
-        return report(step, rejected);
+        return report(step, rejected, ignored);
     }
 
     /** Every world action the engine asked for so far, in order. */
@@ -111,19 +114,20 @@ public final class Simulation {
         return state;
     }
 
-    private void pod(ScriptStep.PodStep p) {
+    /** Applies a pod step; returns why it was ignored, or null. */
+    private String pod(ScriptStep.PodStep p) {
         String name = JobPods.podName(jobName, p.task(), p.index());
         WorldPod w = world.get(name);
         if (w == null) {
-            throw new ScriptException(p.line(), "pod " + p.task() + "-" + p.index()
-                    + " does not exist (not created yet, or deleted)");
+            // Not a bad line: the script may be ahead of (or behind) what the engine did.
+            return "pod " + p.task() + "-" + p.index() + " does not exist (not created yet, or deleted)";
         }
         if (p.evicted()) {
             world.remove(name);
             deleting.remove(name);
             feed(new Input.PodObserved(name, w.task(), w.index(), w.version(), w.phase(), w.exitCode(),
                     w.restartCount(), true, time));
-            return;
+            return null;
         }
         PodPhase phase = p.phase() == null ? w.phase() : p.phase();
         Integer exit = p.exitCode() != null ? p.exitCode() : (p.phase() == null ? w.exitCode() : null);
@@ -131,6 +135,7 @@ public final class Simulation {
         WorldPod now = new WorldPod(w.task(), w.index(), w.version(), phase, exit, restarts);
         world.put(name, now);
         feed(new Input.PodObserved(name, now.task(), now.index(), now.version(), phase, exit, restarts, false, time));
+        return null;
     }
 
     private List<String> update(ScriptStep.UpdateStep u) {
@@ -261,7 +266,7 @@ public final class Simulation {
         }
     }
 
-    private StepReport report(int step, List<String> rejected) {
+    private StepReport report(int step, List<String> rejected, String ignored) {
         JobStatus st = state.job().status();
         int version = st.version() == null ? 0 : st.version();
         Map<String, Integer> taskOrder = new LinkedHashMap<>();
@@ -280,7 +285,7 @@ public final class Simulation {
         return new StepReport(step, st.state().phase().name(), version, nz(st.retryCount()), nz(st.pending()),
                 nz(st.running()), nz(st.succeeded()), nz(st.failed()), nz(st.terminating()), nz(st.unknown()),
                 st.state().reason(), st.state().message(), entered, pods, state.deleted() ? Boolean.TRUE : null,
-                rejected);
+                rejected, ignored);
     }
 
     private static int nz(Integer i) {

@@ -9,11 +9,12 @@ import java.util.Map;
 /**
  * One output line of {@code lahar simulate}: the job's status after a step, every phase it
  * entered during the step, and its pods of the current version by {@code <task>-<index>}.
- * {@code deleted} appears once the job is gone, {@code rejected} when an update was refused.
+ * {@code deleted} appears once the job is gone, {@code rejected} when an update was refused,
+ * {@code ignored} when the step could not happen (a pod that does not exist any more).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"step", "phase", "version", "retryCount", "pending", "running", "succeeded", "failed",
-        "terminating", "unknown", "reason", "message", "transitions", "pods", "deleted", "rejected"})
+        "terminating", "unknown", "reason", "message", "transitions", "pods", "deleted", "rejected", "ignored"})
 public record StepReport(
         int step,
         String phase,
@@ -30,5 +31,6 @@ public record StepReport(
         List<String> transitions,
         Map<String, String> pods,
         Boolean deleted,
-        List<String> rejected) {
+        List<String> rejected,
+        String ignored) {
 }

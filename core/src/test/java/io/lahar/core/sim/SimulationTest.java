@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SimulationTest {
 
@@ -286,9 +285,11 @@ class SimulationTest {
     }
 
     @Test
-    void aPodThatDoesNotExistIsAScriptError() {
-        assertThatThrownBy(() -> run(tf(""), false, "{\"pod\":{\"task\":\"worker\",\"index\":9,\"phase\":\"Running\"}}"))
-                .isInstanceOf(ScriptException.class).hasMessageContaining("line 1").hasMessageContaining("worker-9");
+    void aStepAboutAPodThatDoesNotExistChangesNothingAndSaysSo() {
+        List<StepReport> r = run(tf(""), false, "{\"pod\":{\"task\":\"worker\",\"index\":9,\"phase\":\"Running\"}}");
+        assertThat(r.get(1).ignored()).contains("worker-9");
+        assertThat(r.get(1).pending()).isEqualTo(3);
+        assertThat(r.get(0).ignored()).isNull();
     }
 
     @Test
