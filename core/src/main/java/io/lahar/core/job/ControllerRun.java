@@ -627,7 +627,7 @@ final class ControllerRun implements JobActions {
             return true;
         }
         int needed = dep.minAvailable() != null ? dep.minAvailable() : dep.replicasOrZero();
-        long up = pods.values().stream().filter(p -> p.task().equals(taskName) && !p.terminating()
+        long up = pods.values().stream().filter(p -> taskName.equals(p.task()) && !p.terminating()
                 && (p.phase() == PodPhase.Running || p.phase() == PodPhase.Succeeded)).count();
         return up >= needed;
     }
@@ -638,7 +638,7 @@ final class ControllerRun implements JobActions {
         if (replicas <= 0) {
             return false;
         }
-        long done = pods.values().stream().filter(p -> p.task().equals(taskName) && p.phase() == PodPhase.Succeeded)
+        long done = pods.values().stream().filter(p -> taskName.equals(p.task()) && p.phase() == PodPhase.Succeeded)
                 .count();
         return done >= replicas;
     }
@@ -653,7 +653,7 @@ final class ControllerRun implements JobActions {
     }
 
     private int taskRestarts(String taskName) {
-        return pods.values().stream().filter(p -> p.task().equals(taskName)
+        return pods.values().stream().filter(p -> taskName.equals(p.task())
                 && (p.phase() == PodPhase.Pending || p.phase() == PodPhase.Running))
                 .mapToInt(JobPod::restartCount).sum();
     }
@@ -666,7 +666,7 @@ final class ControllerRun implements JobActions {
 
     private TaskSpec task(String name) {
         for (TaskSpec t : job.spec().tasksOrEmpty()) {
-            if (t.name().equals(name)) {
+            if (t.name() != null && t.name().equals(name)) {
                 return t;
             }
         }

@@ -26,10 +26,20 @@ public sealed interface Input {
 
     /** An admitted (validated and defaulted) job is submitted. */
     record Submit(Job job, long time) implements Input {
+        public Submit {
+            if (job == null || job.spec() == null) {
+                throw new IllegalArgumentException("job: an admitted job with a spec is required");
+            }
+        }
     }
 
     /** An admitted update of the job's spec (scale: minAvailable, replicas, priorityClassName). */
     record Update(Job job, long time) implements Input {
+        public Update {
+            if (job == null || job.spec() == null) {
+                throw new IllegalArgumentException("job: an admitted job with a spec is required");
+            }
+        }
     }
 
     /** The job object is deleted: everything it owns goes with it. */
@@ -41,6 +51,11 @@ public sealed interface Input {
      * {@code pod} (a pod name) the target of RestartPod.
      */
     record Command(Action action, String task, String pod, long time) implements Input {
+        public Command {
+            if (action == null) {
+                throw new IllegalArgumentException("action: required");
+            }
+        }
     }
 
     /**
@@ -57,10 +72,26 @@ public sealed interface Input {
             int restartCount,
             boolean deleted,
             long time) implements Input {
+        public PodObserved {
+            if (pod == null || pod.isEmpty()) {
+                throw new IllegalArgumentException("pod: the pod's name is required");
+            }
+            if (task == null || task.isEmpty()) {
+                throw new IllegalArgumentException("task: the pod's task (volcano.sh/task-spec) is required");
+            }
+            if (phase == null && !deleted) {
+                throw new IllegalArgumentException("phase: required unless the pod is deleted");
+            }
+        }
     }
 
     /** The scheduler moved the job's pod group (Pending, Inqueue, Running, Unknown, ...). */
     record PodGroupObserved(PodGroupPhase phase, long time) implements Input {
+        public PodGroupObserved {
+            if (phase == null) {
+                throw new IllegalArgumentException("phase: required");
+            }
+        }
     }
 
     /** Time passes: delayed actions and the TTL fire when due. */
