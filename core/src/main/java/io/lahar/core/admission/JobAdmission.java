@@ -52,6 +52,10 @@ public final class JobAdmission {
         for (int i = 0; i < tasks.size(); i++) {
             TaskSpec t = tasks.get(i);
             String at = "spec.tasks[" + i + "]";
+            if (t == null) {
+                v.add(at, "required");
+                continue;
+            }
             if (t.replicas() != null && t.replicas() < 0) {
                 v.add(at + ".replicas", "must be >= 0");
             }
@@ -65,7 +69,7 @@ public final class JobAdmission {
         }
         int total = spec.totalReplicas();
         if (spec.minAvailable() != null && spec.minAvailable() > total) {
-            v.add("spec.minAvailable", "must not be greater than total replicas in tasks (" + total + ")");
+            v.add("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
         }
         if (spec.minAvailable() != null && spec.minAvailable() < 0) {
             v.add("spec.minAvailable", "must be >= 0");
@@ -91,16 +95,18 @@ public final class JobAdmission {
         JsonNode tasks = tree.path("tasks");
         if (tasks.isArray()) {
             for (JsonNode t : tasks) {
-                ((ObjectNode) t).remove("replicas");
-                ((ObjectNode) t).remove("minAvailable");
+                if (t instanceof ObjectNode o) {
+                    o.remove("replicas");
+                    o.remove("minAvailable");
+                }
             }
         }
         // The job controller fills volumeClaimName for an inline claim; it is not the user's change.
         JsonNode volumes = tree.path("volumes");
         if (volumes.isArray()) {
             for (JsonNode vol : volumes) {
-                if (vol.has("volumeClaim")) {
-                    ((ObjectNode) vol).remove("volumeClaimName");
+                if (vol instanceof ObjectNode o && o.has("volumeClaim")) {
+                    o.remove("volumeClaimName");
                 }
             }
         }
@@ -144,7 +150,7 @@ public final class JobAdmission {
         if (!errs.isEmpty()) {
             v.add("metadata.name", "invalid name \"" + name + "\": " + Names.join(errs));
         }
-        String ns = m.metadata().namespace();
+        String ns = m.metadata() == null ? null : m.metadata().namespace();
         if (ns != null && !ns.isEmpty() && !Names.dns1123Label(ns).isEmpty()) {
             v.add("metadata.namespace", "invalid namespace \"" + ns + "\": " + Names.join(Names.dns1123Label(ns)));
         }
@@ -158,17 +164,17 @@ public final class JobAdmission {
             return;
         }
         if (Queue.ROOT.equals(queueName)) {
-            v.add(path, "can not submit " + what + " to the root queue");
+            v.add(path, "can not submit " + what + " to root queue");
             return;
         }
         List<Queue> children = ctx.childrenOf(queueName);
         if (!children.isEmpty()) {
-            v.add(path, "can only submit " + what + " to a leaf queue: queue \"" + queueName + "\" has child queues ("
+            v.add(path, "can only submit " + what + " to leaf queue: queue \"" + queueName + "\" has child queues ("
                     + String.join(", ", children.stream().map(Queue::name).sorted().toList()) + ")");
         }
         QueueState state = queue.get().stateOrOpen();
         if (state != QueueState.Open) {
-            v.add(path, "can only submit " + what + " to a queue with state Open, queue \"" + queueName
+            v.add(path, "can only submit " + what + " to queue with state Open, queue \"" + queueName
                     + "\" status is " + state.name());
         }
     }

@@ -45,13 +45,14 @@ public final class JobDefaults {
         if (out.tasks() != null) {
             List<TaskSpec> tasks = new ArrayList<>();
             for (int i = 0; i < out.tasks().size(); i++) {
-                tasks.add(defaultTask(out.tasks().get(i), i));
+                TaskSpec t = out.tasks().get(i);
+                tasks.add(t == null ? null : defaultTask(t, i));
             }
             out = out.withTasks(tasks);
         }
         if (out.minAvailable() == null || out.minAvailable() == 0) {
             // Sum of the (already defaulted) task minAvailable, each defaulting to its replicas.
-            int sum = out.tasksOrEmpty().stream()
+            int sum = out.tasksOrEmpty().stream().filter(java.util.Objects::nonNull)
                     .mapToInt(t -> t.minAvailable() != null ? t.minAvailable() : t.replicasOrZero()).sum();
             out = out.withMinAvailable(sum);
         }
@@ -76,7 +77,11 @@ public final class JobDefaults {
             }
         }
         if (t.minAvailable() == null) {
-            t = t.withMinAvailable(t.replicasOrZero());
+            // A partitioned task's gang is its minimum partitions; otherwise every replica.
+            var p = t.partitionPolicy();
+            boolean partitioned = p != null && p.minPartitions() != null && p.partitionSize() != null
+                    && p.minPartitions() >= 0 && p.partitionSize() > 0;
+            t = t.withMinAvailable(partitioned ? p.minPartitions() * p.partitionSize() : Math.max(0, t.replicasOrZero()));
         }
         if (t.maxRetry() == null || t.maxRetry() == 0) {
             t = t.withMaxRetry(DEFAULT_MAX_RETRY);

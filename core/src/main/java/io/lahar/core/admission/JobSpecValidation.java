@@ -47,25 +47,25 @@ final class JobSpecValidation {
             v.add("spec.ttlSecondsAfterFinished", "must be >= 0");
         }
         if (spec.tasksOrEmpty().isEmpty()) {
-            v.add("spec.tasks", "no task specified in job spec");
+            v.add("spec.tasks", "No task specified in job spec");
         }
         validateMpi(spec, v);
         validateTasks(name, spec, v);
         int total = spec.totalReplicas();
         if (spec.minAvailable() != null && spec.minAvailable() > total) {
-            v.add("spec.minAvailable", "must not be greater than total replicas in tasks (" + total + ")");
+            v.add("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
         }
         if (spec.minSuccess() != null) {
             if (spec.minSuccess() < 1) {
                 v.add("spec.minSuccess", "must be >= 1");
             } else if (spec.minSuccess() > total) {
-                v.add("spec.minSuccess", "must not be greater than total replicas in tasks (" + total + ")");
+                v.add("spec.minSuccess", "job 'minSuccess' should not be greater than total replicas in tasks (" + total + ")");
             }
         }
         PolicyValidation.validate(spec.policies(), "spec.policies", v);
         for (String plugin : spec.pluginsOrEmpty().keySet()) {
             if (!KNOWN_PLUGINS.contains(plugin)) {
-                v.add("spec.plugins." + plugin, "unable to find job plugin \"" + plugin + "\" (known: "
+                v.add("spec.plugins." + plugin, "unable to find job plugin: " + plugin + " (known: "
                         + String.join(", ", KNOWN_PLUGINS) + ")");
             }
         }
@@ -184,6 +184,7 @@ final class JobSpecValidation {
         return qa.isPresent() && qb.isPresent() && qa.get().compareTo(qb.get()) == 0;
     }
 
+    /** Volcano's partition checks: positive sizes, replicas = total * size, minAvailable = minPartitions * size. */
     private static void validatePartition(TaskSpec task, String at, Violations v) {
         PartitionPolicy p = task.partitionPolicy();
         if (p == null) {
@@ -192,20 +193,25 @@ final class JobSpecValidation {
         String pp = at + ".partitionPolicy";
         boolean ok = true;
         if (p.totalPartitions() == null || p.totalPartitions() < 1) {
-            v.add(pp + ".totalPartitions", "must be >= 1");
+            v.add(pp + ".totalPartitions", "'TotalPartitions' must be greater than 0");
             ok = false;
         }
         if (p.partitionSize() == null || p.partitionSize() < 1) {
-            v.add(pp + ".partitionSize", "must be >= 1");
+            v.add(pp + ".partitionSize", "'PartitionSize' must be greater than 0");
             ok = false;
         }
         if (ok && (long) p.totalPartitions() * p.partitionSize() != task.replicasOrZero()) {
-            v.add(pp, "replicas (" + task.replicasOrZero() + ") must equal totalPartitions * partitionSize ("
-                    + p.totalPartitions() + " * " + p.partitionSize() + ")");
+            v.add(pp, "'Replicas' are not equal to TotalPartitions*PartitionSize (" + task.replicasOrZero() + " != "
+                    + p.totalPartitions() + "*" + p.partitionSize() + ")");
         }
-        if (p.minPartitions() != null && (p.minPartitions() < 0
-                || (p.totalPartitions() != null && p.minPartitions() > p.totalPartitions()))) {
-            v.add(pp + ".minPartitions", "must be between 0 and totalPartitions");
+        if (p.minPartitions() != null) {
+            if (p.minPartitions() < 0 || (p.totalPartitions() != null && p.minPartitions() > p.totalPartitions())) {
+                v.add(pp + ".minPartitions", "must be between 0 and totalPartitions");
+            } else if (ok && task.minAvailable() != null
+                    && (long) p.minPartitions() * p.partitionSize() != task.minAvailable()) {
+                v.add(at + ".minAvailable", "'MinAvailable' is not equal to MinPartitions*PartitionSize ("
+                        + task.minAvailable() + " != " + p.minPartitions() + "*" + p.partitionSize() + ")");
+            }
         }
         if (p.networkTopology() != null) {
             validateNetworkTopology(p.networkTopology(), pp + ".networkTopology", v);
@@ -219,23 +225,20 @@ final class JobSpecValidation {
         if (nt.highestTierAllowed() != null && nt.highestTierAllowed() < 0) {
             v.add(at + ".highestTierAllowed", "must be >= 0");
         }
+        if (nt.highestTierAllowed() != null && nt.highestTierName() != null && !nt.highestTierName().isEmpty()) {
+            v.add(at, "must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology simultaneously");
+        }
     }
 
-    /** The mpi plugin needs its master and worker tasks (args --master=, --worker=; default master/worker). */
+    /** The mpi plugin needs its master task (arg --master=, default "master"); Volcano lets the worker be absent. */
     private static void validateMpi(JobSpec spec, Violations v) {
-        List<String> args = spec.pluginsOrEmpty().get("mpi");
         if (!spec.pluginsOrEmpty().containsKey("mpi")) {
             return;
         }
-        String master = flag(args, "master", "master");
-        String worker = flag(args, "worker", "worker");
-        Set<String> names = new HashSet<>();
-        spec.tasksOrEmpty().forEach(t -> names.add(t == null ? null : t.name()));
-        if (!names.contains(master)) {
-            v.add("spec.plugins.mpi", "the specified mpi master task \"" + master + "\" was not found");
-        }
-        if (!names.contains(worker)) {
-            v.add("spec.plugins.mpi", "the specified mpi worker task \"" + worker + "\" was not found");
+        String master = flag(spec.pluginsOrEmpty().get("mpi"), "master", "master");
+        boolean found = spec.tasksOrEmpty().stream().anyMatch(t -> t != null && master.equals(t.name()));
+        if (!found) {
+            v.add("spec.plugins.mpi", "The specified mpi master task was not found: \"" + master + "\"");
         }
     }
 
@@ -276,15 +279,15 @@ final class JobSpecValidation {
                 continue;
             }
             if (vol.mountPath() == null || vol.mountPath().isEmpty()) {
-                v.add(at + ".mountPath", "required");
+                v.add(at + ".mountPath", "mountPath is required");
             } else if (vol.mountPath().contains(":")) {
                 v.add(at + ".mountPath", "must not contain ':'");
             } else if (!paths.add(vol.mountPath())) {
-                v.add(at + ".mountPath", "duplicated mountPath \"" + vol.mountPath() + "\"");
+                v.add(at + ".mountPath", "duplicated mountPath: " + vol.mountPath());
             }
             boolean hasName = vol.volumeClaimName() != null && !vol.volumeClaimName().isEmpty();
             if (vol.volumeClaim() == null && !hasName) {
-                v.add(at, "either volumeClaim or volumeClaimName must be specified");
+                v.add(at, "either VolumeClaim or VolumeClaimName must be specified");
             } else if (vol.volumeClaim() != null && hasName) {
                 v.add(at + ".volumeClaimName", "conflict: to use an existing PVC specify only volumeClaimName;"
                         + " to create a new PVC specify only volumeClaim");
@@ -315,7 +318,8 @@ final class JobSpecValidation {
             for (int k = 0; k < names.size(); k++) {
                 String d = names.get(k);
                 if (!deps.containsKey(d)) {
-                    v.add("spec.tasks[" + i + "].dependsOn.name[" + k + "]", "task \"" + d + "\" not found in this job");
+                    v.add("spec.tasks[" + i + "].dependsOn.name[" + k + "]", "task \"" + d + "\" not found in this job,"
+                            + " so the dependencies between tasks do not form a directed acyclic graph(DAG)");
                 } else if (t.name() != null) {
                     deps.get(t.name()).add(d);
                 }
@@ -323,7 +327,7 @@ final class JobSpecValidation {
         }
         if (any) {
             Graphs.findCycle(deps).ifPresent(cycle -> v.add("spec.tasks",
-                    "job has dependencies between tasks, but doesn't form a directed acyclic graph (DAG): "
+                    "job has dependencies between tasks, but doesn't form a directed acyclic graph(DAG): "
                             + String.join(" -> ", cycle)));
         }
     }

@@ -46,6 +46,7 @@ final class PodTemplateValidation {
         Set<String> containerNames = new HashSet<>();
         containers(spec.path("initContainers"), sp + ".initContainers", volumeNames, containerNames, v);
         containers(containers, sp + ".containers", volumeNames, containerNames, v);
+        podResources(spec, sp + ".resources", v);
         oneOf(spec.path("restartPolicy"), RESTART_POLICIES, sp + ".restartPolicy", v);
         oneOf(spec.path("dnsPolicy"), DNS_POLICIES, sp + ".dnsPolicy", v);
         JsonNode grace = spec.path("terminationGracePeriodSeconds");
@@ -122,6 +123,39 @@ final class PodTemplateValidation {
                         + resources.path("limits").path(r.getKey()).asText());
             }
         }
+    }
+
+    /**
+     * Pod-level resources (spec.resources): requests within limits, and no less than what the
+     * containers request together (the sum over containers, or the largest init container's).
+     */
+    private static void podResources(JsonNode spec, String path, Violations v) {
+        JsonNode res = spec.path("resources");
+        if (!res.isObject()) {
+            return;
+        }
+        resources(res, path, v);
+        Map<String, BigDecimal> podRequests = quantities(res.path("requests"), path + ".requests", new Violations());
+        Map<String, BigDecimal> aggregate = new HashMap<>();
+        for (JsonNode c : iterable(spec.path("containers"))) {
+            quantities(c.path("resources").path("requests"), "", new Violations())
+                    .forEach((k, q) -> aggregate.merge(k, q, BigDecimal::add));
+        }
+        for (JsonNode c : iterable(spec.path("initContainers"))) {
+            quantities(c.path("resources").path("requests"), "", new Violations())
+                    .forEach((k, q) -> aggregate.merge(k, q, BigDecimal::max));
+        }
+        podRequests.forEach((k, q) -> {
+            BigDecimal need = aggregate.get(k);
+            if (need != null && q.compareTo(need) < 0) {
+                v.add(path + ".requests." + k, "must be greater than or equal to aggregate container requests of "
+                        + need.stripTrailingZeros().toPlainString());
+            }
+        });
+    }
+
+    private static Iterable<JsonNode> iterable(JsonNode n) {
+        return n.isArray() ? n : List.of();
     }
 
     private static Map<String, BigDecimal> quantities(JsonNode map, String path, Violations v) {

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -67,7 +68,7 @@ public final class QueueAdmission {
     public static AdmissionResult<Queue> create(Queue queue, AdmissionContext ctx) {
         Queue q = applyDefaults(queue);
         Violations v = new Violations();
-        validate(q, ctx, v);
+        validate(q, null, ctx, v);
         return AdmissionResult.of(q, v.list());
     }
 
@@ -77,7 +78,7 @@ public final class QueueAdmission {
         if (!old.name().equals(q.name())) {
             v.add("metadata.name", "may not be changed on update (was \"" + old.name() + "\")");
         }
-        validate(q, ctx.without(old), v);
+        validate(q, applyDefaults(old), ctx.without(old), v);
         return AdmissionResult.of(q, v.list());
     }
 
@@ -91,14 +92,15 @@ public final class QueueAdmission {
         } else {
             List<Queue> children = ctx.childrenOf(name);
             if (!children.isEmpty()) {
-                v.add("metadata.name", "queue \"" + name + "\" has child queues (" + names(children)
-                        + ") and can not be deleted");
+                v.add("metadata.name", "queue " + name + " can not be deleted because it has " + children.size()
+                        + " child queues: " + names(children));
             }
         }
         return AdmissionResult.of(ctx.queue(name).orElse(queue), v.list());
     }
 
-    private static void validate(Queue q, AdmissionContext ctx, Violations v) {
+    /** {@code old} is the stored queue of an update, null on create. */
+    private static void validate(Queue q, Queue old, AdmissionContext ctx, Violations v) {
         JobAdmission.validateMetadata(q, v);
         String state = q.status() == null ? null : q.status().state();
         if (state != null && !state.equals("Open") && !state.equals("Closed")) {
@@ -110,32 +112,58 @@ public final class QueueAdmission {
         }
         Map<String, BigDecimal> capability = quantities(spec.capability(), "spec.capability", v);
         Map<String, BigDecimal> deserved = quantities(spec.deserved(), "spec.deserved", v);
-        Map<String, BigDecimal> guarantee = quantities(spec.guarantee() == null ? null : spec.guarantee().resource(),
-                "spec.guarantee.resource", v);
-        notAbove(deserved, capability, "spec.deserved", "deserved", "capability", v);
-        notAbove(guarantee, capability, "spec.guarantee.resource", "guarantee", "capability", v);
-        notAbove(guarantee, deserved, "spec.guarantee.resource", "guarantee", "deserved", v);
-        validateParent(q, capability, deserved, guarantee, ctx, v);
+        Map<String, BigDecimal> guarantee = quantities(guaranteeOf(spec), "spec.guarantee.resource", v);
+        // guarantee <= deserved <= capability (a resource without capability is not capped)
+        guarantee.forEach((r, g) -> {
+            BigDecimal d = deserved.get(r);
+            if (d == null) {
+                v.add("spec.deserved." + r, "deserved[" + r + "] must be >= guarantee[" + r + "]=" + plain(g));
+            } else if (d.compareTo(g) < 0) {
+                v.add("spec.deserved." + r, "deserved[" + r + "]=" + plain(d) + " must be >= guarantee[" + r + "]=" + plain(g));
+            }
+            BigDecimal c = capability.get(r);
+            if (c != null && g.compareTo(c) > 0) {
+                v.add("spec.guarantee.resource." + r, "guarantee[" + r + "]=" + plain(g) + " must be <= capability["
+                        + r + "]=" + plain(c));
+            }
+        });
+        deserved.forEach((r, d) -> {
+            BigDecimal c = capability.get(r);
+            if (c != null && d.compareTo(c) > 0) {
+                v.add("spec.deserved." + r, "deserved[" + r + "]=" + plain(d) + " must be <= capability[" + r + "]=" + plain(c));
+            }
+        });
         validateHierarchyAnnotations(q, ctx, v);
-    }
-
-    private static void validateParent(Queue q, Map<String, BigDecimal> capability, Map<String, BigDecimal> deserved,
-                                       Map<String, BigDecimal> guarantee, AdmissionContext ctx, Violations v) {
-        String parentName = q.spec().parent();
+        boolean parentChanged = old == null || !Objects.equals(old.spec().parent(), spec.parent());
         if (Queue.ROOT.equals(q.name())) {
-            if (parentName != null && !parentName.isEmpty()) {
+            if (spec.parent() != null && !spec.parent().isEmpty()) {
                 v.add("spec.parent", "the root queue can not have a parent");
             }
             return;
         }
-        if (parentName.equals(q.name())) {
-            v.add("spec.parent", "a queue can not be its own parent");
+        if (parentChanged && !validateParent(q, ctx, v)) {
             return;
+        }
+        boolean resourcesChanged = old == null || parentChanged
+                || !Objects.equals(old.spec().capability(), spec.capability())
+                || !Objects.equals(old.spec().deserved(), spec.deserved())
+                || !Objects.equals(guaranteeOf(old.spec()), guaranteeOf(spec));
+        if (resourcesChanged) {
+            validateHierarchyResources(q, capability, deserved, guarantee, ctx, v);
+        }
+    }
+
+    /** The parent exists, is not the queue itself nor one of its descendants, and runs no jobs of its own. */
+    private static boolean validateParent(Queue q, AdmissionContext ctx, Violations v) {
+        String parentName = q.spec().parent();
+        if (parentName.equals(q.name())) {
+            v.add("spec.parent", "queue " + q.name() + " cannot use itself as parent");
+            return false;
         }
         Optional<Queue> parent = ctx.queue(parentName);
         if (parent.isEmpty()) {
             v.add("spec.parent", "parent queue \"" + parentName + "\" not found");
-            return;
+            return false;
         }
         // Walking up from the parent must reach root without meeting this queue again.
         Set<String> seen = new HashSet<>();
@@ -143,72 +171,160 @@ public final class QueueAdmission {
             if (p.parentOrRoot().equals(q.name())) {
                 v.add("spec.parent", "queue \"" + parentName + "\" is a descendant of \"" + q.name()
                         + "\": the hierarchy would form a cycle");
-                return;
+                return false;
             }
         }
-        if (!Queue.ROOT.equals(parentName)) {
-            List<String> jobs = new ArrayList<>();
-            for (Job j : ctx.jobs()) {
-                if (j.spec() != null && parentName.equals(j.spec().queue())) {
-                    jobs.add(j.namespace() + "/" + j.name());
-                }
-            }
-            for (PodGroup pg : ctx.podGroups()) {
-                if (pg.spec() != null && parentName.equals(pg.spec().queue())) {
-                    jobs.add("podgroup " + pg.namespace() + "/" + pg.name());
-                }
-            }
-            if (!jobs.isEmpty()) {
-                v.add("spec.parent", "queue \"" + parentName + "\" can not be a parent queue: jobs were submitted to it ("
-                        + String.join(", ", jobs.stream().sorted().toList()) + ")");
+        if (Queue.ROOT.equals(parentName) || !ctx.childrenOf(parentName).isEmpty()) {
+            return true;
+        }
+        // A leaf that already runs work can not become a parent: jobs go to leaf queues only.
+        List<String> jobs = new ArrayList<>();
+        for (Job j : ctx.jobs()) {
+            if (j.spec() != null && parentName.equals(j.spec().queue())) {
+                jobs.add(j.namespace() + "/" + j.name());
             }
         }
-        Queue.QueueSpec ps = parent.get().spec();
-        if (ps == null) {
-            return;
-        }
-        Map<String, BigDecimal> parentCap = quantities(ps.capability(), "", new Violations());
-        for (Map.Entry<String, BigDecimal> e : capability.entrySet()) {
-            BigDecimal limit = parentCap.get(e.getKey());
-            if (limit != null && e.getValue().compareTo(limit) > 0) {
-                v.add("spec.capability." + e.getKey(), "must not exceed the capability of parent queue \"" + parentName
-                        + "\" (" + ps.capability().get(e.getKey()) + ")");
+        for (PodGroup pg : ctx.podGroups()) {
+            if (pg.spec() != null && parentName.equals(pg.spec().queue())) {
+                jobs.add("podgroup " + pg.namespace() + "/" + pg.name());
             }
         }
-        siblingsWithin(q, parentName, guarantee, quantities(ps.guarantee() == null ? null : ps.guarantee().resource(), "",
-                new Violations()), "spec.guarantee.resource", "guarantee", ctx, v);
-        siblingsWithin(q, parentName, deserved, quantities(ps.deserved(), "", new Violations()), "spec.deserved",
-                "deserved", ctx, v);
+        Queue.QueueStatus st = parent.get().status();
+        String pods = st == null || st.allocated() == null ? null : st.allocated().get("pods");
+        BigDecimal allocated = pods == null ? BigDecimal.ZERO : Quantity.parse(pods).orElse(BigDecimal.ZERO);
+        if (allocated.signum() > 0) {
+            v.add("spec.parent", "queue " + parentName + " cannot be the parent queue of queue " + q.name()
+                    + " because it has allocated Pods: " + plain(allocated));
+            return false;
+        }
+        if (!jobs.isEmpty()) {
+            v.add("spec.parent", "queue " + parentName + " cannot be the parent queue of queue " + q.name()
+                    + " because jobs were submitted to it (" + String.join(", ", jobs.stream().sorted().toList()) + ")");
+            return false;
+        }
+        return true;
     }
 
-    /** The children's guarantees (or deserved shares) together must fit in the parent's. */
-    private static void siblingsWithin(Queue q, String parentName, Map<String, BigDecimal> own,
-                                       Map<String, BigDecimal> parentTotal, String path, String what,
+    /**
+     * Volcano's validateHierarchicalQueueResources: a capability within the nearest ancestor's, the
+     * siblings' guarantees and deserved shares within the parent's, and, for a queue with
+     * children, room for its descendants.
+     */
+    private static void validateHierarchyResources(Queue q, Map<String, BigDecimal> capability,
+                                                   Map<String, BigDecimal> deserved, Map<String, BigDecimal> guarantee,
+                                                   AdmissionContext ctx, Violations v) {
+        String parentName = q.parentOrRoot();
+        if (!Queue.ROOT.equals(parentName)) {
+            capability.forEach((r, c) -> nearestAncestorCapability(q, r, ctx).ifPresent(limit -> {
+                if (c.compareTo(limit) > 0) {
+                    v.add("spec.capability." + r, "queue " + q.name() + " capability[" + r + "]=" + plain(c)
+                            + " exceeds its ancestor's capability=" + plain(limit));
+                }
+            }));
+            ctx.queue(parentName).ifPresent(parent -> {
+                siblingsWithin(q, parent, guarantee, "guarantee", "spec.guarantee.resource", ctx, v);
+                siblingsWithin(q, parent, deserved, "deserved", "spec.deserved", ctx, v);
+            });
+        }
+        List<Queue> children = ctx.childrenOf(q.name());
+        if (children.isEmpty()) {
+            return;
+        }
+        capability.forEach((r, c) -> {
+            BigDecimal max = BigDecimal.ZERO;
+            for (Queue child : children) {
+                max = max.max(subtreeMaxCapability(child, r, ctx, new HashSet<>()));
+            }
+            if (c.compareTo(max) < 0) {
+                v.add("spec.capability." + r, "queue " + q.name() + " capability[" + r + "]=" + plain(c)
+                        + " is smaller than its descendants' max capability=" + plain(max));
+            }
+        });
+        childrenWithin(q, children, guarantee, "guarantee", "spec.guarantee.resource", v);
+        childrenWithin(q, children, deserved, "deserved", "spec.deserved", v);
+    }
+
+    private static Optional<BigDecimal> nearestAncestorCapability(Queue q, String resource, AdmissionContext ctx) {
+        Set<String> seen = new HashSet<>();
+        String parent = q.parentOrRoot();
+        while (!parent.isEmpty() && !Queue.ROOT.equals(parent) && seen.add(parent)) {
+            Optional<Queue> pq = ctx.queue(parent);
+            if (pq.isEmpty()) {
+                return Optional.empty();
+            }
+            BigDecimal val = quantities(pq.get().spec() == null ? null : pq.get().spec().capability(), "", new Violations())
+                    .get(resource);
+            if (val != null && val.signum() > 0) {
+                return Optional.of(val);
+            }
+            parent = pq.get().parentOrRoot();
+        }
+        return Optional.empty();
+    }
+
+    private static BigDecimal subtreeMaxCapability(Queue q, String resource, AdmissionContext ctx, Set<String> seen) {
+        if (!seen.add(q.name())) {
+            return BigDecimal.ZERO;
+        }
+        BigDecimal own = quantities(q.spec() == null ? null : q.spec().capability(), "", new Violations()).get(resource);
+        if (own != null && own.signum() > 0) {
+            return own;
+        }
+        BigDecimal max = BigDecimal.ZERO;
+        for (Queue child : ctx.childrenOf(q.name())) {
+            max = max.max(subtreeMaxCapability(child, resource, ctx, seen));
+        }
+        return max;
+    }
+
+    /** The queue's and its siblings' guarantees (or deserved) together must fit in the parent's; a missing one is 0. */
+    private static void siblingsWithin(Queue q, Queue parent, Map<String, BigDecimal> own, String what, String path,
                                        AdmissionContext ctx, Violations v) {
-        for (Map.Entry<String, BigDecimal> e : own.entrySet()) {
-            BigDecimal total = parentTotal.get(e.getKey());
-            if (total == null) {
-                continue;
-            }
-            BigDecimal sum = e.getValue();
-            for (Queue sibling : ctx.childrenOf(parentName)) {
-                if (sibling.name().equals(q.name()) || sibling.spec() == null) {
-                    continue;
-                }
-                Map<String, String> sib = what.equals("guarantee")
-                        ? (sibling.spec().guarantee() == null ? null : sibling.spec().guarantee().resource())
-                        : sibling.spec().deserved();
-                BigDecimal s = quantities(sib, "", new Violations()).get(e.getKey());
-                if (s != null) {
-                    sum = sum.add(s);
-                }
-            }
-            if (sum.compareTo(total) > 0) {
-                v.add(path + "." + e.getKey(), "the " + what + " of the children of queue \"" + parentName + "\" ("
-                        + sum.stripTrailingZeros().toPlainString() + " " + e.getKey() + ") would exceed its own "
-                        + what + " (" + total.stripTrailingZeros().toPlainString() + ")");
+        Map<String, BigDecimal> total = new LinkedHashMap<>(own);
+        for (Queue sibling : ctx.childrenOf(parent.name())) {
+            if (!sibling.name().equals(q.name())) {
+                resourcesOf(sibling, what).forEach((r, val) -> total.merge(r, val, BigDecimal::add));
             }
         }
+        Map<String, BigDecimal> limit = resourcesOf(parent, what);
+        for (String r : own.keySet()) {
+            BigDecimal l = limit.getOrDefault(r, BigDecimal.ZERO);
+            if (total.get(r).compareTo(l) > 0) {
+                v.add(path + "." + r, "parent queue " + parent.name() + " validation failed: sum of children's " + what
+                        + " (" + r + " " + plain(total.get(r)) + ") exceeds parent's " + what + " limit (" + plain(l) + ")");
+            }
+        }
+    }
+
+    /** A parent's own guarantee (or deserved) must cover the sum of its children's. */
+    private static void childrenWithin(Queue q, List<Queue> children, Map<String, BigDecimal> own, String what,
+                                       String path, Violations v) {
+        Map<String, BigDecimal> total = new LinkedHashMap<>();
+        for (Queue child : children) {
+            resourcesOf(child, what).forEach((r, val) -> total.merge(r, val, BigDecimal::add));
+        }
+        total.forEach((r, sum) -> {
+            BigDecimal l = own.getOrDefault(r, BigDecimal.ZERO);
+            if (sum.compareTo(l) > 0) {
+                v.add(path + "." + r, "queue " + q.name() + " validation failed: sum of children's " + what + " ("
+                        + r + " " + plain(sum) + ") exceeds its " + what + " (" + plain(l) + ")");
+            }
+        });
+    }
+
+    private static Map<String, BigDecimal> resourcesOf(Queue q, String what) {
+        if (q.spec() == null) {
+            return Map.of();
+        }
+        return quantities(what.equals("guarantee") ? guaranteeOf(q.spec()) : q.spec().deserved(), "", new Violations());
+    }
+
+    private static Map<String, String> guaranteeOf(Queue.QueueSpec spec) {
+        return spec == null || spec.guarantee() == null ? null : spec.guarantee().resource();
+    }
+
+    private static String plain(BigDecimal d) {
+        return d.stripTrailingZeros().toPlainString();
     }
 
     private static void validateHierarchyAnnotations(Queue q, AdmissionContext ctx, Violations v) {
@@ -239,19 +355,8 @@ public final class QueueAdmission {
         }
         for (Queue other : ctx.queues()) {
             String h = other.metadata() == null ? "" : other.metadata().annotationsOrEmpty().getOrDefault(HIERARCHY_ANNOTATION, "");
-            if (!h.isEmpty() && !other.name().equals(q.name()) && h.startsWith(hierarchy)) {
+            if (!h.isEmpty() && !other.name().equals(q.name()) && h.startsWith(hierarchy + "/")) {
                 v.add(path, hierarchy + " is not allowed to be in the sub path of " + h + " of queue " + other.name());
-            }
-        }
-    }
-
-    private static void notAbove(Map<String, BigDecimal> lower, Map<String, BigDecimal> upper, String path,
-                                 String lowerName, String upperName, Violations v) {
-        for (Map.Entry<String, BigDecimal> e : lower.entrySet()) {
-            BigDecimal u = upper.get(e.getKey());
-            if (u != null && e.getValue().compareTo(u) > 0) {
-                v.add(path + "." + e.getKey(), lowerName + " should be less than or equal to " + upperName + " ("
-                        + u.stripTrailingZeros().toPlainString() + ")");
             }
         }
     }

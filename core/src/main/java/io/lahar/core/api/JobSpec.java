@@ -40,7 +40,7 @@ public record JobSpec(
 
     /** Sum of the tasks' replicas (a missing replicas counts 0, as in Volcano). */
     public int totalReplicas() {
-        return tasksOrEmpty().stream().mapToInt(TaskSpec::replicasOrZero).sum();
+        return tasksOrEmpty().stream().filter(java.util.Objects::nonNull).mapToInt(TaskSpec::replicasOrZero).sum();
     }
 
     public JobSpec withSchedulerName(String v) {
