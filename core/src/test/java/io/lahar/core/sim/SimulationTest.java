@@ -320,4 +320,85 @@ class SimulationTest {
         assertThat(a.actions()).anyMatch(x -> x instanceof WorldAction.RequestSshSecret);
         assertThat(a.state()).isEqualTo(b.state());
     }
+    @Test
+    void aTaskThatDependsOnAnotherStartsOnceThatOneRuns() {
+        Job job = TestJobs.admitted("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: dag}
+                spec:
+                  minAvailable: 1
+                  tasks:
+                  - name: loader
+                    replicas: 1
+                    template: {spec: {containers: [{name: c, image: i}]}}
+                  - name: trainer
+                    replicas: 2
+                    dependsOn: {name: [loader]}
+                    template: {spec: {containers: [{name: c, image: i}]}}
+                """);
+        List<StepReport> r = run(job, false, """
+                {"pod":{"task":"loader","index":0,"phase":"Running"}}
+                """);
+        assertThat(r.get(0).pods()).containsOnlyKeys("loader-0");
+        assertThat(r.get(1).pods()).containsOnlyKeys("loader-0", "trainer-0", "trainer-1");
+        assertThat(r.get(1).phase()).isEqualTo("Running");
+    }
+
+    @Test
+    void anExitCodePolicyOfTheTaskRestartsOnlyThatPod() {
+        Job job = TestJobs.admitted("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: ec}
+                spec:
+                  policies:
+                  - {event: PodFailed, action: AbortJob}
+                  tasks:
+                  - name: worker
+                    replicas: 2
+                    policies:
+                    - {exitCode: 42, action: RestartPod}
+                    template: {spec: {containers: [{name: c, image: i}]}}
+                """);
+        List<StepReport> r = run(job, false, """
+                {"pod":{"task":"worker","index":0,"phase":"Running"}}
+                {"pod":{"task":"worker","index":1,"phase":"Running"}}
+                {"pod":{"task":"worker","index":1,"phase":"Failed","exitCode":42}}
+                {"pod":{"task":"worker","index":0,"phase":"Failed","exitCode":1}}
+                """);
+        StepReport restarted = r.get(3);
+        assertThat(restarted.transitions()).containsExactly("Restarting", "Pending");
+        assertThat(restarted.pods()).containsEntry("worker-0", "Running").containsEntry("worker-1", "Pending");
+        assertThat(restarted.message()).isNotEmpty();
+        assertThat(last(r).transitions()).containsExactly("Aborting", "Aborted");
+    }
+
+    @Test
+    void anEvictedPodWithoutPolicyIsCreatedAgain() {
+        List<StepReport> r = run(tf(""), false, ALL_RUN + """
+                {"pod":{"task":"worker","index":0,"evicted":true}}
+                """);
+        assertThat(last(r).phase()).isEqualTo("Running");
+        assertThat(last(r).pods()).containsEntry("worker-0", "Pending");
+        assertThat(last(r).transitions()).isEmpty();
+    }
+
+    @Test
+    void terminateKeepsFinishedPodsAndIsFinal() {
+        Job job = tf("ttlSecondsAfterFinished: 10");
+        List<StepReport> r = run(job, false, ALL_RUN + """
+                {"pod":{"task":"worker","index":1,"phase":"Failed","exitCode":1}}
+                {"command":"TerminateJob"}
+                {"command":"ResumeJob"}
+                {"advance":"10s"}
+                """);
+        StepReport t = r.get(5);
+        assertThat(t.transitions()).containsExactly("Terminating", "Terminated");
+        assertThat(t.failed()).isEqualTo(1);
+        assertThat(t.running()).isZero();
+        assertThat(r.get(6).phase()).isEqualTo("Terminated");
+        assertThat(r.get(6).transitions()).isEmpty();
+        assertThat(last(r).deleted()).isTrue();
+    }
 }
