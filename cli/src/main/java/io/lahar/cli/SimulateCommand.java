@@ -60,7 +60,7 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "The script: JSON Lines, one step a line.")
     Path script;
 
-    @Option(names = "--existing", paramLabel = "FILE",
+    @Option(names = "--existing", paramLabel = "FILE", arity = "1..*",
             description = "Objects that already exist (queues, priority classes...). Without queues among them,"
                     + " the queues root and default exist.")
     List<Path> existing = new ArrayList<>();

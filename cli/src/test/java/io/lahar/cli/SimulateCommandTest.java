@@ -119,4 +119,27 @@ class SimulateCommandTest {
         assertThat(l.get(0).path("pods").size()).isZero();
         assertThat(l.get(1).path("pods").size()).isEqualTo(3);
     }
+    @Test
+    void existingQueuesDecideWhereAJobMayGo() throws Exception {
+        Path q1 = dir.resolve("q1.yaml");
+        Path q2 = dir.resolve("q2.yaml");
+        Files.writeString(q1, """
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: Queue
+                metadata: {name: research}
+                spec: {weight: 1}
+                """);
+        Files.writeString(q2, """
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: Queue
+                metadata: {name: prod}
+                spec: {weight: 1}
+                """);
+        String job = JOB.replace("spec:\n  policies:", "spec:\n  queue: prod\n  policies:");
+        assertThat(simulate(job, "", "--existing", q1.toString(), q2.toString())).isZero();
+        assertThat(lines().get(0).path("phase").asText()).isEqualTo("Pending");
+        out.getBuffer().setLength(0);
+        assertThat(simulate(job, "", "--existing", q1.toString())).isEqualTo(1);
+        assertThat(err.toString()).contains("spec.queue");
+    }
 }
