@@ -379,9 +379,11 @@ class SimulationTest {
         List<StepReport> r = run(tf(""), false, ALL_RUN + """
                 {"pod":{"task":"worker","index":0,"evicted":true}}
                 """);
-        assertThat(last(r).phase()).isEqualTo("Running");
+        // The full gang lost a pod: back to Pending until the new one runs.
+        assertThat(last(r).phase()).isEqualTo("Pending");
         assertThat(last(r).pods()).containsEntry("worker-0", "Pending");
-        assertThat(last(r).transitions()).isEmpty();
+        assertThat(last(r).transitions()).containsExactly("Pending");
+        assertThat(last(r).reason()).isEqualTo("MinAvailableLost");
     }
 
     @Test

@@ -9,6 +9,8 @@ import java.util.Set;
  * Running: the gang started. Kill-type actions as in Pending; a sync decides completion: enough
  * successes (minSuccess) complete the job at once; otherwise, once every pod has finished, the
  * job Completed if the successes meet minAvailable (and each task's minAvailable), else Failed.
+ * While pods are unfinished, more of them pending than replicas - minAvailable sends the job
+ * back to Pending.
  */
 public final class RunningState implements PhaseState {
 
@@ -19,8 +21,8 @@ public final class RunningState implements PhaseState {
 
     @Override
     public Set<JobPhase> targets() {
-        return EnumSet.of(JobPhase.Completed, JobPhase.Failed, JobPhase.Restarting, JobPhase.Aborting,
-                JobPhase.Completing, JobPhase.Terminating);
+        return EnumSet.of(JobPhase.Pending, JobPhase.Completed, JobPhase.Failed, JobPhase.Restarting,
+                JobPhase.Aborting, JobPhase.Completing, JobPhase.Terminating);
     }
 
     @Override
@@ -44,6 +46,14 @@ public final class RunningState implements PhaseState {
             return true;
         }
         if (s.succeeded() + s.failed() != replicas) {
+            // More pods pending than the gang can spare (say, evicted ones being re-created):
+            // the gang is broken, the job waits for it again.
+            if (s.pending() > replicas - s.specMinAvailable()) {
+                s.moveTo(JobPhase.Pending, "MinAvailableLost", s.pending() + " pods pending, more than the "
+                        + (replicas - s.specMinAvailable()) + " the gang (minAvailable " + s.specMinAvailable()
+                        + " of " + replicas + ") can spare");
+                return true;
+            }
             return false;
         }
         String finished = "all " + replicas + " pods finished (" + s.succeeded() + " succeeded, " + s.failed()

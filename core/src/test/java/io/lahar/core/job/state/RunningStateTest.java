@@ -41,6 +41,19 @@ class RunningStateTest {
     }
 
     @Test
+    void backToPendingWhenMorePodsPendThanTheGangCanSpare() {
+        FakeStatus spare = sync(0, 0, 3);
+        spare.totalReplicas = 5;
+        spare.pending = 2;
+        assertThat(spare.apply(updater())).isFalse();
+        FakeStatus broken = sync(0, 0, 2);
+        broken.totalReplicas = 5;
+        broken.pending = 3;
+        assertThat(broken.apply(updater())).isTrue();
+        assertThat(broken.movedTo).isEqualTo(JobPhase.Pending);
+    }
+
+    @Test
     void allFinishedWithEnoughSuccessesIsCompleted() {
         FakeStatus s = sync(3, 0, 0);
         s.apply(updater());
@@ -90,6 +103,6 @@ class RunningStateTest {
         assertThat(Recorder.run(state, Action.RESTART_JOB).retain).isEqualTo(RetainPhases.NONE);
         assertThat(Recorder.run(state, Action.ABORT_JOB).retain).isEqualTo(RetainPhases.SOFT);
         assertThat(Recorder.run(state, Action.RESTART_TASK).call).isEqualTo("killTarget");
-        assertThat(state.targets()).doesNotContain(JobPhase.Pending, JobPhase.Aborted);
+        assertThat(state.targets()).doesNotContain(JobPhase.Aborted, JobPhase.Terminated, JobPhase.Running);
     }
 }
