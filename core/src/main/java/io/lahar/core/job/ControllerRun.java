@@ -205,24 +205,47 @@ final class ControllerRun implements JobActions {
         process(Request.sync(version));
     }
 
-    /** Volcano's initiateJob: plugins' objects, the job's volumes, then the pod group. */
+    /**
+     * Volcano's initiateJob: each plugin's objects unless it already owns them (a kill gives them
+     * back, so a restarted job gets them anew), the job's volumes, then the pod group.
+     */
     private void initiateJob() {
         for (JobPlugin p : plugins()) {
+            String key = "plugin-" + p.name();
+            if (p.name().equals(controlledResources.get(key))) {
+                continue;
+            }
             for (WorldAction a : p.onJobAdd(job)) {
                 emitPluginAction(a);
             }
-            controlledResources.put("plugin-" + p.name(), p.name());
+            controlledResources.put(key, p.name());
         }
         List<VolumeSpec> volumes = job.spec().volumesOrEmpty();
         for (int i = 0; i < volumes.size(); i++) {
             VolumeSpec v = volumes.get(i);
-            if ((v.volumeClaimName() == null || v.volumeClaimName().isEmpty()) && v.volumeClaim() != null) {
-                String claim = JobPods.claimName(job, i);
+            String claim = JobPods.claimName(job, i);
+            if ((v.volumeClaimName() == null || v.volumeClaimName().isEmpty()) && v.volumeClaim() != null
+                    && !controlledResources.containsKey("volume-pvc-" + claim)) {
                 actions.add(new WorldAction.CreatePersistentVolumeClaim(claim, v.volumeClaim().deepCopy()));
                 controlledResources.put("volume-pvc-" + claim, claim);
             }
         }
         createOrUpdatePodGroup();
+    }
+
+    /** Volcano's pluginOnJobDelete, run on every kill: plugins delete the objects they own. */
+    private void releasePlugins() {
+        for (JobPlugin p : plugins()) {
+            if (controlledResources.remove("plugin-" + p.name()) == null) {
+                continue;
+            }
+            for (WorldAction a : p.onJobDelete(job)) {
+                if (a instanceof WorldAction.DeleteObject d && d.kind().equals("ConfigMap")) {
+                    configMaps.remove(d.name());
+                }
+                actions.add(a);
+            }
+        }
     }
 
     private void update(Job updated) {
@@ -436,9 +459,7 @@ final class ControllerRun implements JobActions {
             podGroupSpec = null;
             podGroupPhase = null;
         }
-        for (JobPlugin p : plugins()) {
-            actions.addAll(p.onJobDelete(job));
-        }
+        releasePlugins();
         if (ttlReason != null) {
             actions.add(new WorldAction.DeleteJob(ttlReason));
         }
@@ -453,8 +474,13 @@ final class ControllerRun implements JobActions {
         if (deleted) {
             return;
         }
-        refreshPlugins();
-        createOrUpdatePodGroup();
+        if (phase == JobPhase.Pending) {
+            // Volcano initiates a job until it leaves Pending: plugins released by a kill come back.
+            initiateJob();
+        } else {
+            refreshPlugins();
+            createOrUpdatePodGroup();
+        }
         // Pods are created only once the scheduler admitted the gang (pod group past Pending).
         boolean syncTask = podGroupPhase != null && podGroupPhase != PodGroupPhase.Pending;
         if (!syncTask) {
@@ -528,6 +554,7 @@ final class ControllerRun implements JobActions {
         }
         runningDuration = GoDurations.format(now - createdAt);
         applyUpdater(updater);
+        releasePlugins();
         if (podGroupSpec != null) {
             // Volcano deletes the pod group on a kill, so a restarted gang queues afresh.
             actions.add(new WorldAction.DeletePodGroup(PodGroups.name(job)));

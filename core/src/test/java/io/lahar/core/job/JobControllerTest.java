@@ -147,4 +147,28 @@ class JobControllerTest {
         Input in = json.readValue(json.writeValueAsString(new Input.Tick(5)), Input.class);
         assertThat(in).isEqualTo(new Input.Tick(5));
     }
+    @Test
+    void aKillGivesBackThePluginObjectsAndARestartedJobGetsThemAnew() {
+        Job job = TestJobs.job("pl", """
+                plugins:
+                  svc: []
+                  ssh: []
+                """, "w:1");
+        JobInfo s = started(job);
+        assertThat(s.job().status().controlledResources()).containsEntry("plugin-svc", "svc")
+                .containsEntry("plugin-ssh", "ssh");
+        actions.clear();
+        s = apply(s, new Input.Command(Action.RESTART_JOB, null, null, 1));
+        assertThat(actions).anyMatch(a -> a instanceof WorldAction.DeleteObject d && d.kind().equals("Secret"));
+        assertThat(s.job().status().controlledResources()).doesNotContainKey("plugin-ssh");
+        for (JobPod p : List.copyOf(s.pods().values())) {
+            s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 2));
+        }
+        actions.clear();
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 3));
+        assertThat(s.phase()).isEqualTo(JobPhase.Pending);
+        assertThat(actions).anyMatch(a -> a instanceof WorldAction.RequestSshSecret);
+        assertThat(actions).anyMatch(a -> a instanceof WorldAction.CreatePod);
+        assertThat(s.job().status().controlledResources()).containsKeys("plugin-svc", "plugin-ssh");
+    }
 }
