@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 
 /**
  * "What would happen if...": the job engine against a world that answers at once. The pods the
@@ -63,11 +64,22 @@ public final class Simulation {
      * @param admission what exists, for admitting updates
      */
     public Simulation(Job admitted, AdmissionContext admission, boolean manual) {
+        this(admitted, admission, manual, UnaryOperator.identity());
+    }
+
+    /**
+     * @param store what becomes of the state between two inputs; the streams app writes it to a
+     *              store as JSON, and a simulation can do the same to show that changes nothing
+     */
+    public Simulation(Job admitted, AdmissionContext admission, boolean manual, UnaryOperator<JobInfo> store) {
         this.admission = admission;
         this.manual = manual;
         this.jobName = admitted.name();
         this.pendingSubmit = admitted;
+        this.store = store;
     }
+
+    private final UnaryOperator<JobInfo> store;
 
     private Job pendingSubmit;
 
@@ -212,7 +224,7 @@ public final class Simulation {
                         + MAX_EXCHANGES + " exchanges");
             }
             Outcome o = controller.apply(state, queue.poll());
-            state = o.state();
+            state = store.apply(o.state());
             stepTransitions.addAll(o.transitions());
             for (WorldAction a : o.actions()) {
                 log.add(a);
