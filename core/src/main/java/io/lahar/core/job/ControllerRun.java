@@ -259,6 +259,10 @@ final class ControllerRun implements JobActions {
 
     private void podObserved(Input.PodObserved p) {
         JobPod old = pods.get(p.pod());
+        if (old != null && p.version() < old.version()) {
+            // News of an earlier pod of that name, replaced since: it says nothing about this one.
+            return;
+        }
         if (p.deleted()) {
             if (old == null) {
                 return;

@@ -171,4 +171,16 @@ class JobControllerTest {
         assertThat(actions).anyMatch(a -> a instanceof WorldAction.CreatePod);
         assertThat(s.job().status().controlledResources()).containsKeys("plugin-svc", "plugin-ssh");
     }
+    @Test
+    void newsOfAnEarlierPodOfTheSameNameIsIgnored() {
+        JobInfo s = started(TestJobs.job("st", "", "w:1"));
+        s = apply(s, new Input.Command(Action.RESTART_JOB, null, null, 1));
+        s = apply(s, new Input.PodObserved("st-w-0", "w", 0, 0, PodPhase.Pending, null, 0, true, 2));
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 3));
+        assertThat(s.pods().get("st-w-0").version()).isEqualTo(1);
+        int before = transitions.size();
+        JobInfo after = apply(s, new Input.PodObserved("st-w-0", "w", 0, 0, PodPhase.Failed, 1, 0, false, 4));
+        assertThat(after.pods().get("st-w-0").phase()).isEqualTo(PodPhase.Pending);
+        assertThat(transitions).hasSize(before);
+    }
 }
