@@ -1,0 +1,153 @@
+package io.lahar.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lahar.core.admission.Admission;
+import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.admission.AdmissionResult;
+import io.lahar.core.admission.Violation;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.Manifest;
+import io.lahar.core.api.ManifestException;
+import io.lahar.core.api.Manifests;
+import io.lahar.core.sim.ScriptException;
+import io.lahar.core.sim.ScriptParser;
+import io.lahar.core.sim.ScriptStep;
+import io.lahar.core.sim.Simulation;
+import io.lahar.core.sim.StepReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code lahar simulate}: runs a job through admission and the job engine against an instant
+ * kubelet and scheduler, following a script of what happens, offline.
+ */
+@Command(name = "simulate",
+        mixinStandardHelpOptions = true,
+        description = {
+                "What would happen if...: admit a job, then run Volcano's job state machine on a script of events,",
+                "with a built-in world that creates and deletes pods and admits pod groups at once.",
+                "SCRIPT is JSON Lines, one step a line: {\"pod\":{\"task\":\"worker\",\"index\":0,\"phase\":\"Running\"}}",
+                "(phase Pending|Running|Succeeded|Failed|Unknown, optional exitCode, restartCount; or evicted:true),",
+                "{\"command\":\"RestartJob\"} (any action; task/pod for RestartTask/RestartPod), {\"advance\":\"30s\"},",
+                "{\"update\":{\"minAvailable\":2,\"tasks\":[{\"name\":\"worker\",\"replicas\":4}]}},",
+                "{\"podgroup\":\"Inqueue\"}, {\"settle\":true}.",
+                "Output: one JSON line per step on stdout, step 0 being the submission.",
+                "Exit 0; a rejected job: 1, its violations on stderr; a bad script line or input: 2."})
+public final class SimulateCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-f", "--filename"}, required = true, paramLabel = "JOB",
+            description = "The Volcano Job manifest (YAML or JSON; '-' reads stdin).")
+    Path jobFile;
+
+    @Option(names = "--events", required = true, paramLabel = "SCRIPT",
+            description = "The script: JSON Lines, one step a line.")
+    Path script;
+
+    @Option(names = "--existing", paramLabel = "FILE", arity = "1..*",
+            description = "Objects that already exist (queues, priority classes...). Without queues among them,"
+                    + " the queues root and default exist.")
+    List<Path> existing = new ArrayList<>();
+
+    @Option(names = "--manual",
+            description = "Nothing happens by itself: the pod group waits for a podgroup step, deletions for settle.")
+    boolean manual;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Job job;
+        List<ScriptStep> steps;
+        List<Manifest> stored = new ArrayList<>();
+        try {
+            List<Manifest> docs = Manifests.readAll(read(jobFile));
+            List<Job> jobs = docs.stream().filter(m -> m instanceof Job).map(m -> (Job) m).toList();
+            if (jobs.size() != 1 || docs.size() != 1) {
+                err.println("error: " + jobFile + ": expected exactly one Job, found " + describe(docs));
+                return Lahar.EXIT_INPUT;
+            }
+            job = jobs.get(0);
+            for (Path p : existing) {
+                stored.addAll(Manifests.readAll(read(p)));
+            }
+        } catch (InputException e) {
+            err.println("error: " + e.getMessage());
+            return Lahar.EXIT_INPUT;
+        } catch (ManifestException e) {
+            err.println("error: " + e.getMessage());
+            return Lahar.EXIT_INPUT;
+        }
+        try {
+            steps = ScriptParser.parse(read(script));
+        } catch (InputException e) {
+            err.println("error: " + e.getMessage());
+            return Lahar.EXIT_INPUT;
+        } catch (ScriptException e) {
+            err.println("error: " + script + ": " + e.getMessage());
+            return Lahar.EXIT_INPUT;
+        }
+        AdmissionContext ctx = AdmissionContext.of(stored);
+        AdmissionResult<Manifest> admitted = Admission.create(job, ctx);
+        if (!admitted.accepted()) {
+            for (Violation v : admitted.violations()) {
+                err.println("error: " + v);
+            }
+            return Lahar.EXIT_REJECTED;
+        }
+        Simulation sim = new Simulation((Job) admitted.object(), ctx.with(admitted.object()), manual);
+        print(out, sim.start());
+        for (int i = 0; i < steps.size(); i++) {
+            print(out, sim.run(i + 1, steps.get(i)));
+        }
+        return 0;
+    }
+
+    private static void print(PrintWriter out, StepReport r) {
+        try {
+            out.println(JSON.writeValueAsString(r));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a step report is plain data", e);
+        }
+    }
+
+    private static String describe(List<Manifest> docs) {
+        if (docs.isEmpty()) {
+            return "no manifest";
+        }
+        return docs.stream().map(Manifest::kind).toList().toString();
+    }
+
+    private static String read(Path p) {
+        try {
+            return p.toString().equals("-")
+                    ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
+                    : Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InputException(p + ": cannot read file: "
+                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
+        }
+    }
+
+    private static final class InputException extends RuntimeException {
+        InputException(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.lahar.core.job;
+
+import io.lahar.core.api.Job;
+import io.lahar.core.api.JobPhase;
+import io.lahar.core.api.PodGroup;
+import io.lahar.core.api.PodGroupPhase;
+
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Everything the engine knows about one job (Volcano's JobInfo plus the controller's timers):
+ * the admitted job with its status, the pods by name, the pending timers, the pod group as last
+ * asked for and as last seen. Immutable and plain, so the streams app can store it as JSON.
+ *
+ * @param job            the admitted job; its {@code status} is the engine's; null before submit
+ * @param pods           the job's pods by name, any version
+ * @param timers         delayed actions and the TTL, in the order they were armed
+ * @param podGroupSpec   the pod group spec last sent, null when none exists
+ * @param podGroupPhase  the pod group's phase as last seen, null when none exists
+ * @param configMaps     plugin ConfigMaps as last sent, so unchanged data is not sent again
+ * @param createdAt      when the job was submitted (epoch ms)
+ * @param deleted        the job was deleted (by a user or by its TTL): nothing happens any more
+ * @param lastCause      what set off the last action-driven transition, in words; the transition
+ *                       that ends a transient phase repeats it, so its message says why
+ */
+public record JobInfo(
+        Job job,
+        SortedMap<String, JobPod> pods,
+        List<Timer> timers,
+        PodGroup.PodGroupSpec podGroupSpec,
+        PodGroupPhase podGroupPhase,
+        Map<String, Map<String, String>> configMaps,
+        long createdAt,
+        boolean deleted,
+        String lastCause) {
+
+    public JobInfo {
+        pods = pods == null ? new TreeMap<>() : new TreeMap<>(pods);
+        timers = timers == null ? List.of() : List.copyOf(timers);
+        // Sorted maps: the state is serialised, and replay must give it byte for byte.
+        TreeMap<String, Map<String, String>> cms = new TreeMap<>();
+        if (configMaps != null) {
+            configMaps.forEach((k, v) -> cms.put(k, v == null ? new TreeMap<>() : new TreeMap<>(v)));
+        }
+        configMaps = cms;
+    }
+
+    /** The state before the job is submitted. */
+    public static JobInfo empty() {
+        return new JobInfo(null, null, null, null, null, null, 0, false, null);
+    }
+
+    public boolean submitted() {
+        return job != null;
+    }
+
+    public JobPhase phase() {
+        return job == null || job.status() == null || job.status().state() == null ? null
+                : job.status().state().phase();
+    }
+}

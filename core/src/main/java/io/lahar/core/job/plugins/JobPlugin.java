@@ -1,0 +1,35 @@
+package io.lahar.core.job.plugins;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lahar.core.api.Job;
+import io.lahar.core.job.WorldAction;
+
+import java.util.List;
+
+/**
+ * A Volcano job plugin (pkg/controllers/job/plugins/interface): it edits each pod before it is
+ * created and owns objects of its own. Pure: what it wants created is returned as
+ * {@link WorldAction}s.
+ */
+public interface JobPlugin {
+
+    String name();
+
+    /** Edits the pod of {@code task} replica {@code index} before it is created. */
+    void onPodCreate(ObjectNode pod, Job job, String task, int index);
+
+    /** The objects the plugin needs once the job exists. */
+    default List<WorldAction> onJobAdd(Job job) {
+        return List.of();
+    }
+
+    /** The objects to refresh after a scale update. */
+    default List<WorldAction> onJobUpdate(Job job) {
+        return List.of();
+    }
+
+    /** The objects to delete with the job. */
+    default List<WorldAction> onJobDelete(Job job) {
+        return List.of();
+    }
+}

@@ -1,0 +1,96 @@
+package io.lahar.core.job.plugins;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.TaskSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * mpi: master/worker wiring. Every container opens the ssh port (named {@code mpijob-port});
+ * the master task's containers get MPI_HOST, the comma-separated worker hosts mpirun targets.
+ * Arguments: {@code --master} (task name, default "master"), {@code --worker} (default
+ * "worker"), {@code --port} (default 22).
+ */
+public final class MpiPlugin implements JobPlugin {
+
+    public static final String NAME = "mpi";
+    public static final String MPI_HOST = "MPI_HOST";
+    public static final String PORT_NAME = "mpijob-port";
+
+    private final String master;
+    private final String worker;
+    private final int port;
+
+    public MpiPlugin(List<String> args) {
+        PluginArgs a = new PluginArgs(args, Set.of());
+        this.master = a.string("master", "master");
+        this.worker = a.string("worker", "worker");
+        this.port = a.integer("port", 22);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    public String master() {
+        return master;
+    }
+
+    public String worker() {
+        return worker;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The worker hosts, comma-separated, as MPI_HOST holds them. */
+    public String workerHosts(Job job) {
+        Optional<TaskSpec> w = job.spec().tasksOrEmpty().stream().filter(t -> worker.equals(t.name())).findFirst();
+        if (w.isEmpty()) {
+            return "";
+        }
+        List<String> hosts = new ArrayList<>();
+        for (int i = 0; i < w.get().replicasOrZero(); i++) {
+            hosts.add(Pods.host(job, w.get(), i));
+            if (Pods.fixedHostname(w.get())) {
+                break;
+            }
+        }
+        return String.join(",", hosts);
+    }
+
+    @Override
+    public void onPodCreate(ObjectNode pod, Job job, String task, int index) {
+        boolean isMaster = master.equals(task);
+        String hosts = isMaster ? workerHosts(job) : null;
+        Pods.eachContainer(pod, c -> {
+            if (!hasPort(c)) {
+                ObjectNode p = Pods.array(c, "ports").addObject();
+                p.put("name", PORT_NAME);
+                p.put("containerPort", port);
+            }
+            if (isMaster) {
+                Pods.addEnv(c, MPI_HOST, hosts);
+            }
+        });
+    }
+
+    private boolean hasPort(ObjectNode container) {
+        JsonNode ports = container.path("ports");
+        if (ports.isArray()) {
+            for (JsonNode p : ports) {
+                if (p.path("containerPort").asInt(-1) == port) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

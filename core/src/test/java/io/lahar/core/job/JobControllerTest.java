@@ -1,0 +1,186 @@
+package io.lahar.core.job;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lahar.core.api.Action;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.JobPhase;
+import io.lahar.core.api.PodGroup;
+import io.lahar.core.api.PodGroupPhase;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class JobControllerTest {
+
+    private final JobController controller = new JobController();
+    private final List<WorldAction> actions = new ArrayList<>();
+    private final List<Transition> transitions = new ArrayList<>();
+
+    private JobInfo apply(JobInfo s, Input in) {
+        Outcome o = controller.apply(s, in);
+        actions.addAll(o.actions());
+        transitions.addAll(o.transitions());
+        return o.state();
+    }
+
+    private static Job spark() {
+        return TestJobs.job("spark", "minAvailable: 3\nttlSecondsAfterFinished: 0", "driver:1", "executor:4");
+    }
+
+    /** Submits and admits the gang; every created pod observed Pending. */
+    private JobInfo started(Job job) {
+        JobInfo s = apply(JobInfo.empty(), new Input.Submit(job, 0));
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 0));
+        for (JobPod p : List.copyOf(s.pods().values())) {
+            s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), PodPhase.Pending, null, 0,
+                    false, 0));
+        }
+        return s;
+    }
+
+    private JobInfo observe(JobInfo s, String pod, PodPhase phase, Integer exit, int restarts, long t) {
+        JobPod p = s.pods().get(pod);
+        return apply(s, new Input.PodObserved(pod, p.task(), p.index(), p.version(), phase, exit, restarts, false, t));
+    }
+
+    @Test
+    void thePodGroupCarriesTheGang() {
+        apply(JobInfo.empty(), new Input.Submit(spark(), 0));
+        PodGroup pg = actions.stream().filter(a -> a instanceof WorldAction.UpsertPodGroup)
+                .map(a -> ((WorldAction.UpsertPodGroup) a).podGroup()).findFirst().orElseThrow();
+        assertThat(pg.metadata().name()).isEqualTo("spark");
+        assertThat(pg.spec().minMember()).isEqualTo(3);
+        assertThat(pg.spec().minTaskMember()).containsEntry("driver", 1).containsEntry("executor", 4);
+        assertThat(pg.spec().queue()).isEqualTo("default");
+        // The first minAvailable (3) pods: 3 x (500m, 1Gi).
+        assertThat(pg.spec().minResources()).containsEntry("cpu", "1500m").containsEntry("memory", "3Gi");
+        assertThat(actions).noneMatch(a -> a instanceof WorldAction.CreatePod);
+    }
+
+    @Test
+    void podsAreCreatedOnlyOnceThePodGroupIsInqueue() {
+        JobInfo s = started(spark());
+        assertThat(actions).filteredOn(a -> a instanceof WorldAction.CreatePod).hasSize(5);
+        assertThat(s.pods()).containsKeys("spark-driver-0", "spark-executor-3");
+        assertThat(s.job().status().pending()).isEqualTo(5);
+    }
+
+    @Test
+    void containerRestartsOverTheTaskMaxRetryRaiseTaskFailed() {
+        Job job = TestJobs.admitted("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: tf}
+                spec:
+                  tasks:
+                  - name: worker
+                    replicas: 2
+                    maxRetry: 2
+                    policies:
+                    - {event: TaskFailed, action: TerminateJob}
+                    template: {spec: {containers: [{name: c, image: i}]}}
+                """);
+        JobInfo s = started(job);
+        s = observe(s, "tf-worker-0", PodPhase.Running, null, 2, 1);
+        assertThat(s.phase()).isEqualTo(JobPhase.Pending);
+        s = observe(s, "tf-worker-0", PodPhase.Running, null, 3, 2);
+        assertThat(s.phase()).isEqualTo(JobPhase.Terminating);
+        assertThat(transitions.get(transitions.size() - 1).event()).isEqualTo("TaskFailed");
+        assertThat(transitions.get(transitions.size() - 1).policy()).isEqualTo("spec.tasks[0].policies[0]");
+    }
+
+    @Test
+    void aDuplicatedOrLateEventCannotMoveAFinishedJob() {
+        JobInfo s = started(TestJobs.job("one", "", "w:1"));
+        s = observe(s, "one-w-0", PodPhase.Running, null, 0, 1);
+        s = observe(s, "one-w-0", PodPhase.Succeeded, null, 0, 2);
+        assertThat(s.phase()).isEqualTo(JobPhase.Completed);
+        int before = transitions.size();
+        s = observe(s, "one-w-0", PodPhase.Succeeded, null, 0, 3);
+        s = apply(s, new Input.Command(Action.RESTART_JOB, null, null, 4));
+        assertThat(s.phase()).isEqualTo(JobPhase.Completed);
+        assertThat(transitions).hasSize(before);
+    }
+
+    @Test
+    void ttlZeroDeletesTheFinishedJobAtOnceAndEverythingItOwns() {
+        JobInfo s = started(spark());
+        for (JobPod p : List.copyOf(s.pods().values())) {
+            s = observe(s, p.name(), PodPhase.Running, null, 0, 5);
+        }
+        s = apply(s, new Input.Command(Action.COMPLETE_JOB, null, null, 6));
+        for (JobPod p : List.copyOf(s.pods().values())) {
+            s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 7));
+        }
+        assertThat(s.phase()).isEqualTo(JobPhase.Completed);
+        assertThat(s.deleted()).isTrue();
+        assertThat(actions).anyMatch(a -> a instanceof WorldAction.DeleteJob);
+        int n = actions.size();
+        s = apply(s, new Input.Command(Action.RESUME_JOB, null, null, 8));
+        assertThat(actions).hasSize(n);
+    }
+
+    @Test
+    void theStateSurvivesJsonAndReplaysIdentically() throws Exception {
+        Job job = TestJobs.job("js", """
+                policies:
+                - event: PodPending
+                  action: RestartJob
+                  timeout: 90s
+                plugins:
+                  svc: []
+                """, "w:2");
+        JobInfo s = started(job);
+        assertThat(s.timers()).hasSize(2);
+        ObjectMapper json = new ObjectMapper();
+        String text = json.writeValueAsString(s);
+        JobInfo back = json.readValue(text, JobInfo.class);
+        assertThat(json.writeValueAsString(back)).isEqualTo(text);
+        Outcome a = controller.apply(s, new Input.Tick(90_000));
+        Outcome b = controller.apply(back, new Input.Tick(90_000));
+        assertThat(json.writeValueAsString(a)).isEqualTo(json.writeValueAsString(b));
+        assertThat(a.state().phase()).isEqualTo(JobPhase.Restarting);
+        assertThat(a.transitions().get(0).message()).contains("PodPending", "RestartJob (spec.policies[0])");
+        Input in = json.readValue(json.writeValueAsString(new Input.Tick(5)), Input.class);
+        assertThat(in).isEqualTo(new Input.Tick(5));
+    }
+    @Test
+    void aKillGivesBackThePluginObjectsAndARestartedJobGetsThemAnew() {
+        Job job = TestJobs.job("pl", """
+                plugins:
+                  svc: []
+                  ssh: []
+                """, "w:1");
+        JobInfo s = started(job);
+        assertThat(s.job().status().controlledResources()).containsEntry("plugin-svc", "svc")
+                .containsEntry("plugin-ssh", "ssh");
+        actions.clear();
+        s = apply(s, new Input.Command(Action.RESTART_JOB, null, null, 1));
+        assertThat(actions).anyMatch(a -> a instanceof WorldAction.DeleteObject d && d.kind().equals("Secret"));
+        assertThat(s.job().status().controlledResources()).doesNotContainKey("plugin-ssh");
+        for (JobPod p : List.copyOf(s.pods().values())) {
+            s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 2));
+        }
+        actions.clear();
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 3));
+        assertThat(s.phase()).isEqualTo(JobPhase.Pending);
+        assertThat(actions).anyMatch(a -> a instanceof WorldAction.RequestSshSecret);
+        assertThat(actions).anyMatch(a -> a instanceof WorldAction.CreatePod);
+        assertThat(s.job().status().controlledResources()).containsKeys("plugin-svc", "plugin-ssh");
+    }
+    @Test
+    void newsOfAnEarlierPodOfTheSameNameIsIgnored() {
+        JobInfo s = started(TestJobs.job("st", "", "w:1"));
+        s = apply(s, new Input.Command(Action.RESTART_JOB, null, null, 1));
+        s = apply(s, new Input.PodObserved("st-w-0", "w", 0, 0, PodPhase.Pending, null, 0, true, 2));
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 3));
+        assertThat(s.pods().get("st-w-0").version()).isEqualTo(1);
+        int before = transitions.size();
+        JobInfo after = apply(s, new Input.PodObserved("st-w-0", "w", 0, 0, PodPhase.Failed, 1, 0, false, 4));
+        assertThat(after.pods().get("st-w-0").phase()).isEqualTo(PodPhase.Pending);
+        assertThat(transitions).hasSize(before);
+    }
+}

@@ -1,0 +1,37 @@
+package io.lahar.core.job.state;
+
+import io.lahar.core.api.Action;
+import io.lahar.core.api.JobPhase;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AbortedStateTest {
+
+    private final AbortedState state = new AbortedState();
+
+    @Test
+    void resumeRestartsTheJob() {
+        Recorder r = Recorder.run(state, Action.RESUME_JOB);
+        assertThat(r.retain).isEqualTo(RetainPhases.SOFT);
+        FakeStatus s = new FakeStatus(state);
+        s.apply(r.updater);
+        assertThat(s.movedTo).isEqualTo(JobPhase.Restarting);
+        assertThat(s.retryCount).isEqualTo(1);
+    }
+
+    @Test
+    void anythingElseStaysAbortedAndKeepsFinishedPods() {
+        for (Action a : new Action[] {Action.SYNC_JOB, Action.RESTART_JOB, Action.COMPLETE_JOB}) {
+            Recorder r = Recorder.run(state, a);
+            assertThat(r.call).isEqualTo("kill");
+            assertThat(r.retain).isEqualTo(RetainPhases.SOFT);
+            FakeStatus s = new FakeStatus(state);
+            assertThat(s.apply(r.updater)).isFalse();
+            assertThat(s.movedTo).isNull();
+        }
+        assertThatThrownBy(() -> new FakeStatus(state).moveTo(JobPhase.Running, null, null))
+                .isInstanceOf(IllegalStateException.class);
+    }
+}

@@ -1,0 +1,39 @@
+package io.lahar.core.job.state;
+
+import io.lahar.core.api.Action;
+import io.lahar.core.api.JobPhase;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CompletingStateTest {
+
+    private final CompletingState state = new CompletingState();
+
+    @Test
+    void everyActionContinuesTheKillKeepingFinishedPods() {
+        for (Action a : Action.values()) {
+            Recorder r = Recorder.run(state, a);
+            assertThat(r.call).isEqualTo("kill");
+            assertThat(r.retain).isEqualTo(RetainPhases.SOFT);
+        }
+    }
+
+    @Test
+    void completedOnceNothingIsPendingRunningOrTerminating() {
+        StatusUpdater u = Recorder.run(state, Action.SYNC_JOB).updater;
+        for (int[] alive : new int[][] {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}) {
+            FakeStatus s = new FakeStatus(state);
+            s.pending = alive[0];
+            s.running = alive[1];
+            s.terminating = alive[2];
+            assertThat(s.apply(u)).isFalse();
+        }
+        FakeStatus s = new FakeStatus(state);
+        s.succeeded = 2;
+        s.failed = 1;
+        assertThat(s.apply(u)).isTrue();
+        assertThat(s.movedTo).isEqualTo(JobPhase.Completed);
+        assertThat(state.targets()).containsExactly(JobPhase.Completed);
+    }
+}
