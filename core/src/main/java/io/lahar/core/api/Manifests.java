@@ -1,0 +1,240 @@
+package io.lahar.core.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads Volcano manifests from YAML (one or many documents) or JSON, dispatching on
+ * apiVersion/kind, and writes them back with a stable field order and nulls omitted.
+ * Unknown fields are ignored, as the Kubernetes API server prunes them from structural CRDs.
+ */
+public final class Manifests {
+
+    private static final ObjectMapper YAML = configure(YAMLMapper.builder(YAMLFactory.builder()
+                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                    .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+                    .disable(YAMLGenerator.Feature.SPLIT_LINES)
+                    .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+                    .build()).build());
+
+    private static final ObjectMapper JSON = configure(JsonMapper.builder().build());
+
+    private Manifests() {
+    }
+
+    private static ObjectMapper configure(ObjectMapper mapper) {
+        return mapper
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true)
+                .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, false)
+                .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    }
+
+    /** The mapper used for YAML, for callers that need trees (e.g. patches). */
+    public static ObjectMapper yamlMapper() {
+        return YAML;
+    }
+
+    public static ObjectMapper jsonMapper() {
+        return JSON;
+    }
+
+    /** Every manifest in the text: YAML documents separated by "---", a JSON object, or a List's items. */
+    public static List<Manifest> readAll(String text) {
+        List<Manifest> out = new ArrayList<>();
+        for (JsonNode doc : readTrees(text)) {
+            out.add(fromTree(doc));
+        }
+        return out;
+    }
+
+    /** Exactly one manifest, or an exception naming how many documents there were. */
+    public static Manifest read(String text) {
+        List<Manifest> all = readAll(text);
+        if (all.size() != 1) {
+            throw new ManifestException("expected one manifest, found " + all.size());
+        }
+        return all.get(0);
+    }
+
+    public static <T extends Manifest> T read(String text, Class<T> type) {
+        Manifest m = read(text);
+        if (!type.isInstance(m)) {
+            throw new ManifestException("expected a " + type.getSimpleName() + ", found a " + m.kind());
+        }
+        return type.cast(m);
+    }
+
+    /** The documents as JSON trees; empty documents are skipped and a {@code kind: List} is flattened. */
+    public static List<JsonNode> readTrees(String text) {
+        List<JsonNode> docs = new ArrayList<>();
+        String trimmed = text.stripLeading();
+        try {
+            if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+                JsonNode root = JSON.readTree(text);
+                if (root.isArray()) {
+                    root.forEach(docs::add);
+                } else {
+                    docs.add(root);
+                }
+            } else {
+                try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(text)) {
+                    while (it.hasNextValue()) {
+                        JsonNode doc = it.nextValue();
+                        if (doc != null && !doc.isNull() && !doc.isMissingNode()
+                                && !(doc.isTextual() && doc.asText().isBlank())) {
+                            docs.add(doc);
+                        }
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new ManifestException("cannot parse: " + firstLine(e.getMessage()));
+        }
+        List<JsonNode> flat = new ArrayList<>();
+        for (JsonNode doc : docs) {
+            if (doc.path("kind").asText().equals("List") && doc.path("items").isArray()) {
+                doc.path("items").forEach(flat::add);
+            } else {
+                flat.add(doc);
+            }
+        }
+        return flat;
+    }
+
+    /** Dispatches one document on its apiVersion and kind. */
+    public static Manifest fromTree(JsonNode doc) {
+        if (!doc.isObject()) {
+            throw new ManifestException("a manifest must be a mapping, found " + doc.getNodeType().name().toLowerCase());
+        }
+        String apiVersion = doc.path("apiVersion").asText("");
+        String kind = doc.path("kind").asText("");
+        if (kind.isEmpty()) {
+            throw new ManifestException("kind: required", true);
+        }
+        Class<? extends Manifest> type = typeOf(apiVersion, kind);
+        if (type == null) {
+            throw new ManifestException("unknown kind \"" + kind + "\" of apiVersion \"" + apiVersion
+                    + "\" (known: Job batch.volcano.sh/v1alpha1, JobTemplate and JobFlow flow.volcano.sh/v1alpha1,"
+                    + " Queue and PodGroup scheduling.volcano.sh/v1beta1, PriorityClass scheduling.k8s.io/v1)", true);
+        }
+        try {
+            return JSON.treeToValue(doc, type);
+        } catch (JsonMappingException e) {
+            throw new ManifestException(describe(kind, doc, e));
+        } catch (JsonProcessingException e) {
+            throw new ManifestException("cannot read " + kind + ": " + firstLine(e.getOriginalMessage()));
+        }
+    }
+
+    static Class<? extends Manifest> typeOf(String apiVersion, String kind) {
+        String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+        return switch (kind) {
+            case "Job" -> group.equals("batch.volcano.sh") ? Job.class : null;
+            case "JobTemplate" -> group.equals("flow.volcano.sh") ? JobTemplate.class : null;
+            case "JobFlow" -> group.equals("flow.volcano.sh") ? JobFlow.class : null;
+            case "Queue" -> group.equals("scheduling.volcano.sh") ? Queue.class : null;
+            case "PodGroup" -> group.equals("scheduling.volcano.sh") ? PodGroup.class : null;
+            case "PriorityClass" -> group.equals("scheduling.k8s.io") ? PriorityClass.class : null;
+            default -> null;
+        };
+    }
+
+    private static String describe(String kind, JsonNode doc, JsonMappingException e) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                if (!path.isEmpty()) {
+                    path.append('.');
+                }
+                path.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                path.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        String name = doc.path("metadata").path("name").asText("");
+        String what = kind + (name.isEmpty() ? "" : " \"" + name + "\"");
+        String reason = firstLine(e.getOriginalMessage());
+        if (reason.startsWith("Cannot deserialize value of type `java.lang.Integer`")
+                || reason.startsWith("Cannot deserialize value of type `int`")) {
+            reason = "must be an integer";
+        } else if (reason.startsWith("Cannot deserialize value of type `java.lang.Boolean`")) {
+            reason = "must be a boolean";
+        } else if (reason.contains("from Array value")) {
+            reason = "must not be a list";
+        } else if (reason.contains("from Object value")) {
+            reason = "must not be a mapping";
+        } else if (reason.contains("`java.util.ArrayList`") || reason.contains("`java.util.List")) {
+            reason = "must be a list";
+        } else if (reason.contains("ObjectNode") || reason.contains("LinkedHashMap") || reason.contains("`java.util.Map")) {
+            reason = "must be a mapping";
+        }
+        return "cannot read " + what + ": " + (path.isEmpty() ? "" : path + ": ") + reason;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** One manifest as YAML (no leading "---"). */
+    public static String toYaml(Object manifest) {
+        try {
+            return YAML.writeValueAsString(manifest);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write YAML", e);
+        }
+    }
+
+    /** Several manifests as one multi-document YAML stream. */
+    public static String toYaml(List<? extends Manifest> manifests) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < manifests.size(); i++) {
+            if (i > 0) {
+                out.append("---\n");
+            }
+            out.append(toYaml(manifests.get(i)));
+        }
+        return out.toString();
+    }
+
+    public static String toJson(Object manifest) {
+        try {
+            return JSON.writeValueAsString(manifest);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON", e);
+        }
+    }
+
+    /** The manifest as a JSON tree (for comparisons and patches). */
+    public static ObjectNode toTree(Object manifest) {
+        return JSON.valueToTree(manifest);
+    }
+
+    public static <T> T convert(JsonNode tree, Class<T> type) {
+        try {
+            return JSON.treeToValue(tree, type);
+        } catch (JsonProcessingException e) {
+            throw new ManifestException("cannot read " + type.getSimpleName() + ": " + firstLine(e.getOriginalMessage()));
+        }
+    }
+}
