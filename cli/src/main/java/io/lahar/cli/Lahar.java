@@ -1,0 +1,52 @@
+package io.lahar.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** The {@code lahar} command. Each subcommand is its own class; add new ones to {@code subcommands}. */
+@Command(name = "lahar",
+        mixinStandardHelpOptions = true,
+        version = "lahar 0.1.0",
+        description = "Lahar: Volcano's batch semantics on Kafka.",
+        subcommands = {AdmitCommand.class, CommandLine.HelpCommand.class})
+public final class Lahar implements Runnable {
+
+    /** Exit code of a rejected manifest. */
+    public static final int EXIT_REJECTED = 1;
+    /** Exit code of unreadable input, an unknown kind, or a usage error. */
+    public static final int EXIT_INPUT = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+    }
+
+    /** Runs the CLI with the given streams and returns the exit code (for tests and embedding). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new Lahar());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExitCodeExceptionMapper(e -> EXIT_INPUT);
+        cli.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println("error: " + ex.getMessage());
+            ex.getCommandLine().usage(ex.getCommandLine().getErr());
+            return EXIT_INPUT;
+        });
+        int code = cli.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(System.out, true, java.nio.charset.StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, java.nio.charset.StandardCharsets.UTF_8);
+        System.exit(run(args, out, err));
+    }
+}

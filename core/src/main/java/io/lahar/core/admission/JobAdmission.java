@@ -1,0 +1,176 @@
+package io.lahar.core.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.JobSpec;
+import io.lahar.core.api.Manifests;
+import io.lahar.core.api.Queue;
+import io.lahar.core.api.QueueState;
+import io.lahar.core.api.TaskSpec;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Volcano's job webhooks: mutate on create (defaults), then validate create (admit_job.go
+ * validateJobCreate) or update (validateJobUpdate: only scaling fields may change).
+ */
+public final class JobAdmission {
+
+    private JobAdmission() {
+    }
+
+    public static AdmissionResult<Job> create(Job job, AdmissionContext ctx) {
+        Job defaulted = JobDefaults.apply(job);
+        Violations v = new Violations();
+        validateMetadata(defaulted, v);
+        JobSpecValidation.validate(defaulted.name(), defaulted.spec(), v);
+        if (defaulted.spec() != null) {
+            validateQueue(defaulted.spec().queue(), ctx, "spec.queue", "job", v);
+        }
+        return AdmissionResult.of(defaulted, v.list());
+    }
+
+    /**
+     * An update of {@code old} to {@code job}. Both are defaulted first (defaults are idempotent),
+     * so a manifest re-applied without the defaults it got on create is not a change.
+     */
+    public static AdmissionResult<Job> update(Job old, Job job, AdmissionContext ctx) {
+        Job before = JobDefaults.apply(old);
+        Job after = JobDefaults.apply(job);
+        Violations v = new Violations();
+        if (!before.name().equals(after.name())) {
+            v.add("metadata.name", "may not be changed on update (was \"" + before.name() + "\")");
+        }
+        JobSpec spec = after.spec();
+        if (spec == null) {
+            v.add("spec", "required");
+            return AdmissionResult.reject(v.list());
+        }
+        List<TaskSpec> tasks = spec.tasksOrEmpty();
+        for (int i = 0; i < tasks.size(); i++) {
+            TaskSpec t = tasks.get(i);
+            String at = "spec.tasks[" + i + "]";
+            if (t.replicas() != null && t.replicas() < 0) {
+                v.add(at + ".replicas", "must be >= 0");
+            }
+            if (t.minAvailable() != null) {
+                if (t.minAvailable() < 0) {
+                    v.add(at + ".minAvailable", "must be >= 0");
+                } else if (t.minAvailable() > t.replicasOrZero()) {
+                    v.add(at + ".minAvailable", "must not be greater than replicas (" + t.replicasOrZero() + ")");
+                }
+            }
+        }
+        int total = spec.totalReplicas();
+        if (spec.minAvailable() != null && spec.minAvailable() > total) {
+            v.add("spec.minAvailable", "must not be greater than total replicas in tasks (" + total + ")");
+        }
+        if (spec.minAvailable() != null && spec.minAvailable() < 0) {
+            v.add("spec.minAvailable", "must be >= 0");
+        }
+        JobSpec oldSpec = before.spec() == null ? JobDefaults.apply(new JobSpec(null, null, null, null, null, null,
+                null, null, null, null, null, null, null)) : before.spec();
+        if (oldSpec.tasksOrEmpty().size() != tasks.size()) {
+            v.add("spec.tasks", "job updates may not add or remove tasks (" + oldSpec.tasksOrEmpty().size()
+                    + " before, " + tasks.size() + " now)");
+        } else {
+            ObjectNode a = immutablePart(oldSpec);
+            ObjectNode b = immutablePart(spec);
+            diff(a, b, "spec", v);
+        }
+        return AdmissionResult.of(after, v.list());
+    }
+
+    /** The spec with the fields an update may change removed, as Volcano copies them over before comparing. */
+    private static ObjectNode immutablePart(JobSpec spec) {
+        ObjectNode tree = Manifests.toTree(spec);
+        tree.remove("minAvailable");
+        tree.remove("priorityClassName");
+        JsonNode tasks = tree.path("tasks");
+        if (tasks.isArray()) {
+            for (JsonNode t : tasks) {
+                ((ObjectNode) t).remove("replicas");
+                ((ObjectNode) t).remove("minAvailable");
+            }
+        }
+        // The job controller fills volumeClaimName for an inline claim; it is not the user's change.
+        JsonNode volumes = tree.path("volumes");
+        if (volumes.isArray()) {
+            for (JsonNode vol : volumes) {
+                if (vol.has("volumeClaim")) {
+                    ((ObjectNode) vol).remove("volumeClaimName");
+                }
+            }
+        }
+        return tree;
+    }
+
+    private static final String IMMUTABLE = "may not be changed on update: only minAvailable, tasks[*].replicas,"
+            + " tasks[*].minAvailable and priorityClassName may change";
+
+    /** Reports each changed leaf (or list of another length) at its own path. */
+    private static void diff(JsonNode a, JsonNode b, String path, Violations v) {
+        if (a.equals(b)) {
+            return;
+        }
+        if (a.isObject() && b.isObject()) {
+            java.util.Set<String> fields = new java.util.LinkedHashSet<>();
+            a.fieldNames().forEachRemaining(fields::add);
+            b.fieldNames().forEachRemaining(fields::add);
+            for (String f : fields) {
+                diff(a.path(f), b.path(f), path + "." + f, v);
+            }
+        } else if (a.isArray() && b.isArray() && a.size() == b.size()) {
+            for (int i = 0; i < a.size(); i++) {
+                diff(a.get(i), b.get(i), path + "[" + i + "]", v);
+            }
+        } else {
+            v.add(path, IMMUTABLE);
+        }
+    }
+
+    static void validateMetadata(io.lahar.core.api.Manifest m, Violations v) {
+        String name = m.name();
+        if (name.isEmpty()) {
+            v.add("metadata.name", "required");
+            return;
+        }
+        List<String> errs = Names.dns1123Subdomain(name);
+        if (errs.isEmpty() && name.length() > Names.DNS1123_LABEL_MAX) {
+            errs = List.of("must be no more than " + Names.DNS1123_LABEL_MAX + " characters");
+        }
+        if (!errs.isEmpty()) {
+            v.add("metadata.name", "invalid name \"" + name + "\": " + Names.join(errs));
+        }
+        String ns = m.metadata().namespace();
+        if (ns != null && !ns.isEmpty() && !Names.dns1123Label(ns).isEmpty()) {
+            v.add("metadata.namespace", "invalid namespace \"" + ns + "\": " + Names.join(Names.dns1123Label(ns)));
+        }
+    }
+
+    /** A job (or pod group) may only go to an existing, open leaf queue other than root. */
+    static void validateQueue(String queueName, AdmissionContext ctx, String path, String what, Violations v) {
+        Optional<Queue> queue = ctx.queue(queueName);
+        if (queue.isEmpty()) {
+            v.add(path, "queue \"" + queueName + "\" not found");
+            return;
+        }
+        if (Queue.ROOT.equals(queueName)) {
+            v.add(path, "can not submit " + what + " to the root queue");
+            return;
+        }
+        List<Queue> children = ctx.childrenOf(queueName);
+        if (!children.isEmpty()) {
+            v.add(path, "can only submit " + what + " to a leaf queue: queue \"" + queueName + "\" has child queues ("
+                    + String.join(", ", children.stream().map(Queue::name).sorted().toList()) + ")");
+        }
+        QueueState state = queue.get().stateOrOpen();
+        if (state != QueueState.Open) {
+            v.add(path, "can only submit " + what + " to a queue with state Open, queue \"" + queueName
+                    + "\" status is " + state.name());
+        }
+    }
+
+}

@@ -1,0 +1,84 @@
+package io.lahar.core.admission;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** Kubernetes name rules (apimachinery's validation package), with its messages. */
+public final class Names {
+
+    public static final int DNS1123_LABEL_MAX = 63;
+    public static final int DNS1123_SUBDOMAIN_MAX = 253;
+
+    private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern QUALIFIED = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+    private static final Pattern IANA_SVC = Pattern.compile("[-a-z0-9]+");
+
+    private Names() {
+    }
+
+    /** Empty when {@code value} is an RFC 1123 label (a pod, task or container name). */
+    public static List<String> dns1123Label(String value) {
+        List<String> errs = new ArrayList<>();
+        if (value.length() > DNS1123_LABEL_MAX) {
+            errs.add("must be no more than " + DNS1123_LABEL_MAX + " characters");
+        }
+        if (!LABEL.matcher(value).matches()) {
+            errs.add("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-',"
+                    + " and must start and end with an alphanumeric character");
+        }
+        return errs;
+    }
+
+    /** Empty when {@code value} is an RFC 1123 subdomain (an object name). */
+    public static List<String> dns1123Subdomain(String value) {
+        List<String> errs = new ArrayList<>();
+        if (value.length() > DNS1123_SUBDOMAIN_MAX) {
+            errs.add("must be no more than " + DNS1123_SUBDOMAIN_MAX + " characters");
+        }
+        if (!SUBDOMAIN.matcher(value).matches()) {
+            errs.add("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.',"
+                    + " and must start and end with an alphanumeric character");
+        }
+        return errs;
+    }
+
+    /** Empty when {@code value} is a qualified name without prefix (at most 63 characters). */
+    public static List<String> qualifiedName(String value) {
+        List<String> errs = new ArrayList<>();
+        if (value.length() > DNS1123_LABEL_MAX) {
+            errs.add("must be no more than " + DNS1123_LABEL_MAX + " characters");
+        }
+        if (!QUALIFIED.matcher(value).matches()) {
+            errs.add("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an"
+                    + " alphanumeric character");
+        }
+        return errs;
+    }
+
+    /** Empty when {@code value} is an IANA service name (a container port name). */
+    public static List<String> ianaSvcName(String value) {
+        List<String> errs = new ArrayList<>();
+        if (value.length() > 15) {
+            errs.add("must be no more than 15 characters");
+        }
+        if (!IANA_SVC.matcher(value).matches()) {
+            errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+        }
+        if (value.startsWith("-") || value.endsWith("-")) {
+            errs.add("must not begin or end with a hyphen");
+        }
+        if (value.contains("--")) {
+            errs.add("must not contain consecutive hyphens");
+        }
+        if (!value.matches(".*[a-z].*")) {
+            errs.add("must contain at least one letter (a-z)");
+        }
+        return errs;
+    }
+
+    static String join(List<String> errs) {
+        return String.join("; ", errs);
+    }
+}

@@ -1,0 +1,225 @@
+package io.lahar.schema;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.avro.Schema;
+
+/**
+ * The Kafka topics of Lahar: names, partition counts, cleanup policies, keys and value schemas.
+ *
+ * <p>This is the one place these facts live; {@code docs/topics.md} mirrors it (a test keeps the
+ * two in step). Topic names are a public contract: producers and dashboards outside Lahar use
+ * them, so a name never changes.
+ *
+ * <p>Everything about one Job is keyed by the same string, {@code namespace/name} (see
+ * {@link #jobKey}), and lives in topics with {@link #JOB_PARTITIONS} partitions, so the default
+ * partitioner puts a Job's commands, pod events, status, pod group, intents and decisions in the
+ * same partition number: one stream task sees all of them, in order.
+ */
+public final class Topics {
+
+  /**
+   * Partition count of every co-partitioned topic. Chosen once: changing it moves keys between
+   * partitions and breaks co-partitioning of existing data.
+   */
+  public static final int JOB_PARTITIONS = 6;
+
+  /**
+   * Partition count of the small cluster-wide topics (nodes, queues, templates, dead letters):
+   * read whole by every instance (global tables), so one partition keeps them totally ordered.
+   */
+  public static final int GLOBAL_PARTITIONS = 1;
+
+  /**
+   * One topic of the contract.
+   *
+   * @param name the topic name
+   * @param partitions number of partitions
+   * @param compacted true for {@code cleanup.policy=compact} (latest value per key, tombstones
+   *     delete), false for {@code delete} (a time-retained log)
+   * @param keyDescription what the record key is, in words (keys are UTF-8 strings)
+   * @param valueSchema the Avro schema of the record value
+   */
+  public record TopicSpec(
+      String name, int partitions, boolean compacted, String keyDescription, Schema valueSchema) {
+
+    public TopicSpec {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(keyDescription, "keyDescription");
+      Objects.requireNonNull(valueSchema, "valueSchema");
+      if (partitions < 1) {
+        throw new IllegalArgumentException(name + ": partitions must be at least 1");
+      }
+    }
+
+    /** The topic's {@code cleanup.policy} setting: {@code compact} or {@code delete}. */
+    public String cleanupPolicy() {
+      return compacted ? "compact" : "delete";
+    }
+
+    /** The registry subject of the value schema (TopicIdStrategy: {@code <topic>-value}). */
+    public String valueSubject() {
+      return name + "-value";
+    }
+
+    /**
+     * True when the topic is co-partitioned with the Job topics (same partition count), so one
+     * stream task reads the same partition number of all of them.
+     */
+    public boolean coPartitioned() {
+      return partitions == JOB_PARTITIONS;
+    }
+  }
+
+  private static final String JOB_KEY = "namespace/name of the Job";
+
+  public static final TopicSpec JOB_COMMANDS =
+      new TopicSpec("lahar.job-commands", JOB_PARTITIONS, false, JOB_KEY, JobCommand.getClassSchema());
+
+  public static final TopicSpec COMMAND_RESULTS =
+      new TopicSpec(
+          "lahar.command-results",
+          JOB_PARTITIONS,
+          false,
+          "namespace/name of the Job, JobFlow or JobTemplate",
+          CommandResult.getClassSchema());
+
+  public static final TopicSpec POD_EVENTS =
+      new TopicSpec(
+          "lahar.pod-events",
+          JOB_PARTITIONS,
+          false,
+          "namespace/name of the Job owning the pod",
+          PodEvent.getClassSchema());
+
+  public static final TopicSpec JOB_STATUS =
+      new TopicSpec(
+          "lahar.job-status", JOB_PARTITIONS, true, JOB_KEY, JobStatusRecord.getClassSchema());
+
+  public static final TopicSpec JOB_TRANSITIONS =
+      new TopicSpec(
+          "lahar.job-transitions", JOB_PARTITIONS, false, JOB_KEY, JobTransition.getClassSchema());
+
+  public static final TopicSpec POD_GROUPS =
+      new TopicSpec(
+          "lahar.pod-groups",
+          JOB_PARTITIONS,
+          true,
+          "namespace/name of the Job owning the pod group",
+          PodGroup.getClassSchema());
+
+  public static final TopicSpec POD_INTENTS =
+      new TopicSpec(
+          "lahar.pod-intents",
+          JOB_PARTITIONS,
+          false,
+          "namespace/name of the Job the pod or plugin object belongs to",
+          PodIntent.getClassSchema());
+
+  public static final TopicSpec SCHEDULER_DECISIONS =
+      new TopicSpec(
+          "lahar.scheduler-decisions",
+          JOB_PARTITIONS,
+          false,
+          "namespace/name of the Job whose pod group is decided on",
+          SchedulerDecision.getClassSchema());
+
+  public static final TopicSpec NODES =
+      new TopicSpec("lahar.nodes", GLOBAL_PARTITIONS, true, "node name", Node.getClassSchema());
+
+  public static final TopicSpec QUEUES =
+      new TopicSpec("lahar.queues", GLOBAL_PARTITIONS, true, "queue name", Queue.getClassSchema());
+
+  public static final TopicSpec QUEUE_STATUS =
+      new TopicSpec(
+          "lahar.queue-status", GLOBAL_PARTITIONS, true, "queue name", QueueStatus.getClassSchema());
+
+  public static final TopicSpec JOB_TEMPLATES =
+      new TopicSpec(
+          "lahar.job-templates",
+          GLOBAL_PARTITIONS,
+          true,
+          "namespace/name of the JobTemplate",
+          JobTemplate.getClassSchema());
+
+  public static final TopicSpec FLOW_COMMANDS =
+      new TopicSpec(
+          "lahar.flow-commands",
+          JOB_PARTITIONS,
+          false,
+          "namespace/name of the JobFlow or JobTemplate",
+          FlowCommand.getClassSchema());
+
+  public static final TopicSpec FLOW_STATUS =
+      new TopicSpec(
+          "lahar.flow-status",
+          JOB_PARTITIONS,
+          true,
+          "namespace/name of the JobFlow",
+          JobFlowStatusRecord.getClassSchema());
+
+  public static final TopicSpec CLOCK =
+      new TopicSpec(
+          "lahar.clock",
+          JOB_PARTITIONS,
+          false,
+          "the partition number, as a decimal string",
+          Tick.getClassSchema());
+
+  public static final TopicSpec DEAD_LETTERS =
+      new TopicSpec(
+          "lahar.dead-letters",
+          GLOBAL_PARTITIONS,
+          false,
+          "the failed record's key, byte for byte",
+          DeadLetter.getClassSchema());
+
+  private static final List<TopicSpec> ALL =
+      List.of(
+          JOB_COMMANDS,
+          COMMAND_RESULTS,
+          POD_EVENTS,
+          JOB_STATUS,
+          JOB_TRANSITIONS,
+          POD_GROUPS,
+          POD_INTENTS,
+          SCHEDULER_DECISIONS,
+          NODES,
+          QUEUES,
+          QUEUE_STATUS,
+          JOB_TEMPLATES,
+          FLOW_COMMANDS,
+          FLOW_STATUS,
+          CLOCK,
+          DEAD_LETTERS);
+
+  private Topics() {}
+
+  /** Every topic of the contract, in the order docs/topics.md lists them. */
+  public static List<TopicSpec> all() {
+    return ALL;
+  }
+
+  /** The topic of that name, if it is one of Lahar's. */
+  public static Optional<TopicSpec> byName(String name) {
+    return ALL.stream().filter(t -> t.name().equals(name)).findFirst();
+  }
+
+  /**
+   * The record key of everything about one namespaced object: {@code namespace/name}. Lenient on
+   * purpose (never throws), so a producer can key even a command admission will reject; use
+   * {@link JobKey} to validate or parse a key.
+   */
+  public static String jobKey(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  /**
+   * The key of the clock record for one partition: its number in decimal. The ticker still sends
+   * to that partition explicitly, because the default partitioner would hash the key elsewhere.
+   */
+  public static String clockKey(int partition) {
+    return Integer.toString(partition);
+  }
+}
