@@ -74,7 +74,7 @@ public final class ApicurioRegistry implements AutoCloseable {
             int managementPort = free[1] == apiPort ? Launcher.freePort() : free[1];
             try {
                 return launch(dir, distribution, persistent, apiPort, managementPort, began);
-            } catch (KafkaBroker.PortTakenException e) {
+            } catch (PortTakenException e) {
                 last = e;
                 if (port != 0) {
                     break;
@@ -104,7 +104,7 @@ public final class ApicurioRegistry implements AutoCloseable {
             String tail = child.logTail(40);
             child.close();
             if (Launcher.mentionsPortInUse(tail)) {
-                throw new KafkaBroker.PortTakenException("apicurio registry could not bind its ports " + apiPort
+                throw new PortTakenException("apicurio registry could not bind its ports " + apiPort
                         + "/" + managementPort + ":\n" + tail);
             }
             throw new InfraException("apicurio registry did not become ready (" + e.getMessage()

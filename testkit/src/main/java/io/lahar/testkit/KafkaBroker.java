@@ -299,11 +299,4 @@ public final class KafkaBroker implements AutoCloseable {
             throw new InfraException("interrupted while waiting for the broker", e);
         }
     }
-
-    /** A start that failed because another process took a port between choosing and binding it. */
-    static final class PortTakenException extends InfraException {
-        PortTakenException(String message) {
-            super(message);
-        }
-    }
 }

@@ -50,6 +50,7 @@ public final class LaharInfra implements AutoCloseable {
     private static final Duration TOPIC_READY_TIMEOUT = Duration.ofSeconds(60);
 
     private static LaharInfra shared;
+    private static boolean sharedWithQuarkus;
 
     private final String bootstrapServers;
     private final String registryUrl;
@@ -159,8 +160,25 @@ public final class LaharInfra implements AutoCloseable {
         return shared;
     }
 
+    /**
+     * Marks the shared instance as used by a Quarkus application. Quarkus stops its applications
+     * when JUnit closes its own root-store entries, possibly after ours; stopping the broker
+     * first would leave a Kafka Streams app waiting on close. Such an instance stops with the JVM.
+     */
+    static synchronized void markSharedWithQuarkus() {
+        sharedWithQuarkus = true;
+    }
+
+    /** Called when JUnit closes its root store: stops the shared instance unless Quarkus uses it. */
+    static synchronized void closeSharedAfterTests() {
+        if (!sharedWithQuarkus) {
+            closeShared();
+        }
+    }
+
     /** Stops the shared instance if this JVM started it; the next {@link #shared()} starts anew. */
     static synchronized void closeShared() {
+        sharedWithQuarkus = false;
         if (shared != null) {
             shared.close();
             shared = null;

@@ -25,16 +25,20 @@ public final class LaharInfraExtension implements ParameterResolver {
 
     /** The shared infrastructure, for extensions and tests that do not take it as a parameter. */
     public static LaharInfra infra(ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE)
-                .computeIfAbsent(SharedInfra.class, key -> new SharedInfra(LaharInfra.shared()), SharedInfra.class)
-                .infra();
+        // The store entry only ties the shutdown to the end of the run; shared() is the instance.
+        context.getRoot().getStore(NAMESPACE).computeIfAbsent(SharedInfra.class, key -> new SharedInfra(),
+                SharedInfra.class);
+        return LaharInfra.shared();
     }
 
-    /** Closed by JUnit when the root context closes: stops the pair if this JVM started it. */
-    record SharedInfra(LaharInfra infra) implements AutoCloseable {
+    /**
+     * Closed by JUnit when the root context closes: stops the pair if this JVM started it (and no
+     * Quarkus application still uses it; then the JVM's shutdown hook stops it).
+     */
+    static final class SharedInfra implements AutoCloseable {
         @Override
         public void close() {
-            LaharInfra.closeShared();
+            LaharInfra.closeSharedAfterTests();
         }
     }
 }

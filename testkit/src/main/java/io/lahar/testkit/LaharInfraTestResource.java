@@ -13,7 +13,9 @@ public final class LaharInfraTestResource implements QuarkusTestResourceLifecycl
 
     @Override
     public Map<String, String> start() {
-        return properties(LaharInfra.shared());
+        LaharInfra infra = LaharInfra.shared();
+        LaharInfra.markSharedWithQuarkus();
+        return properties(infra);
     }
 
     /** The configuration a Lahar Quarkus service needs to reach {@code infra}. */

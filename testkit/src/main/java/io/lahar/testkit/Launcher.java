@@ -57,13 +57,32 @@ final class Launcher {
                 : List.of();
     }
 
-    /** The directory or jar holding the testkit's classes; children load {@link ParentWatchdog} from it. */
+    /**
+     * The directory or jar holding the testkit's classes; children load {@link ParentWatchdog}
+     * from it. Under a class loader that hides it (Quarkus' test class loaders may), the build's
+     * output directory recorded in testkit.properties is used.
+     */
     static Path ownClassesLocation() {
-        try {
-            return Path.of(ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new InfraException("cannot locate the testkit's own classes: " + e.getMessage(), e);
+        var codeSource = ParentWatchdog.class.getProtectionDomain().getCodeSource();
+        if (codeSource != null && codeSource.getLocation() != null
+                && "file".equals(codeSource.getLocation().getProtocol())) {
+            try {
+                Path location = Path.of(codeSource.getLocation().toURI());
+                if (Files.exists(location.resolve("io/lahar/testkit/ParentWatchdog.class"))
+                        || Files.isRegularFile(location)) {
+                    return location;
+                }
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                // Fall through to the recorded build output.
+            }
         }
+        Path classes = Path.of(buildProperty("testkit.classes.dir"));
+        if (!Files.exists(classes.resolve("io/lahar/testkit/ParentWatchdog.class"))) {
+            throw new InfraException("cannot locate the testkit's classes for child processes: " + classes
+                    + " has no io/lahar/testkit/ParentWatchdog.class: build the testkit"
+                    + " (mvn -pl testkit -am package -DskipTests)");
+        }
+        return classes;
     }
 
     /** The jars of {@code kafka_2.13} and its logging binding, written by the build. */

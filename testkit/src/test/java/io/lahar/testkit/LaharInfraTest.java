@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,6 +58,32 @@ class LaharInfraTest {
                     .containsEntry("mp.messaging.connector.smallrye-kafka.apicurio.registry.url",
                             "http://127.0.0.1:2/apis/registry/v3")
                     .containsEntry("apicurio.registry.url", "http://127.0.0.1:2/apis/registry/v3");
+        } finally {
+            LaharInfra.closeShared();
+            restore(LaharInfra.KAFKA_BOOTSTRAP_PROPERTY, oldBootstrap);
+            restore(LaharInfra.REGISTRY_URL_PROPERTY, oldRegistry);
+        }
+    }
+
+    @Test
+    void aSharedInstanceHandedToQuarkusOutlivesTheEndOfTheJUnitRun() {
+        String oldBootstrap = System.getProperty(LaharInfra.KAFKA_BOOTSTRAP_PROPERTY);
+        String oldRegistry = System.getProperty(LaharInfra.REGISTRY_URL_PROPERTY);
+        LaharInfra.closeShared();
+        try {
+            System.setProperty(LaharInfra.KAFKA_BOOTSTRAP_PROPERTY, "127.0.0.1:1");
+            System.setProperty(LaharInfra.REGISTRY_URL_PROPERTY, "http://127.0.0.1:2");
+            LaharInfra plain = LaharInfra.shared();
+            LaharInfra.closeSharedAfterTests();
+            assertThat(plain.isClosed()).isTrue();
+
+            Map<String, String> config = new LaharInfraTestResource().start();
+            LaharInfra forQuarkus = LaharInfra.shared();
+            assertThat(forQuarkus).isNotSameAs(plain);
+            assertThat(config).containsEntry("apicurio.registry.url", forQuarkus.registryUrl());
+            LaharInfra.closeSharedAfterTests();
+            assertThat(forQuarkus.isClosed()).isFalse();
+            assertThat(LaharInfra.shared()).isSameAs(forQuarkus);
         } finally {
             LaharInfra.closeShared();
             restore(LaharInfra.KAFKA_BOOTSTRAP_PROPERTY, oldBootstrap);

@@ -31,6 +31,15 @@ class LauncherTest {
     }
 
     @Test
+    void childrenFindTheWatchdogInTheTestkitsClasses() {
+        Path location = Launcher.ownClassesLocation();
+        assertThat(Files.isRegularFile(location)
+                || Files.isRegularFile(location.resolve("io/lahar/testkit/ParentWatchdog.class"))).isTrue();
+        assertThat(Path.of(Launcher.buildProperty("testkit.classes.dir"))
+                .resolve("io/lahar/testkit/ParentWatchdog.class")).isRegularFile();
+    }
+
+    @Test
     void freePortsAreDistinctLoopbackPorts() {
         int[] ports = Launcher.freePorts(4);
         assertThat(Arrays.stream(ports).distinct().count()).isEqualTo(4);
