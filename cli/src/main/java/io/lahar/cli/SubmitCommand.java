@@ -1,0 +1,158 @@
+package io.lahar.cli;
+
+import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
+import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.Manifest;
+import io.lahar.core.api.ManifestException;
+import io.lahar.core.api.Manifests;
+import io.lahar.schema.CommandResult;
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.SubmitJob;
+import io.lahar.schema.Topics;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+
+/**
+ * {@code lahar submit}: sends Volcano Jobs straight to the job-commands topic, as any other
+ * system producing job events would, and waits for each one's answer on the results topic.
+ */
+@Command(name = "submit",
+        description = "Submit Volcano Jobs to the job-commands topic and print each command's result.")
+public final class SubmitCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-f", "--filename"}, required = true, description = "File with one or more Job manifests (YAML or JSON).")
+    List<Path> files;
+
+    @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers, HOST:PORT.")
+    String bootstrap;
+
+    @Option(names = "--registry", required = true, description = "Apicurio Registry v3 API URL, e.g. http://127.0.0.1:8080/apis/registry/v3.")
+    String registry;
+
+    @Option(names = "--sender", defaultValue = "lahar-cli", description = "Sender recorded on each command (default: ${DEFAULT-VALUE}).")
+    String sender;
+
+    @Option(names = "--timeout", defaultValue = "60", description = "Seconds to wait for all results (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Job> jobs = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                for (Manifest manifest : Manifests.readAll(Files.readString(file))) {
+                    if (!(manifest instanceof Job job)) {
+                        err.println("error: " + file + ": " + manifest.kind() + " is not a Job; submit sends Jobs only");
+                        return Lahar.EXIT_INPUT;
+                    }
+                    jobs.add(job);
+                }
+            } catch (IOException | ManifestException e) {
+                err.println("error: " + file + ": " + e.getMessage());
+                return Lahar.EXIT_INPUT;
+            }
+        }
+        Map<String, String> requests = new LinkedHashMap<>();
+        Map<String, Object> serde = Map.of("apicurio.registry.url", registry,
+                "apicurio.registry.auto-register", true,
+                "apicurio.registry.use-specific-avro-reader", true);
+        try (KafkaConsumer<String, CommandResult> consumer = consumer(serde);
+             KafkaProducer<String, JobCommand> producer = producer(serde)) {
+            // Position at the end of the results before sending, so no answer can be missed.
+            List<TopicPartition> partitions = IntStream.range(0, Topics.COMMAND_RESULTS.partitions())
+                    .mapToObj(p -> new TopicPartition(Topics.COMMAND_RESULTS.name(), p)).toList();
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            partitions.forEach(consumer::position);
+            for (Job job : jobs) {
+                String requestId = UUID.randomUUID().toString();
+                String key = Topics.jobKey(job.namespace(), job.name());
+                requests.put(requestId, key);
+                JobCommand command = JobCommand.newBuilder()
+                        .setRequestId(requestId).setSender(sender)
+                        .setNamespace(job.namespace()).setName(job.name())
+                        .setTime(Instant.now())
+                        .setCommand(new SubmitJob(Manifests.toJson(job)))
+                        .build();
+                producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), key, command));
+            }
+            producer.flush();
+            return awaitResults(consumer, requests, out, err);
+        }
+    }
+
+    private int awaitResults(KafkaConsumer<String, CommandResult> consumer, Map<String, String> requests, PrintWriter out, PrintWriter err) {
+        Map<String, CommandResult> answers = new LinkedHashMap<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        while (answers.size() < requests.size() && System.nanoTime() < deadline) {
+            for (ConsumerRecord<String, CommandResult> record : consumer.poll(Duration.ofMillis(200))) {
+                if (record.value() != null && requests.containsKey(record.value().getRequestId())) {
+                    answers.put(record.value().getRequestId(), record.value());
+                }
+            }
+        }
+        boolean allAccepted = true;
+        for (var request : requests.entrySet()) {
+            CommandResult result = answers.get(request.getKey());
+            if (result == null) {
+                err.println("error: job " + request.getValue() + ": no result within " + timeoutSeconds + "s (is streams-app running?)");
+                return Lahar.EXIT_INPUT;
+            }
+            if (result.getAccepted()) {
+                out.println("job " + request.getValue() + " accepted");
+            } else {
+                allAccepted = false;
+                out.println("job " + request.getValue() + " rejected");
+                result.getViolations().forEach(v -> err.println("error: " + v.getPath() + ": " + v.getMessage() + " [Job " + request.getValue() + "]"));
+            }
+        }
+        return allAccepted ? 0 : Lahar.EXIT_REJECTED;
+    }
+
+    private KafkaProducer<String, JobCommand> producer(Map<String, Object> serde) {
+        AvroKafkaSerializer<JobCommand> serializer = new AvroKafkaSerializer<>();
+        serializer.configure(serde, false);
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), serializer);
+    }
+
+    private KafkaConsumer<String, CommandResult> consumer(Map<String, Object> serde) {
+        AvroKafkaDeserializer<CommandResult> deserializer = new AvroKafkaDeserializer<>();
+        deserializer.configure(serde, false);
+        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), deserializer);
+    }
+}
