@@ -4,7 +4,7 @@ import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.PartitionPolicy;
 import io.lahar.core.api.PodTemplate;
-import io.lahar.core.api.Quantity;
+import io.lahar.core.resource.Quantity;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.api.VolumeSpec;
 
@@ -166,7 +166,7 @@ final class JobSpecValidation {
         }
         for (PodTemplate.Container c : all) {
             String cpu = c.requests().isEmpty() ? c.limits().get("cpu") : c.requests().get("cpu");
-            BigDecimal q = Quantity.parse(cpu).orElse(BigDecimal.ZERO);
+            BigDecimal q = Quantity.amountOf(cpu).orElse(BigDecimal.ZERO);
             if (q.signum() == 0 || q.stripTrailingZeros().scale() > 0) {
                 v.add(at + ".topologyPolicy", "topologyPolicy \"" + policy + "\" needs a whole number of cpus in"
                         + " container \"" + c.name().orElse("") + "\", found " + cpu);
@@ -179,8 +179,8 @@ final class JobSpecValidation {
         if (a == null || b == null) {
             return false;
         }
-        var qa = Quantity.parse(a);
-        var qb = Quantity.parse(b);
+        var qa = Quantity.amountOf(a);
+        var qb = Quantity.amountOf(b);
         return qa.isPresent() && qb.isPresent() && qa.get().compareTo(qb.get()) == 0;
     }
 

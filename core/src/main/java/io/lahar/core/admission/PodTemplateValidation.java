@@ -1,7 +1,7 @@
 package io.lahar.core.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.core.api.Quantity;
+import io.lahar.core.resource.Quantity;
 
 import java.math.BigDecimal;
 import java.util.HashMap;
@@ -216,7 +216,7 @@ final class PodTemplateValidation {
         }
         map.properties().forEach(e -> {
             String text = e.getValue().asText("");
-            var q = e.getValue().isValueNode() ? Quantity.parse(text) : java.util.Optional.<BigDecimal>empty();
+            var q = e.getValue().isValueNode() ? Quantity.amountOf(text) : java.util.Optional.<BigDecimal>empty();
             if (q.isEmpty()) {
                 v.add(path + "." + e.getKey(), "invalid quantity \"" + (e.getValue().isValueNode() ? text : e.getValue().toString())
                         + "\": must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");

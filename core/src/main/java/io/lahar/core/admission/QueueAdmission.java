@@ -3,7 +3,7 @@ package io.lahar.core.admission;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.PodGroup;
-import io.lahar.core.api.Quantity;
+import io.lahar.core.resource.Quantity;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
 
@@ -191,7 +191,7 @@ public final class QueueAdmission {
         }
         Queue.QueueStatus st = parent.get().status();
         String pods = st == null || st.allocated() == null ? null : st.allocated().get("pods");
-        BigDecimal allocated = pods == null ? BigDecimal.ZERO : Quantity.parse(pods).orElse(BigDecimal.ZERO);
+        BigDecimal allocated = pods == null ? BigDecimal.ZERO : Quantity.amountOf(pods).orElse(BigDecimal.ZERO);
         if (allocated.signum() > 0) {
             v.add("spec.parent", "queue " + parentName + " cannot be the parent queue of queue " + q.name()
                     + " because it has allocated Pods: " + plain(allocated));
@@ -367,7 +367,7 @@ public final class QueueAdmission {
             return out;
         }
         map.forEach((k, val) -> {
-            Optional<BigDecimal> q = Quantity.parse(val);
+            Optional<BigDecimal> q = Quantity.amountOf(val);
             if (q.isEmpty()) {
                 v.add(path + "." + k, "invalid quantity \"" + val + "\"");
             } else if (q.get().signum() < 0) {

@@ -1,5 +1,7 @@
 package io.lahar.core.api;
 
+import io.lahar.core.resource.Quantity;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -128,8 +130,8 @@ public record PodTemplate(ObjectNode node) {
         /** Requests, defaulted from limits for resources that only have a limit (as Kubernetes does). */
         public Map<String, java.math.BigDecimal> effectiveRequests() {
             Map<String, java.math.BigDecimal> out = new LinkedHashMap<>();
-            limits().forEach((k, v) -> Quantity.parse(v).ifPresent(q -> out.put(k, q)));
-            requests().forEach((k, v) -> Quantity.parse(v).ifPresent(q -> out.put(k, q)));
+            limits().forEach((k, v) -> Quantity.amountOf(v).ifPresent(q -> out.put(k, q)));
+            requests().forEach((k, v) -> Quantity.amountOf(v).ifPresent(q -> out.put(k, q)));
             return out;
         }
     }

@@ -83,6 +83,20 @@ public final class Quantity implements Comparable<Quantity> {
         return new Quantity(amount, trimmed);
     }
 
+    /** The quantity, or empty when the text is not a Kubernetes quantity (for validators that report it themselves). */
+    public static java.util.Optional<Quantity> tryParse(String text) {
+        try {
+            return java.util.Optional.of(parse(text));
+        } catch (QuantityFormatException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** The exact amount in base units, or empty when the text is not a Kubernetes quantity. */
+    public static java.util.Optional<BigDecimal> amountOf(String text) {
+        return tryParse(text).map(Quantity::amount);
+    }
+
     /** A quantity of whole units (cores, bytes, pods, devices). */
     public static Quantity of(long units) {
         return new Quantity(BigDecimal.valueOf(units), Long.toString(units));

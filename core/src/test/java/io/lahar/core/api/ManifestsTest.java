@@ -1,5 +1,7 @@
 package io.lahar.core.api;
 
+import io.lahar.core.resource.Quantity;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -164,11 +166,11 @@ class ManifestsTest {
         assertThat(GoDuration.parse("300ms")).contains(java.time.Duration.ofMillis(300));
         assertThat(GoDuration.parse("10")).isEmpty();
         assertThat(GoDuration.parse("abc")).isEmpty();
-        assertThat(Quantity.milliValue("500m")).contains(500L);
-        assertThat(Quantity.milliValue("2")).contains(2000L);
-        assertThat(Quantity.parse("1Gi").orElseThrow()).isEqualByComparingTo("1073741824");
-        assertThat(Quantity.parse("1e3").orElseThrow()).isEqualByComparingTo("1000");
-        assertThat(Quantity.parse("2 cores")).isEmpty();
-        assertThat(Quantity.parse("")).isEmpty();
+        assertThat(Quantity.parse("500m").milliValue()).isEqualTo(500L);
+        assertThat(Quantity.parse("2").milliValue()).isEqualTo(2000L);
+        assertThat(Quantity.parse("1Gi").amount()).isEqualByComparingTo("1073741824");
+        assertThat(Quantity.parse("1e3").amount()).isEqualByComparingTo("1000");
+        assertThat(Quantity.tryParse("2 cores")).isEmpty();
+        assertThat(Quantity.tryParse("")).isEmpty();
     }
 }
