@@ -8,7 +8,7 @@ import io.lahar.schema.Queue;
 import io.lahar.schema.Topics;
 import io.lahar.streams.job.JobCommandProcessor;
 import io.lahar.streams.job.JobStore;
-import io.lahar.streams.kafka.AvroSerdes;
+import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.kafka.TopicBootstrap;
 import io.lahar.streams.queue.QueueStoreUpdater;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,7 +31,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class LaharTopology {
 
     @Inject
-    AvroSerdes serdes;
+    RegistrySerdes serdes;
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrapServers;
@@ -48,7 +48,7 @@ public class LaharTopology {
     }
 
     /** The topology itself, separate from CDI so TopologyTestDriver tests build the same one. */
-    public static Topology build(AvroSerdes serdes) {
+    public static Topology build(RegistrySerdes serdes) {
         Topology topology = new Topology();
         var queueSerde = serdes.value(Queue.class);
 

@@ -7,7 +7,7 @@ import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
-import io.lahar.streams.kafka.AvroSerdes;
+import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfraTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -150,7 +150,7 @@ class JobAdmissionIT {
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<T> found = new ArrayList<>();
         try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-                new AvroSerdes(registryUrl).value(type).deserializer())) {
+                new RegistrySerdes(registryUrl).value(type).deserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
             while (found.size() < count && System.nanoTime() < deadline) {

@@ -8,7 +8,7 @@ import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
-import io.lahar.streams.kafka.AvroSerdes;
+import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -38,7 +38,7 @@ class TopologyDriverIT {
 
     @Test
     void commandsAreAnsweredAndGarbageIsDeadLettered(LaharInfra infra) throws Exception {
-        AvroSerdes serdes = new AvroSerdes(infra.registryUrl());
+        RegistrySerdes serdes = new RegistrySerdes(infra.registryUrl());
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "driver-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

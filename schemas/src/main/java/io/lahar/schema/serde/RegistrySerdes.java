@@ -1,15 +1,12 @@
-package io.lahar.streams.kafka;
+package io.lahar.schema.serde;
 
 import io.apicurio.registry.serde.avro.AvroSerde;
 import io.apicurio.registry.serde.avro.AvroSerdeConfig;
 import io.apicurio.registry.serde.config.SerdeConfig;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -18,14 +15,15 @@ import java.util.Map;
  * Avro serdes for the topic contract, backed by the schema registry. Values are written in the
  * Confluent wire format (magic byte and 4-byte schema id) so third-party clients interoperate;
  * schemas are registered on first use under the TopicIdStrategy subject {@code <topic>-value}.
+ * Every Lahar service and tool reads and writes the topics through these, so all of them decode
+ * into the generated classes the same way, inside Quarkus or not.
  */
-@ApplicationScoped
-public class AvroSerdes {
+public final class RegistrySerdes {
 
     private final String registryUrl;
 
-    @Inject
-    public AvroSerdes(@ConfigProperty(name = "lahar.schema-registry.url") String registryUrl) {
+    /** @param registryUrl the Apicurio Registry v3 API, e.g. http://127.0.0.1:8080/apis/registry/v3 */
+    public RegistrySerdes(String registryUrl) {
         this.registryUrl = registryUrl;
     }
 

@@ -1,4 +1,4 @@
-package io.lahar.streams.kafka;
+package io.lahar.schema.serde;
 
 import org.apache.avro.Schema;
 import org.apache.avro.data.TimeConversions;
@@ -23,14 +23,14 @@ import java.io.UncheckedIOException;
  * to the class loader that has the generated classes. The serde's own specific reader looks the
  * classes up by name in a loader that, inside Quarkus, cannot see them.
  */
-final class SpecificAvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
+public final class SpecificAvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
 
     private final Class<T> type;
     private final Deserializer<Object> generic;
     private final SpecificData data;
     private final Schema readerSchema;
 
-    SpecificAvroDeserializer(Class<T> type, Deserializer<Object> generic) {
+    public SpecificAvroDeserializer(Class<T> type, Deserializer<Object> generic) {
         this.type = type;
         this.generic = generic;
         this.data = new SpecificData(type.getClassLoader());
