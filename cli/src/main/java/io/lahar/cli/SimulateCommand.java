@@ -7,9 +7,15 @@ import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Job;
+import io.lahar.core.api.JobFlow;
+import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
+import io.lahar.core.api.Flow;
+import io.lahar.core.flow.FlowScript;
+import io.lahar.core.flow.FlowSimulation;
+import io.lahar.core.flow.FlowStep;
 import io.lahar.core.sim.ScriptException;
 import io.lahar.core.sim.ScriptParser;
 import io.lahar.core.sim.ScriptStep;
@@ -26,7 +32,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -44,6 +52,9 @@ import java.util.concurrent.Callable;
                 "{\"update\":{\"minAvailable\":2,\"tasks\":[{\"name\":\"worker\",\"replicas\":4}]}},",
                 "{\"podgroup\":\"Inqueue\"}, {\"settle\":true}.",
                 "Output: one JSON line per step on stdout, step 0 being the submission.",
+                "With JobTemplates and one JobFlow in the -f files, the flow is simulated instead; its SCRIPT steps are",
+                "{\"job\":\"b\",\"phase\":\"Completed\"} (the job made from template b), {\"job\":\"b\",\"task\":\"worker\",\"phase\":\"Running\"},",
+                "{\"command\":\"delete\"}, {\"advance\":\"30s\"} and {\"template\":{...a JobTemplate}}.",
                 "Exit 0; a rejected job: 1, its violations on stderr; a bad script line or input: 2."})
 public final class SimulateCommand implements Callable<Integer> {
 
@@ -52,9 +63,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-f", "--filename"}, required = true, paramLabel = "JOB",
-            description = "The Volcano Job manifest (YAML or JSON; '-' reads stdin).")
-    Path jobFile;
+    @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE",
+            description = "The Volcano Job manifest, or JobTemplates and one JobFlow (YAML or JSON; '-' reads stdin)."
+                    + " Repeatable.")
+    List<Path> files = new ArrayList<>();
 
     @Option(names = "--events", required = true, paramLabel = "SCRIPT",
             description = "The script: JSON Lines, one step a line.")
@@ -77,7 +89,21 @@ public final class SimulateCommand implements Callable<Integer> {
         List<ScriptStep> steps;
         List<Manifest> stored = new ArrayList<>();
         try {
-            List<Manifest> docs = Manifests.readAll(read(jobFile));
+            List<Manifest> docs = new ArrayList<>();
+            for (Path f : files) {
+                docs.addAll(Manifests.readAll(read(f)));
+            }
+            if (docs.stream().anyMatch(m -> m instanceof JobFlow || m instanceof JobTemplate)) {
+                for (Path p : existing) {
+                    stored.addAll(Manifests.readAll(read(p)));
+                }
+                return simulateFlow(out, err, docs, stored, read(script));
+            }
+            Path jobFile = files.get(0);
+            if (files.size() != 1) {
+                err.println("error: " + files + ": expected exactly one Job, found " + describe(docs));
+                return Lahar.EXIT_INPUT;
+            }
             List<Job> jobs = docs.stream().filter(m -> m instanceof Job).map(m -> (Job) m).toList();
             if (jobs.size() != 1 || docs.size() != 1) {
                 err.println("error: " + jobFile + ": expected exactly one Job, found " + describe(docs));
@@ -119,6 +145,69 @@ public final class SimulateCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * The flow path: admit the JobTemplates then the JobFlow (each seeing those before it), check
+     * that every flow entry has its template, and run the flow engine on the script.
+     */
+    private Integer simulateFlow(PrintWriter out, PrintWriter err, List<Manifest> docs, List<Manifest> stored,
+                                 String scriptText) {
+        List<JobFlow> flows = docs.stream().filter(m -> m instanceof JobFlow).map(m -> (JobFlow) m).toList();
+        if (flows.size() != 1 || docs.stream().anyMatch(m -> !(m instanceof JobFlow || m instanceof JobTemplate))) {
+            err.println("error: " + files + ": expected JobTemplates and exactly one JobFlow, found " + describe(docs));
+            return Lahar.EXIT_INPUT;
+        }
+        List<FlowStep> steps;
+        try {
+            steps = FlowScript.parse(scriptText);
+        } catch (ScriptException e) {
+            err.println("error: " + script + ": " + e.getMessage());
+            return Lahar.EXIT_INPUT;
+        }
+        AdmissionContext ctx = AdmissionContext.of(stored);
+        Map<String, JobTemplate> templates = new LinkedHashMap<>();
+        stored.stream().filter(m -> m instanceof JobTemplate).forEach(m -> templates.put(m.name(), (JobTemplate) m));
+        List<String> violations = new ArrayList<>();
+        JobFlow admittedFlow = null;
+        for (Manifest m : docs) {
+            if (m instanceof JobFlow) {
+                continue;
+            }
+            AdmissionResult<Manifest> r = Admission.create(m, ctx);
+            r.violations().forEach(v -> violations.add(v + " [" + m.kind() + " " + m.name() + "]"));
+            if (r.accepted()) {
+                ctx = ctx.with(r.object());
+                templates.put(r.object().name(), (JobTemplate) r.object());
+            }
+        }
+        JobFlow flow = flows.get(0);
+        AdmissionResult<Manifest> r = Admission.create(flow, ctx);
+        r.violations().forEach(v -> violations.add(v + " [JobFlow " + flow.name() + "]"));
+        if (r.accepted()) {
+            admittedFlow = (JobFlow) r.object();
+            List<Flow> entries = admittedFlow.spec().flowsOrEmpty();
+            for (int i = 0; i < entries.size(); i++) {
+                if (!templates.containsKey(entries.get(i).name())) {
+                    violations.add("spec.flows[" + i + "].name: JobTemplate \"" + entries.get(i).name()
+                            + "\" not found among the -f and --existing files [JobFlow " + flow.name() + "]");
+                }
+            }
+        }
+        if (!violations.isEmpty()) {
+            violations.forEach(v -> err.println("error: " + v));
+            return Lahar.EXIT_REJECTED;
+        }
+        FlowSimulation sim = new FlowSimulation(admittedFlow, List.copyOf(templates.values()));
+        printJson(out, sim.start());
+        for (int i = 0; i < steps.size(); i++) {
+            printJson(out, sim.run(i + 1, steps.get(i)));
+        }
+        return 0;
+    }
+
+    private static void printJson(PrintWriter out, Object report) {
+        out.println(Manifests.toJson(report));
+    }
+
     private static void print(PrintWriter out, StepReport r) {
         try {
             out.println(JSON.writeValueAsString(r));
@@ -127,14 +216,14 @@ public final class SimulateCommand implements Callable<Integer> {
         }
     }
 
-    private static String describe(List<Manifest> docs) {
+    static String describe(List<Manifest> docs) {
         if (docs.isEmpty()) {
             return "no manifest";
         }
         return docs.stream().map(Manifest::kind).toList().toString();
     }
 
-    private static String read(Path p) {
+    static String read(Path p) {
         try {
             return p.toString().equals("-")
                     ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
@@ -145,7 +234,7 @@ public final class SimulateCommand implements Callable<Integer> {
         }
     }
 
-    private static final class InputException extends RuntimeException {
+    static final class InputException extends RuntimeException {
         InputException(String message) {
             super(message);
         }
