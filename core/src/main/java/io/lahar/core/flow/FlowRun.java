@@ -77,18 +77,25 @@ public final class FlowRun {
             return;
         }
         flow = s.flow();
-        s.templates().forEach(t -> templates.put(t.name(), t));
         for (Flow f : flow.spec().flowsOrEmpty()) {
             if (f != null && f.name() != null && !jobs.containsKey(f.name())) {
                 jobs.put(f.name(), FlowJob.waiting(f.name(), jobName(f.name())));
             }
         }
+        s.templates().forEach(this::keepTemplate);
         moveTo(JobFlowPhase.Pending, "Created", "jobflow " + flow.name() + " created with " + jobs.size() + " flows");
     }
 
     /** A template changed: jobs not created yet will use it; created ones keep their spec (seed 001). */
     public void changeTemplate(FlowInput.TemplateChanged c) {
-        templates.put(c.template().name(), c.template());
+        keepTemplate(c.template());
+    }
+
+    /** Only the templates of this flow's entries are kept: the state stays bounded by the flow's size. */
+    private void keepTemplate(JobTemplate t) {
+        if (t != null && jobs.containsKey(t.name())) {
+            templates.put(t.name(), t);
+        }
     }
 
     /**

@@ -400,4 +400,11 @@ class JobFlowControllerTest {
         assertThat(live.phase()).isEqualTo(JobFlowPhase.Succeed);
         assertThat(stored.status()).isEqualTo(live.status());
     }
+
+    @Test
+    void onlyTheFlowsOwnTemplatesAreKept() {
+        d.submit(FlowDriver.flow("flows:\n- name: a\n"), "a", "unrelated");
+        d.apply(new FlowInput.TemplateChanged(FlowDriver.template("other"), 1));
+        assertThat(d.state.templates()).containsOnlyKeys("a");
+    }
 }
