@@ -210,4 +210,31 @@ class SimulateFlowCommandTest {
         assertThat(err.toString()).contains("line 1: phase: expected one of");
         assertThat(out.toString()).isEmpty();
     }
+
+    @Test
+    void whenBranchesRunTheCleanupOnFailureAndShowTheOtherBranchSkipped() throws Exception {
+        Path flow = file("flow.yaml", """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata: {name: w}
+                spec:
+                  flows:
+                  - name: a
+                  - name: b
+                    dependsOn: {targets: [a]}
+                    when: {phases: [Completed]}
+                  - name: c
+                    dependsOn: {targets: [a]}
+                    when: {phases: [Failed]}
+                """);
+        int code = simulate("""
+                {"job":"a","phase":"Failed"}
+                {"job":"c","phase":"Completed"}
+                """, TEMPLATES, flow);
+        assertThat(code).isZero();
+        List<JsonNode> l = lines();
+        assertThat(strings(l.get(1).path("created"))).containsExactly("w-a", "w-c");
+        assertThat(l.get(1).at("/status/conditions/w-b/phase").asText()).isEqualTo("Skipped");
+        assertThat(l.get(2).path("phase").asText()).as("the failure had its branch").isEqualTo("Succeed");
+    }
 }
