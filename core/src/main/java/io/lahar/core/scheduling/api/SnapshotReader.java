@@ -56,7 +56,8 @@ public final class SnapshotReader {
 
     /** A snapshot that cannot be read; lists every problem with its path. */
     public static final class InvalidSnapshotException extends IllegalArgumentException {
-        private final List<Problem> problems;
+        private static final long serialVersionUID = 1L;
+        private final transient List<Problem> problems;
 
         InvalidSnapshotException(List<Problem> problems) {
             super("invalid snapshot: " + String.join("; ", problems.stream().map(Problem::toString).toList()));
@@ -176,8 +177,7 @@ public final class SnapshotReader {
         if (mtm != null && !mtm.isObject()) {
             problems.add(new Problem(join(p, "minTaskMember"), "expected a mapping of task name to count"));
         } else if (mtm != null) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = mtm.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : mtm.properties()) {
                 if (!e.getValue().canConvertToInt()) {
                     problems.add(new Problem(join(p, "minTaskMember." + e.getKey()), "expected an integer"));
                 } else {
@@ -285,7 +285,7 @@ public final class SnapshotReader {
             problems.add(new Problem(join(p, field), "expected a mapping"));
             return out;
         }
-        v.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        v.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
         return out;
     }
 
@@ -297,7 +297,7 @@ public final class SnapshotReader {
             problems.add(new Problem(join(p, field), "expected a mapping of resource name to quantity"));
             return out;
         }
-        v.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        v.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
         return out;
     }
 
