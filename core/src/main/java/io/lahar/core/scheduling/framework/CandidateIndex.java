@@ -29,7 +29,7 @@ import java.util.PriorityQueue;
 public final class CandidateIndex {
 
     /** The classes kept at once; the least recently used is dropped (and rebuilt if needed again). */
-    static final int MAX_CLASSES = 256;
+    static final int MAX_CLASSES = 64;
 
     private record TaskClass(Resource request, Map<String, String> selector, NodeAffinity affinity,
                              List<Toleration> tolerations) {
@@ -87,11 +87,21 @@ public final class CandidateIndex {
         protected boolean removeEldestEntry(Map.Entry<TaskClass, ClassHeap> eldest) {
             if (size() > MAX_CLASSES) {
                 eldest.getValue().dead = true;
+                if (++deadSinceSweep >= MAX_CLASSES) {
+                    sweep(); // bound what dead classes pin on nodes that never change
+                }
                 return true;
             }
             return false;
         }
     };
+
+    private int deadSinceSweep;
+
+    private void sweep() {
+        for (List<ClassHeap> in : members) in.removeIf(h -> h.dead);
+        deadSinceSweep = 0;
+    }
 
     CandidateIndex(Session ssn) {
         this.ssn = ssn;
