@@ -49,15 +49,17 @@ public final class CandidateIndex {
 
         ClassHeap(SessionTask task) {
             this.representative = task;
-            int count = 0;
+            // Scored first and heaped at once: pushing one by one before `feasible` is known would
+            // compact the heap on every push past 1024 nodes (quadratic in the node count).
+            List<Entry> entries = new ArrayList<>();
             for (SessionNode n : nodes) {
                 if (ssn.predicate(task, n) == null) {
                     members.get(n.index()).add(this);
-                    push(n.index());
-                    count++;
+                    entries.add(new Entry(ssn.nodeScore(task, n), n.index(), version[n.index()]));
                 }
             }
-            feasible = count;
+            feasible = entries.size();
+            heap.addAll(entries);
         }
 
         void push(int node) {
