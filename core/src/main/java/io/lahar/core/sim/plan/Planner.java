@@ -64,10 +64,9 @@ public final class Planner {
             PlanWorld.Step step = world.apply(r);
             world = step.world();
             last = r;
-            if (!step.changed()) {
-                converged = true;
-                break;
-            }
+            converged = !step.changed();
+            if (converged && sessions == null) break; // with --sessions N, exactly N sessions run
+
         }
         return new PlanReport(ran, converged, List.copyOf(placed.values()), podGroups(world, last), queues(last),
                 evictions, List.copyOf(problems));

@@ -211,4 +211,28 @@ class PlannerTest {
         assertThat(y).contains("bindings:", "podGroups:", "queues:", "evictions:");
         assertThat(y).contains("pod: j-w-0", "node: n0", "action: allocate");
     }
+
+    @Test
+    void withSessionsNExactlyNSessionsRunEvenWhenNothingChanges() {
+        String yaml = nodes(1, "4") + job("j", "default", 2, 2, "1", T0, "", "");
+        PlanReport five = plan(yaml, SchedulerConf.defaults(), 5);
+        assertThat(five.sessions()).isEqualTo(5);
+        assertThat(five.converged()).isTrue();
+        PlanReport free = plan(yaml);
+        assertThat(free.sessions()).isEqualTo(3); // enqueue, allocate, then a session that changes nothing
+        assertThat(five.bindings()).isEqualTo(free.bindings());
+    }
+
+    @Test
+    void aRunningJobKeepsItsBoundPodsAndItsMissingReplicaIsPlaced() {
+        // Job j (3 replicas) runs 2 pods on n0; its third pod was lost and is created again, pending.
+        String yaml = nodes(2, "2") + job("j", "default", 3, 2, "1", T0, "", "")
+                + runningGroup("j", "default", 2, "")
+                + pod("j", 0, "n0", "1", "", "") + pod("j", 1, "n0", "1", "", "");
+        PlanReport r = plan(yaml);
+        assertThat(r.bindings()).containsExactly(new PlanReport.Binding("default", "j-w-2", "n1", "allocate"));
+        assertThat(group(r, "j").phase()).isEqualTo("Running");
+        PlanReport.QueueStatus q = r.queues().stream().filter(x -> x.name().equals("default")).findFirst().orElseThrow();
+        assertThat(q.allocated().milliCpu()).isEqualTo(3000);
+    }
 }
