@@ -62,5 +62,9 @@ class EnqueueTest {
         SessionResult r = run(Fixtures.defaultTiers("enqueue, allocate"), nodes(1, "4", "8Gi"), List.of(), List.of(job));
         assertThat(r.problems()).isEmpty();
         assertThat(r.phaseOf(key("j"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
+        var tooBig = io.lahar.core.scheduling.api.JobInfo.builder("big").minMember(2).minTaskMember("w", 2)
+                .minResources(io.lahar.core.resource.Resource.parse(Map.of("cpu", "100"))).build();
+        SessionResult waits = run(Fixtures.defaultTiers("enqueue, allocate"), nodes(1, "4", "8Gi"), List.of(), List.of(tooBig));
+        assertThat(waits.conditions().get(key("big")).reason()).isEqualTo("NotEnoughResources");
     }
 }
