@@ -31,7 +31,8 @@ import java.util.concurrent.Callable;
         description = {
                 "What would Volcano's scheduler do with this cluster? SNAPSHOT is multi-document YAML (or JSON) of",
                 "v1 Nodes, Queues, PriorityClasses, Volcano Jobs, and optionally PodGroups (status.phase) and v1 Pods",
-                "already bound to nodes. Jobs are admitted and defaulted; a rejected job is listed under podGroups",
+                "already bound to nodes (other kinds are ignored with a warning). Jobs are admitted and defaulted;",
+                "a rejected job is listed under podGroups",
                 "with its admission errors. Sessions run with the scheduler configuration (Volcano's default",
                 "without --conf) until one changes nothing, or exactly --sessions N.",
                 "Output (YAML on stdout): sessions, converged, bindings [{namespace, pod, node, action}],",
@@ -83,6 +84,7 @@ public final class PlanCommand implements Callable<Integer> {
         List<Problem> problems = new ArrayList<>(input.problems());
         PlanWorld world = PlanWorld.build(input, problems);
         problems.forEach(p -> errors.add(p.toString()));
+        for (Problem p : input.ignored()) err.println("warning: ignored " + p);
         if (!errors.isEmpty()) {
             errors.forEach(e -> err.println("error: " + e));
             return Lahar.EXIT_INPUT;

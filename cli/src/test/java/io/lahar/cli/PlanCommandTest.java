@@ -138,7 +138,8 @@ class PlanCommandTest {
                 """;
         int code = plan("-f", file("bad.yaml", bad).toString());
         assertThat(code).isEqualTo(Lahar.EXIT_INPUT);
-        assertThat(err.toString()).contains("bad.yaml[0].status.allocatable", "bad.yaml[1].spec.nodeName", "bad.yaml[2]");
+        assertThat(err.toString()).contains("error: " + dir.resolve("bad.yaml") + "[0].status.allocatable",
+                "bad.yaml[1].spec.nodeName", "warning: ignored " + dir.resolve("bad.yaml") + "[2]: Widget example.com/v1");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -151,5 +152,23 @@ class PlanCommandTest {
         assertThat(plan("-f", dir.resolve("nope.yaml").toString())).isEqualTo(Lahar.EXIT_INPUT);
         assertThat(plan("-f", s.toString(), "--sessions", "0")).isEqualTo(Lahar.EXIT_INPUT);
         assertThat(plan()).isEqualTo(Lahar.EXIT_INPUT);
+    }
+
+    @Test
+    void otherKindsAreIgnoredWithAWarning() throws Exception {
+        String more = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata: {name: flow}
+                spec: {flows: [{name: a}]}
+                ---
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: web}
+                """;
+        int code = plan("-f", file("s.yaml", NODES + "---\n" + JOBS).toString(), "-f", file("more.yaml", more).toString());
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("warning: ignored", "JobFlow flow", "Deployment apps/v1");
+        assertThat(output().path("bindings")).hasSize(3);
     }
 }

@@ -21,11 +21,14 @@ import java.util.Map;
  * {@link NodeInfo}), v1 Pods (kept as trees, {@link PlanWorld} reads them once it knows the jobs)
  * and the Volcano kinds {@link Manifests} reads (Queues, PriorityClasses, Jobs, PodGroups).
  * Every unreadable document is a problem naming its source, index and field; the rest is kept.
+ * Documents of other kinds (JobTemplates, JobFlows, Deployments...) play no part in scheduling:
+ * they are listed in {@code ignored}, so a whole cluster dump can be planned.
  *
  * @param order the position of each Job and PodGroup in the input, the last tie-breaker of job order
  */
 public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityClass> priorityClasses,
-                        List<Job> jobs, List<PodGroup> podGroups, List<PodDocument> pods, List<Problem> problems) {
+                        List<Job> jobs, List<PodGroup> podGroups, List<PodDocument> pods, List<Problem> problems,
+                        List<Problem> ignored) {
 
     /** A v1 Pod document with the path that names it in problems. */
     public record PodDocument(String path, JsonNode tree) {
@@ -43,6 +46,7 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
         podGroups = List.copyOf(podGroups);
         pods = List.copyOf(pods);
         problems = List.copyOf(problems);
+        ignored = List.copyOf(ignored);
     }
 
     /** Reads every document of every source, in order. */
@@ -54,6 +58,7 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
         List<PodGroup> groups = new ArrayList<>();
         List<PodDocument> pods = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
+        List<Problem> ignored = new ArrayList<>();
         for (Source s : sources) {
             List<JsonNode> docs;
             try {
@@ -84,7 +89,8 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
                 try {
                     m = Manifests.fromTree(doc);
                 } catch (ManifestException e) {
-                    problems.add(new Problem(path, e.getMessage()));
+                    if (e.unknownKind() && !kind.isEmpty()) ignored.add(new Problem(path, kind + " " + apiVersion + ": not part of scheduling"));
+                    else problems.add(new Problem(path, e.getMessage()));
                     continue;
                 }
                 switch (m) {
@@ -92,13 +98,11 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
                     case PriorityClass p -> classes.add(p);
                     case Job j -> jobs.add(j);
                     case PodGroup g -> groups.add(g);
-                    default -> problems.add(new Problem(path + ".kind",
-                            "a " + m.kind() + " is not part of a cluster snapshot (expected Node, Pod, Queue,"
-                                    + " PriorityClass, Job or PodGroup)"));
+                    default -> ignored.add(new Problem(path, m.kind() + " " + m.name() + ": not part of scheduling"));
                 }
             }
         }
-        return new PlanInput(nodes, queues, classes, jobs, groups, pods, problems);
+        return new PlanInput(nodes, queues, classes, jobs, groups, pods, problems, ignored);
     }
 
     /** A v1 Node: status.allocatable (capacity when absent), labels, spec.taints, spec.unschedulable. */
