@@ -11,6 +11,8 @@ import io.lahar.core.api.Queue;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.NodeInfo;
 import io.lahar.core.scheduling.api.Problem;
+import io.lahar.core.scheduling.api.Snapshot;
+import io.lahar.core.scheduling.api.SnapshotReader;
 import io.lahar.core.scheduling.api.TaintEffect;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,13 +24,15 @@ import java.util.Map;
  * and the Volcano kinds {@link Manifests} reads (Queues, PriorityClasses, Jobs, PodGroups).
  * Every unreadable document is a problem naming its source, index and field; the rest is kept.
  * Documents of other kinds (JobTemplates, JobFlows, Deployments...) play no part in scheduling:
- * they are listed in {@code ignored}, so a whole cluster dump can be planned.
+ * they are listed in {@code ignored}, so a whole cluster dump can be planned. A document without a
+ * kind but with {@code nodes}, {@code queues} or {@code podGroups} is the scheduler's own compact
+ * snapshot format, read by {@link SnapshotReader} (its pod groups are taken as they are, without a job).
  *
  * @param order the position of each Job and PodGroup in the input, the last tie-breaker of job order
  */
 public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityClass> priorityClasses,
                         List<Job> jobs, List<PodGroup> podGroups, List<PodDocument> pods, List<Problem> problems,
-                        List<Problem> ignored) {
+                        List<Problem> ignored, List<Snapshot> compact) {
 
     /** A v1 Pod document with the path that names it in problems. */
     public record PodDocument(String path, JsonNode tree) {
@@ -47,6 +51,7 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
         pods = List.copyOf(pods);
         problems = List.copyOf(problems);
         ignored = List.copyOf(ignored);
+        compact = List.copyOf(compact);
     }
 
     /** Reads every document of every source, in order. */
@@ -59,6 +64,7 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
         List<PodDocument> pods = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
         List<Problem> ignored = new ArrayList<>();
+        List<Snapshot> compact = new ArrayList<>();
         for (Source s : sources) {
             List<JsonNode> docs;
             try {
@@ -72,6 +78,14 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
                 String path = s.name() + "[" + i + "]";
                 String kind = doc.path("kind").asText("");
                 String apiVersion = doc.path("apiVersion").asText("");
+                if (kind.isEmpty() && (doc.has("nodes") || doc.has("queues") || doc.has("podGroups"))) {
+                    try {
+                        compact.add(SnapshotReader.read(Manifests.toJson(doc)));
+                    } catch (SnapshotReader.InvalidSnapshotException e) {
+                        e.problems().forEach(p -> problems.add(new Problem(path + "." + p.path(), p.message())));
+                    }
+                    continue;
+                }
                 if (apiVersion.equals("v1") && kind.equals("Node")) {
                     NodeInfo n = node(doc, path, problems);
                     if (n != null) nodes.add(n);
@@ -102,7 +116,7 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
                 }
             }
         }
-        return new PlanInput(nodes, queues, classes, jobs, groups, pods, problems, ignored);
+        return new PlanInput(nodes, queues, classes, jobs, groups, pods, problems, ignored, compact);
     }
 
     /** A v1 Node: status.allocatable (capacity when absent), labels, spec.taints, spec.unschedulable. */

@@ -157,6 +157,9 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             List<Manifest> existing = new ArrayList<>(in.queues());
             existing.addAll(in.priorityClasses());
             AdmissionContext ctx = AdmissionContext.of(existing);
+            for (Snapshot c : in.compact()) {
+                for (QueueInfo q : c.queues()) ctx = ctx.with(compactQueue(q)); // jobs may name these queues
+            }
             // Volcano's controller always keeps the default queue, listed or not.
             if (ctx.queue(Queue.DEFAULT).isEmpty()) ctx = ctx.with(AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT));
 
@@ -182,11 +185,18 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 ordinal++;
                 groups.add(bare(g, ordinal));
             }
+            for (Snapshot c : in.compact()) {
+                for (JobInfo j : c.jobs()) groups.add(new Group(j, List.of(), false));
+            }
             Map<String, NodeInfo> nodes = new LinkedHashMap<>();
             for (NodeInfo n : in.nodes()) nodes.putIfAbsent(n.name(), n);
+            for (Snapshot c : in.compact()) {
+                for (NodeInfo n : c.nodes()) nodes.putIfAbsent(n.name(), n);
+            }
             for (PlanInput.PodDocument p : unclaimed.values()) foreign(p, nodes);
             List<QueueInfo> queues = new ArrayList<>();
             for (Queue q : in.queues()) queues.add(queue(q));
+            for (Snapshot c : in.compact()) queues.addAll(c.queues());
             return new PlanWorld(new ArrayList<>(nodes.values()), queues, groups, rejected);
         }
 
@@ -356,6 +366,12 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             Resource req = PodSpecs.requests(pod.path("spec"), p.path() + ".spec", problems);
             nodes.put(nodeName, new NodeInfo(n.name(), n.allocatable(), n.otherUsed().add(req), n.otherPods() + 1,
                     n.labels(), n.taints(), n.unschedulable()));
+        }
+
+        /** A queue of the compact format as admission sees it: its parent and state. */
+        private static Queue compactQueue(QueueInfo q) {
+            Queue open = AdmissionContext.openQueue(q.name(), q.parent());
+            return open.withStatus(Queue.QueueStatus.of(io.lahar.core.api.QueueState.valueOf(q.state().name())));
         }
 
         private QueueInfo queue(Queue q) {

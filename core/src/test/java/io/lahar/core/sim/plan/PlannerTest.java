@@ -235,4 +235,33 @@ class PlannerTest {
         PlanReport.QueueStatus q = r.queues().stream().filter(x -> x.name().equals("default")).findFirst().orElseThrow();
         assertThat(q.allocated().milliCpu()).isEqualTo(3000);
     }
+
+    @Test
+    void theSchedulersCompactSnapshotFormatMixesWithManifests() {
+        String compact = """
+                nodes:
+                - {name: c1, allocatable: {cpu: 4, memory: 16Gi}}
+                queues:
+                - {name: research, weight: 2}
+                podGroups:
+                - name: old
+                  queue: research
+                  minMember: 1
+                  phase: Running
+                  tasks:
+                  - {name: old-0, resources: {cpu: 3}, status: Running, node: c1}
+                ---
+                """;
+        PlanReport r = plan(compact + job("j", "research", 2, 2, "1", T0, "", ""));
+        assertThat(boundOf(r, "j")).isZero(); // 1 cpu left on c1, the gang needs 2
+        assertThat(group(r, "old").phase()).isEqualTo("Running");
+        PlanReport more = plan(compact + nodes(1, "2") + job("j", "research", 2, 2, "1", T0, "", ""));
+        assertThat(boundOf(more, "j")).isEqualTo(2); // with n0 beside c1 it fits
+    }
+
+    @Test
+    void aBadCompactDocumentIsAProblemWithItsPath() {
+        PlanInput in = PlanInput.read(java.util.List.of(new PlanInput.Source("s.yaml", "nodes:\n- {name: c1, allocatable: {cpu: lots}}\n")));
+        assertThat(in.problems()).extracting(io.lahar.core.scheduling.api.Problem::path).containsExactly("s.yaml[0].nodes[0].allocatable");
+    }
 }
