@@ -170,7 +170,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             int ordinal = 0;
             for (Job job : in.jobs()) {
                 ordinal++;
-                AdmissionResult<Job> r = JobAdmission.create(job, ctx);
+                AdmissionResult<Job> r = JobAdmission.create(job, existingJobContext(job, ctx, pgDocs));
                 if (!r.accepted()) {
                     rejected.add(new Rejection(job.namespace(), job.name(), r.violations()));
                     continue;
@@ -198,6 +198,18 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             for (Queue q : in.queues()) queues.add(queue(q));
             for (Snapshot c : in.compact()) queues.addAll(c.queues());
             return new PlanWorld(new ArrayList<>(nodes.values()), queues, groups, rejected);
+        }
+
+        /**
+         * A job whose pod group is in the snapshot exists already: it was admitted while its queue
+         * was open, and closing a queue keeps the jobs it has (Volcano rejects only new ones).
+         */
+        private static AdmissionContext existingJobContext(Job job, AdmissionContext ctx, Map<String, PodGroup> pgDocs) {
+            if (job.spec() == null || !pgDocs.containsKey(job.namespace() + "/" + PodGroups.name(job))) return ctx;
+            String name = job.spec().queue() == null || job.spec().queue().isEmpty() ? Queue.DEFAULT : job.spec().queue();
+            Optional<Queue> q = ctx.queue(name);
+            if (q.isEmpty() || q.get().stateOrOpen() == io.lahar.core.api.QueueState.Open) return ctx;
+            return ctx.with(q.get().withStatus(Queue.QueueStatus.of(io.lahar.core.api.QueueState.Open)));
         }
 
         private Group fromJob(Job job, PodGroup pg, PodGroup doc, int ordinal) {

@@ -264,4 +264,16 @@ class PlannerTest {
         PlanInput in = PlanInput.read(java.util.List.of(new PlanInput.Source("s.yaml", "nodes:\n- {name: c1, allocatable: {cpu: lots}}\n")));
         assertThat(in.problems()).extracting(io.lahar.core.scheduling.api.Problem::path).containsExactly("s.yaml[0].nodes[0].allocatable");
     }
+
+    @Test
+    void aJobAlreadyRunningInAQueueClosedSinceIsKeptNotRejected() {
+        String yaml = nodes(1, "4") + queue("shut", 1, "status: {state: Closed}")
+                + job("old", "shut", 2, 2, "1", T0, "", "") + runningGroup("old", "shut", 2, "")
+                + pod("old", 0, "n0", "1", "", "") + pod("old", 1, "n0", "1", "", "")
+                + job("new", "shut", 1, 1, "1", T1, "", "");
+        PlanReport r = plan(yaml);
+        assertThat(group(r, "old").phase()).isEqualTo("Running");
+        assertThat(group(r, "new").phase()).isEqualTo("Rejected");
+        assertThat(r.bindings()).isEmpty();
+    }
 }
