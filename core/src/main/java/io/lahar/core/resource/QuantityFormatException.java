@@ -3,6 +3,7 @@ package io.lahar.core.resource;
 /** A quantity that is not a Kubernetes quantity; the message names the text and why. */
 public final class QuantityFormatException extends IllegalArgumentException {
 
+    private static final long serialVersionUID = 1L;
     private final String text;
 
     public QuantityFormatException(String text, String reason) {

@@ -337,7 +337,11 @@ public final class Resource {
         return new Resource(milliCpu, memory, count, scalars);
     }
 
-    /** This resource as a Kubernetes resource list: {@code {cpu=2500m, memory=1Gi, nvidia.com/gpu=1}}. */
+    /**
+     * This resource as a Kubernetes resource list: {@code {cpu=2500m, memory=1Gi, nvidia.com/gpu=1}}
+     * (an unlimited dimension reads "unlimited"). It is also how Jackson writes a Resource.
+     */
+    @com.fasterxml.jackson.annotation.JsonValue
     public Map<String, String> toQuantities() {
         Map<String, String> out = new LinkedHashMap<>();
         for (String n : names()) {

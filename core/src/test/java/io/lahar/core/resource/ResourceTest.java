@@ -25,6 +25,13 @@ class ResourceTest {
     }
 
     @Test
+    void writesAsAResourceList() throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .writeValueAsString(Resource.parse(Map.of("cpu", "1500m", "memory", "2Gi")));
+        assertThat(json).isEqualTo("{\"cpu\":\"1500m\",\"memory\":\"2Gi\"}");
+    }
+
+    @Test
     void namesEveryBadEntry() {
         assertThatThrownBy(() -> Resource.parse(Map.of("cpu", "two", "memory", "-1Gi", "pods", "3")))
                 .hasMessageContaining("cpu: invalid quantity \"two\"")

@@ -29,7 +29,7 @@ import java.util.PriorityQueue;
 public final class CandidateIndex {
 
     /** The classes kept at once; the least recently used is dropped (and rebuilt if needed again). */
-    static final int MAX_CLASSES = 256;
+    static final int MAX_CLASSES = 64;
 
     private record TaskClass(Resource request, Map<String, String> selector, NodeAffinity affinity,
                              List<Toleration> tolerations) {
@@ -49,15 +49,17 @@ public final class CandidateIndex {
 
         ClassHeap(SessionTask task) {
             this.representative = task;
-            int count = 0;
+            // Scored first and heaped at once: pushing one by one before `feasible` is known would
+            // compact the heap on every push past 1024 nodes (quadratic in the node count).
+            List<Entry> entries = new ArrayList<>();
             for (SessionNode n : nodes) {
                 if (ssn.predicate(task, n) == null) {
                     members.get(n.index()).add(this);
-                    push(n.index());
-                    count++;
+                    entries.add(new Entry(ssn.nodeScore(task, n), n.index(), version[n.index()]));
                 }
             }
-            feasible = count;
+            feasible = entries.size();
+            heap.addAll(entries);
         }
 
         void push(int node) {
@@ -87,11 +89,21 @@ public final class CandidateIndex {
         protected boolean removeEldestEntry(Map.Entry<TaskClass, ClassHeap> eldest) {
             if (size() > MAX_CLASSES) {
                 eldest.getValue().dead = true;
+                if (++deadSinceSweep >= MAX_CLASSES) {
+                    sweep(); // bound what dead classes pin on nodes that never change
+                }
                 return true;
             }
             return false;
         }
     };
+
+    private int deadSinceSweep;
+
+    private void sweep() {
+        for (List<ClassHeap> in : members) in.removeIf(h -> h.dead);
+        deadSinceSweep = 0;
+    }
 
     CandidateIndex(Session ssn) {
         this.ssn = ssn;

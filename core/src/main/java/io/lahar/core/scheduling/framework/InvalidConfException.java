@@ -6,7 +6,8 @@ import java.util.stream.Collectors;
 
 /** A scheduler-conf that cannot be used; lists every problem with its path. */
 public final class InvalidConfException extends IllegalArgumentException {
-    private final List<Problem> problems;
+    private static final long serialVersionUID = 1L;
+    private final transient List<Problem> problems;
 
     public InvalidConfException(List<Problem> problems) {
         super("invalid scheduler configuration: "

@@ -175,8 +175,7 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
             }
             Map<Extension, Boolean> switches = new EnumMap<>(Extension.class);
             Arguments args = Arguments.EMPTY;
-            for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> f = it.next();
+            for (Map.Entry<String, JsonNode> f : p.properties()) {
                 String key = f.getKey();
                 if (key.equals("name")) {
                     continue;
@@ -218,8 +217,7 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
             return Arguments.EMPTY;
         }
         Map<String, Object> m = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> f = it.next();
+        for (Map.Entry<String, JsonNode> f : node.properties()) {
             JsonNode v = f.getValue();
             if (v.isNumber()) m.put(f.getKey(), v.numberValue());
             else if (v.isBoolean()) m.put(f.getKey(), v.booleanValue());

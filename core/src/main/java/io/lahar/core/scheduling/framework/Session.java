@@ -598,7 +598,8 @@ public final class Session {
             // Volcano's Scheduled condition; tasks beyond the gang that are still pending do not make it pending.
             return new PodGroupCondition(PodGroupCondition.SCHEDULED, "True", "tasks in gang are ready to be scheduled", "");
         }
-        String reason = !j.isValid() ? "NotEnoughTasks" : "NotEnoughResources";
+        // A pod group whose pods are not created yet (before enqueue) waits for resources, not for tasks.
+        String reason = !j.isValid() && !j.tasks().isEmpty() ? "NotEnoughTasks" : "NotEnoughResources";
         return new PodGroupCondition(PodGroupCondition.UNSCHEDULABLE, "True", reason, UnschedulableMessage.of(j));
     }
 }

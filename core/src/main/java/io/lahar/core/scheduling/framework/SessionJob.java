@@ -50,7 +50,11 @@ public final class SessionJob {
         roleReady = new int[n];
         roleWaiting = new int[n];
         roleValid = new int[n];
-        for (int r = 0; r < n; r++) {
+        // Volcano's CheckTaskReady/Valid/Pipelined: when the job's minMember is below the sum of its
+        // roles' minimums (minAvailable: 1 over tasks defaulted to their replicas), only the job-level
+        // count applies, so the per-role minimums are left at zero.
+        int roleTotal = info.minTaskMember().values().stream().mapToInt(Integer::intValue).sum();
+        for (int r = 0; r < n && info.minMember() >= roleTotal; r++) {
             roleMin[r] = info.minTaskMember().getOrDefault(roles.get(r), 0);
         }
         for (int i = 0; i < info.tasks().size(); i++) {

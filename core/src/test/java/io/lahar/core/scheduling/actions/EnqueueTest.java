@@ -54,4 +54,17 @@ class EnqueueTest {
         SessionResult r = run(nodes(1, "4", "8Gi"), List.of(), List.of(gang("j", "nowhere", 1, 1, "1")));
         assertThat(r.conditions().get(key("j")).message()).contains("queue \"nowhere\" not found");
     }
+    @Test
+    void aPodGroupWhosePodsDoNotExistYetIsEnqueued() {
+        // Volcano's job controller creates a job's pods only once its pod group is Inqueue.
+        var job = io.lahar.core.scheduling.api.JobInfo.builder("j").minMember(2).minTaskMember("w", 2)
+                .minResources(io.lahar.core.resource.Resource.parse(Map.of("cpu", "2"))).build();
+        SessionResult r = run(Fixtures.defaultTiers("enqueue, allocate"), nodes(1, "4", "8Gi"), List.of(), List.of(job));
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.phaseOf(key("j"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
+        var tooBig = io.lahar.core.scheduling.api.JobInfo.builder("big").minMember(2).minTaskMember("w", 2)
+                .minResources(io.lahar.core.resource.Resource.parse(Map.of("cpu", "100"))).build();
+        SessionResult waits = run(Fixtures.defaultTiers("enqueue, allocate"), nodes(1, "4", "8Gi"), List.of(), List.of(tooBig));
+        assertThat(waits.conditions().get(key("big")).reason()).isEqualTo("NotEnoughResources");
+    }
 }

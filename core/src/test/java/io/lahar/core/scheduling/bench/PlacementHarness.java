@@ -1,64 +1,86 @@
 package io.lahar.core.scheduling.bench;
 
-import io.lahar.core.resource.Resource;
-import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.scheduling.api.PodGroupPhase;
-import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.framework.Scheduler;
 import io.lahar.core.scheduling.framework.SchedulerConf;
 import io.lahar.core.scheduling.framework.SessionResult;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+import java.util.Locale;
 
 /**
- * A quick local measurement of placements per second (not a unit test): {@code nodes} nodes of 64
- * cpu (or as given), {@code pods} pending pods in gangs of 8 over 4 queues weighted 1:2:3:4, Volcano's
- * default tiers.
+ * Placements per second of the scheduling core (not a unit test; {@code bin/bench-scheduler} runs it).
+ * One session of Volcano's default configuration (enqueue, allocate, backfill; priority, gang,
+ * conformance / overcommit, drf, predicates, proportion, nodeorder, binpack) over a
+ * {@link Workload#mixed} cluster, timed from the snapshot to the session result.
  *
- * <pre>java -cp core/target/classes:core/target/test-classes:$(deps) \
- *   io.lahar.core.scheduling.bench.PlacementHarness 10000 100000 "enqueue, allocate, backfill" 64</pre>
+ * <pre>
+ * PlacementHarness                       the suite: 1k x 10k, 10k x 100k, an oversubscribed cluster,
+ *                                        session time as the cluster grows and as pods grow
+ * PlacementHarness NODES PODS [ROUNDS] [ACTIONS]   one measurement
+ * </pre>
  */
 public final class PlacementHarness {
+    private static final long SEED = 42;
+
     private PlacementHarness() {
     }
 
     public static void main(String[] args) {
-        int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
-        int pods = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
-        String actions = args.length > 2 ? args[2] : "enqueue, allocate, backfill";
-        String nodeCpu = args.length > 3 ? args[3] : "64";
-        Snapshot s = snapshot(nodes, pods, nodeCpu);
-        SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", actions));
-        for (int round = 0; round < 3; round++) {
-            long t0 = System.nanoTime();
-            SessionResult r = new Scheduler(conf).schedule(s);
-            double secs = (System.nanoTime() - t0) / 1e9;
-            System.out.printf("%d nodes, %d pods: %d bound in %.2fs = %.0f placements/s%n", nodes, pods, r.bindings().size(),
-                    secs, r.bindings().size() / secs);
+        if (args.length >= 2) {
+            int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+            String actions = args.length > 3 ? args[3] : "enqueue, allocate, backfill";
+            header();
+            measure(Integer.parseInt(args[0]), Integer.parseInt(args[1]), rounds, actions);
+            return;
         }
+        System.out.printf("# java %s, %d cpus, max heap %d MiB%n", System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        header();
+        measure(1_000, 10_000, 5, "enqueue, allocate, backfill");
+        measure(10_000, 100_000, 3, "enqueue, allocate, backfill");
+        System.out.println("# oversubscribed: twice the pods the cluster can hold");
+        measure(1_000, 70_000, 3, "enqueue, allocate, backfill");
+        System.out.println("# session time as the cluster grows (10 pods per node)");
+        for (int n : new int[] {500, 1_000, 2_000, 5_000, 10_000, 20_000}) measure(n, n * 10, 3, "enqueue, allocate, backfill");
+        System.out.println("# session time as pods grow on 10k nodes");
+        for (int p : new int[] {12_500, 25_000, 50_000, 100_000, 200_000}) measure(10_000, p, 3, "enqueue, allocate, backfill");
     }
 
-    static Snapshot snapshot(int nodeCount, int podCount, String nodeCpu) {
-        List<NodeInfo> nodes = new ArrayList<>();
-        for (int i = 0; i < nodeCount; i++) {
-            nodes.add(NodeInfo.builder(String.format("node-%05d", i))
-                    .allocatable(Map.of("cpu", nodeCpu, "memory", "256Gi", "pods", "110"))
-                    .label("zone", "z" + (i % 4)).build());
-        }
-        List<QueueInfo> queues = new ArrayList<>();
-        for (int q = 0; q < 4; q++) queues.add(QueueInfo.of("q" + q, q + 1));
-        List<JobInfo> jobs = new ArrayList<>();
-        Resource req = Resource.parse(Map.of("cpu", "1", "memory", "2Gi"));
-        for (int j = 0; j * 8 < podCount; j++) {
-            JobInfo.Builder b = JobInfo.builder("job-" + j).queue("q" + (j % 4)).creationIndex(j).phase(PodGroupPhase.Inqueue);
-            for (int t = 0; t < 8; t++) {
-                b.task(io.lahar.core.scheduling.api.TaskInfo.builder("job-" + j + "-w-" + t).role("w").resreq(req).build());
+    private static void header() {
+        System.out.println("nodes    pods     gangs  cpu-demand/capacity  bound    wall-ms(best/median)  cpu-ms(best)  placements/cpu-s  placements/wall-s  cpu-us/pod");
+    }
+
+    static void measure(int nodes, int pods, int rounds, String actions) {
+        Snapshot s = Workload.mixed(nodes, pods, SEED);
+        SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", actions));
+        // Thread CPU time as well as wall time: on a shared machine the wall clock also counts the
+        // time other processes held the cores; the session runs on this one thread.
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long[] wall = new long[rounds];
+        long[] cpu = new long[rounds];
+        int bound = 0;
+        for (int r = 0; r < rounds + 1; r++) { // the first round warms the JIT and is not counted
+            System.gc();
+            long c0 = mx.getCurrentThreadCpuTime();
+            long t0 = System.nanoTime();
+            SessionResult result = new Scheduler(conf).schedule(s);
+            long t = System.nanoTime() - t0;
+            long c = mx.getCurrentThreadCpuTime() - c0;
+            bound = result.bindings().size();
+            if (r > 0) {
+                wall[r - 1] = t;
+                cpu[r - 1] = c;
             }
-            jobs.add(b.minMember(8).build());
         }
-        return new Snapshot(nodes, queues, jobs);
+        Arrays.sort(wall);
+        Arrays.sort(cpu);
+        double bestWall = wall[0] / 1e6;
+        double medianWall = wall[rounds / 2] / 1e6;
+        double bestCpu = cpu[0] / 1e6;
+        System.out.printf(Locale.ROOT, "%-8d %-8d %-6d %8.0f/%-10.0f %-8d %7.0f/%-13.0f %-13.0f %-17.0f %-18.0f %.1f%n", nodes, pods,
+                s.jobs().size(), Workload.requestedCpu(s), Workload.capacityCpu(s), bound, bestWall, medianWall, bestCpu,
+                bound / (bestCpu / 1e3), bound / (bestWall / 1e3), bestCpu * 1e3 / pods);
     }
 }

@@ -71,4 +71,12 @@ class SessionTest {
                 List.of(gang("j", "default", 2, 2, "1")));
         assertThat(r.bindings()).hasSize(2);
     }
+
+    @Test
+    void aResultWritesAsJson() throws Exception {
+        SessionResult r = Fixtures.run(nodes(1, "4", "8Gi"), List.of(), List.of(gang("j", "default", 2, 2, "1")));
+        String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(r);
+        assertThat(json).contains("\"bindings\":[{\"job\":\"default/j\",\"task\":\"j-worker-0\",\"node\":\"n0\",\"action\":\"allocate\"}")
+                .contains("\"deserved\":{\"cpu\":\"2\",\"memory\":\"2Gi\"}");
+    }
 }

@@ -50,4 +50,12 @@ class GangTest {
         assertThat(r.conditions().get(key("j")).message())
                 .isEqualTo("3/3 tasks in gang unschedulable: not enough valid tasks for gang-scheduling, valid: 2, min: 3");
     }
+    @Test
+    void roleMinimumsAboveTheJobMinimumAreIgnoredAsVolcanoDoes() {
+        // minMember 1 but the role's minTaskMember is its 4 replicas (Volcano's default): the sum of
+        // role minimums exceeds minMember, so only minMember counts and 2 of the 4 run.
+        JobInfo j = JobInfo.builder("j").tasks("w", 4, Map.of("cpu", "1")).minMember(1).minTaskMember("w", 4).build();
+        SessionResult r = run(nodes(1, "2", "8Gi"), List.of(), List.of(j));
+        assertThat(boundIn(r, key("j"))).isEqualTo(2);
+    }
 }

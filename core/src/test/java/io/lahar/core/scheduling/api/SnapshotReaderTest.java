@@ -1,0 +1,85 @@
+package io.lahar.core.scheduling.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lahar.core.scheduling.framework.Scheduler;
+import io.lahar.core.scheduling.framework.SessionResult;
+import org.junit.jupiter.api.Test;
+
+class SnapshotReaderTest {
+
+    @Test
+    void readsAWholeSnapshotAndSchedulesIt() {
+        Snapshot s = SnapshotReader.read("""
+                nodes:
+                - name: gpu-1
+                  allocatable: {cpu: 8, memory: 32Gi, nvidia.com/gpu: 4}
+                  otherUsed: {cpu: 500m}
+                  otherPods: 1
+                  labels: {zone: a, gen: "5"}
+                  taints: [{key: dedicated, value: gpu, effect: NoSchedule}]
+                - name: cpu-1
+                  allocatable: {cpu: 4, memory: 8Gi}
+                queues:
+                - {name: research, weight: 3, capability: {cpu: 8}, reclaimable: false}
+                podGroups:
+                - name: train
+                  queue: research
+                  minMember: 2
+                  minTaskMember: {ps: 1}
+                  phase: Inqueue
+                  tasks:
+                  - name: train-ps-0
+                    role: ps
+                    resources: {cpu: 1, memory: 1Gi}
+                    status: Running
+                    node: cpu-1
+                  - name: train-worker-0
+                    role: worker
+                    resources: {cpu: 2, nvidia.com/gpu: 1}
+                    affinity: [{matchExpressions: [{key: gen, operator: Gt, values: ["4"]}]}]
+                    tolerations: [{key: dedicated, operator: Exists}]
+                """);
+        assertThat(s.nodes()).hasSize(2);
+        assertThat(s.nodes().get(0).otherUsed().milliCpu()).isEqualTo(500);
+        assertThat(s.queues().get(0).reclaimable()).isFalse();
+        assertThat(s.queues().get(0).capability().milliCpu()).isEqualTo(8000);
+        JobInfo j = s.jobs().get(0);
+        assertThat(j.minResources().milliCpu()).isEqualTo(3000);
+        assertThat(j.tasks().get(0).status()).isEqualTo(TaskStatus.Running);
+        assertThat(s.validate()).isEmpty();
+        SessionResult r = new Scheduler(io.lahar.core.scheduling.framework.SchedulerConf.defaults()).schedule(s);
+        assertThat(r.bindings()).singleElement().satisfies(b -> {
+            assertThat(b.task()).isEqualTo("train-worker-0");
+            assertThat(b.node()).isEqualTo("gpu-1");
+        });
+    }
+
+    @Test
+    void listsEveryProblemWithItsPath() {
+        assertThatThrownBy(() -> SnapshotReader.read("""
+                nodes:
+                - name: n1
+                  allocatable: {cpu: lots}
+                  colour: red
+                - allocatable: {}
+                queues: {name: q}
+                podGroups:
+                - name: j
+                  minMember: two
+                  phase: Waiting
+                  tasks:
+                  - name: t
+                    status: Running
+                    tolerations: [{operator: Maybe}]
+                """))
+                .isInstanceOfSatisfying(SnapshotReader.InvalidSnapshotException.class, e ->
+                        assertThat(e.problems()).extracting(Problem::path).containsExactlyInAnyOrder(
+                                "nodes[0].allocatable", "nodes[0].colour", "nodes[1].name", "queues",
+                                "podGroups[0].minMember", "podGroups[0].phase", "podGroups[0].tasks[0].tolerations[0].operator"))
+                .hasMessageContaining("cpu: invalid quantity \"lots\"")
+                .hasMessageContaining("unknown value \"Waiting\"");
+        assertThatThrownBy(() -> SnapshotReader.read("[1, 2")).hasMessageContaining("not YAML or JSON");
+    }
+}
