@@ -1,0 +1,100 @@
+package io.lahar.bridge.reconcile;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.lahar.bridge.mapping.BridgeLabels;
+import io.lahar.bridge.mapping.PodEvents;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.Topics;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Watches the pods the bridge created (label-selected) and reports each change that matters to the
+ * state machine — phase, container exit codes and reasons, node — as a pod event; a deletion is the
+ * pod's last event, flagged deletedByOthers unless the engine asked for it.
+ */
+public final class PodWatcher implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(PodWatcher.class);
+
+    private final KubernetesClient client;
+    private final RecordSink sink;
+    private final EngineDeletions deletions;
+    private final Clock clock;
+    private final Runnable onChange;
+    /** pod UID → what was last reported, so resyncs and status writes that change nothing send nothing. */
+    private final Map<String, PodEvent> reported = new ConcurrentHashMap<>();
+    private SharedIndexInformer<Pod> informer;
+
+    /** @param onChange told after every pod change, so waiting binds and creates are retried at once */
+    public PodWatcher(KubernetesClient client, RecordSink sink, EngineDeletions deletions, Clock clock, Runnable onChange) {
+        this.client = client;
+        this.sink = sink;
+        this.deletions = deletions;
+        this.clock = clock;
+        this.onChange = onChange;
+    }
+
+    public PodWatcher start() {
+        informer = client.pods().inAnyNamespace().withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
+                .inform(new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(Pod pod) {
+                        changed(pod, false);
+                    }
+
+                    @Override
+                    public void onUpdate(Pod old, Pod pod) {
+                        changed(pod, false);
+                    }
+
+                    @Override
+                    public void onDelete(Pod pod, boolean finalStateUnknown) {
+                        changed(pod, true);
+                    }
+                }, 0);
+        return this;
+    }
+
+    void changed(Pod pod, boolean deleted) {
+        try {
+            if (!PodEvents.isJobPod(pod)) {
+                return;
+            }
+            String uid = pod.getMetadata().getUid();
+            boolean byOthers = deleted && !deletions.consume(uid);
+            PodEvent event = PodEvents.event(pod, deleted, byOthers, clock.instant());
+            PodEvent last = deleted ? reported.remove(uid) : reported.get(uid);
+            if (!deleted && last != null && sameFacts(last, event)) {
+                return;
+            }
+            sink.send(Topics.POD_EVENTS.name(), Topics.jobKey(event.getNamespace(), event.getJob()), event);
+            if (!deleted) {
+                reported.put(uid, event);
+            }
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "pod %s/%s: pod event not sent", pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+        } finally {
+            onChange.run();
+        }
+    }
+
+    static boolean sameFacts(PodEvent a, PodEvent b) {
+        return Objects.equals(a.getPhase(), b.getPhase()) && Objects.equals(a.getContainers(), b.getContainers())
+                && Objects.equals(a.getNode(), b.getNode()) && Objects.equals(a.getReason(), b.getReason());
+    }
+
+    @Override
+    public void close() {
+        if (informer != null) {
+            informer.close();
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.lahar.bridge.reconcile;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.lahar.bridge.mapping.VolcanoCrs;
+import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.Topics;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Volcano's own API as Lahar input, so {@code kubectl apply -f job.yaml} and {@code vcctl} work:
+ * Job CRs become submit / update / delete commands, Command CRs (vcctl job suspend, resume, ...)
+ * become job actions and are then deleted, as Volcano's controller does, and Queue CRs feed the
+ * queues topic (a deleted Queue as a tombstone).
+ */
+public final class VolcanoApiWatcher implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(VolcanoApiWatcher.class);
+
+    private final KubernetesClient client;
+    private final RecordSink sink;
+    private final Clock clock;
+    private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
+
+    public VolcanoApiWatcher(KubernetesClient client, RecordSink sink, Clock clock) {
+        this.client = client;
+        this.sink = sink;
+        this.clock = clock;
+    }
+
+    public VolcanoApiWatcher start() {
+        informers.add(inform(VolcanoKinds.JOBS, new Handler(this::jobAdded, this::jobUpdated, this::jobDeleted)));
+        informers.add(inform(VolcanoKinds.COMMANDS, new Handler(this::commandAdded, (o, n) -> { }, c -> { })));
+        informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, (o, n) -> queueChanged(n), this::queueDeleted)));
+        return this;
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> inform(
+            io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, Handler handler) {
+        var resources = client.genericKubernetesResources(kind);
+        return kind.isNamespaceScoped() ? resources.inAnyNamespace().inform(handler, 0) : resources.inform(handler, 0);
+    }
+
+    /**
+     * A Job the engine already reported status for is known to it (the bridge is restarting and
+     * re-listing): no new submit. Otherwise the submit's request id, derived from the UID, makes a
+     * repeat harmless.
+     */
+    void jobAdded(GenericKubernetesResource job) {
+        if (job.getAdditionalProperties().get("status") instanceof Map<?, ?> status && status.get("state") instanceof Map<?, ?> state
+                && state.get("phase") != null) {
+            return;
+        }
+        sendCommand(VolcanoCrs.submit(job, clock.instant()));
+    }
+
+    /** Only a change of the spec is an update: status writes (ours) and metadata edits are not. */
+    void jobUpdated(GenericKubernetesResource old, GenericKubernetesResource job) {
+        if (!Objects.equals(old.getAdditionalProperties().get("spec"), job.getAdditionalProperties().get("spec"))) {
+            sendCommand(VolcanoCrs.update(job, clock.instant()));
+        }
+    }
+
+    void jobDeleted(GenericKubernetesResource job) {
+        sendCommand(VolcanoCrs.delete(job, clock.instant()));
+    }
+
+    void commandAdded(GenericKubernetesResource command) {
+        String ns = command.getMetadata().getNamespace();
+        sendCommand(VolcanoCrs.action(command, clock.instant()));
+        try {
+            client.genericKubernetesResources(VolcanoKinds.COMMANDS).inNamespace(ns)
+                    .withName(command.getMetadata().getName()).delete();
+        } catch (KubernetesClientException e) {
+            LOG.warnf("Command %s/%s sent but not deleted: %s", ns, command.getMetadata().getName(), e.getMessage());
+        }
+    }
+
+    void queueChanged(GenericKubernetesResource queue) {
+        sink.send(Topics.QUEUES.name(), queue.getMetadata().getName(), VolcanoCrs.queue(queue, clock.instant()));
+    }
+
+    void queueDeleted(GenericKubernetesResource queue) {
+        sink.send(Topics.QUEUES.name(), queue.getMetadata().getName(), null);
+    }
+
+    private void sendCommand(JobCommand command) {
+        sink.send(Topics.JOB_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()), command);
+    }
+
+    @Override
+    public void close() {
+        informers.forEach(SharedIndexInformer::close);
+    }
+
+    /** Every handler failure is logged with the object, and never stops the informer. */
+    private record Handler(Consumer<GenericKubernetesResource> added,
+                           java.util.function.BiConsumer<GenericKubernetesResource, GenericKubernetesResource> updated,
+                           Consumer<GenericKubernetesResource> deleted) implements ResourceEventHandler<GenericKubernetesResource> {
+        @Override
+        public void onAdd(GenericKubernetesResource obj) {
+            guarded(obj, () -> added.accept(obj));
+        }
+
+        @Override
+        public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource obj) {
+            guarded(obj, () -> updated.accept(old, obj));
+        }
+
+        @Override
+        public void onDelete(GenericKubernetesResource obj, boolean finalStateUnknown) {
+            guarded(obj, () -> deleted.accept(obj));
+        }
+
+        private static void guarded(GenericKubernetesResource obj, Runnable action) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                LOG.errorf("%s %s/%s: %s", obj.getKind(), obj.getMetadata().getNamespace(), obj.getMetadata().getName(),
+                        e.getMessage());
+            }
+        }
+    }
+}
