@@ -1,0 +1,183 @@
+package io.lahar.bridge.kafka;
+
+import io.lahar.bridge.reconcile.DecisionReconciler;
+import io.lahar.bridge.reconcile.JobStatusWriter;
+import io.lahar.bridge.reconcile.PodGroupReconciler;
+import io.lahar.bridge.reconcile.PodIntentReconciler;
+import io.lahar.bridge.reconcile.RecordSink;
+import io.lahar.schema.DeadLetter;
+import io.lahar.schema.DeletePod;
+import io.lahar.schema.JobStatusRecord;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodIntent;
+import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jboss.logging.Logger;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * The bridge's input loop: pod intents, scheduler decisions, pod groups and job status, read with a
+ * plain consumer and handed to the reconcilers one record at a time, in partition order. Offsets are
+ * committed after a batch is reconciled (at least once: every reconciler is idempotent). A record
+ * that cannot be decoded or reconciled goes to the dead-letter topic and the loop goes on. Between
+ * polls, the binds and creates that wait for a pod to appear or go are retried.
+ * <p>
+ * Plain clients rather than SmallRye channels: the loop must hold each record until the cluster
+ * has answered (with retries and backoff), decide per record, keep waiting work between polls and
+ * commit only what is done — straightforward with one consumer thread, contorted with reactive
+ * acknowledgements; and the registry serdes must be ours (the Quarkus class-loading trap).
+ */
+public final class BridgeConsumer implements Runnable, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(BridgeConsumer.class);
+    public static final String PROCESSOR = "k8s-bridge";
+    static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
+            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name());
+
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Deserializer<PodIntent> intents;
+    private final Deserializer<SchedulerDecision> decisions;
+    private final Deserializer<PodGroup> podGroups;
+    private final Deserializer<JobStatusRecord> statuses;
+    private final PodIntentReconciler intentReconciler;
+    private final DecisionReconciler decisionReconciler;
+    private final PodGroupReconciler podGroupReconciler;
+    private final JobStatusWriter statusWriter;
+    private final RecordSink sink;
+    private volatile boolean running = true;
+
+    public BridgeConsumer(String bootstrapServers, String registryUrl, String groupId,
+                          PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
+                          PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter, RecordSink sink) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+        this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        RegistrySerdes serdes = new RegistrySerdes(registryUrl);
+        this.intents = serdes.value(PodIntent.class).deserializer();
+        this.decisions = serdes.value(SchedulerDecision.class).deserializer();
+        this.podGroups = serdes.value(PodGroup.class).deserializer();
+        this.statuses = serdes.value(JobStatusRecord.class).deserializer();
+        this.intentReconciler = intentReconciler;
+        this.decisionReconciler = decisionReconciler;
+        this.podGroupReconciler = podGroupReconciler;
+        this.statusWriter = statusWriter;
+        this.sink = sink;
+    }
+
+    @Override
+    public void run() {
+        try {
+            consumer.subscribe(TOPICS);
+            while (running) {
+                var records = consumer.poll(Duration.ofMillis(250));
+                for (ConsumerRecord<String, byte[]> record : records) {
+                    handle(record);
+                }
+                if (!records.isEmpty()) {
+                    consumer.commitSync();
+                }
+                retryPending();
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                throw e;
+            }
+        } finally {
+            consumer.close();
+        }
+    }
+
+    private void retryPending() {
+        try {
+            intentReconciler.retryPending();
+            decisionReconciler.retryPending();
+        } catch (RuntimeException e) {
+            LOG.warnf("retrying waiting work failed, will try again: %s", e.getMessage());
+        }
+    }
+
+    void handle(ConsumerRecord<String, byte[]> record) {
+        try {
+            switch (record.topic()) {
+                case "lahar.pod-intents" -> {
+                    PodIntent intent = intents.deserialize(record.topic(), record.value());
+                    if (intent != null) {
+                        if (intent.getIntent() instanceof DeletePod delete) {
+                            decisionReconciler.forget(intent.getNamespace(), delete.getPod());
+                        }
+                        intentReconciler.apply(intent);
+                    }
+                }
+                case "lahar.scheduler-decisions" -> {
+                    SchedulerDecision decision = decisions.deserialize(record.topic(), record.value());
+                    if (decision != null) {
+                        decisionReconciler.apply(decision);
+                    }
+                }
+                case "lahar.pod-groups" -> podGroupReconciler.apply(record.key(),
+                        record.value() == null ? null : podGroups.deserialize(record.topic(), record.value()));
+                case "lahar.job-status" -> {
+                    if (record.value() != null) {
+                        statusWriter.apply(statuses.deserialize(record.topic(), record.value()));
+                    }
+                }
+                default -> throw new IllegalStateException("not subscribed to " + record.topic());
+            }
+        } catch (RuntimeException e) {
+            LOG.errorf("%s-%d@%d key %s: %s; sent to %s", record.topic(), record.partition(), record.offset(),
+                    record.key(), describe(e), Topics.DEAD_LETTERS.name());
+            deadLetter(record, e);
+        }
+    }
+
+    private void deadLetter(ConsumerRecord<String, byte[]> record, RuntimeException error) {
+        byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+        DeadLetter letter = DeadLetter.newBuilder()
+                .setTopic(record.topic()).setPartition(record.partition()).setOffset(record.offset())
+                .setTimestamp(Instant.ofEpochMilli(record.timestamp()))
+                .setKey(key == null ? null : ByteBuffer.wrap(key))
+                .setValue(record.value() == null ? null : ByteBuffer.wrap(record.value()))
+                .setError(describe(error))
+                .setProcessor(PROCESSOR)
+                .build();
+        sink.send(Topics.DEAD_LETTERS.name(), record.key(), letter);
+    }
+
+    static String describe(Throwable error) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (!text.isEmpty()) {
+                text.append(" <- caused by ");
+            }
+            text.append(t.getClass().getName());
+            if (t.getMessage() != null) {
+                text.append(": ").append(t.getMessage());
+            }
+        }
+        return text.toString();
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+    }
+}
