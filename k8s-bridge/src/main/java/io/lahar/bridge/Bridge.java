@@ -25,6 +25,8 @@ import java.time.Clock;
 public final class Bridge implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Bridge.class);
+    /** The watchers' informers replay everything this often, re-sending what Kafka refused before. */
+    static final long RESYNC_MILLIS = 60_000;
 
     /** @param groupId the consumer group; one per bridge deployment */
     public record Settings(String bootstrapServers, String registryUrl, String groupId, boolean watchVolcanoApi) {
@@ -57,9 +59,9 @@ public final class Bridge implements AutoCloseable {
                 intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry), sink);
         // Pod changes are noticed by the loop's retry of waiting work between polls (at most a
         // poll interval later); the watcher itself never calls into the cluster.
-        PodWatcher pods = new PodWatcher(client, sink, deletions, clock, () -> { }).start();
-        NodeWatcher nodes = new NodeWatcher(client, sink, clock).start();
-        VolcanoApiWatcher volcano = settings.watchVolcanoApi() ? new VolcanoApiWatcher(client, sink, clock).start() : null;
+        PodWatcher pods = new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS).start();
+        NodeWatcher nodes = new NodeWatcher(client, sink, clock, RESYNC_MILLIS).start();
+        VolcanoApiWatcher volcano = settings.watchVolcanoApi() ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS).start() : null;
         Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano);
         bridge.loop.start();
         LOG.infof("k8s-bridge started: Kafka %s, cluster %s", settings.bootstrapServers(), client.getMasterUrl());

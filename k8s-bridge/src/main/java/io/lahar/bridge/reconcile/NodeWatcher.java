@@ -21,11 +21,14 @@ public final class NodeWatcher implements AutoCloseable {
     private final KubernetesClient client;
     private final RecordSink sink;
     private final Clock clock;
+    private final long resyncMillis;
     /** node → last record sent, time left out, so heartbeats that change nothing the scheduler reads send nothing. */
     private final Map<String, io.lahar.schema.Node> reported = new ConcurrentHashMap<>();
     private SharedIndexInformer<Node> informer;
 
-    public NodeWatcher(KubernetesClient client, RecordSink sink, Clock clock) {
+    /** @param resyncMillis how often every node is replayed (0: never), which re-sends a record whose send failed */
+    public NodeWatcher(KubernetesClient client, RecordSink sink, Clock clock, long resyncMillis) {
+        this.resyncMillis = resyncMillis;
         this.client = client;
         this.sink = sink;
         this.clock = clock;
@@ -53,7 +56,7 @@ public final class NodeWatcher implements AutoCloseable {
                     LOG.errorf(e, "node %s: tombstone not sent", name);
                 }
             }
-        }, 0);
+        }, resyncMillis);
         return this;
     }
 

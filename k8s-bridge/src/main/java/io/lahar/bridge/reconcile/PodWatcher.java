@@ -28,18 +28,21 @@ public final class PodWatcher implements AutoCloseable {
     private final RecordSink sink;
     private final EngineDeletions deletions;
     private final Clock clock;
-    private final Runnable onChange;
+    private final long resyncMillis;
     /** pod UID → what was last reported, so resyncs and status writes that change nothing send nothing. */
     private final Map<String, PodEvent> reported = new ConcurrentHashMap<>();
     private SharedIndexInformer<Pod> informer;
 
-    /** @param onChange told after every pod change, so waiting binds and creates are retried at once */
-    public PodWatcher(KubernetesClient client, RecordSink sink, EngineDeletions deletions, Clock clock, Runnable onChange) {
+    /**
+     * @param resyncMillis how often the informer replays every pod (0: never); a pod event whose
+     *                     send failed is sent again then, since only sent events are remembered
+     */
+    public PodWatcher(KubernetesClient client, RecordSink sink, EngineDeletions deletions, Clock clock, long resyncMillis) {
+        this.resyncMillis = resyncMillis;
         this.client = client;
         this.sink = sink;
         this.deletions = deletions;
         this.clock = clock;
-        this.onChange = onChange;
     }
 
     public PodWatcher start() {
@@ -59,7 +62,7 @@ public final class PodWatcher implements AutoCloseable {
                     public void onDelete(Pod pod, boolean finalStateUnknown) {
                         changed(pod, true);
                     }
-                }, 0);
+                }, resyncMillis);
         return this;
     }
 
@@ -81,8 +84,6 @@ public final class PodWatcher implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             LOG.errorf(e, "pod %s/%s: pod event not sent", pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-        } finally {
-            onChange.run();
         }
     }
 

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -31,17 +33,22 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     private final KubernetesClient client;
     private final RecordSink sink;
     private final Clock clock;
+    private final long resyncMillis;
     private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
+    /** UIDs of Job CRs whose submit could not be sent (Kafka away): the next resync sends it again. */
+    private final Set<String> unsent = ConcurrentHashMap.newKeySet();
 
-    public VolcanoApiWatcher(KubernetesClient client, RecordSink sink, Clock clock) {
+    /** @param resyncMillis how often the informers replay what they hold (0: never), which retries failed sends */
+    public VolcanoApiWatcher(KubernetesClient client, RecordSink sink, Clock clock, long resyncMillis) {
         this.client = client;
         this.sink = sink;
         this.clock = clock;
+        this.resyncMillis = resyncMillis;
     }
 
     public VolcanoApiWatcher start() {
         informers.add(inform(VolcanoKinds.JOBS, new Handler(this::jobAdded, this::jobUpdated, this::jobDeleted)));
-        informers.add(inform(VolcanoKinds.COMMANDS, new Handler(this::commandAdded, (o, n) -> { }, c -> { })));
+        informers.add(inform(VolcanoKinds.COMMANDS, new Handler(this::commandAdded, (o, n) -> commandAdded(n), c -> { })));
         informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, (o, n) -> queueChanged(n), this::queueDeleted)));
         return this;
     }
@@ -49,7 +56,8 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     private SharedIndexInformer<GenericKubernetesResource> inform(
             io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, Handler handler) {
         var resources = client.genericKubernetesResources(kind);
-        return kind.isNamespaceScoped() ? resources.inAnyNamespace().inform(handler, 0) : resources.inform(handler, 0);
+        return kind.isNamespaceScoped() ? resources.inAnyNamespace().inform(handler, resyncMillis)
+                : resources.inform(handler, resyncMillis);
     }
 
     /**
@@ -62,12 +70,17 @@ public final class VolcanoApiWatcher implements AutoCloseable {
                 && state.get("phase") != null) {
             return;
         }
+        String uid = job.getMetadata().getUid();
+        unsent.add(uid);
         sendCommand(VolcanoCrs.submit(job, clock.instant()));
+        unsent.remove(uid);
     }
 
     /** Only a change of the spec is an update: status writes (ours) and metadata edits are not. */
     void jobUpdated(GenericKubernetesResource old, GenericKubernetesResource job) {
-        if (!Objects.equals(old.getAdditionalProperties().get("spec"), job.getAdditionalProperties().get("spec"))) {
+        if (unsent.contains(job.getMetadata().getUid())) {
+            jobAdded(job);
+        } else if (!Objects.equals(old.getAdditionalProperties().get("spec"), job.getAdditionalProperties().get("spec"))) {
             sendCommand(VolcanoCrs.update(job, clock.instant()));
         }
     }
@@ -76,6 +89,7 @@ public final class VolcanoApiWatcher implements AutoCloseable {
         sendCommand(VolcanoCrs.delete(job, clock.instant()));
     }
 
+    /** Also called on resync: a Command still there was not sent, or not deleted; its request id makes a repeat harmless. */
     void commandAdded(GenericKubernetesResource command) {
         String ns = command.getMetadata().getNamespace();
         sendCommand(VolcanoCrs.action(command, clock.instant()));

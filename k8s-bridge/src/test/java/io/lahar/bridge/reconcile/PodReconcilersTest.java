@@ -173,7 +173,7 @@ class PodReconcilersTest {
     void statusChangesBecomePodEventsWithExitCodesAndDeletionsAreTold() {
         String job = job();
         ListSink sink = new ListSink();
-        try (PodWatcher watcher = new PodWatcher(client, sink, deletions, Clock.systemUTC(), () -> { }).start()) {
+        try (PodWatcher watcher = new PodWatcher(client, sink, deletions, Clock.systemUTC(), 0).start()) {
             String template = """
                     {"metadata":{"annotations":{"lahar.io/sim-duration":"2s","lahar.io/sim-exit-code":"3"}},
                      "spec":{"containers":[{"name":"main","image":"busybox"}]}}""";

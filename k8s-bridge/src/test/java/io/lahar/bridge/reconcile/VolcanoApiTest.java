@@ -58,7 +58,7 @@ class VolcanoApiTest {
     static void start() {
         cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("2x{cpu=4,memory=8Gi}")));
         client = cluster.client();
-        watcher = new VolcanoApiWatcher(client, sink, Clock.systemUTC()).start();
+        watcher = new VolcanoApiWatcher(client, sink, Clock.systemUTC(), 0).start();
     }
 
     @AfterAll
@@ -231,7 +231,7 @@ class VolcanoApiTest {
     @Test
     void nodesBecomeRecordsAndARemovedNodeATombstone() {
         ListSink nodes = new ListSink();
-        try (NodeWatcher watcher = new NodeWatcher(client, nodes, Clock.systemUTC()).start()) {
+        try (NodeWatcher watcher = new NodeWatcher(client, nodes, Clock.systemUTC(), 0).start()) {
             await().atMost(Duration.ofSeconds(10)).until(() -> nodes.values(Topics.NODES.name(), Node.class).size() >= 2);
             assertThat(nodes.values(Topics.NODES.name(), Node.class)).anySatisfy(n -> {
                 assertThat(n.getName()).isEqualTo("node-0");
