@@ -16,6 +16,7 @@ import io.lahar.bridge.reconcile.VolcanoApiWatcher;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * The k8s-bridge, assembled: the input loop (intents, decisions, pod groups, job status → the
@@ -28,8 +29,15 @@ public final class Bridge implements AutoCloseable {
     /** The watchers' informers replay everything this often, re-sending what Kafka refused before. */
     static final long RESYNC_MILLIS = 60_000;
 
-    /** @param groupId the consumer group; one per bridge deployment */
-    public record Settings(String bootstrapServers, String registryUrl, String groupId, boolean watchVolcanoApi) {
+    /**
+     * @param groupId         the consumer group; one per bridge deployment
+     * @param watchVolcanoApi turn Job, Command (and, cluster-wide, Queue) CRs into Lahar input
+     * @param namespace       the one namespace this bridge serves (records of others are skipped,
+     *                        only its objects watched), or empty for the whole cluster
+     * @param publishNodes    publish the node inventory (one bridge per cluster should)
+     */
+    public record Settings(String bootstrapServers, String registryUrl, String groupId, boolean watchVolcanoApi,
+                           Optional<String> namespace, boolean publishNodes) {
     }
 
     private final KafkaRecordSink sink;
@@ -56,12 +64,12 @@ public final class Bridge implements AutoCloseable {
         PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate);
         DecisionReconciler decisions = new DecisionReconciler(client, retry);
         BridgeConsumer consumer = new BridgeConsumer(settings.bootstrapServers(), settings.registryUrl(), settings.groupId(),
-                intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry), sink);
+                intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry), sink, settings.namespace());
         // Pod changes are noticed by the loop's retry of waiting work between polls (at most a
         // poll interval later); the watcher itself never calls into the cluster.
-        PodWatcher pods = new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS).start();
-        NodeWatcher nodes = new NodeWatcher(client, sink, clock, RESYNC_MILLIS).start();
-        VolcanoApiWatcher volcano = settings.watchVolcanoApi() ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS).start() : null;
+        PodWatcher pods = new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS, settings.namespace()).start();
+        NodeWatcher nodes = settings.publishNodes() ? new NodeWatcher(client, sink, clock, RESYNC_MILLIS).start() : null;
+        VolcanoApiWatcher volcano = settings.watchVolcanoApi() ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS, settings.namespace()).start() : null;
         Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano);
         bridge.loop.start();
         LOG.infof("k8s-bridge started: Kafka %s, cluster %s", settings.bootstrapServers(), client.getMasterUrl());
@@ -83,7 +91,9 @@ public final class Bridge implements AutoCloseable {
         if (volcano != null) {
             volcano.close();
         }
-        nodes.close();
+        if (nodes != null) {
+            nodes.close();
+        }
         pods.close();
         sink.close();
     }

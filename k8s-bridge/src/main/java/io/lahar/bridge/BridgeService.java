@@ -36,6 +36,10 @@ public class BridgeService {
     String groupId;
     @ConfigProperty(name = "lahar.bridge.watch-volcano-api", defaultValue = "true")
     boolean watchVolcanoApi;
+    @ConfigProperty(name = "lahar.bridge.namespace")
+    Optional<String> namespace;
+    @ConfigProperty(name = "lahar.bridge.publish-nodes", defaultValue = "true")
+    boolean publishNodes;
     @ConfigProperty(name = "lahar.bridge.embedded-cluster.enabled", defaultValue = "false")
     boolean embedded;
     @ConfigProperty(name = "lahar.bridge.embedded-cluster.nodes", defaultValue = "4x{cpu=8,memory=32Gi,gpu=0}")
@@ -74,7 +78,8 @@ public class BridgeService {
         } else {
             client = configuredClient.get();
         }
-        bridge = Bridge.start(client, new Bridge.Settings(bootstrapServers, registryUrl, groupId, watchVolcanoApi),
+        bridge = Bridge.start(client, new Bridge.Settings(bootstrapServers, registryUrl, groupId, watchVolcanoApi,
+                        namespace.filter(n -> !n.isBlank()), publishNodes),
                 Clock.systemUTC());
     }
 

@@ -39,6 +39,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,8 +53,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithLaharInfra
 class BridgeIT {
 
-    private static final String NS = "default";
-
     @Test
     void intentsBecomePodsThatAreBoundRunAndReported(LaharInfra infra) throws Exception {
         List<NewTopic> topics = new ArrayList<>();
@@ -63,14 +62,18 @@ class BridgeIT {
         }
         infra.createTopics(topics);
         String suffix = UUID.randomUUID().toString().substring(0, 8);
+        // A namespace of its own, and no node inventory: the broker is shared with the other
+        // modules' tests, whose schedulers and engines must not see this test's nodes or pods.
+        String ns = "bridge-it-" + suffix;
         String job = "it-" + suffix;
-        String key = Topics.jobKey(NS, job);
+        String key = Topics.jobKey(ns, job);
         RegistrySerdes serdes = new RegistrySerdes(infra.registryUrl());
 
         try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults()
                 .withNodes(NodeSpec.parse("2x{cpu=8,memory=32Gi}")).withTimeScale(0.1));
              Bridge bridge = Bridge.start(cluster.client(),
-                     new Bridge.Settings(infra.bootstrapServers(), infra.registryUrl(), "bridge-it-" + suffix, true),
+                     new Bridge.Settings(infra.bootstrapServers(), infra.registryUrl(), "bridge-it-" + suffix, true,
+                             Optional.of(ns), false),
                      Clock.systemUTC());
              KafkaProducer<String, byte[]> producer = producer(infra);
              KafkaConsumer<String, byte[]> consumer = consumer(infra, suffix)) {
@@ -78,21 +81,21 @@ class BridgeIT {
             String template = """
                     {"metadata":{"annotations":{"lahar.io/sim-duration":"3s","lahar.io/sim-exit-code":"2"}},
                      "spec":{"containers":[{"name":"main","image":"busybox"}]}}""";
-            PodIntent intent = TestIntents.create(NS, job, "worker", 0, 1, template);
+            PodIntent intent = TestIntents.create(ns, job, "worker", 0, 1, template);
             send(producer, serdes, Topics.POD_INTENTS.name(), key, intent);
             send(producer, serdes, Topics.POD_INTENTS.name(), key, intent);   // redelivered
             producer.send(new ProducerRecord<>(Topics.POD_INTENTS.name(), key, new byte[] {9, 9, 9})).get();
             send(producer, serdes, Topics.SCHEDULER_DECISIONS.name(), key, SchedulerDecision.newBuilder()
-                    .setNamespace(NS).setJob(job).setPodGroup(job).setEpoch(1).setTime(TestIntents.T0)
+                    .setNamespace(ns).setJob(job).setPodGroup(job).setEpoch(1).setTime(TestIntents.T0)
                     .setDecision(Bind.newBuilder().setPod(job + "-worker-0").setNode("node-1").setAction("allocate").setJobVersion(1).build())
                     .build());
             GenericKubernetesResource vcjob = new KubernetesSerialization().unmarshal("""
                     apiVersion: batch.volcano.sh/v1alpha1
                     kind: Job
-                    metadata: {name: %s-cr, namespace: default}
+                    metadata: {name: %s-cr, namespace: %s}
                     spec: {minAvailable: 1, tasks: [{name: t, replicas: 1, template: {spec: {containers: [{name: c, image: x}]}}}]}
-                    """.formatted(job), GenericKubernetesResource.class);
-            client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(NS).resource(vcjob).create();
+                    """.formatted(job, ns), GenericKubernetesResource.class);
+            client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(ns).resource(vcjob).create();
 
             Deserializer<PodEvent> events = serdes.value(PodEvent.class).deserializer();
             Deserializer<DeadLetter> letters = serdes.value(DeadLetter.class).deserializer();
@@ -108,13 +111,13 @@ class BridgeIT {
                         seen.add(events.deserialize(record.topic(), record.value()));
                     } else if (record.topic().equals(Topics.DEAD_LETTERS.name()) && key.equals(record.key())) {
                         dead.add(letters.deserialize(record.topic(), record.value()));
-                    } else if (record.topic().equals(Topics.JOB_COMMANDS.name()) && Topics.jobKey(NS, job + "-cr").equals(record.key())) {
+                    } else if (record.topic().equals(Topics.JOB_COMMANDS.name()) && Topics.jobKey(ns, job + "-cr").equals(record.key())) {
                         submitted.add(commands.deserialize(record.topic(), record.value()));
                     }
                 }
             }
 
-            assertThat(client.pods().inNamespace(NS).withLabel(PodLabels.JOB_NAME, job).list().getItems()).hasSize(1);
+            assertThat(client.pods().inNamespace(ns).withLabel(PodLabels.JOB_NAME, job).list().getItems()).hasSize(1);
             assertThat(seen).extracting(PodEvent::getPhase).containsSubsequence("Pending", "Running", "Failed");
             PodEvent failed = seen.stream().filter(e -> e.getPhase().equals("Failed")).findFirst().orElseThrow();
             assertThat(failed.getNode()).isEqualTo("node-1");

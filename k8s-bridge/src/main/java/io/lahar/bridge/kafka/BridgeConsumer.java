@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -58,11 +59,14 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final PodGroupReconciler podGroupReconciler;
     private final JobStatusWriter statusWriter;
     private final RecordSink sink;
+    private final Optional<String> namespace;
     private volatile boolean running = true;
 
     public BridgeConsumer(String bootstrapServers, String registryUrl, String groupId,
                           PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
-                          PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter, RecordSink sink) {
+                          PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter, RecordSink sink,
+                          Optional<String> namespace) {
+        this.namespace = namespace;
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -115,6 +119,9 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     }
 
     void handle(ConsumerRecord<String, byte[]> record) {
+        if (!mine(record.key())) {
+            return;
+        }
         try {
             switch (record.topic()) {
                 case "lahar.pod-intents" -> {
@@ -159,6 +166,11 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 .setProcessor(PROCESSOR)
                 .build();
         sink.send(Topics.DEAD_LETTERS.name(), record.key(), letter);
+    }
+
+    /** Every topic the loop reads is keyed namespace/name: a bridge bound to one namespace skips the others' records undecoded. */
+    private boolean mine(String key) {
+        return namespace.isEmpty() || (key != null && key.startsWith(namespace.get() + "/"));
     }
 
     static String describe(Throwable error) {

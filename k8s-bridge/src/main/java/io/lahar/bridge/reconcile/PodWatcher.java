@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -29,6 +30,7 @@ public final class PodWatcher implements AutoCloseable {
     private final EngineDeletions deletions;
     private final Clock clock;
     private final long resyncMillis;
+    private final Optional<String> namespace;
     /** pod UID → what was last reported, so resyncs and status writes that change nothing send nothing. */
     private final Map<String, PodEvent> reported = new ConcurrentHashMap<>();
     private SharedIndexInformer<Pod> informer;
@@ -36,9 +38,12 @@ public final class PodWatcher implements AutoCloseable {
     /**
      * @param resyncMillis how often the informer replays every pod (0: never); a pod event whose
      *                     send failed is sent again then, since only sent events are remembered
+     * @param namespace    the one namespace to watch, or empty for all
      */
-    public PodWatcher(KubernetesClient client, RecordSink sink, EngineDeletions deletions, Clock clock, long resyncMillis) {
+    public PodWatcher(KubernetesClient client, RecordSink sink, EngineDeletions deletions, Clock clock, long resyncMillis,
+                      Optional<String> namespace) {
         this.resyncMillis = resyncMillis;
+        this.namespace = namespace;
         this.client = client;
         this.sink = sink;
         this.deletions = deletions;
@@ -46,7 +51,8 @@ public final class PodWatcher implements AutoCloseable {
     }
 
     public PodWatcher start() {
-        informer = client.pods().inAnyNamespace().withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
+        var pods = namespace.isPresent() ? client.pods().inNamespace(namespace.get()) : client.pods().inAnyNamespace();
+        informer = pods.withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
                 .inform(new ResourceEventHandler<>() {
                     @Override
                     public void onAdd(Pod pod) {

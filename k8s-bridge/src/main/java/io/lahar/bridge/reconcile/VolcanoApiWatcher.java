@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -34,12 +35,18 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     private final RecordSink sink;
     private final Clock clock;
     private final long resyncMillis;
+    private final Optional<String> namespace;
     private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
     /** UIDs of Job CRs whose submit could not be sent (Kafka away): the next resync sends it again. */
     private final Set<String> unsent = ConcurrentHashMap.newKeySet();
 
-    /** @param resyncMillis how often the informers replay what they hold (0: never), which retries failed sends */
-    public VolcanoApiWatcher(KubernetesClient client, RecordSink sink, Clock clock, long resyncMillis) {
+    /**
+     * @param resyncMillis how often the informers replay what they hold (0: never), which retries failed sends
+     * @param namespace    the one namespace to watch, or empty for all; Queues are cluster-scoped and
+     *                     are watched only by a bridge that watches every namespace
+     */
+    public VolcanoApiWatcher(KubernetesClient client, RecordSink sink, Clock clock, long resyncMillis, Optional<String> namespace) {
+        this.namespace = namespace;
         this.client = client;
         this.sink = sink;
         this.clock = clock;
@@ -49,15 +56,20 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     public VolcanoApiWatcher start() {
         informers.add(inform(VolcanoKinds.JOBS, new Handler(this::jobAdded, this::jobUpdated, this::jobDeleted)));
         informers.add(inform(VolcanoKinds.COMMANDS, new Handler(this::commandAdded, (o, n) -> commandAdded(n), c -> { })));
-        informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, (o, n) -> queueChanged(n), this::queueDeleted)));
+        if (namespace.isEmpty()) {
+            informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, (o, n) -> queueChanged(n), this::queueDeleted)));
+        }
         return this;
     }
 
     private SharedIndexInformer<GenericKubernetesResource> inform(
             io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, Handler handler) {
         var resources = client.genericKubernetesResources(kind);
-        return kind.isNamespaceScoped() ? resources.inAnyNamespace().inform(handler, resyncMillis)
-                : resources.inform(handler, resyncMillis);
+        if (!kind.isNamespaceScoped()) {
+            return resources.inform(handler, resyncMillis);
+        }
+        return namespace.isPresent() ? resources.inNamespace(namespace.get()).inform(handler, resyncMillis)
+                : resources.inAnyNamespace().inform(handler, resyncMillis);
     }
 
     /**

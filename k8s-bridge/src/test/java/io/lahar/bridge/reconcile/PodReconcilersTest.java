@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.lahar.bridge.reconcile.DecisionReconciler.Outcome.ALREADY_BOUND;
@@ -173,7 +174,7 @@ class PodReconcilersTest {
     void statusChangesBecomePodEventsWithExitCodesAndDeletionsAreTold() {
         String job = job();
         ListSink sink = new ListSink();
-        try (PodWatcher watcher = new PodWatcher(client, sink, deletions, Clock.systemUTC(), 0).start()) {
+        try (PodWatcher watcher = new PodWatcher(client, sink, deletions, Clock.systemUTC(), 0, Optional.empty()).start()) {
             String template = """
                     {"metadata":{"annotations":{"lahar.io/sim-duration":"2s","lahar.io/sim-exit-code":"3"}},
                      "spec":{"containers":[{"name":"main","image":"busybox"}]}}""";

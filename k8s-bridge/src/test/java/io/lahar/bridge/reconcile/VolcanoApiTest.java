@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -58,7 +59,7 @@ class VolcanoApiTest {
     static void start() {
         cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("2x{cpu=4,memory=8Gi}")));
         client = cluster.client();
-        watcher = new VolcanoApiWatcher(client, sink, Clock.systemUTC(), 0).start();
+        watcher = new VolcanoApiWatcher(client, sink, Clock.systemUTC(), 0, Optional.empty()).start();
     }
 
     @AfterAll
