@@ -18,7 +18,6 @@ import io.lahar.schema.EnsureSshSecret;
 import io.lahar.schema.PodIntent;
 import org.jboss.logging.Logger;
 
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,13 +38,23 @@ public final class PodIntentReconciler {
     /** What became of an intent; tests and logs read it. */
     public enum Outcome { CREATED, EXISTS, WAITING, STALE, DELETED, ABSENT, ENSURED }
 
+    private static final int DELETED_LIMIT = 200_000;
+
     private final KubernetesClient client;
     private final Retry retry;
     private final JobOwners owners;
     private final EngineDeletions deletions;
     private final IntFunction<SshKeyPair> keys;
-    /** ns/pod → highest job version a DeletePod was seen for. */
-    private final Map<String, Integer> deletedUpTo = new HashMap<>();
+    /**
+     * ns/pod → highest job version a DeletePod was seen for. Bounded, oldest first: a delete that
+     * far back has long been followed by its job's later intents.
+     */
+    private final Map<String, Integer> deletedUpTo = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+            return size() > DELETED_LIMIT;
+        }
+    };
     /** ns/pod → the create waiting for the old pod to be gone. */
     private final Map<String, PodIntent> waiting = new LinkedHashMap<>();
 
