@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.bridge.kafka.BridgeConsumer;
 import io.lahar.bridge.kafka.KafkaRecordSink;
 import io.lahar.bridge.mapping.SshKeyPair;
+import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.EngineDeletions;
 import io.lahar.bridge.reconcile.JobStatusWriter;
@@ -64,7 +65,8 @@ public final class Bridge implements AutoCloseable {
         PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate);
         DecisionReconciler decisions = new DecisionReconciler(client, retry);
         BridgeConsumer consumer = new BridgeConsumer(settings.bootstrapServers(), settings.registryUrl(), settings.groupId(),
-                intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry), sink, settings.namespace());
+                intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
+                new CommandResultReporter(client, retry), sink, settings.namespace());
         // Pod changes are noticed by the loop's retry of waiting work between polls (at most a
         // poll interval later); the watcher itself never calls into the cluster.
         PodWatcher pods = new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS, settings.namespace()).start();

@@ -1,10 +1,12 @@
 package io.lahar.bridge.kafka;
 
+import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
 import io.lahar.bridge.reconcile.RecordSink;
+import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.JobStatusRecord;
@@ -31,7 +33,8 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The bridge's input loop: pod intents, scheduler decisions, pod groups and job status, read with a
+ * The bridge's input loop: pod intents, scheduler decisions, pod groups, job status and command
+ * results (for commands from Volcano CRs), read with a
  * plain consumer and handed to the reconcilers one record at a time, in partition order. Offsets are
  * committed after a batch is reconciled (at least once: every reconciler is idempotent). A record
  * that cannot be decoded or reconciled goes to the dead-letter topic and the loop goes on. Between
@@ -47,24 +50,27 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(BridgeConsumer.class);
     public static final String PROCESSOR = "k8s-bridge";
     static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
-            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name());
+            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name());
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final Deserializer<PodIntent> intents;
     private final Deserializer<SchedulerDecision> decisions;
     private final Deserializer<PodGroup> podGroups;
     private final Deserializer<JobStatusRecord> statuses;
+    private final Deserializer<CommandResult> results;
     private final PodIntentReconciler intentReconciler;
     private final DecisionReconciler decisionReconciler;
     private final PodGroupReconciler podGroupReconciler;
     private final JobStatusWriter statusWriter;
+    private final CommandResultReporter resultReporter;
     private final RecordSink sink;
     private final Optional<String> namespace;
     private volatile boolean running = true;
 
     public BridgeConsumer(String bootstrapServers, String registryUrl, String groupId,
                           PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
-                          PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter, RecordSink sink,
+                          PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter,
+                          CommandResultReporter resultReporter, RecordSink sink,
                           Optional<String> namespace) {
         this.namespace = namespace;
         Properties props = new Properties();
@@ -79,10 +85,12 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         this.decisions = serdes.value(SchedulerDecision.class).deserializer();
         this.podGroups = serdes.value(PodGroup.class).deserializer();
         this.statuses = serdes.value(JobStatusRecord.class).deserializer();
+        this.results = serdes.value(CommandResult.class).deserializer();
         this.intentReconciler = intentReconciler;
         this.decisionReconciler = decisionReconciler;
         this.podGroupReconciler = podGroupReconciler;
         this.statusWriter = statusWriter;
+        this.resultReporter = resultReporter;
         this.sink = sink;
     }
 
@@ -144,6 +152,11 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 case "lahar.job-status" -> {
                     if (record.value() != null) {
                         statusWriter.apply(statuses.deserialize(record.topic(), record.value()));
+                    }
+                }
+                case "lahar.command-results" -> {
+                    if (record.value() != null) {
+                        resultReporter.apply(results.deserialize(record.topic(), record.value()));
                     }
                 }
                 default -> throw new IllegalStateException("not subscribed to " + record.topic());

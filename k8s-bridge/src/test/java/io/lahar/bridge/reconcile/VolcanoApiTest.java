@@ -9,6 +9,7 @@ import io.lahar.bridge.cluster.NodeSpec;
 import io.lahar.bridge.mapping.PluginObjects;
 import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeleteJob;
 import io.lahar.schema.DeleteObject;
 import io.lahar.schema.EnsureConfigMap;
@@ -29,6 +30,7 @@ import io.lahar.schema.Queue;
 import io.lahar.schema.ServicePort;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
+import io.lahar.schema.Violation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -227,6 +229,31 @@ class VolcanoApiTest {
         PodIntent drop = base.setIntent(DeleteObject.newBuilder().setKind("Secret").setName(job + "-ssh").setReason("JobDeleted").build()).build();
         assertThat(reconciler.apply(drop)).isEqualTo(PodIntentReconciler.Outcome.DELETED);
         assertThat(reconciler.apply(drop)).isEqualTo(PodIntentReconciler.Outcome.ABSENT);
+    }
+
+    @Test
+    void aRejectionOfACrsCommandIsAWarningEventOnTheJob() {
+        String job = name();
+        CommandResultReporter reporter = new CommandResultReporter(client, RETRY);
+        CommandResult rejected = CommandResult.newBuilder().setRequestId("k8s:abc:submit").setNamespace(NS).setName(job)
+                .setKind("Job").setAccepted(false).setTime(TestIntents.T0).setSender("k8s-bridge")
+                .setViolations(List.of(new Violation("spec.tasks[0].replicas", "must be at least 0"),
+                        new Violation("spec.queue", "queue \"nope\" does not exist")))
+                .build();
+
+        assertThat(reporter.apply(rejected)).isEqualTo(CommandResultReporter.Outcome.REPORTED);
+        assertThat(reporter.apply(rejected)).isEqualTo(CommandResultReporter.Outcome.ALREADY_REPORTED);
+        var events = client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> job.equals(e.getInvolvedObject().getName())).toList();
+        assertThat(events).singleElement().satisfies(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("Rejected");
+            assertThat(e.getInvolvedObject().getKind()).isEqualTo("Job");
+            assertThat(e.getMessage()).contains("spec.tasks[0].replicas: must be at least 0").contains("spec.queue: queue");
+        });
+
+        CommandResult fromCli = CommandResult.newBuilder(rejected).setRequestId("3f2a-cli").build();
+        assertThat(reporter.apply(fromCli)).isEqualTo(CommandResultReporter.Outcome.NOT_OURS);
     }
 
     @Test
