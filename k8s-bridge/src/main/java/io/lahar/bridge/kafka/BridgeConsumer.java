@@ -49,6 +49,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(BridgeConsumer.class);
     public static final String PROCESSOR = "k8s-bridge";
+    static final Duration RETRY_INTERVAL = Duration.ofMillis(500);
     static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
             Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name());
 
@@ -66,6 +67,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final RecordSink sink;
     private final Optional<String> namespace;
     private volatile boolean running = true;
+    private long lastRetry = System.nanoTime();
 
     public BridgeConsumer(String bootstrapServers, String registryUrl, String groupId,
                           PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
@@ -106,7 +108,11 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 if (!records.isEmpty()) {
                     consumer.commitSync();
                 }
-                retryPending();
+                // Waiting work is a GET per item: often enough to follow a pod's appearance, no busier.
+                if (System.nanoTime() - lastRetry >= RETRY_INTERVAL.toNanos()) {
+                    retryPending();
+                    lastRetry = System.nanoTime();
+                }
             }
         } catch (WakeupException e) {
             if (running) {
