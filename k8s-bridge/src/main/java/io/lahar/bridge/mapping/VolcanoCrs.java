@@ -57,8 +57,11 @@ public final class VolcanoCrs {
 
     /** A change of the CR's spec (a new generation) is an update; status writes do not change the generation. */
     public static JobCommand update(GenericKubernetesResource job, Instant time) {
-        return command(job, "k8s:" + job.getMetadata().getUid() + ":generation-" + job.getMetadata().getGeneration(),
-                time, new UpdateJob(manifest(job)));
+        // An apiserver bumps the generation on every spec change; an emulator might not, and then
+        // the resource version (which changes on every write) keeps two updates apart.
+        Long generation = job.getMetadata().getGeneration();
+        String version = generation != null ? "generation-" + generation : "rv-" + job.getMetadata().getResourceVersion();
+        return command(job, "k8s:" + job.getMetadata().getUid() + ":" + version, time, new UpdateJob(manifest(job)));
     }
 
     public static JobCommand delete(GenericKubernetesResource job, Instant time) {

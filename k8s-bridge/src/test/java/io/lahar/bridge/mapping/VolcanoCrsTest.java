@@ -94,6 +94,9 @@ class VolcanoCrsTest {
         JobCommand update = VolcanoCrs.update(cr(JOB), NOW);
         assertThat(update.getCommand()).isInstanceOf(UpdateJob.class);
         assertThat(update.getRequestId()).isEqualTo("k8s:1234:generation-2");
+        GenericKubernetesResource noGeneration = cr(JOB);
+        noGeneration.getMetadata().setGeneration(null);
+        assertThat(VolcanoCrs.update(noGeneration, NOW).getRequestId()).isEqualTo("k8s:1234:rv-77");
         JobCommand delete = VolcanoCrs.delete(cr(JOB), NOW);
         assertThat(delete.getCommand()).isInstanceOf(DeleteJob.class);
         assertThat(delete.getRequestId()).isEqualTo("k8s:1234:delete");

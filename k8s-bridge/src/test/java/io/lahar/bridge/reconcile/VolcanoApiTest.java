@@ -30,6 +30,7 @@ import io.lahar.schema.Queue;
 import io.lahar.schema.ServicePort;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
+import io.lahar.schema.UpdateJob;
 import io.lahar.schema.Violation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -120,8 +121,15 @@ class VolcanoApiTest {
         // Our own status write is no spec change: no update command follows.
         assertThat(commandsFor(job)).hasSize(1);
 
-        client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(NS).withName(job).delete();
+        stored.setAdditionalProperty("spec", Map.of("minAvailable", 1, "tasks", List.of(Map.of("name", "worker", "replicas", 3,
+                "template", Map.of("spec", Map.of("containers", List.of(Map.of("name", "w", "image", "busybox"))))))));
+        client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(NS).resource(stored).update();
         await().atMost(Duration.ofSeconds(10)).until(() -> commandsFor(job).size() == 2);
+        assertThat(commandsFor(job).get(1).getCommand()).isInstanceOfSatisfying(UpdateJob.class,
+                u -> assertThat(u.getManifest()).contains("\"replicas\":3"));
+
+        client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(NS).withName(job).delete();
+        await().atMost(Duration.ofSeconds(10)).until(() -> commandsFor(job).size() == 3);
         assertThat(commandsFor(job).getLast().getCommand()).isInstanceOf(DeleteJob.class);
         assertThat(writer.apply(status)).isEqualTo(JobStatusWriter.Outcome.NO_CR);
     }
