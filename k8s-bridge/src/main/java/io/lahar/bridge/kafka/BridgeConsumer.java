@@ -18,6 +18,8 @@ import io.lahar.schema.serde.RegistrySerdes;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -28,7 +30,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -37,7 +43,9 @@ import java.util.Properties;
  * results (for commands from Volcano CRs), read with a
  * plain consumer and handed to the reconcilers one record at a time, in partition order. Offsets are
  * committed after a batch is reconciled (at least once: every reconciler is idempotent). A record
- * that cannot be decoded or reconciled goes to the dead-letter topic and the loop goes on. Between
+ * that cannot be decoded or reconciled goes to the dead-letter topic and the loop goes on; one that
+ * failed because the cluster or the registry is unreachable stays, with the rest of its partition,
+ * and is tried again after a pause (1 s doubling to 30 s). Between
  * polls, the binds and creates that wait for a pod to appear or go are retried.
  * <p>
  * Plain clients rather than SmallRye channels: the loop must hold each record until the cluster
@@ -50,6 +58,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(BridgeConsumer.class);
     public static final String PROCESSOR = "k8s-bridge";
     static final Duration RETRY_INTERVAL = Duration.ofMillis(500);
+    static final Duration PAUSE_FIRST = Duration.ofSeconds(1);
+    static final Duration PAUSE_MAX = Duration.ofSeconds(30);
     static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
             Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name());
 
@@ -98,15 +108,35 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
 
     @Override
     public void run() {
+        Duration pause = PAUSE_FIRST;
         try {
             consumer.subscribe(TOPICS);
             while (running) {
                 var records = consumer.poll(Duration.ofMillis(250));
+                Map<TopicPartition, OffsetAndMetadata> done = new HashMap<>();
+                Set<TopicPartition> stalled = new HashSet<>();
                 for (ConsumerRecord<String, byte[]> record : records) {
-                    handle(record);
+                    TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+                    if (stalled.contains(partition)) {
+                        continue;
+                    }
+                    if (handle(record) == Handled.LATER) {
+                        // The cluster or the registry is away: keep the record, and the rest of its
+                        // partition, for the next poll, in order; back pressure rather than loss.
+                        stalled.add(partition);
+                        consumer.seek(partition, record.offset());
+                    } else {
+                        done.put(partition, new OffsetAndMetadata(record.offset() + 1));
+                    }
                 }
-                if (!records.isEmpty()) {
-                    consumer.commitSync();
+                if (!done.isEmpty()) {
+                    consumer.commitSync(done);
+                }
+                if (!stalled.isEmpty()) {
+                    sleep(pause);
+                    pause = pause.multipliedBy(2).compareTo(PAUSE_MAX) > 0 ? PAUSE_MAX : pause.multipliedBy(2);
+                } else {
+                    pause = PAUSE_FIRST;
                 }
                 // Waiting work is a GET per item: often enough to follow a pod's appearance, no busier.
                 if (System.nanoTime() - lastRetry >= RETRY_INTERVAL.toNanos()) {
@@ -123,6 +153,15 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         }
     }
 
+    private void sleep(Duration pause) {
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
     private void retryPending() {
         try {
             intentReconciler.retryPending();
@@ -132,9 +171,12 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         }
     }
 
-    void handle(ConsumerRecord<String, byte[]> record) {
+    /** What became of a record: done (reconciled, skipped or dead-lettered), or to be tried again later. */
+    enum Handled { DONE, LATER }
+
+    Handled handle(ConsumerRecord<String, byte[]> record) {
         if (!mine(record.key())) {
-            return;
+            return Handled.DONE;
         }
         try {
             switch (record.topic()) {
@@ -168,10 +210,16 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 default -> throw new IllegalStateException("not subscribed to " + record.topic());
             }
         } catch (RuntimeException e) {
+            if (Transients.isTransient(e)) {
+                LOG.warnf("%s-%d@%d key %s: %s; will try again", record.topic(), record.partition(), record.offset(),
+                        record.key(), describe(e));
+                return Handled.LATER;
+            }
             LOG.errorf("%s-%d@%d key %s: %s; sent to %s", record.topic(), record.partition(), record.offset(),
                     record.key(), describe(e), Topics.DEAD_LETTERS.name());
             deadLetter(record, e);
         }
+        return Handled.DONE;
     }
 
     private void deadLetter(ConsumerRecord<String, byte[]> record, RuntimeException error) {

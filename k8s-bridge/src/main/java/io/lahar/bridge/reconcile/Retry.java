@@ -43,7 +43,7 @@ public final class Retry {
             try {
                 return operation.get();
             } catch (KubernetesClientException e) {
-                if (!transient_(e) || attempt >= attempts) {
+                if (!isTransient(e) || attempt >= attempts) {
                     throw e;
                 }
             }
@@ -65,7 +65,7 @@ public final class Retry {
     }
 
     /** 0: no HTTP answer at all (connection refused, timeout); 429: throttled; 5xx: the server's trouble. */
-    static boolean transient_(KubernetesClientException e) {
+    public static boolean isTransient(KubernetesClientException e) {
         int code = e.getCode();
         return code == 0 || code == 429 || code >= 500;
     }
