@@ -1,0 +1,102 @@
+package io.lahar.bridge;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.lahar.bridge.kafka.BridgeConsumer;
+import io.lahar.bridge.kafka.KafkaRecordSink;
+import io.lahar.bridge.mapping.SshKeyPair;
+import io.lahar.bridge.reconcile.CommandResultReporter;
+import io.lahar.bridge.reconcile.DecisionReconciler;
+import io.lahar.bridge.reconcile.EngineDeletions;
+import io.lahar.bridge.reconcile.JobStatusWriter;
+import io.lahar.bridge.reconcile.NodeWatcher;
+import io.lahar.bridge.reconcile.PodGroupReconciler;
+import io.lahar.bridge.reconcile.PodIntentReconciler;
+import io.lahar.bridge.reconcile.PodWatcher;
+import io.lahar.bridge.reconcile.Retry;
+import io.lahar.bridge.reconcile.VolcanoApiWatcher;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The k8s-bridge, assembled: the input loop (intents, decisions, pod groups, job status → the
+ * cluster) and the watchers (pods, nodes, Volcano's API → topics). Plain Java, so tests run it
+ * without Quarkus; {@link BridgeService} starts it in the service.
+ */
+public final class Bridge implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Bridge.class);
+    /** The watchers' informers replay everything this often, re-sending what Kafka refused before. */
+    static final long RESYNC_MILLIS = 60_000;
+
+    /**
+     * @param groupId         the consumer group; one per bridge deployment
+     * @param watchVolcanoApi turn Job, Command (and, cluster-wide, Queue) CRs into Lahar input
+     * @param namespace       the one namespace this bridge serves (records of others are skipped,
+     *                        only its objects watched), or empty for the whole cluster
+     * @param publishNodes    publish the node inventory (one bridge per cluster should)
+     */
+    public record Settings(String bootstrapServers, String registryUrl, String groupId, boolean watchVolcanoApi,
+                           Optional<String> namespace, boolean publishNodes) {
+    }
+
+    private final KafkaRecordSink sink;
+    private final BridgeConsumer consumer;
+    private final Thread loop;
+    private final PodWatcher pods;
+    private final NodeWatcher nodes;
+    private final VolcanoApiWatcher volcano;
+
+    private Bridge(KafkaRecordSink sink, BridgeConsumer consumer, PodWatcher pods, NodeWatcher nodes, VolcanoApiWatcher volcano) {
+        this.sink = sink;
+        this.consumer = consumer;
+        this.pods = pods;
+        this.nodes = nodes;
+        this.volcano = volcano;
+        this.loop = Thread.ofPlatform().name("lahar-bridge-loop").unstarted(consumer);
+        this.loop.setUncaughtExceptionHandler((t, e) -> LOG.error("the bridge's input loop stopped", e));
+    }
+
+    public static Bridge start(KubernetesClient client, Settings settings, Clock clock) {
+        Retry retry = Retry.standard();
+        EngineDeletions deletions = new EngineDeletions();
+        KafkaRecordSink sink = new KafkaRecordSink(settings.bootstrapServers(), settings.registryUrl());
+        PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate);
+        DecisionReconciler decisions = new DecisionReconciler(client, retry);
+        BridgeConsumer consumer = new BridgeConsumer(settings.bootstrapServers(), settings.registryUrl(), settings.groupId(),
+                intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
+                new CommandResultReporter(client, retry), sink, settings.namespace());
+        // Pod changes are noticed by the loop's retry of waiting work between polls (at most a
+        // poll interval later); the watcher itself never calls into the cluster.
+        PodWatcher pods = new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS, settings.namespace()).start();
+        NodeWatcher nodes = settings.publishNodes() ? new NodeWatcher(client, sink, clock, RESYNC_MILLIS).start() : null;
+        VolcanoApiWatcher volcano = settings.watchVolcanoApi() ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS, settings.namespace()).start() : null;
+        Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano);
+        bridge.loop.start();
+        LOG.infof("k8s-bridge started: Kafka %s, cluster %s", settings.bootstrapServers(), client.getMasterUrl());
+        return bridge;
+    }
+
+    public boolean isRunning() {
+        return loop.isAlive();
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+        try {
+            loop.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (volcano != null) {
+            volcano.close();
+        }
+        if (nodes != null) {
+            nodes.close();
+        }
+        pods.close();
+        sink.close();
+    }
+}

@@ -1,0 +1,62 @@
+package io.lahar.bridge.kafka;
+
+import io.lahar.bridge.reconcile.RecordSink;
+import io.lahar.schema.serde.RegistrySerdes;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The bridge's one producer, for every topic it writes (pod events, nodes, job commands, queues,
+ * dead letters). Values are encoded through {@link RegistrySerdes}, one serializer per record
+ * class; a null value is a tombstone and is not Avro.
+ */
+public final class KafkaRecordSink implements RecordSink, AutoCloseable {
+
+    private final KafkaProducer<String, byte[]> producer;
+    private final RegistrySerdes serdes;
+    private final Map<Class<?>, Serializer<SpecificRecord>> serializers = new ConcurrentHashMap<>();
+
+    public KafkaRecordSink(String bootstrapServers, String registryUrl) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-k8s-bridge");
+        this.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        this.serdes = new RegistrySerdes(registryUrl);
+    }
+
+    @Override
+    public void send(String topic, String key, SpecificRecord value) {
+        byte[] bytes = value == null ? null : serializer(value.getClass()).serialize(topic, value);
+        try {
+            producer.send(new ProducerRecord<>(topic, key, bytes)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("interrupted sending to " + topic, e);
+        } catch (ExecutionException e) {
+            throw new KafkaException("sending to " + topic + " key " + key + " failed: " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Serializer<SpecificRecord> serializer(Class<?> type) {
+        return serializers.computeIfAbsent(type, t -> (Serializer<SpecificRecord>) (Serializer) serdes.value((Class) t).serializer());
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

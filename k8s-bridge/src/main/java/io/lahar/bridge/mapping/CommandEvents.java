@@ -1,0 +1,72 @@
+package io.lahar.bridge.mapping;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.lahar.schema.CommandResult;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The engine's answer to a command that came from Volcano's API, as a Kubernetes Event on the Job
+ * CR: where Volcano's admission webhook would have refused {@code kubectl apply}, Lahar admits
+ * asynchronously, so {@code kubectl describe vcjob} is where a user reads why a job was rejected.
+ */
+public final class CommandEvents {
+
+    /** Prefix of the request ids the bridge gives the commands it derives from CRs. */
+    public static final String REQUEST_PREFIX = "k8s:";
+    /** Kubernetes caps an Event's message at 1 KiB. */
+    static final int MAX_MESSAGE = 1024;
+
+    private CommandEvents() {
+    }
+
+    /** Whether the result answers a command the bridge sent for a CR. */
+    public static boolean fromCr(CommandResult result) {
+        return result.getRequestId().startsWith(REQUEST_PREFIX) && "Job".equals(result.getKind());
+    }
+
+    /**
+     * The event; its name is derived from the request id, so a redelivered result creates nothing new.
+     *
+     * @param jobUid the CR's UID when it still exists
+     */
+    public static Event event(CommandResult result, Optional<String> jobUid) {
+        String message = result.getAccepted() ? "accepted by Lahar (" + result.getRequestId() + ")"
+                : result.getViolations().stream().map(v -> v.getPath() + ": " + v.getMessage()).collect(Collectors.joining("; "));
+        if (message.length() > MAX_MESSAGE) {
+            message = message.substring(0, MAX_MESSAGE - 3) + "...";
+        }
+        String time = VolcanoCrs.rfc3339(result.getTime());
+        return new EventBuilder()
+                .withNewMetadata()
+                .withName(result.getName() + "." + digest(result.getRequestId()))
+                .withNamespace(result.getNamespace())
+                .endMetadata()
+                .withNewInvolvedObject()
+                .withApiVersion(VolcanoKinds.BATCH_API_VERSION).withKind("Job")
+                .withName(result.getName()).withNamespace(result.getNamespace()).withUid(jobUid.orElse(null))
+                .endInvolvedObject()
+                .withType(result.getAccepted() ? "Normal" : "Warning")
+                .withReason(result.getAccepted() ? "Admitted" : "Rejected")
+                .withMessage(message)
+                .withNewSource().withComponent("lahar").endSource()
+                .withReportingComponent("lahar")
+                .withFirstTimestamp(time).withLastTimestamp(time).withCount(1)
+                .build();
+    }
+
+    private static String digest(String text) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.lahar.bridge.mapping;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.lahar.core.job.plugins.PodLabels;
+import io.lahar.schema.CreatePod;
+import io.lahar.schema.PodIntent;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** A CreatePod intent as the Kubernetes Pod the bridge creates. */
+public final class Pods {
+
+    private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+    private Pods() {
+    }
+
+    /**
+     * The pod: the intent's template (carried intact) with the intent's name, namespace, labels and
+     * annotations on top, the scheduler name that keeps kube-scheduler away, and the owner reference
+     * to the Volcano Job CR when one exists (so deleting the CR garbage-collects the pods).
+     *
+     * @throws IllegalArgumentException when the template is not a PodTemplateSpec
+     */
+    public static Pod pod(PodIntent intent, CreatePod create, Optional<OwnerReference> owner) {
+        PodTemplateSpec template = template(create.getTemplate());
+        ObjectMeta source = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
+        Map<String, String> labels = new LinkedHashMap<>(nullToEmpty(source.getLabels()));
+        labels.putAll(create.getLabels());
+        // The fields the pod watch reads back into pod events must be there whatever the engine sent.
+        labels.putIfAbsent(PodLabels.JOB_NAME, intent.getJob());
+        labels.putIfAbsent(PodLabels.JOB_NAMESPACE, intent.getNamespace());
+        labels.putIfAbsent(PodLabels.TASK_SPEC, create.getTask());
+        labels.put(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER);
+        Map<String, String> annotations = new LinkedHashMap<>(nullToEmpty(source.getAnnotations()));
+        annotations.putAll(create.getAnnotations());
+        annotations.putIfAbsent(PodLabels.TASK_INDEX, Integer.toString(create.getIndex()));
+        annotations.put(PodLabels.JOB_VERSION, Integer.toString(create.getJobVersion()));
+        annotations.putIfAbsent(PodLabels.GROUP_NAME, create.getPodGroup());
+        if (intent.getJobUid() != null) {
+            annotations.put(BridgeLabels.JOB_UID, intent.getJobUid());
+        }
+        PodSpec spec = template.getSpec() == null ? new PodSpec() : template.getSpec();
+        spec.setSchedulerName(create.getSchedulerName() == null || create.getSchedulerName().isBlank()
+                ? BridgeLabels.DEFAULT_SCHEDULER : create.getSchedulerName());
+        // Lahar binds through the Binding subresource; a nodeName in the template would bypass the gang.
+        spec.setNodeName(null);
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(create.getPod())
+                .withNamespace(intent.getNamespace())
+                .withLabels(labels)
+                .withAnnotations(annotations)
+                .withOwnerReferences(owner.stream().toList())
+                .endMetadata()
+                .withSpec(spec)
+                .build();
+    }
+
+    /** Job version a pod was created for (annotation volcano.sh/job-version); 0 when absent or malformed. */
+    public static int jobVersion(Pod pod) {
+        return intAnnotation(pod, PodLabels.JOB_VERSION).orElse(0);
+    }
+
+    static Optional<Integer> intAnnotation(Pod pod, String key) {
+        String value = pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
+                ? null : pod.getMetadata().getAnnotations().get(key);
+        if (value == null) {
+            String label = pod.getMetadata() == null || pod.getMetadata().getLabels() == null
+                    ? null : pod.getMetadata().getLabels().get(key);
+            value = label;
+        }
+        if (value == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Integer.parseInt(value.trim()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    static PodTemplateSpec template(String json) {
+        if (json == null || json.isBlank()) {
+            return new PodTemplateSpec();
+        }
+        try {
+            return JSON.unmarshal(json, PodTemplateSpec.class);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("intent.template: not a PodTemplateSpec: " + e.getMessage(), e);
+        }
+    }
+
+    /** The owner reference to a Volcano Job CR, as Volcano's controller sets it on its pods. */
+    public static OwnerReference jobOwner(String jobName, String jobUid) {
+        OwnerReference ref = new OwnerReference();
+        ref.setApiVersion(VolcanoKinds.BATCH_API_VERSION);
+        ref.setKind("Job");
+        ref.setName(jobName);
+        ref.setUid(jobUid);
+        ref.setController(true);
+        ref.setBlockOwnerDeletion(true);
+        return ref;
+    }
+
+    private static Map<String, String> nullToEmpty(Map<String, String> map) {
+        return map == null ? Map.of() : map;
+    }
+}

@@ -1,0 +1,51 @@
+package io.lahar.bridge.reconcile;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.lahar.bridge.mapping.CommandEvents;
+import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.schema.CommandResult;
+
+import java.util.Optional;
+
+/** Reports the engine's answers to commands from Volcano CRs as Events on the Job CR (see {@link CommandEvents}). */
+public final class CommandResultReporter {
+
+    public enum Outcome { REPORTED, ALREADY_REPORTED, NOT_OURS }
+
+    private final KubernetesClient client;
+    private final Retry retry;
+
+    public CommandResultReporter(KubernetesClient client, Retry retry) {
+        this.client = client;
+        this.retry = retry;
+    }
+
+    public Outcome apply(CommandResult result) {
+        if (!CommandEvents.fromCr(result)) {
+            return Outcome.NOT_OURS;
+        }
+        Optional<String> uid;
+        try {
+            GenericKubernetesResource cr = retry.call(() -> client.genericKubernetesResources(VolcanoKinds.JOBS)
+                    .inNamespace(result.getNamespace()).withName(result.getName()).get());
+            uid = cr == null ? Optional.empty() : Optional.ofNullable(cr.getMetadata().getUid());
+        } catch (KubernetesClientException e) {
+            if (!Retry.isNotFound(e)) {
+                throw e;
+            }
+            uid = Optional.empty();
+        }
+        var event = CommandEvents.event(result, uid);
+        try {
+            retry.call(() -> client.v1().events().inNamespace(result.getNamespace()).resource(event).create());
+            return Outcome.REPORTED;
+        } catch (KubernetesClientException e) {
+            if (Retry.isConflict(e)) {
+                return Outcome.ALREADY_REPORTED;
+            }
+            throw e;
+        }
+    }
+}

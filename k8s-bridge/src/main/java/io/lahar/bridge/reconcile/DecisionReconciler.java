@@ -1,0 +1,143 @@
+package io.lahar.bridge.reconcile;
+
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.lahar.bridge.mapping.Pods;
+import io.lahar.schema.Bind;
+import io.lahar.schema.Evict;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SchedulerDecision;
+import org.jboss.logging.Logger;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Carries out the scheduler's decisions, as read back from the decisions topic (never from the
+ * scheduler's memory): a Bind goes through the Binding subresource, an Evict deletes the victim.
+ * Decisions of an older scheduler epoch are dropped (a fenced instance's last words). A bind that
+ * arrives before its pod exists waits and is retried by {@link #retryPending()}.
+ */
+public final class DecisionReconciler {
+
+    private static final Logger LOG = Logger.getLogger(DecisionReconciler.class);
+
+    public enum Outcome { BOUND, ALREADY_BOUND, WAITING, STALE, EVICTED, ABSENT, IGNORED }
+
+    private final KubernetesClient client;
+    private final Retry retry;
+    private long epoch = Long.MIN_VALUE;
+    /** ns/pod → the bind waiting for its pod to appear. */
+    private final Map<String, SchedulerDecision> waiting = new LinkedHashMap<>();
+
+    public DecisionReconciler(KubernetesClient client, Retry retry) {
+        this.client = client;
+        this.retry = retry;
+    }
+
+    public synchronized Outcome apply(SchedulerDecision decision) {
+        if (decision.getEpoch() < epoch) {
+            LOG.infof("decision for %s/%s of epoch %d dropped: epoch %d has taken over",
+                    decision.getNamespace(), decision.getJob(), decision.getEpoch(), epoch);
+            return Outcome.STALE;
+        }
+        if (decision.getEpoch() > epoch) {
+            epoch = decision.getEpoch();
+            // Binds the old scheduler wanted are its business no longer.
+            waiting.values().removeIf(d -> d.getEpoch() < epoch);
+        }
+        return switch (decision.getDecision()) {
+            case Bind bind -> bind(decision, bind);
+            case Evict evict -> evict(decision.getNamespace(), evict);
+            // The pod group's phase reaches Kubernetes through the pod-groups topic, which the
+            // engine derives from this same decision; writing it here too would race that record.
+            case PodGroupStatus ignored -> Outcome.IGNORED;
+            default -> throw new IllegalArgumentException("decision: unknown kind " + decision.getDecision().getClass().getSimpleName());
+        };
+    }
+
+    public synchronized void retryPending() {
+        for (SchedulerDecision decision : List.copyOf(waiting.values())) {
+            bind(decision, (Bind) decision.getDecision());
+        }
+    }
+
+    /** The engine deleted the pod: a bind still waiting for it must not bind its successor. */
+    public synchronized void forget(String namespace, String pod) {
+        waiting.remove(namespace + "/" + pod);
+    }
+
+    public synchronized int pendingCount() {
+        return waiting.size();
+    }
+
+    private Outcome bind(SchedulerDecision decision, Bind bind) {
+        String ns = decision.getNamespace();
+        String key = ns + "/" + bind.getPod();
+        Pod pod = retry.call(() -> client.pods().inNamespace(ns).withName(bind.getPod()).get());
+        if (pod == null) {
+            waiting.put(key, decision);
+            return Outcome.WAITING;
+        }
+        if (bind.getJobVersion() > 0 && Pods.jobVersion(pod) > bind.getJobVersion()) {
+            waiting.remove(key);
+            return Outcome.STALE;
+        }
+        if (bind.getJobVersion() > Pods.jobVersion(pod) || pod.getMetadata().getDeletionTimestamp() != null) {
+            // The previous version's pod still holds the name: bind its successor when it appears.
+            waiting.put(key, decision);
+            return Outcome.WAITING;
+        }
+        waiting.remove(key);
+        String current = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        if (current != null && !current.isEmpty()) {
+            return alreadyBound(key, current, bind);
+        }
+        Binding binding = new BindingBuilder()
+                .withNewMetadata().withName(bind.getPod()).withNamespace(ns).endMetadata()
+                .withNewTarget().withApiVersion("v1").withKind("Node").withName(bind.getNode()).endTarget()
+                .build();
+        try {
+            retry.call(() -> client.bindings().inNamespace(ns).resource(binding).create());
+            return Outcome.BOUND;
+        } catch (KubernetesClientException e) {
+            if (Retry.isNotFound(e)) {
+                waiting.put(key, decision);
+                return Outcome.WAITING;
+            }
+            if (Retry.isConflict(e)) {
+                // Bound meanwhile (a redelivered decision, or another binder): see to whom.
+                Pod again = retry.call(() -> client.pods().inNamespace(ns).withName(bind.getPod()).get());
+                String node = again == null || again.getSpec() == null ? null : again.getSpec().getNodeName();
+                return alreadyBound(key, node, bind);
+            }
+            throw e;
+        }
+    }
+
+    private Outcome alreadyBound(String key, String node, Bind bind) {
+        if (!bind.getNode().equals(node)) {
+            LOG.warnf("pod %s: bind to %s dropped, the pod is already on %s", key, bind.getNode(), node);
+        }
+        return Outcome.ALREADY_BOUND;
+    }
+
+    /** An eviction deletes the victim; its deletion is reported as by others, Volcano's PodEvicted. */
+    private Outcome evict(String ns, Evict evict) {
+        forget(ns, evict.getPod());
+        Pod pod = retry.call(() -> client.pods().inNamespace(ns).withName(evict.getPod()).get());
+        if (pod == null) {
+            return Outcome.ABSENT;
+        }
+        if (evict.getJobVersion() > 0 && Pods.jobVersion(pod) > evict.getJobVersion()) {
+            return Outcome.STALE;
+        }
+        LOG.infof("pod %s/%s evicted: %s (%s)", ns, evict.getPod(), evict.getReason(), evict.getAction());
+        var gone = retry.call(() -> client.pods().inNamespace(ns).withName(evict.getPod()).delete());
+        return gone.isEmpty() ? Outcome.ABSENT : Outcome.EVICTED;
+    }
+}

@@ -1,0 +1,203 @@
+package io.lahar.bridge.reconcile;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.StatusDetails;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.lahar.bridge.mapping.PluginObjects;
+import io.lahar.bridge.mapping.Pods;
+import io.lahar.bridge.mapping.SshKeyPair;
+import io.lahar.schema.CreatePod;
+import io.lahar.schema.DeleteObject;
+import io.lahar.schema.DeletePod;
+import io.lahar.schema.EnsureConfigMap;
+import io.lahar.schema.EnsureService;
+import io.lahar.schema.EnsureSshSecret;
+import io.lahar.schema.PodIntent;
+import org.jboss.logging.Logger;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.IntFunction;
+
+/**
+ * Makes Kubernetes match the pod intents: create-if-absent, so a redelivered intent never makes a
+ * second pod; deletions idempotent; a delete seen before its create is remembered so the create
+ * never resurrects the pod; a create whose name is still taken by the previous version's pod
+ * waits for that pod to go (Volcano keeps pod names across restarts) and is retried by
+ * {@link #retryPending()}.
+ */
+public final class PodIntentReconciler {
+
+    private static final Logger LOG = Logger.getLogger(PodIntentReconciler.class);
+
+    /** What became of an intent; tests and logs read it. */
+    public enum Outcome { CREATED, EXISTS, WAITING, STALE, DELETED, ABSENT, ENSURED }
+
+    private static final int DELETED_LIMIT = 200_000;
+
+    private final KubernetesClient client;
+    private final Retry retry;
+    private final JobOwners owners;
+    private final EngineDeletions deletions;
+    private final IntFunction<SshKeyPair> keys;
+    /**
+     * ns/pod → highest job version a DeletePod was seen for. Bounded, oldest first: a delete that
+     * far back has long been followed by its job's later intents.
+     */
+    private final Map<String, Integer> deletedUpTo = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+            return size() > DELETED_LIMIT;
+        }
+    };
+    /** ns/pod → the create waiting for the old pod to be gone. */
+    private final Map<String, PodIntent> waiting = new LinkedHashMap<>();
+
+    public PodIntentReconciler(KubernetesClient client, Retry retry, EngineDeletions deletions, IntFunction<SshKeyPair> keys) {
+        this.client = client;
+        this.retry = retry;
+        this.owners = new JobOwners(client, retry);
+        this.deletions = deletions;
+        this.keys = keys;
+    }
+
+    public synchronized Outcome apply(PodIntent intent) {
+        String ns = intent.getNamespace();
+        return switch (intent.getIntent()) {
+            case CreatePod create -> create(intent, create);
+            case DeletePod delete -> delete(ns, delete);
+            case EnsureService svc -> ensureAbsent(PluginObjects.service(ns, svc, owners.owner(ns, intent.getJob())));
+            case EnsureConfigMap cm -> ensureConfigMap(PluginObjects.configMap(ns, cm, owners.owner(ns, intent.getJob())));
+            case EnsureSshSecret ssh -> ensureSecret(intent, ssh);
+            case DeleteObject object -> deleteObject(ns, object);
+            default -> throw new IllegalArgumentException("intent: unknown kind " + intent.getIntent().getClass().getSimpleName());
+        };
+    }
+
+    /** Retries the creates that waited for an old pod's deletion; called by the bridge's loop. */
+    public synchronized void retryPending() {
+        for (PodIntent intent : List.copyOf(waiting.values())) {
+            create(intent, (CreatePod) intent.getIntent());
+        }
+    }
+
+    public synchronized int pendingCount() {
+        return waiting.size();
+    }
+
+    private Outcome create(PodIntent intent, CreatePod create) {
+        String key = intent.getNamespace() + "/" + create.getPod();
+        if (deletedUpTo.getOrDefault(key, -1) >= create.getJobVersion()) {
+            waiting.remove(key);
+            LOG.debugf("pod %s: create of version %d dropped, a later delete covers it", key, create.getJobVersion());
+            return Outcome.STALE;
+        }
+        Pod existing = retry.call(() -> client.pods().inNamespace(intent.getNamespace()).withName(create.getPod()).get());
+        if (existing != null) {
+            int version = Pods.jobVersion(existing);
+            if (existing.getMetadata().getDeletionTimestamp() == null && version >= create.getJobVersion()) {
+                waiting.remove(key);
+                return Outcome.EXISTS;
+            }
+            waiting.put(key, intent);
+            return Outcome.WAITING;
+        }
+        Pod pod = Pods.pod(intent, create, owners.owner(intent.getNamespace(), intent.getJob()));
+        try {
+            retry.call(() -> client.pods().inNamespace(intent.getNamespace()).resource(pod).create());
+            waiting.remove(key);
+            return Outcome.CREATED;
+        } catch (KubernetesClientException e) {
+            if (Retry.isConflict(e)) {
+                // AlreadyExists: someone (a redelivery racing us, the old pod) holds the name: not yet.
+                waiting.put(key, intent);
+                return Outcome.WAITING;
+            }
+            throw e;
+        }
+    }
+
+    private Outcome delete(String ns, DeletePod delete) {
+        String key = ns + "/" + delete.getPod();
+        deletedUpTo.merge(key, delete.getJobVersion(), Math::max);
+        PodIntent pending = waiting.get(key);
+        if (pending != null && ((CreatePod) pending.getIntent()).getJobVersion() <= delete.getJobVersion()) {
+            waiting.remove(key);
+        }
+        Pod existing = retry.call(() -> client.pods().inNamespace(ns).withName(delete.getPod()).get());
+        if (existing == null) {
+            return Outcome.ABSENT;
+        }
+        if (Pods.jobVersion(existing) > delete.getJobVersion()) {
+            // The pod of a newer version took the name: this delete is about its predecessor.
+            return Outcome.STALE;
+        }
+        deletions.requested(existing.getMetadata().getUid());
+        List<StatusDetails> gone = retry.call(() -> client.pods().inNamespace(ns).withName(delete.getPod()).delete());
+        LOG.debugf("pod %s deleted (%s)", key, delete.getReason());
+        return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
+    }
+
+    private Outcome ensureAbsent(HasMetadata object) {
+        try {
+            retry.call(() -> client.resource(object).create());
+            return Outcome.CREATED;
+        } catch (KubernetesClientException e) {
+            if (Retry.isConflict(e)) {
+                return Outcome.EXISTS;
+            }
+            throw e;
+        }
+    }
+
+    /** Host lists change when a job scales: the ConfigMap is created, or its data replaced. */
+    private Outcome ensureConfigMap(ConfigMap wanted) {
+        var resource = client.configMaps().inNamespace(wanted.getMetadata().getNamespace()).withName(wanted.getMetadata().getName());
+        for (int attempt = 0; attempt < 5; attempt++) {
+            ConfigMap current = retry.call(resource::get);
+            try {
+                if (current == null) {
+                    retry.call(() -> client.resource(wanted).create());
+                    return Outcome.CREATED;
+                }
+                if (Objects.equals(current.getData(), wanted.getData())) {
+                    return Outcome.EXISTS;
+                }
+                current.setData(wanted.getData());
+                retry.call(() -> client.resource(current).update());
+                return Outcome.ENSURED;
+            } catch (KubernetesClientException e) {
+                if (!Retry.isConflict(e)) {
+                    throw e;
+                }
+                // Created or changed under us: read again.
+            }
+        }
+        throw new KubernetesClientException("ConfigMap " + wanted.getMetadata().getName() + ": still conflicting after 5 attempts");
+    }
+
+    /** Create-if-absent keeps the key pair stable across restarts of the job and of the bridge. */
+    private Outcome ensureSecret(PodIntent intent, EnsureSshSecret ssh) {
+        String ns = intent.getNamespace();
+        if (retry.call(() -> client.secrets().inNamespace(ns).withName(ssh.getName()).get()) != null) {
+            return Outcome.EXISTS;
+        }
+        return ensureAbsent(PluginObjects.sshSecret(ns, ssh, keys.apply(ssh.getKeyBits()), owners.owner(ns, intent.getJob())));
+    }
+
+    private Outcome deleteObject(String ns, DeleteObject object) {
+        var gone = retry.call(() -> switch (object.getKind()) {
+            case "Service" -> client.services().inNamespace(ns).withName(object.getName()).delete();
+            case "ConfigMap" -> client.configMaps().inNamespace(ns).withName(object.getName()).delete();
+            case "Secret" -> client.secrets().inNamespace(ns).withName(object.getName()).delete();
+            default -> throw new IllegalArgumentException("intent.kind: \"" + object.getKind()
+                    + "\" is not one of Service, ConfigMap, Secret");
+        });
+        return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
+    }
+}

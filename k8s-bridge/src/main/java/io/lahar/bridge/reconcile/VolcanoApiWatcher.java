@@ -1,0 +1,161 @@
+package io.lahar.bridge.reconcile;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.lahar.bridge.mapping.VolcanoCrs;
+import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.Topics;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Volcano's own API as Lahar input, so {@code kubectl apply -f job.yaml} and {@code vcctl} work:
+ * Job CRs become submit / update / delete commands, Command CRs (vcctl job suspend, resume, ...)
+ * become job actions and are then deleted, as Volcano's controller does, and Queue CRs feed the
+ * queues topic (a deleted Queue as a tombstone).
+ */
+public final class VolcanoApiWatcher implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(VolcanoApiWatcher.class);
+
+    private final KubernetesClient client;
+    private final RecordSink sink;
+    private final Clock clock;
+    private final long resyncMillis;
+    private final Optional<String> namespace;
+    private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
+    /** UIDs of Job CRs whose submit could not be sent (Kafka away): the next resync sends it again. */
+    private final Set<String> unsent = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param resyncMillis how often the informers replay what they hold (0: never), which retries failed sends
+     * @param namespace    the one namespace to watch, or empty for all; Queues are cluster-scoped and
+     *                     are watched only by a bridge that watches every namespace
+     */
+    public VolcanoApiWatcher(KubernetesClient client, RecordSink sink, Clock clock, long resyncMillis, Optional<String> namespace) {
+        this.namespace = namespace;
+        this.client = client;
+        this.sink = sink;
+        this.clock = clock;
+        this.resyncMillis = resyncMillis;
+    }
+
+    public VolcanoApiWatcher start() {
+        informers.add(inform(VolcanoKinds.JOBS, new Handler(this::jobAdded, this::jobUpdated, this::jobDeleted)));
+        informers.add(inform(VolcanoKinds.COMMANDS, new Handler(this::commandAdded, (o, n) -> commandAdded(n), c -> { })));
+        if (namespace.isEmpty()) {
+            informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, (o, n) -> queueChanged(n), this::queueDeleted)));
+        }
+        return this;
+    }
+
+    private SharedIndexInformer<GenericKubernetesResource> inform(
+            io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, Handler handler) {
+        var resources = client.genericKubernetesResources(kind);
+        if (!kind.isNamespaceScoped()) {
+            return resources.inform(handler, resyncMillis);
+        }
+        return namespace.isPresent() ? resources.inNamespace(namespace.get()).inform(handler, resyncMillis)
+                : resources.inAnyNamespace().inform(handler, resyncMillis);
+    }
+
+    /**
+     * A Job the engine already reported status for is known to it (the bridge is restarting and
+     * re-listing): no new submit. Otherwise the submit's request id, derived from the UID, makes a
+     * repeat harmless.
+     */
+    void jobAdded(GenericKubernetesResource job) {
+        if (job.getAdditionalProperties().get("status") instanceof Map<?, ?> status && status.get("state") instanceof Map<?, ?> state
+                && state.get("phase") != null) {
+            return;
+        }
+        String uid = job.getMetadata().getUid();
+        unsent.add(uid);
+        sendCommand(VolcanoCrs.submit(job, clock.instant()));
+        unsent.remove(uid);
+    }
+
+    /** Only a change of the spec is an update: status writes (ours) and metadata edits are not. */
+    void jobUpdated(GenericKubernetesResource old, GenericKubernetesResource job) {
+        if (unsent.contains(job.getMetadata().getUid())) {
+            jobAdded(job);
+        } else if (!Objects.equals(old.getAdditionalProperties().get("spec"), job.getAdditionalProperties().get("spec"))) {
+            sendCommand(VolcanoCrs.update(job, clock.instant()));
+        }
+    }
+
+    void jobDeleted(GenericKubernetesResource job) {
+        sendCommand(VolcanoCrs.delete(job, clock.instant()));
+    }
+
+    /** Also called on resync: a Command still there was not sent, or not deleted; its request id makes a repeat harmless. */
+    void commandAdded(GenericKubernetesResource command) {
+        String ns = command.getMetadata().getNamespace();
+        sendCommand(VolcanoCrs.action(command, clock.instant()));
+        try {
+            client.genericKubernetesResources(VolcanoKinds.COMMANDS).inNamespace(ns)
+                    .withName(command.getMetadata().getName()).delete();
+        } catch (KubernetesClientException e) {
+            LOG.warnf("Command %s/%s sent but not deleted: %s", ns, command.getMetadata().getName(), e.getMessage());
+        }
+    }
+
+    void queueChanged(GenericKubernetesResource queue) {
+        sink.send(Topics.QUEUES.name(), queue.getMetadata().getName(), VolcanoCrs.queue(queue, clock.instant()));
+    }
+
+    void queueDeleted(GenericKubernetesResource queue) {
+        sink.send(Topics.QUEUES.name(), queue.getMetadata().getName(), null);
+    }
+
+    private void sendCommand(JobCommand command) {
+        sink.send(Topics.JOB_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()), command);
+    }
+
+    @Override
+    public void close() {
+        informers.forEach(SharedIndexInformer::close);
+    }
+
+    /** Every handler failure is logged with the object, and never stops the informer. */
+    private record Handler(Consumer<GenericKubernetesResource> added,
+                           java.util.function.BiConsumer<GenericKubernetesResource, GenericKubernetesResource> updated,
+                           Consumer<GenericKubernetesResource> deleted) implements ResourceEventHandler<GenericKubernetesResource> {
+        @Override
+        public void onAdd(GenericKubernetesResource obj) {
+            guarded(obj, () -> added.accept(obj));
+        }
+
+        @Override
+        public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource obj) {
+            guarded(obj, () -> updated.accept(old, obj));
+        }
+
+        @Override
+        public void onDelete(GenericKubernetesResource obj, boolean finalStateUnknown) {
+            guarded(obj, () -> deleted.accept(obj));
+        }
+
+        private static void guarded(GenericKubernetesResource obj, Runnable action) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                LOG.errorf("%s %s/%s: %s", obj.getKind(), obj.getMetadata().getNamespace(), obj.getMetadata().getName(),
+                        e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.lahar.bridge.kafka;
+
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.lahar.bridge.mapping.SshKeyPair;
+import io.lahar.bridge.reconcile.CommandResultReporter;
+import io.lahar.bridge.reconcile.DecisionReconciler;
+import io.lahar.bridge.reconcile.EngineDeletions;
+import io.lahar.bridge.reconcile.JobStatusWriter;
+import io.lahar.bridge.reconcile.PodGroupReconciler;
+import io.lahar.bridge.reconcile.PodIntentReconciler;
+import io.lahar.bridge.reconcile.Retry;
+import io.lahar.schema.DeadLetter;
+import io.lahar.schema.Topics;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The input loop's verdict per record, with nothing reachable: no broker, no registry, no cluster. */
+class BridgeConsumerTest {
+
+    private final List<SpecificRecord> dead = new ArrayList<>();
+    private KubernetesClient client;
+    private BridgeConsumer consumer;
+
+    @BeforeEach
+    void setUp() {
+        client = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:1").build()).build();
+        Retry retry = new Retry(1, Duration.ZERO, Duration.ZERO, d -> { });
+        consumer = new BridgeConsumer("127.0.0.1:1", "http://127.0.0.1:1/apis/registry/v3", "test",
+                new PodIntentReconciler(client, retry, new EngineDeletions(), SshKeyPair::generate),
+                new DecisionReconciler(client, retry), new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
+                new CommandResultReporter(client, retry),
+                (topic, key, value) -> {
+                    assertThat(topic).isEqualTo(Topics.DEAD_LETTERS.name());
+                    dead.add(value);
+                },
+                Optional.of("team"));
+    }
+
+    @AfterEach
+    void tearDown() {
+        consumer.close();
+        client.close();
+    }
+
+    private static ConsumerRecord<String, byte[]> record(String key, byte[] value) {
+        return new ConsumerRecord<>(Topics.POD_INTENTS.name(), 3, 42L, key, value);
+    }
+
+    @Test
+    void aRecordThatIsNotAvroIsADeadLetterWithItsPlace() {
+        assertThat(consumer.handle(record("team/job", new byte[] {9, 9, 9}))).isEqualTo(BridgeConsumer.Handled.DONE);
+        assertThat(dead).singleElement().isInstanceOfSatisfying(DeadLetter.class, d -> {
+            assertThat(d.getTopic()).isEqualTo(Topics.POD_INTENTS.name());
+            assertThat(d.getPartition()).isEqualTo(3);
+            assertThat(d.getOffset()).isEqualTo(42L);
+            assertThat(d.getProcessor()).isEqualTo("k8s-bridge");
+            assertThat(d.getValue().remaining()).isEqualTo(3);
+        });
+    }
+
+    @Test
+    void aRecordWhoseSchemaCannotBeFetchedWaitsForTheRegistry() {
+        byte[] wire = {0, 0, 0, 0, 1, 2, 3};
+        assertThat(consumer.handle(record("team/job", wire))).isEqualTo(BridgeConsumer.Handled.LATER);
+        assertThat(dead).isEmpty();
+    }
+
+    @Test
+    void recordsOfOtherNamespacesAreSkippedUndecoded() {
+        assertThat(consumer.handle(record("other/job", new byte[] {9, 9, 9}))).isEqualTo(BridgeConsumer.Handled.DONE);
+        assertThat(dead).isEmpty();
+    }
+
+    @Test
+    void transientFailuresAreToldFromPermanentOnes() {
+        assertThat(Transients.isTransient(new KubernetesClientException("down", 503, null))).isTrue();
+        assertThat(Transients.isTransient(new RuntimeException(new ConnectException("refused")))).isTrue();
+        assertThat(Transients.isTransient(new KubernetesClientException("invalid", 422, null))).isFalse();
+        assertThat(Transients.isTransient(new IllegalArgumentException("intent.template: not JSON"))).isFalse();
+    }
+}

@@ -1,0 +1,24 @@
+package io.lahar.bridge.reconcile;
+
+import org.apache.avro.specific.SpecificRecord;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A record sink that keeps what it is sent, for tests. */
+final class ListSink implements RecordSink {
+
+    record Sent(String topic, String key, SpecificRecord value) {
+    }
+
+    final List<Sent> sent = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void send(String topic, String key, SpecificRecord value) {
+        sent.add(new Sent(topic, key, value));
+    }
+
+    <T> List<T> values(String topic, Class<T> type) {
+        return sent.stream().filter(s -> s.topic().equals(topic) && type.isInstance(s.value())).map(s -> type.cast(s.value())).toList();
+    }
+}

@@ -1,0 +1,216 @@
+package io.lahar.bridge.reconcile;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.lahar.bridge.TestIntents;
+import io.lahar.bridge.cluster.EmbeddedCluster;
+import io.lahar.bridge.cluster.NodeSpec;
+import io.lahar.bridge.mapping.Pods;
+import io.lahar.bridge.mapping.SshKeyPair;
+import io.lahar.core.job.plugins.PodLabels;
+import io.lahar.schema.Bind;
+import io.lahar.schema.Evict;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.PodIntent;
+import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.Topics;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.lahar.bridge.reconcile.DecisionReconciler.Outcome.ALREADY_BOUND;
+import static io.lahar.bridge.reconcile.DecisionReconciler.Outcome.BOUND;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.CREATED;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.DELETED;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.EXISTS;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.STALE;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.WAITING;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Pod intents and scheduler decisions against the embedded cluster, driven with records directly. */
+class PodReconcilersTest {
+
+    private static final String NS = "default";
+    private static final AtomicInteger NAMES = new AtomicInteger();
+    private static EmbeddedCluster cluster;
+    private static KubernetesClient client;
+    private static final EngineDeletions deletions = new EngineDeletions();
+    private static final Retry RETRY = new Retry(3, Duration.ofMillis(10), Duration.ofMillis(50), d -> Thread.sleep(d.toMillis()));
+
+    @BeforeAll
+    static void start() {
+        cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults()
+                .withNodes(NodeSpec.parse("2x{cpu=8,memory=32Gi}")).withTimeScale(0.1));
+        client = cluster.client();
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    private static String job() {
+        return "job" + NAMES.incrementAndGet();
+    }
+
+    private static PodIntentReconciler intents() {
+        return new PodIntentReconciler(client, RETRY, deletions, SshKeyPair::generate);
+    }
+
+    private static List<Pod> podsOf(String job) {
+        return client.pods().inNamespace(NS).withLabel(PodLabels.JOB_NAME, job).list().getItems();
+    }
+
+    static SchedulerDecision bind(String job, String pod, String node, long epoch, int version) {
+        return SchedulerDecision.newBuilder().setNamespace(NS).setJob(job).setPodGroup(job).setEpoch(epoch)
+                .setTime(TestIntents.T0)
+                .setDecision(Bind.newBuilder().setPod(pod).setNode(node).setAction("allocate").setJobVersion(version).build())
+                .build();
+    }
+
+    @Test
+    void aRedeliveredIntentNeverMakesASecondPod() {
+        String job = job();
+        PodIntent intent = TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600"));
+        PodIntentReconciler reconciler = intents();
+
+        assertThat(reconciler.apply(intent)).isEqualTo(CREATED);
+        String uid = podsOf(job).getFirst().getMetadata().getUid();
+        assertThat(reconciler.apply(intent)).isEqualTo(EXISTS);
+        // A second bridge instance (or a restarted one) sees the same intent.
+        assertThat(intents().apply(intent)).isEqualTo(EXISTS);
+
+        assertThat(podsOf(job)).singleElement().satisfies(p -> assertThat(p.getMetadata().getUid()).isEqualTo(uid));
+    }
+
+    @Test
+    void aDeleteSeenBeforeItsCreateIsNeverResurrected() {
+        String job = job();
+        PodIntentReconciler reconciler = intents();
+        String pod = job + "-worker-0";
+
+        assertThat(reconciler.apply(TestIntents.delete(NS, job, pod, 1))).isEqualTo(PodIntentReconciler.Outcome.ABSENT);
+        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 1")))).isEqualTo(STALE);
+        assertThat(podsOf(job)).isEmpty();
+
+        // The next version's create is a new pod.
+        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 2, TestIntents.template("sleep 1")))).isEqualTo(CREATED);
+        assertThat(podsOf(job)).singleElement().satisfies(p -> assertThat(Pods.jobVersion(p)).isEqualTo(2));
+    }
+
+    @Test
+    void aRestartedPodWaitsForItsPredecessorsDeletion() {
+        String job = job();
+        PodIntentReconciler reconciler = intents();
+        String template = TestIntents.template("sleep 600");
+        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 1, template))).isEqualTo(CREATED);
+        String oldUid = podsOf(job).getFirst().getMetadata().getUid();
+
+        // The create of version 2 overtakes the delete of version 1.
+        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 2, template))).isEqualTo(WAITING);
+        assertThat(reconciler.pendingCount()).isEqualTo(1);
+        assertThat(reconciler.apply(TestIntents.delete(NS, job, job + "-worker-0", 1))).isEqualTo(DELETED);
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            reconciler.retryPending();
+            assertThat(podsOf(job)).singleElement().satisfies(p -> {
+                assertThat(p.getMetadata().getUid()).isNotEqualTo(oldUid);
+                assertThat(Pods.jobVersion(p)).isEqualTo(2);
+            });
+        });
+        assertThat(reconciler.pendingCount()).isZero();
+        assertThat(deletions.consume(oldUid)).as("the deletion is recorded as the engine's").isTrue();
+    }
+
+    @Test
+    void bindingsBindAndARedeliveredBindIsHarmless() {
+        String job = job();
+        intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
+        DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
+
+        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-1", 1, 1))).isEqualTo(BOUND);
+        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-1", 1, 1))).isEqualTo(ALREADY_BOUND);
+
+        Pod pod = client.pods().inNamespace(NS).withName(job + "-worker-0").get();
+        assertThat(pod.getSpec().getNodeName()).isEqualTo("node-1");
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                "Running".equals(client.pods().inNamespace(NS).withName(job + "-worker-0").get().getStatus().getPhase()));
+    }
+
+    @Test
+    void aBindBeforeItsPodWaitsForThePod() {
+        String job = job();
+        DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
+        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-0", 1, 1))).isEqualTo(DecisionReconciler.Outcome.WAITING);
+        assertThat(decisions.pendingCount()).isEqualTo(1);
+
+        intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
+        decisions.retryPending();
+
+        assertThat(decisions.pendingCount()).isZero();
+        assertThat(client.pods().inNamespace(NS).withName(job + "-worker-0").get().getSpec().getNodeName()).isEqualTo("node-0");
+    }
+
+    @Test
+    void decisionsOfAnOlderEpochAreDropped() {
+        String job = job();
+        intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
+        DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
+        String other = job();
+        assertThat(decisions.apply(bind(other, other + "-x-0", "node-0", 7, 1))).isEqualTo(DecisionReconciler.Outcome.WAITING);
+
+        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-0", 6, 1))).isEqualTo(DecisionReconciler.Outcome.STALE);
+        assertThat(client.pods().inNamespace(NS).withName(job + "-worker-0").get().getSpec().getNodeName()).isNull();
+    }
+
+    @Test
+    void statusChangesBecomePodEventsWithExitCodesAndDeletionsAreTold() {
+        String job = job();
+        ListSink sink = new ListSink();
+        try (PodWatcher watcher = new PodWatcher(client, sink, deletions, Clock.systemUTC(), 0, Optional.empty()).start()) {
+            String template = """
+                    {"metadata":{"annotations":{"lahar.io/sim-duration":"2s","lahar.io/sim-exit-code":"3"}},
+                     "spec":{"containers":[{"name":"main","image":"busybox"}]}}""";
+            PodIntentReconciler reconciler = intents();
+            reconciler.apply(TestIntents.create(NS, job, "worker", 0, 1, template));
+            reconciler.apply(TestIntents.create(NS, job, "worker", 1, 1, template));
+            DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
+            decisions.apply(bind(job, job + "-worker-0", "node-0", 1, 1));
+
+            await().atMost(Duration.ofSeconds(15)).until(() -> eventsOf(sink, job + "-worker-0").stream()
+                    .anyMatch(e -> e.getPhase().equals("Failed")));
+            List<PodEvent> events = eventsOf(sink, job + "-worker-0");
+            assertThat(events).extracting(PodEvent::getPhase).containsSubsequence("Pending", "Running", "Failed");
+            PodEvent failed = events.getLast();
+            assertThat(failed.getNode()).isEqualTo("node-0");
+            assertThat(failed.getJob()).isEqualTo(job);
+            assertThat(failed.getTask()).isEqualTo("worker");
+            assertThat(failed.getJobVersion()).isEqualTo(1);
+            assertThat(failed.getContainers()).singleElement().satisfies(c -> assertThat(c.getExitCode()).isEqualTo(3));
+            assertThat(sink.sent).filteredOn(s -> s.value() instanceof PodEvent e && e.getJob().equals(job))
+                    .allSatisfy(s -> assertThat(s.key()).isEqualTo(Topics.jobKey(NS, job)));
+
+            // The engine's deletion is not an eviction; the scheduler's eviction is.
+            reconciler.apply(TestIntents.delete(NS, job, job + "-worker-0", 1));
+            decisions.apply(SchedulerDecision.newBuilder().setNamespace(NS).setJob(job).setPodGroup(job).setEpoch(1)
+                    .setTime(TestIntents.T0)
+                    .setDecision(Evict.newBuilder().setPod(job + "-worker-1").setReason("preempted").setAction("preempt").build())
+                    .build());
+            await().atMost(Duration.ofSeconds(10)).until(() -> eventsOf(sink, job + "-worker-0").getLast().getDeleted()
+                    && eventsOf(sink, job + "-worker-1").getLast().getDeleted());
+            assertThat(eventsOf(sink, job + "-worker-0").getLast().getDeletedByOthers()).isFalse();
+            assertThat(eventsOf(sink, job + "-worker-1").getLast().getDeletedByOthers()).isTrue();
+        }
+    }
+
+    private static List<PodEvent> eventsOf(ListSink sink, String pod) {
+        return sink.values(Topics.POD_EVENTS.name(), PodEvent.class).stream().filter(e -> e.getPod().equals(pod)).toList();
+    }
+}
