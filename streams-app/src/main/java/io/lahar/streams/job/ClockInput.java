@@ -1,0 +1,36 @@
+package io.lahar.streams.job;
+
+import io.lahar.core.job.Input;
+import io.lahar.schema.Tick;
+import io.lahar.schema.Topics;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Clock ticks: every job of this partition with a timer due by the tick's time gets a
+ * {@link Input.Tick}. Found by a range scan of the timer index, at most {@code budget} jobs per
+ * tick so one tick after a long pause cannot stall the partition; the rest fire on the next ticks.
+ * Time comes from the tick record, so a replay fires the same timers at the same points.
+ */
+final class ClockInput implements InputHandler {
+
+    private final Deserializer<Tick> deserializer;
+    private final JobEngine engine;
+    private final TimerIndex timers;
+    private final int budget;
+
+    ClockInput(Deserializer<Tick> deserializer, JobEngine engine, TimerIndex timers, int budget) {
+        this.deserializer = deserializer;
+        this.engine = engine;
+        this.timers = timers;
+        this.budget = budget;
+    }
+
+    @Override
+    public void handle(String key, byte[] value, long timestamp) {
+        Tick tick = Decoding.decode(deserializer, Topics.CLOCK.name(), value);
+        long time = tick.getTime().toEpochMilli();
+        for (String job : timers.due(time, budget)) {
+            engine.apply(job, engine.load(job), new Input.Tick(time), timestamp);
+        }
+    }
+}

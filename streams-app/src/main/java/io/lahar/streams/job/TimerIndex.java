@@ -1,0 +1,53 @@
+package io.lahar.streams.job;
+
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The jobs with an armed timer, keyed by due time so that a tick finds the due ones with one
+ * range scan instead of reading every job: key {@code <due, 19 digits> <job key>}, empty value.
+ * Each job has at most one entry, its earliest due time; the engine fires whatever else is due
+ * when it runs.
+ */
+public final class TimerIndex {
+
+    public static final String NAME = "job-timers";
+    private static final byte[] PRESENT = new byte[0];
+
+    private final KeyValueStore<String, byte[]> store;
+
+    public TimerIndex(KeyValueStore<String, byte[]> store) {
+        this.store = store;
+    }
+
+    static String key(long due, String jobKey) {
+        return String.format("%019d %s", Math.max(0, due), jobKey);
+    }
+
+    /** Moves the job's entry from its old due time to its new one. */
+    public void update(String jobKey, OptionalLong before, OptionalLong after) {
+        if (before.equals(after)) {
+            return;
+        }
+        before.ifPresent(due -> store.delete(key(due, jobKey)));
+        after.ifPresent(due -> store.put(key(due, jobKey), PRESENT));
+    }
+
+    /** Up to {@code budget} job keys with a timer due at or before {@code time}, earliest first. */
+    public List<String> due(long time, int budget) {
+        List<String> jobs = new ArrayList<>();
+        // Space sorts before every character of a key, so this bound includes every job due at {@code time}.
+        try (KeyValueIterator<String, byte[]> it = store.range(key(0, ""), key(time, "\uffff"))) {
+            while (it.hasNext() && jobs.size() < budget) {
+                KeyValue<String, byte[]> e = it.next();
+                jobs.add(e.key.substring(20));
+            }
+        }
+        return jobs;
+    }
+}
