@@ -56,24 +56,30 @@ public class LaharTopology {
     /** The lifecycle node's name. */
     public static final String LIFECYCLE = "job-lifecycle";
     static final int DEFAULT_TICK_BUDGET = 500;
+    static final java.time.Duration DEFAULT_MAX_CLOCK_STEP = java.time.Duration.ofMinutes(1);
+
+    @ConfigProperty(name = "lahar.clock.max-step", defaultValue = "1M")
+    java.time.Duration maxClockStep;
 
     @Produces
     public Topology topology() {
         if (createTopics) {
             TopicBootstrap.ensureTopics(bootstrapServers);
         }
-        return build(serdes, tickBudget);
+        return build(serdes, tickBudget, maxClockStep.toMillis());
     }
 
     /** The topology itself, separate from CDI so TopologyTestDriver tests build the same one. */
     public static Topology build(RegistrySerdes serdes) {
-        return build(serdes, DEFAULT_TICK_BUDGET);
+        return build(serdes, DEFAULT_TICK_BUDGET, DEFAULT_MAX_CLOCK_STEP.toMillis());
     }
 
     /**
-     * @param tickBudget at most this many jobs are woken by one clock tick per partition
+     * @param tickBudget   at most this many jobs are woken by one clock tick per partition
+     * @param maxClockStep the most (ms) the timers' clock advances on one tick: after an outage,
+     *                     deadlines that passed meanwhile expire over the next ticks, not at once
      */
-    public static Topology build(RegistrySerdes serdes, int tickBudget) {
+    public static Topology build(RegistrySerdes serdes, int tickBudget, long maxClockStep) {
         Topology topology = new Topology();
         var queueSerde = serdes.value(Queue.class);
 
@@ -90,7 +96,7 @@ public class LaharTopology {
         var decoders = new JobLifecycleProcessor.Decoders(serdes.value(JobCommand.class).deserializer(),
                 serdes.value(PodEvent.class).deserializer(), serdes.value(SchedulerDecision.class).deserializer(),
                 serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
-        topology.addProcessor(LIFECYCLE, () -> new JobLifecycleProcessor(decoders, tickBudget), "job-inputs");
+        topology.addProcessor(LIFECYCLE, () -> new JobLifecycleProcessor(decoders, tickBudget, maxClockStep), "job-inputs");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobStore.NAME),
                 Serdes.String(), Serdes.ByteArray()), LIFECYCLE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerIndex.NAME),

@@ -246,6 +246,26 @@ class LifecycleDriverIT {
     }
 
     @Test
+    void afterAJumpInTimeDeadlinesExpireOverTheFollowingTicksNotAtOnce() {
+        String manifest = LifecycleScript.tfJob("tf-jump").replace("  maxRetry: 2\n", "  maxRetry: 2\n  ttlSecondsAfterFinished: 150\n");
+        DriverWorld world = submit("tf-jump", manifest);
+        play(world, LifecycleScript.RUN_TO_COMPLETION);
+        status.readValuesToList();
+        long finished = world.time;
+        clock.pipeInput("0", new Tick(Instant.ofEpochMilli(finished + 1_000)));
+        // An hour passes without a tick: the timers' clock catches up one minute per tick.
+        Instant later = Instant.ofEpochMilli(finished + 3_600_000);
+        clock.pipeInput("0", new Tick(later));
+        clock.pipeInput("0", new Tick(later.plusSeconds(1)));
+        assertThat(status.readKeyValuesToList()).as("TTL due at +150 s, the clock is at +121 s").isEmpty();
+        clock.pipeInput("0", new Tick(later.plusSeconds(2)));
+        assertThat(status.readKeyValuesToList()).singleElement().satisfies(kv -> assertThat(kv.value).isNull());
+        // A tick from the past changes nothing.
+        clock.pipeInput("0", new Tick(Instant.ofEpochMilli(finished)));
+        assertThat(transitions.readValuesToList()).extracting(JobTransition::getTo).endsWith("Completed");
+    }
+
+    @Test
     void undecodableAndMisKeyedInputsAreDeadLetteredAndProcessingGoesOn() {
         rawPodEvents.pipeInput("default/x", "not avro".getBytes(StandardCharsets.UTF_8));
         podEvents.pipeInput("default/other", LifecycleScript.podEvent("x", "w", 0, 0, "Running", null, false, T0));

@@ -5,6 +5,8 @@ import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
 
+import java.util.OptionalLong;
+
 /**
  * Clock ticks: every job of this partition with a timer due by the tick's time gets a
  * {@link Input.Tick}. Found by a range scan of the timer index, at most {@code budget} jobs per
@@ -17,18 +19,31 @@ final class ClockInput implements InputHandler {
     private final JobEngine engine;
     private final TimerIndex timers;
     private final int budget;
+    private final long maxStep;
 
-    ClockInput(Deserializer<Tick> deserializer, JobEngine engine, TimerIndex timers, int budget) {
+    /**
+     * @param maxStep the most the timer clock moves on one tick: after an outage (a jump in time)
+     *                the deadlines that passed meanwhile expire over the following ticks, in due
+     *                order, instead of all at once
+     */
+    ClockInput(Deserializer<Tick> deserializer, JobEngine engine, TimerIndex timers, int budget, long maxStep) {
         this.deserializer = deserializer;
         this.engine = engine;
         this.timers = timers;
         this.budget = budget;
+        this.maxStep = maxStep;
     }
 
     @Override
     public void handle(String key, byte[] value, long timestamp) {
         Tick tick = Decoding.decode(deserializer, Topics.CLOCK.name(), value);
-        long time = tick.getTime().toEpochMilli();
+        long announced = tick.getTime().toEpochMilli();
+        OptionalLong last = timers.clock();
+        if (last.isPresent() && announced <= last.getAsLong()) {
+            return; // a late or repeated tick (two tickers, a replay): time does not go back
+        }
+        long time = last.isPresent() && announced - last.getAsLong() > maxStep ? last.getAsLong() + maxStep : announced;
+        timers.clock(time);
         for (String job : timers.due(time, budget)) {
             engine.apply(job, engine.load(job), new Input.Tick(time), timestamp);
         }

@@ -44,12 +44,18 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
 
     private final Decoders decoders;
     private final int tickBudget;
+    private final long maxClockStep;
     private ProcessorContext<Object, Object> context;
     private Map<String, InputHandler> handlers;
 
-    public JobLifecycleProcessor(Decoders decoders, int tickBudget) {
+    /**
+     * @param tickBudget   at most this many jobs are woken by one tick
+     * @param maxClockStep the most (ms) the timer clock advances on one tick (catch-up after an outage)
+     */
+    public JobLifecycleProcessor(Decoders decoders, int tickBudget, long maxClockStep) {
         this.decoders = decoders;
         this.tickBudget = tickBudget;
+        this.maxClockStep = maxClockStep;
     }
 
     @Override
@@ -63,7 +69,7 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
                 Topics.JOB_COMMANDS.name(), new CommandInput(decoders.commands(), context, engine, queues),
                 Topics.POD_EVENTS.name(), new PodEventInput(decoders.podEvents(), engine),
                 Topics.SCHEDULER_DECISIONS.name(), new DecisionInput(decoders.decisions(), engine),
-                Topics.CLOCK.name(), new ClockInput(decoders.ticks(), engine, timers, tickBudget));
+                Topics.CLOCK.name(), new ClockInput(decoders.ticks(), engine, timers, tickBudget, maxClockStep));
     }
 
     @Override

@@ -29,6 +29,21 @@ public final class TimerIndex {
         return String.format("%019d %s", Math.max(0, due), jobKey);
     }
 
+    /**
+     * The clock time the engine last ran timers at; kept beside the index under a key that sorts
+     * after every due-time key, so no range scan ever meets it.
+     */
+    private static final String CLOCK = "~clock";
+
+    public OptionalLong clock() {
+        byte[] b = store.get(CLOCK);
+        return b == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(new String(b, java.nio.charset.StandardCharsets.US_ASCII)));
+    }
+
+    public void clock(long time) {
+        store.put(CLOCK, Long.toString(time).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
     /** Moves the job's entry from its old due time to its new one. */
     public void update(String jobKey, OptionalLong before, OptionalLong after) {
         if (before.equals(after)) {
