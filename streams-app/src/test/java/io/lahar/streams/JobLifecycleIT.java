@@ -159,6 +159,23 @@ class JobLifecycleIT {
     }
 
     @Test
+    void theTickersClockDeletesAFinishedJobWhenItsTtlExpires() {
+        String name = "tf-ttl-" + run;
+        // Time in this test runs a few seconds ahead of the wall clock: the TTL fires on a real tick.
+        String manifest = LifecycleScript.tfJob(name).replace("  maxRetry: 2\n", "  maxRetry: 2\n  ttlSecondsAfterFinished: 2\n");
+        try (JobUnderTest job = new JobUnderTest(name)) {
+            job.submit(manifest);
+            job.admitGang(1);
+            job.intents.await(i -> i.getIntent() instanceof CreatePod, 3);
+            job.allPods(0, "Running");
+            job.allPods(0, "Succeeded");
+            job.awaitPhase("Completed", 0);
+            job.status.await(s -> s == null, 1);
+            job.podGroups.await(g -> g == null, 1);
+        }
+    }
+
+    @Test
     void aFailingWorkerRestartsTheJobUntilMaxRetryThenItFails() {
         String name = "tf-retry-" + run;
         String manifest = LifecycleScript.tfJob(name);
