@@ -217,6 +217,19 @@ class LifecycleDriverIT {
         decisions.pipeInput("default/tf-gang", LifecycleScript.podGroupPhase("tf-gang", "someone-else", "Pending", T0 + 3));
         assertThat(podGroups.readValuesToList()).isEmpty();
         assertThat(transitions.readValuesToList()).extracting(JobTransition::getTo).containsExactly("Pending");
+
+        // Same phase, new reasons: the pod group record carries the scheduler's conditions.
+        SchedulerDecision why = LifecycleScript.podGroupPhase("tf-gang", group.getName(), "Inqueue", T0 + 4);
+        ((io.lahar.schema.PodGroupStatus) why.getDecision()).setConditions(List.of(io.lahar.schema.PodGroupCondition.newBuilder()
+                .setType("Unschedulable").setStatus("True").setLastTransitionTime(Instant.ofEpochMilli(T0 + 4))
+                .setReason("NotEnoughResources").setMessage("0/2 nodes are available").build()));
+        decisions.pipeInput("default/tf-gang", withEpoch(why, 5));
+        assertThat(podGroups.readValuesToList()).singleElement().satisfies(g -> {
+            assertThat(g.getStatus().getPhase()).isEqualTo("Inqueue");
+            assertThat(g.getStatus().getConditions()).singleElement()
+                    .satisfies(c -> assertThat(c.getReason()).isEqualTo("NotEnoughResources"));
+            assertThat(g.getTime()).isEqualTo(Instant.ofEpochMilli(T0 + 4));
+        });
     }
 
     private static SchedulerDecision withEpoch(SchedulerDecision d, long epoch) {

@@ -64,7 +64,7 @@ final class DecisionInput implements InputHandler {
         JobEntry after = engine.apply(key, next, observed.get(), timestamp);
         if (conditionsChanged && after.info().podGroupPhase() == entry.info().podGroupPhase()) {
             // Same phase, new reasons (say, why it is still unschedulable): the pod group record says so.
-            engine.publishPodGroup(key, after, timestamp);
+            engine.publishPodGroup(key, after, observed.get().time(), timestamp);
         }
     }
 

@@ -73,11 +73,11 @@ public final class JobEngine {
         return after;
     }
 
-    /** Re-publishes the pod group after the scheduler changed only its conditions. */
-    public void publishPodGroup(String key, JobEntry entry, long timestamp) {
+    /** Re-publishes the pod group after the scheduler changed only its conditions; {@code time} is the decision's. */
+    public void publishPodGroup(String key, JobEntry entry, long time, long timestamp) {
         JobInfo info = entry.info();
         if (info.podGroupSpec() != null && entry.live()) {
-            forward(key, podGroup(entry, info.podGroupSpec(), info.podGroupPhase(), timestamp), timestamp, Sinks.POD_GROUPS);
+            forward(key, podGroup(entry, info.podGroupSpec(), info.podGroupPhase(), time), timestamp, Sinks.POD_GROUPS);
         }
     }
 
