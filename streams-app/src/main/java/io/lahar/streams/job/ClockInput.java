@@ -4,6 +4,7 @@ import io.lahar.core.job.Input;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.jboss.logging.Logger;
 
 import java.util.OptionalLong;
 
@@ -14,6 +15,8 @@ import java.util.OptionalLong;
  * Time comes from the tick record, so a replay fires the same timers at the same points.
  */
 final class ClockInput implements InputHandler {
+
+    private static final Logger LOG = Logger.getLogger(ClockInput.class);
 
     private final Deserializer<Tick> deserializer;
     private final JobEngine engine;
@@ -44,8 +47,16 @@ final class ClockInput implements InputHandler {
         }
         long time = last.isPresent() && announced - last.getAsLong() > maxStep ? last.getAsLong() + maxStep : announced;
         timers.clock(time);
-        for (String job : timers.due(time, budget)) {
-            engine.apply(job, engine.load(job), new Input.Tick(time), timestamp);
+        for (TimerIndex.Due due : timers.due(time, budget)) {
+            try {
+                engine.apply(due.job(), engine.load(due.job()), new Input.Tick(time), timestamp);
+            } catch (RuntimeException e) {
+                // One job the engine cannot handle must not hold back the others due on this tick,
+                // nor fail again on every tick: it leaves the index until its next input.
+                LOG.errorf(e, "timers of job %s due at %d could not fire at %d; the job leaves the timer index", due.job(),
+                        due.due(), time);
+                timers.remove(due);
+            }
         }
     }
 }

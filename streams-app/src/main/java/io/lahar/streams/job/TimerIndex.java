@@ -53,14 +53,23 @@ public final class TimerIndex {
         after.ifPresent(due -> store.put(key(due, jobKey), PRESENT));
     }
 
-    /** Up to {@code budget} job keys with a timer due at or before {@code time}, earliest first. */
-    public List<String> due(long time, int budget) {
-        List<String> jobs = new ArrayList<>();
+    /** A job with a timer due. */
+    public record Due(long due, String job) {
+    }
+
+    /** Takes the job out of the index (its timers then wait for its next input to be indexed again). */
+    public void remove(Due entry) {
+        store.delete(key(entry.due(), entry.job()));
+    }
+
+    /** Up to {@code budget} jobs with a timer due at or before {@code time}, earliest first. */
+    public List<Due> due(long time, int budget) {
+        List<Due> jobs = new ArrayList<>();
         // Space sorts before every character of a key, so this bound includes every job due at {@code time}.
         try (KeyValueIterator<String, byte[]> it = store.range(key(0, ""), key(time, "\uffff"))) {
             while (it.hasNext() && jobs.size() < budget) {
                 KeyValue<String, byte[]> e = it.next();
-                jobs.add(e.key.substring(20));
+                jobs.add(new Due(Long.parseLong(e.key.substring(0, 19)), e.key.substring(20)));
             }
         }
         return jobs;
