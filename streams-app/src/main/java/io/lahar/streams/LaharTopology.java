@@ -6,11 +6,22 @@ import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.Queue;
 import io.lahar.schema.Topics;
-import io.lahar.streams.job.JobCommandProcessor;
+import io.lahar.schema.JobTransition;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodIntent;
+import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.Tick;
+import io.lahar.streams.job.JobLifecycleProcessor;
 import io.lahar.streams.job.JobStore;
+import io.lahar.streams.job.Sinks;
+import io.lahar.streams.job.TimerIndex;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.kafka.TopicBootstrap;
+import io.lahar.streams.queue.QueueShares;
+import io.lahar.streams.queue.QueueStatusProcessor;
 import io.lahar.streams.queue.QueueStoreUpdater;
+import io.lahar.schema.QueueStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -39,16 +50,36 @@ public class LaharTopology {
     @ConfigProperty(name = "lahar.topics.create", defaultValue = "true")
     boolean createTopics;
 
+    @ConfigProperty(name = "lahar.clock.tick-budget", defaultValue = "500")
+    int tickBudget;
+
+    /** The lifecycle node's name. */
+    public static final String LIFECYCLE = "job-lifecycle";
+    static final int DEFAULT_TICK_BUDGET = 500;
+    static final java.time.Duration DEFAULT_MAX_CLOCK_STEP = java.time.Duration.ofMinutes(1);
+
+    @ConfigProperty(name = "lahar.clock.max-step", defaultValue = "1M")
+    java.time.Duration maxClockStep;
+
     @Produces
     public Topology topology() {
         if (createTopics) {
             TopicBootstrap.ensureTopics(bootstrapServers);
         }
-        return build(serdes);
+        return build(serdes, tickBudget, maxClockStep.toMillis());
     }
 
     /** The topology itself, separate from CDI so TopologyTestDriver tests build the same one. */
     public static Topology build(RegistrySerdes serdes) {
+        return build(serdes, DEFAULT_TICK_BUDGET, DEFAULT_MAX_CLOCK_STEP.toMillis());
+    }
+
+    /**
+     * @param tickBudget   at most this many jobs are woken by one clock tick per partition
+     * @param maxClockStep the most (ms) the timers' clock advances on one tick: after an outage,
+     *                     deadlines that passed meanwhile expire over the next ticks, not at once
+     */
+    public static Topology build(RegistrySerdes serdes, int tickBudget, long maxClockStep) {
         Topology topology = new Topology();
         var queueSerde = serdes.value(Queue.class);
 
@@ -58,19 +89,44 @@ public class LaharTopology {
                 "queues-source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.QUEUES.name(),
                 "queues-store-updater", () -> new QueueStoreUpdater(queueSerde.deserializer()));
 
-        topology.addSource("job-commands-source", new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.JOB_COMMANDS.name());
-        var commandSerde = serdes.value(JobCommand.class);
-        topology.addProcessor("job-commands", () -> new JobCommandProcessor(commandSerde.deserializer(), queueSerde.deserializer(), new JobStore.Codec()),
-                "job-commands-source");
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobCommandProcessor.STORE),
-                Serdes.String(), Serdes.ByteArray()), "job-commands");
+        // Every input about jobs in one source: the topics are co-partitioned, so one task reads
+        // partition p of each, and the lifecycle node sees a job's records in the order read.
+        topology.addSource("job-inputs", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
+                Topics.JOB_COMMANDS.name(), Topics.POD_EVENTS.name(), Topics.SCHEDULER_DECISIONS.name(), Topics.CLOCK.name());
+        var decoders = new JobLifecycleProcessor.Decoders(serdes.value(JobCommand.class).deserializer(),
+                serdes.value(PodEvent.class).deserializer(), serdes.value(SchedulerDecision.class).deserializer(),
+                serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
+        topology.addProcessor(LIFECYCLE, () -> new JobLifecycleProcessor(decoders, tickBudget, maxClockStep), "job-inputs");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobStore.NAME),
+                Serdes.String(), Serdes.ByteArray()), LIFECYCLE);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerIndex.NAME),
+                Serdes.String(), Serdes.ByteArray()), LIFECYCLE);
 
-        topology.addSink(JobCommandProcessor.RESULTS, Topics.COMMAND_RESULTS.name(), new StringSerializer(),
-                serdes.value(CommandResult.class).serializer(), "job-commands");
-        topology.addSink(JobCommandProcessor.STATUS, Topics.JOB_STATUS.name(), new StringSerializer(),
-                serdes.value(JobStatusRecord.class).serializer(), "job-commands");
-        topology.addSink(JobCommandProcessor.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(), "job-commands");
+        topology.addSink(Sinks.RESULTS, Topics.COMMAND_RESULTS.name(), new StringSerializer(),
+                serdes.value(CommandResult.class).serializer(), LIFECYCLE);
+        topology.addSink(Sinks.STATUS, Topics.JOB_STATUS.name(), new StringSerializer(),
+                serdes.value(JobStatusRecord.class).serializer(), LIFECYCLE);
+        topology.addSink(Sinks.TRANSITIONS, Topics.JOB_TRANSITIONS.name(), new StringSerializer(),
+                serdes.value(JobTransition.class).serializer(), LIFECYCLE);
+        topology.addSink(Sinks.POD_INTENTS, Topics.POD_INTENTS.name(), new StringSerializer(),
+                serdes.value(PodIntent.class).serializer(), LIFECYCLE);
+        topology.addSink(Sinks.POD_GROUPS, Topics.POD_GROUPS.name(), new StringSerializer(),
+                serdes.value(PodGroup.class).serializer(), LIFECYCLE);
+        topology.addSink(Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
+                serdes.value(DeadLetter.class).serializer(), LIFECYCLE);
+        topology.addSink(Sinks.QUEUE_SHARES, QueueShares.TOPIC, new StringSerializer(), new ByteArraySerializer(), LIFECYCLE);
+
+        // Queue status: the jobs' shares, re-keyed by queue through the shares topic, added up.
+        topology.addSource("queue-shares-source", new ByteArrayDeserializer(), new ByteArrayDeserializer(), QueueShares.TOPIC);
+        topology.addProcessor("queue-status", () -> new QueueStatusProcessor(queueSerde.deserializer()), "queue-shares-source");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueueStatusProcessor.SHARES),
+                Serdes.String(), Serdes.ByteArray()), "queue-status");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueueStatusProcessor.TOTALS),
+                Serdes.String(), Serdes.ByteArray()), "queue-status");
+        topology.addSink(QueueStatusProcessor.SINK, Topics.QUEUE_STATUS.name(), new StringSerializer(),
+                serdes.value(QueueStatus.class).serializer(), "queue-status");
+        topology.addSink(QueueStatusProcessor.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
+                serdes.value(DeadLetter.class).serializer(), "queue-status");
         return topology;
     }
 }

@@ -1,6 +1,7 @@
 package io.lahar.streams.kafka;
 
 import io.lahar.schema.Topics;
+import io.lahar.streams.queue.QueueShares;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -8,6 +9,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.jboss.logging.Logger;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,11 +32,16 @@ public final class TopicBootstrap {
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
             Set<String> existing = admin.listTopics().names().get();
-            List<NewTopic> missing = Topics.all().stream()
+            List<NewTopic> missing = new ArrayList<>(Topics.all().stream()
                     .filter(t -> !existing.contains(t.name()))
                     .map(t -> new NewTopic(t.name(), t.partitions(), (short) 1)
                             .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, t.cleanupPolicy())))
-                    .toList();
+                    .toList());
+            if (!existing.contains(QueueShares.TOPIC)) {
+                // The app's own topic between the lifecycle and the queue-status aggregation.
+                missing.add(new NewTopic(QueueShares.TOPIC, 1, (short) 1)
+                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE)));
+            }
             if (missing.isEmpty()) {
                 return;
             }

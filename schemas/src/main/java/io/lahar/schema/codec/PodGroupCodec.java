@@ -1,0 +1,69 @@
+package io.lahar.schema.codec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.lahar.core.api.Manifests;
+import io.lahar.core.api.PodGroupPhase;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodGroupCondition;
+import io.lahar.schema.PodGroupSpec;
+import io.lahar.schema.PodGroupStatus;
+
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.TreeMap;
+
+/** The engine's pod group (spec as asked, phase as last seen) to its {@code lahar.pod-groups} record. */
+public final class PodGroupCodec {
+
+    private PodGroupCodec() {
+    }
+
+    /** The job the group belongs to, and when. */
+    public record Context(String namespace, String job, String jobUid, int jobVersion, long createdAt, long time) {
+    }
+
+    /**
+     * @param name       the group's name ({@code <job>-<uid>})
+     * @param phase      the phase as last decided by the scheduler (Pending for a new group)
+     * @param conditions the scheduler's conditions as last decided; empty when none
+     * @param running    the job's pods running, succeeded and failed, as counted from pod events
+     */
+    public static PodGroup toRecord(Context ctx, String name, io.lahar.core.api.PodGroup.PodGroupSpec spec,
+                                    PodGroupPhase phase, List<PodGroupCondition> conditions,
+                                    int running, int succeeded, int failed) {
+        return PodGroup.newBuilder()
+                .setNamespace(ctx.namespace())
+                .setName(name)
+                .setJob(ctx.job())
+                .setJobUid(ctx.jobUid())
+                .setJobVersion(ctx.jobVersion())
+                .setCreationTimestamp(Instant.ofEpochMilli(ctx.createdAt()))
+                .setSpec(PodGroupSpec.newBuilder()
+                        .setMinMember(spec.minMember() == null ? 0 : spec.minMember())
+                        .setMinTaskMember(spec.minTaskMember() == null ? new TreeMap<>() : new TreeMap<>(spec.minTaskMember()))
+                        .setQueue(spec.queue() == null ? "default" : spec.queue())
+                        .setPriorityClassName(spec.priorityClassName())
+                        .setPriority(0)
+                        .setMinResources(spec.minResources() == null ? new TreeMap<>() : new TreeMap<>(spec.minResources()))
+                        .setNetworkTopology(spec.networkTopology() == null ? null : json(spec.networkTopology()))
+                        .build())
+                .setStatus(PodGroupStatus.newBuilder()
+                        .setPhase((phase == null ? PodGroupPhase.Pending : phase).name())
+                        .setConditions(conditions == null ? List.of() : List.copyOf(conditions))
+                        .setRunning(running)
+                        .setSucceeded(succeeded)
+                        .setFailed(failed)
+                        .build())
+                .setTime(Instant.ofEpochMilli(ctx.time()))
+                .build();
+    }
+
+    private static String json(Object value) {
+        try {
+            return Manifests.jsonMapper().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.lahar.schema.codec;
+
+import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.job.Input;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SchedulerDecision;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** A {@code lahar.scheduler-decisions} record to what the job engine learns from it. */
+public final class SchedulerDecisionCodec {
+
+    private SchedulerDecisionCodec() {
+    }
+
+    /**
+     * A pod-group status decision as {@link Input.PodGroupObserved}; empty for binds and
+     * evictions, which the engine learns about from the pods' own events.
+     *
+     * @throws IllegalArgumentException "decision.phase: ..." for a phase this engine does not know
+     */
+    public static Optional<Input.PodGroupObserved> toInput(SchedulerDecision decision) {
+        if (!(decision.getDecision() instanceof PodGroupStatus status)) {
+            return Optional.empty();
+        }
+        PodGroupPhase phase = Arrays.stream(PodGroupPhase.values()).filter(p -> p.name().equals(status.getPhase()))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("decision.phase: \"" + status.getPhase()
+                        + "\" is not a pod group phase this engine knows " + Arrays.toString(PodGroupPhase.values())));
+        return Optional.of(new Input.PodGroupObserved(phase, decision.getTime().toEpochMilli()));
+    }
+}

@@ -1,0 +1,239 @@
+package io.lahar.schema.codec;
+
+import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.api.Action;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.api.Queue;
+import io.lahar.core.command.JobCommands;
+import io.lahar.core.command.JobRequest;
+import io.lahar.core.job.Input;
+import io.lahar.core.job.JobController;
+import io.lahar.core.job.JobInfo;
+import io.lahar.core.job.Outcome;
+import io.lahar.core.job.PodPhase;
+import io.lahar.core.job.Transition;
+import io.lahar.core.job.WorldAction;
+import io.lahar.schema.Bind;
+import io.lahar.schema.ContainerStatus;
+import io.lahar.schema.CreatePod;
+import io.lahar.schema.DeletePod;
+import io.lahar.schema.EnsureConfigMap;
+import io.lahar.schema.EnsureService;
+import io.lahar.schema.JobActionCommand;
+import io.lahar.schema.JobAction;
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.JobStatusRecord;
+import io.lahar.schema.JobTransition;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.PodIntent;
+import io.lahar.schema.SchedulerDecision;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CodecTest {
+
+    private static final String JOB = """
+            apiVersion: batch.volcano.sh/v1alpha1
+            kind: Job
+            metadata:
+              name: tf
+              namespace: ns
+            spec:
+              plugins:
+                svc: []
+              policies:
+              - event: PodFailed
+                action: RestartJob
+              tasks:
+              - name: ps
+                replicas: 1
+                template:
+                  spec:
+                    containers:
+                    - name: ps
+                      image: ps-img
+                      resources:
+                        requests: {cpu: 500m, memory: 1Gi}
+              - name: worker
+                replicas: 2
+                template:
+                  spec:
+                    nodeSelector: {zone: a}
+                    tolerations:
+                    - {key: gpu, operator: Exists, effect: NoSchedule}
+                    containers:
+                    - name: worker
+                      image: worker-img
+                      resources:
+                        limits: {cpu: "2"}
+            """;
+
+    private final JobController controller = new JobController();
+
+    private static Job admitted() {
+        AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
+                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
+        JobCommands.Decision d = JobCommands.decide(null, new JobRequest("r1", "test", "ns", "tf", 1_000,
+                new JobRequest.Submit(JOB)), ctx);
+        assertThat(d.verdict().accepted()).as("%s", d.verdict().violations()).isTrue();
+        return d.next().job();
+    }
+
+    /** Submitted and admitted by the scheduler: the pods are asked for. */
+    private Outcome[] started() {
+        Outcome submitted = controller.apply(JobInfo.empty(), new Input.Submit(admitted(), 1_000));
+        Outcome inqueue = controller.apply(submitted.state(), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 2_000));
+        return new Outcome[]{submitted, inqueue};
+    }
+
+    @Test
+    void statusRecordCarriesPhaseCountsAndTheAdmittedManifest() {
+        Outcome submitted = started()[0];
+        JobStatusRecord record = JobStatusCodec.toRecord(submitted.state().job(), 1_000);
+        assertThat(record.getNamespace()).isEqualTo("ns");
+        assertThat(record.getName()).isEqualTo("tf");
+        assertThat(record.getUid()).isNotBlank();
+        assertThat(record.getQueue()).isEqualTo("default");
+        assertThat(record.getStatus().getState().getPhase()).isEqualTo("Pending");
+        assertThat(record.getStatus().getMinAvailable()).isEqualTo(3);
+        assertThat(record.getManifest()).contains("worker-img").doesNotContain("\"status\"");
+        assertThat(record.getTime()).isEqualTo(Instant.ofEpochMilli(1_000));
+    }
+
+    @Test
+    void createPodIntentsCarryTheWholePodAndWhatTheSchedulerNeeds() {
+        Outcome inqueue = started()[1];
+        Job job = inqueue.state().job();
+        List<CreatePod> creates = new ArrayList<>();
+        for (WorldAction a : inqueue.actions()) {
+            if (PodIntentCodec.map(new PodIntentCodec.Context("ns", "tf", job.metadata().uid(), 0, 2_000), a)
+                    instanceof PodIntentCodec.Intent(PodIntent intent) && intent.getIntent() instanceof CreatePod c) {
+                assertThat(intent.getJobUid()).isEqualTo(job.metadata().uid());
+                creates.add(c);
+            }
+        }
+        assertThat(creates).extracting(CreatePod::getPod).containsExactly("tf-ps-0", "tf-worker-0", "tf-worker-1");
+        CreatePod ps = creates.get(0);
+        assertThat(ps.getRequests()).containsEntry("cpu", "0.5").containsEntry("memory", "1073741824");
+        assertThat(ps.getPodGroup()).isEqualTo("tf-" + job.metadata().uid());
+        assertThat(ps.getLabels()).containsEntry("volcano.sh/job-name", "tf").containsEntry("volcano.sh/task-spec", "ps");
+        assertThat(ps.getTemplate()).contains("\"metadata\"").contains("ps-img").doesNotContain("\"kind\":\"Pod\"");
+        CreatePod worker = creates.get(1);
+        assertThat(worker.getRequests()).containsEntry("cpu", "2");
+        assertThat(worker.getNodeSelector()).containsEntry("zone", "a");
+        assertThat(worker.getTolerations()).singleElement().satisfies(t -> {
+            assertThat(t.getKey()).isEqualTo("gpu");
+            assertThat(t.getOperator()).isEqualTo("Exists");
+            assertThat(t.getEffect()).isEqualTo("NoSchedule");
+        });
+    }
+
+    @Test
+    void everyWorldActionHasAWayToTravel() {
+        Outcome submitted = started()[0];
+        PodIntentCodec.Context ctx = new PodIntentCodec.Context("ns", "tf", "u", 3, 5);
+        List<Object> bodies = new ArrayList<>();
+        for (WorldAction a : submitted.actions()) {
+            if (PodIntentCodec.map(ctx, a) instanceof PodIntentCodec.Intent(PodIntent intent)) {
+                bodies.add(intent.getIntent());
+            }
+        }
+        assertThat(bodies).anySatisfy(b -> assertThat(b).isInstanceOfSatisfying(EnsureService.class,
+                s -> assertThat(s.getName()).isEqualTo("tf")));
+        assertThat(bodies).anySatisfy(b -> assertThat(b).isInstanceOf(EnsureConfigMap.class));
+        assertThat(PodIntentCodec.map(ctx, new WorldAction.DeletePod("tf-ps-0", "RestartJob")))
+                .isInstanceOfSatisfying(PodIntentCodec.Intent.class, i -> {
+                    DeletePod d = (DeletePod) i.intent().getIntent();
+                    assertThat(d.getJobVersion()).isEqualTo(3);
+                    assertThat(d.getReason()).isEqualTo("RestartJob");
+                });
+        assertThat(PodIntentCodec.map(ctx, new WorldAction.DeletePodGroup("g"))).isInstanceOf(PodIntentCodec.Elsewhere.class);
+        assertThat(PodIntentCodec.map(ctx, new WorldAction.CreatePersistentVolumeClaim("c", null)))
+                .isInstanceOfSatisfying(PodIntentCodec.NotInContract.class, n -> assertThat(n.why()).contains("c"));
+    }
+
+    @Test
+    void podGroupRecordHasTheSpecAndTheLastSeenPhase() {
+        Outcome submitted = started()[0];
+        WorldAction.UpsertPodGroup upsert = submitted.actions().stream()
+                .filter(WorldAction.UpsertPodGroup.class::isInstance).map(WorldAction.UpsertPodGroup.class::cast)
+                .findFirst().orElseThrow();
+        PodGroup record = PodGroupCodec.toRecord(new PodGroupCodec.Context("ns", "tf", "u", 0, 1_000, 2_000),
+                upsert.podGroup().metadata().name(), upsert.podGroup().spec(), PodGroupPhase.Inqueue, List.of(), 1, 0, 0);
+        assertThat(record.getSpec().getMinMember()).isEqualTo(3);
+        assertThat(record.getSpec().getMinTaskMember()).containsEntry("ps", 1).containsEntry("worker", 2);
+        assertThat(record.getSpec().getMinResources()).containsKey("cpu");
+        assertThat(record.getStatus().getPhase()).isEqualTo("Inqueue");
+        assertThat(record.getStatus().getRunning()).isEqualTo(1);
+        assertThat(record.getCreationTimestamp()).isEqualTo(Instant.ofEpochMilli(1_000));
+    }
+
+    @Test
+    void podEventsBecomeObservations() {
+        PodEvent failed = event("Failed").setContainers(List.of(
+                ContainerStatus.newBuilder().setName("a").setExitCode(null).setRestartCount(1).build(),
+                ContainerStatus.newBuilder().setName("b").setExitCode(137).setRestartCount(4).build())).build();
+        Input.PodObserved in = PodEventCodec.toInput(failed);
+        assertThat(in.phase()).isEqualTo(PodPhase.Failed);
+        assertThat(in.exitCode()).isEqualTo(137);
+        assertThat(in.restartCount()).isEqualTo(4);
+        assertThat(in.deleted()).isFalse();
+        assertThat(in.version()).isEqualTo(2);
+        assertThat(in.time()).isEqualTo(7_000);
+
+        assertThat(PodEventCodec.toInput(event("Running").setDeletedByOthers(true).build()).deleted()).isTrue();
+        assertThat(PodEventCodec.toInput(event("Hibernating").build()).phase()).isEqualTo(PodPhase.Unknown);
+        assertThatThrownBy(() -> PodEventCodec.toInput(event("Running").setTask("").build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("task: ");
+    }
+
+    private static PodEvent.Builder event(String phase) {
+        return PodEvent.newBuilder().setNamespace("ns").setJob("tf").setPod("tf-worker-1").setTask("worker").setIndex(1)
+                .setJobVersion(2).setPhase(phase).setTime(Instant.ofEpochMilli(7_000));
+    }
+
+    @Test
+    void onlyPodGroupStatusDecisionsReachTheEngine() {
+        SchedulerDecision.Builder d = SchedulerDecision.newBuilder().setNamespace("ns").setJob("tf").setPodGroup("g")
+                .setEpoch(1).setTime(Instant.ofEpochMilli(9_000));
+        assertThat(SchedulerDecisionCodec.toInput(d.setDecision(new Bind("tf-ps-0", "n1", "allocate", 0)).build())).isEmpty();
+        assertThat(SchedulerDecisionCodec.toInput(d.setDecision(PodGroupStatus.newBuilder().setPhase("Inqueue").build()).build()))
+                .hasValue(new Input.PodGroupObserved(PodGroupPhase.Inqueue, 9_000));
+        assertThatThrownBy(() -> SchedulerDecisionCodec.toInput(d.setDecision(PodGroupStatus.newBuilder().setPhase("Dreaming").build()).build()))
+                .hasMessageStartingWith("decision.phase: ");
+    }
+
+    @Test
+    void transitionsKeepTheirCauseAndTheInputsCoordinates() {
+        Transition t = new Transition(io.lahar.core.api.JobPhase.Running, io.lahar.core.api.JobPhase.Restarting, "PodFailed",
+                "RestartJob", "spec.policies[0]", "PodFailed", "pod tf-worker-0 exited 1", 11_000);
+        JobTransition r = JobTransitionCodec.toRecord("ns", "tf", t, 1, 1, new JobTransitionCodec.Source("lahar.pod-events", 3, 42));
+        assertThat(r.getFrom()).isEqualTo("Running");
+        assertThat(r.getTo()).isEqualTo("Restarting");
+        assertThat(r.getPolicy()).isEqualTo("spec.policies[0]");
+        assertThat(r.getSourceTopic()).isEqualTo("lahar.pod-events");
+        assertThat(r.getSourcePartition()).isEqualTo(3);
+        assertThat(r.getSourceOffset()).isEqualTo(42);
+        assertThat(r.getVersion()).isEqualTo(1);
+    }
+
+    @Test
+    void commandsBecomeRequestsAndUnknownActionsAreRefusedByPath() {
+        JobCommand.Builder c = JobCommand.newBuilder().setRequestId("r").setSender("s").setNamespace("ns").setName("tf")
+                .setTime(Instant.ofEpochMilli(5));
+        JobRequest r = JobCommandCodec.toRequest(c.setCommand(new JobActionCommand(JobAction.RestartTask, "worker", null, "why")).build());
+        assertThat(r.body()).isEqualTo(new JobRequest.Act(Action.RESTART_TASK, "worker", null, "why"));
+        assertThat(r.kind()).isEqualTo("RestartTask");
+        assertThatThrownBy(() -> JobCommandCodec.toRequest(c.setCommand(new JobActionCommand(JobAction.Unknown, null, null, null)).build()))
+                .hasMessageStartingWith("command.action: ");
+    }
+}

@@ -1,0 +1,90 @@
+package io.lahar.streams.clock;
+
+import io.lahar.schema.Tick;
+import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Makes time an event: every {@code lahar.clock.interval} (1s by default) writes one {@link Tick}
+ * with the wall-clock time into each partition of {@code lahar.clock}, explicitly to that
+ * partition (the default partitioner would hash the key elsewhere). Timers fire on these ticks,
+ * so policy timeouts and TTLs fire on a quiet partition, and a replay of the log fires them at
+ * the same points. The wall clock is read here, at the edge, and nowhere in the engine.
+ */
+@ApplicationScoped
+public class Ticker {
+
+    private static final Logger LOG = Logger.getLogger(Ticker.class);
+
+    @Inject
+    RegistrySerdes serdes;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+
+    @ConfigProperty(name = "lahar.clock.enabled", defaultValue = "true")
+    boolean enabled;
+
+    @ConfigProperty(name = "lahar.clock.interval", defaultValue = "1S")
+    Duration interval;
+
+    private ScheduledExecutorService executor;
+    private KafkaProducer<String, Tick> producer;
+
+    void start(@Observes StartupEvent event) {
+        if (!enabled) {
+            return;
+        }
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 0),
+                new StringSerializer(), serdes.value(Tick.class).serializer());
+        executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lahar-ticker");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.scheduleAtFixedRate(this::tick, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        LOG.infof("ticking every %s into %s", interval, Topics.CLOCK.name());
+    }
+
+    void tick() {
+        try {
+            Tick tick = new Tick(Instant.now());
+            for (int p = 0; p < Topics.CLOCK.partitions(); p++) {
+                producer.send(new ProducerRecord<>(Topics.CLOCK.name(), p, Topics.clockKey(p), tick));
+            }
+        } catch (RuntimeException e) {
+            // A missed tick only delays timers until the next one; the ticker must keep going.
+            LOG.warnf("tick not sent: %s", e.toString());
+        }
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+    }
+}

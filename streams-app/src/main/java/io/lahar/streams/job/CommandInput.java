@@ -1,0 +1,94 @@
+package io.lahar.streams.job;
+
+import io.lahar.core.admission.Violation;
+import io.lahar.core.command.JobCommands;
+import io.lahar.core.command.JobRequest;
+import io.lahar.core.command.JobVerdict;
+import io.lahar.core.job.Input;
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.Topics;
+import io.lahar.schema.codec.JobCommandCodec;
+import io.lahar.streams.queue.QueueLookup;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+
+/**
+ * Job commands: the core's command gate (parse, admission, idempotency by requestId) answers
+ * every command on the results topic; an accepted submit, update, delete or action then enters
+ * the job engine. An action the job's phase has no use for is answered rejected (see
+ * {@link ActionGate}) and changes nothing.
+ */
+final class CommandInput implements InputHandler {
+
+    private static final Logger LOG = Logger.getLogger(CommandInput.class);
+
+    private final Deserializer<JobCommand> deserializer;
+    private final ProcessorContext<Object, Object> context;
+    private final JobEngine engine;
+    private final QueueLookup queues;
+
+    CommandInput(Deserializer<JobCommand> deserializer, ProcessorContext<Object, Object> context, JobEngine engine,
+                 QueueLookup queues) {
+        this.deserializer = deserializer;
+        this.context = context;
+        this.engine = engine;
+        this.queues = queues;
+    }
+
+    @Override
+    public void handle(String key, byte[] value, long timestamp) {
+        JobCommand command = Decoding.decode(deserializer, Topics.JOB_COMMANDS.name(), value);
+        String expected = Topics.jobKey(command.getNamespace(), command.getName());
+        if (!key.equals(expected)) {
+            answer(key, JobCommandCodec.rejection(command, List.of(new Violation("key", "record key \"" + key
+                    + "\" does not match the command's job \"" + expected + "\": every record about a job is keyed namespace/name"))),
+                    timestamp);
+            return;
+        }
+        JobRequest request;
+        try {
+            request = JobCommandCodec.toRequest(command);
+        } catch (IllegalArgumentException e) {
+            answer(key, JobCommandCodec.rejection(command, List.of(Decoding.violation(e))), timestamp);
+            return;
+        }
+        LOG.debugf("command %s (%s) for %s", request.requestId(), request.kind(), key);
+        JobEntry entry = engine.load(key);
+        JobCommands.Decision decision = JobCommands.decide(entry.gate(), request, queues.admissionContext());
+        JobVerdict verdict = decision.verdict();
+        Input input = switch (decision.effect()) {
+            case SUBMITTED -> new Input.Submit(decision.next().job(), request.time());
+            case UPDATED -> new Input.Update(decision.next().job(), request.time());
+            case DELETED -> new Input.Delete(request.time());
+            case ACTION -> {
+                JobRequest.Act act = (JobRequest.Act) request.body();
+                List<Violation> refused = ActionGate.check(entry.info(), act);
+                if (!refused.isEmpty()) {
+                    verdict = new JobVerdict(request.requestId(), request.kind(), false, refused, null, request.time());
+                    yield null;
+                }
+                yield new Input.Command(act.action(), act.task(), act.pod(), request.time());
+            }
+            case NONE, REPLAYED -> null;
+        };
+        if (decision.effect() != JobCommands.Effect.REPLAYED) {
+            JobEntry next = entry.withRecent(entry.recentWith(verdict));
+            if (input != null) {
+                engine.apply(key, next, input, timestamp);
+            } else if (decision.next() != null || entry.info().submitted()) {
+                // A rejection about an existing job is remembered, so its retry is answered alike;
+                // one about a job that never existed leaves no trace.
+                engine.save(key, entry, next);
+            }
+        }
+        answer(key, JobCommandCodec.toResult(request, verdict), timestamp);
+    }
+
+    private void answer(String key, io.lahar.schema.CommandResult result, long timestamp) {
+        context.forward(new Record<>(key, result, timestamp), Sinks.RESULTS);
+    }
+}

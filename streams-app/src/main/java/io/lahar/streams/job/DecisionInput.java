@@ -1,0 +1,75 @@
+package io.lahar.streams.job;
+
+import io.lahar.core.api.PodGroup;
+import io.lahar.core.job.Input;
+import io.lahar.core.job.PodGroups;
+import io.lahar.schema.PodGroupCondition;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.Topics;
+import io.lahar.schema.codec.SchedulerDecisionCodec;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Scheduler decisions: a pod-group status moves the job's gang (Inqueue lets its pods be
+ * created). Binds and evictions reach the job through its pods' events instead. Decisions of an
+ * older scheduler epoch than the newest seen for the job are dropped (the fenced instance's), as
+ * are decisions about a pod group the job no longer has.
+ */
+final class DecisionInput implements InputHandler {
+
+    private static final Logger LOG = Logger.getLogger(DecisionInput.class);
+
+    private final Deserializer<SchedulerDecision> deserializer;
+    private final JobEngine engine;
+
+    DecisionInput(Deserializer<SchedulerDecision> deserializer, JobEngine engine) {
+        this.deserializer = deserializer;
+        this.engine = engine;
+    }
+
+    @Override
+    public void handle(String key, byte[] value, long timestamp) {
+        SchedulerDecision decision = Decoding.decode(deserializer, Topics.SCHEDULER_DECISIONS.name(), value);
+        String expected = Topics.jobKey(decision.getNamespace(), decision.getJob());
+        if (!key.equals(expected)) {
+            throw new IllegalArgumentException("key: record key \"" + key + "\" does not match the decision's job \""
+                    + expected + "\"");
+        }
+        Optional<Input.PodGroupObserved> observed = SchedulerDecisionCodec.toInput(decision);
+        if (observed.isEmpty()) {
+            return;
+        }
+        JobEntry entry = engine.load(key);
+        if (!entry.live()) {
+            LOG.debugf("pod group decision for %s, which does not exist: skipped", key);
+            return;
+        }
+        if (decision.getEpoch() < entry.schedulerEpoch()) {
+            LOG.debugf("decision for %s of epoch %d, older than %d: dropped", key, decision.getEpoch(), entry.schedulerEpoch());
+            return;
+        }
+        if (!PodGroups.name(entry.info().job()).equals(decision.getPodGroup())) {
+            LOG.debugf("decision for %s about pod group %s, not the job's: skipped", key, decision.getPodGroup());
+            return;
+        }
+        List<PodGroup.PodGroupCondition> conditions = ((PodGroupStatus) decision.getDecision()).getConditions().stream()
+                .map(DecisionInput::condition).toList();
+        boolean conditionsChanged = !conditions.equals(entry.podGroupConditions());
+        JobEntry next = entry.withScheduler(decision.getEpoch(), conditions);
+        JobEntry after = engine.apply(key, next, observed.get(), timestamp);
+        if (conditionsChanged && after.info().podGroupPhase() == entry.info().podGroupPhase()) {
+            // Same phase, new reasons (say, why it is still unschedulable): the pod group record says so.
+            engine.publishPodGroup(key, after, observed.get().time(), timestamp);
+        }
+    }
+
+    private static PodGroup.PodGroupCondition condition(PodGroupCondition c) {
+        return new PodGroup.PodGroupCondition(c.getType(), c.getStatus(), c.getTransitionID(),
+                c.getLastTransitionTime().toString(), c.getReason(), c.getMessage());
+    }
+}

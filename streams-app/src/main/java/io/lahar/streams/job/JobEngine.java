@@ -1,0 +1,181 @@
+package io.lahar.streams.job;
+
+import io.lahar.core.api.Job;
+import io.lahar.core.api.PodGroup;
+import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.api.JobStatus;
+import io.lahar.core.job.Input;
+import io.lahar.core.job.JobController;
+import io.lahar.core.job.JobInfo;
+import io.lahar.core.job.JobPod;
+import io.lahar.core.job.Outcome;
+import io.lahar.core.job.PodGroups;
+import io.lahar.core.job.Transition;
+import io.lahar.core.job.WorldAction;
+import io.lahar.schema.PodGroupCondition;
+import io.lahar.schema.codec.JobStatusCodec;
+import io.lahar.schema.codec.JobTransitionCodec;
+import io.lahar.schema.codec.PodGroupCodec;
+import io.lahar.schema.codec.PodIntentCodec;
+import io.lahar.streams.queue.QueueShare;
+import io.lahar.streams.queue.QueueShares;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Runs one input through {@link JobController} for one job and writes what came of it: the
+ * entry (store and timer index), the status (tombstone once deleted), one transition record per
+ * phase change with the input's coordinates, the pod intents and the pod group (tombstone on
+ * its deletion). The only emitter of a job's transitions: every input of a job passes here.
+ */
+public final class JobEngine {
+
+    private static final Logger LOG = Logger.getLogger(JobEngine.class);
+
+    private final JobController controller = new JobController();
+    private final ProcessorContext<Object, Object> context;
+    private final KeyValueStore<String, byte[]> jobs;
+    private final TimerIndex timers;
+    private final JobStore.Codec codec;
+
+    public JobEngine(ProcessorContext<Object, Object> context, KeyValueStore<String, byte[]> jobs, TimerIndex timers,
+                     JobStore.Codec codec) {
+        this.context = context;
+        this.jobs = jobs;
+        this.timers = timers;
+        this.codec = codec;
+    }
+
+    /** The job's entry; empty for a key never seen. */
+    public JobEntry load(String key) {
+        byte[] bytes = jobs.get(key);
+        return bytes == null ? JobEntry.empty() : codec.decode(bytes);
+    }
+
+    /** Stores the entry and moves its timer index entry. */
+    public void save(String key, JobEntry before, JobEntry after) {
+        jobs.put(key, codec.encode(key, after));
+        timers.update(key, JobEntry.nextDue(before.info()), JobEntry.nextDue(after.info()));
+    }
+
+    /** Applies {@code input}, saves and emits the outcome; returns the new entry. */
+    public JobEntry apply(String key, JobEntry before, Input input, long timestamp) {
+        Outcome outcome = controller.apply(before.info(), input);
+        JobEntry after = before.withInfo(outcome.state());
+        save(key, before, after);
+        emit(key, before, after, outcome, input.time(), timestamp);
+        return after;
+    }
+
+    /** Re-publishes the pod group after the scheduler changed only its conditions; {@code time} is the decision's. */
+    public void publishPodGroup(String key, JobEntry entry, long time, long timestamp) {
+        JobInfo info = entry.info();
+        if (info.podGroupSpec() != null && entry.live()) {
+            forward(key, podGroup(entry, info.podGroupSpec(), info.podGroupPhase(), time), timestamp, Sinks.POD_GROUPS);
+        }
+    }
+
+    /** {@code time} is the input's event time, the time of every record it produces. */
+    private void emit(String key, JobEntry before, JobEntry after, Outcome outcome, long time, long timestamp) {
+        JobInfo was = before.info();
+        JobInfo now = after.info();
+        Job job = now.job();
+        if (job == null) {
+            return;
+        }
+        JobStatus status = job.status();
+        int version = status == null || status.version() == null ? 0 : status.version();
+        int retries = status == null || status.retryCount() == null ? 0 : status.retryCount();
+        JobTransitionCodec.Source source = source();
+        for (Transition t : outcome.transitions()) {
+            forward(key, JobTransitionCodec.toRecord(job.namespace(), job.name(), t, version, retries, source),
+                    timestamp, Sinks.TRANSITIONS);
+        }
+        String uid = job.metadata() == null ? null : job.metadata().uid();
+        boolean podGroupSent = false;
+        for (WorldAction action : outcome.actions()) {
+            switch (action) {
+                case WorldAction.UpsertPodGroup u -> {
+                    PodGroupPhase phase = now.podGroupSpec() != null ? now.podGroupPhase() : PodGroupPhase.Pending;
+                    forward(key, podGroup(after, u.podGroup().spec(), phase, time), timestamp, Sinks.POD_GROUPS);
+                    podGroupSent = true;
+                }
+                // A tombstone: the compacted pod-groups topic forgets the gang, so a restart queues afresh.
+                case WorldAction.DeletePodGroup d -> {
+                    forward(key, null, timestamp, Sinks.POD_GROUPS);
+                    podGroupSent = true;
+                }
+                default -> {
+                    int podVersion = action instanceof WorldAction.DeletePod d ? podVersion(was, d.name(), version) : version;
+                    PodIntentCodec.Context ctx = new PodIntentCodec.Context(job.namespace(), job.name(), uid, podVersion, time);
+                    switch (PodIntentCodec.map(ctx, action)) {
+                        case PodIntentCodec.Intent i -> forward(key, i.intent(), timestamp, Sinks.POD_INTENTS);
+                        case PodIntentCodec.NotInContract n -> LOG.warnf("job %s: %s; not sent", key, n.why());
+                        case PodIntentCodec.Elsewhere e -> {
+                            // The job's own deletion (TTL): the status tombstone below says it.
+                        }
+                    }
+                }
+            }
+        }
+        if (!podGroupSent && now.podGroupSpec() != null && now.podGroupPhase() != was.podGroupPhase()) {
+            // The scheduler moved the gang: the pod group record carries the phase it last decided.
+            forward(key, podGroup(after, now.podGroupSpec(), now.podGroupPhase(), time), timestamp, Sinks.POD_GROUPS);
+        }
+        QueueShare shareBefore = QueueShare.of(key, was, time);
+        QueueShare shareAfter = QueueShare.of(key, now, time);
+        if (shareAfter != null && !shareAfter.sameAs(shareBefore)) {
+            context.forward(new Record<>(shareAfter.queue(), QueueShares.encode(shareAfter), timestamp), Sinks.QUEUE_SHARES);
+        }
+        if (now.deleted()) {
+            if (!was.deleted()) {
+                // A tombstone: the compacted status topic forgets the job.
+                forward(key, null, timestamp, Sinks.STATUS);
+            }
+        } else if (!Objects.equals(job, was.job())) {
+            forward(key, JobStatusCodec.toRecord(job, time), timestamp, Sinks.STATUS);
+        }
+    }
+
+    private static int podVersion(JobInfo was, String pod, int fallback) {
+        JobPod p = was.pods().get(pod);
+        return p == null ? fallback : p.version();
+    }
+
+    private io.lahar.schema.PodGroup podGroup(JobEntry entry, PodGroup.PodGroupSpec spec, PodGroupPhase phase, long time) {
+        JobInfo info = entry.info();
+        Job job = info.job();
+        JobStatus st = job.status();
+        PodGroupCodec.Context ctx = new PodGroupCodec.Context(job.namespace(), job.name(),
+                job.metadata() == null ? null : job.metadata().uid(),
+                st == null || st.version() == null ? 0 : st.version(), info.createdAt(), time);
+        List<PodGroupCondition> conditions = entry.podGroupConditions().stream()
+                .map(c -> new PodGroupCondition(c.type(), c.status(), c.transitionID(),
+                        c.lastTransitionTime() == null ? Instant.ofEpochMilli(time) : Instant.parse(c.lastTransitionTime()),
+                        c.reason(), c.message()))
+                .toList();
+        return PodGroupCodec.toRecord(ctx, PodGroups.name(job), spec, phase, conditions,
+                nz(st == null ? null : st.running()), nz(st == null ? null : st.succeeded()),
+                nz(st == null ? null : st.failed()));
+    }
+
+    private static int nz(Integer i) {
+        return i == null ? 0 : i;
+    }
+
+    private JobTransitionCodec.Source source() {
+        return context.recordMetadata()
+                .map(m -> new JobTransitionCodec.Source(m.topic(), m.partition(), m.offset()))
+                .orElse(new JobTransitionCodec.Source("unknown", -1, -1));
+    }
+
+    private void forward(String key, Object value, long timestamp, String sink) {
+        context.forward(new Record<>(key, value, timestamp), sink);
+    }
+}

@@ -1,0 +1,94 @@
+package io.lahar.streams.job;
+
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.Queue;
+import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.Tick;
+import io.lahar.schema.Topics;
+import io.lahar.streams.kafka.DeadLetters;
+import io.lahar.streams.queue.QueueLookup;
+import io.lahar.streams.queue.QueueStoreUpdater;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.jboss.logging.Logger;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The job lifecycle: one processor node reads every input about jobs — commands, pod events,
+ * scheduler decisions, clock ticks — from co-partitioned topics (key {@code namespace/name}; the
+ * clock's key is its partition number) and hands each to the handler of its topic.
+ *
+ * <p>One node rather than one per input kind, on purpose: all four kinds change the same job
+ * entry, so they must be applied in the order the task reads them and by a single writer of the
+ * job's transitions; a single node with the store attached gives both without any coordination,
+ * while the handlers keep each input's logic in its own small class.
+ *
+ * <p>Values arrive as bytes so a record that does not decode (or that the engine cannot
+ * process) reaches this node and goes to the dead-letter topic with its bytes and the error,
+ * instead of stopping the stream thread.
+ */
+public final class JobLifecycleProcessor implements Processor<byte[], byte[], Object, Object> {
+
+    private static final Logger LOG = Logger.getLogger(JobLifecycleProcessor.class);
+
+    /** Decoders of the input topics, from the registry serdes. */
+    public record Decoders(Deserializer<JobCommand> commands, Deserializer<PodEvent> podEvents,
+                           Deserializer<SchedulerDecision> decisions, Deserializer<Tick> ticks,
+                           Deserializer<Queue> queues) {
+    }
+
+    private final Decoders decoders;
+    private final int tickBudget;
+    private final long maxClockStep;
+    private ProcessorContext<Object, Object> context;
+    private Map<String, InputHandler> handlers;
+
+    /**
+     * @param tickBudget   at most this many jobs are woken by one tick
+     * @param maxClockStep the most (ms) the timer clock advances on one tick (catch-up after an outage)
+     */
+    public JobLifecycleProcessor(Decoders decoders, int tickBudget, long maxClockStep) {
+        this.decoders = decoders;
+        this.tickBudget = tickBudget;
+        this.maxClockStep = maxClockStep;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        // No store scan here: a partition with many jobs would stall the rebalance.
+        this.context = context;
+        TimerIndex timers = new TimerIndex(context.getStateStore(TimerIndex.NAME));
+        JobEngine engine = new JobEngine(context, context.getStateStore(JobStore.NAME), timers, new JobStore.Codec());
+        QueueLookup queues = new QueueLookup(context.getStateStore(QueueStoreUpdater.STORE), decoders.queues());
+        this.handlers = Map.of(
+                Topics.JOB_COMMANDS.name(), new CommandInput(decoders.commands(), context, engine, queues),
+                Topics.POD_EVENTS.name(), new PodEventInput(decoders.podEvents(), engine),
+                Topics.SCHEDULER_DECISIONS.name(), new DecisionInput(decoders.decisions(), engine),
+                Topics.CLOCK.name(), new ClockInput(decoders.ticks(), engine, timers, tickBudget, maxClockStep));
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
+        InputHandler handler = handlers.get(topic);
+        try {
+            if (handler == null) {
+                throw new IllegalStateException("no handler for topic " + topic);
+            }
+            if (record.key() == null) {
+                throw new IllegalArgumentException("record has no key: " + topic + " records are keyed");
+            }
+            handler.handle(new String(record.key(), StandardCharsets.UTF_8), record.value(), record.timestamp());
+        } catch (RuntimeException e) {
+            // Undecodable bytes, or an input the core cannot handle: keep the bytes, go on.
+            LOG.warnf("record %s sent to the dead-letter topic: %s",
+                    context.recordMetadata().map(m -> m.topic() + "/" + m.partition() + "@" + m.offset()).orElse("?"), e.toString());
+            context.forward(DeadLetters.of(context, record, e), Sinks.DEAD_LETTERS);
+        }
+    }
+}

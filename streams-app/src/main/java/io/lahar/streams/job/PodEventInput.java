@@ -1,0 +1,48 @@
+package io.lahar.streams.job;
+
+import io.lahar.core.job.Input;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.Topics;
+import io.lahar.schema.codec.PodEventCodec;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.jboss.logging.Logger;
+
+/**
+ * Pod events: what the kubelet (through the bridge) saw happen to one of the job's pods. Events
+ * about a job that does not exist, or about another incarnation of it (a different job uid),
+ * say nothing about this job and are skipped.
+ */
+final class PodEventInput implements InputHandler {
+
+    private static final Logger LOG = Logger.getLogger(PodEventInput.class);
+
+    private final Deserializer<PodEvent> deserializer;
+    private final JobEngine engine;
+
+    PodEventInput(Deserializer<PodEvent> deserializer, JobEngine engine) {
+        this.deserializer = deserializer;
+        this.engine = engine;
+    }
+
+    @Override
+    public void handle(String key, byte[] value, long timestamp) {
+        PodEvent event = Decoding.decode(deserializer, Topics.POD_EVENTS.name(), value);
+        String expected = Topics.jobKey(event.getNamespace(), event.getJob());
+        if (!key.equals(expected)) {
+            throw new IllegalArgumentException("key: record key \"" + key + "\" does not match the event's job \""
+                    + expected + "\"");
+        }
+        Input.PodObserved input = PodEventCodec.toInput(event);
+        JobEntry entry = engine.load(key);
+        if (!entry.info().submitted()) {
+            LOG.debugf("pod event for %s, which does not exist: skipped", key);
+            return;
+        }
+        String uid = entry.info().job().metadata() == null ? null : entry.info().job().metadata().uid();
+        if (event.getJobUid() != null && uid != null && !uid.equals(event.getJobUid())) {
+            LOG.debugf("pod event for %s from job uid %s, the job is %s: skipped", key, event.getJobUid(), uid);
+            return;
+        }
+        engine.apply(key, entry, input, timestamp);
+    }
+}
