@@ -23,7 +23,6 @@ public final class Lahar implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getErr());
         throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
     }
 

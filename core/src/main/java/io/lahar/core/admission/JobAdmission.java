@@ -150,6 +150,9 @@ public final class JobAdmission {
         if (!errs.isEmpty()) {
             v.add("metadata.name", "invalid name \"" + name + "\": " + Names.join(errs));
         }
+        if (m.metadata() != null && m.metadata().labels() != null) {
+            Names.labels(io.lahar.core.api.Manifests.jsonMapper().valueToTree(m.metadata().labels()), "metadata.labels", v);
+        }
         String ns = m.metadata() == null ? null : m.metadata().namespace();
         if (ns != null && !ns.isEmpty() && !Names.dns1123Label(ns).isEmpty()) {
             v.add("metadata.namespace", "invalid namespace \"" + ns + "\": " + Names.join(Names.dns1123Label(ns)));

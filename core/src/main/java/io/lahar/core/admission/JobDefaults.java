@@ -89,10 +89,11 @@ public final class JobDefaults {
         return t;
     }
 
-    /** tensorflow, mpi and pytorch need svc; mpi also needs ssh (Volcano's patchDefaultPlugins). */
+    /** tensorflow, mpi, pytorch and ray need svc; mpi also needs ssh (Volcano's patchDefaultPlugins). */
     static Map<String, List<String>> impliedPlugins(Map<String, List<String>> plugins) {
         Map<String, List<String>> out = new LinkedHashMap<>(plugins);
-        if (plugins.containsKey("tensorflow") || plugins.containsKey("mpi") || plugins.containsKey("pytorch")) {
+        if (plugins.containsKey("tensorflow") || plugins.containsKey("mpi") || plugins.containsKey("pytorch")
+                || plugins.containsKey("ray")) {
             out.putIfAbsent("svc", List.of());
         }
         if (plugins.containsKey("mpi")) {

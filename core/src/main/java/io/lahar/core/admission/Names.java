@@ -78,6 +78,58 @@ public final class Names {
         return errs;
     }
 
+    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+
+    /** Empty when {@code key} is a label key: an optional DNS subdomain prefix and "/", then a qualified name. */
+    public static List<String> labelKey(String key) {
+        int slash = key.indexOf('/');
+        List<String> errs = new ArrayList<>();
+        if (slash >= 0) {
+            String prefix = key.substring(0, slash);
+            if (prefix.isEmpty() || !dns1123Subdomain(prefix).isEmpty()) {
+                errs.add("prefix part must be a lowercase RFC 1123 subdomain");
+            }
+            key = key.substring(slash + 1);
+        }
+        if (key.isEmpty()) {
+            errs.add("name part must be non-empty");
+        } else {
+            qualifiedName(key).forEach(e -> errs.add("name part " + e));
+        }
+        return errs;
+    }
+
+    /** Empty when {@code value} is a label value (at most 63 characters, alphanumeric ends). */
+    public static List<String> labelValue(String value) {
+        List<String> errs = new ArrayList<>();
+        if (value.length() > DNS1123_LABEL_MAX) {
+            errs.add("must be no more than " + DNS1123_LABEL_MAX + " characters");
+        }
+        if (!LABEL_VALUE.matcher(value).matches()) {
+            errs.add("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.',"
+                    + " and must start and end with an alphanumeric character");
+        }
+        return errs;
+    }
+
+    /** Validates a labels map (a JSON tree) at {@code path}. */
+    static void labels(com.fasterxml.jackson.databind.JsonNode labels, String path, Violations v) {
+        if (!labels.isObject()) {
+            return;
+        }
+        labels.properties().forEach(e -> {
+            List<String> keyErrs = labelKey(e.getKey());
+            if (!keyErrs.isEmpty()) {
+                v.add(path, "invalid label key \"" + e.getKey() + "\": " + join(keyErrs));
+            }
+            String value = e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString();
+            List<String> valueErrs = labelValue(value);
+            if (!valueErrs.isEmpty()) {
+                v.add(path + "." + e.getKey(), "invalid label value \"" + value + "\": " + join(valueErrs));
+            }
+        });
+    }
+
     static String join(List<String> errs) {
         return String.join("; ", errs);
     }

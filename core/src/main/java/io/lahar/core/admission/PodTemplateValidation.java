@@ -32,6 +32,7 @@ final class PodTemplateValidation {
             v.add(path, "required: a task needs a pod template");
             return;
         }
+        Names.labels(template.path("metadata").path("labels"), path + ".metadata.labels", v);
         JsonNode spec = template.path("spec");
         if (!spec.isObject()) {
             v.add(path + ".spec", "required: the pod template needs a spec with containers");
@@ -75,6 +76,9 @@ final class PodTemplateValidation {
             } else if (!names.add(name)) {
                 v.add(at, "duplicate volume name \"" + name + "\"");
             }
+            if (volumes.get(k).size() < 2) {
+                v.add(path + "[" + k + "]", "must specify a volume type (emptyDir, configMap, persistentVolumeClaim...)");
+            }
         }
         return names;
     }
@@ -99,6 +103,12 @@ final class PodTemplateValidation {
                 v.add(at + ".image", "required");
             }
             oneOf(c.path("imagePullPolicy"), PULL_POLICIES, at + ".imagePullPolicy", v);
+            for (String field : List.of("command", "args")) {
+                JsonNode n = c.path(field);
+                if (!n.isMissingNode() && !n.isNull() && !n.isArray()) {
+                    v.add(at + "." + field, "must be a list of strings");
+                }
+            }
             resources(c.path("resources"), at + ".resources", v);
             ports(c.path("ports"), at + ".ports", v);
             mounts(c.path("volumeMounts"), at + ".volumeMounts", volumeNames, v);
@@ -118,11 +128,48 @@ final class PodTemplateValidation {
         Map<String, BigDecimal> requests = quantities(resources.path("requests"), path + ".requests", v);
         for (Map.Entry<String, BigDecimal> r : requests.entrySet()) {
             BigDecimal limit = limits.get(r.getKey());
-            if (limit != null && r.getValue().compareTo(limit) > 0) {
-                v.add(path + ".requests." + r.getKey(), "must be less than or equal to " + r.getKey() + " limit of "
-                        + resources.path("limits").path(r.getKey()).asText());
+            String name = r.getKey();
+            if (isExtended(name)) {
+                // Extended resources (e.g. nvidia.com/gpu) can not be overcommitted: request = limit.
+                if (limit == null) {
+                    v.add(path + ".limits", "Limit must be set for non overcommitable resources (" + name + ")");
+                } else if (r.getValue().compareTo(limit) != 0) {
+                    v.add(path + ".requests." + name, "must be equal to " + name + " limit of "
+                            + resources.path("limits").path(name).asText());
+                }
+            } else if (limit != null && r.getValue().compareTo(limit) > 0) {
+                v.add(path + ".requests." + name, "must be less than or equal to " + name + " limit of "
+                        + resources.path("limits").path(name).asText());
             }
         }
+        for (String list : List.of("requests", "limits")) {
+            JsonNode m = resources.path(list);
+            if (m.isObject()) {
+                m.fieldNames().forEachRemaining(name -> {
+                    if (!isStandard(name) && !isExtended(name)) {
+                        v.add(path + "." + list + "." + name, "invalid resource name \"" + name
+                                + "\": must be a standard resource (cpu, memory, ephemeral-storage, hugepages-<size>)"
+                                + " or fully qualified (e.g. nvidia.com/gpu)");
+                    }
+                });
+            }
+        }
+    }
+
+    private static boolean isStandard(String name) {
+        return name.equals("cpu") || name.equals("memory") || name.equals("ephemeral-storage")
+                || name.startsWith("hugepages-");
+    }
+
+    /** An extended resource: domain-qualified, outside the kubernetes.io namespace. */
+    private static boolean isExtended(String name) {
+        int slash = name.indexOf('/');
+        if (slash <= 0 || slash == name.length() - 1) {
+            return false;
+        }
+        String domain = name.substring(0, slash);
+        return !domain.equals("kubernetes.io") && !domain.endsWith(".kubernetes.io") && !domain.startsWith("requests.")
+                && Names.dns1123Subdomain(domain).isEmpty();
     }
 
     /**
@@ -159,7 +206,7 @@ final class PodTemplateValidation {
     }
 
     private static Map<String, BigDecimal> quantities(JsonNode map, String path, Violations v) {
-        Map<String, BigDecimal> out = new HashMap<>();
+        Map<String, BigDecimal> out = new java.util.LinkedHashMap<>();
         if (map.isMissingNode() || map.isNull()) {
             return out;
         }

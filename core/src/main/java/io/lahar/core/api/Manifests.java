@@ -30,12 +30,30 @@ public final class Manifests {
                     .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
                     .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
                     .disable(YAMLGenerator.Feature.SPLIT_LINES)
+                    .stringQuotingChecker(new CautiousQuoting())
                     .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
                     .build()).build());
 
     private static final ObjectMapper JSON = configure(JsonMapper.builder().build());
 
     private Manifests() {
+    }
+
+    /**
+     * Quotes, besides what Jackson quotes, every string another YAML reader could take for a
+     * number or a boolean (hex, octal, exponents, sexagesimal, .inf, y/n), so a value written
+     * as a string reads back as the same string anywhere.
+     */
+    private static final class CautiousQuoting extends com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker.Default {
+        private static final java.util.regex.Pattern NUMBERISH = java.util.regex.Pattern.compile(
+                "[-+]?(0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|[0-9][0-9_]*(\\.[0-9_]*)?([eE][-+]?[0-9]+)?"
+                        + "|\\.[0-9_]+([eE][-+]?[0-9]+)?|\\.(inf|Inf|INF|nan|NaN|NAN)|[0-9][0-9_]*(:[0-5]?[0-9])+(\\.[0-9_]*)?)"
+                        + "|[yYnN]|=|<<");
+
+        @Override
+        public boolean needToQuoteValue(String value) {
+            return super.needToQuoteValue(value) || NUMBERISH.matcher(value).matches();
+        }
     }
 
     private static ObjectMapper configure(ObjectMapper mapper) {

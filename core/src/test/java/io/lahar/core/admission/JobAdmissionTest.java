@@ -357,6 +357,42 @@ class JobAdmissionTest {
         }
 
         @Test
+        void resourceNamesAndExtendedResources() {
+            AdmissionResult<Job> r = withContainers("""
+                        - name: c
+                          image: x
+                          resources:
+                            requests: {cpus: 1, nvidia.com/gpu: 1, example.com/fpga: 1}
+                            limits: {nvidia.com/gpu: 2}
+                    """);
+            assertThat(messages(r)).containsExactly(
+                    "spec.tasks[0].template.spec.containers[0].resources.requests.nvidia.com/gpu: must be equal to nvidia.com/gpu limit of 2",
+                    "spec.tasks[0].template.spec.containers[0].resources.limits: Limit must be set for non overcommitable resources (example.com/fpga)",
+                    "spec.tasks[0].template.spec.containers[0].resources.requests.cpus: invalid resource name \"cpus\": must be a"
+                            + " standard resource (cpu, memory, ephemeral-storage, hugepages-<size>) or fully qualified (e.g. nvidia.com/gpu)");
+        }
+
+        @Test
+        void volumesNeedASourceAndCommandsAreLists() {
+            AdmissionResult<Job> r = admit(job("""
+                    tasks:
+                    - name: a
+                      replicas: 1
+                      template:
+                        metadata:
+                          labels: {app: "-bad-"}
+                        spec:
+                          volumes: [{name: data}]
+                          containers: [{name: c, image: x, command: "sleep 10", volumeMounts: [{name: data, mountPath: /d}]}]
+                    """));
+            assertThat(messages(r)).containsExactly(
+                    "spec.tasks[0].template.metadata.labels.app: invalid label value \"-bad-\": a valid label must be an empty"
+                            + " string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+                    "spec.tasks[0].template.spec.volumes[0]: must specify a volume type (emptyDir, configMap, persistentVolumeClaim...)",
+                    "spec.tasks[0].template.spec.containers[0].command: must be a list of strings");
+        }
+
+        @Test
         void topologyPolicyNeedsGuaranteedWholeCpus() {
             String burstable = "tasks:\n- name: a\n  replicas: 1\n  topologyPolicy: single-numa-node\n  template:\n    spec:\n"
                     + "      containers: [{name: c, image: x, resources: {requests: {cpu: 1}}}]\n";

@@ -101,6 +101,18 @@ class ManifestsTest {
     }
 
     @Test
+    void stringsThatLookLikeNumbersOrBooleansStayStrings() {
+        java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
+        for (String v : List.of("yes", "null", "1.5", "0x1F", "~", "true", "", "1e3", "on", "012", "y", "8", "1:30", ".inf")) {
+            labels.put("k" + labels.size(), v);
+        }
+        Queue q = new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named("q").withLabels(labels), null, null);
+        String yaml = Manifests.toYaml(q);
+        assertThat(Manifests.read(yaml, Queue.class).metadata().labels()).isEqualTo(labels);
+        assertThat(yaml).contains("k3: \"0x1F\"", "k7: \"1e3\"", "k10: \"y\"");
+    }
+
+    @Test
     void readsJsonAndMultiDocumentYamlAndLists() {
         assertThat(Manifests.readAll("{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\",\"metadata\":{\"name\":\"a\"}}"))
                 .singleElement().isInstanceOf(Queue.class);

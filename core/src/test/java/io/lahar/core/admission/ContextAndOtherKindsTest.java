@@ -1,0 +1,83 @@
+package io.lahar.core.admission;
+
+import io.lahar.core.api.Manifests;
+import io.lahar.core.api.PodGroup;
+import io.lahar.core.api.PriorityClass;
+import io.lahar.core.api.Queue;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.lahar.core.admission.Fixtures.assertAccepted;
+import static io.lahar.core.admission.Fixtures.assertRejected;
+import static io.lahar.core.admission.Fixtures.queue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ContextAndOtherKindsTest {
+
+    @Test
+    void freshInstallHasRootAndAnOpenLeafDefault() {
+        AdmissionContext ctx = AdmissionContext.freshInstall();
+        assertThat(ctx.queue("root")).isPresent();
+        assertThat(ctx.queue("default").orElseThrow().parentOrRoot()).isEqualTo("root");
+        assertThat(ctx.childrenOf("root")).extracting(Queue::name).containsExactly("default");
+        assertThat(ctx.childrenOf("default")).isEmpty();
+    }
+
+    @Test
+    void existingQueuesReplaceTheFreshInstallButRootStays() {
+        AdmissionContext ctx = AdmissionContext.of(List.of(queue("metadata: {name: team}\n")));
+        assertThat(ctx.queues()).extracting(Queue::name).containsExactlyInAnyOrder("root", "team");
+        AdmissionContext noQueues = AdmissionContext.of(List.of(Fixtures.template("t", Fixtures.ONE_TASK)));
+        assertThat(noQueues.queue("default")).isPresent();
+        assertThat(noQueues.template("default", "t")).isPresent();
+    }
+
+    @Test
+    void withAndWithoutDoNotChangeTheOriginal() {
+        AdmissionContext ctx = AdmissionContext.freshInstall();
+        Queue q = AdmissionContext.openQueue("x", "root");
+        AdmissionContext more = ctx.with(q);
+        assertThat(ctx.queue("x")).isEmpty();
+        assertThat(more.queue("x")).contains(q);
+        assertThat(more.without(q).queue("x")).isEmpty();
+    }
+
+    @Test
+    void podGroupsDefaultToTheDefaultQueueAndNeedAnOpenLeaf() {
+        PodGroup pg = Manifests.read("apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: pg}\n"
+                + "spec: {minMember: 2}\n", PodGroup.class);
+        assertThat(assertAccepted(PodGroupAdmission.create(pg, AdmissionContext.freshInstall())).spec().queue()).isEqualTo("default");
+        PodGroup bad = Manifests.read("apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: pg}\n"
+                + "spec: {minMember: -1, queue: root}\n", PodGroup.class);
+        assertRejected(PodGroupAdmission.create(bad, AdmissionContext.freshInstall()),
+                "spec.minMember: must be >= 0", "spec.queue: can not submit podgroup to root queue");
+    }
+
+    @Test
+    void priorityClasses() {
+        PriorityClass tooHigh = Manifests.read("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\n"
+                + "value: 2000000000\npreemptionPolicy: Sometimes\n", PriorityClass.class);
+        assertRejected(PriorityClassAdmission.create(tooHigh, AdmissionContext.empty()),
+                "value: must be no greater than 1000000000",
+                "preemptionPolicy: unsupported value \"Sometimes\": supported values: \"PreemptLowerPriority\", \"Never\"");
+        PriorityClass ok = Manifests.read("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\nvalue: 10\n",
+                PriorityClass.class);
+        assertAccepted(PriorityClassAdmission.create(ok, AdmissionContext.empty()));
+        PriorityClass changed = Manifests.read("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\nvalue: 11\n",
+                PriorityClass.class);
+        assertRejected(PriorityClassAdmission.update(ok, changed, AdmissionContext.empty()), "value: field is immutable");
+    }
+
+    @Test
+    void updatesMayNotChangeTheKind() {
+        assertRejected(Admission.update(AdmissionContext.openQueue("q", "root"), Fixtures.job("q", Fixtures.ONE_TASK),
+                AdmissionContext.freshInstall()), "kind: may not be changed on update (was Queue, now Job)");
+    }
+
+    @Test
+    void violationPrintsPathColonMessage() {
+        assertThat(new Violation("spec.tasks[1].name", "duplicate task name \"worker\"").toString())
+                .isEqualTo("spec.tasks[1].name: duplicate task name \"worker\"");
+    }
+}
