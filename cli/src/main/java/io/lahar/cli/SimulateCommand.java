@@ -53,7 +53,8 @@ public final class SimulateCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = {"-f", "--filename"}, required = true, paramLabel = "JOB",
-            description = "The Volcano Job manifest (YAML or JSON; '-' reads stdin).")
+            description = "The Volcano Job manifest (YAML or JSON; '-' reads stdin). Other documents in it"
+                    + " (a queue, a priority class) are taken as existing.")
     Path jobFile;
 
     @Option(names = "--events", required = true, paramLabel = "SCRIPT",
@@ -79,11 +80,13 @@ public final class SimulateCommand implements Callable<Integer> {
         try {
             List<Manifest> docs = Manifests.readAll(read(jobFile));
             List<Job> jobs = docs.stream().filter(m -> m instanceof Job).map(m -> (Job) m).toList();
-            if (jobs.size() != 1 || docs.size() != 1) {
+            if (jobs.size() != 1) {
                 err.println("error: " + jobFile + ": expected exactly one Job, found " + describe(docs));
                 return Lahar.EXIT_INPUT;
             }
             job = jobs.get(0);
+            // Other documents beside the job (its queue, a priority class) exist before it.
+            docs.stream().filter(m -> !(m instanceof Job)).forEach(stored::add);
             for (Path p : existing) {
                 stored.addAll(Manifests.readAll(read(p)));
             }
