@@ -2,6 +2,8 @@ package io.lahar.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.admission.Admission;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.AdmissionResult;
@@ -70,6 +72,10 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Nothing happens by itself: the pod group waits for a podgroup step, deletions for settle.")
     boolean manual;
 
+    @Option(names = "--actions",
+            description = "Add to each line \"actions\": what the engine asked of the world during the step.")
+    boolean showActions;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -115,16 +121,23 @@ public final class SimulateCommand implements Callable<Integer> {
             return Lahar.EXIT_REJECTED;
         }
         Simulation sim = new Simulation((Job) admitted.object(), ctx.with(admitted.object()), manual);
-        print(out, sim.start());
+        print(out, sim.start(), sim);
         for (int i = 0; i < steps.size(); i++) {
-            print(out, sim.run(i + 1, steps.get(i)));
+            print(out, sim.run(i + 1, steps.get(i)), sim);
         }
         return 0;
     }
 
-    private static void print(PrintWriter out, StepReport r) {
+    private void print(PrintWriter out, StepReport r, Simulation sim) {
         try {
-            out.println(JSON.writeValueAsString(r));
+            if (!showActions) {
+                out.println(JSON.writeValueAsString(r));
+                return;
+            }
+            ObjectNode line = JSON.valueToTree(r);
+            ArrayNode list = line.putArray("actions");
+            sim.stepActions().forEach(a -> list.add(Simulation.describe(a)));
+            out.println(JSON.writeValueAsString(line));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a step report is plain data", e);
         }

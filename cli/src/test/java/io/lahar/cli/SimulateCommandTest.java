@@ -155,4 +155,12 @@ class SimulateCommandTest {
         assertThat(simulate(JOB + "---\n" + JOB, "")).isEqualTo(2);
         assertThat(err.toString()).contains("expected exactly one Job");
     }
+    @Test
+    void actionsShowWhatTheEngineAskedOfTheWorld() throws Exception {
+        assertThat(simulate(JOB, "{\"command\":\"RestartJob\"}\n", "--actions")).isZero();
+        List<JsonNode> l = lines();
+        assertThat(l.get(0).path("actions").toString()).contains("UpsertPodGroup tf-job", "CreatePod tf-job-ps-0");
+        assertThat(l.get(1).path("actions").toString()).contains("DeletePod tf-job-worker-1", "DeletePodGroup tf-job",
+                "CreatePod tf-job-worker-1 (version 1)");
+    }
 }
