@@ -194,6 +194,17 @@ public final class Resource {
         return combine(o, Math::min);
     }
 
+    /**
+     * The minimum against a limit that names only some scalars: a scalar the limit does not name is
+     * unlimited, so it is kept as it is.
+     */
+    public Resource minWithDimension(Resource limit) {
+        Map<String, Long> s = new TreeMap<>(scalars);
+        limit.scalars.forEach((k, v) -> s.put(k, Math.min(v, scalars.getOrDefault(k, 0L))));
+        return new Resource(Math.min(milliCpu, limit.milliCpu), Math.min(memory, limit.memory), Math.min(pods, limit.pods),
+                normalise(s));
+    }
+
     public Resource max(Resource o) {
         return combine(o, Math::max);
     }

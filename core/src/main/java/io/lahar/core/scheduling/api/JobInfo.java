@@ -1,0 +1,134 @@
+package io.lahar.core.scheduling.api;
+
+import io.lahar.core.resource.Resource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A pod group and its tasks, as Volcano's scheduler {@code api.JobInfo}.
+ *
+ * @param namespace     the pod group's namespace
+ * @param name          the pod group's name
+ * @param queue         the queue it was submitted to
+ * @param minMember     how many tasks must be placed together (gang)
+ * @param minTaskMember per task role, how many of that role must be placed together
+ * @param minResources  the resources the gang needs to start (the enqueue gate compares it with idle)
+ * @param priority      the pod group's priority
+ * @param creationIndex the order of creation (earlier first), standing in for a timestamp
+ * @param phase         the pod group's phase at the snapshot
+ */
+public record JobInfo(String namespace, String name, String queue, int minMember, Map<String, Integer> minTaskMember,
+                      Resource minResources, int priority, long creationIndex, PodGroupPhase phase,
+                      List<TaskInfo> tasks) {
+
+    public JobInfo {
+        namespace = namespace == null || namespace.isEmpty() ? "default" : namespace;
+        Objects.requireNonNull(name, "name");
+        queue = queue == null || queue.isEmpty() ? "default" : queue;
+        minTaskMember = minTaskMember == null ? Map.of() : Map.copyOf(minTaskMember);
+        minResources = minResources == null ? Resource.EMPTY : minResources;
+        phase = phase == null ? PodGroupPhase.Pending : phase;
+        tasks = tasks == null ? List.of() : List.copyOf(tasks);
+    }
+
+    /** {@code namespace/name}, the key of every record about this pod group. */
+    public String key() {
+        return namespace + "/" + name;
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public static final class Builder {
+        private String namespace = "default";
+        private final String name;
+        private String queue = "default";
+        private int minMember = -1;
+        private final Map<String, Integer> minTaskMember = new TreeMap<>();
+        private Resource minResources;
+        private int priority;
+        private long creationIndex;
+        private PodGroupPhase phase = PodGroupPhase.Pending;
+        private final List<TaskInfo> tasks = new ArrayList<>();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder namespace(String ns) {
+            namespace = ns;
+            return this;
+        }
+
+        public Builder queue(String q) {
+            queue = q;
+            return this;
+        }
+
+        public Builder minMember(int m) {
+            minMember = m;
+            return this;
+        }
+
+        public Builder minTaskMember(String role, int m) {
+            minTaskMember.put(role, m);
+            return this;
+        }
+
+        public Builder minResources(Resource r) {
+            minResources = r;
+            return this;
+        }
+
+        public Builder priority(int p) {
+            priority = p;
+            return this;
+        }
+
+        public Builder creationIndex(long c) {
+            creationIndex = c;
+            return this;
+        }
+
+        public Builder phase(PodGroupPhase p) {
+            phase = p;
+            return this;
+        }
+
+        public Builder task(TaskInfo t) {
+            tasks.add(t);
+            return this;
+        }
+
+        /**
+         * Adds {@code count} identical pending tasks of one role, named {@code name-role-i}.
+         */
+        public Builder tasks(String role, int count, Map<String, ?> resreq) {
+            Resource r = Resource.parse(resreq);
+            for (int i = 0; i < count; i++) {
+                tasks.add(TaskInfo.builder(name + "-" + role + "-" + i).role(role).resreq(r).build());
+            }
+            return this;
+        }
+
+        /**
+         * Builds the job. minMember defaults to the number of tasks; minResources defaults to the
+         * sum of the first minMember task requests, as Volcano's job controller computes it.
+         */
+        public JobInfo build() {
+            int mm = minMember < 0 ? tasks.size() : minMember;
+            Resource min = minResources;
+            if (min == null) {
+                min = Resource.EMPTY;
+                for (int i = 0; i < Math.min(mm, tasks.size()); i++) {
+                    min = min.add(tasks.get(i).resreq());
+                }
+            }
+            return new JobInfo(namespace, name, queue, mm, minTaskMember, min, priority, creationIndex, phase, tasks);
+        }
+    }
+}

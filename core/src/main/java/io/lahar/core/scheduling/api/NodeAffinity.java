@@ -1,0 +1,36 @@
+package io.lahar.core.scheduling.api;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Required node affinity ({@code requiredDuringSchedulingIgnoredDuringExecution}): the terms are
+ * ORed; no terms means no constraint.
+ */
+public record NodeAffinity(List<NodeSelectorTerm> required) {
+    public static final NodeAffinity NONE = new NodeAffinity(List.of());
+
+    public NodeAffinity {
+        required = required == null ? List.of() : List.copyOf(required);
+    }
+
+    public static NodeAffinity of(NodeSelectorTerm... terms) {
+        return new NodeAffinity(List.of(terms));
+    }
+
+    public boolean isEmpty() {
+        return required.isEmpty();
+    }
+
+    public boolean matches(Map<String, String> labels) {
+        if (required.isEmpty()) {
+            return true;
+        }
+        for (NodeSelectorTerm t : required) {
+            if (t.matches(labels)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,90 @@
+package io.lahar.core.scheduling.api;
+
+import io.lahar.core.resource.Resource;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A node as the scheduler sees it at the snapshot.
+ *
+ * @param allocatable what the node offers pods (pods dimension = max pod count; 0 means Kubernetes'
+ *                    default of 110)
+ * @param otherUsed   resources held by pods that are <em>not</em> tasks of a job in the snapshot
+ *                    (daemon sets, foreign workloads); the snapshot's own bound tasks are added by
+ *                    the session, so do not count them here
+ * @param otherPods   how many such foreign pods run on the node
+ */
+public record NodeInfo(String name, Resource allocatable, Resource otherUsed, int otherPods,
+                       Map<String, String> labels, List<Taint> taints, boolean unschedulable) {
+
+    /** Kubernetes' default maximum of pods per node. */
+    public static final long DEFAULT_MAX_PODS = 110;
+
+    public NodeInfo {
+        Objects.requireNonNull(name, "name");
+        allocatable = allocatable == null ? Resource.EMPTY : allocatable;
+        if (allocatable.pods() == 0) {
+            allocatable = allocatable.withPods(DEFAULT_MAX_PODS);
+        }
+        otherUsed = otherUsed == null ? Resource.EMPTY : otherUsed.withPods(0);
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        taints = taints == null ? List.of() : List.copyOf(taints);
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** Builds a node from plain values; quantities use Kubernetes notation. */
+    public static final class Builder {
+        private final String name;
+        private Resource allocatable = Resource.EMPTY;
+        private Resource otherUsed = Resource.EMPTY;
+        private int otherPods;
+        private final Map<String, String> labels = new TreeMap<>();
+        private final List<Taint> taints = new java.util.ArrayList<>();
+        private boolean unschedulable;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /** {@code allocatable(Map.of("cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "4"))}. */
+        public Builder allocatable(Map<String, ?> quantities) {
+            this.allocatable = Resource.parse(quantities);
+            return this;
+        }
+
+        public Builder allocatable(Resource r) {
+            this.allocatable = r;
+            return this;
+        }
+
+        public Builder otherUsed(Resource r, int pods) {
+            this.otherUsed = r;
+            this.otherPods = pods;
+            return this;
+        }
+
+        public Builder label(String key, String value) {
+            labels.put(key, value);
+            return this;
+        }
+
+        public Builder taint(String key, String value, TaintEffect effect) {
+            taints.add(new Taint(key, value, effect));
+            return this;
+        }
+
+        public Builder unschedulable(boolean u) {
+            this.unschedulable = u;
+            return this;
+        }
+
+        public NodeInfo build() {
+            return new NodeInfo(name, allocatable, otherUsed, otherPods, labels, taints, unschedulable);
+        }
+    }
+}

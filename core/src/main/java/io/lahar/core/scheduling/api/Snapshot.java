@@ -1,0 +1,94 @@
+package io.lahar.core.scheduling.api;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The immutable picture one scheduling session works on: nodes, queues and pod groups with their
+ * tasks. A queue named {@code default} and the {@code root} queue exist even when not listed, as in
+ * Volcano.
+ */
+public record Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs) {
+
+    public Snapshot {
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+        queues = queues == null ? List.of() : List.copyOf(queues);
+        jobs = jobs == null ? List.of() : List.copyOf(jobs);
+    }
+
+    /**
+     * Everything wrong with this snapshot, each named by its path. The session skips what is wrong
+     * (a duplicate node, a job with a problem) and schedules the rest.
+     */
+    public List<Problem> validate() {
+        List<Problem> out = new ArrayList<>();
+        Set<String> nodeNames = new HashSet<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            NodeInfo n = nodes.get(i);
+            if (n.name().isEmpty()) out.add(new Problem("nodes[" + i + "].name", "must not be empty"));
+            if (!nodeNames.add(n.name())) {
+                out.add(new Problem("nodes[" + i + "].name", "duplicate node \"" + n.name() + "\""));
+            }
+        }
+        Map<String, QueueInfo> queueByName = new HashMap<>();
+        for (int i = 0; i < queues.size(); i++) {
+            QueueInfo q = queues.get(i);
+            String p = "queues[" + i + "]";
+            if (queueByName.putIfAbsent(q.name(), q) != null) {
+                out.add(new Problem(p + ".name", "duplicate queue \"" + q.name() + "\""));
+            }
+            if (q.weight() <= 0) out.add(new Problem(p + ".weight", "must be positive, got " + q.weight()));
+            if (!q.guarantee().lessEqualWithDimension(q.capability())) {
+                out.add(new Problem(p + ".guarantee", "exceeds capability in " + q.guarantee().exceedingWithDimension(q.capability())));
+            }
+        }
+        for (int i = 0; i < queues.size(); i++) {
+            QueueInfo q = queues.get(i);
+            if (q.parent() != null && !q.parent().equals(QueueInfo.ROOT) && !queueByName.containsKey(q.parent())) {
+                out.add(new Problem("queues[" + i + "].parent", "unknown queue \"" + q.parent() + "\""));
+            }
+            Set<String> seen = new HashSet<>();
+            for (QueueInfo c = q; c != null && c.parent() != null; c = queueByName.get(c.parent())) {
+                if (!seen.add(c.name())) {
+                    out.add(new Problem("queues[" + i + "].parent", "queue \"" + q.name() + "\" is its own ancestor"));
+                    break;
+                }
+            }
+        }
+        Set<String> jobKeys = new HashSet<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            out.addAll(validateJob(jobs.get(i), "jobs[" + i + "]", nodeNames, jobKeys));
+        }
+        return out;
+    }
+
+    /** The problems of one job; {@code path} is its path in the snapshot. */
+    public static List<Problem> validateJob(JobInfo j, String path, Set<String> nodeNames, Set<String> jobKeys) {
+        List<Problem> out = new ArrayList<>();
+        if (!jobKeys.add(j.key())) out.add(new Problem(path + ".name", "duplicate pod group \"" + j.key() + "\""));
+        if (j.minMember() < 0) out.add(new Problem(path + ".minMember", "must not be negative, got " + j.minMember()));
+        Set<String> roles = new HashSet<>();
+        Set<String> names = new HashSet<>();
+        for (int t = 0; t < j.tasks().size(); t++) {
+            TaskInfo task = j.tasks().get(t);
+            String tp = path + ".tasks[" + t + "]";
+            roles.add(task.role());
+            if (!names.add(task.name())) out.add(new Problem(tp + ".name", "duplicate task \"" + task.name() + "\""));
+            boolean needsNode = task.status().occupiesNode() || task.status() == TaskStatus.Pipelined;
+            if (needsNode && task.nodeName() == null) {
+                out.add(new Problem(tp + ".nodeName", "a " + task.status() + " task must name its node"));
+            } else if (needsNode && !nodeNames.contains(task.nodeName())) {
+                out.add(new Problem(tp + ".nodeName", "unknown node \"" + task.nodeName() + "\""));
+            }
+        }
+        j.minTaskMember().forEach((role, min) -> {
+            if (min < 0) out.add(new Problem(path + ".minTaskMember." + role, "must not be negative, got " + min));
+            if (!roles.contains(role)) out.add(new Problem(path + ".minTaskMember." + role, "no task has role \"" + role + "\""));
+        });
+        return out;
+    }
+}

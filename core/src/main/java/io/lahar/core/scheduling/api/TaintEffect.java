@@ -1,0 +1,5 @@
+package io.lahar.core.scheduling.api;
+
+public enum TaintEffect {
+    NoSchedule, PreferNoSchedule, NoExecute
+}

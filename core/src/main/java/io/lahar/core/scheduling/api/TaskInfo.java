@@ -1,0 +1,113 @@
+package io.lahar.core.scheduling.api;
+
+import io.lahar.core.resource.Resource;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A pod of a pod group, as the scheduler sees it.
+ *
+ * @param name         the pod name ({@code job-task-index}), unique within its job
+ * @param role         the task name in the job spec (the key of the pod group's minTaskMember)
+ * @param resreq       the pod's resource request
+ * @param nodeSelector labels a node must carry
+ * @param affinity     required node affinity
+ * @param priority     the pod's priority (from its priority class)
+ * @param preemptable  whether the pod may be preempted or reclaimed
+ * @param status       its status at the snapshot
+ * @param nodeName     the node it is bound to (or being released from), null when pending
+ */
+public record TaskInfo(String name, String role, Resource resreq, Map<String, String> nodeSelector,
+                       NodeAffinity affinity, List<Toleration> tolerations, int priority, boolean preemptable,
+                       TaskStatus status, String nodeName) {
+
+    public TaskInfo {
+        Objects.requireNonNull(name, "name");
+        role = role == null ? "" : role;
+        resreq = resreq == null ? Resource.EMPTY : resreq.withPods(0);
+        nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+        affinity = affinity == null ? NodeAffinity.NONE : affinity;
+        tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+        status = status == null ? TaskStatus.Pending : status;
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public static final class Builder {
+        private final String name;
+        private String role = "";
+        private Resource resreq = Resource.EMPTY;
+        private final Map<String, String> nodeSelector = new TreeMap<>();
+        private NodeAffinity affinity = NodeAffinity.NONE;
+        private final List<Toleration> tolerations = new java.util.ArrayList<>();
+        private int priority;
+        private boolean preemptable = true;
+        private TaskStatus status = TaskStatus.Pending;
+        private String nodeName;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder role(String r) {
+            role = r;
+            return this;
+        }
+
+        public Builder resreq(Map<String, ?> quantities) {
+            resreq = Resource.parse(quantities);
+            return this;
+        }
+
+        public Builder resreq(Resource r) {
+            resreq = r;
+            return this;
+        }
+
+        public Builder nodeSelector(String key, String value) {
+            nodeSelector.put(key, value);
+            return this;
+        }
+
+        public Builder affinity(NodeAffinity a) {
+            affinity = a;
+            return this;
+        }
+
+        public Builder toleration(Toleration t) {
+            tolerations.add(t);
+            return this;
+        }
+
+        public Builder priority(int p) {
+            priority = p;
+            return this;
+        }
+
+        public Builder preemptable(boolean p) {
+            preemptable = p;
+            return this;
+        }
+
+        /** Bound (or in another status) on a node. */
+        public Builder on(String node, TaskStatus s) {
+            nodeName = node;
+            status = s;
+            return this;
+        }
+
+        public Builder status(TaskStatus s) {
+            status = s;
+            return this;
+        }
+
+        public TaskInfo build() {
+            return new TaskInfo(name, role, resreq, nodeSelector, affinity, tolerations, priority, preemptable,
+                    status, nodeName);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.lahar.core.scheduling.framework;
+
+import java.util.List;
+
+/** The shapes of the functions plugins register with a session (Volcano's api.*Fn types). */
+public final class Functions {
+    private Functions() {
+    }
+
+    /** Whether a task may go on a node, ignoring free resources; null when it may, else the reason. */
+    @FunctionalInterface
+    public interface PredicateFn {
+        String check(SessionTask task, SessionNode node);
+    }
+
+    /** How much a plugin likes a node for a task; the session sums the scores. */
+    @FunctionalInterface
+    public interface NodeOrderFn {
+        double score(SessionTask task, SessionNode node);
+    }
+
+    /** The candidates a plugin allows the preemptor (or reclaimer) to evict. */
+    @FunctionalInterface
+    public interface VictimFn {
+        List<SessionTask> select(SessionTask preemptor, List<SessionTask> candidates);
+    }
+
+    /** Null when the queue may take more, else why not. */
+    @FunctionalInterface
+    public interface OverusedFn {
+        String overused(SessionQueue queue);
+    }
+
+    /** Null when the queue may take this task, else why not. */
+    @FunctionalInterface
+    public interface AllocatableFn {
+        String allocatable(SessionQueue queue, SessionTask task);
+    }
+
+    /** Null when the job is valid, else why not. */
+    @FunctionalInterface
+    public interface JobValidFn {
+        String validate(SessionJob job);
+    }
+
+    @FunctionalInterface
+    public interface JobPredicate {
+        boolean test(SessionJob job);
+    }
+
+    /** A vote on moving a job from Pending to Inqueue. */
+    @FunctionalInterface
+    public interface JobEnqueueableFn {
+        Vote vote(SessionJob job);
+    }
+
+    /** Called when a job has been enqueued, so gates can count what it reserves. */
+    @FunctionalInterface
+    public interface JobEnqueuedFn {
+        void enqueued(SessionJob job);
+    }
+
+    /** Permit, abstain or reject (with a reason), as Volcano's util.Permit / Abstain / Reject. */
+    public record Vote(int value, String reason) {
+        public static final Vote PERMIT = new Vote(1, null);
+        public static final Vote ABSTAIN = new Vote(0, null);
+
+        public static Vote reject(String reason) {
+            return new Vote(-1, reason);
+        }
+    }
+
+    /** Reacts to tasks taking (allocate, pipeline) or giving back (evict, undo) resources. */
+    public interface EventHandler {
+        void allocated(SessionTask task);
+
+        void deallocated(SessionTask task);
+    }
+}

@@ -1,0 +1,242 @@
+package io.lahar.core.scheduling.framework;
+
+import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.JobInfo;
+import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.TaskInfo;
+import io.lahar.core.scheduling.api.TaskStatus;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A pod group during a session, as Volcano's JobInfo: its tasks, counted by status overall and per
+ * task role so gang checks (minMember, minTaskMember) are O(roles), and what kept it from running.
+ */
+public final class SessionJob {
+    private final JobInfo info;
+    private final SessionQueue queue;
+    private final List<SessionTask> tasks = new ArrayList<>();
+    private final List<String> roles = new ArrayList<>();
+    private final int[] roleMin;
+    private final int[] roleReady;
+    private final int[] roleWaiting;
+    private final int[] roleValid;
+    private int ready;
+    private int waiting;
+    private int pending;
+    private int valid;
+    private Resource allocated = Resource.EMPTY;
+    private PodGroupPhase phase;
+    private final List<String> problems;
+    private final Map<SessionTask, FitErrors> fitErrors = new LinkedHashMap<>();
+    private final List<String> reasons = new ArrayList<>();
+    private int placeableInLastAttempt = -1;
+
+    SessionJob(JobInfo info, SessionQueue queue, List<String> problems) {
+        this.info = info;
+        this.queue = queue;
+        this.phase = info.phase();
+        this.problems = List.copyOf(problems);
+        Map<String, Integer> roleIdx = new LinkedHashMap<>();
+        for (TaskInfo t : info.tasks()) {
+            roleIdx.putIfAbsent(t.role(), roleIdx.size());
+        }
+        roles.addAll(roleIdx.keySet());
+        int n = roles.size();
+        roleMin = new int[n];
+        roleReady = new int[n];
+        roleWaiting = new int[n];
+        roleValid = new int[n];
+        for (int r = 0; r < n; r++) {
+            roleMin[r] = info.minTaskMember().getOrDefault(roles.get(r), 0);
+        }
+        for (int i = 0; i < info.tasks().size(); i++) {
+            TaskInfo t = info.tasks().get(i);
+            SessionTask st = new SessionTask(t, this, i, roleIdx.get(t.role()));
+            tasks.add(st);
+            count(st, t.status(), +1);
+        }
+    }
+
+    public JobInfo info() {
+        return info;
+    }
+
+    public String key() {
+        return info.key();
+    }
+
+    /** The job's queue, or null when it names a queue that does not exist. */
+    public SessionQueue queue() {
+        return queue;
+    }
+
+    public List<SessionTask> tasks() {
+        return Collections.unmodifiableList(tasks);
+    }
+
+    public int minMember() {
+        return info.minMember();
+    }
+
+    public int priority() {
+        return info.priority();
+    }
+
+    public PodGroupPhase phase() {
+        return phase;
+    }
+
+    void setPhase(PodGroupPhase p) {
+        phase = p;
+    }
+
+    /** Problems of the snapshot that keep this job out of scheduling. */
+    public List<String> problems() {
+        return problems;
+    }
+
+    /** Volcano's ReadyTaskNum: tasks holding a node, plus succeeded ones. */
+    public int readyTaskNum() {
+        return ready;
+    }
+
+    /** Volcano's WaitingTaskNum: pipelined tasks. */
+    public int waitingTaskNum() {
+        return waiting;
+    }
+
+    public int pendingTaskNum() {
+        return pending;
+    }
+
+    /** Volcano's ValidTaskNum: tasks that are or may still become ready. */
+    public int validTaskNum() {
+        return valid;
+    }
+
+    /** What this job's tasks hold (sum of requests of tasks with an allocated status). */
+    public Resource allocated() {
+        return allocated;
+    }
+
+    /** Gang readiness: minMember ready, and every role's minTaskMember ready. */
+    public boolean isReady() {
+        return ready >= info.minMember() && rolesAtLeast(roleReady, null);
+    }
+
+    /** Ready once its pipelined tasks arrive. */
+    public boolean isPipelined() {
+        return ready + waiting >= info.minMember() && rolesAtLeast(roleReady, roleWaiting);
+    }
+
+    /** Enough tasks exist to ever satisfy the gang. */
+    public boolean isValid() {
+        return valid >= info.minMember() && rolesAtLeast(roleValid, null);
+    }
+
+    /** Volcano's IsStarving: fewer ready and waiting tasks than the gang needs. */
+    public boolean isStarving() {
+        return ready + waiting < info.minMember();
+    }
+
+    private boolean rolesAtLeast(int[] a, int[] b) {
+        for (int r = 0; r < roleMin.length; r++) {
+            if (a[r] + (b == null ? 0 : b[r]) < roleMin[r]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Roles whose minTaskMember is not met by the given counts, as "role (ready/min)". */
+    List<String> unmetRoles(boolean countWaiting, boolean countValid) {
+        List<String> out = new ArrayList<>();
+        for (int r = 0; r < roleMin.length; r++) {
+            int have = countValid ? roleValid[r] : roleReady[r] + (countWaiting ? roleWaiting[r] : 0);
+            if (have < roleMin[r]) {
+                out.add(roles.get(r) + " " + have + "/" + roleMin[r]);
+            }
+        }
+        return out;
+    }
+
+    /** Whether taking this task away keeps its role at its minTaskMember. */
+    public boolean roleKeepsMinimumWithout(SessionTask t, int alreadyTaken) {
+        int r = t.roleIndex();
+        return roleReady[r] - alreadyTaken - 1 >= roleMin[r];
+    }
+
+    /** Tasks in Pending status, in the job's order. */
+    public List<SessionTask> pendingTasks() {
+        List<SessionTask> out = new ArrayList<>(pending);
+        for (SessionTask t : tasks) {
+            if (t.status() == TaskStatus.Pending) out.add(t);
+        }
+        return out;
+    }
+
+    void onStatusChange(SessionTask t, TaskStatus from, TaskStatus to) {
+        count(t, from, -1);
+        count(t, to, +1);
+    }
+
+    private void count(SessionTask t, TaskStatus s, int d) {
+        int r = t.roleIndex();
+        if (s.isAllocated() || s == TaskStatus.Succeeded) {
+            ready += d;
+            roleReady[r] += d;
+        }
+        if (s == TaskStatus.Pipelined) {
+            waiting += d;
+            roleWaiting[r] += d;
+        }
+        if (s == TaskStatus.Pending) {
+            pending += d;
+        }
+        if (s == TaskStatus.Pending || s.isAllocated() || s == TaskStatus.Succeeded || s == TaskStatus.Pipelined) {
+            valid += d;
+            roleValid[r] += d;
+        }
+        if (s.isAllocated()) {
+            allocated = d > 0 ? allocated.add(t.resreq()) : allocated.sub(t.resreq());
+        }
+    }
+
+    /** Why the task could not be placed on any node in this session's last attempt. */
+    public Map<SessionTask, FitErrors> fitErrors() {
+        return Collections.unmodifiableMap(fitErrors);
+    }
+
+    public void recordFitErrors(SessionTask t, FitErrors e) {
+        fitErrors.put(t, e);
+    }
+
+    /** Job-level reasons (queue gates, enqueue gates) gathered during the session. */
+    public List<String> reasons() {
+        return Collections.unmodifiableList(reasons);
+    }
+
+    public void addReason(String reason) {
+        if (!reasons.contains(reason)) {
+            reasons.add(reason);
+        }
+    }
+
+    /** How many tasks an allocate attempt managed to place before its statement was discarded. */
+    public int placeableInLastAttempt() {
+        return placeableInLastAttempt;
+    }
+
+    public void setPlaceableInLastAttempt(int n) {
+        placeableInLastAttempt = n;
+    }
+
+    @Override
+    public String toString() {
+        return key();
+    }
+}

@@ -1,0 +1,58 @@
+package io.lahar.core.scheduling.framework;
+
+import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.Problem;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one session decided.
+ *
+ * @param bindings     tasks to bind now (their gang is ready), with the action that placed them
+ * @param nominations  tasks promised a node that is not free yet: pipelined onto resources being
+ *                     released, or placed in a gang that is not ready as a whole (not to be bound)
+ * @param evictions    tasks to evict, with the action and reason
+ * @param phaseChanges pod groups whose phase changed
+ * @param conditions   per pod group key, its status condition (Unschedulable with the reason, or
+ *                     Scheduled)
+ * @param queues       per queue, its deserved share (null without proportion) and allocation
+ * @param problems     what was wrong with the snapshot (those entries were skipped)
+ */
+public record SessionResult(List<Binding> bindings, List<Nomination> nominations, List<Eviction> evictions,
+                            List<PhaseChange> phaseChanges, Map<String, PodGroupCondition> conditions,
+                            List<QueueStatus> queues, List<Problem> problems) {
+
+    public record Binding(String job, String task, String node, String action) {
+    }
+
+    public record Nomination(String job, String task, String node, String action) {
+    }
+
+    public record Eviction(String job, String task, String node, String action, String reason) {
+    }
+
+    public record PhaseChange(String job, PodGroupPhase from, PodGroupPhase to) {
+    }
+
+    /** As a PodGroup status condition: type Unschedulable (status True) or Scheduled. */
+    public record PodGroupCondition(String type, String status, String reason, String message) {
+        public static final String UNSCHEDULABLE = "Unschedulable";
+        public static final String SCHEDULED = "Scheduled";
+    }
+
+    public record QueueStatus(String name, Resource deserved, Resource allocated) {
+    }
+
+    /** The phase a pod group ends the session in (its old phase when unchanged). */
+    public PodGroupPhase phaseOf(String job, PodGroupPhase before) {
+        for (PhaseChange c : phaseChanges) {
+            if (c.job().equals(job)) return c.to();
+        }
+        return before;
+    }
+
+    public List<Binding> bindingsOf(String job) {
+        return bindings.stream().filter(b -> b.job().equals(job)).toList();
+    }
+}

@@ -1,0 +1,88 @@
+package io.lahar.core.scheduling.framework;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lahar.core.scheduling.api.Problem;
+import org.junit.jupiter.api.Test;
+
+class SchedulerConfTest {
+
+    @Test
+    void volcanosDefaultIsTheDefault() {
+        SchedulerConf c = SchedulerConf.defaults();
+        assertThat(c.actions()).containsExactly("enqueue", "allocate", "backfill");
+        assertThat(c.tiers()).hasSize(2);
+        assertThat(c.tiers().get(0).plugins()).extracting(PluginOption::name).containsExactly("priority", "gang", "conformance");
+        assertThat(c.tiers().get(1).plugins()).extracting(PluginOption::name)
+                .containsExactly("overcommit", "drf", "predicates", "proportion", "nodeorder", "binpack");
+    }
+
+    @Test
+    void readsSwitchesAndArguments() {
+        SchedulerConf c = SchedulerConf.parse("""
+                actions: "enqueue, allocate, backfill, reclaim, preempt"
+                tiers:
+                - plugins:
+                  - name: priority
+                  - name: gang
+                    enablePreemptable: false
+                    enabledReclaimable: false
+                - plugins:
+                  - name: proportion
+                    enabledQueueOrder: false
+                  - name: binpack
+                    arguments:
+                      binpack.weight: 10
+                      binpack.resources: nvidia.com/gpu
+                      binpack.resources.nvidia.com/gpu: 4
+                configurations:
+                - name: allocate
+                  arguments: {foo: 1}
+                """);
+        PluginOption gang = c.tiers().get(0).plugins().get(1);
+        assertThat(gang.isEnabled(Extension.PREEMPTABLE)).isFalse();
+        assertThat(gang.isEnabled(Extension.RECLAIMABLE)).isFalse();
+        assertThat(gang.isEnabled(Extension.JOB_READY)).isTrue();
+        assertThat(c.tiers().get(1).plugins().get(0).isEnabled(Extension.QUEUE_ORDER)).isFalse();
+        assertThat(c.tiers().get(1).plugins().get(1).arguments().getDouble("binpack.weight", 1)).isEqualTo(10);
+        assertThat(c.actionArguments("allocate").getInt("foo", 0)).isEqualTo(1);
+        assertThat(c.actions()).containsExactly("enqueue", "allocate", "backfill", "reclaim", "preempt");
+    }
+
+    @Test
+    void namesEveryProblemWithItsPath() {
+        assertThatThrownBy(() -> SchedulerConf.parse("""
+                actions: "enqueue, allocat, enqueue"
+                tiers:
+                - plugins:
+                  - name: gang
+                    enableEverything: true
+                  - name: gangg
+                - plugins:
+                  - name: overcommit
+                    arguments: {overcommit-factor: lots}
+                  - name: gang
+                colour: blue
+                """))
+                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).extracting(Problem::path)
+                        .containsExactlyInAnyOrder("colour", "actions", "actions", "tiers[0].plugins[0].enableEverything",
+                                "tiers[0].plugins[1].name", "tiers[1].plugins[0].arguments", "tiers[1].plugins[1].name"))
+                .hasMessageContaining("unknown action \"allocat\"")
+                .hasMessageContaining("action \"enqueue\" listed twice")
+                .hasMessageContaining("unknown plugin \"gangg\"")
+                .hasMessageContaining("overcommit-factor: expected a number")
+                .hasMessageContaining("plugin \"gang\" configured twice");
+    }
+
+    @Test
+    void notYamlOrEmptyIsAProblemNotACrash() {
+        assertThatThrownBy(() -> SchedulerConf.parse("actions: [unclosed")).isInstanceOf(InvalidConfException.class)
+                .hasMessageContaining("not YAML");
+        assertThatThrownBy(() -> SchedulerConf.parse("")).isInstanceOf(InvalidConfException.class);
+        assertThatThrownBy(() -> SchedulerConf.parse("- a\n- b")).isInstanceOf(InvalidConfException.class)
+                .hasMessageContaining("expected a mapping");
+        assertThatThrownBy(() -> SchedulerConf.parse("tiers: []")).isInstanceOf(InvalidConfException.class)
+                .hasMessageContaining("actions: expected a comma-separated list");
+    }
+}
