@@ -2,6 +2,8 @@ package io.lahar.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.admission.Admission;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.AdmissionResult;
@@ -64,8 +66,9 @@ public final class SimulateCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE",
-            description = "The Volcano Job manifest, or JobTemplates and one JobFlow (YAML or JSON; '-' reads stdin)."
-                    + " Repeatable.")
+            description = "The Volcano Job manifest (other documents in it, such as a queue or a priority class,"
+                    + " are taken as existing), or JobTemplates and one JobFlow (YAML or JSON; '-' reads stdin)."
+                    + " Repeatable for flows.")
     List<Path> files = new ArrayList<>();
 
     @Option(names = "--events", required = true, paramLabel = "SCRIPT",
@@ -80,6 +83,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--manual",
             description = "Nothing happens by itself: the pod group waits for a podgroup step, deletions for settle.")
     boolean manual;
+
+    @Option(names = "--actions",
+            description = "Add to each line \"actions\": what the engine asked of the world during the step.")
+    boolean showActions;
 
     @Override
     public Integer call() {
@@ -105,11 +112,13 @@ public final class SimulateCommand implements Callable<Integer> {
                 return Lahar.EXIT_INPUT;
             }
             List<Job> jobs = docs.stream().filter(m -> m instanceof Job).map(m -> (Job) m).toList();
-            if (jobs.size() != 1 || docs.size() != 1) {
+            if (jobs.size() != 1) {
                 err.println("error: " + jobFile + ": expected exactly one Job, found " + describe(docs));
                 return Lahar.EXIT_INPUT;
             }
             job = jobs.get(0);
+            // Other documents beside the job (its queue, a priority class) exist before it.
+            docs.stream().filter(m -> !(m instanceof Job)).forEach(stored::add);
             for (Path p : existing) {
                 stored.addAll(Manifests.readAll(read(p)));
             }
@@ -138,9 +147,9 @@ public final class SimulateCommand implements Callable<Integer> {
             return Lahar.EXIT_REJECTED;
         }
         Simulation sim = new Simulation((Job) admitted.object(), ctx.with(admitted.object()), manual);
-        print(out, sim.start());
+        print(out, sim.start(), sim);
         for (int i = 0; i < steps.size(); i++) {
-            print(out, sim.run(i + 1, steps.get(i)));
+            print(out, sim.run(i + 1, steps.get(i)), sim);
         }
         return 0;
     }
@@ -208,9 +217,16 @@ public final class SimulateCommand implements Callable<Integer> {
         out.println(Manifests.toJson(report));
     }
 
-    private static void print(PrintWriter out, StepReport r) {
+    private void print(PrintWriter out, StepReport r, Simulation sim) {
         try {
-            out.println(JSON.writeValueAsString(r));
+            if (!showActions) {
+                out.println(JSON.writeValueAsString(r));
+                return;
+            }
+            ObjectNode line = JSON.valueToTree(r);
+            ArrayNode list = line.putArray("actions");
+            sim.stepActions().forEach(a -> list.add(Simulation.describe(a)));
+            out.println(JSON.writeValueAsString(line));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a step report is plain data", e);
         }

@@ -142,4 +142,25 @@ class SimulateCommandTest {
         assertThat(simulate(job, "", "--existing", q1.toString())).isEqualTo(1);
         assertThat(err.toString()).contains("spec.queue");
     }
+    @Test
+    void aQueueBesideTheJobExistsBeforeIt() throws Exception {
+        String both = """
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: Queue
+                metadata: {name: prod}
+                spec: {weight: 1}
+                ---
+                """ + JOB.replace("spec:\n  policies:", "spec:\n  queue: prod\n  policies:");
+        assertThat(simulate(both, "")).isZero();
+        assertThat(simulate(JOB + "---\n" + JOB, "")).isEqualTo(2);
+        assertThat(err.toString()).contains("expected exactly one Job");
+    }
+    @Test
+    void actionsShowWhatTheEngineAskedOfTheWorld() throws Exception {
+        assertThat(simulate(JOB, "{\"command\":\"RestartJob\"}\n", "--actions")).isZero();
+        List<JsonNode> l = lines();
+        assertThat(l.get(0).path("actions").toString()).contains("UpsertPodGroup tf-job", "CreatePod tf-job-ps-0");
+        assertThat(l.get(1).path("actions").toString()).contains("DeletePod tf-job-worker-1", "DeletePodGroup tf-job",
+                "CreatePod tf-job-worker-1 (version 1)");
+    }
 }

@@ -57,6 +57,14 @@ public record JobInfo(
         return job != null;
     }
 
+    /**
+     * When the next timer is due (epoch ms), empty when none is armed: the streams app keys its
+     * timer index on this, so a tick wakes only the jobs that have something due.
+     */
+    public java.util.OptionalLong nextDue() {
+        return timers.stream().mapToLong(Timer::due).min();
+    }
+
     public JobPhase phase() {
         return job == null || job.status() == null || job.status().state() == null ? null
                 : job.status().state().phase();

@@ -54,6 +54,7 @@ public final class Simulation {
     private PodGroupPhase podGroupPhase;
     private final List<WorldAction> log = new ArrayList<>();
     private final List<Transition> stepTransitions = new ArrayList<>();
+    private int stepStart;
 
     /** A pod as the world has it. */
     private record WorldPod(String task, int index, int version, PodPhase phase, Integer exitCode, int restartCount) {
@@ -86,6 +87,7 @@ public final class Simulation {
     /** Submits the job; the report of step 0. */
     public StepReport start() {
         stepTransitions.clear();
+        stepStart = log.size();
         feed(new Input.Submit(pendingSubmit, time));
         return report(0, null, null);
     }
@@ -93,6 +95,7 @@ public final class Simulation {
     /** Runs one script step and reports the job after it. */
     public StepReport run(int step, ScriptStep s) {
         stepTransitions.clear();
+        stepStart = log.size();
         List<String> rejected = null;
         String ignored = null;
         switch (s) {
@@ -120,6 +123,28 @@ public final class Simulation {
     /** Every world action the engine asked for so far, in order. */
     public List<WorldAction> actions() {
         return List.copyOf(log);
+    }
+
+    /** The world actions the engine asked for during the last step, in order. */
+    public List<WorldAction> stepActions() {
+        return List.copyOf(log.subList(stepStart, log.size()));
+    }
+
+    /** A world action in a few words: "CreatePod tf-job-worker-0", "DeletePodGroup tf-job". */
+    public static String describe(WorldAction a) {
+        return switch (a) {
+            case WorldAction.CreatePod c -> "CreatePod " + c.name() + " (version " + c.version() + ")";
+            case WorldAction.DeletePod d -> "DeletePod " + d.name() + " (" + d.reason() + ")";
+            case WorldAction.UpsertPodGroup u -> "UpsertPodGroup " + u.podGroup().metadata().name() + " (minMember "
+                    + u.podGroup().spec().minMember() + ")";
+            case WorldAction.DeletePodGroup d -> "DeletePodGroup " + d.name();
+            case WorldAction.CreateObject o -> "Create" + o.kind() + " " + o.name();
+            case WorldAction.CreateConfigMap c -> "CreateConfigMap " + c.name();
+            case WorldAction.RequestSshSecret r -> "RequestSshSecret " + r.name();
+            case WorldAction.CreatePersistentVolumeClaim c -> "CreatePersistentVolumeClaim " + c.name();
+            case WorldAction.DeleteObject d -> "Delete" + d.kind() + " " + d.name();
+            case WorldAction.DeleteJob d -> "DeleteJob (" + d.reason() + ")";
+        };
     }
 
     public JobInfo state() {

@@ -135,6 +135,7 @@ class JobControllerTest {
                 """, "w:2");
         JobInfo s = started(job);
         assertThat(s.timers()).hasSize(2);
+        assertThat(s.nextDue()).hasValue(90_000);
         ObjectMapper json = new ObjectMapper();
         String text = json.writeValueAsString(s);
         JobInfo back = json.readValue(text, JobInfo.class);
