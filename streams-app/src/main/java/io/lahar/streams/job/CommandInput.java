@@ -1,6 +1,7 @@
 package io.lahar.streams.job;
 
 import io.lahar.core.admission.Violation;
+import io.lahar.core.command.ActionGate;
 import io.lahar.core.command.JobCommands;
 import io.lahar.core.command.JobRequest;
 import io.lahar.core.command.JobVerdict;

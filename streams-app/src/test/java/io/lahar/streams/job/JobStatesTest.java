@@ -6,6 +6,7 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.Queue;
+import io.lahar.core.command.ActionGate;
 import io.lahar.core.command.JobCommands;
 import io.lahar.core.command.JobRequest;
 import io.lahar.core.job.Input;

@@ -1,10 +1,9 @@
-package io.lahar.streams.job;
+package io.lahar.core.command;
 
 import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.TaskSpec;
-import io.lahar.core.command.JobRequest;
 import io.lahar.core.job.JobInfo;
 
 import java.util.EnumSet;
