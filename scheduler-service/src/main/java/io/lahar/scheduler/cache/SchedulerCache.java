@@ -172,9 +172,15 @@ public final class SchedulerCache {
 
     /** Assumes a binding: the pod holds the node until a pod event says otherwise. */
     public void assumeBinding(String key, String pod, String node, int jobVersion) {
-        JobEntry j = jobs.get(key);
-        PodEntry p = j == null ? null : j.pods.get(pod);
-        if (p == null || p.jobVersion != jobVersion || p.status != TaskStatus.Pending) return;
+        // The decision may be read before the intent that describes the pod (two topics, no order
+        // between them): keep the binding on an entry of its own, and the intent fills it in.
+        PodEntry p = job(key).pods.computeIfAbsent(pod, n -> {
+            PodEntry fresh = new PodEntry();
+            fresh.jobVersion = jobVersion;
+            return fresh;
+        });
+        if (jobVersion < p.jobVersion || p.status != TaskStatus.Pending) return;
+        p.jobVersion = jobVersion;
         p.status = TaskStatus.Binding;
         p.node = node;
     }
