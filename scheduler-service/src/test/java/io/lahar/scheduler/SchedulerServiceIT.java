@@ -3,6 +3,15 @@ package io.lahar.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lahar.scheduler.loop.LoopState;
+import io.lahar.scheduler.loop.SchedulingLoop;
+import io.lahar.schema.DeadLetter;
+import io.lahar.schema.Topics;
+import io.quarkus.test.common.http.TestHTTPResource;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import io.lahar.scheduler.service.SchedulerService;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
@@ -38,12 +47,21 @@ class SchedulerServiceIT {
     @Inject
     SchedulerService service;
 
+    @TestHTTPResource("/q/health/ready")
+    URI ready;
+
+    @TestHTTPResource("/q/metrics")
+    URI metrics;
+
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
     @Test
-    void podGroupsInBindingsOutAndTheGangThatDoesNotFitGetsItsReason() {
+    void podGroupsInBindingsOutAndTheGangThatDoesNotFitGetsItsReason() throws Exception {
         try (Wire wire = new Wire(bootstrapServers, registryUrl)) {
             Cluster c = new Cluster(wire, run, "volcano");
+            // Not Avro: dead-lettered, and the scheduler goes on.
+            wire.sendRaw(Topics.POD_GROUPS.name(), Cluster.NAMESPACE + "/garbage-" + run,
+                    "not avro".getBytes(StandardCharsets.UTF_8));
             c.nodesAndQueue(2, "4");
             c.gang(0, 3, "2", 0);   // 6 cpu of 8
             c.gang(1, 2, "2", 1);   // 4 more: only one of the two gangs fits
@@ -77,6 +95,28 @@ class SchedulerServiceIT {
             });
             assertThat(ds).allSatisfy(d -> assertThat(d.getEpoch()).isEqualTo(service.epoch()));
             assertThat(service.state()).isEqualTo(LoopState.ACTIVE);
+
+            List<DeadLetter> letters = wire.read(Topics.DEAD_LETTERS.name(), DeadLetter.class,
+                    l -> l.getKey() != null && StandardCharsets.UTF_8.decode(l.getKey().duplicate()).toString()
+                            .equals(Cluster.NAMESPACE + "/garbage-" + run), found -> !found.isEmpty(), Duration.ofSeconds(30));
+            assertThat(letters.get(0).getTopic()).isEqualTo(Topics.POD_GROUPS.name());
+            assertThat(letters.get(0).getProcessor()).isEqualTo(SchedulingLoop.PROCESSOR);
+            assertThat(letters.get(0).getError()).isNotBlank();
+        }
+
+        HttpResponse<String> health = get(ready);
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"status\": \"UP\"").contains("ACTIVE");
+        String text = get(metrics).body();
+        assertThat(text).contains("lahar_scheduler_session_duration_seconds_count")
+                .contains("lahar_scheduler_placements_total")
+                .contains("lahar_scheduler_podgroups_pending{reason=\"NotEnoughResources\"")
+                .contains("lahar_scheduler_bindings_unconfirmed");
+    }
+
+    private static HttpResponse<String> get(URI uri) throws Exception {
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
         }
     }
 }

@@ -48,29 +48,43 @@ public final class Wire implements AutoCloseable {
         }
     }
 
+    /** Sends raw bytes, e.g. a record that is not Avro at all. */
+    public void sendRaw(String topic, String key, byte[] bytes) {
+        try {
+            producer.send(new ProducerRecord<>(topic, key, bytes)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot send to " + topic, e);
+        }
+    }
+
     /**
-     * Reads the committed decisions whose Job is one of {@code wanted} until {@code done} holds for
-     * what was read (or the deadline passes), and returns them in log order per partition.
+     * Reads the committed decisions that are {@code wanted} until {@code done} holds for what was
+     * read (or the deadline passes), and returns them in log order per partition.
      */
     public List<SchedulerDecision> decisions(Predicate<SchedulerDecision> wanted,
                                              Predicate<List<SchedulerDecision>> done, Duration timeout) {
+        return read(Topics.SCHEDULER_DECISIONS.name(), SchedulerDecision.class, wanted, done, timeout);
+    }
+
+    public <T extends SpecificRecord> List<T> read(String topic, Class<T> type, Predicate<T> wanted,
+                                                   Predicate<List<T>> done, Duration timeout) {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<SchedulerDecision> found = new ArrayList<>();
-        try (KafkaConsumer<String, SchedulerDecision> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-                serdes.value(SchedulerDecision.class).deserializer())) {
-            consumer.subscribe(List.of(Topics.SCHEDULER_DECISIONS.name()));
+        List<T> found = new ArrayList<>();
+        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                serdes.value(type).deserializer())) {
+            consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + timeout.toNanos();
             while (!done.test(found) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, SchedulerDecision> r : consumer.poll(Duration.ofMillis(200))) {
+                for (ConsumerRecord<String, T> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.value() != null && wanted.test(r.value())) found.add(r.value());
                 }
             }
         }
-        assertThat(done.test(found)).as("decisions read: %s", found).isTrue();
+        assertThat(done.test(found)).as("records read from %s: %s", topic, found).isTrue();
         return found;
     }
 
