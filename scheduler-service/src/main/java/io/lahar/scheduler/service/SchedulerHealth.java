@@ -9,9 +9,9 @@ import org.eclipse.microprofile.health.Liveness;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * {@code /q/health}: ready while the loop is the active writer; live unless it failed. A fenced
- * instance stays live (a restart would fence the newer instance in turn, and the two would take
- * turns) but reports not ready.
+ * {@code /q/health}: ready while the loop is the active writer; live unless it failed. A standby
+ * and a fenced instance stay live (a restart would only fence the active instance in turn) but
+ * report not ready.
  */
 public final class SchedulerHealth {
 
@@ -22,6 +22,7 @@ public final class SchedulerHealth {
         return HealthCheckResponse.named(name).status(up)
                 .withData("state", service.state().name())
                 .withData("epoch", service.epoch())
+                .withData("leader", service.leader())
                 .build();
     }
 

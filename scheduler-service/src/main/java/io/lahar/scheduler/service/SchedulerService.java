@@ -2,6 +2,7 @@ package io.lahar.scheduler.service;
 
 import io.lahar.core.scheduling.framework.InvalidConfException;
 import io.lahar.core.scheduling.framework.SchedulerConf;
+import io.lahar.scheduler.loop.LeaderElection;
 import io.lahar.scheduler.loop.LoopSettings;
 import io.lahar.scheduler.loop.LoopState;
 import io.lahar.scheduler.loop.SchedulerMetrics;
@@ -25,7 +26,9 @@ import org.jboss.logging.Logger;
 /**
  * Runs the {@link SchedulingLoop} on its own thread for the life of the application. Quarkus
  * supplies configuration, the Micrometer registry (served at {@code /q/metrics}) and health
- * ({@code /q/health}, see {@link SchedulerHealth}).
+ * ({@code /q/health}, see {@link SchedulerHealth}). With leader election on (the default), the loop
+ * runs only while this instance is the leader, so a standby instance takes over when the active
+ * one dies.
  */
 @ApplicationScoped
 public class SchedulerService {
@@ -65,7 +68,20 @@ public class SchedulerService {
     @ConfigProperty(name = "lahar.scheduler.transaction-timeout", defaultValue = "30s")
     Duration transactionTimeout;
 
+    @ConfigProperty(name = "lahar.scheduler.leader-election", defaultValue = "true")
+    boolean leaderElection;
+
+    @ConfigProperty(name = "lahar.scheduler.instance-id")
+    Optional<String> instanceId;
+
+    @ConfigProperty(name = "lahar.scheduler.leader-session-timeout", defaultValue = "45s")
+    Duration leaderSessionTimeout;
+
     private final MeterRegistry meterRegistry;
+    private LoopSettings settings;
+    private SchedulerMetrics metrics;
+    private LeaderElection election;
+    private Thread electionThread;
     private volatile SchedulingLoop loop;
     private Thread thread;
 
@@ -80,17 +96,51 @@ public class SchedulerService {
         }
         SchedulerConf conf = conf();
         if (createTopics) TopicBootstrap.ensureTopics(bootstrapServers);
-        LoopSettings settings = new LoopSettings(bootstrapServers, registryUrl, transactionalId, groupId, period, conf,
+        settings = new LoopSettings(bootstrapServers, registryUrl, transactionalId, groupId, period, conf,
                 maxUnconfirmedBindings, new HashSet<>(schedulerNames), transactionTimeout);
-        loop = new SchedulingLoop(settings, new SchedulerMetrics(meterRegistry), Clock.systemUTC());
-        thread = Thread.ofPlatform().name("lahar-scheduler").daemon().start(loop);
+        metrics = new SchedulerMetrics(meterRegistry);
+        if (!leaderElection) {
+            startLoop();
+            return;
+        }
+        if (leaderSessionTimeout.compareTo(transactionTimeout) < 0) {
+            throw new IllegalStateException("lahar.scheduler.leader-session-timeout (" + leaderSessionTimeout
+                    + ") must not be shorter than lahar.scheduler.transaction-timeout (" + transactionTimeout + ")");
+        }
+        election = new LeaderElection(bootstrapServers, groupId + "-leader", instanceId.filter(s -> !s.isBlank()),
+                leaderSessionTimeout, this::startLoop, this::stopLoop);
+        electionThread = Thread.ofPlatform().name("lahar-scheduler-election").daemon().start(election);
     }
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        if (election != null) {
+            election.stop();
+            electionThread.join(Duration.ofSeconds(30));
+        }
+        stopLoop();
+    }
+
+    private synchronized void startLoop() {
+        if (loop != null && thread.isAlive()) return;
+        loop = new SchedulingLoop(settings, metrics, Clock.systemUTC());
+        thread = Thread.ofPlatform().name("lahar-scheduler").daemon().start(loop);
+    }
+
+    /** Stops the loop and waits until it no longer writes. */
+    private synchronized void stopLoop() {
         SchedulingLoop l = loop;
         if (l == null) return;
         l.stop();
-        thread.join(Duration.ofSeconds(30));
+        try {
+            thread.join(Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** True when this instance holds the leadership (or runs without election). */
+    public boolean leader() {
+        return election == null ? loop != null : election.isLeader();
     }
 
     /** The loop's state, NEW when the scheduler is disabled or not started. */
