@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lahar.scheduler.loop.LoopState;
 import io.lahar.scheduler.loop.SchedulingLoop;
 import io.lahar.schema.DeadLetter;
+import io.lahar.schema.QueueStatus;
 import io.lahar.schema.Topics;
 import io.quarkus.test.common.http.TestHTTPResource;
 import java.net.URI;
@@ -95,6 +96,14 @@ class SchedulerServiceIT {
             });
             assertThat(ds).allSatisfy(d -> assertThat(d.getEpoch()).isEqualTo(service.epoch()));
             assertThat(service.state()).isEqualTo(LoopState.ACTIVE);
+
+            List<QueueStatus> queue = wire.read(Topics.QUEUE_STATUS.name(), QueueStatus.class,
+                    q -> q.getName().equals(c.queue), found -> !found.isEmpty()
+                            && found.get(found.size() - 1).getRunning() == 1, Duration.ofSeconds(30));
+            QueueStatus last = queue.get(queue.size() - 1);
+            assertThat(last.getRunning()).isEqualTo(1);
+            assertThat(last.getInqueue()).as("the gang that waits").isEqualTo(1);
+            assertThat(last.getAllocated()).containsEntry("cpu", size == 3 ? "6" : "4");
 
             List<DeadLetter> letters = wire.read(Topics.DEAD_LETTERS.name(), DeadLetter.class,
                     l -> l.getKey() != null && StandardCharsets.UTF_8.decode(l.getKey().duplicate()).toString()

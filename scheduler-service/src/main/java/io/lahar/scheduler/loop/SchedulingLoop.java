@@ -10,6 +10,7 @@ import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.Queue;
+import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
@@ -72,6 +73,8 @@ import org.jboss.logging.Logger;
  *   changed), write decisions, dead letters and the consumed offsets in one transaction.</li>
  * </ol>
  *
+ * <p>Each session also writes the changed queue statuses to {@code lahar.queue-status}.
+ *
  * <p>The cache is rebuilt from the log on every start (Volcano rebuilds its cache from a full list
  * of the API server); the offsets committed in the transactions record progress for lag
  * monitoring. The loop assigns partitions rather than subscribing: it needs all of them, and its
@@ -103,6 +106,8 @@ public final class SchedulingLoop implements Runnable {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private volatile long epoch;
     private SchedulerCache cache;
+    private QueueStatuses queueStatuses = new QueueStatuses();
+    private final Serializer<QueueStatus> queueStatusSerializer;
     private long sessions;
 
     public SchedulingLoop(LoopSettings settings, SchedulerMetrics metrics, Clock clock) {
@@ -119,6 +124,7 @@ public final class SchedulingLoop implements Runnable {
         deserializers.put(Topics.SCHEDULER_DECISIONS.name(), serdes.value(SchedulerDecision.class).deserializer());
         decisionSerializer = serdes.value(SchedulerDecision.class).serializer();
         deadLetterSerializer = serdes.value(DeadLetter.class).serializer();
+        queueStatusSerializer = serdes.value(QueueStatus.class).serializer();
     }
 
     public LoopState state() {
@@ -210,6 +216,7 @@ public final class SchedulingLoop implements Runnable {
     /** Reads every partition from the beginning up to its current end, folding into a new cache. */
     private List<ProducerRecord<String, byte[]>> catchUp(KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
         cache = new SchedulerCache(settings.schedulerNames());
+        queueStatuses = new QueueStatuses();
         c.seekToBeginning(partitions);
         Map<TopicPartition, Long> end = c.endOffsets(partitions);
         List<ProducerRecord<String, byte[]>> deadLetters = new ArrayList<>();
@@ -284,6 +291,12 @@ public final class SchedulingLoop implements Runnable {
             out.add(new ProducerRecord<>(topic, Topics.jobKey(d.getNamespace(), d.getJob()),
                     decisionSerializer.serialize(topic, d)));
         }
+        String queueTopic = Topics.QUEUE_STATUS.name();
+        Map<String, QueueStatus> queues = queueStatuses.changes(snapshot, result, now);
+        queues.forEach((name, status) -> out.add(new ProducerRecord<>(queueTopic, name,
+                status == null ? null : queueStatusSerializer.serialize(queueTopic, status))));
+        // Assumed written: a failed transaction rebuilds everything, these included.
+        queueStatuses.written(queues);
         return out;
     }
 
