@@ -89,9 +89,10 @@ public final class SchedulingLoop implements Runnable {
     private static final Duration MAX_POLL = Duration.ofMillis(100);
     public static final String PROCESSOR = "scheduler-service";
 
-    /** Topics folded into the cache; the last is the scheduler's own output, read back. */
+    /** Topics folded into the cache; the last two are the scheduler's own outputs, read back. */
     static final List<String> INPUTS = List.of(Topics.NODES.name(), Topics.QUEUES.name(), Topics.POD_GROUPS.name(),
-            Topics.POD_INTENTS.name(), Topics.POD_EVENTS.name(), Topics.SCHEDULER_DECISIONS.name());
+            Topics.POD_INTENTS.name(), Topics.POD_EVENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
+            Topics.QUEUE_STATUS.name());
 
     private final LoopSettings settings;
     private final SchedulerMetrics metrics;
@@ -122,6 +123,7 @@ public final class SchedulingLoop implements Runnable {
         deserializers.put(Topics.POD_INTENTS.name(), serdes.value(PodIntent.class).deserializer());
         deserializers.put(Topics.POD_EVENTS.name(), serdes.value(PodEvent.class).deserializer());
         deserializers.put(Topics.SCHEDULER_DECISIONS.name(), serdes.value(SchedulerDecision.class).deserializer());
+        deserializers.put(Topics.QUEUE_STATUS.name(), serdes.value(QueueStatus.class).deserializer());
         decisionSerializer = serdes.value(SchedulerDecision.class).serializer();
         deadLetterSerializer = serdes.value(DeadLetter.class).serializer();
         queueStatusSerializer = serdes.value(QueueStatus.class).serializer();
@@ -255,6 +257,17 @@ public final class SchedulingLoop implements Runnable {
             // This instance's own decisions are in the cache since it took them; applying them
             // again on the way back could only roll a later status back to an earlier one.
             if (d != null && !(state == LoopState.ACTIVE && d.getEpoch() == epoch)) cache.onDecision(key, d);
+            return false;
+        }
+        if (topic.equals(Topics.QUEUE_STATUS.name())) {
+            // Read while catching up: what a predecessor wrote, so the next session writes only
+            // changes and tombstones the queues deleted meanwhile. Once active, this instance is
+            // the only writer and already knows what it wrote.
+            if (state != LoopState.ACTIVE) {
+                Map<String, QueueStatus> written = new HashMap<>();
+                written.put(key, (QueueStatus) value);
+                queueStatuses.written(written);
+            }
             return false;
         }
         switch (topic) {

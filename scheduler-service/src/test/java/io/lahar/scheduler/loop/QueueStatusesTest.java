@@ -45,6 +45,11 @@ class QueueStatusesTest {
 
         assertThat(statuses.changes(s, r, Records.T0.plusSeconds(1))).as("nothing changed").isEmpty();
 
+        // Read back after a restart: the same statuses are not written again.
+        QueueStatuses restarted = new QueueStatuses();
+        restarted.written(first);
+        assertThat(restarted.changes(s, r, Records.T0.plusSeconds(2))).isEmpty();
+
         Snapshot without = new Snapshot(s.nodes(), List.of(), List.of());
         Map<String, QueueStatus> gone = statuses.changes(without, Scheduler.withDefaults().schedule(without), Records.T0);
         assertThat(gone).containsEntry("q", null);
