@@ -1,0 +1,306 @@
+package io.lahar.scheduler.cache;
+
+import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.JobInfo;
+import io.lahar.core.scheduling.api.NodeInfo;
+import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.QueueInfo;
+import io.lahar.core.scheduling.api.Snapshot;
+import io.lahar.core.scheduling.api.TaskInfo;
+import io.lahar.core.scheduling.api.TaskStatus;
+import io.lahar.scheduler.mapping.MappingException;
+import io.lahar.scheduler.mapping.NodeMapping;
+import io.lahar.scheduler.mapping.PodEventMapping;
+import io.lahar.scheduler.mapping.PodGroupMapping;
+import io.lahar.scheduler.mapping.PodMapping;
+import io.lahar.scheduler.mapping.QueueMapping;
+import io.lahar.schema.Bind;
+import io.lahar.schema.CreatePod;
+import io.lahar.schema.DeletePod;
+import io.lahar.schema.Evict;
+import io.lahar.schema.Node;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.PodIntent;
+import io.lahar.schema.Queue;
+import io.lahar.schema.SchedulerDecision;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The scheduler's picture of the world, folded from its input topics as Volcano's cache folds the
+ * API server's watch events: nodes, queues, pod groups, the pods of each gang (from the pod
+ * intents) and their status (from the pod events).
+ *
+ * <p>It also folds the scheduler's own decisions read back from {@code lahar.scheduler-decisions}:
+ * a binding is <em>assumed</em> (status Binding, holding its node) from the moment it is decided
+ * until a pod event confirms it, so a slow bridge never lets a later session double-book the node;
+ * a new instance rebuilds the same assumptions from its predecessor's committed decisions.
+ *
+ * <p>Every {@code on*} method takes the record key and the value, null for a tombstone; a value it
+ * cannot use throws {@link MappingException} before anything changes.
+ */
+public final class SchedulerCache {
+
+    private final Set<String> schedulerNames;
+    private final Map<String, Node> nodes = new TreeMap<>();
+    private final Map<String, QueueInfo> queues = new TreeMap<>();
+    private final Map<String, JobEntry> jobs = new TreeMap<>();
+    private long maxEpoch;
+
+    /** @param schedulerNames the pods' schedulerName values this scheduler places (Volcano: "volcano") */
+    public SchedulerCache(Set<String> schedulerNames) {
+        this.schedulerNames = Set.copyOf(schedulerNames);
+    }
+
+    /** One gang: its pod group (null until it arrives or after a tombstone) and its pods. */
+    static final class JobEntry {
+        PodGroup group;
+        PodGroupStatus lastDecided;
+        final Map<String, PodEntry> pods = new TreeMap<>();
+    }
+
+    /** One pod: the intent that describes it (null until it arrives) and its status as last known. */
+    static final class PodEntry {
+        CreatePod intent;
+        int jobVersion;
+        TaskStatus status = TaskStatus.Pending;
+        String node;
+        boolean deleting;
+    }
+
+    public void onNode(String key, Node node) {
+        if (node == null) {
+            nodes.remove(key);
+            return;
+        }
+        NodeMapping.check(node);
+        nodes.put(node.getName(), node);
+    }
+
+    public void onQueue(String key, Queue queue) {
+        if (queue == null) {
+            queues.remove(key);
+            return;
+        }
+        queues.put(queue.getName(), QueueMapping.toQueueInfo(queue));
+    }
+
+    public void onPodGroup(String key, PodGroup group) {
+        if (group == null) {
+            JobEntry j = jobs.get(key);
+            if (j != null) {
+                j.group = null;
+                if (j.pods.isEmpty()) jobs.remove(key);
+            }
+            return;
+        }
+        PodGroupMapping.check(group);
+        jobs.computeIfAbsent(key, k -> new JobEntry()).group = group;
+    }
+
+    public void onPodIntent(String key, PodIntent intent) {
+        if (intent == null) return;
+        switch (intent.getIntent()) {
+            case CreatePod c -> {
+                PodMapping.check(c);
+                PodEntry p = job(key).pods.computeIfAbsent(c.getPod(), n -> new PodEntry());
+                if (c.getJobVersion() < p.jobVersion) return; // an older version's intent, late
+                if (p.intent != null && c.getJobVersion() > p.jobVersion && !p.status.occupiesNode()) {
+                    // A restarted pod keeps its name: the new version starts pending.
+                    p.status = TaskStatus.Pending;
+                    p.node = null;
+                    p.deleting = false;
+                }
+                p.intent = c;
+                p.jobVersion = c.getJobVersion();
+            }
+            case DeletePod d -> {
+                JobEntry j = jobs.get(key);
+                PodEntry p = j == null ? null : j.pods.get(d.getPod());
+                if (p == null || p.jobVersion > d.getJobVersion()) return;
+                if (p.status.occupiesNode() && p.node != null) {
+                    // Still holds its node until the pod event says it is gone.
+                    p.status = TaskStatus.Releasing;
+                    p.deleting = true;
+                } else {
+                    j.pods.remove(d.getPod());
+                }
+            }
+            default -> {
+                // Services, config maps and secrets do not take part in scheduling.
+            }
+        }
+    }
+
+    public void onPodEvent(String key, PodEvent event) {
+        if (event == null) return;
+        JobEntry j = job(key);
+        PodEntry p = j.pods.computeIfAbsent(event.getPod(), n -> new PodEntry());
+        if (event.getJobVersion() < p.jobVersion) return; // about an older incarnation of the pod
+        p.jobVersion = event.getJobVersion();
+        TaskStatus status = PodEventMapping.status(event, p.deleting);
+        if (status == null) {
+            j.pods.remove(event.getPod());
+            return;
+        }
+        // A pending pod without a node does not undo an assumed binding: the event predates it.
+        if (status == TaskStatus.Pending && p.status == TaskStatus.Binding) return;
+        p.status = status;
+        if (event.getNode() != null && !event.getNode().isEmpty()) p.node = event.getNode();
+        if (status == TaskStatus.Pending) p.node = null;
+    }
+
+    /** A decision read back from the decisions topic, this instance's or a predecessor's. */
+    public void onDecision(String key, SchedulerDecision decision) {
+        if (decision == null) return;
+        maxEpoch = Math.max(maxEpoch, decision.getEpoch());
+        switch (decision.getDecision()) {
+            case Bind b -> assumeBinding(key, b.getPod(), b.getNode(), b.getJobVersion());
+            case Evict e -> assumeEviction(key, e.getPod());
+            case PodGroupStatus s -> job(key).lastDecided = s;
+            default -> {
+                // A decision kind this version does not know changes nothing it tracks.
+            }
+        }
+    }
+
+    /** Assumes a binding: the pod holds the node until a pod event says otherwise. */
+    public void assumeBinding(String key, String pod, String node, int jobVersion) {
+        // The decision may be read before the intent that describes the pod (two topics, no order
+        // between them): keep the binding on an entry of its own, and the intent fills it in.
+        PodEntry p = job(key).pods.computeIfAbsent(pod, n -> {
+            PodEntry fresh = new PodEntry();
+            fresh.jobVersion = jobVersion;
+            return fresh;
+        });
+        if (jobVersion < p.jobVersion || p.status != TaskStatus.Pending) return;
+        p.jobVersion = jobVersion;
+        p.status = TaskStatus.Binding;
+        p.node = node;
+    }
+
+    /** Assumes an eviction: the pod keeps its node's resources until it is gone. */
+    public void assumeEviction(String key, String pod) {
+        JobEntry j = jobs.get(key);
+        PodEntry p = j == null ? null : j.pods.get(pod);
+        if (p == null || !p.status.occupiesNode()) return;
+        p.status = TaskStatus.Releasing;
+        p.deleting = true;
+    }
+
+    public void recordStatus(String key, PodGroupStatus status) {
+        job(key).lastDecided = status;
+    }
+
+    /** The status last decided for the pod group (this session's or read back), or null. */
+    public PodGroupStatus lastStatus(String key) {
+        JobEntry j = jobs.get(key);
+        return j == null ? null : j.lastDecided;
+    }
+
+    /** The pod group's name and the pod's version, as the decisions about them name them. */
+    public String podGroupName(String key) {
+        JobEntry j = jobs.get(key);
+        return j == null || j.group == null ? key.substring(key.indexOf('/') + 1) : j.group.getName();
+    }
+
+    public int jobVersion(String key, String pod) {
+        JobEntry j = jobs.get(key);
+        PodEntry p = j == null ? null : j.pods.get(pod);
+        return p == null ? 0 : p.jobVersion;
+    }
+
+    /** The highest epoch on any decision read so far. */
+    public long maxEpoch() {
+        return maxEpoch;
+    }
+
+    /** Bindings decided but not yet confirmed by a pod event. */
+    public int unconfirmedBindings() {
+        int n = 0;
+        for (JobEntry j : jobs.values()) {
+            for (PodEntry p : j.pods.values()) {
+                if (p.status == TaskStatus.Binding) n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The snapshot a session works on. A job is in it when its pod group is known and its pods (if
+     * any) are this scheduler's; every other pod that holds a node (another scheduler's, one
+     * without an intent, one whose pod group is gone) counts as the node's other usage, so it is
+     * never double-booked.
+     */
+    public Snapshot snapshot() {
+        List<JobInfo> jobInfos = new ArrayList<>();
+        Map<String, Resource> otherUsed = new HashMap<>();
+        Map<String, Integer> otherPods = new HashMap<>();
+        for (Map.Entry<String, JobEntry> e : jobs.entrySet()) {
+            JobEntry j = e.getValue();
+            JobInfo info = j.group == null ? null : jobInfo(j);
+            for (PodEntry p : j.pods.values()) {
+                boolean inSnapshot = info != null && p.intent != null && ours(p);
+                if (!inSnapshot && p.node != null && p.status.occupiesNode()) {
+                    Resource r = p.intent == null ? Resource.EMPTY : requests(p);
+                    otherUsed.merge(p.node, r, Resource::add);
+                    otherPods.merge(p.node, 1, Integer::sum);
+                }
+            }
+            if (info != null) jobInfos.add(info);
+        }
+        List<NodeInfo> nodeInfos = new ArrayList<>();
+        for (Node n : nodes.values()) {
+            nodeInfos.add(NodeMapping.toNodeInfo(n, otherUsed.getOrDefault(n.getName(), Resource.EMPTY),
+                    otherPods.getOrDefault(n.getName(), 0)));
+        }
+        return new Snapshot(nodeInfos, new ArrayList<>(queues.values()), jobInfos);
+    }
+
+    private JobInfo jobInfo(JobEntry j) {
+        List<TaskInfo> tasks = new ArrayList<>();
+        boolean hasPods = false;
+        for (PodEntry p : j.pods.values()) {
+            if (p.intent == null) continue;
+            hasPods = true;
+            if (!ours(p)) continue;
+            tasks.add(PodMapping.toTaskInfo(p.intent, j.group.getSpec().getPriority(), p.status,
+                    p.status == TaskStatus.Pending ? null : p.node));
+        }
+        // A gang whose pods all belong to another scheduler is that scheduler's to place.
+        if (hasPods && tasks.isEmpty()) return null;
+        return PodGroupMapping.toJobInfo(j.group, phase(j), tasks);
+    }
+
+    /**
+     * A Completed pod group (the job controller's word) stays Completed; otherwise the phase this
+     * scheduler last decided wins over the pod group record's, which lags behind it.
+     */
+    private static PodGroupPhase phase(JobEntry j) {
+        PodGroupPhase recorded = PodGroupMapping.phase(j.group.getStatus().getPhase());
+        if (recorded == PodGroupPhase.Completed || j.lastDecided == null) return recorded;
+        return PodGroupMapping.phase(j.lastDecided.getPhase());
+    }
+
+    private boolean ours(PodEntry p) {
+        return schedulerNames.contains(p.intent.getSchedulerName());
+    }
+
+    private static Resource requests(PodEntry p) {
+        try {
+            return Resource.parse(p.intent.getRequests());
+        } catch (IllegalArgumentException e) {
+            return Resource.EMPTY; // checked on arrival; cannot happen
+        }
+    }
+
+    private JobEntry job(String key) {
+        return jobs.computeIfAbsent(key, k -> new JobEntry());
+    }
+}

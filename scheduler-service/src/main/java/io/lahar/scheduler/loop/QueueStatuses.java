@@ -1,0 +1,77 @@
+package io.lahar.scheduler.loop;
+
+import io.lahar.core.scheduling.api.JobInfo;
+import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.QueueInfo;
+import io.lahar.core.scheduling.api.Snapshot;
+import io.lahar.core.scheduling.framework.SessionResult;
+import io.lahar.schema.QueueState;
+import io.lahar.schema.QueueStatus;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The {@code lahar.queue-status} records of a session, as Volcano's scheduler updates a Queue's
+ * status: its pod groups counted by phase, what it holds and what it deserves. Like pod group
+ * statuses, a queue's status is written only when it changed; a queue that is gone gets a
+ * tombstone (a null value) so the compacted topic forgets it.
+ */
+public final class QueueStatuses {
+
+    private final Map<String, QueueStatus> written = new HashMap<>();
+
+    /** Queue name to its new status, or to null for a tombstone; only what changed. */
+    public Map<String, QueueStatus> changes(Snapshot snapshot, SessionResult result, Instant now) {
+        Map<String, QueueState> states = new HashMap<>();
+        for (QueueInfo q : snapshot.queues()) states.put(q.name(), QueueState.valueOf(q.state().name()));
+        Map<String, int[]> counts = new HashMap<>();
+        for (JobInfo j : snapshot.jobs()) {
+            PodGroupPhase phase = result.phaseOf(j.key(), j.phase());
+            counts.computeIfAbsent(j.queue(), q -> new int[PodGroupPhase.values().length])[phase.ordinal()]++;
+        }
+        Map<String, QueueStatus> out = new TreeMap<>();
+        Map<String, QueueStatus> current = new LinkedHashMap<>();
+        for (SessionResult.QueueStatus q : result.queues()) {
+            int[] c = counts.getOrDefault(q.name(), new int[PodGroupPhase.values().length]);
+            QueueStatus s = QueueStatus.newBuilder()
+                    .setName(q.name())
+                    .setState(states.getOrDefault(q.name(), QueueState.Open)) // root and default exist implicitly
+                    .setPending(c[PodGroupPhase.Pending.ordinal()])
+                    .setInqueue(c[PodGroupPhase.Inqueue.ordinal()])
+                    .setRunning(c[PodGroupPhase.Running.ordinal()])
+                    .setCompleted(c[PodGroupPhase.Completed.ordinal()])
+                    .setUnknown(c[PodGroupPhase.Unknown.ordinal()])
+                    .setAllocated(q.allocated().toQuantities())
+                    .setDeserved(q.deserved() == null ? Map.of() : q.deserved().toQuantities())
+                    .setTime(now)
+                    .build();
+            current.put(q.name(), s);
+            QueueStatus old = written.get(q.name());
+            if (old == null || !sameButTime(old, s)) out.put(q.name(), s);
+        }
+        for (String gone : written.keySet()) {
+            if (!current.containsKey(gone)) out.put(gone, null);
+        }
+        return out;
+    }
+
+    /** Records what was committed, so the next session writes only changes. */
+    public void written(Map<String, QueueStatus> changes) {
+        changes.forEach((name, s) -> {
+            if (s == null) written.remove(name);
+            else written.put(name, s);
+        });
+    }
+
+    // Field by field: Avro's copying builder would resolve the enum through a class loader that,
+    // inside Quarkus, holds another copy of the generated classes.
+    private static boolean sameButTime(QueueStatus a, QueueStatus b) {
+        return a.getState() == b.getState() && a.getPending() == b.getPending() && a.getInqueue() == b.getInqueue()
+                && a.getRunning() == b.getRunning() && a.getCompleted() == b.getCompleted()
+                && a.getUnknown() == b.getUnknown() && a.getAllocated().equals(b.getAllocated())
+                && a.getDeserved().equals(b.getDeserved());
+    }
+}

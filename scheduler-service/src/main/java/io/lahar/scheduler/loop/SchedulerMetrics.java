@@ -1,0 +1,74 @@
+package io.lahar.scheduler.loop;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The scheduler's Prometheus metrics: session duration (a timer), placements (a counter, so
+ * Prometheus' rate() gives placements per second), pending pod groups by unschedulable reason,
+ * unconfirmed bindings and the epoch.
+ */
+public final class SchedulerMetrics {
+    private final MeterRegistry registry;
+    private final Timer sessionDuration;
+    private final Counter placements;
+    private final Counter evictions;
+    private final Counter pausedSessions;
+    private final AtomicInteger unconfirmed = new AtomicInteger();
+    private final AtomicLong epoch = new AtomicLong();
+    private final Map<String, AtomicInteger> pendingByReason = new ConcurrentHashMap<>();
+
+    public SchedulerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        sessionDuration = Timer.builder("lahar.scheduler.session.duration")
+                .description("Duration of one scheduling session").register(registry);
+        placements = Counter.builder("lahar.scheduler.placements")
+                .description("Pods bound by the scheduler").register(registry);
+        evictions = Counter.builder("lahar.scheduler.evictions")
+                .description("Pods evicted by the scheduler").register(registry);
+        pausedSessions = Counter.builder("lahar.scheduler.sessions.paused")
+                .description("Sessions skipped because too many bindings wait for confirmation").register(registry);
+        Gauge.builder("lahar.scheduler.bindings.unconfirmed", unconfirmed, AtomicInteger::get)
+                .description("Bindings decided and not yet confirmed by a pod event").register(registry);
+        Gauge.builder("lahar.scheduler.epoch", epoch, AtomicLong::get)
+                .description("The epoch this instance writes its decisions with").register(registry);
+    }
+
+    void session(Duration took, int placed, int evicted, Map<String, Integer> pending) {
+        sessionDuration.record(took);
+        placements.increment(placed);
+        evictions.increment(evicted);
+        // A reason that no group has any more drops to zero rather than keeping its last count.
+        pendingByReason.values().forEach(v -> v.set(0));
+        pending.forEach((reason, n) -> pendingByReason.computeIfAbsent(reason, r -> {
+            AtomicInteger holder = new AtomicInteger();
+            Gauge.builder("lahar.scheduler.podgroups.pending", holder, AtomicInteger::get)
+                    .description("Pod groups not scheduled, by the reason of their Unschedulable condition")
+                    .tag("reason", r).register(registry);
+            return holder;
+        }).set(n));
+    }
+
+    void paused() {
+        pausedSessions.increment();
+    }
+
+    void unconfirmed(int n) {
+        unconfirmed.set(n);
+    }
+
+    void epoch(long e) {
+        epoch.set(e);
+    }
+
+    public double placements() {
+        return placements.count();
+    }
+}

@@ -1,0 +1,386 @@
+package io.lahar.scheduler.loop;
+
+import io.lahar.core.scheduling.api.Snapshot;
+import io.lahar.core.scheduling.framework.Scheduler;
+import io.lahar.core.scheduling.framework.SessionResult;
+import io.lahar.scheduler.cache.SchedulerCache;
+import io.lahar.schema.DeadLetter;
+import io.lahar.schema.Node;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodIntent;
+import io.lahar.schema.Queue;
+import io.lahar.schema.QueueStatus;
+import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jboss.logging.Logger;
+
+/**
+ * The scheduler's consume-transform-produce loop: one thread owns one {@link KafkaConsumer} and
+ * one transactional {@link KafkaProducer}.
+ *
+ * <p>Why not SmallRye Reactive Messaging channels: a session must see every input at once (all
+ * partitions of six topics), decide, and commit its decisions together with the input offsets it
+ * decided on in one Kafka transaction ({@code sendOffsetsToTransaction}); and the cache it decides
+ * on must never be touched by another thread. Channels split topics into independent streams
+ * acknowledged one by one, which is the opposite. A plain loop on one thread keeps the cache
+ * single-threaded and the transaction boundary explicit.
+ *
+ * <p>Life of an instance:
+ * <ol>
+ *   <li>{@code initTransactions()} with the deployment's fixed transactional id: the broker bumps the
+ *   producer epoch, aborts whatever the previous instance left open and fences it (its next
+ *   transactional call fails with {@link ProducerFencedException}, and it stops).</li>
+ *   <li>Catch-up: assign every partition of the inputs and of its own decisions topic, read from the
+ *   beginning (read_committed) up to the end offsets taken <em>after</em> fencing, and fold them into
+ *   the cache. Those end offsets play the role of a marker read back from every input partition:
+ *   nothing the predecessor committed can come after them, so no decision is taken on a view that
+ *   misses a predecessor's binding.</li>
+ *   <li>The epoch becomes one more than the highest epoch on any decision read; every decision
+ *   carries it.</li>
+ *   <li>Loop: poll, fold, run a session every period (sooner, at most every 50 ms, when an input
+ *   changed), write decisions, dead letters and the consumed offsets in one transaction.</li>
+ * </ol>
+ *
+ * <p>Each session also writes the changed queue statuses to {@code lahar.queue-status}.
+ *
+ * <p>The cache is rebuilt from the log on every start (Volcano rebuilds its cache from a full list
+ * of the API server); the offsets committed in the transactions record progress for lag
+ * monitoring. The loop assigns partitions rather than subscribing: it needs all of them, and its
+ * single-writer guarantee comes from the transactional id, not from group membership, so static
+ * membership and session timeouts do not apply. A transaction that fails for any other reason is
+ * aborted and the cache rebuilt, so assumptions of the lost transaction never linger.
+ */
+public final class SchedulingLoop implements Runnable {
+
+    private static final Logger LOG = Logger.getLogger(SchedulingLoop.class);
+    private static final Duration MIN_GAP = Duration.ofMillis(50);
+    private static final Duration MAX_POLL = Duration.ofMillis(100);
+    public static final String PROCESSOR = "scheduler-service";
+
+    /** Topics folded into the cache; the last two are the scheduler's own outputs, read back. */
+    static final List<String> INPUTS = List.of(Topics.NODES.name(), Topics.QUEUES.name(), Topics.POD_GROUPS.name(),
+            Topics.POD_INTENTS.name(), Topics.POD_EVENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
+            Topics.QUEUE_STATUS.name());
+
+    private final LoopSettings settings;
+    private final SchedulerMetrics metrics;
+    private final Clock clock;
+    private final Scheduler scheduler;
+    private final Map<String, Deserializer<? extends SpecificRecord>> deserializers = new HashMap<>();
+    private final Serializer<SchedulerDecision> decisionSerializer;
+    private final Serializer<DeadLetter> deadLetterSerializer;
+
+    private volatile LoopState state = LoopState.NEW;
+    private volatile boolean stopRequested;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private volatile long epoch;
+    private SchedulerCache cache;
+    private QueueStatuses queueStatuses = new QueueStatuses();
+    private final Serializer<QueueStatus> queueStatusSerializer;
+    private long sessions;
+
+    public SchedulingLoop(LoopSettings settings, SchedulerMetrics metrics, Clock clock) {
+        this.settings = settings;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.scheduler = new Scheduler(settings.conf());
+        RegistrySerdes serdes = new RegistrySerdes(settings.registryUrl());
+        deserializers.put(Topics.NODES.name(), serdes.value(Node.class).deserializer());
+        deserializers.put(Topics.QUEUES.name(), serdes.value(Queue.class).deserializer());
+        deserializers.put(Topics.POD_GROUPS.name(), serdes.value(PodGroup.class).deserializer());
+        deserializers.put(Topics.POD_INTENTS.name(), serdes.value(PodIntent.class).deserializer());
+        deserializers.put(Topics.POD_EVENTS.name(), serdes.value(PodEvent.class).deserializer());
+        deserializers.put(Topics.SCHEDULER_DECISIONS.name(), serdes.value(SchedulerDecision.class).deserializer());
+        deserializers.put(Topics.QUEUE_STATUS.name(), serdes.value(QueueStatus.class).deserializer());
+        decisionSerializer = serdes.value(SchedulerDecision.class).serializer();
+        deadLetterSerializer = serdes.value(DeadLetter.class).serializer();
+        queueStatusSerializer = serdes.value(QueueStatus.class).serializer();
+    }
+
+    public LoopState state() {
+        return state;
+    }
+
+    /** The epoch of this instance's decisions (0 until it has caught up). */
+    public long epoch() {
+        return epoch;
+    }
+
+    /** Asks the loop to stop; it closes its clients and returns from {@link #run()}. */
+    public void stop() {
+        stopRequested = true;
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) c.wakeup();
+    }
+
+    @Override
+    public void run() {
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumerConfig(), new StringDeserializer(),
+                new ByteArrayDeserializer());
+             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+                     new ByteArraySerializer())) {
+            consumer = c;
+            state = LoopState.CATCHING_UP;
+            producer.initTransactions();
+            List<TopicPartition> partitions = partitions(c);
+            c.assign(partitions);
+            List<ProducerRecord<String, byte[]>> pending = catchUp(c, partitions);
+            epoch = cache.maxEpoch() + 1;
+            metrics.epoch(epoch);
+            state = LoopState.ACTIVE;
+            LOG.infof("scheduler %s active with epoch %d", settings.transactionalId(), epoch);
+            loop(c, producer, partitions, pending);
+            state = LoopState.STOPPED;
+        } catch (WakeupException e) {
+            state = LoopState.STOPPED;
+        } catch (RuntimeException e) {
+            if (fenced(e)) {
+                state = LoopState.FENCED;
+                LOG.warnf("scheduler %s epoch %d fenced by a newer instance; stopping", settings.transactionalId(), epoch);
+            } else if (stopRequested) {
+                state = LoopState.STOPPED;
+            } else {
+                state = LoopState.FAILED;
+                LOG.error("scheduling loop failed", e);
+            }
+        } finally {
+            consumer = null;
+        }
+    }
+
+    private void loop(KafkaConsumer<String, byte[]> c, KafkaProducer<String, byte[]> producer,
+                      List<TopicPartition> partitions, List<ProducerRecord<String, byte[]>> pending) {
+        long nextSession = clock.millis();
+        long lastSession = 0;
+        boolean dirty = true;
+        List<ProducerRecord<String, byte[]>> out = new ArrayList<>(pending);
+        while (!stopRequested) {
+            long wait = Math.max(0, Math.min(nextSession - clock.millis(), MAX_POLL.toMillis()));
+            ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(wait));
+            dirty |= fold(records, out);
+            long now = clock.millis();
+            if (now >= nextSession || (dirty && now - lastSession >= MIN_GAP.toMillis())) {
+                out.addAll(session());
+                lastSession = now;
+                nextSession = now + settings.period().toMillis();
+                dirty = false;
+            }
+            if (records.isEmpty() && out.isEmpty()) continue;
+            try {
+                producer.beginTransaction();
+                for (ProducerRecord<String, byte[]> r : out) producer.send(r);
+                if (!records.isEmpty()) producer.sendOffsetsToTransaction(positions(c, partitions), c.groupMetadata());
+                producer.commitTransaction();
+            } catch (KafkaException e) {
+                if (fenced(e)) throw e;
+                LOG.warn("transaction failed; aborting it and rebuilding the cache", e);
+                producer.abortTransaction();
+                out.clear();
+                out.addAll(catchUp(c, partitions));
+                continue;
+            }
+            out.clear();
+        }
+    }
+
+    /** Reads every partition from the beginning up to its current end, folding into a new cache. */
+    private List<ProducerRecord<String, byte[]>> catchUp(KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
+        cache = new SchedulerCache(settings.schedulerNames());
+        queueStatuses = new QueueStatuses();
+        c.seekToBeginning(partitions);
+        Map<TopicPartition, Long> end = c.endOffsets(partitions);
+        List<ProducerRecord<String, byte[]>> deadLetters = new ArrayList<>();
+        while (!stopRequested && !caughtUp(c, end)) {
+            fold(c.poll(MAX_POLL), deadLetters);
+        }
+        if (stopRequested) throw new WakeupException();
+        return deadLetters;
+    }
+
+    private static boolean caughtUp(KafkaConsumer<String, byte[]> c, Map<TopicPartition, Long> end) {
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            if (c.position(e.getKey()) < e.getValue()) return false;
+        }
+        return true;
+    }
+
+    /** Folds records into the cache; true when an input (not a decision read back) changed it. */
+    private boolean fold(ConsumerRecords<String, byte[]> records, List<ProducerRecord<String, byte[]>> deadLetters) {
+        boolean changed = false;
+        for (ConsumerRecord<String, byte[]> r : records) {
+            try {
+                SpecificRecord value = r.value() == null ? null : deserializers.get(r.topic()).deserialize(r.topic(), r.value());
+                changed |= apply(r.topic(), r.key(), value);
+            } catch (RuntimeException e) {
+                LOG.warnf("dead-lettering %s-%d@%d (%s): %s", r.topic(), r.partition(), r.offset(), r.key(), e.getMessage());
+                deadLetters.add(deadLetter(r, e));
+            }
+        }
+        return changed;
+    }
+
+    private boolean apply(String topic, String key, SpecificRecord value) {
+        if (topic.equals(Topics.SCHEDULER_DECISIONS.name())) {
+            SchedulerDecision d = (SchedulerDecision) value;
+            // This instance's own decisions are in the cache since it took them; applying them
+            // again on the way back could only roll a later status back to an earlier one.
+            if (d != null && !(state == LoopState.ACTIVE && d.getEpoch() == epoch)) cache.onDecision(key, d);
+            return false;
+        }
+        if (topic.equals(Topics.QUEUE_STATUS.name())) {
+            // Read while catching up: what a predecessor wrote, so the next session writes only
+            // changes and tombstones the queues deleted meanwhile. Once active, this instance is
+            // the only writer and already knows what it wrote.
+            if (state != LoopState.ACTIVE) {
+                Map<String, QueueStatus> written = new HashMap<>();
+                written.put(key, (QueueStatus) value);
+                queueStatuses.written(written);
+            }
+            return false;
+        }
+        switch (topic) {
+            case "lahar.nodes" -> cache.onNode(key, (Node) value);
+            case "lahar.queues" -> cache.onQueue(key, (Queue) value);
+            case "lahar.pod-groups" -> cache.onPodGroup(key, (PodGroup) value);
+            case "lahar.pod-intents" -> cache.onPodIntent(key, (PodIntent) value);
+            case "lahar.pod-events" -> cache.onPodEvent(key, (PodEvent) value);
+            default -> throw new IllegalStateException("not an input topic: " + topic);
+        }
+        return true;
+    }
+
+    private List<ProducerRecord<String, byte[]>> session() {
+        int unconfirmed = cache.unconfirmedBindings();
+        metrics.unconfirmed(unconfirmed);
+        if (unconfirmed >= settings.maxUnconfirmedBindings()) {
+            // A slow or absent cluster backs pressure up here instead of piling up bindings.
+            metrics.paused();
+            return List.of();
+        }
+        long started = System.nanoTime();
+        Snapshot snapshot = cache.snapshot();
+        SessionResult result = scheduler.schedule(snapshot);
+        String session = epoch + "-" + (++sessions);
+        Instant now = clock.instant();
+        SessionDecisions.Outcome outcome = SessionDecisions.apply(cache, snapshot, result, epoch, session, now);
+        metrics.session(Duration.ofNanos(System.nanoTime() - started), outcome.placements(), outcome.evictions(),
+                outcome.pendingByReason());
+        metrics.unconfirmed(cache.unconfirmedBindings());
+        String topic = Topics.SCHEDULER_DECISIONS.name();
+        List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
+        for (SchedulerDecision d : outcome.decisions()) {
+            out.add(new ProducerRecord<>(topic, Topics.jobKey(d.getNamespace(), d.getJob()),
+                    decisionSerializer.serialize(topic, d)));
+        }
+        String queueTopic = Topics.QUEUE_STATUS.name();
+        Map<String, QueueStatus> queues = queueStatuses.changes(snapshot, result, now);
+        queues.forEach((name, status) -> out.add(new ProducerRecord<>(queueTopic, name,
+                status == null ? null : queueStatusSerializer.serialize(queueTopic, status))));
+        // Assumed written: a failed transaction rebuilds everything, these included.
+        queueStatuses.written(queues);
+        return out;
+    }
+
+    private ProducerRecord<String, byte[]> deadLetter(ConsumerRecord<String, byte[]> r, Throwable error) {
+        DeadLetter letter = DeadLetter.newBuilder()
+                .setTopic(r.topic())
+                .setPartition(r.partition())
+                .setOffset(r.offset())
+                .setTimestamp(Instant.ofEpochMilli(r.timestamp()))
+                .setKey(r.key() == null ? null : ByteBuffer.wrap(r.key().getBytes(StandardCharsets.UTF_8)))
+                .setValue(r.value() == null ? null : ByteBuffer.wrap(r.value()))
+                .setError(describe(error))
+                .setProcessor(PROCESSOR)
+                .build();
+        String topic = Topics.DEAD_LETTERS.name();
+        return new ProducerRecord<>(topic, r.key(), deadLetterSerializer.serialize(topic, letter));
+    }
+
+    static String describe(Throwable error) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (!text.isEmpty()) text.append(" <- caused by ");
+            text.append(t.getClass().getName());
+            if (t.getMessage() != null) text.append(": ").append(t.getMessage());
+        }
+        return text.toString();
+    }
+
+    private static boolean fenced(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException) return true;
+        }
+        return false;
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> positions(KafkaConsumer<String, byte[]> c,
+                                                                    List<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+        for (TopicPartition tp : partitions) out.put(tp, new OffsetAndMetadata(c.position(tp)));
+        return out;
+    }
+
+    private static List<TopicPartition> partitions(KafkaConsumer<String, byte[]> c) {
+        List<TopicPartition> out = new ArrayList<>();
+        for (String topic : INPUTS) {
+            List<PartitionInfo> infos = c.partitionsFor(topic, Duration.ofSeconds(60));
+            if (infos == null || infos.isEmpty()) throw new IllegalStateException("topic " + topic + " does not exist");
+            for (PartitionInfo p : infos) out.add(new TopicPartition(topic, p.partition()));
+        }
+        return out;
+    }
+
+    private Map<String, Object> consumerConfig() {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.transactionalId() + "-consumer");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return config;
+    }
+
+    private Map<String, Object> producerConfig() {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId());
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, settings.transactionalId() + "-producer");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) settings.transactionTimeout().toMillis());
+        return config;
+    }
+}

@@ -1,0 +1,121 @@
+package io.lahar.scheduler.loop;
+
+import io.lahar.core.scheduling.api.JobInfo;
+import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.Snapshot;
+import io.lahar.core.scheduling.api.TaskInfo;
+import io.lahar.core.scheduling.framework.SessionResult;
+import io.lahar.scheduler.cache.SchedulerCache;
+import io.lahar.schema.Bind;
+import io.lahar.schema.Evict;
+import io.lahar.schema.PodGroupCondition;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SchedulerDecision;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Turns a session's result into the records of {@code lahar.scheduler-decisions} and assumes them
+ * in the cache at once (bindings hold their nodes, evictions release theirs), so the next session
+ * sees them even before they are read back. Nominations are not written: a nominated task is not
+ * bound, and the next session decides again.
+ *
+ * <p>A pod group's status is written only when it changed (phase, condition, counts), so an idle
+ * system does not fill the topic once a second.
+ */
+public final class SessionDecisions {
+
+    /** What one session wrote, and the pending groups by reason for the metrics. */
+    public record Outcome(List<SchedulerDecision> decisions, int placements, int evictions,
+                          Map<String, Integer> pendingByReason) {
+    }
+
+    private SessionDecisions() {
+    }
+
+    public static Outcome apply(SchedulerCache cache, Snapshot snapshot, SessionResult result, long epoch,
+                                String session, Instant now) {
+        List<SchedulerDecision> out = new ArrayList<>();
+        for (SessionResult.Binding b : result.bindings()) {
+            int version = cache.jobVersion(b.job(), b.task());
+            out.add(decision(cache, b.job(), epoch, session, now, new Bind(b.task(), b.node(), b.action(), version)));
+            cache.assumeBinding(b.job(), b.task(), b.node(), version);
+        }
+        for (SessionResult.Eviction e : result.evictions()) {
+            int version = cache.jobVersion(e.job(), e.task());
+            out.add(decision(cache, e.job(), epoch, session, now, new Evict(e.task(), e.reason(), e.action(), version)));
+            cache.assumeEviction(e.job(), e.task());
+        }
+        Map<String, Integer> pendingByReason = new TreeMap<>();
+        for (JobInfo job : snapshot.jobs()) {
+            String key = job.key();
+            PodGroupPhase phase = result.phaseOf(key, job.phase());
+            SessionResult.PodGroupCondition c = result.conditions().get(key);
+            if (c != null && SessionResult.PodGroupCondition.UNSCHEDULABLE.equals(c.type())
+                    && phase != PodGroupPhase.Running && phase != PodGroupPhase.Completed) {
+                pendingByReason.merge(c.reason(), 1, Integer::sum);
+            }
+            PodGroupStatus status = status(job, phase, c, session, now);
+            if (!sameStatus(cache.lastStatus(key), status)) {
+                out.add(decision(cache, key, epoch, session, now, status));
+                cache.recordStatus(key, status);
+            }
+        }
+        return new Outcome(out, result.bindings().size(), result.evictions().size(), pendingByReason);
+    }
+
+    private static PodGroupStatus status(JobInfo job, PodGroupPhase phase, SessionResult.PodGroupCondition c,
+                                         String session, Instant now) {
+        int running = 0, succeeded = 0, failed = 0;
+        for (TaskInfo t : job.tasks()) {
+            switch (t.status()) {
+                case Running -> running++;
+                case Succeeded -> succeeded++;
+                case Failed -> failed++;
+                default -> {
+                    // pending, binding and releasing pods are in none of the counts, as in Volcano
+                }
+            }
+        }
+        List<PodGroupCondition> conditions = c == null ? List.of()
+                : List.of(new PodGroupCondition(c.type(), c.status(), session, now, c.reason(), c.message()));
+        return new PodGroupStatus(phase.name(), conditions, running, succeeded, failed);
+    }
+
+    /** Equal but for the session and time stamps of the condition. */
+    static boolean sameStatus(PodGroupStatus a, PodGroupStatus b) {
+        if (a == null || b == null) return a == b;
+        if (!a.getPhase().equals(b.getPhase()) || a.getRunning() != b.getRunning()
+                || a.getSucceeded() != b.getSucceeded() || a.getFailed() != b.getFailed()
+                || a.getConditions().size() != b.getConditions().size()) {
+            return false;
+        }
+        for (int i = 0; i < a.getConditions().size(); i++) {
+            PodGroupCondition x = a.getConditions().get(i);
+            PodGroupCondition y = b.getConditions().get(i);
+            if (!x.getType().equals(y.getType()) || !x.getStatus().equals(y.getStatus())
+                    || !Objects.equals(x.getReason(), y.getReason()) || !Objects.equals(x.getMessage(), y.getMessage())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static SchedulerDecision decision(SchedulerCache cache, String key, long epoch, String session,
+                                              Instant now, Object decision) {
+        int slash = key.indexOf('/');
+        return SchedulerDecision.newBuilder()
+                .setNamespace(key.substring(0, slash))
+                .setJob(key.substring(slash + 1))
+                .setPodGroup(cache.podGroupName(key))
+                .setEpoch(epoch)
+                .setSession(session)
+                .setTime(now)
+                .setDecision(decision)
+                .build();
+    }
+}

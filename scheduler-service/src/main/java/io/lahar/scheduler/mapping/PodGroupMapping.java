@@ -1,0 +1,51 @@
+package io.lahar.scheduler.mapping;
+
+import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.JobInfo;
+import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.Problem;
+import io.lahar.core.scheduling.api.TaskInfo;
+import io.lahar.schema.PodGroup;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A {@code lahar.pod-groups} record and the tasks the cache holds for it, to a {@link JobInfo}.
+ * The JobInfo is named after the Job (not the pod group), so its key is the record key
+ * {@code namespace/job} that every decision about it carries.
+ */
+public final class PodGroupMapping {
+    private PodGroupMapping() {
+    }
+
+    /** @throws MappingException naming every bad field */
+    public static JobInfo toJobInfo(PodGroup group, PodGroupPhase phase, List<TaskInfo> tasks) {
+        List<Problem> problems = new ArrayList<>();
+        Resource min = Quantities.parse(group.getSpec().getMinResources(), "spec.minResources", problems);
+        if (group.getSpec().getMinMember() < 0) {
+            problems.add(new Problem("spec.minMember", "must not be negative, got " + group.getSpec().getMinMember()));
+        }
+        MappingException.throwIfAny(problems);
+        Map<String, Integer> minTaskMember = new TreeMap<>();
+        group.getSpec().getMinTaskMember().forEach((k, v) -> minTaskMember.put(k.toString(), v));
+        return new JobInfo(group.getNamespace().toString(), group.getJob().toString(),
+                group.getSpec().getQueue().toString(), group.getSpec().getMinMember(), minTaskMember, min,
+                group.getSpec().getPriority(), group.getCreationTimestamp().toEpochMilli(), phase, tasks);
+    }
+
+    /** Checks a pod group when it arrives, so a bad one is dead-lettered rather than kept. */
+    public static void check(PodGroup group) {
+        toJobInfo(group, PodGroupPhase.Pending, List.of());
+    }
+
+    /** The phase of a status string; a phase this version does not know is Unknown. */
+    public static PodGroupPhase phase(CharSequence s) {
+        if (s == null) return PodGroupPhase.Pending;
+        for (PodGroupPhase p : PodGroupPhase.values()) {
+            if (p.name().contentEquals(s)) return p;
+        }
+        return PodGroupPhase.Unknown;
+    }
+}

@@ -1,0 +1,173 @@
+package io.lahar.scheduler.service;
+
+import io.lahar.core.scheduling.framework.InvalidConfException;
+import io.lahar.core.scheduling.framework.SchedulerConf;
+import io.lahar.scheduler.loop.LeaderElection;
+import io.lahar.scheduler.loop.LoopSettings;
+import io.lahar.scheduler.loop.LoopState;
+import io.lahar.scheduler.loop.SchedulerMetrics;
+import io.lahar.scheduler.loop.SchedulingLoop;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs the {@link SchedulingLoop} on its own thread for the life of the application. Quarkus
+ * supplies configuration, the Micrometer registry (served at {@code /q/metrics}) and health
+ * ({@code /q/health}, see {@link SchedulerHealth}). With leader election on (the default), the loop
+ * runs only while this instance is the leader, so a standby instance takes over when the active
+ * one dies.
+ */
+@ApplicationScoped
+public class SchedulerService {
+
+    private static final Logger LOG = Logger.getLogger(SchedulerService.class);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+
+    @ConfigProperty(name = "lahar.schema-registry.url")
+    String registryUrl;
+
+    @ConfigProperty(name = "lahar.topics.create", defaultValue = "true")
+    boolean createTopics;
+
+    @ConfigProperty(name = "lahar.scheduler.enabled", defaultValue = "true")
+    boolean enabled;
+
+    @ConfigProperty(name = "lahar.scheduler.transactional-id", defaultValue = "lahar-scheduler")
+    String transactionalId;
+
+    @ConfigProperty(name = "lahar.scheduler.group-id", defaultValue = "lahar-scheduler")
+    String groupId;
+
+    @ConfigProperty(name = "lahar.scheduler.period", defaultValue = "1s")
+    Duration period;
+
+    @ConfigProperty(name = "lahar.scheduler.conf-file")
+    Optional<String> confFile;
+
+    @ConfigProperty(name = "lahar.scheduler.max-unconfirmed-bindings", defaultValue = "1000")
+    int maxUnconfirmedBindings;
+
+    @ConfigProperty(name = "lahar.scheduler.scheduler-names", defaultValue = "volcano")
+    List<String> schedulerNames;
+
+    @ConfigProperty(name = "lahar.scheduler.transaction-timeout", defaultValue = "30s")
+    Duration transactionTimeout;
+
+    @ConfigProperty(name = "lahar.scheduler.leader-election", defaultValue = "true")
+    boolean leaderElection;
+
+    @ConfigProperty(name = "lahar.scheduler.instance-id")
+    Optional<String> instanceId;
+
+    @ConfigProperty(name = "lahar.scheduler.leader-session-timeout", defaultValue = "45s")
+    Duration leaderSessionTimeout;
+
+    private final MeterRegistry meterRegistry;
+    private LoopSettings settings;
+    private SchedulerMetrics metrics;
+    private LeaderElection election;
+    private Thread electionThread;
+    private volatile SchedulingLoop loop;
+    private Thread thread;
+
+    SchedulerService(MeterRegistry meterRegistry) {
+        this.meterRegistry = meterRegistry;
+    }
+
+    void start(@Observes StartupEvent event) {
+        if (!enabled) {
+            LOG.info("scheduler disabled (lahar.scheduler.enabled=false)");
+            return;
+        }
+        SchedulerConf conf = conf();
+        if (createTopics) TopicBootstrap.ensureTopics(bootstrapServers);
+        settings = new LoopSettings(bootstrapServers, registryUrl, transactionalId, groupId, period, conf,
+                maxUnconfirmedBindings, new HashSet<>(schedulerNames), transactionTimeout);
+        metrics = new SchedulerMetrics(meterRegistry);
+        if (!leaderElection) {
+            startLoop();
+            return;
+        }
+        if (leaderSessionTimeout.compareTo(transactionTimeout) < 0) {
+            throw new IllegalStateException("lahar.scheduler.leader-session-timeout (" + leaderSessionTimeout
+                    + ") must not be shorter than lahar.scheduler.transaction-timeout (" + transactionTimeout + ")");
+        }
+        election = new LeaderElection(bootstrapServers, groupId + "-leader", instanceId.filter(s -> !s.isBlank()),
+                leaderSessionTimeout, this::startLoop, this::stopLoop);
+        electionThread = Thread.ofPlatform().name("lahar-scheduler-election").daemon().start(election);
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        if (election != null) {
+            election.stop();
+            electionThread.join(Duration.ofSeconds(30));
+        }
+        stopLoop();
+    }
+
+    private synchronized void startLoop() {
+        if (loop != null && thread.isAlive()) return;
+        loop = new SchedulingLoop(settings, metrics, Clock.systemUTC());
+        thread = Thread.ofPlatform().name("lahar-scheduler").daemon().start(loop);
+    }
+
+    /** Stops the loop and waits until it no longer writes. */
+    private synchronized void stopLoop() {
+        SchedulingLoop l = loop;
+        if (l == null) return;
+        l.stop();
+        try {
+            thread.join(Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** True when this instance holds the leadership (or runs without election). */
+    public boolean leader() {
+        return election == null ? loop != null : election.isLeader();
+    }
+
+    /** The loop's state, NEW when the scheduler is disabled or not started. */
+    public LoopState state() {
+        SchedulingLoop l = loop;
+        return l == null ? LoopState.NEW : l.state();
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    public long epoch() {
+        SchedulingLoop l = loop;
+        return l == null ? 0 : l.epoch();
+    }
+
+    /** Volcano's default configuration, or the file's; a bad file stops start-up with every problem. */
+    private SchedulerConf conf() {
+        if (confFile.isEmpty() || confFile.get().isBlank()) return SchedulerConf.defaults();
+        Path path = Path.of(confFile.get());
+        try {
+            return SchedulerConf.parse(Files.readString(path));
+        } catch (IOException e) {
+            throw new IllegalStateException("lahar.scheduler.conf-file: cannot read " + path + ": " + e.getMessage(), e);
+        } catch (InvalidConfException e) {
+            throw new IllegalStateException("lahar.scheduler.conf-file " + path + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package io.lahar.scheduler.cache;
+
+import static io.lahar.scheduler.Records.createPod;
+import static io.lahar.scheduler.Records.intent;
+import static io.lahar.scheduler.Records.node;
+import static io.lahar.scheduler.Records.podEvent;
+import static io.lahar.scheduler.Records.podGroup;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lahar.core.scheduling.api.JobInfo;
+import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.Snapshot;
+import io.lahar.core.scheduling.api.TaskInfo;
+import io.lahar.core.scheduling.api.TaskStatus;
+import io.lahar.core.scheduling.framework.Scheduler;
+import io.lahar.core.scheduling.framework.SessionResult;
+import io.lahar.scheduler.Records;
+import io.lahar.scheduler.loop.SessionDecisions;
+import io.lahar.scheduler.mapping.MappingException;
+import io.lahar.schema.Bind;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SchedulerDecision;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SchedulerCacheTest {
+
+    private final SchedulerCache cache = new SchedulerCache(Set.of("volcano"));
+    private final List<SchedulerDecision> written = new ArrayList<>();
+    private long epoch = 1;
+
+    private void gang(String job, int pods, String cpu, String scheduler) {
+        cache.onPodGroup("ns/" + job, podGroup("ns", job, "q", pods, "Inqueue", written.size()));
+        for (int i = 0; i < pods; i++) {
+            cache.onPodIntent("ns/" + job, intent("ns", job, createPod(job, "w", i, scheduler, cpu).build()));
+        }
+    }
+
+    private SessionDecisions.Outcome session() {
+        Snapshot s = cache.snapshot();
+        SessionResult r = Scheduler.withDefaults().schedule(s);
+        SessionDecisions.Outcome o = SessionDecisions.apply(cache, s, r, epoch, "s", Records.T0);
+        written.addAll(o.decisions());
+        return o;
+    }
+
+    private TaskInfo task(String job, String pod) {
+        JobInfo j = cache.snapshot().jobs().stream().filter(x -> x.name().equals(job)).findFirst().orElseThrow();
+        return j.tasks().stream().filter(t -> t.name().equals(pod)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void bindingsAreAssumedUntilPodEventsConfirmThemAndAGangThatDoesNotFitGetsItsReason() {
+        cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
+        cache.onQueue("q", Records.queue("q", 1));
+        gang("a", 2, "1", "volcano");
+
+        SessionDecisions.Outcome first = session();
+        assertThat(first.placements()).isEqualTo(2);
+        assertThat(first.decisions()).filteredOn(d -> d.getDecision() instanceof Bind)
+                .extracting(d -> ((Bind) d.getDecision()).getNode()).containsExactly("n1", "n1");
+        assertThat(first.decisions()).filteredOn(d -> d.getDecision() instanceof PodGroupStatus)
+                .singleElement().satisfies(d -> {
+                    assertThat(d.getJob()).isEqualTo("a");
+                    assertThat(d.getPodGroup()).isEqualTo("a-pg");
+                    assertThat(d.getEpoch()).isEqualTo(1);
+                    assertThat(((PodGroupStatus) d.getDecision()).getPhase()).isEqualTo("Running");
+                });
+        assertThat(cache.unconfirmedBindings()).isEqualTo(2);
+        assertThat(task("a", "a-w-0").status()).isEqualTo(TaskStatus.Binding);
+
+        // Nothing changed: nothing to write.
+        assertThat(session().decisions()).isEmpty();
+
+        // An event from before the binding does not undo it; one with the node confirms it.
+        cache.onPodEvent("ns/a", podEvent("ns", "a", "a-w-0", "Pending", null, false));
+        assertThat(task("a", "a-w-0").status()).isEqualTo(TaskStatus.Binding);
+        cache.onPodEvent("ns/a", podEvent("ns", "a", "a-w-0", "Running", "n1", false));
+        assertThat(task("a", "a-w-0").status()).isEqualTo(TaskStatus.Running);
+        assertThat(cache.unconfirmedBindings()).isEqualTo(1);
+
+        // The node is full with assumed and confirmed pods: the next gang waits, with its reason.
+        gang("b", 2, "1", "volcano");
+        SessionDecisions.Outcome second = session();
+        assertThat(second.placements()).isZero();
+        assertThat(second.pendingByReason()).containsEntry("NotEnoughResources", 1);
+        PodGroupStatus b = second.decisions().stream().filter(d -> d.getJob().equals("b"))
+                .map(d -> (PodGroupStatus) d.getDecision()).findFirst().orElseThrow();
+        assertThat(b.getPhase()).isNotEqualTo("Running");
+        assertThat(b.getConditions()).singleElement().satisfies(c -> {
+            assertThat(c.getType()).isEqualTo("Unschedulable");
+            assertThat(c.getReason()).isEqualTo("NotEnoughResources");
+            assertThat(c.getMessage()).isNotBlank();
+        });
+    }
+
+    @Test
+    void aNewInstanceRebuildsTheAssumedBindingsFromTheDecisionsItReadsBack() {
+        cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
+        cache.onQueue("q", Records.queue("q", 1));
+        gang("a", 2, "1", "volcano");
+        assertThat(session().placements()).isEqualTo(2);
+
+        SchedulerCache next = new SchedulerCache(Set.of("volcano"));
+        next.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
+        next.onQueue("q", Records.queue("q", 1));
+        // The decisions topic may be read ahead of the intents: the bindings still hold.
+        written.forEach(d -> next.onDecision("ns/" + d.getJob(), d));
+        next.onPodGroup("ns/a", podGroup("ns", "a", "q", 2, "Inqueue", 0));
+        for (int i = 0; i < 2; i++) next.onPodIntent("ns/a", intent("ns", "a", createPod("a", "w", i, "volcano", "1").build()));
+        next.onPodGroup("ns/b", podGroup("ns", "b", "q", 1, "Inqueue", 1));
+        next.onPodIntent("ns/b", intent("ns", "b", createPod("b", "w", 0, "volcano", "1").build()));
+
+        assertThat(next.maxEpoch()).isEqualTo(1);
+        assertThat(next.unconfirmedBindings()).isEqualTo(2);
+        SessionResult r = Scheduler.withDefaults().schedule(next.snapshot());
+        assertThat(r.bindings()).as("the node is taken by the predecessor's bindings").isEmpty();
+        assertThat(r.conditions().get("ns/b").reason()).isEqualTo("NotEnoughResources");
+    }
+
+    @Test
+    void podsOfAnotherSchedulerAreNotPlacedButTheirNodesUsageCounts() {
+        cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
+        cache.onQueue("q", Records.queue("q", 1));
+        gang("other", 1, "1500m", "default-scheduler");
+        cache.onPodEvent("ns/other", podEvent("ns", "other", "other-w-0", "Running", "n1", false));
+        gang("mine", 1, "1", "volcano");
+
+        Snapshot s = cache.snapshot();
+        assertThat(s.jobs()).extracting(JobInfo::name).containsExactly("mine");
+        assertThat(s.nodes().get(0).otherUsed().milliCpu()).isEqualTo(1500);
+        assertThat(Scheduler.withDefaults().schedule(s).bindings()).isEmpty();
+    }
+
+    @Test
+    void deletedPodsHoldTheirNodeUntilTheyAreGoneAndTombstonesRemove() {
+        cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
+        gang("a", 1, "1", "volcano");
+        cache.onPodEvent("ns/a", podEvent("ns", "a", "a-w-0", "Running", "n1", false));
+        cache.onPodIntent("ns/a", Records.deletePod("ns", "a", "a-w-0"));
+        assertThat(task("a", "a-w-0").status()).isEqualTo(TaskStatus.Releasing);
+        cache.onPodEvent("ns/a", podEvent("ns", "a", "a-w-0", "Running", "n1", true));
+        assertThat(cache.snapshot().jobs().get(0).tasks()).isEmpty();
+
+        cache.onPodGroup("ns/a", null);
+        cache.onNode("n1", null);
+        assertThat(cache.snapshot().jobs()).isEmpty();
+        assertThat(cache.snapshot().nodes()).isEmpty();
+    }
+
+    @Test
+    void theDecidedPhaseWinsOverTheLaggingPodGroupRecordButCompletedIsFinal() {
+        cache.onPodGroup("ns/a", podGroup("ns", "a", "q", 1, "Pending", 0));
+        cache.recordStatus("ns/a", new PodGroupStatus("Inqueue", List.of(), 0, 0, 0));
+        assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Inqueue);
+        cache.onPodGroup("ns/a", podGroup("ns", "a", "q", 1, "Completed", 0));
+        assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Completed);
+    }
+
+    @Test
+    void aBadRecordChangesNothing() {
+        cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
+        assertThatThrownBy(() -> cache.onNode("n1", node("n1", "two", "8Gi", Map.of(), List.of())))
+                .isInstanceOf(MappingException.class);
+        assertThat(cache.snapshot().nodes().get(0).allocatable().milliCpu()).isEqualTo(2000);
+    }
+}

@@ -1,0 +1,57 @@
+package io.lahar.scheduler.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lahar.core.scheduling.api.JobInfo;
+import io.lahar.core.scheduling.api.NodeInfo;
+import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.QueueInfo;
+import io.lahar.core.scheduling.api.Snapshot;
+import io.lahar.core.scheduling.framework.Scheduler;
+import io.lahar.core.scheduling.framework.SessionResult;
+import io.lahar.scheduler.Records;
+import io.lahar.schema.QueueStatus;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class QueueStatusesTest {
+
+    private final NodeInfo node = NodeInfo.builder("n1").allocatable(Map.of("cpu", "4", "memory", "8Gi")).build();
+
+    private Snapshot snapshot(List<QueueInfo> queues) {
+        JobInfo fits = JobInfo.builder("fits").queue("q").phase(PodGroupPhase.Inqueue).creationIndex(1)
+                .tasks("w", 2, Map.of("cpu", "1")).build();
+        JobInfo tooBig = JobInfo.builder("big").queue("q").phase(PodGroupPhase.Inqueue).creationIndex(2)
+                .tasks("w", 2, Map.of("cpu", "3")).build();
+        return new Snapshot(List.of(node), queues, List.of(fits, tooBig));
+    }
+
+    @Test
+    void countsGroupsByPhaseWritesOnlyChangesAndTombstonesAQueueThatIsGone() {
+        QueueStatuses statuses = new QueueStatuses();
+        Snapshot s = snapshot(List.of(QueueInfo.of("q", 1).withReclaimable(false)));
+        SessionResult r = Scheduler.withDefaults().schedule(s);
+
+        Map<String, QueueStatus> first = statuses.changes(s, r, Records.T0);
+        assertThat(first).containsKeys("q", "default", "root");
+        QueueStatus q = first.get("q");
+        assertThat(q.getState()).isEqualTo(io.lahar.schema.QueueState.Open);
+        assertThat(q.getRunning()).isEqualTo(1);
+        assertThat(q.getInqueue()).isEqualTo(1);
+        assertThat(q.getAllocated()).containsEntry("cpu", "2");
+        assertThat(first.get("default").getState()).isEqualTo(io.lahar.schema.QueueState.Open);
+        statuses.written(first);
+
+        assertThat(statuses.changes(s, r, Records.T0.plusSeconds(1))).as("nothing changed").isEmpty();
+
+        // Read back after a restart: the same statuses are not written again.
+        QueueStatuses restarted = new QueueStatuses();
+        restarted.written(first);
+        assertThat(restarted.changes(s, r, Records.T0.plusSeconds(2))).isEmpty();
+
+        Snapshot without = new Snapshot(s.nodes(), List.of(), List.of());
+        Map<String, QueueStatus> gone = statuses.changes(without, Scheduler.withDefaults().schedule(without), Records.T0);
+        assertThat(gone).containsEntry("q", null);
+    }
+}
