@@ -18,10 +18,7 @@ import io.lahar.streams.job.Sinks;
 import io.lahar.streams.job.TimerIndex;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.kafka.TopicBootstrap;
-import io.lahar.streams.queue.QueueShares;
-import io.lahar.streams.queue.QueueStatusProcessor;
 import io.lahar.streams.queue.QueueStoreUpdater;
-import io.lahar.schema.QueueStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -114,19 +111,6 @@ public class LaharTopology {
                 serdes.value(PodGroup.class).serializer(), LIFECYCLE);
         topology.addSink(Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
                 serdes.value(DeadLetter.class).serializer(), LIFECYCLE);
-        topology.addSink(Sinks.QUEUE_SHARES, QueueShares.TOPIC, new StringSerializer(), new ByteArraySerializer(), LIFECYCLE);
-
-        // Queue status: the jobs' shares, re-keyed by queue through the shares topic, added up.
-        topology.addSource("queue-shares-source", new ByteArrayDeserializer(), new ByteArrayDeserializer(), QueueShares.TOPIC);
-        topology.addProcessor("queue-status", () -> new QueueStatusProcessor(queueSerde.deserializer()), "queue-shares-source");
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueueStatusProcessor.SHARES),
-                Serdes.String(), Serdes.ByteArray()), "queue-status");
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QueueStatusProcessor.TOTALS),
-                Serdes.String(), Serdes.ByteArray()), "queue-status");
-        topology.addSink(QueueStatusProcessor.SINK, Topics.QUEUE_STATUS.name(), new StringSerializer(),
-                serdes.value(QueueStatus.class).serializer(), "queue-status");
-        topology.addSink(QueueStatusProcessor.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(), "queue-status");
         return topology;
     }
 }

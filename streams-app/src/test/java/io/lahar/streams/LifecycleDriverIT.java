@@ -10,7 +10,6 @@ import io.lahar.schema.JobTransition;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
-import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
@@ -60,7 +59,6 @@ class LifecycleDriverIT {
     private TestOutputTopic<String, PodIntent> intents;
     private TestOutputTopic<String, PodGroup> podGroups;
     private TestOutputTopic<String, DeadLetter> letters;
-    private TestOutputTopic<String, QueueStatus> queueStatus;
 
     @BeforeEach
     void start(LaharInfra infra) throws Exception {
@@ -81,7 +79,6 @@ class LifecycleDriverIT {
         intents = output(Topics.POD_INTENTS, serdes, PodIntent.class);
         podGroups = output(Topics.POD_GROUPS, serdes, PodGroup.class);
         letters = output(Topics.DEAD_LETTERS, serdes, DeadLetter.class);
-        queueStatus = output(Topics.QUEUE_STATUS, serdes, QueueStatus.class);
     }
 
     @AfterEach
@@ -160,42 +157,6 @@ class LifecycleDriverIT {
             assertThat(s.getState().getPhase()).isEqualTo("Completed");
             assertThat(s.getSucceeded()).isEqualTo(3);
             assertThat(s.getRunningDuration()).isNotNull();
-        });
-    }
-
-    @Test
-    void queueStatusCountsTheJobsByPhaseAndAddsUpWhatTheirRunningPodsRequest() {
-        String manifest = LifecycleScript.tfJob("tf-q").replace("          image: worker-img\n",
-                "          image: worker-img\n          resources:\n            requests: {cpu: 1500m, memory: 1Gi}\n");
-        commands.pipeInput("default/tf-q", LifecycleScript.submit("s", "tf-q", manifest, T0));
-        assertThat(results.readValuesToList()).singleElement().satisfies(r -> assertThat(r.getAccepted())
-                .as("%s", r.getViolations()).isTrue());
-        assertThat(queueStatus.readKeyValuesToList()).singleElement().satisfies(kv -> {
-            assertThat(kv.key).isEqualTo("default");
-            assertThat(kv.value.getPending()).isEqualTo(1);
-        });
-        DriverWorld world = new DriverWorld("tf-q", T0, podEvents, decisions, intents, podGroups);
-        world.settle();
-        assertThat(queueStatus.readValuesToList().getLast()).satisfies(q -> {
-            assertThat(q.getPending()).isZero();
-            assertThat(q.getInqueue()).isEqualTo(1);
-        });
-        List<ScriptStep> steps = LifecycleScript.steps(LifecycleScript.RUN_TO_COMPLETION);
-        for (ScriptStep step : steps.subList(0, 3)) {
-            world.run(step);
-        }
-        assertThat(queueStatus.readValuesToList().getLast()).satisfies(q -> {
-            assertThat(q.getInqueue()).isZero();
-            assertThat(q.getRunning()).isEqualTo(1);
-            assertThat(q.getAllocated()).containsEntry("cpu", "3").containsEntry("memory", "2Gi");
-        });
-        for (ScriptStep step : steps.subList(3, steps.size())) {
-            world.run(step);
-        }
-        assertThat(queueStatus.readValuesToList().getLast()).satisfies(q -> {
-            assertThat(q.getRunning()).isZero();
-            assertThat(q.getCompleted()).isEqualTo(1);
-            assertThat(q.getAllocated()).isEmpty();
         });
     }
 

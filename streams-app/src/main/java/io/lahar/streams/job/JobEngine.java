@@ -17,8 +17,6 @@ import io.lahar.schema.codec.JobStatusCodec;
 import io.lahar.schema.codec.JobTransitionCodec;
 import io.lahar.schema.codec.PodGroupCodec;
 import io.lahar.schema.codec.PodIntentCodec;
-import io.lahar.streams.queue.QueueShare;
-import io.lahar.streams.queue.QueueShares;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -127,11 +125,6 @@ public final class JobEngine {
         if (!podGroupSent && now.podGroupSpec() != null && now.podGroupPhase() != was.podGroupPhase()) {
             // The scheduler moved the gang: the pod group record carries the phase it last decided.
             forward(key, podGroup(after, now.podGroupSpec(), now.podGroupPhase(), time), timestamp, Sinks.POD_GROUPS);
-        }
-        QueueShare shareBefore = QueueShare.of(key, was, time);
-        QueueShare shareAfter = QueueShare.of(key, now, time);
-        if (shareAfter != null && !shareAfter.sameAs(shareBefore)) {
-            context.forward(new Record<>(shareAfter.queue(), QueueShares.encode(shareAfter), timestamp), Sinks.QUEUE_SHARES);
         }
         if (now.deleted()) {
             if (!was.deleted()) {

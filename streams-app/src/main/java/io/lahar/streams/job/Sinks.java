@@ -9,8 +9,6 @@ public final class Sinks {
     public static final String POD_INTENTS = "pod-intents-sink";
     public static final String POD_GROUPS = "pod-groups-sink";
     public static final String DEAD_LETTERS = "dead-letters-sink";
-    /** The jobs' shares of their queues, keyed by queue, for the queue-status aggregation. */
-    public static final String QUEUE_SHARES = "queue-shares-sink";
 
     private Sinks() {
     }

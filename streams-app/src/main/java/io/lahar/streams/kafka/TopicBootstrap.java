@@ -1,7 +1,6 @@
 package io.lahar.streams.kafka;
 
 import io.lahar.schema.Topics;
-import io.lahar.streams.queue.QueueShares;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -37,11 +36,6 @@ public final class TopicBootstrap {
                     .map(t -> new NewTopic(t.name(), t.partitions(), (short) 1)
                             .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, t.cleanupPolicy())))
                     .toList());
-            if (!existing.contains(QueueShares.TOPIC)) {
-                // The app's own topic between the lifecycle and the queue-status aggregation.
-                missing.add(new NewTopic(QueueShares.TOPIC, 1, (short) 1)
-                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE)));
-            }
             if (missing.isEmpty()) {
                 return;
             }

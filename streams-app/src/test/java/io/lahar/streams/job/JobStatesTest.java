@@ -13,7 +13,6 @@ import io.lahar.core.job.Input;
 import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.PodPhase;
-import io.lahar.streams.queue.QueueShare;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -127,20 +126,4 @@ class JobStatesTest {
                 .hasMessageContaining("ns/big").hasMessageContaining("limit");
     }
 
-    @Test
-    void aJobsQueueShareFollowsItsPodGroupAndItsRunningPods() {
-        JobInfo submitted = apply(JobInfo.empty(), new Input.Submit(admitted(), 0));
-        assertThat(QueueShare.of("default/j", submitted, 0)).satisfies(s -> {
-            assertThat(s.queue()).isEqualTo("default");
-            assertThat(s.phase()).isEqualTo("Pending");
-            assertThat(s.allocated()).isEmpty();
-        });
-        assertThat(QueueShare.of("default/j", running(), 3)).satisfies(s -> {
-            assertThat(s.phase()).isEqualTo("Running");
-            assertThat(s.allocated()).containsEntry("cpu", "500m");
-        });
-        JobInfo deleted = apply(running(), new Input.Delete(4));
-        assertThat(QueueShare.of("default/j", deleted, 4).empty()).isTrue();
-        assertThat(QueueShare.of("default/j", JobInfo.empty(), 0)).isNull();
-    }
 }
