@@ -1,0 +1,96 @@
+package io.lahar.cli;
+
+import io.lahar.schema.JobTransition;
+import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+
+/**
+ * {@code lahar watch}: prints every job phase change from the transitions topic as it happens,
+ * with its reason, and optionally waits until given jobs have finished.
+ */
+@Command(name = "watch",
+        description = "Print job phase changes from lahar.job-transitions as they happen.")
+public final class WatchCommand implements Callable<Integer> {
+
+    /** Phases a job does not leave by itself (Aborted waits for a resume, so it ends a wait too). */
+    static final Set<String> FINISHED = Set.of("Completed", "Failed", "Terminated", "Aborted");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers, HOST:PORT.")
+    String bootstrap;
+
+    @Option(names = "--registry", required = true, description = "Apicurio Registry v3 API URL.")
+    String registry;
+
+    @Option(names = "--from-beginning", description = "Replay the whole topic first instead of starting at its end.")
+    boolean fromBeginning;
+
+    @Option(names = "--until-finished", split = ",", paramLabel = "NS/NAME",
+            description = "Exit 0 once these jobs are Completed, Failed, Terminated or Aborted.")
+    List<String> untilFinished = List.of();
+
+    @Option(names = "--timeout", defaultValue = "0", description = "Give up after this many seconds (0: never); exit 1.")
+    int timeoutSeconds;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Map<String, String> phases = new LinkedHashMap<>();
+        untilFinished.forEach(job -> phases.put(job, "?"));
+        long deadline = timeoutSeconds <= 0 ? Long.MAX_VALUE : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        try (KafkaConsumer<String, JobTransition> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(),
+                new RegistrySerdes(registry).value(JobTransition.class).deserializer())) {
+            List<TopicPartition> partitions = IntStream.range(0, Topics.JOB_TRANSITIONS.partitions())
+                    .mapToObj(p -> new TopicPartition(Topics.JOB_TRANSITIONS.name(), p)).toList();
+            consumer.assign(partitions);
+            if (fromBeginning) {
+                consumer.seekToBeginning(partitions);
+            } else {
+                consumer.seekToEnd(partitions);
+            }
+            while (System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, JobTransition> record : consumer.poll(Duration.ofMillis(250))) {
+                    JobTransition t = record.value();
+                    if (t == null) {
+                        continue;
+                    }
+                    String job = t.getNamespace() + "/" + t.getName();
+                    out.printf("%s  %-28s %-11s -> %-11s %s%n", t.getTime(), job, t.getFrom() == null ? "(new)" : t.getFrom(), t.getTo(),
+                            t.getMessage() == null ? (t.getReason() == null ? "" : t.getReason()) : t.getMessage());
+                    out.flush();
+                    if (phases.containsKey(job)) {
+                        phases.put(job, t.getTo());
+                    }
+                }
+                if (!phases.isEmpty() && phases.values().stream().allMatch(FINISHED::contains)) {
+                    return 0;
+                }
+            }
+        }
+        spec.commandLine().getErr().println("error: not finished within " + timeoutSeconds + "s: " + phases);
+        return Lahar.EXIT_REJECTED;
+    }
+}
