@@ -195,8 +195,12 @@ public final class PodIntentReconciler {
             case "Service" -> client.services().inNamespace(ns).withName(object.getName()).delete();
             case "ConfigMap" -> client.configMaps().inNamespace(ns).withName(object.getName()).delete();
             case "Secret" -> client.secrets().inNamespace(ns).withName(object.getName()).delete();
+            // The engine releases everything a job's plugins may own (Volcano's svc plugin also
+            // makes a NetworkPolicy, and inline volume claims are PVCs), created here or not.
+            case "NetworkPolicy" -> client.network().networkPolicies().inNamespace(ns).withName(object.getName()).delete();
+            case "PersistentVolumeClaim" -> client.persistentVolumeClaims().inNamespace(ns).withName(object.getName()).delete();
             default -> throw new IllegalArgumentException("intent.kind: \"" + object.getKind()
-                    + "\" is not one of Service, ConfigMap, Secret");
+                    + "\" is not one of Service, ConfigMap, Secret, NetworkPolicy, PersistentVolumeClaim");
         });
         return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
     }

@@ -91,6 +91,22 @@ class PodReconcilersTest {
     }
 
     @Test
+    void pluginObjectsOfEveryKindTheEngineReleasesAreDeletedIdempotently() {
+        String job = job();
+        client.network().networkPolicies().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder()
+                .withNewMetadata().withName(job).withNamespace(NS).endMetadata().withNewSpec().endSpec().build()).create();
+        PodIntentReconciler reconciler = intents();
+        for (String kind : List.of("NetworkPolicy", "PersistentVolumeClaim", "Service")) {
+            PodIntent release = PodIntent.newBuilder().setNamespace(NS).setJob(job).setJobUid("uid-" + job).setTime(TestIntents.T0)
+                    .setIntent(io.lahar.schema.DeleteObject.newBuilder().setKind(kind).setName(job).setReason("JobCompleted").build())
+                    .build();
+            reconciler.apply(release);
+            assertThat(reconciler.apply(release)).isEqualTo(PodIntentReconciler.Outcome.ABSENT);
+        }
+        assertThat(client.network().networkPolicies().inNamespace(NS).withName(job).get()).isNull();
+    }
+
+    @Test
     void aDeleteSeenBeforeItsCreateIsNeverResurrected() {
         String job = job();
         PodIntentReconciler reconciler = intents();
