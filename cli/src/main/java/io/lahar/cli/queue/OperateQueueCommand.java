@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code lahar queue operate}: vcctl's queue operate — open or close a queue, or update its
@@ -29,8 +30,16 @@ final class OperateQueueCommand extends QueueVerb {
 
     @Override
     int run(QueueTopics topics) {
+        if (!Set.of("open", "close", "update").contains(action)) {
+            err().println("error: --action must be open, close or update, not \"" + action + "\"");
+            return Lahar.EXIT_INPUT;
+        }
         if (weight != null && !action.equals("update")) {
             err().println("error: --weight is only allowed with --action update");
+            return Lahar.EXIT_INPUT;
+        }
+        if (action.equals("update") && weight == null) {
+            err().println("error: --weight is required with --action update");
             return Lahar.EXIT_INPUT;
         }
         QueueSnapshot now = QueueSnapshot.of(topics.queues());
@@ -43,17 +52,7 @@ final class OperateQueueCommand extends QueueVerb {
         switch (action) {
             case "open" -> changed = old.withStatus(Queue.QueueStatus.of(QueueState.Open));
             case "close" -> changed = old.withStatus(Queue.QueueStatus.of(QueueState.Closed));
-            case "update" -> {
-                if (weight == null) {
-                    err().println("error: --weight is required with --action update");
-                    return Lahar.EXIT_INPUT;
-                }
-                changed = old.withSpec(old.spec().withWeight(weight));
-            }
-            default -> {
-                err().println("error: --action must be open, close or update, not \"" + action + "\"");
-                return Lahar.EXIT_INPUT;
-            }
+            default -> changed = old.withSpec(old.spec().withWeight(weight));
         }
         AdmissionResult<Queue> result = QueueAdmission.update(old, changed, now.context());
         if (!result.accepted()) {
