@@ -1,0 +1,37 @@
+package io.lahar.cli.queue;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+import java.util.Set;
+
+/**
+ * {@code lahar queue}: vcctl's queue verbs over the {@code lahar.queues} topic. Writers run
+ * Volcano's queue admission against the queues read to the end of the topic first, so a
+ * rejected change never reaches the scheduler or the job admission that read the same topic.
+ */
+@Command(name = "queue", mixinStandardHelpOptions = true,
+        description = "Create, list, get, delete, open and close queues (like vcctl queue).",
+        subcommands = {CreateQueueCommand.class, ListQueuesCommand.class, GetQueueCommand.class,
+                DeleteQueueCommand.class, OperateQueueCommand.class})
+public final class QueueCommand implements Runnable {
+
+    private static final Set<String> OUTPUTS = Set.of("table", "json", "yaml");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+    }
+
+    static boolean validOutput(String output, PrintWriter err) {
+        if (OUTPUTS.contains(output)) {
+            return true;
+        }
+        err.println("error: --output must be table, json or yaml, not \"" + output + "\"");
+        return false;
+    }
+}
