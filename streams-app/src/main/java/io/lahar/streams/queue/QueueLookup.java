@@ -3,6 +3,7 @@ package io.lahar.streams.queue;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.Queue;
+import io.lahar.schema.codec.QueueCodec;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -34,7 +35,7 @@ public final class QueueLookup {
         try (KeyValueIterator<String, byte[]> all = store.all()) {
             while (all.hasNext()) {
                 KeyValue<String, byte[]> entry = all.next();
-                queues.put(entry.key, QueueRecords.toQueue(deserializer.deserialize(QueueStoreUpdater.STORE, entry.value)));
+                queues.put(entry.key, QueueCodec.toQueue(deserializer.deserialize(QueueStoreUpdater.STORE, entry.value)));
             }
         }
         List<Manifest> existing = new ArrayList<>(queues.values());
