@@ -3,6 +3,7 @@ package io.lahar.streams.queue;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.Queue;
+import io.lahar.schema.codec.QueueRecords;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;

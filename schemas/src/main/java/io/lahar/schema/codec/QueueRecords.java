@@ -1,4 +1,4 @@
-package io.lahar.streams.queue;
+package io.lahar.schema.codec;
 
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.Queue;
