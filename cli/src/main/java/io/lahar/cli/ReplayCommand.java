@@ -2,6 +2,7 @@ package io.lahar.cli;
 
 import io.lahar.cli.replay.InputLog;
 import io.lahar.cli.replay.JobReplay;
+import io.lahar.cli.replay.QueueHistory;
 import io.lahar.cli.replay.ReplayInput;
 import io.lahar.core.job.Transition;
 import io.lahar.schema.JobTransition;
@@ -69,9 +70,10 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--job: expected NS/NAME, got \"" + job + "\"");
         }
         Predicate<ReplayInput> within = bound(until);
-        List<ReplayInput> inputs = InputLog.read(bootstrap, registry, job, Duration.ofSeconds(timeoutSeconds));
+        InputLog.Log log = InputLog.read(bootstrap, registry, job, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();
-        for (JobReplay.Step step : replay(parts[0], parts[1], maxClockStep, inputs.stream().takeWhile(within).toList())) {
+        for (JobReplay.Step step : replay(parts[0], parts[1], maxClockStep, log.queues(),
+                log.inputs().stream().takeWhile(within).toList())) {
             print(out, step, explain, allTicks);
         }
         out.flush();
@@ -79,8 +81,9 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     /** Every input's step, in order. */
-    public static List<JobReplay.Step> replay(String namespace, String name, long maxClockStep, List<ReplayInput> inputs) {
-        JobReplay replay = new JobReplay(namespace, name, maxClockStep);
+    public static List<JobReplay.Step> replay(String namespace, String name, long maxClockStep, QueueHistory queues,
+                                              List<ReplayInput> inputs) {
+        JobReplay replay = new JobReplay(namespace, name, maxClockStep, queues);
         List<JobReplay.Step> steps = new ArrayList<>();
         inputs.forEach(in -> steps.add(replay.step(in)));
         return steps;

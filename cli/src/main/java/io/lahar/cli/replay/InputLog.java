@@ -26,13 +26,18 @@ import java.util.Map;
  * Reads what the streams-app's task for one job read: partition p (the default partitioner's for
  * the key {@code namespace/name}) of the job commands, pod events, scheduler decisions — only the
  * job's records — and every tick of the clock's partition p, up to the end offsets seen at the
- * start, then merges them in the task's order ({@link InputMerge}).
+ * start, then merges them in the task's order ({@link InputMerge}); and the queues topic, for
+ * admission ({@link QueueHistory}).
  */
 public final class InputLog {
 
     /** The topics of the lifecycle source, in the order they are subscribed. */
     public static final List<String> TOPICS = List.of(Topics.JOB_COMMANDS.name(), Topics.POD_EVENTS.name(),
             Topics.SCHEDULER_DECISIONS.name(), Topics.CLOCK.name());
+
+    /** The job's inputs in processing order, and the queues admission knew over time. */
+    public record Log(List<ReplayInput> inputs, QueueHistory queues) {
+    }
 
     private InputLog() {
     }
@@ -42,7 +47,7 @@ public final class InputLog {
         return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 
-    public static List<ReplayInput> read(String bootstrap, String registry, String jobKey, Duration timeout) {
+    public static Log read(String bootstrap, String registry, String jobKey, Duration timeout) {
         RegistrySerdes serdes = new RegistrySerdes(registry);
         Map<String, Deserializer<?>> decoders = Map.of(
                 Topics.JOB_COMMANDS.name(), serdes.value(JobCommand.class).deserializer(),
@@ -59,21 +64,33 @@ public final class InputLog {
             }
             int p = partitionOf(jobKey, infos.size());
             List<TopicPartition> partitions = TOPICS.stream().map(t -> new TopicPartition(t, p)).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
+            TopicPartition queuesPartition = new TopicPartition(Topics.QUEUES.name(), 0);
+            List<TopicPartition> assigned = new ArrayList<>(partitions);
+            assigned.add(queuesPartition);
+            consumer.assign(assigned);
+            consumer.seekToBeginning(assigned);
+            Deserializer<io.lahar.schema.Queue> queueDecoder = serdes.value(io.lahar.schema.Queue.class).deserializer();
+            List<QueueHistory.Change> queueChanges = new ArrayList<>();
+            Map<TopicPartition, Long> ends = consumer.endOffsets(assigned, timeout);
             List<List<ReplayInput>> queues = new ArrayList<>();
             partitions.forEach(tp -> queues.add(new ArrayList<>()));
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (!caughtUp(consumer, partitions, ends)) {
+            while (!caughtUp(consumer, assigned, ends)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read " + partitions + " to their end within " + timeout);
                 }
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    int q = TOPICS.indexOf(r.topic());
                     if (r.offset() >= ends.get(new TopicPartition(r.topic(), r.partition()))) {
                         continue;
                     }
+                    if (r.topic().equals(Topics.QUEUES.name())) {
+                        Object queue = decode(queueDecoder, r.topic(), r.value());
+                        if (r.key() != null && (r.value() == null || queue != null)) {
+                            queueChanges.add(new QueueHistory.Change(r.timestamp(), r.key(), (io.lahar.schema.Queue) queue));
+                        }
+                        continue;
+                    }
+                    int q = TOPICS.indexOf(r.topic());
                     boolean clock = r.topic().equals(Topics.CLOCK.name());
                     if (!clock && !jobKey.equals(r.key())) {
                         continue;
@@ -82,7 +99,7 @@ public final class InputLog {
                             r.key() == null ? "" : r.key(), decode(decoders.get(r.topic()), r.topic(), r.value())));
                 }
             }
-            return InputMerge.merge(queues);
+            return new Log(InputMerge.merge(queues), new QueueHistory(queueChanges));
         }
     }
 

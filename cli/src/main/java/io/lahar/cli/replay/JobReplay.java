@@ -5,7 +5,6 @@ import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.PodGroup;
-import io.lahar.core.api.Queue;
 import io.lahar.core.command.ActionGate;
 import io.lahar.core.command.JobCommands;
 import io.lahar.core.command.JobRecord;
@@ -56,7 +55,7 @@ public final class JobReplay {
     private final String name;
     private final String key;
     private final long maxClockStep;
-    private final AdmissionContext admission;
+    private final java.util.function.LongFunction<AdmissionContext> admission;
     private final JobController controller = new JobController();
 
     private List<JobVerdict> recent = List.of();
@@ -69,16 +68,16 @@ public final class JobReplay {
 
     /** Replays against the queues every install has ({@code root}, {@code default}). */
     public JobReplay(String namespace, String name, long maxClockStep) {
-        this(namespace, name, maxClockStep, AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
-                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT))));
+        this(namespace, name, maxClockStep, QueueHistory.none());
     }
 
-    public JobReplay(String namespace, String name, long maxClockStep, AdmissionContext admission) {
+    /** @param queues what admission knows of the queues at an input's record timestamp */
+    public JobReplay(String namespace, String name, long maxClockStep, QueueHistory queues) {
         this.namespace = namespace;
         this.name = name;
         this.key = Topics.jobKey(namespace, name);
         this.maxClockStep = maxClockStep;
-        this.admission = admission;
+        this.admission = queues::admissionAt;
     }
 
     public JobInfo info() {
@@ -126,7 +125,7 @@ public final class JobReplay {
         } catch (IllegalArgumentException e) {
             return note(in, "command", summary, "rejected: " + e.getMessage());
         }
-        JobCommands.Decision decision = JobCommands.decide(new JobRecord(live() ? info.job() : null, recent), request, admission);
+        JobCommands.Decision decision = JobCommands.decide(new JobRecord(live() ? info.job() : null, recent), request, admission.apply(in.timestamp()));
         JobVerdict verdict = decision.verdict();
         String refusal = null;
         Input input = switch (decision.effect()) {

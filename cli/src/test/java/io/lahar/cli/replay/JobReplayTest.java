@@ -37,7 +37,7 @@ class JobReplayTest {
         add(Topics.CLOCK.name(), ReplayScript.tick(T0 + 5), T0 + 5);
         add(Topics.POD_EVENTS.name(), ReplayScript.pod(NAME, "Succeeded", 0, T0 + 6), T0 + 6);
 
-        List<JobReplay.Step> steps = ReplayCommand.replay("default", NAME, 60_000, inputs);
+        List<JobReplay.Step> steps = ReplayCommand.replay("default", NAME, 60_000, QueueHistory.none(), inputs);
 
         assertThat(steps.get(0).note()).startsWith("skipped: the job does not exist");
         assertThat(steps.get(1).transitions()).extracting(JobTransition::getTo).containsExactly("Pending");
@@ -60,7 +60,7 @@ class JobReplayTest {
         add(Topics.CLOCK.name(), ReplayScript.tick(T0 + 10), T0 + 10);
         add(Topics.CLOCK.name(), ReplayScript.tick(T0 + 5), T0 + 11);
 
-        List<JobReplay.Step> steps = ReplayCommand.replay("default", NAME, 60_000, inputs);
+        List<JobReplay.Step> steps = ReplayCommand.replay("default", NAME, 60_000, QueueHistory.none(), inputs);
 
         assertThat(steps.get(0).note()).isEqualTo("no timer due");
         assertThat(steps.get(1).note()).startsWith("late or repeated");
@@ -70,7 +70,7 @@ class JobReplayTest {
     void anUndecodableRecordIsReportedAsDeadLettered() {
         inputs.add(new ReplayInput(Topics.JOB_COMMANDS.name(), 2, 0, T0, KEY, null));
 
-        List<JobReplay.Step> steps = ReplayCommand.replay("default", NAME, 60_000, inputs);
+        List<JobReplay.Step> steps = ReplayCommand.replay("default", NAME, 60_000, QueueHistory.none(), inputs);
 
         assertThat(steps.getFirst().note()).startsWith("dead-lettered");
         assertThat(steps.getFirst().transitions()).isEmpty();

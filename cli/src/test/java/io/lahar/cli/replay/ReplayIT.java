@@ -89,8 +89,9 @@ class ReplayIT {
             streams.close(Duration.ofSeconds(20));
         }
 
-        List<ReplayInput> inputs = InputLog.read(bootstrap, registry, key, Duration.ofSeconds(30));
-        List<JobTransition> replayed = ReplayCommand.transitions(ReplayCommand.replay("default", name, 60_000, inputs));
+        InputLog.Log log = InputLog.read(bootstrap, registry, key, Duration.ofSeconds(30));
+        List<JobTransition> replayed = ReplayCommand.transitions(
+                ReplayCommand.replay("default", name, 60_000, log.queues(), log.inputs()));
         assertThat(live).extracting(JobTransition::getTo).contains("Pending", "Running").endsWith("Completed");
         assertThat(replayed).containsExactlyElementsOf(live);
 
