@@ -1,0 +1,291 @@
+package io.lahar.cli.replay;
+
+import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.admission.Violation;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.JobStatus;
+import io.lahar.core.api.PodGroup;
+import io.lahar.core.command.ActionGate;
+import io.lahar.core.command.JobCommands;
+import io.lahar.core.command.JobRecord;
+import io.lahar.core.command.JobRequest;
+import io.lahar.core.command.JobVerdict;
+import io.lahar.core.job.Input;
+import io.lahar.core.job.JobController;
+import io.lahar.core.job.JobInfo;
+import io.lahar.core.job.Outcome;
+import io.lahar.core.job.PodGroups;
+import io.lahar.core.job.Transition;
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.JobTransition;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.Tick;
+import io.lahar.schema.Topics;
+import io.lahar.schema.codec.JobCommandCodec;
+import io.lahar.schema.codec.JobTransitionCodec;
+import io.lahar.schema.codec.PodEventCodec;
+import io.lahar.schema.codec.SchedulerDecisionCodec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * One job's lifecycle re-run from its inputs, the way the streams-app's lifecycle node runs it
+ * (CommandInput, PodEventInput, DecisionInput, ClockInput over JobEngine): the command gate with
+ * its idempotency by requestId, the action gate, the pod events' job-uid filter, the scheduler
+ * epochs and pod-group name check, and the clock that never goes back and moves at most
+ * {@code maxClockStep} per tick. Each input gives a {@link Step} with the transition records the
+ * streams-app wrote for it, built with the same codec.
+ *
+ * <p>Mirrors the streams-app's per-input glue over a single job instead of a state store; the
+ * report proposes moving that glue into core so both call one implementation.
+ */
+public final class JobReplay {
+
+    /** What one input did: its kind and summary, the transitions, or why it changed nothing. */
+    public record Step(ReplayInput input, String kind, String summary, List<JobTransition> transitions,
+                       List<Transition> causes, String note) {
+    }
+
+    private final String namespace;
+    private final String name;
+    private final String key;
+    private final long maxClockStep;
+    private final java.util.function.LongFunction<AdmissionContext> admission;
+    private final JobController controller = new JobController();
+
+    private List<JobVerdict> recent = List.of();
+    private JobInfo info = JobInfo.empty();
+    private long schedulerEpoch;
+    private List<PodGroup.PodGroupCondition> conditions = List.of();
+    private OptionalLong clock = OptionalLong.empty();
+    /** A job whose timers failed to fire leaves the timer index until its next input (as ClockInput does). */
+    private boolean timerDropped;
+
+    /** Replays against the queues every install has ({@code root}, {@code default}). */
+    public JobReplay(String namespace, String name, long maxClockStep) {
+        this(namespace, name, maxClockStep, QueueHistory.none());
+    }
+
+    /** @param queues what admission knows of the queues at an input's record timestamp */
+    public JobReplay(String namespace, String name, long maxClockStep, QueueHistory queues) {
+        this.namespace = namespace;
+        this.name = name;
+        this.key = Topics.jobKey(namespace, name);
+        this.maxClockStep = maxClockStep;
+        this.admission = queues::admissionAt;
+    }
+
+    public JobInfo info() {
+        return info;
+    }
+
+    /** Runs one input; an input the streams-app would dead-letter changes nothing and says why. */
+    public Step step(ReplayInput in) {
+        if (in.value() == null) {
+            return new Step(in, "undecodable", "", List.of(), List.of(), "dead-lettered: value does not decode");
+        }
+        try {
+            return switch (in.value()) {
+                case JobCommand c -> command(in, c);
+                case PodEvent e -> podEvent(in, e);
+                case SchedulerDecision d -> decision(in, d);
+                case Tick t -> tick(in, t);
+                default -> new Step(in, "unknown", in.value().getClass().getSimpleName(), List.of(), List.of(),
+                        "not an input of the job lifecycle");
+            };
+        } catch (RuntimeException e) {
+            return new Step(in, kindOf(in.value()), "", List.of(), List.of(), "dead-lettered: " + e.getMessage());
+        }
+    }
+
+    private static String kindOf(Object value) {
+        return switch (value) {
+            case JobCommand c -> "command";
+            case PodEvent e -> "pod-event";
+            case SchedulerDecision d -> "decision";
+            case Tick t -> "tick";
+            default -> "unknown";
+        };
+    }
+
+    private Step command(ReplayInput in, JobCommand command) {
+        String summary = JobCommandCodec.kindOf(command) + " " + command.getRequestId();
+        String expected = Topics.jobKey(command.getNamespace(), command.getName());
+        if (!in.key().equals(expected)) {
+            return note(in, "command", summary, "rejected: key does not match the command's job " + expected);
+        }
+        JobRequest request;
+        try {
+            request = JobCommandCodec.toRequest(command);
+        } catch (IllegalArgumentException e) {
+            return note(in, "command", summary, "rejected: " + e.getMessage());
+        }
+        JobCommands.Decision decision = JobCommands.decide(new JobRecord(live() ? info.job() : null, recent), request, admission.apply(in.timestamp()));
+        JobVerdict verdict = decision.verdict();
+        String refusal = null;
+        Input input = switch (decision.effect()) {
+            case SUBMITTED -> new Input.Submit(decision.next().job(), request.time());
+            case UPDATED -> new Input.Update(decision.next().job(), request.time());
+            case DELETED -> new Input.Delete(request.time());
+            case ACTION -> {
+                JobRequest.Act act = (JobRequest.Act) request.body();
+                List<Violation> refused = ActionGate.check(info, act);
+                if (!refused.isEmpty()) {
+                    verdict = new JobVerdict(request.requestId(), request.kind(), false, refused, null, request.time());
+                    refusal = "rejected: " + violations(refused);
+                    yield null;
+                }
+                yield new Input.Command(act.action(), act.task(), act.pod(), request.time());
+            }
+            case NONE, REPLAYED -> null;
+        };
+        if (decision.effect() == JobCommands.Effect.REPLAYED) {
+            return note(in, "command", summary, "a retry: answered from the recent verdicts, nothing applied");
+        }
+        List<JobVerdict> nextRecent = recentWith(verdict);
+        if (input != null) {
+            return apply(in, "command", summary, input, nextRecent);
+        }
+        if (decision.next() != null || info.submitted()) {
+            recent = nextRecent;
+            timerDropped = false;
+        }
+        String why = refusal != null ? refusal
+                : verdict.accepted() ? "accepted, no change" : "rejected: " + violations(verdict.violations());
+        return note(in, "command", summary, why);
+    }
+
+    private Step podEvent(ReplayInput in, PodEvent event) {
+        String summary = event.getPod() + " " + event.getPhase() + (event.getDeleted() ? " (deleted)" : "");
+        String expected = Topics.jobKey(event.getNamespace(), event.getJob());
+        if (!in.key().equals(expected)) {
+            throw new IllegalArgumentException("key: record key \"" + in.key() + "\" does not match the event's job \"" + expected + "\"");
+        }
+        Input.PodObserved input = PodEventCodec.toInput(event);
+        if (!info.submitted()) {
+            return note(in, "pod-event", summary, "skipped: the job does not exist");
+        }
+        String uid = uid();
+        if (event.getJobUid() != null && uid != null && !uid.equals(event.getJobUid())) {
+            return note(in, "pod-event", summary, "skipped: from job uid " + event.getJobUid() + ", the job is " + uid);
+        }
+        return apply(in, "pod-event", summary, input, recent);
+    }
+
+    private Step decision(ReplayInput in, SchedulerDecision decision) {
+        String summary = decision.getPodGroup() + " epoch " + decision.getEpoch() + " "
+                + (decision.getDecision() instanceof PodGroupStatus s ? "phase " + s.getPhase() : decision.getDecision().getClass().getSimpleName());
+        String expected = Topics.jobKey(decision.getNamespace(), decision.getJob());
+        if (!in.key().equals(expected)) {
+            throw new IllegalArgumentException("key: record key \"" + in.key() + "\" does not match the decision's job \"" + expected + "\"");
+        }
+        Optional<Input.PodGroupObserved> observed = SchedulerDecisionCodec.toInput(decision);
+        if (observed.isEmpty()) {
+            return note(in, "decision", summary, "reaches the job through its pods' events");
+        }
+        if (!live()) {
+            return note(in, "decision", summary, "skipped: the job does not exist");
+        }
+        if (decision.getEpoch() < schedulerEpoch) {
+            return note(in, "decision", summary, "dropped: epoch older than " + schedulerEpoch);
+        }
+        if (!PodGroups.name(info.job()).equals(decision.getPodGroup())) {
+            return note(in, "decision", summary, "skipped: not the job's pod group");
+        }
+        List<PodGroup.PodGroupCondition> next = ((PodGroupStatus) decision.getDecision()).getConditions().stream()
+                .map(c -> new PodGroup.PodGroupCondition(c.getType(), c.getStatus(), c.getTransitionID(),
+                        c.getLastTransitionTime().toString(), c.getReason(), c.getMessage()))
+                .toList();
+        long epochBefore = schedulerEpoch;
+        List<PodGroup.PodGroupCondition> conditionsBefore = conditions;
+        schedulerEpoch = decision.getEpoch();
+        conditions = next;
+        try {
+            return apply(in, "decision", summary, observed.get(), recent);
+        } catch (RuntimeException e) {
+            schedulerEpoch = epochBefore;
+            conditions = conditionsBefore;
+            throw e;
+        }
+    }
+
+    private Step tick(ReplayInput in, Tick tick) {
+        long announced = tick.getTime().toEpochMilli();
+        String summary = tick.getTime().toString();
+        if (clock.isPresent() && announced <= clock.getAsLong()) {
+            return note(in, "tick", summary, "late or repeated: time does not go back");
+        }
+        long time = clock.isPresent() && announced - clock.getAsLong() > maxClockStep ? clock.getAsLong() + maxClockStep : announced;
+        clock = OptionalLong.of(time);
+        OptionalLong due = info.nextDue();
+        if (timerDropped || due.isEmpty() || due.getAsLong() > time) {
+            return note(in, "tick", summary, "no timer due");
+        }
+        try {
+            return apply(in, "tick", summary + (time != announced ? " (clock at " + java.time.Instant.ofEpochMilli(time) + ")" : ""),
+                    new Input.Tick(time), recent);
+        } catch (RuntimeException e) {
+            timerDropped = true;
+            return note(in, "tick", summary, "timers could not fire, the job leaves the timer index: " + e.getMessage());
+        }
+    }
+
+    private Step apply(ReplayInput in, String kind, String summary, Input input, List<JobVerdict> nextRecent) {
+        Outcome outcome = controller.apply(info, input);
+        info = outcome.state();
+        recent = nextRecent;
+        timerDropped = false;
+        Job job = info.job();
+        List<JobTransition> records = new ArrayList<>();
+        if (job != null) {
+            JobStatus status = job.status();
+            int version = status == null || status.version() == null ? 0 : status.version();
+            int retries = status == null || status.retryCount() == null ? 0 : status.retryCount();
+            JobTransitionCodec.Source source = new JobTransitionCodec.Source(in.topic(), in.partition(), in.offset());
+            for (Transition t : outcome.transitions()) {
+                records.add(JobTransitionCodec.toRecord(job.namespace(), job.name(), t, version, retries, source));
+            }
+        }
+        return new Step(in, kind, summary, records, job == null ? List.of() : outcome.transitions(), null);
+    }
+
+    private Step note(ReplayInput in, String kind, String summary, String note) {
+        return new Step(in, kind, summary, List.of(), List.of(), note);
+    }
+
+    private boolean live() {
+        return info.submitted() && !info.deleted();
+    }
+
+    private String uid() {
+        Job job = info.job();
+        return job == null || job.metadata() == null ? null : job.metadata().uid();
+    }
+
+    private List<JobVerdict> recentWith(JobVerdict verdict) {
+        List<JobVerdict> next = new ArrayList<>(recent);
+        next.add(verdict);
+        return next.size() > JobRecord.RECENT_LIMIT ? List.copyOf(next.subList(next.size() - JobRecord.RECENT_LIMIT, next.size())) : next;
+    }
+
+    private static String violations(List<Violation> violations) {
+        return String.join("; ", violations.stream().map(v -> v.path() + ": " + v.message()).toList());
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public String name() {
+        return name;
+    }
+}
