@@ -164,7 +164,7 @@ public class CommandGateway {
         } catch (RuntimeException e) {
             LOG.error("result reader stopped", e);
         } finally {
-            consumer.close(Duration.ofSeconds(2));
+            consumer.close();
         }
     }
 }

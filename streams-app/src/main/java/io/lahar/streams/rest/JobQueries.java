@@ -1,6 +1,7 @@
 package io.lahar.streams.rest;
 
 import io.lahar.core.job.JobInfo;
+import io.lahar.schema.Topics;
 import io.lahar.streams.job.JobEntry;
 import io.lahar.streams.job.JobStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,16 +11,19 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.TaskMetadata;
+import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Interactive queries on the {@code jobs} store. A key lives on the instance whose task owns its
@@ -51,9 +55,6 @@ public class JobQueries {
     @Inject
     KafkaStreams streams;
 
-    @ConfigProperty(name = "quarkus.kafka-streams.application-server")
-    Optional<String> applicationServer;
-
     public Location locate(String key) {
         KeyQueryMetadata metadata;
         try {
@@ -65,7 +66,7 @@ public class JobQueries {
                 || HostInfo.unavailable().equals(metadata.activeHost())) {
             throw new Unavailable("no instance owns " + key + " right now");
         }
-        return isLocal(metadata.activeHost()) ? new Location.Local()
+        return localPartitions().contains(metadata.partition()) ? new Location.Local()
                 : new Location.Remote(metadata.activeHost().host() + ":" + metadata.activeHost().port());
     }
 
@@ -74,7 +75,9 @@ public class JobQueries {
         List<String> others = new ArrayList<>();
         try {
             for (StreamsMetadata metadata : streams.streamsMetadataForStore(JobStore.NAME)) {
-                if (!isLocal(metadata.hostInfo())) {
+                boolean local = metadata.topicPartitions().stream().anyMatch(tp -> localPartitions().contains(tp.partition())
+                        && tp.topic().equals(Topics.JOB_COMMANDS.name()));
+                if (!local) {
                     others.add(metadata.hostInfo().host() + ":" + metadata.hostInfo().port());
                 }
             }
@@ -119,8 +122,18 @@ public class JobQueries {
         }
     }
 
-    private boolean isLocal(HostInfo host) {
-        // With no application.server there is one instance by construction: everything is local.
-        return applicationServer.isEmpty() || applicationServer.get().equals(host.host() + ":" + host.port());
+    /**
+     * The job partitions whose active task runs here. Asking the threads, not comparing host
+     * names with {@code application.server}, keeps this right whatever address was configured.
+     */
+    private Set<Integer> localPartitions() {
+        Set<Integer> partitions = new HashSet<>();
+        for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
+            for (TaskMetadata task : thread.activeTasks()) {
+                task.topicPartitions().stream().filter(tp -> tp.topic().equals(Topics.JOB_COMMANDS.name()))
+                        .forEach(tp -> partitions.add(tp.partition()));
+            }
+        }
+        return partitions;
     }
 }

@@ -47,6 +47,10 @@ class JobRestIT {
         String name = "rest-" + run;
         String tfJob = Files.readString(Path.of("../examples/tf-job.yaml")).replace("name: tf-job", "name: " + name);
 
+        // Ready once Kafka Streams runs: the first command is then answered without a rebalance's wait.
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(send("GET", "q/health/ready", null, null).statusCode()).isEqualTo(200));
+
         assertThat(send("POST", "api/v1/jobs", tfJob, null).statusCode()).isEqualTo(401);
         assertThat(send("POST", "api/v1/jobs", tfJob, "wrong").statusCode()).isEqualTo(401);
 
