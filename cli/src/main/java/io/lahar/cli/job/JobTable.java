@@ -48,8 +48,11 @@ public final class JobTable {
         return render(table);
     }
 
-    /** vcctl shows the creation day (2006-01-02) of an RFC 3339 timestamp. */
+    /** vcctl shows the creation day (2006-01-02) of an RFC 3339 timestamp; kubectl's {@code <unknown>} when there is none. */
     static String creationDate(String timestamp) {
+        if (timestamp.isBlank() || timestamp.equals("null")) {
+            return "<unknown>";
+        }
         return timestamp.length() >= 10 ? timestamp.substring(0, 10) : timestamp;
     }
 

@@ -125,7 +125,7 @@ class JobVerbsTest {
     void viewPrintsYamlOnRequestAndNotFoundExitsOne() {
         reply = "{\"metadata\":{\"name\":\"j\"},\"spec\":{\"queue\":\"default\"}}";
         assertThat(lahar("job", "view", "j", "-o", "yaml")).isZero();
-        assertThat(out.toString()).contains("name: \"j\"").contains("queue: \"default\"");
+        assertThat(out.toString()).contains("name: j").contains("queue: default");
 
         status = 404;
         reply = "{\"error\":\"job default/k not found\"}";

@@ -84,7 +84,7 @@ public class JobResource {
         try {
             List<JobSummary> jobs = new ArrayList<>();
             for (JobInfo info : queries.allLocal()) {
-                jobs.add(JobSummary.of(info.job()));
+                jobs.add(JobSummary.of(info));
             }
             if (!localOnly) {
                 for (String other : queries.otherInstances()) {

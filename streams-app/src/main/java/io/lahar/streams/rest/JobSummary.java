@@ -3,7 +3,9 @@ package io.lahar.streams.rest;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.TaskSpec;
+import io.lahar.core.job.JobInfo;
 
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -16,6 +18,17 @@ public record JobSummary(String namespace, String name, String creationTimestamp
 
     /** vcctl reads the job type from this label and shows "Batch" when it is absent. */
     static final String JOB_TYPE_LABEL = "volcano.sh/job-type";
+
+    /** The row of a stored job; its creation time is the submit time when the manifest carries none. */
+    static JobSummary of(JobInfo info) {
+        JobSummary row = of(info.job());
+        if (row.creationTimestamp() != null || info.createdAt() <= 0) {
+            return row;
+        }
+        return new JobSummary(row.namespace(), row.name(), Instant.ofEpochMilli(info.createdAt()).toString(), row.phase(),
+                row.jobType(), row.queue(), row.replicas(), row.minAvailable(), row.pending(), row.running(),
+                row.succeeded(), row.failed(), row.unknown(), row.retryCount());
+    }
 
     static JobSummary of(Job job) {
         JobStatus status = job.status();

@@ -85,6 +85,7 @@ class JobRestIT {
         assertThat(row.path("replicas").asInt()).isEqualTo(6);
         assertThat(row.path("minAvailable").asInt()).isEqualTo(6);
         assertThat(row.path("jobType").asText()).isEqualTo("Batch");
+        assertThat(row.path("creationTimestamp").asText()).matches("\\d{4}-\\d{2}-\\d{2}T.*");
         assertThat(find(json(send("GET", "api/v1/jobs?namespace=other-" + run, null, null)), name)).isNull();
         assertThat(find(json(send("GET", "api/v1/jobs?phase=Running", null, null)), name)).isNull();
 
