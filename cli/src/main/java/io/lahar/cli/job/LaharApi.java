@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.UUID;
 
 /**
  * A small client of the streams-app's REST API. A 503 (the store is rebalancing) is retried a few
@@ -23,6 +24,7 @@ public final class LaharApi {
     }
 
     static final int RETRIES_ON_503 = 5;
+    static final String REQUEST_ID = "X-Lahar-Request-Id";
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String server;
@@ -38,11 +40,16 @@ public final class LaharApi {
     }
 
     public Answer post(String path, String body, String contentType) throws IOException, InterruptedException {
-        return send(base(path).header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)));
+        return send(write(path).header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     public Answer delete(String path) throws IOException, InterruptedException {
-        return send(base(path).DELETE());
+        return send(write(path).DELETE());
+    }
+
+    /** A write carries a request id of our choosing: a retry of the same request is applied once. */
+    private HttpRequest.Builder write(String path) {
+        return base(path).header(REQUEST_ID, UUID.randomUUID().toString());
     }
 
     /** A path segment or query value, percent-encoded. */

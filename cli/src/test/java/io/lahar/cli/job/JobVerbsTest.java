@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class JobVerbsTest {
 
     /** What the stand-in server saw: method, path with query, Authorization, body. */
-    record Seen(String method, String uri, String authorization, String body) {
+    record Seen(String method, String uri, String authorization, String requestId, String body) {
     }
 
     private HttpServer server;
@@ -38,6 +38,7 @@ class JobVerbsTest {
         server.createContext("/", exchange -> {
             seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
                     exchange.getRequestHeaders().getFirst("Authorization"),
+                    exchange.getRequestHeaders().getFirst("X-Lahar-Request-Id"),
                     new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
             byte[] body = reply.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
@@ -75,6 +76,7 @@ class JobVerbsTest {
             assertThat(s.uri()).isEqualTo("/api/v1/jobs");
             assertThat(s.authorization()).isEqualTo("Bearer s3cret");
             assertThat(s.body()).contains("name: j");
+            assertThat(s.requestId()).hasSize(36);
         });
         assertThat(out.toString()).isEqualTo("run job default/j successfully\n");
     }
@@ -119,6 +121,7 @@ class JobVerbsTest {
                 "POST /api/v1/jobs/default/j/actions/ResumeJob",
                 "DELETE /api/v1/jobs/default/j");
         assertThat(out.toString()).contains("suspended job ml/j", "resumed job default/j", "deleted job default/j");
+        assertThat(seen).extracting(Seen::requestId).doesNotContainNull().doesNotHaveDuplicates();
     }
 
     @Test

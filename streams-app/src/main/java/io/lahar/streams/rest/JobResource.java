@@ -14,6 +14,7 @@ import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
+import org.apache.kafka.streams.KafkaStreams;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -57,6 +58,9 @@ public class JobResource {
 
     static final String SENDER = "rest";
 
+    /** A client may choose the command's request id, so that repeating a write (after a 504, say) applies it once. */
+    static final String REQUEST_ID = "X-Lahar-Request-Id";
+
     @Inject
     JobQueries queries;
 
@@ -71,6 +75,9 @@ public class JobResource {
 
     @Inject
     MeterRegistry metrics;
+
+    @Inject
+    KafkaStreams streams;
 
     @ConfigProperty(name = "lahar.api.token")
     Optional<String> token;
@@ -142,7 +149,8 @@ public class JobResource {
 
     @POST
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
-    public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam(REQUEST_ID) String requestId) {
         Response denied = authorize(authorization);
         if (denied != null) {
             return denied;
@@ -150,7 +158,7 @@ public class JobResource {
         return switch (SubmitRequest.parse(body)) {
             case SubmitRequest.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
             case SubmitRequest.Valid valid -> {
-                JobCommand command = command(valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
+                JobCommand command = command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
                 yield answer(command, result -> {
                     JsonNode admitted = readJson(result.getManifest());
                     return Response.created(URI.create("/api/v1/jobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
@@ -164,7 +172,8 @@ public class JobResource {
     @Path("/{namespace}/{name}/actions/{action}")
     public Response act(@PathParam("namespace") String namespace, @PathParam("name") String name,
                         @PathParam("action") String action, @QueryParam("task") String task, @QueryParam("pod") String pod,
-                        @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+                        @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                        @HeaderParam(REQUEST_ID) String requestId) {
         Response denied = authorize(authorization);
         if (denied != null) {
             return denied;
@@ -176,19 +185,20 @@ public class JobResource {
                     "'" + action + "' is not one of " + Arrays.stream(JobAction.values())
                             .filter(a -> a != JobAction.Unknown).map(Enum::name).toList())))).build();
         }
-        JobCommand command = command(namespace, name, new JobActionCommand(known.get(), task, pod, message));
+        JobCommand command = command(requestId, namespace, name, new JobActionCommand(known.get(), task, pod, message));
         return answer(command, result -> Response.ok(Accepted.of(result)).build());
     }
 
     @DELETE
     @Path("/{namespace}/{name}")
     public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                           @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+                           @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                        @HeaderParam(REQUEST_ID) String requestId) {
         Response denied = authorize(authorization);
         if (denied != null) {
             return denied;
         }
-        return answer(command(namespace, name, new DeleteJob(message)), result -> Response.ok(Accepted.of(result)).build());
+        return answer(command(requestId, namespace, name, new DeleteJob(message)), result -> Response.ok(Accepted.of(result)).build());
     }
 
     /** The answer to an accepted action or delete. */
@@ -201,6 +211,11 @@ public class JobResource {
     private Response answer(JobCommand command, java.util.function.Function<CommandResult, Response> onAccepted) {
         String kind = command.getCommand() instanceof JobActionCommand a ? a.getAction().name()
                 : command.getCommand().getClass().getSimpleName();
+        if (!streams.state().isRunningOrRebalancing()) {
+            // Not sent: nothing would answer it (starting, stopping or failed); the client retries.
+            // A rebalance is short, so a command sent during one is answered once it ends.
+            return unavailable("Kafka Streams is " + streams.state() + "; retry shortly");
+        }
         CommandResult result;
         try {
             result = gateway.send(command, commandTimeout);
@@ -222,9 +237,9 @@ public class JobResource {
         return onAccepted.apply(result);
     }
 
-    private static JobCommand command(String namespace, String name, Object body) {
+    private static JobCommand command(String requestId, String namespace, String name, Object body) {
         return JobCommand.newBuilder()
-                .setRequestId(UUID.randomUUID().toString())
+                .setRequestId(requestId == null || requestId.isBlank() ? UUID.randomUUID().toString() : requestId)
                 .setSender(SENDER)
                 .setNamespace(namespace)
                 .setName(name)

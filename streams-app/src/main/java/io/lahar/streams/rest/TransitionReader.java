@@ -53,6 +53,9 @@ public class TransitionReader {
         try (KafkaConsumer<String, JobTransition> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
                 serdes.value(JobTransition.class).deserializer())) {
             int partitions = consumer.partitionsFor(Topics.JOB_TRANSITIONS.name()).size();
+            if (partitions == 0) {
+                return List.of();
+            }
             // The producer's default partitioner: murmur2 of the serialised key.
             int partition = Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
             TopicPartition tp = new TopicPartition(Topics.JOB_TRANSITIONS.name(), partition);

@@ -105,8 +105,13 @@ class JobRestIT {
             assertThat(to).startsWith("Pending").contains("Aborting");
         });
 
-        HttpResponse<String> deleted = send("DELETE", "api/v1/jobs/default/" + name, null, TOKEN);
+        // The client chooses the request id: the repeated delete is answered, not applied twice.
+        String deleteId = UUID.randomUUID().toString();
+        HttpResponse<String> deleted = send("DELETE", "api/v1/jobs/default/" + name, null, TOKEN, deleteId);
         assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+        HttpResponse<String> again = send("DELETE", "api/v1/jobs/default/" + name, null, TOKEN, deleteId);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(json(again).path("requestId").asText()).isEqualTo(deleteId);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(send("GET", "api/v1/jobs/default/" + name, null, null).statusCode()).isEqualTo(404));
         assertThat(find(json(send("GET", "api/v1/jobs", null, null)), name)).isNull();
@@ -122,11 +127,18 @@ class JobRestIT {
     }
 
     private HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
+        return send(method, path, body, token, null);
+    }
+
+    private HttpResponse<String> send(String method, String path, String body, String token, String requestId) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base.toString() + path)).timeout(Duration.ofSeconds(60))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/yaml");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
+        }
+        if (requestId != null) {
+            request.header("X-Lahar-Request-Id", requestId);
         }
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
