@@ -1,0 +1,75 @@
+package io.lahar.cli.job;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+
+/**
+ * The verbs that send one command to a job and wait for its answer: suspend (AbortJob), resume
+ * (ResumeJob), delete — as vcctl's job suspend/resume/delete.
+ */
+abstract class JobAct extends JobVerb {
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The job's name.")
+    String name;
+
+    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Option(names = {"-m", "--message"}, description = "Why, for the transition log.")
+    String message;
+
+    /** The action's name in the API, or null for delete. */
+    abstract String action();
+
+    /** What the verb prints on success, as vcctl does. */
+    abstract String done();
+
+    @Override
+    int run(LaharApi api) throws IOException, InterruptedException {
+        String job = "/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name);
+        String query = message == null ? "" : "?message=" + LaharApi.enc(message);
+        LaharApi.Answer answer = action() == null ? api.delete(job + query)
+                : api.post(job + "/actions/" + action() + query, "", "text/plain");
+        if (!answer.ok()) {
+            return Output.error(err(), (action() == null ? "delete" : action()) + " job " + namespace + "/" + name, answer);
+        }
+        out().println(done() + " job " + namespace + "/" + name);
+        return 0;
+    }
+
+    @Command(name = "suspend", description = "Suspend (abort) a job: AbortJob; its pods are deleted, resume brings it back.")
+    static final class Suspend extends JobAct {
+        String action() {
+            return "AbortJob";
+        }
+
+        String done() {
+            return "suspended";
+        }
+    }
+
+    @Command(name = "resume", description = "Resume an aborted job: ResumeJob.")
+    static final class Resume extends JobAct {
+        String action() {
+            return "ResumeJob";
+        }
+
+        String done() {
+            return "resumed";
+        }
+    }
+
+    @Command(name = "delete", description = "Delete a job with its pods and pod group.")
+    static final class Delete extends JobAct {
+        String action() {
+            return null;
+        }
+
+        String done() {
+            return "deleted";
+        }
+    }
+}

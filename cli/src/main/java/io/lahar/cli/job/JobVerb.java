@@ -1,0 +1,50 @@
+package io.lahar.cli.job;
+
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.ConnectException;
+import java.net.http.HttpTimeoutException;
+import java.util.concurrent.Callable;
+
+/** What every {@code lahar job} verb shares: the API options, the streams, and the handling of an unreachable server. */
+abstract class JobVerb implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ApiOptions apiOptions;
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    @Override
+    public final Integer call() {
+        try {
+            return run(apiOptions.api());
+        } catch (ConnectException e) {
+            err().println("error: cannot reach the Lahar API (" + e.getMessage() + "); is streams-app running? (--server, $LAHAR_SERVER)");
+            return Output.EXIT_UNAVAILABLE;
+        } catch (HttpTimeoutException e) {
+            err().println("error: the Lahar API did not answer in time: " + e.getMessage());
+            return Output.EXIT_UNAVAILABLE;
+        } catch (IOException e) {
+            err().println("error: " + e.getMessage());
+            return Output.EXIT_UNAVAILABLE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Output.EXIT_UNAVAILABLE;
+        }
+    }
+
+    abstract int run(LaharApi api) throws IOException, InterruptedException;
+}

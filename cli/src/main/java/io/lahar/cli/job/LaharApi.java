@@ -1,0 +1,78 @@
+package io.lahar.cli.job;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * A small client of the streams-app's REST API. A 503 (the store is rebalancing) is retried a few
+ * times with a short pause: the server asks for it, and every call here is safe to repeat.
+ */
+public final class LaharApi {
+
+    /** One answer: the status and the body as text. */
+    public record Answer(int status, String body) {
+        public boolean ok() {
+            return status >= 200 && status < 300;
+        }
+    }
+
+    static final int RETRIES_ON_503 = 5;
+    static final String REQUEST_ID = "X-Lahar-Request-Id";
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String server;
+    private final String token;
+
+    public LaharApi(String server, String token) {
+        this.server = server.endsWith("/") ? server.substring(0, server.length() - 1) : server;
+        this.token = token;
+    }
+
+    public Answer get(String path) throws IOException, InterruptedException {
+        return send(base(path).GET());
+    }
+
+    public Answer post(String path, String body, String contentType) throws IOException, InterruptedException {
+        return send(write(path).header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    public Answer delete(String path) throws IOException, InterruptedException {
+        return send(write(path).DELETE());
+    }
+
+    /** A write carries a request id of our choosing: a retry of the same request is applied once. */
+    private HttpRequest.Builder write(String path) {
+        return base(path).header(REQUEST_ID, UUID.randomUUID().toString());
+    }
+
+    /** A path segment or query value, percent-encoded. */
+    public static String enc(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private HttpRequest.Builder base(String path) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(server + path))
+                .timeout(Duration.ofSeconds(90)).header("Accept", "application/json");
+        if (token != null && !token.isBlank()) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        return builder;
+    }
+
+    private Answer send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        HttpRequest built = request.build();
+        HttpResponse<String> response = client.send(built, HttpResponse.BodyHandlers.ofString());
+        for (int attempt = 1; response.statusCode() == 503 && attempt <= RETRIES_ON_503; attempt++) {
+            Thread.sleep(1000L * attempt);
+            response = client.send(built, HttpResponse.BodyHandlers.ofString());
+        }
+        return new Answer(response.statusCode(), response.body());
+    }
+}

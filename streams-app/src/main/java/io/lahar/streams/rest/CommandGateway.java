@@ -1,0 +1,170 @@
+package io.lahar.streams.rest;
+
+import io.lahar.schema.CommandResult;
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Commands out, replies back over Kafka. The caller chooses the request id, registers for its
+ * answer, then produces the command; one shared reader follows {@code lahar.command-results}
+ * from its end (positioned at start-up, before any command is sent) and completes the waiting
+ * future whose request id a result carries. Results for other senders are simply skipped.
+ */
+@ApplicationScoped
+public class CommandGateway {
+
+    private static final Logger LOG = Logger.getLogger(CommandGateway.class);
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrapServers;
+
+    @Inject
+    RegistrySerdes serdes;
+
+    private final Map<String, CompletableFuture<CommandResult>> waiting = new ConcurrentHashMap<>();
+    private final CountDownLatch positioned = new CountDownLatch(1);
+    private KafkaProducer<String, JobCommand> producer;
+    private KafkaConsumer<String, CommandResult> consumer;
+    private Thread reader;
+    private volatile boolean running = true;
+
+    void start(@Observes StartupEvent event) {
+        Map<String, Object> producerConfig = new HashMap<>();
+        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-commands");
+        producer = new KafkaProducer<>(producerConfig, new StringSerializer(), serdes.value(JobCommand.class).serializer());
+
+        Map<String, Object> consumerConfig = new HashMap<>();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        // Only committed answers: the streams-app writes them in exactly-once transactions.
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "lahar-rest-results");
+        consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), serdes.value(CommandResult.class).deserializer());
+        reader = Thread.ofPlatform().name("lahar-rest-results").daemon().start(this::readResults);
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        running = false;
+        if (consumer != null) {
+            consumer.wakeup();
+        }
+        if (reader != null) {
+            try {
+                reader.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+        }
+        waiting.values().forEach(f -> f.completeExceptionally(new IllegalStateException("shutting down")));
+    }
+
+    /**
+     * Sends {@code command} keyed by its job and waits for its result.
+     *
+     * @throws TimeoutException when no answer came within {@code timeout}
+     */
+    public CommandResult send(JobCommand command, Duration timeout) throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (!positioned.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new TimeoutException("the result reader is not positioned yet");
+        }
+        CompletableFuture<CommandResult> answer = waiting.computeIfAbsent(command.getRequestId(), id -> new CompletableFuture<>());
+        try {
+            String key = Topics.jobKey(command.getNamespace(), command.getName());
+            producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), key, command))
+                    .get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("command " + command.getRequestId() + " failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            waiting.remove(command.getRequestId());
+        }
+    }
+
+    /** One poll; a result that does not decode is skipped (it is no answer we could match). */
+    private Iterable<ConsumerRecord<String, CommandResult>> poll() {
+        try {
+            return consumer.poll(Duration.ofMillis(200));
+        } catch (RecordDeserializationException e) {
+            LOG.warnf("skipping undecodable result at %s@%d: %s", e.topicPartition(), e.offset(), e.getMessage());
+            consumer.seek(e.topicPartition(), e.offset() + 1);
+            return List.of();
+        }
+    }
+
+    private void readResults() {
+        try {
+            // The topic may still be being created by TopicBootstrap at start-up.
+            List<TopicPartition> partitions = List.of();
+            while (running && partitions.isEmpty()) {
+                partitions = consumer.partitionsFor(Topics.COMMAND_RESULTS.name()).stream()
+                        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                if (partitions.isEmpty()) {
+                    Thread.sleep(200);
+                }
+            }
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            // Resolve the lazy seek now, so an answer produced after any later send is never missed.
+            partitions.forEach(consumer::position);
+            positioned.countDown();
+            while (running) {
+                for (ConsumerRecord<String, CommandResult> record : poll()) {
+                    CommandResult result = record.value();
+                    if (result != null) {
+                        CompletableFuture<CommandResult> future = waiting.get(result.getRequestId());
+                        if (future != null) {
+                            future.complete(result);
+                        }
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                LOG.error("result reader woken unexpectedly", e);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.error("result reader stopped", e);
+        } finally {
+            consumer.close();
+        }
+    }
+}

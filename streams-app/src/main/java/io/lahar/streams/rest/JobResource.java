@@ -1,0 +1,288 @@
+package io.lahar.streams.rest;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.Manifests;
+import io.lahar.core.job.JobInfo;
+import io.lahar.schema.CommandResult;
+import io.lahar.schema.DeleteJob;
+import io.lahar.schema.JobAction;
+import io.lahar.schema.JobActionCommand;
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.SubmitJob;
+import io.lahar.schema.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.inject.Inject;
+import org.apache.kafka.streams.KafkaStreams;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The job API of the streams-app. Reads answer from the {@code jobs} store (this instance's, or
+ * the owner's over HTTP); writes are commands on {@code lahar.job-commands} whose answer is read
+ * back from {@code lahar.command-results}. A store in rebalance answers 503 with Retry-After,
+ * a command without an answer in time 504: both are safe to retry.
+ */
+@Path("/api/v1/jobs")
+@Produces(MediaType.APPLICATION_JSON)
+public class JobResource {
+
+    static final String SENDER = "rest";
+
+    /** A client may choose the command's request id, so that repeating a write (after a 504, say) applies it once. */
+    static final String REQUEST_ID = "X-Lahar-Request-Id";
+
+    @Inject
+    JobQueries queries;
+
+    @Inject
+    Forwarder forwarder;
+
+    @Inject
+    CommandGateway gateway;
+
+    @Inject
+    TransitionReader transitions;
+
+    @Inject
+    MeterRegistry metrics;
+
+    @Inject
+    KafkaStreams streams;
+
+    @ConfigProperty(name = "lahar.api.token")
+    Optional<String> token;
+
+    @ConfigProperty(name = "lahar.api.command-timeout", defaultValue = "30S")
+    Duration commandTimeout;
+
+    @GET
+    public Response list(@QueryParam("namespace") String namespace, @QueryParam("queue") String queue,
+                         @QueryParam("phase") String phase, @QueryParam("local") @DefaultValue("false") boolean localOnly) {
+        try {
+            List<JobSummary> jobs = new ArrayList<>();
+            for (JobInfo info : queries.allLocal()) {
+                jobs.add(JobSummary.of(info));
+            }
+            if (!localOnly) {
+                for (String other : queries.otherInstances()) {
+                    HttpResponse<String> answer = forwarder.fetch(other, "/api/v1/jobs?local=true");
+                    if (answer.statusCode() != 200) {
+                        return unavailable("instance " + other + " answered " + answer.statusCode());
+                    }
+                    jobs.addAll(Manifests.jsonMapper().readValue(answer.body(), new TypeReference<List<JobSummary>>() {
+                    }));
+                }
+            }
+            List<JobSummary> selected = jobs.stream()
+                    .filter(j -> blank(namespace) || namespace.equals(j.namespace()))
+                    .filter(j -> blank(queue) || queue.equals(j.queue()))
+                    .filter(j -> blank(phase) || phase.equalsIgnoreCase(j.phase()))
+                    .sorted(Comparator.comparing(JobSummary::namespace).thenComparing(JobSummary::name))
+                    .toList();
+            return Response.ok(selected).build();
+        } catch (JobQueries.Unavailable e) {
+            return unavailable(e.getMessage());
+        } catch (IOException e) {
+            return unavailable("another instance could not be asked: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return unavailable("interrupted");
+        }
+    }
+
+    @GET
+    @Path("/{namespace}/{name}")
+    public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+        String key = Topics.jobKey(namespace, name);
+        try {
+            if (queries.locate(key) instanceof JobQueries.Location.Remote remote) {
+                return forwarder.get(remote.hostPort(), "/api/v1/jobs/" + enc(namespace) + "/" + enc(name));
+            }
+            return queries.local(key)
+                    .map(info -> Response.ok(Manifests.toTree(info.job())).build())
+                    .orElseGet(() -> notFound(key));
+        } catch (JobQueries.Unavailable e) {
+            return unavailable(e.getMessage());
+        }
+    }
+
+    @GET
+    @Path("/{namespace}/{name}/transitions")
+    public Response transitions(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                                @QueryParam("limit") @DefaultValue("100") int limit) {
+        if (limit < 1 || limit > 10_000) {
+            return Response.status(400).entity(new ApiError("bad query",
+                    List.of(new ApiError.Reason("limit", "must be between 1 and 10000, was " + limit)))).build();
+        }
+        return Response.ok(transitions.read(Topics.jobKey(namespace, name), limit, Duration.ofSeconds(10))).build();
+    }
+
+    @POST
+    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
+    public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam(REQUEST_ID) String requestId) {
+        Response denied = authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        return switch (SubmitRequest.parse(body)) {
+            case SubmitRequest.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
+            case SubmitRequest.Valid valid -> {
+                JobCommand command = command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
+                yield answer(command, result -> {
+                    JsonNode admitted = readJson(result.getManifest());
+                    return Response.created(URI.create("/api/v1/jobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
+                            .entity(admitted).build();
+                });
+            }
+        };
+    }
+
+    @POST
+    @Path("/{namespace}/{name}/actions/{action}")
+    public Response act(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                        @PathParam("action") String action, @QueryParam("task") String task, @QueryParam("pod") String pod,
+                        @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                        @HeaderParam(REQUEST_ID) String requestId) {
+        Response denied = authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        Optional<JobAction> known = Arrays.stream(JobAction.values())
+                .filter(a -> a != JobAction.Unknown && a.name().equals(action)).findFirst();
+        if (known.isEmpty()) {
+            return Response.status(422).entity(new ApiError("unknown action", List.of(new ApiError.Reason("action",
+                    "'" + action + "' is not one of " + Arrays.stream(JobAction.values())
+                            .filter(a -> a != JobAction.Unknown).map(Enum::name).toList())))).build();
+        }
+        JobCommand command = command(requestId, namespace, name, new JobActionCommand(known.get(), task, pod, message));
+        return answer(command, result -> Response.ok(Accepted.of(result)).build());
+    }
+
+    @DELETE
+    @Path("/{namespace}/{name}")
+    public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                           @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                        @HeaderParam(REQUEST_ID) String requestId) {
+        Response denied = authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        return answer(command(requestId, namespace, name, new DeleteJob(message)), result -> Response.ok(Accepted.of(result)).build());
+    }
+
+    /** The answer to an accepted action or delete. */
+    public record Accepted(String requestId, String kind, String namespace, String name, boolean accepted) {
+        static Accepted of(CommandResult result) {
+            return new Accepted(result.getRequestId(), result.getKind(), result.getNamespace(), result.getName(), true);
+        }
+    }
+
+    private Response answer(JobCommand command, java.util.function.Function<CommandResult, Response> onAccepted) {
+        String kind = command.getCommand() instanceof JobActionCommand a ? a.getAction().name()
+                : command.getCommand().getClass().getSimpleName();
+        if (!streams.state().isRunningOrRebalancing()) {
+            // Not sent: nothing would answer it (starting, stopping or failed); the client retries.
+            // A rebalance is short, so a command sent during one is answered once it ends.
+            return unavailable("Kafka Streams is " + streams.state() + "; retry shortly");
+        }
+        CommandResult result;
+        try {
+            result = gateway.send(command, commandTimeout);
+        } catch (TimeoutException e) {
+            metrics.counter("lahar.rest.commands", "kind", kind, "outcome", "timeout").increment();
+            return Response.status(Response.Status.GATEWAY_TIMEOUT).header("X-Lahar-Request-Id", command.getRequestId())
+                    .entity(ApiError.of("no answer to command " + command.getRequestId() + " within " + commandTimeout
+                            + "; it may still be applied")).build();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return unavailable("interrupted");
+        }
+        metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected").increment();
+        if (!result.getAccepted()) {
+            List<ApiError.Reason> reasons = result.getViolations().stream()
+                    .map(v -> new ApiError.Reason(v.getPath(), v.getMessage())).toList();
+            return Response.status(422).entity(new ApiError(kind + " rejected", reasons)).build();
+        }
+        return onAccepted.apply(result);
+    }
+
+    private static JobCommand command(String requestId, String namespace, String name, Object body) {
+        return JobCommand.newBuilder()
+                .setRequestId(requestId == null || requestId.isBlank() ? UUID.randomUUID().toString() : requestId)
+                .setSender(SENDER)
+                .setNamespace(namespace)
+                .setName(name)
+                // The edge stamps the time; the engine never reads a clock of its own.
+                .setTime(Instant.now())
+                .setCommand(body)
+                .build();
+    }
+
+    /** Null when the write may go on; 401 when a token is configured and this one does not match. */
+    private Response authorize(String authorization) {
+        if (token.isEmpty() || token.get().isBlank()) {
+            return null;
+        }
+        String expected = "Bearer " + token.get();
+        boolean matches = authorization != null && MessageDigest.isEqual(
+                authorization.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
+        return matches ? null : Response.status(Response.Status.UNAUTHORIZED)
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"lahar\"")
+                .entity(ApiError.of("writes need 'Authorization: Bearer <lahar.api.token>'")).build();
+    }
+
+    private static JsonNode readJson(String json) {
+        try {
+            return json == null ? Manifests.jsonMapper().nullNode() : Manifests.jsonMapper().readTree(json);
+        } catch (IOException e) {
+            throw new IllegalStateException("the admitted manifest is not JSON", e);
+        }
+    }
+
+    private static Response notFound(String key) {
+        return Response.status(Response.Status.NOT_FOUND).entity(ApiError.of("job " + key + " not found")).build();
+    }
+
+    private static Response unavailable(String why) {
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "1").entity(ApiError.of(why)).build();
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}
