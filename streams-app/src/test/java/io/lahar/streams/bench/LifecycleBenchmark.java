@@ -93,6 +93,9 @@ public final class LifecycleBenchmark {
                 }
             }
         }
+        // The test classpath's log manager has no configuration and would format the clients' DEBUG
+        // and TRACE messages on the stream thread; the streams-app runs at Quarkus' INFO.
+        org.jboss.logmanager.LogContext.getLogContext().getLogger("").setLevel(java.util.logging.Level.INFO);
         String run = UUID.randomUUID().toString().substring(0, 6);
         int status = 0;
         try {
