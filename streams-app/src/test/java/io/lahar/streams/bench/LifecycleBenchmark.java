@@ -138,10 +138,12 @@ public final class LifecycleBenchmark {
                     .map(e -> new Workload.Keyed<>(e.key(), serializer.serialize(Topics.POD_EVENTS.name(), e.value())))
                     .toList();
             topology = timeTopology(producer, records);
+            log("%s", topology.line("topology (exactly_once_v2)"));
             streams.close(Duration.ofSeconds(30));
         }
         // The stream thread is stopped: the raw loops have the machine to themselves, as it had.
         Measurement tx = timeRawPipe(records, true);
+        log("%s", tx.line("raw consume->produce, transactional"));
         Measurement plain = timeRawPipe(records, false);
 
         System.out.println();

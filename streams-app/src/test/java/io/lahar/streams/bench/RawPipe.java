@@ -96,7 +96,12 @@ final class RawPipe implements AutoCloseable {
                     transactionStart = System.nanoTime();
                 }
                 for (ConsumerRecord<byte[], byte[]> r : records) {
-                    producer.send(new ProducerRecord<>(output, r.key(), r.value()));
+                    producer.send(new ProducerRecord<>(output, r.key(), r.value()), (metadata, e) -> {
+                        // A lost copy would only show as a count that never completes: say why.
+                        if (e != null && failure == null) {
+                            failure = e;
+                        }
+                    });
                     pending.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                 }
                 if (transactional) {
