@@ -44,6 +44,8 @@ final class ControllerRun implements JobActions {
     /** Conditions are a history; keep the record bounded. */
     private static final int MAX_CONDITIONS = 50;
     private static final int DEFAULT_MAX_RETRY = 3;
+    /** Volcano's pod group condition type for a gang the scheduler could not place. */
+    private static final String UNSCHEDULABLE = "Unschedulable";
 
     private final long now;
     private Job job;
@@ -321,6 +323,7 @@ final class ControllerRun implements JobActions {
         }
         PodGroupPhase old = podGroupPhase;
         podGroupPhase = g.phase();
+        explainPending(g, old);
         if (old == g.phase()) {
             return;
         }
@@ -329,6 +332,25 @@ final class ControllerRun implements JobActions {
                     + PodGroups.name(job) + " is Unknown: part of the gang cannot be scheduled while some pods run"));
         } else {
             process(Request.sync(version));
+        }
+    }
+
+    /**
+     * A Pending job says why: the scheduler's Unschedulable condition on its pod group becomes the
+     * job's state reason and message (the phase and its transition time stay), so the job status
+     * answers "why is my job pending" without a look at the pod group. When the gang is admitted
+     * the reason says so, rather than keep a stale "unschedulable".
+     */
+    private void explainPending(Input.PodGroupObserved g, PodGroupPhase old) {
+        if (phase != JobPhase.Pending) {
+            return;
+        }
+        if (g.message() != null) {
+            reason = g.reason() != null ? g.reason() : UNSCHEDULABLE;
+            message = "pod group " + PodGroups.name(job) + " is " + g.phase() + ": " + g.message();
+        } else if (old != g.phase() && g.phase() != PodGroupPhase.Pending && g.phase() != PodGroupPhase.Unknown) {
+            reason = g.phase().name();
+            message = "pod group " + PodGroups.name(job) + " is " + g.phase() + ": its pods are being created";
         }
     }
 

@@ -85,12 +85,21 @@ public sealed interface Input {
         }
     }
 
-    /** The scheduler moved the job's pod group (Pending, Inqueue, Running, Unknown, ...). */
-    record PodGroupObserved(PodGroupPhase phase, long time) implements Input {
+    /**
+     * The scheduler moved the job's pod group (Pending, Inqueue, Running, Unknown, ...), or said
+     * anew why it cannot place it: {@code reason}/{@code message} are its Unschedulable condition,
+     * null when it has none. The engine shows them on a Pending job ("why is my job pending").
+     */
+    record PodGroupObserved(PodGroupPhase phase, long time, String reason, String message) implements Input {
         public PodGroupObserved {
             if (phase == null) {
                 throw new IllegalArgumentException("phase: required");
             }
+        }
+
+        /** A phase change without a condition. */
+        public PodGroupObserved(PodGroupPhase phase, long time) {
+            this(phase, time, null, null);
         }
     }
 

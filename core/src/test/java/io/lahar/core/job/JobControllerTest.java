@@ -184,4 +184,37 @@ class JobControllerTest {
         assertThat(after.pods().get("st-w-0").phase()).isEqualTo(PodPhase.Pending);
         assertThat(transitions).hasSize(before);
     }
+
+    @Test
+    void aPendingJobSaysWhyItsGangCannotBeScheduledAndWhenItIsAdmitted() {
+        JobInfo s = apply(JobInfo.empty(), new Input.Submit(spark(), 0));
+        int before = transitions.size();
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Pending, 1, "NotEnoughResources",
+                "3/5 tasks in gang unschedulable: 3 Insufficient cpu (need 4, largest free 2 on node-7)"));
+        assertThat(s.phase()).isEqualTo(JobPhase.Pending);
+        assertThat(s.job().status().state().reason()).isEqualTo("NotEnoughResources");
+        assertThat(s.job().status().state().message())
+                .isEqualTo("pod group spark is Pending: 3/5 tasks in gang unschedulable: 3 Insufficient cpu (need 4, "
+                        + "largest free 2 on node-7)");
+        // The reason is news, not a phase change: no transition, and the phase keeps its time.
+        assertThat(transitions).hasSize(before);
+
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 2));
+        assertThat(s.job().status().state().reason()).isEqualTo("Inqueue");
+        assertThat(s.job().status().state().message()).isEqualTo("pod group spark is Inqueue: its pods are being created");
+    }
+
+    @Test
+    void aRunningJobKeepsTheReasonOfItsLastTransition() {
+        JobInfo s = started(TestJobs.job("rj", "", "w:2"));
+        for (String pod : List.of("rj-w-0", "rj-w-1")) {
+            s = observe(s, pod, PodPhase.Running, null, 0, 1);
+        }
+        assertThat(s.phase()).isEqualTo(JobPhase.Running);
+        String reason = s.job().status().state().reason();
+        String message = s.job().status().state().message();
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Running, 2, "NotEnoughResources", "1/2 tasks unschedulable"));
+        assertThat(s.job().status().state().reason()).isEqualTo(reason);
+        assertThat(s.job().status().state().message()).isEqualTo(message);
+    }
 }

@@ -2,6 +2,7 @@ package io.lahar.schema.codec;
 
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.job.Input;
+import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
 
@@ -10,6 +11,8 @@ import java.util.Optional;
 
 /** A {@code lahar.scheduler-decisions} record to what the job engine learns from it. */
 public final class SchedulerDecisionCodec {
+
+    private static final String UNSCHEDULABLE = "Unschedulable";
 
     private SchedulerDecisionCodec() {
     }
@@ -27,6 +30,13 @@ public final class SchedulerDecisionCodec {
         PodGroupPhase phase = Arrays.stream(PodGroupPhase.values()).filter(p -> p.name().equals(status.getPhase()))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("decision.phase: \"" + status.getPhase()
                         + "\" is not a pod group phase this engine knows " + Arrays.toString(PodGroupPhase.values())));
-        return Optional.of(new Input.PodGroupObserved(phase, decision.getTime().toEpochMilli()));
+        // Volcano's scheduler sets an Unschedulable condition (status True) on a gang it could not
+        // place; its reason and message are what a user of a Pending job wants to read.
+        Optional<PodGroupCondition> unschedulable = status.getConditions().stream()
+                .filter(c -> UNSCHEDULABLE.equals(c.getType()) && "True".equalsIgnoreCase(c.getStatus()))
+                .reduce((first, second) -> second);
+        return Optional.of(new Input.PodGroupObserved(phase, decision.getTime().toEpochMilli(),
+                unschedulable.map(PodGroupCondition::getReason).orElse(null),
+                unschedulable.map(PodGroupCondition::getMessage).orElse(null)));
     }
 }

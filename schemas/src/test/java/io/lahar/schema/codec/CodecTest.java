@@ -27,6 +27,7 @@ import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.JobTransition;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
@@ -208,6 +209,13 @@ class CodecTest {
         assertThat(SchedulerDecisionCodec.toInput(d.setDecision(new Bind("tf-ps-0", "n1", "allocate", 0)).build())).isEmpty();
         assertThat(SchedulerDecisionCodec.toInput(d.setDecision(PodGroupStatus.newBuilder().setPhase("Inqueue").build()).build()))
                 .hasValue(new Input.PodGroupObserved(PodGroupPhase.Inqueue, 9_000));
+        PodGroupCondition unschedulable = PodGroupCondition.newBuilder().setType("Unschedulable").setStatus("True")
+                .setTransitionID("s-7").setLastTransitionTime(Instant.ofEpochMilli(9_000)).setReason("NotEnoughResources")
+                .setMessage("2/2 tasks in gang unschedulable: 2 Insufficient cpu").build();
+        assertThat(SchedulerDecisionCodec.toInput(d.setDecision(PodGroupStatus.newBuilder().setPhase("Pending")
+                .setConditions(java.util.List.of(unschedulable)).build()).build()))
+                .hasValue(new Input.PodGroupObserved(PodGroupPhase.Pending, 9_000, "NotEnoughResources",
+                        "2/2 tasks in gang unschedulable: 2 Insufficient cpu"));
         assertThatThrownBy(() -> SchedulerDecisionCodec.toInput(d.setDecision(PodGroupStatus.newBuilder().setPhase("Dreaming").build()).build()))
                 .hasMessageStartingWith("decision.phase: ");
     }
