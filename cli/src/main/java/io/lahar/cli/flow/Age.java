@@ -27,7 +27,8 @@ public final class Age {
     }
 
     static String human(Duration d) {
-        long seconds = d.getSeconds();
+        // Truncated toward zero (-1.5s is -1s), as Go converts a duration to whole seconds.
+        long seconds = d.toMillis() / 1000;
         // A clock skew of up to a second between server and client still reads as "just now".
         if (seconds < -1) {
             return "<invalid>";
