@@ -13,7 +13,7 @@ import java.util.Map;
  * and exit codes as {@code lahar job}: 0 done, 1 rejected/not found/already exists, 2 bad input,
  * 3 server unreachable or failing).
  */
-@Command(name = "flow",
+@Command(name = "flow", mixinStandardHelpOptions = true,
         description = "Create, list, view and delete JobFlows through the REST API (like vcctl jobflow).",
         subcommands = {FlowCli.Create.class, FlowCli.List.class, FlowCli.View.class, FlowCli.Delete.class,
                 CommandLine.HelpCommand.class})
@@ -27,7 +27,7 @@ public final class FlowCli implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a flow verb is required: create, list, view, delete");
     }
 
-    @Command(name = "create", description = "Create JobFlows from a file: one request per document; a JobFlow can not be updated (409 when it exists).")
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create JobFlows from a file: one request per document; a JobFlow can not be updated (409 when it exists).")
     static final class Create extends CreateVerb {
         @Override
         protected Resource resource() {
@@ -35,7 +35,7 @@ public final class FlowCli implements Runnable {
         }
     }
 
-    @Command(name = "list", description = "List JobFlows: Name Namespace Phase Jobs Pending Running Completed Failed Age.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List JobFlows: Name Namespace Phase Jobs Pending Running Completed Failed Age.")
     static final class List extends ListVerb {
 
         @Option(names = {"-p", "--phase"}, description = "Only the flows in this phase (Pending, Running, Succeed, Terminating, Failed).")
@@ -57,7 +57,7 @@ public final class FlowCli implements Runnable {
         }
     }
 
-    @Command(name = "view", description = "Show one JobFlow: its jobs in order with their state, and its conditions; -o json|yaml the whole object.")
+    @Command(name = "view", mixinStandardHelpOptions = true, description = "Show one JobFlow: its jobs in order with their state, and its conditions; -o json|yaml the whole object.")
     static final class View extends ViewVerb {
         @Override
         protected Resource resource() {
@@ -70,7 +70,7 @@ public final class FlowCli implements Runnable {
         }
     }
 
-    @Command(name = "delete", description = "Delete a JobFlow.")
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a JobFlow.")
     static final class Delete extends DeleteVerb {
         @Override
         protected Resource resource() {

@@ -15,7 +15,7 @@ import java.time.Instant;
  * {@code lahar jobtemplate}: vcctl's jobtemplate verbs over the streams-app REST API (same
  * --server/--token and exit codes as {@code lahar job}).
  */
-@Command(name = "jobtemplate",
+@Command(name = "jobtemplate", mixinStandardHelpOptions = true,
         description = "Create, list, view and delete JobTemplates through the REST API (like vcctl jobtemplate).",
         subcommands = {TemplateCli.Create.class, TemplateCli.List.class, TemplateCli.View.class, TemplateCli.Delete.class,
                 CommandLine.HelpCommand.class})
@@ -29,7 +29,7 @@ public final class TemplateCli implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a jobtemplate verb is required: create, list, view, delete");
     }
 
-    @Command(name = "create", description = "Create or replace JobTemplates from a file: one request per document (a new version affects only jobs not yet created).")
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create or replace JobTemplates from a file: one request per document (a new version affects only jobs not yet created).")
     static final class Create extends CreateVerb {
         @Override
         protected Resource resource() {
@@ -37,7 +37,7 @@ public final class TemplateCli implements Runnable {
         }
     }
 
-    @Command(name = "list", description = "List JobTemplates: Name Namespace Queue Tasks Replicas Min Age.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List JobTemplates: Name Namespace Queue Tasks Replicas Min Age.")
     static final class List extends ListVerb {
         @Override
         protected Resource resource() {
@@ -50,7 +50,7 @@ public final class TemplateCli implements Runnable {
         }
     }
 
-    @Command(name = "view", description = "Show one JobTemplate: queue, minAvailable and tasks; -o json|yaml the whole object.")
+    @Command(name = "view", mixinStandardHelpOptions = true, description = "Show one JobTemplate: queue, minAvailable and tasks; -o json|yaml the whole object.")
     static final class View extends ViewVerb {
         @Override
         protected Resource resource() {
@@ -63,7 +63,7 @@ public final class TemplateCli implements Runnable {
         }
     }
 
-    @Command(name = "delete", description = "Delete a JobTemplate; refused (exit 1) while an unfinished JobFlow uses it.")
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a JobTemplate; refused (exit 1) while an unfinished JobFlow uses it.")
     static final class Delete extends DeleteVerb {
         @Override
         protected Resource resource() {

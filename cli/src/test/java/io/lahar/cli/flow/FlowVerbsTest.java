@@ -303,6 +303,13 @@ class FlowVerbsTest {
         assertThat(api.err.toString()).contains("a flow verb is required");
     }
 
+    @Test
+    void everyVerbHasHelp() {
+        assertThat(Lahar.run(new String[]{"flow", "create", "--help"}, new PrintWriter(api.out), new PrintWriter(api.err))).isZero();
+        assertThat(api.out.toString()).contains("Usage: lahar flow create").contains("--filename").contains("--server");
+        assertThat(api.seen).isEmpty();
+    }
+
     /** The cells of the first line starting with {@code prefix}. */
     static String[] row(String text, String prefix) {
         return text.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() -> new AssertionError("no line " + prefix + " in\n" + text))
