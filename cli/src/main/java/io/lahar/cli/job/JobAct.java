@@ -28,7 +28,7 @@ abstract class JobAct extends JobVerb {
     abstract String done();
 
     @Override
-    int run(LaharApi api) throws IOException, InterruptedException {
+    protected int run(LaharApi api) throws IOException, InterruptedException {
         String job = "/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name);
         String query = message == null ? "" : "?message=" + LaharApi.enc(message);
         LaharApi.Answer answer = action() == null ? api.delete(job + query)

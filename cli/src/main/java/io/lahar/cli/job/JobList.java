@@ -26,7 +26,7 @@ final class JobList extends JobVerb {
     Output.Format format;
 
     @Override
-    int run(LaharApi api) throws IOException, InterruptedException {
+    protected int run(LaharApi api) throws IOException, InterruptedException {
         LaharApi.Answer answer = api.get("/api/v1/jobs" + query());
         if (!answer.ok()) {
             return Output.error(err(), "list jobs", answer);

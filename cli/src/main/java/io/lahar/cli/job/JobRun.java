@@ -20,7 +20,7 @@ final class JobRun extends JobVerb {
     Output.Format format;
 
     @Override
-    int run(LaharApi api) throws IOException, InterruptedException {
+    protected int run(LaharApi api) throws IOException, InterruptedException {
         String manifest;
         try {
             manifest = Files.readString(file);

@@ -56,7 +56,7 @@ public final class JobTable {
         return timestamp.length() >= 10 ? timestamp.substring(0, 10) : timestamp;
     }
 
-    static String render(List<List<String>> table) {
+    public static String render(List<List<String>> table) {
         int columns = table.get(0).size();
         int[] widths = new int[columns];
         for (List<String> row : table) {

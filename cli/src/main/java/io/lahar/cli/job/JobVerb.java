@@ -10,8 +10,11 @@ import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
 import java.util.concurrent.Callable;
 
-/** What every {@code lahar job} verb shares: the API options, the streams, and the handling of an unreachable server. */
-abstract class JobVerb implements Callable<Integer> {
+/**
+ * What every verb over the REST API shares ({@code lahar job}, {@code lahar flow}, {@code lahar jobtemplate}):
+ * the API options, the streams, and the handling of an unreachable server.
+ */
+public abstract class JobVerb implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
@@ -19,11 +22,11 @@ abstract class JobVerb implements Callable<Integer> {
     @Mixin
     ApiOptions apiOptions;
 
-    PrintWriter out() {
+    protected PrintWriter out() {
         return spec.commandLine().getOut();
     }
 
-    PrintWriter err() {
+    protected PrintWriter err() {
         return spec.commandLine().getErr();
     }
 
@@ -46,5 +49,5 @@ abstract class JobVerb implements Callable<Integer> {
         }
     }
 
-    abstract int run(LaharApi api) throws IOException, InterruptedException;
+    protected abstract int run(LaharApi api) throws IOException, InterruptedException;
 }

@@ -21,7 +21,7 @@ final class JobView extends JobVerb {
     Output.Format format;
 
     @Override
-    int run(LaharApi api) throws IOException, InterruptedException {
+    protected int run(LaharApi api) throws IOException, InterruptedException {
         LaharApi.Answer answer = api.get("/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name));
         if (!answer.ok()) {
             return Output.error(err(), "view job " + namespace + "/" + name, answer);

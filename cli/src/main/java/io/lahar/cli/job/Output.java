@@ -8,17 +8,17 @@ import java.io.IOException;
 import java.io.PrintWriter;
 
 /** How the verbs print: {@code -o json|yaml}, answers, and the API's errors with every reason. */
-final class Output {
+public final class Output {
 
     /** Exit code when the server cannot be reached or answers with a server error. */
-    static final int EXIT_UNAVAILABLE = 3;
+    public static final int EXIT_UNAVAILABLE = 3;
 
-    enum Format { json, yaml }
+    public enum Format { json, yaml }
 
     private Output() {
     }
 
-    static String render(JsonNode node, Format format) {
+    public static String render(JsonNode node, Format format) {
         try {
             return switch (format) {
                 case json -> Manifests.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n";
@@ -29,7 +29,7 @@ final class Output {
         }
     }
 
-    static JsonNode parse(String body) {
+    public static JsonNode parse(String body) {
         try {
             return Manifests.jsonMapper().readTree(body);
         } catch (IOException e) {
@@ -41,7 +41,7 @@ final class Output {
      * Prints an error answer, each violation on its own line with its path, and returns the exit
      * code: 1 for an answer about the request (rejected, unknown, unauthorised), 3 for the server's.
      */
-    static int error(PrintWriter err, String what, LaharApi.Answer answer) {
+    public static int error(PrintWriter err, String what, LaharApi.Answer answer) {
         JsonNode body;
         try {
             body = Manifests.jsonMapper().readTree(answer.body());

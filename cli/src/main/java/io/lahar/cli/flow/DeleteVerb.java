@@ -1,0 +1,35 @@
+package io.lahar.cli.flow;
+
+import io.lahar.cli.job.JobVerb;
+import io.lahar.cli.job.LaharApi;
+import io.lahar.cli.job.Output;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+
+/**
+ * {@code delete NAME}: one DELETE; the server's refusal (unknown, or a template an unfinished
+ * JobFlow still uses) is printed with every reason and exits 1.
+ */
+public abstract class DeleteVerb extends JobVerb {
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The object's name.")
+    String name;
+
+    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    /** What this verb deletes. */
+    protected abstract Resource resource();
+
+    @Override
+    protected int run(LaharApi api) throws IOException, InterruptedException {
+        LaharApi.Answer answer = api.delete(resource().item(namespace, name));
+        if (!answer.ok()) {
+            return Output.error(err(), "delete " + resource().kind() + " " + namespace + "/" + name, answer);
+        }
+        out().println("Deleted " + resource().kind() + ": " + namespace + "/" + name);
+        return 0;
+    }
+}

@@ -1,0 +1,62 @@
+package io.lahar.cli.flow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lahar.cli.job.JobVerb;
+import io.lahar.cli.job.LaharApi;
+import io.lahar.cli.job.Output;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code list}: the rows of a namespace (or all), as a table or with {@code -o} as the server sent them. */
+public abstract class ListVerb extends JobVerb {
+
+    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Option(names = {"-A", "--all-namespaces"}, description = "Every namespace.")
+    boolean allNamespaces;
+
+    @Option(names = {"-o", "--output"}, description = "json or yaml instead of the table.")
+    Output.Format format;
+
+    /** What this verb lists. */
+    protected abstract Resource resource();
+
+    /** The table of the rows; {@code now} gives the Age column. */
+    protected abstract String table(JsonNode rows, Instant now);
+
+    /** Filters besides the namespace, name to value; null values are left out. */
+    protected Map<String, String> filters() {
+        return Map.of();
+    }
+
+    @Override
+    protected int run(LaharApi api) throws IOException, InterruptedException {
+        LaharApi.Answer answer = api.get(resource().collection() + query());
+        if (!answer.ok()) {
+            return Output.error(err(), "list " + resource().plural(), answer);
+        }
+        JsonNode rows = Output.parse(answer.body());
+        out().print(format != null ? Output.render(rows, format) : table(rows, Instant.now()));
+        return 0;
+    }
+
+    String query() {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (!allNamespaces) {
+            params.put("namespace", namespace);
+        }
+        params.putAll(filters());
+        StringBuilder q = new StringBuilder();
+        params.forEach((k, v) -> {
+            if (v != null) {
+                q.append(q.isEmpty() ? "?" : "&").append(k).append('=').append(LaharApi.enc(v));
+            }
+        });
+        return q.toString();
+    }
+}
