@@ -46,12 +46,12 @@ import java.util.UUID;
  * </ul>
  * A command seen before (same requestId) is answered as it was and not applied again.
  */
-final class FlowCommandInput {
+public final class FlowCommandInput {
 
     /** The message ending of a refused create of an existing object (the REST API answers 409). */
-    static final String ALREADY_EXISTS = "already exists";
+    public static final String ALREADY_EXISTS = "already exists";
     /** The message ending of a command about an object that does not exist (the REST API answers 404). */
-    static final String NOT_FOUND = "not found";
+    public static final String NOT_FOUND = "not found";
 
     private final ProcessorContext<Object, Object> context;
     private final FlowEngine engine;
