@@ -286,6 +286,54 @@ class FlowDriverIT {
     }
 
     @Test
+    void aFailedJobWithRetryIsRecreatedWhenItsBackoffEndsOnAClockTick() throws Exception {
+        submitTemplates();
+        String flow = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata:
+                  name: again
+                  namespace: default
+                spec:
+                  flows:
+                  - name: a
+                    retry:
+                      maxRetries: 1
+                      backoff:
+                        base: 30s
+                  - name: b
+                    dependsOn:
+                      targets: [a]
+                """;
+        flowCommands.pipeInput("default/again", submit("again-1", FlowKind.JobFlow, "again", flow, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        assertThat(jobCommandsWritten()).containsExactly("Submit again-a");
+
+        phase("again-a", "Running");
+        phase("again-a", "Failed");
+        long failedAt = time;
+        // The failed job is deleted and waits out its backoff; the flow does not fail.
+        assertThat(jobCommandsWritten()).containsExactly("Delete again-a");
+        assertThat(lastStatus("default/again").getStatus().getState().getPhase()).isEqualTo("Running");
+
+        clock.pipeInput("0", Tick.newBuilder().setTime(Instant.ofEpochMilli(failedAt + 10_000)).build(), failedAt + 10_000);
+        assertThat(jobCommandsWritten()).isEmpty();
+        clock.pipeInput("0", Tick.newBuilder().setTime(Instant.ofEpochMilli(failedAt + 31_000)).build(), failedAt + 31_000);
+        assertThat(jobCommandsWritten()).containsExactly("Submit again-a");
+
+        time = failedAt + 32_000;
+        phase("again-a", "Completed");
+        assertThat(jobCommandsWritten()).containsExactly("Submit again-b");
+        JobFlowStatusRecord status = lastStatus("default/again");
+        assertThat(status.getStatus().getJobStatusList()).filteredOn(j -> j.getName().equals("again-a"))
+                .singleElement().satisfies(j -> assertThat(j.getRestartCount()).isEqualTo(1));
+        phase("again-b", "Completed");
+        assertThat(lastStatus("default/again").getStatus().getState().getPhase()).isEqualTo("Succeed");
+        // jobRetainPolicy defaults to retain: nothing is deleted.
+        assertThat(jobCommandsWritten()).isEmpty();
+    }
+
+    @Test
     void anUndecodableCommandGoesToTheDeadLetters() {
         rawFlowCommands.pipeInput("default/junk", "not avro".getBytes(StandardCharsets.UTF_8));
         assertThat(letters.readValuesToList()).singleElement().satisfies(l -> {
