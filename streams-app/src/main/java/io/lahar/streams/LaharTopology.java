@@ -17,6 +17,7 @@ import io.lahar.streams.job.JobStore;
 import io.lahar.streams.job.Sinks;
 import io.lahar.streams.job.TimerIndex;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.streams.flow.FlowTopology;
 import io.lahar.streams.kafka.TopicBootstrap;
 import io.lahar.streams.queue.QueueStoreUpdater;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,6 +28,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -52,6 +54,8 @@ public class LaharTopology {
 
     /** The lifecycle node's name. */
     public static final String LIFECYCLE = "job-lifecycle";
+    /** The source of every job input, the clock included (the flow engine ticks on it too). */
+    public static final String JOB_INPUTS = "job-inputs";
     static final int DEFAULT_TICK_BUDGET = 500;
     static final java.time.Duration DEFAULT_MAX_CLOCK_STEP = java.time.Duration.ofMinutes(1);
 
@@ -77,7 +81,11 @@ public class LaharTopology {
      *                     deadlines that passed meanwhile expire over the next ticks, not at once
      */
     public static Topology build(RegistrySerdes serdes, int tickBudget, long maxClockStep) {
-        Topology topology = new Topology();
+        // The JobFlow engine re-keys job status through a repartition topic, which only the DSL
+        // declares: that step comes from a StreamsBuilder, everything else is the Processor API.
+        StreamsBuilder builder = new StreamsBuilder();
+        FlowTopology.addRekey(builder, serdes);
+        Topology topology = builder.build();
         var queueSerde = serdes.value(Queue.class);
 
         topology.addGlobalStore(
@@ -111,6 +119,7 @@ public class LaharTopology {
                 serdes.value(PodGroup.class).serializer(), LIFECYCLE);
         topology.addSink(Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
                 serdes.value(DeadLetter.class).serializer(), LIFECYCLE);
+        FlowTopology.addTo(topology, serdes, JOB_INPUTS, tickBudget);
         return topology;
     }
 }

@@ -1,6 +1,7 @@
 package io.lahar.streams.rest;
 
 import io.lahar.schema.CommandResult;
+import io.lahar.schema.FlowCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
@@ -54,6 +55,8 @@ public class CommandGateway {
     private final Map<String, CompletableFuture<CommandResult>> waiting = new ConcurrentHashMap<>();
     private final CountDownLatch positioned = new CountDownLatch(1);
     private KafkaProducer<String, JobCommand> producer;
+    /** Flow commands (JobFlow, JobTemplate) go to lahar.flow-commands; their answers come back the same way. */
+    private KafkaProducer<String, FlowCommand> flowProducer;
     private KafkaConsumer<String, CommandResult> consumer;
     private Thread reader;
     private volatile boolean running = true;
@@ -65,6 +68,8 @@ public class CommandGateway {
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-commands");
         producer = new KafkaProducer<>(producerConfig, new StringSerializer(), serdes.value(JobCommand.class).serializer());
+        producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-flow-commands");
+        flowProducer = new KafkaProducer<>(producerConfig, new StringSerializer(), serdes.value(FlowCommand.class).serializer());
 
         Map<String, Object> consumerConfig = new HashMap<>();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -91,6 +96,9 @@ public class CommandGateway {
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }
+        if (flowProducer != null) {
+            flowProducer.close(Duration.ofSeconds(5));
+        }
         waiting.values().forEach(f -> f.completeExceptionally(new IllegalStateException("shutting down")));
     }
 
@@ -108,6 +116,29 @@ public class CommandGateway {
         try {
             String key = Topics.jobKey(command.getNamespace(), command.getName());
             producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), key, command))
+                    .get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("command " + command.getRequestId() + " failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            waiting.remove(command.getRequestId());
+        }
+    }
+
+    /**
+     * Sends a flow command keyed by its JobFlow or JobTemplate and waits for its result.
+     *
+     * @throws TimeoutException when no answer came within {@code timeout}
+     */
+    public CommandResult send(FlowCommand command, Duration timeout) throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (!positioned.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new TimeoutException("the result reader is not positioned yet");
+        }
+        CompletableFuture<CommandResult> answer = waiting.computeIfAbsent(command.getRequestId(), id -> new CompletableFuture<>());
+        try {
+            String key = Topics.jobKey(command.getNamespace(), command.getName());
+            flowProducer.send(new ProducerRecord<>(Topics.FLOW_COMMANDS.name(), key, command))
                     .get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             return answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {

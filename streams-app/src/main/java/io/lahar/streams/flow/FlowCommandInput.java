@@ -1,0 +1,282 @@
+package io.lahar.streams.flow;
+
+import io.lahar.core.admission.Admission;
+import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.admission.AdmissionResult;
+import io.lahar.core.admission.JobFlowAdmission;
+import io.lahar.core.admission.JobTemplateAdmission;
+import io.lahar.core.admission.Violation;
+import io.lahar.core.api.Flow;
+import io.lahar.core.api.JobFlow;
+import io.lahar.core.api.JobTemplate;
+import io.lahar.core.api.Manifest;
+import io.lahar.core.api.ManifestException;
+import io.lahar.core.api.Manifests;
+import io.lahar.core.api.ObjectMeta;
+import io.lahar.core.flow.FlowInput;
+import io.lahar.schema.CommandResult;
+import io.lahar.schema.DeleteFlowObject;
+import io.lahar.schema.FlowCommand;
+import io.lahar.schema.FlowKind;
+import io.lahar.schema.SubmitFlowObject;
+import io.lahar.schema.Topics;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Flow commands: admission of JobFlows and JobTemplates (core), answered on
+ * {@code lahar.command-results} with the command's requestId, every reason when rejected.
+ *
+ * <ul>
+ *   <li>SubmitJobTemplate creates or replaces the template (Volcano allows updates; they affect
+ *       only jobs not created yet) and publishes it on the compacted {@code lahar.job-templates};
+ *   <li>DeleteJobTemplate is refused while an unfinished flow of the namespace uses it, else
+ *       tombstones it;
+ *   <li>SubmitJobFlow creates the flow (an existing one is refused: Volcano rejects JobFlow
+ *       updates); besides the core's rules, every entry must name an existing JobTemplate;
+ *   <li>DeleteJobFlow is refused while the flow is unfinished (the core's rule, seed 001), else
+ *       the flow engine deletes the jobs it still has and tombstones the status.
+ * </ul>
+ * A command seen before (same requestId) is answered as it was and not applied again.
+ */
+public final class FlowCommandInput {
+
+    /** The message ending of a refused create of an existing object (the REST API answers 409). */
+    public static final String ALREADY_EXISTS = "already exists";
+    /** The message ending of a command about an object that does not exist (the REST API answers 404). */
+    public static final String NOT_FOUND = "not found";
+
+    private final ProcessorContext<Object, Object> context;
+    private final FlowEngine engine;
+    private final KeyValueStore<String, byte[]> templates;
+    private final TemplateLookup lookup;
+
+    FlowCommandInput(ProcessorContext<Object, Object> context, FlowEngine engine, KeyValueStore<String, byte[]> templates,
+                     TemplateLookup lookup) {
+        this.context = context;
+        this.engine = engine;
+        this.templates = templates;
+        this.lookup = lookup;
+    }
+
+    void handle(String key, FlowCommand command, long timestamp) {
+        String kind = kindOf(command);
+        long time = command.getTime().toEpochMilli();
+        String expected = Topics.jobKey(command.getNamespace(), command.getName());
+        if (!key.equals(expected)) {
+            answer(key, command, reject(command, kind, List.of(new Violation("key", "record key \"" + key
+                    + "\" does not match the command's object \"" + expected + "\": flow commands are keyed namespace/name"))), timestamp);
+            return;
+        }
+        switch (command.getKind()) {
+            case JobFlow -> flowCommand(key, command, kind, time, timestamp);
+            case JobTemplate -> templateCommand(key, command, kind, time, timestamp);
+            default -> answer(key, command, reject(command, kind, List.of(new Violation("kind",
+                    "unknown kind " + command.getKind() + ": this engine handles JobFlow and JobTemplate"))), timestamp);
+        }
+    }
+
+    // ---- JobFlow ------------------------------------------------------------------------------
+
+    private void flowCommand(String key, FlowCommand command, String kind, long time, long timestamp) {
+        FlowEntry entry = engine.load(key);
+        FlowVerdict seen = FlowVerdict.find(entry.recent(), command.getRequestId());
+        if (seen != null) {
+            answer(key, command, seen, timestamp);
+            return;
+        }
+        FlowVerdict verdict;
+        if (command.getCommand() instanceof SubmitFlowObject submit) {
+            verdict = submitFlow(key, entry, command, submit, kind, time, timestamp);
+        } else {
+            verdict = deleteFlow(key, entry, command, kind, time, timestamp);
+        }
+        answer(key, command, verdict, timestamp);
+    }
+
+    private FlowVerdict submitFlow(String key, FlowEntry entry, FlowCommand command, SubmitFlowObject submit, String kind,
+                                   long time, long timestamp) {
+        JobFlow flow;
+        try {
+            flow = read(submit.getManifest(), JobFlow.class, command);
+        } catch (ManifestException e) {
+            return reject(command, kind, List.of(new Violation("", e.getMessage())));
+        }
+        AdmissionContext ctx = AdmissionContext.empty();
+        if (entry.live()) {
+            ctx = ctx.with(entry.info().flow());
+        }
+        AdmissionResult<Manifest> result = Admission.create(flow, ctx);
+        List<Violation> violations = new ArrayList<>(result.violations());
+        if (!entry.live()) {
+            violations.addAll(missingTemplates(flow));
+        }
+        if (!violations.isEmpty()) {
+            FlowVerdict verdict = reject(command, kind, violations);
+            if (entry.live()) {
+                engine.save(key, entry, entry.remember(verdict));
+            }
+            return verdict;
+        }
+        JobFlow admitted = stamp((JobFlow) result.object(), command, time);
+        FlowVerdict verdict = accept(command, kind, Manifests.toJson(admitted), time);
+        FlowEntry fresh = new FlowEntry(null, entry.recent()).remember(verdict);
+        engine.apply(key, fresh, new FlowInput.Submit(admitted, lookup.templatesOf(admitted), time), timestamp);
+        return verdict;
+    }
+
+    /**
+     * Lahar's admission adds what Volcano's webhook leaves to the controller: every entry must
+     * name a JobTemplate of the flow's namespace. Read from the global template store, so a
+     * template admitted a few milliseconds earlier may not be visible yet (see {@link TemplateLookup}).
+     */
+    private List<Violation> missingTemplates(JobFlow flow) {
+        List<Violation> out = new ArrayList<>();
+        List<Flow> flows = flow.spec() == null ? List.of() : flow.spec().flowsOrEmpty();
+        for (int i = 0; i < flows.size(); i++) {
+            Flow f = flows.get(i);
+            if (f != null && f.name() != null && !f.name().isEmpty() && lookup.template(flow.namespace(), f.name()).isEmpty()) {
+                out.add(new Violation("spec.flows[" + i + "].name", "jobtemplate \"" + f.name() + "\" " + NOT_FOUND
+                        + " in namespace " + flow.namespace()));
+            }
+        }
+        return out;
+    }
+
+    private FlowVerdict deleteFlow(String key, FlowEntry entry, FlowCommand command, String kind, long time, long timestamp) {
+        if (!entry.live()) {
+            return reject(command, kind, List.of(new Violation("metadata.name", "jobflow \"" + command.getName() + "\" "
+                    + NOT_FOUND + " in namespace " + command.getNamespace())));
+        }
+        JobFlow stored = entry.info().flow().withStatus(entry.info().status());
+        AdmissionResult<JobFlow> result = JobFlowAdmission.delete(stored, AdmissionContext.empty().with(stored));
+        if (!result.accepted()) {
+            FlowVerdict verdict = reject(command, kind, result.violations());
+            engine.save(key, entry, entry.remember(verdict));
+            return verdict;
+        }
+        FlowVerdict verdict = accept(command, kind, null, time);
+        engine.apply(key, entry.remember(verdict), new FlowInput.Delete(time), timestamp);
+        return verdict;
+    }
+
+    // ---- JobTemplate --------------------------------------------------------------------------
+
+    private void templateCommand(String key, FlowCommand command, String kind, long time, long timestamp) {
+        byte[] bytes = templates.get(key);
+        TemplateEntry entry = bytes == null ? TemplateEntry.empty() : FlowStores.decode(bytes, TemplateEntry.class);
+        FlowVerdict seen = FlowVerdict.find(entry.recent(), command.getRequestId());
+        if (seen != null) {
+            answer(key, command, seen, timestamp);
+            return;
+        }
+        FlowVerdict verdict;
+        TemplateEntry next;
+        if (command.getCommand() instanceof SubmitFlowObject submit) {
+            JobTemplate template = null;
+            List<Violation> violations;
+            try {
+                template = read(submit.getManifest(), JobTemplate.class, command);
+                AdmissionResult<JobTemplate> r = entry.template() == null
+                        ? JobTemplateAdmission.create(template, AdmissionContext.empty())
+                        : JobTemplateAdmission.update(entry.template(), template, AdmissionContext.empty());
+                violations = r.violations();
+            } catch (ManifestException e) {
+                violations = List.of(new Violation("", e.getMessage()));
+            }
+            if (violations.isEmpty()) {
+                JobTemplate admitted = stamp(template, entry.template(), command, time);
+                verdict = accept(command, kind, Manifests.toJson(admitted), time);
+                next = entry.withTemplate(admitted).remember(verdict);
+                context.forward(new Record<>(key, FlowCodecs.toTemplateRecord(admitted, time), timestamp), FlowSinks.TEMPLATES);
+            } else {
+                verdict = reject(command, kind, violations);
+                next = entry.template() == null ? null : entry.remember(verdict);
+            }
+        } else if (entry.template() == null) {
+            verdict = reject(command, kind, List.of(new Violation("metadata.name", "jobtemplate \"" + command.getName()
+                    + "\" " + NOT_FOUND + " in namespace " + command.getNamespace())));
+            next = entry.recent().isEmpty() ? null : entry.remember(verdict);
+        } else {
+            AdmissionContext ctx = AdmissionContext.empty();
+            for (JobFlow f : lookup.flows(command.getNamespace())) {
+                ctx = ctx.with(f);
+            }
+            AdmissionResult<JobTemplate> r = JobTemplateAdmission.delete(entry.template(), ctx);
+            if (r.accepted()) {
+                verdict = accept(command, kind, null, time);
+                next = entry.withTemplate(null).remember(verdict);
+                // A tombstone: the compacted topic, and every flow's view of it, forgets the template.
+                context.forward(new Record<>(key, null, timestamp), FlowSinks.TEMPLATES);
+            } else {
+                verdict = reject(command, kind, r.violations());
+                next = entry.remember(verdict);
+            }
+        }
+        if (next != null) {
+            templates.put(key, FlowStores.encode(key, next));
+        }
+        answer(key, command, verdict, timestamp);
+    }
+
+    // ---- shared -------------------------------------------------------------------------------
+
+    /** Reads the manifest and checks it is of the command's kind, namespace and name. */
+    private static <T extends Manifest> T read(String json, Class<T> type, FlowCommand command) {
+        T m = Manifests.read(json, type);
+        if (!m.namespace().equals(command.getNamespace()) || !m.name().equals(command.getName())) {
+            throw new ManifestException("the manifest is " + m.namespace() + "/" + m.name() + " but the command is about "
+                    + command.getNamespace() + "/" + command.getName());
+        }
+        return m;
+    }
+
+    /**
+     * What the API server would add on create: the namespace, a uid and the creation time. The
+     * uid is derived from the key and the requestId, the time is the command's: replay gives the same.
+     */
+    private static JobFlow stamp(JobFlow flow, FlowCommand command, long time) {
+        return new JobFlow(flow.apiVersion(), flow.kind(), stampMeta(flow.metadata(), null, command, time), flow.spec(), null);
+    }
+
+    private static JobTemplate stamp(JobTemplate t, JobTemplate old, FlowCommand command, long time) {
+        return new JobTemplate(t.apiVersion(), t.kind(), stampMeta(t.metadata(), old == null ? null : old.metadata(), command, time),
+                t.spec(), null);
+    }
+
+    private static ObjectMeta stampMeta(ObjectMeta m, ObjectMeta old, FlowCommand command, long time) {
+        String uid = old != null && old.uid() != null ? old.uid() : m.uid() != null ? m.uid()
+                : UUID.nameUUIDFromBytes((command.getKind() + "/" + command.getNamespace() + "/" + command.getName() + "/"
+                + command.getRequestId()).getBytes(StandardCharsets.UTF_8)).toString();
+        String created = old != null && old.creationTimestamp() != null ? old.creationTimestamp()
+                : Instant.ofEpochMilli(time).toString();
+        return new ObjectMeta(m.name(), m.generateName(), command.getNamespace(), uid, m.resourceVersion(), m.generation(),
+                created, null, m.labels(), m.annotations(), m.ownerReferences(), m.finalizers());
+    }
+
+    static String kindOf(FlowCommand command) {
+        String verb = command.getCommand() instanceof DeleteFlowObject ? "Delete" : "Submit";
+        return verb + (command.getKind() == FlowKind.Unknown ? "" : command.getKind().name());
+    }
+
+    private static FlowVerdict reject(FlowCommand command, String kind, List<Violation> violations) {
+        return new FlowVerdict(command.getRequestId(), kind, false, violations, null, command.getSender(),
+                command.getTime().toEpochMilli());
+    }
+
+    private static FlowVerdict accept(FlowCommand command, String kind, String manifest, long time) {
+        return new FlowVerdict(command.getRequestId(), kind, true, List.of(), manifest, command.getSender(), time);
+    }
+
+    private void answer(String key, FlowCommand command, FlowVerdict verdict, long timestamp) {
+        CommandResult result = verdict.toResult(command.getNamespace(), command.getName());
+        context.forward(new Record<>(key, result, timestamp), FlowSinks.RESULTS);
+    }
+}

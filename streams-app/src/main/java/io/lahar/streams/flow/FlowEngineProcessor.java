@@ -1,0 +1,165 @@
+package io.lahar.streams.flow;
+
+import io.lahar.core.flow.FlowInput;
+import io.lahar.schema.FlowCommand;
+import io.lahar.schema.JobFlowStatusRecord;
+import io.lahar.schema.JobStatusRecord;
+import io.lahar.schema.Tick;
+import io.lahar.schema.Topics;
+import io.lahar.streams.kafka.DeadLetters;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.jboss.logging.Logger;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The JobFlow engine: one node, keyed by flow ({@code namespace/name}), reading the flow commands,
+ * the status of the jobs its flows created (re-keyed by flow through a repartition topic, see
+ * {@link FlowJobStatusRekey}) and the clock. One node for all three because all change the same
+ * flow entry, which must see them in the order the task reads them.
+ *
+ * <p>The clock comes from the job lifecycle's source: a topic can have only one source node in a
+ * topology, and the flows must tick on the same {@code lahar.clock} records (time from the log,
+ * so a replay fires the same timers). That source also carries the job inputs; this node ignores
+ * them by topic, at the cost of one comparison per record.
+ *
+ * <p>Values arrive as bytes: a record that does not decode, or that the engine cannot process,
+ * goes to the dead-letter topic with its bytes and the error instead of stopping the stream thread.
+ */
+final class FlowEngineProcessor implements Processor<Object, byte[], Object, Object> {
+
+    private static final Logger LOG = Logger.getLogger(FlowEngineProcessor.class);
+
+    /** Decoders of the inputs and of the global stores' values. */
+    record Decoders(Deserializer<FlowCommand> commands, Deserializer<JobStatusRecord> jobStatus,
+                    Deserializer<Tick> ticks, Deserializer<io.lahar.schema.JobTemplate> templates,
+                    Deserializer<JobFlowStatusRecord> flowStatus) {
+    }
+
+    private final Decoders decoders;
+    private final int tickBudget;
+    private ProcessorContext<Object, Object> context;
+    private FlowEngine engine;
+    private FlowTimers timers;
+    private FlowCommandInput commands;
+
+    FlowEngineProcessor(Decoders decoders, int tickBudget) {
+        this.decoders = decoders;
+        this.tickBudget = tickBudget;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        // No store scan here: a partition with many flows would stall the rebalance.
+        this.context = context;
+        this.timers = new FlowTimers(context.getStateStore(FlowStores.TIMERS));
+        TemplateLookup lookup = new TemplateLookup(context.getStateStore(FlowStores.GLOBAL_TEMPLATES), decoders.templates(),
+                context.getStateStore(FlowStores.GLOBAL_FLOW_STATUS), decoders.flowStatus());
+        this.engine = new FlowEngine(context, context.getStateStore(FlowStores.FLOWS), timers, lookup);
+        this.commands = new FlowCommandInput(context, engine, context.getStateStore(FlowStores.TEMPLATES), lookup);
+    }
+
+    @Override
+    public void process(Record<Object, byte[]> record) {
+        String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
+        boolean flowCommand = topic.equals(Topics.FLOW_COMMANDS.name());
+        boolean jobStatus = topic.endsWith(FlowTopology.REPARTITION + "-repartition");
+        boolean clock = topic.equals(Topics.CLOCK.name());
+        if (!flowCommand && !jobStatus && !clock) {
+            return; // a job input: the job lifecycle's business
+        }
+        try {
+            String key = keyOf(record.key());
+            if (flowCommand) {
+                commands.handle(key, decode(decoders.commands(), topic, record.value()), record.timestamp());
+            } else if (jobStatus) {
+                jobStatus(key, decode(decoders.jobStatus(), Topics.JOB_STATUS.name(), record.value()), record.timestamp());
+            } else {
+                tick(decode(decoders.ticks(), topic, record.value()), record.timestamp());
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("record %s sent to the dead-letter topic: %s",
+                    context.recordMetadata().map(m -> m.topic() + "/" + m.partition() + "@" + m.offset()).orElse("?"), e.toString());
+            context.forward(DeadLetters.of(context, bytes(record), e), FlowSinks.DEAD_LETTERS);
+        }
+    }
+
+    private void jobStatus(String key, JobStatusRecord status, long timestamp) {
+        if (FlowJobStatusRekey.flowKey(status).filter(key::equals).isEmpty()) {
+            throw new IllegalArgumentException("key: job status of " + status.getNamespace() + "/" + status.getName()
+                    + " re-keyed to \"" + key + "\" names no flow of that key (no createdByJobFlow annotation for it)");
+        }
+        FlowEntry entry = engine.load(key);
+        if (!entry.live()) {
+            return; // the flow is gone (or never was): a late status of a job it had
+        }
+        Optional<FlowInput.JobStatusObserved> observed = FlowCodecs.observed(status);
+        if (observed.isPresent()) {
+            engine.apply(key, entry, observed.get(), timestamp);
+        } else {
+            LOG.warnf("jobflow %s: job %s is in phase %s, which this engine does not know; ignored", key,
+                    status.getName(), status.getStatus().getState().getPhase());
+        }
+    }
+
+    /**
+     * A tick wakes the flows of this partition with something due by its time, found by a range
+     * scan of the timer index, at most {@code tickBudget} per tick (the rest on the next ones).
+     */
+    private void tick(Tick tick, long timestamp) {
+        long time = tick.getTime().toEpochMilli();
+        OptionalLong last = timers.clock();
+        if (last.isPresent() && time <= last.getAsLong()) {
+            return; // a late or repeated tick: time does not go back
+        }
+        timers.clock(time);
+        for (FlowTimers.Due due : timers.due(time, tickBudget)) {
+            try {
+                FlowEntry entry = engine.load(due.flow());
+                if (entry.live()) {
+                    engine.apply(due.flow(), entry, new FlowInput.Tick(time), timestamp);
+                } else {
+                    timers.remove(due);
+                }
+            } catch (RuntimeException e) {
+                // One flow the engine cannot handle must not hold back the others due on this tick.
+                LOG.errorf(e, "jobflow %s due at %d could not be woken at %d; it leaves the timer index", due.flow(), due.due(), time);
+                timers.remove(due);
+            }
+        }
+    }
+
+    private static String keyOf(Object key) {
+        return switch (key) {
+            case null -> throw new IllegalArgumentException("record has no key: flow inputs are keyed");
+            case String s -> s;
+            case byte[] b -> new String(b, StandardCharsets.UTF_8);
+            default -> key.toString();
+        };
+    }
+
+    private static <T> T decode(Deserializer<T> deserializer, String topic, byte[] value) {
+        if (value == null) {
+            throw new IllegalArgumentException("record has no value: a " + topic + " record here cannot be a tombstone");
+        }
+        T decoded = deserializer.deserialize(topic, value);
+        if (decoded == null) {
+            throw new IllegalArgumentException("value decoded to nothing");
+        }
+        return decoded;
+    }
+
+    private static Record<byte[], byte[]> bytes(Record<Object, byte[]> r) {
+        byte[] key = switch (r.key()) {
+            case null -> null;
+            case byte[] b -> b;
+            default -> r.key().toString().getBytes(StandardCharsets.UTF_8);
+        };
+        return new Record<>(key, r.value(), r.timestamp());
+    }
+}

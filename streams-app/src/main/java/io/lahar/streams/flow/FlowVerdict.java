@@ -1,0 +1,58 @@
+package io.lahar.streams.flow;
+
+import io.lahar.core.admission.Violation;
+import io.lahar.schema.CommandResult;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The answer given to one flow command, kept with the object it concerns so that a command sent
+ * again with the same requestId (a client retrying after a timeout) is answered alike and applied once.
+ *
+ * @param manifest the admitted manifest as JSON when accepted, else null
+ */
+public record FlowVerdict(String requestId, String kind, boolean accepted, List<Violation> violations,
+                          String manifest, String sender, long time) {
+
+    /** How many answers an object remembers: enough for any client's retries, bounded so the entry stays small. */
+    static final int RECENT_LIMIT = 16;
+
+    public FlowVerdict {
+        violations = violations == null ? List.of() : List.copyOf(violations);
+    }
+
+    CommandResult toResult(String namespace, String name) {
+        return CommandResult.newBuilder()
+                .setRequestId(requestId)
+                .setNamespace(namespace)
+                .setName(name)
+                .setKind(kind)
+                .setAccepted(accepted)
+                .setViolations(violations.stream().map(v -> new io.lahar.schema.Violation(v.path(), v.message())).toList())
+                .setManifest(manifest)
+                .setSender(sender)
+                .setTime(Instant.ofEpochMilli(time))
+                .build();
+    }
+
+    /** {@code recent} with {@code verdict} added, the oldest forgotten past {@link #RECENT_LIMIT}. */
+    static List<FlowVerdict> remember(List<FlowVerdict> recent, FlowVerdict verdict) {
+        List<FlowVerdict> next = new ArrayList<>(recent == null ? List.of() : recent);
+        next.add(verdict);
+        return next.size() > RECENT_LIMIT ? List.copyOf(next.subList(next.size() - RECENT_LIMIT, next.size())) : List.copyOf(next);
+    }
+
+    static FlowVerdict find(List<FlowVerdict> recent, String requestId) {
+        if (recent == null) {
+            return null;
+        }
+        for (FlowVerdict v : recent) {
+            if (v.requestId().equals(requestId)) {
+                return v;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,204 @@
+package io.lahar.streams.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lahar.core.api.ManifestException;
+import io.lahar.core.api.Manifests;
+import io.lahar.schema.CommandResult;
+import io.lahar.schema.DeleteFlowObject;
+import io.lahar.schema.FlowCommand;
+import io.lahar.schema.FlowKind;
+import io.lahar.schema.SubmitFlowObject;
+import io.lahar.streams.flow.FlowCommandInput;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import org.apache.kafka.streams.KafkaStreams;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * What the JobFlow and JobTemplate resources share: reading a posted manifest far enough to
+ * address its command, sending FlowCommands and turning their answers into HTTP (201/200,
+ * 409 for a JobFlow that exists, 404 for an object that does not, 422 with every reason,
+ * 503 while Kafka Streams is not running, 504 without an answer in time), and the token check
+ * the job API uses.
+ */
+@ApplicationScoped
+public class FlowRequests {
+
+    static final String SENDER = "rest";
+
+    @Inject
+    CommandGateway gateway;
+
+    @Inject
+    MeterRegistry metrics;
+
+    @Inject
+    KafkaStreams streams;
+
+    @ConfigProperty(name = "lahar.api.token")
+    Optional<String> token;
+
+    @ConfigProperty(name = "lahar.api.command-timeout", defaultValue = "30S")
+    Duration commandTimeout;
+
+    /** A posted manifest, addressed: its namespace and name and the manifest as JSON. */
+    sealed interface Posted {
+        record Valid(String namespace, String name, String manifestJson) implements Posted {
+        }
+
+        record Invalid(List<ApiError.Reason> reasons) implements Posted {
+        }
+    }
+
+    static Posted parse(String body, String kind, String apiVersion) {
+        if (body == null || body.isBlank()) {
+            return new Posted.Invalid(List.of(new ApiError.Reason("", "the body is empty: send one " + kind + " in YAML or JSON")));
+        }
+        List<JsonNode> docs;
+        try {
+            docs = Manifests.readTrees(body);
+        } catch (ManifestException e) {
+            return new Posted.Invalid(List.of(new ApiError.Reason("", e.getMessage())));
+        }
+        if (docs.size() != 1) {
+            return new Posted.Invalid(List.of(new ApiError.Reason("", "expected one " + kind + ", found " + docs.size() + " documents")));
+        }
+        JsonNode doc = docs.get(0);
+        if (!doc.isObject()) {
+            return new Posted.Invalid(List.of(new ApiError.Reason("", "a manifest must be a mapping")));
+        }
+        List<ApiError.Reason> reasons = new ArrayList<>();
+        if (!kind.equals(doc.path("kind").asText())) {
+            reasons.add(new ApiError.Reason("kind", "expected " + kind + ", found '" + doc.path("kind").asText() + "'"));
+        }
+        if (!apiVersion.equals(doc.path("apiVersion").asText())) {
+            reasons.add(new ApiError.Reason("apiVersion", "expected " + apiVersion + ", found '" + doc.path("apiVersion").asText() + "'"));
+        }
+        String name = doc.path("metadata").path("name").asText("");
+        if (name.isBlank()) {
+            reasons.add(new ApiError.Reason("metadata.name", "a " + kind + " needs a name"));
+        }
+        if (!reasons.isEmpty()) {
+            return new Posted.Invalid(reasons);
+        }
+        String namespace = doc.path("metadata").path("namespace").asText("");
+        return new Posted.Valid(namespace.isBlank() ? "default" : namespace, name, Manifests.toJson(doc));
+    }
+
+    /** Null when the write may go on; 401 when a token is configured and this one does not match. */
+    Response authorize(String authorization) {
+        if (token.isEmpty() || token.get().isBlank()) {
+            return null;
+        }
+        String expected = "Bearer " + token.get();
+        boolean matches = authorization != null && MessageDigest.isEqual(
+                authorization.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
+        return matches ? null : Response.status(Response.Status.UNAUTHORIZED)
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"lahar\"")
+                .entity(ApiError.of("writes need 'Authorization: Bearer <lahar.api.token>'")).build();
+    }
+
+    static FlowCommand submit(String requestId, FlowKind kind, String namespace, String name, String manifestJson) {
+        return command(requestId, kind, namespace, name, new SubmitFlowObject(manifestJson));
+    }
+
+    static FlowCommand delete(String requestId, FlowKind kind, String namespace, String name, String message) {
+        return command(requestId, kind, namespace, name, new DeleteFlowObject(message));
+    }
+
+    private static FlowCommand command(String requestId, FlowKind kind, String namespace, String name, Object body) {
+        return FlowCommand.newBuilder()
+                .setRequestId(requestId == null || requestId.isBlank() ? UUID.randomUUID().toString() : requestId)
+                .setSender(SENDER)
+                .setNamespace(namespace)
+                .setName(name)
+                // The edge stamps the time; the engine never reads a clock of its own.
+                .setTime(Instant.now())
+                .setKind(kind)
+                .setCommand(body)
+                .build();
+    }
+
+    /** Sends the command and answers: {@code onAccepted} for an accepted one, the error statuses otherwise. */
+    Response answer(FlowCommand command, Function<CommandResult, Response> onAccepted) {
+        String kind = (command.getCommand() instanceof DeleteFlowObject ? "Delete" : "Submit") + command.getKind().name();
+        if (!streams.state().isRunningOrRebalancing()) {
+            return unavailable("Kafka Streams is " + streams.state() + "; retry shortly");
+        }
+        CommandResult result;
+        try {
+            result = gateway.send(command, commandTimeout);
+        } catch (TimeoutException e) {
+            metrics.counter("lahar.rest.commands", "kind", kind, "outcome", "timeout").increment();
+            return Response.status(Response.Status.GATEWAY_TIMEOUT).header(JobResource.REQUEST_ID, command.getRequestId())
+                    .entity(ApiError.of("no answer to command " + command.getRequestId() + " within " + commandTimeout
+                            + "; it may still be applied")).build();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return unavailable("interrupted");
+        }
+        metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected").increment();
+        if (result.getAccepted()) {
+            return onAccepted.apply(result);
+        }
+        List<ApiError.Reason> reasons = result.getViolations().stream()
+                .map(v -> new ApiError.Reason(v.getPath(), v.getMessage())).toList();
+        String what = command.getKind().name().toLowerCase() + " " + command.getNamespace() + "/" + command.getName();
+        boolean exists = reasons.stream().anyMatch(r -> r.path().equals("metadata.name")
+                && r.message().endsWith(FlowCommandInput.ALREADY_EXISTS));
+        boolean missing = command.getCommand() instanceof DeleteFlowObject && reasons.size() == 1
+                && reasons.get(0).path().equals("metadata.name") && reasons.get(0).message().contains(FlowCommandInput.NOT_FOUND);
+        if (exists) {
+            return Response.status(Response.Status.CONFLICT).entity(new ApiError(what + " already exists", reasons)).build();
+        }
+        if (missing) {
+            return Response.status(Response.Status.NOT_FOUND).entity(new ApiError(what + " not found", reasons)).build();
+        }
+        return Response.status(422).entity(new ApiError(kind + " rejected", reasons)).build();
+    }
+
+    /** The answer to an accepted delete: {@code {"requestId","kind","namespace","name","accepted":true}}. */
+    static Response deleted(CommandResult result) {
+        return Response.ok(JobResource.Accepted.of(result)).build();
+    }
+
+    static JsonNode readJson(String json) {
+        try {
+            return json == null ? Manifests.jsonMapper().nullNode() : Manifests.jsonMapper().readTree(json);
+        } catch (IOException e) {
+            throw new IllegalStateException("the admitted manifest is not JSON", e);
+        }
+    }
+
+    static Response notFound(String what) {
+        return Response.status(Response.Status.NOT_FOUND).entity(ApiError.of(what + " not found")).build();
+    }
+
+    static Response unavailable(String why) {
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "1").entity(ApiError.of(why)).build();
+    }
+
+    static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

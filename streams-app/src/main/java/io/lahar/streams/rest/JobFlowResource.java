@@ -1,0 +1,133 @@
+package io.lahar.streams.rest;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.lahar.core.api.JobFlow;
+import io.lahar.core.api.Manifests;
+import io.lahar.core.flow.FlowInfo;
+import io.lahar.schema.FlowKind;
+import io.lahar.schema.Topics;
+import io.lahar.streams.flow.FlowEntry;
+import io.lahar.streams.flow.FlowStores;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import static io.lahar.streams.rest.FlowRequests.blank;
+import static io.lahar.streams.rest.FlowRequests.enc;
+
+/**
+ * The JobFlow API (flow.volcano.sh/v1alpha1 JobFlow). Reads answer from the flow engine's
+ * {@code flows} store (this instance's part, or the owner's over HTTP); writes are FlowCommands
+ * on {@code lahar.flow-commands} answered on {@code lahar.command-results}.
+ */
+@Path("/api/v1/jobflows")
+@Produces(MediaType.APPLICATION_JSON)
+public class JobFlowResource {
+
+    @Inject
+    FlowQueries queries;
+
+    @Inject
+    FlowRequests requests;
+
+    @Inject
+    Forwarder forwarder;
+
+    @GET
+    public Response list(@QueryParam("namespace") String namespace, @QueryParam("phase") String phase,
+                         @QueryParam("local") @DefaultValue("false") boolean localOnly) {
+        try {
+            List<FlowRows.FlowRow> rows = new ArrayList<>();
+            for (FlowEntry e : queries.flows()) {
+                rows.add(FlowRows.FlowRow.of(e.info()));
+            }
+            if (!localOnly) {
+                for (String other : queries.otherInstances(FlowStores.FLOWS)) {
+                    HttpResponse<String> answer = forwarder.fetch(other, "/api/v1/jobflows?local=true");
+                    if (answer.statusCode() != 200) {
+                        return FlowRequests.unavailable("instance " + other + " answered " + answer.statusCode());
+                    }
+                    rows.addAll(Manifests.jsonMapper().readValue(answer.body(), new TypeReference<List<FlowRows.FlowRow>>() {
+                    }));
+                }
+            }
+            return Response.ok(rows.stream()
+                    .filter(r -> blank(namespace) || namespace.equals(r.namespace()))
+                    .filter(r -> blank(phase) || phase.equalsIgnoreCase(r.phase()))
+                    .sorted(Comparator.comparing(FlowRows.FlowRow::namespace).thenComparing(FlowRows.FlowRow::name))
+                    .toList()).build();
+        } catch (JobQueries.Unavailable e) {
+            return FlowRequests.unavailable(e.getMessage());
+        } catch (IOException e) {
+            return FlowRequests.unavailable("another instance could not be asked: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return FlowRequests.unavailable("interrupted");
+        }
+    }
+
+    @GET
+    @Path("/{namespace}/{name}")
+    public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+        String key = Topics.jobKey(namespace, name);
+        try {
+            if (queries.locate(FlowStores.FLOWS, key) instanceof JobQueries.Location.Remote remote) {
+                return forwarder.get(remote.hostPort(), "/api/v1/jobflows/" + enc(namespace) + "/" + enc(name));
+            }
+            return queries.flow(key).map(e -> {
+                FlowInfo info = e.info();
+                JobFlow flow = info.flow().withStatus(info.status());
+                return Response.ok(Manifests.toTree(flow)).build();
+            }).orElseGet(() -> FlowRequests.notFound("jobflow " + key));
+        } catch (JobQueries.Unavailable e) {
+            return FlowRequests.unavailable(e.getMessage());
+        }
+    }
+
+    @POST
+    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
+    public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+        Response denied = requests.authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        return switch (FlowRequests.parse(body, JobFlow.KIND, JobFlow.API_VERSION)) {
+            case FlowRequests.Posted.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
+            case FlowRequests.Posted.Valid valid -> requests.answer(
+                    FlowRequests.submit(requestId, FlowKind.JobFlow, valid.namespace(), valid.name(), valid.manifestJson()),
+                    result -> Response.created(URI.create("/api/v1/jobflows/" + enc(valid.namespace()) + "/" + enc(valid.name())))
+                            .entity(FlowRequests.readJson(result.getManifest())).build());
+        };
+    }
+
+    @DELETE
+    @Path("/{namespace}/{name}")
+    public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                           @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+        Response denied = requests.authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        return requests.answer(FlowRequests.delete(requestId, FlowKind.JobFlow, namespace, name, message), FlowRequests::deleted);
+    }
+}

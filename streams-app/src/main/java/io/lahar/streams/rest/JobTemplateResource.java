@@ -1,0 +1,128 @@
+package io.lahar.streams.rest;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.lahar.core.api.JobTemplate;
+import io.lahar.core.api.Manifests;
+import io.lahar.schema.FlowKind;
+import io.lahar.schema.Topics;
+import io.lahar.streams.flow.TemplateEntry;
+import io.lahar.streams.flow.FlowStores;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import static io.lahar.streams.rest.FlowRequests.blank;
+import static io.lahar.streams.rest.FlowRequests.enc;
+
+/**
+ * The JobTemplate API (flow.volcano.sh/v1alpha1 JobTemplate; submitting an existing one replaces
+ * it). Reads answer from the flow engine's {@code job-templates} store (this instance's part, or the owner's over HTTP); writes are FlowCommands
+ * on {@code lahar.flow-commands} answered on {@code lahar.command-results}.
+ */
+@Path("/api/v1/jobtemplates")
+@Produces(MediaType.APPLICATION_JSON)
+public class JobTemplateResource {
+
+    @Inject
+    FlowQueries queries;
+
+    @Inject
+    FlowRequests requests;
+
+    @Inject
+    Forwarder forwarder;
+
+    @GET
+    public Response list(@QueryParam("namespace") String namespace,
+                         @QueryParam("local") @DefaultValue("false") boolean localOnly) {
+        try {
+            List<FlowRows.TemplateRow> rows = new ArrayList<>();
+            for (TemplateEntry e : queries.templates()) {
+                rows.add(FlowRows.TemplateRow.of(e.template()));
+            }
+            if (!localOnly) {
+                for (String other : queries.otherInstances(FlowStores.TEMPLATES)) {
+                    HttpResponse<String> answer = forwarder.fetch(other, "/api/v1/jobtemplates?local=true");
+                    if (answer.statusCode() != 200) {
+                        return FlowRequests.unavailable("instance " + other + " answered " + answer.statusCode());
+                    }
+                    rows.addAll(Manifests.jsonMapper().readValue(answer.body(), new TypeReference<List<FlowRows.TemplateRow>>() {
+                    }));
+                }
+            }
+            return Response.ok(rows.stream()
+                    .filter(r -> blank(namespace) || namespace.equals(r.namespace()))
+                    .sorted(Comparator.comparing(FlowRows.TemplateRow::namespace).thenComparing(FlowRows.TemplateRow::name))
+                    .toList()).build();
+        } catch (JobQueries.Unavailable e) {
+            return FlowRequests.unavailable(e.getMessage());
+        } catch (IOException e) {
+            return FlowRequests.unavailable("another instance could not be asked: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return FlowRequests.unavailable("interrupted");
+        }
+    }
+
+    @GET
+    @Path("/{namespace}/{name}")
+    public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+        String key = Topics.jobKey(namespace, name);
+        try {
+            if (queries.locate(FlowStores.TEMPLATES, key) instanceof JobQueries.Location.Remote remote) {
+                return forwarder.get(remote.hostPort(), "/api/v1/jobtemplates/" + enc(namespace) + "/" + enc(name));
+            }
+            return queries.template(key).map(e -> Response.ok(Manifests.toTree(e.template())).build())
+                    .orElseGet(() -> FlowRequests.notFound("jobtemplate " + key));
+        } catch (JobQueries.Unavailable e) {
+            return FlowRequests.unavailable(e.getMessage());
+        }
+    }
+
+    @POST
+    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
+    public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+        Response denied = requests.authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        return switch (FlowRequests.parse(body, JobTemplate.KIND, JobTemplate.API_VERSION)) {
+            case FlowRequests.Posted.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
+            case FlowRequests.Posted.Valid valid -> requests.answer(
+                    FlowRequests.submit(requestId, FlowKind.JobTemplate, valid.namespace(), valid.name(), valid.manifestJson()),
+                    result -> Response.created(URI.create("/api/v1/jobtemplates/" + enc(valid.namespace()) + "/" + enc(valid.name())))
+                            .entity(FlowRequests.readJson(result.getManifest())).build());
+        };
+    }
+
+    @DELETE
+    @Path("/{namespace}/{name}")
+    public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                           @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+        Response denied = requests.authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        return requests.answer(FlowRequests.delete(requestId, FlowKind.JobTemplate, namespace, name, message), FlowRequests::deleted);
+    }
+}
