@@ -2,6 +2,7 @@ package io.lahar.bridge.kafka;
 
 import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
+import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
@@ -9,6 +10,7 @@ import io.lahar.bridge.reconcile.RecordSink;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.DeletePod;
+import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
@@ -39,8 +41,8 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The bridge's input loop: pod intents, scheduler decisions, pod groups, job status and command
- * results (for commands from Volcano CRs), read with a
+ * The bridge's input loop: pod intents, scheduler decisions, pod groups, job and flow status and
+ * command results (for commands from Volcano CRs), read with a
  * plain consumer and handed to the reconcilers one record at a time, in partition order. Offsets are
  * committed after a batch is reconciled (at least once: every reconciler is idempotent). A record
  * that cannot be decoded or reconciled goes to the dead-letter topic and the loop goes on; one that
@@ -61,7 +63,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     static final Duration PAUSE_FIRST = Duration.ofSeconds(1);
     static final Duration PAUSE_MAX = Duration.ofSeconds(30);
     static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
-            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name());
+            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name(), Topics.FLOW_STATUS.name());
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final Deserializer<PodIntent> intents;
@@ -69,10 +71,12 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final Deserializer<PodGroup> podGroups;
     private final Deserializer<JobStatusRecord> statuses;
     private final Deserializer<CommandResult> results;
+    private final Deserializer<JobFlowStatusRecord> flowStatuses;
     private final PodIntentReconciler intentReconciler;
     private final DecisionReconciler decisionReconciler;
     private final PodGroupReconciler podGroupReconciler;
     private final JobStatusWriter statusWriter;
+    private final FlowStatusWriter flowStatusWriter;
     private final CommandResultReporter resultReporter;
     private final RecordSink sink;
     private final Optional<String> namespace;
@@ -82,7 +86,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     public BridgeConsumer(String bootstrapServers, String registryUrl, String groupId,
                           PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
                           PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter,
-                          CommandResultReporter resultReporter, RecordSink sink,
+                          FlowStatusWriter flowStatusWriter, CommandResultReporter resultReporter, RecordSink sink,
                           Optional<String> namespace) {
         this.namespace = namespace;
         Properties props = new Properties();
@@ -98,10 +102,12 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         this.podGroups = serdes.value(PodGroup.class).deserializer();
         this.statuses = serdes.value(JobStatusRecord.class).deserializer();
         this.results = serdes.value(CommandResult.class).deserializer();
+        this.flowStatuses = serdes.value(JobFlowStatusRecord.class).deserializer();
         this.intentReconciler = intentReconciler;
         this.decisionReconciler = decisionReconciler;
         this.podGroupReconciler = podGroupReconciler;
         this.statusWriter = statusWriter;
+        this.flowStatusWriter = flowStatusWriter;
         this.resultReporter = resultReporter;
         this.sink = sink;
     }
@@ -200,6 +206,12 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 case "lahar.job-status" -> {
                     if (record.value() != null) {
                         statusWriter.apply(statuses.deserialize(record.topic(), record.value()));
+                    }
+                }
+                // A tombstone follows the flow's deletion, by which time its CR is gone too.
+                case "lahar.flow-status" -> {
+                    if (record.value() != null) {
+                        flowStatusWriter.apply(flowStatuses.deserialize(record.topic(), record.value()));
                     }
                 }
                 case "lahar.command-results" -> {

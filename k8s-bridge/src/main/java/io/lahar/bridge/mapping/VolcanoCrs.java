@@ -59,9 +59,7 @@ public final class VolcanoCrs {
     public static JobCommand update(GenericKubernetesResource job, Instant time) {
         // An apiserver bumps the generation on every spec change; an emulator might not, and then
         // the resource version (which changes on every write) keeps two updates apart.
-        Long generation = job.getMetadata().getGeneration();
-        String version = generation != null ? "generation-" + generation : "rv-" + job.getMetadata().getResourceVersion();
-        return command(job, "k8s:" + job.getMetadata().getUid() + ":" + version, time, new UpdateJob(manifest(job)));
+        return command(job, "k8s:" + job.getMetadata().getUid() + ":" + specVersion(job), time, new UpdateJob(manifest(job)));
     }
 
     public static JobCommand delete(GenericKubernetesResource job, Instant time) {
@@ -71,10 +69,15 @@ public final class VolcanoCrs {
 
     /** The Volcano Job manifest as JSON: identity, labels, annotations and the spec, pod templates intact; no status. */
     static String manifest(GenericKubernetesResource job) {
+        return manifest(job, VolcanoKinds.BATCH_API_VERSION, "Job");
+    }
+
+    /** A CR as the manifest Lahar's commands carry: identity, labels, annotations and the spec; no status. */
+    static String manifest(GenericKubernetesResource job, String apiVersion, String kind) {
         ObjectMeta meta = job.getMetadata();
         ObjectNode out = NODES.objectNode();
-        out.put("apiVersion", VolcanoKinds.BATCH_API_VERSION);
-        out.put("kind", "Job");
+        out.put("apiVersion", apiVersion);
+        out.put("kind", kind);
         ObjectNode metadata = out.putObject("metadata");
         metadata.put("name", meta.getName());
         metadata.put("namespace", namespace(meta));
@@ -306,11 +309,17 @@ public final class VolcanoCrs {
         return out.append('s').toString();
     }
 
+    /** The request-id suffix of a spec change: the generation, or the resource version where an emulator keeps none. */
+    static String specVersion(GenericKubernetesResource cr) {
+        Long generation = cr.getMetadata().getGeneration();
+        return generation != null ? "generation-" + generation : "rv-" + cr.getMetadata().getResourceVersion();
+    }
+
     static String rfc3339(Instant time) {
         return time.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
-    private static String namespace(ObjectMeta meta) {
+    static String namespace(ObjectMeta meta) {
         return meta.getNamespace() == null ? "default" : meta.getNamespace();
     }
 

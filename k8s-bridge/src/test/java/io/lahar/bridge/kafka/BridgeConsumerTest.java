@@ -8,6 +8,7 @@ import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.EngineDeletions;
+import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
@@ -42,6 +43,7 @@ class BridgeConsumerTest {
         consumer = new BridgeConsumer("127.0.0.1:1", "http://127.0.0.1:1/apis/registry/v3", "test",
                 new PodIntentReconciler(client, retry, new EngineDeletions(), SshKeyPair::generate),
                 new DecisionReconciler(client, retry), new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
+                new FlowStatusWriter(client, retry),
                 new CommandResultReporter(client, retry),
                 (topic, key, value) -> {
                     assertThat(topic).isEqualTo(Topics.DEAD_LETTERS.name());

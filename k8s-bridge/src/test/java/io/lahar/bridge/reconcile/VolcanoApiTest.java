@@ -112,8 +112,8 @@ class VolcanoApiTest {
                         .setMinAvailable(1).setRunning(1).build())
                 .build();
         JobStatusWriter writer = new JobStatusWriter(client, RETRY);
-        assertThat(writer.apply(status)).isEqualTo(JobStatusWriter.Outcome.WRITTEN);
-        assertThat(writer.apply(status)).isEqualTo(JobStatusWriter.Outcome.UNCHANGED);
+        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.WRITTEN);
+        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.UNCHANGED);
 
         GenericKubernetesResource stored = client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(NS).withName(job).get();
         assertThat(stored.get("status", "state", "phase").toString()).isEqualTo("Running");
@@ -131,7 +131,7 @@ class VolcanoApiTest {
         client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(NS).withName(job).delete();
         await().atMost(Duration.ofSeconds(10)).until(() -> commandsFor(job).size() == 3);
         assertThat(commandsFor(job).getLast().getCommand()).isInstanceOf(DeleteJob.class);
-        assertThat(writer.apply(status)).isEqualTo(JobStatusWriter.Outcome.NO_CR);
+        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.NO_CR);
     }
 
     @Test
@@ -244,7 +244,7 @@ class VolcanoApiTest {
         String job = name();
         CommandResultReporter reporter = new CommandResultReporter(client, RETRY);
         CommandResult rejected = CommandResult.newBuilder().setRequestId("k8s:abc:submit").setNamespace(NS).setName(job)
-                .setKind("Job").setAccepted(false).setTime(TestIntents.T0).setSender("k8s-bridge")
+                .setKind("SubmitJob").setAccepted(false).setTime(TestIntents.T0).setSender("k8s-bridge")
                 .setViolations(List.of(new Violation("spec.tasks[0].replicas", "must be at least 0"),
                         new Violation("spec.queue", "queue \"nope\" does not exist")))
                 .build();
