@@ -64,7 +64,7 @@ class BridgeConsumerTest {
 
     @Test
     void aRecordThatIsNotAvroIsADeadLetterWithItsPlace() {
-        assertThat(consumer.handle(record("team/job", new byte[] {9, 9, 9}))).isEqualTo(BridgeConsumer.Handled.DONE);
+        assertThat(consumer.handle(record("team/job", new byte[] {9, 9, 9})).handled()).isEqualTo(BridgeConsumer.Handled.DONE);
         assertThat(dead).singleElement().isInstanceOfSatisfying(DeadLetter.class, d -> {
             assertThat(d.getTopic()).isEqualTo(Topics.POD_INTENTS.name());
             assertThat(d.getPartition()).isEqualTo(3);
@@ -77,13 +77,13 @@ class BridgeConsumerTest {
     @Test
     void aRecordWhoseSchemaCannotBeFetchedWaitsForTheRegistry() {
         byte[] wire = {0, 0, 0, 0, 1, 2, 3};
-        assertThat(consumer.handle(record("team/job", wire))).isEqualTo(BridgeConsumer.Handled.LATER);
+        assertThat(consumer.handle(record("team/job", wire)).handled()).isEqualTo(BridgeConsumer.Handled.LATER);
         assertThat(dead).isEmpty();
     }
 
     @Test
     void recordsOfOtherNamespacesAreSkippedUndecoded() {
-        assertThat(consumer.handle(record("other/job", new byte[] {9, 9, 9}))).isEqualTo(BridgeConsumer.Handled.DONE);
+        assertThat(consumer.handle(record("other/job", new byte[] {9, 9, 9})).handled()).isEqualTo(BridgeConsumer.Handled.DONE);
         assertThat(dead).isEmpty();
     }
 
