@@ -6,6 +6,7 @@ import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
+import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.RecordSink;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
@@ -14,6 +15,7 @@ import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
+import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
@@ -42,8 +44,8 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The bridge's input loop: pod intents, scheduler decisions, pod groups, job and flow status and
- * command results (for commands from Volcano CRs), read with a
+ * The bridge's input loop: pod intents, scheduler decisions, pod groups, job, flow and queue status
+ * and command results (for commands from Volcano CRs), read with a
  * plain consumer and handed to the reconcilers one record at a time, in partition order. Offsets are
  * committed once a record's work is done (at least once: every reconciler is idempotent); a bind
  * or create that waits in memory holds its partition's offset, so a restart reads it again rather
@@ -67,7 +69,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     static final Duration PAUSE_FIRST = Duration.ofSeconds(1);
     static final Duration PAUSE_MAX = Duration.ofSeconds(30);
     static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
-            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name(), Topics.FLOW_STATUS.name());
+            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name(), Topics.FLOW_STATUS.name(), Topics.QUEUE_STATUS.name());
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final Deserializer<PodIntent> intents;
@@ -76,11 +78,13 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final Deserializer<JobStatusRecord> statuses;
     private final Deserializer<CommandResult> results;
     private final Deserializer<JobFlowStatusRecord> flowStatuses;
+    private final Deserializer<QueueStatus> queueStatuses;
     private final PodIntentReconciler intentReconciler;
     private final DecisionReconciler decisionReconciler;
     private final PodGroupReconciler podGroupReconciler;
     private final JobStatusWriter statusWriter;
     private final FlowStatusWriter flowStatusWriter;
+    private final QueueStatusWriter queueStatusWriter;
     private final CommandResultReporter resultReporter;
     private final RecordSink sink;
     private final Optional<String> namespace;
@@ -92,7 +96,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     public BridgeConsumer(String bootstrapServers, String registryUrl, String groupId,
                           PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
                           PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter,
-                          FlowStatusWriter flowStatusWriter, CommandResultReporter resultReporter, RecordSink sink,
+                          FlowStatusWriter flowStatusWriter, QueueStatusWriter queueStatusWriter, CommandResultReporter resultReporter, RecordSink sink,
                           Optional<String> namespace) {
         this.namespace = namespace;
         Properties props = new Properties();
@@ -110,11 +114,13 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         this.statuses = serdes.value(JobStatusRecord.class).deserializer();
         this.results = serdes.value(CommandResult.class).deserializer();
         this.flowStatuses = serdes.value(JobFlowStatusRecord.class).deserializer();
+        this.queueStatuses = serdes.value(QueueStatus.class).deserializer();
         this.intentReconciler = intentReconciler;
         this.decisionReconciler = decisionReconciler;
         this.podGroupReconciler = podGroupReconciler;
         this.statusWriter = statusWriter;
         this.flowStatusWriter = flowStatusWriter;
+        this.queueStatusWriter = queueStatusWriter;
         this.resultReporter = resultReporter;
         this.sink = sink;
     }
@@ -283,6 +289,12 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                         flowStatusWriter.apply(flowStatuses.deserialize(record.topic(), record.value()));
                     }
                 }
+                // Keyed by queue name: a bridge bound to one namespace skips them (Queues are cluster-scoped).
+                case "lahar.queue-status" -> {
+                    if (record.value() != null) {
+                        queueStatusWriter.apply(queueStatuses.deserialize(record.topic(), record.value()));
+                    }
+                }
                 case "lahar.command-results" -> {
                     if (record.value() != null) {
                         resultReporter.apply(results.deserialize(record.topic(), record.value()));
@@ -316,7 +328,10 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         sink.send(Topics.DEAD_LETTERS.name(), record.key(), letter);
     }
 
-    /** Every topic the loop reads is keyed namespace/name: a bridge bound to one namespace skips the others' records undecoded. */
+    /**
+     * The topics the loop reads are keyed namespace/name (queue status: by the cluster-scoped
+     * queue's name): a bridge bound to one namespace skips the others' records undecoded.
+     */
     private boolean mine(String key) {
         return namespace.isEmpty() || (key != null && key.startsWith(namespace.get() + "/"));
     }

@@ -18,6 +18,7 @@ import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.Queue;
 import io.lahar.schema.QueueState;
+import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.UpdateJob;
 
@@ -185,6 +186,26 @@ public final class VolcanoCrs {
                 .setPriority(spec.path("priority").asInt(0))
                 .setTime(time)
                 .build();
+    }
+
+    /**
+     * The scheduler's view of a queue as Volcano's QueueStatus: state, the pod-group counts by
+     * phase, and what is allocated ({@code deserved} is the spec's business in Volcano, so it stays
+     * off the status).
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> queueStatus(QueueStatus status) {
+        ObjectNode out = NODES.objectNode();
+        out.put("state", status.getState().name());
+        out.put("unknown", status.getUnknown());
+        out.put("pending", status.getPending());
+        out.put("running", status.getRunning());
+        out.put("inqueue", status.getInqueue());
+        out.put("completed", status.getCompleted());
+        if (!status.getAllocated().isEmpty()) {
+            out.set("allocated", MAPPER.valueToTree(status.getAllocated()));
+        }
+        return MAPPER.convertValue(out, Map.class);
     }
 
     // ---- pod group record → scheduling.volcano.sh PodGroup CR --------------------------------

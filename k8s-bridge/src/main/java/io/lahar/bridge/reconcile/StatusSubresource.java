@@ -29,8 +29,9 @@ public final class StatusSubresource {
         this.kind = kind;
     }
 
+    /** @param namespace the CR's namespace; ignored for a cluster-scoped kind (Queue) */
     public Outcome write(String namespace, String name, Map<String, Object> status) {
-        var resource = client.genericKubernetesResources(kind).inNamespace(namespace).withName(name);
+        var resource = resources(namespace).withName(name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             GenericKubernetesResource cr;
             try {
@@ -49,7 +50,7 @@ public final class StatusSubresource {
             }
             cr.setAdditionalProperty("status", status);
             try {
-                retry.call(() -> client.genericKubernetesResources(kind).inNamespace(namespace).resource(cr).updateStatus());
+                retry.call(() -> resources(namespace).resource(cr).updateStatus());
                 return Outcome.WRITTEN;
             } catch (KubernetesClientException e) {
                 if (Retry.isNotFound(e)) {
@@ -60,7 +61,13 @@ public final class StatusSubresource {
                 }
             }
         }
-        throw new KubernetesClientException(kind.getKind() + " " + namespace + "/" + name + ": status still conflicting after "
+        throw new KubernetesClientException(kind.getKind() + " " + (kind.isNamespaceScoped() ? namespace + "/" : "") + name + ": status still conflicting after "
                 + ATTEMPTS + " attempts");
+    }
+
+    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource, io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+            io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources(String namespace) {
+        var all = client.genericKubernetesResources(kind);
+        return kind.isNamespaceScoped() ? all.inNamespace(namespace) : all;
     }
 }

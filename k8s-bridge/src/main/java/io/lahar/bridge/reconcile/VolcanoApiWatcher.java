@@ -64,7 +64,7 @@ public final class VolcanoApiWatcher implements AutoCloseable {
                     new Handler(cr -> flowAdded(kind, cr), (o, n) -> flowUpdated(kind, o, n), cr -> flowDeleted(kind, cr))));
         }
         if (namespace.isEmpty()) {
-            informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, (o, n) -> queueChanged(n), this::queueDeleted)));
+            informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, this::queueUpdated, this::queueDeleted)));
         }
         return this;
     }
@@ -156,6 +156,26 @@ public final class VolcanoApiWatcher implements AutoCloseable {
 
     void queueChanged(GenericKubernetesResource queue) {
         sink.send(Topics.QUEUES.name(), queue.getMetadata().getName(), VolcanoCrs.queue(queue, clock.instant()));
+    }
+
+    /**
+     * The bridge writes the scheduler's counts onto the Queue's status; those writes are no change
+     * of the queue and are not sent back (it would loop through the scheduler). A change of the
+     * spec or of status.state (open / close) is; so is a resync (same resource version), which
+     * re-sends what Kafka may have refused.
+     */
+    void queueUpdated(GenericKubernetesResource old, GenericKubernetesResource queue) {
+        boolean resync = Objects.equals(old.getMetadata().getResourceVersion(), queue.getMetadata().getResourceVersion());
+        if (resync || !Objects.equals(old.getAdditionalProperties().get("spec"), queue.getAdditionalProperties().get("spec"))
+                || !Objects.equals(state(old), state(queue))) {
+            queueChanged(queue);
+        }
+    }
+
+    /** A Queue without a state is Open (Volcano's default), as {@link VolcanoCrs#queue} reads it. */
+    private static Object state(GenericKubernetesResource queue) {
+        Object state = queue.getAdditionalProperties().get("status") instanceof Map<?, ?> status ? status.get("state") : null;
+        return state == null ? "Open" : state;
     }
 
     void queueDeleted(GenericKubernetesResource queue) {

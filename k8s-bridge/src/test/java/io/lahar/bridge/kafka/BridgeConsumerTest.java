@@ -12,6 +12,7 @@ import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
+import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.Topics;
@@ -43,7 +44,7 @@ class BridgeConsumerTest {
         consumer = new BridgeConsumer("127.0.0.1:1", "http://127.0.0.1:1/apis/registry/v3", "test",
                 new PodIntentReconciler(client, retry, new EngineDeletions(), SshKeyPair::generate),
                 new DecisionReconciler(client, retry), new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
-                new FlowStatusWriter(client, retry),
+                new FlowStatusWriter(client, retry), new QueueStatusWriter(client, retry),
                 new CommandResultReporter(client, retry),
                 (topic, key, value) -> {
                     assertThat(topic).isEqualTo(Topics.DEAD_LETTERS.name());
