@@ -7,10 +7,12 @@ import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.EngineDeletions;
+import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.NodeWatcher;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
+import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.PodWatcher;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.reconcile.VolcanoApiWatcher;
@@ -66,6 +68,7 @@ public final class Bridge implements AutoCloseable {
         DecisionReconciler decisions = new DecisionReconciler(client, retry);
         BridgeConsumer consumer = new BridgeConsumer(settings.bootstrapServers(), settings.registryUrl(), settings.groupId(),
                 intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
+                new FlowStatusWriter(client, retry), new QueueStatusWriter(client, retry),
                 new CommandResultReporter(client, retry), sink, settings.namespace());
         // Pod changes are noticed by the loop's retry of waiting work between polls (at most a
         // poll interval later); the watcher itself never calls into the cluster.

@@ -2,6 +2,7 @@ package io.lahar.bridge.mapping;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.lahar.schema.CommandResult;
 
 import java.nio.charset.StandardCharsets;
@@ -12,9 +13,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The engine's answer to a command that came from Volcano's API, as a Kubernetes Event on the Job
- * CR: where Volcano's admission webhook would have refused {@code kubectl apply}, Lahar admits
- * asynchronously, so {@code kubectl describe vcjob} is where a user reads why a job was rejected.
+ * The engine's answer to a command that came from Volcano's API, as a Kubernetes Event on the CR
+ * it was about (Job, JobFlow or JobTemplate): where Volcano's admission webhook would have refused
+ * {@code kubectl apply}, Lahar admits asynchronously, so {@code kubectl describe vcjob} (or
+ * {@code jobflow}, {@code jobtemplate}) is where a user reads why it was rejected.
  */
 public final class CommandEvents {
 
@@ -26,17 +28,45 @@ public final class CommandEvents {
     private CommandEvents() {
     }
 
-    /** Whether the result answers a command the bridge sent for a CR. */
+    /** The CR kinds whose commands the bridge sends, and how a result's kind names them. */
+    public enum Target {
+        JOB(VolcanoKinds.JOBS, VolcanoKinds.BATCH_API_VERSION),
+        JOB_FLOW(VolcanoKinds.JOB_FLOWS, VolcanoKinds.FLOW_API_VERSION),
+        JOB_TEMPLATE(VolcanoKinds.JOB_TEMPLATES, VolcanoKinds.FLOW_API_VERSION);
+
+        public final ResourceDefinitionContext kind;
+        public final String apiVersion;
+
+        Target(ResourceDefinitionContext kind, String apiVersion) {
+            this.kind = kind;
+            this.apiVersion = apiVersion;
+        }
+
+        /**
+         * The engine names flow results SubmitJobFlow, DeleteJobFlow, SubmitJobTemplate,
+         * DeleteJobTemplate; every other kind (SubmitJob, UpdateJob, DeleteJob, a job action) is about a Job.
+         */
+        public static Target of(CommandResult result) {
+            String kind = result.getKind();
+            if (kind.endsWith("JobFlow")) {
+                return JOB_FLOW;
+            }
+            return kind.endsWith("JobTemplate") ? JOB_TEMPLATE : JOB;
+        }
+    }
+
+    /** Whether the result answers a command the bridge sent for a CR (their request ids start with {@code k8s:}). */
     public static boolean fromCr(CommandResult result) {
-        return result.getRequestId().startsWith(REQUEST_PREFIX) && "Job".equals(result.getKind());
+        return result.getRequestId().startsWith(REQUEST_PREFIX);
     }
 
     /**
      * The event; its name is derived from the request id, so a redelivered result creates nothing new.
      *
-     * @param jobUid the CR's UID when it still exists
+     * @param jobUid the UID of the CR (Job, JobFlow or JobTemplate) when it still exists
      */
     public static Event event(CommandResult result, Optional<String> jobUid) {
+        Target target = Target.of(result);
         String message = result.getAccepted() ? "accepted by Lahar (" + result.getRequestId() + ")"
                 : result.getViolations().stream().map(v -> v.getPath() + ": " + v.getMessage()).collect(Collectors.joining("; "));
         if (message.length() > MAX_MESSAGE) {
@@ -49,7 +79,7 @@ public final class CommandEvents {
                 .withNamespace(result.getNamespace())
                 .endMetadata()
                 .withNewInvolvedObject()
-                .withApiVersion(VolcanoKinds.BATCH_API_VERSION).withKind("Job")
+                .withApiVersion(target.apiVersion).withKind(target.kind.getKind())
                 .withName(result.getName()).withNamespace(result.getNamespace()).withUid(jobUid.orElse(null))
                 .endInvolvedObject()
                 .withType(result.getAccepted() ? "Normal" : "Warning")

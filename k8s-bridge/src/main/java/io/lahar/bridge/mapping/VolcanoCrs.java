@@ -18,6 +18,7 @@ import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.Queue;
 import io.lahar.schema.QueueState;
+import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.UpdateJob;
 
@@ -59,9 +60,7 @@ public final class VolcanoCrs {
     public static JobCommand update(GenericKubernetesResource job, Instant time) {
         // An apiserver bumps the generation on every spec change; an emulator might not, and then
         // the resource version (which changes on every write) keeps two updates apart.
-        Long generation = job.getMetadata().getGeneration();
-        String version = generation != null ? "generation-" + generation : "rv-" + job.getMetadata().getResourceVersion();
-        return command(job, "k8s:" + job.getMetadata().getUid() + ":" + version, time, new UpdateJob(manifest(job)));
+        return command(job, "k8s:" + job.getMetadata().getUid() + ":" + specVersion(job), time, new UpdateJob(manifest(job)));
     }
 
     public static JobCommand delete(GenericKubernetesResource job, Instant time) {
@@ -71,10 +70,15 @@ public final class VolcanoCrs {
 
     /** The Volcano Job manifest as JSON: identity, labels, annotations and the spec, pod templates intact; no status. */
     static String manifest(GenericKubernetesResource job) {
+        return manifest(job, VolcanoKinds.BATCH_API_VERSION, "Job");
+    }
+
+    /** A CR as the manifest Lahar's commands carry: identity, labels, annotations and the spec; no status. */
+    static String manifest(GenericKubernetesResource job, String apiVersion, String kind) {
         ObjectMeta meta = job.getMetadata();
         ObjectNode out = NODES.objectNode();
-        out.put("apiVersion", VolcanoKinds.BATCH_API_VERSION);
-        out.put("kind", "Job");
+        out.put("apiVersion", apiVersion);
+        out.put("kind", kind);
         ObjectNode metadata = out.putObject("metadata");
         metadata.put("name", meta.getName());
         metadata.put("namespace", namespace(meta));
@@ -182,6 +186,26 @@ public final class VolcanoCrs {
                 .setPriority(spec.path("priority").asInt(0))
                 .setTime(time)
                 .build();
+    }
+
+    /**
+     * The scheduler's view of a queue as Volcano's QueueStatus: state, the pod-group counts by
+     * phase, and what is allocated ({@code deserved} is the spec's business in Volcano, so it stays
+     * off the status).
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> queueStatus(QueueStatus status) {
+        ObjectNode out = NODES.objectNode();
+        out.put("state", status.getState().name());
+        out.put("unknown", status.getUnknown());
+        out.put("pending", status.getPending());
+        out.put("running", status.getRunning());
+        out.put("inqueue", status.getInqueue());
+        out.put("completed", status.getCompleted());
+        if (!status.getAllocated().isEmpty()) {
+            out.set("allocated", MAPPER.valueToTree(status.getAllocated()));
+        }
+        return MAPPER.convertValue(out, Map.class);
     }
 
     // ---- pod group record → scheduling.volcano.sh PodGroup CR --------------------------------
@@ -306,11 +330,17 @@ public final class VolcanoCrs {
         return out.append('s').toString();
     }
 
+    /** The request-id suffix of a spec change: the generation, or the resource version where an emulator keeps none. */
+    static String specVersion(GenericKubernetesResource cr) {
+        Long generation = cr.getMetadata().getGeneration();
+        return generation != null ? "generation-" + generation : "rv-" + cr.getMetadata().getResourceVersion();
+    }
+
     static String rfc3339(Instant time) {
         return time.truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
-    private static String namespace(ObjectMeta meta) {
+    static String namespace(ObjectMeta meta) {
         return meta.getNamespace() == null ? "default" : meta.getNamespace();
     }
 

@@ -4,12 +4,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.CommandEvents;
-import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.schema.CommandResult;
 
 import java.util.Optional;
 
-/** Reports the engine's answers to commands from Volcano CRs as Events on the Job CR (see {@link CommandEvents}). */
+/** Reports the engine's answers to commands from Volcano CRs as Events on the CR (see {@link CommandEvents}). */
 public final class CommandResultReporter {
 
     public enum Outcome { REPORTED, ALREADY_REPORTED, NOT_OURS }
@@ -28,7 +27,7 @@ public final class CommandResultReporter {
         }
         Optional<String> uid;
         try {
-            GenericKubernetesResource cr = retry.call(() -> client.genericKubernetesResources(VolcanoKinds.JOBS)
+            GenericKubernetesResource cr = retry.call(() -> client.genericKubernetesResources(CommandEvents.Target.of(result).kind)
                     .inNamespace(result.getNamespace()).withName(result.getName()).get());
             uid = cr == null ? Optional.empty() : Optional.ofNullable(cr.getMetadata().getUid());
         } catch (KubernetesClientException e) {

@@ -75,6 +75,16 @@ public final class DecisionReconciler {
         return waiting.size();
     }
 
+    /** Whether a bind for {@code namespace/pod} still waits (the input loop holds its offset until it does not). */
+    public synchronized boolean isWaiting(String key) {
+        return waiting.containsKey(key);
+    }
+
+    /** The key under which a bind of this decision waits. */
+    public static String waitingKey(SchedulerDecision decision) {
+        return decision.getDecision() instanceof Bind bind ? decision.getNamespace() + "/" + bind.getPod() : null;
+    }
+
     private Outcome bind(SchedulerDecision decision, Bind bind) {
         String ns = decision.getNamespace();
         String key = ns + "/" + bind.getPod();

@@ -90,6 +90,25 @@ public final class PodIntentReconciler {
         return waiting.size();
     }
 
+    /** Whether a create for {@code namespace/pod} still waits (the input loop holds its offset until it does not). */
+    public synchronized boolean isWaiting(String key) {
+        return waiting.containsKey(key);
+    }
+
+    /**
+     * A DeletePod the loop will read again later (found by looking ahead after a restart): noted
+     * now, so that a create re-read before it is not carried out only to be undone — a deleted pod
+     * is never resurrected, not even for a moment.
+     */
+    public synchronized void deletedAhead(String namespace, DeletePod delete) {
+        deletedUpTo.merge(namespace + "/" + delete.getPod(), delete.getJobVersion(), Math::max);
+    }
+
+    /** The key under which a create for this intent waits. */
+    public static String waitingKey(PodIntent intent) {
+        return intent.getIntent() instanceof CreatePod create ? intent.getNamespace() + "/" + create.getPod() : null;
+    }
+
     private Outcome create(PodIntent intent, CreatePod create) {
         String key = intent.getNamespace() + "/" + create.getPod();
         if (deletedUpTo.getOrDefault(key, -1) >= create.getJobVersion()) {

@@ -5,8 +5,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.lahar.bridge.mapping.FlowCrs;
 import io.lahar.bridge.mapping.VolcanoCrs;
 import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.schema.FlowCommand;
+import io.lahar.schema.FlowKind;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.Topics;
 import org.jboss.logging.Logger;
@@ -24,8 +27,8 @@ import java.util.function.Consumer;
 /**
  * Volcano's own API as Lahar input, so {@code kubectl apply -f job.yaml} and {@code vcctl} work:
  * Job CRs become submit / update / delete commands, Command CRs (vcctl job suspend, resume, ...)
- * become job actions and are then deleted, as Volcano's controller does, and Queue CRs feed the
- * queues topic (a deleted Queue as a tombstone).
+ * become job actions and are then deleted, as Volcano's controller does, JobFlow and JobTemplate
+ * CRs become flow commands, and Queue CRs feed the queues topic (a deleted Queue as a tombstone).
  */
 public final class VolcanoApiWatcher implements AutoCloseable {
 
@@ -37,7 +40,7 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     private final long resyncMillis;
     private final Optional<String> namespace;
     private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
-    /** UIDs of Job CRs whose submit could not be sent (Kafka away): the next resync sends it again. */
+    /** UIDs of Job, JobFlow and JobTemplate CRs whose submit could not be sent (Kafka away): the next resync sends it again. */
     private final Set<String> unsent = ConcurrentHashMap.newKeySet();
 
     /**
@@ -56,8 +59,12 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     public VolcanoApiWatcher start() {
         informers.add(inform(VolcanoKinds.JOBS, new Handler(this::jobAdded, this::jobUpdated, this::jobDeleted)));
         informers.add(inform(VolcanoKinds.COMMANDS, new Handler(this::commandAdded, (o, n) -> commandAdded(n), c -> { })));
+        for (FlowKind kind : List.of(FlowKind.JobFlow, FlowKind.JobTemplate)) {
+            informers.add(inform(kind == FlowKind.JobFlow ? VolcanoKinds.JOB_FLOWS : VolcanoKinds.JOB_TEMPLATES,
+                    new Handler(cr -> flowAdded(kind, cr), (o, n) -> flowUpdated(kind, o, n), cr -> flowDeleted(kind, cr))));
+        }
         if (namespace.isEmpty()) {
-            informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, (o, n) -> queueChanged(n), this::queueDeleted)));
+            informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, this::queueUpdated, this::queueDeleted)));
         }
         return this;
     }
@@ -78,8 +85,7 @@ public final class VolcanoApiWatcher implements AutoCloseable {
      * repeat harmless.
      */
     void jobAdded(GenericKubernetesResource job) {
-        if (job.getAdditionalProperties().get("status") instanceof Map<?, ?> status && status.get("state") instanceof Map<?, ?> state
-                && state.get("phase") != null) {
+        if (hasPhase(job)) {
             return;
         }
         String uid = job.getMetadata().getUid();
@@ -113,8 +119,63 @@ public final class VolcanoApiWatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * As for Jobs: a JobFlow with a phase on its status is known to the engine (a re-list after a
+     * restart); otherwise the UID-derived request id makes a repeat harmless.
+     */
+    void flowAdded(FlowKind kind, GenericKubernetesResource cr) {
+        if (hasPhase(cr)) {
+            return;
+        }
+        String uid = cr.getMetadata().getUid();
+        unsent.add(uid);
+        sendFlowCommand(FlowCrs.submit(cr, kind, clock.instant()));
+        unsent.remove(uid);
+    }
+
+    void flowUpdated(FlowKind kind, GenericKubernetesResource old, GenericKubernetesResource cr) {
+        if (unsent.contains(cr.getMetadata().getUid())) {
+            flowAdded(kind, cr);
+        } else if (!Objects.equals(old.getAdditionalProperties().get("spec"), cr.getAdditionalProperties().get("spec"))) {
+            sendFlowCommand(FlowCrs.resubmit(cr, kind, clock.instant()));
+        }
+    }
+
+    void flowDeleted(FlowKind kind, GenericKubernetesResource cr) {
+        sendFlowCommand(FlowCrs.delete(cr, kind, clock.instant()));
+    }
+
+    private static boolean hasPhase(GenericKubernetesResource cr) {
+        return cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status && status.get("state") instanceof Map<?, ?> state
+                && state.get("phase") != null;
+    }
+
+    private void sendFlowCommand(FlowCommand command) {
+        sink.send(Topics.FLOW_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()), command);
+    }
+
     void queueChanged(GenericKubernetesResource queue) {
         sink.send(Topics.QUEUES.name(), queue.getMetadata().getName(), VolcanoCrs.queue(queue, clock.instant()));
+    }
+
+    /**
+     * The bridge writes the scheduler's counts onto the Queue's status; those writes are no change
+     * of the queue and are not sent back (it would loop through the scheduler). A change of the
+     * spec or of status.state (open / close) is; so is a resync (same resource version), which
+     * re-sends what Kafka may have refused.
+     */
+    void queueUpdated(GenericKubernetesResource old, GenericKubernetesResource queue) {
+        boolean resync = Objects.equals(old.getMetadata().getResourceVersion(), queue.getMetadata().getResourceVersion());
+        if (resync || !Objects.equals(old.getAdditionalProperties().get("spec"), queue.getAdditionalProperties().get("spec"))
+                || !Objects.equals(state(old), state(queue))) {
+            queueChanged(queue);
+        }
+    }
+
+    /** A Queue without a state is Open (Volcano's default), as {@link VolcanoCrs#queue} reads it. */
+    private static Object state(GenericKubernetesResource queue) {
+        Object state = queue.getAdditionalProperties().get("status") instanceof Map<?, ?> status ? status.get("state") : null;
+        return state == null ? "Open" : state;
     }
 
     void queueDeleted(GenericKubernetesResource queue) {

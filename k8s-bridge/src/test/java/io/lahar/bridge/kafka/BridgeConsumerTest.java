@@ -8,9 +8,11 @@ import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.EngineDeletions;
+import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
+import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.Topics;
@@ -42,6 +44,7 @@ class BridgeConsumerTest {
         consumer = new BridgeConsumer("127.0.0.1:1", "http://127.0.0.1:1/apis/registry/v3", "test",
                 new PodIntentReconciler(client, retry, new EngineDeletions(), SshKeyPair::generate),
                 new DecisionReconciler(client, retry), new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
+                new FlowStatusWriter(client, retry), new QueueStatusWriter(client, retry),
                 new CommandResultReporter(client, retry),
                 (topic, key, value) -> {
                     assertThat(topic).isEqualTo(Topics.DEAD_LETTERS.name());
@@ -62,7 +65,7 @@ class BridgeConsumerTest {
 
     @Test
     void aRecordThatIsNotAvroIsADeadLetterWithItsPlace() {
-        assertThat(consumer.handle(record("team/job", new byte[] {9, 9, 9}))).isEqualTo(BridgeConsumer.Handled.DONE);
+        assertThat(consumer.handle(record("team/job", new byte[] {9, 9, 9})).handled()).isEqualTo(BridgeConsumer.Handled.DONE);
         assertThat(dead).singleElement().isInstanceOfSatisfying(DeadLetter.class, d -> {
             assertThat(d.getTopic()).isEqualTo(Topics.POD_INTENTS.name());
             assertThat(d.getPartition()).isEqualTo(3);
@@ -75,13 +78,13 @@ class BridgeConsumerTest {
     @Test
     void aRecordWhoseSchemaCannotBeFetchedWaitsForTheRegistry() {
         byte[] wire = {0, 0, 0, 0, 1, 2, 3};
-        assertThat(consumer.handle(record("team/job", wire))).isEqualTo(BridgeConsumer.Handled.LATER);
+        assertThat(consumer.handle(record("team/job", wire)).handled()).isEqualTo(BridgeConsumer.Handled.LATER);
         assertThat(dead).isEmpty();
     }
 
     @Test
     void recordsOfOtherNamespacesAreSkippedUndecoded() {
-        assertThat(consumer.handle(record("other/job", new byte[] {9, 9, 9}))).isEqualTo(BridgeConsumer.Handled.DONE);
+        assertThat(consumer.handle(record("other/job", new byte[] {9, 9, 9})).handled()).isEqualTo(BridgeConsumer.Handled.DONE);
         assertThat(dead).isEmpty();
     }
 

@@ -27,6 +27,8 @@ import io.lahar.schema.PodGroupSpec;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.Queue;
+import io.lahar.schema.QueueState;
+import io.lahar.schema.QueueStatus;
 import io.lahar.schema.ServicePort;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
@@ -112,8 +114,8 @@ class VolcanoApiTest {
                         .setMinAvailable(1).setRunning(1).build())
                 .build();
         JobStatusWriter writer = new JobStatusWriter(client, RETRY);
-        assertThat(writer.apply(status)).isEqualTo(JobStatusWriter.Outcome.WRITTEN);
-        assertThat(writer.apply(status)).isEqualTo(JobStatusWriter.Outcome.UNCHANGED);
+        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.WRITTEN);
+        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.UNCHANGED);
 
         GenericKubernetesResource stored = client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(NS).withName(job).get();
         assertThat(stored.get("status", "state", "phase").toString()).isEqualTo("Running");
@@ -131,7 +133,7 @@ class VolcanoApiTest {
         client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(NS).withName(job).delete();
         await().atMost(Duration.ofSeconds(10)).until(() -> commandsFor(job).size() == 3);
         assertThat(commandsFor(job).getLast().getCommand()).isInstanceOf(DeleteJob.class);
-        assertThat(writer.apply(status)).isEqualTo(JobStatusWriter.Outcome.NO_CR);
+        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.NO_CR);
     }
 
     @Test
@@ -180,6 +182,44 @@ class VolcanoApiTest {
         client.genericKubernetesResources(VolcanoKinds.QUEUES).withName(queue).delete();
         await().atMost(Duration.ofSeconds(10)).until(() -> sink.sent.stream()
                 .anyMatch(s -> s.topic().equals(Topics.QUEUES.name()) && s.key().equals(queue) && s.value() == null));
+    }
+
+    @Test
+    void queueStatusLandsOnTheQueueCrWithoutEchoingBackIntoTheQueuesTopic() {
+        String queue = name();
+        create(VolcanoKinds.QUEUES, """
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: Queue
+                metadata: {name: %s}
+                spec: {weight: 2}
+                """.formatted(queue));
+        await().atMost(Duration.ofSeconds(10)).until(() -> queueRecords(queue).size() == 1);
+
+        QueueStatusWriter writer = new QueueStatusWriter(client, RETRY);
+        QueueStatus status = QueueStatus.newBuilder().setName(queue).setState(QueueState.Open).setPending(1).setInqueue(2)
+                .setRunning(3).setCompleted(4).setUnknown(0).setAllocated(Map.of("cpu", "6", "memory", "12Gi"))
+                .setDeserved(Map.of("cpu", "8")).setTime(TestIntents.T0).build();
+        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.WRITTEN);
+        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.UNCHANGED);
+        GenericKubernetesResource cr = client.genericKubernetesResources(VolcanoKinds.QUEUES).withName(queue).get();
+        assertThat(cr.<Object>get("status", "state")).isEqualTo("Open");
+        assertThat(((Number) cr.get("status", "inqueue")).intValue()).isEqualTo(2);
+        assertThat(((Number) cr.get("status", "running")).intValue()).isEqualTo(3);
+        assertThat(((Number) cr.get("status", "completed")).intValue()).isEqualTo(4);
+        assertThat(cr.<Object>get("status", "allocated", "memory")).isEqualTo("12Gi");
+        assertThat(cr.<Map<String, Object>>get("status")).doesNotContainKey("deserved");
+
+        // Closing the queue is a change the scheduler must hear of; the counts written above were not.
+        assertThat(writer.apply(QueueStatus.newBuilder(status).setState(QueueState.Closed).build()))
+                .isEqualTo(StatusSubresource.Outcome.WRITTEN);
+        await().atMost(Duration.ofSeconds(10)).until(() -> queueRecords(queue).size() == 2);
+        assertThat(queueRecords(queue)).extracting(Queue::getState).containsExactly(QueueState.Open, QueueState.Closed);
+        assertThat(new QueueStatusWriter(client, RETRY).apply(QueueStatus.newBuilder(status).setName(queue + "-none").build()))
+                .isEqualTo(StatusSubresource.Outcome.NO_CR);
+    }
+
+    private static List<Queue> queueRecords(String queue) {
+        return sink.values(Topics.QUEUES.name(), Queue.class).stream().filter(q -> q.getName().equals(queue)).toList();
     }
 
     @Test
@@ -244,7 +284,7 @@ class VolcanoApiTest {
         String job = name();
         CommandResultReporter reporter = new CommandResultReporter(client, RETRY);
         CommandResult rejected = CommandResult.newBuilder().setRequestId("k8s:abc:submit").setNamespace(NS).setName(job)
-                .setKind("Job").setAccepted(false).setTime(TestIntents.T0).setSender("k8s-bridge")
+                .setKind("SubmitJob").setAccepted(false).setTime(TestIntents.T0).setSender("k8s-bridge")
                 .setViolations(List.of(new Violation("spec.tasks[0].replicas", "must be at least 0"),
                         new Violation("spec.queue", "queue \"nope\" does not exist")))
                 .build();

@@ -1,0 +1,86 @@
+package io.lahar.bridge.kafka;
+
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.BiPredicate;
+
+/**
+ * Which offsets the bridge may commit. A record whose work waits in memory (a bind whose pod does
+ * not exist yet, a create waiting for the old pod to go) holds its partition's commit at its own
+ * offset until the work is done or superseded: a bridge that restarts meanwhile reads the record
+ * again instead of losing the work. Everything after it is re-read too, which every reconciler
+ * tolerates (create-if-absent, binds checked against the pod, deletes idempotent).
+ * Single-threaded: only the input loop uses it.
+ */
+final class OffsetLedger {
+
+    /** partition → the next offset to read (everything before it is handled). */
+    private final Map<TopicPartition, Long> next = new HashMap<>();
+    /** partition → waiting key → offset of the record whose work waits under that key. */
+    private final Map<TopicPartition, Map<String, Long>> held = new HashMap<>();
+    /** partition → what was committed last, so only progress is committed. */
+    private final Map<TopicPartition, Long> committed = new HashMap<>();
+
+    void handled(TopicPartition partition, long offset) {
+        next.merge(partition, offset + 1, Math::max);
+    }
+
+    /**
+     * The record at {@code offset} left work waiting under {@code key}; a later record waiting
+     * under the same key replaces it (the reconcilers keep one waiting item per key).
+     */
+    void hold(TopicPartition partition, String key, long offset) {
+        held.computeIfAbsent(partition, p -> new HashMap<>()).put(key, offset);
+    }
+
+    /**
+     * The offsets to commit now: per partition, the oldest record still waiting, or else the next
+     * offset to read; only those that moved since the last commit.
+     *
+     * @param waiting whether the work under (topic, key) still waits
+     */
+    Map<TopicPartition, OffsetAndMetadata> commitable(BiPredicate<String, String> waiting) {
+        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+        for (Map.Entry<TopicPartition, Long> entry : next.entrySet()) {
+            TopicPartition partition = entry.getKey();
+            long offset = entry.getValue();
+            Map<String, Long> keys = held.get(partition);
+            if (keys != null) {
+                keys.entrySet().removeIf(k -> !waiting.test(partition.topic(), k.getKey()));
+                for (long heldAt : keys.values()) {
+                    offset = Math.min(offset, heldAt);
+                }
+                if (keys.isEmpty()) {
+                    held.remove(partition);
+                }
+            }
+            Long last = committed.get(partition);
+            if (last == null || offset > last) {
+                out.put(partition, new OffsetAndMetadata(offset));
+            }
+        }
+        return out;
+    }
+
+    void committed(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        offsets.forEach((partition, offset) -> committed.put(partition, offset.offset()));
+    }
+
+    /** The partitions went to another member (or the consumer stopped): forget them. */
+    void forget(Collection<TopicPartition> partitions) {
+        partitions.forEach(p -> {
+            next.remove(p);
+            held.remove(p);
+            committed.remove(p);
+        });
+    }
+
+    /** Offsets still held back, for tests and logs. */
+    int heldCount() {
+        return held.values().stream().mapToInt(Map::size).sum();
+    }
+}
