@@ -228,7 +228,6 @@ final class LaharSystem implements AutoCloseable {
         Map<String, String> all = new LinkedHashMap<>();
         all.put("kafka.bootstrap.servers", infra.bootstrapServers());
         all.put("lahar.schema-registry.url", infra.registryUrl());
-        all.put("quarkus.log.console.color", "false");
         all.putAll(specific);
         return all;
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -67,9 +67,9 @@ class VolcanoApiIT {
                 .withLabel("volcano.sh/job-name", "cr-long").list().getItems().isEmpty());
     }
 
-    private static MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> jobs(
+    private static NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> jobs(
             LaharSystem system) {
-        return system.kube().genericKubernetesResources(JOBS);
+        return system.kube().genericKubernetesResources(JOBS).inNamespace(system.namespace);
     }
 
     private static GenericKubernetesResource job(LaharSystem system, String name, int replicas, String duration) {
@@ -110,7 +110,7 @@ class VolcanoApiIT {
                   kind: Job
                   name: %s
                 """.formatted(name, system.namespace, action, target), GenericKubernetesResource.class);
-        system.kube().genericKubernetesResources(COMMANDS).resource(command).create();
+        system.kube().genericKubernetesResources(COMMANDS).inNamespace(system.namespace).resource(command).create();
     }
 
     private static GenericKubernetesResource awaitCrPhase(LaharSystem system, String name, String phase) {
