@@ -181,8 +181,14 @@ final class LaharSystem implements AutoCloseable {
         return Topics.jobKey(namespace, job);
     }
 
+    /** The streams-app instance started last that still runs. */
     ServiceProcess streamsApp() {
-        return streamsApps.get(streamsApps.size() - 1);
+        for (int i = streamsApps.size() - 1; i >= 0; i--) {
+            if (streamsApps.get(i).isAlive()) {
+                return streamsApps.get(i);
+            }
+        }
+        throw new IllegalStateException("no streams-app instance runs");
     }
 
     List<ServiceProcess> services() {
