@@ -1,5 +1,7 @@
 package io.lahar.system;
 
+import io.lahar.testkit.ParentWatchdog;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -15,11 +17,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 
 /**
  * One Lahar service as the process {@code bin/start} runs: {@code java -jar
- * <module>/target/quarkus-app/quarkus-run.jar} with {@code -D} options, on the JDK that runs the
- * tests, its output appended to {@code <dir>/<name>.log}. {@link #stop()} is SIGTERM (Quarkus shuts
+ * <module>/target/quarkus-app/quarkus-run.jar} with {@code -D} options (under a watchdog that ends
+ * it with the test JVM), on the JDK that runs the tests, its output appended to
+ * {@code <dir>/<name>.log}. {@link #stop()} is SIGTERM (Quarkus shuts
  * down cleanly), {@link #kill()} is SIGKILL (nothing is flushed, no transaction is finished: the
  * crash the exactly-once test needs).
  */
@@ -56,8 +61,7 @@ final class ServiceProcess implements AutoCloseable {
         command.add("-XX:TieredStopAtLevel=1"); // start-up time matters more than peak speed here
         command.add("-Dquarkus.http.port=" + port);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
-        command.add("-jar");
-        command.add(jar.toString());
+        command.addAll(underWatchdog(jar));
         try {
             Files.createDirectories(dir);
             Path log = dir.resolve(name + ".log");
@@ -74,6 +78,39 @@ final class ServiceProcess implements AutoCloseable {
             return service;
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name, e);
+        }
+    }
+
+    /**
+     * What {@code -jar jar} runs, under the testkit's {@link ParentWatchdog}: the service exits (cleanly,
+     * through its shutdown hooks) when this test JVM is gone, even after a SIGKILL that leaves no
+     * shutdown hook of ours to run. The jar's manifest is honoured as {@code -jar} would: its
+     * Main-Class, and its Add-Opens and Enable-Native-Access as command-line options.
+     */
+    static List<String> underWatchdog(Path jar) {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            Attributes manifest = file.getManifest().getMainAttributes();
+            List<String> args = new ArrayList<>();
+            String opens = manifest.getValue("Add-Opens");
+            if (opens != null) {
+                for (String target : opens.trim().split("\\s+")) {
+                    args.add("--add-opens=" + target + "=ALL-UNNAMED");
+                }
+            }
+            if (manifest.getValue("Enable-Native-Access") != null) {
+                args.add("--enable-native-access=ALL-UNNAMED");
+            }
+            Path watchdog = Path.of(ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            args.add("-cp");
+            args.add(watchdog + File.pathSeparator + jar);
+            args.add(ParentWatchdog.class.getName());
+            args.add(Long.toString(ProcessHandle.current().pid()));
+            args.add(manifest.getValue(Attributes.Name.MAIN_CLASS));
+            return args;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the manifest of " + jar, e);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
         }
     }
 
