@@ -20,8 +20,12 @@ import java.util.regex.Pattern;
  *       {@code 500ms}; a bare number is seconds), else the {@code sleep N} found in each
  *       container's command and args (several sleeps add up; the pod ends with its longest
  *       container), else none: the pod runs until it is deleted;</li>
- *   <li>exit code: the annotation {@value #EXIT_CODE} (0..255), else 0. Non-zero makes the pod
- *       Failed, zero Succeeded.</li>
+ *   <li>exit code: the annotation {@value #EXIT_CODES} (a comma-separated list: the first value
+ *       for job version 0, the second for version 1, …, the last for every later version; the
+ *       version is the pod's {@value #JOB_VERSION} annotation, which the engine sets), else the
+ *       annotation {@value #EXIT_CODE} (0..255), else 0. Non-zero makes the pod Failed, zero
+ *       Succeeded. The list lets a test fail only a job's first run, so that a restart policy
+ *       fires once and the restarted job then completes.</li>
  * </ul>
  * A malformed annotation is not fatal: it is reported in {@link #problems()} (with its field path)
  * and ignored.
@@ -34,6 +38,9 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
 
   public static final String DURATION = "lahar.io/sim-duration";
   public static final String EXIT_CODE = "lahar.io/sim-exit-code";
+  public static final String EXIT_CODES = "lahar.io/sim-exit-codes";
+  /** Set on every pod by the engine (as Volcano's job controller does): the job version it runs for. */
+  public static final String JOB_VERSION = "volcano.sh/job-version";
 
   private static final Pattern GO_DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
   private static final Pattern GO_DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?(ns|us|µs|ms|s|m|h))+$");
@@ -69,17 +76,66 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
     int exitCode = 0;
     String exitText = annotations.get(EXIT_CODE);
     if (exitText != null) {
-      try {
-        exitCode = Integer.parseInt(exitText.trim());
-        if (exitCode < 0 || exitCode > 255) {
-          problems.add("metadata.annotations[" + EXIT_CODE + "]: " + exitCode + " is not an exit code (0..255)");
-          exitCode = 0;
-        }
-      } catch (NumberFormatException e) {
-        problems.add("metadata.annotations[" + EXIT_CODE + "]: \"" + exitText + "\" is not a whole number");
+      exitCode = parseExitCode(exitText, "metadata.annotations[" + EXIT_CODE + "]", problems).orElse(0);
+    }
+    String perVersion = annotations.get(EXIT_CODES);
+    if (perVersion != null) {
+      Optional<Integer> forVersion = exitCodeForVersion(perVersion, jobVersion(annotations, problems), problems);
+      if (forVersion.isPresent()) {
+        exitCode = forVersion.get();
       }
     }
     return new PodRunPlan(duration, exitCode, problems);
+  }
+
+  /**
+   * The exit code {@value #EXIT_CODES} gives a job version: its entry at that index, the last entry
+   * past the end. Empty (with the problems noted) when any entry is not an exit code, so a typo
+   * never silently picks a different code.
+   */
+  static Optional<Integer> exitCodeForVersion(String text, int version, List<String> problems) {
+    String[] entries = text.split(",", -1);
+    List<Integer> codes = new ArrayList<>();
+    int before = problems.size();
+    for (int i = 0; i < entries.length; i++) {
+      parseExitCode(entries[i], "metadata.annotations[" + EXIT_CODES + "][" + i + "]", problems)
+          .ifPresent(codes::add);
+    }
+    if (problems.size() > before) {
+      return Optional.empty();
+    }
+    return Optional.of(codes.get(Math.min(version, codes.size() - 1)));
+  }
+
+  private static int jobVersion(Map<String, String> annotations, List<String> problems) {
+    String text = annotations.get(JOB_VERSION);
+    if (text == null) {
+      return 0;
+    }
+    try {
+      int version = Integer.parseInt(text.trim());
+      if (version >= 0) {
+        return version;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    problems.add("metadata.annotations[" + JOB_VERSION + "]: \"" + text + "\" is not a job version; 0 assumed");
+    return 0;
+  }
+
+  private static Optional<Integer> parseExitCode(String text, String field, List<String> problems) {
+    try {
+      int code = Integer.parseInt(text.trim());
+      if (code < 0 || code > 255) {
+        problems.add(field + ": " + code + " is not an exit code (0..255)");
+        return Optional.empty();
+      }
+      return Optional.of(code);
+    } catch (NumberFormatException e) {
+      problems.add(field + ": \"" + text + "\" is not a whole number");
+      return Optional.empty();
+    }
   }
 
   /** A Go-style duration ({@code 1h2m3.5s}) or a bare number of seconds; empty if it is neither. */

@@ -84,6 +84,46 @@ class PodRunPlanTest {
         "metadata.annotations[lahar.io/sim-exit-code]: 300 is not an exit code (0..255)");
   }
 
+  @Test
+  void perVersionExitCodesFailOnlyTheFirstRunAndTheLastValueAppliesToLaterVersions() {
+    Map<String, String> firstFails = Map.of(PodRunPlan.EXIT_CODES, "1, 0");
+
+    assertThat(PodRunPlan.of(pod(withVersion(firstFails, "0"), List.of("sleep", "1"))).exitCode()).isEqualTo(1);
+    assertThat(PodRunPlan.of(pod(withVersion(firstFails, "1"), List.of("sleep", "1"))).exitCode()).isZero();
+    assertThat(PodRunPlan.of(pod(withVersion(firstFails, "7"), List.of("sleep", "1"))).exitCode()).isZero();
+    // No version annotation: a pod the engine did not create counts as version 0.
+    assertThat(PodRunPlan.of(pod(firstFails, List.of("sleep", "1"))).exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void perVersionExitCodesWinOverTheSingleExitCode() {
+    Map<String, String> both = withVersion(Map.of(PodRunPlan.EXIT_CODES, "3,2", PodRunPlan.EXIT_CODE, "9"), "1");
+
+    PodRunPlan plan = PodRunPlan.of(pod(both, List.of("sleep", "1")));
+
+    assertThat(plan.exitCode()).isEqualTo(2);
+    assertThat(plan.problems()).isEmpty();
+  }
+
+  @Test
+  void aMalformedPerVersionListIsReportedPerEntryAndFallsBackToTheSingleExitCode() {
+    Map<String, String> bad = withVersion(Map.of(PodRunPlan.EXIT_CODES, "1,x,256", PodRunPlan.EXIT_CODE, "4"), "v2");
+
+    PodRunPlan plan = PodRunPlan.of(pod(bad, List.of("sleep", "1")));
+
+    assertThat(plan.exitCode()).isEqualTo(4);
+    assertThat(plan.problems()).containsExactlyInAnyOrder(
+        "metadata.annotations[volcano.sh/job-version]: \"v2\" is not a job version; 0 assumed",
+        "metadata.annotations[lahar.io/sim-exit-codes][1]: \"x\" is not a whole number",
+        "metadata.annotations[lahar.io/sim-exit-codes][2]: 256 is not an exit code (0..255)");
+  }
+
+  private static Map<String, String> withVersion(Map<String, String> annotations, String version) {
+    Map<String, String> all = new java.util.HashMap<>(annotations);
+    all.put(PodRunPlan.JOB_VERSION, version);
+    return all;
+  }
+
   static Pod pod(Map<String, String> annotations, List<String> command) {
     return new PodBuilder()
         .withNewMetadata().withName("p").withNamespace("default").withAnnotations(annotations).endMetadata()

@@ -48,6 +48,7 @@ import java.util.TreeMap;
 public final class SchedulerCache {
 
     private final Set<String> schedulerNames;
+    private final NodeSelector nodeSelector;
     private final Map<String, Node> nodes = new TreeMap<>();
     private final Map<String, QueueInfo> queues = new TreeMap<>();
     private final Map<String, JobEntry> jobs = new TreeMap<>();
@@ -55,7 +56,16 @@ public final class SchedulerCache {
 
     /** @param schedulerNames the pods' schedulerName values this scheduler places (Volcano: "volcano") */
     public SchedulerCache(Set<String> schedulerNames) {
+        this(schedulerNames, NodeSelector.ALL);
+    }
+
+    /**
+     * @param schedulerNames the pods' schedulerName values this scheduler places (Volcano: "volcano")
+     * @param nodeSelector   the nodes it may use; the others are left out of every snapshot
+     */
+    public SchedulerCache(Set<String> schedulerNames, NodeSelector nodeSelector) {
         this.schedulerNames = Set.copyOf(schedulerNames);
+        this.nodeSelector = nodeSelector;
     }
 
     /** One gang: its pod group (null until it arrives or after a tombstone) and its pods. */
@@ -80,6 +90,11 @@ public final class SchedulerCache {
             return;
         }
         NodeMapping.check(node);
+        if (!nodeSelector.matches(node)) {
+            // Its labels may have changed: a node that no longer matches leaves the scheduler's view.
+            nodes.remove(node.getName());
+            return;
+        }
         nodes.put(node.getName(), node);
     }
 

@@ -1,6 +1,7 @@
 package io.lahar.scheduler.loop;
 
 import io.lahar.core.scheduling.framework.SchedulerConf;
+import io.lahar.scheduler.cache.NodeSelector;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -17,10 +18,11 @@ import java.util.Set;
  * @param maxUnconfirmedBindings sessions pause while this many bindings wait for a pod event
  * @param schedulerNames         the pods' schedulerName values this scheduler places
  * @param transactionTimeout     the producer's transaction timeout
+ * @param nodeSelector           the nodes this scheduler may use (Volcano's --node-selector); all by default
  */
 public record LoopSettings(String bootstrapServers, String registryUrl, String transactionalId, String groupId,
                            Duration period, SchedulerConf conf, int maxUnconfirmedBindings,
-                           Set<String> schedulerNames, Duration transactionTimeout) {
+                           Set<String> schedulerNames, Duration transactionTimeout, NodeSelector nodeSelector) {
     public LoopSettings {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(registryUrl, "registryUrl");
@@ -31,5 +33,14 @@ public record LoopSettings(String bootstrapServers, String registryUrl, String t
         if (maxUnconfirmedBindings < 1) throw new IllegalArgumentException("maxUnconfirmedBindings must be at least 1");
         schedulerNames = Set.copyOf(schedulerNames);
         transactionTimeout = transactionTimeout == null ? Duration.ofSeconds(30) : transactionTimeout;
+        nodeSelector = nodeSelector == null ? NodeSelector.ALL : nodeSelector;
+    }
+
+    /** Settings for a scheduler that may use every node. */
+    public LoopSettings(String bootstrapServers, String registryUrl, String transactionalId, String groupId,
+                        Duration period, SchedulerConf conf, int maxUnconfirmedBindings,
+                        Set<String> schedulerNames, Duration transactionTimeout) {
+        this(bootstrapServers, registryUrl, transactionalId, groupId, period, conf, maxUnconfirmedBindings,
+                schedulerNames, transactionTimeout, NodeSelector.ALL);
     }
 }

@@ -217,7 +217,7 @@ public final class SchedulingLoop implements Runnable {
 
     /** Reads every partition from the beginning up to its current end, folding into a new cache. */
     private List<ProducerRecord<String, byte[]>> catchUp(KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
-        cache = new SchedulerCache(settings.schedulerNames());
+        cache = new SchedulerCache(settings.schedulerNames(), settings.nodeSelector());
         queueStatuses = new QueueStatuses();
         c.seekToBeginning(partitions);
         Map<TopicPartition, Long> end = c.endOffsets(partitions);

@@ -3,6 +3,7 @@ package io.lahar.scheduler.service;
 import io.lahar.core.scheduling.framework.InvalidConfException;
 import io.lahar.core.scheduling.framework.SchedulerConf;
 import io.lahar.scheduler.loop.LeaderElection;
+import io.lahar.scheduler.cache.NodeSelector;
 import io.lahar.scheduler.loop.LoopSettings;
 import io.lahar.scheduler.loop.LoopState;
 import io.lahar.scheduler.loop.SchedulerMetrics;
@@ -65,6 +66,10 @@ public class SchedulerService {
     @ConfigProperty(name = "lahar.scheduler.scheduler-names", defaultValue = "volcano")
     List<String> schedulerNames;
 
+    /** Volcano's --node-selector: comma-separated key:value labels a node must all carry; empty = all nodes. */
+    @ConfigProperty(name = "lahar.scheduler.node-selector")
+    Optional<String> nodeSelector;
+
     @ConfigProperty(name = "lahar.scheduler.transaction-timeout", defaultValue = "30s")
     Duration transactionTimeout;
 
@@ -97,7 +102,9 @@ public class SchedulerService {
         SchedulerConf conf = conf();
         if (createTopics) TopicBootstrap.ensureTopics(bootstrapServers);
         settings = new LoopSettings(bootstrapServers, registryUrl, transactionalId, groupId, period, conf,
-                maxUnconfirmedBindings, new HashSet<>(schedulerNames), transactionTimeout);
+                maxUnconfirmedBindings, new HashSet<>(schedulerNames), transactionTimeout,
+                NodeSelector.parse(nodeSelector.orElse("")));
+        LOG.info("scheduler uses " + settings.nodeSelector());
         metrics = new SchedulerMetrics(meterRegistry);
         if (!leaderElection) {
             startLoop();

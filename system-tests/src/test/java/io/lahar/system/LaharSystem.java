@@ -1,0 +1,303 @@
+package io.lahar.system;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.lahar.cli.replay.InputLog;
+import io.lahar.schema.JobCommand;
+import io.lahar.schema.SubmitJob;
+import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.testkit.LaharInfra;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The whole of Lahar for the system tests: the streams-app, the scheduler-service and the
+ * k8s-bridge (with its embedded cluster of simulated nodes) as processes on the shared broker and
+ * registry, started once for all test classes ({@link LaharSystemExtension}).
+ *
+ * <p>Isolation on a broker that other modules' tests have written to: every id is unique to this
+ * run (application id, consumer groups, transactional id); the jobs live in a namespace of their
+ * own, which is the only one the bridge serves; they name a {@code schedulerName} of their own,
+ * the only one the scheduler places; and the scheduler uses only this run's simulated nodes,
+ * selected by a pool label. The streams-app starts where its input topics end now, so it never
+ * re-processes (and re-emits) other tests' records.
+ */
+final class LaharSystem implements AutoCloseable {
+
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final LaharInfra infra;
+    final String run;
+    /** The jobs' namespace, the bridge's lahar.bridge.namespace. */
+    final String namespace;
+    /** The jobs' spec.schedulerName, the scheduler's lahar.scheduler.scheduler-names. */
+    final String schedulerName;
+    /** The simulated nodes' pool label (key lahar.io/pool), the scheduler's node selector. */
+    final String pool;
+    final String streamsAppId;
+    final Path dir;
+    final Path kubeconfig;
+    final RegistrySerdes serdes;
+    final TopicRecords records;
+    private final Path root;
+    private final KafkaProducer<String, JobCommand> commands;
+    private final List<ServiceProcess> streamsApps = new ArrayList<>();
+    private ServiceProcess scheduler;
+    private ServiceProcess bridge;
+    private KubernetesClient kube;
+    private int stateDirs;
+
+    private LaharSystem(LaharInfra infra) {
+        this.infra = infra;
+        this.run = UUID.randomUUID().toString().substring(0, 6);
+        this.namespace = "sys-" + run;
+        this.schedulerName = "lahar-sys-" + run;
+        this.pool = "sys-" + run;
+        this.streamsAppId = "lahar-sys-" + run;
+        this.root = Path.of(System.getProperty("lahar.project.root", "..")).toAbsolutePath().normalize();
+        this.dir = Path.of(System.getProperty("lahar.system-tests.dir", "target/system-tests")).toAbsolutePath()
+                .resolve(run);
+        this.kubeconfig = dir.resolve("kubeconfig.yaml");
+        this.serdes = new RegistrySerdes(infra.registryUrl());
+        this.records = new TopicRecords(infra.bootstrapServers(), serdes, namespace + "/");
+        @SuppressWarnings("unchecked")
+        var serializer = serdes.value(JobCommand.class).serializer();
+        this.commands = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), serializer);
+    }
+
+    static LaharSystem start(LaharInfra infra) {
+        LaharSystem system = new LaharSystem(infra);
+        try {
+            system.startAll();
+            return system;
+        } catch (RuntimeException e) {
+            system.close();
+            throw e;
+        }
+    }
+
+    private void startAll() {
+        createTopics();
+        records.start(); // from the end of the output topics as they are now
+        startStreamsAtTheEnd();
+        scheduler = ServiceProcess.start("scheduler-service", jar("scheduler-service"), ServiceProcess.freePort(),
+                common(Map.of(
+                        "lahar.scheduler.transactional-id", "lahar-sys-" + run + "-scheduler",
+                        "lahar.scheduler.group-id", "lahar-sys-" + run + "-scheduler",
+                        "lahar.scheduler.scheduler-names", schedulerName,
+                        "lahar.scheduler.node-selector", "lahar.io/pool:" + pool)), dir);
+        bridge = ServiceProcess.start("k8s-bridge", jar("k8s-bridge"), ServiceProcess.freePort(),
+                common(Map.of(
+                        "lahar.bridge.group-id", "lahar-sys-" + run + "-bridge",
+                        "lahar.bridge.namespace", namespace,
+                        "lahar.bridge.embedded-cluster.enabled", "true",
+                        "lahar.bridge.embedded-cluster.nodes",
+                        "3x{name=" + pool + ",cpu=8,memory=32Gi,label=lahar.io/pool=" + pool + "}",
+                        "lahar.bridge.embedded-cluster.kubeconfig", kubeconfig.toString(),
+                        "lahar.bridge.embedded-cluster.time-scale", "1")), dir);
+        ServiceProcess streams = startStreamsApp(newStateDir());
+        streams.awaitReady(READY_TIMEOUT);
+        scheduler.awaitReady(READY_TIMEOUT);
+        bridge.awaitReady(READY_TIMEOUT);
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!Files.isRegularFile(kubeconfig)) {
+            if (System.nanoTime() > deadline || !bridge.isAlive()) {
+                throw new IllegalStateException("the bridge wrote no kubeconfig at " + kubeconfig + "\n"
+                        + bridge.logTail(60));
+            }
+            sleep(200);
+        }
+        try {
+            kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Every input of the lifecycle, as the test may send it: a submit of a Volcano Job in YAML, into this run's namespace. */
+    String submit(String yaml) {
+        try {
+            ObjectNode job = (ObjectNode) YAML.readTree(yaml);
+            ((ObjectNode) job.path("metadata")).put("namespace", namespace);
+            String name = job.path("metadata").path("name").asText();
+            send(JobCommand.newBuilder()
+                    .setRequestId(UUID.randomUUID().toString())
+                    .setSender("system-tests")
+                    .setNamespace(namespace)
+                    .setName(name)
+                    .setTime(Instant.now())
+                    .setCommand(new SubmitJob(JSON.writeValueAsString(job)))
+                    .build());
+            return name;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void send(JobCommand command) {
+        try {
+            commands.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(),
+                    Topics.jobKey(command.getNamespace(), command.getName()), command)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("could not send " + command, e);
+        }
+    }
+
+    KubernetesClient kube() {
+        return kube;
+    }
+
+    String key(String job) {
+        return Topics.jobKey(namespace, job);
+    }
+
+    /** The streams-app instance started last that still runs. */
+    ServiceProcess streamsApp() {
+        for (int i = streamsApps.size() - 1; i >= 0; i--) {
+            if (streamsApps.get(i).isAlive()) {
+                return streamsApps.get(i);
+            }
+        }
+        throw new IllegalStateException("no streams-app instance runs");
+    }
+
+    List<ServiceProcess> services() {
+        List<ServiceProcess> all = new ArrayList<>(streamsApps);
+        all.add(scheduler);
+        all.add(bridge);
+        return all;
+    }
+
+    /** Starts another streams-app instance of the same application (same id), with a state dir of its own. */
+    ServiceProcess startStreamsApp(Path stateDir) {
+        ServiceProcess streams = ServiceProcess.start("streams-app-" + (streamsApps.size() + 1), jar("streams-app"),
+                ServiceProcess.freePort(), common(Map.of(
+                        "quarkus.kafka-streams.bootstrap-servers", infra.bootstrapServers(),
+                        "quarkus.kafka-streams.application-id", streamsAppId,
+                        "kafka-streams.state.dir", stateDir.toString(),
+                        // After a SIGKILL, the dead member leaves the group and its open transaction
+                        // is aborted only when these run out: shorter than the defaults (45 s, 30 s)
+                        // to keep the crash test short; still session > transaction, as in production.
+                        "kafka-streams.consumer.session.timeout.ms", "12000",
+                        "kafka-streams.producer.transaction.timeout.ms", "10000")), dir);
+        streamsApps.add(streams);
+        return streams;
+    }
+
+    /** A state dir no instance used before: an instance there restores its stores from the changelogs. */
+    Path newStateDir() {
+        return dir.resolve("streams-state-" + (++stateDirs));
+    }
+
+    /** The last lines of every service's log, for a failure message. */
+    String logs() {
+        StringBuilder out = new StringBuilder();
+        for (ServiceProcess s : services()) {
+            if (s != null) {
+                out.append(System.lineSeparator()).append(s.logTail(40));
+            }
+        }
+        return out.toString();
+    }
+
+    private Map<String, String> common(Map<String, String> specific) {
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put("kafka.bootstrap.servers", infra.bootstrapServers());
+        all.put("lahar.schema-registry.url", infra.registryUrl());
+        all.putAll(specific);
+        return all;
+    }
+
+    private Path jar(String module) {
+        return root.resolve(module).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    private void createTopics() {
+        infra.createTopics(Topics.all().stream()
+                .map(t -> new NewTopic(t.name(), t.partitions(), (short) 1)
+                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, t.cleanupPolicy())))
+                .toList());
+    }
+
+    /**
+     * Commits the current end of the lifecycle's input topics for the streams-app's group, so its
+     * first start processes this run's records only (as the replay IT does).
+     */
+    private void startStreamsAtTheEnd() {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, streamsAppId,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = InputLog.TOPICS.stream()
+                    .flatMap(t -> IntStream.range(0, Topics.JOB_PARTITIONS).mapToObj(i -> new TopicPartition(t, i)))
+                    .toList();
+            Map<TopicPartition, OffsetAndMetadata> ends = new HashMap<>();
+            consumer.endOffsets(partitions).forEach((tp, end) -> ends.put(tp, new OffsetAndMetadata(end)));
+            consumer.commitSync(ends);
+        }
+    }
+
+    @Override
+    public void close() {
+        // In parallel: each waits up to its grace period for a clean shutdown.
+        List<Thread> stopping = new ArrayList<>();
+        for (ServiceProcess s : services()) {
+            if (s != null) {
+                Thread t = new Thread(s::stop, "stop-" + s.name());
+                t.start();
+                stopping.add(t);
+            }
+        }
+        for (Thread t : stopping) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (kube != null) {
+            kube.close();
+        }
+        records.close();
+        commands.close(Duration.ofSeconds(5));
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.lahar.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.lahar.schema.JobTransition;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Volcano's own API, as a Volcano user drives it with kubectl and vcctl, against the embedded
+ * cluster: a batch.volcano.sh Job created through the Kubernetes API runs and gets its status back
+ * on the CR; bus.volcano.sh Commands (what {@code vcctl job suspend|resume} create) abort and
+ * resume a running job.
+ */
+@ExtendWith(LaharSystemExtension.class)
+class VolcanoApiIT {
+
+    static final ResourceDefinitionContext JOBS = new ResourceDefinitionContext.Builder()
+            .withGroup("batch.volcano.sh").withVersion("v1alpha1").withKind("Job").withPlural("jobs")
+            .withNamespaced(true).build();
+    static final ResourceDefinitionContext COMMANDS = new ResourceDefinitionContext.Builder()
+            .withGroup("bus.volcano.sh").withVersion("v1alpha1").withKind("Command").withPlural("commands")
+            .withNamespaced(true).build();
+    static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    @Test
+    void aVolcanoJobCreatedThroughTheApiRunsAndItsStatusAppearsOnTheCr(LaharSystem system) {
+        jobs(system).resource(job(system, "cr-job", 2, "1s")).create();
+
+        GenericKubernetesResource done = awaitCrPhase(system, "cr-job", "Completed");
+
+        Map<String, Object> status = map(done.getAdditionalProperties().get("status"));
+        assertThat(status).containsEntry("succeeded", 2).containsEntry("failed", 0).containsEntry("running", 0)
+                .containsEntry("minAvailable", 2);
+        assertThat(system.records.phase(system.key("cr-job"))).isEqualTo("Completed");
+    }
+
+    @Test
+    void commandCrsSuspendAndResumeARunningJob(LaharSystem system) {
+        jobs(system).resource(job(system, "cr-long", 1, "120s")).create();
+        awaitCrPhase(system, "cr-long", "Running");
+
+        command(system, "suspend-cr-long", "AbortJob", "cr-long");
+        awaitCrPhase(system, "cr-long", "Aborted");
+        await().atMost(TIMEOUT).until(() -> system.kube().pods().inNamespace(system.namespace)
+                .withLabel("volcano.sh/job-name", "cr-long").list().getItems().isEmpty());
+
+        command(system, "resume-cr-long", "ResumeJob", "cr-long");
+        awaitCrPhase(system, "cr-long", "Running");
+
+        assertThat(system.records.transitions(system.key("cr-long")))
+                .filteredOn(t -> "CommandIssued".equals(t.getEvent()))
+                .extracting(JobTransition::getAction).containsSubsequence("AbortJob", "ResumeJob");
+        // Done with it: deleting the CR deletes the job and its pods.
+        jobs(system).withName("cr-long").delete();
+        await().atMost(TIMEOUT).until(() -> system.kube().pods().inNamespace(system.namespace)
+                .withLabel("volcano.sh/job-name", "cr-long").list().getItems().isEmpty());
+    }
+
+    private static NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> jobs(
+            LaharSystem system) {
+        return system.kube().genericKubernetesResources(JOBS).inNamespace(system.namespace);
+    }
+
+    private static GenericKubernetesResource job(LaharSystem system, String name, int replicas, String duration) {
+        return Serialization.unmarshal("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata:
+                  name: %s
+                  namespace: %s
+                spec:
+                  minAvailable: %d
+                  schedulerName: %s
+                  tasks:
+                  - name: main
+                    replicas: %d
+                    template:
+                      metadata:
+                        annotations:
+                          lahar.io/sim-duration: %s
+                      spec:
+                        containers:
+                        - name: main
+                          image: busybox
+                """.formatted(name, system.namespace, replicas, system.schedulerName, replicas, duration),
+                GenericKubernetesResource.class);
+    }
+
+    private static void command(LaharSystem system, String name, String action, String target) {
+        GenericKubernetesResource command = Serialization.unmarshal("""
+                apiVersion: bus.volcano.sh/v1alpha1
+                kind: Command
+                metadata:
+                  name: %s
+                  namespace: %s
+                action: %s
+                target:
+                  apiVersion: batch.volcano.sh/v1alpha1
+                  kind: Job
+                  name: %s
+                """.formatted(name, system.namespace, action, target), GenericKubernetesResource.class);
+        system.kube().genericKubernetesResources(COMMANDS).inNamespace(system.namespace).resource(command).create();
+    }
+
+    private static GenericKubernetesResource awaitCrPhase(LaharSystem system, String name, String phase) {
+        try {
+            return await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
+                    .until(() -> jobs(system).withName(name).get(), cr -> phase.equals(crPhase(cr).orElse(null)));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            GenericKubernetesResource cr = jobs(system).withName(name).get();
+            throw new AssertionError("the CR " + name + " did not reach " + phase + " within " + TIMEOUT + "; it is "
+                    + (cr == null ? "gone" : crPhase(cr).orElse("without status")) + "; its transitions: "
+                    + system.records.transitions(system.key(name)).stream()
+                    .map(t -> t.getFrom() + "->" + t.getTo() + " (" + t.getEvent() + ")").toList() + system.logs(), e);
+        }
+    }
+
+    static Optional<String> crPhase(GenericKubernetesResource cr) {
+        if (cr == null) {
+            return Optional.empty();
+        }
+        Object phase = map(map(cr.getAdditionalProperties().get("status")).get("state")).get("phase");
+        return Optional.ofNullable(phase).map(Object::toString);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+}
