@@ -125,7 +125,7 @@ public final class SchedulingLoop implements Runnable {
         deserializers.put(Topics.POD_EVENTS.name(), new CachingAvroDeserializer<>(PodEvent.class, serdes));
         deserializers.put(Topics.SCHEDULER_DECISIONS.name(), new CachingAvroDeserializer<>(SchedulerDecision.class, serdes));
         deserializers.put(Topics.QUEUE_STATUS.name(), new CachingAvroDeserializer<>(QueueStatus.class, serdes));
-        decisionSerializer = serdes.value(SchedulerDecision.class).serializer();
+        decisionSerializer = new CachingAvroSerializer<>(SchedulerDecision.class, serdes);
         deadLetterSerializer = serdes.value(DeadLetter.class).serializer();
         queueStatusSerializer = serdes.value(QueueStatus.class).serializer();
     }

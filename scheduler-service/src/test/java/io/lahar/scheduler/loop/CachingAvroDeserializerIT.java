@@ -20,7 +20,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.Test;
 
-/** The loop's deserializer gives the very records RegistrySerdes' deserializer gives. */
+/** The loop's deserializer and serializer give the very records and bytes RegistrySerdes' serdes give. */
 @WithLaharInfra
 class CachingAvroDeserializerIT {
 
@@ -68,6 +68,24 @@ class CachingAvroDeserializerIT {
         assertThat(first.getReady()).as("an added field takes its default").isTrue();
         assertThat(first.getTaints()).isEmpty();
         assertThat(first.getTime()).isEqualTo(Records.T0);
+    }
+
+    @Test
+    void theCachingSerializerWritesTheRegistrySerdesBytes(LaharInfra infra) {
+        RegistrySerdes serdes = new RegistrySerdes(infra.registryUrl());
+        String topic = "caching-ser-" + run;
+        CachingAvroSerializer<SchedulerDecision> fast = new CachingAvroSerializer<>(SchedulerDecision.class, serdes);
+        Serializer<SchedulerDecision> slow = serdes.value(SchedulerDecision.class).serializer();
+        var reader = serdes.value(SchedulerDecision.class).deserializer();
+        for (int i = 0; i < 3; i++) {
+            SchedulerDecision d = SchedulerDecision.newBuilder().setNamespace("ns").setJob("j" + i).setPodGroup("j-pg")
+                    .setEpoch(i).setSession(i == 1 ? null : "s" + i).setTime(Records.T0.plusSeconds(i))
+                    .setDecision(Bind.newBuilder().setPod("j-w-" + i).setNode("n" + i).setAction("allocate").build()).build();
+            byte[] bytes = fast.serialize(topic, d);
+            assertThat(bytes).as("record %d", i).isEqualTo(slow.serialize(topic, d));
+            assertThat(reader.deserialize(topic, bytes)).isEqualTo(d);
+        }
+        assertThat(fast.serialize(topic, null)).isNull();
     }
 
     @Test
