@@ -53,8 +53,12 @@ class OvercommitTest {
                 .task(TaskInfo.builder("running-w-0").role("w").resreq(Map.of("cpu", "1")).on("n0", TaskStatus.Running).build())
                 .task(TaskInfo.builder("running-w-1").role("w").resreq(Map.of("cpu", "1")).status(TaskStatus.Succeeded).build())
                 .build();
-        SessionResult r = run(Fixtures.defaultTiers("enqueue"), nodes(2, "4", "8Gi"), List.of(),
-                List.of(running, gang("next", "default", 8, 8, "1")));
+        // Overcommit alone: proportion's gate (the cluster's 8 cpu) would stop this 8-cpu newcomer by itself.
+        SessionResult r = run(Fixtures.conf("""
+                actions: "enqueue"
+                tiers:
+                - plugins: [{name: gang}, {name: overcommit}]
+                """), nodes(2, "4", "8Gi"), List.of(), List.of(running, gang("next", "default", 8, 8, "1")));
         // 8 cpu fit in 9.6 - 1 = 8.6, and would not if the running gang still reserved 2 - 1 = 1.
         assertThat(r.phaseOf(key("next"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
     }
