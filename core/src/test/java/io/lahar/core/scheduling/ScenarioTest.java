@@ -38,15 +38,16 @@ class ScenarioTest {
 
     @Test
     void waitingGangNamesTheMissingResource() {
-        // Enqueue admits both (6 cpu x 1.2 = 7.2 >= 4 + 3): b is stopped by the nodes, not by the gate.
-        // a spreads 2+1+1 (nodeorder prefers emptier nodes), leaving no node with 1.5 cpu.
+        // Enqueue admits both (overcommit 8 x 1.2 >= 4 + 3; proportion: the queue's 8 >= 4 + 3): b is
+        // stopped by the nodes, not by the gates. a spreads 1+1+1+1 (nodeorder prefers emptier nodes),
+        // leaving no node with 1.5 cpu.
         JobInfo a = JobInfo.builder("a").tasks("worker", 4, java.util.Map.of("cpu", "1", "memory", "1Gi")).creationIndex(1).build();
         JobInfo b = JobInfo.builder("b").tasks("worker", 2, java.util.Map.of("cpu", "1500m", "memory", "1Gi")).creationIndex(2).build();
-        SessionResult r = run(nodes(3, "2", "8Gi"), List.of(), List.of(a, b));
+        SessionResult r = run(nodes(4, "2", "8Gi"), List.of(), List.of(a, b));
         assertThat(boundIn(r, key("a"))).isEqualTo(4);
         assertThat(r.conditions().get(key("b")).message())
                 .isEqualTo("2/2 tasks in gang unschedulable: only 0 of minMember 2 tasks could be placed; task worker: "
-                        + "0/3 nodes are available: 3 Insufficient cpu (need 1500m, largest free 1 on n1)");
+                        + "0/4 nodes are available: 4 Insufficient cpu (need 1500m, largest free 1 on n0)");
     }
 
     @Test

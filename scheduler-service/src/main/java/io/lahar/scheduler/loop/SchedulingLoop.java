@@ -70,7 +70,8 @@ import org.jboss.logging.Logger;
  *   <li>The epoch becomes one more than the highest epoch on any decision read; every decision
  *   carries it.</li>
  *   <li>Loop: poll, fold, run a session every period (sooner, at most every 50 ms, when an input
- *   changed), write decisions, dead letters and the consumed offsets in one transaction.</li>
+ *   changed), write decisions and dead letters with the consumed offsets in one transaction (the
+ *   offsets alone at most once a period).</li>
  * </ol>
  *
  * <p>Each session also writes the changed queue statuses to {@code lahar.queue-status}.
@@ -117,14 +118,14 @@ public final class SchedulingLoop implements Runnable {
         this.clock = clock;
         this.scheduler = new Scheduler(settings.conf());
         RegistrySerdes serdes = new RegistrySerdes(settings.registryUrl());
-        deserializers.put(Topics.NODES.name(), serdes.value(Node.class).deserializer());
-        deserializers.put(Topics.QUEUES.name(), serdes.value(Queue.class).deserializer());
-        deserializers.put(Topics.POD_GROUPS.name(), serdes.value(PodGroup.class).deserializer());
-        deserializers.put(Topics.POD_INTENTS.name(), serdes.value(PodIntent.class).deserializer());
-        deserializers.put(Topics.POD_EVENTS.name(), serdes.value(PodEvent.class).deserializer());
-        deserializers.put(Topics.SCHEDULER_DECISIONS.name(), serdes.value(SchedulerDecision.class).deserializer());
-        deserializers.put(Topics.QUEUE_STATUS.name(), serdes.value(QueueStatus.class).deserializer());
-        decisionSerializer = serdes.value(SchedulerDecision.class).serializer();
+        deserializers.put(Topics.NODES.name(), new CachingAvroDeserializer<>(Node.class, serdes));
+        deserializers.put(Topics.QUEUES.name(), new CachingAvroDeserializer<>(Queue.class, serdes));
+        deserializers.put(Topics.POD_GROUPS.name(), new CachingAvroDeserializer<>(PodGroup.class, serdes));
+        deserializers.put(Topics.POD_INTENTS.name(), new CachingAvroDeserializer<>(PodIntent.class, serdes));
+        deserializers.put(Topics.POD_EVENTS.name(), new CachingAvroDeserializer<>(PodEvent.class, serdes));
+        deserializers.put(Topics.SCHEDULER_DECISIONS.name(), new CachingAvroDeserializer<>(SchedulerDecision.class, serdes));
+        deserializers.put(Topics.QUEUE_STATUS.name(), new CachingAvroDeserializer<>(QueueStatus.class, serdes));
+        decisionSerializer = new CachingAvroSerializer<>(SchedulerDecision.class, serdes);
         deadLetterSerializer = serdes.value(DeadLetter.class).serializer();
         queueStatusSerializer = serdes.value(QueueStatus.class).serializer();
     }
@@ -184,12 +185,15 @@ public final class SchedulingLoop implements Runnable {
                       List<TopicPartition> partitions, List<ProducerRecord<String, byte[]>> pending) {
         long nextSession = clock.millis();
         long lastSession = 0;
+        long lastCommit = clock.millis();
         boolean dirty = true;
+        boolean consumed = false;
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>(pending);
         while (!stopRequested) {
             long wait = Math.max(0, Math.min(nextSession - clock.millis(), MAX_POLL.toMillis()));
             ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(wait));
             dirty |= fold(records, out);
+            consumed |= !records.isEmpty();
             long now = clock.millis();
             if (now >= nextSession || (dirty && now - lastSession >= MIN_GAP.toMillis())) {
                 out.addAll(session());
@@ -197,11 +201,16 @@ public final class SchedulingLoop implements Runnable {
                 nextSession = now + settings.period().toMillis();
                 dirty = false;
             }
-            if (records.isEmpty() && out.isEmpty()) continue;
+            // Input offsets alone are progress for lag monitoring (the cache is rebuilt from the
+            // log on every start): commit them with the next decisions, or once a period. A
+            // transaction per poll made the loop wait on the broker more than it decided
+            // (JFR of bin/bench-scheduler --e2e, docs/BENCHMARKS.md).
+            boolean offsetsDue = consumed && now - lastCommit >= settings.period().toMillis();
+            if (out.isEmpty() && !offsetsDue) continue;
             try {
                 producer.beginTransaction();
                 for (ProducerRecord<String, byte[]> r : out) producer.send(r);
-                if (!records.isEmpty()) producer.sendOffsetsToTransaction(positions(c, partitions), c.groupMetadata());
+                if (consumed) producer.sendOffsetsToTransaction(positions(c, partitions), c.groupMetadata());
                 producer.commitTransaction();
             } catch (KafkaException e) {
                 if (fenced(e)) throw e;
@@ -209,9 +218,12 @@ public final class SchedulingLoop implements Runnable {
                 producer.abortTransaction();
                 out.clear();
                 out.addAll(catchUp(c, partitions));
+                consumed = false;
                 continue;
             }
             out.clear();
+            consumed = false;
+            lastCommit = now;
         }
     }
 

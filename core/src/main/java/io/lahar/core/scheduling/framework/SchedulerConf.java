@@ -20,7 +20,13 @@ import java.util.Set;
  */
 public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, Arguments> configurations) {
 
-    /** Volcano's default volcano-scheduler.conf. */
+    /**
+     * Volcano's default configuration: the one compiled into the scheduler
+     * ({@code DefaultSchedulerConf} in pkg/scheduler/util.go), used when no volcano-scheduler.conf is
+     * given. It has no binpack: nodeorder's least-allocated spreads pods. (The Helm chart's
+     * configuration adds binpack, which with weight 1 cancels least-allocated; name it in a conf
+     * file to get that.)
+     */
     public static final String DEFAULT_YAML = """
             actions: "enqueue, allocate, backfill"
             tiers:
@@ -34,7 +40,6 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
               - name: predicates
               - name: proportion
               - name: nodeorder
-              - name: binpack
             """;
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());

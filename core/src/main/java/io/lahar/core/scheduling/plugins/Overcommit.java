@@ -12,7 +12,8 @@ import io.lahar.core.scheduling.framework.SessionNode;
 /**
  * Volcano's overcommit plugin, the enqueue gate: a pod group is admitted (Pending to Inqueue) only if
  * its minResources fit in the cluster's total times the overcommit factor (default 1.2), less what
- * is used and what admitted pod groups still wait for.
+ * is used and what admitted pod groups are promised: an Inqueue group's whole minResources, a
+ * Running group's minResources beyond what it holds (only once minMember tasks hold nodes).
  */
 public final class Overcommit implements Plugin {
     public static final String NAME = "overcommit";
@@ -42,9 +43,14 @@ public final class Overcommit implements Plugin {
         }
         idle = ssn.totalResource().multiply(factor).sub(used);
         for (SessionJob j : ssn.jobs()) {
-            if (j.phase() == PodGroupPhase.Inqueue || j.phase() == PodGroupPhase.Running) {
-                // What an admitted gang has not yet got is still promised to it.
-                inqueue = inqueue.add(j.info().minResources().subClamped(j.allocated()).withPods(0));
+            Resource min = j.info().minResources().withPods(0);
+            if (j.phase() == PodGroupPhase.Inqueue) {
+                // Volcano reserves an admitted gang's whole minResources, whatever it already holds.
+                inqueue = inqueue.add(min);
+            } else if (j.phase() == PodGroupPhase.Running && j.readyTaskNum() >= j.minMember()) {
+                // A running gang keeps what its minResources still promise beyond what it holds;
+                // one below its minMember (e.g. a finished driver) reserves nothing more, as Volcano.
+                inqueue = inqueue.add(min.subClamped(j.allocated()));
             }
         }
         ssn.addJobEnqueueableFn(NAME, this::vote);

@@ -25,7 +25,7 @@ import java.util.Set;
  *
  * <p>Registers: queue order (smallest share first), overused (allocated reached deserved),
  * allocatable (a task must fit in the deserved share), reclaimable (only from queues above their
- * deserved share), and the capability gate of enqueue.
+ * deserved share), and the real-capability gate of enqueue.
  */
 public final class Proportion implements Plugin {
     public static final String NAME = "proportion";
@@ -34,6 +34,7 @@ public final class Proportion implements Plugin {
     private final Map<SessionQueue, Resource> request = new HashMap<>();
     private final Map<SessionQueue, Resource> realCapability = new HashMap<>();
     private final Map<SessionQueue, Resource> inqueue = new HashMap<>();
+    private final Map<SessionQueue, Resource> elastic = new HashMap<>();
 
     public Proportion(Arguments args) {
     }
@@ -54,9 +55,21 @@ public final class Proportion implements Plugin {
                 if (s == TaskStatus.Pending || s == TaskStatus.Pipelined || s.isAllocated()) r = r.add(t.resreq());
             }
             for (SessionQueue a = q; a != null; a = a.parent()) request.merge(a, r, Resource::add);
+            // As Volcano: an Inqueue gang reserves its whole minResources; a Running one what its
+            // minResources promise beyond what it holds, once minMember tasks hold nodes.
+            Resource min = j.info().minResources().withPods(0);
+            Resource waiting = Resource.EMPTY;
             if (j.phase() == PodGroupPhase.Inqueue) {
-                Resource waiting = j.info().minResources().subClamped(j.allocated()).withPods(0);
-                for (SessionQueue a = q; a != null; a = a.parent()) inqueue.merge(a, waiting, Resource::add);
+                waiting = min;
+            } else if (j.phase() == PodGroupPhase.Running && j.readyTaskNum() >= j.minMember()) {
+                waiting = min.subClamped(j.allocated().withPods(0));
+            }
+            // What a job holds beyond its minResources could be given back, so it does not count
+            // against the queue at enqueue (Volcano's elastic resources).
+            Resource beyondMin = j.allocated().withPods(0).subClamped(min);
+            for (SessionQueue a = q; a != null; a = a.parent()) {
+                if (!waiting.isEmpty()) inqueue.merge(a, waiting, Resource::add);
+                if (!beyondMin.isEmpty()) elastic.merge(a, beyondMin, Resource::add);
             }
         }
         SessionQueue root = ssn.rootQueue();
@@ -185,19 +198,29 @@ public final class Proportion implements Plugin {
         return sb.toString();
     }
 
+    /**
+     * Volcano's proportion enqueue gate: minResources + allocated + inqueue - elastic must stay
+     * within the queue's real capability — its capability, bounded by its guarantee plus what the
+     * other queues' guarantees leave of the cluster (of its parent's share, in a hierarchy) — at
+     * the queue and at each ancestor. So even a queue without a capability admits no more than the
+     * cluster holds.
+     */
     private Vote enqueueable(SessionJob j) {
         Resource min = j.info().minResources().withPods(0);
         if (min.isEmpty()) return Vote.PERMIT;
         for (SessionQueue a = j.queue(); a != null; a = a.parent()) {
-            Resource cap = a.info().capability().withPods(0);
-            Resource wanted = min.add(a.allocated().withPods(0)).add(inqueue.getOrDefault(a, Resource.EMPTY));
+            Resource cap = realCapability.getOrDefault(a, a.info().capability()).withPods(0);
+            Resource in = inqueue.getOrDefault(a, Resource.EMPTY);
+            Resource el = elastic.getOrDefault(a, Resource.EMPTY);
+            Resource wanted = min.add(a.allocated().withPods(0)).add(in).sub(el);
             List<String> over = wanted.exceedingWithDimension(cap);
             if (!over.isEmpty()) {
                 String d = over.get(0);
                 return Vote.reject("queue \"" + a.name() + "\" over its capability: " + d + " allocated "
-                        + Resource.format(d, a.allocated().get(d)) + " + inqueue "
-                        + Resource.format(d, inqueue.getOrDefault(a, Resource.EMPTY).get(d)) + " + minResources "
-                        + Resource.format(d, min.get(d)) + " > capability " + Resource.format(d, cap.get(d)));
+                        + Resource.format(d, a.allocated().get(d)) + " + inqueue " + Resource.format(d, in.get(d))
+                        + " + minResources " + Resource.format(d, min.get(d))
+                        + (el.get(d) > 0 ? " - elastic " + Resource.format(d, el.get(d)) : "")
+                        + " > capability " + Resource.format(d, cap.get(d)));
             }
         }
         return Vote.PERMIT;

@@ -12,7 +12,7 @@ import java.util.Locale;
 /**
  * Placements per second of the scheduling core (not a unit test; {@code bin/bench-scheduler} runs it).
  * One session of Volcano's default configuration (enqueue, allocate, backfill; priority, gang,
- * conformance / overcommit, drf, predicates, proportion, nodeorder, binpack) over a
+ * conformance / overcommit, drf, predicates, proportion, nodeorder) over a
  * {@link Workload#mixed} cluster, timed from the snapshot to the session result.
  *
  * <pre>

@@ -15,7 +15,7 @@ class SchedulerConfTest {
         assertThat(c.tiers()).hasSize(2);
         assertThat(c.tiers().get(0).plugins()).extracting(PluginOption::name).containsExactly("priority", "gang", "conformance");
         assertThat(c.tiers().get(1).plugins()).extracting(PluginOption::name)
-                .containsExactly("overcommit", "drf", "predicates", "proportion", "nodeorder", "binpack");
+                .containsExactly("overcommit", "drf", "predicates", "proportion", "nodeorder");
     }
 
     @Test

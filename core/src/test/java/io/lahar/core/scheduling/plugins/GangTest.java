@@ -33,8 +33,9 @@ class GangTest {
         SessionResult fits = run(nodes(2, "4", "8Gi"), List.of(), List.of(j));
         assertThat(fits.bindingsOf(key("tf"))).filteredOn(b -> b.task().contains("-ps-")).hasSize(2);
 
+        // 6.5 cpu, the gang's minResources (3 + 3 + 0.5), so enqueue admits it; no node fits the second ps.
         SessionResult tooSmall = run(List.of(io.lahar.core.scheduling.Fixtures.node("n0", "4", "8Gi"),
-                io.lahar.core.scheduling.Fixtures.node("n1", "2", "8Gi")), List.of(), List.of(j));
+                io.lahar.core.scheduling.Fixtures.node("n1", "2500m", "8Gi")), List.of(), List.of(j));
         assertThat(tooSmall.bindings()).isEmpty();
         assertThat(tooSmall.conditions().get(key("tf")).message()).contains("task ps: 0/2 nodes are available");
     }

@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lahar.core.scheduling.Fixtures;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.TaskInfo;
+import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Arguments;
 import io.lahar.core.scheduling.framework.SessionResult;
 import java.util.List;
@@ -26,6 +28,39 @@ class OvercommitTest {
         SessionResult r = run(Fixtures.defaultTiers("enqueue"), nodes(2, "2", "8Gi"), List.of(),
                 List.of(admitted, gang("next", "default", 1, 1, "1")));
         assertThat(r.phaseOf(key("next"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Pending);
+    }
+
+    /** Volcano's overcommit adds an Inqueue group's whole minResources, although its bound pods count in used too. */
+    @Test
+    void anInqueueGroupReservesItsWholeMinResourcesEvenWithPodsBound() {
+        // 8 cpu * 1.2 = 9.6; used 2 (two bound pods of the admitted gang); promised 4 more: 3.6 left.
+        JobInfo admitted = JobInfo.builder("admitted").minMember(4).phase(PodGroupPhase.Inqueue).creationIndex(1)
+                .task(TaskInfo.builder("admitted-w-0").role("w").resreq(Map.of("cpu", "1")).on("n0", TaskStatus.Bound).build())
+                .task(TaskInfo.builder("admitted-w-1").role("w").resreq(Map.of("cpu", "1")).on("n1", TaskStatus.Bound).build())
+                .task(TaskInfo.builder("admitted-w-2").role("w").resreq(Map.of("cpu", "1")).build())
+                .task(TaskInfo.builder("admitted-w-3").role("w").resreq(Map.of("cpu", "1")).build())
+                .build();
+        SessionResult r = run(Fixtures.defaultTiers("enqueue"), nodes(2, "4", "8Gi"), List.of(),
+                List.of(admitted, gang("next", "default", 4, 4, "1")));
+        assertThat(r.phaseOf(key("next"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Pending);
+    }
+
+    /** A Running group below its minMember (a finished driver, say) reserves nothing beyond what it holds. */
+    @Test
+    void aRunningGroupBelowItsMinMemberReservesNothingMore() {
+        // minResources 2 cpu (its first two tasks); 8 * 1.2 = 9.6, used 1.
+        JobInfo running = JobInfo.builder("running").minMember(4).phase(PodGroupPhase.Running).creationIndex(1)
+                .task(TaskInfo.builder("running-w-0").role("w").resreq(Map.of("cpu", "1")).on("n0", TaskStatus.Running).build())
+                .task(TaskInfo.builder("running-w-1").role("w").resreq(Map.of("cpu", "1")).status(TaskStatus.Succeeded).build())
+                .build();
+        // Overcommit alone: proportion's gate (the cluster's 8 cpu) would stop this 8-cpu newcomer by itself.
+        SessionResult r = run(Fixtures.conf("""
+                actions: "enqueue"
+                tiers:
+                - plugins: [{name: gang}, {name: overcommit}]
+                """), nodes(2, "4", "8Gi"), List.of(), List.of(running, gang("next", "default", 8, 8, "1")));
+        // 8 cpu fit in 9.6 - 1 = 8.6, and would not if the running gang still reserved 2 - 1 = 1.
+        assertThat(r.phaseOf(key("next"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
     }
 
     @Test

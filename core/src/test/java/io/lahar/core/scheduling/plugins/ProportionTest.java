@@ -13,6 +13,11 @@ import io.lahar.core.scheduling.framework.SessionResult;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.TaskInfo;
+import io.lahar.core.scheduling.api.TaskStatus;
+import io.lahar.core.scheduling.api.JobInfo;
+import io.lahar.core.scheduling.Fixtures;
 import org.junit.jupiter.api.Test;
 
 class ProportionTest {
@@ -87,5 +92,37 @@ class ProportionTest {
         assertThat(boundIn(r, key("w"))).isEqualTo(2);
         assertThat(r.conditions().get(key("big")).message())
                 .contains("queue \"eng\" over its capability: cpu allocated 0 + inqueue 1 + minResources 4 > capability 4");
+    }
+
+    /**
+     * Volcano's proportion gates enqueue on the queue's real capability, which is bounded by the
+     * cluster even when the queue sets no capability: one queue never admits more minResources than
+     * the cluster holds (the overcommit factor alone would let 1.2 times in).
+     */
+    @Test
+    void aQueueWithoutCapabilityAdmitsNoMoreThanTheClusterHolds() {
+        var queues = List.of(QueueInfo.of("solo", 1));
+        // 8 cpu; overcommit would admit up to 9.6: a 5-cpu and a 4-cpu gang pass it, but not proportion.
+        SessionResult r = run(Fixtures.defaultTiers("enqueue"), nodes(2, "4", "8Gi"), queues,
+                List.of(gang("first", "solo", 5, 5, "1"), gang("second", "solo", 4, 4, "1")));
+        assertThat(r.phaseOf(key("first"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
+        assertThat(r.phaseOf(key("second"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Pending);
+        assertThat(r.conditions().get(key("second")).message())
+                .contains("queue \"solo\" over its capability: cpu allocated 0 + inqueue 5 + minResources 4 > capability 8");
+    }
+
+    /** Volcano's elastic resources: what running jobs hold beyond their minResources does not block enqueue. */
+    @Test
+    void resourcesHeldBeyondMinResourcesDoNotCountAgainstTheQueue() {
+        var queues = List.of(QueueInfo.of("solo", 1));
+        // An elastic job: minMember 1 (minResources 1 cpu) but 6 pods running, 6 cpu of 8.
+        JobInfo.Builder b = JobInfo.builder("elastic").queue("solo").minMember(1).phase(PodGroupPhase.Running).creationIndex(1);
+        for (int i = 0; i < 6; i++) {
+            b.task(TaskInfo.builder("elastic-w-" + i).role("w").resreq(Map.of("cpu", "1")).on("n" + (i % 2), TaskStatus.Running).build());
+        }
+        SessionResult r = run(Fixtures.defaultTiers("enqueue"), nodes(2, "4", "8Gi"), queues,
+                List.of(b.build(), gang("next", "solo", 3, 3, "1")));
+        // allocated 6 + minResources 3 - elastic 5 = 4 <= 8 (without elastic: 9 > 8); overcommit: 9.6 - 6 = 3.6 >= 3.
+        assertThat(r.phaseOf(key("next"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
     }
 }

@@ -103,12 +103,23 @@ class PlannerTest {
         assertThat(boundOf(r, "urgent")).isZero();
     }
 
+    /** Volcano's compiled-in default (no binpack): nodeorder's least-allocated puts each pod on the emptiest node. */
+    @Test
+    void volcanosDefaultConfigurationSpreadsAGangOverEmptyNodes() {
+        String yaml = nodes(3, "8") + job("j", "default", 3, 3, "1", T0, "", "");
+        PlanReport r = plan(yaml);
+        assertThat(r.bindings()).hasSize(3);
+        assertThat(r.bindings().stream().map(PlanReport.Binding::node).distinct()).hasSize(3);
+    }
+
     @Test
     void binpackFillsOneNodeBeforeTheNext() {
-        // Volcano's default weights let nodeorder's least-requested spread; binpack wins once weighted up.
+        // Volcano's default configuration has no binpack (nodeorder's least-allocated spreads); binpack weighted up packs.
         String yaml = nodes(3, "8") + job("j", "default", 3, 3, "1", T0, "", "");
-        PlanReport r = plan(yaml, SchedulerConf.parse(SchedulerConf.DEFAULT_YAML.replace("- name: binpack",
-                "- name: binpack\n    arguments: {binpack.weight: 10}")), null);
+        String conf = SchedulerConf.DEFAULT_YAML.replace("  - name: nodeorder\n",
+                "  - name: nodeorder\n  - name: binpack\n    arguments: {binpack.weight: 10}\n");
+        assertThat(conf).contains("binpack");
+        PlanReport r = plan(yaml, SchedulerConf.parse(conf), null);
         assertThat(r.bindings()).hasSize(3);
         assertThat(r.bindings().stream().map(PlanReport.Binding::node).distinct()).hasSize(1);
     }
