@@ -96,9 +96,11 @@ final class FlowEngine {
         }
         for (FlowAction action : outcome.actions()) {
             JobCommand command = switch (action) {
-                case FlowAction.CreateJob c -> command(next, c.job().name(), "create", input.time(),
+                // The flow's time (not the input's, which may be late): a created job's createdAt,
+                // so a refusal of this command can be matched to the job it concerns.
+                case FlowAction.CreateJob c -> command(next, c.job().name(), "create", next.time(),
                         new SubmitJob(Manifests.toJson(c.job())));
-                case FlowAction.DeleteJob d -> command(next, d.name(), "delete", input.time(),
+                case FlowAction.DeleteJob d -> command(next, d.name(), "delete", next.time(),
                         new DeleteJob("deleted by jobflow " + key + ": " + d.reason()));
             };
             context.forward(new Record<>(Topics.jobKey(command.getNamespace(), command.getName()), command, timestamp),
@@ -109,19 +111,23 @@ final class FlowEngine {
 
     /**
      * A command about one of the flow's jobs. Its requestId is derived from the flow's uid, the
-     * verb, the job and the input's time, so a replay sends the same ids and the job gate
+     * verb, the job and the flow's time, so a replay sends the same ids and the job gate
      * answers a repeated command once.
      */
     private static JobCommand command(FlowInfo flow, String job, String verb, long time, Object body) {
         String namespace = flow.flow().namespace();
         return JobCommand.newBuilder()
-                .setRequestId("jobflow:" + flow.flow().metadata().uid() + ":" + verb + ":" + job + ":" + time)
+                .setRequestId(requestId(flow, verb, job, time))
                 .setSender(sender(namespace, flow.name()))
                 .setNamespace(namespace)
                 .setName(job)
                 .setTime(Instant.ofEpochMilli(time))
                 .setCommand(body)
                 .build();
+    }
+
+    static String requestId(FlowInfo flow, String verb, String job, long time) {
+        return "jobflow:" + flow.flow().metadata().uid() + ":" + verb + ":" + job + ":" + time;
     }
 
     static String sender(String namespace, String flow) {

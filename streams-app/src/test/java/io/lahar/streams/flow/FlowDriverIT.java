@@ -68,6 +68,8 @@ class FlowDriverIT {
     private TestOutputTopic<String, DeadLetter> letters;
     /** The manifest of every job the flow asked for, by job name. */
     private final Map<String, String> created = new HashMap<>();
+    /** The job engine's answers to the flow's own job commands, read while looking for the flows' answers. */
+    private final List<CommandResult> jobAnswers = new ArrayList<>();
     private long time = T0;
 
     @BeforeEach
@@ -131,7 +133,11 @@ class FlowDriverIT {
 
     /** The answers to flow commands (the job engine also answers the flow's job commands, keyed by job). */
     private List<CommandResult> flowResults() {
-        return results.readValuesToList().stream().filter(r -> !r.getSender().startsWith("jobflow:")).toList();
+        List<CommandResult> out = new ArrayList<>();
+        for (CommandResult r : results.readValuesToList()) {
+            (r.getSender().startsWith("jobflow:") ? jobAnswers : out).add(r);
+        }
+        return out;
     }
 
     /** The job commands the flow wrote since the last call, as "Submit x" / "Delete x"; remembers the manifests. */
@@ -331,6 +337,114 @@ class FlowDriverIT {
         assertThat(lastStatus("default/again").getStatus().getState().getPhase()).isEqualTo("Succeed");
         // jobRetainPolicy defaults to retain: nothing is deleted.
         assertThat(jobCommandsWritten()).isEmpty();
+    }
+
+    /** A template whose job admission refuses: its queue does not exist. */
+    private void submitTemplateInQueue(String name, String queue) {
+        String doc = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobTemplate
+                metadata:
+                  name: %s
+                spec:
+                  minAvailable: 1
+                  queue: %s
+                  tasks:
+                  - replicas: 1
+                    name: worker
+                    template:
+                      spec:
+                        containers:
+                        - image: busybox
+                          name: main
+                        restartPolicy: Never
+                """.formatted(name, queue);
+        flowCommands.pipeInput("default/" + name, submit("jt-" + name, FlowKind.JobTemplate, name, doc, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        templates.readKeyValuesToList();
+    }
+
+    /** The job engine's answers to the flow's own job commands. */
+    private List<CommandResult> jobResults() {
+        flowResults().forEach(r -> {
+            throw new AssertionError("unexpected answer to a flow command: " + r);
+        });
+        List<CommandResult> out = List.copyOf(jobAnswers);
+        jobAnswers.clear();
+        return out;
+    }
+
+    @Test
+    void aJobThatAdmissionRejectsFailsTheFlowWithTheReasonsInItsCondition() throws Exception {
+        submitTemplates();
+        submitTemplateInQueue("lost", "no-such-queue");
+        String flow = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata:
+                  name: refused
+                  namespace: default
+                spec:
+                  flows:
+                  - name: lost
+                  - name: b
+                    dependsOn:
+                      targets: [lost]
+                """;
+        flowCommands.pipeInput("default/refused", submit("refused-1", FlowKind.JobFlow, "refused", flow, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        // The job engine refused the job (the topology runs whole); the refusal came back to the flow.
+        assertThat(jobResults()).singleElement().satisfies(r -> {
+            assertThat(r.getName()).isEqualTo("refused-lost");
+            assertThat(r.getAccepted()).isFalse();
+        });
+        assertThat(jobCommandsWritten()).containsExactly("Submit refused-lost");
+        JobFlowStatusRecord status = lastStatus("default/refused");
+        assertThat(status.getStatus().getState().getPhase()).isEqualTo("Failed");
+        assertThat(status.getStatus().getFailedJobs()).containsExactly("refused-lost");
+        assertThat(status.getStatus().getPendingJobs()).isEmpty();
+        assertThat(status.getStatus().getConditions().get("refused-lost").getPhase()).isEqualTo("Failed");
+        assertThat(status.getStatus().getConditions().get("refused-lost").getMessage())
+                .contains("spec.queue: queue \"no-such-queue\" not found");
+        // As when a job fails: what depends on it can never run.
+        assertThat(status.getStatus().getConditions().get("refused-b").getPhase()).isEqualTo("Skipped");
+        assertThat(status.getStatus().getConditions().get("refused-b").getMessage()).isNull();
+        assertThat(letters.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void aRejectedJobWithRetryIsCreatedAgainAfterItsBackoffAndFailsTheFlowWhenRetriesRunOut() throws Exception {
+        submitTemplateInQueue("lost", "no-such-queue");
+        String flow = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata:
+                  name: stubborn
+                  namespace: default
+                spec:
+                  flows:
+                  - name: lost
+                    retry:
+                      maxRetries: 1
+                      backoff:
+                        base: 10s
+                """;
+        flowCommands.pipeInput("default/stubborn", submit("stubborn-1", FlowKind.JobFlow, "stubborn", flow, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
+        // Rejected: no delete (the job never existed), a backoff with the reason, the flow goes on.
+        assertThat(jobCommandsWritten()).containsExactly("Submit stubborn-lost");
+        JobFlowStatusRecord waiting = lastStatus("default/stubborn");
+        assertThat(waiting.getStatus().getState().getPhase()).isNotEqualTo("Failed");
+        assertThat(waiting.getStatus().getConditions().get("stubborn-lost").getPhase()).isEqualTo("Backoff");
+        assertThat(waiting.getStatus().getConditions().get("stubborn-lost").getMessage()).contains("no-such-queue");
+
+        clock.pipeInput("0", Tick.newBuilder().setTime(Instant.ofEpochMilli(time + 11_000)).build(), time + 11_000);
+        assertThat(jobCommandsWritten()).containsExactly("Submit stubborn-lost");
+        assertThat(jobResults()).hasSize(2).allSatisfy(r -> assertThat(r.getAccepted()).isFalse());
+        JobFlowStatusRecord failed = lastStatus("default/stubborn");
+        assertThat(failed.getStatus().getState().getPhase()).isEqualTo("Failed");
+        assertThat(failed.getStatus().getJobStatusList()).singleElement()
+                .satisfies(j -> assertThat(j.getRestartCount()).isEqualTo(1));
     }
 
     @Test
