@@ -57,7 +57,7 @@ final class FlowEngine {
 
     void save(String key, FlowEntry before, FlowEntry after) {
         flows.put(key, FlowStores.encode(key, after));
-        timers.update(key, FlowTimers.nextDue(before.info()), FlowTimers.nextDue(after.info()));
+        timers.update(key, FlowTimers.nextDue(before), FlowTimers.nextDue(after));
     }
 
     /**
@@ -65,6 +65,11 @@ final class FlowEngine {
      * the flow last looked, for the entries not created yet), saves and emits; returns the new entry.
      */
     FlowEntry apply(String key, FlowEntry entry, FlowInput input, long timestamp) {
+        return apply(key, entry, entry, input, timestamp);
+    }
+
+    /** As {@link #apply(String, FlowEntry, FlowInput, long)}, where {@code stored} is what the store holds now (its timer is replaced). */
+    FlowEntry apply(String key, FlowEntry stored, FlowEntry entry, FlowInput input, long timestamp) {
         FlowInfo before = entry.info();
         FlowInfo state = before;
         if (entry.live() && !(input instanceof FlowInput.Submit) && !(input instanceof FlowInput.Delete)) {
@@ -80,7 +85,7 @@ final class FlowEngine {
         }
         state = run(key, state, input, timestamp);
         FlowEntry after = entry.withInfo(state);
-        save(key, entry, after);
+        save(key, stored, after);
         publish(key, before, state, timestamp);
         return after;
     }

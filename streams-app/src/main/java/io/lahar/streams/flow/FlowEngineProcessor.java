@@ -153,7 +153,9 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         for (FlowTimers.Due due : timers.due(time, tickBudget)) {
             try {
                 FlowEntry entry = engine.load(due.flow());
-                if (entry.live()) {
+                if (entry.held() != null) {
+                    commands.recheck(due.flow(), entry, time, timestamp);
+                } else if (entry.live()) {
                     engine.apply(due.flow(), entry, new FlowInput.Tick(time), timestamp);
                 } else {
                     timers.remove(due);

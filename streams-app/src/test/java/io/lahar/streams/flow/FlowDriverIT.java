@@ -272,12 +272,24 @@ class FlowDriverIT {
         assertThat(jobCommandsWritten()).isEmpty();
         assertThat(flowStatus.readValuesToList()).isEmpty();
 
-        // An entry naming no JobTemplate of the namespace is refused too.
+        // An entry naming no JobTemplate of the namespace is refused too, once the grace a template
+        // posted a moment before needs to become visible is over (the answer waits for it).
         String unknown = flowManifest("lost").replace("- name: e", "- name: nope").replace("- d\n", "- d\n");
         flowCommands.pipeInput("default/lost", submit("lost-1", FlowKind.JobFlow, "lost", unknown, time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getViolations())
-                .extracting(v -> v.getPath() + ": " + v.getMessage())
-                .containsExactly("spec.flows[4].name: jobtemplate \"nope\" not found in namespace default"));
+        assertThat(flowResults()).isEmpty();
+        tick(time + 1_000);
+        assertThat(flowResults()).isEmpty();
+        tick(time + HeldSubmit.GRACE_MILLIS);
+        assertThat(flowResults()).singleElement().satisfies(r -> {
+            assertThat(r.getRequestId()).isEqualTo("lost-1");
+            assertThat(r.getViolations()).extracting(v -> v.getPath() + ": " + v.getMessage())
+                    .containsExactly("spec.flows[4].name: jobtemplate \"nope\" not found in namespace default");
+        });
+        assertThat(jobCommandsWritten()).isEmpty();
+        assertThat(flowStatus.readValuesToList()).isEmpty();
+        // Sent again, it is answered alike, at once.
+        flowCommands.pipeInput("default/lost", submit("lost-1", FlowKind.JobFlow, "lost", unknown, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isFalse());
 
         // A second flow of an existing name is refused (Volcano rejects JobFlow updates).
         flowCommands.pipeInput("default/twice", submit("t-1", FlowKind.JobFlow, "twice", flowManifest("twice"), time));
@@ -336,6 +348,53 @@ class FlowDriverIT {
         phase("again-b", "Completed");
         assertThat(lastStatus("default/again").getStatus().getState().getPhase()).isEqualTo("Succeed");
         // jobRetainPolicy defaults to retain: nothing is deleted.
+        assertThat(jobCommandsWritten()).isEmpty();
+    }
+
+    private void tick(long at) {
+        clock.pipeInput("0", Tick.newBuilder().setTime(Instant.ofEpochMilli(at)).build(), at);
+    }
+
+    @Test
+    void aFlowWhoseTemplateIsNotVisibleYetIsHeldAndAdmittedOnceItIs() throws Exception {
+        String flow = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata:
+                  name: early
+                  namespace: default
+                spec:
+                  flows:
+                  - name: late
+                """;
+        // The flow arrives before its template is visible (a template posted a moment before it, still on its way).
+        flowCommands.pipeInput("default/early", submit("early-1", FlowKind.JobFlow, "early", flow, time));
+        assertThat(flowResults()).as("held: no answer yet").isEmpty();
+        assertThat(jobCommandsWritten()).isEmpty();
+        // The same request again waits for the same answer; another one for the same flow is a conflict.
+        flowCommands.pipeInput("default/early", submit("early-1", FlowKind.JobFlow, "early", flow, time));
+        assertThat(flowResults()).isEmpty();
+        flowCommands.pipeInput("default/early", submit("early-2", FlowKind.JobFlow, "early", flow, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> {
+            assertThat(r.getRequestId()).isEqualTo("early-2");
+            assertThat(r.getAccepted()).isFalse();
+            assertThat(r.getViolations()).extracting(v -> v.getMessage()).first().asString().endsWith("already exists");
+        });
+
+        submitTemplateInQueue("late", "default");
+        tick(time + 1_000);
+        assertThat(flowResults()).singleElement().satisfies(r -> {
+            assertThat(r.getRequestId()).isEqualTo("early-1");
+            assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue();
+            assertThat(r.getKind()).isEqualTo("SubmitJobFlow");
+        });
+        assertThat(jobCommandsWritten()).containsExactly("Submit early-late");
+        assertThat(lastStatus("default/early").getStatus().getState().getPhase()).isNotEqualTo("Failed");
+        // Admitted: later ticks do not answer again, a retry gets the same answer.
+        tick(time + 2_000);
+        assertThat(flowResults()).isEmpty();
+        flowCommands.pipeInput("default/early", submit("early-1", FlowKind.JobFlow, "early", flow, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
         assertThat(jobCommandsWritten()).isEmpty();
     }
 
