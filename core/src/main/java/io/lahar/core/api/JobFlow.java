@@ -67,11 +67,16 @@ public record JobFlow(
     public record JobRunningHistory(String startTimestamp, String endTimestamp, String state) {
     }
 
+    /**
+     * Volcano's Condition of one flow entry; {@code message} is Lahar's: why the job is Failed when
+     * job admission refused to create it (absent otherwise, and in Volcano's own manifests).
+     */
     public record Condition(
             String phase,
             String createTime,
             String runningDuration,
-            Map<String, JobStatus.TaskState> taskStatusCount) {
+            Map<String, JobStatus.TaskState> taskStatusCount,
+            String message) {
     }
 
     public record State(JobFlowPhase phase) {

@@ -18,6 +18,7 @@ import java.util.Map;
 @JsonSubTypes({
         @JsonSubTypes.Type(value = FlowInput.Submit.class, name = "Submit"),
         @JsonSubTypes.Type(value = FlowInput.JobStatusObserved.class, name = "JobStatusObserved"),
+        @JsonSubTypes.Type(value = FlowInput.JobRejected.class, name = "JobRejected"),
         @JsonSubTypes.Type(value = FlowInput.Delete.class, name = "Delete"),
         @JsonSubTypes.Type(value = FlowInput.Tick.class, name = "Tick"),
         @JsonSubTypes.Type(value = FlowInput.TemplateChanged.class, name = "TemplateChanged")})
@@ -56,6 +57,19 @@ public sealed interface FlowInput {
                 throw new IllegalArgumentException("phase: required");
             }
             taskStatusCount = taskStatusCount == null ? Map.of() : Map.copyOf(taskStatusCount);
+        }
+    }
+
+    /**
+     * Job admission refused to create a job the flow asked for (the flow's create command was
+     * answered with these reasons): the job was never created, and counts as Failed.
+     */
+    record JobRejected(String job, List<String> reasons, long time) implements FlowInput {
+        public JobRejected {
+            if (job == null || job.isEmpty()) {
+                throw new IllegalArgumentException("job: the job's name is required");
+            }
+            reasons = reasons == null ? List.of() : List.copyOf(reasons);
         }
     }
 

@@ -25,6 +25,7 @@ import java.util.Map;
  * @param reachedTaskPhases {@code task/phase} pairs observed so far, for taskStatus probes
  * @param runningHistories  phase history, at most {@link #MAX_HISTORIES} entries (the newest)
  * @param blocked           the job could not be created (template missing, patch not applicable), reason reported
+ * @param message           why job admission rejected the job's creation (every reason), null when it did not
  */
 public record FlowJob(
         String entry,
@@ -41,7 +42,8 @@ public record FlowJob(
         Map<String, JobStatus.TaskState> taskStatusCount,
         List<String> reachedTaskPhases,
         List<JobRunningHistory> runningHistories,
-        boolean blocked) {
+        boolean blocked,
+        String message) {
 
     /** Bound on a job's history: the flow's state must stay well under a Kafka record's size. */
     public static final int MAX_HISTORIES = 16;
@@ -54,7 +56,7 @@ public record FlowJob(
 
     public static FlowJob waiting(String entry, String name) {
         return new FlowJob(entry, name, EntryState.Waiting, null, null, false, null, null, 0, 0, null,
-                Map.of(), List.of(), List.of(), false);
+                Map.of(), List.of(), List.of(), false, null);
     }
 
     /** The job's phase as Volcano would list it: a created job not observed yet is Pending. */
@@ -69,6 +71,6 @@ public record FlowJob(
 
     FlowJob with(EntryState s, JobPhase p) {
         return new FlowJob(entry, name, s, p, job, exists, createdAt, endedAt, retries, jobRetryCount, retryAt,
-                taskStatusCount, reachedTaskPhases, runningHistories, blocked);
+                taskStatusCount, reachedTaskPhases, runningHistories, blocked, message);
     }
 }

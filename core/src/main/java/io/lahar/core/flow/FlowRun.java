@@ -122,7 +122,7 @@ public final class FlowRun {
                 ? j.endedAt() : time) : null;
         FlowJob updated = new FlowJob(j.entry(), j.name(), EntryState.Created, o.phase(), j.job(), true,
                 j.createdAt(), endedAt, j.retries(), o.retryCount(), null, Map.copyOf(o.taskStatusCount()),
-                List.copyOf(reached), FlowJobs.append(j.runningHistories(), o.phase(), time), false);
+                List.copyOf(reached), FlowJobs.append(j.runningHistories(), o.phase(), time), false, null);
         jobs.put(j.entry(), updated);
         if (mayRetry && o.phase() == JobPhase.Failed) {
             Flow entry = entry(j.entry());
@@ -134,12 +134,41 @@ public final class FlowRun {
 
     private void scheduleRetry(FlowJob j, Flow entry) {
         long delay = Backoffs.delayMillis(entry.retry(), j.retries());
-        actions.add(new FlowAction.DeleteJob(j.name(), "Retry"));
+        if (j.exists()) {
+            // A job that admission rejected was never created: there is nothing to delete.
+            actions.add(new FlowAction.DeleteJob(j.name(), "Retry"));
+        }
         events.add(new FlowEvent("Retrying", "job " + j.name() + " failed: retry " + (j.retries() + 1) + " of "
                 + Backoffs.maxRetries(entry.retry()) + " in " + FlowJobs.goDuration(delay), time));
         jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), EntryState.Backoff, j.phase(), j.job(), false,
                 j.createdAt(), j.endedAt(), j.retries() + 1, j.jobRetryCount(), time + delay, j.taskStatusCount(),
-                j.reachedTaskPhases(), FlowJobs.close(j.runningHistories(), time), false));
+                j.reachedTaskPhases(), FlowJobs.close(j.runningHistories(), time), false, j.message()));
+    }
+
+    /**
+     * Job admission refused to create the job (its queue is missing or closed, the patched spec is
+     * invalid, ...): the job counts as Failed, with every reason kept for the flow's condition, so
+     * {@code retry} applies and otherwise the flow fails as it would when the job failed. Only a
+     * job created and not observed since can be rejected: a job that reported a status exists, and
+     * the rejection is a stale echo.
+     */
+    public void reject(FlowInput.JobRejected r, boolean mayRetry) {
+        FlowJob j = byJobName(r.job());
+        if (j == null || j.state() != EntryState.Created || !j.exists() || j.phase() != null) {
+            return;
+        }
+        String message = "job admission rejected the job: " + String.join("; ", r.reasons());
+        events.add(new FlowEvent("JobRejected", "job " + j.name() + ": " + message, time));
+        FlowJob failed = new FlowJob(j.entry(), j.name(), EntryState.Created, JobPhase.Failed, j.job(), false,
+                j.createdAt(), time, j.retries(), 0, null, Map.of(), j.reachedTaskPhases(),
+                FlowJobs.close(FlowJobs.append(j.runningHistories(), JobPhase.Failed, time), time), false, message);
+        jobs.put(j.entry(), failed);
+        if (mayRetry) {
+            Flow entry = entry(j.entry());
+            if (entry != null && j.retries() < Backoffs.maxRetries(entry.retry())) {
+                scheduleRetry(failed, entry);
+            }
+        }
     }
 
     /**
@@ -185,7 +214,7 @@ public final class FlowRun {
                         + " not found; the job is created when it appears", time));
                 jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), j.state(), j.phase(), j.job(), j.exists(),
                         j.createdAt(), j.endedAt(), j.retries(), j.jobRetryCount(), j.retryAt(), j.taskStatusCount(),
-                        j.reachedTaskPhases(), j.runningHistories(), true));
+                        j.reachedTaskPhases(), j.runningHistories(), true, null));
             }
             return false;
         }
@@ -199,7 +228,7 @@ public final class FlowRun {
                 events.add(new FlowEvent("PatchFailed", "flow " + f.name() + ": " + e.getMessage(), time));
                 jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), j.state(), j.phase(), j.job(), j.exists(),
                         j.createdAt(), j.endedAt(), j.retries(), j.jobRetryCount(), j.retryAt(), j.taskStatusCount(),
-                        j.reachedTaskPhases(), j.runningHistories(), true));
+                        j.reachedTaskPhases(), j.runningHistories(), true, null));
             }
             return false;
         }
@@ -207,7 +236,7 @@ public final class FlowRun {
         actions.add(new FlowAction.CreateJob(job));
         events.add(new FlowEvent("Created", "create a job named " + j.name(), time));
         jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), EntryState.Created, null, job, true, time, null, 0, 0,
-                null, Map.of(), List.of(), FlowJobs.append(List.of(), JobPhase.Pending, time), false));
+                null, Map.of(), List.of(), FlowJobs.append(List.of(), JobPhase.Pending, time), false, null));
         return true;
     }
 
@@ -216,7 +245,7 @@ public final class FlowRun {
         events.add(new FlowEvent("Created", "re-create the job named " + j.name() + " (retry " + j.retries() + ")", time));
         jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), EntryState.Created, null, j.job(), true, time, null,
                 j.retries(), 0, null, Map.of(), List.of(), FlowJobs.append(j.runningHistories(), JobPhase.Pending, time),
-                false));
+                false, null));
     }
 
     private ObjectMeta jobMeta(String template) {
@@ -264,7 +293,7 @@ public final class FlowRun {
         return jobs.values().stream()
                 .filter(j -> j.ended() && j.phase() != JobPhase.Completed
                         && !Dependencies.handled(j, flow.spec().flowsOrEmpty()))
-                .map(j -> j.name() + " " + j.phase()).toList();
+                .map(j -> j.name() + " " + j.phase() + (j.message() == null ? "" : " (" + j.message() + ")")).toList();
     }
 
     public boolean retainsJobs() {
@@ -278,7 +307,7 @@ public final class FlowRun {
                 actions.add(new FlowAction.DeleteJob(j.name(), reason));
                 jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), j.state(), j.phase(), j.job(), false,
                         j.createdAt(), j.endedAt(), j.retries(), j.jobRetryCount(), j.retryAt(), j.taskStatusCount(),
-                        j.reachedTaskPhases(), FlowJobs.close(j.runningHistories(), time), j.blocked()));
+                        j.reachedTaskPhases(), FlowJobs.close(j.runningHistories(), time), j.blocked(), j.message()));
             }
         }
     }
@@ -290,7 +319,7 @@ public final class FlowRun {
             if (j.state() == EntryState.Backoff) {
                 jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), j.state(), j.phase(), j.job(), false,
                         j.createdAt(), j.endedAt(), j.retries(), j.jobRetryCount(), null, j.taskStatusCount(),
-                        j.reachedTaskPhases(), j.runningHistories(), j.blocked()));
+                        j.reachedTaskPhases(), j.runningHistories(), j.blocked(), j.message()));
             }
         }
         deleted = true;

@@ -53,10 +53,12 @@ public final class FlowStatuses {
 
     private static Condition condition(FlowJob j, long now) {
         return switch (j.state()) {
-            case Waiting, Skipped, Backoff -> new Condition(j.state().name(), null, null, null);
+            case Waiting, Skipped -> new Condition(j.state().name(), null, null, null, null);
+            // A retry after a rejection keeps saying why, until the job is created again.
+            case Backoff -> new Condition(j.state().name(), null, null, null, j.message());
             case Created -> new Condition(j.phaseOrPending().name(), FlowJobs.timestamp(j.createdAt()),
                     FlowJobs.goDuration((j.endedAt() == null ? now : j.endedAt()) - j.createdAt()),
-                    j.taskStatusCount().isEmpty() ? null : j.taskStatusCount());
+                    j.taskStatusCount().isEmpty() ? null : j.taskStatusCount(), j.message());
         };
     }
 }

@@ -230,6 +230,60 @@ class JobFlowControllerTest {
     }
 
     @Test
+    void aJobThatAdmissionRejectsCountsAsFailedWithItsReasons() {
+        d.submit(FlowDriver.flow("""
+                flows:
+                - name: a
+                - name: b
+                  dependsOn: {targets: [a]}
+                """), "a", "b");
+        assertThat(d.created()).containsExactly("test-a");
+        d.apply(new FlowInput.JobRejected("test-a", List.of("spec.queue: queue \"gone\" not found"), 0));
+        assertThat(d.deleted()).as("a rejected job was never created").isEmpty();
+        assertThat(d.state.phase()).isEqualTo(Failed);
+        assertThat(d.condition("a")).isEqualTo("Failed");
+        assertThat(d.condition("b")).isEqualTo("Skipped");
+        assertThat(d.state.status().failedJobs()).containsExactly("test-a");
+        assertThat(d.state.status().pendingJobs()).isEmpty();
+        assertThat(d.state.status().conditions().get("test-a").message())
+                .isEqualTo("job admission rejected the job: spec.queue: queue \"gone\" not found");
+        assertThat(d.last.transitions()).singleElement()
+                .satisfies(t -> assertThat(t.message()).contains("test-a Failed").contains("queue \"gone\" not found"));
+    }
+
+    @Test
+    void aRejectionOfAJobThatReportedAStatusIsALateEchoAndChangesNothing() {
+        d.submit(FlowDriver.flow("flows:\n- name: a\n"), "a");
+        d.job("a", JobPhase.Running);
+        FlowInfo before = d.state;
+        d.apply(new FlowInput.JobRejected("test-a", List.of("metadata.name: job already exists"), 0));
+        assertThat(d.state.jobs()).isEqualTo(before.jobs());
+        assertThat(d.state.phase()).isEqualTo(Running);
+        d.apply(new FlowInput.JobRejected("test-nope", List.of("x"), 0));
+        assertThat(d.state.jobs()).isEqualTo(before.jobs());
+    }
+
+    @Test
+    void aRejectedJobWithRetryWaitsOutItsBackoffKeepingTheReasonThenIsCreatedAgain() {
+        d.submit(FlowDriver.flow("""
+                flows:
+                - name: a
+                  retry: {maxRetries: 1, backoff: {base: 10s}}
+                """), "a");
+        d.apply(new FlowInput.JobRejected("test-a", List.of("spec.queue: queue \"q\" is closed"), 0));
+        assertThat(d.deleted()).isEmpty();
+        assertThat(d.condition("a")).isEqualTo("Backoff");
+        assertThat(d.state.status().conditions().get("test-a").message()).contains("is closed");
+        assertThat(d.state.phase()).isNotIn(Failed, Succeed);
+        d.tick(10_000);
+        assertThat(d.created()).containsExactly("test-a");
+        assertThat(d.state.status().conditions().get("test-a").message()).as("a new attempt, no reason yet").isNull();
+        d.apply(new FlowInput.JobRejected("test-a", List.of("spec.queue: queue \"q\" is closed"), 10_000));
+        assertThat(d.state.phase()).isEqualTo(Failed);
+        assertThat(d.state.status().jobStatusList().get(0).restartCount()).isEqualTo(1);
+    }
+
+    @Test
     void aRetriedJobThatCompletesLetsTheFlowGoOn() {
         d.submit(FlowDriver.flow("""
                 flows:

@@ -53,7 +53,7 @@ public final class FlowCodecs {
         s.conditions().forEach((job, c) -> conditions.put(job, new FlowCondition(c.phase(),
                 c.createTime() == null ? null : Instant.parse(c.createTime()),
                 c.runningDuration() == null ? null : GoDuration.parse(c.runningDuration()).map(Duration::toMillis).orElse(null),
-                tasks(c.taskStatusCount()))));
+                tasks(c.taskStatusCount()), c.message())));
         JobFlowStatus status = new JobFlowStatus(s.pendingJobs(), s.runningJobs(), s.completedJobs(), s.failedJobs(),
                 s.terminatedJobs(), s.unKnowJobs(), list, conditions,
                 new JobFlowState(s.state() == null || s.state().phase() == null ? "Pending" : s.state().phase().name()));

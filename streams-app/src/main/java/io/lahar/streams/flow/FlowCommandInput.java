@@ -92,13 +92,18 @@ public final class FlowCommandInput {
             answer(key, command, seen, timestamp);
             return;
         }
+        if (entry.held() != null && entry.held().requestId().equals(command.getRequestId())) {
+            return; // sent again while held: the one answer comes when the hold ends
+        }
         FlowVerdict verdict;
         if (command.getCommand() instanceof SubmitFlowObject submit) {
             verdict = submitFlow(key, entry, command, submit, kind, time, timestamp);
         } else {
             verdict = deleteFlow(key, entry, command, kind, time, timestamp);
         }
-        answer(key, command, verdict, timestamp);
+        if (verdict != null) {
+            answer(key, command, verdict, timestamp);
+        }
     }
 
     private FlowVerdict submitFlow(String key, FlowEntry entry, FlowCommand command, SubmitFlowObject submit, String kind,
@@ -115,21 +120,71 @@ public final class FlowCommandInput {
         }
         AdmissionResult<Manifest> result = Admission.create(flow, ctx);
         List<Violation> violations = new ArrayList<>(result.violations());
-        if (!entry.live()) {
-            violations.addAll(missingTemplates(flow));
+        List<Violation> missing = entry.live() ? List.of() : missingTemplates(flow);
+        if (violations.isEmpty() && entry.held() != null) {
+            violations.add(new Violation("metadata.name", "jobflow \"" + command.getName() + "\" is being admitted (request "
+                    + entry.held().requestId() + " waits for its JobTemplates): it " + ALREADY_EXISTS));
         }
         if (!violations.isEmpty()) {
+            violations.addAll(missing);
             FlowVerdict verdict = reject(command, kind, violations);
-            if (entry.live()) {
+            if (entry.live() || entry.held() != null) {
                 engine.save(key, entry, entry.remember(verdict));
             }
             return verdict;
         }
-        JobFlow admitted = stamp((JobFlow) result.object(), command, time);
+        if (!missing.isEmpty()) {
+            // Maybe posted a moment ago, not visible here yet: hold the answer (see HeldSubmit).
+            engine.save(key, entry, entry.withHeld(HeldSubmit.of(command, submit)));
+            return null;
+        }
+        return admit(key, entry, command, kind, (JobFlow) result.object(), time, timestamp);
+    }
+
+    private FlowVerdict admit(String key, FlowEntry entry, FlowCommand command, String kind, JobFlow flow, long time,
+                              long timestamp) {
+        JobFlow admitted = stamp(flow, command, time);
         FlowVerdict verdict = accept(command, kind, Manifests.toJson(admitted), time);
-        FlowEntry fresh = new FlowEntry(null, entry.recent()).remember(verdict);
-        engine.apply(key, fresh, new FlowInput.Submit(admitted, lookup.templatesOf(admitted), time), timestamp);
+        FlowEntry fresh = new FlowEntry(null, entry.recent(), null).remember(verdict);
+        // Saved from the entry as it was, so its hold's timer goes with it.
+        engine.apply(key, entry, fresh, new FlowInput.Submit(admitted, lookup.templatesOf(admitted), time), timestamp);
         return verdict;
+    }
+
+    /**
+     * A clock tick looks at a held submission again: admitted once every template it names is
+     * visible, rejected with every missing one when its grace is over, else held on.
+     */
+    void recheck(String key, FlowEntry entry, long tickTime, long timestamp) {
+        HeldSubmit held = entry.held();
+        FlowCommand command = held.command();
+        String kind = kindOf(command);
+        FlowVerdict verdict;
+        JobFlow flow;
+        try {
+            flow = read(held.manifest(), JobFlow.class, command);
+        } catch (ManifestException e) {
+            // It was read when it arrived; a reader that changed since rejects it rather than hold it forever.
+            flow = null;
+        }
+        AdmissionResult<Manifest> result = flow == null ? null : Admission.create(flow, AdmissionContext.empty());
+        if (result == null || !result.accepted()) {
+            verdict = reject(command, kind, result == null ? List.of(new Violation("", "the held manifest no longer reads"))
+                    : result.violations());
+            engine.save(key, entry, entry.withHeld(null).remember(verdict));
+        } else {
+            List<Violation> missing = missingTemplates(flow);
+            if (missing.isEmpty()) {
+                verdict = admit(key, entry, command, kind, (JobFlow) result.object(), held.time(), timestamp);
+            } else if (held.expiresAt(tickTime)) {
+                verdict = reject(command, kind, missing);
+                engine.save(key, entry, entry.withHeld(null).remember(verdict));
+            } else {
+                engine.save(key, entry, entry.withHeld(held.checked()));
+                return;
+            }
+        }
+        answer(key, command, verdict, timestamp);
     }
 
     /**

@@ -57,7 +57,7 @@ final class FlowEngine {
 
     void save(String key, FlowEntry before, FlowEntry after) {
         flows.put(key, FlowStores.encode(key, after));
-        timers.update(key, FlowTimers.nextDue(before.info()), FlowTimers.nextDue(after.info()));
+        timers.update(key, FlowTimers.nextDue(before), FlowTimers.nextDue(after));
     }
 
     /**
@@ -65,6 +65,11 @@ final class FlowEngine {
      * the flow last looked, for the entries not created yet), saves and emits; returns the new entry.
      */
     FlowEntry apply(String key, FlowEntry entry, FlowInput input, long timestamp) {
+        return apply(key, entry, entry, input, timestamp);
+    }
+
+    /** As {@link #apply(String, FlowEntry, FlowInput, long)}, where {@code stored} is what the store holds now (its timer is replaced). */
+    FlowEntry apply(String key, FlowEntry stored, FlowEntry entry, FlowInput input, long timestamp) {
         FlowInfo before = entry.info();
         FlowInfo state = before;
         if (entry.live() && !(input instanceof FlowInput.Submit) && !(input instanceof FlowInput.Delete)) {
@@ -80,7 +85,7 @@ final class FlowEngine {
         }
         state = run(key, state, input, timestamp);
         FlowEntry after = entry.withInfo(state);
-        save(key, entry, after);
+        save(key, stored, after);
         publish(key, before, state, timestamp);
         return after;
     }
@@ -96,9 +101,11 @@ final class FlowEngine {
         }
         for (FlowAction action : outcome.actions()) {
             JobCommand command = switch (action) {
-                case FlowAction.CreateJob c -> command(next, c.job().name(), "create", input.time(),
+                // The flow's time (not the input's, which may be late): a created job's createdAt,
+                // so a refusal of this command can be matched to the job it concerns.
+                case FlowAction.CreateJob c -> command(next, c.job().name(), "create", next.time(),
                         new SubmitJob(Manifests.toJson(c.job())));
-                case FlowAction.DeleteJob d -> command(next, d.name(), "delete", input.time(),
+                case FlowAction.DeleteJob d -> command(next, d.name(), "delete", next.time(),
                         new DeleteJob("deleted by jobflow " + key + ": " + d.reason()));
             };
             context.forward(new Record<>(Topics.jobKey(command.getNamespace(), command.getName()), command, timestamp),
@@ -109,19 +116,23 @@ final class FlowEngine {
 
     /**
      * A command about one of the flow's jobs. Its requestId is derived from the flow's uid, the
-     * verb, the job and the input's time, so a replay sends the same ids and the job gate
+     * verb, the job and the flow's time, so a replay sends the same ids and the job gate
      * answers a repeated command once.
      */
     private static JobCommand command(FlowInfo flow, String job, String verb, long time, Object body) {
         String namespace = flow.flow().namespace();
         return JobCommand.newBuilder()
-                .setRequestId("jobflow:" + flow.flow().metadata().uid() + ":" + verb + ":" + job + ":" + time)
+                .setRequestId(requestId(flow, verb, job, time))
                 .setSender(sender(namespace, flow.name()))
                 .setNamespace(namespace)
                 .setName(job)
                 .setTime(Instant.ofEpochMilli(time))
                 .setCommand(body)
                 .build();
+    }
+
+    static String requestId(FlowInfo flow, String verb, String job, long time) {
+        return "jobflow:" + flow.flow().metadata().uid() + ":" + verb + ":" + job + ":" + time;
     }
 
     static String sender(String namespace, String flow) {

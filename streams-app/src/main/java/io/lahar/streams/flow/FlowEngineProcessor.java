@@ -1,6 +1,8 @@
 package io.lahar.streams.flow;
 
 import io.lahar.core.flow.FlowInput;
+import io.lahar.core.flow.FlowJob;
+import io.lahar.schema.CommandResult;
 import io.lahar.schema.FlowCommand;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
@@ -14,6 +16,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -38,7 +41,7 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
     /** Decoders of the inputs and of the global stores' values. */
     record Decoders(Deserializer<FlowCommand> commands, Deserializer<JobStatusRecord> jobStatus,
                     Deserializer<Tick> ticks, Deserializer<io.lahar.schema.JobTemplate> templates,
-                    Deserializer<JobFlowStatusRecord> flowStatus) {
+                    Deserializer<JobFlowStatusRecord> flowStatus, Deserializer<CommandResult> results) {
     }
 
     private final Decoders decoders;
@@ -69,8 +72,9 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
         boolean flowCommand = topic.equals(Topics.FLOW_COMMANDS.name());
         boolean jobStatus = topic.endsWith(FlowTopology.REPARTITION + "-repartition");
+        boolean rejection = topic.endsWith(FlowTopology.REJECTIONS + "-repartition");
         boolean clock = topic.equals(Topics.CLOCK.name());
-        if (!flowCommand && !jobStatus && !clock) {
+        if (!flowCommand && !jobStatus && !rejection && !clock) {
             return; // a job input: the job lifecycle's business
         }
         try {
@@ -79,6 +83,8 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
                 commands.handle(key, decode(decoders.commands(), topic, record.value()), record.timestamp());
             } else if (jobStatus) {
                 jobStatus(key, decode(decoders.jobStatus(), Topics.JOB_STATUS.name(), record.value()), record.timestamp());
+            } else if (rejection) {
+                rejection(key, decode(decoders.results(), Topics.COMMAND_RESULTS.name(), record.value()), record.timestamp());
             } else {
                 tick(decode(decoders.ticks(), topic, record.value()), record.timestamp());
             }
@@ -108,6 +114,32 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
     }
 
     /**
+     * Job admission refused a job a flow asked for. Only the refusal of the create command the
+     * flow sent for the job as it is now counts (the requestId names the flow's uid, the job and
+     * its creation time): a refusal of an earlier flow of the same name, or of an earlier
+     * incarnation of the job, is a late echo and ignored.
+     */
+    private void rejection(String key, CommandResult result, long timestamp) {
+        if (FlowJobRejectionRekey.flowKey(result).filter(key::equals).isEmpty()) {
+            throw new IllegalArgumentException("key: command result " + result.getRequestId() + " re-keyed to \"" + key
+                    + "\" is no refused job creation of that flow (sender " + result.getSender() + ")");
+        }
+        FlowEntry entry = engine.load(key);
+        if (!entry.live()) {
+            return;
+        }
+        FlowJob job = entry.info().jobs().values().stream().filter(j -> j.name().equals(result.getName())).findFirst().orElse(null);
+        if (job == null || job.createdAt() == null
+                || !FlowEngine.requestId(entry.info(), "create", job.name(), job.createdAt()).equals(result.getRequestId())) {
+            LOG.debugf("jobflow %s: refusal %s is not about the current job %s; ignored", key, result.getRequestId(), result.getName());
+            return;
+        }
+        List<String> reasons = result.getViolations().stream()
+                .map(v -> v.getPath().isEmpty() ? v.getMessage() : v.getPath() + ": " + v.getMessage()).toList();
+        engine.apply(key, entry, new FlowInput.JobRejected(job.name(), reasons, result.getTime().toEpochMilli()), timestamp);
+    }
+
+    /**
      * A tick wakes the flows of this partition with something due by its time, found by a range
      * scan of the timer index, at most {@code tickBudget} per tick (the rest on the next ones).
      */
@@ -121,7 +153,9 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         for (FlowTimers.Due due : timers.due(time, tickBudget)) {
             try {
                 FlowEntry entry = engine.load(due.flow());
-                if (entry.live()) {
+                if (entry.held() != null) {
+                    commands.recheck(due.flow(), entry, time, timestamp);
+                } else if (entry.live()) {
                     engine.apply(due.flow(), entry, new FlowInput.Tick(time), timestamp);
                 } else {
                     timers.remove(due);

@@ -39,6 +39,14 @@ final class FlowTimers {
      * tick) while an entry waits for a JobTemplate that did not exist when it was due — templates
      * live on other partitions, so the flow looks again on each tick instead of being told.
      */
+    static OptionalLong nextDue(FlowEntry entry) {
+        if (entry != null && entry.held() != null) {
+            // A submission waiting for its templates is looked at on every tick, whatever its time says.
+            return OptionalLong.of(0);
+        }
+        return nextDue(entry == null ? null : entry.info());
+    }
+
     static OptionalLong nextDue(FlowInfo info) {
         if (info == null || info.flow() == null || info.deleted() || info.phase() == null || info.phase().isFinished()) {
             return OptionalLong.empty();

@@ -28,6 +28,8 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * lahar.job-status ─▶ flow-job-status-rekey ─▶ (repartition: lahar-streams-flow-job-status-repartition, by flow key)─┐
+ * lahar.command-results ─▶ flow-job-rejection-rekey (rejected SubmitJob of a flow's job) ─▶
+ *    (repartition: lahar-streams-flow-job-rejections-repartition, by flow key) ────────────────────────────────────┤
  * lahar.flow-commands ─────────────────────────────────────────────────────────────────────────────────────────────┤
  * lahar.clock (the job lifecycle's source) ────────────────────────────────────────────────────────────────────────┴▶ flow-engine
  *    stores: flows, job-templates, flow-timers; global: job-templates-global (lahar.job-templates),
@@ -44,18 +46,29 @@ public final class FlowTopology {
 
     /** The repartition's name: its internal topic is {@code <application.id>-flow-job-status-repartition}. */
     public static final String REPARTITION = "flow-job-status";
+    /** The repartition of job admission's refusals of the flows' jobs: {@code <application.id>-flow-job-rejections-repartition}. */
+    public static final String REJECTIONS = "flow-job-rejections";
     public static final String ENGINE = "flow-engine";
     static final String COMMANDS_SOURCE = "flow-commands-source";
 
     private FlowTopology() {
     }
 
-    /** The DSL step: job status re-keyed by flow, through a repartition topic co-partitioned with the flows. */
+    /**
+     * The DSL steps: job status, and job admission's refusals of the flows' jobs, re-keyed by flow
+     * through repartition topics co-partitioned with the flows.
+     */
     public static void addRekey(StreamsBuilder builder, RegistrySerdes serdes) {
         var statusDecoder = serdes.value(JobStatusRecord.class).deserializer();
         builder.stream(Topics.JOB_STATUS.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("flow-job-status-source"))
                 .process(() -> new FlowJobStatusRekey(statusDecoder), Named.as("flow-job-status-rekey"))
                 .repartition(Repartitioned.<String, byte[]>as(REPARTITION)
+                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
+                        .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+        var resultDecoder = serdes.value(CommandResult.class).deserializer();
+        builder.stream(Topics.COMMAND_RESULTS.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("flow-job-results-source"))
+                .process(() -> new FlowJobRejectionRekey(resultDecoder), Named.as("flow-job-rejection-rekey"))
+                .repartition(Repartitioned.<String, byte[]>as(REJECTIONS)
                         .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
                         .withNumberOfPartitions(Topics.JOB_PARTITIONS));
     }
@@ -82,9 +95,9 @@ public final class FlowTopology {
         topology.addSource(COMMANDS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_COMMANDS.name());
         var decoders = new FlowEngineProcessor.Decoders(serdes.value(FlowCommand.class).deserializer(),
                 serdes.value(JobStatusRecord.class).deserializer(), serdes.value(Tick.class).deserializer(),
-                templateSerde.deserializer(), flowStatusSerde.deserializer());
+                templateSerde.deserializer(), flowStatusSerde.deserializer(), serdes.value(CommandResult.class).deserializer());
         topology.addProcessor(ENGINE, () -> new FlowEngineProcessor(decoders, tickBudget),
-                COMMANDS_SOURCE, repartitionSource(topology), clockSource);
+                COMMANDS_SOURCE, repartitionSource(topology, REPARTITION), repartitionSource(topology, REJECTIONS), clockSource);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FlowStores.FLOWS),
                 Serdes.String(), Serdes.ByteArray()), ENGINE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FlowStores.TEMPLATES),
@@ -106,15 +119,15 @@ public final class FlowTopology {
     }
 
     /** The DSL names the repartition's source node itself; find it by its topic. */
-    private static String repartitionSource(Topology topology) {
+    private static String repartitionSource(Topology topology, String repartition) {
         for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
             for (TopologyDescription.Node node : sub.nodes()) {
                 if (node instanceof TopologyDescription.Source s && s.topicSet() != null
-                        && s.topicSet().stream().anyMatch(t -> t.endsWith(REPARTITION + "-repartition"))) {
+                        && s.topicSet().stream().anyMatch(t -> t.endsWith(repartition + "-repartition"))) {
                     return s.name();
                 }
             }
         }
-        throw new IllegalStateException("the topology has no " + REPARTITION + " repartition: call addRekey first");
+        throw new IllegalStateException("the topology has no " + repartition + " repartition: call addRekey first");
     }
 }

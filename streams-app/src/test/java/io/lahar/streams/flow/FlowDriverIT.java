@@ -68,6 +68,8 @@ class FlowDriverIT {
     private TestOutputTopic<String, DeadLetter> letters;
     /** The manifest of every job the flow asked for, by job name. */
     private final Map<String, String> created = new HashMap<>();
+    /** The job engine's answers to the flow's own job commands, read while looking for the flows' answers. */
+    private final List<CommandResult> jobAnswers = new ArrayList<>();
     private long time = T0;
 
     @BeforeEach
@@ -131,7 +133,11 @@ class FlowDriverIT {
 
     /** The answers to flow commands (the job engine also answers the flow's job commands, keyed by job). */
     private List<CommandResult> flowResults() {
-        return results.readValuesToList().stream().filter(r -> !r.getSender().startsWith("jobflow:")).toList();
+        List<CommandResult> out = new ArrayList<>();
+        for (CommandResult r : results.readValuesToList()) {
+            (r.getSender().startsWith("jobflow:") ? jobAnswers : out).add(r);
+        }
+        return out;
     }
 
     /** The job commands the flow wrote since the last call, as "Submit x" / "Delete x"; remembers the manifests. */
@@ -266,12 +272,24 @@ class FlowDriverIT {
         assertThat(jobCommandsWritten()).isEmpty();
         assertThat(flowStatus.readValuesToList()).isEmpty();
 
-        // An entry naming no JobTemplate of the namespace is refused too.
+        // An entry naming no JobTemplate of the namespace is refused too, once the grace a template
+        // posted a moment before needs to become visible is over (the answer waits for it).
         String unknown = flowManifest("lost").replace("- name: e", "- name: nope").replace("- d\n", "- d\n");
         flowCommands.pipeInput("default/lost", submit("lost-1", FlowKind.JobFlow, "lost", unknown, time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getViolations())
-                .extracting(v -> v.getPath() + ": " + v.getMessage())
-                .containsExactly("spec.flows[4].name: jobtemplate \"nope\" not found in namespace default"));
+        assertThat(flowResults()).isEmpty();
+        tick(time + 1_000);
+        assertThat(flowResults()).isEmpty();
+        tick(time + HeldSubmit.GRACE_MILLIS);
+        assertThat(flowResults()).singleElement().satisfies(r -> {
+            assertThat(r.getRequestId()).isEqualTo("lost-1");
+            assertThat(r.getViolations()).extracting(v -> v.getPath() + ": " + v.getMessage())
+                    .containsExactly("spec.flows[4].name: jobtemplate \"nope\" not found in namespace default");
+        });
+        assertThat(jobCommandsWritten()).isEmpty();
+        assertThat(flowStatus.readValuesToList()).isEmpty();
+        // Sent again, it is answered alike, at once.
+        flowCommands.pipeInput("default/lost", submit("lost-1", FlowKind.JobFlow, "lost", unknown, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isFalse());
 
         // A second flow of an existing name is refused (Volcano rejects JobFlow updates).
         flowCommands.pipeInput("default/twice", submit("t-1", FlowKind.JobFlow, "twice", flowManifest("twice"), time));
@@ -331,6 +349,161 @@ class FlowDriverIT {
         assertThat(lastStatus("default/again").getStatus().getState().getPhase()).isEqualTo("Succeed");
         // jobRetainPolicy defaults to retain: nothing is deleted.
         assertThat(jobCommandsWritten()).isEmpty();
+    }
+
+    private void tick(long at) {
+        clock.pipeInput("0", Tick.newBuilder().setTime(Instant.ofEpochMilli(at)).build(), at);
+    }
+
+    @Test
+    void aFlowWhoseTemplateIsNotVisibleYetIsHeldAndAdmittedOnceItIs() throws Exception {
+        String flow = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata:
+                  name: early
+                  namespace: default
+                spec:
+                  flows:
+                  - name: late
+                """;
+        // The flow arrives before its template is visible (a template posted a moment before it, still on its way).
+        flowCommands.pipeInput("default/early", submit("early-1", FlowKind.JobFlow, "early", flow, time));
+        assertThat(flowResults()).as("held: no answer yet").isEmpty();
+        assertThat(jobCommandsWritten()).isEmpty();
+        // The same request again waits for the same answer; another one for the same flow is a conflict.
+        flowCommands.pipeInput("default/early", submit("early-1", FlowKind.JobFlow, "early", flow, time));
+        assertThat(flowResults()).isEmpty();
+        flowCommands.pipeInput("default/early", submit("early-2", FlowKind.JobFlow, "early", flow, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> {
+            assertThat(r.getRequestId()).isEqualTo("early-2");
+            assertThat(r.getAccepted()).isFalse();
+            assertThat(r.getViolations()).extracting(v -> v.getMessage()).first().asString().endsWith("already exists");
+        });
+
+        submitTemplateInQueue("late", "default");
+        tick(time + 1_000);
+        assertThat(flowResults()).singleElement().satisfies(r -> {
+            assertThat(r.getRequestId()).isEqualTo("early-1");
+            assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue();
+            assertThat(r.getKind()).isEqualTo("SubmitJobFlow");
+        });
+        assertThat(jobCommandsWritten()).containsExactly("Submit early-late");
+        assertThat(lastStatus("default/early").getStatus().getState().getPhase()).isNotEqualTo("Failed");
+        // Admitted: later ticks do not answer again, a retry gets the same answer.
+        tick(time + 2_000);
+        assertThat(flowResults()).isEmpty();
+        flowCommands.pipeInput("default/early", submit("early-1", FlowKind.JobFlow, "early", flow, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
+        assertThat(jobCommandsWritten()).isEmpty();
+    }
+
+    /** A template whose job admission refuses: its queue does not exist. */
+    private void submitTemplateInQueue(String name, String queue) {
+        String doc = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobTemplate
+                metadata:
+                  name: %s
+                spec:
+                  minAvailable: 1
+                  queue: %s
+                  tasks:
+                  - replicas: 1
+                    name: worker
+                    template:
+                      spec:
+                        containers:
+                        - image: busybox
+                          name: main
+                        restartPolicy: Never
+                """.formatted(name, queue);
+        flowCommands.pipeInput("default/" + name, submit("jt-" + name, FlowKind.JobTemplate, name, doc, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        templates.readKeyValuesToList();
+    }
+
+    /** The job engine's answers to the flow's own job commands. */
+    private List<CommandResult> jobResults() {
+        flowResults().forEach(r -> {
+            throw new AssertionError("unexpected answer to a flow command: " + r);
+        });
+        List<CommandResult> out = List.copyOf(jobAnswers);
+        jobAnswers.clear();
+        return out;
+    }
+
+    @Test
+    void aJobThatAdmissionRejectsFailsTheFlowWithTheReasonsInItsCondition() throws Exception {
+        submitTemplates();
+        submitTemplateInQueue("lost", "no-such-queue");
+        String flow = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata:
+                  name: refused
+                  namespace: default
+                spec:
+                  flows:
+                  - name: lost
+                  - name: b
+                    dependsOn:
+                      targets: [lost]
+                """;
+        flowCommands.pipeInput("default/refused", submit("refused-1", FlowKind.JobFlow, "refused", flow, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        // The job engine refused the job (the topology runs whole); the refusal came back to the flow.
+        assertThat(jobResults()).singleElement().satisfies(r -> {
+            assertThat(r.getName()).isEqualTo("refused-lost");
+            assertThat(r.getAccepted()).isFalse();
+        });
+        assertThat(jobCommandsWritten()).containsExactly("Submit refused-lost");
+        JobFlowStatusRecord status = lastStatus("default/refused");
+        assertThat(status.getStatus().getState().getPhase()).isEqualTo("Failed");
+        assertThat(status.getStatus().getFailedJobs()).containsExactly("refused-lost");
+        assertThat(status.getStatus().getPendingJobs()).isEmpty();
+        assertThat(status.getStatus().getConditions().get("refused-lost").getPhase()).isEqualTo("Failed");
+        assertThat(status.getStatus().getConditions().get("refused-lost").getMessage())
+                .contains("spec.queue: queue \"no-such-queue\" not found");
+        // As when a job fails: what depends on it can never run.
+        assertThat(status.getStatus().getConditions().get("refused-b").getPhase()).isEqualTo("Skipped");
+        assertThat(status.getStatus().getConditions().get("refused-b").getMessage()).isNull();
+        assertThat(letters.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void aRejectedJobWithRetryIsCreatedAgainAfterItsBackoffAndFailsTheFlowWhenRetriesRunOut() throws Exception {
+        submitTemplateInQueue("lost", "no-such-queue");
+        String flow = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata:
+                  name: stubborn
+                  namespace: default
+                spec:
+                  flows:
+                  - name: lost
+                    retry:
+                      maxRetries: 1
+                      backoff:
+                        base: 10s
+                """;
+        flowCommands.pipeInput("default/stubborn", submit("stubborn-1", FlowKind.JobFlow, "stubborn", flow, time));
+        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
+        // Rejected: no delete (the job never existed), a backoff with the reason, the flow goes on.
+        assertThat(jobCommandsWritten()).containsExactly("Submit stubborn-lost");
+        JobFlowStatusRecord waiting = lastStatus("default/stubborn");
+        assertThat(waiting.getStatus().getState().getPhase()).isNotEqualTo("Failed");
+        assertThat(waiting.getStatus().getConditions().get("stubborn-lost").getPhase()).isEqualTo("Backoff");
+        assertThat(waiting.getStatus().getConditions().get("stubborn-lost").getMessage()).contains("no-such-queue");
+
+        clock.pipeInput("0", Tick.newBuilder().setTime(Instant.ofEpochMilli(time + 11_000)).build(), time + 11_000);
+        assertThat(jobCommandsWritten()).containsExactly("Submit stubborn-lost");
+        assertThat(jobResults()).hasSize(2).allSatisfy(r -> assertThat(r.getAccepted()).isFalse());
+        JobFlowStatusRecord failed = lastStatus("default/stubborn");
+        assertThat(failed.getStatus().getState().getPhase()).isEqualTo("Failed");
+        assertThat(failed.getStatus().getJobStatusList()).singleElement()
+                .satisfies(j -> assertThat(j.getRestartCount()).isEqualTo(1));
     }
 
     @Test

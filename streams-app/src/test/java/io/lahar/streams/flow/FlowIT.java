@@ -178,6 +178,68 @@ class FlowIT {
         assertThat(send("GET", "api/v1/jobtemplates/" + ns + "/e", null, null).statusCode()).isEqualTo(404);
     }
 
+    @Test
+    void aJobAdmissionRefusesFailsItsFlowAndAFlowWithoutItsTemplateIsAnsweredAfterTheGrace() throws Exception {
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(send("GET", "q/health/ready", null, null).statusCode()).isEqualTo(200));
+        String template = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobTemplate
+                metadata:
+                  name: lost
+                  namespace: %s
+                spec:
+                  minAvailable: 1
+                  queue: no-such-queue-%s
+                  tasks:
+                  - replicas: 1
+                    name: worker
+                    template:
+                      spec:
+                        containers:
+                        - image: busybox
+                          name: main
+                        restartPolicy: Never
+                """.formatted(ns, run);
+        HttpResponse<String> t = send("POST", "api/v1/jobtemplates", template, TOKEN);
+        assertThat(t.statusCode()).as(t.body()).isEqualTo(201);
+        try (World world = new World()) {
+            // Posted right after its template: the flow is admitted even if the template is not visible to it yet.
+            HttpResponse<String> created = send("POST", "api/v1/jobflows", """
+                    apiVersion: flow.volcano.sh/v1alpha1
+                    kind: JobFlow
+                    metadata:
+                      name: refused
+                      namespace: %s
+                    spec:
+                      flows:
+                      - name: lost
+                    """.formatted(ns), TOKEN);
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            // Job admission refuses the job (its queue does not exist): the flow learns it and fails.
+            world.until("the flow fails", () -> world.flowStatus() != null
+                    && world.flowStatus().getStatus().getState().getPhase().equals("Failed"));
+            assertThat(world.flowStatus().getStatus().getFailedJobs()).containsExactly("refused-lost");
+            assertThat(world.flowStatus().getStatus().getConditions().get("refused-lost").getMessage())
+                    .contains("spec.queue").contains("no-such-queue-" + run);
+            assertThat(world.jobs()).as("the job was never created").isEmpty();
+        }
+        // A template that never comes: the answer waits out the grace, then names it.
+        HttpResponse<String> orphan = send("POST", "api/v1/jobflows", """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata:
+                  name: orphan
+                  namespace: %s
+                spec:
+                  flows:
+                  - name: ghost
+                """.formatted(ns), TOKEN);
+        assertThat(orphan.statusCode()).as(orphan.body()).isEqualTo(422);
+        assertThat(json(orphan).path("violations").get(0).path("path").asText()).isEqualTo("spec.flows[0].name");
+        assertThat(json(orphan).path("violations").get(0).path("message").asText()).contains("jobtemplate \"ghost\" not found");
+    }
+
     private String inNamespace(String yaml) {
         return yaml.replaceAll("(?m)^  namespace: \\S+\\n", "").replaceFirst("(?m)^metadata:\\n", "metadata:\n  namespace: " + ns + "\n");
     }

@@ -16,6 +16,7 @@ final class Finished {
         switch (input) {
             case FlowInput.Delete d -> run.terminate();
             case FlowInput.JobStatusObserved o -> run.observe(o, false);
+            case FlowInput.JobRejected r -> run.reject(r, false);
             case FlowInput.TemplateChanged c -> run.changeTemplate(c);
             case FlowInput.Tick t -> {
             }

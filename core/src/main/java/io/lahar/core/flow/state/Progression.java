@@ -18,6 +18,7 @@ final class Progression {
                 return false;
             }
             case FlowInput.JobStatusObserved o -> run.observe(o, true);
+            case FlowInput.JobRejected r -> run.reject(r, true);
             case FlowInput.TemplateChanged c -> run.changeTemplate(c);
             case FlowInput.Tick t -> {
             }
