@@ -11,6 +11,8 @@ import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.internals.CacheFlushListener;
+import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -26,13 +28,17 @@ import java.util.Set;
  * job's entry is decoded once, kept as an object, and encoded once per commit however many of
  * its events the commit covers.
  *
- * <p>Why it stays exactly-once: Kafka Streams flushes every registered store before it commits a
- * task ({@code ProcessorStateManager.flush()} in {@code prepareCommit}), and this store is the
- * one registered under the name (the inner store registers its root, this object). {@link #flush()}
- * puts every entry changed since the last commit into the inner store, whose changelog writes go
- * into the same transaction as the input offsets. A task closed dirty (a failed transaction, a lost
- * partition) goes through {@link #close()} without a flush: the unwritten entries are dropped with
- * the transaction, and the state is restored from the changelog as before. The changelog thus holds
+ * <p>Why it stays exactly-once: before Kafka Streams commits a task it flushes the caches of its
+ * stores ({@code StreamTask.prepareCommit} → {@code ProcessorStateManager.flushCache()}, which
+ * calls {@link CachedStateStore#flushCache()} on each registered store that is one), then the
+ * record collector, then commits the transaction. This store is the one registered under the name
+ * (the inner store registers its root, this object) and is a {@link CachedStateStore}, the hook
+ * Kafka Streams' own caching stores use (an internal interface: the Kafka version is pinned by the
+ * BOM, and JobEntryStoreTest and the broker ITs check the wiring). {@link #flushCache()} puts every
+ * entry changed since the last commit into the inner store, whose changelog writes join the same
+ * transaction as the input offsets. A task closed dirty (a failed transaction, a lost partition)
+ * goes through {@link #close()} without a flush: the unwritten entries are dropped with the
+ * transaction, and the state is restored from the changelog as before. The changelog thus holds
  * the state at each commit, which is what a restore or a replay needs; a store rebuilt from it
  * behaves the same.
  *
@@ -45,7 +51,7 @@ import java.util.Set;
  * only a pod event or a timer changes cannot double an entry in one commit interval. A flush that
  * still meets an oversized entry fails the task loudly, naming the job.
  */
-public final class JobEntryStore implements StateStore, ReadOnlyKeyValueStore<String, byte[]> {
+public final class JobEntryStore implements StateStore, CachedStateStore<String, byte[]>, ReadOnlyKeyValueStore<String, byte[]> {
 
     /** Decoded entries kept per task (clean ones; the changed ones stay until the next commit). */
     static final int DEFAULT_CAPACITY = 1024;
@@ -150,12 +156,31 @@ public final class JobEntryStore implements StateStore, ReadOnlyKeyValueStore<St
 
     /** Writes every entry changed since the last commit: Kafka Streams calls this before it commits. */
     @Override
-    public void flush() {
+    public void flushCache() {
         for (String key : dirty) {
             write(key, slots.get(key));
         }
         dirty.clear();
+    }
+
+    /** Writes the changed entries, then flushes the inner store (a checkpoint, a clean close). */
+    @Override
+    public void flush() {
+        flushCache();
         inner.flush();
+    }
+
+    /** A task recycled (active to standby or back): its objects are not kept. */
+    @Override
+    public void clearCache() {
+        slots.clear();
+        dirty.clear();
+    }
+
+    /** No listener: this store forwards nothing, the lifecycle processor does. */
+    @Override
+    public boolean setFlushListener(CacheFlushListener<String, byte[]> listener, boolean sendOldValues) {
+        return false;
     }
 
     /** Entries changed and not yet written to the inner store (for tests and metrics). */
@@ -166,16 +191,14 @@ public final class JobEntryStore implements StateStore, ReadOnlyKeyValueStore<St
     @Override
     public void init(StateStoreContext context, StateStore root) {
         // A (re)initialised task starts from what the changelog restored, never from objects of before.
-        slots.clear();
-        dirty.clear();
+        clearCache();
         inner.init(context, root);
     }
 
     @Override
     public void close() {
         // Closed dirty (no flush before): what was not committed is dropped with its transaction.
-        slots.clear();
-        dirty.clear();
+        clearCache();
         inner.close();
     }
 
