@@ -102,8 +102,7 @@ public class LaharTopology {
                 serdes.value(PodEvent.class).deserializer(), serdes.value(SchedulerDecision.class).deserializer(),
                 serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
         topology.addProcessor(LIFECYCLE, () -> new JobLifecycleProcessor(decoders, tickBudget, maxClockStep), "job-inputs");
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobStore.NAME),
-                Serdes.String(), Serdes.ByteArray()), LIFECYCLE);
+        topology.addStateStore(JobStore.builder(), LIFECYCLE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerIndex.NAME),
                 Serdes.String(), Serdes.ByteArray()), LIFECYCLE);
 

@@ -13,13 +13,11 @@ import io.lahar.core.job.PodGroups;
 import io.lahar.core.job.Transition;
 import io.lahar.core.job.WorldAction;
 import io.lahar.schema.PodGroupCondition;
-import io.lahar.schema.codec.JobStatusCodec;
 import io.lahar.schema.codec.JobTransitionCodec;
 import io.lahar.schema.codec.PodGroupCodec;
 import io.lahar.schema.codec.PodIntentCodec;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
@@ -38,27 +36,24 @@ public final class JobEngine {
 
     private final JobController controller = new JobController();
     private final ProcessorContext<Object, Object> context;
-    private final KeyValueStore<String, byte[]> jobs;
+    private final JobEntryStore jobs;
     private final TimerIndex timers;
-    private final JobStore.Codec codec;
+    private final StatusRecords statuses = new StatusRecords(JobEntryStore.DEFAULT_CAPACITY);
 
-    public JobEngine(ProcessorContext<Object, Object> context, KeyValueStore<String, byte[]> jobs, TimerIndex timers,
-                     JobStore.Codec codec) {
+    public JobEngine(ProcessorContext<Object, Object> context, JobEntryStore jobs, TimerIndex timers) {
         this.context = context;
         this.jobs = jobs;
         this.timers = timers;
-        this.codec = codec;
     }
 
     /** The job's entry; empty for a key never seen. */
     public JobEntry load(String key) {
-        byte[] bytes = jobs.get(key);
-        return bytes == null ? JobEntry.empty() : codec.decode(bytes);
+        return jobs.load(key);
     }
 
     /** Stores the entry and moves its timer index entry. */
     public void save(String key, JobEntry before, JobEntry after) {
-        jobs.put(key, codec.encode(key, after));
+        jobs.save(key, after);
         timers.update(key, JobEntry.nextDue(before.info()), JobEntry.nextDue(after.info()));
     }
 
@@ -132,7 +127,7 @@ public final class JobEngine {
                 forward(key, null, timestamp, Sinks.STATUS);
             }
         } else if (!Objects.equals(job, was.job())) {
-            forward(key, JobStatusCodec.toRecord(job, time), timestamp, Sinks.STATUS);
+            forward(key, statuses.toRecord(key, job, time), timestamp, Sinks.STATUS);
         }
     }
 

@@ -1,12 +1,21 @@
 package io.lahar.streams.job;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import io.lahar.core.api.Manifests;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 
-/** How a job's entry is kept in the {@code jobs} state store: JSON, readable in a changelog dump. */
+/**
+ * How a job's entry is kept in the {@code jobs} state store: JSON, readable in a changelog dump,
+ * behind the stream thread's object cache ({@link JobEntryStore}).
+ */
 public final class JobStore {
 
     public static final String NAME = "jobs";
@@ -17,7 +26,76 @@ public final class JobStore {
     private JobStore() {
     }
 
+    /** The {@code jobs} store: a persistent, changelogged byte store with the entry cache in front. */
+    public static StoreBuilder<JobEntryStore> builder() {
+        return builder(Stores.persistentKeyValueStore(NAME), JobEntryStore.DEFAULT_CAPACITY);
+    }
+
+    static StoreBuilder<JobEntryStore> builder(org.apache.kafka.streams.state.KeyValueBytesStoreSupplier supplier,
+                                               int capacity) {
+        return new Builder(Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray()), capacity);
+    }
+
+    /** Builds the inner store as configured (logging on, by default) and wraps it. */
+    private static final class Builder implements StoreBuilder<JobEntryStore> {
+        private final StoreBuilder<KeyValueStore<String, byte[]>> inner;
+        private final int capacity;
+
+        Builder(StoreBuilder<KeyValueStore<String, byte[]>> inner, int capacity) {
+            this.inner = inner;
+            this.capacity = capacity;
+        }
+
+        @Override
+        public StoreBuilder<JobEntryStore> withCachingEnabled() {
+            inner.withCachingEnabled();
+            return this;
+        }
+
+        @Override
+        public StoreBuilder<JobEntryStore> withCachingDisabled() {
+            inner.withCachingDisabled();
+            return this;
+        }
+
+        @Override
+        public StoreBuilder<JobEntryStore> withLoggingEnabled(Map<String, String> config) {
+            inner.withLoggingEnabled(config);
+            return this;
+        }
+
+        @Override
+        public StoreBuilder<JobEntryStore> withLoggingDisabled() {
+            inner.withLoggingDisabled();
+            return this;
+        }
+
+        @Override
+        public JobEntryStore build() {
+            return new JobEntryStore(inner.build(), new Codec(), capacity);
+        }
+
+        @Override
+        public Map<String, String> logConfig() {
+            return inner.logConfig();
+        }
+
+        @Override
+        public boolean loggingEnabled() {
+            return inner.loggingEnabled();
+        }
+
+        @Override
+        public String name() {
+            return inner.name();
+        }
+    }
+
     public static final class Codec {
+
+        // Bound to the type once: no per-call type resolution.
+        private static final ObjectWriter WRITER = Manifests.jsonMapper().writerFor(JobEntry.class);
+        private static final ObjectReader READER = Manifests.jsonMapper().readerFor(JobEntry.class);
 
         /**
          * @throws IllegalStateException naming the key and the size, when the entry would not fit
@@ -26,20 +104,20 @@ public final class JobStore {
          */
         public byte[] encode(String key, JobEntry entry) {
             try {
-                byte[] bytes = Manifests.jsonMapper().writeValueAsBytes(entry);
+                byte[] bytes = WRITER.writeValueAsBytes(entry);
                 if (bytes.length > MAX_BYTES) {
                     throw new IllegalStateException("state of job " + key + " is " + bytes.length
                             + " bytes, over the " + MAX_BYTES + "-byte limit of one record");
                 }
                 return bytes;
-            } catch (JsonProcessingException e) {
+            } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
 
         public JobEntry decode(byte[] bytes) {
             try {
-                return Manifests.jsonMapper().readValue(bytes, JobEntry.class);
+                return READER.readValue(bytes);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -46,12 +46,13 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The lifecycle benchmark (not a test: it never runs in {@code mvn verify}; {@code bin/bench-lifecycle}
- * runs it). N jobs × M pods through the real broker and registry: the real topology, configured as
- * the streams-app configures it (exactly_once_v2, commit interval 100 ms, no cache, one stream
- * thread), folds 2·M pod events per job (every pod Running, then Succeeded) into job status; the
- * time runs from the first pod event sent to the last job-status record showing Completed, read
- * read_committed. Then the very same pod-event records go through a plain consume→produce loop on
- * the same broker, transactional and not, timed the same way (first record sent to last record
+ * runs it). N jobs × M pods through the real broker and registry: the real topology, with the
+ * Kafka Streams settings of streams-app's application.properties (read from the classpath:
+ * exactly_once_v2, its commit interval, its stream threads), folds 2·M pod events per job (every
+ * pod Running, then Succeeded) into job status; the time runs from the first pod event sent to the
+ * last job-status record showing Completed, read read_committed. Then the very same pod-event
+ * records go through raw consume→produce loops on the same broker — as many loops as stream threads,
+ * transactional with the same commit interval, and plain — timed the same way (first record sent to last record
  * read committed). Prints events/s of each and the ratio.
  *
  * <pre>
@@ -63,14 +64,25 @@ import java.util.function.BooleanSupplier;
 public final class LifecycleBenchmark {
 
     private static final int PARTITIONS = Topics.JOB_PARTITIONS;
-    private static final Duration COMMIT_INTERVAL = Duration.ofMillis(100);
 
     private final String bootstrap;
     private final RegistrySerdes serdes;
     private final Workload workload;
     private final Duration timeout;
+    private final Properties streamsConfig;
+    /** The streams-app's commit interval: the raw transactional loop commits as often. */
+    private final Duration commitInterval;
+    /** The streams-app's stream threads: the raw test runs as many loops. */
+    private final int threads;
 
-    private LifecycleBenchmark(LaharInfra infra, Workload workload, Duration timeout) {
+    private LifecycleBenchmark(LaharInfra infra, Workload workload, Duration timeout) throws java.io.IOException {
+        this.streamsConfig = streamsConfig();
+        if (!StreamsConfig.EXACTLY_ONCE_V2.equals(streamsConfig.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
+            throw new IllegalStateException("the benchmark compares the topology with a transactional loop: it expects "
+                    + "processing.guarantee=exactly_once_v2, the streams-app has " + streamsConfig);
+        }
+        this.threads = Integer.parseInt(streamsConfig.getProperty(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1"));
+        this.commitInterval = Duration.ofMillis(Long.parseLong(streamsConfig.getProperty(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)));
         this.bootstrap = infra.bootstrapServers();
         this.serdes = new RegistrySerdes(infra.registryUrl());
         this.workload = workload;
@@ -147,10 +159,11 @@ public final class LifecycleBenchmark {
         Measurement plain = timeRawPipe(records, false);
 
         System.out.println();
-        System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events (%.1f KB average), %d cores%n",
+        System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events (%.1f KB average), %d cores,"
+                        + " %d stream thread(s) and as many raw loops, commit interval %d ms%n",
                 workload.jobs(), workload.pods(), events,
                 records.stream().mapToInt(r -> r.value().length).average().orElse(0) / 1024.0,
-                Runtime.getRuntime().availableProcessors());
+                Runtime.getRuntime().availableProcessors(), threads, commitInterval.toMillis());
         System.out.println(topology.line("topology (exactly_once_v2)"));
         System.out.println(tx.line("raw consume->produce, transactional"));
         System.out.println(plain.line("raw consume->produce, plain"));
@@ -170,25 +183,39 @@ public final class LifecycleBenchmark {
         }
     }
 
-    private KafkaStreams startStreams(Path stateDir) throws InterruptedException {
+    private KafkaStreams startStreams(Path stateDir) throws InterruptedException, java.io.IOException {
         Properties props = new Properties();
-        // As application.properties configures the streams-app.
+        props.putAll(streamsConfig);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "lahar-bench-" + workload.run());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL.toMillis());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
-        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        props.put(StreamsConfig.TOPOLOGY_OPTIMIZATION_CONFIG, StreamsConfig.OPTIMIZE);
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 45_000);
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 30_000);
+        log("Kafka Streams settings: %s", new java.util.TreeMap<>(props));
         KafkaStreams streams = new KafkaStreams(LaharTopology.build(serdes), props);
         streams.start();
         await("the topology to run", () -> streams.state() == KafkaStreams.State.RUNNING);
         log("topology running");
         return streams;
+    }
+
+    /**
+     * The Kafka Streams settings of the streams-app itself: every {@code kafka-streams.*} line of its
+     * application.properties (on this classpath), so the benchmark times the configuration that
+     * ships; a system property {@code bench.streams.<setting>} overrides one, to try another.
+     */
+    static Properties streamsConfig() throws java.io.IOException {
+        Properties app = new Properties();
+        try (var in = LifecycleBenchmark.class.getClassLoader().getResourceAsStream("application.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("streams-app's application.properties is not on the classpath");
+            }
+            app.load(in);
+        }
+        Properties props = new Properties();
+        app.stringPropertyNames().stream().filter(k -> k.startsWith("kafka-streams."))
+                .forEach(k -> props.put(k.substring("kafka-streams.".length()), app.getProperty(k)));
+        System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("bench.streams."))
+                .forEach(k -> props.put(k.substring("bench.streams.".length()), System.getProperty(k)));
+        return props;
     }
 
     private KafkaProducer<String, byte[]> producer() {
@@ -292,22 +319,34 @@ public final class LifecycleBenchmark {
                 }
             });
         }
-        try (RawPipe pipe = new RawPipe(bootstrap, input, output, "bench-" + workload.run() + "-" + mode, transactional,
-                COMMIT_INTERVAL);
-             Arrivals arrivals = new Arrivals(bootstrap, output, records.size(), (key, value) -> true);
+        // As many loops as the topology has stream threads, in one group: like with like.
+        List<RawPipe> pipes = new java.util.ArrayList<>();
+        try (Arrivals arrivals = new Arrivals(bootstrap, output, records.size(), (key, value) -> true);
              KafkaProducer<String, byte[]> producer = producer()) {
-            pipe.start(timeout);
+            for (int i = 0; i < threads; i++) {
+                RawPipe pipe = new RawPipe(bootstrap, input, output, "bench-" + workload.run() + "-" + mode + "-" + i,
+                        "bench-" + workload.run() + "-" + mode, transactional, commitInterval);
+                pipes.add(pipe);
+                pipe.start(timeout);
+            }
+            await("the raw loops to share the input's partitions", () -> pipes.stream().allMatch(p -> p.partitions() > 0)
+                    && pipes.stream().mapToInt(RawPipe::partitions).sum() == PARTITIONS);
             // Warm the producer's metadata for the input topic, as the topology run's producer was.
             producer.partitionsFor(input);
-            log("timing the raw %s loop: %d records", mode, records.size());
+            log("timing the raw %s loop x %d: %d records", mode, threads, records.size());
             long start = send(producer, input, records);
             long end;
             try {
                 end = arrivals.awaitDone(timeout);
             } catch (IllegalStateException e) {
-                throw pipe.failure() == null ? e : new IllegalStateException("raw loop failed: " + pipe.failure(), pipe.failure());
+                Throwable failure = pipes.stream().map(RawPipe::failure).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+                throw failure == null ? e : new IllegalStateException("raw loop failed: " + failure, failure);
             }
             return new Measurement(records.size(), (end - start) / 1e9, arrivals.records());
+        } finally {
+            for (RawPipe pipe : pipes) {
+                pipe.close();
+            }
         }
     }
 

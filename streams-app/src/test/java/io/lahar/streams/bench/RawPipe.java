@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The raw broker's rate for the same records: a plain consume→produce loop copying bytes from
- * one topic to another, on one thread like the streams app's single stream thread. Transactional,
+ * one topic to another on one thread; the benchmark runs as many loops, in one consumer group, as
+ * the streams app has stream threads. Transactional,
  * it does what exactly_once_v2 does at the broker — a transaction per commit interval, the input
  * offsets sent in it — without decoding, state or logic; non-transactional, it commits offsets
  * asynchronously after each poll.
@@ -37,16 +38,23 @@ final class RawPipe implements AutoCloseable {
     private final long commitIntervalNanos;
     private final Thread thread;
     private final CountDownLatch assigned = new CountDownLatch(1);
+    /** How many input partitions the group gives this loop now (several loops share the input). */
+    private volatile int partitions;
     private volatile boolean running = true;
     private volatile Throwable failure;
 
-    RawPipe(String bootstrap, String input, String output, String id, boolean transactional, Duration commitInterval) {
+    /**
+     * @param id    this loop's transactional id (and thread name)
+     * @param group the consumer group, shared by the loops of one run
+     */
+    RawPipe(String bootstrap, String input, String output, String id, String group, boolean transactional,
+            Duration commitInterval) {
         this.output = output;
         this.transactional = transactional;
         this.commitIntervalNanos = commitInterval.toNanos();
         consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, id,
+                ConsumerConfig.GROUP_ID_CONFIG, group,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
@@ -63,15 +71,17 @@ final class RawPipe implements AutoCloseable {
         }
         consumer.subscribe(List.of(input), new ConsumerRebalanceListener() {
             @Override
-            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+                partitions = 0;
             }
 
             @Override
-            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            public void onPartitionsAssigned(Collection<TopicPartition> given) {
+                partitions = given.size();
                 assigned.countDown();
             }
         });
-        thread = new Thread(this::loop, "raw-pipe-" + (transactional ? "tx" : "plain"));
+        thread = new Thread(this::loop, "raw-pipe-" + id);
         thread.setDaemon(true);
     }
 
@@ -119,6 +129,11 @@ final class RawPipe implements AutoCloseable {
         } catch (Throwable t) {
             failure = t;
         }
+    }
+
+    /** Input partitions this loop holds now. */
+    int partitions() {
+        return partitions;
     }
 
     /** The loop's failure, if it stopped on one. */

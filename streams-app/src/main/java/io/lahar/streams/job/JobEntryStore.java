@@ -1,0 +1,267 @@
+package io.lahar.streams.job;
+
+import io.lahar.core.api.JobSpec;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.internals.CacheFlushListener;
+import org.apache.kafka.streams.state.internals.CachedStateStore;
+
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code jobs} store as the lifecycle sees it: decoded {@link JobEntry} objects in front of
+ * the changelogged byte store, written back when Kafka Streams commits.
+ *
+ * <p>Why: a pod event changes a few counters of a job, yet decoding and re-encoding the whole
+ * entry (spec, pod template, pods) for each one was most of the stream thread's work. Here a
+ * job's entry is decoded once, kept as an object, and encoded once per commit however many of
+ * its events the commit covers.
+ *
+ * <p>Why it stays exactly-once: before Kafka Streams commits a task it flushes the caches of its
+ * stores ({@code StreamTask.prepareCommit} → {@code ProcessorStateManager.flushCache()}, which
+ * calls {@link CachedStateStore#flushCache()} on each registered store that is one), then the
+ * record collector, then commits the transaction. This store is the one registered under the name
+ * (the inner store registers its root, this object) and is a {@link CachedStateStore}, the hook
+ * Kafka Streams' own caching stores use (an internal interface: the Kafka version is pinned by the
+ * BOM, and JobEntryStoreTest and the broker ITs check the wiring). {@link #flushCache()} puts every
+ * entry changed since the last commit into the inner store, whose changelog writes join the same
+ * transaction as the input offsets. A task closed dirty (a failed transaction, a lost partition)
+ * goes through {@link #close()} without a flush: the unwritten entries are dropped with the
+ * transaction, and the state is restored from the changelog as before. The changelog thus holds
+ * the state at each commit, which is what a restore or a replay needs; a store rebuilt from it
+ * behaves the same.
+ *
+ * <p>Interactive queries (the REST API) read the inner store: the state as of the last commit, up
+ * to one commit interval behind the stream thread, never a state a failed transaction rolls back.
+ * Only the stream thread touches the object cache.
+ *
+ * <p>The size limit of one changelog record is checked when an entry is put if its encoded size is
+ * unknown, was already over half the limit, or its job spec changed (a submit or an update): what
+ * only a pod event or a timer changes cannot double an entry in one commit interval. A flush that
+ * still meets an oversized entry fails the task loudly, naming the job.
+ */
+public final class JobEntryStore implements StateStore, CachedStateStore<String, byte[]>, ReadOnlyKeyValueStore<String, byte[]> {
+
+    /** Decoded entries kept per task (clean ones; the changed ones stay until the next commit). */
+    static final int DEFAULT_CAPACITY = 1024;
+
+    private final KeyValueStore<String, byte[]> inner;
+    private final JobStore.Codec codec;
+    private final int capacity;
+    private final Map<String, Slot> slots;
+    /** Keys whose entry changed since the last flush, in the order first changed. */
+    private final Set<String> dirty = new LinkedHashSet<>();
+
+    /**
+     * One job's decoded entry; {@code encoded} holds its bytes when they were made at put time
+     * (to check the size) and not yet written, {@code size} the last known encoded size (-1: unknown).
+     */
+    private static final class Slot {
+        JobEntry entry;
+        byte[] encoded;
+        int size;
+
+        Slot(JobEntry entry, byte[] encoded, int size) {
+            this.entry = entry;
+            this.encoded = encoded;
+            this.size = size;
+        }
+    }
+
+    JobEntryStore(KeyValueStore<String, byte[]> inner, JobStore.Codec codec, int capacity) {
+        this.inner = inner;
+        this.codec = codec;
+        this.capacity = capacity;
+        // Access order: the least recently used entry is evicted first, written out first if changed.
+        this.slots = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Slot> eldest) {
+                if (size() <= JobEntryStore.this.capacity) {
+                    return false;
+                }
+                if (dirty.remove(eldest.getKey())) {
+                    write(eldest.getKey(), eldest.getValue());
+                }
+                return true;
+            }
+        };
+    }
+
+    /** The job's entry; empty for a key never seen. */
+    public JobEntry load(String key) {
+        Slot slot = slots.get(key);
+        if (slot != null) {
+            return slot.entry;
+        }
+        byte[] bytes = inner.get(key);
+        if (bytes == null) {
+            return JobEntry.empty();
+        }
+        JobEntry entry = codec.decode(bytes);
+        slots.put(key, new Slot(entry, null, bytes.length));
+        return entry;
+    }
+
+    /**
+     * Keeps {@code after} as the job's entry; it reaches the inner store (and its changelog) at
+     * the next flush, or when evicted.
+     *
+     * @throws IllegalStateException naming the job, when the entry is checked and would not fit
+     *     in one changelog record (nothing is changed then)
+     */
+    public void save(String key, JobEntry after) {
+        Slot slot = slots.get(key);
+        if (slot == null || mustCheckSize(slot, after)) {
+            byte[] bytes = codec.encode(key, after);
+            if (slot == null) {
+                slots.put(key, new Slot(after, bytes, bytes.length));
+            } else {
+                slot.entry = after;
+                slot.encoded = bytes;
+                slot.size = bytes.length;
+            }
+        } else {
+            slot.entry = after;
+            slot.encoded = null;
+        }
+        dirty.add(key);
+    }
+
+    private static boolean mustCheckSize(Slot slot, JobEntry after) {
+        return slot.size < 0 || slot.size > JobStore.MAX_BYTES / 2 || spec(slot.entry) != spec(after);
+    }
+
+    private static JobSpec spec(JobEntry entry) {
+        return entry.info().job() == null ? null : entry.info().job().spec();
+    }
+
+    /** Puts one changed entry into the inner store (encoding it unless its bytes are fresh). */
+    private void write(String key, Slot slot) {
+        byte[] bytes = slot.encoded != null ? slot.encoded : codec.encode(key, slot.entry);
+        inner.put(key, bytes);
+        slot.encoded = null;
+        slot.size = bytes.length;
+    }
+
+    /** Writes every entry changed since the last commit: Kafka Streams calls this before it commits. */
+    @Override
+    public void flushCache() {
+        for (String key : dirty) {
+            write(key, slots.get(key));
+        }
+        dirty.clear();
+    }
+
+    /** Writes the changed entries, then flushes the inner store (a checkpoint, a clean close). */
+    @Override
+    public void flush() {
+        flushCache();
+        inner.flush();
+    }
+
+    /** A task recycled (active to standby or back): its objects are not kept. */
+    @Override
+    public void clearCache() {
+        slots.clear();
+        dirty.clear();
+    }
+
+    /** No listener: this store forwards nothing, the lifecycle processor does. */
+    @Override
+    public boolean setFlushListener(CacheFlushListener<String, byte[]> listener, boolean sendOldValues) {
+        return false;
+    }
+
+    /** Entries changed and not yet written to the inner store (for tests and metrics). */
+    int unwritten() {
+        return dirty.size();
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        // A (re)initialised task starts from what the changelog restored, never from objects of before.
+        clearCache();
+        inner.init(context, root);
+    }
+
+    @Override
+    public void close() {
+        // Closed dirty (no flush before): what was not committed is dropped with its transaction.
+        clearCache();
+        inner.close();
+    }
+
+    @Override
+    public String name() {
+        return inner.name();
+    }
+
+    @Override
+    public boolean persistent() {
+        return inner.persistent();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return inner.isOpen();
+    }
+
+    @Override
+    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        return inner.query(query, positionBound, config);
+    }
+
+    @Override
+    public Position getPosition() {
+        return inner.getPosition();
+    }
+
+    // Interactive queries: the committed state, from the inner store.
+
+    @Override
+    public byte[] get(String key) {
+        return inner.get(key);
+    }
+
+    @Override
+    public KeyValueIterator<String, byte[]> range(String from, String to) {
+        return inner.range(from, to);
+    }
+
+    @Override
+    public KeyValueIterator<String, byte[]> reverseRange(String from, String to) {
+        return inner.reverseRange(from, to);
+    }
+
+    @Override
+    public KeyValueIterator<String, byte[]> all() {
+        return inner.all();
+    }
+
+    @Override
+    public KeyValueIterator<String, byte[]> reverseAll() {
+        return inner.reverseAll();
+    }
+
+    @Override
+    public <PS extends org.apache.kafka.common.serialization.Serializer<P>, P> KeyValueIterator<String, byte[]> prefixScan(
+            P prefix, PS prefixKeySerializer) {
+        return inner.prefixScan(prefix, prefixKeySerializer);
+    }
+
+    @Override
+    public long approximateNumEntries() {
+        return inner.approximateNumEntries();
+    }
+}

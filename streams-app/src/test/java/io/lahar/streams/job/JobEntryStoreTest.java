@@ -1,0 +1,203 @@
+package io.lahar.streams.job;
+
+import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.api.Queue;
+import io.lahar.core.command.JobCommands;
+import io.lahar.core.command.JobRequest;
+import io.lahar.core.job.Input;
+import io.lahar.core.job.JobController;
+import io.lahar.core.job.JobInfo;
+import io.lahar.core.job.PodPhase;
+import io.lahar.schema.codec.JobStatusCodec;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The write-back cache of decoded job entries in front of the {@code jobs} store, and the
+ * job-status records with the manifest rendered once per spec.
+ */
+class JobEntryStoreTest {
+
+    private static final String JOB = """
+            apiVersion: batch.volcano.sh/v1alpha1
+            kind: Job
+            metadata:
+              name: j
+            spec:
+              tasks:
+              - name: w
+                replicas: 2
+                template:
+                  spec:
+                    containers:
+                    - name: w
+                      image: busybox
+            """;
+
+    @TempDir
+    Path stateDir;
+
+    private final JobController controller = new JobController();
+    private final JobStore.Codec codec = new JobStore.Codec();
+    private JobEntryStore store;
+
+    private JobEntryStore open(int capacity) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "entry-store-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        JobEntryStore s = JobStore.builder(Stores.persistentKeyValueStore(JobStore.NAME), capacity).withLoggingDisabled().build();
+        s.init(new MockProcessorContext<>(props, new TaskId(0, 0), stateDir.toFile()).getStateStoreContext(), s);
+        return s;
+    }
+
+    @AfterEach
+    void close() {
+        if (store != null && store.isOpen()) {
+            store.close();
+        }
+    }
+
+    private static Job admitted() {
+        AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
+                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
+        return JobCommands.decide(null, new JobRequest("r", "t", "default", "j", 0, new JobRequest.Submit(JOB)), ctx)
+                .next().job();
+    }
+
+    private JobInfo apply(JobInfo info, Input... inputs) {
+        for (Input in : inputs) {
+            info = controller.apply(info, in).state();
+        }
+        return info;
+    }
+
+    private JobInfo submitted() {
+        return apply(JobInfo.empty(), new Input.Submit(admitted(), 0), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1));
+    }
+
+    private JobInfo running(JobInfo info, int pod) {
+        return apply(info, new Input.PodObserved("j-w-" + pod, "w", pod, 0, PodPhase.Running, null, 0, false, 2 + pod));
+    }
+
+    private static JobEntry entry(JobInfo info) {
+        return new JobEntry(List.of(), info, 0, List.of());
+    }
+
+    private JobEntry stored(String key) {
+        byte[] bytes = store.get(key);
+        return bytes == null ? null : codec.decode(bytes);
+    }
+
+    @Test
+    void anEntryIsKeptAsAnObjectAndReachesTheStoreWhenItIsFlushed() {
+        store = open(16);
+        JobEntry first = entry(submitted());
+        store.save("default/j", first);
+        JobEntry second = entry(running(first.info(), 0));
+        store.save("default/j", second);
+
+        assertThat(store.load("default/j")).isSameAs(second);
+        assertThat(stored("default/j")).as("not written before the commit").isNull();
+        assertThat(store.unwritten()).isEqualTo(1);
+
+        store.flushCache(); // what Kafka Streams calls before it commits the task
+        assertThat(stored("default/j")).isEqualTo(second);
+        assertThat(store.unwritten()).isZero();
+        assertThat(store.load("never/seen")).isEqualTo(JobEntry.empty());
+    }
+
+    @Test
+    void aTaskClosedWithoutCommitLosesOnlyWhatItDidNotFlushAndReadsTheStoreAgain() {
+        store = open(16);
+        JobEntry committed = entry(submitted());
+        store.save("default/j", committed);
+        store.flushCache();
+        store.save("default/j", entry(running(committed.info(), 0)));
+        store.close();
+
+        store = open(16);
+        JobEntry reloaded = store.load("default/j");
+        assertThat(reloaded).isEqualTo(committed).isNotSameAs(committed);
+    }
+
+    @Test
+    void anEvictedChangedEntryIsWrittenBeforeItIsDropped() {
+        store = open(2);
+        JobEntry a = entry(submitted());
+        store.save("ns/a", a);
+        store.save("ns/b", a);
+        store.save("ns/c", a);
+
+        assertThat(stored("ns/a")).as("the least recently used, evicted").isEqualTo(a);
+        assertThat(stored("ns/b")).isNull();
+        assertThat(store.load("ns/a")).isEqualTo(a).isNotSameAs(a);
+        store.flushCache();
+        assertThat(stored("ns/b")).isEqualTo(a);
+        assertThat(stored("ns/c")).isEqualTo(a);
+    }
+
+    @Test
+    void aNewOrRespecifiedEntryIsSizeCheckedWhenSavedAStatusChangeWhenFlushed() {
+        store = open(16);
+        String huge = "x".repeat(JobStore.MAX_BYTES);
+        JobEntry tooBig = new JobEntry(List.of(), submitted(), 0, List.of(
+                new io.lahar.core.api.PodGroup.PodGroupCondition("Unschedulable", "True", null, null, null, huge)));
+        assertThatThrownBy(() -> store.save("ns/new", tooBig)).hasMessageContaining("ns/new").hasMessageContaining("limit");
+        assertThat(store.load("ns/new")).as("nothing kept").isEqualTo(JobEntry.empty());
+
+        JobEntry small = entry(submitted());
+
+        JobInfo i = small.info();
+        // An equal spec, but another object: an update went through admission.
+        JobInfo respecified = new JobInfo(i.job().withSpec(copy(i.job().spec())), i.pods(), i.timers(), i.podGroupSpec(),
+                i.podGroupPhase(), i.configMaps(), i.createdAt(), i.deleted(), i.lastCause());
+        store.save("ns/other", small);
+        store.flushCache();
+        JobEntry bigRespec = new JobEntry(List.of(), respecified, 0, tooBig.podGroupConditions());
+        assertThatThrownBy(() -> store.save("ns/other", bigRespec)).hasMessageContaining("ns/other");
+        assertThat(store.load("ns/other")).isEqualTo(small);
+
+        store.save("ns/grows", small);
+        store.flushCache();
+        // Same spec object, so not checked (nor encoded) when saved; the commit fails loudly instead.
+        store.save("ns/grows", new JobEntry(List.of(), small.info(), 0, tooBig.podGroupConditions()));
+        assertThatThrownBy(store::flushCache).hasMessageContaining("ns/grows").hasMessageContaining("limit");
+    }
+
+    private static io.lahar.core.api.JobSpec copy(io.lahar.core.api.JobSpec s) {
+        return new io.lahar.core.api.JobSpec(s.schedulerName(), s.minAvailable(), s.volumes(), s.tasks(), s.policies(),
+                s.plugins(), s.runningEstimate(), s.queue(), s.maxRetry(), s.ttlSecondsAfterFinished(),
+                s.priorityClassName(), s.minSuccess(), s.networkTopology());
+    }
+
+    @Test
+    void aStatusRecordIsTheCodecsRecordWithTheManifestRenderedOncePerSpec() {
+        StatusRecords records = new StatusRecords(16);
+        JobInfo info = submitted();
+        for (int pod = 0; pod < 2; pod++) {
+            info = running(info, pod);
+            Job job = info.job();
+            assertThat(records.toRecord("default/j", job, 100 + pod)).isEqualTo(JobStatusCodec.toRecord(job, 100 + pod));
+        }
+        Job rescaled = info.job().withSpec(new io.lahar.core.api.JobSpec(null, 1, null, info.job().spec().tasks(), null,
+                null, null, "default", 3, null, null, null, null));
+        assertThat(records.toRecord("default/j", rescaled, 200)).isEqualTo(JobStatusCodec.toRecord(rescaled, 200));
+        Job renamed = rescaled.withMetadata(rescaled.metadata().withName("k"));
+        assertThat(records.toRecord("default/j", renamed, 300)).isEqualTo(JobStatusCodec.toRecord(renamed, 300));
+    }
+}
