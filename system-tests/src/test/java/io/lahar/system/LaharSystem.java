@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.lahar.cli.Lahar;
 import io.lahar.cli.replay.InputLog;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
@@ -13,6 +14,8 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +39,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine;
 
 /**
  * The whole of Lahar for the system tests: the streams-app, the scheduler-service and the
@@ -173,6 +177,32 @@ final class LaharSystem implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code lahar ARGS --server <the streams-app>} in this JVM (picocli, as {@code bin/lahar}
+     * would), capturing what it prints.
+     */
+    Cli lahar(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(new Lahar());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--server");
+        all.add(streamsApp().uri("").toString());
+        int exit = cli.execute(all.toArray(String[]::new));
+        return new Cli(all, exit, out.toString(), err.toString());
+    }
+
+    /** What one {@code lahar} command did. */
+    record Cli(List<String> args, int exit, String out, String err) {
+        @Override
+        public String toString() {
+            return "lahar " + String.join(" ", args) + " exited " + exit + "\n--- stdout ---\n" + out
+                    + "--- stderr ---\n" + err;
+        }
+    }
+
     KubernetesClient kube() {
         return kube;
     }
@@ -250,15 +280,20 @@ final class LaharSystem implements AutoCloseable {
     }
 
     /**
-     * Commits the current end of the lifecycle's input topics for the streams-app's group, so its
-     * first start processes this run's records only (as the replay IT does).
+     * Commits the current end of the streams-app's input topics for its group, so its first start
+     * processes this run's records only (as the replay IT does): the lifecycle's inputs, and the
+     * flow engine's (flow commands, and the job status it re-keys by flow), which other modules'
+     * tests have written to as well.
      */
     private void startStreamsAtTheEnd() {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, streamsAppId,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = InputLog.TOPICS.stream()
+            List<String> inputs = new ArrayList<>(InputLog.TOPICS);
+            inputs.add(Topics.FLOW_COMMANDS.name());
+            inputs.add(Topics.JOB_STATUS.name());
+            List<TopicPartition> partitions = inputs.stream()
                     .flatMap(t -> IntStream.range(0, Topics.JOB_PARTITIONS).mapToObj(i -> new TopicPartition(t, i)))
                     .toList();
             Map<TopicPartition, OffsetAndMetadata> ends = new HashMap<>();

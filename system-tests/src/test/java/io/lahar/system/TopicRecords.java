@@ -1,5 +1,6 @@
 package io.lahar.system;
 
+import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.JobTransition;
 import io.lahar.schema.Topics;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
@@ -22,10 +24,12 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * What the engine wrote about this run's jobs: every committed record of {@code lahar.job-status}
- * and {@code lahar.job-transitions} whose key starts with the run's namespace, from the end of the
- * topics at {@link #start()} on, in topic order per key. A background consumer (no group,
- * read_committed: what a downstream consumer of an exactly-once app sees).
+ * What the engine wrote about this run's jobs and flows: every committed record of
+ * {@code lahar.job-status}, {@code lahar.job-transitions} and {@code lahar.flow-status} whose key
+ * starts with the run's namespace, from the end of the topics at {@link #start()} on, in topic
+ * order per key; tombstones of the two compacted status topics are kept apart ({@link #deleted},
+ * {@link #flowDeleted}). A background consumer (no group, read_committed: what a downstream
+ * consumer of an exactly-once app sees).
  */
 final class TopicRecords implements AutoCloseable {
 
@@ -35,6 +39,12 @@ final class TopicRecords implements AutoCloseable {
     private final Deserializer<JobTransition> transitionDeserializer;
     private final Map<String, List<JobStatusRecord>> statuses = new ConcurrentHashMap<>();
     private final Map<String, List<JobTransition>> transitions = new ConcurrentHashMap<>();
+    private final Deserializer<JobFlowStatusRecord> flowStatusDeserializer;
+    private final Map<String, List<JobFlowStatusRecord>> flowStatuses = new ConcurrentHashMap<>();
+    /** Keys whose latest job-status record is a tombstone (the job was deleted). */
+    private final Set<String> deletedJobs = ConcurrentHashMap.newKeySet();
+    /** Keys whose latest flow-status record is a tombstone (the flow was deleted). */
+    private final Set<String> deletedFlows = ConcurrentHashMap.newKeySet();
     private volatile RuntimeException failure;
     private KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
@@ -44,6 +54,7 @@ final class TopicRecords implements AutoCloseable {
         this.keyPrefix = keyPrefix;
         this.statusDeserializer = serdes.value(JobStatusRecord.class).deserializer();
         this.transitionDeserializer = serdes.value(JobTransition.class).deserializer();
+        this.flowStatusDeserializer = serdes.value(JobFlowStatusRecord.class).deserializer();
     }
 
     /** Starts reading at the current end of both topics; returns once the position is taken. */
@@ -54,8 +65,8 @@ final class TopicRecords implements AutoCloseable {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
                 new StringDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : List.of(Topics.JOB_STATUS.name(), Topics.JOB_TRANSITIONS.name())) {
-            IntStream.range(0, Topics.JOB_PARTITIONS).forEach(p -> partitions.add(new TopicPartition(topic, p)));
+        for (Topics.TopicSpec topic : List.of(Topics.JOB_STATUS, Topics.JOB_TRANSITIONS, Topics.FLOW_STATUS)) {
+            IntStream.range(0, topic.partitions()).forEach(p -> partitions.add(new TopicPartition(topic.name(), p)));
         }
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
@@ -69,10 +80,19 @@ final class TopicRecords implements AutoCloseable {
         try {
             while (true) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    if (r.key() == null || !r.key().startsWith(keyPrefix) || r.value() == null) {
+                    if (r.key() == null || !r.key().startsWith(keyPrefix)) {
                         continue;
                     }
-                    if (r.topic().equals(Topics.JOB_STATUS.name())) {
+                    if (r.value() == null) {
+                        tombstone(r.topic(), r.key());
+                        continue;
+                    }
+                    if (r.topic().equals(Topics.FLOW_STATUS.name())) {
+                        deletedFlows.remove(r.key());
+                        flowStatuses.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
+                                .add(flowStatusDeserializer.deserialize(r.topic(), r.value()));
+                    } else if (r.topic().equals(Topics.JOB_STATUS.name())) {
+                        deletedJobs.remove(r.key());
                         statuses.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
                                 .add(statusDeserializer.deserialize(r.topic(), r.value()));
                     } else {
@@ -88,6 +108,44 @@ final class TopicRecords implements AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    private void tombstone(String topic, String key) {
+        if (topic.equals(Topics.JOB_STATUS.name())) {
+            deletedJobs.add(key);
+        } else if (topic.equals(Topics.FLOW_STATUS.name())) {
+            deletedFlows.add(key);
+        }
+    }
+
+    /** Whether the job's latest status record is a tombstone: the job was deleted. */
+    boolean deleted(String key) {
+        check();
+        return deletedJobs.contains(key);
+    }
+
+    /** Every status record of the job so far (tombstones left out), in the order written. */
+    List<JobStatusRecord> statuses(String key) {
+        check();
+        return List.copyOf(statuses.getOrDefault(key, List.of()));
+    }
+
+    /** The flow's latest status record. */
+    Optional<JobFlowStatusRecord> flowStatus(String key) {
+        check();
+        List<JobFlowStatusRecord> all = flowStatuses.getOrDefault(key, List.of());
+        return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+    }
+
+    /** The phase of the flow's latest status record, or "(none)". */
+    String flowPhase(String key) {
+        return flowStatus(key).map(s -> s.getStatus().getState().getPhase()).orElse("(none)");
+    }
+
+    /** Whether the flow's latest status record is a tombstone: the flow was deleted. */
+    boolean flowDeleted(String key) {
+        check();
+        return deletedFlows.contains(key);
     }
 
     /** The job's transitions so far, in the order written. */
