@@ -48,7 +48,8 @@ final class UnschedulableMessage {
         if (parts.isEmpty()) {
             parts.add(switch (j.phase()) {
                 case Pending -> "pod group is pending, not yet admitted to its queue";
-                case Inqueue -> "pod group is waiting for resources";
+                case Inqueue -> j.tasks().isEmpty() ? "pod group is admitted, its pods are not created yet"
+                        : "pod group is waiting for resources";
                 default -> "pod group is not ready";
             });
         }
@@ -56,6 +57,9 @@ final class UnschedulableMessage {
         if (j.isReady()) {
             unready = j.pendingTaskNum();
         }
-        return unready + "/" + j.tasks().size() + " tasks in gang unschedulable: " + String.join("; ", parts);
+        // Volcano divides by the tasks it knows; before the pods exist that is 0 ("2/0 tasks"), so
+        // the gang's size says it better.
+        int known = j.tasks().isEmpty() ? j.minMember() : j.tasks().size();
+        return unready + "/" + known + " tasks in gang unschedulable: " + String.join("; ", parts);
     }
 }

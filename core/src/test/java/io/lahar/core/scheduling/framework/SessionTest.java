@@ -66,6 +66,15 @@ class SessionTest {
     }
 
     @Test
+    void anAdmittedGangWhosePodsDoNotExistYetIsMeasuredByItsMinMember() {
+        JobInfo noPods = JobInfo.builder("j").queue("default").phase(PodGroupPhase.Inqueue).minMember(2)
+                .minResources(null).build();
+        SessionResult r = Fixtures.run(nodes(1, "4", "8Gi"), List.of(), List.of(noPods));
+        assertThat(r.conditions().get(key("j")).message()).isEqualTo(
+                "2/2 tasks in gang unschedulable: pod group is admitted, its pods are not created yet");
+    }
+
+    @Test
     void withoutEnqueueAllocateTakesPendingGroups() {
         SessionResult r = Fixtures.run(Fixtures.defaultTiers("allocate"), nodes(1, "4", "8Gi"), List.of(),
                 List.of(gang("j", "default", 2, 2, "1")));
