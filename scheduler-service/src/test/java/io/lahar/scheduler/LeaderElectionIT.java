@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lahar.scheduler.loop.LeaderElection;
-import io.lahar.scheduler.service.TopicBootstrap;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import java.time.Duration;

@@ -8,7 +8,7 @@ import io.lahar.scheduler.loop.LoopSettings;
 import io.lahar.scheduler.loop.LoopState;
 import io.lahar.scheduler.loop.SchedulerMetrics;
 import io.lahar.scheduler.loop.SchedulingLoop;
-import io.lahar.scheduler.service.TopicBootstrap;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Bind;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.testkit.LaharInfra;

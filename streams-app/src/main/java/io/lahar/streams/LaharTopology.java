@@ -18,7 +18,7 @@ import io.lahar.streams.job.Sinks;
 import io.lahar.streams.job.TimerIndex;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.flow.FlowTopology;
-import io.lahar.streams.kafka.TopicBootstrap;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.streams.queue.QueueStoreUpdater;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;

@@ -8,7 +8,7 @@ import io.lahar.schema.PodEvent;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.LaharTopology;
-import io.lahar.streams.kafka.TopicBootstrap;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import org.apache.avro.specific.SpecificRecord;

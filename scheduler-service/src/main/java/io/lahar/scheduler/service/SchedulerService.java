@@ -1,5 +1,6 @@
 package io.lahar.scheduler.service;
 
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.core.scheduling.framework.InvalidConfException;
 import io.lahar.core.scheduling.framework.SchedulerConf;
 import io.lahar.scheduler.loop.LeaderElection;

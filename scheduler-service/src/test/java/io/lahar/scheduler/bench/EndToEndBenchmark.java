@@ -5,7 +5,7 @@ import io.lahar.scheduler.loop.LoopSettings;
 import io.lahar.scheduler.loop.LoopState;
 import io.lahar.scheduler.loop.SchedulerMetrics;
 import io.lahar.scheduler.loop.SchedulingLoop;
-import io.lahar.scheduler.service.TopicBootstrap;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;

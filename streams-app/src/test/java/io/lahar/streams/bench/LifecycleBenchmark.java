@@ -10,7 +10,7 @@ import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.LaharTopology;
-import io.lahar.streams.kafka.TopicBootstrap;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;

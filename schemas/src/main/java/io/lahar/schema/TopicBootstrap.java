@@ -1,27 +1,27 @@
-package io.lahar.streams.kafka;
+package io.lahar.schema;
 
-import io.lahar.schema.Topics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.jboss.logging.Logger;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 
 /**
  * Creates the topics of the contract that do not exist yet, with the partition counts and
  * cleanup policies {@link Topics} fixes. Brokers run with auto-creation off, and Kafka Streams
- * refuses to start on missing source topics, so this runs before the topology starts.
+ * refuses to start on missing source topics, so every service runs this before it starts
+ * consuming. The replication factor is the broker's {@code default.replication.factor}: the
+ * cluster, not the code, knows how many copies it can keep.
  */
 public final class TopicBootstrap {
 
-    private static final Logger LOG = Logger.getLogger(TopicBootstrap.class);
+    private static final System.Logger LOG = System.getLogger(TopicBootstrap.class.getName());
 
     private TopicBootstrap() {
     }
@@ -31,18 +31,18 @@ public final class TopicBootstrap {
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
             Set<String> existing = admin.listTopics().names().get();
-            List<NewTopic> missing = new ArrayList<>(Topics.all().stream()
+            List<NewTopic> missing = Topics.all().stream()
                     .filter(t -> !existing.contains(t.name()))
-                    .map(t -> new NewTopic(t.name(), t.partitions(), (short) 1)
+                    .map(t -> new NewTopic(t.name(), Optional.of(t.partitions()), Optional.empty())
                             .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, t.cleanupPolicy())))
-                    .toList());
+                    .toList();
             if (missing.isEmpty()) {
                 return;
             }
             for (var entry : admin.createTopics(missing).values().entrySet()) {
                 try {
                     entry.getValue().get();
-                    LOG.infof("created topic %s", entry.getKey());
+                    LOG.log(System.Logger.Level.INFO, "created topic {0}", entry.getKey());
                 } catch (ExecutionException e) {
                     // Another service may create the same topic at the same moment.
                     if (!(e.getCause() instanceof TopicExistsException)) {
