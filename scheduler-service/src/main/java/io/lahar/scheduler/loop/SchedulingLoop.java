@@ -13,6 +13,8 @@ import io.lahar.schema.Queue;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
+import io.lahar.schema.serde.CachingAvroDeserializer;
+import io.lahar.schema.serde.CachingAvroSerializer;
 import io.lahar.schema.serde.RegistrySerdes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,6 @@ import io.apicurio.registry.serde.avro.AvroSerde;
 import io.apicurio.registry.serde.avro.AvroSerdeConfig;
 import io.apicurio.registry.serde.config.SerdeConfig;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
@@ -27,14 +26,29 @@ public final class RegistrySerdes {
         this.registryUrl = registryUrl;
     }
 
+    /**
+     * The serde of a topic whose values are {@code type}. It asks the registry once per topic (to
+     * register or find the schema) and once per writer schema id (to learn it), then encodes and
+     * decodes with one cached datum writer and one reader per writer schema id: see
+     * {@link CachingAvroSerializer} and {@link CachingAvroDeserializer}. Thread-safe.
+     */
     public <T extends SpecificRecord> Serde<T> value(Class<T> type) {
+        AvroSerde<Object> serde = genericSerde();
+        return Serdes.serdeFrom(new CachingAvroSerializer<>(type, serde.serializer()),
+                new CachingAvroDeserializer<>(type, serde.deserializer()));
+    }
+
+    /**
+     * The registry's own serde, reading generic records: the caching serdes ask it for the first
+     * record of each topic or schema id (and the per-record cost before them was this plus
+     * {@link SpecificAvroDeserializer}).
+     */
+    public AvroSerde<Object> genericSerde() {
         AvroSerde<Object> serde = new AvroSerde<>();
         Map<String, Object> generic = config();
         generic.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, false);
         serde.configure(generic, false);
-        @SuppressWarnings("unchecked")
-        Serializer<T> serializer = (Serializer<T>) (Serializer<?>) serde.serializer();
-        return Serdes.serdeFrom(serializer, new SpecificAvroDeserializer<>(type, serde.deserializer()));
+        return serde;
     }
 
     /** The serde settings, also for plain producers and consumers outside Kafka Streams. */

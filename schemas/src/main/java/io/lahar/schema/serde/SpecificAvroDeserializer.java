@@ -22,6 +22,10 @@ import java.io.UncheckedIOException;
  * schema (Avro's schema resolution: added fields take their defaults) with a SpecificData bound
  * to the class loader that has the generated classes. The serde's own specific reader looks the
  * classes up by name in a loader that, inside Quarkus, cannot see them.
+ *
+ * <p>Three schema resolutions per record: {@link RegistrySerdes#value} reads through
+ * {@link CachingAvroDeserializer} instead, which gives the same records and comes here only for
+ * bytes that are not in the registry's wire format.
  */
 public final class SpecificAvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
 

@@ -2,13 +2,15 @@ package io.lahar.scheduler.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apicurio.registry.serde.avro.AvroSerde;
 import io.lahar.scheduler.Records;
 import io.lahar.schema.Bind;
 import io.lahar.schema.Node;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.serde.CachingAvroDeserializer;
+import io.lahar.schema.serde.CachingAvroSerializer;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.schema.serde.SpecificAvroDeserializer;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import java.util.List;
@@ -20,9 +22,12 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.Test;
 
-/** The loop's deserializer and serializer give the very records and bytes RegistrySerdes' serdes give. */
+/**
+ * Against a real registry: RegistrySerdes' caching serdes give the very records and bytes the
+ * registry's own serde (plus {@link SpecificAvroDeserializer}, the path before them) gives.
+ */
 @WithLaharInfra
-class CachingAvroDeserializerIT {
+class RegistrySerdesIT {
 
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
@@ -32,7 +37,7 @@ class CachingAvroDeserializerIT {
         String topic = "caching-it-" + run;
         Serializer<PodIntent> ser = serdes.value(PodIntent.class).serializer();
         CachingAvroDeserializer<PodIntent> fast = new CachingAvroDeserializer<>(PodIntent.class, serdes);
-        var slow = serdes.value(PodIntent.class).deserializer();
+        var slow = new SpecificAvroDeserializer<>(PodIntent.class, serdes.genericSerde().deserializer());
         for (int i = 0; i < 3; i++) {
             PodIntent intent = Records.intent("ns", "job-" + i, Records.createPod("job-" + i, "worker", i, "volcano", i + "")
                     .setNodeSelector(Map.of("zone", "z" + i)).build());
@@ -56,14 +61,13 @@ class CachingAvroDeserializerIT {
         record.put("name", "n1");
         record.put("allocatable", Map.of("cpu", "4"));
         record.put("time", Records.T0.toEpochMilli());
-        AvroSerde<Object> generic = new AvroSerde<>();
-        generic.configure(serdes.config(), false);
-        byte[] bytes = generic.serializer().serialize(topic, record);
+        byte[] bytes = serdes.genericSerde().serializer().serialize(topic, record);
 
         CachingAvroDeserializer<Node> fast = new CachingAvroDeserializer<>(Node.class, serdes);
         Node first = fast.deserialize(topic, bytes);
         Node again = fast.deserialize(topic, bytes);     // the cached reader
-        assertThat(first).isEqualTo(again).isEqualTo(serdes.value(Node.class).deserializer().deserialize(topic, bytes));
+        assertThat(first).isEqualTo(again).isEqualTo(serdes.value(Node.class).deserializer().deserialize(topic, bytes))
+                .isEqualTo(new SpecificAvroDeserializer<>(Node.class, serdes.genericSerde().deserializer()).deserialize(topic, bytes));
         assertThat(first.getName()).isEqualTo("n1");
         assertThat(first.getReady()).as("an added field takes its default").isTrue();
         assertThat(first.getTaints()).isEmpty();
@@ -75,8 +79,8 @@ class CachingAvroDeserializerIT {
         RegistrySerdes serdes = new RegistrySerdes(infra.registryUrl());
         String topic = "caching-ser-" + run;
         CachingAvroSerializer<SchedulerDecision> fast = new CachingAvroSerializer<>(SchedulerDecision.class, serdes);
-        Serializer<SchedulerDecision> slow = serdes.value(SchedulerDecision.class).serializer();
-        var reader = serdes.value(SchedulerDecision.class).deserializer();
+        Serializer<Object> slow = serdes.genericSerde().serializer();
+        var reader = new SpecificAvroDeserializer<>(SchedulerDecision.class, serdes.genericSerde().deserializer());
         for (int i = 0; i < 3; i++) {
             SchedulerDecision d = SchedulerDecision.newBuilder().setNamespace("ns").setJob("j" + i).setPodGroup("j-pg")
                     .setEpoch(i).setSession(i == 1 ? null : "s" + i).setTime(Records.T0.plusSeconds(i))

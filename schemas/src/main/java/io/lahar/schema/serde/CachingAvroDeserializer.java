@@ -1,0 +1,97 @@
+package io.lahar.schema.serde;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.data.TimeConversions;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Reads registry-encoded records (magic byte 0, 4-byte schema id, Avro binary) straight into the
+ * generated class {@code T}, with one resolving reader per writer schema id.
+ *
+ * <p>Why: the registry serde builds a new datum reader for every record (a schema fingerprint and a
+ * full writer/reader resolution each time), and {@link SpecificAvroDeserializer} then re-encodes the
+ * generic record and resolves it again into {@code T}: three schema resolutions per record. In the
+ * scheduling loop that was about half the thread's time under load (JFR, docs/BENCHMARKS.md). Here
+ * the registry deserializer decodes only the first record of each schema id, to learn the writer's
+ * schema (the registry is asked once per id); every later record of that id is one
+ * {@link SpecificDatumReader#read} from the bytes.
+ *
+ * <p>The result is the record {@link SpecificAvroDeserializer} gives: Avro's schema resolution
+ * (fields added since the writer's version take their defaults), timestamps as {@code Instant}, and
+ * the generated classes looked up through {@code T}'s class loader (which, inside Quarkus, is the
+ * only one that sees them). Null (a tombstone) reads as null; bytes that do not start with the magic
+ * byte go to {@link SpecificAvroDeserializer} unchanged.
+ *
+ * <p>Thread-safe: Kafka Streams may share one serde between stream threads. The readers sit in a
+ * concurrent map; a {@link SpecificDatumReader} whose schemas are fixed keeps its resolver per
+ * thread, and every call decodes with its own decoder.
+ */
+public final class CachingAvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
+    private static final byte MAGIC = 0;
+    private static final int HEADER = 5;
+
+    private final Deserializer<Object> registry;
+    private final Deserializer<T> fallback;
+    private final SpecificData data;
+    private final Schema readerSchema;
+    private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
+
+    /** With the registry deserializer of {@code serdes}. */
+    public CachingAvroDeserializer(Class<T> type, RegistrySerdes serdes) {
+        this(type, serdes.genericSerde().deserializer());
+    }
+
+    /**
+     * @param registry decodes registry-encoded bytes into a {@link GenericRecord} of the writer's
+     *                 schema (a generic, not specific, reader: see {@link SpecificAvroDeserializer})
+     */
+    public CachingAvroDeserializer(Class<T> type, Deserializer<Object> registry) {
+        this.registry = registry;
+        this.fallback = new SpecificAvroDeserializer<>(type, registry);
+        this.data = new SpecificData(type.getClassLoader());
+        // The generated classes hold timestamps as Instant: the reader converts as they do.
+        this.data.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
+        this.readerSchema = data.getSchema(type);
+    }
+
+    @Override
+    public T deserialize(String topic, byte[] bytes) {
+        if (bytes == null) return null;
+        if (bytes.length < HEADER || bytes[0] != MAGIC) return fallback.deserialize(topic, bytes);
+        int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
+        SpecificDatumReader<T> reader = readers.get(id);
+        if (reader == null) {
+            // The first record of this id: the registry deserializer fetches the writer's schema.
+            Object decoded = registry.deserialize(topic, bytes);
+            if (!(decoded instanceof GenericRecord record)) return fallback.deserialize(topic, bytes);
+            // Two threads meeting a new id at once may both build one; either is right.
+            reader = readers.computeIfAbsent(id, ignored -> new SpecificDatumReader<>(record.getSchema(), readerSchema, data));
+        }
+        try {
+            return reader.read(null, DecoderFactory.get().binaryDecoder(bytes, HEADER, bytes.length - HEADER, null));
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("cannot decode a record of schema id " + id + " on " + topic + " as "
+                    + readerSchema.getName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** How many writer schema ids this has met (one reader each). */
+    int cachedReaders() {
+        return readers.size();
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+    }
+}

@@ -1,0 +1,83 @@
+package io.lahar.schema.serde;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.data.TimeConversions;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Writes records of the generated class {@code T} in the registry's wire format (magic byte 0,
+ * 4-byte schema id, Avro binary) with one datum writer, asking the registry serializer only for the
+ * first record of each topic.
+ *
+ * <p>Why: the registry serde builds a datum writer and fingerprints the schema for every record; a
+ * session that binds tens of thousands of pods writes as many decisions. {@code T}'s schema is fixed
+ * for the life of the process, so the 5-byte header the registry serializer puts in front of the
+ * first record of a topic (the id it registered or found under the topic's subject
+ * {@code <topic>-value}) is the header of every later one. The bytes are the registry serializer's,
+ * byte for byte. Null (a tombstone) writes as null.
+ *
+ * <p>Thread-safe: the headers sit in a concurrent map, a {@link SpecificDatumWriter} holds no
+ * per-record state, and every call encodes into its own buffer.
+ */
+public final class CachingAvroSerializer<T extends SpecificRecord> implements Serializer<T> {
+    private static final byte MAGIC = 0;
+    private static final int HEADER = 5;
+
+    private final Serializer<? super T> registry;
+    private final SpecificDatumWriter<T> writer;
+    private final Map<String, byte[]> headers = new ConcurrentHashMap<>();
+
+    /** With the registry serializer of {@code serdes}. */
+    public CachingAvroSerializer(Class<T> type, RegistrySerdes serdes) {
+        this(type, serdes.genericSerde().serializer());
+    }
+
+    /** @param registry writes a record in the registry's wire format, registering its schema */
+    public CachingAvroSerializer(Class<T> type, Serializer<? super T> registry) {
+        this.registry = registry;
+        SpecificData data = new SpecificData(type.getClassLoader());
+        // The generated classes hold timestamps as Instant: the writer converts as they do.
+        data.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
+        this.writer = new SpecificDatumWriter<>(data.getSchema(type), data);
+    }
+
+    @Override
+    public byte[] serialize(String topic, T value) {
+        if (value == null) return null;
+        byte[] header = headers.get(topic);
+        if (header == null) {
+            byte[] first = registry.serialize(topic, value);
+            // Only the wire format this class knows is cached; anything else stays the registry's.
+            if (first != null && first.length >= HEADER && first[0] == MAGIC) {
+                headers.putIfAbsent(topic, Arrays.copyOf(first, HEADER));
+            }
+            return first;
+        }
+        try {
+            ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
+            buffer.write(header);
+            // Direct: no buffer of its own to allocate per record; the output stream is the buffer.
+            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(buffer, null);
+            writer.write(value, encoder);
+            encoder.flush();
+            return buffer.toByteArray();
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("cannot encode a " + value.getClass().getSimpleName() + " for " + topic
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+    }
+}

@@ -1,0 +1,191 @@
+package io.lahar.schema.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lahar.schema.JobCondition;
+import io.lahar.schema.JobState;
+import io.lahar.schema.JobStatus;
+import io.lahar.schema.JobStatusRecord;
+import io.lahar.schema.Node;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.TaskState;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.Test;
+
+/** The caching serdes against an in-memory registry: wire format, old writers, the cache, tombstones. */
+class CachingAvroSerdeTest {
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final String TOPIC = "lahar.job-status";
+
+    private final FakeRegistry registry = new FakeRegistry();
+    private final CachingAvroSerializer<JobStatusRecord> serializer = new CachingAvroSerializer<>(JobStatusRecord.class, registry.serializer());
+    private final CachingAvroDeserializer<JobStatusRecord> deserializer = new CachingAvroDeserializer<>(JobStatusRecord.class, registry.deserializer());
+
+    static JobStatusRecord status(String name, int running) {
+        return JobStatusRecord.newBuilder()
+                .setNamespace("default").setName(name).setUid("u-" + name).setQueue("default").setManifest("{}")
+                .setTime(T0.plusSeconds(running))
+                .setStatus(JobStatus.newBuilder()
+                        .setState(JobState.newBuilder().setPhase("Running").setReason("PodRunning").setLastTransitionTime(T0).build())
+                        .setMinAvailable(2)
+                        .setTaskStatusCount(Map.of("worker", new TaskState(Map.of("Running", running))))
+                        .setRunning(running).setVersion(1)
+                        .setConditions(List.of(new JobCondition("Running", T0)))
+                        .build())
+                .build();
+    }
+
+    @Test
+    void aRecordRoundTripsInTheRegistrysWireFormatByteForByte() {
+        for (int i = 0; i < 3; i++) {
+            JobStatusRecord record = status("tf-" + i, i);
+            byte[] bytes = serializer.serialize(TOPIC, record);
+            assertThat(bytes[0]).as("magic byte").isZero();
+            assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt()).isEqualTo(registry.idOf(JobStatusRecord.getClassSchema()));
+            assertThat(bytes).as("record %d", i).isEqualTo(registry.write(JobStatusRecord.getClassSchema(), record));
+            assertThat(deserializer.deserialize(TOPIC, bytes)).isEqualTo(record);
+        }
+        assertThat(registry.serializations).as("the registry writes the first record of the topic only").hasValue(1);
+        serializer.serialize("another-topic", status("x", 1));
+        assertThat(registry.serializations).as("and the first of every other topic: its own subject").hasValue(2);
+    }
+
+    @Test
+    void aRecordWrittenWithTheReleasedSchemaReadsIntoTheCurrentClass() throws IOException {
+        Schema released = releasedSchema("0.1.0", "job-status.avsc");
+        assertThat(released.toString()).as("a schema of its own, hence an id of its own")
+                .isNotEqualTo(JobStatusRecord.getClassSchema().toString());
+        JobStatusRecord record = status("old", 3);
+        byte[] bytes = registry.write(released, record);
+
+        assertThat(deserializer.deserialize(TOPIC, bytes)).isEqualTo(record);
+        assertThat(deserializer.deserialize(TOPIC, bytes)).as("the cached reader").isEqualTo(record);
+        assertThat(deserializer.deserialize(TOPIC, serializer.serialize(TOPIC, record))).isEqualTo(record);
+        assertThat(deserializer.cachedReaders()).as("one reader per writer schema").isEqualTo(2);
+    }
+
+    @Test
+    void fieldsAddedSinceTheWritersVersionTakeTheirDefaults() {
+        // Node as an older producer wrote it: without the fields added since (capacity, labels, taints, ...).
+        Schema older = new Schema.Parser().parse("""
+                {"type": "record", "name": "Node", "namespace": "io.lahar.schema", "fields": [
+                  {"name": "name", "type": "string"},
+                  {"name": "allocatable", "type": {"type": "map", "values": "string"}, "default": {}},
+                  {"name": "time", "type": {"type": "long", "logicalType": "timestamp-millis"}}]}""");
+        GenericRecord record = new GenericData.Record(older);
+        record.put("name", "n1");
+        record.put("allocatable", Map.of("cpu", "4"));
+        record.put("time", T0.toEpochMilli());
+        CachingAvroDeserializer<Node> nodes = new CachingAvroDeserializer<>(Node.class, registry.deserializer());
+
+        Node node = nodes.deserialize("lahar.nodes", registry.write(older, record));
+
+        assertThat(node.getName()).isEqualTo("n1");
+        assertThat(node.getAllocatable()).containsEntry("cpu", "4");
+        assertThat(node.getReady()).as("an added field takes its default").isTrue();
+        assertThat(node.getUnschedulable()).isFalse();
+        assertThat(node.getTaints()).isEmpty();
+        assertThat(node.getTime()).isEqualTo(T0);
+    }
+
+    @Test
+    void anUnknownSchemaIdIsFetchedOnceThenCached() {
+        byte[] current = registry.write(JobStatusRecord.getClassSchema(), status("a", 1));
+        for (int i = 0; i < 5; i++) deserializer.deserialize(TOPIC, current);
+        assertThat(registry.deserializations).hasValue(1);
+
+        Schema grown = withExtraField(JobStatusRecord.getClassSchema());
+        GenericRecord newer = new GenericData.Record(grown);
+        JobStatusRecord base = status("b", 2);
+        for (Schema.Field f : JobStatusRecord.getClassSchema().getFields()) newer.put(f.name(), base.get(f.pos()));
+        newer.put("priority", 7);
+        byte[] fromANewerWriter = registry.write(grown, newer);
+        for (int i = 0; i < 5; i++) {
+            assertThat(deserializer.deserialize(TOPIC, fromANewerWriter)).as("a newer writer's field is skipped").isEqualTo(base);
+        }
+        assertThat(registry.deserializations).as("one fetch per schema id").hasValue(2);
+        assertThat(deserializer.cachedReaders()).isEqualTo(2);
+    }
+
+    @Test
+    void aTombstoneIsNullBothWays() {
+        assertThat(serializer.serialize(TOPIC, null)).isNull();
+        assertThat(deserializer.deserialize(TOPIC, null)).isNull();
+        assertThat(registry.serializations).hasValue(0);
+        assertThat(registry.deserializations).hasValue(0);
+    }
+
+    @Test
+    void bytesThatAreNotTheRecordSayWhichSchemaIdAndTopic() {
+        byte[] bytes = serializer.serialize(TOPIC, status("a", 1));
+        deserializer.deserialize(TOPIC, bytes);
+        byte[] cut = java.util.Arrays.copyOf(bytes, 12);
+        assertThatThrownBy(() -> deserializer.deserialize(TOPIC, cut))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("schema id " + registry.idOf(JobStatusRecord.getClassSchema()))
+                .hasMessageContaining(TOPIC);
+    }
+
+    @Test
+    void oneSerdeSharedByThreadsGivesEveryThreadItsOwnRecords() throws Exception {
+        // Fresh serdes: the first record of the topic and of the id is met by all threads at once.
+        CachingAvroSerializer<PodEvent> ser = new CachingAvroSerializer<>(PodEvent.class, registry.serializer());
+        CachingAvroDeserializer<PodEvent> de = new CachingAvroDeserializer<>(PodEvent.class, registry.deserializer());
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Callable<Boolean>> work = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int thread = t;
+                work.add(() -> {
+                    for (int i = 0; i < 2_000; i++) {
+                        PodEvent event = podEvent("j" + thread, "p-" + i, i % 2 == 0 ? "Running" : "Succeeded");
+                        if (!de.deserialize("lahar.pod-events", ser.serialize("lahar.pod-events", event)).equals(event)) return false;
+                    }
+                    return true;
+                });
+            }
+            for (Future<Boolean> f : pool.invokeAll(work)) assertThat(f.get()).isTrue();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(de.cachedReaders()).isEqualTo(1);
+    }
+
+    static PodEvent podEvent(String job, String pod, String phase) {
+        return PodEvent.newBuilder().setNamespace("ns").setJob(job).setPod(pod).setTask("worker").setIndex(0).setJobVersion(0).setPhase(phase)
+                .setNode("n1").setTime(T0).build();
+    }
+
+    private static Schema withExtraField(Schema schema) {
+        String json = schema.toString();
+        int end = json.lastIndexOf("]");
+        return new Schema.Parser().parse(json.substring(0, end)
+                + ",{\"name\":\"priority\",\"type\":\"int\",\"default\":0}" + json.substring(end));
+    }
+
+    /** A released topic schema, parsed after the shared types it uses (as the build parses them). */
+    private static Schema releasedSchema(String version, String file) throws IOException {
+        Path dir = Path.of("released", version);
+        Schema.Parser parser = new Schema.Parser();
+        try (Stream<Path> common = Files.list(dir.resolve("common"))) {
+            for (Path p : common.sorted().toList()) parser.parse(p.toFile());
+        }
+        return parser.parse(dir.resolve(file).toFile());
+    }
+}
