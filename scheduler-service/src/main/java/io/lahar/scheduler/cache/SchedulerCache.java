@@ -44,15 +44,26 @@ import java.util.TreeMap;
  *
  * <p>Every {@code on*} method takes the record key and the value, null for a tombstone; a value it
  * cannot use throws {@link MappingException} before anything changes.
+ *
+ * <p>Records are parsed once, on arrival, into the core's immutable objects (a node's
+ * {@link NodeInfo}, a pod group's {@link JobInfo} template, a pod's {@link TaskInfo} template), and
+ * each gang keeps the {@link JobInfo} it last put in a snapshot until something about it changes.
+ * A session's snapshot therefore costs a pass over the gangs' references plus the rebuilding of the
+ * gangs that changed since the last one, not a re-parse of every node and pod: the scheduler loop's
+ * own cost per session grows with what changed (docs/BENCHMARKS.md, scheduler end to end). The
+ * bindings awaiting confirmation are counted as they are assumed and confirmed, for the same reason.
  */
 public final class SchedulerCache {
 
     private final Set<String> schedulerNames;
     private final NodeSelector nodeSelector;
-    private final Map<String, Node> nodes = new TreeMap<>();
+    /** Parsed on arrival, with no other usage: the snapshot adds it to the nodes that have some. */
+    private final Map<String, NodeInfo> nodes = new TreeMap<>();
     private final Map<String, QueueInfo> queues = new TreeMap<>();
     private final Map<String, JobEntry> jobs = new TreeMap<>();
     private long maxEpoch;
+    /** Pods in status Binding: assumed, not yet confirmed by a pod event. */
+    private int unconfirmed;
 
     /** @param schedulerNames the pods' schedulerName values this scheduler places (Volcano: "volcano") */
     public SchedulerCache(Set<String> schedulerNames) {
@@ -68,16 +79,33 @@ public final class SchedulerCache {
         this.nodeSelector = nodeSelector;
     }
 
-    /** One gang: its pod group (null until it arrives or after a tombstone) and its pods. */
+    /**
+     * One gang: its pod group (null until it arrives or after a tombstone) and its pods, with what it
+     * last contributed to a snapshot ({@code built}), valid until {@link #changed()}.
+     */
     static final class JobEntry {
         PodGroup group;
+        /** The pod group parsed on arrival, with no tasks and its recorded phase. */
+        JobInfo groupInfo;
         PodGroupStatus lastDecided;
         final Map<String, PodEntry> pods = new TreeMap<>();
+        boolean built;
+        /** The gang as the last snapshot saw it; null when it was not in it. */
+        JobInfo info;
+        /** Its pods that hold a node but are not tasks of a snapshot job: node name, requests. */
+        List<Map.Entry<String, Resource>> otherUsage = List.of();
+
+        void changed() {
+            built = false;
+        }
     }
 
     /** One pod: the intent that describes it (null until it arrives) and its status as last known. */
     static final class PodEntry {
         CreatePod intent;
+        /** The intent parsed on arrival, with the pod group's priority left to the snapshot. */
+        TaskInfo template;
+        boolean ours;
         int jobVersion;
         TaskStatus status = TaskStatus.Pending;
         String node;
@@ -89,13 +117,13 @@ public final class SchedulerCache {
             nodes.remove(key);
             return;
         }
-        NodeMapping.check(node);
+        NodeInfo parsed = NodeMapping.toNodeInfo(node, Resource.EMPTY, 0);
         if (!nodeSelector.matches(node)) {
             // Its labels may have changed: a node that no longer matches leaves the scheduler's view.
             nodes.remove(node.getName());
             return;
         }
-        nodes.put(node.getName(), node);
+        nodes.put(node.getName(), parsed);
     }
 
     public void onQueue(String key, Queue queue) {
@@ -111,40 +139,50 @@ public final class SchedulerCache {
             JobEntry j = jobs.get(key);
             if (j != null) {
                 j.group = null;
+                j.groupInfo = null;
+                j.changed();
                 if (j.pods.isEmpty()) jobs.remove(key);
             }
             return;
         }
-        PodGroupMapping.check(group);
-        jobs.computeIfAbsent(key, k -> new JobEntry()).group = group;
+        JobInfo parsed = PodGroupMapping.toJobInfo(group, PodGroupPhase.Pending, List.of());
+        JobEntry j = job(key);
+        j.group = group;
+        j.groupInfo = parsed;
+        j.changed();
     }
 
     public void onPodIntent(String key, PodIntent intent) {
         if (intent == null) return;
         switch (intent.getIntent()) {
             case CreatePod c -> {
-                PodMapping.check(c);
-                PodEntry p = job(key).pods.computeIfAbsent(c.getPod(), n -> new PodEntry());
+                TaskInfo template = PodMapping.toTaskInfo(c, 0, TaskStatus.Pending, null);
+                JobEntry j = job(key);
+                PodEntry p = j.pods.computeIfAbsent(c.getPod(), n -> new PodEntry());
                 if (c.getJobVersion() < p.jobVersion) return; // an older version's intent, late
+                j.changed();
                 if (p.intent != null && c.getJobVersion() > p.jobVersion && !p.status.occupiesNode()) {
                     // A restarted pod keeps its name: the new version starts pending.
-                    p.status = TaskStatus.Pending;
+                    status(p, TaskStatus.Pending);
                     p.node = null;
                     p.deleting = false;
                 }
                 p.intent = c;
+                p.template = template;
+                p.ours = schedulerNames.contains(c.getSchedulerName());
                 p.jobVersion = c.getJobVersion();
             }
             case DeletePod d -> {
                 JobEntry j = jobs.get(key);
                 PodEntry p = j == null ? null : j.pods.get(d.getPod());
                 if (p == null || p.jobVersion > d.getJobVersion()) return;
+                j.changed();
                 if (p.status.occupiesNode() && p.node != null) {
                     // Still holds its node until the pod event says it is gone.
-                    p.status = TaskStatus.Releasing;
+                    status(p, TaskStatus.Releasing);
                     p.deleting = true;
                 } else {
-                    j.pods.remove(d.getPod());
+                    remove(j, d.getPod());
                 }
             }
             default -> {
@@ -158,15 +196,16 @@ public final class SchedulerCache {
         JobEntry j = job(key);
         PodEntry p = j.pods.computeIfAbsent(event.getPod(), n -> new PodEntry());
         if (event.getJobVersion() < p.jobVersion) return; // about an older incarnation of the pod
+        j.changed();
         p.jobVersion = event.getJobVersion();
         TaskStatus status = PodEventMapping.status(event, p.deleting);
         if (status == null) {
-            j.pods.remove(event.getPod());
+            remove(j, event.getPod());
             return;
         }
         // A pending pod without a node does not undo an assumed binding: the event predates it.
         if (status == TaskStatus.Pending && p.status == TaskStatus.Binding) return;
-        p.status = status;
+        status(p, status);
         if (event.getNode() != null && !event.getNode().isEmpty()) p.node = event.getNode();
         if (status == TaskStatus.Pending) p.node = null;
     }
@@ -178,7 +217,7 @@ public final class SchedulerCache {
         switch (decision.getDecision()) {
             case Bind b -> assumeBinding(key, b.getPod(), b.getNode(), b.getJobVersion());
             case Evict e -> assumeEviction(key, e.getPod());
-            case PodGroupStatus s -> job(key).lastDecided = s;
+            case PodGroupStatus s -> recordStatus(key, s);
             default -> {
                 // A decision kind this version does not know changes nothing it tracks.
             }
@@ -189,14 +228,16 @@ public final class SchedulerCache {
     public void assumeBinding(String key, String pod, String node, int jobVersion) {
         // The decision may be read before the intent that describes the pod (two topics, no order
         // between them): keep the binding on an entry of its own, and the intent fills it in.
-        PodEntry p = job(key).pods.computeIfAbsent(pod, n -> {
+        JobEntry j = job(key);
+        PodEntry p = j.pods.computeIfAbsent(pod, n -> {
             PodEntry fresh = new PodEntry();
             fresh.jobVersion = jobVersion;
             return fresh;
         });
         if (jobVersion < p.jobVersion || p.status != TaskStatus.Pending) return;
+        j.changed();
         p.jobVersion = jobVersion;
-        p.status = TaskStatus.Binding;
+        status(p, TaskStatus.Binding);
         p.node = node;
     }
 
@@ -205,12 +246,15 @@ public final class SchedulerCache {
         JobEntry j = jobs.get(key);
         PodEntry p = j == null ? null : j.pods.get(pod);
         if (p == null || !p.status.occupiesNode()) return;
-        p.status = TaskStatus.Releasing;
+        j.changed();
+        status(p, TaskStatus.Releasing);
         p.deleting = true;
     }
 
     public void recordStatus(String key, PodGroupStatus status) {
-        job(key).lastDecided = status;
+        JobEntry j = job(key);
+        j.lastDecided = status;
+        j.changed();
     }
 
     /** The status last decided for the pod group (this session's or read back), or null. */
@@ -238,13 +282,7 @@ public final class SchedulerCache {
 
     /** Bindings decided but not yet confirmed by a pod event. */
     public int unconfirmedBindings() {
-        int n = 0;
-        for (JobEntry j : jobs.values()) {
-            for (PodEntry p : j.pods.values()) {
-                if (p.status == TaskStatus.Binding) n++;
-            }
-        }
-        return n;
+        return unconfirmed;
     }
 
     /**
@@ -254,43 +292,59 @@ public final class SchedulerCache {
      * never double-booked.
      */
     public Snapshot snapshot() {
-        List<JobInfo> jobInfos = new ArrayList<>();
+        List<JobInfo> jobInfos = new ArrayList<>(jobs.size());
         Map<String, Resource> otherUsed = new HashMap<>();
         Map<String, Integer> otherPods = new HashMap<>();
-        for (Map.Entry<String, JobEntry> e : jobs.entrySet()) {
-            JobEntry j = e.getValue();
-            JobInfo info = j.group == null ? null : jobInfo(j);
-            for (PodEntry p : j.pods.values()) {
-                boolean inSnapshot = info != null && p.intent != null && ours(p);
-                if (!inSnapshot && p.node != null && p.status.occupiesNode()) {
-                    Resource r = p.intent == null ? Resource.EMPTY : requests(p);
-                    otherUsed.merge(p.node, r, Resource::add);
-                    otherPods.merge(p.node, 1, Integer::sum);
-                }
+        for (JobEntry j : jobs.values()) {
+            if (!j.built) build(j);
+            for (Map.Entry<String, Resource> u : j.otherUsage) {
+                otherUsed.merge(u.getKey(), u.getValue(), Resource::add);
+                otherPods.merge(u.getKey(), 1, Integer::sum);
             }
-            if (info != null) jobInfos.add(info);
+            if (j.info != null) jobInfos.add(j.info);
         }
-        List<NodeInfo> nodeInfos = new ArrayList<>();
-        for (Node n : nodes.values()) {
-            nodeInfos.add(NodeMapping.toNodeInfo(n, otherUsed.getOrDefault(n.getName(), Resource.EMPTY),
-                    otherPods.getOrDefault(n.getName(), 0)));
+        List<NodeInfo> nodeInfos = new ArrayList<>(nodes.size());
+        for (NodeInfo n : nodes.values()) {
+            Resource used = otherUsed.get(n.name());
+            nodeInfos.add(used == null ? n : new NodeInfo(n.name(), n.allocatable(), used,
+                    otherPods.get(n.name()), n.labels(), n.taints(), n.unschedulable()));
         }
         return new Snapshot(nodeInfos, new ArrayList<>(queues.values()), jobInfos);
     }
 
+    /** Rebuilds what a changed gang contributes to the snapshot: its JobInfo and its other usage. */
+    private void build(JobEntry j) {
+        j.info = j.group == null ? null : jobInfo(j);
+        List<Map.Entry<String, Resource>> usage = List.of();
+        for (PodEntry p : j.pods.values()) {
+            boolean inSnapshot = j.info != null && p.intent != null && p.ours;
+            if (!inSnapshot && p.node != null && p.status.occupiesNode()) {
+                if (usage.isEmpty()) usage = new ArrayList<>();
+                usage.add(Map.entry(p.node, p.intent == null ? Resource.EMPTY : p.template.resreq()));
+            }
+        }
+        j.otherUsage = usage;
+        j.built = true;
+    }
+
     private JobInfo jobInfo(JobEntry j) {
-        List<TaskInfo> tasks = new ArrayList<>();
+        List<TaskInfo> tasks = new ArrayList<>(j.pods.size());
         boolean hasPods = false;
+        int groupPriority = j.groupInfo.priority();
         for (PodEntry p : j.pods.values()) {
             if (p.intent == null) continue;
             hasPods = true;
-            if (!ours(p)) continue;
-            tasks.add(PodMapping.toTaskInfo(p.intent, j.group.getSpec().getPriority(), p.status,
-                    p.status == TaskStatus.Pending ? null : p.node));
+            if (!p.ours) continue;
+            TaskInfo t = p.template;
+            int priority = p.intent.getPriority() == null ? groupPriority : t.priority();
+            tasks.add(new TaskInfo(t.name(), t.role(), t.resreq(), t.nodeSelector(), t.affinity(), t.tolerations(),
+                    priority, t.preemptable(), p.status, p.status == TaskStatus.Pending ? null : p.node));
         }
         // A gang whose pods all belong to another scheduler is that scheduler's to place.
         if (hasPods && tasks.isEmpty()) return null;
-        return PodGroupMapping.toJobInfo(j.group, phase(j), tasks);
+        JobInfo g = j.groupInfo;
+        return new JobInfo(g.namespace(), g.name(), g.queue(), g.minMember(), g.minTaskMember(), g.minResources(),
+                g.priority(), g.creationIndex(), phase(j), tasks);
     }
 
     /**
@@ -303,19 +357,30 @@ public final class SchedulerCache {
         return PodGroupMapping.phase(j.lastDecided.getPhase());
     }
 
-    private boolean ours(PodEntry p) {
-        return schedulerNames.contains(p.intent.getSchedulerName());
+    /** Sets a pod's status, keeping the count of unconfirmed bindings. */
+    private void status(PodEntry p, TaskStatus status) {
+        if (p.status == TaskStatus.Binding) unconfirmed--;
+        if (status == TaskStatus.Binding) unconfirmed++;
+        p.status = status;
     }
 
-    private static Resource requests(PodEntry p) {
-        try {
-            return Resource.parse(p.intent.getRequests());
-        } catch (IllegalArgumentException e) {
-            return Resource.EMPTY; // checked on arrival; cannot happen
-        }
+    private void remove(JobEntry j, String pod) {
+        PodEntry p = j.pods.remove(pod);
+        if (p != null && p.status == TaskStatus.Binding) unconfirmed--;
     }
 
     private JobEntry job(String key) {
         return jobs.computeIfAbsent(key, k -> new JobEntry());
+    }
+
+    /** The unconfirmed bindings counted by walking every pod, as the counter must always agree. */
+    int countUnconfirmedBindings() {
+        int n = 0;
+        for (JobEntry j : jobs.values()) {
+            for (PodEntry p : j.pods.values()) {
+                if (p.status == TaskStatus.Binding) n++;
+            }
+        }
+        return n;
     }
 }
