@@ -19,13 +19,13 @@ import org.apache.kafka.common.serialization.Serializer;
  * first record of each topic.
  *
  * <p>Why: the registry serde builds a datum writer and fingerprints the schema for every record; a
- * session that binds tens of thousands of pods writes as many decisions. {@code T}'s schema is fixed
- * for the life of the process, so the 5-byte header the registry serializer puts in front of the
- * first record of a topic (the id it registered or found under the topic's subject
+ * session that binds tens of thousands of pods writes as many decisions. A generated class's schema
+ * is fixed for the life of the process, so the 5-byte header the registry serializer puts in front
+ * of the first record of a class on a topic (the id it registered or found under the topic's subject
  * {@code <topic>-value}) is the header of every later one. The bytes are the registry serializer's,
  * byte for byte. Null (a tombstone) writes as null.
  *
- * <p>Thread-safe: the headers sit in a concurrent map, a {@link SpecificDatumWriter} holds no
+ * <p>Thread-safe: the headers and writers sit in a concurrent map, a {@link SpecificDatumWriter} holds no
  * per-record state, and every call encodes into its own buffer.
  */
 public final class CachingAvroSerializer<T extends SpecificRecord> implements Serializer<T> {
@@ -33,8 +33,19 @@ public final class CachingAvroSerializer<T extends SpecificRecord> implements Se
     private static final int HEADER = 5;
 
     private final Serializer<? super T> registry;
-    private final SpecificDatumWriter<T> writer;
-    private final Map<String, byte[]> headers = new ConcurrentHashMap<>();
+    private final SpecificData data;
+    private final Map<Key, Cached> cache = new ConcurrentHashMap<>();
+
+    /**
+     * Per topic and per record class: a serializer of {@code T} may be handed any generated record
+     * (a test or a tool writing several topics with one producer does), and each class has its own
+     * schema, so its own id and writer.
+     */
+    private record Key(String topic, Class<?> type) {
+    }
+
+    private record Cached(byte[] header, SpecificDatumWriter<SpecificRecord> writer) {
+    }
 
     /** With the registry serializer of {@code serdes}. */
     public CachingAvroSerializer(Class<T> type, RegistrySerdes serdes) {
@@ -44,30 +55,31 @@ public final class CachingAvroSerializer<T extends SpecificRecord> implements Se
     /** @param registry writes a record in the registry's wire format, registering its schema */
     public CachingAvroSerializer(Class<T> type, Serializer<? super T> registry) {
         this.registry = registry;
-        SpecificData data = new SpecificData(type.getClassLoader());
+        this.data = new SpecificData(type.getClassLoader());
         // The generated classes hold timestamps as Instant: the writer converts as they do.
         data.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
-        this.writer = new SpecificDatumWriter<>(data.getSchema(type), data);
     }
 
     @Override
     public byte[] serialize(String topic, T value) {
         if (value == null) return null;
-        byte[] header = headers.get(topic);
-        if (header == null) {
+        Key key = new Key(topic, value.getClass());
+        Cached cached = cache.get(key);
+        if (cached == null) {
             byte[] first = registry.serialize(topic, value);
             // Only the wire format this class knows is cached; anything else stays the registry's.
             if (first != null && first.length >= HEADER && first[0] == MAGIC) {
-                headers.putIfAbsent(topic, Arrays.copyOf(first, HEADER));
+                cache.putIfAbsent(key, new Cached(Arrays.copyOf(first, HEADER),
+                        new SpecificDatumWriter<>(value.getSchema(), data)));
             }
             return first;
         }
         try {
             ByteArrayOutputStream buffer = new ByteArrayOutputStream(256);
-            buffer.write(header);
+            buffer.write(cached.header());
             // Direct: no buffer of its own to allocate per record; the output stream is the buffer.
             BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(buffer, null);
-            writer.write(value, encoder);
+            cached.writer().write(value, encoder);
             encoder.flush();
             return buffer.toByteArray();
         } catch (IOException | RuntimeException e) {

@@ -67,6 +67,23 @@ class CachingAvroSerdeTest {
     }
 
     @Test
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void oneSerializerWritesRecordsOfAnyGeneratedClassEachWithItsOwnSchema() {
+        // A producer of several topics (tests, tools) hands one serializer records of many classes.
+        org.apache.kafka.common.serialization.Serializer any = serializer;
+        PodEvent event = PodEvent.newBuilder().setNamespace("default").setJob("tf").setPod("tf-worker-0").setTask("worker")
+                .setIndex(0).setJobVersion(0).setPhase("Running").setTime(T0).build();
+        for (int i = 0; i < 2; i++) {
+            serializer.serialize(TOPIC, status("tf", i));
+            byte[] bytes = any.serialize("lahar.pod-events", event);
+            assertThat(bytes).as("round %d", i).isEqualTo(registry.write(PodEvent.getClassSchema(), event));
+            assertThat(new CachingAvroDeserializer<>(PodEvent.class, registry.deserializer()).deserialize("lahar.pod-events", bytes))
+                    .isEqualTo(event);
+        }
+        assertThat(registry.serializations).as("the registry writes the first record of each class only").hasValue(2);
+    }
+
+    @Test
     void aRecordWrittenWithTheReleasedSchemaReadsIntoTheCurrentClass() throws IOException {
         Schema released = releasedSchema("0.1.0", "job-status.avsc");
         assertThat(released.toString()).as("a schema of its own, hence an id of its own")
