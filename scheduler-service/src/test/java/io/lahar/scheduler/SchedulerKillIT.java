@@ -113,6 +113,9 @@ class SchedulerKillIT {
                         .filter(d -> d.getEpoch() == firstEpoch || d.getEpoch() == secondEpoch).toList();
 
                 List<Bind> binds = Cluster.binds(ds);
+                System.out.printf("SchedulerKillIT: pods bound by the killed leader %d, by its successor %d%n",
+                        Cluster.binds(ds.stream().filter(d -> d.getEpoch() == firstEpoch).toList()).size(),
+                        Cluster.binds(ds.stream().filter(d -> d.getEpoch() == secondEpoch).toList()).size());
                 assertThat(binds).extracting(Bind::getPod).as("no pod bound twice").doesNotHaveDuplicates();
                 Map<String, Long> perNode = binds.stream().collect(Collectors.groupingBy(Bind::getNode, Collectors.counting()));
                 assertThat(perNode).as("1-cpu pods per 4-cpu node").allSatisfy((node, n) -> assertThat(n).isLessThanOrEqualTo(4));
