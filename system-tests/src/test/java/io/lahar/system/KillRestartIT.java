@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lahar.cli.ReplayCommand;
 import io.lahar.cli.replay.InputLog;
 import io.lahar.schema.JobTransition;
+import io.lahar.testkit.ServiceProcess;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

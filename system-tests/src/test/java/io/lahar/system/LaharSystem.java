@@ -13,6 +13,7 @@ import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
+import io.lahar.testkit.ServiceProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

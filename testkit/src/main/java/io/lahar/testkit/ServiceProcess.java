@@ -1,6 +1,5 @@
-package io.lahar.system;
+package io.lahar.testkit;
 
-import io.lahar.testkit.ParentWatchdog;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,7 +27,7 @@ import java.util.jar.JarFile;
  * down cleanly), {@link #kill()} is SIGKILL (nothing is flushed, no transaction is finished: the
  * crash the exactly-once test needs).
  */
-final class ServiceProcess implements AutoCloseable {
+public final class ServiceProcess implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
@@ -49,7 +48,7 @@ final class ServiceProcess implements AutoCloseable {
      * Starts {@code jar} with {@code quarkus.http.port} set to {@code port} and the given system
      * properties; returns at once (see {@link #awaitReady}).
      */
-    static ServiceProcess start(String name, Path jar, int port, Map<String, String> properties, Path dir) {
+    public static ServiceProcess start(String name, Path jar, int port, Map<String, String> properties, Path dir) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " does not exist: package the services first "
                     + "(mvn -pl streams-app,scheduler-service,k8s-bridge -am package -DskipTests)");
@@ -87,7 +86,7 @@ final class ServiceProcess implements AutoCloseable {
      * shutdown hook of ours to run. The jar's manifest is honoured as {@code -jar} would: its
      * Main-Class, and its Add-Opens and Enable-Native-Access as command-line options.
      */
-    static List<String> underWatchdog(Path jar) {
+    public static List<String> underWatchdog(Path jar) {
         try (JarFile file = new JarFile(jar.toFile())) {
             Attributes manifest = file.getManifest().getMainAttributes();
             List<String> args = new ArrayList<>();
@@ -115,12 +114,12 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** The JDK that runs this test, so the services run on the same one. */
-    static String javaExecutable() {
+    public static String javaExecutable() {
         return ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
@@ -130,9 +129,35 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** Waits until {@code /q/health/ready} answers 200; fails with the log's tail if it dies or times out. */
-    ServiceProcess awaitReady(Duration timeout) {
+    public ServiceProcess awaitReady(Duration timeout) {
+        return awaitHealth("/q/health/ready", timeout);
+    }
+
+    /**
+     * Waits until {@code /q/health/live} answers 200: the service is up, ready or not (e.g. a
+     * scheduler standby, which is live but not ready until it leads).
+     */
+    public ServiceProcess awaitLive(Duration timeout) {
+        return awaitHealth("/q/health/live", timeout);
+    }
+
+    /** The body of {@code GET path}, or {@code null} when the service does not answer 200. */
+    public String get(String path) {
+        try {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(3))
+                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? response.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private ServiceProcess awaitHealth(String path, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        URI ready = uri("/q/health/ready");
+        URI ready = uri(path);
         String last = "no answer";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -154,31 +179,31 @@ final class ServiceProcess implements AutoCloseable {
             }
             sleep(250);
         }
-        throw new IllegalStateException(name + " not ready after " + timeout + " (last: " + last + ")\n" + logTail(60));
+        throw new IllegalStateException(name + " not up at " + path + " after " + timeout + " (last: " + last + ")\n" + logTail(60));
     }
 
-    URI uri(String path) {
+    public URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /** SIGTERM, and SIGKILL if it has not exited after a grace period. */
-    void stop() {
+    public void stop() {
         if (!process.isAlive()) {
             return;
         }
@@ -194,7 +219,7 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** SIGKILL: the process dies mid-whatever, as in a crash. Returns once it is gone. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         try {
             process.waitFor(10, TimeUnit.SECONDS);
@@ -209,7 +234,7 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** The last {@code lines} lines of the log, headed by its path. */
-    String logTail(int lines) {
+    public String logTail(int lines) {
         try {
             // Decoded leniently: a log may hold any bytes.
             List<String> all = new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList();
