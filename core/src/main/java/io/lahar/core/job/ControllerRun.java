@@ -48,6 +48,7 @@ final class ControllerRun implements JobActions {
     private static final String UNSCHEDULABLE = "Unschedulable";
 
     private final long now;
+    private final PodGroupMemo podGroups;
     private Job job;
     private long createdAt;
     private boolean deleted;
@@ -87,8 +88,9 @@ final class ControllerRun implements JobActions {
     private boolean bumpVersion;
     private boolean phaseChanged;
 
-    ControllerRun(JobInfo info, long now) {
+    ControllerRun(JobInfo info, long now, PodGroupMemo podGroups) {
         this.now = now;
+        this.podGroups = podGroups;
         this.job = info.job();
         this.createdAt = info.createdAt();
         this.deleted = info.deleted();
@@ -748,7 +750,7 @@ final class ControllerRun implements JobActions {
     }
 
     private void createOrUpdatePodGroup() {
-        PodGroup pg = PodGroups.build(job);
+        PodGroup pg = podGroups.build(job);
         if (podGroupSpec == null) {
             podGroupPhase = PodGroupPhase.Pending;
         } else if (podGroupSpec.equals(pg.spec())) {

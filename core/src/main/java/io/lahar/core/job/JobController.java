@@ -7,8 +7,11 @@ package io.lahar.core.job;
  */
 public final class JobController {
 
+    /** Pod groups derived from unchanged specs are reused: a cache, invisible in the outcome. */
+    private final PodGroupMemo podGroups = new PodGroupMemo(PodGroupMemo.DEFAULT_CAPACITY);
+
     public Outcome apply(JobInfo state, Input input) {
-        ControllerRun run = new ControllerRun(state == null ? JobInfo.empty() : state, input.time());
+        ControllerRun run = new ControllerRun(state == null ? JobInfo.empty() : state, input.time(), podGroups);
         run.handle(input);
         return run.outcome();
     }

@@ -18,10 +18,15 @@ import io.lahar.schema.codec.PodGroupCodec;
 import io.lahar.schema.codec.PodIntentCodec;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
+import org.apache.kafka.streams.processor.internals.ProcessorNode;
+import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -29,6 +34,17 @@ import java.util.Objects;
  * entry (store and timer index), the status (tombstone once deleted), one transition record per
  * phase change with the input's coordinates, the pod intents and the pod group (tombstone on
  * its deletion). The only emitter of a job's transitions: every input of a job passes here.
+ *
+ * <p>Transitions, pod intents and pod groups go out with the input that caused them (the world
+ * must act at once; the audit log keeps every phase change with its source offset). The status
+ * goes out once per commit per job, its latest value: {@code lahar.job-status} is a compacted
+ * latest-state topic whose readers cannot count on intermediate values anyway, and each status
+ * record carries the whole manifest (2–3 KB) where a pod event changes a count. The pending
+ * statuses are sent from {@link JobEntryStore#flushCache()}, which Kafka Streams calls before it
+ * commits the task, so they join the same transaction as the input offsets and the changelog; a
+ * task closed dirty drops them with its transaction and re-derives them when it re-reads the
+ * inputs. An older pending status that a newer one would hide a job phase or task phase of is sent
+ * first ({@link StatusCoalescer}). Under TopologyTestDriver (a commit per record) nothing changes.
  */
 public final class JobEngine {
 
@@ -39,11 +55,32 @@ public final class JobEngine {
     private final JobEntryStore jobs;
     private final TimerIndex timers;
     private final StatusRecords statuses = new StatusRecords(JobEntryStore.DEFAULT_CAPACITY);
+    /** Statuses not yet sent, per job key in the order first changed; a null job is a tombstone. */
+    private final Map<String, PendingStatus> pending = new LinkedHashMap<>();
+
+    /**
+     * A status to send at the next commit, with the processor node and record context it was made
+     * in: Kafka Streams forwards only from a current node, and the commit runs outside any.
+     */
+    private record PendingStatus(Job job, long time, long timestamp, ProcessorNode<?, ?, ?, ?> node,
+                                 ProcessorRecordContext recordContext) {
+    }
 
     public JobEngine(ProcessorContext<Object, Object> context, JobEntryStore jobs, TimerIndex timers) {
         this.context = context;
         this.jobs = jobs;
         this.timers = timers;
+        jobs.setCommitListener(new JobEntryStore.CommitListener() {
+            @Override
+            public void beforeCommit() {
+                sendPendingStatuses();
+            }
+
+            @Override
+            public void discard() {
+                pending.clear();
+            }
+        });
     }
 
     /** The job's entry; empty for a key never seen. */
@@ -124,11 +161,58 @@ public final class JobEngine {
         if (now.deleted()) {
             if (!was.deleted()) {
                 // A tombstone: the compacted status topic forgets the job.
-                forward(key, null, timestamp, Sinks.STATUS);
+                queueStatus(key, null, time, timestamp);
             }
         } else if (!Objects.equals(job, was.job())) {
-            forward(key, statuses.toRecord(key, job, time), timestamp, Sinks.STATUS);
+            queueStatus(key, job, time, timestamp);
         }
+    }
+
+    /** Keeps {@code job} (null: tombstone) as the job's status to send at commit. */
+    private void queueStatus(String key, Job job, long time, long timestamp) {
+        PendingStatus older = pending.get(key);
+        if (older != null && !StatusCoalescer.replaces(older.job(), job)) {
+            // It shows a phase the newer one would hide: readers waiting for that phase must see it.
+            forward(key, statusRecord(key, older), older.timestamp(), Sinks.STATUS);
+        }
+        InternalProcessorContext<Object, Object> internal = internal();
+        pending.put(key, new PendingStatus(job, time, timestamp, internal.currentNode(), internal.recordContext()));
+    }
+
+    /** Sends every pending status, as if from the node and record it was made in (Kafka Streams' own caches do the same). */
+    private void sendPendingStatuses() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        InternalProcessorContext<Object, Object> internal = internal();
+        ProcessorNode<?, ?, ?, ?> node = internal.currentNode();
+        ProcessorRecordContext recordContext = internal.recordContext();
+        try {
+            for (Map.Entry<String, PendingStatus> e : pending.entrySet()) {
+                PendingStatus p = e.getValue();
+                internal.setCurrentNode(p.node());
+                internal.setRecordContext(p.recordContext());
+                forward(e.getKey(), statusRecord(e.getKey(), p), p.timestamp(), Sinks.STATUS);
+            }
+        } finally {
+            pending.clear();
+            internal.setRecordContext(recordContext);
+            internal.setCurrentNode(node);
+        }
+    }
+
+    private io.lahar.schema.JobStatusRecord statusRecord(String key, PendingStatus p) {
+        return p.job() == null ? null : statuses.toRecord(key, p.job(), p.time());
+    }
+
+    /** Statuses not yet sent (for tests). */
+    int pendingStatuses() {
+        return pending.size();
+    }
+
+    @SuppressWarnings("unchecked")
+    private InternalProcessorContext<Object, Object> internal() {
+        return (InternalProcessorContext<Object, Object>) context;
     }
 
     private static int podVersion(JobInfo was, String pod, int fallback) {

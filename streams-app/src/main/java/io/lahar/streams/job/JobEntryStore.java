@@ -62,6 +62,31 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     private final Map<String, Slot> slots;
     /** Keys whose entry changed since the last flush, in the order first changed. */
     private final Set<String> dirty = new LinkedHashSet<>();
+    private CommitListener listener = CommitListener.NONE;
+
+    /** Told of each commit before the entries are written, and of each drop of the uncommitted objects. */
+    public interface CommitListener {
+        CommitListener NONE = new CommitListener() {
+            @Override
+            public void beforeCommit() {
+            }
+
+            @Override
+            public void discard() {
+            }
+        };
+
+        /** Kafka Streams is about to commit the task: what is forwarded now joins its transaction. */
+        void beforeCommit();
+
+        /** The task's uncommitted state is dropped (closed dirty, recycled, re-initialised). */
+        void discard();
+    }
+
+    /** The lifecycle engine of the task (one per task, replaced when the task is re-initialised). */
+    public void setCommitListener(CommitListener listener) {
+        this.listener = listener == null ? CommitListener.NONE : listener;
+    }
 
     /**
      * One job's decoded entry; {@code encoded} holds its bytes when they were made at put time
@@ -157,6 +182,7 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     /** Writes every entry changed since the last commit: Kafka Streams calls this before it commits. */
     @Override
     public void flushCache() {
+        listener.beforeCommit();
         for (String key : dirty) {
             write(key, slots.get(key));
         }
@@ -175,9 +201,10 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     public void clearCache() {
         slots.clear();
         dirty.clear();
+        listener.discard();
     }
 
-    /** No listener: this store forwards nothing, the lifecycle processor does. */
+    /** No Kafka Streams flush listener: the lifecycle engine forwards (its statuses, through the {@link CommitListener}). */
     @Override
     public boolean setFlushListener(CacheFlushListener<String, byte[]> listener, boolean sendOldValues) {
         return false;

@@ -122,6 +122,32 @@ class JobEntryStoreTest {
     }
 
     @Test
+    void theCommitListenerHearsEachCommitBeforeTheEntriesAreWrittenAndEachDrop() {
+        store = open(16);
+        List<String> heard = new java.util.ArrayList<>();
+        store.setCommitListener(new JobEntryStore.CommitListener() {
+            @Override
+            public void beforeCommit() {
+                // The engine's pending statuses go out here: the entries are not yet written.
+                heard.add("commit, written=" + (stored("default/j") != null));
+            }
+
+            @Override
+            public void discard() {
+                heard.add("discard");
+            }
+        });
+        store.save("default/j", entry(submitted()));
+        store.flushCache();
+        assertThat(heard).containsExactly("commit, written=false");
+        assertThat(stored("default/j")).isNotNull();
+
+        store.clearCache(); // a recycled task
+        store.close();      // closed dirty
+        assertThat(heard).containsExactly("commit, written=false", "discard", "discard");
+    }
+
+    @Test
     void aTaskClosedWithoutCommitLosesOnlyWhatItDidNotFlushAndReadsTheStoreAgain() {
         store = open(16);
         JobEntry committed = entry(submitted());

@@ -1,0 +1,62 @@
+package io.lahar.streams.job;
+
+import io.lahar.core.api.Job;
+import io.lahar.core.api.JobPhase;
+import io.lahar.core.api.JobState;
+import io.lahar.core.api.JobStatus;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Which pending job statuses a newer one may replace within one commit. */
+class StatusCoalescerTest {
+
+    private static Job job(JobPhase phase, Map<String, Integer> taskPods) {
+        Map<String, Integer> counts = new LinkedHashMap<>(taskPods);
+        JobStatus status = new JobStatus(new JobState(phase, null, null, null), 1,
+                Map.of("w", new JobStatus.TaskState(counts)), 0, 0, 0, 0, 0, 0, 1, 0, null, null, null);
+        return new Job("batch.volcano.sh/v1alpha1", "Job", null, null, status);
+    }
+
+    @Test
+    void aCountChangeWithinTheSamePhasesReplacesTheOlderStatus() {
+        Job older = job(JobPhase.Running, Map.of("Running", 3, "Pending", 1));
+        Job newer = job(JobPhase.Running, Map.of("Running", 4, "Pending", 1));
+        assertThat(StatusCoalescer.replaces(older, newer)).isTrue();
+    }
+
+    @Test
+    void aNewTaskPhaseBesideTheOldOnesStillReplaces() {
+        Job older = job(JobPhase.Running, Map.of("Running", 4));
+        Job newer = job(JobPhase.Running, Map.of("Running", 3, "Succeeded", 1));
+        assertThat(StatusCoalescer.replaces(older, newer)).isTrue();
+    }
+
+    @Test
+    void aJobPhaseChangeKeepsTheOlderStatus() {
+        // Running then Completed in one commit: a reader waiting for Running must still see it.
+        Job older = job(JobPhase.Running, Map.of("Running", 3, "Succeeded", 1));
+        Job newer = job(JobPhase.Completed, Map.of("Running", 3, "Succeeded", 1));
+        assertThat(StatusCoalescer.replaces(older, newer)).isFalse();
+    }
+
+    @Test
+    void aTaskPhaseThatDisappearsKeepsTheOlderStatus() {
+        // A taskStatus probe on w/Running must see the pods Running even if they all succeed at once.
+        Job older = job(JobPhase.Running, Map.of("Running", 1, "Succeeded", 3));
+        Job newer = job(JobPhase.Running, Map.of("Running", 0, "Succeeded", 4));
+        assertThat(StatusCoalescer.replaces(older, newer)).isFalse();
+        assertThat(StatusCoalescer.taskPhases(newer)).containsExactly("w/Succeeded");
+    }
+
+    @Test
+    void tombstonesNeverHideAStatusNorAreHiddenByOne() {
+        Job status = job(JobPhase.Completed, Map.of("Succeeded", 4));
+        assertThat(StatusCoalescer.replaces(status, null)).isFalse();
+        assertThat(StatusCoalescer.replaces(null, status)).isFalse();
+        assertThat(StatusCoalescer.replaces(null, null)).isTrue();
+    }
+}
