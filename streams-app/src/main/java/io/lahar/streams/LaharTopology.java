@@ -19,7 +19,8 @@ import io.lahar.streams.job.TimerIndex;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.flow.FlowTopology;
 import io.lahar.schema.TopicBootstrap;
-import io.lahar.streams.queue.QueueStoreUpdater;
+import io.lahar.streams.kafka.GlobalStoreUpdater;
+import io.lahar.streams.queue.QueueLookup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -89,10 +90,10 @@ public class LaharTopology {
         var queueSerde = serdes.value(Queue.class);
 
         topology.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(QueueStoreUpdater.STORE), Serdes.String(), Serdes.ByteArray())
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(QueueLookup.STORE), Serdes.String(), Serdes.ByteArray())
                         .withLoggingDisabled(),
                 "queues-source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.QUEUES.name(),
-                "queues-store-updater", () -> new QueueStoreUpdater(queueSerde.deserializer()));
+                "queues-store-updater", () -> new GlobalStoreUpdater(QueueLookup.STORE, queueSerde.deserializer()));
 
         // Every input about jobs in one source: the topics are co-partitioned, so one task reads
         // partition p of each, and the lifecycle node sees a job's records in the order read.

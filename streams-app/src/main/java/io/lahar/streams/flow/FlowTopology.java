@@ -1,5 +1,6 @@
 package io.lahar.streams.flow;
 
+import io.lahar.streams.kafka.GlobalStoreUpdater;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.FlowCommand;

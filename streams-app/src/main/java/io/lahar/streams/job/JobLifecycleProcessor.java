@@ -8,7 +8,7 @@ import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.streams.kafka.DeadLetters;
 import io.lahar.streams.queue.QueueLookup;
-import io.lahar.streams.queue.QueueStoreUpdater;
+
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -64,7 +64,7 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         this.context = context;
         TimerIndex timers = new TimerIndex(context.getStateStore(TimerIndex.NAME));
         JobEngine engine = new JobEngine(context, context.getStateStore(JobStore.NAME), timers);
-        QueueLookup queues = new QueueLookup(context.getStateStore(QueueStoreUpdater.STORE), decoders.queues());
+        QueueLookup queues = new QueueLookup(context.getStateStore(QueueLookup.STORE), decoders.queues());
         this.handlers = Map.of(
                 Topics.JOB_COMMANDS.name(), new CommandInput(decoders.commands(), context, engine, queues),
                 Topics.POD_EVENTS.name(), new PodEventInput(decoders.podEvents(), engine),

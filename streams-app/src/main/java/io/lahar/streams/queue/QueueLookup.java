@@ -20,6 +20,9 @@ import java.util.Map;
  */
 public final class QueueLookup {
 
+    /** The global store over lahar.queues (kept by a {@code GlobalStoreUpdater}). */
+    public static final String STORE = "queues";
+
     private final ReadOnlyKeyValueStore<String, byte[]> store;
     private final Deserializer<io.lahar.schema.Queue> deserializer;
 
@@ -35,7 +38,7 @@ public final class QueueLookup {
         try (KeyValueIterator<String, byte[]> all = store.all()) {
             while (all.hasNext()) {
                 KeyValue<String, byte[]> entry = all.next();
-                queues.put(entry.key, QueueCodec.toQueue(deserializer.deserialize(QueueStoreUpdater.STORE, entry.value)));
+                queues.put(entry.key, QueueCodec.toQueue(deserializer.deserialize(STORE, entry.value)));
             }
         }
         List<Manifest> existing = new ArrayList<>(queues.values());

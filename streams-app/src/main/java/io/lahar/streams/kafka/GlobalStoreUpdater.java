@@ -1,4 +1,4 @@
-package io.lahar.streams.flow;
+package io.lahar.streams.kafka;
 
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -11,9 +11,10 @@ import org.jboss.logging.Logger;
  * Keeps a global store equal to a compacted topic, values as the topic's bytes (so a restore,
  * which copies bytes without running this processor, gives the same store). A value that does
  * not decode is not stored: a global processor cannot forward to the dead-letter topic, so it is
- * logged with its coordinates and the object counts as absent.
+ * logged with its coordinates and the object counts as absent (a queue admission does not know,
+ * a template a flow cannot use yet).
  */
-final class GlobalStoreUpdater implements Processor<String, byte[], Void, Void> {
+public final class GlobalStoreUpdater implements Processor<String, byte[], Void, Void> {
 
     private static final Logger LOG = Logger.getLogger(GlobalStoreUpdater.class);
 
@@ -22,7 +23,7 @@ final class GlobalStoreUpdater implements Processor<String, byte[], Void, Void> 
     private ProcessorContext<Void, Void> context;
     private KeyValueStore<String, byte[]> store;
 
-    GlobalStoreUpdater(String storeName, Deserializer<?> deserializer) {
+    public GlobalStoreUpdater(String storeName, Deserializer<?> deserializer) {
         this.storeName = storeName;
         this.deserializer = deserializer;
     }
