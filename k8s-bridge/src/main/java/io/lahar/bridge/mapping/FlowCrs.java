@@ -110,6 +110,10 @@ public final class FlowCrs {
                 if (c.getRunningDuration() != null) {
                     condition.put("runningDuration", VolcanoCrs.goDuration(Duration.ofMillis(c.getRunningDuration())));
                 }
+                if (c.getMessage() != null) {
+                    // Lahar's: why a job is Failed or in Backoff when job admission refused it.
+                    condition.put("message", c.getMessage());
+                }
                 if (!c.getTaskStatusCount().isEmpty()) {
                     ObjectNode tasks = condition.putObject("taskStatusCount");
                     c.getTaskStatusCount().forEach((task, ts) -> tasks.putObject(task).set("phase", MAPPER.valueToTree(ts.getPhase())));

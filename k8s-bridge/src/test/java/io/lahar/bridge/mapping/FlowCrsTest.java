@@ -82,6 +82,23 @@ class FlowCrsTest {
     }
 
     @Test
+    void aRefusedJobsConditionCarriesTheRefusalsMessage() {
+        JobFlowStatusRecord record = JobFlowStatusRecord.newBuilder().setNamespace("team").setName("test").setManifest("{}").setTime(NOW)
+                .setStatus(JobFlowStatus.newBuilder()
+                        .setFailedJobs(List.of("test-a"))
+                        .setConditions(Map.of("test-a", io.lahar.schema.FlowCondition.newBuilder().setPhase("Failed")
+                                .setMessage("spec.queue: queue \"gone\" does not exist").build()))
+                        .setState(new JobFlowState("Failed"))
+                        .build())
+                .build();
+
+        Map<String, Object> status = FlowCrs.flowStatus(record);
+
+        assertThat(status.get("conditions")).isEqualTo(Map.of("test-a",
+                Map.of("phase", "Failed", "message", "spec.queue: queue \"gone\" does not exist")));
+    }
+
+    @Test
     void resultsAreReportedOnTheKindOfObjectTheirCommandWasAbout() {
         CommandResult.Builder result = CommandResult.newBuilder().setRequestId("k8s:u-1:submit").setNamespace("team").setName("test")
                 .setAccepted(false).setTime(NOW);
