@@ -108,21 +108,8 @@ public class CommandGateway {
      * @throws TimeoutException when no answer came within {@code timeout}
      */
     public CommandResult send(JobCommand command, Duration timeout) throws TimeoutException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        if (!positioned.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new TimeoutException("the result reader is not positioned yet");
-        }
-        CompletableFuture<CommandResult> answer = waiting.computeIfAbsent(command.getRequestId(), id -> new CompletableFuture<>());
-        try {
-            String key = Topics.jobKey(command.getNamespace(), command.getName());
-            producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), key, command))
-                    .get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            return answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("command " + command.getRequestId() + " failed: " + e.getCause().getMessage(), e.getCause());
-        } finally {
-            waiting.remove(command.getRequestId());
-        }
+        return sendAndAwait(producer, Topics.JOB_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()),
+                command.getRequestId(), command, timeout);
     }
 
     /**
@@ -131,20 +118,25 @@ public class CommandGateway {
      * @throws TimeoutException when no answer came within {@code timeout}
      */
     public CommandResult send(FlowCommand command, Duration timeout) throws TimeoutException, InterruptedException {
+        return sendAndAwait(flowProducer, Topics.FLOW_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()),
+                command.getRequestId(), command, timeout);
+    }
+
+    /** Both kinds of command are answered on lahar.command-results by request id. */
+    private <V> CommandResult sendAndAwait(KafkaProducer<String, V> to, String topic, String key, String requestId, V command,
+                                           Duration timeout) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!positioned.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new TimeoutException("the result reader is not positioned yet");
         }
-        CompletableFuture<CommandResult> answer = waiting.computeIfAbsent(command.getRequestId(), id -> new CompletableFuture<>());
+        CompletableFuture<CommandResult> answer = waiting.computeIfAbsent(requestId, id -> new CompletableFuture<>());
         try {
-            String key = Topics.jobKey(command.getNamespace(), command.getName());
-            flowProducer.send(new ProducerRecord<>(Topics.FLOW_COMMANDS.name(), key, command))
-                    .get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            to.send(new ProducerRecord<>(topic, key, command)).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             return answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("command " + command.getRequestId() + " failed: " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException("command " + requestId + " failed: " + e.getCause().getMessage(), e.getCause());
         } finally {
-            waiting.remove(command.getRequestId());
+            waiting.remove(requestId);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.lahar.streams.rest;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.lahar.core.api.Manifests;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 
@@ -9,6 +11,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 
 /**
  * Reads served by another instance: a key whose partition another instance owns is asked there,
@@ -35,7 +40,27 @@ public class Forwarder {
         }
     }
 
-    /** The raw answer of another instance, for merging lists. */
+    /**
+     * The rows of a list that the other instances hold, each asked for its local part
+     * ({@code path?local=true}); one that does not answer 200 makes the whole list unavailable,
+     * since a list missing a partition would look complete.
+     *
+     * @throws JobQueries.Unavailable naming the instance that did not answer
+     */
+    public <R> List<R> rowsOf(Collection<String> others, String path, TypeReference<List<R>> type)
+            throws IOException, InterruptedException {
+        List<R> rows = new ArrayList<>();
+        for (String other : others) {
+            HttpResponse<String> answer = fetch(other, path + "?local=true");
+            if (answer.statusCode() != 200) {
+                throw new JobQueries.Unavailable("instance " + other + " answered " + answer.statusCode());
+            }
+            rows.addAll(Manifests.jsonMapper().readValue(answer.body(), type));
+        }
+        return rows;
+    }
+
+    /** The raw answer of another instance. */
     public HttpResponse<String> fetch(String hostPort, String pathAndQuery) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + hostPort + pathAndQuery))
                 .timeout(Duration.ofSeconds(10)).header("Accept", "application/json").GET().build();

@@ -25,7 +25,6 @@ import jakarta.ws.rs.core.Response;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -60,14 +59,9 @@ public class JobFlowResource {
                 rows.add(FlowRows.FlowRow.of(e.info()));
             }
             if (!localOnly) {
-                for (String other : queries.otherInstances(FlowStores.FLOWS)) {
-                    HttpResponse<String> answer = forwarder.fetch(other, "/api/v1/jobflows?local=true");
-                    if (answer.statusCode() != 200) {
-                        return FlowRequests.unavailable("instance " + other + " answered " + answer.statusCode());
-                    }
-                    rows.addAll(Manifests.jsonMapper().readValue(answer.body(), new TypeReference<List<FlowRows.FlowRow>>() {
-                    }));
-                }
+                rows.addAll(forwarder.rowsOf(queries.otherInstances(FlowStores.FLOWS), "/api/v1/jobflows",
+                        new TypeReference<List<FlowRows.FlowRow>>() {
+                        }));
             }
             return Response.ok(rows.stream()
                     .filter(r -> blank(namespace) || namespace.equals(r.namespace()))

@@ -33,7 +33,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -94,14 +93,8 @@ public class JobResource {
                 jobs.add(JobSummary.of(info));
             }
             if (!localOnly) {
-                for (String other : queries.otherInstances()) {
-                    HttpResponse<String> answer = forwarder.fetch(other, "/api/v1/jobs?local=true");
-                    if (answer.statusCode() != 200) {
-                        return unavailable("instance " + other + " answered " + answer.statusCode());
-                    }
-                    jobs.addAll(Manifests.jsonMapper().readValue(answer.body(), new TypeReference<List<JobSummary>>() {
-                    }));
-                }
+                jobs.addAll(forwarder.rowsOf(queries.otherInstances(), "/api/v1/jobs", new TypeReference<List<JobSummary>>() {
+                }));
             }
             List<JobSummary> selected = jobs.stream()
                     .filter(j -> blank(namespace) || namespace.equals(j.namespace()))

@@ -24,7 +24,6 @@ import jakarta.ws.rs.core.Response;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -59,14 +58,9 @@ public class JobTemplateResource {
                 rows.add(FlowRows.TemplateRow.of(e.template()));
             }
             if (!localOnly) {
-                for (String other : queries.otherInstances(FlowStores.TEMPLATES)) {
-                    HttpResponse<String> answer = forwarder.fetch(other, "/api/v1/jobtemplates?local=true");
-                    if (answer.statusCode() != 200) {
-                        return FlowRequests.unavailable("instance " + other + " answered " + answer.statusCode());
-                    }
-                    rows.addAll(Manifests.jsonMapper().readValue(answer.body(), new TypeReference<List<FlowRows.TemplateRow>>() {
-                    }));
-                }
+                rows.addAll(forwarder.rowsOf(queries.otherInstances(FlowStores.TEMPLATES), "/api/v1/jobtemplates",
+                        new TypeReference<List<FlowRows.TemplateRow>>() {
+                        }));
             }
             return Response.ok(rows.stream()
                     .filter(r -> blank(namespace) || namespace.equals(r.namespace()))
