@@ -1,7 +1,5 @@
 package io.lahar.cli;
 
-import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
-import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.ManifestException;
@@ -10,6 +8,7 @@ import io.lahar.schema.CommandResult;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -84,9 +83,7 @@ public final class SubmitCommand implements Callable<Integer> {
             }
         }
         Map<String, String> requests = new LinkedHashMap<>();
-        Map<String, Object> serde = Map.of("apicurio.registry.url", registry,
-                "apicurio.registry.auto-register", true,
-                "apicurio.registry.use-specific-avro-reader", true);
+        RegistrySerdes serde = new RegistrySerdes(registry);
         try (KafkaConsumer<String, CommandResult> consumer = consumer(serde);
              KafkaProducer<String, JobCommand> producer = producer(serde)) {
             // Position at the end of the results before sending, so no answer can be missed.
@@ -140,19 +137,15 @@ public final class SubmitCommand implements Callable<Integer> {
         return allAccepted ? 0 : Lahar.EXIT_REJECTED;
     }
 
-    private KafkaProducer<String, JobCommand> producer(Map<String, Object> serde) {
-        AvroKafkaSerializer<JobCommand> serializer = new AvroKafkaSerializer<>();
-        serializer.configure(serde, false);
+    private KafkaProducer<String, JobCommand> producer(RegistrySerdes serde) {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), serializer);
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), serde.value(JobCommand.class).serializer());
     }
 
-    private KafkaConsumer<String, CommandResult> consumer(Map<String, Object> serde) {
-        AvroKafkaDeserializer<CommandResult> deserializer = new AvroKafkaDeserializer<>();
-        deserializer.configure(serde, false);
+    private KafkaConsumer<String, CommandResult> consumer(RegistrySerdes serde) {
         return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), deserializer);
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), serde.value(CommandResult.class).deserializer());
     }
 }

@@ -1,14 +1,28 @@
 package io.lahar.schema.serde;
 
-import io.apicurio.registry.serde.avro.AvroSerde;
+import io.apicurio.registry.client.RegistryClientFactory;
+import io.apicurio.registry.client.common.DefaultVertxInstance;
+import io.apicurio.registry.client.common.RegistryClientOptions;
+import io.apicurio.registry.resolver.client.RegistryClientFacade;
+import io.apicurio.registry.resolver.client.RegistryClientFacadeImpl;
+import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
+import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.apicurio.registry.serde.avro.AvroSerdeConfig;
 import io.apicurio.registry.serde.config.SerdeConfig;
+import io.vertx.core.http.HttpClosedException;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.Serdes;
 
+import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Avro serdes for the topic contract, backed by the schema registry. Values are written in the
@@ -16,14 +30,37 @@ import java.util.Map;
  * schemas are registered on first use under the TopicIdStrategy subject {@code <topic>-value}.
  * Every Lahar service and tool reads and writes the topics through these, so all of them decode
  * into the generated classes the same way, inside Quarkus or not.
+ *
+ * <p>All serdes of one instance share one registry client whose HTTP connections time out
+ * ({@link #CONNECT_TIMEOUT}, {@link #IDLE_TIMEOUT}) and whose requests are retried. Why: the
+ * registry client built from the serde configuration has no timeout at all, and waits on its
+ * answer with an unbounded {@code CompletableFuture.get}; one lost answer to a schema registration
+ * once held a stream thread (and a CI run) forever. With the idle timeout a silent connection is
+ * closed, the request fails and is sent again, {@value #ATTEMPTS} attempts in all (registration
+ * is find-or-create, so a repeat is harmless).
  */
 public final class RegistrySerdes {
 
+    /** How long opening a connection to the registry may take. */
+    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** How long a connection with a request on it may stay silent before it is closed. */
+    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+    static final int ATTEMPTS = 4;
+    private static final long FIRST_RETRY_DELAY_MS = 250;
+
     private final String registryUrl;
+    private final Duration idleTimeout;
+    private RegistryClientFacade client;
 
     /** @param registryUrl the Apicurio Registry v3 API, e.g. http://127.0.0.1:8080/apis/registry/v3 */
     public RegistrySerdes(String registryUrl) {
+        this(registryUrl, IDLE_TIMEOUT);
+    }
+
+    /** With another idle timeout (whole seconds), for tests of a registry that does not answer. */
+    RegistrySerdes(String registryUrl, Duration idleTimeout) {
         this.registryUrl = registryUrl;
+        this.idleTimeout = idleTimeout;
     }
 
     /**
@@ -33,7 +70,7 @@ public final class RegistrySerdes {
      * {@link CachingAvroSerializer} and {@link CachingAvroDeserializer}. Thread-safe.
      */
     public <T extends SpecificRecord> Serde<T> value(Class<T> type) {
-        AvroSerde<Object> serde = genericSerde();
+        Serde<Object> serde = genericSerde();
         return Serdes.serdeFrom(new CachingAvroSerializer<>(type, serde.serializer()),
                 new CachingAvroDeserializer<>(type, serde.deserializer()));
     }
@@ -43,20 +80,73 @@ public final class RegistrySerdes {
      * record of each topic or schema id (and the per-record cost before them was this plus
      * {@link SpecificAvroDeserializer}).
      */
-    public AvroSerde<Object> genericSerde() {
-        AvroSerde<Object> serde = new AvroSerde<>();
+    public Serde<Object> genericSerde() {
         Map<String, Object> generic = config();
         generic.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, false);
-        serde.configure(generic, false);
-        return serde;
+        AvroKafkaSerializer<Object> serializer = new AvroKafkaSerializer<>(client());
+        serializer.configure(generic, false);
+        AvroKafkaDeserializer<Object> deserializer = new AvroKafkaDeserializer<>(client());
+        deserializer.configure(generic, false);
+        return Serdes.serdeFrom(
+                (Serializer<Object>) (topic, value) -> retried(() -> serializer.serialize(topic, value)),
+                (Deserializer<Object>) (topic, bytes) -> retried(() -> deserializer.deserialize(topic, bytes)));
     }
 
-    /** The serde settings, also for plain producers and consumers outside Kafka Streams. */
+    /**
+     * A registry call, sent again when its connection was lost or timed out. Apicurio's own retries
+     * do not cover this: its client's retry looks only at the outermost exception, which its adapter
+     * wraps, and its cache retries only HTTP 429. Cheap: the caching serdes call the registry serde
+     * for the first record of a topic or writer schema only.
+     */
+    private static <T> T retried(Supplier<T> call) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.get();
+            } catch (RuntimeException e) {
+                if (attempt == ATTEMPTS || !lostConnection(e)) throw e;
+                try {
+                    Thread.sleep(FIRST_RETRY_DELAY_MS << (attempt - 1));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean lostConnection(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof HttpClosedException || cause instanceof IOException) return true;
+        }
+        return false;
+    }
+
+    /**
+     * The serde settings. A serde configured with these alone builds its own registry client,
+     * without timeouts: use {@link #value} or {@link #genericSerde} for anything that runs.
+     */
     public Map<String, Object> config() {
         Map<String, Object> config = new HashMap<>();
         config.put(SerdeConfig.REGISTRY_URL, registryUrl);
         config.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, true);
         config.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, true);
         return config;
+    }
+
+    /** The registry client every serde of this instance uses, built on first use. */
+    private synchronized RegistryClientFacade client() {
+        if (client == null) {
+            // Apicurio's process-wide Vert.x (the one its serdes use when given nothing), with a
+            // web client of our own that carries the timeouts.
+            var vertx = DefaultVertxInstance.get();
+            WebClient web = WebClient.create(vertx, new WebClientOptions()
+                    .setConnectTimeout((int) CONNECT_TIMEOUT.toMillis())
+                    .setIdleTimeout((int) idleTimeout.toSeconds()));
+            RegistryClientOptions options = RegistryClientOptions.create(registryUrl, vertx)
+                    .customWebClient(web)
+                    .disableRetry();
+            client = new RegistryClientFacadeImpl(RegistryClientFactory.create(options));
+        }
+        return client;
     }
 }
