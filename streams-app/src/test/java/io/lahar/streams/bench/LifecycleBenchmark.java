@@ -53,11 +53,15 @@ import java.util.function.BooleanSupplier;
  * last job-status record showing Completed, read read_committed. Then the very same pod-event
  * records go through raw consume→produce loops on the same broker — as many loops as stream threads,
  * transactional with the same commit interval, and plain — timed the same way (first record sent to last record
- * read committed). Prints events/s of each and the ratio.
+ * read committed). A run is rounds of fresh jobs: warm-up rounds, then measured ones, on each side
+ * (see {@link #run}); it prints events/s of each round, the medians and their ratio, and per
+ * measured topology round where the JVM's CPU went and the Kafka Streams client's totals.
  *
  * <pre>
- *   LifecycleBenchmark [--jobs N] [--pods M] [--timeout SECONDS]
+ *   LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS] [--timeline] [--timeout SECONDS]
  * </pre>
+ * Defaults: 1000 jobs × 8 pods, warm-up rounds for 128k pod events ({@link #defaultWarmUpRounds}),
+ * 3 measured rounds; {@code --timeline} samples the stream thread's totals every 50 ms.
  * It starts its own broker and registry (testkit), or uses running ones when the system
  * properties {@code lahar.kafka.bootstrap} and {@code lahar.registry.url} are set.
  */
@@ -67,7 +71,13 @@ public final class LifecycleBenchmark {
 
     private final String bootstrap;
     private final RegistrySerdes serdes;
+    /** The run's id and size; each round's jobs are named after it (see {@link #round}). */
     private final Workload workload;
+    private final int warmUpRounds;
+    private final int rounds;
+    /** Whether to sample the stream thread's totals every 50 ms in measured rounds and print them. */
+    private final boolean timeline;
+    private static final long T0 = 1_800_000_000_000L;
     private final Duration timeout;
     private final Properties streamsConfig;
     /** The streams-app's commit interval: the raw transactional loop commits as often. */
@@ -75,7 +85,8 @@ public final class LifecycleBenchmark {
     /** The streams-app's stream threads: the raw test runs as many loops. */
     private final int threads;
 
-    private LifecycleBenchmark(LaharInfra infra, Workload workload, Duration timeout) throws java.io.IOException {
+    private LifecycleBenchmark(LaharInfra infra, Workload workload, int warmUpRounds, int rounds, boolean timeline,
+                               Duration timeout) throws java.io.IOException {
         this.streamsConfig = streamsConfig();
         if (!StreamsConfig.EXACTLY_ONCE_V2.equals(streamsConfig.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
             throw new IllegalStateException("the benchmark compares the topology with a transactional loop: it expects "
@@ -86,21 +97,30 @@ public final class LifecycleBenchmark {
         this.bootstrap = infra.bootstrapServers();
         this.serdes = new RegistrySerdes(infra.registryUrl());
         this.workload = workload;
+        this.warmUpRounds = warmUpRounds;
+        this.rounds = rounds;
+        this.timeline = timeline;
         this.timeout = timeout;
     }
 
     public static void main(String[] args) throws Exception {
-        int jobs = 200;
+        int jobs = 1000;
         int pods = 8;
         int timeoutSeconds = 300;
+        Integer warmUpRounds = null;
+        int rounds = 3;
+        boolean timeline = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--jobs" -> jobs = positive(args, ++i);
                 case "--pods" -> pods = positive(args, ++i);
+                case "--warmup" -> warmUpRounds = notNegative(args, ++i);
+                case "--rounds" -> rounds = positive(args, ++i);
+                case "--timeline" -> timeline = true;
                 case "--timeout" -> timeoutSeconds = positive(args, ++i);
                 default -> {
-                    System.err.println("usage: LifecycleBenchmark [--jobs N] [--pods M] [--timeout SECONDS]"
-                            + " (unknown argument: " + args[i] + ")");
+                    System.err.println("usage: LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS]"
+                            + " [--timeline] [--timeout SECONDS] (unknown argument: " + args[i] + ")");
                     System.exit(2);
                 }
             }
@@ -112,8 +132,9 @@ public final class LifecycleBenchmark {
         int status = 0;
         try {
             LaharInfra infra = LaharInfra.shared();
-            Workload workload = new Workload(run, jobs, pods, 1_800_000_000_000L);
-            new LifecycleBenchmark(infra, workload, Duration.ofSeconds(timeoutSeconds)).run();
+            int warmUp = warmUpRounds != null ? warmUpRounds : defaultWarmUpRounds(2L * jobs * pods);
+            new LifecycleBenchmark(infra, new Workload(run, jobs, pods, T0), warmUp, rounds, timeline,
+                    Duration.ofSeconds(timeoutSeconds)).run();
         } catch (Exception e) {
             System.err.println("bench-lifecycle: failed: " + e);
             e.printStackTrace();
@@ -121,6 +142,21 @@ public final class LifecycleBenchmark {
         }
         // Exits through the shutdown hooks, which stop a broker and registry started here.
         System.exit(status);
+    }
+
+    /**
+     * Enough warm-up rounds for {@value #WARM_UP_EVENTS} pod events (2 to 20 rounds): measured on this
+     * machine, the JIT's compiler threads still used more CPU than the stream thread in rounds 3 to 5
+     * of 16k events, and settled (tens of ms a round) only after ~130k.
+     */
+    static int defaultWarmUpRounds(long eventsPerRound) {
+        return (int) Math.max(2, Math.min(20, (WARM_UP_EVENTS + eventsPerRound - 1) / eventsPerRound));
+    }
+
+    private static final long WARM_UP_EVENTS = 128_000;
+
+    private static int notNegative(String[] args, int i) {
+        return i < args.length && "0".equals(args[i]) ? 0 : positive(args, i);
     }
 
     private static int positive(String[] args, int i) {
@@ -134,41 +170,91 @@ public final class LifecycleBenchmark {
         return value;
     }
 
+    /** The jobs of one round: the run's size, names of their own. */
+    private Workload round(String tag) {
+        return new Workload(workload.run() + tag, workload.jobs(), workload.pods(), T0);
+    }
+
+    /**
+     * Warm-up rounds, then measured rounds, each of fresh jobs, through the same topology; then the
+     * same rounds' records through the raw loops, warm-up rounds first as well. The figures are the
+     * medians of the measured rounds. Why the warm-up: the first pod events a JVM folds run
+     * interpreted while the JIT compiles the lifecycle, the serdes and the clients on the same two
+     * cores (C2 compiled {@code JobEngine.apply} and {@code emit}, ~0.6 s of compiler CPU, only after
+     * ~20k pod events, and the compiler threads outspent the stream thread for ~100k), and the broker
+     * warms its transactional produce path meanwhile; measured cold, the topology paid for all of
+     * that, the raw loops after it, in the JVM it had warmed, did not.
+     */
     private void run() throws Exception {
         long events = 2L * workload.jobs() * workload.pods();
-        log("%d jobs x %d pods = %d pod events; broker %s", workload.jobs(), workload.pods(), events, bootstrap);
+        log("%d jobs x %d pods = %d pod events a round, %d warm-up and %d measured rounds; broker %s",
+                workload.jobs(), workload.pods(), events, warmUpRounds, rounds, bootstrap);
         TopicBootstrap.ensureTopics(bootstrap);
 
-        Measurement topology;
-        List<Workload.Keyed<byte[]>> records;
+        List<List<Workload.Keyed<byte[]>>> warmRecords = new java.util.ArrayList<>();
+        List<List<Workload.Keyed<byte[]>>> measuredRecords = new java.util.ArrayList<>();
+        List<Measurement> topology = new java.util.ArrayList<>();
         Path stateDir = Files.createTempDirectory("lahar-bench-state");
         try (KafkaStreams streams = startStreams(stateDir);
              KafkaProducer<String, byte[]> producer = producer()) {
-            Map<Integer, String> jobUids = admitJobs(producer);
-            var serializer = serdes.value(PodEvent.class).serializer();
-            records = workload.podEvents(jobUids).stream()
-                    .map(e -> new Workload.Keyed<>(e.key(), serializer.serialize(Topics.POD_EVENTS.name(), e.value())))
-                    .toList();
-            topology = timeTopology(producer, records);
-            log("%s", topology.line("topology (exactly_once_v2)"));
+            for (int w = 1; w <= warmUpRounds; w++) {
+                Workload jobs = round("w" + w);
+                List<Workload.Keyed<byte[]>> records = podEvents(jobs, admitJobs(producer, jobs));
+                Measurement warm = timeTopology(producer, records, jobs, null);
+                log("%s", warm.line("warm-up " + w + "/" + warmUpRounds + ": topology"));
+                warmRecords.add(records);
+            }
+            for (int r = 1; r <= rounds; r++) {
+                Workload jobs = round("m" + r);
+                List<Workload.Keyed<byte[]>> records = podEvents(jobs, admitJobs(producer, jobs));
+                ClientMetricsDelta metrics = new ClientMetricsDelta(streams::metrics);
+                ThreadCpu cpu = new ThreadCpu();
+                Measurement m = timeTopology(producer, records, jobs, metrics);
+                log("%s", m.line("round " + r + "/" + rounds + ": topology"));
+                log("CPU of this JVM's threads over the round:%n%s", cpu.report());
+                log("the Kafka Streams client's totals over the round:%n%s", metrics.report());
+                topology.add(m);
+                measuredRecords.add(records);
+            }
             streams.close(Duration.ofSeconds(30));
         }
         // The stream thread is stopped: the raw loops have the machine to themselves, as it had.
-        Measurement tx = timeRawPipe(records, true);
-        log("%s", tx.line("raw consume->produce, transactional"));
-        Measurement plain = timeRawPipe(records, false);
+        List<Measurement> tx = timeRawPipe(warmRecords, measuredRecords, true);
+        List<Measurement> plain = timeRawPipe(warmRecords, measuredRecords, false);
 
         System.out.println();
-        System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events (%.1f KB average), %d cores,"
-                        + " %d stream thread(s) and as many raw loops, commit interval %d ms%n",
+        System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events a round (%.1f KB average), %d cores,"
+                        + " %d stream thread(s) and as many raw loops, commit interval %d ms; %d warm-up rounds, then %d measured%n",
                 workload.jobs(), workload.pods(), events,
-                records.stream().mapToInt(r -> r.value().length).average().orElse(0) / 1024.0,
-                Runtime.getRuntime().availableProcessors(), threads, commitInterval.toMillis());
-        System.out.println(topology.line("topology (exactly_once_v2)"));
-        System.out.println(tx.line("raw consume->produce, transactional"));
-        System.out.println(plain.line("raw consume->produce, plain"));
-        System.out.printf(Locale.ROOT, "ratio topology / raw transactional: %.2f%n", topology.rate() / tx.rate());
-        System.out.printf(Locale.ROOT, "ratio topology / raw plain:         %.2f%n", topology.rate() / plain.rate());
+                measuredRecords.getFirst().stream().mapToInt(r -> r.value().length).average().orElse(0) / 1024.0,
+                Runtime.getRuntime().availableProcessors(), threads, commitInterval.toMillis(), warmUpRounds, rounds);
+        for (int r = 0; r < rounds; r++) {
+            System.out.println(topology.get(r).line("round " + (r + 1) + ": topology"));
+            System.out.println(tx.get(r).line("round " + (r + 1) + ": raw transactional"));
+            System.out.println(plain.get(r).line("round " + (r + 1) + ": raw plain"));
+        }
+        Measurement medianTopology = median(topology);
+        Measurement medianTx = median(tx);
+        Measurement medianPlain = median(plain);
+        System.out.println(medianTopology.line("topology (exactly_once_v2)"));
+        System.out.println(medianTx.line("raw consume->produce, transactional"));
+        System.out.println(medianPlain.line("raw consume->produce, plain"));
+        System.out.printf(Locale.ROOT, "ratio topology / raw transactional: %.2f%n", medianTopology.rate() / medianTx.rate());
+        System.out.printf(Locale.ROOT, "ratio topology / raw plain:         %.2f%n", medianTopology.rate() / medianPlain.rate());
+    }
+
+    /** The round of median rate (the lower middle one for an even count). */
+    private static Measurement median(List<Measurement> rounds) {
+        List<Measurement> byRate = rounds.stream().sorted(java.util.Comparator.comparingDouble(Measurement::rate)).toList();
+        return byRate.get((byRate.size() - 1) / 2);
+    }
+
+    /** The pod events of {@code jobs}, serialized once: the topology and the raw loops get the same bytes. */
+    private List<Workload.Keyed<byte[]>> podEvents(Workload jobs, Map<Integer, String> jobUids) {
+        var serializer = serdes.value(PodEvent.class).serializer();
+        return jobs.podEvents(jobUids).stream()
+                .map(e -> new Workload.Keyed<>(e.key(), serializer.serialize(Topics.POD_EVENTS.name(), e.value())))
+                .toList();
     }
 
     /** One timed run: events folded, seconds, and the records its watcher read meanwhile. */
@@ -228,7 +314,7 @@ public final class LifecycleBenchmark {
      * and waits for every pod's CreatePod intent, so each job runs its pods when the events come.
      * Returns each job's uid (the pod events carry it, as the bridge's do).
      */
-    private Map<Integer, String> admitJobs(KafkaProducer<String, byte[]> producer) throws InterruptedException {
+    private Map<Integer, String> admitJobs(KafkaProducer<String, byte[]> producer, Workload workload) throws InterruptedException {
         var commands = serdes.value(JobCommand.class).serializer();
         for (int i = 0; i < workload.jobs(); i++) {
             producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), workload.key(i),
@@ -242,7 +328,7 @@ public final class LifecycleBenchmark {
         }
         Map<Integer, String> jobUids = new HashMap<>();
         var decisions = serdes.value(SchedulerDecision.class).serializer();
-        readAll(Topics.POD_GROUPS.name(), serdes.value(PodGroup.class).deserializer(), (key, group) -> {
+        readAll(workload, Topics.POD_GROUPS.name(), serdes.value(PodGroup.class).deserializer(), (key, group) -> {
             if (group != null && group.getStatus().getPhase().equals("Pending") && !jobUids.containsKey(index.get(key))) {
                 int i = index.get(key);
                 jobUids.put(i, group.getJobUid());
@@ -254,7 +340,7 @@ public final class LifecycleBenchmark {
         log("%d jobs admitted, their pod groups Inqueue", jobUids.size());
 
         Set<String> created = new HashSet<>();
-        readAll(Topics.POD_INTENTS.name(), serdes.value(PodIntent.class).deserializer(), (key, intent) -> {
+        readAll(workload, Topics.POD_INTENTS.name(), serdes.value(PodIntent.class).deserializer(), (key, intent) -> {
             if (intent != null && intent.getIntent() instanceof CreatePod create) {
                 created.add(create.getPod());
             }
@@ -264,7 +350,7 @@ public final class LifecycleBenchmark {
     }
 
     /** Reads a topic from its start (committed records of this run only) until {@code done}. */
-    private <T> void readAll(String topic, Deserializer<T> values, BiConsumer<String, T> each, BooleanSupplier done,
+    private <T> void readAll(Workload workload, String topic, Deserializer<T> values, BiConsumer<String, T> each, BooleanSupplier done,
                              String what) throws InterruptedException {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -288,22 +374,38 @@ public final class LifecycleBenchmark {
         }
     }
 
-    private Measurement timeTopology(KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records)
-            throws InterruptedException {
+    /** @param metrics the client's totals to sample for the timeline (with {@code --timeline}); null in warm-up rounds */
+    private Measurement timeTopology(KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records,
+                                     Workload workload, ClientMetricsDelta metrics) throws InterruptedException {
         Deserializer<JobStatusRecord> statuses = serdes.value(JobStatusRecord.class).deserializer();
-        Set<String> completed = new HashSet<>();
+        Set<String> completed = java.util.concurrent.ConcurrentHashMap.newKeySet();
         try (Arrivals arrivals = new Arrivals(bootstrap, Topics.JOB_STATUS.name(), workload.jobs(), (key, value) ->
                 workload.owns(key) && value != null
                         && statuses.deserialize(Topics.JOB_STATUS.name(), value).getStatus().getState().getPhase().equals("Completed")
                         && completed.add(key))) {
             log("timing the topology: %d pod events", records.size());
-            long start = send(producer, Topics.POD_EVENTS.name(), records);
-            long end = arrivals.awaitDone(timeout);
+            if (metrics == null || !timeline) {
+                long start = send(producer, Topics.POD_EVENTS.name(), records);
+                return new Measurement(records.size(), (arrivals.awaitDone(timeout) - start) / 1e9, arrivals.records());
+            }
+            long end;
+            long start;
+            long sent;
+            try (var timeline = metrics.timeline(50, () -> completed.size() + " completed")) {
+                start = send(producer, Topics.POD_EVENTS.name(), records);
+                sent = System.nanoTime();
+                end = arrivals.awaitDone(timeout);
+                timeline.close();
+                log("timeline (every 50 ms; the pod events were all sent and acknowledged at %d ms):%n%s",
+                        (sent - start) / 1_000_000, timeline.rows());
+            }
             return new Measurement(records.size(), (end - start) / 1e9, arrivals.records());
         }
     }
 
-    private Measurement timeRawPipe(List<Workload.Keyed<byte[]>> records, boolean transactional) throws Exception {
+    /** The rounds through the raw loops, the warm-up rounds first (untimed), as through the topology. */
+    private List<Measurement> timeRawPipe(List<List<Workload.Keyed<byte[]>>> warm, List<List<Workload.Keyed<byte[]>>> measured,
+                                          boolean transactional) throws Exception {
         String mode = transactional ? "tx" : "plain";
         String input = "bench-" + workload.run() + "-raw-in-" + mode;
         String output = "bench-" + workload.run() + "-raw-out-" + mode;
@@ -321,8 +423,7 @@ public final class LifecycleBenchmark {
         }
         // As many loops as the topology has stream threads, in one group: like with like.
         List<RawPipe> pipes = new java.util.ArrayList<>();
-        try (Arrivals arrivals = new Arrivals(bootstrap, output, records.size(), (key, value) -> true);
-             KafkaProducer<String, byte[]> producer = producer()) {
+        try (KafkaProducer<String, byte[]> producer = producer()) {
             for (int i = 0; i < threads; i++) {
                 RawPipe pipe = new RawPipe(bootstrap, input, output, "bench-" + workload.run() + "-" + mode + "-" + i,
                         "bench-" + workload.run() + "-" + mode, transactional, commitInterval);
@@ -333,7 +434,28 @@ public final class LifecycleBenchmark {
                     && pipes.stream().mapToInt(RawPipe::partitions).sum() == PARTITIONS);
             // Warm the producer's metadata for the input topic, as the topology run's producer was.
             producer.partitionsFor(input);
-            log("timing the raw %s loop x %d: %d records", mode, threads, records.size());
+            for (int w = 0; w < warm.size(); w++) {
+                log("%s", pipe(producer, input, output, warm.get(w), pipes)
+                        .line("warm-up " + (w + 1) + "/" + warm.size() + ": raw " + mode));
+            }
+            List<Measurement> rounds = new java.util.ArrayList<>();
+            for (int r = 0; r < measured.size(); r++) {
+                Measurement m = pipe(producer, input, output, measured.get(r), pipes);
+                log("%s", m.line("round " + (r + 1) + "/" + measured.size() + ": raw " + mode));
+                rounds.add(m);
+            }
+            return rounds;
+        } finally {
+            for (RawPipe pipe : pipes) {
+                pipe.close();
+            }
+        }
+    }
+
+    /** Sends {@code records} through the running loops, timed from the first sent to the last read. */
+    private Measurement pipe(KafkaProducer<String, byte[]> producer, String input, String output,
+                             List<Workload.Keyed<byte[]>> records, List<RawPipe> pipes) throws InterruptedException {
+        try (Arrivals arrivals = new Arrivals(bootstrap, output, records.size(), (key, value) -> true)) {
             long start = send(producer, input, records);
             long end;
             try {
@@ -343,10 +465,6 @@ public final class LifecycleBenchmark {
                 throw failure == null ? e : new IllegalStateException("raw loop failed: " + failure, failure);
             }
             return new Measurement(records.size(), (end - start) / 1e9, arrivals.records());
-        } finally {
-            for (RawPipe pipe : pipes) {
-                pipe.close();
-            }
         }
     }
 
@@ -371,6 +489,9 @@ public final class LifecycleBenchmark {
     }
 
     private static void log(String format, Object... args) {
-        System.err.printf(Locale.ROOT, "bench-lifecycle: " + format + "%n", args);
+        Object[] stamped = new Object[args.length + 1];
+        stamped[0] = java.time.LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        System.arraycopy(args, 0, stamped, 1, args.length);
+        System.err.printf(Locale.ROOT, "bench-lifecycle: %s " + format + "%n", stamped);
     }
 }

@@ -1,0 +1,62 @@
+package io.lahar.streams.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * CPU time of every thread of this JVM over a window, by thread name, from Linux's
+ * {@code /proc/self/task}: the JIT compiler and the garbage collector included, which the JVM's own
+ * thread beans do not show. Why: on two cores the benchmark's window is CPU-bound, and whether the
+ * stream thread, the clients' I/O threads, the harness's watchers or the JVM itself spends it
+ * decides what to make cheaper.
+ */
+final class ThreadCpu {
+    private static final Path TASKS = Path.of("/proc/self/task");
+    private static final long TICK_MS = 10; // USER_HZ is 100 on Linux
+
+    private final Map<String, Long> before = ticks();
+
+    /** Threads by name (numbers folded: "GC Thread#0" and "#1" are one line), CPU ms, the largest first. */
+    String report() {
+        Map<String, Long> after = ticks();
+        Map<String, Long> byName = new HashMap<>();
+        after.forEach((task, t) -> {
+            long delta = t - before.getOrDefault(task, 0L);
+            if (delta > 0) byName.merge(task.substring(task.indexOf(' ') + 1), delta * TICK_MS, Long::sum);
+        });
+        StringBuilder out = new StringBuilder();
+        long total = byName.values().stream().mapToLong(Long::longValue).sum();
+        out.append(String.format(Locale.ROOT, "  %-40s %6d ms%n", "all threads of this JVM", total));
+        byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> out.append(String.format(Locale.ROOT, "  %-40s %6d ms%n", e.getKey(), e.getValue())));
+        return out.toString();
+    }
+
+    /** "tid name" to utime + stime in clock ticks; empty where there is no /proc. */
+    private static Map<String, Long> ticks() {
+        Map<String, Long> ticks = new HashMap<>();
+        if (!Files.isDirectory(TASKS)) return ticks;
+        try (Stream<Path> tasks = Files.list(TASKS)) {
+            tasks.forEach(task -> {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    // pid (comm) state ...: the name may hold spaces and parentheses, so split at the last ')'.
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+                            .replaceAll("[#-]?\\d+$", "").replaceAll("\\d+", "N");
+                    String[] rest = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks.put(task.getFileName() + " " + name, Long.parseLong(rest[11]) + Long.parseLong(rest[12]));
+                } catch (IOException | RuntimeException gone) {
+                    // The thread ended between the listing and the read.
+                }
+            });
+        } catch (IOException e) {
+            return ticks;
+        }
+        return ticks;
+    }
+}
