@@ -4,6 +4,7 @@ import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.Manifests;
+import io.lahar.core.api.Timestamps;
 import io.lahar.schema.JobCondition;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.TaskState;
@@ -65,7 +66,7 @@ public final class JobStatusCodec {
                         .setControlledResources(status.controlledResources() == null ? Map.of()
                                 : new TreeMap<>(status.controlledResources()))
                         .setConditions(status.conditions() == null ? List.of() : status.conditions().stream()
-                                .map(c -> new JobCondition(c.status().name(), Instant.parse(c.lastTransitionTime())))
+                                .map(c -> new JobCondition(c.status().name(), Timestamps.parse(c.lastTransitionTime())))
                                 .toList())
                         .build())
                 .setTime(Instant.ofEpochMilli(time))
@@ -73,7 +74,7 @@ public final class JobStatusCodec {
     }
 
     static Instant instant(String text) {
-        return text == null ? null : Instant.parse(text);
+        return text == null ? null : Timestamps.parse(text);
     }
 
     static int orZero(Integer value) {

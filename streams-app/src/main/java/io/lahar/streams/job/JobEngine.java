@@ -4,6 +4,7 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.JobStatus;
+import io.lahar.core.api.Timestamps;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
@@ -229,7 +230,7 @@ public final class JobEngine {
                 st == null || st.version() == null ? 0 : st.version(), info.createdAt(), time);
         List<PodGroupCondition> conditions = entry.podGroupConditions().stream()
                 .map(c -> new PodGroupCondition(c.type(), c.status(), c.transitionID(),
-                        c.lastTransitionTime() == null ? Instant.ofEpochMilli(time) : Instant.parse(c.lastTransitionTime()),
+                        c.lastTransitionTime() == null ? Instant.ofEpochMilli(time) : Timestamps.parse(c.lastTransitionTime()),
                         c.reason(), c.message()))
                 .toList();
         return PodGroupCodec.toRecord(ctx, PodGroups.name(job), spec, phase, conditions,
