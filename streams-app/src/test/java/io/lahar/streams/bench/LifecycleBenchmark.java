@@ -471,10 +471,22 @@ public final class LifecycleBenchmark {
     /** Sends every record as fast as the producer takes them; returns when the first was sent. */
     private static long send(KafkaProducer<String, byte[]> producer, String topic, List<Workload.Keyed<byte[]>> records) {
         long start = System.nanoTime();
+        java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicLong failures = new java.util.concurrent.atomic.AtomicLong();
         for (Workload.Keyed<byte[]> r : records) {
-            producer.send(new ProducerRecord<>(topic, r.key(), r.value()));
+            producer.send(new ProducerRecord<>(topic, r.key(), r.value()), (metadata, e) -> {
+                if (e != null) {
+                    failed.compareAndSet(null, e);
+                    failures.incrementAndGet();
+                }
+            });
         }
         producer.flush();
+        // A record the broker refused would only show as a count that never completes: say so now.
+        if (failed.get() != null) {
+            throw new IllegalStateException(failures.get() + " of " + records.size() + " records to " + topic
+                    + " were not sent: " + failed.get(), failed.get());
+        }
         return start;
     }
 
