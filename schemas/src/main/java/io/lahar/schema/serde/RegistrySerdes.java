@@ -18,7 +18,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.Serdes;
 
-import java.io.IOException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -114,9 +115,14 @@ public final class RegistrySerdes {
         }
     }
 
-    private static boolean lostConnection(Throwable e) {
+    /**
+     * Only a connection that closed, failed or timed out: not an I/O error of decoding (a truncated
+     * record's EOFException), which must reach the dead-letter path at once, not after the backoff.
+     */
+    static boolean lostConnection(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof HttpClosedException || cause instanceof IOException) return true;
+            if (cause instanceof HttpClosedException || cause instanceof SocketException
+                    || cause instanceof SocketTimeoutException) return true;
         }
         return false;
     }

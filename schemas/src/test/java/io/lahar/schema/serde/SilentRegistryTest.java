@@ -31,7 +31,7 @@ class SilentRegistryTest {
     @AfterEach
     void close() throws IOException {
         acceptor.shutdownNow();
-        silent.close();
+        if (silent != null) silent.close();
         for (Socket socket : accepted) socket.close();
     }
 
@@ -57,5 +57,19 @@ class SilentRegistryTest {
         }
         // Each attempt was its own request on a connection of its own: the silent ones were closed.
         assertThat(accepted).hasSize(RegistrySerdes.ATTEMPTS);
+    }
+
+    @Test
+    void onlyALostConnectionIsSentAgainNotADecodingError() {
+        // As Apicurio's client wraps them: RuntimeException(RuntimeException(ExecutionException(cause))).
+        assertThat(RegistrySerdes.lostConnection(wrapped(new io.vertx.core.http.HttpClosedException("closed")))).isTrue();
+        assertThat(RegistrySerdes.lostConnection(wrapped(new java.net.ConnectException("refused")))).isTrue();
+        assertThat(RegistrySerdes.lostConnection(wrapped(new java.net.SocketTimeoutException("timed out")))).isTrue();
+        assertThat(RegistrySerdes.lostConnection(wrapped(new java.io.EOFException("truncated record")))).isFalse();
+        assertThat(RegistrySerdes.lostConnection(new org.apache.kafka.common.errors.SerializationException("unknown magic byte"))).isFalse();
+    }
+
+    private static RuntimeException wrapped(Throwable cause) {
+        return new RuntimeException(new RuntimeException(new java.util.concurrent.ExecutionException(cause)));
     }
 }
