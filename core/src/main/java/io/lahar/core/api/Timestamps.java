@@ -52,8 +52,9 @@ public final class Timestamps {
             nanos = value;
             for (int i = fraction; i < 9; i++) nanos *= 10;
         }
-        if (day > LocalDate.of(year, month, 1).lengthOfMonth()) return null;
-        long epochDay = LocalDate.of(year, month, day).toEpochDay();
+        LocalDate first = LocalDate.of(year, month, 1);
+        if (day > first.lengthOfMonth()) return null;
+        long epochDay = first.toEpochDay() + day - 1;
         return Instant.ofEpochSecond(epochDay * 86_400 + hour * 3_600L + minute * 60L + second, nanos);
     }
 

@@ -3,11 +3,7 @@ package io.lahar.streams.flow;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -25,36 +21,18 @@ import java.util.Optional;
  * that has it but does not decode is dropped too: it cannot be a result this engine can use, and
  * the results topic is not the flow's input to dead-letter.
  */
-final class FlowJobRejectionRekey implements Processor<String, byte[], String, byte[]> {
+final class FlowJobRejectionRekey extends FlowRekey<CommandResult> {
 
     /** The sender prefix of the flow engine's job commands. */
     static final String SENDER_PREFIX = "jobflow:";
-    private static final byte[] MARKER = SENDER_PREFIX.getBytes(StandardCharsets.UTF_8);
-
-    private final Deserializer<CommandResult> deserializer;
-    private ProcessorContext<String, byte[]> context;
 
     FlowJobRejectionRekey(Deserializer<CommandResult> deserializer) {
-        this.deserializer = deserializer;
+        super(Topics.COMMAND_RESULTS.name(), SENDER_PREFIX, deserializer, false);
     }
 
     @Override
-    public void init(ProcessorContext<String, byte[]> context) {
-        this.context = context;
-    }
-
-    @Override
-    public void process(Record<String, byte[]> record) {
-        if (record.value() == null || !FlowJobStatusRekey.contains(record.value(), MARKER)) {
-            return;
-        }
-        CommandResult result;
-        try {
-            result = deserializer.deserialize(Topics.COMMAND_RESULTS.name(), record.value());
-        } catch (RuntimeException e) {
-            return;
-        }
-        flowKey(result).ifPresent(k -> context.forward(record.withKey(k)));
+    Optional<String> flowKeyOf(CommandResult result) {
+        return flowKey(result);
     }
 
     /** {@code namespace/flow} when the result is job admission refusing a job a flow of that namespace created; else empty. */

@@ -6,11 +6,7 @@ import io.lahar.core.flow.FlowRun;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -26,35 +22,15 @@ import java.util.Optional;
  * topic (this node has no sink of its own). Tombstones carry no annotation and are dropped: a
  * flow learns nothing from a job's deletion that it did not ask for itself.
  */
-final class FlowJobStatusRekey implements Processor<String, byte[], String, byte[]> {
-
-    private static final byte[] MARKER = FlowRun.CREATED_BY_JOB_FLOW.getBytes(StandardCharsets.UTF_8);
-
-    private final Deserializer<JobStatusRecord> deserializer;
-    private ProcessorContext<String, byte[]> context;
+final class FlowJobStatusRekey extends FlowRekey<JobStatusRecord> {
 
     FlowJobStatusRekey(Deserializer<JobStatusRecord> deserializer) {
-        this.deserializer = deserializer;
+        super(Topics.JOB_STATUS.name(), FlowRun.CREATED_BY_JOB_FLOW, deserializer, true);
     }
 
     @Override
-    public void init(ProcessorContext<String, byte[]> context) {
-        this.context = context;
-    }
-
-    @Override
-    public void process(Record<String, byte[]> record) {
-        if (record.value() == null || !contains(record.value(), MARKER)) {
-            return;
-        }
-        Optional<String> flowKey;
-        try {
-            flowKey = flowKey(deserializer.deserialize(Topics.JOB_STATUS.name(), record.value()));
-        } catch (RuntimeException e) {
-            context.forward(record);
-            return;
-        }
-        flowKey.ifPresent(k -> context.forward(record.withKey(k)));
+    Optional<String> flowKeyOf(JobStatusRecord status) {
+        return flowKey(status);
     }
 
     /** {@code namespace/flow} from the job's createdByJobFlow annotation, or label; empty when the job is no flow's. */
@@ -75,18 +51,5 @@ final class FlowJobStatusRekey implements Processor<String, byte[], String, byte
             return Optional.empty();
         }
         return Optional.of(Topics.jobKey(mark.substring(0, dot), mark.substring(dot + 1)));
-    }
-
-    static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i <= haystack.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 }

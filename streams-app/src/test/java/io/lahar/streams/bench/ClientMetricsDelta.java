@@ -90,7 +90,7 @@ final class ClientMetricsDelta {
         after.forEach((name, value) -> {
             double delta = value - before.getOrDefault(name, 0.0);
             if (delta == 0) return;
-            if (name.endsWith("-time-ns-total") || name.endsWith("-ns-total")) {
+            if (name.endsWith("-ns-total")) {
                 out.append(String.format(Locale.ROOT, "  %-95s %12.1f ms%n", name, delta / 1e6));
             } else if (name.endsWith("-time-total") || name.endsWith("-latency-total")) {
                 out.append(String.format(Locale.ROOT, "  %-95s %12.1f ms%n", name, delta));
@@ -104,7 +104,9 @@ final class ClientMetricsDelta {
     private Map<String, Double> totals() {
         Map<String, Double> totals = new TreeMap<>();
         metrics.get().forEach((name, metric) -> {
-            if (!GROUPS.contains(name.group()) || !name.name().endsWith("-total")) return;
+            // Client totals only: the per-topic and per-partition ones of the same name would count twice.
+            if (!GROUPS.contains(name.group()) || !name.name().endsWith("-total")
+                    || name.tags().containsKey("topic") || name.tags().containsKey("partition")) return;
             if (!(metric.metricValue() instanceof Number number)) return;
             String client = name.tags().getOrDefault("client-id", name.tags().getOrDefault("thread-id", ""));
             totals.merge(name.group() + " " + client.replaceAll(".*-StreamThread-", "thread-") + " " + name.name(),
