@@ -516,20 +516,24 @@ final class ControllerRun implements JobActions {
             return;
         }
         resetCounts();
-        Set<String> expected = new HashSet<>();
         List<TaskSpec> tasks = job.spec().tasksOrEmpty();
         List<JobPod> toCreate = new ArrayList<>();
+        // The spec's pod names are distinct (a name ends in -<index>, task names are DNS labels):
+        // when as many of them are known as there are pods, no pod is left outside the spec.
+        int known = 0;
         for (TaskSpec t : tasks) {
             boolean ready = dependenciesReady(t);
             for (int i = 0; i < t.replicasOrZero(); i++) {
                 String name = JobPods.podName(job.name(), t.name(), i);
-                expected.add(name);
                 JobPod p = pods.get(name);
                 if (p == null) {
                     if (ready) {
                         toCreate.add(new JobPod(name, t.name(), i, version, PodPhase.Pending, null, 0, false, false));
                     }
-                } else if (p.terminating()) {
+                    continue;
+                }
+                known++;
+                if (p.terminating()) {
                     terminating++;
                 } else if (p.version() < version && !p.phase().isTerminal()) {
                     // A live pod of a run the job left behind must not run beside the new one.
@@ -540,9 +544,25 @@ final class ControllerRun implements JobActions {
                 }
             }
         }
+        int outside = pods.size() - known;
         for (JobPod p : toCreate) {
             createPod(p);
             classify(p);
+        }
+        if (outside > 0) {
+            deleteOutsideSpec(tasks);
+        }
+        minAvailable = specMinAvailable();
+        applyUpdater(updater);
+    }
+
+    /** Volcano's syncJob deletes the pods no task of the spec has a place for (a scale down), and counts them terminating. */
+    private void deleteOutsideSpec(List<TaskSpec> tasks) {
+        Set<String> expected = new HashSet<>();
+        for (TaskSpec t : tasks) {
+            for (int i = 0; i < t.replicasOrZero(); i++) {
+                expected.add(JobPods.podName(job.name(), t.name(), i));
+            }
         }
         for (JobPod p : new ArrayList<>(pods.values())) {
             if (!expected.contains(p.name())) {
@@ -552,8 +572,6 @@ final class ControllerRun implements JobActions {
                 terminating++;
             }
         }
-        minAvailable = specMinAvailable();
-        applyUpdater(updater);
     }
 
     @Override

@@ -69,6 +69,23 @@ class JobControllerTest {
     }
 
     @Test
+    void aPodNoTaskHasAPlaceForIsDeletedAndCountedTerminating() {
+        JobInfo s = started(spark());
+        actions.clear();
+        // Reported by the world, yet the spec has executors 0..3 only (a scale down seen late, a stray pod).
+        s = apply(s, new Input.PodObserved("spark-executor-4", "executor", 4, 0, PodPhase.Running, null, 0, false, 5));
+        assertThat(actions).containsExactly(new WorldAction.DeletePod("spark-executor-4", "scaled down: task executor has 4 replica(s)"));
+        assertThat(s.pods().get("spark-executor-4").terminating()).isTrue();
+        assertThat(s.job().status().terminating()).isEqualTo(1);
+        assertThat(s.job().status().pending()).isEqualTo(5);
+        // Every pod in its place again: nothing more to delete.
+        actions.clear();
+        s = observe(s, "spark-driver-0", PodPhase.Running, null, 0, 6);
+        assertThat(actions).noneMatch(a -> a instanceof WorldAction.DeletePod);
+        assertThat(s.job().status().running()).isEqualTo(1);
+    }
+
+    @Test
     void containerRestartsOverTheTaskMaxRetryRaiseTaskFailed() {
         Job job = TestJobs.admitted("""
                 apiVersion: batch.volcano.sh/v1alpha1

@@ -26,6 +26,15 @@ public final class JobStatusCodec {
      * @param time event time of the input that produced this state
      */
     public static JobStatusRecord toRecord(Job job, long time) {
+        return toRecord(job, Manifests.toJson(job.withStatus(null)), time);
+    }
+
+    /**
+     * The record with {@code manifest} as its manifest, which must be what {@link #toRecord(Job, long)}
+     * renders ({@code Manifests.toJson(job.withStatus(null))}): for a caller that keeps the rendering
+     * while the job's spec is unchanged (the streams-app, where a pod event changes only the status).
+     */
+    public static JobStatusRecord toRecord(Job job, String manifest, long time) {
         JobStatus status = job.status();
         if (status == null || status.state() == null || status.state().phase() == null) {
             throw new IllegalArgumentException("status.state.phase: job " + job.namespace() + "/" + job.name()
@@ -43,7 +52,7 @@ public final class JobStatusCodec {
                 .setName(job.name())
                 .setUid(job.metadata() == null || job.metadata().uid() == null ? "" : job.metadata().uid())
                 .setQueue(job.spec().queue() == null ? "default" : job.spec().queue())
-                .setManifest(Manifests.toJson(job.withStatus(null)))
+                .setManifest(manifest)
                 .setStatus(io.lahar.schema.JobStatus.newBuilder()
                         .setState(io.lahar.schema.JobState.newBuilder()
                                 .setPhase(state.phase().name())

@@ -14,9 +14,9 @@ import java.util.Objects;
  * Job-status records with the job's manifest rendered once per spec, not once per record: the
  * contract (docs/topics.md) puts the admitted manifest in every status record, but a pod event
  * changes only the status, so the JSON of the unchanged job is reused. The record is what
- * {@link JobStatusCodec#toRecord} gives, byte for byte: the codec maps the status of a copy of
- * the job whose spec carries only the queue (all it reads besides the manifest), and the manifest
- * is the one it would render, {@code Manifests.toJson(job.withStatus(null))}, remembered per job
+ * {@link JobStatusCodec#toRecord(Job, long)} gives, byte for byte: the codec maps the status of a
+ * copy of the job whose spec carries only the queue (all it reads besides the manifest), with the
+ * manifest it would render, {@code Manifests.toJson(job.withStatus(null))}, remembered per job
  * key while the job's spec is the same object and its metadata is equal.
  */
 final class StatusRecords {
@@ -42,9 +42,7 @@ final class StatusRecords {
             rendered = new Rendered(bare, Manifests.toJson(bare));
             manifests.put(key, rendered);
         }
-        JobStatusRecord record = JobStatusCodec.toRecord(job.withSpec(queueOnly(job.spec())), time);
-        record.setManifest(rendered.manifest());
-        return record;
+        return JobStatusCodec.toRecord(job.withSpec(queueOnly(job.spec())), rendered.manifest(), time);
     }
 
     /** Same spec object (pod events keep it), equal metadata, apiVersion and kind. */

@@ -84,6 +84,8 @@ public final class LifecycleBenchmark {
     private final Duration commitInterval;
     /** The streams-app's stream threads: the raw test runs as many loops. */
     private final int threads;
+    /** The average size of a measured round's pod-event record (bytes), for the summary. */
+    private double averageRecordSize;
 
     private LifecycleBenchmark(LaharInfra infra, Workload workload, int warmUpRounds, int rounds, boolean timeline,
                                Duration timeout) throws java.io.IOException {
@@ -191,22 +193,26 @@ public final class LifecycleBenchmark {
                 workload.jobs(), workload.pods(), events, warmUpRounds, rounds, bootstrap);
         TopicBootstrap.ensureTopics(bootstrap);
 
-        List<List<Workload.Keyed<byte[]>>> warmRecords = new java.util.ArrayList<>();
-        List<List<Workload.Keyed<byte[]>>> measuredRecords = new java.util.ArrayList<>();
+        // Each round's jobs and uids, not its records: they are serialized again, byte for byte the
+        // same, for the raw loops. Holding every round's records (~45 MB a 64k-event round with
+        // their keys) grew the heap the topology ran in round after round, and its GC with it.
+        List<Round> warmRounds = new java.util.ArrayList<>();
+        List<Round> measuredRounds = new java.util.ArrayList<>();
         List<Measurement> topology = new java.util.ArrayList<>();
         Path stateDir = Files.createTempDirectory("lahar-bench-state");
         try (KafkaStreams streams = startStreams(stateDir);
              KafkaProducer<String, byte[]> producer = producer()) {
             for (int w = 1; w <= warmUpRounds; w++) {
                 Workload jobs = round("w" + w);
-                List<Workload.Keyed<byte[]>> records = podEvents(jobs, admitJobs(producer, jobs));
-                Measurement warm = timeTopology(producer, records, jobs, null);
+                Round round = new Round(jobs, admitJobs(producer, jobs));
+                Measurement warm = timeTopology(producer, podEvents(round), round.jobs(), null);
                 log("%s", warm.line("warm-up " + w + "/" + warmUpRounds + ": topology"));
-                warmRecords.add(records);
+                warmRounds.add(round);
             }
             for (int r = 1; r <= rounds; r++) {
                 Workload jobs = round("m" + r);
-                List<Workload.Keyed<byte[]>> records = podEvents(jobs, admitJobs(producer, jobs));
+                Round round = new Round(jobs, admitJobs(producer, jobs));
+                List<Workload.Keyed<byte[]>> records = podEvents(round);
                 ClientMetricsDelta metrics = new ClientMetricsDelta(streams::metrics);
                 ThreadCpu cpu = new ThreadCpu();
                 Measurement m = timeTopology(producer, records, jobs, metrics);
@@ -214,19 +220,20 @@ public final class LifecycleBenchmark {
                 log("CPU of this JVM's threads over the round:%n%s", cpu.report());
                 log("the Kafka Streams client's totals over the round:%n%s", metrics.report());
                 topology.add(m);
-                measuredRecords.add(records);
+                measuredRounds.add(round);
+                averageRecordSize = records.stream().mapToInt(rec -> rec.value().length).average().orElse(0);
             }
             streams.close(Duration.ofSeconds(30));
         }
         // The stream thread is stopped: the raw loops have the machine to themselves, as it had.
-        List<Measurement> tx = timeRawPipe(warmRecords, measuredRecords, true);
-        List<Measurement> plain = timeRawPipe(warmRecords, measuredRecords, false);
+        List<Measurement> tx = timeRawPipe(warmRounds, measuredRounds, true);
+        List<Measurement> plain = timeRawPipe(warmRounds, measuredRounds, false);
 
         System.out.println();
         System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events a round (%.1f KB average), %d cores,"
                         + " %d stream thread(s) and as many raw loops, commit interval %d ms; %d warm-up rounds, then %d measured%n",
                 workload.jobs(), workload.pods(), events,
-                measuredRecords.getFirst().stream().mapToInt(r -> r.value().length).average().orElse(0) / 1024.0,
+                averageRecordSize / 1024.0,
                 Runtime.getRuntime().availableProcessors(), threads, commitInterval.toMillis(), warmUpRounds, rounds);
         for (int r = 0; r < rounds; r++) {
             System.out.println(topology.get(r).line("round " + (r + 1) + ": topology"));
@@ -249,10 +256,17 @@ public final class LifecycleBenchmark {
         return byRate.get((byRate.size() - 1) / 2);
     }
 
-    /** The pod events of {@code jobs}, serialized once: the topology and the raw loops get the same bytes. */
-    private List<Workload.Keyed<byte[]>> podEvents(Workload jobs, Map<Integer, String> jobUids) {
+    /** One round: its jobs and, once admitted, each job's uid (its pod events carry it). */
+    private record Round(Workload jobs, Map<Integer, String> jobUids) {
+    }
+
+    /**
+     * The round's pod events, serialized: the same bytes each time (the serializer's schema id is
+     * the registry's), so the topology and the raw loops get the same records.
+     */
+    private List<Workload.Keyed<byte[]>> podEvents(Round round) {
         var serializer = serdes.value(PodEvent.class).serializer();
-        return jobs.podEvents(jobUids).stream()
+        return round.jobs().podEvents(round.jobUids()).stream()
                 .map(e -> new Workload.Keyed<>(e.key(), serializer.serialize(Topics.POD_EVENTS.name(), e.value())))
                 .toList();
     }
@@ -404,8 +418,7 @@ public final class LifecycleBenchmark {
     }
 
     /** The rounds through the raw loops, the warm-up rounds first (untimed), as through the topology. */
-    private List<Measurement> timeRawPipe(List<List<Workload.Keyed<byte[]>>> warm, List<List<Workload.Keyed<byte[]>>> measured,
-                                          boolean transactional) throws Exception {
+    private List<Measurement> timeRawPipe(List<Round> warm, List<Round> measured, boolean transactional) throws Exception {
         String mode = transactional ? "tx" : "plain";
         String input = "bench-" + workload.run() + "-raw-in-" + mode;
         String output = "bench-" + workload.run() + "-raw-out-" + mode;
@@ -435,12 +448,12 @@ public final class LifecycleBenchmark {
             // Warm the producer's metadata for the input topic, as the topology run's producer was.
             producer.partitionsFor(input);
             for (int w = 0; w < warm.size(); w++) {
-                log("%s", pipe(producer, input, output, warm.get(w), pipes)
+                log("%s", pipe(producer, input, output, podEvents(warm.get(w)), pipes)
                         .line("warm-up " + (w + 1) + "/" + warm.size() + ": raw " + mode));
             }
             List<Measurement> rounds = new java.util.ArrayList<>();
             for (int r = 0; r < measured.size(); r++) {
-                Measurement m = pipe(producer, input, output, measured.get(r), pipes);
+                Measurement m = pipe(producer, input, output, podEvents(measured.get(r)), pipes);
                 log("%s", m.line("round " + (r + 1) + "/" + measured.size() + ": raw " + mode));
                 rounds.add(m);
             }
