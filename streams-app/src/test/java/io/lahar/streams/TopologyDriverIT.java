@@ -19,6 +19,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,12 +37,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithLaharInfra
 class TopologyDriverIT {
 
+    /** Its own state directory: the default one (/tmp/kafka-streams) is shared by every build on the machine. */
+    @TempDir
+    Path stateDir;
+
     @Test
     void commandsAreAnsweredAndGarbageIsDeadLettered(LaharInfra infra) throws Exception {
         RegistrySerdes serdes = new RegistrySerdes(infra.registryUrl());
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "driver-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         try (TopologyTestDriver driver = new TopologyTestDriver(LaharTopology.build(serdes), props)) {
             AvroKafkaSerializer<JobCommand> serializer = new AvroKafkaSerializer<>();
             serializer.configure(serdes.config(), false);
