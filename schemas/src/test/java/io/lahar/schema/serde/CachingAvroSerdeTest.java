@@ -67,6 +67,20 @@ class CachingAvroSerdeTest {
     }
 
     @Test
+    void recordsOfEverySizeKeepTheirBytesThoughTheThreadReusesItsBuffer() {
+        serializer.serialize(TOPIC, status("first", 0));
+        String huge = "x".repeat(400 * 1024);
+        for (String manifest : List.of("{}", huge, "{\"a\":1}", "{}", huge.substring(0, 5000), "{}")) {
+            JobStatusRecord record = status("tf", 1);
+            record.setManifest(manifest);
+            byte[] bytes = serializer.serialize(TOPIC, record);
+            assertThat(bytes).as("manifest of %d chars", manifest.length())
+                    .isEqualTo(registry.write(JobStatusRecord.getClassSchema(), record));
+            assertThat(deserializer.deserialize(TOPIC, bytes)).isEqualTo(record);
+        }
+    }
+
+    @Test
     @SuppressWarnings({"unchecked", "rawtypes"})
     void oneSerializerWritesRecordsOfAnyGeneratedClassEachWithItsOwnSchema() {
         // A producer of several topics (tests, tools) hands one serializer records of many classes.
