@@ -711,8 +711,12 @@ final class ControllerRun implements JobActions {
         if (replicas <= 0) {
             return false;
         }
-        long done = pods.values().stream().filter(p -> taskName.equals(p.task()) && p.phase() == PodPhase.Succeeded)
-                .count();
+        int done = 0;
+        for (JobPod p : pods.values()) {
+            if (taskName.equals(p.task()) && p.phase() == PodPhase.Succeeded) {
+                done++;
+            }
+        }
         return done >= replicas;
     }
 
@@ -726,9 +730,14 @@ final class ControllerRun implements JobActions {
     }
 
     private int taskRestarts(String taskName) {
-        return pods.values().stream().filter(p -> taskName.equals(p.task())
-                && (p.phase() == PodPhase.Pending || p.phase() == PodPhase.Running))
-                .mapToInt(JobPod::restartCount).sum();
+        // Loops, here and in taskCompleted: both run on every pod event.
+        int restarts = 0;
+        for (JobPod p : pods.values()) {
+            if (taskName.equals(p.task()) && (p.phase() == PodPhase.Pending || p.phase() == PodPhase.Running)) {
+                restarts += p.restartCount();
+            }
+        }
+        return restarts;
     }
 
     private int taskMaxRetry(String taskName) {

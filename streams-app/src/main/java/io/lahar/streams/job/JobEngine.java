@@ -92,7 +92,8 @@ public final class JobEngine {
     /** Stores the entry and moves its timer index entry. */
     public void save(String key, JobEntry before, JobEntry after) {
         jobs.save(key, after);
-        timers.update(key, JobEntry.nextDue(before.info()), JobEntry.nextDue(after.info()));
+        // The earliest timer's due time keys the job's timer index entry.
+        timers.update(key, before.info().nextDue(), after.info().nextDue());
     }
 
     /** Applies {@code input}, saves and emits the outcome; returns the new entry. */

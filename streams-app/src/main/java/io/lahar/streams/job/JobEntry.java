@@ -4,11 +4,9 @@ import io.lahar.core.api.PodGroup;
 import io.lahar.core.command.JobRecord;
 import io.lahar.core.command.JobVerdict;
 import io.lahar.core.job.JobInfo;
-import io.lahar.core.job.Timer;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 
 /**
  * What the {@code jobs} store keeps per job key: the command gate's recent verdicts (so retries
@@ -57,10 +55,5 @@ public record JobEntry(List<JobVerdict> recent, JobInfo info, long schedulerEpoc
         List<JobVerdict> next = new ArrayList<>(recent);
         next.add(verdict);
         return next.size() > JobRecord.RECENT_LIMIT ? next.subList(next.size() - JobRecord.RECENT_LIMIT, next.size()) : next;
-    }
-
-    /** When the job's earliest timer is due, if any: the key of its entry in the timer index. */
-    public static OptionalLong nextDue(JobInfo info) {
-        return info.timers().stream().mapToLong(Timer::due).min();
     }
 }

@@ -105,7 +105,7 @@ class JobStatesTest {
     void theStoredEntryRoundTripsWithTimersAndPods() {
         // A failed pod arms the 30 s delayed restart: a timer the index must find.
         JobInfo armed = apply(running(), new Input.PodObserved("j-w-0", "w", 0, 0, PodPhase.Failed, 1, 0, false, 10));
-        assertThat(JobEntry.nextDue(armed)).hasValue(30_010);
+        assertThat(armed.nextDue()).hasValue(30_010);
         JobEntry entry = new JobEntry(List.of(), armed, 3, List.of());
         JobStore.Codec codec = new JobStore.Codec();
         JobEntry back = codec.decode(codec.encode("default/j", entry));
@@ -115,7 +115,7 @@ class JobStatesTest {
 
         JobInfo deleted = apply(armed, new Input.Delete(11));
         assertThat(new JobEntry(List.of(), deleted, 0, List.of()).gate().exists()).isFalse();
-        assertThat(JobEntry.nextDue(deleted)).isEmpty();
+        assertThat(deleted.nextDue()).isEmpty();
     }
 
     @Test
