@@ -4,10 +4,8 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobStatus;
 
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * When a job's newer status may replace an older one not yet sent on {@code lahar.job-status}
@@ -31,7 +29,7 @@ final class StatusCoalescer {
         if (older == null || newer == null) {
             return older == newer;
         }
-        return Objects.equals(phase(older), phase(newer)) && taskPhases(newer).containsAll(taskPhases(older));
+        return Objects.equals(phase(older), phase(newer)) && showsEveryTaskPhaseOf(newer, older);
     }
 
     private static JobPhase phase(Job job) {
@@ -39,23 +37,34 @@ final class StatusCoalescer {
         return st == null || st.state() == null ? null : st.state().phase();
     }
 
-    /** The {@code task/phase} pairs with at least one pod. */
-    static Set<String> taskPhases(Job job) {
-        Set<String> out = new HashSet<>();
-        JobStatus st = job.status();
-        if (st == null || st.taskStatusCount() == null) {
-            return out;
-        }
-        for (Map.Entry<String, JobStatus.TaskState> t : st.taskStatusCount().entrySet()) {
-            if (t.getValue() == null || t.getValue().phase() == null) {
+    /**
+     * Whether every task/pod-phase pair {@code older} shows (a count &gt; 0) has pods in {@code newer}
+     * too. Compared map to map: this runs on every input of a job whose status is pending.
+     */
+    private static boolean showsEveryTaskPhaseOf(Job newer, Job older) {
+        Map<String, JobStatus.TaskState> before = taskStatusCount(older);
+        Map<String, JobStatus.TaskState> after = taskStatusCount(newer);
+        for (Map.Entry<String, JobStatus.TaskState> t : before.entrySet()) {
+            Map<String, Integer> shown = t.getValue() == null ? null : t.getValue().phase();
+            if (shown == null) {
                 continue;
             }
-            t.getValue().phase().forEach((p, n) -> {
-                if (n != null && n > 0) {
-                    out.add(t.getKey() + "/" + p);
+            JobStatus.TaskState now = after.get(t.getKey());
+            Map<String, Integer> still = now == null || now.phase() == null ? Map.of() : now.phase();
+            for (Map.Entry<String, Integer> p : shown.entrySet()) {
+                if (p.getValue() != null && p.getValue() > 0) {
+                    Integer n = still.get(p.getKey());
+                    if (n == null || n <= 0) {
+                        return false;
+                    }
                 }
-            });
+            }
         }
-        return out;
+        return true;
+    }
+
+    private static Map<String, JobStatus.TaskState> taskStatusCount(Job job) {
+        JobStatus st = job.status();
+        return st == null || st.taskStatusCount() == null ? Map.of() : st.taskStatusCount();
     }
 }
