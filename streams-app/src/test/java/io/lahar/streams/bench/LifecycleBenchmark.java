@@ -84,8 +84,6 @@ public final class LifecycleBenchmark {
     private final Duration commitInterval;
     /** The streams-app's stream threads: the raw test runs as many loops. */
     private final int threads;
-    /** The average size of a measured round's pod-event record (bytes), for the summary. */
-    private double averageRecordSize;
 
     private LifecycleBenchmark(LaharInfra infra, Workload workload, int warmUpRounds, int rounds, boolean timeline,
                                Duration timeout) throws java.io.IOException {
@@ -199,13 +197,14 @@ public final class LifecycleBenchmark {
         List<Round> warmRounds = new java.util.ArrayList<>();
         List<Round> measuredRounds = new java.util.ArrayList<>();
         List<Measurement> topology = new java.util.ArrayList<>();
+        double averageRecordSize = 0;
         Path stateDir = Files.createTempDirectory("lahar-bench-state");
         try (KafkaStreams streams = startStreams(stateDir);
              KafkaProducer<String, byte[]> producer = producer()) {
             for (int w = 1; w <= warmUpRounds; w++) {
                 Workload jobs = round("w" + w);
                 Round round = new Round(jobs, admitJobs(producer, jobs));
-                Measurement warm = timeTopology(producer, podEvents(round), round.jobs(), null);
+                Measurement warm = timeTopology(producer, podEvents(round), jobs, null);
                 log("%s", warm.line("warm-up " + w + "/" + warmUpRounds + ": topology"));
                 warmRounds.add(round);
             }
