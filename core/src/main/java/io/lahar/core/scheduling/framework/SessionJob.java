@@ -25,6 +25,7 @@ public final class SessionJob {
     private final int[] roleWaiting;
     private final int[] roleValid;
     private int ready;
+    private int holding;
     private int waiting;
     private int pending;
     private int valid;
@@ -106,6 +107,15 @@ public final class SessionJob {
     /** Volcano's ReadyTaskNum: tasks holding a node, plus succeeded ones. */
     public int readyTaskNum() {
         return ready;
+    }
+
+    /**
+     * Volcano's CalculateAllocatedTaskNum: tasks holding a node, without the succeeded ones that
+     * {@link #readyTaskNum()} counts — a finished gang whose pod group still says Running holds
+     * nothing and must not reserve its minResources again at enqueue.
+     */
+    public int allocatedTaskNum() {
+        return holding;
     }
 
     /** Volcano's WaitingTaskNum: pipelined tasks. */
@@ -206,6 +216,7 @@ public final class SessionJob {
             roleValid[r] += d;
         }
         if (s.isAllocated()) {
+            holding += d;
             allocated = d > 0 ? allocated.add(t.resreq()) : allocated.sub(t.resreq());
         }
     }

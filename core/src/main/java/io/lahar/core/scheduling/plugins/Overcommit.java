@@ -47,7 +47,7 @@ public final class Overcommit implements Plugin {
             if (j.phase() == PodGroupPhase.Inqueue) {
                 // Volcano reserves an admitted gang's whole minResources, whatever it already holds.
                 inqueue = inqueue.add(min);
-            } else if (j.phase() == PodGroupPhase.Running && j.readyTaskNum() >= j.minMember()) {
+            } else if (j.phase() == PodGroupPhase.Running && j.allocatedTaskNum() >= j.minMember()) {
                 // A running gang keeps what its minResources still promise beyond what it holds;
                 // one below its minMember (e.g. a finished driver) reserves nothing more, as Volcano.
                 inqueue = inqueue.add(min.subClamped(j.allocated()));

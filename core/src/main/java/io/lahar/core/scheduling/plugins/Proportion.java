@@ -61,7 +61,7 @@ public final class Proportion implements Plugin {
             Resource waiting = Resource.EMPTY;
             if (j.phase() == PodGroupPhase.Inqueue) {
                 waiting = min;
-            } else if (j.phase() == PodGroupPhase.Running && j.readyTaskNum() >= j.minMember()) {
+            } else if (j.phase() == PodGroupPhase.Running && j.allocatedTaskNum() >= j.minMember()) {
                 waiting = min.subClamped(j.allocated().withPods(0));
             }
             // What a job holds beyond its minResources could be given back, so it does not count

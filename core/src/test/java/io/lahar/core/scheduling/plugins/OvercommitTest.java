@@ -63,6 +63,22 @@ class OvercommitTest {
         assertThat(r.phaseOf(key("next"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
     }
 
+    /** A gang whose pods all succeeded, its pod group still Running, holds and reserves nothing. */
+    @Test
+    void aFinishedGangWhosePodGroupStillRunsReservesNothing() {
+        JobInfo.Builder b = JobInfo.builder("done").minMember(2).phase(PodGroupPhase.Running).creationIndex(1);
+        for (int i = 0; i < 2; i++) {
+            b.task(TaskInfo.builder("done-w-" + i).role("w").resreq(Map.of("cpu", "1")).status(TaskStatus.Succeeded).build());
+        }
+        SessionResult r = run(Fixtures.conf("""
+                actions: "enqueue"
+                tiers:
+                - plugins: [{name: gang}, {name: overcommit}]
+                """), nodes(2, "4", "8Gi"), List.of(), List.of(b.build(), gang("next", "default", 9, 9, "1")));
+        // 9 cpu fit in 9.6; they would not in 9.6 - 2 if the finished gang still reserved its minResources.
+        assertThat(r.phaseOf(key("next"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
+    }
+
     @Test
     void aGroupWithoutMinResourcesIsAlwaysAdmitted() {
         JobInfo free = JobInfo.builder("free").tasks("w", 1, Map.of()).build();

@@ -125,4 +125,22 @@ class ProportionTest {
         // allocated 6 + minResources 3 - elastic 5 = 4 <= 8 (without elastic: 9 > 8); overcommit: 9.6 - 6 = 3.6 >= 3.
         assertThat(r.phaseOf(key("next"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
     }
+
+    /**
+     * A finished gang whose pod group still says Running (its pods Succeeded and kept) holds no node:
+     * as Volcano (CalculateAllocatedTaskNum), it reserves nothing at enqueue — succeeded pods made
+     * it "ready" but do not hold its minResources.
+     */
+    @Test
+    void aFinishedGangWhosePodGroupStillRunsReservesNothing() {
+        var queues = List.of(QueueInfo.of("solo", 1));
+        JobInfo.Builder b = JobInfo.builder("done").queue("solo").minMember(3).phase(PodGroupPhase.Running).creationIndex(1);
+        for (int i = 0; i < 3; i++) {
+            b.task(TaskInfo.builder("done-w-" + i).role("w").resreq(Map.of("cpu", "1")).status(TaskStatus.Succeeded).build());
+        }
+        // 8 cpu: allocated 0 + minResources 7 fits; with the finished gang's 3 reserved it would not.
+        SessionResult r = run(Fixtures.defaultTiers("enqueue"), nodes(2, "4", "8Gi"), queues,
+                List.of(b.build(), gang("next", "solo", 7, 7, "1")));
+        assertThat(r.phaseOf(key("next"), PodGroupPhase.Pending)).isEqualTo(PodGroupPhase.Inqueue);
+    }
 }
