@@ -24,6 +24,7 @@ import io.lahar.core.job.state.Target;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +49,7 @@ final class ControllerRun implements JobActions {
     private static final String UNSCHEDULABLE = "Unschedulable";
 
     private final long now;
-    private final PodGroupMemo podGroups;
+    private final SpecMemo specs;
     private Job job;
     private long createdAt;
     private boolean deleted;
@@ -88,9 +89,9 @@ final class ControllerRun implements JobActions {
     private boolean bumpVersion;
     private boolean phaseChanged;
 
-    ControllerRun(JobInfo info, long now, PodGroupMemo podGroups) {
+    ControllerRun(JobInfo info, long now, SpecMemo specs) {
         this.now = now;
-        this.podGroups = podGroups;
+        this.specs = specs;
         this.job = info.job();
         this.createdAt = info.createdAt();
         this.deleted = info.deleted();
@@ -521,10 +522,12 @@ final class ControllerRun implements JobActions {
         // The spec's pod names are distinct (a name ends in -<index>, task names are DNS labels):
         // when as many of them are known as there are pods, no pod is left outside the spec.
         int known = 0;
-        for (TaskSpec t : tasks) {
+        String[][] names = specs.podNames(job);
+        for (int ti = 0; ti < tasks.size(); ti++) {
+            TaskSpec t = tasks.get(ti);
             boolean ready = dependenciesReady(t);
-            for (int i = 0; i < t.replicasOrZero(); i++) {
-                String name = JobPods.podName(job.name(), t.name(), i);
+            for (int i = 0; i < names[ti].length; i++) {
+                String name = names[ti][i];
                 JobPod p = pods.get(name);
                 if (p == null) {
                     if (ready) {
@@ -550,19 +553,17 @@ final class ControllerRun implements JobActions {
             classify(p);
         }
         if (outside > 0) {
-            deleteOutsideSpec(tasks);
+            deleteOutsideSpec(names);
         }
         minAvailable = specMinAvailable();
         applyUpdater(updater);
     }
 
     /** Volcano's syncJob deletes the pods no task of the spec has a place for (a scale down), and counts them terminating. */
-    private void deleteOutsideSpec(List<TaskSpec> tasks) {
+    private void deleteOutsideSpec(String[][] names) {
         Set<String> expected = new HashSet<>();
-        for (TaskSpec t : tasks) {
-            for (int i = 0; i < t.replicasOrZero(); i++) {
-                expected.add(JobPods.podName(job.name(), t.name(), i));
-            }
+        for (String[] task : names) {
+            expected.addAll(Arrays.asList(task));
         }
         for (JobPod p : new ArrayList<>(pods.values())) {
             if (!expected.contains(p.name())) {
@@ -777,7 +778,7 @@ final class ControllerRun implements JobActions {
     }
 
     private void createOrUpdatePodGroup() {
-        PodGroup pg = podGroups.build(job);
+        PodGroup pg = specs.podGroup(job);
         if (podGroupSpec == null) {
             podGroupPhase = PodGroupPhase.Pending;
         } else if (podGroupSpec.equals(pg.spec())) {

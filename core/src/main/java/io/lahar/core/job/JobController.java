@@ -8,10 +8,10 @@ package io.lahar.core.job;
 public final class JobController {
 
     /** Pod groups derived from unchanged specs are reused: a cache, invisible in the outcome. */
-    private final PodGroupMemo podGroups = new PodGroupMemo(PodGroupMemo.DEFAULT_CAPACITY);
+    private final SpecMemo specs = new SpecMemo(SpecMemo.DEFAULT_CAPACITY);
 
     public Outcome apply(JobInfo state, Input input) {
-        ControllerRun run = new ControllerRun(state == null ? JobInfo.empty() : state, input.time(), podGroups);
+        ControllerRun run = new ControllerRun(state == null ? JobInfo.empty() : state, input.time(), specs);
         run.handle(input);
         return run.outcome();
     }

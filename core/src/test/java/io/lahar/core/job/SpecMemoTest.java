@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The pod group remembered per job while its spec is the same object. */
-class PodGroupMemoTest {
+/** The pod group and pod names remembered per job while its spec is the same object. */
+class SpecMemoTest {
 
     private static Job withUid(Job job, String uid) {
         ObjectMeta m = job.metadata();
@@ -19,46 +19,60 @@ class PodGroupMemoTest {
 
     @Test
     void theSameSpecObjectGivesTheRememberedPodGroupEqualToAFreshBuild() {
-        PodGroupMemo memo = new PodGroupMemo(8);
+        SpecMemo memo = new SpecMemo(8);
         Job job = withUid(TestJobs.job("a", "minAvailable: 3", "w:4"), "u1");
-        PodGroup first = memo.build(job);
+        PodGroup first = memo.podGroup(job);
         assertThat(first).isEqualTo(PodGroups.build(job));
         // A pod event changes only the status: same spec object, so no rebuild.
-        assertThat(memo.build(job.withStatus(null))).isSameAs(first);
+        assertThat(memo.podGroup(job.withStatus(null))).isSameAs(first);
     }
 
     @Test
     void aChangedSpecOrUidIsBuiltAgain() {
-        PodGroupMemo memo = new PodGroupMemo(8);
+        SpecMemo memo = new SpecMemo(8);
         Job job = withUid(TestJobs.job("a", "", "w:2"), "u1");
-        PodGroup before = memo.build(job);
+        PodGroup before = memo.podGroup(job);
 
         Job scaled = job.withSpec(TestJobs.job("a", "", "w:5").spec());
-        PodGroup after = memo.build(scaled);
+        PodGroup after = memo.podGroup(scaled);
         assertThat(after).isEqualTo(PodGroups.build(scaled)).isNotEqualTo(before);
         assertThat(after.spec().minMember()).isEqualTo(5);
 
         Job recreated = withUid(scaled, "u2");
-        assertThat(memo.build(recreated).metadata().name()).isEqualTo("a-u2");
-        assertThat(memo.build(recreated)).isEqualTo(PodGroups.build(recreated));
+        assertThat(memo.podGroup(recreated).metadata().name()).isEqualTo("a-u2");
+        assertThat(memo.podGroup(recreated)).isEqualTo(PodGroups.build(recreated));
     }
 
     @Test
     void anEqualButNewSpecObjectIsBuiltAgainWithAnEqualResult() {
-        PodGroupMemo memo = new PodGroupMemo(8);
+        SpecMemo memo = new SpecMemo(8);
         Job job = TestJobs.job("a", "", "w:2");
         Job decodedAgain = job.withSpec(TestJobs.job("a", "", "w:2").spec());
-        PodGroup first = memo.build(job);
-        PodGroup second = memo.build(decodedAgain);
+        PodGroup first = memo.podGroup(job);
+        PodGroup second = memo.podGroup(decodedAgain);
         assertThat(second).isNotSameAs(first).isEqualTo(first);
     }
 
     @Test
     void itKeepsAtMostItsCapacity() {
-        PodGroupMemo memo = new PodGroupMemo(2);
+        SpecMemo memo = new SpecMemo(2);
         for (String name : new String[] {"a", "b", "c", "d"}) {
-            memo.build(TestJobs.job(name, "", "w:1"));
+            memo.podGroup(TestJobs.job(name, "", "w:1"));
         }
         assertThat(memo.size()).isEqualTo(2);
+    }
+
+    @Test
+    void podNamesAreTheSpecsReplicasByTaskAndIndexAndFollowAScale() {
+        SpecMemo memo = new SpecMemo(8);
+        Job job = TestJobs.job("a", "", "ps:1", "w:2");
+        assertThat(memo.podNames(job)).isDeepEqualTo(new String[][] {{"a-ps-0"}, {"a-w-0", "a-w-1"}});
+        assertThat(memo.podNames(job.withStatus(null))).isSameAs(memo.podNames(job));
+
+        Job scaled = job.withSpec(TestJobs.job("a", "", "ps:1", "w:3").spec());
+        assertThat(memo.podNames(scaled)[1]).containsExactly("a-w-0", "a-w-1", "a-w-2");
+        // Both derivations share the entry: asking for one keeps the other valid for the same spec.
+        assertThat(memo.podGroup(scaled)).isEqualTo(PodGroups.build(scaled));
+        assertThat(memo.podNames(scaled)[1]).hasSize(3);
     }
 }

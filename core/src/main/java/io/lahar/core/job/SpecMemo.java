@@ -1,0 +1,104 @@
+package io.lahar.core.job;
+
+import io.lahar.core.api.Job;
+import io.lahar.core.api.JobSpec;
+import io.lahar.core.api.PodGroup;
+import io.lahar.core.api.TaskSpec;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the controller derives from a job's spec on every input, remembered per job while its
+ * spec is the same object and its name, namespace and uid are equal — everything the derivations
+ * read: the pod group ({@link PodGroups#build}) and the names of the spec's pods.
+ *
+ * <p>Why: the controller derives the pod group on every input to compare it with the one last
+ * sent (Volcano's createOrUpdatePodGroup), which parses every container's resource quantities,
+ * and syncJob looks up every replica's pod by its name {@code <job>-<task>-<index>}; a pod event
+ * never changes the spec, so both were repeated work (and string building) on the hottest path.
+ * A caller that keeps job objects between inputs (the streams-app's entry cache, a simulation)
+ * hits; one that decodes the job afresh misses and derives as before. The results are the ones
+ * the derivations give (equal, not look-alikes): the outcome of {@link JobController#apply} is
+ * unchanged, byte for byte.
+ *
+ * <p>Bounded (least recently used first out) and synchronized: a controller may be shared.
+ */
+final class SpecMemo {
+
+    static final int DEFAULT_CAPACITY = 4096;
+
+    private record Key(String namespace, String name) {
+    }
+
+    /** One job's derivations, each made when first asked for. */
+    private static final class Derived {
+        final JobSpec spec;
+        final String uid;
+        PodGroup podGroup;
+        String[][] podNames;
+
+        Derived(JobSpec spec, String uid) {
+            this.spec = spec;
+            this.uid = uid;
+        }
+    }
+
+    private final Map<Key, Derived> derived;
+
+    SpecMemo(int capacity) {
+        this.derived = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Key, Derived> eldest) {
+                return size() > capacity;
+            }
+        };
+    }
+
+    /** What {@code PodGroups.build(job)} gives, computed again only when its inputs changed. */
+    synchronized PodGroup podGroup(Job job) {
+        Derived d = of(job);
+        if (d.podGroup == null) {
+            d.podGroup = PodGroups.build(job);
+        }
+        return d.podGroup;
+    }
+
+    /**
+     * The spec's pod names, {@code [task][index]}, in the spec's task order: what
+     * {@code JobPods.podName(job, task, index)} gives for each replica. Not to be modified.
+     */
+    synchronized String[][] podNames(Job job) {
+        Derived d = of(job);
+        if (d.podNames == null) {
+            List<TaskSpec> tasks = job.spec().tasksOrEmpty();
+            String[][] names = new String[tasks.size()][];
+            for (int t = 0; t < names.length; t++) {
+                TaskSpec task = tasks.get(t);
+                names[t] = new String[task.replicasOrZero()];
+                for (int i = 0; i < names[t].length; i++) {
+                    names[t][i] = JobPods.podName(job.name(), task.name(), i);
+                }
+            }
+            d.podNames = names;
+        }
+        return d.podNames;
+    }
+
+    private Derived of(Job job) {
+        String uid = job.metadata() == null ? null : job.metadata().uid();
+        Key key = new Key(job.namespace(), job.name());
+        Derived d = derived.get(key);
+        if (d == null || d.spec != job.spec() || !Objects.equals(d.uid, uid)) {
+            d = new Derived(job.spec(), uid);
+            derived.put(key, d);
+        }
+        return d;
+    }
+
+    synchronized int size() {
+        return derived.size();
+    }
+}
