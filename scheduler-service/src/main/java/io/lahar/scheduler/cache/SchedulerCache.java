@@ -140,6 +140,9 @@ public final class SchedulerCache {
             if (j != null) {
                 j.group = null;
                 j.groupInfo = null;
+                // The decision was about the group that is gone: a group created again under the
+                // key (the job restarted) queues afresh, from its own record's phase.
+                j.lastDecided = null;
                 j.changed();
                 if (j.pods.isEmpty()) jobs.remove(key);
             }

@@ -161,6 +161,25 @@ class SchedulerCacheTest {
         assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Completed);
     }
 
+    /**
+     * A restart deletes the pod group and creates it again under the same key while old pods may
+     * still be known: the phase decided for the old group must not be taken for the new one's —
+     * an "Inqueue" carried over would keep the new group from being admitted (nothing changes, so
+     * no decision would tell the job controller to create its pods).
+     */
+    @Test
+    void aPodGroupCreatedAgainAfterATombstoneQueuesAfresh() {
+        cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
+        gang("a", 1, "1", "volcano");
+        cache.recordStatus("ns/a", new PodGroupStatus("Inqueue", List.of(), 0, 0, 0));
+        cache.onPodEvent("ns/a", podEvent("ns", "a", "a-w-0", "Running", "n1", false));
+
+        cache.onPodGroup("ns/a", null);
+        assertThat(cache.lastStatus("ns/a")).isNull();
+        cache.onPodGroup("ns/a", podGroup("ns", "a", "q", 1, "Pending", 1));
+        assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Pending);
+    }
+
     @Test
     void aBadRecordChangesNothing() {
         cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
