@@ -2,7 +2,6 @@ package io.lahar.streams.bench;
 
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.JobCommand;
-import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
@@ -390,12 +389,10 @@ public final class LifecycleBenchmark {
     /** @param metrics the client's totals to sample for the timeline (with {@code --timeline}); null in warm-up rounds */
     private Measurement timeTopology(KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records,
                                      Workload workload, ClientMetricsDelta metrics) throws InterruptedException {
-        Deserializer<JobStatusRecord> statuses = serdes.value(JobStatusRecord.class).deserializer();
+        StatusPhase phases = new StatusPhase();
         Set<String> completed = java.util.concurrent.ConcurrentHashMap.newKeySet();
         try (Arrivals arrivals = new Arrivals(bootstrap, Topics.JOB_STATUS.name(), workload.jobs(), (key, value) ->
-                workload.owns(key) && value != null
-                        && statuses.deserialize(Topics.JOB_STATUS.name(), value).getStatus().getState().getPhase().equals("Completed")
-                        && completed.add(key))) {
+                workload.owns(key) && "Completed".equals(phases.of(value)) && completed.add(key))) {
             log("timing the topology: %d pod events", records.size());
             if (metrics == null || !timeline) {
                 long start = send(producer, Topics.POD_EVENTS.name(), records);
