@@ -6,6 +6,12 @@ import java.util.Optional;
 public enum PodPhase {
     Pending, Running, Succeeded, Failed, Unknown;
 
+    private static final Optional<PodPhase> PENDING = Optional.of(Pending);
+    private static final Optional<PodPhase> RUNNING = Optional.of(Running);
+    private static final Optional<PodPhase> SUCCEEDED = Optional.of(Succeeded);
+    private static final Optional<PodPhase> FAILED = Optional.of(Failed);
+    private static final Optional<PodPhase> UNKNOWN = Optional.of(Unknown);
+
     /** The phase named {@code value} exactly; empty for anything else (null included). */
     public static Optional<PodPhase> of(String value) {
         // A switch, not a stream over values(): every pod event is decoded through here.
@@ -21,12 +27,6 @@ public enum PodPhase {
             default -> Optional.empty();
         };
     }
-
-    private static final Optional<PodPhase> PENDING = Optional.of(Pending);
-    private static final Optional<PodPhase> RUNNING = Optional.of(Running);
-    private static final Optional<PodPhase> SUCCEEDED = Optional.of(Succeeded);
-    private static final Optional<PodPhase> FAILED = Optional.of(Failed);
-    private static final Optional<PodPhase> UNKNOWN = Optional.of(Unknown);
 
     /** A pod that has stopped for good (Volcano keeps these under PodRetainPhaseSoft). */
     public boolean isTerminal() {

@@ -110,12 +110,23 @@ public final class SessionJob {
     }
 
     /**
-     * Volcano's CalculateAllocatedTaskNum: tasks holding a node, without the succeeded ones that
-     * {@link #readyTaskNum()} counts — a finished gang whose pod group still says Running holds
-     * nothing and must not reserve its minResources again at enqueue.
+     * What this gang keeps reserved against its queue and the cluster at enqueue, beyond what it
+     * holds (Volcano's inqueue share, as proportion and overcommit compute it): an Inqueue gang its
+     * whole minResources, whatever it already holds; a Running one what its minResources still
+     * promise beyond what it holds, once minMember tasks hold nodes; nothing otherwise. Tasks that
+     * hold a node are Volcano's CalculateAllocatedTaskNum, without the succeeded ones
+     * {@link #readyTaskNum()} counts: a finished gang whose pod group still says Running holds
+     * nothing and must not reserve its minResources again.
      */
-    public int allocatedTaskNum() {
-        return holding;
+    public Resource inqueueReservation() {
+        Resource min = info.minResources().withPods(0);
+        if (phase == PodGroupPhase.Inqueue) {
+            return min;
+        }
+        if (phase == PodGroupPhase.Running && holding >= info.minMember()) {
+            return min.subClamped(allocated.withPods(0));
+        }
+        return Resource.EMPTY;
     }
 
     /** Volcano's WaitingTaskNum: pipelined tasks. */

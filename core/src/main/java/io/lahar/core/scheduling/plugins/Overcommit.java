@@ -1,7 +1,6 @@
 package io.lahar.core.scheduling.plugins;
 
 import io.lahar.core.resource.Resource;
-import io.lahar.core.scheduling.api.PodGroupPhase;
 import io.lahar.core.scheduling.framework.Arguments;
 import io.lahar.core.scheduling.framework.Functions.Vote;
 import io.lahar.core.scheduling.framework.Plugin;
@@ -43,15 +42,7 @@ public final class Overcommit implements Plugin {
         }
         idle = ssn.totalResource().multiply(factor).sub(used);
         for (SessionJob j : ssn.jobs()) {
-            Resource min = j.info().minResources().withPods(0);
-            if (j.phase() == PodGroupPhase.Inqueue) {
-                // Volcano reserves an admitted gang's whole minResources, whatever it already holds.
-                inqueue = inqueue.add(min);
-            } else if (j.phase() == PodGroupPhase.Running && j.allocatedTaskNum() >= j.minMember()) {
-                // A running gang keeps what its minResources still promise beyond what it holds;
-                // one below its minMember (e.g. a finished driver) reserves nothing more, as Volcano.
-                inqueue = inqueue.add(min.subClamped(j.allocated()));
-            }
+            inqueue = inqueue.add(j.inqueueReservation());
         }
         ssn.addJobEnqueueableFn(NAME, this::vote);
         ssn.addJobEnqueuedFn(NAME, j -> inqueue = inqueue.add(j.info().minResources().withPods(0)));

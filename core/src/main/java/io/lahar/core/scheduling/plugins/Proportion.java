@@ -55,15 +55,8 @@ public final class Proportion implements Plugin {
                 if (s == TaskStatus.Pending || s == TaskStatus.Pipelined || s.isAllocated()) r = r.add(t.resreq());
             }
             for (SessionQueue a = q; a != null; a = a.parent()) request.merge(a, r, Resource::add);
-            // As Volcano: an Inqueue gang reserves its whole minResources; a Running one what its
-            // minResources promise beyond what it holds, once minMember tasks hold nodes.
             Resource min = j.info().minResources().withPods(0);
-            Resource waiting = Resource.EMPTY;
-            if (j.phase() == PodGroupPhase.Inqueue) {
-                waiting = min;
-            } else if (j.phase() == PodGroupPhase.Running && j.allocatedTaskNum() >= j.minMember()) {
-                waiting = min.subClamped(j.allocated().withPods(0));
-            }
+            Resource waiting = j.inqueueReservation();
             // What a job holds beyond its minResources could be given back, so it does not count
             // against the queue at enqueue (Volcano's elastic resources).
             Resource beyondMin = j.allocated().withPods(0).subClamped(min);
