@@ -45,7 +45,7 @@ import java.util.Objects;
  * commits the task, so they join the same transaction as the input offsets and the changelog; a
  * task closed dirty drops them with its transaction and re-derives them when it re-reads the
  * inputs. An older pending status that a newer one would hide a job phase or task phase of is sent
- * first ({@link StatusCoalescer}). Under TopologyTestDriver (a commit per record) nothing changes.
+ * first, unless the job's last status sent showed it ({@link StatusCoalescer}). Under TopologyTestDriver (a commit per record) nothing changes.
  */
 public final class JobEngine {
 
@@ -80,6 +80,7 @@ public final class JobEngine {
             @Override
             public void discard() {
                 pending.clear();
+                statuses.forgetShown();
             }
         });
     }
@@ -173,7 +174,7 @@ public final class JobEngine {
     /** Keeps {@code job} (null: tombstone) as the job's status to send at commit. */
     private void queueStatus(String key, Job job, long time, long timestamp) {
         PendingStatus older = pending.get(key);
-        if (older != null && !StatusCoalescer.replaces(older.job(), job)) {
+        if (older != null && !StatusCoalescer.replaces(older.job(), job, statuses.shown(key))) {
             // It shows a phase the newer one would hide: readers waiting for that phase must see it.
             forward(key, statusRecord(key, older), older.timestamp(), Sinks.STATUS);
         }
@@ -204,7 +205,11 @@ public final class JobEngine {
     }
 
     private io.lahar.schema.JobStatusRecord statusRecord(String key, PendingStatus p) {
-        return p.job() == null ? null : statuses.toRecord(key, p.job(), p.time());
+        if (p.job() == null) {
+            statuses.tombstone(key);
+            return null;
+        }
+        return statuses.toRecord(key, p.job(), p.time());
     }
 
     /** Statuses not yet sent (for tests). */

@@ -15,21 +15,28 @@ import java.util.Objects;
  * engine's dependencies (a target Completed, Failed, …) and its taskStatus probes (the pods of a
  * task reached Running), {@code lahar watch}, the system tests — must still see it even when the
  * job moves on within one commit (Running then Completed). So the older status is replaced only
- * when the newer one keeps the same job phase and every {@code task/pod-phase} pair the older one
- * showed (a count &gt; 0); otherwise the older one is sent first. Within that, only counts change:
- * what a probe or a phase watcher could observe is never lost.
+ * when what it shows — its job phase and every {@code task/pod-phase} pair (a count &gt; 0) — is
+ * shown by the newer one or was already shown by the job's last record on the topic; otherwise the
+ * older one is sent first. Within that, only counts change: what a probe or a phase watcher could
+ * observe is never lost.
  */
 final class StatusCoalescer {
 
     private StatusCoalescer() {
     }
 
-    /** Whether {@code newer} may replace {@code older}; a tombstone (null) never replaces a status. */
-    static boolean replaces(Job older, Job newer) {
+    /**
+     * Whether {@code newer} may replace {@code older} given {@code shown}, the job's last status
+     * sent (null when unknown: then the newer one alone must show it all). A tombstone (null)
+     * never replaces a status.
+     */
+    static boolean replaces(Job older, Job newer, Job shown) {
         if (older == null || newer == null) {
             return older == newer;
         }
-        return Objects.equals(phase(older), phase(newer)) && showsEveryTaskPhaseOf(newer, older);
+        JobPhase phase = phase(older);
+        boolean phaseShown = Objects.equals(phase, phase(newer)) || shown != null && Objects.equals(phase, phase(shown));
+        return phaseShown && showsEveryTaskPhaseOf(older, newer, shown);
     }
 
     private static JobPhase phase(Job job) {
@@ -39,28 +46,32 @@ final class StatusCoalescer {
 
     /**
      * Whether every task/pod-phase pair {@code older} shows (a count &gt; 0) has pods in {@code newer}
-     * too. Compared map to map: this runs on every input of a job whose status is pending.
+     * or in {@code shown} (may be null). Compared map to map: this runs on every input of a job
+     * whose status is pending.
      */
-    private static boolean showsEveryTaskPhaseOf(Job newer, Job older) {
+    private static boolean showsEveryTaskPhaseOf(Job older, Job newer, Job shown) {
         Map<String, JobStatus.TaskState> before = taskStatusCount(older);
         Map<String, JobStatus.TaskState> after = taskStatusCount(newer);
+        Map<String, JobStatus.TaskState> seen = shown == null ? Map.of() : taskStatusCount(shown);
         for (Map.Entry<String, JobStatus.TaskState> t : before.entrySet()) {
-            Map<String, Integer> shown = t.getValue() == null ? null : t.getValue().phase();
-            if (shown == null) {
+            Map<String, Integer> phases = t.getValue() == null ? null : t.getValue().phase();
+            if (phases == null) {
                 continue;
             }
-            JobStatus.TaskState now = after.get(t.getKey());
-            Map<String, Integer> still = now == null || now.phase() == null ? Map.of() : now.phase();
-            for (Map.Entry<String, Integer> p : shown.entrySet()) {
-                if (p.getValue() != null && p.getValue() > 0) {
-                    Integer n = still.get(p.getKey());
-                    if (n == null || n <= 0) {
-                        return false;
-                    }
+            for (Map.Entry<String, Integer> p : phases.entrySet()) {
+                if (p.getValue() != null && p.getValue() > 0
+                        && !hasPods(after, t.getKey(), p.getKey()) && !hasPods(seen, t.getKey(), p.getKey())) {
+                    return false;
                 }
             }
         }
         return true;
+    }
+
+    private static boolean hasPods(Map<String, JobStatus.TaskState> counts, String task, String phase) {
+        JobStatus.TaskState state = counts.get(task);
+        Integer n = state == null || state.phase() == null ? null : state.phase().get(phase);
+        return n != null && n > 0;
     }
 
     private static Map<String, JobStatus.TaskState> taskStatusCount(Job job) {

@@ -18,10 +18,15 @@ import java.util.Objects;
  * copy of the job whose spec carries only the queue (all it reads besides the manifest), with the
  * manifest it would render, {@code Manifests.toJson(job.withStatus(null))}, remembered per job
  * key while the job's spec is the same object and its metadata is equal.
+ *
+ * <p>It also remembers, per job key, the status of the last record made (the last one sent): the
+ * coalescing of pending statuses needs to know what readers have already seen
+ * ({@link StatusCoalescer}). Forgotten when the task's transaction is dropped.
  */
 final class StatusRecords {
 
-    private record Rendered(Job bare, String manifest) {
+    /** {@code shown}: the job of the last record made, null when not known. */
+    private record Rendered(Job bare, String manifest, Job shown) {
     }
 
     private final Map<String, Rendered> manifests;
@@ -35,14 +40,30 @@ final class StatusRecords {
         };
     }
 
+    /** The record to send for {@code job}; remembered as what readers of the job have seen. */
     JobStatusRecord toRecord(String key, Job job, long time) {
         Job bare = job.withStatus(null);
         Rendered rendered = manifests.get(key);
-        if (rendered == null || !sameManifest(rendered.bare(), bare)) {
-            rendered = new Rendered(bare, Manifests.toJson(bare));
-            manifests.put(key, rendered);
-        }
-        return JobStatusCodec.toRecord(job.withSpec(queueOnly(job.spec())), rendered.manifest(), time);
+        String manifest = rendered == null || !sameManifest(rendered.bare(), bare)
+                ? Manifests.toJson(bare) : rendered.manifest();
+        manifests.put(key, new Rendered(bare, manifest, job));
+        return JobStatusCodec.toRecord(job.withSpec(queueOnly(job.spec())), manifest, time);
+    }
+
+    /** The job of the last record made for {@code key}; null when not known (or a tombstone since). */
+    Job shown(String key) {
+        Rendered rendered = manifests.get(key);
+        return rendered == null ? null : rendered.shown();
+    }
+
+    /** A tombstone was sent for {@code key}: nothing of the job is shown any more. */
+    void tombstone(String key) {
+        manifests.remove(key);
+    }
+
+    /** The records made since the last commit were dropped with its transaction: what was shown is not known. */
+    void forgetShown() {
+        manifests.replaceAll((key, r) -> new Rendered(r.bare(), r.manifest(), null));
     }
 
     /** Same spec object (pod events keep it), equal metadata, apiVersion and kind. */

@@ -226,4 +226,24 @@ class JobEntryStoreTest {
         Job renamed = rescaled.withMetadata(rescaled.metadata().withName("k"));
         assertThat(records.toRecord("default/j", renamed, 300)).isEqualTo(JobStatusCodec.toRecord(renamed, 300));
     }
+
+    @Test
+    void statusRecordsRememberWhatWasShownUntilATombstoneOrADroppedTransaction() {
+        StatusRecords records = new StatusRecords(16);
+        assertThat(records.shown("default/j")).as("nothing sent yet").isNull();
+        Job first = submitted().job();
+        records.toRecord("default/j", first, 100);
+        assertThat(records.shown("default/j")).isSameAs(first);
+        Job second = running(submitted(), 0).job();
+        records.toRecord("default/j", second, 101);
+        assertThat(records.shown("default/j")).isSameAs(second);
+
+        records.forgetShown();
+        assertThat(records.shown("default/j")).as("the transaction that sent it was dropped").isNull();
+        assertThat(records.toRecord("default/j", second, 102)).as("the manifest is still right")
+                .isEqualTo(JobStatusCodec.toRecord(second, 102));
+
+        records.tombstone("default/j");
+        assertThat(records.shown("default/j")).isNull();
+    }
 }
