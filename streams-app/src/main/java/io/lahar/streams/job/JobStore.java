@@ -1,7 +1,6 @@
 package io.lahar.streams.job;
 
 import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import io.lahar.core.api.Manifests;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -91,11 +90,18 @@ public final class JobStore {
         }
     }
 
+    /**
+     * An entry's bytes. Encoding remembers JSON rendered for the unchanging parts of entries
+     * ({@link JobEntryJson}), so one codec encodes on one thread: each store has its own.
+     */
     public static final class Codec {
 
+        /** Objects whose JSON is remembered: spec, metadata and a few verdicts of each cached entry. */
+        private static final int RENDERED_CAPACITY = 4 * JobEntryStore.DEFAULT_CAPACITY;
         // Bound to the type once: no per-call type resolution.
-        private static final ObjectWriter WRITER = Manifests.jsonMapper().writerFor(JobEntry.class);
         private static final ObjectReader READER = Manifests.jsonMapper().readerFor(JobEntry.class);
+        /** Made on first use: codecs that only decode (interactive queries) never need it. */
+        private JobEntryJson writer;
 
         /**
          * @throws IllegalStateException naming the key and the size, when the entry would not fit
@@ -103,13 +109,12 @@ public final class JobStore {
          *     a changelog the broker refuses
          */
         public byte[] encode(String key, JobEntry entry) {
+            if (writer == null) {
+                writer = new JobEntryJson(RENDERED_CAPACITY);
+            }
             EncodeBuffer out = BUFFER.get();
             out.reset();
-            try {
-                WRITER.writeValue(out, entry);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            writer.write(out, entry);
             if (out.size() > MAX_BYTES) {
                 BUFFER.remove();
                 throw new IllegalStateException("state of job " + key + " is " + out.size()
