@@ -81,6 +81,18 @@ class CachingAvroSerdeTest {
     }
 
     @Test
+    void aRecordThatFailsHalfWayLeavesNothingOfItInTheNext() {
+        serializer.serialize(TOPIC, status("first", 0));
+        JobStatusRecord broken = status("broken", 1);
+        // Required: the writer fails after it has encoded the fields before it.
+        broken.setStatus(null);
+        assertThatThrownBy(() -> serializer.serialize(TOPIC, broken)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("JobStatusRecord");
+        JobStatusRecord next = status("next", 2);
+        assertThat(serializer.serialize(TOPIC, next)).isEqualTo(registry.write(JobStatusRecord.getClassSchema(), next));
+    }
+
+    @Test
     @SuppressWarnings({"unchecked", "rawtypes"})
     void oneSerializerWritesRecordsOfAnyGeneratedClassEachWithItsOwnSchema() {
         // A producer of several topics (tests, tools) hands one serializer records of many classes.
