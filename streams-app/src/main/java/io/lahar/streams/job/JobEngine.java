@@ -45,7 +45,8 @@ import java.util.Objects;
  * commits the task, so they join the same transaction as the input offsets and the changelog; a
  * task closed dirty drops them with its transaction and re-derives them when it re-reads the
  * inputs. An older pending status that a newer one would hide a job phase or task phase of is sent
- * first, unless the job's last status sent showed it ({@link StatusCoalescer}). Under TopologyTestDriver (a commit per record) nothing changes.
+ * first, unless the job's last status sent showed it ({@link StatusCoalescer}). Under
+ * TopologyTestDriver (a commit per record) nothing changes.
  */
 public final class JobEngine {
 
