@@ -83,6 +83,8 @@ public final class LifecycleBenchmark {
     private final Duration commitInterval;
     /** The streams-app's stream threads: the raw test runs as many loops. */
     private final int threads;
+    /** The processes whose CPU each measured round reports: this JVM, and the broker and registry when started here. */
+    private final Map<String, Long> processes = new java.util.LinkedHashMap<>();
 
     private LifecycleBenchmark(LaharInfra infra, Workload workload, int warmUpRounds, int rounds, boolean timeline,
                                Duration timeout) throws java.io.IOException {
@@ -95,6 +97,9 @@ public final class LifecycleBenchmark {
         this.commitInterval = Duration.ofMillis(Long.parseLong(streamsConfig.getProperty(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)));
         this.bootstrap = infra.bootstrapServers();
         this.serdes = new RegistrySerdes(infra.registryUrl());
+        processes.put("this JVM", ProcessHandle.current().pid());
+        infra.broker().ifPresent(b -> processes.put("kafka broker", b.pid()));
+        infra.registry().ifPresent(r -> processes.put("registry", r.pid()));
         this.workload = workload;
         this.warmUpRounds = warmUpRounds;
         this.rounds = rounds;
@@ -213,11 +218,14 @@ public final class LifecycleBenchmark {
                 List<Workload.Keyed<byte[]>> records = podEvents(round);
                 ClientMetricsDelta metrics = new ClientMetricsDelta(streams::metrics);
                 ThreadCpu cpu = new ThreadCpu();
+                ProcessCpu processCpu = new ProcessCpu(processes);
                 Measurement m = timeTopology(producer, records, jobs, metrics);
+                Map<String, Long> processMillis = processCpu.millis();
                 log("%s", m.line("round " + r + "/" + rounds + ": topology"));
+                log("CPU of the processes over the round: %s", ProcessCpu.format(processMillis));
                 log("CPU of this JVM's threads over the round:%n%s", cpu.report());
                 log("the Kafka Streams client's totals over the round:%n%s", metrics.report());
-                topology.add(m);
+                topology.add(m.withCpu(processMillis));
                 measuredRounds.add(round);
                 averageRecordSize = records.stream().mapToInt(rec -> rec.value().length).average().orElse(0);
             }
@@ -246,6 +254,11 @@ public final class LifecycleBenchmark {
         System.out.println(medianPlain.line("raw consume->produce, plain"));
         System.out.printf(Locale.ROOT, "ratio topology / raw transactional: %.2f%n", medianTopology.rate() / medianTx.rate());
         System.out.printf(Locale.ROOT, "ratio topology / raw plain:         %.2f%n", medianTopology.rate() / medianPlain.rate());
+        // What bounds the ratio on a machine of few cores: the CPU all processes spend on a round.
+        System.out.printf(Locale.ROOT, "CPU per round (median round, from the first event sent to the last read, the watcher's close included):%n");
+        System.out.printf(Locale.ROOT, "  topology:          %s%n", ProcessCpu.format(medianTopology.cpu()));
+        System.out.printf(Locale.ROOT, "  raw transactional: %s%n", ProcessCpu.format(medianTx.cpu()));
+        System.out.printf(Locale.ROOT, "  raw plain:         %s%n", ProcessCpu.format(medianPlain.cpu()));
     }
 
     /** The round of median rate (the lower middle one for an even count). */
@@ -270,7 +283,16 @@ public final class LifecycleBenchmark {
     }
 
     /** One timed run: events folded, seconds, and the records its watcher read meanwhile. */
-    private record Measurement(long events, double seconds, long recordsRead) {
+    private record Measurement(long events, double seconds, long recordsRead, Map<String, Long> cpu) {
+        Measurement(long events, double seconds, long recordsRead) {
+            this(events, seconds, recordsRead, Map.of());
+        }
+
+        /** With the CPU ms each process spent over the round. */
+        Measurement withCpu(Map<String, Long> millis) {
+            return new Measurement(events, seconds, recordsRead, millis);
+        }
+
         double rate() {
             return events / seconds;
         }
@@ -449,8 +471,11 @@ public final class LifecycleBenchmark {
             }
             List<Measurement> rounds = new java.util.ArrayList<>();
             for (int r = 0; r < measured.size(); r++) {
-                Measurement m = pipe(producer, input, output, podEvents(measured.get(r)), pipes);
+                List<Workload.Keyed<byte[]>> records = podEvents(measured.get(r));
+                ProcessCpu processCpu = new ProcessCpu(processes);
+                Measurement m = pipe(producer, input, output, records, pipes).withCpu(processCpu.millis());
                 log("%s", m.line("round " + (r + 1) + "/" + measured.size() + ": raw " + mode));
+                log("CPU of the processes over the round: %s", ProcessCpu.format(m.cpu()));
                 rounds.add(m);
             }
             return rounds;
