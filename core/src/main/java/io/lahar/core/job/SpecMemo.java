@@ -4,8 +4,8 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.TaskSpec;
+import io.lahar.core.util.LruMap;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,12 +49,7 @@ final class SpecMemo {
     private final Map<Key, Derived> derived;
 
     SpecMemo(int capacity) {
-        this.derived = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Key, Derived> eldest) {
-                return size() > capacity;
-            }
-        };
+        this.derived = new LruMap<>(capacity);
     }
 
     /** What {@code PodGroups.build(job)} gives, computed again only when its inputs changed. */

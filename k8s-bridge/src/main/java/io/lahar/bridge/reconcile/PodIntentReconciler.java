@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.PluginObjects;
 import io.lahar.bridge.mapping.Pods;
 import io.lahar.bridge.mapping.SshKeyPair;
+import io.lahar.core.util.LruMap;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.DeleteObject;
 import io.lahar.schema.DeletePod;
@@ -49,12 +50,7 @@ public final class PodIntentReconciler {
      * ns/pod → highest job version a DeletePod was seen for. Bounded, oldest first: a delete that
      * far back has long been followed by its job's later intents.
      */
-    private final Map<String, Integer> deletedUpTo = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
-            return size() > DELETED_LIMIT;
-        }
-    };
+    private final Map<String, Integer> deletedUpTo = new LruMap<>(DELETED_LIMIT);
     /** ns/pod → the create waiting for the old pod to be gone. */
     private final Map<String, PodIntent> waiting = new LinkedHashMap<>();
 

@@ -15,10 +15,10 @@ import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.command.JobVerdict;
 import io.lahar.core.job.JobPod;
 import io.lahar.core.job.PodPhase;
+import io.lahar.core.util.LruMap;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -43,12 +43,7 @@ final class JobEntryJson {
     private final ObjectWriter writer;
 
     JobEntryJson(int capacity) {
-        this.rendered = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Ref, SerializableString> eldest) {
-                return size() > capacity;
-            }
-        };
+        this.rendered = new LruMap<>(capacity);
         SimpleModule module = new SimpleModule("lahar-job-entry");
         module.addSerializer(JobSpec.class, new Rendered<>(JobSpec.class));
         module.addSerializer(ObjectMeta.class, new Rendered<>(ObjectMeta.class));

@@ -3,10 +3,10 @@ package io.lahar.streams.job;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.Manifests;
+import io.lahar.core.util.LruMap;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.codec.JobStatusCodec;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,12 +32,7 @@ final class StatusRecords {
     private final Map<String, Rendered> manifests;
 
     StatusRecords(int capacity) {
-        this.manifests = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Rendered> eldest) {
-                return size() > capacity;
-            }
-        };
+        this.manifests = new LruMap<>(capacity);
     }
 
     /** The record to send for {@code job}; remembered as what readers of the job have seen. */

@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * grows with what the topology writes and reads back, and was invisible to the per-thread report.
  */
 final class ProcessCpu {
-    private static final long TICK_MS = 10; // USER_HZ is 100 on Linux
+    /** Linux's clock tick: USER_HZ is 100. */
+    static final long TICK_MS = 10;
 
     private final Map<String, Long> pids;
     private final Map<String, Long> before;
@@ -44,14 +45,21 @@ final class ProcessCpu {
                 .collect(Collectors.joining(", "));
     }
 
+    /**
+     * utime + stime, in clock ticks, of a {@code /proc/.../stat} line (a process's or a thread's):
+     * {@code pid (comm) state ...}, where the name may hold spaces and parentheses, so the fields
+     * are counted from the last ')'; utime and stime are the 12th and 13th after it.
+     */
+    static long cpuTicks(String stat) {
+        String[] rest = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(rest[11]) + Long.parseLong(rest[12]);
+    }
+
     private Map<String, Long> ticks() {
         Map<String, Long> ticks = new LinkedHashMap<>();
         pids.forEach((name, pid) -> {
             try {
-                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-                // pid (comm) state ...: utime and stime are the 12th and 13th fields after the name.
-                String[] rest = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                ticks.put(name, Long.parseLong(rest[11]) + Long.parseLong(rest[12]));
+                ticks.put(name, cpuTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"))));
             } catch (IOException | RuntimeException unreadable) {
                 // No /proc (not Linux), or the process is gone: nothing to say about it.
             }

@@ -17,7 +17,6 @@ import java.util.stream.Stream;
  */
 final class ThreadCpu {
     private static final Path TASKS = Path.of("/proc/self/task");
-    private static final long TICK_MS = 10; // USER_HZ is 100 on Linux
 
     private final Map<String, Long> before = ticks();
 
@@ -27,7 +26,7 @@ final class ThreadCpu {
         Map<String, Long> byName = new HashMap<>();
         after.forEach((task, t) -> {
             long delta = t - before.getOrDefault(task, 0L);
-            if (delta > 0) byName.merge(task.substring(task.indexOf(' ') + 1), delta * TICK_MS, Long::sum);
+            if (delta > 0) byName.merge(task.substring(task.indexOf(' ') + 1), delta * ProcessCpu.TICK_MS, Long::sum);
         });
         StringBuilder out = new StringBuilder();
         long total = byName.values().stream().mapToLong(Long::longValue).sum();
@@ -45,11 +44,9 @@ final class ThreadCpu {
             tasks.forEach(task -> {
                 try {
                     String stat = Files.readString(task.resolve("stat"));
-                    // pid (comm) state ...: the name may hold spaces and parentheses, so split at the last ')'.
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
                             .replaceAll("[#-]?\\d+$", "").replaceAll("\\d+", "N");
-                    String[] rest = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks.put(task.getFileName() + " " + name, Long.parseLong(rest[11]) + Long.parseLong(rest[12]));
+                    ticks.put(task.getFileName() + " " + name, ProcessCpu.cpuTicks(stat));
                 } catch (IOException | RuntimeException gone) {
                     // The thread ended between the listing and the read.
                 }
