@@ -40,7 +40,14 @@ public record JobSpec(
 
     /** Sum of the tasks' replicas (a missing replicas counts 0, as in Volcano). */
     public int totalReplicas() {
-        return tasksOrEmpty().stream().filter(java.util.Objects::nonNull).mapToInt(TaskSpec::replicasOrZero).sum();
+        // A loop, not a stream: the job controller asks on every pod event.
+        int total = 0;
+        for (TaskSpec t : tasksOrEmpty()) {
+            if (t != null) {
+                total += t.replicasOrZero();
+            }
+        }
+        return total;
     }
 
     public JobSpec withSchedulerName(String v) {

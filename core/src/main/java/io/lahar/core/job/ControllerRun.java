@@ -69,7 +69,9 @@ final class ControllerRun implements JobActions {
     private int version;
     private int retryCount;
     private String runningDuration;
-    private Map<String, Map<String, Integer>> taskStatusCount = new TreeMap<>();
+    /** The stored status's task counts, as long as the run has not counted the pods itself. */
+    private Map<String, JobStatus.TaskState> loadedTaskCounts;
+    private TaskCounts taskCounts;
     private final TreeMap<String, String> controlledResources = new TreeMap<>();
     private final List<JobStatus.JobCondition> conditions = new ArrayList<>();
 
@@ -120,10 +122,7 @@ final class ControllerRun implements JobActions {
             version = nz(st.version());
             retryCount = nz(st.retryCount());
             runningDuration = st.runningDuration();
-            if (st.taskStatusCount() != null) {
-                st.taskStatusCount().forEach((task, ts) -> taskStatusCount.put(task,
-                        ts == null || ts.phase() == null ? new TreeMap<>() : new TreeMap<>(ts.phase())));
-            }
+            loadedTaskCounts = st.taskStatusCount();
             if (st.controlledResources() != null) {
                 controlledResources.putAll(st.controlledResources());
             }
@@ -195,7 +194,7 @@ final class ControllerRun implements JobActions {
         version = 0;
         retryCount = 0;
         pending = running = succeeded = failed = terminating = unknown = 0;
-        taskStatusCount = new TreeMap<>();
+        taskCounts = new TaskCounts();
         controlledResources.clear();
         conditions.clear();
         minAvailable = specMinAvailable();
@@ -651,7 +650,7 @@ final class ControllerRun implements JobActions {
 
     private void resetCounts() {
         pending = running = succeeded = failed = terminating = unknown = 0;
-        taskStatusCount = new TreeMap<>();
+        taskCounts = new TaskCounts();
     }
 
     private void recount() {
@@ -673,7 +672,7 @@ final class ControllerRun implements JobActions {
             case Failed -> failed++;
             case Unknown -> unknown++;
         }
-        taskStatusCount.computeIfAbsent(p.task(), k -> new TreeMap<>()).merge(p.phase().name(), 1, Integer::sum);
+        taskCounts.add(p.task(), p.phase());
     }
 
     /** A task's pods are created once the tasks it dependsOn have minAvailable pods running or done. */
@@ -781,7 +780,11 @@ final class ControllerRun implements JobActions {
         PodGroup pg = specs.podGroup(job);
         if (podGroupSpec == null) {
             podGroupPhase = PodGroupPhase.Pending;
+        } else if (podGroupSpec == pg.spec()) {
+            return;
         } else if (podGroupSpec.equals(pg.spec())) {
+            // The same gang (read back from the store): keep the memo's, so the next sync compares references.
+            podGroupSpec = pg.spec();
             return;
         }
         podGroupSpec = pg.spec();
@@ -958,11 +961,15 @@ final class ControllerRun implements JobActions {
         public List<TaskCount> tasks() {
             List<TaskCount> out = new ArrayList<>();
             for (TaskSpec t : job.spec().tasksOrEmpty()) {
-                Map<String, Integer> counts = taskStatusCount.get(t.name());
-                int ok = counts == null ? 0 : counts.getOrDefault(PodPhase.Succeeded.name(), 0);
                 // Volcano only judges a task that has counted pods (TaskStatusCount holds it).
-                if (counts != null) {
-                    out.add(new TaskCount(t.name(), t.minAvailable(), ok));
+                if (taskCounts != null) {
+                    if (taskCounts.counted(t.name())) {
+                        out.add(new TaskCount(t.name(), t.minAvailable(), taskCounts.count(t.name(), PodPhase.Succeeded)));
+                    }
+                } else if (loadedTaskCounts != null && loadedTaskCounts.containsKey(t.name())) {
+                    JobStatus.TaskState ts = loadedTaskCounts.get(t.name());
+                    Integer ok = ts == null || ts.phase() == null ? null : ts.phase().get(PodPhase.Succeeded.name());
+                    out.add(new TaskCount(t.name(), t.minAvailable(), ok == null ? 0 : ok));
                 }
             }
             return out;
@@ -979,17 +986,26 @@ final class ControllerRun implements JobActions {
 
     // ---------------------------------------------------------------- result
 
+    /** The stored counts as a status holds them: sorted, a task without a phase map with an empty one. */
+    private Map<String, JobStatus.TaskState> loadedTaskCounts() {
+        Map<String, JobStatus.TaskState> tsc = new TreeMap<>();
+        if (loadedTaskCounts != null) {
+            loadedTaskCounts.forEach((t, ts) -> tsc.put(t, new JobStatus.TaskState(
+                    ts == null || ts.phase() == null ? new TreeMap<>() : new TreeMap<>(ts.phase()))));
+        }
+        return tsc;
+    }
+
     Outcome outcome() {
         JobInfo info;
         if (job == null) {
             info = JobInfo.empty();
         } else {
-            Map<String, JobStatus.TaskState> tsc = new TreeMap<>();
-            taskStatusCount.forEach((t, m) -> tsc.put(t, new JobStatus.TaskState(new TreeMap<>(m))));
+            Map<String, JobStatus.TaskState> tsc = taskCounts != null ? taskCounts.toStatus() : loadedTaskCounts();
             JobStatus status = new JobStatus(new JobState(phase, reason, message, lastTransitionTime), minAvailable,
                     tsc, pending, running, succeeded, failed, terminating, unknown, version, retryCount,
                     runningDuration, new TreeMap<>(controlledResources), List.copyOf(conditions));
-            info = new JobInfo(job.withStatus(status), pods, timers, podGroupSpec, podGroupPhase, configMaps, createdAt,
+            info = new JobInfo(job.withStatus(status), FrozenPods.adopt(pods), timers, podGroupSpec, podGroupPhase, configMaps, createdAt,
                     deleted, lastCause);
         }
         return new Outcome(info, List.copyOf(transitions), List.copyOf(actions));

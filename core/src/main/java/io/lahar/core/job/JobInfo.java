@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * asked for and as last seen. Immutable and plain, so the streams app can store it as JSON.
  *
  * @param job            the admitted job; its {@code status} is the engine's; null before submit
- * @param pods           the job's pods by name, any version
+ * @param pods           the job's pods by name, any version (sorted, unmodifiable)
  * @param timers         delayed actions and the TTL, in the order they were armed
  * @param podGroupSpec   the pod group spec last sent, null when none exists
  * @param podGroupPhase  the pod group's phase as last seen, null when none exists
@@ -38,7 +38,7 @@ public record JobInfo(
         String lastCause) {
 
     public JobInfo {
-        pods = pods == null ? new TreeMap<>() : new TreeMap<>(pods);
+        pods = FrozenPods.copyOf(pods);
         timers = timers == null ? List.of() : List.copyOf(timers);
         // Sorted maps: the state is serialised, and replay must give it byte for byte.
         TreeMap<String, Map<String, String>> cms = new TreeMap<>();
