@@ -98,7 +98,7 @@ final class ControllerRun implements JobActions {
         this.createdAt = info.createdAt();
         this.deleted = info.deleted();
         this.lastCause = info.lastCause();
-        this.pods = new TreeMap<>(info.pods());
+        this.pods = FrozenPods.copyOf(info.pods()).mutableCopy();
         this.timers = new ArrayList<>(info.timers());
         this.podGroupSpec = info.podGroupSpec();
         this.podGroupPhase = info.podGroupPhase();

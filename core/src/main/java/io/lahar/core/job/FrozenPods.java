@@ -11,7 +11,8 @@ import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
 /**
- * A job's pods as {@link JobInfo} holds them: sorted by name and unmodifiable. A controller run
+ * A job's pods as {@link JobInfo} holds them: sorted by name and unmodifiable (reads go to the
+ * tree, anything that could write through to it to an unmodifiable view). A controller run
  * hands its working copy over ({@link #adopt}) instead of having it copied once more: the run
  * ends there, so nothing else holds the map. Every other map is copied.
  */
@@ -19,9 +20,11 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
 
     private static final FrozenPods EMPTY = new FrozenPods(new TreeMap<>());
 
+    private final TreeMap<String, JobPod> owned;
     private final SortedMap<String, JobPod> view;
 
     private FrozenPods(TreeMap<String, JobPod> owned) {
+        this.owned = owned;
         this.view = Collections.unmodifiableSortedMap(owned);
     }
 
@@ -37,24 +40,29 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
         return pods.isEmpty() ? EMPTY : new FrozenPods(pods);
     }
 
+    /** A copy to change: a controller run's working copy, built from the tree itself (no entry wrappers). */
+    TreeMap<String, JobPod> mutableCopy() {
+        return new TreeMap<>(owned);
+    }
+
     @Override
     public JobPod get(Object key) {
-        return view.get(key);
+        return owned.get(key);
     }
 
     @Override
     public boolean containsKey(Object key) {
-        return view.containsKey(key);
+        return owned.containsKey(key);
     }
 
     @Override
     public int size() {
-        return view.size();
+        return owned.size();
     }
 
     @Override
     public boolean isEmpty() {
-        return view.isEmpty();
+        return owned.isEmpty();
     }
 
     @Override
@@ -74,12 +82,12 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
 
     @Override
     public void forEach(BiConsumer<? super String, ? super JobPod> action) {
-        view.forEach(action);
+        owned.forEach(action);
     }
 
     @Override
     public Comparator<? super String> comparator() {
-        return view.comparator();
+        return owned.comparator();
     }
 
     @Override
@@ -99,11 +107,11 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
 
     @Override
     public String firstKey() {
-        return view.firstKey();
+        return owned.firstKey();
     }
 
     @Override
     public String lastKey() {
-        return view.lastKey();
+        return owned.lastKey();
     }
 }
