@@ -193,6 +193,50 @@ class LifecycleDriverIT {
         });
     }
 
+    /**
+     * The scheduler may decide about the job's pod group after the job restarted, before it sees the
+     * group deleted: that decision is about the group of the earlier job version and must not admit
+     * the group created again, whose pods wait for the Inqueue of their own group.
+     */
+    @Test
+    void aDecisionAboutThePodGroupOfAnEarlierJobVersionDoesNotAdmitTheNewGroup() {
+        String key = "default/tf-again";
+        commands.pipeInput(key, LifecycleScript.submit("s", "tf-again", LifecycleScript.tfJob("tf-again"), T0));
+        PodGroup group = podGroups.readValuesToList().getLast();
+        assertThat(group.getJobVersion()).isZero();
+        decisions.pipeInput(key, withVersion(LifecycleScript.podGroupPhase("tf-again", group.getName(), "Inqueue", T0 + 1), 0));
+        List<io.lahar.schema.CreatePod> first = creates(intents.readValuesToList());
+        assertThat(first).hasSize(3);
+
+        commands.pipeInput(key, LifecycleScript.act("again", "tf-again", JobAction.RestartJob, T0 + 2));
+        for (io.lahar.schema.CreatePod c : first) {
+            podEvents.pipeInput(key, LifecycleScript.podEvent("tf-again", c.getTask(), c.getIndex(), 0, "Pending", null, true, T0 + 3));
+        }
+        PodGroup again = podGroups.readValuesToList().getLast();
+        assertThat(again.getJobVersion()).isEqualTo(1);
+        assertThat(again.getStatus().getPhase()).isEqualTo("Pending");
+        assertThat(creates(intents.readValuesToList())).isEmpty();
+
+        decisions.pipeInput(key, withVersion(LifecycleScript.podGroupPhase("tf-again", group.getName(), "Running", T0 + 4), 0));
+        assertThat(creates(intents.readValuesToList())).isEmpty();
+        assertThat(podGroups.readValuesToList()).isEmpty();
+
+        decisions.pipeInput(key, withVersion(LifecycleScript.podGroupPhase("tf-again", group.getName(), "Inqueue", T0 + 5), 1));
+        assertThat(creates(intents.readValuesToList())).hasSize(3).allSatisfy(c -> assertThat(c.getJobVersion()).isEqualTo(1));
+        assertThat(podGroups.readValuesToList()).singleElement()
+                .satisfies(g -> assertThat(g.getStatus().getPhase()).isEqualTo("Inqueue"));
+    }
+
+    private static SchedulerDecision withVersion(SchedulerDecision d, int podGroupVersion) {
+        d.setPodGroupVersion(podGroupVersion);
+        return d;
+    }
+
+    private static List<io.lahar.schema.CreatePod> creates(List<PodIntent> intents) {
+        return intents.stream().filter(i -> i.getIntent() instanceof io.lahar.schema.CreatePod)
+                .map(i -> (io.lahar.schema.CreatePod) i.getIntent()).toList();
+    }
+
     private static SchedulerDecision withEpoch(SchedulerDecision d, long epoch) {
         d.setEpoch(epoch);
         return d;

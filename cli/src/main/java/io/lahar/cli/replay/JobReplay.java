@@ -191,11 +191,10 @@ public final class JobReplay {
         if (!live()) {
             return note(in, "decision", summary, "skipped: the job does not exist");
         }
-        if (decision.getEpoch() < schedulerEpoch) {
-            return note(in, "decision", summary, "dropped: epoch older than " + schedulerEpoch);
-        }
-        if (!PodGroups.name(info.job()).equals(decision.getPodGroup())) {
-            return note(in, "decision", summary, "skipped: not the job's pod group");
+        Optional<String> notForJob = SchedulerDecisionCodec.notForJob(decision, schedulerEpoch, PodGroups.name(info.job()),
+                jobVersion());
+        if (notForJob.isPresent()) {
+            return note(in, "decision", summary, notForJob.get());
         }
         List<PodGroup.PodGroupCondition> next = ((PodGroupStatus) decision.getDecision()).getConditions().stream()
                 .map(c -> new PodGroup.PodGroupCondition(c.getType(), c.getStatus(), c.getTransitionID(),
@@ -260,6 +259,11 @@ public final class JobReplay {
 
     private boolean live() {
         return info.submitted() && !info.deleted();
+    }
+
+    private int jobVersion() {
+        JobStatus status = info.job().status();
+        return status == null || status.version() == null ? 0 : status.version();
     }
 
     private String uid() {

@@ -88,6 +88,8 @@ public final class SchedulerCache {
         /** The pod group parsed on arrival, with no tasks and its recorded phase. */
         JobInfo groupInfo;
         PodGroupStatus lastDecided;
+        /** The job version of the group {@link #lastDecided} was about; null when not known. */
+        Integer lastDecidedVersion;
         final Map<String, PodEntry> pods = new TreeMap<>();
         boolean built;
         /** The gang as the last snapshot saw it; null when it was not in it. */
@@ -143,6 +145,7 @@ public final class SchedulerCache {
                 // The decision was about the group that is gone: a group created again under the
                 // key (the job restarted) queues afresh, from its own record's phase.
                 j.lastDecided = null;
+                j.lastDecidedVersion = null;
                 j.changed();
                 if (j.pods.isEmpty()) jobs.remove(key);
             }
@@ -220,7 +223,7 @@ public final class SchedulerCache {
         switch (decision.getDecision()) {
             case Bind b -> assumeBinding(key, b.getPod(), b.getNode(), b.getJobVersion());
             case Evict e -> assumeEviction(key, e.getPod());
-            case PodGroupStatus s -> recordStatus(key, s);
+            case PodGroupStatus s -> recordStatus(key, s, decision.getPodGroupVersion());
             default -> {
                 // A decision kind this version does not know changes nothing it tracks.
             }
@@ -254,16 +257,40 @@ public final class SchedulerCache {
         p.deleting = true;
     }
 
+    /** Records the status this session decided for the job's current pod group. */
     public void recordStatus(String key, PodGroupStatus status) {
         JobEntry j = job(key);
+        recordStatus(key, status, j.group == null ? null : j.group.getJobVersion());
+    }
+
+    private void recordStatus(String key, PodGroupStatus status, Integer podGroupVersion) {
+        JobEntry j = job(key);
         j.lastDecided = status;
+        j.lastDecidedVersion = podGroupVersion;
         j.changed();
     }
 
-    /** The status last decided for the pod group (this session's or read back), or null. */
+    /**
+     * The status last decided for the pod group (this session's or read back), or null. A status
+     * decided for another incarnation of the group (an earlier job version, read back while catching
+     * up, after the new group's record) is not about this one: its gang queues afresh.
+     */
     public PodGroupStatus lastStatus(String key) {
         JobEntry j = jobs.get(key);
-        return j == null ? null : j.lastDecided;
+        return j == null ? null : decided(j);
+    }
+
+    private static PodGroupStatus decided(JobEntry j) {
+        if (j.lastDecidedVersion != null && j.group != null && j.lastDecidedVersion != j.group.getJobVersion()) {
+            return null;
+        }
+        return j.lastDecided;
+    }
+
+    /** The job version of the job's pod group as its record gives it; null before the record arrives. */
+    public Integer podGroupVersion(String key) {
+        JobEntry j = jobs.get(key);
+        return j == null || j.group == null ? null : j.group.getJobVersion();
     }
 
     /** The pod group's name and the pod's version, as the decisions about them name them. */
@@ -356,8 +383,9 @@ public final class SchedulerCache {
      */
     private static PodGroupPhase phase(JobEntry j) {
         PodGroupPhase recorded = PodGroupMapping.phase(j.group.getStatus().getPhase());
-        if (recorded == PodGroupPhase.Completed || j.lastDecided == null) return recorded;
-        return PodGroupMapping.phase(j.lastDecided.getPhase());
+        PodGroupStatus decided = decided(j);
+        if (recorded == PodGroupPhase.Completed || decided == null) return recorded;
+        return PodGroupMapping.phase(decided.getPhase());
     }
 
     /** Sets a pod's status, keeping the count of unconfirmed bindings. */

@@ -116,6 +116,7 @@ public final class SessionDecisions {
                 .setSession(session)
                 .setTime(now)
                 .setDecision(decision)
+                .setPodGroupVersion(cache.podGroupVersion(key))
                 .build();
     }
 }

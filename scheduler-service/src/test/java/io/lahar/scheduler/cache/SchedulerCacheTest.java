@@ -19,6 +19,7 @@ import io.lahar.scheduler.Records;
 import io.lahar.scheduler.loop.SessionDecisions;
 import io.lahar.scheduler.mapping.MappingException;
 import io.lahar.schema.Bind;
+import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
 import java.util.ArrayList;
@@ -178,6 +179,39 @@ class SchedulerCacheTest {
         assertThat(cache.lastStatus("ns/a")).isNull();
         cache.onPodGroup("ns/a", podGroup("ns", "a", "q", 1, "Pending", 1));
         assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Pending);
+    }
+
+    /**
+     * A successor catching up reads the topics in any order: the decision that admitted the group
+     * before the job restarted can come after the record of the group created again (the tombstone
+     * between them compacted away). It was made for the earlier job version: the new group queues
+     * afresh, and the next session writes its own decision, for the new version.
+     */
+    @Test
+    void aDecisionReadBackForAnEarlierIncarnationOfTheGroupIsNotTakenForTheNewOne() {
+        cache.onQueue("q", Records.queue("q", 1));
+        cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
+        SchedulerDecision admittedBeforeTheRestart = SchedulerDecision.newBuilder().setNamespace("ns").setJob("a")
+                .setPodGroup("a-pg").setEpoch(1).setTime(Records.T0)
+                .setDecision(new PodGroupStatus("Running", List.of(), 1, 0, 0)).setPodGroupVersion(0).build();
+        cache.onPodGroup("ns/a", PodGroup.newBuilder(podGroup("ns", "a", "q", 1, "Pending", 0)).setJobVersion(1).build());
+        cache.onDecision("ns/a", admittedBeforeTheRestart);
+
+        assertThat(cache.lastStatus("ns/a")).isNull();
+        assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Pending);
+        SessionDecisions.Outcome o = session();
+        SchedulerDecision status = o.decisions().stream()
+                .filter(d -> d.getDecision() instanceof PodGroupStatus).findFirst().orElseThrow();
+        assertThat(((PodGroupStatus) status.getDecision()).getPhase()).isEqualTo("Inqueue");
+        assertThat(status.getPodGroupVersion()).isEqualTo(1);
+        assertThat(cache.lastStatus("ns/a")).isNotNull();
+
+        // A decision for the group's own version (or one written before versions were) counts.
+        cache.onDecision("ns/a", SchedulerDecision.newBuilder(admittedBeforeTheRestart).setPodGroupVersion(1).build());
+        assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Running);
+        cache.onDecision("ns/a", SchedulerDecision.newBuilder(admittedBeforeTheRestart).setPodGroupVersion(null)
+                .setDecision(new PodGroupStatus("Inqueue", List.of(), 0, 0, 0)).build());
+        assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Inqueue);
     }
 
     @Test

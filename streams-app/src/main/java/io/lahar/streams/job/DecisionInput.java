@@ -1,5 +1,6 @@
 package io.lahar.streams.job;
 
+import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.PodGroups;
@@ -18,7 +19,8 @@ import java.util.Optional;
  * Scheduler decisions: a pod-group status moves the job's gang (Inqueue lets its pods be
  * created). Binds and evictions reach the job through its pods' events instead. Decisions of an
  * older scheduler epoch than the newest seen for the job are dropped (the fenced instance's), as
- * are decisions about a pod group the job no longer has.
+ * are decisions about a pod group the job no longer has, or about an earlier incarnation of it
+ * ({@link SchedulerDecisionCodec#notForJob}).
  */
 final class DecisionInput implements InputHandler {
 
@@ -49,12 +51,12 @@ final class DecisionInput implements InputHandler {
             LOG.debugf("pod group decision for %s, which does not exist: skipped", key);
             return;
         }
-        if (decision.getEpoch() < entry.schedulerEpoch()) {
-            LOG.debugf("decision for %s of epoch %d, older than %d: dropped", key, decision.getEpoch(), entry.schedulerEpoch());
-            return;
-        }
-        if (!PodGroups.name(entry.info().job()).equals(decision.getPodGroup())) {
-            LOG.debugf("decision for %s about pod group %s, not the job's: skipped", key, decision.getPodGroup());
+        JobStatus status = entry.info().job().status();
+        Optional<String> notForJob = SchedulerDecisionCodec.notForJob(decision, entry.schedulerEpoch(),
+                PodGroups.name(entry.info().job()), status == null || status.version() == null ? 0 : status.version());
+        if (notForJob.isPresent()) {
+            LOG.debugf("decision for %s about pod group %s, epoch %d: %s", key, decision.getPodGroup(), decision.getEpoch(),
+                    notForJob.get());
             return;
         }
         List<PodGroup.PodGroupCondition> conditions = ((PodGroupStatus) decision.getDecision()).getConditions().stream()
