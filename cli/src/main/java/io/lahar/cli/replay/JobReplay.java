@@ -14,7 +14,7 @@ import io.lahar.core.job.Input;
 import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.Outcome;
-import io.lahar.core.job.PodGroups;
+import io.lahar.core.job.PodGroupDecisions;
 import io.lahar.core.job.Transition;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobTransition;
@@ -191,8 +191,8 @@ public final class JobReplay {
         if (!live()) {
             return note(in, "decision", summary, "skipped: the job does not exist");
         }
-        Optional<String> notForJob = SchedulerDecisionCodec.notForJob(decision, schedulerEpoch, PodGroups.name(info.job()),
-                jobVersion());
+        Optional<String> notForJob = PodGroupDecisions.notForJob(decision.getEpoch(), decision.getPodGroup(),
+                decision.getPodGroupVersion(), schedulerEpoch, info);
         if (notForJob.isPresent()) {
             return note(in, "decision", summary, notForJob.get());
         }
@@ -243,7 +243,7 @@ public final class JobReplay {
         List<JobTransition> records = new ArrayList<>();
         if (job != null) {
             JobStatus status = job.status();
-            int version = status == null || status.version() == null ? 0 : status.version();
+            int version = info.version();
             int retries = status == null || status.retryCount() == null ? 0 : status.retryCount();
             JobTransitionCodec.Source source = new JobTransitionCodec.Source(in.topic(), in.partition(), in.offset());
             for (Transition t : outcome.transitions()) {
@@ -259,11 +259,6 @@ public final class JobReplay {
 
     private boolean live() {
         return info.submitted() && !info.deleted();
-    }
-
-    private int jobVersion() {
-        JobStatus status = info.job().status();
-        return status == null || status.version() == null ? 0 : status.version();
     }
 
     private String uid() {

@@ -69,7 +69,7 @@ final class ControllerRun implements JobActions {
     private int version;
     private int retryCount;
     private String runningDuration;
-    /** The stored status's task counts, as long as the run has not counted the pods itself. */
+    /** The stored status's task counts, read only if the run does not count the pods itself. */
     private Map<String, JobStatus.TaskState> loadedTaskCounts;
     private TaskCounts taskCounts;
     private final TreeMap<String, String> controlledResources = new TreeMap<>();
@@ -962,14 +962,8 @@ final class ControllerRun implements JobActions {
             List<TaskCount> out = new ArrayList<>();
             for (TaskSpec t : job.spec().tasksOrEmpty()) {
                 // Volcano only judges a task that has counted pods (TaskStatusCount holds it).
-                if (taskCounts != null) {
-                    if (taskCounts.counted(t.name())) {
-                        out.add(new TaskCount(t.name(), t.minAvailable(), taskCounts.count(t.name(), PodPhase.Succeeded)));
-                    }
-                } else if (loadedTaskCounts != null && loadedTaskCounts.containsKey(t.name())) {
-                    JobStatus.TaskState ts = loadedTaskCounts.get(t.name());
-                    Integer ok = ts == null || ts.phase() == null ? null : ts.phase().get(PodPhase.Succeeded.name());
-                    out.add(new TaskCount(t.name(), t.minAvailable(), ok == null ? 0 : ok));
+                if (taskCounts().counted(t.name())) {
+                    out.add(new TaskCount(t.name(), t.minAvailable(), taskCounts().count(t.name(), PodPhase.Succeeded)));
                 }
             }
             return out;
@@ -986,14 +980,12 @@ final class ControllerRun implements JobActions {
 
     // ---------------------------------------------------------------- result
 
-    /** The stored counts as a status holds them: sorted, a task without a phase map with an empty one. */
-    private Map<String, JobStatus.TaskState> loadedTaskCounts() {
-        Map<String, JobStatus.TaskState> tsc = new TreeMap<>();
-        if (loadedTaskCounts != null) {
-            loadedTaskCounts.forEach((t, ts) -> tsc.put(t, new JobStatus.TaskState(
-                    ts == null || ts.phase() == null ? new TreeMap<>() : new TreeMap<>(ts.phase()))));
+    /** The counts of this run, or the stored ones until it counts the pods itself (most inputs do). */
+    private TaskCounts taskCounts() {
+        if (taskCounts == null) {
+            taskCounts = TaskCounts.of(loadedTaskCounts);
         }
-        return tsc;
+        return taskCounts;
     }
 
     Outcome outcome() {
@@ -1001,7 +993,7 @@ final class ControllerRun implements JobActions {
         if (job == null) {
             info = JobInfo.empty();
         } else {
-            Map<String, JobStatus.TaskState> tsc = taskCounts != null ? taskCounts.toStatus() : loadedTaskCounts();
+            Map<String, JobStatus.TaskState> tsc = taskCounts().toStatus();
             JobStatus status = new JobStatus(new JobState(phase, reason, message, lastTransitionTime), minAvailable,
                     tsc, pending, running, succeeded, failed, terminating, unknown, version, retryCount,
                     runningDuration, new TreeMap<>(controlledResources), List.copyOf(conditions));

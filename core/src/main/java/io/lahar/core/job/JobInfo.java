@@ -73,6 +73,11 @@ public record JobInfo(
         return java.util.OptionalLong.of(due);
     }
 
+    /** The job's version (bumped by each kill), 0 before it has a status. */
+    public int version() {
+        return job == null || job.status() == null || job.status().version() == null ? 0 : job.status().version();
+    }
+
     public JobPhase phase() {
         return job == null || job.status() == null || job.status().state() == null ? null
                 : job.status().state().phase();

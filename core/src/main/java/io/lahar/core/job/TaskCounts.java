@@ -18,11 +18,29 @@ final class TaskCounts {
 
     private final Map<String, int[]> byTask = new HashMap<>(4);
 
+    /**
+     * The counts a stored status holds: its tasks (one without a phase map counted with none) and
+     * the pod phases the engine counts.
+     */
+    static TaskCounts of(Map<String, JobStatus.TaskState> stored) {
+        TaskCounts counts = new TaskCounts();
+        if (stored != null) {
+            stored.forEach((task, state) -> {
+                int[] n = counts.byTask.computeIfAbsent(task, t -> new int[PHASES.length]);
+                if (state != null && state.phase() != null) {
+                    state.phase().forEach((phase, count) -> PodPhase.of(phase)
+                            .ifPresent(p -> n[p.ordinal()] += count == null ? 0 : count));
+                }
+            });
+        }
+        return counts;
+    }
+
     void add(String task, PodPhase phase) {
         byTask.computeIfAbsent(task, t -> new int[PHASES.length])[phase.ordinal()]++;
     }
 
-    /** Whether a pod of {@code task} was counted. */
+    /** Whether {@code task} has counts (a pod of it was counted). */
     boolean counted(String task) {
         return byTask.containsKey(task);
     }

@@ -41,6 +41,21 @@ class TaskCountsTest {
     }
 
     @Test
+    void storedCountsComeBackAsTheyWereWritten() {
+        Map<String, JobStatus.TaskState> stored = Map.of(
+                "worker", new JobStatus.TaskState(Map.of("Running", 2, "Succeeded", 1)),
+                "ps", new JobStatus.TaskState(null));
+        TaskCounts counts = TaskCounts.of(stored);
+
+        assertThat(counts.counted("ps")).isTrue();
+        assertThat(counts.count("worker", PodPhase.Succeeded)).isEqualTo(1);
+        assertThat(counts.toStatus()).isEqualTo(Map.of(
+                "worker", new JobStatus.TaskState(Map.of("Running", 2, "Succeeded", 1)),
+                "ps", new JobStatus.TaskState(Map.of())));
+        assertThat(TaskCounts.of(null).toStatus()).isEmpty();
+    }
+
+    @Test
     void nothingCountedIsAnEmptyMap() {
         assertThat(new TaskCounts().toStatus()).isEmpty();
     }

@@ -223,7 +223,7 @@ public final class SchedulerCache {
         switch (decision.getDecision()) {
             case Bind b -> assumeBinding(key, b.getPod(), b.getNode(), b.getJobVersion());
             case Evict e -> assumeEviction(key, e.getPod());
-            case PodGroupStatus s -> recordStatus(key, s, decision.getPodGroupVersion());
+            case PodGroupStatus s -> recordStatus(job(key), s, decision.getPodGroupVersion());
             default -> {
                 // A decision kind this version does not know changes nothing it tracks.
             }
@@ -260,11 +260,10 @@ public final class SchedulerCache {
     /** Records the status this session decided for the job's current pod group. */
     public void recordStatus(String key, PodGroupStatus status) {
         JobEntry j = job(key);
-        recordStatus(key, status, j.group == null ? null : j.group.getJobVersion());
+        recordStatus(j, status, j.group == null ? null : j.group.getJobVersion());
     }
 
-    private void recordStatus(String key, PodGroupStatus status, Integer podGroupVersion) {
-        JobEntry j = job(key);
+    private static void recordStatus(JobEntry j, PodGroupStatus status, Integer podGroupVersion) {
         j.lastDecided = status;
         j.lastDecidedVersion = podGroupVersion;
         j.changed();

@@ -23,33 +23,6 @@ public final class SchedulerDecisionCodec {
      *
      * @throws IllegalArgumentException "decision.phase: ..." for a phase this engine does not know
      */
-    /**
-     * Why the job engine does not take a pod-group status decision for the job, empty when it
-     * does: a decision of an older scheduler epoch than the newest seen for the job (the fenced
-     * instance's), about another pod group, or about an earlier incarnation of the job's group
-     * (made before a restart; the new group must pass the Pending → Inqueue gate on its own).
-     * One rule for the streams app and {@code lahar replay}, so replay drops what the engine dropped.
-     *
-     * @param jobEpoch     the newest scheduler epoch the job has taken a decision of
-     * @param jobPodGroup  the name of the job's pod group
-     * @param jobVersion   the job's version, which its current pod group was made for
-     */
-    public static Optional<String> notForJob(SchedulerDecision decision, long jobEpoch, String jobPodGroup,
-                                             int jobVersion) {
-        if (decision.getEpoch() < jobEpoch) {
-            return Optional.of("dropped: epoch older than " + jobEpoch);
-        }
-        if (!jobPodGroup.equals(decision.getPodGroup())) {
-            return Optional.of("skipped: not the job's pod group");
-        }
-        Integer version = decision.getPodGroupVersion();
-        if (version != null && version != jobVersion) {
-            return Optional.of("skipped: about the pod group of job version " + version + ", the job is at version "
-                    + jobVersion);
-        }
-        return Optional.empty();
-    }
-
     public static Optional<Input.PodGroupObserved> toInput(SchedulerDecision decision) {
         if (!(decision.getDecision() instanceof PodGroupStatus status)) {
             return Optional.empty();

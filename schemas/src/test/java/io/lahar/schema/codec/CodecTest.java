@@ -221,22 +221,6 @@ class CodecTest {
     }
 
     @Test
-    void aDecisionIsTakenForTheJobsCurrentPodGroupOnly() {
-        SchedulerDecision.Builder d = SchedulerDecision.newBuilder().setNamespace("ns").setJob("tf").setPodGroup("tf-pg")
-                .setEpoch(3).setTime(Instant.ofEpochMilli(9_000)).setDecision(PodGroupStatus.newBuilder().setPhase("Inqueue").build());
-
-        assertThat(SchedulerDecisionCodec.notForJob(d.setPodGroupVersion(2).build(), 3, "tf-pg", 2)).isEmpty();
-        assertThat(SchedulerDecisionCodec.notForJob(d.setPodGroupVersion(null).build(), 3, "tf-pg", 2))
-                .as("written before decisions carried the version").isEmpty();
-        assertThat(SchedulerDecisionCodec.notForJob(d.setPodGroupVersion(1).build(), 3, "tf-pg", 2))
-                .hasValue("skipped: about the pod group of job version 1, the job is at version 2");
-        assertThat(SchedulerDecisionCodec.notForJob(d.setPodGroupVersion(2).build(), 4, "tf-pg", 2))
-                .hasValue("dropped: epoch older than 4");
-        assertThat(SchedulerDecisionCodec.notForJob(d.build(), 3, "other-pg", 2))
-                .hasValue("skipped: not the job's pod group");
-    }
-
-    @Test
     void transitionsKeepTheirCauseAndTheInputsCoordinates() {
         Transition t = new Transition(io.lahar.core.api.JobPhase.Running, io.lahar.core.api.JobPhase.Restarting, "PodFailed",
                 "RestartJob", "spec.policies[0]", "PodFailed", "pod tf-worker-0 exited 1", 11_000);

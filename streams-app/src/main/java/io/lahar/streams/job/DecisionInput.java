@@ -1,9 +1,8 @@
 package io.lahar.streams.job;
 
-import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.job.Input;
-import io.lahar.core.job.PodGroups;
+import io.lahar.core.job.PodGroupDecisions;
 import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
@@ -20,7 +19,7 @@ import java.util.Optional;
  * created). Binds and evictions reach the job through its pods' events instead. Decisions of an
  * older scheduler epoch than the newest seen for the job are dropped (the fenced instance's), as
  * are decisions about a pod group the job no longer has, or about an earlier incarnation of it
- * ({@link SchedulerDecisionCodec#notForJob}).
+ * ({@link PodGroupDecisions#notForJob}).
  */
 final class DecisionInput implements InputHandler {
 
@@ -51,9 +50,8 @@ final class DecisionInput implements InputHandler {
             LOG.debugf("pod group decision for %s, which does not exist: skipped", key);
             return;
         }
-        JobStatus status = entry.info().job().status();
-        Optional<String> notForJob = SchedulerDecisionCodec.notForJob(decision, entry.schedulerEpoch(),
-                PodGroups.name(entry.info().job()), status == null || status.version() == null ? 0 : status.version());
+        Optional<String> notForJob = PodGroupDecisions.notForJob(decision.getEpoch(), decision.getPodGroup(),
+                decision.getPodGroupVersion(), entry.schedulerEpoch(), entry.info());
         if (notForJob.isPresent()) {
             LOG.debugf("decision for %s about pod group %s, epoch %d: %s", key, decision.getPodGroup(), decision.getEpoch(),
                     notForJob.get());

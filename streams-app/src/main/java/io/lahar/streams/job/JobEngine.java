@@ -124,7 +124,7 @@ public final class JobEngine {
             return;
         }
         JobStatus status = job.status();
-        int version = status == null || status.version() == null ? 0 : status.version();
+        int version = now.version();
         int retries = status == null || status.retryCount() == null ? 0 : status.retryCount();
         JobTransitionCodec.Source source = source();
         for (Transition t : outcome.transitions()) {
@@ -234,7 +234,7 @@ public final class JobEngine {
         JobStatus st = job.status();
         PodGroupCodec.Context ctx = new PodGroupCodec.Context(job.namespace(), job.name(),
                 job.metadata() == null ? null : job.metadata().uid(),
-                st == null || st.version() == null ? 0 : st.version(), info.createdAt(), time);
+                info.version(), info.createdAt(), time);
         List<PodGroupCondition> conditions = entry.podGroupConditions().stream()
                 .map(c -> new PodGroupCondition(c.type(), c.status(), c.transitionID(),
                         c.lastTransitionTime() == null ? Instant.ofEpochMilli(time) : Timestamps.parse(c.lastTransitionTime()),
