@@ -595,6 +595,7 @@ final class ControllerRun implements JobActions {
         }
         if (bumpVersion) {
             // A new version: events from the pods of the old run no longer trigger policies.
+            // Once per killing action, not per kill as in Volcano (see package-info).
             version++;
             bumpVersion = false;
         }

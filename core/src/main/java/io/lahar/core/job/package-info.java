@@ -15,5 +15,13 @@
  * state ({@link io.lahar.core.job.state}) executes the action through SyncJob, KillJob or
  * KillTarget. A phase change is followed by a sync, as Volcano's status write is followed by a
  * job-update event.
+ *
+ * <p>{@code status.version} is bumped once per action that kills the job's run (RestartJob,
+ * AbortJob, TerminateJob, CompleteJob, ResumeJob, and the policies that raise them), and pods of an
+ * older version only sync. Volcano's killJob bumps it on every call, and the Completing, Aborting,
+ * Terminating, Aborted and finished states answer every later sync with a kill, so there the number
+ * counts the reconciles its informer and work queue happened to run (coalesced by timing): no
+ * deterministic replay could reproduce it. What the version means — which run a pod belongs to,
+ * and so which pod events are outdated — is the same under both rules.
  */
 package io.lahar.core.job;

@@ -202,6 +202,24 @@ class JobControllerTest {
         assertThat(transitions).hasSize(before);
     }
 
+    /** Once per killing action (package-info): the kills Aborting and Aborted answer syncs with leave it be. */
+    @Test
+    void theVersionIsBumpedOncePerKillingActionNotPerKill() {
+        JobInfo s = started(TestJobs.job("ab", "", "w:2"));
+        s = observe(s, "ab-w-0", PodPhase.Running, null, 0, 1);
+        s = apply(s, new Input.Command(Action.ABORT_JOB, null, null, 2));
+        assertThat(s.phase()).isEqualTo(JobPhase.Aborting);
+        assertThat(s.version()).isEqualTo(1);
+        for (JobPod p : List.copyOf(s.pods().values())) {
+            s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 3));
+        }
+        assertThat(s.phase()).isEqualTo(JobPhase.Aborted);
+        assertThat(transitions).extracting(Transition::to).containsSubsequence(JobPhase.Aborting, JobPhase.Aborted);
+        assertThat(s.version()).isEqualTo(1);
+        s = apply(s, new Input.Command(Action.RESUME_JOB, null, null, 4));
+        assertThat(s.version()).isEqualTo(2);
+    }
+
     @Test
     void aPendingJobSaysWhyItsGangCannotBeScheduledAndWhenItIsAdmitted() {
         JobInfo s = apply(JobInfo.empty(), new Input.Submit(spark(), 0));
