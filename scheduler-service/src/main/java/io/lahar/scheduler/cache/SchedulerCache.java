@@ -377,14 +377,13 @@ public final class SchedulerCache {
     }
 
     /**
-     * A Completed pod group (the job controller's word) stays Completed; otherwise the phase this
-     * scheduler last decided wins over the pod group record's, which lags behind it.
+     * The phase this scheduler last decided wins over the pod group record's, which lags behind it
+     * (the job controller echoes what it observed). Completed is no exception: like Volcano's
+     * jobStatus, each session works it out again from the tasks.
      */
     private static PodGroupPhase phase(JobEntry j) {
-        PodGroupPhase recorded = PodGroupMapping.phase(j.group.getStatus().getPhase());
         PodGroupStatus decided = decided(j);
-        if (recorded == PodGroupPhase.Completed || decided == null) return recorded;
-        return PodGroupMapping.phase(decided.getPhase());
+        return PodGroupMapping.phase(decided == null ? j.group.getStatus().getPhase() : decided.getPhase());
     }
 
     /** Sets a pod's status, keeping the count of unconfirmed bindings. */

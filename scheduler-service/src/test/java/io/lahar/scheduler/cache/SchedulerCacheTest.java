@@ -154,12 +154,18 @@ class SchedulerCacheTest {
     }
 
     @Test
-    void theDecidedPhaseWinsOverTheLaggingPodGroupRecordButCompletedIsFinal() {
+    void theDecidedPhaseWinsOverTheLaggingPodGroupRecordCompletedIncluded() {
         cache.onPodGroup("ns/a", podGroup("ns", "a", "q", 1, "Pending", 0));
+        assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Pending);
         cache.recordStatus("ns/a", new PodGroupStatus("Inqueue", List.of(), 0, 0, 0));
         assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Inqueue);
+        cache.recordStatus("ns/a", new PodGroupStatus("Completed", List.of(), 0, 1, 0));
         cache.onPodGroup("ns/a", podGroup("ns", "a", "q", 1, "Completed", 0));
         assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Completed);
+        // Not final: a task created again makes the next session decide Running, and the record echoing
+        // the earlier Completed does not bring it back.
+        cache.recordStatus("ns/a", new PodGroupStatus("Running", List.of(), 1, 0, 0));
+        assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Running);
     }
 
     /**

@@ -76,7 +76,7 @@ public final class Allocate implements Action {
         if (!job.problems().isEmpty() || job.pendingTaskNum() == 0) {
             return false;
         }
-        if (job.phase() == PodGroupPhase.Completed || (enqueueGate && job.phase() == PodGroupPhase.Pending)) {
+        if (enqueueGate && job.phase() == PodGroupPhase.Pending) {
             return false;
         }
         String invalid = ssn.jobValid(job);

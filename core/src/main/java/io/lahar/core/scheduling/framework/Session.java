@@ -570,13 +570,15 @@ public final class Session {
     }
 
     /**
-     * Volcano's jobStatus: Unknown when some tasks run but the gang is not whole; Running once
-     * minMember tasks hold nodes (or succeeded); otherwise Inqueue stays Inqueue and anything else is
-     * Pending.
+     * Volcano's jobStatus, recomputed every session: Unknown when some tasks run but the gang is not
+     * whole; Running once minMember tasks hold a node or finished (succeeded or failed), Completed
+     * when those tasks are all finished; otherwise Inqueue stays Inqueue and anything else is
+     * Pending. Completed is not final: a task created again (RestartTask, a scale up) makes the group
+     * Running or Pending at the next session.
      */
     private PodGroupPhase jobStatus(SessionJob j) {
         PodGroupPhase p = j.phase();
-        if (p == PodGroupPhase.Completed || !j.problems().isEmpty()) return p;
+        if (!j.problems().isEmpty()) return p;
         boolean hasRunning = false;
         for (SessionTask t : j.tasks()) {
             if (t.status() == TaskStatus.Running) {
@@ -585,7 +587,10 @@ public final class Session {
             }
         }
         if (hasRunning && !j.isReady()) return PodGroupPhase.Unknown;
-        if (j.isReady()) return PodGroupPhase.Running;
+        int allocated = j.holdingTaskNum() + j.finishedTaskNum();
+        if (allocated >= j.info().minMember()) {
+            return j.holdingTaskNum() == 0 ? PodGroupPhase.Completed : PodGroupPhase.Running;
+        }
         return p == PodGroupPhase.Inqueue ? PodGroupPhase.Inqueue : PodGroupPhase.Pending;
     }
 

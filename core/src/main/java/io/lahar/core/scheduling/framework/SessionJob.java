@@ -26,6 +26,7 @@ public final class SessionJob {
     private final int[] roleValid;
     private int ready;
     private int holding;
+    private int finished;
     private int waiting;
     private int pending;
     private int valid;
@@ -129,6 +130,16 @@ public final class SessionJob {
         return Resource.EMPTY;
     }
 
+    /** Tasks holding a node (an allocated status). */
+    public int holdingTaskNum() {
+        return holding;
+    }
+
+    /** Tasks that succeeded or failed (Volcano's CompletedStatus). */
+    public int finishedTaskNum() {
+        return finished;
+    }
+
     /** Volcano's WaitingTaskNum: pipelined tasks. */
     public int waitingTaskNum() {
         return waiting;
@@ -225,6 +236,9 @@ public final class SessionJob {
         if (s == TaskStatus.Pending || s.isAllocated() || s == TaskStatus.Succeeded || s == TaskStatus.Pipelined) {
             valid += d;
             roleValid[r] += d;
+        }
+        if (s == TaskStatus.Succeeded || s == TaskStatus.Failed) {
+            finished += d;
         }
         if (s.isAllocated()) {
             holding += d;

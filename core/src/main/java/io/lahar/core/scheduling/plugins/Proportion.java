@@ -1,7 +1,6 @@
 package io.lahar.core.scheduling.plugins;
 
 import io.lahar.core.resource.Resource;
-import io.lahar.core.scheduling.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Arguments;
 import io.lahar.core.scheduling.framework.Functions.Vote;
@@ -48,7 +47,7 @@ public final class Proportion implements Plugin {
     public void onSessionOpen(Session ssn) {
         for (SessionJob j : ssn.jobs()) {
             SessionQueue q = j.queue();
-            if (q == null || !j.problems().isEmpty() || j.phase() == PodGroupPhase.Completed) continue;
+            if (q == null || !j.problems().isEmpty()) continue;
             Resource r = Resource.EMPTY;
             for (SessionTask t : j.tasks()) {
                 TaskStatus s = t.status();

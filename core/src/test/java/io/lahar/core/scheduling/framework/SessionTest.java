@@ -65,6 +65,37 @@ class SessionTest {
                 "2/2 tasks in gang unschedulable: pod group is waiting for resources");
     }
 
+    /** Volcano's jobStatus: minMember tasks held a node or finished, and none holds one now. */
+    @Test
+    void aGangWhoseTasksAllFinishedIsCompletedFailedOnesIncluded() {
+        JobInfo done = JobInfo.builder("done").queue("default").phase(PodGroupPhase.Running).minMember(3)
+                .task(TaskInfo.builder("done-0").resreq(Map.of("cpu", "1")).status(TaskStatus.Succeeded).build())
+                .task(TaskInfo.builder("done-1").resreq(Map.of("cpu", "1")).status(TaskStatus.Succeeded).build())
+                .task(TaskInfo.builder("done-2").resreq(Map.of("cpu", "1")).status(TaskStatus.Failed).build())
+                .build();
+        JobInfo finishing = JobInfo.builder("finishing").queue("default").phase(PodGroupPhase.Running).minMember(2)
+                .task(TaskInfo.builder("finishing-0").resreq(Map.of("cpu", "1")).status(TaskStatus.Succeeded).build())
+                .task(TaskInfo.builder("finishing-1").resreq(Map.of("cpu", "1")).on("n0", TaskStatus.Running).build())
+                .build();
+        SessionResult r = Fixtures.run(nodes(1, "4", "8Gi"), List.of(), List.of(done, finishing));
+        assertThat(r.phaseChanges()).containsExactly(
+                new SessionResult.PhaseChange(key("done"), PodGroupPhase.Running, PodGroupPhase.Completed));
+        assertThat(r.conditions()).doesNotContainKey(key("done"));
+    }
+
+    /** Completed is worked out again each session: a task created again is placed, and the group runs. */
+    @Test
+    void aCompletedGroupWithATaskCreatedAgainIsAllocatedAndRunsAgain() {
+        JobInfo again = JobInfo.builder("again").queue("default").phase(PodGroupPhase.Completed).minMember(2)
+                .task(TaskInfo.builder("again-0").resreq(Map.of("cpu", "1")).status(TaskStatus.Succeeded).build())
+                .task(TaskInfo.builder("again-1").resreq(Map.of("cpu", "1")).status(TaskStatus.Pending).build())
+                .build();
+        SessionResult r = Fixtures.run(nodes(1, "4", "8Gi"), List.of(), List.of(again));
+        assertThat(r.bindings()).extracting(SessionResult.Binding::task).containsExactly("again-1");
+        assertThat(r.phaseChanges()).containsExactly(
+                new SessionResult.PhaseChange(key("again"), PodGroupPhase.Completed, PodGroupPhase.Running));
+    }
+
     @Test
     void anAdmittedGangWhosePodsDoNotExistYetIsMeasuredByItsMinMember() {
         JobInfo noPods = JobInfo.builder("j").queue("default").phase(PodGroupPhase.Inqueue).minMember(2)
