@@ -5,16 +5,16 @@ import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.PodGroup;
-import io.lahar.core.command.ActionGate;
-import io.lahar.core.command.JobCommands;
-import io.lahar.core.command.JobRecord;
+import io.lahar.core.command.CommandStep;
 import io.lahar.core.command.JobRequest;
 import io.lahar.core.command.JobVerdict;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.Outcome;
+import io.lahar.core.job.PodEvents;
 import io.lahar.core.job.PodGroupDecisions;
+import io.lahar.core.job.TimerClock;
 import io.lahar.core.job.Transition;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobTransition;
@@ -41,8 +41,9 @@ import java.util.OptionalLong;
  * {@code maxClockStep} per tick. Each input gives a {@link Step} with the transition records the
  * streams-app wrote for it, built with the same codec.
  *
- * <p>Mirrors the streams-app's per-input glue over a single job instead of a state store; the
- * report proposes moving that glue into core so both call one implementation.
+ * <p>The rules are the core's, called by both ({@link CommandStep}, {@link PodEvents},
+ * {@link PodGroupDecisions}, {@link TimerClock}); what stays here is holding one job's state
+ * instead of a state store, and saying in words why an input changed nothing.
  */
 public final class JobReplay {
 
@@ -125,39 +126,20 @@ public final class JobReplay {
         } catch (IllegalArgumentException e) {
             return note(in, "command", summary, "rejected: " + e.getMessage());
         }
-        JobCommands.Decision decision = JobCommands.decide(new JobRecord(live() ? info.job() : null, recent), request, admission.apply(in.timestamp()));
-        JobVerdict verdict = decision.verdict();
-        String refusal = null;
-        Input input = switch (decision.effect()) {
-            case SUBMITTED -> new Input.Submit(decision.next().job(), request.time());
-            case UPDATED -> new Input.Update(decision.next().job(), request.time());
-            case DELETED -> new Input.Delete(request.time());
-            case ACTION -> {
-                JobRequest.Act act = (JobRequest.Act) request.body();
-                List<Violation> refused = ActionGate.check(info, act);
-                if (!refused.isEmpty()) {
-                    verdict = new JobVerdict(request.requestId(), request.kind(), false, refused, null, request.time());
-                    refusal = "rejected: " + violations(refused);
-                    yield null;
-                }
-                yield new Input.Command(act.action(), act.task(), act.pod(), request.time());
-            }
-            case NONE, REPLAYED -> null;
-        };
-        if (decision.effect() == JobCommands.Effect.REPLAYED) {
+        CommandStep step = CommandStep.of(info, recent, request, admission.apply(in.timestamp()));
+        if (step.replayed()) {
             return note(in, "command", summary, "a retry: answered from the recent verdicts, nothing applied");
         }
-        List<JobVerdict> nextRecent = recentWith(verdict);
-        if (input != null) {
-            return apply(in, "command", summary, input, nextRecent);
+        if (step.input() != null) {
+            return apply(in, "command", summary, step.input(), step.recent());
         }
-        if (decision.next() != null || info.submitted()) {
-            recent = nextRecent;
+        if (step.recent() != null) {
+            recent = step.recent();
             timerDropped = false;
         }
-        String why = refusal != null ? refusal
-                : verdict.accepted() ? "accepted, no change" : "rejected: " + violations(verdict.violations());
-        return note(in, "command", summary, why);
+        JobVerdict verdict = step.verdict();
+        return note(in, "command", summary,
+                verdict.accepted() ? "accepted, no change" : "rejected: " + violations(verdict.violations()));
     }
 
     private Step podEvent(ReplayInput in, PodEvent event) {
@@ -167,12 +149,9 @@ public final class JobReplay {
             throw new IllegalArgumentException("key: record key \"" + in.key() + "\" does not match the event's job \"" + expected + "\"");
         }
         Input.PodObserved input = PodEventCodec.toInput(event);
-        if (!info.submitted()) {
-            return note(in, "pod-event", summary, "skipped: the job does not exist");
-        }
-        String uid = uid();
-        if (event.getJobUid() != null && uid != null && !uid.equals(event.getJobUid())) {
-            return note(in, "pod-event", summary, "skipped: from job uid " + event.getJobUid() + ", the job is " + uid);
+        Optional<String> notForJob = PodEvents.notForJob(event.getJobUid(), info);
+        if (notForJob.isPresent()) {
+            return note(in, "pod-event", summary, notForJob.get());
         }
         return apply(in, "pod-event", summary, input, recent);
     }
@@ -187,9 +166,6 @@ public final class JobReplay {
         Optional<Input.PodGroupObserved> observed = SchedulerDecisionCodec.toInput(decision);
         if (observed.isEmpty()) {
             return note(in, "decision", summary, "reaches the job through its pods' events");
-        }
-        if (!live()) {
-            return note(in, "decision", summary, "skipped: the job does not exist");
         }
         Optional<String> notForJob = PodGroupDecisions.notForJob(decision.getEpoch(), decision.getPodGroup(),
                 decision.getPodGroupVersion(), schedulerEpoch, info);
@@ -216,11 +192,12 @@ public final class JobReplay {
     private Step tick(ReplayInput in, Tick tick) {
         long announced = tick.getTime().toEpochMilli();
         String summary = tick.getTime().toString();
-        if (clock.isPresent() && announced <= clock.getAsLong()) {
+        OptionalLong next = TimerClock.advance(clock, announced, maxClockStep);
+        if (next.isEmpty()) {
             return note(in, "tick", summary, "late or repeated: time does not go back");
         }
-        long time = clock.isPresent() && announced - clock.getAsLong() > maxClockStep ? clock.getAsLong() + maxClockStep : announced;
-        clock = OptionalLong.of(time);
+        long time = next.getAsLong();
+        clock = next;
         OptionalLong due = info.nextDue();
         if (timerDropped || due.isEmpty() || due.getAsLong() > time) {
             return note(in, "tick", summary, "no timer due");
@@ -255,21 +232,6 @@ public final class JobReplay {
 
     private Step note(ReplayInput in, String kind, String summary, String note) {
         return new Step(in, kind, summary, List.of(), List.of(), note);
-    }
-
-    private boolean live() {
-        return info.submitted() && !info.deleted();
-    }
-
-    private String uid() {
-        Job job = info.job();
-        return job == null || job.metadata() == null ? null : job.metadata().uid();
-    }
-
-    private List<JobVerdict> recentWith(JobVerdict verdict) {
-        List<JobVerdict> next = new ArrayList<>(recent);
-        next.add(verdict);
-        return next.size() > JobRecord.RECENT_LIMIT ? List.copyOf(next.subList(next.size() - JobRecord.RECENT_LIMIT, next.size())) : next;
     }
 
     private static String violations(List<Violation> violations) {

@@ -1,6 +1,7 @@
 package io.lahar.core.command;
 
 import io.lahar.core.api.Job;
+import io.lahar.core.job.JobInfo;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,11 @@ public record JobRecord(Job job, List<JobVerdict> recent) {
         recent = recent == null ? List.of() : List.copyOf(recent);
     }
 
+    /** The gate's record of a job: the job while it is live (null before its submission and once deleted). */
+    public static JobRecord of(JobInfo job, List<JobVerdict> recent) {
+        return new JobRecord(job.submitted() && !job.deleted() ? job.job() : null, recent);
+    }
+
     public boolean exists() {
         return job != null;
     }
@@ -33,12 +39,14 @@ public record JobRecord(Job job, List<JobVerdict> recent) {
     }
 
     JobRecord with(Job newJob, JobVerdict verdict) {
+        return new JobRecord(newJob, recentWith(verdict));
+    }
+
+    /** The recent verdicts with {@code verdict} added, the oldest forgotten past {@link #RECENT_LIMIT}. */
+    public List<JobVerdict> recentWith(JobVerdict verdict) {
         List<JobVerdict> next = new ArrayList<>(recent.size() + 1);
         next.addAll(recent);
         next.add(verdict);
-        if (next.size() > RECENT_LIMIT) {
-            next = next.subList(next.size() - RECENT_LIMIT, next.size());
-        }
-        return new JobRecord(newJob, next);
+        return next.size() > RECENT_LIMIT ? List.copyOf(next.subList(next.size() - RECENT_LIMIT, next.size())) : next;
     }
 }

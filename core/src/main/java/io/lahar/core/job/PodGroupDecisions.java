@@ -12,8 +12,8 @@ public final class PodGroupDecisions {
     }
 
     /**
-     * Why a pod-group status decision is not taken for the job, empty when it is: a decision of an
-     * older scheduler epoch than the newest the job has taken (the fenced instance's), about another
+     * Why a pod-group status decision is not taken for the job, empty when it is: the job does not
+     * exist (never submitted, or deleted), a decision of an older scheduler epoch than the newest the job has taken (the fenced instance's), about another
      * pod group, or about an earlier incarnation of the job's group (made before a restart; the new
      * group must pass the Pending → Inqueue gate on its own).
      *
@@ -21,10 +21,13 @@ public final class PodGroupDecisions {
      * @param podGroup        the pod group decided on
      * @param podGroupVersion the job version of that pod group; null when the decision does not say
      * @param jobEpoch        the newest scheduler epoch the job has taken a decision of
-     * @param job             the job, submitted
+     * @param job             the job's state
      */
     public static Optional<String> notForJob(long epoch, String podGroup, Integer podGroupVersion, long jobEpoch,
                                              JobInfo job) {
+        if (!job.submitted() || job.deleted()) {
+            return Optional.of("skipped: the job does not exist");
+        }
         if (epoch < jobEpoch) {
             return Optional.of("dropped: epoch older than " + jobEpoch);
         }

@@ -29,6 +29,8 @@ class PodGroupDecisionsTest {
                 .hasValue("dropped: epoch older than 4");
         assertThat(PodGroupDecisions.notForJob(3, "other-pg", 2, 3, job))
                 .hasValue("skipped: not the job's pod group");
+        assertThat(PodGroupDecisions.notForJob(3, group, 2, 3, JobInfo.empty()))
+                .hasValue("skipped: the job does not exist");
     }
 
     @Test

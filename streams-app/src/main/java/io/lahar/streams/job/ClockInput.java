@@ -1,6 +1,7 @@
 package io.lahar.streams.job;
 
 import io.lahar.core.job.Input;
+import io.lahar.core.job.TimerClock;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -25,9 +26,7 @@ final class ClockInput implements InputHandler {
     private final long maxStep;
 
     /**
-     * @param maxStep the most the timer clock moves on one tick: after an outage (a jump in time)
-     *                the deadlines that passed meanwhile expire over the following ticks, in due
-     *                order, instead of all at once
+     * @param maxStep the most the timer clock moves on one tick ({@link TimerClock#advance})
      */
     ClockInput(Deserializer<Tick> deserializer, JobEngine engine, TimerIndex timers, int budget, long maxStep) {
         this.deserializer = deserializer;
@@ -40,12 +39,11 @@ final class ClockInput implements InputHandler {
     @Override
     public void handle(String key, byte[] value, long timestamp) {
         Tick tick = Decoding.decode(deserializer, Topics.CLOCK.name(), value);
-        long announced = tick.getTime().toEpochMilli();
-        OptionalLong last = timers.clock();
-        if (last.isPresent() && announced <= last.getAsLong()) {
-            return; // a late or repeated tick (two tickers, a replay): time does not go back
+        OptionalLong next = TimerClock.advance(timers.clock(), tick.getTime().toEpochMilli(), maxStep);
+        if (next.isEmpty()) {
+            return;
         }
-        long time = last.isPresent() && announced - last.getAsLong() > maxStep ? last.getAsLong() + maxStep : announced;
+        long time = next.getAsLong();
         timers.clock(time);
         for (TimerIndex.Due due : timers.due(time, budget)) {
             try {

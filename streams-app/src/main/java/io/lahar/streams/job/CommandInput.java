@@ -1,11 +1,8 @@
 package io.lahar.streams.job;
 
 import io.lahar.core.admission.Violation;
-import io.lahar.core.command.ActionGate;
-import io.lahar.core.command.JobCommands;
+import io.lahar.core.command.CommandStep;
 import io.lahar.core.command.JobRequest;
-import io.lahar.core.command.JobVerdict;
-import io.lahar.core.job.Input;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.Topics;
 import io.lahar.schema.codec.JobCommandCodec;
@@ -18,10 +15,10 @@ import org.jboss.logging.Logger;
 import java.util.List;
 
 /**
- * Job commands: the core's command gate (parse, admission, idempotency by requestId) answers
- * every command on the results topic; an accepted submit, update, delete or action then enters
- * the job engine. An action the job's phase has no use for is answered rejected (see
- * {@link ActionGate}) and changes nothing.
+ * Job commands: the core's command gate (parse, admission, idempotency by requestId, and the
+ * action gate: {@link CommandStep}) answers every command on the results topic; an accepted
+ * submit, update, delete or action then enters the job engine. An action the job's phase has no
+ * use for is answered rejected and changes nothing.
  */
 final class CommandInput implements InputHandler {
 
@@ -59,34 +56,16 @@ final class CommandInput implements InputHandler {
         }
         LOG.debugf("command %s (%s) for %s", request.requestId(), request.kind(), key);
         JobEntry entry = engine.load(key);
-        JobCommands.Decision decision = JobCommands.decide(entry.gate(), request, queues.admissionContext());
-        JobVerdict verdict = decision.verdict();
-        Input input = switch (decision.effect()) {
-            case SUBMITTED -> new Input.Submit(decision.next().job(), request.time());
-            case UPDATED -> new Input.Update(decision.next().job(), request.time());
-            case DELETED -> new Input.Delete(request.time());
-            case ACTION -> {
-                JobRequest.Act act = (JobRequest.Act) request.body();
-                List<Violation> refused = ActionGate.check(entry.info(), act);
-                if (!refused.isEmpty()) {
-                    verdict = new JobVerdict(request.requestId(), request.kind(), false, refused, null, request.time());
-                    yield null;
-                }
-                yield new Input.Command(act.action(), act.task(), act.pod(), request.time());
-            }
-            case NONE, REPLAYED -> null;
-        };
-        if (decision.effect() != JobCommands.Effect.REPLAYED) {
-            JobEntry next = entry.withRecent(entry.recentWith(verdict));
-            if (input != null) {
-                engine.apply(key, next, input, timestamp);
-            } else if (decision.next() != null || entry.info().submitted()) {
-                // A rejection about an existing job is remembered, so its retry is answered alike;
-                // one about a job that never existed leaves no trace.
+        CommandStep step = CommandStep.of(entry.info(), entry.recent(), request, queues.admissionContext());
+        if (step.recent() != null) {
+            JobEntry next = entry.withRecent(step.recent());
+            if (step.input() != null) {
+                engine.apply(key, next, step.input(), timestamp);
+            } else {
                 engine.save(key, entry, next);
             }
         }
-        answer(key, JobCommandCodec.toResult(request, verdict), timestamp);
+        answer(key, JobCommandCodec.toResult(request, step.verdict()), timestamp);
     }
 
     private void answer(String key, io.lahar.schema.CommandResult result, long timestamp) {

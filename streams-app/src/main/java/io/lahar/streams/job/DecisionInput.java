@@ -16,8 +16,8 @@ import java.util.Optional;
 
 /**
  * Scheduler decisions: a pod-group status moves the job's gang (Inqueue lets its pods be
- * created). Binds and evictions reach the job through its pods' events instead. Decisions of an
- * older scheduler epoch than the newest seen for the job are dropped (the fenced instance's), as
+ * created). Binds and evictions reach the job through its pods' events instead. Decisions about a
+ * job that does not exist, of an older scheduler epoch than the newest seen for the job are dropped (the fenced instance's), as
  * are decisions about a pod group the job no longer has, or about an earlier incarnation of it
  * ({@link PodGroupDecisions#notForJob}).
  */
@@ -46,10 +46,6 @@ final class DecisionInput implements InputHandler {
             return;
         }
         JobEntry entry = engine.load(key);
-        if (!entry.live()) {
-            LOG.debugf("pod group decision for %s, which does not exist: skipped", key);
-            return;
-        }
         Optional<String> notForJob = PodGroupDecisions.notForJob(decision.getEpoch(), decision.getPodGroup(),
                 decision.getPodGroupVersion(), entry.schedulerEpoch(), entry.info());
         if (notForJob.isPresent()) {

@@ -5,7 +5,6 @@ import io.lahar.core.command.JobRecord;
 import io.lahar.core.command.JobVerdict;
 import io.lahar.core.job.JobInfo;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -35,7 +34,7 @@ public record JobEntry(List<JobVerdict> recent, JobInfo info, long schedulerEpoc
 
     /** The gate's record: the live job (null once deleted) and the recent verdicts. */
     public JobRecord gate() {
-        return new JobRecord(live() ? info.job() : null, recent);
+        return JobRecord.of(info, recent);
     }
 
     public JobEntry withRecent(List<JobVerdict> next) {
@@ -48,12 +47,5 @@ public record JobEntry(List<JobVerdict> recent, JobInfo info, long schedulerEpoc
 
     public JobEntry withScheduler(long epoch, List<PodGroup.PodGroupCondition> conditions) {
         return new JobEntry(recent, info, epoch, conditions);
-    }
-
-    /** The verdicts with {@code verdict} added, the oldest forgotten past the gate's limit. */
-    public List<JobVerdict> recentWith(JobVerdict verdict) {
-        List<JobVerdict> next = new ArrayList<>(recent);
-        next.add(verdict);
-        return next.size() > JobRecord.RECENT_LIMIT ? next.subList(next.size() - JobRecord.RECENT_LIMIT, next.size()) : next;
     }
 }

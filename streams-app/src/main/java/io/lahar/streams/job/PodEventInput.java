@@ -1,16 +1,19 @@
 package io.lahar.streams.job;
 
 import io.lahar.core.job.Input;
+import io.lahar.core.job.PodEvents;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.Topics;
 import io.lahar.schema.codec.PodEventCodec;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.jboss.logging.Logger;
 
+import java.util.Optional;
+
 /**
  * Pod events: what the kubelet (through the bridge) saw happen to one of the job's pods. Events
  * about a job that does not exist, or about another incarnation of it (a different job uid),
- * say nothing about this job and are skipped.
+ * say nothing about this job and are skipped ({@link PodEvents#notForJob}).
  */
 final class PodEventInput implements InputHandler {
 
@@ -34,13 +37,9 @@ final class PodEventInput implements InputHandler {
         }
         Input.PodObserved input = PodEventCodec.toInput(event);
         JobEntry entry = engine.load(key);
-        if (!entry.info().submitted()) {
-            LOG.debugf("pod event for %s, which does not exist: skipped", key);
-            return;
-        }
-        String uid = entry.info().job().metadata() == null ? null : entry.info().job().metadata().uid();
-        if (event.getJobUid() != null && uid != null && !uid.equals(event.getJobUid())) {
-            LOG.debugf("pod event for %s from job uid %s, the job is %s: skipped", key, event.getJobUid(), uid);
+        Optional<String> notForJob = PodEvents.notForJob(event.getJobUid(), entry.info());
+        if (notForJob.isPresent()) {
+            LOG.debugf("pod event for %s from job uid %s: %s", key, event.getJobUid(), notForJob.get());
             return;
         }
         engine.apply(key, entry, input, timestamp);

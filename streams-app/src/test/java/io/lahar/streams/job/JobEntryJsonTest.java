@@ -95,7 +95,7 @@ class JobEntryJsonTest {
         JobInfo info = controller.apply(JobInfo.empty(), new Input.Submit(submit.next().job(), 0)).state();
         JobEntry entry = new JobEntry(List.of(submit.verdict()), info, 0, List.of());
         entries.add(entry);
-        entry = entry.withRecent(entry.recentWith(refused)).withScheduler(2, List.of(new PodGroup.PodGroupCondition(
+        entry = entry.withRecent(entry.gate().recentWith(refused)).withScheduler(2, List.of(new PodGroup.PodGroupCondition(
                 "Unschedulable", "True", "tid", "1970-01-01T00:00:01Z", "NotEnoughResources", "0/3 nodes are available")));
         entries.add(entry);
         info = controller.apply(entry.info(), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1, null, null)).state();
