@@ -16,10 +16,10 @@ import java.util.Optional;
 
 /**
  * Scheduler decisions: a pod-group status moves the job's gang (Inqueue lets its pods be
- * created). Binds and evictions reach the job through its pods' events instead. Decisions about a
- * job that does not exist, of an older scheduler epoch than the newest seen for the job are dropped (the fenced instance's), as
- * are decisions about a pod group the job no longer has, or about an earlier incarnation of it
- * ({@link PodGroupDecisions#notForJob}).
+ * created). Binds and evictions reach the job through its pods' events instead. Dropped
+ * ({@link PodGroupDecisions#notForJob}): decisions about a job that does not exist, of an older
+ * scheduler epoch than the newest seen for the job (the fenced instance's), about a pod group the
+ * job no longer has, or about an earlier incarnation of it.
  */
 final class DecisionInput implements InputHandler {
 
