@@ -2,8 +2,6 @@ package io.lahar.cli.replay;
 
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.Violation;
-import io.lahar.core.api.Job;
-import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.command.CommandStep;
 import io.lahar.core.command.JobRequest;
@@ -28,7 +26,6 @@ import io.lahar.schema.codec.JobTransitionCodec;
 import io.lahar.schema.codec.PodEventCodec;
 import io.lahar.schema.codec.SchedulerDecisionCodec;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -172,10 +169,7 @@ public final class JobReplay {
         if (notForJob.isPresent()) {
             return note(in, "decision", summary, notForJob.get());
         }
-        List<PodGroup.PodGroupCondition> next = ((PodGroupStatus) decision.getDecision()).getConditions().stream()
-                .map(c -> new PodGroup.PodGroupCondition(c.getType(), c.getStatus(), c.getTransitionID(),
-                        c.getLastTransitionTime().toString(), c.getReason(), c.getMessage()))
-                .toList();
+        List<PodGroup.PodGroupCondition> next = SchedulerDecisionCodec.conditions((PodGroupStatus) decision.getDecision());
         long epochBefore = schedulerEpoch;
         List<PodGroup.PodGroupCondition> conditionsBefore = conditions;
         schedulerEpoch = decision.getEpoch();
@@ -216,18 +210,9 @@ public final class JobReplay {
         info = outcome.state();
         recent = nextRecent;
         timerDropped = false;
-        Job job = info.job();
-        List<JobTransition> records = new ArrayList<>();
-        if (job != null) {
-            JobStatus status = job.status();
-            int version = info.version();
-            int retries = status == null || status.retryCount() == null ? 0 : status.retryCount();
-            JobTransitionCodec.Source source = new JobTransitionCodec.Source(in.topic(), in.partition(), in.offset());
-            for (Transition t : outcome.transitions()) {
-                records.add(JobTransitionCodec.toRecord(job.namespace(), job.name(), t, version, retries, source));
-            }
-        }
-        return new Step(in, kind, summary, records, job == null ? List.of() : outcome.transitions(), null);
+        List<JobTransition> records = JobTransitionCodec.toRecords(info, outcome.transitions(),
+                new JobTransitionCodec.Source(in.topic(), in.partition(), in.offset()));
+        return new Step(in, kind, summary, records, info.job() == null ? List.of() : outcome.transitions(), null);
     }
 
     private Step note(ReplayInput in, String kind, String summary, String note) {

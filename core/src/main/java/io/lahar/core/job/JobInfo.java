@@ -78,6 +78,11 @@ public record JobInfo(
         return job == null || job.status() == null || job.status().version() == null ? 0 : job.status().version();
     }
 
+    /** The job's retry count, 0 before it has a status. */
+    public int retryCount() {
+        return job == null || job.status() == null || job.status().retryCount() == null ? 0 : job.status().retryCount();
+    }
+
     public JobPhase phase() {
         return job == null || job.status() == null || job.status().state() == null ? null
                 : job.status().state().phase();

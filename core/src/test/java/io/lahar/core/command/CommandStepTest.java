@@ -14,21 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CommandStepTest {
 
     private static final AdmissionContext FRESH = AdmissionContext.freshInstall();
-    private static final String MANIFEST = """
-            apiVersion: batch.volcano.sh/v1alpha1
-            kind: Job
-            metadata:
-              name: j
-            spec:
-              tasks:
-              - name: worker
-                replicas: 2
-                template:
-                  spec:
-                    containers:
-                    - name: w
-                      image: busybox
-            """;
+    private static final String MANIFEST = JobCommandsTest.job("j", 2);
 
     private static JobRequest request(String id, JobRequest.Body body) {
         return new JobRequest(id, "test", "default", "j", 1_000L, body);

@@ -11,7 +11,8 @@ class JobCommandsTest {
 
     private static final AdmissionContext FRESH = AdmissionContext.freshInstall();
 
-    private static String job(String name, int replicas) {
+    /** A minimal Volcano Job manifest: one task {@code worker} of {@code replicas} busybox pods. */
+    static String job(String name, int replicas) {
         return """
                 apiVersion: batch.volcano.sh/v1alpha1
                 kind: Job

@@ -1,9 +1,13 @@
 package io.lahar.schema.codec;
 
+import io.lahar.core.api.Job;
+import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.Transition;
 import io.lahar.schema.JobTransition;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /** One {@link Transition} of the engine to its {@code lahar.job-transitions} record. */
 public final class JobTransitionCodec {
@@ -13,6 +17,25 @@ public final class JobTransitionCodec {
 
     /** Where the input that caused a transition was read: the audit trail back to the log. */
     public record Source(String topic, int partition, long offset) {
+    }
+
+    /**
+     * The records of the transitions one input caused, each with the job's version and retry count
+     * after the input (as the streams-app writes them and {@code lahar replay} re-builds them);
+     * none when the job is gone.
+     *
+     * @param after the job's state after the input was applied
+     */
+    public static List<JobTransition> toRecords(JobInfo after, List<Transition> transitions, Source source) {
+        Job job = after.job();
+        if (job == null) {
+            return List.of();
+        }
+        List<JobTransition> out = new ArrayList<>(transitions.size());
+        for (Transition t : transitions) {
+            out.add(toRecord(job.namespace(), job.name(), t, after.version(), after.retryCount(), source));
+        }
+        return out;
     }
 
     /**

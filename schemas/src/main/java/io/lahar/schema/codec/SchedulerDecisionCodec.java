@@ -1,5 +1,6 @@
 package io.lahar.schema.codec;
 
+import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.job.Input;
 import io.lahar.schema.PodGroupCondition;
@@ -7,6 +8,7 @@ import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /** A {@code lahar.scheduler-decisions} record to what the job engine learns from it. */
@@ -38,5 +40,13 @@ public final class SchedulerDecisionCodec {
         return Optional.of(new Input.PodGroupObserved(phase, decision.getTime().toEpochMilli(),
                 unschedulable.map(PodGroupCondition::getReason).orElse(null),
                 unschedulable.map(PodGroupCondition::getMessage).orElse(null)));
+    }
+
+    /** A pod-group status decision's conditions, as the job keeps them for its pod group record. */
+    public static List<PodGroup.PodGroupCondition> conditions(PodGroupStatus status) {
+        return status.getConditions().stream()
+                .map(c -> new PodGroup.PodGroupCondition(c.getType(), c.getStatus(), c.getTransitionID(),
+                        c.getLastTransitionTime().toString(), c.getReason(), c.getMessage()))
+                .toList();
     }
 }

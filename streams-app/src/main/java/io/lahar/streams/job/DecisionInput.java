@@ -3,7 +3,6 @@ package io.lahar.streams.job;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.PodGroupDecisions;
-import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
@@ -53,8 +52,7 @@ final class DecisionInput implements InputHandler {
                     notForJob.get());
             return;
         }
-        List<PodGroup.PodGroupCondition> conditions = ((PodGroupStatus) decision.getDecision()).getConditions().stream()
-                .map(DecisionInput::condition).toList();
+        List<PodGroup.PodGroupCondition> conditions = SchedulerDecisionCodec.conditions((PodGroupStatus) decision.getDecision());
         boolean conditionsChanged = !conditions.equals(entry.podGroupConditions());
         JobEntry next = entry.withScheduler(decision.getEpoch(), conditions);
         JobEntry after = engine.apply(key, next, observed.get(), timestamp);
@@ -62,10 +60,5 @@ final class DecisionInput implements InputHandler {
             // Same phase, new reasons (say, why it is still unschedulable): the pod group record says so.
             engine.publishPodGroup(key, after, observed.get().time(), timestamp);
         }
-    }
-
-    private static PodGroup.PodGroupCondition condition(PodGroupCondition c) {
-        return new PodGroup.PodGroupCondition(c.getType(), c.getStatus(), c.getTransitionID(),
-                c.getLastTransitionTime().toString(), c.getReason(), c.getMessage());
     }
 }

@@ -11,8 +11,8 @@ import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.JobPod;
 import io.lahar.core.job.Outcome;
 import io.lahar.core.job.PodGroups;
-import io.lahar.core.job.Transition;
 import io.lahar.core.job.WorldAction;
+import io.lahar.schema.JobTransition;
 import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.codec.JobTransitionCodec;
 import io.lahar.schema.codec.PodGroupCodec;
@@ -123,13 +123,9 @@ public final class JobEngine {
         if (job == null) {
             return;
         }
-        JobStatus status = job.status();
         int version = now.version();
-        int retries = status == null || status.retryCount() == null ? 0 : status.retryCount();
-        JobTransitionCodec.Source source = source();
-        for (Transition t : outcome.transitions()) {
-            forward(key, JobTransitionCodec.toRecord(job.namespace(), job.name(), t, version, retries, source),
-                    timestamp, Sinks.TRANSITIONS);
+        for (JobTransition record : JobTransitionCodec.toRecords(now, outcome.transitions(), source())) {
+            forward(key, record, timestamp, Sinks.TRANSITIONS);
         }
         String uid = job.metadata() == null ? null : job.metadata().uid();
         boolean podGroupSent = false;

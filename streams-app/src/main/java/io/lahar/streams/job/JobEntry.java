@@ -1,7 +1,6 @@
 package io.lahar.streams.job;
 
 import io.lahar.core.api.PodGroup;
-import io.lahar.core.command.JobRecord;
 import io.lahar.core.command.JobVerdict;
 import io.lahar.core.job.JobInfo;
 
@@ -30,11 +29,6 @@ public record JobEntry(List<JobVerdict> recent, JobInfo info, long schedulerEpoc
     /** The job exists for the command gate: submitted and not deleted. */
     public boolean live() {
         return info.submitted() && !info.deleted();
-    }
-
-    /** The gate's record: the live job (null once deleted) and the recent verdicts. */
-    public JobRecord gate() {
-        return JobRecord.of(info, recent);
     }
 
     public JobEntry withRecent(List<JobVerdict> next) {

@@ -1,6 +1,7 @@
 package io.lahar.streams.job;
 
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.lahar.core.command.JobRecord;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Job;
@@ -95,7 +96,7 @@ class JobEntryJsonTest {
         JobInfo info = controller.apply(JobInfo.empty(), new Input.Submit(submit.next().job(), 0)).state();
         JobEntry entry = new JobEntry(List.of(submit.verdict()), info, 0, List.of());
         entries.add(entry);
-        entry = entry.withRecent(entry.gate().recentWith(refused)).withScheduler(2, List.of(new PodGroup.PodGroupCondition(
+        entry = entry.withRecent(JobRecord.of(entry.info(), entry.recent()).recentWith(refused)).withScheduler(2, List.of(new PodGroup.PodGroupCondition(
                 "Unschedulable", "True", "tid", "1970-01-01T00:00:01Z", "NotEnoughResources", "0/3 nodes are available")));
         entries.add(entry);
         info = controller.apply(entry.info(), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1, null, null)).state();

@@ -1,5 +1,6 @@
 package io.lahar.streams.job;
 
+import io.lahar.core.command.JobRecord;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Job;
@@ -110,11 +111,11 @@ class JobStatesTest {
         JobStore.Codec codec = new JobStore.Codec();
         JobEntry back = codec.decode(codec.encode("default/j", entry));
         assertThat(back).isEqualTo(entry);
-        assertThat(back.gate().exists()).isTrue();
-        assertThat(back.gate().job()).isEqualTo(armed.job());
+        assertThat(JobRecord.of(back.info(), back.recent()).exists()).isTrue();
+        assertThat(JobRecord.of(back.info(), back.recent()).job()).isEqualTo(armed.job());
 
         JobInfo deleted = apply(armed, new Input.Delete(11));
-        assertThat(new JobEntry(List.of(), deleted, 0, List.of()).gate().exists()).isFalse();
+        assertThat(JobRecord.of(deleted, List.of()).exists()).isFalse();
         assertThat(deleted.nextDue()).isEmpty();
     }
 
