@@ -11,9 +11,6 @@ import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.LaharTopology;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -49,12 +46,13 @@ import java.util.function.BooleanSupplier;
  * Kafka Streams settings of streams-app's application.properties (read from the classpath:
  * exactly_once_v2, its commit interval, its stream threads), folds 2·M pod events per job (every
  * pod Running, then Succeeded) into job status; the time runs from the first pod event sent to the
- * last job-status record showing Completed, read read_committed. Then the very same pod-event
+ * last job-status record showing Completed, read read_committed. Right after, the very same pod-event
  * records go through raw consume→produce loops on the same broker — as many loops as stream threads,
  * transactional with the same commit interval, and plain — timed the same way (first record sent to last record
- * read committed). A run is rounds of fresh jobs: warm-up rounds, then measured ones, on each side
- * (see {@link #run}); it prints events/s of each round, the medians and their ratio, and per
- * measured topology round where the JVM's CPU went and the Kafka Streams client's totals.
+ * read committed). A run is rounds of fresh jobs: warm-up rounds, then measured ones, each through
+ * the topology and then the raw loops (see {@link #run}); it prints events/s of each round, the
+ * medians and their ratio, each round's own ratio, and per measured topology round where the JVM's
+ * CPU went and the Kafka Streams client's totals.
  *
  * <pre>
  *   LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS] [--timeline] [--timeout SECONDS]
@@ -180,14 +178,17 @@ public final class LifecycleBenchmark {
     }
 
     /**
-     * Warm-up rounds, then measured rounds, each of fresh jobs, through the same topology; then the
-     * same rounds' records through the raw loops, warm-up rounds first as well. The figures are the
-     * medians of the measured rounds. Why the warm-up: the first pod events a JVM folds run
-     * interpreted while the JIT compiles the lifecycle, the serdes and the clients on the same two
-     * cores (C2 compiled {@code JobEngine.apply} and {@code emit}, ~0.6 s of compiler CPU, only after
-     * ~20k pod events, and the compiler threads outspent the stream thread for ~100k), and the broker
-     * warms its transactional produce path meanwhile; measured cold, the topology paid for all of
-     * that, the raw loops after it, in the JVM it had warmed, did not.
+     * Warm-up rounds, then measured rounds, each of fresh jobs; each round goes through the topology,
+     * then the same records through the raw transactional loops, then the plain ones, so the three
+     * figures of a round are taken within seconds of each other (the machine's speed drifts by half
+     * over minutes; timing every topology round before every raw one let that drift into the ratio).
+     * The figures are the medians of the measured rounds, and each round's own ratio. Why the
+     * warm-up: the first pod events a JVM folds run interpreted while the JIT compiles the lifecycle,
+     * the serdes and the clients on the same two cores (C2 compiled {@code JobEngine.apply} and
+     * {@code emit}, ~0.6 s of compiler CPU, only after ~20k pod events, and the compiler threads
+     * outspent the stream thread for ~100k), and the broker warms its transactional produce path
+     * meanwhile; measured cold, the topology paid for all of that, the raw loops after it, in the JVM
+     * it had warmed, did not.
      */
     private void run() throws Exception {
         long events = 2L * workload.jobs() * workload.pods();
@@ -195,53 +196,53 @@ public final class LifecycleBenchmark {
                 workload.jobs(), workload.pods(), events, warmUpRounds, rounds, bootstrap);
         TopicBootstrap.ensureTopics(bootstrap);
 
-        // Each round's jobs and uids, not its records: they are serialized again, byte for byte the
-        // same, for the raw loops. Holding every round's records (~45 MB a 64k-event round with
-        // their keys) grew the heap the topology ran in round after round, and its GC with it.
-        List<Round> warmRounds = new java.util.ArrayList<>();
-        List<Round> measuredRounds = new java.util.ArrayList<>();
         List<Measurement> topology = new java.util.ArrayList<>();
+        List<Measurement> tx = new java.util.ArrayList<>();
+        List<Measurement> plain = new java.util.ArrayList<>();
         double averageRecordSize = 0;
         Path stateDir = Files.createTempDirectory("lahar-bench-state");
-        try (KafkaStreams streams = startStreams(stateDir);
+        try (RawLoops txLoops = new RawLoops(bootstrap, workload.run(), true, threads, PARTITIONS, commitInterval, timeout);
+             RawLoops plainLoops = new RawLoops(bootstrap, workload.run(), false, threads, PARTITIONS, commitInterval, timeout);
+             KafkaStreams streams = startStreams(stateDir);
              KafkaProducer<String, byte[]> producer = producer()) {
             for (int w = 1; w <= warmUpRounds; w++) {
                 Workload jobs = round("w" + w);
-                Round round = new Round(jobs, admitJobs(producer, jobs));
-                Measurement warm = timeTopology(producer, podEvents(round), jobs, null);
-                log("%s", warm.line("warm-up " + w + "/" + warmUpRounds + ": topology"));
-                warmRounds.add(round);
+                List<Workload.Keyed<byte[]>> records = podEvents(new Round(jobs, admitJobs(producer, jobs)));
+                String round = "warm-up " + w + "/" + warmUpRounds + ": ";
+                log("%s", timeTopology(producer, records, jobs, null).line(round + "topology"));
+                log("%s", txLoops.time(producer, records, bootstrap).line(round + "raw tx"));
+                log("%s", plainLoops.time(producer, records, bootstrap).line(round + "raw plain"));
             }
             for (int r = 1; r <= rounds; r++) {
                 Workload jobs = round("m" + r);
-                Round round = new Round(jobs, admitJobs(producer, jobs));
-                List<Workload.Keyed<byte[]>> records = podEvents(round);
+                List<Workload.Keyed<byte[]>> records = podEvents(new Round(jobs, admitJobs(producer, jobs)));
+                String round = "round " + r + "/" + rounds + ": ";
                 ClientMetricsDelta metrics = new ClientMetricsDelta(streams::metrics);
                 ThreadCpu cpu = new ThreadCpu();
                 ProcessCpu processCpu = new ProcessCpu(processes);
-                Measurement m = timeTopology(producer, records, jobs, metrics);
-                Map<String, Long> processMillis = processCpu.millis();
-                log("%s", m.line("round " + r + "/" + rounds + ": topology"));
-                log("CPU of the processes over the round: %s", ProcessCpu.format(processMillis));
+                Measurement m = timeTopology(producer, records, jobs, metrics).withCpu(processCpu.millis());
+                log("%s", m.line(round + "topology"));
+                log("CPU of the processes over the round: %s", ProcessCpu.format(m.cpu()));
                 log("CPU of this JVM's threads over the round:%n%s", cpu.report());
                 log("the Kafka Streams client's totals over the round:%n%s", metrics.report());
-                topology.add(m.withCpu(processMillis));
-                measuredRounds.add(round);
+                topology.add(m);
+                tx.add(timeRaw(txLoops, producer, records, round));
+                plain.add(timeRaw(plainLoops, producer, records, round));
                 averageRecordSize = records.stream().mapToInt(rec -> rec.value().length).average().orElse(0);
             }
             streams.close(Duration.ofSeconds(30));
         }
-        // The stream thread is stopped: the raw loops have the machine to themselves, as it had.
-        List<Measurement> tx = timeRawPipe(warmRounds, measuredRounds, true);
-        List<Measurement> plain = timeRawPipe(warmRounds, measuredRounds, false);
 
         System.out.println();
         System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events a round (%.1f KB average), %d cores,"
-                        + " %d stream thread(s) and as many raw loops, commit interval %d ms; %d warm-up rounds, then %d measured%n",
+                        + " %d stream thread(s) and as many raw loops, commit interval %d ms; %d warm-up rounds, then %d measured,"
+                        + " each round through the topology, then the raw loops%n",
                 workload.jobs(), workload.pods(), events,
                 averageRecordSize / 1024.0,
                 Runtime.getRuntime().availableProcessors(), threads, commitInterval.toMillis(), warmUpRounds, rounds);
+        List<Double> roundRatios = new java.util.ArrayList<>();
         for (int r = 0; r < rounds; r++) {
+            roundRatios.add(topology.get(r).rate() / tx.get(r).rate());
             System.out.println(topology.get(r).line("round " + (r + 1) + ": topology"));
             System.out.println(tx.get(r).line("round " + (r + 1) + ": raw transactional"));
             System.out.println(plain.get(r).line("round " + (r + 1) + ": raw plain"));
@@ -254,11 +255,25 @@ public final class LifecycleBenchmark {
         System.out.println(medianPlain.line("raw consume->produce, plain"));
         System.out.printf(Locale.ROOT, "ratio topology / raw transactional: %.2f%n", medianTopology.rate() / medianTx.rate());
         System.out.printf(Locale.ROOT, "ratio topology / raw plain:         %.2f%n", medianTopology.rate() / medianPlain.rate());
+        // Each round against the raw round timed right after it: what the machine's drift does not move.
+        System.out.printf(Locale.ROOT, "ratio topology / raw transactional, round by round: %s (median %.2f)%n",
+                roundRatios.stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).collect(java.util.stream.Collectors.joining(" · ")),
+                roundRatios.stream().sorted().toList().get((rounds - 1) / 2));
         // What bounds the ratio on a machine of few cores: the CPU all processes spend on a round.
         System.out.printf(Locale.ROOT, "CPU per round (median round, from the first event sent to the last read, the watcher's close included):%n");
         System.out.printf(Locale.ROOT, "  topology:          %s%n", ProcessCpu.format(medianTopology.cpu()));
         System.out.printf(Locale.ROOT, "  raw transactional: %s%n", ProcessCpu.format(medianTx.cpu()));
         System.out.printf(Locale.ROOT, "  raw plain:         %s%n", ProcessCpu.format(medianPlain.cpu()));
+    }
+
+    /** One measured round through raw loops, with the processes' CPU over it. */
+    private Measurement timeRaw(RawLoops loops, KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records,
+                                String round) throws InterruptedException {
+        ProcessCpu processCpu = new ProcessCpu(processes);
+        Measurement m = loops.time(producer, records, bootstrap).withCpu(processCpu.millis());
+        log("%s", m.line(round + "raw " + loops.mode()));
+        log("CPU of the processes over the round: %s", ProcessCpu.format(m.cpu()));
+        return m;
     }
 
     /** The round of median rate (the lower middle one for an even count). */
@@ -283,7 +298,7 @@ public final class LifecycleBenchmark {
     }
 
     /** One timed run: events folded, seconds, and the records its watcher read meanwhile. */
-    private record Measurement(long events, double seconds, long recordsRead, Map<String, Long> cpu) {
+    record Measurement(long events, double seconds, long recordsRead, Map<String, Long> cpu) {
         Measurement(long events, double seconds, long recordsRead) {
             this(events, seconds, recordsRead, Map.of());
         }
@@ -435,75 +450,8 @@ public final class LifecycleBenchmark {
         }
     }
 
-    /** The rounds through the raw loops, the warm-up rounds first (untimed), as through the topology. */
-    private List<Measurement> timeRawPipe(List<Round> warm, List<Round> measured, boolean transactional) throws Exception {
-        String mode = transactional ? "tx" : "plain";
-        String input = "bench-" + workload.run() + "-raw-in-" + mode;
-        String output = "bench-" + workload.run() + "-raw-out-" + mode;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(input, PARTITIONS, (short) 1), new NewTopic(output, PARTITIONS, (short) 1)))
-                    .all().get();
-            await("topics " + input + ", " + output, () -> {
-                try {
-                    return admin.describeTopics(List.of(input, output)).allTopicNames().get().values().stream()
-                            .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null));
-                } catch (Exception e) {
-                    return false;
-                }
-            });
-        }
-        // As many loops as the topology has stream threads, in one group: like with like.
-        List<RawPipe> pipes = new java.util.ArrayList<>();
-        try (KafkaProducer<String, byte[]> producer = producer()) {
-            for (int i = 0; i < threads; i++) {
-                RawPipe pipe = new RawPipe(bootstrap, input, output, "bench-" + workload.run() + "-" + mode + "-" + i,
-                        "bench-" + workload.run() + "-" + mode, transactional, commitInterval);
-                pipes.add(pipe);
-                pipe.start(timeout);
-            }
-            await("the raw loops to share the input's partitions", () -> pipes.stream().allMatch(p -> p.partitions() > 0)
-                    && pipes.stream().mapToInt(RawPipe::partitions).sum() == PARTITIONS);
-            // Warm the producer's metadata for the input topic, as the topology run's producer was.
-            producer.partitionsFor(input);
-            for (int w = 0; w < warm.size(); w++) {
-                log("%s", pipe(producer, input, output, podEvents(warm.get(w)), pipes)
-                        .line("warm-up " + (w + 1) + "/" + warm.size() + ": raw " + mode));
-            }
-            List<Measurement> rounds = new java.util.ArrayList<>();
-            for (int r = 0; r < measured.size(); r++) {
-                List<Workload.Keyed<byte[]>> records = podEvents(measured.get(r));
-                ProcessCpu processCpu = new ProcessCpu(processes);
-                Measurement m = pipe(producer, input, output, records, pipes).withCpu(processCpu.millis());
-                log("%s", m.line("round " + (r + 1) + "/" + measured.size() + ": raw " + mode));
-                log("CPU of the processes over the round: %s", ProcessCpu.format(m.cpu()));
-                rounds.add(m);
-            }
-            return rounds;
-        } finally {
-            for (RawPipe pipe : pipes) {
-                pipe.close();
-            }
-        }
-    }
-
-    /** Sends {@code records} through the running loops, timed from the first sent to the last read. */
-    private Measurement pipe(KafkaProducer<String, byte[]> producer, String input, String output,
-                             List<Workload.Keyed<byte[]>> records, List<RawPipe> pipes) throws InterruptedException {
-        try (Arrivals arrivals = new Arrivals(bootstrap, output, records.size(), (key, value) -> true)) {
-            long start = send(producer, input, records);
-            long end;
-            try {
-                end = arrivals.awaitDone(timeout);
-            } catch (IllegalStateException e) {
-                Throwable failure = pipes.stream().map(RawPipe::failure).filter(java.util.Objects::nonNull).findFirst().orElse(null);
-                throw failure == null ? e : new IllegalStateException("raw loop failed: " + failure, failure);
-            }
-            return new Measurement(records.size(), (end - start) / 1e9, arrivals.records());
-        }
-    }
-
     /** Sends every record as fast as the producer takes them; returns when the first was sent. */
-    private static long send(KafkaProducer<String, byte[]> producer, String topic, List<Workload.Keyed<byte[]>> records) {
+    static long send(KafkaProducer<String, byte[]> producer, String topic, List<Workload.Keyed<byte[]>> records) {
         long start = System.nanoTime();
         java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicLong failures = new java.util.concurrent.atomic.AtomicLong();
@@ -525,6 +473,10 @@ public final class LifecycleBenchmark {
     }
 
     private void await(String what, BooleanSupplier condition) throws InterruptedException {
+        await(timeout, what, condition);
+    }
+
+    static void await(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
