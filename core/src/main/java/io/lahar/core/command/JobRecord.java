@@ -22,7 +22,7 @@ public record JobRecord(Job job, List<JobVerdict> recent) {
 
     /** The gate's record of a job: the job while it is live (null before its submission and once deleted). */
     public static JobRecord of(JobInfo job, List<JobVerdict> recent) {
-        return new JobRecord(job.submitted() && !job.deleted() ? job.job() : null, recent);
+        return new JobRecord(job.live() ? job.job() : null, recent);
     }
 
     public boolean exists() {

@@ -57,6 +57,16 @@ public record JobInfo(
         return job != null;
     }
 
+    /** Submitted and not deleted: the job commands, pod groups and timers are about. */
+    public boolean live() {
+        return job != null && !deleted;
+    }
+
+    /** The job's uid, null before its submission or when its manifest has none. */
+    public String uid() {
+        return job == null || job.metadata() == null ? null : job.metadata().uid();
+    }
+
     /**
      * When the next timer is due (epoch ms), empty when none is armed: the streams app keys its
      * timer index on this, so a tick wakes only the jobs that have something due.

@@ -22,7 +22,7 @@ public final class PodEvents {
         if (!job.submitted()) {
             return Optional.of("skipped: the job does not exist");
         }
-        String uid = job.job().metadata() == null ? null : job.job().metadata().uid();
+        String uid = job.uid();
         if (eventJobUid != null && uid != null && !uid.equals(eventJobUid)) {
             return Optional.of("skipped: from job uid " + eventJobUid + ", the job is " + uid);
         }

@@ -13,9 +13,10 @@ public final class PodGroupDecisions {
 
     /**
      * Why a pod-group status decision is not taken for the job, empty when it is: the job does not
-     * exist (never submitted, or deleted), a decision of an older scheduler epoch than the newest the job has taken (the fenced instance's), about another
-     * pod group, or about an earlier incarnation of the job's group (made before a restart; the new
-     * group must pass the Pending → Inqueue gate on its own).
+     * exist (never submitted, or deleted), a decision of an older scheduler epoch than the newest
+     * the job has taken (the fenced instance's), about another pod group, or about an earlier
+     * incarnation of the job's group (made before a restart; the new group must pass the
+     * Pending → Inqueue gate on its own).
      *
      * @param epoch           the deciding scheduler's epoch
      * @param podGroup        the pod group decided on
@@ -25,7 +26,7 @@ public final class PodGroupDecisions {
      */
     public static Optional<String> notForJob(long epoch, String podGroup, Integer podGroupVersion, long jobEpoch,
                                              JobInfo job) {
-        if (!job.submitted() || job.deleted()) {
+        if (!job.live()) {
             return Optional.of("skipped: the job does not exist");
         }
         if (epoch < jobEpoch) {

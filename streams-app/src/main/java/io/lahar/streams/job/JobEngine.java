@@ -127,7 +127,7 @@ public final class JobEngine {
         for (JobTransition record : JobTransitionCodec.toRecords(now, outcome.transitions(), source())) {
             forward(key, record, timestamp, Sinks.TRANSITIONS);
         }
-        String uid = job.metadata() == null ? null : job.metadata().uid();
+        String uid = now.uid();
         boolean podGroupSent = false;
         for (WorldAction action : outcome.actions()) {
             switch (action) {
@@ -229,8 +229,7 @@ public final class JobEngine {
         Job job = info.job();
         JobStatus st = job.status();
         PodGroupCodec.Context ctx = new PodGroupCodec.Context(job.namespace(), job.name(),
-                job.metadata() == null ? null : job.metadata().uid(),
-                info.version(), info.createdAt(), time);
+                info.uid(), info.version(), info.createdAt(), time);
         List<PodGroupCondition> conditions = entry.podGroupConditions().stream()
                 .map(c -> new PodGroupCondition(c.type(), c.status(), c.transitionID(),
                         c.lastTransitionTime() == null ? Instant.ofEpochMilli(time) : Timestamps.parse(c.lastTransitionTime()),

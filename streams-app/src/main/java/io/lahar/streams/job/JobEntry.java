@@ -28,7 +28,7 @@ public record JobEntry(List<JobVerdict> recent, JobInfo info, long schedulerEpoc
 
     /** The job exists for the command gate: submitted and not deleted. */
     public boolean live() {
-        return info.submitted() && !info.deleted();
+        return info.live();
     }
 
     public JobEntry withRecent(List<JobVerdict> next) {
