@@ -210,8 +210,8 @@ public final class LifecycleBenchmark {
                 List<Workload.Keyed<byte[]>> records = podEvents(new Round(jobs, admitJobs(producer, jobs)));
                 String round = "warm-up " + w + "/" + warmUpRounds + ": ";
                 log("%s", timeTopology(producer, records, jobs, null).line(round + "topology"));
-                log("%s", txLoops.time(producer, records, bootstrap).line(round + "raw tx"));
-                log("%s", plainLoops.time(producer, records, bootstrap).line(round + "raw plain"));
+                log("%s", txLoops.time(producer, records).line(round + "raw tx"));
+                log("%s", plainLoops.time(producer, records).line(round + "raw plain"));
             }
             for (int r = 1; r <= rounds; r++) {
                 Workload jobs = round("m" + r);
@@ -270,7 +270,7 @@ public final class LifecycleBenchmark {
     private Measurement timeRaw(RawLoops loops, KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records,
                                 String round) throws InterruptedException {
         ProcessCpu processCpu = new ProcessCpu(processes);
-        Measurement m = loops.time(producer, records, bootstrap).withCpu(processCpu.millis());
+        Measurement m = loops.time(producer, records).withCpu(processCpu.millis());
         log("%s", m.line(round + "raw " + loops.mode()));
         log("CPU of the processes over the round: %s", ProcessCpu.format(m.cpu()));
         return m;

@@ -20,6 +20,7 @@ import java.util.Objects;
  */
 final class RawLoops implements AutoCloseable {
 
+    private final String bootstrap;
     private final String mode;
     private final String input;
     private final String output;
@@ -33,6 +34,7 @@ final class RawLoops implements AutoCloseable {
      */
     RawLoops(String bootstrap, String run, boolean transactional, int loops, int partitions, Duration commitInterval,
              Duration timeout) throws Exception {
+        this.bootstrap = bootstrap;
         this.mode = transactional ? "tx" : "plain";
         this.input = "bench-" + run + "-raw-in-" + mode;
         this.output = "bench-" + run + "-raw-out-" + mode;
@@ -71,8 +73,8 @@ final class RawLoops implements AutoCloseable {
     }
 
     /** Sends {@code records} through the loops, timed from the first sent to the last copy read (read_committed). */
-    LifecycleBenchmark.Measurement time(KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records,
-                                        String bootstrap) throws InterruptedException {
+    LifecycleBenchmark.Measurement time(KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records)
+            throws InterruptedException {
         // The producer's metadata for the input, as the topology's producer has its topic's.
         producer.partitionsFor(input);
         try (Arrivals arrivals = new Arrivals(bootstrap, output, records.size(), (key, value) -> true)) {
