@@ -8,7 +8,6 @@ import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
-import io.lahar.streams.LaharTopology;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -34,6 +33,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -52,10 +52,13 @@ import java.util.function.BooleanSupplier;
  * read committed). A run is rounds of fresh jobs: warm-up rounds, then measured ones, each through
  * the topology and then the raw loops (see {@link #run}); it prints events/s of each round, the
  * medians and their ratio, each round's own ratio, and per measured topology round where the JVM's
- * CPU went and the Kafka Streams client's totals.
+ * CPU went and the Kafka Streams client's totals. All in this JVM; with {@code --separate-jvms} the
+ * topology runs in a JVM of its own, as the streams-app is deployed, and each raw side in one of
+ * its own ({@link BenchProcess}), this JVM only sending and watching — each JVM's JIT then warms
+ * on its own traffic alone, so that needs more warm-up rounds (docs/BENCHMARKS.md).
  *
  * <pre>
- *   LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS] [--timeline] [--timeout SECONDS]
+ *   LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS] [--timeline | --separate-jvms] [--timeout SECONDS]
  * </pre>
  * Defaults: 1000 jobs × 8 pods, warm-up rounds for 128k pod events ({@link #defaultWarmUpRounds}),
  * 3 measured rounds; {@code --timeline} samples the stream thread's totals every 50 ms.
@@ -74,19 +77,24 @@ public final class LifecycleBenchmark {
     private final int rounds;
     /** Whether to sample the stream thread's totals every 50 ms in measured rounds and print them. */
     private final boolean timeline;
+    /** Whether the topology and each raw side run in JVMs of their own rather than in this one. */
+    private final boolean separateJvms;
+    private final String registryUrl;
     private static final long T0 = 1_800_000_000_000L;
     private final Duration timeout;
-    private final Properties streamsConfig;
     /** The streams-app's commit interval: the raw transactional loop commits as often. */
     private final Duration commitInterval;
     /** The streams-app's stream threads: the raw test runs as many loops. */
     private final int threads;
-    /** The processes whose CPU each measured round reports: this JVM, and the broker and registry when started here. */
+    /**
+     * The processes whose CPU each measured round reports: this JVM, the topology's and the raw
+     * loops' when they have their own, and the broker and registry when started here.
+     */
     private final Map<String, Long> processes = new java.util.LinkedHashMap<>();
 
-    private LifecycleBenchmark(LaharInfra infra, Workload workload, int warmUpRounds, int rounds, boolean timeline,
-                               Duration timeout) throws java.io.IOException {
-        this.streamsConfig = streamsConfig();
+    private LifecycleBenchmark(LaharInfra infra, Workload workload, int warmUpRounds, int rounds, boolean separateJvms,
+                               boolean timeline, Duration timeout) throws java.io.IOException {
+        Properties streamsConfig = streamsConfig();
         if (!StreamsConfig.EXACTLY_ONCE_V2.equals(streamsConfig.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
             throw new IllegalStateException("the benchmark compares the topology with a transactional loop: it expects "
                     + "processing.guarantee=exactly_once_v2, the streams-app has " + streamsConfig);
@@ -94,13 +102,15 @@ public final class LifecycleBenchmark {
         this.threads = Integer.parseInt(streamsConfig.getProperty(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1"));
         this.commitInterval = Duration.ofMillis(Long.parseLong(streamsConfig.getProperty(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)));
         this.bootstrap = infra.bootstrapServers();
-        this.serdes = new RegistrySerdes(infra.registryUrl());
+        this.registryUrl = infra.registryUrl();
+        this.serdes = new RegistrySerdes(registryUrl);
         processes.put("this JVM", ProcessHandle.current().pid());
         infra.broker().ifPresent(b -> processes.put("kafka broker", b.pid()));
         infra.registry().ifPresent(r -> processes.put("registry", r.pid()));
         this.workload = workload;
         this.warmUpRounds = warmUpRounds;
         this.rounds = rounds;
+        this.separateJvms = separateJvms;
         this.timeline = timeline;
         this.timeout = timeout;
     }
@@ -112,6 +122,7 @@ public final class LifecycleBenchmark {
         Integer warmUpRounds = null;
         int rounds = 3;
         boolean timeline = false;
+        boolean separateJvms = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--jobs" -> jobs = positive(args, ++i);
@@ -119,24 +130,27 @@ public final class LifecycleBenchmark {
                 case "--warmup" -> warmUpRounds = notNegative(args, ++i);
                 case "--rounds" -> rounds = positive(args, ++i);
                 case "--timeline" -> timeline = true;
+                case "--separate-jvms" -> separateJvms = true;
                 case "--timeout" -> timeoutSeconds = positive(args, ++i);
                 default -> {
-                    System.err.println("usage: LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS]"
-                            + " [--timeline] [--timeout SECONDS] (unknown argument: " + args[i] + ")");
+                    System.err.println(USAGE + " (unknown argument: " + args[i] + ")");
                     System.exit(2);
                 }
             }
         }
-        // The test classpath's log manager has no configuration and would format the clients' DEBUG
-        // and TRACE messages on the stream thread; the streams-app runs at Quarkus' INFO.
-        org.jboss.logmanager.LogContext.getLogContext().getLogger("").setLevel(java.util.logging.Level.INFO);
+        if (timeline && separateJvms) {
+            // The timeline samples the Kafka Streams client's metrics, which only a client in this JVM has.
+            System.err.println(USAGE + " (--timeline needs the topology in this JVM: not with --separate-jvms)");
+            System.exit(2);
+        }
+        quietClientLogs();
         String run = UUID.randomUUID().toString().substring(0, 6);
         int status = 0;
         try {
             LaharInfra infra = LaharInfra.shared();
             int warmUp = warmUpRounds != null ? warmUpRounds : defaultWarmUpRounds(2L * jobs * pods);
-            new LifecycleBenchmark(infra, new Workload(run, jobs, pods, T0), warmUp, rounds, timeline,
-                    Duration.ofSeconds(timeoutSeconds)).run();
+            new LifecycleBenchmark(infra, new Workload(run, jobs, pods, T0), warmUp, rounds,
+                    separateJvms, timeline, Duration.ofSeconds(timeoutSeconds)).run();
         } catch (Exception e) {
             System.err.println("bench-lifecycle: failed: " + e);
             e.printStackTrace();
@@ -144,6 +158,17 @@ public final class LifecycleBenchmark {
         }
         // Exits through the shutdown hooks, which stop a broker and registry started here.
         System.exit(status);
+    }
+
+    private static final String USAGE = "usage: LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS]"
+            + " [--timeline | --separate-jvms] [--timeout SECONDS]";
+
+    /**
+     * The test classpath's log manager has no configuration and would format the clients' DEBUG and
+     * TRACE messages on the stream thread; the streams-app runs at Quarkus' INFO.
+     */
+    static void quietClientLogs() {
+        org.jboss.logmanager.LogContext.getLogContext().getLogger("").setLevel(java.util.logging.Level.INFO);
     }
 
     /**
@@ -201,10 +226,14 @@ public final class LifecycleBenchmark {
         List<Measurement> plain = new java.util.ArrayList<>();
         double averageRecordSize = 0;
         Path stateDir = Files.createTempDirectory("lahar-bench-state");
-        try (RawLoops txLoops = new RawLoops(bootstrap, workload.run(), true, threads, PARTITIONS, commitInterval, timeout);
-             RawLoops plainLoops = new RawLoops(bootstrap, workload.run(), false, threads, PARTITIONS, commitInterval, timeout);
-             KafkaStreams streams = startStreams(stateDir);
+        try (RawLoops txLoops = new RawLoops(bootstrap, workload.run(), true, threads, PARTITIONS, commitInterval, timeout, separateJvms);
+             RawLoops plainLoops = new RawLoops(bootstrap, workload.run(), false, threads, PARTITIONS, commitInterval, timeout, separateJvms);
+             RunningTopology topologyRun = startTopology(stateDir);
              KafkaProducer<String, byte[]> producer = producer()) {
+            topologyRun.process().ifPresent(p -> processes.put(p.name(), p.pid()));
+            for (RawLoops loops : List.of(txLoops, plainLoops)) {
+                loops.process().ifPresent(p -> processes.put(p.name(), p.pid()));
+            }
             for (int w = 1; w <= warmUpRounds; w++) {
                 Workload jobs = round("w" + w);
                 List<Workload.Keyed<byte[]>> records = podEvents(new Round(jobs, admitJobs(producer, jobs)));
@@ -217,29 +246,31 @@ public final class LifecycleBenchmark {
                 Workload jobs = round("m" + r);
                 List<Workload.Keyed<byte[]>> records = podEvents(new Round(jobs, admitJobs(producer, jobs)));
                 String round = "round " + r + "/" + rounds + ": ";
-                ClientMetricsDelta metrics = new ClientMetricsDelta(streams::metrics);
-                ThreadCpu cpu = new ThreadCpu();
+                ClientMetricsDelta metrics = topologyRun.streams().map(s -> new ClientMetricsDelta(s::metrics)).orElse(null);
+                ThreadCpu cpu = new ThreadCpu(topologyRun.process().map(BenchProcess::pid).orElse(ProcessHandle.current().pid()));
                 ProcessCpu processCpu = new ProcessCpu(processes);
                 Measurement m = timeTopology(producer, records, jobs, metrics).withCpu(processCpu.millis());
                 log("%s", m.line(round + "topology"));
                 log("CPU of the processes over the round: %s", ProcessCpu.format(m.cpu()));
-                log("CPU of this JVM's threads over the round:%n%s", cpu.report());
-                log("the Kafka Streams client's totals over the round:%n%s", metrics.report());
+                log("CPU of %s threads over the round:%n%s", separateJvms ? "the topology JVM's" : "this JVM's", cpu.report());
+                if (metrics != null) {
+                    log("the Kafka Streams client's totals over the round:%n%s", metrics.report());
+                }
                 topology.add(m);
                 tx.add(timeRaw(txLoops, producer, records, round));
                 plain.add(timeRaw(plainLoops, producer, records, round));
                 averageRecordSize = records.stream().mapToInt(rec -> rec.value().length).average().orElse(0);
             }
-            streams.close(Duration.ofSeconds(30));
         }
 
         System.out.println();
         System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events a round (%.1f KB average), %d cores,"
                         + " %d stream thread(s) and as many raw loops, commit interval %d ms; %d warm-up rounds, then %d measured,"
-                        + " each round through the topology, then the raw loops%n",
+                        + " each round through the topology, then the raw loops; %s%n",
                 workload.jobs(), workload.pods(), events,
                 averageRecordSize / 1024.0,
-                Runtime.getRuntime().availableProcessors(), threads, commitInterval.toMillis(), warmUpRounds, rounds);
+                Runtime.getRuntime().availableProcessors(), threads, commitInterval.toMillis(), warmUpRounds, rounds,
+                separateJvms ? "the topology and each raw side in a JVM of its own (--separate-jvms)" : "all in one JVM");
         List<Double> roundRatios = new java.util.ArrayList<>();
         for (int r = 0; r < rounds; r++) {
             roundRatios.add(topology.get(r).rate() / tx.get(r).rate());
@@ -270,9 +301,13 @@ public final class LifecycleBenchmark {
     private Measurement timeRaw(RawLoops loops, KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records,
                                 String round) throws InterruptedException {
         ProcessCpu processCpu = new ProcessCpu(processes);
+        Optional<ThreadCpu> cpu = loops.process().map(p -> new ThreadCpu(p.pid()));
         Measurement m = loops.time(producer, records).withCpu(processCpu.millis());
         log("%s", m.line(round + "raw " + loops.mode()));
         log("CPU of the processes over the round: %s", ProcessCpu.format(m.cpu()));
+        if (cpu.isPresent()) {
+            log("CPU of the raw %s loops' JVM's threads over the round:%n%s", loops.mode(), cpu.get().report());
+        }
         return m;
     }
 
@@ -318,18 +353,24 @@ public final class LifecycleBenchmark {
         }
     }
 
-    private KafkaStreams startStreams(Path stateDir) throws InterruptedException, java.io.IOException {
-        Properties props = new Properties();
-        props.putAll(streamsConfig);
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "lahar-bench-" + workload.run());
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        log("Kafka Streams settings: %s", new java.util.TreeMap<>(props));
-        KafkaStreams streams = new KafkaStreams(LaharTopology.build(serdes), props);
-        streams.start();
-        await("the topology to run", () -> streams.state() == KafkaStreams.State.RUNNING);
-        log("topology running");
-        return streams;
+    /** The topology under test: its client when it runs in this JVM, else the JVM it runs in. */
+    private record RunningTopology(Optional<KafkaStreams> streams, Optional<BenchProcess> process) implements AutoCloseable {
+        @Override
+        public void close() throws InterruptedException {
+            streams.ifPresent(s -> s.close(Duration.ofSeconds(30)));
+            if (process.isPresent()) process.get().close();
+        }
+    }
+
+    private RunningTopology startTopology(Path stateDir) throws Exception {
+        String applicationId = "lahar-bench-" + workload.run();
+        RunningTopology running = separateJvms
+                ? new RunningTopology(Optional.empty(), Optional.of(new BenchProcess("topology JVM", TopologyProcess.class,
+                        TopologyProcess.args(bootstrap, registryUrl, applicationId, stateDir.toString()), timeout)))
+                : new RunningTopology(Optional.of(TopologyProcess.start(bootstrap, serdes, applicationId, stateDir.toString())),
+                        Optional.empty());
+        log("topology running%s", running.process().map(p -> " (pid " + p.pid() + ")").orElse(" in this JVM"));
+        return running;
     }
 
     /**
@@ -486,7 +527,7 @@ public final class LifecycleBenchmark {
         }
     }
 
-    private static void log(String format, Object... args) {
+    static void log(String format, Object... args) {
         Object[] stamped = new Object[args.length + 1];
         stamped[0] = java.time.LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         System.arraycopy(args, 0, stamped, 1, args.length);

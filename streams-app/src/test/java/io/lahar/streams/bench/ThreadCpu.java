@@ -9,16 +9,20 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * CPU time of every thread of this JVM over a window, by thread name, from Linux's
- * {@code /proc/self/task}: the JIT compiler and the garbage collector included, which the JVM's own
+ * CPU time of every thread of a JVM (this one, or the topology's) over a window, by thread name,
+ * from Linux's {@code /proc/<pid>/task}: the JIT compiler and the garbage collector included, which the JVM's own
  * thread beans do not show. Why: on two cores the benchmark's window is CPU-bound, and whether the
  * stream thread, the clients' I/O threads, the harness's watchers or the JVM itself spends it
  * decides what to make cheaper.
  */
 final class ThreadCpu {
-    private static final Path TASKS = Path.of("/proc/self/task");
+    private final Path tasks;
+    private final Map<String, Long> before;
 
-    private final Map<String, Long> before = ticks();
+    ThreadCpu(long pid) {
+        this.tasks = Path.of("/proc", Long.toString(pid), "task");
+        this.before = ticks();
+    }
 
     /** Threads by name (numbers folded: "GC Thread#0" and "#1" are one line), CPU ms, the largest first. */
     String report() {
@@ -30,18 +34,18 @@ final class ThreadCpu {
         });
         StringBuilder out = new StringBuilder();
         long total = byName.values().stream().mapToLong(Long::longValue).sum();
-        out.append(String.format(Locale.ROOT, "  %-40s %6d ms%n", "all threads of this JVM", total));
+        out.append(String.format(Locale.ROOT, "  %-40s %6d ms%n", "all threads", total));
         byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> out.append(String.format(Locale.ROOT, "  %-40s %6d ms%n", e.getKey(), e.getValue())));
         return out.toString();
     }
 
     /** "tid name" to utime + stime in clock ticks; empty where there is no /proc. */
-    private static Map<String, Long> ticks() {
+    private Map<String, Long> ticks() {
         Map<String, Long> ticks = new HashMap<>();
-        if (!Files.isDirectory(TASKS)) return ticks;
-        try (Stream<Path> tasks = Files.list(TASKS)) {
-            tasks.forEach(task -> {
+        if (!Files.isDirectory(tasks)) return ticks;
+        try (Stream<Path> listing = Files.list(tasks)) {
+            listing.forEach(task -> {
                 try {
                     String stat = Files.readString(task.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
