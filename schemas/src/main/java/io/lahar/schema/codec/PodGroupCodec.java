@@ -3,6 +3,7 @@ package io.lahar.schema.codec;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.api.Timestamps;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupSpec;
@@ -21,6 +22,18 @@ public final class PodGroupCodec {
 
     /** The job the group belongs to, and when. */
     public record Context(String namespace, String job, String jobUid, int jobVersion, long createdAt, long time) {
+    }
+
+    /**
+     * The scheduler's conditions as the job keeps them (from {@link SchedulerDecisionCodec#conditions})
+     * back to the record's; a condition without a transition time takes {@code time}.
+     */
+    public static List<PodGroupCondition> conditions(List<io.lahar.core.api.PodGroup.PodGroupCondition> kept, long time) {
+        return kept.stream()
+                .map(c -> new PodGroupCondition(c.type(), c.status(), c.transitionID(),
+                        c.lastTransitionTime() == null ? Instant.ofEpochMilli(time) : Timestamps.parse(c.lastTransitionTime()),
+                        c.reason(), c.message()))
+                .toList();
     }
 
     /**

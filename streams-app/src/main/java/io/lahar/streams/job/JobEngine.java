@@ -4,7 +4,6 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.JobStatus;
-import io.lahar.core.api.Timestamps;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
@@ -13,7 +12,6 @@ import io.lahar.core.job.Outcome;
 import io.lahar.core.job.PodGroups;
 import io.lahar.core.job.WorldAction;
 import io.lahar.schema.JobTransition;
-import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.codec.JobTransitionCodec;
 import io.lahar.schema.codec.PodGroupCodec;
 import io.lahar.schema.codec.PodIntentCodec;
@@ -24,9 +22,7 @@ import org.apache.kafka.streams.processor.internals.ProcessorNode;
 import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
 import org.jboss.logging.Logger;
 
-import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -230,12 +226,7 @@ public final class JobEngine {
         JobStatus st = job.status();
         PodGroupCodec.Context ctx = new PodGroupCodec.Context(job.namespace(), job.name(),
                 info.uid(), info.version(), info.createdAt(), time);
-        List<PodGroupCondition> conditions = entry.podGroupConditions().stream()
-                .map(c -> new PodGroupCondition(c.type(), c.status(), c.transitionID(),
-                        c.lastTransitionTime() == null ? Instant.ofEpochMilli(time) : Timestamps.parse(c.lastTransitionTime()),
-                        c.reason(), c.message()))
-                .toList();
-        return PodGroupCodec.toRecord(ctx, PodGroups.name(job), spec, phase, conditions,
+        return PodGroupCodec.toRecord(ctx, PodGroups.name(job), spec, phase, PodGroupCodec.conditions(entry.podGroupConditions(), time),
                 nz(st == null ? null : st.running()), nz(st == null ? null : st.succeeded()),
                 nz(st == null ? null : st.failed()));
     }

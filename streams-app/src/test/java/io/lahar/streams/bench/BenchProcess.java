@@ -48,17 +48,20 @@ final class BenchProcess implements AutoCloseable {
         command.add(mainClass.getName());
         command.addAll(args);
         process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        // One reader for the child's stdout: it waits for READY, and passes every other line to the
+        // log (an unread pipe would block the child once full).
+        CompletableFuture<Boolean> ready = new CompletableFuture<>();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> {
+        Thread.ofPlatform().daemon().name(name + " stdout").start(() -> {
             try {
                 for (String line; (line = out.readLine()) != null; ) {
-                    if (READY.equals(line)) return true;
-                    System.err.println(name + ": " + line);
+                    if (READY.equals(line)) ready.complete(true);
+                    else System.err.println(name + ": " + line);
                 }
-                return false;
-            } catch (IOException e) {
-                return false;
+            } catch (IOException closed) {
+                // It exited.
             }
+            ready.complete(false);
         });
         boolean started;
         try {
@@ -70,14 +73,6 @@ final class BenchProcess implements AutoCloseable {
             process.destroyForcibly();
             throw new IllegalStateException(name + " did not start within " + timeout + state());
         }
-        // Whatever it prints later goes to the log; an unread pipe would block it once full.
-        Thread.ofPlatform().daemon().name(name + " stdout").start(() -> {
-            try {
-                for (String line; (line = out.readLine()) != null; ) System.err.println(name + ": " + line);
-            } catch (IOException closed) {
-                // It exited.
-            }
-        });
     }
 
     String name() {

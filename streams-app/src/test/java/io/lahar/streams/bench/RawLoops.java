@@ -125,7 +125,7 @@ final class RawLoops implements AutoCloseable {
                 end = arrivals.awaitDone(timeout);
             } catch (IllegalStateException e) {
                 if (process != null) throw new IllegalStateException(e.getMessage() + process.state(), e);
-                Throwable failure = pipes.stream().map(RawPipe::failure).filter(Objects::nonNull).findFirst().orElse(null);
+                Throwable failure = failure(pipes);
                 throw failure == null ? e : new IllegalStateException("raw loop failed: " + failure, failure);
             }
             return new LifecycleBenchmark.Measurement(records.size(), (end - start) / 1e9, arrivals.records());
@@ -136,6 +136,11 @@ final class RawLoops implements AutoCloseable {
     public void close() throws InterruptedException {
         close(pipes);
         if (process != null) process.close();
+    }
+
+    /** The first failure among the loops, null while they all run. */
+    static Throwable failure(List<RawPipe> pipes) {
+        return pipes.stream().map(RawPipe::failure).filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     static void close(List<RawPipe> pipes) throws InterruptedException {

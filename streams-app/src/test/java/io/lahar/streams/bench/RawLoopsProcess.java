@@ -2,7 +2,6 @@ package io.lahar.streams.bench;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The benchmark's raw loops in a JVM of their own ({@link RawLoops}, {@link BenchProcess}): they
@@ -26,7 +25,7 @@ public final class RawLoopsProcess {
         // A loop that fails stops copying: say why, and end, so the parent's round reports the exit.
         Thread.ofPlatform().daemon().name("raw loops watch").start(() -> {
             while (true) {
-                Throwable failure = pipes.stream().map(RawPipe::failure).filter(Objects::nonNull).findFirst().orElse(null);
+                Throwable failure = RawLoops.failure(pipes);
                 if (failure != null) {
                     System.err.println("raw loops process: a loop failed: " + failure);
                     failure.printStackTrace();
