@@ -24,8 +24,6 @@ import io.lahar.core.job.state.Target;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -75,7 +73,7 @@ final class ControllerRun implements JobActions {
     private final TreeMap<String, String> controlledResources = new TreeMap<>();
     private final List<JobStatus.JobCondition> conditions = new ArrayList<>();
 
-    private final TreeMap<String, JobPod> pods;
+    private final FrozenPods.Builder pods;
     private final List<Timer> timers;
     private PodGroup.PodGroupSpec podGroupSpec;
     private PodGroupPhase podGroupPhase;
@@ -98,7 +96,7 @@ final class ControllerRun implements JobActions {
         this.createdAt = info.createdAt();
         this.deleted = info.deleted();
         this.lastCause = info.lastCause();
-        this.pods = FrozenPods.copyOf(info.pods()).mutableCopy();
+        this.pods = FrozenPods.copyOf(info.pods()).builder();
         this.timers = new ArrayList<>(info.timers());
         this.podGroupSpec = info.podGroupSpec();
         this.podGroupPhase = info.podGroupPhase();
@@ -477,7 +475,7 @@ final class ControllerRun implements JobActions {
 
     /** The job object is gone (deleted, or its TTL expired): so is everything it owned. */
     private void deleteJob(String ttlReason) {
-        for (JobPod p : new ArrayList<>(pods.values())) {
+        for (JobPod p : pods.values()) {
             if (!p.terminating()) {
                 deletePod(p, "job deleted");
             }
@@ -512,6 +510,16 @@ final class ControllerRun implements JobActions {
         // Pods are created only once the scheduler admitted the gang (pod group past Pending).
         boolean syncTask = podGroupPhase != null && podGroupPhase != PodGroupPhase.Pending;
         if (!syncTask) {
+            applyUpdater(updater);
+            return;
+        }
+        Set<String> specNames = specs.podNameSet(job);
+        if (pods.size() == specNames.size() && pods.inSpec(specNames) == specNames.size()
+                && !pods.tally().unfinishedBefore(version)) {
+            // Every pod of the spec is there, none outside it, none of an older run alive: the
+            // scan below would create and delete nothing, and count what the tally counts.
+            recount();
+            minAvailable = specMinAvailable();
             applyUpdater(updater);
             return;
         }
@@ -552,19 +560,15 @@ final class ControllerRun implements JobActions {
             classify(p);
         }
         if (outside > 0) {
-            deleteOutsideSpec(names);
+            deleteOutsideSpec(specNames);
         }
         minAvailable = specMinAvailable();
         applyUpdater(updater);
     }
 
     /** Volcano's syncJob deletes the pods no task of the spec has a place for (a scale down), and counts them terminating. */
-    private void deleteOutsideSpec(String[][] names) {
-        Set<String> expected = new HashSet<>();
-        for (String[] task : names) {
-            expected.addAll(Arrays.asList(task));
-        }
-        for (JobPod p : new ArrayList<>(pods.values())) {
+    private void deleteOutsideSpec(Set<String> expected) {
+        for (JobPod p : pods.values()) {
             if (!expected.contains(p.name())) {
                 if (!p.terminating()) {
                     deletePod(p, "scaled down: task " + p.task() + " has " + replicas(p.task()) + " replica(s)");
@@ -583,7 +587,7 @@ final class ControllerRun implements JobActions {
         RetainPhases kept = retryCount >= maxRetry() - 1 ? RetainPhases.SOFT : retain;
         resetCounts();
         String why = match.action() == Action.SYNC_JOB ? "job " + phase : match.action().value();
-        for (JobPod p : new ArrayList<>(pods.values())) {
+        for (JobPod p : pods.values()) {
             if (p.terminating()) {
                 terminating++;
             } else if (!kept.retains(p.phase())) {
@@ -616,7 +620,7 @@ final class ControllerRun implements JobActions {
             return;
         }
         resetCounts();
-        for (JobPod p : new ArrayList<>(pods.values())) {
+        for (JobPod p : pods.values()) {
             if (p.terminating()) {
                 terminating++;
             } else if (target != null && (target.pod() != null ? target.pod().equals(p.name())
@@ -632,7 +636,7 @@ final class ControllerRun implements JobActions {
 
     @Override
     public boolean hasLivePods() {
-        return pods.values().stream().anyMatch(p -> !p.terminating());
+        return pods.size() > pods.tally().terminating();
     }
 
     // ---------------------------------------------------------------- pods and counts
@@ -654,15 +658,37 @@ final class ControllerRun implements JobActions {
         taskCounts = new TaskCounts();
     }
 
+    /** Counts every pod: the live ones by phase and task, the others terminating. */
     private void recount() {
-        resetCounts();
+        PodTally t = pods.tally();
+        pending = t.live(PodPhase.Pending);
+        running = t.live(PodPhase.Running);
+        succeeded = t.live(PodPhase.Succeeded);
+        failed = t.live(PodPhase.Failed);
+        unknown = t.live(PodPhase.Unknown);
+        terminating = t.terminating();
+        taskCounts = t.taskCounts();
+        assert countsMatchScan() : "pod tally " + pending + "/" + running + "/" + succeeded + "/" + failed + "/"
+                + unknown + "/" + terminating + " differs from the pods " + pods.values();
+    }
+
+    /** The counts {@link #recount} took from the tally, against a look at every pod (where assertions are on: the tests). */
+    private boolean countsMatchScan() {
+        int[] byPhase = new int[PodPhase.values().length];
+        int term = 0;
+        TaskCounts tasks = new TaskCounts();
         for (JobPod p : pods.values()) {
             if (p.terminating()) {
-                terminating++;
+                term++;
             } else {
-                classify(p);
+                byPhase[p.phase().ordinal()]++;
+                tasks.add(p.task(), p.phase());
             }
         }
+        return term == terminating && byPhase[PodPhase.Pending.ordinal()] == pending
+                && byPhase[PodPhase.Running.ordinal()] == running && byPhase[PodPhase.Succeeded.ordinal()] == succeeded
+                && byPhase[PodPhase.Failed.ordinal()] == failed && byPhase[PodPhase.Unknown.ordinal()] == unknown
+                && tasks.toStatus().equals(taskCounts.toStatus());
     }
 
     private void classify(JobPod p) {
@@ -701,9 +727,8 @@ final class ControllerRun implements JobActions {
             return true;
         }
         int needed = dep.minAvailable() != null ? dep.minAvailable() : dep.replicasOrZero();
-        long up = pods.values().stream().filter(p -> taskName.equals(p.task()) && !p.terminating()
-                && (p.phase() == PodPhase.Running || p.phase() == PodPhase.Succeeded)).count();
-        return up >= needed;
+        PodTally t = pods.tally();
+        return t.live(taskName, PodPhase.Running) + t.live(taskName, PodPhase.Succeeded) >= needed;
     }
 
     /** Volcano's TaskCompleted: as many of the task's pods succeeded as it has replicas. */
@@ -712,13 +737,7 @@ final class ControllerRun implements JobActions {
         if (replicas <= 0) {
             return false;
         }
-        int done = 0;
-        for (JobPod p : pods.values()) {
-            if (taskName.equals(p.task()) && p.phase() == PodPhase.Succeeded) {
-                done++;
-            }
-        }
-        return done >= replicas;
+        return pods.tally().succeeded(taskName) >= replicas;
     }
 
     /** Volcano's TaskFailed: the task's live pods restarted containers more often than its maxRetry. */
@@ -731,14 +750,7 @@ final class ControllerRun implements JobActions {
     }
 
     private int taskRestarts(String taskName) {
-        // Loops, here and in taskCompleted: both run on every pod event.
-        int restarts = 0;
-        for (JobPod p : pods.values()) {
-            if (taskName.equals(p.task()) && (p.phase() == PodPhase.Pending || p.phase() == PodPhase.Running)) {
-                restarts += p.restartCount();
-            }
-        }
-        return restarts;
+        return pods.tally().restarts(taskName);
     }
 
     private int taskMaxRetry(String taskName) {
@@ -998,7 +1010,7 @@ final class ControllerRun implements JobActions {
             JobStatus status = new JobStatus(new JobState(phase, reason, message, lastTransitionTime), minAvailable,
                     tsc, pending, running, succeeded, failed, terminating, unknown, version, retryCount,
                     runningDuration, new TreeMap<>(controlledResources), List.copyOf(conditions));
-            info = new JobInfo(job.withStatus(status), FrozenPods.adopt(pods), timers, podGroupSpec, podGroupPhase, configMaps, createdAt,
+            info = new JobInfo(job.withStatus(status), pods.freeze(), timers, podGroupSpec, podGroupPhase, configMaps, createdAt,
                     deleted, lastCause);
         }
         return new Outcome(info, List.copyOf(transitions), List.copyOf(actions));

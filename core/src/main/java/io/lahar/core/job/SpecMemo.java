@@ -6,14 +6,18 @@ import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.util.LruMap;
 
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What the controller derives from a job's spec on every input, remembered per job while its
  * spec is the same object and its name, namespace and uid are equal — everything the derivations
- * read: the pod group ({@link PodGroups#build}) and the names of the spec's pods.
+ * read: the pod group ({@link PodGroups#build}) and the names of the spec's pods (as an array and
+ * as a set, whose identity tells a {@link PodTally} its count of pods in the spec still holds).
  *
  * <p>Why: the controller derives the pod group on every input to compare it with the one last
  * sent (Volcano's createOrUpdatePodGroup), which parses every container's resource quantities,
@@ -39,6 +43,7 @@ final class SpecMemo {
         final String uid;
         PodGroup podGroup;
         String[][] podNames;
+        Set<String> podNameSet;
 
         Derived(JobSpec spec, String uid) {
             this.spec = spec;
@@ -80,6 +85,19 @@ final class SpecMemo {
             d.podNames = names;
         }
         return d.podNames;
+    }
+
+    /** The names of {@link #podNames} as a set, the same object while the spec is: not to be modified. */
+    synchronized Set<String> podNameSet(Job job) {
+        Derived d = of(job);
+        if (d.podNameSet == null) {
+            Set<String> set = new HashSet<>();
+            for (String[] task : podNames(job)) {
+                set.addAll(Arrays.asList(task));
+            }
+            d.podNameSet = set;
+        }
+        return d.podNameSet;
     }
 
     private Derived of(Job job) {

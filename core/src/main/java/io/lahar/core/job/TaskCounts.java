@@ -37,7 +37,12 @@ final class TaskCounts {
     }
 
     void add(String task, PodPhase phase) {
-        byTask.computeIfAbsent(task, t -> new int[PHASES.length])[phase.ordinal()]++;
+        add(task, phase, 1);
+    }
+
+    /** Counts {@code n} (at least 1) pods of {@code task} in {@code phase}. */
+    void add(String task, PodPhase phase, int n) {
+        byTask.computeIfAbsent(task, t -> new int[PHASES.length])[phase.ordinal()] += n;
     }
 
     /** Whether {@code task} has counts (a pod of it was counted). */
