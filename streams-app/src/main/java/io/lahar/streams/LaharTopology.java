@@ -104,6 +104,7 @@ public class LaharTopology {
                 serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
         topology.addProcessor(LIFECYCLE, () -> new JobLifecycleProcessor(decoders, tickBudget, maxClockStep), "job-inputs");
         topology.addStateStore(JobStore.builder(), LIFECYCLE);
+        topology.addStateStore(JobStore.podsBuilder(), LIFECYCLE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerIndex.NAME),
                 Serdes.String(), Serdes.ByteArray()), LIFECYCLE);
 

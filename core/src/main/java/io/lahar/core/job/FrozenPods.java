@@ -74,6 +74,44 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
         return new FrozenPods(keys, values, sorted.size(), tally);
     }
 
+    /**
+     * Tells {@code changes} how {@code after} differs from {@code before}: each pod added or
+     * changed, each name gone. Chunks a run did not touch are the same arrays in both and are
+     * skipped whole, so the cost follows what changed, not the job's size.
+     */
+    static void diff(FrozenPods before, FrozenPods after, PodChanges changes) {
+        int ca = 0;
+        int ia = 0;
+        int cb = 0;
+        int ib = 0;
+        while (ca < before.keys.length || cb < after.keys.length) {
+            boolean bothLeft = ca < before.keys.length && cb < after.keys.length;
+            if (bothLeft && ia == 0 && ib == 0 && before.values[ca] == after.values[cb]) {
+                ca++;
+                cb++;
+                continue;
+            }
+            String ka = ca < before.keys.length ? before.keys[ca][ia] : null;
+            String kb = cb < after.keys.length ? after.keys[cb][ib] : null;
+            int cmp = ka == null ? 1 : kb == null ? -1 : ka.compareTo(kb);
+            if (cmp < 0) {
+                changes.removed(ka);
+            } else if (cmp > 0) {
+                changes.put(kb, after.values[cb][ib]);
+            } else if (!before.values[ca][ia].equals(after.values[cb][ib])) {
+                changes.put(kb, after.values[cb][ib]);
+            }
+            if (cmp <= 0 && ++ia == before.keys[ca].length) {
+                ca++;
+                ia = 0;
+            }
+            if (cmp >= 0 && ++ib == after.keys[cb].length) {
+                cb++;
+                ib = 0;
+            }
+        }
+    }
+
     /** A run's working copy, starting from these pods. */
     Builder builder() {
         return new Builder(this);

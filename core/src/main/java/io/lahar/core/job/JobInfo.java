@@ -83,6 +83,12 @@ public record JobInfo(
         return java.util.OptionalLong.of(due);
     }
 
+    /** The same state with {@code pods} instead (the streams-app keeps a job's pods apart from the rest). */
+    public JobInfo withPods(Map<String, JobPod> pods) {
+        return new JobInfo(job, FrozenPods.copyOf(pods), timers, podGroupSpec, podGroupPhase, configMaps,
+                createdAt, deleted, lastCause);
+    }
+
     /** The job's version (bumped by each kill), 0 before it has a status. */
     public int version() {
         return job == null || job.status() == null || job.status().version() == null ? 0 : job.status().version();

@@ -109,7 +109,9 @@ class FrozenPodsTest {
                 assertThat(b.size()).isEqualTo(expected.size());
             }
             assertThat(frozen).isEqualTo(was);
+            FrozenPods previous = frozen;
             frozen = b.freeze();
+            assertDiffTakes(previous, frozen);
             assertThat(frozen).isEqualTo(expected);
             assertThat(new ArrayList<>(frozen.keySet())).isEqualTo(new ArrayList<>(expected.keySet()));
             assertThat(b.values()).isEqualTo(new ArrayList<>(expected.values()));
@@ -119,6 +121,54 @@ class FrozenPodsTest {
             }
             assertTallied(b, expected);
         }
+    }
+
+    /** Applying the diff to the earlier map gives the later one, and names only what differs. */
+    private static void assertDiffTakes(FrozenPods before, FrozenPods after) {
+        TreeMap<String, JobPod> applied = new TreeMap<>(before);
+        List<String> named = new ArrayList<>();
+        PodChanges.between(before, after, new PodChanges() {
+            @Override
+            public void put(String name, JobPod pod) {
+                assertThat(pod).isNotEqualTo(before.get(name));
+                applied.put(name, pod);
+                named.add(name);
+            }
+
+            @Override
+            public void removed(String name) {
+                assertThat(after).doesNotContainKey(name);
+                applied.remove(name);
+                named.add(name);
+            }
+        });
+        assertThat(applied).isEqualTo(after);
+        assertThat(named).isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
+    void theDiffOfARunThatChangedOnePodOfThousandsNamesThatPod() {
+        TreeMap<String, JobPod> start = new TreeMap<>();
+        for (int i = 0; i < 5000; i++) {
+            start.put(name(i), pod(name(i)));
+        }
+        FrozenPods before = FrozenPods.copyOf(start);
+        FrozenPods.Builder run = before.builder();
+        run.put(name(4321), pod(name(4321)).withPhase(PodPhase.Running, null, 0));
+        List<String> named = new ArrayList<>();
+        PodChanges.between(before, run.freeze(), new PodChanges() {
+            @Override
+            public void put(String name, JobPod pod) {
+                named.add(name);
+            }
+
+            @Override
+            public void removed(String name) {
+                named.add("-" + name);
+            }
+        });
+
+        assertThat(named).containsExactly(name(4321));
     }
 
     private static void assertTallied(FrozenPods.Builder b, Map<String, JobPod> pods) {

@@ -1,6 +1,10 @@
 package io.lahar.streams.job;
 
 import io.lahar.core.api.JobSpec;
+import io.lahar.core.job.JobPod;
+import io.lahar.core.job.PodChanges;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.Position;
@@ -15,6 +19,8 @@ import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 import java.util.LinkedHashMap;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -42,6 +48,10 @@ import java.util.Set;
  * the state at each commit, which is what a restore or a replay needs; a store rebuilt from it
  * behaves the same.
  *
+ * <p>A job's pods are not in its entry's bytes: each is a record of the {@code job-pods} store
+ * ({@link JobStore#PODS}), written at the same flush when it changed, so what a commit writes
+ * follows what changed and no entry grows with its job. Loading an entry reads its pods back.
+ *
  * <p>Interactive queries (the REST API) read the inner store: the state as of the last commit, up
  * to one commit interval behind the stream thread, never a state a failed transaction rolls back.
  * Only the stream thread touches the object cache.
@@ -57,6 +67,8 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     static final int DEFAULT_CAPACITY = 1024;
 
     private final KeyValueStore<String, byte[]> inner;
+    /** The {@code job-pods} store, given by the lifecycle processor ({@link #usePods}). */
+    private KeyValueStore<String, byte[]> pods;
     private final JobStore.Codec codec;
     private final int capacity;
     private final Map<String, Slot> slots;
@@ -88,19 +100,27 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
         this.listener = listener == null ? CommitListener.NONE : listener;
     }
 
+    /** The store the jobs' pods are written to, one record per pod: set before the first {@link #load}. */
+    public void usePods(KeyValueStore<String, byte[]> pods) {
+        this.pods = pods;
+    }
+
     /**
-     * One job's decoded entry; {@code encoded} holds its bytes when they were made at put time
-     * (to check the size) and not yet written, {@code size} the last known encoded size (-1: unknown).
+     * One job's decoded entry; {@code encoded} holds its bytes (pods left out) when they were made
+     * at put time (to check the size) and not yet written, {@code size} the last known encoded size
+     * (-1: unknown), {@code written} the job's pods as the {@code job-pods} store has them.
      */
     private static final class Slot {
         JobEntry entry;
         byte[] encoded;
         int size;
+        SortedMap<String, JobPod> written;
 
-        Slot(JobEntry entry, byte[] encoded, int size) {
+        Slot(JobEntry entry, byte[] encoded, int size, SortedMap<String, JobPod> written) {
             this.entry = entry;
             this.encoded = encoded;
             this.size = size;
+            this.written = written;
         }
     }
 
@@ -134,8 +154,30 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
             return JobEntry.empty();
         }
         JobEntry entry = codec.decode(bytes);
-        slots.put(key, new Slot(entry, null, bytes.length));
+        SortedMap<String, JobPod> stored = storedPods(key);
+        if (!stored.isEmpty()) {
+            TreeMap<String, JobPod> all = new TreeMap<>(entry.info().pods());
+            all.putAll(stored);
+            entry = entry.withInfo(entry.info().withPods(all));
+        }
+        slots.put(key, new Slot(entry, null, bytes.length, stored));
         return entry;
+    }
+
+    /** The job's pods in the {@code job-pods} store, by name. */
+    private SortedMap<String, JobPod> storedPods(String key) {
+        if (pods == null) {
+            throw new IllegalStateException("the " + JobStore.PODS + " store was not given to the " + name() + " store");
+        }
+        TreeMap<String, JobPod> found = new TreeMap<>();
+        String prefix = JobStore.podPrefix(key);
+        try (KeyValueIterator<String, byte[]> it = pods.prefixScan(prefix, new StringSerializer())) {
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                found.put(kv.key.substring(prefix.length()), codec.decodePod(kv.value));
+            }
+        }
+        return found;
     }
 
     /**
@@ -148,9 +190,9 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     public void save(String key, JobEntry after) {
         Slot slot = slots.get(key);
         if (slot == null || mustCheckSize(slot, after)) {
-            byte[] bytes = codec.encode(key, after);
+            byte[] bytes = codec.encode(key, withoutPods(after));
             if (slot == null) {
-                slots.put(key, new Slot(after, bytes, bytes.length));
+                slots.put(key, new Slot(after, bytes, bytes.length, storedPods(key)));
             } else {
                 slot.entry = after;
                 slot.encoded = bytes;
@@ -171,12 +213,33 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
         return entry.info().job() == null ? null : entry.info().job().spec();
     }
 
-    /** Puts one changed entry into the inner store (encoding it unless its bytes are fresh). */
+    /**
+     * Puts one changed entry into the inner store (encoding it unless its bytes are fresh), and
+     * into the {@code job-pods} store the pods that changed since it was last written.
+     */
     private void write(String key, Slot slot) {
-        byte[] bytes = slot.encoded != null ? slot.encoded : codec.encode(key, slot.entry);
+        byte[] bytes = slot.encoded != null ? slot.encoded : codec.encode(key, withoutPods(slot.entry));
         inner.put(key, bytes);
         slot.encoded = null;
         slot.size = bytes.length;
+        SortedMap<String, JobPod> now = slot.entry.info().pods();
+        PodChanges.between(slot.written, now, new PodChanges() {
+            @Override
+            public void put(String name, JobPod pod) {
+                pods.put(JobStore.podKey(key, name), codec.encodePod(pod));
+            }
+
+            @Override
+            public void removed(String name) {
+                pods.delete(JobStore.podKey(key, name));
+            }
+        });
+        slot.written = now;
+    }
+
+    /** The entry as the {@code jobs} store keeps it: its pods are in the {@code job-pods} store. */
+    private static JobEntry withoutPods(JobEntry entry) {
+        return entry.info().pods().isEmpty() ? entry : entry.withInfo(entry.info().withPods(Map.of()));
     }
 
     /** Writes every entry changed since the last commit: Kafka Streams calls this before it commits. */

@@ -63,7 +63,9 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         // No store scan here: a partition with many jobs would stall the rebalance.
         this.context = context;
         TimerIndex timers = new TimerIndex(context.getStateStore(TimerIndex.NAME));
-        JobEngine engine = new JobEngine(context, context.getStateStore(JobStore.NAME), timers);
+        JobEntryStore jobs = context.getStateStore(JobStore.NAME);
+        jobs.usePods(context.getStateStore(JobStore.PODS));
+        JobEngine engine = new JobEngine(context, jobs, timers);
         QueueLookup queues = new QueueLookup(context.getStateStore(QueueLookup.STORE), decoders.queues());
         this.handlers = Map.of(
                 Topics.JOB_COMMANDS.name(), new CommandInput(decoders.commands(), context, engine, queues),

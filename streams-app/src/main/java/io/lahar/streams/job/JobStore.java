@@ -1,7 +1,10 @@
 package io.lahar.streams.job;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.lahar.core.api.Manifests;
+import io.lahar.core.job.JobPod;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -12,12 +15,20 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 
 /**
- * How a job's entry is kept in the {@code jobs} state store: JSON, readable in a changelog dump,
- * behind the stream thread's object cache ({@link JobEntryStore}).
+ * How a job's entry is kept in the {@code jobs} state store, and its pods in the {@code job-pods}
+ * store: JSON, readable in a changelog dump, behind the stream thread's object cache
+ * ({@link JobEntryStore}).
  */
 public final class JobStore {
 
     public static final String NAME = "jobs";
+    /**
+     * The jobs' pods, one record per pod under {@code <namespace>/<job>/<pod>}. Why apart from the
+     * entry: a job's entry would grow with its pods (~140 bytes each) past what one changelog record
+     * holds (a job of ~6,500 pods failed the task at its first commit), and every commit would
+     * rewrite all of a job's pods to change a few.
+     */
+    public static final String PODS = "job-pods";
 
     /** Maximum stored size; a record above it would not fit in the changelog topic. */
     static final int MAX_BYTES = 900 * 1024;
@@ -28,6 +39,21 @@ public final class JobStore {
     /** The {@code jobs} store: a persistent, changelogged byte store with the entry cache in front. */
     public static StoreBuilder<JobEntryStore> builder() {
         return builder(Stores.persistentKeyValueStore(NAME), JobEntryStore.DEFAULT_CAPACITY);
+    }
+
+    /** The {@code job-pods} store: persistent and changelogged, written by the {@code jobs} store at its commits. */
+    public static StoreBuilder<KeyValueStore<String, byte[]>> podsBuilder() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PODS), Serdes.String(), Serdes.ByteArray());
+    }
+
+    /** A pod's key in the {@code job-pods} store. */
+    static String podKey(String jobKey, String pod) {
+        return podPrefix(jobKey) + pod;
+    }
+
+    /** What the keys of a job's pods start with (a job's name has no slash, so no other job's do). */
+    static String podPrefix(String jobKey) {
+        return jobKey + "/";
     }
 
     static StoreBuilder<JobEntryStore> builder(org.apache.kafka.streams.state.KeyValueBytesStoreSupplier supplier,
@@ -100,6 +126,8 @@ public final class JobStore {
         private static final int RENDERED_CAPACITY = 4 * JobEntryStore.DEFAULT_CAPACITY;
         // Bound to the type once: no per-call type resolution.
         private static final ObjectReader READER = Manifests.jsonMapper().readerFor(JobEntry.class);
+        private static final ObjectReader POD_READER = Manifests.jsonMapper().readerFor(JobPod.class);
+        private static final JsonFactory POD_JSON = Manifests.jsonMapper().getFactory();
         /** Made on first use: codecs that only decode (interactive queries) never need it. */
         private JobEntryJson writer;
 
@@ -133,6 +161,26 @@ public final class JobStore {
         private static final class EncodeBuffer extends java.io.ByteArrayOutputStream {
             EncodeBuffer() {
                 super(16 * 1024);
+            }
+        }
+
+        /** A pod's record in the {@code job-pods} store: its JSON, as in an entry. */
+        public byte[] encodePod(JobPod pod) {
+            EncodeBuffer out = BUFFER.get();
+            out.reset();
+            try (JsonGenerator gen = POD_JSON.createGenerator(out)) {
+                JobEntryJson.writePod(pod, gen);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return out.toByteArray();
+        }
+
+        public JobPod decodePod(byte[] bytes) {
+            try {
+                return POD_READER.readValue(bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
 

@@ -9,11 +9,15 @@ import io.lahar.core.command.JobRequest;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
+import io.lahar.core.job.JobPod;
 import io.lahar.core.job.PodPhase;
 import io.lahar.schema.codec.JobStatusCodec;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,14 +60,23 @@ class JobEntryStoreTest {
     private final JobController controller = new JobController();
     private final JobStore.Codec codec = new JobStore.Codec();
     private JobEntryStore store;
+    private KeyValueStore<String, byte[]> pods;
 
+    /** The jobs store with its job-pods store, as the lifecycle processor has them (a task reopened: the same files). */
     private JobEntryStore open(int capacity) {
+        if (pods != null && pods.isOpen()) {
+            pods.close();
+        }
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "entry-store-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        var context = new MockProcessorContext<>(props, new TaskId(0, 0), stateDir.toFile()).getStateStoreContext();
         JobEntryStore s = JobStore.builder(Stores.persistentKeyValueStore(JobStore.NAME), capacity).withLoggingDisabled().build();
-        s.init(new MockProcessorContext<>(props, new TaskId(0, 0), stateDir.toFile()).getStateStoreContext(), s);
+        s.init(context, s);
+        pods = JobStore.podsBuilder().withLoggingDisabled().build();
+        pods.init(context, pods);
+        s.usePods(pods);
         return s;
     }
 
@@ -69,6 +84,9 @@ class JobEntryStoreTest {
     void close() {
         if (store != null && store.isOpen()) {
             store.close();
+        }
+        if (pods != null && pods.isOpen()) {
+            pods.close();
         }
     }
 
@@ -98,9 +116,23 @@ class JobEntryStoreTest {
         return new JobEntry(List.of(), info, 0, List.of());
     }
 
+    /** The entry as committed: the jobs store's bytes with the job's records of the job-pods store. */
     private JobEntry stored(String key) {
         byte[] bytes = store.get(key);
-        return bytes == null ? null : codec.decode(bytes);
+        if (bytes == null) {
+            return null;
+        }
+        JobEntry entry = codec.decode(bytes);
+        assertThat(entry.info().pods()).as("no pods in the entry's own bytes").isEmpty();
+        return entry.withInfo(entry.info().withPods(storedPods(key)));
+    }
+
+    private Map<String, JobPod> storedPods(String key) {
+        Map<String, JobPod> found = new TreeMap<>();
+        try (KeyValueIterator<String, byte[]> it = pods.prefixScan(key + "/", new StringSerializer())) {
+            it.forEachRemaining(kv -> found.put(kv.key.substring(key.length() + 1), codec.decodePod(kv.value)));
+        }
+        return found;
     }
 
     @Test
@@ -203,6 +235,51 @@ class JobEntryStoreTest {
         // Same spec object, so not checked (nor encoded) when saved; the commit fails loudly instead.
         store.save("ns/grows", new JobEntry(List.of(), small.info(), 0, tooBig.podGroupConditions()));
         assertThatThrownBy(store::flushCache).hasMessageContaining("ns/grows").hasMessageContaining("limit");
+    }
+
+    @Test
+    void eachPodIsARecordOfTheJobPodsStoreWrittenWhenItChangesAndDeletedWhenItGoes() {
+        store = open(16);
+        JobEntry submitted = entry(submitted());
+        store.save("default/j", submitted);
+        store.flushCache();
+        assertThat(storedPods("default/j")).containsOnlyKeys("j-w-0", "j-w-1").isEqualTo(submitted.info().pods());
+
+        JobEntry oneRunning = entry(running(submitted.info(), 0));
+        store.save("default/j", oneRunning);
+        pods.delete("default/j/j-w-1"); // not rewritten unless it changed
+        store.flushCache();
+        assertThat(storedPods("default/j")).containsOnlyKeys("j-w-0");
+        assertThat(storedPods("default/j").get("j-w-0").phase()).isEqualTo(PodPhase.Running);
+
+        Map<String, JobPod> left = new TreeMap<>(oneRunning.info().pods());
+        left.remove("j-w-0");
+        JobInfo gone = oneRunning.info().withPods(left);
+        store.save("default/j", entry(gone));
+        store.flushCache();
+        assertThat(storedPods("default/j")).doesNotContainKey("j-w-0");
+    }
+
+    /** A job of 8,000 pods: its entry alone would be ~1.1 MB, over one changelog record. */
+    @Test
+    void aJobOfThousandsOfPodsIsStoredAndReadBackWhole() {
+        store = open(16);
+        String bigJob = JOB.replace("replicas: 2", "replicas: 8000");
+        AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
+                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
+        Job job = JobCommands.decide(null, new JobRequest("r", "t", "default", "j", 0, new JobRequest.Submit(bigJob)), ctx)
+                .next().job();
+        JobInfo info = apply(JobInfo.empty(), new Input.Submit(job, 0), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1));
+        assertThat(info.pods()).hasSize(8000);
+        JobEntry big = entry(running(info, 7));
+        store.save("default/j", big);
+        store.flushCache();
+
+        assertThat(store.get("default/j").length).isLessThan(16 * 1024);
+        assertThat(stored("default/j")).isEqualTo(big);
+        store.close();
+        store = open(16);
+        assertThat(store.load("default/j")).isEqualTo(big);
     }
 
     private static io.lahar.core.api.JobSpec copy(io.lahar.core.api.JobSpec s) {
