@@ -23,10 +23,10 @@ public final class JobStore {
 
     public static final String NAME = "jobs";
     /**
-     * The jobs' pods, one record per pod under {@code <namespace>/<job>/<pod>}. Why apart from the
-     * entry: a job's entry would grow with its pods (~140 bytes each) past what one changelog record
-     * holds (a job of ~6,500 pods failed the task at its first commit), and every commit would
-     * rewrite all of a job's pods to change a few.
+     * The pods of jobs with more than {@link JobEntryStore#INLINE_PODS}, one record per pod under
+     * {@code <namespace>/<job>/<pod>}. Why apart from the entry: a job's entry would grow with its
+     * pods (~140 bytes each) past what one changelog record holds (a job of ~6,500 pods failed the
+     * task at its first commit), and every commit would rewrite all of a job's pods to change a few.
      */
     public static final String PODS = "job-pods";
 

@@ -123,8 +123,11 @@ class JobEntryStoreTest {
             return null;
         }
         JobEntry entry = codec.decode(bytes);
-        assertThat(entry.info().pods()).as("no pods in the entry's own bytes").isEmpty();
-        return entry.withInfo(entry.info().withPods(storedPods(key)));
+        Map<String, JobPod> all = new TreeMap<>(entry.info().pods());
+        Map<String, JobPod> records = storedPods(key);
+        assertThat(entry.info().pods().isEmpty() || records.isEmpty()).as("pods in the entry or in records, not both").isTrue();
+        all.putAll(records);
+        return entry.withInfo(entry.info().withPods(all));
     }
 
     private Map<String, JobPod> storedPods(String key) {
@@ -237,39 +240,82 @@ class JobEntryStoreTest {
         assertThatThrownBy(store::flushCache).hasMessageContaining("ns/grows").hasMessageContaining("limit");
     }
 
+    private JobInfo submitted(int replicas) {
+        AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
+                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
+        Job job = JobCommands.decide(null, new JobRequest("r", "t", "default", "j", 0,
+                new JobRequest.Submit(JOB.replace("replicas: 2", "replicas: " + replicas))), ctx).next().job();
+        return apply(JobInfo.empty(), new Input.Submit(job, 0), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1));
+    }
+
     @Test
-    void eachPodIsARecordOfTheJobPodsStoreWrittenWhenItChangesAndDeletedWhenItGoes() {
+    void aSmallJobsPodsStayInItsEntry() {
         store = open(16);
-        JobEntry submitted = entry(submitted());
+        JobEntry small = entry(running(submitted(JobEntryStore.INLINE_PODS), 0));
+        store.save("default/j", small);
+        store.flushCache();
+
+        assertThat(codec.decode(store.get("default/j")).info().pods()).hasSize(JobEntryStore.INLINE_PODS);
+        assertThat(storedPods("default/j")).isEmpty();
+        assertThat(stored("default/j")).isEqualTo(small);
+    }
+
+    @Test
+    void eachPodOfABigJobIsARecordWrittenWhenItChangesAndDeletedWhenItGoes() {
+        store = open(16);
+        JobEntry submitted = entry(submitted(JobEntryStore.INLINE_PODS + 3));
         store.save("default/j", submitted);
         store.flushCache();
-        assertThat(storedPods("default/j")).containsOnlyKeys("j-w-0", "j-w-1").isEqualTo(submitted.info().pods());
+        assertThat(codec.decode(store.get("default/j")).info().pods()).isEmpty();
+        assertThat(storedPods("default/j")).hasSize(JobEntryStore.INLINE_PODS + 3).isEqualTo(submitted.info().pods());
 
         JobEntry oneRunning = entry(running(submitted.info(), 0));
         store.save("default/j", oneRunning);
         pods.delete("default/j/j-w-1"); // not rewritten unless it changed
         store.flushCache();
-        assertThat(storedPods("default/j")).containsOnlyKeys("j-w-0");
+        assertThat(storedPods("default/j")).doesNotContainKey("j-w-1");
         assertThat(storedPods("default/j").get("j-w-0").phase()).isEqualTo(PodPhase.Running);
 
         Map<String, JobPod> left = new TreeMap<>(oneRunning.info().pods());
         left.remove("j-w-0");
-        JobInfo gone = oneRunning.info().withPods(left);
-        store.save("default/j", entry(gone));
+        store.save("default/j", entry(oneRunning.info().withPods(left)));
         store.flushCache();
-        assertThat(storedPods("default/j")).doesNotContainKey("j-w-0");
+        assertThat(storedPods("default/j")).doesNotContainKey("j-w-0").hasSize(JobEntryStore.INLINE_PODS + 1);
+    }
+
+    @Test
+    void aJobThatCrossesTheLineHasItsPodsMovedAtTheNextFlush() {
+        store = open(16);
+        JobInfo big = submitted(JobEntryStore.INLINE_PODS + 10);
+        store.save("default/j", entry(big));
+        store.flushCache();
+        assertThat(storedPods("default/j")).hasSize(JobEntryStore.INLINE_PODS + 10);
+
+        Map<String, JobPod> fewer = new TreeMap<>(big.pods());
+        for (int i = 0; i < 10; i++) {
+            fewer.remove("j-w-" + i);
+        }
+        JobEntry scaledDown = entry(big.withPods(fewer));
+        store.save("default/j", scaledDown);
+        store.flushCache();
+        assertThat(storedPods("default/j")).as("records deleted, the pods back in the entry").isEmpty();
+        assertThat(stored("default/j")).isEqualTo(scaledDown);
+
+        JobEntry scaledUp = entry(big);
+        store.save("default/j", scaledUp);
+        store.flushCache();
+        assertThat(codec.decode(store.get("default/j")).info().pods()).isEmpty();
+        assertThat(stored("default/j")).isEqualTo(scaledUp);
+        store.close();
+        store = open(16);
+        assertThat(store.load("default/j")).isEqualTo(scaledUp);
     }
 
     /** A job of 8,000 pods: its entry alone would be ~1.1 MB, over one changelog record. */
     @Test
     void aJobOfThousandsOfPodsIsStoredAndReadBackWhole() {
         store = open(16);
-        String bigJob = JOB.replace("replicas: 2", "replicas: 8000");
-        AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
-                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
-        Job job = JobCommands.decide(null, new JobRequest("r", "t", "default", "j", 0, new JobRequest.Submit(bigJob)), ctx)
-                .next().job();
-        JobInfo info = apply(JobInfo.empty(), new Input.Submit(job, 0), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1));
+        JobInfo info = submitted(8000);
         assertThat(info.pods()).hasSize(8000);
         JobEntry big = entry(running(info, 7));
         store.save("default/j", big);
