@@ -2,9 +2,6 @@ package io.lahar.streams.job;
 
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.job.JobPod;
-import io.lahar.core.job.PodChanges;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.Position;
@@ -49,12 +46,13 @@ import java.util.Set;
  * the state at each commit, which is what a restore or a replay needs; a store rebuilt from it
  * behaves the same.
  *
- * <p>A job of more than {@value #INLINE_PODS} pods keeps them out of its entry's bytes: each is a
- * record of the {@code job-pods} store ({@link JobStore#PODS}), written at the same flush when it
- * changed, so what a commit writes follows what changed and no entry grows with its job (one of
- * ~6,500 pods would not fit in a changelog record). A smaller job keeps its pods in its entry: one
- * record per commit rather than one per changed pod (on jobs of 8 pods, the stream thread used
- * 0.97–1.13 s of CPU per 64k-event round so, 1.27–1.37 s with a record per pod). Loading an entry
+ * <p>A job of more than {@value #INLINE_PODS} pods keeps them out of its entry's bytes: they are
+ * records of the {@code job-pods} store ({@link JobStore#PODS}) in buckets of up to
+ * {@value PodBuckets#SIZE}, a bucket written at the same flush when one of its pods changed, so
+ * what a commit writes follows what changed and no entry grows with its job (one of ~6,500 pods
+ * would not fit in a changelog record). A smaller job keeps its pods in its entry: one record per
+ * commit (on jobs of 8 pods, the stream thread used 0.97–1.13 s of CPU per 64k-event round so,
+ * 1.27–1.37 s with a record per pod). Loading an entry
  * reads its pod records back; a job that crosses the line either way has its pods moved at the
  * next flush.
  *
@@ -69,7 +67,7 @@ import java.util.Set;
  */
 public final class JobEntryStore implements StateStore, CachedStateStore<String, byte[]>, ReadOnlyKeyValueStore<String, byte[]> {
 
-    /** The most pods a job keeps in its entry; a job with more has one record per pod. */
+    /** The most pods a job keeps in its entry; a job with more has them in buckets of their own. */
     static final int INLINE_PODS = 256;
 
     /** Decoded entries kept per task (clean ones; the changed ones stay until the next commit). */
@@ -109,7 +107,7 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
         this.listener = listener == null ? CommitListener.NONE : listener;
     }
 
-    /** The store the pods of big jobs are written to, one record per pod: set before the first {@link #load}. */
+    /** The store the pods of big jobs are written to ({@link PodBuckets}): set before the first {@link #load}. */
     public void usePods(KeyValueStore<String, byte[]> pods) {
         this.pods = pods;
     }
@@ -178,15 +176,7 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
         if (pods == null) {
             throw new IllegalStateException("the " + JobStore.PODS + " store was not given to the " + name() + " store");
         }
-        TreeMap<String, JobPod> found = new TreeMap<>();
-        String prefix = JobStore.podPrefix(key);
-        try (KeyValueIterator<String, byte[]> it = pods.prefixScan(prefix, new StringSerializer())) {
-            while (it.hasNext()) {
-                KeyValue<String, byte[]> kv = it.next();
-                found.put(kv.key.substring(prefix.length()), codec.decodePod(kv.value));
-            }
-        }
-        return found;
+        return PodBuckets.read(key, pods, codec);
     }
 
     /**
@@ -224,7 +214,7 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
 
     /**
      * Puts one changed entry into the inner store (encoding it unless its bytes are fresh), and
-     * into the {@code job-pods} store the pods that changed since it was last written.
+     * into the {@code job-pods} store the buckets of the pods that changed since it was last written.
      */
     private void write(String key, Slot slot) {
         byte[] bytes = slot.encoded != null ? slot.encoded : codec.encode(key, entryRecord(slot.entry));
@@ -232,17 +222,7 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
         slot.encoded = null;
         slot.size = bytes.length;
         SortedMap<String, JobPod> now = podRecords(slot.entry);
-        PodChanges.between(slot.written, now, new PodChanges() {
-            @Override
-            public void put(String name, JobPod pod) {
-                pods.put(JobStore.podKey(key, name), codec.encodePod(pod));
-            }
-
-            @Override
-            public void removed(String name) {
-                pods.delete(JobStore.podKey(key, name));
-            }
-        });
+        PodBuckets.write(key, slot.written, now, pods, codec);
         slot.written = now;
     }
 

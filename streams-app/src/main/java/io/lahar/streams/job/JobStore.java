@@ -12,6 +12,7 @@ import org.apache.kafka.streams.state.Stores;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,10 +24,11 @@ public final class JobStore {
 
     public static final String NAME = "jobs";
     /**
-     * The pods of jobs with more than {@link JobEntryStore#INLINE_PODS}, one record per pod under
-     * {@code <namespace>/<job>/<pod>}. Why apart from the entry: a job's entry would grow with its
-     * pods (~140 bytes each) past what one changelog record holds (a job of ~6,500 pods failed the
-     * task at its first commit), and every commit would rewrite all of a job's pods to change a few.
+     * The pods of jobs with more than {@link JobEntryStore#INLINE_PODS}, in buckets of up to
+     * {@value PodBuckets#SIZE} ({@link PodBuckets}). Why apart from the entry: a job's entry would
+     * grow with its pods (~140 bytes each) past what one changelog record holds (a job of ~6,500
+     * pods failed the task at its first commit), and every commit would rewrite all of a job's pods
+     * to change a few.
      */
     public static final String PODS = "job-pods";
 
@@ -44,11 +46,6 @@ public final class JobStore {
     /** The {@code job-pods} store: persistent and changelogged, written by the {@code jobs} store at its commits. */
     public static StoreBuilder<KeyValueStore<String, byte[]>> podsBuilder() {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PODS), Serdes.String(), Serdes.ByteArray());
-    }
-
-    /** A pod's key in the {@code job-pods} store. */
-    static String podKey(String jobKey, String pod) {
-        return podPrefix(jobKey) + pod;
     }
 
     /** What the keys of a job's pods start with (a job's name has no slash, so no other job's do). */
@@ -126,7 +123,7 @@ public final class JobStore {
         private static final int RENDERED_CAPACITY = 4 * JobEntryStore.DEFAULT_CAPACITY;
         // Bound to the type once: no per-call type resolution.
         private static final ObjectReader READER = Manifests.jsonMapper().readerFor(JobEntry.class);
-        private static final ObjectReader POD_READER = Manifests.jsonMapper().readerFor(JobPod.class);
+        private static final ObjectReader POD_READER = Manifests.jsonMapper().readerFor(JobPod[].class);
         private static final JsonFactory POD_JSON = Manifests.jsonMapper().getFactory();
         /** Made on first use: codecs that only decode (interactive queries) never need it. */
         private JobEntryJson writer;
@@ -164,19 +161,23 @@ public final class JobStore {
             }
         }
 
-        /** A pod's record in the {@code job-pods} store: its JSON, as in an entry. */
-        public byte[] encodePod(JobPod pod) {
+        /** A bucket's record in the {@code job-pods} store ({@link PodBuckets}): its pods' JSON, as in an entry, in an array. */
+        public byte[] encodePods(List<JobPod> pods) {
             EncodeBuffer out = BUFFER.get();
             out.reset();
             try (JsonGenerator gen = POD_JSON.createGenerator(out)) {
-                JobEntryJson.writePod(pod, gen);
+                gen.writeStartArray();
+                for (JobPod pod : pods) {
+                    JobEntryJson.writePod(pod, gen);
+                }
+                gen.writeEndArray();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             return out.toByteArray();
         }
 
-        public JobPod decodePod(byte[] bytes) {
+        public JobPod[] decodePods(byte[] bytes) {
             try {
                 return POD_READER.readValue(bytes);
             } catch (IOException e) {

@@ -131,11 +131,16 @@ class JobEntryStoreTest {
     }
 
     private Map<String, JobPod> storedPods(String key) {
-        Map<String, JobPod> found = new TreeMap<>();
+        return PodBuckets.read(key, pods, codec);
+    }
+
+    /** The job-pods store's keys for the job. */
+    private List<String> bucketKeys(String key) {
+        List<String> keys = new java.util.ArrayList<>();
         try (KeyValueIterator<String, byte[]> it = pods.prefixScan(key + "/", new StringSerializer())) {
-            it.forEachRemaining(kv -> found.put(kv.key.substring(key.length() + 1), codec.decodePod(kv.value)));
+            it.forEachRemaining(kv -> keys.add(kv.key));
         }
-        return found;
+        return keys;
     }
 
     @Test
@@ -261,26 +266,36 @@ class JobEntryStoreTest {
     }
 
     @Test
-    void eachPodOfABigJobIsARecordWrittenWhenItChangesAndDeletedWhenItGoes() {
+    void aBigJobsPodsAreBucketsOfSixtyFourByTaskAndIndexRewrittenWhenOneOfTheirPodsChanges() {
         store = open(16);
-        JobEntry submitted = entry(submitted(JobEntryStore.INLINE_PODS + 3));
+        JobEntry submitted = entry(submitted(400));
         store.save("default/j", submitted);
         store.flushCache();
         assertThat(codec.decode(store.get("default/j")).info().pods()).isEmpty();
-        assertThat(storedPods("default/j")).hasSize(JobEntryStore.INLINE_PODS + 3).isEqualTo(submitted.info().pods());
+        assertThat(bucketKeys("default/j")).containsExactlyInAnyOrder("default/j/w/0", "default/j/w/1", "default/j/w/2",
+                "default/j/w/3", "default/j/w/4", "default/j/w/5", "default/j/w/6");
+        assertThat(codec.decodePods(pods.get("default/j/w/6"))).extracting(JobPod::index)
+                .containsExactlyInAnyOrder(java.util.stream.IntStream.range(384, 400).boxed().toArray(Integer[]::new));
+        assertThat(storedPods("default/j")).isEqualTo(submitted.info().pods());
 
         JobEntry oneRunning = entry(running(submitted.info(), 0));
         store.save("default/j", oneRunning);
-        pods.delete("default/j/j-w-1"); // not rewritten unless it changed
+        pods.delete("default/j/w/1"); // not rewritten unless one of its pods changed
         store.flushCache();
-        assertThat(storedPods("default/j")).doesNotContainKey("j-w-1");
+        assertThat(bucketKeys("default/j")).containsExactlyInAnyOrder("default/j/w/0", "default/j/w/2", "default/j/w/3",
+                "default/j/w/4", "default/j/w/5", "default/j/w/6");
         assertThat(storedPods("default/j").get("j-w-0").phase()).isEqualTo(PodPhase.Running);
 
         Map<String, JobPod> left = new TreeMap<>(oneRunning.info().pods());
         left.remove("j-w-0");
+        for (int i = 384; i < 400; i++) {
+            left.remove("j-w-" + i);
+        }
         store.save("default/j", entry(oneRunning.info().withPods(left)));
         store.flushCache();
-        assertThat(storedPods("default/j")).doesNotContainKey("j-w-0").hasSize(JobEntryStore.INLINE_PODS + 1);
+        assertThat(bucketKeys("default/j")).as("an empty bucket is deleted").containsExactlyInAnyOrder("default/j/w/0",
+                "default/j/w/2", "default/j/w/3", "default/j/w/4", "default/j/w/5");
+        assertThat(storedPods("default/j")).doesNotContainKey("j-w-0").containsKey("j-w-1").hasSize(63 + 4 * 64);
     }
 
     @Test

@@ -1,0 +1,109 @@
+package io.lahar.streams.job;
+
+import io.lahar.core.job.JobPod;
+import io.lahar.core.job.PodChanges;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The pods of a big job in the {@code job-pods} store: a record per bucket of up to {@value #SIZE}
+ * pods of one task by index ({@code <namespace>/<job>/<task>/<index / SIZE>}), rewritten whole
+ * when one of its pods changed, deleted when it has none left.
+ *
+ * <p>Why buckets: a record per pod made a burst (a whole job's pods turning Running within one
+ * commit) cost a changelog record per pod, which halved the topology's rate on jobs of 512 pods;
+ * the whole job in one record grows with the job (past a changelog record at ~6,500 pods) and is
+ * rewritten for any change. A bucket is a record per 64 changed pods in a burst and a bounded
+ * record (~10 KB) for a lone change. A pod's bucket follows from its task and index alone, which
+ * never change, so it is found again after a restart.
+ */
+final class PodBuckets {
+
+    /** The most pods in one bucket. */
+    static final int SIZE = 64;
+
+    private PodBuckets() {
+    }
+
+    /** A bucket: pods of {@code task} with an index in [number × SIZE, (number + 1) × SIZE). */
+    record Bucket(String task, int number) {
+        static Bucket of(JobPod pod) {
+            return new Bucket(pod.task(), Math.floorDiv(pod.index(), SIZE));
+        }
+
+        String key(String jobKey) {
+            return JobStore.podPrefix(jobKey) + task + "/" + number;
+        }
+    }
+
+    /** The job's pods in the store, by name. */
+    static SortedMap<String, JobPod> read(String jobKey, KeyValueStore<String, byte[]> pods, JobStore.Codec codec) {
+        TreeMap<String, JobPod> found = new TreeMap<>();
+        try (KeyValueIterator<String, byte[]> it = pods.prefixScan(JobStore.podPrefix(jobKey), new StringSerializer())) {
+            while (it.hasNext()) {
+                KeyValue<String, byte[]> kv = it.next();
+                for (JobPod pod : codec.decodePods(kv.value)) {
+                    found.put(pod.name(), pod);
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Brings the store from the job's pods {@code before} (as last written) to {@code after}: the
+     * buckets of the pods that changed, came or went are rewritten (or deleted when empty).
+     */
+    static void write(String jobKey, SortedMap<String, JobPod> before, SortedMap<String, JobPod> after,
+                      KeyValueStore<String, byte[]> pods, JobStore.Codec codec) {
+        Set<Bucket> dirty = new LinkedHashSet<>();
+        PodChanges.between(before, after, new PodChanges() {
+            @Override
+            public void put(String name, JobPod pod) {
+                dirty.add(Bucket.of(pod));
+                JobPod old = before.get(name);
+                if (old != null) {
+                    dirty.add(Bucket.of(old));
+                }
+            }
+
+            @Override
+            public void removed(String name) {
+                dirty.add(Bucket.of(before.get(name)));
+            }
+        });
+        if (dirty.isEmpty()) {
+            return;
+        }
+        // One pass over the job's pods gathers what the changed buckets hold now, in name order.
+        Map<Bucket, List<JobPod>> contents = new HashMap<>();
+        for (Bucket b : dirty) {
+            contents.put(b, new ArrayList<>());
+        }
+        for (JobPod pod : after.values()) {
+            List<JobPod> in = contents.get(Bucket.of(pod));
+            if (in != null) {
+                in.add(pod);
+            }
+        }
+        for (Bucket b : dirty) {
+            List<JobPod> in = contents.get(b);
+            if (in.isEmpty()) {
+                pods.delete(b.key(jobKey));
+            } else {
+                pods.put(b.key(jobKey), codec.encodePods(in));
+            }
+        }
+    }
+}
