@@ -17,11 +17,11 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The {@code jobs} store as the lifecycle sees it: decoded {@link JobEntry} objects in front of
@@ -52,9 +52,8 @@ import java.util.Set;
  * what a commit writes follows what changed and no entry grows with its job (one of ~6,500 pods
  * would not fit in a changelog record). A smaller job keeps its pods in its entry: one record per
  * commit (on jobs of 8 pods, the stream thread used 0.97–1.13 s of CPU per 64k-event round so,
- * 1.27–1.37 s with a record per pod). Loading an entry
- * reads its pod records back; a job that crosses the line either way has its pods moved at the
- * next flush.
+ * 1.27–1.37 s with a record per pod). Loading an entry reads its pod records back; a job that
+ * crosses the line either way has its pods moved at the next flush.
  *
  * <p>Interactive queries (the REST API) read the inner store: the state as of the last commit, up
  * to one commit interval behind the stream thread, never a state a failed transaction rolls back.
@@ -113,8 +112,8 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     }
 
     /**
-     * One job's decoded entry; {@code encoded} holds its bytes (pods left out) when they were made
-     * at put time (to check the size) and not yet written, {@code size} the last known encoded size
+     * One job's decoded entry; {@code encoded} holds its bytes (as the entry is stored) when they
+     * were made at put time (to check the size) and not yet written, {@code size} the last known encoded size
      * (-1: unknown), {@code written} the job's pods as the {@code job-pods} store has them.
      */
     private static final class Slot {
