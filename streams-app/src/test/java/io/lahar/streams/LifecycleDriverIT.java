@@ -14,6 +14,7 @@ import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.streams.job.JobStore;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import org.apache.avro.specific.SpecificRecord;
@@ -25,6 +26,8 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -158,6 +161,43 @@ class LifecycleDriverIT {
             assertThat(s.getSucceeded()).isEqualTo(3);
             assertThat(s.getRunningDuration()).isNotNull();
         });
+    }
+
+    /**
+     * A job of more pods than an entry keeps (its pods in buckets of the job-pods store): a worker
+     * fails, the job restarts, runs again and completes, with the simulator's phases and counts.
+     * (Few pods run before they succeed: each record costs TopologyTestDriver a commit.)
+     */
+    @Test
+    void aJobOfHundredsOfPodsRestartsAndCompletesAsTheSimulatorSays() {
+        int workers = 257;
+        String manifest = LifecycleScript.tfJob("tf-big").replace("replicas: 2", "replicas: " + workers);
+        String ps = "{\"pod\":{\"task\":\"ps\",\"index\":0,\"phase\":\"%s\"%s}}\n";
+        String worker = "{\"pod\":{\"task\":\"worker\",\"index\":%d,\"phase\":\"%s\"%s}}\n";
+        String running = ps.formatted("Running", "") + worker.formatted(0, "Running", "") + worker.formatted(1, "Running", "");
+        StringBuilder script = new StringBuilder(running).append(worker.formatted(200, "Failed", ",\"exitCode\":1")).append(running);
+        script.append(ps.formatted("Succeeded", ",\"exitCode\":0"));
+        for (int i = 0; i < workers; i++) {
+            script.append(worker.formatted(i, "Succeeded", ",\"exitCode\":0"));
+        }
+        DriverWorld world = submit("tf-big", manifest);
+        play(world, script.toString());
+
+        assertThat(transitions.readValuesToList()).extracting(JobTransition::getTo)
+                .containsExactlyElementsOf(LifecycleScript.simulatedPhases(manifest, script.toString()))
+                .containsExactly("Pending", "Running", "Restarting", "Pending", "Running", "Completed");
+        assertThat(status.readValuesToList().getLast().getStatus()).satisfies(s -> {
+            assertThat(s.getState().getPhase()).isEqualTo("Completed");
+            assertThat(s.getSucceeded()).isEqualTo(workers + 1);
+            assertThat(s.getVersion()).isEqualTo(1);
+        });
+        KeyValueStore<String, byte[]> buckets = driver.getKeyValueStore(JobStore.PODS);
+        List<String> keys = new java.util.ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = buckets.prefixScan("default/tf-big/", new StringSerializer())) {
+            it.forEachRemaining(kv -> keys.add(kv.key));
+        }
+        assertThat(keys).containsExactlyInAnyOrder("default/tf-big/ps/0", "default/tf-big/worker/0",
+                "default/tf-big/worker/1", "default/tf-big/worker/2", "default/tf-big/worker/3", "default/tf-big/worker/4");
     }
 
     @Test
