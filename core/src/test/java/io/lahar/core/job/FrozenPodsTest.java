@@ -61,10 +61,7 @@ class FrozenPodsTest {
 
     @Test
     void aRunChangesItsOwnCopyAndNeitherTheMapItStartedFromNorOneItFroze() {
-        TreeMap<String, JobPod> start = new TreeMap<>();
-        for (int i = 0; i < 300; i++) {
-            start.put(name(i), pod(name(i)));
-        }
+        TreeMap<String, JobPod> start = pending(300);
         FrozenPods before = FrozenPods.copyOf(start);
         FrozenPods.Builder run = before.builder();
         run.put(name(7), pod(name(7)).markTerminating());
@@ -148,11 +145,7 @@ class FrozenPodsTest {
 
     @Test
     void theDiffOfARunThatChangedOnePodOfThousandsNamesThatPod() {
-        TreeMap<String, JobPod> start = new TreeMap<>();
-        for (int i = 0; i < 5000; i++) {
-            start.put(name(i), pod(name(i)));
-        }
-        FrozenPods before = FrozenPods.copyOf(start);
+        FrozenPods before = FrozenPods.copyOf(pending(5000));
         FrozenPods.Builder run = before.builder();
         run.put(name(4321), pod(name(4321)).withPhase(PodPhase.Running, null, 0));
         List<String> named = new ArrayList<>();
@@ -197,6 +190,15 @@ class FrozenPodsTest {
             assertThat(t.unfinishedBefore(version)).isEqualTo(pods.values().stream()
                     .anyMatch(p -> !p.terminating() && !p.phase().isTerminal() && p.version() < v));
         }
+    }
+
+    /** {@code n} Pending pods, named as {@link #name} numbers them. */
+    private static TreeMap<String, JobPod> pending(int n) {
+        TreeMap<String, JobPod> pods = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            pods.put(name(i), pod(name(i)));
+        }
+        return pods;
     }
 
     private static String name(int i) {
