@@ -117,14 +117,6 @@ final class PodTally {
         return live[phase.ordinal()];
     }
 
-    int liveTotal() {
-        int n = 0;
-        for (int c : live) {
-            n += c;
-        }
-        return n;
-    }
-
     /** Whether a live pod that is not Succeeded or Failed has a version below {@code version}. */
     boolean unfinishedBefore(int version) {
         return !unfinishedByVersion.isEmpty() && unfinishedByVersion.firstKey() < version;
