@@ -12,6 +12,7 @@ import io.lahar.schema.Bind;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithLaharInfra
 class BridgeRestartIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Past the registry client's idle timeout: an answer the registry loses once is asked again within it. */
+    private static final Duration WAIT = RegistrySerdes.IDLE_TIMEOUT.plusSeconds(30);
 
     @Test
     void waitingCreatesAndBindsSurviveARestartAndNothingIsResurrected(LaharInfra infra) throws Exception {

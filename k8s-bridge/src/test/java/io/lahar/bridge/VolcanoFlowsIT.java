@@ -21,6 +21,7 @@ import io.lahar.schema.SubmitFlowObject;
 import io.lahar.schema.TaskState;
 import io.lahar.schema.Topics;
 import io.lahar.schema.Violation;
+import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @WithLaharInfra
 class VolcanoFlowsIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Past the registry client's idle timeout: an answer the registry loses once is asked again within it. */
+    private static final Duration WAIT = RegistrySerdes.IDLE_TIMEOUT.plusSeconds(30);
     private static final Path KUBECTL = Path.of("/usr/bin/kubectl");
 
     @Test

@@ -18,6 +18,7 @@ import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.TaskState;
 import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class VolcanoJobsIT {
 
     private static final KubernetesSerialization K8S = new KubernetesSerialization();
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Past the registry client's idle timeout: an answer the registry loses once is asked again within it. */
+    private static final Duration WAIT = RegistrySerdes.IDLE_TIMEOUT.plusSeconds(30);
 
     @Test
     void aJobCrIsSubmittedGetsItsStatusIsSuspendedResumedAndDeleted(LaharInfra infra) {
