@@ -95,11 +95,11 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
             String kb = cb < after.keys.length ? after.keys[cb][ib] : null;
             int cmp = ka == null ? 1 : kb == null ? -1 : ka.compareTo(kb);
             if (cmp < 0) {
-                changes.removed(ka);
+                changes.removed(ka, before.values[ca][ia]);
             } else if (cmp > 0) {
-                changes.put(kb, after.values[cb][ib]);
+                changes.put(kb, null, after.values[cb][ib]);
             } else if (!before.values[ca][ia].equals(after.values[cb][ib])) {
-                changes.put(kb, after.values[cb][ib]);
+                changes.put(kb, before.values[ca][ia], after.values[cb][ib]);
             }
             if (cmp <= 0 && ++ia == before.keys[ca].length) {
                 ca++;

@@ -4,15 +4,15 @@ import java.util.SortedMap;
 
 /**
  * Receives how a job's pods changed between two of its states ({@link #between}): what a store
- * that keeps one record per pod must put and delete.
+ * that keeps a job's pods apart from the rest of its state must write.
  */
 public interface PodChanges {
 
-    /** The pod under {@code name} is new or changed. */
-    void put(String name, JobPod pod);
+    /** The pod under {@code name} is new ({@code was} null) or changed from {@code was}. */
+    void put(String name, JobPod was, JobPod now);
 
-    /** No pod is under {@code name} any more. */
-    void removed(String name);
+    /** No pod is under {@code name} any more; {@code was} was. */
+    void removed(String name, JobPod was);
 
     /**
      * Tells {@code changes} how {@code after} differs from {@code before} (two {@link JobInfo#pods()}

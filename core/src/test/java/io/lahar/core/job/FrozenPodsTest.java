@@ -126,14 +126,16 @@ class FrozenPodsTest {
         List<String> named = new ArrayList<>();
         PodChanges.between(before, after, new PodChanges() {
             @Override
-            public void put(String name, JobPod pod) {
+            public void put(String name, JobPod was, JobPod pod) {
+                assertThat(was).isEqualTo(before.get(name));
                 assertThat(pod).isNotEqualTo(before.get(name));
                 applied.put(name, pod);
                 named.add(name);
             }
 
             @Override
-            public void removed(String name) {
+            public void removed(String name, JobPod was) {
+                assertThat(was).isEqualTo(before.get(name));
                 assertThat(after).doesNotContainKey(name);
                 applied.remove(name);
                 named.add(name);
@@ -151,12 +153,12 @@ class FrozenPodsTest {
         List<String> named = new ArrayList<>();
         PodChanges.between(before, run.freeze(), new PodChanges() {
             @Override
-            public void put(String name, JobPod pod) {
+            public void put(String name, JobPod was, JobPod pod) {
                 named.add(name);
             }
 
             @Override
-            public void removed(String name) {
+            public void removed(String name, JobPod was) {
                 named.add("-" + name);
             }
         });

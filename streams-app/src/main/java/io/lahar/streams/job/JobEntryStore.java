@@ -160,7 +160,8 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
             return JobEntry.empty();
         }
         JobEntry entry = codec.decode(bytes);
-        SortedMap<String, JobPod> stored = storedPods(key);
+        // An entry that holds its pods has no records of them (a flush moves them one way or the other).
+        SortedMap<String, JobPod> stored = entry.info().pods().isEmpty() ? storedPods(key) : Collections.emptySortedMap();
         if (!stored.isEmpty()) {
             TreeMap<String, JobPod> all = new TreeMap<>(entry.info().pods());
             all.putAll(stored);

@@ -8,11 +8,9 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -67,43 +65,38 @@ final class PodBuckets {
      */
     static void write(String jobKey, SortedMap<String, JobPod> before, SortedMap<String, JobPod> after,
                       KeyValueStore<String, byte[]> pods, JobStore.Codec codec) {
-        Set<Bucket> dirty = new LinkedHashSet<>();
+        // The buckets the change touched, each with what it holds now (gathered below).
+        Map<Bucket, List<JobPod>> dirty = new LinkedHashMap<>();
         PodChanges.between(before, after, new PodChanges() {
             @Override
-            public void put(String name, JobPod pod) {
-                dirty.add(Bucket.of(pod));
-                JobPod old = before.get(name);
-                if (old != null) {
-                    dirty.add(Bucket.of(old));
+            public void put(String name, JobPod was, JobPod now) {
+                dirty.computeIfAbsent(Bucket.of(now), b -> new ArrayList<>());
+                if (was != null) {
+                    dirty.computeIfAbsent(Bucket.of(was), b -> new ArrayList<>());
                 }
             }
 
             @Override
-            public void removed(String name) {
-                dirty.add(Bucket.of(before.get(name)));
+            public void removed(String name, JobPod was) {
+                dirty.computeIfAbsent(Bucket.of(was), b -> new ArrayList<>());
             }
         });
         if (dirty.isEmpty()) {
             return;
         }
         // One pass over the job's pods gathers what the changed buckets hold now, in name order.
-        Map<Bucket, List<JobPod>> contents = new HashMap<>();
-        for (Bucket b : dirty) {
-            contents.put(b, new ArrayList<>());
-        }
         for (JobPod pod : after.values()) {
-            List<JobPod> in = contents.get(Bucket.of(pod));
+            List<JobPod> in = dirty.get(Bucket.of(pod));
             if (in != null) {
                 in.add(pod);
             }
         }
-        for (Bucket b : dirty) {
-            List<JobPod> in = contents.get(b);
+        dirty.forEach((b, in) -> {
             if (in.isEmpty()) {
                 pods.delete(b.key(jobKey));
             } else {
                 pods.put(b.key(jobKey), codec.encodePods(in));
             }
-        }
+        });
     }
 }
