@@ -119,8 +119,11 @@ public final class JobStore {
      */
     public static final class Codec {
 
-        /** Objects whose JSON is remembered: spec, metadata and a few verdicts of each cached entry. */
-        private static final int RENDERED_CAPACITY = 4 * JobEntryStore.DEFAULT_CAPACITY;
+        /**
+         * Objects whose JSON is remembered: spec, metadata, pod group spec, pod group conditions and a
+         * few verdicts of each cached entry.
+         */
+        private static final int RENDERED_CAPACITY = 8 * JobEntryStore.DEFAULT_CAPACITY;
         // Bound to the type once: no per-call type resolution.
         private static final ObjectReader READER = Manifests.jsonMapper().readerFor(JobEntry.class);
         private static final ObjectReader POD_READER = Manifests.jsonMapper().readerFor(JobPod[].class);

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import io.lahar.core.command.JobRecord;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.Violation;
+import io.lahar.core.api.Action;
 import io.lahar.core.api.Job;
+import io.lahar.core.api.JobPhase;
+import io.lahar.core.api.JobState;
+import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.api.PodGroup;
@@ -18,12 +22,16 @@ import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.JobPod;
 import io.lahar.core.job.PodPhase;
+import io.lahar.core.job.Timer;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -165,5 +173,57 @@ class JobEntryJsonTest {
         JobInfo info = new JobInfo(null, pods, null, null, null, null, 0, false, null);
         JobEntry entry = new JobEntry(List.of(), info, 0, List.of());
         assertThat(written(new JobEntryJson(4), entry)).isEqualTo(databind(entry)).contains("\"exitCode\":137");
+    }
+
+    @Test
+    void everyComponentOfTheEntryItsInfoJobAndStatusIsWrittenAsDatabindWritesIt() throws Exception {
+        // Every component set, nulls inside maps and lists included: a component added to one of
+        // these records and not written fails here.
+        JobEntry base = lifeOfAJob().getLast();
+        Job job = base.info().job();
+        Map<String, Integer> psCounts = new LinkedHashMap<>();
+        psCounts.put("Running", 1);
+        psCounts.put("Failed", null);
+        Map<String, JobStatus.TaskState> tasks = new TreeMap<>();
+        tasks.put("ps", new JobStatus.TaskState(psCounts));
+        tasks.put("worker", new JobStatus.TaskState(null));
+        tasks.put("gone", null);
+        Map<String, String> controlled = new LinkedHashMap<>();
+        controlled.put("plugin-svc", "svc");
+        controlled.put("none", null);
+        JobStatus status = new JobStatus(
+                new JobState(JobPhase.Restarting, "PodFailed", "pod j-worker-1 exited 137 -> RestartJob \"q\" \u00e9\n",
+                        "1970-01-01T00:00:10Z"),
+                3, tasks, 1, 2, 3, 4, 5, 6, 7, 8, "1m0s", controlled,
+                Arrays.asList(new JobStatus.JobCondition(JobPhase.Pending, "1970-01-01T00:00:00Z"),
+                        new JobStatus.JobCondition(null, null), null));
+        Job full = new Job(Job.API_VERSION, Job.KIND, job.metadata(), job.spec(), status);
+        PodGroup.PodGroupSpec podGroup = new PodGroup.PodGroupSpec(3, Map.of("ps", 1), "default", "high",
+                Map.of("cpu", "1"), null);
+        List<Timer> timers = List.of(new Timer.DelayedAction(50, "PodPending", Action.RESTART_JOB, "worker",
+                "j-worker-0", 1, "spec.policies[0]", "waited"), new Timer.TtlAfterFinished(99));
+        JobInfo info = new JobInfo(full, base.info().pods(), timers, podGroup, PodGroupPhase.Inqueue,
+                Map.of("j-svc", Map.of("hosts", "a,b")), 42, true, "PodFailed: pod j-worker-1 exited 137");
+        JobEntry entry = new JobEntry(base.recent(), info, 7, List.of(new PodGroup.PodGroupCondition(
+                "Unschedulable", "True", "tid", "1970-01-01T00:00:01Z", "NotEnoughResources", "0/3 nodes")));
+        JobEntryJson json = new JobEntryJson(64);
+        for (int round = 0; round < 2; round++) {
+            assertThat(written(json, entry)).isEqualTo(databind(entry));
+        }
+        assertThat(written(json, entry)).contains("\"retryCount\":8", "\"TtlAfterFinished\"", "\"lastCause\"",
+                "\"podGroupPhase\":\"Inqueue\"", "\"hosts\":\"a,b\"");
+    }
+
+    @Test
+    void nullComponentsAreLeftOutAsDatabindLeavesThemOut() throws Exception {
+        JobStatus status = new JobStatus(new JobState(null, null, null, null), null, null, null, null, null, null,
+                null, null, null, null, null, null, null);
+        JobInfo info = new JobInfo(new Job(null, null, null, null, status), null, null, null, null, null, 0, false, null);
+        JobEntry entry = new JobEntry(null, info, 0, null);
+        assertThat(written(new JobEntryJson(4), entry)).isEqualTo(databind(entry));
+        JobEntry bare = new JobEntry(null, new JobInfo(new Job(null, null, null, null, null), null, null, null, null, null,
+                0, false, null), 0, null);
+        assertThat(written(new JobEntryJson(4), bare)).isEqualTo(databind(bare));
+        assertThat(written(new JobEntryJson(4), JobEntry.empty())).isEqualTo(databind(JobEntry.empty()));
     }
 }
