@@ -5,9 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
 import org.apache.avro.data.TimeConversions;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.Decoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
@@ -44,7 +48,22 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
     private final Deserializer<T> fallback;
     private final SpecificData data;
     private final Schema readerSchema;
-    private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
+    private final String readerLayout;
+    private final Map<Integer, Reader<T>> readers = new ConcurrentHashMap<>();
+
+    /**
+     * The reader of one writer schema id, and whether that schema lays records out as {@code T}'s
+     * own does (same Parsing Canonical Form: the same fields and types in the same order, so the
+     * same bytes; docs, defaults and logical types aside).
+     */
+    private record Reader<T>(SpecificDatumReader<T> datumReader, boolean sameLayout) {
+    }
+
+    /** Reads a record's fields straight from its Avro binary, laid out as {@code T}'s own schema. */
+    @FunctionalInterface
+    public interface DirectReader<R> {
+        R read(Decoder in) throws IOException;
+    }
 
     /** With the registry deserializer of {@code serdes}. */
     public CachingAvroDeserializer(Class<T> type, RegistrySerdes serdes) {
@@ -66,6 +85,7 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
         // decode was an eighth of the stream thread on the lifecycle benchmark).
         this.data.setFastReaderEnabled(true);
         this.readerSchema = data.getSchema(type);
+        this.readerLayout = SchemaNormalization.toParsingForm(readerSchema);
     }
 
     @Override
@@ -73,20 +93,64 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
         if (bytes == null) return null;
         if (bytes.length < HEADER || bytes[0] != MAGIC) return fallback.deserialize(topic, bytes);
         int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
-        SpecificDatumReader<T> reader = readers.get(id);
+        Reader<T> reader = reader(topic, bytes, id);
+        if (reader == null) return fallback.deserialize(topic, bytes);
+        try {
+            return reader.datumReader().read(null, decoder(bytes));
+        } catch (IOException | RuntimeException e) {
+            throw undecodable(topic, id, e);
+        }
+    }
+
+    /**
+     * A record read with {@code direct} when its writer's schema lays it out as {@code T}'s own does
+     * — the usual case, producer and reader built from the same schema — and otherwise decoded as
+     * {@link #deserialize} does (Avro's resolution) and given to {@code decoded}. Why: a reader that
+     * needs a few fields of a record need not build all of it. Errors as {@link #deserialize}'s.
+     *
+     * @param direct  reads the fields in {@code T}'s schema's order from the Avro binary
+     * @param decoded the same from a decoded record
+     */
+    public <R> R read(String topic, byte[] bytes, DirectReader<R> direct, Function<? super T, R> decoded) {
+        if (bytes == null || bytes.length < HEADER || bytes[0] != MAGIC) {
+            T record = deserialize(topic, bytes);
+            return record == null ? null : decoded.apply(record);
+        }
+        int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
+        Reader<T> reader = reader(topic, bytes, id);
+        if (reader == null || !reader.sameLayout()) {
+            T record = deserialize(topic, bytes);
+            return record == null ? null : decoded.apply(record);
+        }
+        try {
+            return direct.read(decoder(bytes));
+        } catch (IOException | RuntimeException e) {
+            throw undecodable(topic, id, e);
+        }
+    }
+
+    /** The reader for the id, null when the registry's decoding gives no generic record. */
+    private Reader<T> reader(String topic, byte[] bytes, int id) {
+        Reader<T> reader = readers.get(id);
         if (reader == null) {
             // The first record of this id: the registry deserializer fetches the writer's schema.
             Object decoded = registry.deserialize(topic, bytes);
-            if (!(decoded instanceof GenericRecord record)) return fallback.deserialize(topic, bytes);
+            if (!(decoded instanceof GenericRecord record)) return null;
+            Schema writer = record.getSchema();
             // Two threads meeting a new id at once may both build one; either is right.
-            reader = readers.computeIfAbsent(id, ignored -> new SpecificDatumReader<>(record.getSchema(), readerSchema, data));
+            reader = readers.computeIfAbsent(id, ignored -> new Reader<>(new SpecificDatumReader<>(writer, readerSchema, data),
+                    readerLayout.equals(SchemaNormalization.toParsingForm(writer))));
         }
-        try {
-            return reader.read(null, DecoderFactory.get().binaryDecoder(bytes, HEADER, bytes.length - HEADER, null));
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalArgumentException("cannot decode a record of schema id " + id + " on " + topic + " as "
-                    + readerSchema.getName() + ": " + e.getMessage(), e);
-        }
+        return reader;
+    }
+
+    private static BinaryDecoder decoder(byte[] bytes) {
+        return DecoderFactory.get().binaryDecoder(bytes, HEADER, bytes.length - HEADER, null);
+    }
+
+    private IllegalArgumentException undecodable(String topic, int id, Exception e) {
+        return new IllegalArgumentException("cannot decode a record of schema id " + id + " on " + topic + " as "
+                + readerSchema.getName() + ": " + e.getMessage(), e);
     }
 
     /** How many writer schema ids this has met (one reader each). */

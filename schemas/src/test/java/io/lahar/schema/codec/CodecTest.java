@@ -197,6 +197,45 @@ class CodecTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("task: ");
     }
 
+    @Test
+    void aPodEventReadStraightFromItsBytesGivesWhatItsDecodedRecordGives() throws Exception {
+        // Every field set and unset, containers none to several: read() must follow the schema's layout.
+        List<PodEvent> events = new ArrayList<>();
+        events.add(event("Running").build());
+        events.add(event("Failed").setUid("pod-uid").setJobUid("job-uid").setNode("n1").setDeletedByOthers(true)
+                .setDeleted(true).setReason("Evicted").setMessage("the node was low on memory \u00e9")
+                .setContainers(List.of(
+                        ContainerStatus.newBuilder().setName("init").setExitCode(null).setReason("Completed").setRestartCount(2).build(),
+                        ContainerStatus.newBuilder().setName("main").setExitCode(137).setReason("OOMKilled").setRestartCount(5).build(),
+                        ContainerStatus.newBuilder().setName("side").setExitCode(1).setReason(null).setRestartCount(0).build()))
+                .build());
+        events.add(event("Succeeded").setJobUid("").setIndex(0).setJobVersion(0).setTime(Instant.ofEpochMilli(Long.MAX_VALUE / 2))
+                .setContainers(List.of(ContainerStatus.newBuilder().setName("").setExitCode(0).setRestartCount(0).build())).build());
+        events.add(event("Hibernating").setPod("").setTask("").setIndex(-3).setDeleted(true).build());
+        for (PodEvent event : events) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            org.apache.avro.specific.SpecificData data = new org.apache.avro.specific.SpecificData();
+            data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
+            org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+            new org.apache.avro.specific.SpecificDatumWriter<PodEvent>(PodEvent.getClassSchema(), data).write(event, encoder);
+            encoder.flush();
+            org.apache.avro.io.BinaryDecoder in = org.apache.avro.io.DecoderFactory.get().binaryDecoder(out.toByteArray(), null);
+
+            assertThat(PodEventCodec.read(in)).isEqualTo(PodEventCodec.fields(event));
+            assertThat(in.isEnd()).as("every byte of the record read").isTrue();
+        }
+    }
+
+    @Test
+    void bytesThatAreNotAPodEventFailToRead() {
+        // A union branch past the two there are.
+        byte[] bytes = {2, 'n', 2, 'j', 2, 'p', 6};
+        assertThatThrownBy(() -> PodEventCodec.read(org.apache.avro.io.DecoderFactory.get().binaryDecoder(bytes, null)))
+                .isInstanceOf(java.io.IOException.class).hasMessageContaining("union branch 3");
+        assertThatThrownBy(() -> PodEventCodec.read(org.apache.avro.io.DecoderFactory.get().binaryDecoder(new byte[] {2, 'n'}, null)))
+                .isInstanceOf(java.io.EOFException.class);
+    }
+
     private static PodEvent.Builder event(String phase) {
         return PodEvent.newBuilder().setNamespace("ns").setJob("tf").setPod("tf-worker-1").setTask("worker").setIndex(1)
                 .setJobVersion(2).setPhase(phase).setTime(Instant.ofEpochMilli(7_000));

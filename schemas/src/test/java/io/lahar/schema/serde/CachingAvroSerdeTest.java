@@ -167,6 +167,40 @@ class CachingAvroSerdeTest {
     }
 
     @Test
+    void aDirectReaderReadsRecordsLaidOutAsTheClassesOwnSchemaAndNoOthers() {
+        CachingAvroDeserializer<PodEvent> events = new CachingAvroDeserializer<>(PodEvent.class, registry.deserializer());
+        PodEvent event = PodEvent.newBuilder().setNamespace("ns").setJob("tf").setPod("tf-worker-0").setTask("worker")
+                .setIndex(0).setJobVersion(1).setPhase("Running").setTime(T0).build();
+        java.util.concurrent.atomic.AtomicInteger direct = new java.util.concurrent.atomic.AtomicInteger();
+        CachingAvroDeserializer.DirectReader<String> pod = in -> {
+            direct.incrementAndGet();
+            in.readString();
+            in.readString();
+            return in.readString();
+        };
+
+        byte[] own = registry.write(PodEvent.getClassSchema(), event);
+        assertThat(events.read("lahar.pod-events", own, pod, e -> "decoded " + e.getPod())).isEqualTo("tf-worker-0");
+        assertThat(direct).hasValue(1);
+
+        // Another writer schema: the fields laid out otherwise, so the record is decoded and resolved.
+        Schema grown = new Schema.Parser().parse(PodEvent.getClassSchema().toString().replaceFirst(
+                "\\{\"name\":\"pod\"", "{\"name\":\"cluster\",\"type\":\"string\",\"default\":\"\"},{\"name\":\"pod\""));
+        GenericRecord newer = new GenericData.Record(grown);
+        for (Schema.Field f : PodEvent.getClassSchema().getFields()) newer.put(f.name(), event.get(f.pos()));
+        newer.put("cluster", "east");
+        newer.put("time", T0.toEpochMilli());
+        byte[] other = registry.write(grown, newer);
+        assertThat(events.read("lahar.pod-events", other, pod, e -> "decoded " + e.getPod())).isEqualTo("decoded tf-worker-0");
+        assertThat(direct).as("not read directly").hasValue(1);
+
+        assertThat(events.read("lahar.pod-events", null, pod, e -> "decoded")).isNull();
+        assertThatThrownBy(() -> events.read("lahar.pod-events", java.util.Arrays.copyOf(own, 9), pod, e -> "decoded"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("cannot decode a record of schema id").hasMessageContaining("lahar.pod-events");
+    }
+
+    @Test
     void aTombstoneIsNullBothWays() {
         assertThat(serializer.serialize(TOPIC, null)).isNull();
         assertThat(deserializer.deserialize(TOPIC, null)).isNull();

@@ -5,6 +5,7 @@ import io.lahar.core.job.PodEvents;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.Topics;
 import io.lahar.schema.codec.PodEventCodec;
+import io.lahar.schema.serde.CachingAvroDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.jboss.logging.Logger;
 
@@ -29,19 +30,31 @@ final class PodEventInput implements InputHandler {
 
     @Override
     public void handle(String key, byte[] value, long timestamp) {
-        PodEvent event = Decoding.decode(deserializer, Topics.POD_EVENTS.name(), value);
-        String expected = Topics.jobKey(event.getNamespace(), event.getJob());
+        PodEventCodec.Fields event = decode(value);
+        String expected = Topics.jobKey(event.namespace(), event.job());
         if (!key.equals(expected)) {
             throw new IllegalArgumentException("key: record key \"" + key + "\" does not match the event's job \""
                     + expected + "\"");
         }
-        Input.PodObserved input = PodEventCodec.toInput(event);
+        Input.PodObserved input = event.toInput();
         JobEntry entry = engine.load(key);
-        Optional<String> notForJob = PodEvents.notForJob(event.getJobUid(), entry.info());
+        Optional<String> notForJob = PodEvents.notForJob(event.jobUid(), entry.info());
         if (notForJob.isPresent()) {
-            LOG.debugf("pod event for %s from job uid %s: %s", key, event.getJobUid(), notForJob.get());
+            LOG.debugf("pod event for %s from job uid %s: %s", key, event.jobUid(), notForJob.get());
             return;
         }
         engine.apply(key, entry, input, timestamp);
+    }
+
+    /** Read straight from the bytes where the registry serde allows it (a pod event per record; see {@link PodEventCodec#read}). */
+    private PodEventCodec.Fields decode(byte[] value) {
+        String topic = Topics.POD_EVENTS.name();
+        if (value != null && deserializer instanceof CachingAvroDeserializer<PodEvent> caching) {
+            PodEventCodec.Fields fields = caching.read(topic, value, PodEventCodec::read, PodEventCodec::fields);
+            if (fields != null) {
+                return fields;
+            }
+        }
+        return PodEventCodec.fields(Decoding.decode(deserializer, topic, value));
     }
 }
