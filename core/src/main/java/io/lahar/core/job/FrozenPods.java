@@ -257,12 +257,17 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
         /** Whether the chunk reference arrays are this builder's (copied once per run, then changed in place). */
         private boolean ownArrays;
         private PodTally tally;
+        /**
+         * Whether {@link #tally} is this builder's: it is shared with the map the run started from,
+         * or the one it froze, until the run changes a count (a copy per pod event, not two).
+         */
+        private boolean ownTally;
 
         private Builder(FrozenPods from) {
             this.keys = from.keys;
             this.values = from.values;
             this.size = from.size;
-            this.tally = from.tally.copy();
+            this.tally = from.tally;
         }
 
         JobPod get(String key) {
@@ -289,7 +294,7 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
         /** How many pods have a name in {@code names} (the spec's: {@link SpecMemo#podNameSet}). */
         int inSpec(Set<String> names) {
             if (!tally.countsSpecNames(names)) {
-                tally.countSpecNames(names, names());
+                changedTally().countSpecNames(names, names());
             }
             return tally.inSpec();
         }
@@ -309,17 +314,17 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
                 keys = new String[][] {{key}};
                 values = new JobPod[][] {{pod}};
                 size = 1;
-                tally.count(key, pod, 1);
+                changedTally().count(key, pod, 1);
                 return;
             }
             int c = chunkOf(keys, key);
             int i = Arrays.binarySearch(keys[c], key);
             if (i >= 0) {
-                tally.count(key, values[c][i], -1);
+                changedTally().count(key, values[c][i], -1);
                 JobPod[] v = values[c].clone();
                 v[i] = pod;
                 values[c] = v;
-                tally.count(key, pod, 1);
+                changedTally().count(key, pod, 1);
                 return;
             }
             int at = -i - 1;
@@ -334,7 +339,7 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
                 values = replace(values, c, Arrays.copyOfRange(v, 0, half), Arrays.copyOfRange(v, half, v.length));
             }
             size++;
-            tally.count(key, pod, 1);
+            changedTally().count(key, pod, 1);
         }
 
         JobPod remove(String key) {
@@ -356,7 +361,7 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
                 values[c] = without(values[c], i, new JobPod[values[c].length - 1]);
             }
             size--;
-            tally.count(key, old, -1);
+            changedTally().count(key, old, -1);
             return old;
         }
 
@@ -366,6 +371,7 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
             size = 0;
             ownArrays = true;
             tally = new PodTally();
+            ownTally = true;
         }
 
         /** The pods as they are now; the builder may go on changing its own copy afterwards. */
@@ -374,7 +380,17 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
                 return EMPTY;
             }
             ownArrays = false;
-            return new FrozenPods(keys, values, size, tally.copy());
+            ownTally = false;
+            return new FrozenPods(keys, values, size, tally);
+        }
+
+        /** The tally, made this builder's own first: the maps it shares it with are immutable. */
+        private PodTally changedTally() {
+            if (!ownTally) {
+                tally = tally.copy();
+                ownTally = true;
+            }
+            return tally;
         }
 
         private void ownArrays() {
