@@ -1,10 +1,6 @@
 package io.lahar.streams.job;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -12,15 +8,11 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobState;
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.Manifests;
-import io.lahar.core.api.PodGroup;
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.JobPod;
-import io.lahar.core.job.PodPhase;
 import io.lahar.core.job.Timer;
 import io.lahar.core.util.LruMap;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
@@ -28,20 +20,21 @@ import java.util.Map;
 /**
  * The writer of a job's entry as JSON: the same bytes as {@code Manifests.jsonMapper()} writes for
  * a {@link JobEntry}, made with less work where the stream thread spends it. Why: the entry of every
- * job changed in a commit is encoded at that commit (~3.4 KB for a job of 8 pods); databind, calling
+ * job changed in a commit is encoded at that commit (~3.5 KB for a job of 8 pods); databind, calling
  * the records' accessors through method handles, took a fifth of the stream thread's time on the
  * lifecycle benchmark, and still a seventh with the parts below rendered once. So:
  * <ul>
  *   <li>The parts of an entry a pod event never changes — the job's spec and metadata, the pod group
  *       spec, the scheduler's pod group conditions and the command gate's verdicts (each holding the
  *       admitted job) — are written as JSON rendered once per object: the same object (by identity;
- *       the core's values are immutable) gives the same text. Remembered for the last
+ *       the core's values are immutable) gives the same bytes. Remembered for the last
  *       {@code capacity} objects.</li>
  *   <li>What a pod event changes — the entry, the job info, the job and its status, the pods — is
- *       written field by field here, as databind writes the records: components in declaration
- *       order, null components and null map values left out (the mapper's NON_NULL inclusion), enums
- *       by name. JobEntryJsonTest holds each writer to databind's bytes with every component set, so
- *       a component added to one of these records fails the build until it is written here.</li>
+ *       written field by field here ({@link JsonBytes}), as databind writes the records: components
+ *       in declaration order, null components and null map values left out (the mapper's NON_NULL
+ *       inclusion), enums by name. JobEntryJsonTest holds each writer to databind's bytes with every
+ *       component set, so a component added to one of these records fails the build until it is
+ *       written here.</li>
  *   <li>Timers and plugin ConfigMaps (rare, and changing when they exist) go through databind.</li>
  * </ul>
  * Each record of the {@code job-pods} store (a bigger job's pods) is written with {@link #writePod}.
@@ -50,187 +43,186 @@ import java.util.Map;
 final class JobEntryJson {
 
     private static final ObjectMapper PLAIN = Manifests.jsonMapper();
-    private static final JsonFactory FACTORY = PLAIN.getFactory();
     private static final ObjectWriter TIMERS = PLAIN.writerFor(new TypeReference<List<Timer>>() {
     });
     private static final ObjectWriter CONFIG_MAPS = PLAIN.writerFor(new TypeReference<Map<String, Map<String, String>>>() {
     });
 
-    private final Map<Ref, SerializableString> rendered;
+    private final Map<Ref, byte[]> rendered;
 
     JobEntryJson(int capacity) {
         this.rendered = new LruMap<>(capacity);
     }
 
-    void write(OutputStream out, JobEntry entry) {
-        try (JsonGenerator gen = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
-            writeEntry(entry, gen);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private void writeEntry(JobEntry entry, JsonGenerator gen) throws IOException {
-        gen.writeStartObject();
-        gen.writeFieldName(RECENT);
-        gen.writeStartArray();
+    void write(JsonBytes out, JobEntry entry) {
+        out.startObject();
+        out.field(RECENT);
+        out.startArray();
         for (Object verdict : entry.recent()) {
-            writeRendered(verdict, gen);
+            writeRendered(verdict, out);
         }
-        gen.writeEndArray();
-        gen.writeFieldName(INFO);
-        writeInfo(entry.info(), gen);
-        gen.writeFieldName(SCHEDULER_EPOCH);
-        gen.writeNumber(entry.schedulerEpoch());
-        gen.writeFieldName(POD_GROUP_CONDITIONS);
-        writeRenderedList(entry.podGroupConditions(), gen);
-        gen.writeEndObject();
+        out.endArray();
+        out.field(INFO);
+        writeInfo(entry.info(), out);
+        out.field(SCHEDULER_EPOCH);
+        out.value(entry.schedulerEpoch());
+        out.field(POD_GROUP_CONDITIONS);
+        if (entry.podGroupConditions().isEmpty()) {
+            out.startArray();
+            out.endArray();
+        } else {
+            writeRendered(entry.podGroupConditions(), out);
+        }
+        out.endObject();
     }
 
-    private void writeInfo(JobInfo info, JsonGenerator gen) throws IOException {
-        gen.writeStartObject();
+    private void writeInfo(JobInfo info, JsonBytes out) {
+        out.startObject();
         if (info.job() != null) {
-            gen.writeFieldName(JOB);
-            writeJob(info.job(), gen);
+            out.field(JOB);
+            writeJob(info.job(), out);
         }
-        gen.writeFieldName(PODS);
-        gen.writeStartObject();
+        out.field(PODS);
+        out.startObject();
         for (Map.Entry<String, JobPod> e : info.pods().entrySet()) {
             if (e.getValue() != null) {
-                gen.writeFieldName(e.getKey());
-                writePod(e.getValue(), gen);
+                out.field(e.getKey());
+                writePod(e.getValue(), out);
             }
         }
-        gen.writeEndObject();
-        gen.writeFieldName(TIMERS_FIELD);
+        out.endObject();
+        out.field(TIMERS_FIELD);
         if (info.timers().isEmpty()) {
-            gen.writeStartArray();
-            gen.writeEndArray();
+            out.startArray();
+            out.endArray();
         } else {
-            gen.writeRawValue(TIMERS.writeValueAsString(info.timers()));
+            out.rawValue(databind(TIMERS, info.timers()));
         }
         if (info.podGroupSpec() != null) {
-            gen.writeFieldName(POD_GROUP_SPEC);
-            writeRendered(info.podGroupSpec(), gen);
+            out.field(POD_GROUP_SPEC);
+            writeRendered(info.podGroupSpec(), out);
         }
         if (info.podGroupPhase() != null) {
-            gen.writeFieldName(POD_GROUP_PHASE);
-            gen.writeString(info.podGroupPhase().name());
+            out.field(POD_GROUP_PHASE);
+            out.value(info.podGroupPhase().name());
         }
-        gen.writeFieldName(CONFIG_MAPS_FIELD);
+        out.field(CONFIG_MAPS_FIELD);
         if (info.configMaps().isEmpty()) {
-            gen.writeStartObject();
-            gen.writeEndObject();
+            out.startObject();
+            out.endObject();
         } else {
-            gen.writeRawValue(CONFIG_MAPS.writeValueAsString(info.configMaps()));
+            out.rawValue(databind(CONFIG_MAPS, info.configMaps()));
         }
-        gen.writeFieldName(CREATED_AT);
-        gen.writeNumber(info.createdAt());
-        gen.writeFieldName(DELETED);
-        gen.writeBoolean(info.deleted());
-        writeString(LAST_CAUSE, info.lastCause(), gen);
-        gen.writeEndObject();
+        out.field(CREATED_AT);
+        out.value(info.createdAt());
+        out.field(DELETED);
+        out.value(info.deleted());
+        string(LAST_CAUSE, info.lastCause(), out);
+        out.endObject();
     }
 
-    private void writeJob(Job job, JsonGenerator gen) throws IOException {
-        gen.writeStartObject();
-        writeString(API_VERSION, job.apiVersion(), gen);
-        writeString(KIND, job.kind(), gen);
+    private void writeJob(Job job, JsonBytes out) {
+        out.startObject();
+        string(API_VERSION, job.apiVersion(), out);
+        string(KIND, job.kind(), out);
         if (job.metadata() != null) {
-            gen.writeFieldName(METADATA);
-            writeRendered(job.metadata(), gen);
+            out.field(METADATA);
+            writeRendered(job.metadata(), out);
         }
         if (job.spec() != null) {
-            gen.writeFieldName(SPEC);
-            writeRendered(job.spec(), gen);
+            out.field(SPEC);
+            writeRendered(job.spec(), out);
         }
         if (job.status() != null) {
-            gen.writeFieldName(STATUS);
-            writeStatus(job.status(), gen);
+            out.field(STATUS);
+            writeStatus(job.status(), out);
         }
-        gen.writeEndObject();
+        out.endObject();
     }
 
-    private static void writeStatus(JobStatus status, JsonGenerator gen) throws IOException {
-        gen.writeStartObject();
+    private static void writeStatus(JobStatus status, JsonBytes out) {
+        out.startObject();
         if (status.state() != null) {
-            gen.writeFieldName(STATE);
-            writeState(status.state(), gen);
+            out.field(STATE);
+            writeState(status.state(), out);
         }
-        writeNumber(MIN_AVAILABLE, status.minAvailable(), gen);
+        number(MIN_AVAILABLE, status.minAvailable(), out);
         if (status.taskStatusCount() != null) {
-            gen.writeFieldName(TASK_STATUS_COUNT);
-            gen.writeStartObject();
+            out.field(TASK_STATUS_COUNT);
+            out.startObject();
             for (Map.Entry<String, JobStatus.TaskState> e : status.taskStatusCount().entrySet()) {
                 JobStatus.TaskState task = e.getValue();
                 if (task == null) {
                     continue;
                 }
-                gen.writeFieldName(e.getKey());
-                gen.writeStartObject();
+                out.field(e.getKey());
+                out.startObject();
                 if (task.phase() != null) {
-                    gen.writeFieldName(PHASE);
-                    gen.writeStartObject();
+                    out.field(PHASE);
+                    out.startObject();
                     for (Map.Entry<String, Integer> count : task.phase().entrySet()) {
-                        writeNumber(count.getKey(), count.getValue(), gen);
+                        if (count.getValue() != null) {
+                            out.field(count.getKey());
+                            out.value(count.getValue().intValue());
+                        }
                     }
-                    gen.writeEndObject();
+                    out.endObject();
                 }
-                gen.writeEndObject();
+                out.endObject();
             }
-            gen.writeEndObject();
+            out.endObject();
         }
-        writeNumber(PENDING, status.pending(), gen);
-        writeNumber(RUNNING, status.running(), gen);
-        writeNumber(SUCCEEDED, status.succeeded(), gen);
-        writeNumber(FAILED, status.failed(), gen);
-        writeNumber(TERMINATING, status.terminating(), gen);
-        writeNumber(UNKNOWN, status.unknown(), gen);
-        writeNumber(VERSION, status.version(), gen);
-        writeNumber(RETRY_COUNT, status.retryCount(), gen);
-        writeString(RUNNING_DURATION, status.runningDuration(), gen);
+        number(PENDING, status.pending(), out);
+        number(RUNNING, status.running(), out);
+        number(SUCCEEDED, status.succeeded(), out);
+        number(FAILED, status.failed(), out);
+        number(TERMINATING, status.terminating(), out);
+        number(UNKNOWN, status.unknown(), out);
+        number(VERSION, status.version(), out);
+        number(RETRY_COUNT, status.retryCount(), out);
+        string(RUNNING_DURATION, status.runningDuration(), out);
         if (status.controlledResources() != null) {
-            gen.writeFieldName(CONTROLLED_RESOURCES);
-            gen.writeStartObject();
+            out.field(CONTROLLED_RESOURCES);
+            out.startObject();
             for (Map.Entry<String, String> e : status.controlledResources().entrySet()) {
                 if (e.getValue() != null) {
-                    gen.writeFieldName(e.getKey());
-                    gen.writeString(e.getValue());
+                    out.field(e.getKey());
+                    out.value(e.getValue());
                 }
             }
-            gen.writeEndObject();
+            out.endObject();
         }
         if (status.conditions() != null) {
-            gen.writeFieldName(CONDITIONS);
-            gen.writeStartArray();
+            out.field(CONDITIONS);
+            out.startArray();
             for (JobStatus.JobCondition c : status.conditions()) {
                 if (c == null) {
-                    gen.writeNull();
+                    out.nullValue();
                     continue;
                 }
-                gen.writeStartObject();
+                out.startObject();
                 if (c.status() != null) {
-                    gen.writeFieldName(STATUS);
-                    gen.writeString(c.status().name());
+                    out.field(STATUS);
+                    out.value(c.status().name());
                 }
-                writeString(LAST_TRANSITION_TIME, c.lastTransitionTime(), gen);
-                gen.writeEndObject();
+                string(LAST_TRANSITION_TIME, c.lastTransitionTime(), out);
+                out.endObject();
             }
-            gen.writeEndArray();
+            out.endArray();
         }
-        gen.writeEndObject();
+        out.endObject();
     }
 
-    private static void writeState(JobState state, JsonGenerator gen) throws IOException {
-        gen.writeStartObject();
+    private static void writeState(JobState state, JsonBytes out) {
+        out.startObject();
         if (state.phase() != null) {
-            gen.writeFieldName(PHASE);
-            gen.writeString(state.phase().name());
+            out.field(PHASE);
+            out.value(state.phase().name());
         }
-        writeString(REASON, state.reason(), gen);
-        writeString(MESSAGE, state.message(), gen);
-        writeString(LAST_TRANSITION_TIME, state.lastTransitionTime(), gen);
-        gen.writeEndObject();
+        string(REASON, state.reason(), out);
+        string(MESSAGE, state.message(), out);
+        string(LAST_TRANSITION_TIME, state.lastTransitionTime(), out);
+        out.endObject();
     }
 
     /**
@@ -238,69 +230,59 @@ final class JobEntryJson {
      * left out (the mapper's NON_NULL inclusion). JobEntryJsonTest holds it to databind's bytes with
      * every component set, so a component added to {@link JobPod} fails the build until written here.
      */
-    static void writePod(JobPod pod, JsonGenerator gen) throws IOException {
-        gen.writeStartObject();
-        writeString(NAME, pod.name(), gen);
-        writeString(TASK, pod.task(), gen);
-        gen.writeFieldName(INDEX);
-        gen.writeNumber(pod.index());
-        gen.writeFieldName(VERSION);
-        gen.writeNumber(pod.version());
+    static void writePod(JobPod pod, JsonBytes out) {
+        out.startObject();
+        string(NAME, pod.name(), out);
+        string(TASK, pod.task(), out);
+        out.field(INDEX);
+        out.value(pod.index());
+        out.field(VERSION);
+        out.value(pod.version());
         if (pod.phase() != null) {
-            gen.writeFieldName(PHASE);
-            gen.writeString(PHASES[pod.phase().ordinal()]);
+            out.field(PHASE);
+            out.value(pod.phase().name());
         }
-        writeNumber(EXIT_CODE, pod.exitCode(), gen);
-        gen.writeFieldName(RESTART_COUNT);
-        gen.writeNumber(pod.restartCount());
-        gen.writeFieldName(OBSERVED);
-        gen.writeBoolean(pod.observed());
-        gen.writeFieldName(TERMINATING);
-        gen.writeBoolean(pod.terminating());
-        gen.writeEndObject();
+        number(EXIT_CODE, pod.exitCode(), out);
+        out.field(RESTART_COUNT);
+        out.value(pod.restartCount());
+        out.field(OBSERVED);
+        out.value(pod.observed());
+        out.field(TERMINATING);
+        out.value(pod.terminating());
+        out.endObject();
     }
 
-    private static void writeString(SerializableString field, String value, JsonGenerator gen) throws IOException {
+    private static void string(byte[] field, String value, JsonBytes out) {
         if (value != null) {
-            gen.writeFieldName(field);
-            gen.writeString(value);
+            out.field(field);
+            out.value(value);
         }
     }
 
-    private static void writeNumber(SerializableString field, Integer value, JsonGenerator gen) throws IOException {
+    private static void number(byte[] field, Integer value, JsonBytes out) {
         if (value != null) {
-            gen.writeFieldName(field);
-            gen.writeNumber(value.intValue());
-        }
-    }
-
-    private static void writeNumber(String field, Integer value, JsonGenerator gen) throws IOException {
-        if (value != null) {
-            gen.writeFieldName(field);
-            gen.writeNumber(value.intValue());
-        }
-    }
-
-    /** An empty list as {@code []}; any other as the JSON rendered for that list object. */
-    private void writeRenderedList(List<?> list, JsonGenerator gen) throws IOException {
-        if (list.isEmpty()) {
-            gen.writeStartArray();
-            gen.writeEndArray();
-        } else {
-            writeRendered(list, gen);
+            out.field(field);
+            out.value(value.intValue());
         }
     }
 
     /** Writes the JSON databind gives for the value, rendered once per object. */
-    private void writeRendered(Object value, JsonGenerator gen) throws IOException {
+    private void writeRendered(Object value, JsonBytes out) {
         Ref ref = new Ref(value);
-        SerializableString json = rendered.get(ref);
+        byte[] json = rendered.get(ref);
         if (json == null) {
-            // Kept with its UTF-8 bytes, which the generator copies as they are.
-            json = new SerializedString(PLAIN.writeValueAsString(value));
+            json = databind(PLAIN.writer(), value);
             rendered.put(ref, json);
         }
-        gen.writeRawValue(json);
+        out.rawValue(json);
+    }
+
+    private static byte[] databind(ObjectWriter writer, Object value) {
+        try {
+            return writer.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Identity of an object, for the memo of rendered JSON. */
@@ -316,49 +298,46 @@ final class JobEntryJson {
         }
     }
 
-    // Names with their UTF-8 bytes made once: the generator copies them.
-    private static final SerializableString RECENT = new SerializedString("recent");
-    private static final SerializableString INFO = new SerializedString("info");
-    private static final SerializableString SCHEDULER_EPOCH = new SerializedString("schedulerEpoch");
-    private static final SerializableString POD_GROUP_CONDITIONS = new SerializedString("podGroupConditions");
-    private static final SerializableString JOB = new SerializedString("job");
-    private static final SerializableString PODS = new SerializedString("pods");
-    private static final SerializableString TIMERS_FIELD = new SerializedString("timers");
-    private static final SerializableString POD_GROUP_SPEC = new SerializedString("podGroupSpec");
-    private static final SerializableString POD_GROUP_PHASE = new SerializedString("podGroupPhase");
-    private static final SerializableString CONFIG_MAPS_FIELD = new SerializedString("configMaps");
-    private static final SerializableString CREATED_AT = new SerializedString("createdAt");
-    private static final SerializableString DELETED = new SerializedString("deleted");
-    private static final SerializableString LAST_CAUSE = new SerializedString("lastCause");
-    private static final SerializableString API_VERSION = new SerializedString("apiVersion");
-    private static final SerializableString KIND = new SerializedString("kind");
-    private static final SerializableString METADATA = new SerializedString("metadata");
-    private static final SerializableString SPEC = new SerializedString("spec");
-    private static final SerializableString STATUS = new SerializedString("status");
-    private static final SerializableString STATE = new SerializedString("state");
-    private static final SerializableString MIN_AVAILABLE = new SerializedString("minAvailable");
-    private static final SerializableString TASK_STATUS_COUNT = new SerializedString("taskStatusCount");
-    private static final SerializableString PENDING = new SerializedString("pending");
-    private static final SerializableString RUNNING = new SerializedString("running");
-    private static final SerializableString SUCCEEDED = new SerializedString("succeeded");
-    private static final SerializableString FAILED = new SerializedString("failed");
-    private static final SerializableString UNKNOWN = new SerializedString("unknown");
-    private static final SerializableString RETRY_COUNT = new SerializedString("retryCount");
-    private static final SerializableString RUNNING_DURATION = new SerializedString("runningDuration");
-    private static final SerializableString CONTROLLED_RESOURCES = new SerializedString("controlledResources");
-    private static final SerializableString CONDITIONS = new SerializedString("conditions");
-    private static final SerializableString REASON = new SerializedString("reason");
-    private static final SerializableString MESSAGE = new SerializedString("message");
-    private static final SerializableString LAST_TRANSITION_TIME = new SerializedString("lastTransitionTime");
-    private static final SerializableString NAME = new SerializedString("name");
-    private static final SerializableString TASK = new SerializedString("task");
-    private static final SerializableString INDEX = new SerializedString("index");
-    private static final SerializableString VERSION = new SerializedString("version");
-    private static final SerializableString PHASE = new SerializedString("phase");
-    private static final SerializableString EXIT_CODE = new SerializedString("exitCode");
-    private static final SerializableString RESTART_COUNT = new SerializedString("restartCount");
-    private static final SerializableString OBSERVED = new SerializedString("observed");
-    private static final SerializableString TERMINATING = new SerializedString("terminating");
-    private static final SerializableString[] PHASES = java.util.Arrays.stream(PodPhase.values())
-            .map(p -> new SerializedString(p.name())).toArray(SerializableString[]::new);
+    private static final byte[] RECENT = JsonBytes.name("recent");
+    private static final byte[] INFO = JsonBytes.name("info");
+    private static final byte[] SCHEDULER_EPOCH = JsonBytes.name("schedulerEpoch");
+    private static final byte[] POD_GROUP_CONDITIONS = JsonBytes.name("podGroupConditions");
+    private static final byte[] JOB = JsonBytes.name("job");
+    private static final byte[] PODS = JsonBytes.name("pods");
+    private static final byte[] TIMERS_FIELD = JsonBytes.name("timers");
+    private static final byte[] POD_GROUP_SPEC = JsonBytes.name("podGroupSpec");
+    private static final byte[] POD_GROUP_PHASE = JsonBytes.name("podGroupPhase");
+    private static final byte[] CONFIG_MAPS_FIELD = JsonBytes.name("configMaps");
+    private static final byte[] CREATED_AT = JsonBytes.name("createdAt");
+    private static final byte[] DELETED = JsonBytes.name("deleted");
+    private static final byte[] LAST_CAUSE = JsonBytes.name("lastCause");
+    private static final byte[] API_VERSION = JsonBytes.name("apiVersion");
+    private static final byte[] KIND = JsonBytes.name("kind");
+    private static final byte[] METADATA = JsonBytes.name("metadata");
+    private static final byte[] SPEC = JsonBytes.name("spec");
+    private static final byte[] STATUS = JsonBytes.name("status");
+    private static final byte[] STATE = JsonBytes.name("state");
+    private static final byte[] MIN_AVAILABLE = JsonBytes.name("minAvailable");
+    private static final byte[] TASK_STATUS_COUNT = JsonBytes.name("taskStatusCount");
+    private static final byte[] PENDING = JsonBytes.name("pending");
+    private static final byte[] RUNNING = JsonBytes.name("running");
+    private static final byte[] SUCCEEDED = JsonBytes.name("succeeded");
+    private static final byte[] FAILED = JsonBytes.name("failed");
+    private static final byte[] UNKNOWN = JsonBytes.name("unknown");
+    private static final byte[] RETRY_COUNT = JsonBytes.name("retryCount");
+    private static final byte[] RUNNING_DURATION = JsonBytes.name("runningDuration");
+    private static final byte[] CONTROLLED_RESOURCES = JsonBytes.name("controlledResources");
+    private static final byte[] CONDITIONS = JsonBytes.name("conditions");
+    private static final byte[] REASON = JsonBytes.name("reason");
+    private static final byte[] MESSAGE = JsonBytes.name("message");
+    private static final byte[] LAST_TRANSITION_TIME = JsonBytes.name("lastTransitionTime");
+    private static final byte[] NAME = JsonBytes.name("name");
+    private static final byte[] TASK = JsonBytes.name("task");
+    private static final byte[] INDEX = JsonBytes.name("index");
+    private static final byte[] VERSION = JsonBytes.name("version");
+    private static final byte[] PHASE = JsonBytes.name("phase");
+    private static final byte[] EXIT_CODE = JsonBytes.name("exitCode");
+    private static final byte[] RESTART_COUNT = JsonBytes.name("restartCount");
+    private static final byte[] OBSERVED = JsonBytes.name("observed");
+    private static final byte[] TERMINATING = JsonBytes.name("terminating");
 }

@@ -25,7 +25,6 @@ import io.lahar.core.job.PodPhase;
 import io.lahar.core.job.Timer;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -87,9 +86,9 @@ class JobEntryJsonTest {
     }
 
     private static String written(JobEntryJson json, JobEntry entry) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        JsonBytes out = new JsonBytes();
         json.write(out, entry);
-        return out.toString(StandardCharsets.UTF_8);
+        return new String(out.toByteArray(), StandardCharsets.UTF_8);
     }
 
     /** Entries along a job's life: submitted, running, one pod failed with a code, completed (a TTL timer). */
