@@ -94,12 +94,7 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
         if (bytes.length < HEADER || bytes[0] != MAGIC) return fallback.deserialize(topic, bytes);
         int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
         Reader<T> reader = reader(topic, bytes, id);
-        if (reader == null) return fallback.deserialize(topic, bytes);
-        try {
-            return reader.datumReader().read(null, decoder(bytes));
-        } catch (IOException | RuntimeException e) {
-            throw undecodable(topic, id, e);
-        }
+        return reader == null ? fallback.deserialize(topic, bytes) : decode(reader, topic, id, bytes);
     }
 
     /**
@@ -119,7 +114,7 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
         int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
         Reader<T> reader = reader(topic, bytes, id);
         if (reader == null || !reader.sameLayout()) {
-            T record = deserialize(topic, bytes);
+            T record = reader == null ? fallback.deserialize(topic, bytes) : decode(reader, topic, id, bytes);
             return record == null ? null : decoded.apply(record);
         }
         try {
@@ -142,6 +137,15 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
                     readerLayout.equals(SchemaNormalization.toParsingForm(writer))));
         }
         return reader;
+    }
+
+    /** The record resolved into {@code T} from its writer's schema. */
+    private T decode(Reader<T> reader, String topic, int id, byte[] bytes) {
+        try {
+            return reader.datumReader().read(null, decoder(bytes));
+        } catch (IOException | RuntimeException e) {
+            throw undecodable(topic, id, e);
+        }
     }
 
     private static BinaryDecoder decoder(byte[] bytes) {

@@ -46,24 +46,29 @@ final class JsonBytes {
     }
 
     void startObject() {
-        separate();
-        put('{');
-        comma = false;
+        open('{');
     }
 
     void endObject() {
-        put('}');
-        comma = true;
+        close('}');
     }
 
     void startArray() {
-        separate();
-        put('[');
-        comma = false;
+        open('[');
     }
 
     void endArray() {
-        put(']');
+        close(']');
+    }
+
+    private void open(char bracket) {
+        separate();
+        put(bracket);
+        comma = false;
+    }
+
+    private void close(char bracket) {
+        put(bracket);
         comma = true;
     }
 
