@@ -18,7 +18,7 @@ import java.util.Optional;
 abstract class FlowRekey<T> implements Processor<String, byte[], String, byte[]> {
 
     private final String topic;
-    private final byte[] marker;
+    private final ByteMarker marker;
     private final Deserializer<T> deserializer;
     private final boolean forwardUndecodable;
     private ProcessorContext<String, byte[]> context;
@@ -29,7 +29,7 @@ abstract class FlowRekey<T> implements Processor<String, byte[], String, byte[]>
      */
     FlowRekey(String topic, String marker, Deserializer<T> deserializer, boolean forwardUndecodable) {
         this.topic = topic;
-        this.marker = marker.getBytes(StandardCharsets.UTF_8);
+        this.marker = new ByteMarker(marker.getBytes(StandardCharsets.UTF_8));
         this.deserializer = deserializer;
         this.forwardUndecodable = forwardUndecodable;
     }
@@ -44,7 +44,7 @@ abstract class FlowRekey<T> implements Processor<String, byte[], String, byte[]>
 
     @Override
     public void process(Record<String, byte[]> record) {
-        if (record.value() == null || !contains(record.value(), marker)) {
+        if (record.value() == null || !marker.in(record.value())) {
             return;
         }
         T value;
@@ -57,18 +57,5 @@ abstract class FlowRekey<T> implements Processor<String, byte[], String, byte[]>
             return;
         }
         flowKeyOf(value).ifPresent(k -> context.forward(record.withKey(k)));
-    }
-
-    static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i <= haystack.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 }

@@ -49,8 +49,8 @@ class FlowCodecsTest {
         assertThat(FlowJobStatusRekey.flowKey(status("other", "test-a", annotated, "Running"))).isEmpty();
 
         byte[] bytes = "..volcano.sh/createdByJobFlow..".getBytes(StandardCharsets.UTF_8);
-        assertThat(FlowJobStatusRekey.contains(bytes, "volcano.sh/createdByJobFlow".getBytes(StandardCharsets.UTF_8))).isTrue();
-        assertThat(FlowJobStatusRekey.contains(bytes, "volcano.sh/createdByJobTemplate".getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThat(new ByteMarker("volcano.sh/createdByJobFlow".getBytes(StandardCharsets.UTF_8)).in(bytes)).isTrue();
+        assertThat(new ByteMarker("volcano.sh/createdByJobTemplate".getBytes(StandardCharsets.UTF_8)).in(bytes)).isFalse();
     }
 
     @Test
