@@ -216,6 +216,16 @@ public final class Topics {
   }
 
   /**
+   * Whether {@code key} is {@link #jobKey(String, String) jobKey(namespace, name)}, without building
+   * it: the lifecycle checks the key of every pod event against the event's job.
+   */
+  public static boolean isJobKey(String key, String namespace, String name) {
+    return key != null && namespace != null && name != null
+        && key.length() == namespace.length() + 1 + name.length()
+        && key.startsWith(namespace) && key.charAt(namespace.length()) == '/' && key.endsWith(name);
+  }
+
+  /**
    * The key of the clock record for one partition: its number in decimal. The ticker still sends
    * to that partition explicitly, because the default partitioner would hash the key elsewhere.
    */

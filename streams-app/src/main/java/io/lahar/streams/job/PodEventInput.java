@@ -31,10 +31,9 @@ final class PodEventInput implements InputHandler {
     @Override
     public void handle(String key, byte[] value, long timestamp) {
         PodEventCodec.Fields event = decode(value);
-        String expected = Topics.jobKey(event.namespace(), event.job());
-        if (!key.equals(expected)) {
+        if (!Topics.isJobKey(key, event.namespace(), event.job())) {
             throw new IllegalArgumentException("key: record key \"" + key + "\" does not match the event's job \""
-                    + expected + "\"");
+                    + Topics.jobKey(event.namespace(), event.job()) + "\"");
         }
         Input.PodObserved input = event.toInput();
         JobEntry entry = engine.load(key);
