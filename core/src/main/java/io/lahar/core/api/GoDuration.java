@@ -27,6 +27,95 @@ public final class GoDuration {
         if (s.equals("0") || s.equals("+0") || s.equals("-0")) {
             return Optional.of(Duration.ZERO);
         }
+        Duration exact = exact(s);
+        return exact != null ? Optional.of(exact) : general(s);
+    }
+
+    private static final long[] POW10 = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L,
+            100_000_000L, 1_000_000_000L};
+
+    /**
+     * The common case without regular expressions or BigDecimal: a sign and parts of ASCII digits
+     * and units whose nanoseconds are whole and fit a long. Null for anything else, which
+     * {@link #general} then decides — so both give the same answer. Why: the lifecycle writes a
+     * status's runningDuration into every job-status record.
+     */
+    static Duration exact(String s) {
+        int n = s.length();
+        int i = 0;
+        boolean negative = false;
+        if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+            negative = s.charAt(i) == '-';
+            i++;
+        }
+        if (i == n) {
+            return null;
+        }
+        long total = 0;
+        while (i < n) {
+            long whole = 0;
+            int digits = 0;
+            for (char c; i < n && (c = s.charAt(i)) >= '0' && c <= '9'; i++, digits++) {
+                if (digits == 18) {
+                    return null;
+                }
+                whole = whole * 10 + (c - '0');
+            }
+            long fraction = 0;
+            int fractionDigits = 0;
+            if (i < n && s.charAt(i) == '.') {
+                i++;
+                for (char c; i < n && (c = s.charAt(i)) >= '0' && c <= '9'; i++, fractionDigits++) {
+                    if (fractionDigits == 9) {
+                        return null;
+                    }
+                    fraction = fraction * 10 + (c - '0');
+                }
+            }
+            if (digits == 0 && fractionDigits == 0) {
+                return null;
+            }
+            char u = i < n ? s.charAt(i) : 0;
+            boolean sNext = i + 1 < n && s.charAt(i + 1) == 's';
+            long unit;
+            if (u == 'n' && sNext) {
+                unit = 1L;
+                i += 2;
+            } else if (u == 'u' && sNext) {
+                unit = 1_000L;
+                i += 2;
+            } else if (u == 'm' && sNext) {
+                unit = 1_000_000L;
+                i += 2;
+            } else if (u == 's') {
+                unit = 1_000_000_000L;
+                i++;
+            } else if (u == 'm') {
+                unit = 60_000_000_000L;
+                i++;
+            } else if (u == 'h') {
+                unit = 3_600_000_000_000L;
+                i++;
+            } else {
+                return null;
+            }
+            try {
+                long fractionNanos = Math.multiplyExact(fraction, unit);
+                if (fractionNanos % POW10[fractionDigits] != 0) {
+                    return null;
+                }
+                total = Math.addExact(total, Math.addExact(Math.multiplyExact(whole, unit),
+                        fractionNanos / POW10[fractionDigits]));
+            } catch (ArithmeticException overflow) {
+                return null;
+            }
+        }
+        Duration d = Duration.ofNanos(total);
+        return negative ? d.negated() : d;
+    }
+
+    /** Any duration Go accepts, summed exactly; empty when the text is not one. */
+    static Optional<Duration> general(String s) {
         if (!WHOLE.matcher(s).matches()) {
             return Optional.empty();
         }

@@ -30,8 +30,14 @@ final class GoDurations {
         }
         b.append(s);
         if (rest > 0) {
-            String frac = String.format("%03d", rest).replaceAll("0+$", "");
-            b.append('.').append(frac);
+            // The milliseconds as three digits without their trailing zeros (".5", ".25", ".125"); by hand,
+            // not String.format and a regex: a running job's status carries this on every pod event.
+            char[] digits = {(char) ('0' + rest / 100), (char) ('0' + rest / 10 % 10), (char) ('0' + rest % 10)};
+            int length = 3;
+            while (digits[length - 1] == '0') {
+                length--;
+            }
+            b.append('.').append(digits, 0, length);
         }
         return b.append('s').toString();
     }
