@@ -111,7 +111,7 @@ public class LaharTopology {
         topology.addSink(Sinks.RESULTS, Topics.COMMAND_RESULTS.name(), new StringSerializer(),
                 serdes.value(CommandResult.class).serializer(), LIFECYCLE);
         topology.addSink(Sinks.STATUS, Topics.JOB_STATUS.name(), new StringSerializer(),
-                serdes.value(JobStatusRecord.class).serializer(), LIFECYCLE);
+                serdes.directValue(JobStatusRecord.class), LIFECYCLE);
         topology.addSink(Sinks.TRANSITIONS, Topics.JOB_TRANSITIONS.name(), new StringSerializer(),
                 serdes.value(JobTransition.class).serializer(), LIFECYCLE);
         topology.addSink(Sinks.POD_INTENTS, Topics.POD_INTENTS.name(), new StringSerializer(),

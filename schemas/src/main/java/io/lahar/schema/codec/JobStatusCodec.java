@@ -8,11 +8,15 @@ import io.lahar.core.api.Timestamps;
 import io.lahar.schema.JobCondition;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.TaskState;
+import org.apache.avro.io.Encoder;
+import org.apache.avro.util.Utf8;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /** A Job with the engine's status to its {@code lahar.job-status} record. */
@@ -35,11 +39,8 @@ public final class JobStatusCodec {
      * while the job's spec is unchanged (the streams-app, where a pod event changes only the status).
      */
     public static JobStatusRecord toRecord(Job job, String manifest, long time) {
+        requirePhase(job);
         JobStatus status = job.status();
-        if (status == null || status.state() == null || status.state().phase() == null) {
-            throw new IllegalArgumentException("status.state.phase: job " + job.namespace() + "/" + job.name()
-                    + " has no phase yet");
-        }
         io.lahar.core.api.JobState state = status.state();
         // Sorted maps: the same state must give the same bytes, so replay can be compared byte for byte.
         TreeMap<String, TaskState> tasks = new TreeMap<>();
@@ -80,6 +81,114 @@ public final class JobStatusCodec {
                         .build())
                 .setTime(Instant.ofEpochMilli(time))
                 .build();
+    }
+
+    /** @throws IllegalArgumentException when the engine has not set the job's phase: no record can show it */
+    public static void requirePhase(Job job) {
+        JobStatus status = job.status();
+        if (status == null || status.state() == null || status.state().phase() == null) {
+            throw new IllegalArgumentException("status.state.phase: job " + job.namespace() + "/" + job.name()
+                    + " has no phase yet");
+        }
+    }
+
+    /**
+     * Writes the Avro binary of {@code toRecord(job, manifest, time)} without building it: the
+     * record's fields in the schema's order, maps in key order as the record's sorted maps give them.
+     * Why: the lifecycle sends a status record per job and commit, each with the 2-3 KB manifest;
+     * building the record (its nested records, maps and Instants) and letting Avro's generic writer
+     * walk it, encoding the manifest to UTF-8 each time, was a twelfth of the stream thread. Here the
+     * manifest comes encoded ({@code manifest}, once per spec). CodecTest holds the bytes to the
+     * generic writer's for statuses with every field set and unset, so a schema change fails the build
+     * until it is written here too.
+     */
+    public static void write(Job job, Utf8 manifest, long time, Encoder out) throws IOException {
+        requirePhase(job);
+        JobStatus status = job.status();
+        io.lahar.core.api.JobState state = status.state();
+        out.writeString(job.namespace());
+        out.writeString(job.name());
+        out.writeString(job.metadata() == null || job.metadata().uid() == null ? "" : job.metadata().uid());
+        out.writeString(job.spec().queue() == null ? "default" : job.spec().queue());
+        out.writeString(manifest);
+        // status.state
+        out.writeString(state.phase().name());
+        writeOptional(state.reason(), out);
+        writeOptional(state.message(), out);
+        if (state.lastTransitionTime() == null) {
+            out.writeIndex(0);
+        } else {
+            out.writeIndex(1);
+            out.writeLong(Timestamps.parse(state.lastTransitionTime()).toEpochMilli());
+        }
+        out.writeInt(orZero(status.minAvailable()));
+        Map<String, JobStatus.TaskState> tasks = status.taskStatusCount() == null ? Map.of() : sorted(status.taskStatusCount());
+        out.writeMapStart();
+        out.setItemCount(tasks.size());
+        for (Map.Entry<String, JobStatus.TaskState> task : tasks.entrySet()) {
+            out.startItem();
+            out.writeString(task.getKey());
+            JobStatus.TaskState counts = task.getValue();
+            Map<String, Integer> phases = counts == null || counts.phase() == null ? Map.of() : sorted(counts.phase());
+            out.writeMapStart();
+            out.setItemCount(phases.size());
+            for (Map.Entry<String, Integer> phase : phases.entrySet()) {
+                out.startItem();
+                out.writeString(phase.getKey());
+                out.writeInt(phase.getValue());
+            }
+            out.writeMapEnd();
+        }
+        out.writeMapEnd();
+        out.writeInt(orZero(status.pending()));
+        out.writeInt(orZero(status.running()));
+        out.writeInt(orZero(status.succeeded()));
+        out.writeInt(orZero(status.failed()));
+        out.writeInt(orZero(status.terminating()));
+        out.writeInt(orZero(status.unknown()));
+        out.writeInt(orZero(status.version()));
+        out.writeInt(orZero(status.retryCount()));
+        Long runningDuration = status.runningDuration() == null ? null
+                : GoDuration.parse(status.runningDuration()).map(Duration::toMillis).orElse(null);
+        if (runningDuration == null) {
+            out.writeIndex(0);
+        } else {
+            out.writeIndex(1);
+            out.writeLong(runningDuration);
+        }
+        Map<String, String> resources = status.controlledResources() == null ? Map.of() : sorted(status.controlledResources());
+        out.writeMapStart();
+        out.setItemCount(resources.size());
+        for (Map.Entry<String, String> resource : resources.entrySet()) {
+            out.startItem();
+            out.writeString(resource.getKey());
+            out.writeString(resource.getValue());
+        }
+        out.writeMapEnd();
+        List<JobStatus.JobCondition> conditions = status.conditions() == null ? List.of() : status.conditions();
+        out.writeArrayStart();
+        out.setItemCount(conditions.size());
+        for (JobStatus.JobCondition c : conditions) {
+            out.startItem();
+            out.writeString(c.status().name());
+            out.writeLong(Timestamps.parse(c.lastTransitionTime()).toEpochMilli());
+        }
+        out.writeArrayEnd();
+        out.writeLong(time);
+    }
+
+    private static void writeOptional(String value, Encoder out) throws IOException {
+        if (value == null) {
+            out.writeIndex(0);
+        } else {
+            out.writeIndex(1);
+            out.writeString(value);
+        }
+    }
+
+    /** The map in key order, as the record's TreeMap copies hold it; one already sorted so is used as it is. */
+    private static <V> Map<String, V> sorted(Map<String, V> map) {
+        return map instanceof SortedMap<String, V> s && s.comparator() == null ? map : new TreeMap<>(map);
     }
 
     static Instant instant(String text) {

@@ -77,6 +77,26 @@ public final class RegistrySerdes {
     }
 
     /**
+     * The serializer of a topic whose values are {@code type} for values that write their own binary
+     * ({@link CachingAvroSerializer.Direct}); the same header, registration and bytes as
+     * {@link #value(Class)}'s serializer. Thread-safe.
+     */
+    public <T extends SpecificRecord> Serializer<CachingAvroSerializer.Direct<T>> directValue(Class<T> type) {
+        CachingAvroSerializer<T> caching = new CachingAvroSerializer<>(type, genericSerde().serializer());
+        return new Serializer<>() {
+            @Override
+            public byte[] serialize(String topic, CachingAvroSerializer.Direct<T> value) {
+                return caching.serialize(topic, type, value);
+            }
+
+            @Override
+            public void close() {
+                caching.close();
+            }
+        };
+    }
+
+    /**
      * The registry's own serde, reading generic records: the caching serdes ask it for the first
      * record of each topic or schema id (and the per-record cost before them was this plus
      * {@link SpecificAvroDeserializer}).

@@ -111,6 +111,65 @@ class CodecTest {
     }
 
     @Test
+    void aStatusWrittenStraightFromTheJobIsTheRecordsBinary() throws Exception {
+        // Every field set and unset, maps in any order, strings beyond ASCII: write() must follow the
+        // schema's layout and the record's key order.
+        Job job = admitted();
+        java.util.Map<String, io.lahar.core.api.JobStatus.TaskState> tasks = new java.util.LinkedHashMap<>();
+        java.util.Map<String, Integer> workerPhases = new java.util.LinkedHashMap<>();
+        workerPhases.put("Succeeded", 3);
+        workerPhases.put("Failed", 1);
+        workerPhases.put("Running", 0);
+        tasks.put("worker", new io.lahar.core.api.JobStatus.TaskState(workerPhases));
+        tasks.put("ps", new io.lahar.core.api.JobStatus.TaskState(java.util.Map.of("Running", 1)));
+        tasks.put("empty", new io.lahar.core.api.JobStatus.TaskState(null));
+        tasks.put("absent", null);
+        java.util.Map<String, String> resources = new java.util.LinkedHashMap<>();
+        resources.put("volume-pvc-b", "pvc-b");
+        resources.put("plugin-svc", "svc \u00e9");
+        io.lahar.core.api.JobStatus full = new io.lahar.core.api.JobStatus(
+                new io.lahar.core.api.JobState(io.lahar.core.api.JobPhase.Running, "PodFailed",
+                        "pod tf-worker-2 exited 137 -> RestartJob \u2192 retry 2/3", "2026-12-02T10:00:01.250Z"),
+                3, tasks, 1, 2, 3, 4, 5, 6, 7, 8, "1h2m3.125s", resources,
+                List.of(new io.lahar.core.api.JobStatus.JobCondition(io.lahar.core.api.JobPhase.Pending, "2026-12-02T09:59:00Z"),
+                        new io.lahar.core.api.JobStatus.JobCondition(io.lahar.core.api.JobPhase.Running, "2026-12-02T10:00:01.250Z")));
+        io.lahar.core.api.JobStatus bare = new io.lahar.core.api.JobStatus(
+                new io.lahar.core.api.JobState(io.lahar.core.api.JobPhase.Pending, null, null, null),
+                null, null, null, null, null, null, null, null, null, null, null, null, null);
+        io.lahar.core.api.JobStatus odd = new io.lahar.core.api.JobStatus(
+                new io.lahar.core.api.JobState(io.lahar.core.api.JobPhase.Failed, "", "", "2026-12-02T10:00:00+01:00"),
+                0, java.util.Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, "not a duration", java.util.Map.of(), List.of());
+        List<Job> jobs = new ArrayList<>();
+        for (io.lahar.core.api.JobStatus status : List.of(full, bare, odd)) {
+            jobs.add(job.withStatus(status));
+            jobs.add(job.withStatus(status).withMetadata(io.lahar.core.api.ObjectMeta.named("n\u00e9s", "j"))
+                    .withSpec(job.spec().withQueue(null)));
+            jobs.add(job.withStatus(status).withMetadata(null == job.metadata() ? null : job.metadata().withName("other"))
+                    .withSpec(job.spec().withQueue("team-\u00e9")));
+        }
+        for (Job j : jobs) {
+            for (String manifest : List.of(io.lahar.core.api.Manifests.toJson(j.withStatus(null)), "", "{\"m\":\"\u00e9\u4e2d\"}")) {
+                java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+                org.apache.avro.specific.SpecificData data = new org.apache.avro.specific.SpecificData();
+                data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
+                org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(expected, null);
+                new org.apache.avro.specific.SpecificDatumWriter<JobStatusRecord>(JobStatusRecord.getClassSchema(), data)
+                        .write(JobStatusCodec.toRecord(j, manifest, 42_000), encoder);
+                encoder.flush();
+
+                java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+                org.apache.avro.io.BinaryEncoder direct = org.apache.avro.io.EncoderFactory.get().binaryEncoder(written, null);
+                JobStatusCodec.write(j, new org.apache.avro.util.Utf8(manifest), 42_000, direct);
+                direct.flush();
+                assertThat(written.toByteArray()).as("%s", j.status()).isEqualTo(expected.toByteArray());
+            }
+        }
+        assertThatThrownBy(() -> JobStatusCodec.write(job.withStatus(null), new org.apache.avro.util.Utf8("{}"), 1,
+                org.apache.avro.io.EncoderFactory.get().binaryEncoder(new java.io.ByteArrayOutputStream(), null)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("status.state.phase: ");
+    }
+
+    @Test
     void createPodIntentsCarryTheWholePodAndWhatTheSchedulerNeeds() {
         Outcome inqueue = started()[1];
         Job job = inqueue.state().job();

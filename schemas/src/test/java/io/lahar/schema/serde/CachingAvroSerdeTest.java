@@ -80,6 +80,49 @@ class CachingAvroSerdeTest {
         }
     }
 
+    /** A value that writes its own binary, here by the generic writer of the record it carries (or fails half-way). */
+    private record Direct(JobStatusRecord record, boolean failHalfWay) implements CachingAvroSerializer.Direct<JobStatusRecord> {
+        @Override
+        public void write(org.apache.avro.io.Encoder out) throws IOException {
+            out.writeString(record.getNamespace());
+            if (failHalfWay) {
+                throw new IOException("half-way");
+            }
+            org.apache.avro.specific.SpecificData data = new org.apache.avro.specific.SpecificData();
+            data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
+            org.apache.avro.Schema rest = JobStatusRecord.getClassSchema();
+            // The namespace is written above; the rest field by field as the record's writer would.
+            for (org.apache.avro.Schema.Field f : rest.getFields().subList(1, rest.getFields().size())) {
+                new org.apache.avro.specific.SpecificDatumWriter<>(f.schema(), data).write(record.get(f.pos()), out);
+            }
+        }
+    }
+
+    @Test
+    void aValueThatWritesItsOwnBinaryGetsTheTopicsHeaderAndTheRegistryOnlySeesTheFirst() {
+        assertThat(serializer.serialize(TOPIC, JobStatusRecord.class, null)).isNull();
+        for (int i = 0; i < 3; i++) {
+            JobStatusRecord record = status("tf-" + i, i);
+            byte[] bytes = serializer.serialize(TOPIC, JobStatusRecord.class, new Direct(record, false));
+            assertThat(bytes).as("value %d", i).isEqualTo(registry.write(JobStatusRecord.getClassSchema(), record));
+            assertThat(deserializer.deserialize(TOPIC, bytes)).isEqualTo(record);
+        }
+        assertThat(registry.serializations).as("the first value went to the registry as its record").hasValue(1);
+        // The header is the topic's and the class's, whichever way its first value came.
+        serializer.serialize("another-topic", status("x", 1));
+        JobStatusRecord other = status("y", 2);
+        assertThat(serializer.serialize("another-topic", JobStatusRecord.class, new Direct(other, false)))
+                .isEqualTo(registry.write(JobStatusRecord.getClassSchema(), other));
+        assertThat(registry.serializations).hasValue(2);
+
+        assertThatThrownBy(() -> serializer.serialize(TOPIC, JobStatusRecord.class, new Direct(status("broken", 1), true)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("JobStatusRecord").hasMessageContaining("half-way");
+        JobStatusRecord next = status("next", 2);
+        assertThat(serializer.serialize(TOPIC, JobStatusRecord.class, new Direct(next, false)))
+                .as("nothing of the failed value is left in the thread's buffer")
+                .isEqualTo(registry.write(JobStatusRecord.getClassSchema(), next));
+    }
+
     @Test
     void aRecordThatFailsHalfWayLeavesNothingOfItInTheNext() {
         serializer.serialize(TOPIC, status("first", 0));

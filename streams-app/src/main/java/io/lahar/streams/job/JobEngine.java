@@ -197,7 +197,7 @@ public final class JobEngine {
         }
     }
 
-    private io.lahar.schema.JobStatusRecord statusRecord(String key, PendingStatus p) {
+    private StatusRecords.Value statusRecord(String key, PendingStatus p) {
         if (p.job() == null) {
             statuses.tombstone(key);
             return null;

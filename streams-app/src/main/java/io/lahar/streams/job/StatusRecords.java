@@ -6,7 +6,11 @@ import io.lahar.core.api.Manifests;
 import io.lahar.core.util.LruMap;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.codec.JobStatusCodec;
+import io.lahar.schema.serde.CachingAvroSerializer;
+import org.apache.avro.io.Encoder;
+import org.apache.avro.util.Utf8;
 
+import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
 
@@ -17,7 +21,9 @@ import java.util.Objects;
  * {@link JobStatusCodec#toRecord(Job, long)} gives, byte for byte: the codec maps the status of a
  * copy of the job whose spec carries only the queue (all it reads besides the manifest), with the
  * manifest it would render, {@code Manifests.toJson(job.withStatus(null))}, remembered per job
- * key while the job's spec is the same object and its metadata is equal.
+ * key while the job's spec is the same object and its metadata is equal. It is sent as a
+ * {@link Value}, which the sink writes straight from the job ({@link JobStatusCodec#write}) with
+ * the manifest's UTF-8 kept beside its text.
  *
  * <p>It also remembers, per job key, the status of the last record made (the last one sent): the
  * coalescing of pending statuses needs to know what readers have already seen
@@ -25,8 +31,24 @@ import java.util.Objects;
  */
 final class StatusRecords {
 
-    /** {@code shown}: the job of the last record made, null when not known. */
-    private record Rendered(Job bare, String manifest, Job shown) {
+    /** {@code shown}: the job of the last record made, null when not known; {@code encoded}: the manifest in UTF-8. */
+    private record Rendered(Job bare, String manifest, Utf8 encoded, Job shown) {
+    }
+
+    /**
+     * A status record to send, written straight from the job by {@link JobStatusCodec#write} (the
+     * manifest encoded once per spec) rather than built and walked by Avro's writer; the same bytes.
+     */
+    record Value(Job job, String manifest, Utf8 encoded, long time) implements CachingAvroSerializer.Direct<JobStatusRecord> {
+        @Override
+        public JobStatusRecord record() {
+            return JobStatusCodec.toRecord(job.withSpec(queueOnly(job.spec())), manifest, time);
+        }
+
+        @Override
+        public void write(Encoder out) throws IOException {
+            JobStatusCodec.write(job, encoded, time, out);
+        }
     }
 
     private final Map<String, Rendered> manifests;
@@ -35,14 +57,24 @@ final class StatusRecords {
         this.manifests = new LruMap<>(capacity);
     }
 
-    /** The record to send for {@code job}; remembered as what readers of the job have seen. */
-    JobStatusRecord toRecord(String key, Job job, long time) {
+    /**
+     * The record to send for {@code job}; remembered as what readers of the job have seen.
+     *
+     * @throws IllegalArgumentException when the job has no phase yet
+     */
+    Value toRecord(String key, Job job, long time) {
+        JobStatusCodec.requirePhase(job);
         Job bare = job.withStatus(null);
         Rendered rendered = manifests.get(key);
-        String manifest = rendered == null || !sameManifest(rendered.bare(), bare)
-                ? Manifests.toJson(bare) : rendered.manifest();
-        manifests.put(key, new Rendered(bare, manifest, job));
-        return JobStatusCodec.toRecord(job.withSpec(queueOnly(job.spec())), manifest, time);
+        Rendered now = rendered == null || !sameManifest(rendered.bare(), bare)
+                ? rendered(bare, Manifests.toJson(bare), job)
+                : new Rendered(bare, rendered.manifest(), rendered.encoded(), job);
+        manifests.put(key, now);
+        return new Value(job, now.manifest(), now.encoded(), time);
+    }
+
+    private static Rendered rendered(Job bare, String manifest, Job shown) {
+        return new Rendered(bare, manifest, new Utf8(manifest), shown);
     }
 
     /** The job of the last record made for {@code key}; null when not known (or a tombstone since). */
@@ -58,7 +90,7 @@ final class StatusRecords {
 
     /** The records made since the last commit were dropped with its transaction: what was shown is not known. */
     void forgetShown() {
-        manifests.replaceAll((key, r) -> new Rendered(r.bare(), r.manifest(), null));
+        manifests.replaceAll((key, r) -> new Rendered(r.bare(), r.manifest(), r.encoded(), null));
     }
 
     /** Same spec object (pod events keep it), equal metadata, apiVersion and kind. */

@@ -356,13 +356,37 @@ class JobEntryStoreTest {
         for (int pod = 0; pod < 2; pod++) {
             info = running(info, pod);
             Job job = info.job();
-            assertThat(records.toRecord("default/j", job, 100 + pod)).isEqualTo(JobStatusCodec.toRecord(job, 100 + pod));
+            assertSameRecord(records.toRecord("default/j", job, 100 + pod), JobStatusCodec.toRecord(job, 100 + pod));
         }
         Job rescaled = info.job().withSpec(new io.lahar.core.api.JobSpec(null, 1, null, info.job().spec().tasks(), null,
                 null, null, "default", 3, null, null, null, null));
-        assertThat(records.toRecord("default/j", rescaled, 200)).isEqualTo(JobStatusCodec.toRecord(rescaled, 200));
+        assertSameRecord(records.toRecord("default/j", rescaled, 200), JobStatusCodec.toRecord(rescaled, 200));
         Job renamed = rescaled.withMetadata(rescaled.metadata().withName("k"));
-        assertThat(records.toRecord("default/j", renamed, 300)).isEqualTo(JobStatusCodec.toRecord(renamed, 300));
+        assertSameRecord(records.toRecord("default/j", renamed, 300), JobStatusCodec.toRecord(renamed, 300));
+        assertThatThrownBy(() -> records.toRecord("default/j", renamed.withStatus(null), 400))
+                .as("a job without a phase fails where the record is made, not in the sink")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("status.state.phase: ");
+    }
+
+    /** The value is the record, and writes the record's own binary. */
+    private static void assertSameRecord(StatusRecords.Value value, io.lahar.schema.JobStatusRecord record) {
+        assertThat(value.record()).isEqualTo(record);
+        try {
+            org.apache.avro.specific.SpecificData data = new org.apache.avro.specific.SpecificData();
+            data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
+            java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+            org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(expected, null);
+            new org.apache.avro.specific.SpecificDatumWriter<io.lahar.schema.JobStatusRecord>(record.getSchema(), data)
+                    .write(record, encoder);
+            encoder.flush();
+            java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+            org.apache.avro.io.BinaryEncoder direct = org.apache.avro.io.EncoderFactory.get().binaryEncoder(written, null);
+            value.write(direct);
+            direct.flush();
+            assertThat(written.toByteArray()).isEqualTo(expected.toByteArray());
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test
@@ -378,8 +402,7 @@ class JobEntryStoreTest {
 
         records.forgetShown();
         assertThat(records.shown("default/j")).as("the transaction that sent it was dropped").isNull();
-        assertThat(records.toRecord("default/j", second, 102)).as("the manifest is still right")
-                .isEqualTo(JobStatusCodec.toRecord(second, 102));
+        assertSameRecord(records.toRecord("default/j", second, 102), JobStatusCodec.toRecord(second, 102));
 
         records.tombstone("default/j");
         assertThat(records.shown("default/j")).isNull();
