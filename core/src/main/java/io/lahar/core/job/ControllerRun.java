@@ -27,8 +27,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * One application of an input to a job: a mutable working copy of {@link JobInfo} that the
@@ -70,14 +72,21 @@ final class ControllerRun implements JobActions {
     /** The stored status's task counts, read only if the run does not count the pods itself. */
     private Map<String, JobStatus.TaskState> loadedTaskCounts;
     private TaskCounts taskCounts;
-    private final TreeMap<String, String> controlledResources = new TreeMap<>();
-    private final List<JobStatus.JobCondition> conditions = new ArrayList<>();
+    // The stored job's resources, conditions, timers and ConfigMaps are taken as they are and copied
+    // only when this run changes them (the *Owned flags): most inputs, a pod event among them, change
+    // none, and copying the four on every event was a tenth of what the controller allocated.
+    private Map<String, String> controlledResources = Map.of();
+    private boolean resourcesOwned;
+    private List<JobStatus.JobCondition> conditions = List.of();
+    private boolean conditionsOwned;
 
     private final FrozenPods.Builder pods;
-    private final List<Timer> timers;
+    private List<Timer> timers;
+    private boolean timersOwned;
     private PodGroup.PodGroupSpec podGroupSpec;
     private PodGroupPhase podGroupPhase;
-    private final Map<String, Map<String, String>> configMaps;
+    private Map<String, Map<String, String>> configMaps;
+    private boolean configMapsOwned;
 
     private final List<Transition> transitions = new ArrayList<>();
     private final List<WorldAction> actions = new ArrayList<>();
@@ -97,10 +106,10 @@ final class ControllerRun implements JobActions {
         this.deleted = info.deleted();
         this.lastCause = info.lastCause();
         this.pods = FrozenPods.copyOf(info.pods()).builder();
-        this.timers = new ArrayList<>(info.timers());
+        this.timers = info.timers();
         this.podGroupSpec = info.podGroupSpec();
         this.podGroupPhase = info.podGroupPhase();
-        this.configMaps = new TreeMap<>(info.configMaps());
+        this.configMaps = info.configMaps();
         JobStatus st = job == null ? null : job.status();
         if (st != null) {
             JobState s = st.state();
@@ -122,10 +131,10 @@ final class ControllerRun implements JobActions {
             runningDuration = st.runningDuration();
             loadedTaskCounts = st.taskStatusCount();
             if (st.controlledResources() != null) {
-                controlledResources.putAll(st.controlledResources());
+                controlledResources = st.controlledResources();
             }
             if (st.conditions() != null) {
-                conditions.addAll(st.conditions());
+                conditions = st.conditions();
             }
         }
     }
@@ -185,16 +194,16 @@ final class ControllerRun implements JobActions {
         this.deleted = false;
         this.lastCause = null;
         pods.clear();
-        timers.clear();
-        configMaps.clear();
+        ownTimers().clear();
+        ownConfigMaps().clear();
         podGroupSpec = null;
         podGroupPhase = null;
         version = 0;
         retryCount = 0;
         pending = running = succeeded = failed = terminating = unknown = 0;
         taskCounts = new TaskCounts();
-        controlledResources.clear();
-        conditions.clear();
+        ownResources().clear();
+        ownConditions().clear();
         minAvailable = specMinAvailable();
         req = Request.sync(0);
         match = PolicyMatch.sync();
@@ -220,7 +229,7 @@ final class ControllerRun implements JobActions {
             for (WorldAction a : p.onJobAdd(job)) {
                 emitPluginAction(a);
             }
-            controlledResources.put(key, p.name());
+            ownResources().put(key, p.name());
         }
         List<VolumeSpec> volumes = job.spec().volumesOrEmpty();
         for (int i = 0; i < volumes.size(); i++) {
@@ -229,7 +238,7 @@ final class ControllerRun implements JobActions {
             if ((v.volumeClaimName() == null || v.volumeClaimName().isEmpty()) && v.volumeClaim() != null
                     && !controlledResources.containsKey("volume-pvc-" + claim)) {
                 actions.add(new WorldAction.CreatePersistentVolumeClaim(claim, v.volumeClaim().deepCopy()));
-                controlledResources.put("volume-pvc-" + claim, claim);
+                ownResources().put("volume-pvc-" + claim, claim);
             }
         }
         createOrUpdatePodGroup();
@@ -238,12 +247,13 @@ final class ControllerRun implements JobActions {
     /** Volcano's pluginOnJobDelete, run on every kill: plugins delete the objects they own. */
     private void releasePlugins() {
         for (JobPlugin p : plugins()) {
-            if (controlledResources.remove("plugin-" + p.name()) == null) {
+            if (!controlledResources.containsKey("plugin-" + p.name())) {
                 continue;
             }
+            ownResources().remove("plugin-" + p.name());
             for (WorldAction a : p.onJobDelete(job)) {
                 if (a instanceof WorldAction.DeleteObject d && d.kind().equals("ConfigMap")) {
-                    configMaps.remove(d.name());
+                    ownConfigMaps().remove(d.name());
                 }
                 actions.add(a);
             }
@@ -399,12 +409,12 @@ final class ControllerRun implements JobActions {
                     recount();
                     return;
                 }
-                timers.remove(i);
+                ownTimers().remove(i);
                 break;
             }
         }
         String cause = (r.cause() == null ? r.event() : r.cause()) + " for " + GoDurations.format(m.delay().toMillis());
-        timers.add(new Timer.DelayedAction(now + m.delay().toMillis(), r.event(), m.action(), r.task(), r.pod(),
+        ownTimers().add(new Timer.DelayedAction(now + m.delay().toMillis(), r.event(), m.action(), r.task(), r.pod(),
                 version, m.policy(), cause));
         // Volcano leaves the status as it was until the action runs; the counts are refreshed here
         // so the status describes the pods the event was about.
@@ -419,7 +429,7 @@ final class ControllerRun implements JobActions {
         if (!r.aboutPod() || Request.POD_PENDING.equals(r.event())) {
             return;
         }
-        timers.removeIf(t -> t instanceof Timer.DelayedAction d && r.pod().equals(d.pod())
+        removeTimers(t -> t instanceof Timer.DelayedAction d && r.pod().equals(d.pod())
                 && (Request.POD_PENDING.equals(d.event())
                 || (Request.POD_RUNNING.equals(r.event())
                 && (Request.POD_FAILED.equals(d.event()) || Request.POD_EVICTED.equals(d.event())))));
@@ -427,7 +437,7 @@ final class ControllerRun implements JobActions {
 
     /** After an action ran, delayed actions of the same scope are moot (Volcano's cleanupDelayActions). */
     private void cleanupDelayedActions(Action action, String task, String pod) {
-        timers.removeIf(t -> t instanceof Timer.DelayedAction d && switch (action) {
+        removeTimers(t -> t instanceof Timer.DelayedAction d && switch (action) {
             case RESTART_TASK -> Objects.equals(d.task(), task) && d.action() == Action.RESTART_TASK;
             case RESTART_POD -> Objects.equals(d.pod(), pod) && d.action() == Action.RESTART_POD;
             default -> d.action() != Action.RESTART_TASK && d.action() != Action.RESTART_POD;
@@ -445,7 +455,7 @@ final class ControllerRun implements JobActions {
             if (due < 0) {
                 return;
             }
-            Timer t = timers.remove(due);
+            Timer t = ownTimers().remove(due);
             switch (t) {
                 case Timer.TtlAfterFinished ttl -> deleteJob("ttlSecondsAfterFinished "
                         + job.spec().ttlSecondsAfterFinished() + " expired");
@@ -489,7 +499,7 @@ final class ControllerRun implements JobActions {
         if (ttlReason != null) {
             actions.add(new WorldAction.DeleteJob(ttlReason));
         }
-        timers.clear();
+        ownTimers().clear();
         deleted = true;
     }
 
@@ -819,7 +829,7 @@ final class ControllerRun implements JobActions {
             if (cm.data().equals(configMaps.get(cm.name()))) {
                 return;
             }
-            configMaps.put(cm.name(), new TreeMap<>(cm.data()));
+            ownConfigMaps().put(cm.name(), new TreeMap<>(cm.data()));
         }
         actions.add(a);
     }
@@ -837,7 +847,7 @@ final class ControllerRun implements JobActions {
         reason = why != null ? why : event;
         message = message(from, detail, retried);
         lastTransitionTime = Instant.ofEpochMilli(now).toString();
-        conditions.add(new JobStatus.JobCondition(to, lastTransitionTime));
+        ownConditions().add(new JobStatus.JobCondition(to, lastTransitionTime));
         while (conditions.size() > MAX_CONDITIONS) {
             conditions.remove(0);
         }
@@ -846,7 +856,7 @@ final class ControllerRun implements JobActions {
         phaseChanged = true;
         if (to.isFinished() && job.spec().ttlSecondsAfterFinished() != null
                 && timers.stream().noneMatch(t -> t instanceof Timer.TtlAfterFinished)) {
-            timers.add(new Timer.TtlAfterFinished(now + job.spec().ttlSecondsAfterFinished() * 1000L));
+            ownTimers().add(new Timer.TtlAfterFinished(now + job.spec().ttlSecondsAfterFinished() * 1000L));
         }
     }
 
@@ -991,6 +1001,55 @@ final class ControllerRun implements JobActions {
         }
     }
 
+    // ---------------------------------------------------------------- copies on change
+
+    private List<Timer> ownTimers() {
+        if (!timersOwned) {
+            timers = new ArrayList<>(timers);
+            timersOwned = true;
+        }
+        return timers;
+    }
+
+    /** Removes the timers {@code which} matches, copying them only if one does. */
+    private void removeTimers(Predicate<Timer> which) {
+        for (Timer t : timers) {
+            if (which.test(t)) {
+                ownTimers().removeIf(which);
+                return;
+            }
+        }
+    }
+
+    private Map<String, Map<String, String>> ownConfigMaps() {
+        if (!configMapsOwned) {
+            configMaps = new TreeMap<>(configMaps);
+            configMapsOwned = true;
+        }
+        return configMaps;
+    }
+
+    private Map<String, String> ownResources() {
+        if (!resourcesOwned) {
+            controlledResources = new TreeMap<>(controlledResources);
+            resourcesOwned = true;
+        }
+        return controlledResources;
+    }
+
+    private List<JobStatus.JobCondition> ownConditions() {
+        if (!conditionsOwned) {
+            conditions = new ArrayList<>(conditions);
+            conditionsOwned = true;
+        }
+        return conditions;
+    }
+
+    /** A stored map kept as it is when sorted (the status's maps are, so replay gives them byte for byte). */
+    private static Map<String, String> sorted(Map<String, String> map) {
+        return map instanceof SortedMap<String, String> s && s.comparator() == null ? map : new TreeMap<>(map);
+    }
+
     // ---------------------------------------------------------------- result
 
     /** The counts of this run, or the stored ones until it counts the pods itself (most inputs do). */
@@ -1009,7 +1068,8 @@ final class ControllerRun implements JobActions {
             Map<String, JobStatus.TaskState> tsc = taskCounts().toStatus();
             JobStatus status = new JobStatus(new JobState(phase, reason, message, lastTransitionTime), minAvailable,
                     tsc, pending, running, succeeded, failed, terminating, unknown, version, retryCount,
-                    runningDuration, new TreeMap<>(controlledResources), List.copyOf(conditions));
+                    runningDuration, resourcesOwned ? new TreeMap<>(controlledResources) : sorted(controlledResources),
+                    List.copyOf(conditions));
             info = new JobInfo(job.withStatus(status), pods.freeze(), timers, podGroupSpec, podGroupPhase, configMaps, createdAt,
                     deleted, lastCause);
         }

@@ -1,9 +1,9 @@
 package io.lahar.core.job;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Counts over a job's pods that the controller reads on every input, kept as pods are put and
@@ -24,7 +24,8 @@ import java.util.TreeMap;
  */
 final class PodTally {
 
-    private static final int PHASES = PodPhase.values().length;
+    private static final PodPhase[] PHASE_VALUES = PodPhase.values();
+    private static final int PHASES = PHASE_VALUES.length;
     /** Per task: [0, PHASES) live pods per phase, then succeeded pods (any), then restarts. */
     private static final int SUCCEEDED = PHASES;
     private static final int RESTARTS = PHASES + 1;
@@ -32,8 +33,14 @@ final class PodTally {
     private int terminating;
     private final int[] live;
     private final Map<String, int[]> tasks;
-    /** Live pods not Succeeded or Failed, per their version; versions with none are left out. */
-    private final TreeMap<Integer, Integer> unfinishedByVersion;
+    /**
+     * Live pods not Succeeded or Failed, per their version, versions ascending; versions with none are
+     * left out. Two arrays, not a sorted map: a job has one version most of the time, and the tally
+     * is copied on every pod event.
+     */
+    private int[] versions;
+    private int[] unfinished;
+    private int versionCount;
     /** The spec pod names {@link #inSpec} counts against (by identity), null when not counted. */
     private Set<String> specNames;
     private int inSpec;
@@ -41,7 +48,8 @@ final class PodTally {
     PodTally() {
         this.live = new int[PHASES];
         this.tasks = new HashMap<>(4);
-        this.unfinishedByVersion = new TreeMap<>();
+        this.versions = new int[2];
+        this.unfinished = new int[2];
     }
 
     private PodTally(PodTally o) {
@@ -49,7 +57,9 @@ final class PodTally {
         this.live = o.live.clone();
         this.tasks = new HashMap<>(Math.max(4, o.tasks.size() * 2));
         o.tasks.forEach((task, n) -> tasks.put(task, n.clone()));
-        this.unfinishedByVersion = new TreeMap<>(o.unfinishedByVersion);
+        this.versions = o.versions.clone();
+        this.unfinished = o.unfinished.clone();
+        this.versionCount = o.versionCount;
         this.specNames = o.specNames;
         this.inSpec = o.inSpec;
     }
@@ -83,8 +93,31 @@ final class PodTally {
         live[phase.ordinal()] += sign;
         task[phase.ordinal()] += sign;
         if (!phase.isTerminal()) {
-            unfinishedByVersion.merge(pod.version(), sign, (a, b) -> a + b == 0 ? null : a + b);
+            countUnfinished(pod.version(), sign);
         }
+    }
+
+    private void countUnfinished(int version, int sign) {
+        int at = Arrays.binarySearch(versions, 0, versionCount, version);
+        if (at >= 0) {
+            unfinished[at] += sign;
+            if (unfinished[at] == 0) {
+                System.arraycopy(versions, at + 1, versions, at, versionCount - at - 1);
+                System.arraycopy(unfinished, at + 1, unfinished, at, versionCount - at - 1);
+                versionCount--;
+            }
+            return;
+        }
+        at = -at - 1;
+        if (versionCount == versions.length) {
+            versions = Arrays.copyOf(versions, versionCount * 2);
+            unfinished = Arrays.copyOf(unfinished, versionCount * 2);
+        }
+        System.arraycopy(versions, at, versions, at + 1, versionCount - at);
+        System.arraycopy(unfinished, at, unfinished, at + 1, versionCount - at);
+        versions[at] = version;
+        unfinished[at] = sign;
+        versionCount++;
     }
 
     /** Whether {@link #inSpec} counts the pods with a name in {@code names} (that very set). */
@@ -119,7 +152,7 @@ final class PodTally {
 
     /** Whether a live pod that is not Succeeded or Failed has a version below {@code version}. */
     boolean unfinishedBefore(int version) {
-        return !unfinishedByVersion.isEmpty() && unfinishedByVersion.firstKey() < version;
+        return versionCount > 0 && versions[0] < version;
     }
 
     /** The task's live pods in {@code phase}. */
@@ -144,7 +177,7 @@ final class PodTally {
     TaskCounts taskCounts() {
         TaskCounts counts = new TaskCounts();
         tasks.forEach((task, n) -> {
-            for (PodPhase p : PodPhase.values()) {
+            for (PodPhase p : PHASE_VALUES) {
                 if (n[p.ordinal()] > 0) {
                     counts.add(task, p, n[p.ordinal()]);
                 }

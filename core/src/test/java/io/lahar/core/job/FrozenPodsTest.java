@@ -97,7 +97,7 @@ class FrozenPodsTest {
                 if (random.nextInt(4) == 0) {
                     assertThat(b.remove(name)).isEqualTo(expected.remove(name));
                 } else {
-                    JobPod p = new JobPod(name, "t" + random.nextInt(3), 0, random.nextInt(3),
+                    JobPod p = new JobPod(name, "t" + random.nextInt(3), 0, random.nextInt(6),
                             phases[random.nextInt(phases.length)], null, random.nextInt(4), random.nextBoolean(),
                             random.nextInt(5) == 0);
                     b.put(name, p);
@@ -189,7 +189,7 @@ class FrozenPodsTest {
             assertThat(t.live(task, PodPhase.Running)).isEqualTo((int) pods.values().stream()
                     .filter(p -> p.task().equals(task) && !p.terminating() && p.phase() == PodPhase.Running).count());
         }
-        for (int version = 0; version <= 3; version++) {
+        for (int version = 0; version <= 6; version++) {
             int v = version;
             assertThat(t.unfinishedBefore(version)).isEqualTo(pods.values().stream()
                     .anyMatch(p -> !p.terminating() && !p.phase().isTerminal() && p.version() < v));
