@@ -8,6 +8,7 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobState;
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.Manifests;
+import io.lahar.core.command.JobVerdict;
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.JobPod;
 import io.lahar.core.job.Timer;
@@ -27,8 +28,9 @@ import java.util.Map;
  *   <li>The parts of an entry a pod event never changes — the job's spec and metadata, the pod group
  *       spec, the scheduler's pod group conditions and the command gate's verdicts (each holding the
  *       admitted job) — are written as JSON rendered once per object: the same object (by identity;
- *       the core's values are immutable) gives the same bytes. Remembered for the last
- *       {@code capacity} objects.</li>
+ *       the core's values are immutable) gives the same bytes. Remembered per job, for the last
+ *       {@code capacity} jobs written: one lookup an entry (its key), where one per part, each
+ *       through an identity wrapper, was a sixth of the entry's writing.</li>
  *   <li>What a pod event changes — the entry, the job info, the job and its status, the pods — is
  *       written field by field here ({@link JsonBytes}), as databind writes the records: components
  *       in declaration order, null components and null map values left out (the mapper's NON_NULL
@@ -48,22 +50,54 @@ final class JobEntryJson {
     private static final ObjectWriter CONFIG_MAPS = PLAIN.writerFor(new TypeReference<Map<String, Map<String, String>>>() {
     });
 
-    private final Map<Ref, byte[]> rendered;
+    private final Map<String, Parts> rendered;
 
     JobEntryJson(int capacity) {
         this.rendered = new LruMap<>(capacity);
     }
 
-    void write(JsonBytes out, JobEntry entry) {
+    /** The JSON of a job's parts, each beside the object it was rendered from. */
+    private static final class Parts {
+        private static final int POD_GROUP_CONDITIONS = 0;
+        private static final int POD_GROUP_SPEC = 1;
+        private static final int METADATA = 2;
+        private static final int SPEC = 3;
+        /** The verdicts' slots follow, by their place in the entry's list. */
+        private static final int VERDICTS = 4;
+
+        private Object[] from = new Object[VERDICTS + 2];
+        private byte[][] json = new byte[VERDICTS + 2][];
+
+        byte[] of(int slot, Object value) {
+            if (slot >= from.length) {
+                from = java.util.Arrays.copyOf(from, slot + 1);
+                json = java.util.Arrays.copyOf(json, slot + 1);
+            }
+            if (from[slot] != value || json[slot] == null) {
+                json[slot] = databind(PLAIN.writer(), value);
+                from[slot] = value;
+            }
+            return json[slot];
+        }
+    }
+
+    /** {@code key}: the job's, under which the JSON of its unchanging parts is remembered. */
+    void write(JsonBytes out, String key, JobEntry entry) {
+        Parts parts = rendered.get(key);
+        if (parts == null) {
+            parts = new Parts();
+            rendered.put(key, parts);
+        }
         out.startObject();
         out.field(RECENT);
         out.startArray();
-        for (Object verdict : entry.recent()) {
-            writeRendered(verdict, out);
+        List<JobVerdict> recent = entry.recent();
+        for (int i = 0; i < recent.size(); i++) {
+            out.rawValue(parts.of(Parts.VERDICTS + i, recent.get(i)));
         }
         out.endArray();
         out.field(INFO);
-        writeInfo(entry.info(), out);
+        writeInfo(entry.info(), parts, out);
         out.field(SCHEDULER_EPOCH);
         out.value(entry.schedulerEpoch());
         out.field(POD_GROUP_CONDITIONS);
@@ -71,16 +105,16 @@ final class JobEntryJson {
             out.startArray();
             out.endArray();
         } else {
-            writeRendered(entry.podGroupConditions(), out);
+            out.rawValue(parts.of(Parts.POD_GROUP_CONDITIONS, entry.podGroupConditions()));
         }
         out.endObject();
     }
 
-    private void writeInfo(JobInfo info, JsonBytes out) {
+    private void writeInfo(JobInfo info, Parts parts, JsonBytes out) {
         out.startObject();
         if (info.job() != null) {
             out.field(JOB);
-            writeJob(info.job(), out);
+            writeJob(info.job(), parts, out);
         }
         out.field(PODS);
         out.startObject();
@@ -100,7 +134,7 @@ final class JobEntryJson {
         }
         if (info.podGroupSpec() != null) {
             out.field(POD_GROUP_SPEC);
-            writeRendered(info.podGroupSpec(), out);
+            out.rawValue(parts.of(Parts.POD_GROUP_SPEC, info.podGroupSpec()));
         }
         if (info.podGroupPhase() != null) {
             out.field(POD_GROUP_PHASE);
@@ -121,17 +155,17 @@ final class JobEntryJson {
         out.endObject();
     }
 
-    private void writeJob(Job job, JsonBytes out) {
+    private void writeJob(Job job, Parts parts, JsonBytes out) {
         out.startObject();
         string(API_VERSION, job.apiVersion(), out);
         string(KIND, job.kind(), out);
         if (job.metadata() != null) {
             out.field(METADATA);
-            writeRendered(job.metadata(), out);
+            out.rawValue(parts.of(Parts.METADATA, job.metadata()));
         }
         if (job.spec() != null) {
             out.field(SPEC);
-            writeRendered(job.spec(), out);
+            out.rawValue(parts.of(Parts.SPEC, job.spec()));
         }
         if (job.status() != null) {
             out.field(STATUS);
@@ -266,35 +300,11 @@ final class JobEntryJson {
         }
     }
 
-    /** Writes the JSON databind gives for the value, rendered once per object. */
-    private void writeRendered(Object value, JsonBytes out) {
-        Ref ref = new Ref(value);
-        byte[] json = rendered.get(ref);
-        if (json == null) {
-            json = databind(PLAIN.writer(), value);
-            rendered.put(ref, json);
-        }
-        out.rawValue(json);
-    }
-
     private static byte[] databind(ObjectWriter writer, Object value) {
         try {
             return writer.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Identity of an object, for the memo of rendered JSON. */
-    private record Ref(Object value) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Ref r && r.value == value;
-        }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(value);
         }
     }
 

@@ -117,11 +117,8 @@ public final class JobStore {
      */
     public static final class Codec {
 
-        /**
-         * Objects whose JSON is remembered: spec, metadata, pod group spec, pod group conditions and a
-         * few verdicts of each cached entry.
-         */
-        private static final int RENDERED_CAPACITY = 8 * JobEntryStore.DEFAULT_CAPACITY;
+        /** Jobs whose unchanging parts' JSON is remembered: those of the cached entries, and as many again. */
+        private static final int RENDERED_CAPACITY = 2 * JobEntryStore.DEFAULT_CAPACITY;
         // Bound to the type once: no per-call type resolution.
         private static final ObjectReader READER = Manifests.jsonMapper().readerFor(JobEntry.class);
         private static final ObjectReader POD_READER = Manifests.jsonMapper().readerFor(JobPod[].class);
@@ -137,11 +134,10 @@ public final class JobStore {
             if (writer == null) {
                 writer = new JobEntryJson(RENDERED_CAPACITY);
             }
-            JsonBytes out = BUFFER.get();
-            out.reset();
-            writer.write(out, entry);
+            JsonBytes out = buffer();
+            writer.write(out, key, entry);
             if (out.size() > MAX_BYTES) {
-                BUFFER.remove();
+                buffer = null;
                 throw new IllegalStateException("state of job " + key + " is " + out.size()
                         + " bytes, over the " + MAX_BYTES + "-byte limit of one record");
             }
@@ -149,16 +145,24 @@ public final class JobStore {
         }
 
         /**
-         * Each thread encodes into one buffer it keeps, copied out once per entry. Why: a fresh
-         * buffer per entry (several KB each, every job changed in a commit) measured as ~18% of what
-         * the stream thread allocated.
+         * The codec encodes into one buffer it keeps, copied out once per entry (a codec that encodes
+         * is its store's, used by the task's stream thread only, as its writer). Why: a fresh buffer
+         * per entry (several KB each, every job changed in a commit) measured as ~18% of what the
+         * stream thread allocated; a thread-local buffer, a lookup per entry.
          */
-        private static final ThreadLocal<JsonBytes> BUFFER = ThreadLocal.withInitial(JsonBytes::new);
+        private JsonBytes buffer;
+
+        private JsonBytes buffer() {
+            if (buffer == null) {
+                buffer = new JsonBytes();
+            }
+            buffer.reset();
+            return buffer;
+        }
 
         /** A bucket's record in the {@code job-pods} store ({@link PodBuckets}): its pods' JSON, as in an entry, in an array. */
         public byte[] encodePods(List<JobPod> pods) {
-            JsonBytes out = BUFFER.get();
-            out.reset();
+            JsonBytes out = buffer();
             out.startArray();
             for (JobPod pod : pods) {
                 JobEntryJson.writePod(pod, out);

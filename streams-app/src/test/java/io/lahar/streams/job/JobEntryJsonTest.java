@@ -86,8 +86,12 @@ class JobEntryJsonTest {
     }
 
     private static String written(JobEntryJson json, JobEntry entry) {
+        return written(json, "ns/job", entry);
+    }
+
+    private static String written(JobEntryJson json, String key, JobEntry entry) {
         JsonBytes out = new JsonBytes();
-        json.write(out, entry);
+        json.write(out, key, entry);
         return new String(out.toByteArray(), StandardCharsets.UTF_8);
     }
 
@@ -157,9 +161,38 @@ class JobEntryJsonTest {
     @Test
     void whatIsForgottenPastTheCapacityIsRenderedAgain() throws Exception {
         JobEntryJson json = new JobEntryJson(1);
-        for (JobEntry entry : lifeOfAJob()) {
+        List<JobEntry> life = lifeOfAJob();
+        for (JobEntry entry : life) {
             assertThat(written(json, entry)).isEqualTo(databind(entry));
         }
+        // Two jobs written in turn, one remembered at a time: each is written from its own parts.
+        JobEntry other = renamed(life.getLast(), "other");
+        for (int round = 0; round < 3; round++) {
+            assertThat(written(json, "ns/job", life.getLast())).isEqualTo(databind(life.getLast()));
+            assertThat(written(json, "ns/other", other)).isEqualTo(databind(other)).contains("\"name\":\"other\"");
+        }
+    }
+
+    @Test
+    void verdictsThatMoveUpTheListAreWrittenAsTheyAre() throws Exception {
+        JobEntryJson json = new JobEntryJson(4);
+        JobEntry entry = lifeOfAJob().getLast();
+        List<JobVerdict> recent = entry.recent();
+        assertThat(recent).as("the job's life has its submission's verdict").isNotEmpty();
+        JobVerdict second = new JobVerdict("r2", "update", false, List.of(), null, 99);
+        JobEntry two = entry.withRecent(List.of(recent.getFirst(), second));
+        JobEntry shifted = entry.withRecent(List.of(second));
+        for (JobEntry e : List.of(two, shifted, two, entry)) {
+            assertThat(written(json, e)).isEqualTo(databind(e));
+        }
+    }
+
+    /** The same entry for a job of another name (its metadata a new object). */
+    private static JobEntry renamed(JobEntry entry, String name) {
+        JobInfo i = entry.info();
+        Job job = i.job().withMetadata(i.job().metadata().withName(name));
+        return entry.withInfo(new JobInfo(job, i.pods(), i.timers(), i.podGroupSpec(), i.podGroupPhase(), i.configMaps(),
+                i.createdAt(), i.deleted(), i.lastCause()));
     }
 
     @Test
