@@ -113,7 +113,7 @@ public class LaharTopology {
         topology.addSink(Sinks.STATUS, Topics.JOB_STATUS.name(), new StringSerializer(),
                 serdes.directValue(JobStatusRecord.class), LIFECYCLE);
         topology.addSink(Sinks.TRANSITIONS, Topics.JOB_TRANSITIONS.name(), new StringSerializer(),
-                serdes.value(JobTransition.class).serializer(), LIFECYCLE);
+                serdes.directValue(JobTransition.class), LIFECYCLE);
         topology.addSink(Sinks.POD_INTENTS, Topics.POD_INTENTS.name(), new StringSerializer(),
                 serdes.value(PodIntent.class).serializer(), LIFECYCLE);
         topology.addSink(Sinks.POD_GROUPS, Topics.POD_GROUPS.name(), new StringSerializer(),

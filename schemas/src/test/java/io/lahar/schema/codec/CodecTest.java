@@ -319,6 +319,40 @@ class CodecTest {
     }
 
     @Test
+    void aTransitionWrittenStraightIsItsRecordsBinary() throws Exception {
+        List<Transition> transitions = List.of(
+                new Transition(io.lahar.core.api.JobPhase.Running, io.lahar.core.api.JobPhase.Restarting, "PodFailed",
+                        "RestartJob", "spec.policies[0]", "PodFailed", "pod tf-worker-0 exited 1 \u2192 retry 1/3", 11_000),
+                new Transition(null, io.lahar.core.api.JobPhase.Pending, null, null, null, null, null, 0),
+                new Transition(io.lahar.core.api.JobPhase.Pending, io.lahar.core.api.JobPhase.Running, "", "", "", "", "",
+                        Long.MAX_VALUE / 4));
+        JobInfo after = started()[1].state();
+        for (JobTransitionCodec.Source source : List.of(new JobTransitionCodec.Source("lahar.pod-events", 3, 42),
+                new JobTransitionCodec.Source("t\u00e9", 0, Long.MAX_VALUE))) {
+            List<JobTransition> records = JobTransitionCodec.toRecords(after, transitions, source);
+            List<JobTransitionCodec.Value> values = JobTransitionCodec.toValues(after, transitions, source);
+            assertThat(values).hasSameSizeAs(records);
+            for (int i = 0; i < values.size(); i++) {
+                assertThat(values.get(i).record()).isEqualTo(records.get(i));
+                java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+                org.apache.avro.specific.SpecificData data = new org.apache.avro.specific.SpecificData();
+                data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
+                org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(expected, null);
+                new org.apache.avro.specific.SpecificDatumWriter<JobTransition>(JobTransition.getClassSchema(), data)
+                        .write(records.get(i), encoder);
+                encoder.flush();
+                java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+                org.apache.avro.io.BinaryEncoder direct = org.apache.avro.io.EncoderFactory.get().binaryEncoder(written, null);
+                values.get(i).write(direct);
+                direct.flush();
+                assertThat(written.toByteArray()).as("%s", transitions.get(i)).isEqualTo(expected.toByteArray());
+            }
+        }
+        assertThat(JobTransitionCodec.toValues(JobInfo.empty(), transitions, new JobTransitionCodec.Source("t", 0, 0)))
+                .as("none once the job is gone").isEmpty();
+    }
+
+    @Test
     void transitionsKeepTheirCauseAndTheInputsCoordinates() {
         Transition t = new Transition(io.lahar.core.api.JobPhase.Running, io.lahar.core.api.JobPhase.Restarting, "PodFailed",
                 "RestartJob", "spec.policies[0]", "PodFailed", "pod tf-worker-0 exited 1", 11_000);

@@ -11,7 +11,6 @@ import io.lahar.core.job.JobPod;
 import io.lahar.core.job.Outcome;
 import io.lahar.core.job.PodGroups;
 import io.lahar.core.job.WorldAction;
-import io.lahar.schema.JobTransition;
 import io.lahar.schema.codec.JobTransitionCodec;
 import io.lahar.schema.codec.PodGroupCodec;
 import io.lahar.schema.codec.PodIntentCodec;
@@ -120,8 +119,10 @@ public final class JobEngine {
             return;
         }
         int version = now.version();
-        for (JobTransition record : JobTransitionCodec.toRecords(now, outcome.transitions(), source())) {
-            forward(key, record, timestamp, Sinks.TRANSITIONS);
+        if (!outcome.transitions().isEmpty()) {
+            for (JobTransitionCodec.Value record : JobTransitionCodec.toValues(now, outcome.transitions(), source())) {
+                forward(key, record, timestamp, Sinks.TRANSITIONS);
+            }
         }
         String uid = now.uid();
         boolean podGroupSent = false;
