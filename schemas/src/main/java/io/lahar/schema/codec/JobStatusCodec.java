@@ -113,14 +113,10 @@ public final class JobStatusCodec {
         out.writeString(manifest);
         // status.state
         out.writeString(state.phase().name());
-        writeOptional(state.reason(), out);
-        writeOptional(state.message(), out);
-        if (state.lastTransitionTime() == null) {
-            out.writeIndex(0);
-        } else {
-            out.writeIndex(1);
-            out.writeLong(Timestamps.parse(state.lastTransitionTime()).toEpochMilli());
-        }
+        NullableWrites.string(state.reason(), out);
+        NullableWrites.string(state.message(), out);
+        NullableWrites.number(state.lastTransitionTime() == null ? null
+                : Timestamps.parse(state.lastTransitionTime()).toEpochMilli(), out);
         out.writeInt(orZero(status.minAvailable()));
         Map<String, JobStatus.TaskState> tasks = status.taskStatusCount() == null ? Map.of() : sorted(status.taskStatusCount());
         out.writeMapStart();
@@ -150,12 +146,7 @@ public final class JobStatusCodec {
         out.writeInt(orZero(status.retryCount()));
         Long runningDuration = status.runningDuration() == null ? null
                 : GoDuration.parse(status.runningDuration()).map(Duration::toMillis).orElse(null);
-        if (runningDuration == null) {
-            out.writeIndex(0);
-        } else {
-            out.writeIndex(1);
-            out.writeLong(runningDuration);
-        }
+        NullableWrites.number(runningDuration, out);
         Map<String, String> resources = status.controlledResources() == null ? Map.of() : sorted(status.controlledResources());
         out.writeMapStart();
         out.setItemCount(resources.size());
@@ -175,15 +166,6 @@ public final class JobStatusCodec {
         }
         out.writeArrayEnd();
         out.writeLong(time);
-    }
-
-    private static void writeOptional(String value, Encoder out) throws IOException {
-        if (value == null) {
-            out.writeIndex(0);
-        } else {
-            out.writeIndex(1);
-            out.writeString(value);
-        }
     }
 
     /** The map in key order, as the record's TreeMap copies hold it; one already sorted so is used as it is. */

@@ -60,28 +60,19 @@ public final class JobTransitionCodec {
             Transition t = transition;
             out.writeString(namespace);
             out.writeString(name);
-            writeOptional(t.from() == null ? null : t.from().name(), out);
+            NullableWrites.string(t.from() == null ? null : t.from().name(), out);
             out.writeString(t.to().name());
             out.writeString(t.event() == null ? "OutOfSync" : t.event());
-            writeOptional(t.action(), out);
-            writeOptional(t.policy(), out);
-            writeOptional(t.reason(), out);
-            writeOptional(t.message(), out);
+            NullableWrites.string(t.action(), out);
+            NullableWrites.string(t.policy(), out);
+            NullableWrites.string(t.reason(), out);
+            NullableWrites.string(t.message(), out);
             out.writeInt(version);
             out.writeInt(retryCount);
             out.writeLong(t.time());
             out.writeString(source.topic());
             out.writeInt(source.partition());
             out.writeLong(source.offset());
-        }
-
-        private static void writeOptional(String value, Encoder out) throws IOException {
-            if (value == null) {
-                out.writeIndex(0);
-            } else {
-                out.writeIndex(1);
-                out.writeString(value);
-            }
         }
     }
 
