@@ -51,8 +51,8 @@ public final class JobStatusCodec {
         return JobStatusRecord.newBuilder()
                 .setNamespace(job.namespace())
                 .setName(job.name())
-                .setUid(job.metadata() == null || job.metadata().uid() == null ? "" : job.metadata().uid())
-                .setQueue(job.spec().queue() == null ? "default" : job.spec().queue())
+                .setUid(uid(job))
+                .setQueue(queue(job))
                 .setManifest(manifest)
                 .setStatus(io.lahar.schema.JobStatus.newBuilder()
                         .setState(io.lahar.schema.JobState.newBuilder()
@@ -71,8 +71,7 @@ public final class JobStatusCodec {
                         .setUnknown(orZero(status.unknown()))
                         .setVersion(orZero(status.version()))
                         .setRetryCount(orZero(status.retryCount()))
-                        .setRunningDuration(status.runningDuration() == null ? null
-                                : GoDuration.parse(status.runningDuration()).map(Duration::toMillis).orElse(null))
+                        .setRunningDuration(runningDurationMillis(status))
                         .setControlledResources(status.controlledResources() == null ? Map.of()
                                 : new TreeMap<>(status.controlledResources()))
                         .setConditions(status.conditions() == null ? List.of() : status.conditions().stream()
@@ -81,6 +80,22 @@ public final class JobStatusCodec {
                         .build())
                 .setTime(Instant.ofEpochMilli(time))
                 .build();
+    }
+
+    // What the record makes of the job, one place for the record and its straight writing.
+
+    private static String uid(Job job) {
+        return job.metadata() == null || job.metadata().uid() == null ? "" : job.metadata().uid();
+    }
+
+    private static String queue(Job job) {
+        return job.spec().queue() == null ? "default" : job.spec().queue();
+    }
+
+    /** Null when unset or not a Go duration. */
+    private static Long runningDurationMillis(JobStatus status) {
+        return status.runningDuration() == null ? null
+                : GoDuration.parse(status.runningDuration()).map(Duration::toMillis).orElse(null);
     }
 
     /** @throws IllegalArgumentException when the engine has not set the job's phase: no record can show it */
@@ -108,8 +123,8 @@ public final class JobStatusCodec {
         io.lahar.core.api.JobState state = status.state();
         out.writeString(job.namespace());
         out.writeString(job.name());
-        out.writeString(job.metadata() == null || job.metadata().uid() == null ? "" : job.metadata().uid());
-        out.writeString(job.spec().queue() == null ? "default" : job.spec().queue());
+        out.writeString(uid(job));
+        out.writeString(queue(job));
         out.writeString(manifest);
         // status.state
         out.writeString(state.phase().name());
@@ -144,9 +159,7 @@ public final class JobStatusCodec {
         out.writeInt(orZero(status.unknown()));
         out.writeInt(orZero(status.version()));
         out.writeInt(orZero(status.retryCount()));
-        Long runningDuration = status.runningDuration() == null ? null
-                : GoDuration.parse(status.runningDuration()).map(Duration::toMillis).orElse(null);
-        NullableWrites.number(runningDuration, out);
+        NullableWrites.number(runningDurationMillis(status), out);
         Map<String, String> resources = status.controlledResources() == null ? Map.of() : sorted(status.controlledResources());
         out.writeMapStart();
         out.setItemCount(resources.size());

@@ -30,15 +30,7 @@ public final class JobTransitionCodec {
      * @param after the job's state after the input was applied
      */
     public static List<JobTransition> toRecords(JobInfo after, List<Transition> transitions, Source source) {
-        Job job = after.job();
-        if (job == null) {
-            return List.of();
-        }
-        List<JobTransition> out = new ArrayList<>(transitions.size());
-        for (Transition t : transitions) {
-            out.add(toRecord(job.namespace(), job.name(), t, after.version(), after.retryCount(), source));
-        }
-        return out;
+        return toValues(after, transitions, source).stream().map(Value::record).toList();
     }
 
     /**

@@ -102,8 +102,7 @@ final class JobEntryJson {
         out.value(entry.schedulerEpoch());
         out.field(POD_GROUP_CONDITIONS);
         if (entry.podGroupConditions().isEmpty()) {
-            out.startArray();
-            out.endArray();
+            out.rawValue(EMPTY_ARRAY);
         } else {
             out.rawValue(parts.of(Parts.POD_GROUP_CONDITIONS, entry.podGroupConditions()));
         }
@@ -127,8 +126,7 @@ final class JobEntryJson {
         out.endObject();
         out.field(TIMERS_FIELD);
         if (info.timers().isEmpty()) {
-            out.startArray();
-            out.endArray();
+            out.rawValue(EMPTY_ARRAY);
         } else {
             out.rawValue(databind(TIMERS, info.timers()));
         }
@@ -142,8 +140,7 @@ final class JobEntryJson {
         }
         out.field(CONFIG_MAPS_FIELD);
         if (info.configMaps().isEmpty()) {
-            out.startObject();
-            out.endObject();
+            out.rawValue(EMPTY_OBJECT);
         } else {
             out.rawValue(databind(CONFIG_MAPS, info.configMaps()));
         }
@@ -308,6 +305,8 @@ final class JobEntryJson {
         }
     }
 
+    private static final byte[] EMPTY_ARRAY = {'[', ']'};
+    private static final byte[] EMPTY_OBJECT = {'{', '}'};
     private static final byte[] RECENT = JsonBytes.name("recent");
     private static final byte[] INFO = JsonBytes.name("info");
     private static final byte[] SCHEDULER_EPOCH = JsonBytes.name("schedulerEpoch");

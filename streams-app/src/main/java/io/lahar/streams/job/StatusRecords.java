@@ -23,7 +23,7 @@ import java.util.Objects;
  * manifest it would render, {@code Manifests.toJson(job.withStatus(null))}, remembered per job
  * key while the job's spec is the same object and its metadata is equal. It is sent as a
  * {@link Value}, which the sink writes straight from the job ({@link JobStatusCodec#write}) with
- * the manifest's UTF-8 kept beside its text.
+ * the manifest kept as UTF-8 (a {@link Utf8}, which also keeps its text).
  *
  * <p>It also remembers, per job key, the status of the last record made (the last one sent): the
  * coalescing of pending statuses needs to know what readers have already seen
@@ -31,23 +31,24 @@ import java.util.Objects;
  */
 final class StatusRecords {
 
-    /** {@code shown}: the job of the last record made, null when not known; {@code encoded}: the manifest in UTF-8. */
-    private record Rendered(Job bare, String manifest, Utf8 encoded, Job shown) {
+    /** {@code shown}: the job of the last record made, null when not known. */
+    private record Rendered(Job bare, Utf8 manifest, Job shown) {
     }
 
     /**
      * A status record to send, written straight from the job by {@link JobStatusCodec#write} (the
      * manifest encoded once per spec) rather than built and walked by Avro's writer; the same bytes.
      */
-    record Value(Job job, String manifest, Utf8 encoded, long time) implements CachingAvroSerializer.Direct<JobStatusRecord> {
+    record Value(Job job, Utf8 manifest, long time) implements CachingAvroSerializer.Direct<JobStatusRecord> {
         @Override
         public JobStatusRecord record() {
-            return JobStatusCodec.toRecord(job.withSpec(queueOnly(job.spec())), manifest, time);
+            // A Utf8 made from a String keeps it: no decoding here.
+            return JobStatusCodec.toRecord(job.withSpec(queueOnly(job.spec())), manifest.toString(), time);
         }
 
         @Override
         public void write(Encoder out) throws IOException {
-            JobStatusCodec.write(job, encoded, time, out);
+            JobStatusCodec.write(job, manifest, time, out);
         }
     }
 
@@ -66,15 +67,10 @@ final class StatusRecords {
         JobStatusCodec.requirePhase(job);
         Job bare = job.withStatus(null);
         Rendered rendered = manifests.get(key);
-        Rendered now = rendered == null || !sameManifest(rendered.bare(), bare)
-                ? rendered(bare, Manifests.toJson(bare), job)
-                : new Rendered(bare, rendered.manifest(), rendered.encoded(), job);
-        manifests.put(key, now);
-        return new Value(job, now.manifest(), now.encoded(), time);
-    }
-
-    private static Rendered rendered(Job bare, String manifest, Job shown) {
-        return new Rendered(bare, manifest, new Utf8(manifest), shown);
+        Utf8 manifest = rendered == null || !sameManifest(rendered.bare(), bare)
+                ? new Utf8(Manifests.toJson(bare)) : rendered.manifest();
+        manifests.put(key, new Rendered(bare, manifest, job));
+        return new Value(job, manifest, time);
     }
 
     /** The job of the last record made for {@code key}; null when not known (or a tombstone since). */
@@ -90,7 +86,7 @@ final class StatusRecords {
 
     /** The records made since the last commit were dropped with its transaction: what was shown is not known. */
     void forgetShown() {
-        manifests.replaceAll((key, r) -> new Rendered(r.bare(), r.manifest(), r.encoded(), null));
+        manifests.replaceAll((key, r) -> new Rendered(r.bare(), r.manifest(), null));
     }
 
     /** Same spec object (pod events keep it), equal metadata, apiVersion and kind. */
