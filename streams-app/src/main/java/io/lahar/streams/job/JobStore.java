@@ -117,8 +117,12 @@ public final class JobStore {
      */
     public static final class Codec {
 
-        /** Jobs whose unchanging parts' JSON is remembered: those of the cached entries, and as many again. */
-        private static final int RENDERED_CAPACITY = 2 * JobEntryStore.DEFAULT_CAPACITY;
+        /**
+         * Jobs whose unchanging parts' JSON is remembered: those of the cached entries and a margin (the
+         * two caches order their jobs by different uses). No more: the parts are matched by identity, a
+         * job decoded afresh never matches, and what is remembered keeps its objects alive.
+         */
+        private static final int RENDERED_CAPACITY = JobEntryStore.DEFAULT_CAPACITY + JobEntryStore.DEFAULT_CAPACITY / 8;
         // Bound to the type once: no per-call type resolution.
         private static final ObjectReader READER = Manifests.jsonMapper().readerFor(JobEntry.class);
         private static final ObjectReader POD_READER = Manifests.jsonMapper().readerFor(JobPod[].class);
