@@ -58,10 +58,15 @@ import java.util.function.BooleanSupplier;
  * on its own traffic alone, so that needs more warm-up rounds (docs/BENCHMARKS.md).
  *
  * <pre>
- *   LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS] [--timeline | --separate-jvms] [--timeout SECONDS]
+ *   LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS] [--timeline | --separate-jvms]
+ *                      [--gc-between-rounds] [--timeout SECONDS]
  * </pre>
  * Defaults: 1000 jobs × 8 pods, warm-up rounds for 128k pod events ({@link #defaultWarmUpRounds}),
- * 3 measured rounds; {@code --timeline} samples the stream thread's totals every 50 ms.
+ * 3 measured rounds; {@code --timeline} samples the stream thread's totals every 50 ms;
+ * {@code --gc-between-rounds} collects this JVM's heap ({@code System.gc()}, untimed) before each
+ * measured side, so no side pays for what the heap held before it — the harness's own records of
+ * the round, the admission's garbage, a full collection that happens to fall due — and neither
+ * does it pay, then, for the full collections its own promotions would bring.
  * It starts its own broker and registry (testkit), or uses running ones when the system
  * properties {@code lahar.kafka.bootstrap} and {@code lahar.registry.url} are set.
  */
@@ -77,13 +82,14 @@ public final class LifecycleBenchmark {
     private final int rounds;
     /** Whether to sample the stream thread's totals every 50 ms in measured rounds and print them. */
     private final boolean timeline;
+    private final boolean gcBetweenRounds;
     /** Whether the topology and each raw side run in JVMs of their own rather than in this one. */
     private final boolean separateJvms;
     private final String registryUrl;
     private static final long T0 = 1_800_000_000_000L;
     private final Duration timeout;
-    /** The streams-app's commit interval: the raw transactional loop commits as often. */
-    private final Duration commitInterval;
+    /** The streams-app's commit interval and poll wait: the raw loops commit as often and wait as long. */
+    private final RawPipe.Cadence cadence;
     /** The streams-app's stream threads: the raw test runs as many loops. */
     private final int threads;
     /**
@@ -93,14 +99,17 @@ public final class LifecycleBenchmark {
     private final Map<String, Long> processes = new java.util.LinkedHashMap<>();
 
     private LifecycleBenchmark(LaharInfra infra, Workload workload, int warmUpRounds, int rounds, boolean separateJvms,
-                               boolean timeline, Duration timeout) throws java.io.IOException {
+                               boolean timeline, boolean gcBetweenRounds, Duration timeout) throws java.io.IOException {
         Properties streamsConfig = streamsConfig();
         if (!StreamsConfig.EXACTLY_ONCE_V2.equals(streamsConfig.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
             throw new IllegalStateException("the benchmark compares the topology with a transactional loop: it expects "
                     + "processing.guarantee=exactly_once_v2, the streams-app has " + streamsConfig);
         }
         this.threads = Integer.parseInt(streamsConfig.getProperty(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1"));
-        this.commitInterval = Duration.ofMillis(Long.parseLong(streamsConfig.getProperty(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)));
+        // Kafka Streams' own default when the streams-app leaves poll.ms unset.
+        this.cadence = new RawPipe.Cadence(
+                Duration.ofMillis(Long.parseLong(streamsConfig.getProperty(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))),
+                Duration.ofMillis(Long.parseLong(streamsConfig.getProperty(StreamsConfig.POLL_MS_CONFIG, "100"))));
         this.bootstrap = infra.bootstrapServers();
         this.registryUrl = infra.registryUrl();
         this.serdes = new RegistrySerdes(registryUrl);
@@ -112,7 +121,15 @@ public final class LifecycleBenchmark {
         this.rounds = rounds;
         this.separateJvms = separateJvms;
         this.timeline = timeline;
+        this.gcBetweenRounds = gcBetweenRounds;
         this.timeout = timeout;
+    }
+
+    /** With {@code --gc-between-rounds}: a measured side starts on a collected heap (the collection is not timed). */
+    private void settleHeap() {
+        if (gcBetweenRounds) {
+            System.gc();
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -123,6 +140,7 @@ public final class LifecycleBenchmark {
         int rounds = 3;
         boolean timeline = false;
         boolean separateJvms = false;
+        boolean gcBetweenRounds = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--jobs" -> jobs = positive(args, ++i);
@@ -131,6 +149,7 @@ public final class LifecycleBenchmark {
                 case "--rounds" -> rounds = positive(args, ++i);
                 case "--timeline" -> timeline = true;
                 case "--separate-jvms" -> separateJvms = true;
+                case "--gc-between-rounds" -> gcBetweenRounds = true;
                 case "--timeout" -> timeoutSeconds = positive(args, ++i);
                 default -> {
                     System.err.println(USAGE + " (unknown argument: " + args[i] + ")");
@@ -143,6 +162,11 @@ public final class LifecycleBenchmark {
             System.err.println(USAGE + " (--timeline needs the topology in this JVM: not with --separate-jvms)");
             System.exit(2);
         }
+        if (gcBetweenRounds && separateJvms) {
+            // Only this JVM's heap can be collected from here.
+            System.err.println(USAGE + " (--gc-between-rounds collects this JVM's heap: not with --separate-jvms)");
+            System.exit(2);
+        }
         quietClientLogs();
         String run = UUID.randomUUID().toString().substring(0, 6);
         int status = 0;
@@ -150,7 +174,7 @@ public final class LifecycleBenchmark {
             LaharInfra infra = LaharInfra.shared();
             int warmUp = warmUpRounds != null ? warmUpRounds : defaultWarmUpRounds(2L * jobs * pods);
             new LifecycleBenchmark(infra, new Workload(run, jobs, pods, T0), warmUp, rounds,
-                    separateJvms, timeline, Duration.ofSeconds(timeoutSeconds)).run();
+                    separateJvms, timeline, gcBetweenRounds, Duration.ofSeconds(timeoutSeconds)).run();
         } catch (Exception e) {
             System.err.println("bench-lifecycle: failed: " + e);
             e.printStackTrace();
@@ -161,7 +185,7 @@ public final class LifecycleBenchmark {
     }
 
     private static final String USAGE = "usage: LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS]"
-            + " [--timeline | --separate-jvms] [--timeout SECONDS]";
+            + " [--timeline | --separate-jvms] [--gc-between-rounds] [--timeout SECONDS]";
 
     /**
      * The test classpath's log manager has no configuration and would format the clients' DEBUG and
@@ -226,8 +250,8 @@ public final class LifecycleBenchmark {
         List<Measurement> plain = new java.util.ArrayList<>();
         double averageRecordSize = 0;
         Path stateDir = Files.createTempDirectory("lahar-bench-state");
-        try (RawLoops txLoops = new RawLoops(bootstrap, workload.run(), true, threads, PARTITIONS, commitInterval, timeout, separateJvms);
-             RawLoops plainLoops = new RawLoops(bootstrap, workload.run(), false, threads, PARTITIONS, commitInterval, timeout, separateJvms);
+        try (RawLoops txLoops = new RawLoops(bootstrap, workload.run(), true, threads, PARTITIONS, cadence, timeout, separateJvms);
+             RawLoops plainLoops = new RawLoops(bootstrap, workload.run(), false, threads, PARTITIONS, cadence, timeout, separateJvms);
              RunningTopology topologyRun = startTopology(stateDir);
              KafkaProducer<String, byte[]> producer = producer()) {
             topologyRun.process().ifPresent(p -> processes.put(p.name(), p.pid()));
@@ -246,6 +270,7 @@ public final class LifecycleBenchmark {
                 Workload jobs = round("m" + r);
                 List<Workload.Keyed<byte[]>> records = podEvents(new Round(jobs, admitJobs(producer, jobs)));
                 String round = "round " + r + "/" + rounds + ": ";
+                settleHeap();
                 ClientMetricsDelta metrics = topologyRun.streams().map(s -> new ClientMetricsDelta(s::metrics)).orElse(null);
                 ThreadCpu cpu = new ThreadCpu(topologyRun.process().map(BenchProcess::pid).orElse(ProcessHandle.current().pid()));
                 ProcessCpu processCpu = new ProcessCpu(processes);
@@ -265,12 +290,14 @@ public final class LifecycleBenchmark {
 
         System.out.println();
         System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events a round (%.1f KB average), %d cores,"
-                        + " %d stream thread(s) and as many raw loops, commit interval %d ms; %d warm-up rounds, then %d measured,"
+                        + " %d stream thread(s) and as many raw loops, commit interval %d ms, poll %d ms; %d warm-up rounds, then %d measured,"
                         + " each round through the topology, then the raw loops; %s%n",
                 workload.jobs(), workload.pods(), events,
                 averageRecordSize / 1024.0,
-                Runtime.getRuntime().availableProcessors(), threads, commitInterval.toMillis(), warmUpRounds, rounds,
-                separateJvms ? "the topology and each raw side in a JVM of its own (--separate-jvms)" : "all in one JVM");
+                Runtime.getRuntime().availableProcessors(), threads, cadence.commitInterval().toMillis(), cadence.poll().toMillis(), warmUpRounds, rounds,
+                separateJvms ? "the topology and each raw side in a JVM of its own (--separate-jvms)"
+                        : gcBetweenRounds ? "all in one JVM, its heap collected before each measured side (--gc-between-rounds)"
+                        : "all in one JVM");
         List<Double> roundRatios = new java.util.ArrayList<>();
         for (int r = 0; r < rounds; r++) {
             roundRatios.add(topology.get(r).rate() / tx.get(r).rate());
@@ -300,6 +327,7 @@ public final class LifecycleBenchmark {
     /** One measured round through raw loops, with the processes' CPU over it. */
     private Measurement timeRaw(RawLoops loops, KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records,
                                 String round) throws InterruptedException {
+        settleHeap();
         ProcessCpu processCpu = new ProcessCpu(processes);
         Optional<ThreadCpu> cpu = loops.process().map(p -> new ThreadCpu(p.pid()));
         Measurement m = loops.time(producer, records).withCpu(processCpu.millis());

@@ -36,7 +36,7 @@ final class RawLoops implements AutoCloseable {
      * @param run        the benchmark run's id (topic, group and transactional id names)
      * @param ownProcess whether the loops run in a JVM of their own
      */
-    RawLoops(String bootstrap, String run, boolean transactional, int loops, int partitions, Duration commitInterval,
+    RawLoops(String bootstrap, String run, boolean transactional, int loops, int partitions, RawPipe.Cadence cadence,
              Duration timeout, boolean ownProcess) throws Exception {
         this.bootstrap = bootstrap;
         this.mode = mode(transactional);
@@ -47,9 +47,9 @@ final class RawLoops implements AutoCloseable {
         if (ownProcess) {
             pipes = List.of();
             process = new BenchProcess("raw " + mode + " JVM", RawLoopsProcess.class, RawLoopsProcess.args(bootstrap, run,
-                    transactional, loops, partitions, commitInterval, timeout), timeout);
+                    transactional, loops, partitions, cadence, timeout), timeout);
         } else {
-            pipes = start(bootstrap, run, transactional, loops, partitions, commitInterval, timeout);
+            pipes = start(bootstrap, run, transactional, loops, partitions, cadence, timeout);
             process = null;
         }
     }
@@ -83,13 +83,13 @@ final class RawLoops implements AutoCloseable {
 
     /** Starts the loops on the run's topics (which exist); returns once they hold every input partition. */
     static List<RawPipe> start(String bootstrap, String run, boolean transactional, int loops, int partitions,
-                               Duration commitInterval, Duration timeout) throws Exception {
+                               RawPipe.Cadence cadence, Duration timeout) throws Exception {
         String mode = mode(transactional);
         List<RawPipe> pipes = new ArrayList<>();
         try {
             for (int i = 0; i < loops; i++) {
                 RawPipe pipe = new RawPipe(bootstrap, input(run, transactional), output(run, transactional),
-                        "bench-" + run + "-" + mode + "-" + i, "bench-" + run + "-" + mode, transactional, commitInterval);
+                        "bench-" + run + "-" + mode + "-" + i, "bench-" + run + "-" + mode, transactional, cadence);
                 pipes.add(pipe);
                 pipe.start(timeout);
             }

@@ -21,7 +21,8 @@ public final class RawLoopsProcess {
         }
         LifecycleBenchmark.quietClientLogs();
         List<RawPipe> pipes = RawLoops.start(args[0], args[1], "tx".equals(args[2]), Integer.parseInt(args[3]),
-                Integer.parseInt(args[4]), Duration.ofMillis(Long.parseLong(args[5])), Duration.ofSeconds(Long.parseLong(args[6])));
+                Integer.parseInt(args[4]), new RawPipe.Cadence(Duration.ofMillis(Long.parseLong(args[5])), Duration.ofMillis(Long.parseLong(args[6]))),
+                Duration.ofSeconds(Long.parseLong(args[7])));
         // A loop that fails stops copying: say why, and end, so the parent's round reports the exit.
         Thread.ofPlatform().daemon().name("raw loops watch").start(() -> {
             while (true) {
@@ -47,8 +48,9 @@ public final class RawLoopsProcess {
 
     /** The arguments {@link #main} takes. */
     static List<String> args(String bootstrap, String run, boolean transactional, int loops, int partitions,
-                             Duration commitInterval, Duration timeout) {
+                             RawPipe.Cadence cadence, Duration timeout) {
         return List.of(bootstrap, run, RawLoops.mode(transactional), Integer.toString(loops), Integer.toString(partitions),
-                Long.toString(commitInterval.toMillis()), Long.toString(timeout.toSeconds()));
+                Long.toString(cadence.commitInterval().toMillis()), Long.toString(cadence.poll().toMillis()),
+                Long.toString(timeout.toSeconds()));
     }
 }

@@ -36,6 +36,7 @@ final class RawPipe implements AutoCloseable {
     private final String output;
     private final boolean transactional;
     private final long commitIntervalNanos;
+    private final Duration poll;
     private final Thread thread;
     private final CountDownLatch assigned = new CountDownLatch(1);
     /** How many input partitions the group gives this loop now (several loops share the input). */
@@ -44,14 +45,23 @@ final class RawPipe implements AutoCloseable {
     private volatile Throwable failure;
 
     /**
+     * How often a loop commits and how long it waits in poll when nothing is buffered: the topology's
+     * {@code commit.interval.ms} and {@code poll.ms}, so both sides end a burst alike (each looks
+     * whether a commit is due only when a poll returns).
+     */
+    record Cadence(Duration commitInterval, Duration poll) {
+    }
+
+    /**
      * @param id    this loop's transactional id (and thread name)
      * @param group the consumer group, shared by the loops of one run
      */
     RawPipe(String bootstrap, String input, String output, String id, String group, boolean transactional,
-            Duration commitInterval) {
+            Cadence cadence) {
         this.output = output;
         this.transactional = transactional;
-        this.commitIntervalNanos = commitInterval.toNanos();
+        this.commitIntervalNanos = cadence.commitInterval().toNanos();
+        this.poll = cadence.poll();
         consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.GROUP_ID_CONFIG, group,
@@ -99,7 +109,7 @@ final class RawPipe implements AutoCloseable {
         long transactionStart = 0;
         try {
             while (running) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(poll);
                 if (!records.isEmpty() && transactional && !inTransaction) {
                     producer.beginTransaction();
                     inTransaction = true;
