@@ -82,6 +82,7 @@ public final class LifecycleBenchmark {
     private final int rounds;
     /** Whether to sample the stream thread's totals every 50 ms in measured rounds and print them. */
     private final boolean timeline;
+    /** Whether each measured side starts on a collected heap ({@code --gc-between-rounds}). */
     private final boolean gcBetweenRounds;
     /** Whether the topology and each raw side run in JVMs of their own rather than in this one. */
     private final boolean separateJvms;
@@ -106,9 +107,9 @@ public final class LifecycleBenchmark {
                     + "processing.guarantee=exactly_once_v2, the streams-app has " + streamsConfig);
         }
         this.threads = Integer.parseInt(streamsConfig.getProperty(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1"));
-        // Kafka Streams' own default when the streams-app leaves poll.ms unset.
         this.cadence = new RawPipe.Cadence(
                 Duration.ofMillis(Long.parseLong(streamsConfig.getProperty(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG))),
+                // 100 ms: Kafka Streams' own poll.ms, if the streams-app's settings leave it out.
                 Duration.ofMillis(Long.parseLong(streamsConfig.getProperty(StreamsConfig.POLL_MS_CONFIG, "100"))));
         this.bootstrap = infra.bootstrapServers();
         this.registryUrl = infra.registryUrl();
