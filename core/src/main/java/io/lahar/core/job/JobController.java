@@ -8,7 +8,19 @@ package io.lahar.core.job;
 public final class JobController {
 
     /** Pod groups derived from unchanged specs are reused: a cache, invisible in the outcome. */
-    private final SpecMemo specs = new SpecMemo(SpecMemo.DEFAULT_CAPACITY);
+    private final SpecMemo specs;
+
+    public JobController() {
+        this(SpecMemo.DEFAULT_CAPACITY);
+    }
+
+    /**
+     * @param jobsKept how many jobs' derivations to remember: as many as the caller keeps job objects
+     *     for (a job decoded afresh brings a new spec object, which the memo misses by identity)
+     */
+    public JobController(int jobsKept) {
+        this.specs = new SpecMemo(jobsKept);
+    }
 
     public Outcome apply(JobInfo state, Input input) {
         ControllerRun run = new ControllerRun(state == null ? JobInfo.empty() : state, input.time(), specs);

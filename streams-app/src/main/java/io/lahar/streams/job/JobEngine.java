@@ -47,7 +47,8 @@ public final class JobEngine {
 
     private static final Logger LOG = Logger.getLogger(JobEngine.class);
 
-    private final JobController controller = new JobController();
+    /** Its spec memo remembers the jobs the entry cache keeps as objects, no more (beyond them it never hits). */
+    private final JobController controller = new JobController(JobEntryStore.DEFAULT_CAPACITY);
     private final ProcessorContext<Object, Object> context;
     private final JobEntryStore jobs;
     private final TimerIndex timers;
