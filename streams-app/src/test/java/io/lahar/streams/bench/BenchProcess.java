@@ -66,12 +66,18 @@ final class BenchProcess implements AutoCloseable {
         boolean started;
         try {
             started = ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (TimeoutException e) {
+            process.destroyForcibly();
+            throw new IllegalStateException(name + " did not start within " + timeout + state());
+        } catch (ExecutionException e) {
             started = false;
         }
         if (!started) {
-            process.destroyForcibly();
-            throw new IllegalStateException(name + " did not start within " + timeout + state());
+            // Its stdout ended before it was ready: it is exiting (a wrong argument, a failed start).
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+            throw new IllegalStateException(name + " ended before it was ready" + state());
         }
     }
 

@@ -46,8 +46,8 @@ final class RawLoops implements AutoCloseable {
         createTopics(partitions);
         if (ownProcess) {
             pipes = List.of();
-            process = new BenchProcess("raw " + mode + " JVM", RawLoopsProcess.class, RawLoopsProcess.args(bootstrap, run,
-                    transactional, loops, partitions, cadence, timeout), timeout);
+            process = new BenchProcess("raw " + mode + " JVM", RawLoopsProcess.class, RawLoopsProcess.args(
+                    new RawLoopsProcess.Settings(bootstrap, run, transactional, loops, partitions, cadence, timeout)), timeout);
         } else {
             pipes = start(bootstrap, run, transactional, loops, partitions, cadence, timeout);
             process = null;

@@ -7,22 +7,32 @@ import java.util.List;
  * The benchmark's raw loops in a JVM of their own ({@link RawLoops}, {@link BenchProcess}): they
  * copy the run's raw input topic to its output until the parent closes stdin.
  *
- * <pre>RawLoopsProcess BOOTSTRAP RUN tx|plain LOOPS PARTITIONS COMMIT_INTERVAL_MS TIMEOUT_S</pre>
+ * <pre>RawLoopsProcess BOOTSTRAP RUN tx|plain LOOPS PARTITIONS COMMIT_INTERVAL_MS POLL_MS TIMEOUT_S</pre>
  */
 public final class RawLoopsProcess {
+
+    static final String USAGE = "usage: RawLoopsProcess BOOTSTRAP RUN tx|plain LOOPS PARTITIONS COMMIT_INTERVAL_MS POLL_MS TIMEOUT_S";
 
     private RawLoopsProcess() {
     }
 
+    /** What the loops are started with; {@link #args} writes it, {@link #parse} reads it back. */
+    record Settings(String bootstrap, String run, boolean transactional, int loops, int partitions,
+                    RawPipe.Cadence cadence, Duration timeout) {
+    }
+
     public static void main(String[] args) throws Exception {
-        if (args.length != 7 || !List.of("tx", "plain").contains(args[2])) {
-            System.err.println("usage: RawLoopsProcess BOOTSTRAP RUN tx|plain LOOPS PARTITIONS COMMIT_INTERVAL_MS TIMEOUT_S");
+        Settings settings;
+        try {
+            settings = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(USAGE + " (" + e.getMessage() + ")");
             System.exit(2);
+            return;
         }
         LifecycleBenchmark.quietClientLogs();
-        List<RawPipe> pipes = RawLoops.start(args[0], args[1], "tx".equals(args[2]), Integer.parseInt(args[3]),
-                Integer.parseInt(args[4]), new RawPipe.Cadence(Duration.ofMillis(Long.parseLong(args[5])), Duration.ofMillis(Long.parseLong(args[6]))),
-                Duration.ofSeconds(Long.parseLong(args[7])));
+        List<RawPipe> pipes = RawLoops.start(settings.bootstrap(), settings.run(), settings.transactional(), settings.loops(),
+                settings.partitions(), settings.cadence(), settings.timeout());
         // A loop that fails stops copying: say why, and end, so the parent's round reports the exit.
         Thread.ofPlatform().daemon().name("raw loops watch").start(() -> {
             while (true) {
@@ -47,10 +57,30 @@ public final class RawLoopsProcess {
     }
 
     /** The arguments {@link #main} takes. */
-    static List<String> args(String bootstrap, String run, boolean transactional, int loops, int partitions,
-                             RawPipe.Cadence cadence, Duration timeout) {
-        return List.of(bootstrap, run, RawLoops.mode(transactional), Integer.toString(loops), Integer.toString(partitions),
-                Long.toString(cadence.commitInterval().toMillis()), Long.toString(cadence.poll().toMillis()),
-                Long.toString(timeout.toSeconds()));
+    static List<String> args(Settings s) {
+        return List.of(s.bootstrap(), s.run(), RawLoops.mode(s.transactional()), Integer.toString(s.loops()),
+                Integer.toString(s.partitions()), Long.toString(s.cadence().commitInterval().toMillis()),
+                Long.toString(s.cadence().poll().toMillis()), Long.toString(s.timeout().toSeconds()));
+    }
+
+    /**
+     * {@link #main}'s arguments read back.
+     *
+     * @throws IllegalArgumentException saying what is wrong with them
+     */
+    static Settings parse(String[] args) {
+        if (args.length != 8) {
+            throw new IllegalArgumentException("8 arguments expected, " + args.length + " given");
+        }
+        if (!List.of("tx", "plain").contains(args[2])) {
+            throw new IllegalArgumentException("tx or plain expected, not " + args[2]);
+        }
+        try {
+            return new Settings(args[0], args[1], "tx".equals(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+                    new RawPipe.Cadence(Duration.ofMillis(Long.parseLong(args[5])), Duration.ofMillis(Long.parseLong(args[6]))),
+                    Duration.ofSeconds(Long.parseLong(args[7])));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("a number expected: " + e.getMessage());
+        }
     }
 }
