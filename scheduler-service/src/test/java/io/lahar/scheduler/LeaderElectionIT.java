@@ -50,8 +50,11 @@ class LeaderElectionIT {
 
             a.leave();
             assertThat(a.deposed()).as("the leader stops its loop before it leaves").hasValue(1);
-            await().atMost(Duration.ofSeconds(30)).until(() -> b.election().isLeader());
-            assertThat(b.elected()).hasValue(1);
+            // isLeader() turns true just before the election thread runs onElected: wait for both.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(b.election().isLeader()).isTrue();
+                assertThat(b.elected()).hasValue(1);
+            });
         } finally {
             b.leave();
         }
