@@ -72,11 +72,13 @@ public final class RawLoopsProcess {
         if (args.length != 8) {
             throw new IllegalArgumentException("8 arguments expected, " + args.length + " given");
         }
-        if (!List.of("tx", "plain").contains(args[2])) {
-            throw new IllegalArgumentException("tx or plain expected, not " + args[2]);
+        // The mode as args() wrote it: RawLoops.mode's two names, read back here and nowhere else.
+        boolean transactional = RawLoops.mode(true).equals(args[2]);
+        if (!transactional && !RawLoops.mode(false).equals(args[2])) {
+            throw new IllegalArgumentException(RawLoops.mode(true) + " or " + RawLoops.mode(false) + " expected, not " + args[2]);
         }
         try {
-            return new Settings(args[0], args[1], "tx".equals(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+            return new Settings(args[0], args[1], transactional, Integer.parseInt(args[3]), Integer.parseInt(args[4]),
                     new RawPipe.Cadence(Duration.ofMillis(Long.parseLong(args[5])), Duration.ofMillis(Long.parseLong(args[6]))),
                     Duration.ofSeconds(Long.parseLong(args[7])));
         } catch (NumberFormatException e) {
