@@ -12,6 +12,7 @@ import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Tick;
+import io.lahar.streams.job.FlowStatusFeed;
 import io.lahar.streams.job.JobLifecycleProcessor;
 import io.lahar.streams.job.JobStore;
 import io.lahar.streams.job.Sinks;
@@ -31,8 +32,13 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.util.List;
 
 /**
  * The streams-app topology. Sources read bytes so that a record which does not decode reaches a
@@ -82,12 +88,26 @@ public class LaharTopology {
      *                     deadlines that passed meanwhile expire over the next ticks, not at once
      */
     public static Topology build(RegistrySerdes serdes, int tickBudget, long maxClockStep) {
-        // The JobFlow engine re-keys job status through a repartition topic, which only the DSL
-        // declares: that step comes from a StreamsBuilder, everything else is the Processor API.
+        // The lifecycle hands the statuses of the JobFlows' jobs to the flow engine through a
+        // repartition topic, which only the DSL declares: the source, the lifecycle node and the
+        // re-keying steps come from a StreamsBuilder, everything else is the Processor API.
         StreamsBuilder builder = new StreamsBuilder();
-        FlowTopology.addRekey(builder, serdes);
-        Topology topology = builder.build();
         var queueSerde = serdes.value(Queue.class);
+
+        // Every input about jobs in one source: the topics are co-partitioned, so one task reads
+        // partition p of each, and the lifecycle node sees a job's records in the order read.
+        KStream<byte[], byte[]> inputs = builder.stream(List.of(Topics.JOB_COMMANDS.name(), Topics.POD_EVENTS.name(),
+                        Topics.SCHEDULER_DECISIONS.name(), Topics.CLOCK.name()),
+                Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOB_INPUTS));
+        var decoders = new JobLifecycleProcessor.Decoders(serdes.value(JobCommand.class).deserializer(),
+                serdes.value(PodEvent.class).deserializer(), serdes.value(SchedulerDecision.class).deserializer(),
+                serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
+        var flows = new FlowStatusFeed(FlowTopology.JOB_STATUS_NODE, serdes.directValue(JobStatusRecord.class));
+        KStream<Object, Object> lifecycle = inputs.process(
+                () -> new JobLifecycleProcessor(decoders, flows, tickBudget, maxClockStep), Named.as(LIFECYCLE));
+        FlowTopology.addRekey(builder, serdes, lifecycle);
+        Topology topology = builder.build();
+        FlowTopology.requireJobStatusNode(topology, LIFECYCLE);
 
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(QueueLookup.STORE), Serdes.String(), Serdes.ByteArray())
@@ -95,14 +115,6 @@ public class LaharTopology {
                 "queues-source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.QUEUES.name(),
                 "queues-store-updater", () -> new GlobalStoreUpdater(QueueLookup.STORE, queueSerde.deserializer()));
 
-        // Every input about jobs in one source: the topics are co-partitioned, so one task reads
-        // partition p of each, and the lifecycle node sees a job's records in the order read.
-        topology.addSource("job-inputs", new ByteArrayDeserializer(), new ByteArrayDeserializer(),
-                Topics.JOB_COMMANDS.name(), Topics.POD_EVENTS.name(), Topics.SCHEDULER_DECISIONS.name(), Topics.CLOCK.name());
-        var decoders = new JobLifecycleProcessor.Decoders(serdes.value(JobCommand.class).deserializer(),
-                serdes.value(PodEvent.class).deserializer(), serdes.value(SchedulerDecision.class).deserializer(),
-                serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
-        topology.addProcessor(LIFECYCLE, () -> new JobLifecycleProcessor(decoders, tickBudget, maxClockStep), "job-inputs");
         topology.addStateStore(JobStore.builder(), LIFECYCLE);
         topology.addStateStore(JobStore.podsBuilder(), LIFECYCLE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerIndex.NAME),

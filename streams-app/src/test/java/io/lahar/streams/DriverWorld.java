@@ -11,7 +11,9 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -19,8 +21,13 @@ import java.util.TreeMap;
  * engine asks for exist at once (Pending), pods it deletes vanish, a new pod group is admitted
  * (Inqueue) as soon as it appears — answering in the order the engine asked, as
  * {@link io.lahar.core.sim.Simulation} does. Script steps then change pods as the kubelet would.
+ * It serves every job of namespace {@code default} (the JobFlow tests run several at once); the
+ * script steps of {@link #run} are about the job it was made for.
  */
-final class DriverWorld {
+public final class DriverWorld {
+
+    /** The key prefix of the jobs it serves. */
+    private static final String NAMESPACE = "default/";
 
     private record Pod(String task, int index, int version, String phase, Integer exitCode) {
     }
@@ -30,13 +37,16 @@ final class DriverWorld {
     private final TestInputTopic<String, SchedulerDecision> decisions;
     private final TestOutputTopic<String, PodIntent> intents;
     private final TestOutputTopic<String, PodGroup> podGroups;
-    private final Map<String, Pod> pods = new TreeMap<>();
-    private boolean podGroupExists;
-    long time;
+    /** By job name: its pods by name. */
+    private final Map<String, Map<String, Pod>> pods = new TreeMap<>();
+    /** The jobs whose pod group exists. */
+    private final Set<String> podGroupExists = new HashSet<>();
+    public long time;
 
-    DriverWorld(String job, long time, TestInputTopic<String, PodEvent> podEvents,
-                TestInputTopic<String, SchedulerDecision> decisions, TestOutputTopic<String, PodIntent> intents,
-                TestOutputTopic<String, PodGroup> podGroups) {
+    /** @param job the job {@link #run}'s steps are about */
+    public DriverWorld(String job, long time, TestInputTopic<String, PodEvent> podEvents,
+                       TestInputTopic<String, SchedulerDecision> decisions, TestOutputTopic<String, PodIntent> intents,
+                       TestOutputTopic<String, PodGroup> podGroups) {
         this.job = job;
         this.time = time;
         this.podEvents = podEvents;
@@ -45,40 +55,43 @@ final class DriverWorld {
         this.podGroups = podGroups;
     }
 
-    private String key() {
-        return "default/" + job;
+    /** The job of a {@code default/<job>} key; null for another namespace's. */
+    private static String jobOf(String key) {
+        return key.startsWith(NAMESPACE) ? key.substring(NAMESPACE.length()) : null;
     }
 
     /** Answers everything the engine asked for, and what it asks in turn, until it asks nothing. */
-    void settle() {
+    public void settle() {
         for (int round = 0; round < 1000; round++) {
             boolean acted = false;
             for (KeyValue<String, PodGroup> g : podGroups.readKeyValuesToList()) {
-                if (!g.key.equals(key())) {
+                String name = jobOf(g.key);
+                if (name == null) {
                     continue;
                 }
                 if (g.value == null) {
-                    podGroupExists = false;
-                } else if (!podGroupExists) {
-                    podGroupExists = true;
-                    decisions.pipeInput(key(), LifecycleScript.podGroupPhase(job, g.value.getName(), "Inqueue", time));
+                    podGroupExists.remove(name);
+                } else if (podGroupExists.add(name)) {
+                    decisions.pipeInput(g.key, LifecycleScript.podGroupPhase(name, g.value.getName(), "Inqueue", time));
                     acted = true;
                 }
             }
             for (KeyValue<String, PodIntent> i : intents.readKeyValuesToList()) {
-                if (!i.key.equals(key())) {
+                String name = jobOf(i.key);
+                if (name == null) {
                     continue;
                 }
+                Map<String, Pod> ofJob = pods.computeIfAbsent(name, n -> new TreeMap<>());
                 switch (i.value.getIntent()) {
                     case CreatePod c -> {
-                        pods.put(c.getPod(), new Pod(c.getTask(), c.getIndex(), c.getJobVersion(), "Pending", null));
-                        send(c.getPod(), false);
+                        ofJob.put(c.getPod(), new Pod(c.getTask(), c.getIndex(), c.getJobVersion(), "Pending", null));
+                        send(name, c.getPod(), false);
                         acted = true;
                     }
                     case DeletePod d -> {
-                        if (pods.containsKey(d.getPod())) {
-                            send(d.getPod(), true);
-                            pods.remove(d.getPod());
+                        if (ofJob.containsKey(d.getPod())) {
+                            send(name, d.getPod(), true);
+                            ofJob.remove(d.getPod());
                             acted = true;
                         }
                     }
@@ -93,25 +106,48 @@ final class DriverWorld {
         throw new AssertionError("the topology and the world did not settle");
     }
 
-    /** One script step of kind pod, then the world's answers. */
-    void run(ScriptStep step) {
+    /** One script step of kind pod about this world's job, then the world's answers. */
+    public void run(ScriptStep step) {
         if (!(step instanceof ScriptStep.PodStep p)) {
             throw new IllegalArgumentException("only pod steps are played here: " + step);
         }
         time += 1_000;
         String name = job + "-" + p.task() + "-" + p.index();
-        Pod pod = pods.get(name);
+        Pod pod = pods.getOrDefault(job, Map.of()).get(name);
         if (pod == null) {
             throw new AssertionError("pod " + name + " does not exist in the world at line " + p.line());
         }
-        pods.put(name, new Pod(pod.task(), pod.index(), pod.version(), p.phase().name(), p.exitCode()));
-        send(name, false);
+        pods.get(job).put(name, new Pod(pod.task(), pod.index(), pod.version(), p.phase().name(), p.exitCode()));
+        send(job, name, false);
         settle();
     }
 
-    private void send(String name, boolean deleted) {
-        Pod p = pods.get(name);
-        podEvents.pipeInput(key(), LifecycleScript.podEvent(job, p.task(), p.index(), p.version(), p.phase(),
+    /**
+     * A second later every pod of {@code job} is in {@code phase} (a container's exit code 0 when
+     * Succeeded, 1 when Failed), then the world's answers.
+     */
+    public void allPods(String job, String phase) {
+        Map<String, Pod> ofJob = pods.getOrDefault(job, Map.of());
+        if (ofJob.isEmpty()) {
+            throw new AssertionError("job " + job + " has no pods in the world");
+        }
+        time += 1_000;
+        Integer exitCode = switch (phase) {
+            case "Succeeded" -> 0;
+            case "Failed" -> 1;
+            default -> null;
+        };
+        for (Map.Entry<String, Pod> e : ofJob.entrySet()) {
+            Pod pod = e.getValue();
+            e.setValue(new Pod(pod.task(), pod.index(), pod.version(), phase, exitCode));
+            send(job, e.getKey(), false);
+        }
+        settle();
+    }
+
+    private void send(String job, String name, boolean deleted) {
+        Pod p = pods.get(job).get(name);
+        podEvents.pipeInput(NAMESPACE + job, LifecycleScript.podEvent(job, p.task(), p.index(), p.version(), p.phase(),
                 p.exitCode(), deleted, time));
     }
 }

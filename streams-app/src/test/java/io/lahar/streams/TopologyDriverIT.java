@@ -9,8 +9,10 @@ import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.streams.flow.FlowTopology;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -79,6 +81,9 @@ class TopologyDriverIT {
                     .containsExactly("metadata.name: job \"default/tf-job\" already exists");
             assertThat(status.readValuesToList()).singleElement()
                     .satisfies(s -> assertThat(s.getStatus().getState().getPhase()).isEqualTo("Pending"));
+            // No JobFlow made tf-job: its status is not handed to the flow engine.
+            assertThat(driver.createOutputTopic("driver-test-" + FlowTopology.REPARTITION + "-repartition",
+                    new StringDeserializer(), new ByteArrayDeserializer()).readKeyValuesToList()).isEmpty();
             assertThat(letters.readValuesToList()).singleElement()
                     .satisfies(d -> assertThat(d.getTopic()).isEqualTo(Topics.JOB_COMMANDS.name()));
         }

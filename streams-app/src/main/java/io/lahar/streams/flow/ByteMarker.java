@@ -3,11 +3,10 @@ package io.lahar.streams.flow;
 import java.util.Arrays;
 
 /**
- * Whether a record's bytes contain a fixed byte string (Horspool's search). Why not a plain scan:
- * the flow re-key looks for the createdByJobFlow annotation in every job-status record, 2-3 KB
- * with the manifest, and finds it in few; a byte-by-byte scan compared every position (2% of the
- * stream thread on 8-pod jobs), where this one compares the window's last byte and moves on by up
- * to the marker's length when that byte does not occur in it.
+ * Whether a record's bytes contain a fixed byte string (Horspool's search: it compares the window's
+ * last byte and moves on by up to the marker's length when that byte does not occur in it, where a
+ * byte-by-byte scan compares every position). The rejection re-key runs it on every command
+ * result, looking for the flow engine's sender, and finds it in few.
  */
 final class ByteMarker {
 

@@ -9,8 +9,10 @@ import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.api.ObjectMeta;
+import io.lahar.core.flow.CreatedByFlow;
 import io.lahar.core.flow.FlowInfo;
 import io.lahar.core.flow.FlowInput;
+import io.lahar.core.flow.FlowRun;
 import io.lahar.schema.FlowCondition;
 import io.lahar.schema.FlowJobStatus;
 import io.lahar.schema.JobFlowState;
@@ -19,6 +21,7 @@ import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobRunningHistory;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.TaskState;
+import io.lahar.schema.Topics;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -131,5 +134,22 @@ public final class FlowCodecs {
                 tasks.put(task, new JobStatus.TaskState(counts == null ? Map.of() : new TreeMap<>(counts.getPhase()))));
         return Optional.of(new FlowInput.JobStatusObserved(r.getName(), phase, tasks, r.getStatus().getRetryCount(),
                 r.getTime().toEpochMilli()));
+    }
+
+    /**
+     * {@code namespace/flow} of the flow that created the status record's job, from its manifest's
+     * createdByJobFlow mark ({@link CreatedByFlow}); empty when the job is no flow's.
+     */
+    static Optional<String> flowKey(JobStatusRecord status) {
+        JsonNode meta;
+        try {
+            meta = Manifests.jsonMapper().readTree(status.getManifest()).path("metadata");
+        } catch (java.io.IOException e) {
+            return Optional.empty();
+        }
+        String mark = FlowRun.CREATED_BY_JOB_FLOW;
+        return CreatedByFlow.of(status.getNamespace(), Map.of(mark, meta.path("annotations").path(mark).asText("")),
+                        Map.of(mark, meta.path("labels").path(mark).asText("")))
+                .map(flow -> Topics.jobKey(status.getNamespace(), flow));
     }
 }

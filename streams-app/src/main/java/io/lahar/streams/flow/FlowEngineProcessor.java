@@ -22,8 +22,8 @@ import java.util.OptionalLong;
 
 /**
  * The JobFlow engine: one node, keyed by flow ({@code namespace/name}), reading the flow commands,
- * the status of the jobs its flows created (re-keyed by flow through a repartition topic, see
- * {@link FlowJobStatusRekey}) and the clock. One node for all three because all change the same
+ * the status of the jobs its flows created (which the job lifecycle sends under the flow's key through
+ * a repartition topic, see {@link FlowTopology#addRekey}) and the clock. One node for all three because all change the same
  * flow entry, which must see them in the order the task reads them.
  *
  * <p>The clock comes from the job lifecycle's source: a topic can have only one source node in a
@@ -96,7 +96,7 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
     }
 
     private void jobStatus(String key, JobStatusRecord status, long timestamp) {
-        if (FlowJobStatusRekey.flowKey(status).filter(key::equals).isEmpty()) {
+        if (FlowCodecs.flowKey(status).filter(key::equals).isEmpty()) {
             throw new IllegalArgumentException("key: job status of " + status.getNamespace() + "/" + status.getName()
                     + " re-keyed to \"" + key + "\" names no flow of that key (no createdByJobFlow annotation for it)");
         }

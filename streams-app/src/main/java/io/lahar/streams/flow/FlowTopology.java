@@ -20,6 +20,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
@@ -28,7 +29,7 @@ import org.apache.kafka.streams.state.Stores;
  * The JobFlow part of the streams-app topology.
  *
  * <pre>
- * lahar.job-status ─▶ flow-job-status-rekey ─▶ (repartition: lahar-streams-flow-job-status-repartition, by flow key)─┐
+ * job-lifecycle (statuses of the flows' jobs, by flow key) ─▶ (repartition: lahar-streams-flow-job-status-repartition)─┐
  * lahar.command-results ─▶ flow-job-rejection-rekey (rejected SubmitJob of a flow's job) ─▶
  *    (repartition: lahar-streams-flow-job-rejections-repartition, by flow key) ────────────────────────────────────┤
  * lahar.flow-commands ─────────────────────────────────────────────────────────────────────────────────────────────┤
@@ -39,14 +40,19 @@ import org.apache.kafka.streams.state.Stores;
  *                lahar.flow-status (compacted; tombstone on delete), lahar.job-templates (compacted;
  *                tombstone on delete), lahar.dead-letters
  * </pre>
- * The re-keying needs a Kafka Streams repartition (internal) topic, which only the DSL declares,
- * so that step is built with a {@link StreamsBuilder} and the rest added to the resulting
- * topology with the Processor API.
+ * The repartitions are Kafka Streams internal topics, which only the DSL declares: they, the job
+ * inputs' source and the lifecycle node before them are built with a {@link StreamsBuilder}
+ * ({@code LaharTopology}), and the rest added to the resulting topology with the Processor API.
  */
 public final class FlowTopology {
 
     /** The repartition's name: its internal topic is {@code <application.id>-flow-job-status-repartition}. */
     public static final String REPARTITION = "flow-job-status";
+    /**
+     * The first node of that repartition (the DSL's null-key filter before its sink), to which the
+     * job lifecycle forwards the flows' statuses: Kafka Streams names it after the repartition.
+     */
+    public static final String JOB_STATUS_NODE = REPARTITION + "-repartition-filter";
     /** The repartition of job admission's refusals of the flows' jobs: {@code <application.id>-flow-job-rejections-repartition}. */
     public static final String REJECTIONS = "flow-job-rejections";
     public static final String ENGINE = "flow-engine";
@@ -56,22 +62,49 @@ public final class FlowTopology {
     }
 
     /**
-     * The DSL steps: job status, and job admission's refusals of the flows' jobs, re-keyed by flow
-     * through repartition topics co-partitioned with the flows.
+     * The DSL steps: the status of the flows' jobs, which the job lifecycle forwards under the
+     * flow's key to {@link #JOB_STATUS_NODE} ({@code FlowStatusFeed}), and job admission's refusals
+     * of the flows' jobs, re-keyed from {@code lahar.command-results}; each through a repartition
+     * topic co-partitioned with the flows.
+     *
+     * @param lifecycle the job lifecycle node's stream: what it forwards to {@link #JOB_STATUS_NODE}
+     *                  is a flow's key and a {@code lahar.job-status} record's bytes
      */
-    public static void addRekey(StreamsBuilder builder, RegistrySerdes serdes) {
-        var statusDecoder = serdes.value(JobStatusRecord.class).deserializer();
-        builder.stream(Topics.JOB_STATUS.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("flow-job-status-source"))
-                .process(() -> new FlowJobStatusRekey(statusDecoder), Named.as("flow-job-status-rekey"))
-                .repartition(Repartitioned.<String, byte[]>as(REPARTITION)
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
-                        .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+    public static void addRekey(StreamsBuilder builder, RegistrySerdes serdes, KStream<Object, Object> lifecycle) {
+        flowStatuses(lifecycle).repartition(Repartitioned.<String, byte[]>as(REPARTITION)
+                .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
+                .withNumberOfPartitions(Topics.JOB_PARTITIONS));
         var resultDecoder = serdes.value(CommandResult.class).deserializer();
         builder.stream(Topics.COMMAND_RESULTS.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("flow-job-results-source"))
                 .process(() -> new FlowJobRejectionRekey(resultDecoder), Named.as("flow-job-rejection-rekey"))
                 .repartition(Repartitioned.<String, byte[]>as(REJECTIONS)
                         .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
                         .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+    }
+
+    /**
+     * The lifecycle forwards records of many types, each to its own sink by name; the only ones
+     * that reach its DSL child are the flows' statuses, {@code String} keys and {@code byte[]} values.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static KStream<String, byte[]> flowStatuses(KStream<Object, Object> lifecycle) {
+        return (KStream) lifecycle;
+    }
+
+    /**
+     * Fails when {@link #JOB_STATUS_NODE} does not follow {@code lifecycle}: the lifecycle forwards
+     * to it by name, which Kafka Streams derives from the repartition's.
+     */
+    public static void requireJobStatusNode(Topology topology, String lifecycle) {
+        for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
+            for (TopologyDescription.Node node : sub.nodes()) {
+                if (node.name().equals(lifecycle) && node.successors().stream().anyMatch(n -> n.name().equals(JOB_STATUS_NODE))) {
+                    return;
+                }
+            }
+        }
+        throw new IllegalStateException("the topology has no node " + JOB_STATUS_NODE + " after " + lifecycle
+                + ": Kafka Streams named the " + REPARTITION + " repartition's first node otherwise");
     }
 
     /**

@@ -52,6 +52,7 @@ public final class JobEngine {
     private final ProcessorContext<Object, Object> context;
     private final JobEntryStore jobs;
     private final TimerIndex timers;
+    private final FlowStatusFeed flows;
     private final StatusRecords statuses = new StatusRecords(JobEntryStore.DEFAULT_CAPACITY);
     /** Statuses not yet sent, per job key in the order first changed; a null job is a tombstone. */
     private final Map<String, PendingStatus> pending = new LinkedHashMap<>();
@@ -64,10 +65,11 @@ public final class JobEngine {
                                  ProcessorRecordContext recordContext) {
     }
 
-    public JobEngine(ProcessorContext<Object, Object> context, JobEntryStore jobs, TimerIndex timers) {
+    public JobEngine(ProcessorContext<Object, Object> context, JobEntryStore jobs, TimerIndex timers, FlowStatusFeed flows) {
         this.context = context;
         this.jobs = jobs;
         this.timers = timers;
+        this.flows = flows;
         jobs.setCommitListener(new JobEntryStore.CommitListener() {
             @Override
             public void beforeCommit() {
@@ -171,7 +173,7 @@ public final class JobEngine {
         PendingStatus older = pending.get(key);
         if (older != null && !StatusCoalescer.replaces(older.job(), job, statuses.shown(key))) {
             // It shows a phase the newer one would hide: readers waiting for that phase must see it.
-            forward(key, statusRecord(key, older), older.timestamp(), Sinks.STATUS);
+            sendStatus(key, older);
         }
         InternalProcessorContext<Object, Object> internal = internal();
         pending.put(key, new PendingStatus(job, time, timestamp, internal.currentNode(), internal.recordContext()));
@@ -190,12 +192,21 @@ public final class JobEngine {
                 PendingStatus p = e.getValue();
                 internal.setCurrentNode(p.node());
                 internal.setRecordContext(p.recordContext());
-                forward(e.getKey(), statusRecord(e.getKey(), p), p.timestamp(), Sinks.STATUS);
+                sendStatus(e.getKey(), p);
             }
         } finally {
             pending.clear();
             internal.setRecordContext(recordContext);
             internal.setCurrentNode(node);
+        }
+    }
+
+    /** Sends the status on {@code lahar.job-status} and, for a job a JobFlow created, to the flow engine too. */
+    private void sendStatus(String key, PendingStatus p) {
+        StatusRecords.Value value = statusRecord(key, p);
+        forward(key, value, p.timestamp(), Sinks.STATUS);
+        if (value != null) {
+            flows.toFlow(value).ifPresent(f -> forward(f.flowKey(), f.status(), p.timestamp(), flows.node()));
         }
     }
 

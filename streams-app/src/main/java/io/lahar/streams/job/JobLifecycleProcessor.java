@@ -43,17 +43,20 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
     }
 
     private final Decoders decoders;
+    private final FlowStatusFeed flows;
     private final int tickBudget;
     private final long maxClockStep;
     private ProcessorContext<Object, Object> context;
     private Map<String, InputHandler> handlers;
 
     /**
+     * @param flows        where the statuses of the jobs a JobFlow created go besides {@code lahar.job-status}
      * @param tickBudget   at most this many jobs are woken by one tick
      * @param maxClockStep the most (ms) the timer clock advances on one tick (catch-up after an outage)
      */
-    public JobLifecycleProcessor(Decoders decoders, int tickBudget, long maxClockStep) {
+    public JobLifecycleProcessor(Decoders decoders, FlowStatusFeed flows, int tickBudget, long maxClockStep) {
         this.decoders = decoders;
+        this.flows = flows;
         this.tickBudget = tickBudget;
         this.maxClockStep = maxClockStep;
     }
@@ -65,7 +68,7 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         TimerIndex timers = new TimerIndex(context.getStateStore(TimerIndex.NAME));
         JobEntryStore jobs = context.getStateStore(JobStore.NAME);
         jobs.usePods(context.getStateStore(JobStore.PODS));
-        JobEngine engine = new JobEngine(context, jobs, timers);
+        JobEngine engine = new JobEngine(context, jobs, timers, flows);
         QueueLookup queues = new QueueLookup(context.getStateStore(QueueLookup.STORE), decoders.queues());
         this.handlers = Map.of(
                 Topics.JOB_COMMANDS.name(), new CommandInput(decoders.commands(), context, engine, queues),

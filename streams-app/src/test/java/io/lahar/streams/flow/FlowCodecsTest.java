@@ -41,12 +41,12 @@ class FlowCodecsTest {
         String annotated = "{\"metadata\":{\"name\":\"test-a\",\"namespace\":\"team\",\"annotations\":{\"volcano.sh/createdByJobFlow\":\"team.test\"}}}";
         String labelled = "{\"metadata\":{\"name\":\"test-a\",\"namespace\":\"team\",\"labels\":{\"volcano.sh/createdByJobFlow\":\"team.my.flow\"}}}";
         String plain = "{\"metadata\":{\"name\":\"solo\",\"namespace\":\"team\"}}";
-        assertThat(FlowJobStatusRekey.flowKey(status("team", "test-a", annotated, "Running"))).contains("team/test");
+        assertThat(FlowCodecs.flowKey(status("team", "test-a", annotated, "Running"))).contains("team/test");
         // Namespaces have no dots: the flow's name keeps the rest.
-        assertThat(FlowJobStatusRekey.flowKey(status("team", "test-a", labelled, "Running"))).contains("team/my.flow");
-        assertThat(FlowJobStatusRekey.flowKey(status("team", "solo", plain, "Running"))).isEmpty();
+        assertThat(FlowCodecs.flowKey(status("team", "test-a", labelled, "Running"))).contains("team/my.flow");
+        assertThat(FlowCodecs.flowKey(status("team", "solo", plain, "Running"))).isEmpty();
         // A mark naming another namespace is not trusted: flows own jobs of their own namespace only.
-        assertThat(FlowJobStatusRekey.flowKey(status("other", "test-a", annotated, "Running"))).isEmpty();
+        assertThat(FlowCodecs.flowKey(status("other", "test-a", annotated, "Running"))).isEmpty();
 
         byte[] bytes = "..volcano.sh/createdByJobFlow..".getBytes(StandardCharsets.UTF_8);
         assertThat(new ByteMarker("volcano.sh/createdByJobFlow".getBytes(StandardCharsets.UTF_8)).in(bytes)).isTrue();

@@ -9,19 +9,24 @@ import io.lahar.schema.FlowCommand;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobFlowStatusRecord;
-import io.lahar.schema.JobState;
-import io.lahar.schema.JobStatus;
 import io.lahar.schema.JobStatusRecord;
+import io.lahar.schema.PodEvent;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodIntent;
+import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.SubmitFlowObject;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.streams.DriverWorld;
 import io.lahar.streams.LaharTopology;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
@@ -47,9 +52,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The flow engine under TopologyTestDriver (the whole streams-app topology, the real registry, no
- * broker). The test plays the job engine's part for the jobs' phases: it answers each SubmitJob
- * the flow engine writes with job-status records of that job (the manifest it was sent, so the
- * flow annotation is there), which reach the flow again through the repartition by flow key.
+ * broker). The flow's SubmitJob and DeleteJob commands go to the job lifecycle as on a cluster;
+ * the test plays the scheduler and the kubelet for the jobs ({@link DriverWorld}: pod groups
+ * admitted, pods created and deleted at once, then every pod of a job Running, Succeeded or
+ * Failed), and the lifecycle sends the statuses of the flow's jobs to the flow engine through the
+ * repartition by flow key.
  */
 @WithLaharInfra
 class FlowDriverIT {
@@ -58,7 +65,12 @@ class FlowDriverIT {
 
     private TopologyTestDriver driver;
     private TestInputTopic<String, FlowCommand> flowCommands;
-    private TestInputTopic<String, JobStatusRecord> jobStatus;
+    private DriverWorld world;
+    private TestOutputTopic<String, JobStatusRecord> jobStatus;
+    private TestOutputTopic<String, byte[]> toFlows;
+    private Deserializer<JobStatusRecord> statusDecoder;
+    /** The phase of each job on lahar.job-status, as read there. */
+    private final Map<String, String> jobPhases = new HashMap<>();
     private TestInputTopic<String, Tick> clock;
     private TestInputTopic<String, byte[]> rawFlowCommands;
     private TestOutputTopic<String, CommandResult> results;
@@ -81,7 +93,13 @@ class FlowDriverIT {
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("flow-driver").toString());
         driver = new TopologyTestDriver(LaharTopology.build(serdes), props);
         flowCommands = input(Topics.FLOW_COMMANDS, serdes, FlowCommand.class);
-        jobStatus = input(Topics.JOB_STATUS, serdes, JobStatusRecord.class);
+        world = new DriverWorld("", T0, input(Topics.POD_EVENTS, serdes, PodEvent.class),
+                input(Topics.SCHEDULER_DECISIONS, serdes, SchedulerDecision.class),
+                output(Topics.POD_INTENTS, serdes, PodIntent.class), output(Topics.POD_GROUPS, serdes, PodGroup.class));
+        jobStatus = output(Topics.JOB_STATUS, serdes, JobStatusRecord.class);
+        toFlows = driver.createOutputTopic("flow-driver-test-" + FlowTopology.REPARTITION + "-repartition",
+                new StringDeserializer(), new ByteArrayDeserializer());
+        statusDecoder = serdes.value(JobStatusRecord.class).deserializer();
         clock = input(Topics.CLOCK, serdes, Tick.class);
         rawFlowCommands = driver.createInputTopic(Topics.FLOW_COMMANDS.name(), new StringSerializer(), new ByteArraySerializer());
         results = output(Topics.COMMAND_RESULTS, serdes, CommandResult.class);
@@ -159,14 +177,26 @@ class FlowDriverIT {
         return out;
     }
 
-    /** The job reached {@code phase}: its status record, as the job engine would publish it. */
+    /**
+     * The job reaches {@code phase} (Running, Completed or Failed) a second later: the world admits
+     * its gang and creates its pods, then every pod of it is Running, Succeeded or Failed.
+     */
     private void phase(String job, String phase) {
-        time += 1_000;
-        JobStatusRecord r = JobStatusRecord.newBuilder().setNamespace("default").setName(job).setUid("uid-" + job)
-                .setQueue("default").setManifest(created.get(job))
-                .setStatus(JobStatus.newBuilder().setState(JobState.newBuilder().setPhase(phase).build()).setMinAvailable(1).build())
-                .setTime(Instant.ofEpochMilli(time)).build();
-        jobStatus.pipeInput("default/" + job, r, time);
+        world.time = time;
+        world.settle();
+        world.allPods(job, switch (phase) {
+            case "Running" -> "Running";
+            case "Completed" -> "Succeeded";
+            case "Failed" -> "Failed";
+            default -> throw new IllegalArgumentException("no pod phase makes a job " + phase);
+        });
+        time = world.time;
+        for (KeyValue<String, JobStatusRecord> kv : jobStatus.readKeyValuesToList()) {
+            if (kv.value != null) {
+                jobPhases.put(kv.value.getName(), kv.value.getStatus().getState().getPhase());
+            }
+        }
+        assertThat(jobPhases.get(job)).as("the phase of job %s", job).isEqualTo(phase);
     }
 
     private JobFlowStatusRecord lastStatus(String key) {
@@ -255,6 +285,11 @@ class FlowDriverIT {
         assertThat(gone).singleElement().satisfies(kv -> assertThat(kv.value).isNull());
         assertThat(jobCommandsWritten()).isEmpty();
         assertThat(letters.readValuesToList()).isEmpty();
+        // What the lifecycle handed the flow engine: its jobs' status records, under the flow's key.
+        assertThat(toFlows.readKeyValuesToList()).isNotEmpty().allSatisfy(kv -> {
+            assertThat(kv.key).isEqualTo("default/test");
+            assertThat(statusDecoder.deserialize(Topics.JOB_STATUS.name(), kv.value).getName()).startsWith("test-");
+        });
     }
 
     @Test
