@@ -27,7 +27,8 @@ import java.util.Objects;
 
 /**
  * Runs one input through {@link JobController} for one job and writes what came of it: the
- * entry (store and timer index), the status (tombstone once deleted), one transition record per
+ * entry (store and timer index), the status (tombstone once deleted; a JobFlow's job's also to the
+ * flow engine, {@link FlowStatusFeed}), one transition record per
  * phase change with the input's coordinates, the pod intents and the pod group (tombstone on
  * its deletion). The only emitter of a job's transitions: every input of a job passes here.
  *
