@@ -283,8 +283,7 @@ final class LaharSystem implements AutoCloseable {
     /**
      * Commits the current end of the streams-app's input topics for its group, so its first start
      * processes this run's records only (as the replay IT does): the lifecycle's inputs, and the
-     * flow engine's (flow commands, and the job status it re-keys by flow), which other modules'
-     * tests have written to as well.
+     * flow engine's flow commands, which other modules' tests have written to as well.
      */
     private void startStreamsAtTheEnd() {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
@@ -293,7 +292,6 @@ final class LaharSystem implements AutoCloseable {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<String> inputs = new ArrayList<>(InputLog.TOPICS);
             inputs.add(Topics.FLOW_COMMANDS.name());
-            inputs.add(Topics.JOB_STATUS.name());
             List<TopicPartition> partitions = inputs.stream()
                     .flatMap(t -> IntStream.range(0, Topics.JOB_PARTITIONS).mapToObj(i -> new TopicPartition(t, i)))
                     .toList();
