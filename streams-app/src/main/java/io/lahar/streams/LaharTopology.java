@@ -105,7 +105,7 @@ public class LaharTopology {
         var flows = new FlowStatusFeed(FlowTopology.JOB_STATUS_NODE, serdes.directValue(JobStatusRecord.class));
         KStream<Object, Object> lifecycle = inputs.process(
                 () -> new JobLifecycleProcessor(decoders, flows, tickBudget, maxClockStep), Named.as(LIFECYCLE));
-        FlowTopology.addRekey(builder, serdes, lifecycle);
+        FlowTopology.addRepartitions(builder, serdes, lifecycle);
         Topology topology = builder.build();
         FlowTopology.requireJobStatusNode(topology, LIFECYCLE);
 

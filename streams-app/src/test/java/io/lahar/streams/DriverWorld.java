@@ -41,7 +41,8 @@ public final class DriverWorld {
     private final Map<String, Map<String, Pod>> pods = new TreeMap<>();
     /** The jobs whose pod group exists. */
     private final Set<String> podGroupExists = new HashSet<>();
-    public long time;
+    /** The world's clock (ms): the time of what it sends; each step moves it a second on. */
+    private long time;
 
     /** @param job the job {@link #run}'s steps are about */
     public DriverWorld(String job, long time, TestInputTopic<String, PodEvent> podEvents,
@@ -53,6 +54,16 @@ public final class DriverWorld {
         this.decisions = decisions;
         this.intents = intents;
         this.podGroups = podGroups;
+    }
+
+    /** The time of the world's last answer or step. */
+    public long time() {
+        return time;
+    }
+
+    /** Moves the world's clock to {@code at}, never back. */
+    public void advanceTo(long at) {
+        time = Math.max(time, at);
     }
 
     /** The job of a {@code default/<job>} key; null for another namespace's. */

@@ -288,7 +288,7 @@ class LifecycleDriverIT {
         DriverWorld world = submit("tf-ttl", manifest);
         play(world, LifecycleScript.RUN_TO_COMPLETION);
         status.readValuesToList();
-        long finished = world.time;
+        long finished = world.time();
 
         clock.pipeInput("0", new Tick(Instant.ofEpochMilli(finished + 29_000)));
         assertThat(status.readKeyValuesToList()).isEmpty();
@@ -309,7 +309,7 @@ class LifecycleDriverIT {
         DriverWorld world = submit("tf-jump", manifest);
         play(world, LifecycleScript.RUN_TO_COMPLETION);
         status.readValuesToList();
-        long finished = world.time;
+        long finished = world.time();
         clock.pipeInput("0", new Tick(Instant.ofEpochMilli(finished + 1_000)));
         // An hour passes without a tick: the timers' clock catches up one minute per tick.
         Instant later = Instant.ofEpochMilli(finished + 3_600_000);

@@ -70,7 +70,7 @@ public final class FlowTopology {
      * @param lifecycle the job lifecycle node's stream: what it forwards to {@link #JOB_STATUS_NODE}
      *                  is a flow's key and a {@code lahar.job-status} record's bytes
      */
-    public static void addRekey(StreamsBuilder builder, RegistrySerdes serdes, KStream<Object, Object> lifecycle) {
+    public static void addRepartitions(StreamsBuilder builder, RegistrySerdes serdes, KStream<Object, Object> lifecycle) {
         flowStatuses(lifecycle).repartition(Repartitioned.<String, byte[]>as(REPARTITION)
                 .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
                 .withNumberOfPartitions(Topics.JOB_PARTITIONS));
@@ -109,7 +109,7 @@ public final class FlowTopology {
 
     /**
      * The engine, its stores and sinks, added to {@code topology} (which must hold the step of
-     * {@link #addRekey}).
+     * {@link #addRepartitions}).
      *
      * @param clockSource the source node that reads {@code lahar.clock}
      * @param tickBudget  at most this many flows are woken by one tick per partition
@@ -162,6 +162,6 @@ public final class FlowTopology {
                 }
             }
         }
-        throw new IllegalStateException("the topology has no " + repartition + " repartition: call addRekey first");
+        throw new IllegalStateException("the topology has no " + repartition + " repartition: call addRepartitions first");
     }
 }

@@ -182,7 +182,7 @@ class FlowDriverIT {
      * its gang and creates its pods, then every pod of it is Running, Succeeded or Failed.
      */
     private void phase(String job, String phase) {
-        world.time = time;
+        world.advanceTo(time);
         world.settle();
         world.allPods(job, switch (phase) {
             case "Running" -> "Running";
@@ -190,7 +190,7 @@ class FlowDriverIT {
             case "Failed" -> "Failed";
             default -> throw new IllegalArgumentException("no pod phase makes a job " + phase);
         });
-        time = world.time;
+        time = world.time();
         for (KeyValue<String, JobStatusRecord> kv : jobStatus.readKeyValuesToList()) {
             if (kv.value != null) {
                 jobPhases.put(kv.value.getName(), kv.value.getStatus().getState().getPhase());
