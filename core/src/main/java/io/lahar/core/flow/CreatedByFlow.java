@@ -3,7 +3,6 @@ package io.lahar.core.flow;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.ObjectMeta;
 
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -23,15 +22,16 @@ public final class CreatedByFlow {
         if (meta == null) {
             return Optional.empty();
         }
-        return of(job.namespace(), meta.annotationsOrEmpty(), meta.labelsOrEmpty());
+        return of(job.namespace(), meta.annotationsOrEmpty().get(FlowRun.CREATED_BY_JOB_FLOW),
+                meta.labelsOrEmpty().get(FlowRun.CREATED_BY_JOB_FLOW));
     }
 
-    /** The same from a job's namespace, annotations and labels (maps may be empty, never null). */
-    public static Optional<String> of(String namespace, Map<String, String> annotations, Map<String, String> labels) {
-        String mark = Objects.requireNonNullElse(annotations.get(FlowRun.CREATED_BY_JOB_FLOW), "");
-        if (mark.isEmpty()) {
-            mark = Objects.requireNonNullElse(labels.get(FlowRun.CREATED_BY_JOB_FLOW), "");
-        }
+    /**
+     * The same from a job's namespace and the mark's annotation and label values (null or empty
+     * when the job has none).
+     */
+    public static Optional<String> of(String namespace, String annotation, String label) {
+        String mark = annotation == null || annotation.isEmpty() ? Objects.requireNonNullElse(label, "") : annotation;
         // Namespaces are DNS labels (no dots): the first dot ends the namespace, the rest is the flow.
         int dot = mark.indexOf('.');
         if (dot <= 0 || dot == mark.length() - 1 || !mark.substring(0, dot).equals(namespace)) {

@@ -148,8 +148,8 @@ public final class FlowCodecs {
             return Optional.empty();
         }
         String mark = FlowRun.CREATED_BY_JOB_FLOW;
-        return CreatedByFlow.of(status.getNamespace(), Map.of(mark, meta.path("annotations").path(mark).asText("")),
-                        Map.of(mark, meta.path("labels").path(mark).asText("")))
+        return CreatedByFlow.of(status.getNamespace(), meta.path("annotations").path(mark).asText(""),
+                        meta.path("labels").path(mark).asText(""))
                 .map(flow -> Topics.jobKey(status.getNamespace(), flow));
     }
 }

@@ -22,9 +22,10 @@ import java.util.OptionalLong;
 
 /**
  * The JobFlow engine: one node, keyed by flow ({@code namespace/name}), reading the flow commands,
- * the status of the jobs its flows created (which the job lifecycle sends under the flow's key through
- * a repartition topic, see {@link FlowTopology#addRepartitions}) and the clock. One node for all three because all change the same
- * flow entry, which must see them in the order the task reads them.
+ * the status of the jobs its flows created (which the job lifecycle sends under the flow's key
+ * through a repartition topic, see {@link FlowTopology#addRepartitions}) and the clock. One node
+ * for all three because all change the same flow entry, which must see them in the order the task
+ * reads them.
  *
  * <p>The clock comes from the job lifecycle's source: a topic can have only one source node in a
  * topology, and the flows must tick on the same {@code lahar.clock} records (time from the log,
