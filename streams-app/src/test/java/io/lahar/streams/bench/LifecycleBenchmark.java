@@ -52,7 +52,8 @@ import java.util.function.BooleanSupplier;
  * read committed). A run is rounds of fresh jobs: warm-up rounds, then measured ones, each through
  * the topology and then the raw loops (see {@link #run}); it prints events/s of each round, the
  * medians and their ratio, each round's own ratio, and per measured topology round where the JVM's
- * CPU went and the Kafka Streams client's totals. All in this JVM; with {@code --separate-jvms} the
+ * CPU went and the Kafka Streams client's totals, and per measured round the cores' time the
+ * hypervisor stole ({@link ProcessCpu}). All in this JVM; with {@code --separate-jvms} the
  * topology runs in a JVM of its own, as the streams-app is deployed, and each raw side in one of
  * its own ({@link BenchProcess}), this JVM only sending and watching — each JVM's JIT then warms
  * on its own traffic alone, so that needs more warm-up rounds (docs/BENCHMARKS.md).
@@ -318,6 +319,11 @@ public final class LifecycleBenchmark {
         System.out.printf(Locale.ROOT, "ratio topology / raw transactional, round by round: %s (median %.2f)%n",
                 roundRatios.stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).collect(java.util.stream.Collectors.joining(" · ")),
                 roundRatios.stream().sorted().toList().get((rounds - 1) / 2));
+        // A round the hypervisor took cores from is slower for no cause of its own: say which.
+        System.out.printf(Locale.ROOT, "cores' time stolen by the hypervisor, round by round (topology / raw transactional): %s ms%n",
+                java.util.stream.IntStream.range(0, rounds)
+                        .mapToObj(r -> stolen(topology.get(r)) + " / " + stolen(tx.get(r)))
+                        .collect(java.util.stream.Collectors.joining(" · ")));
         // What bounds the ratio on a machine of few cores: the CPU all processes spend on a round.
         System.out.printf(Locale.ROOT, "CPU per round (median round, from the first event sent to the last read, the watcher's close included):%n");
         System.out.printf(Locale.ROOT, "  topology:          %s%n", ProcessCpu.format(medianTopology.cpu()));
@@ -338,6 +344,12 @@ public final class LifecycleBenchmark {
             log("CPU of the raw %s loops' JVM's threads over the round:%n%s", loops.mode(), cpu.get().report());
         }
         return m;
+    }
+
+    /** The cores' time stolen over the round, in ms; "?" where /proc/stat was not read. */
+    private static String stolen(Measurement m) {
+        Long ms = m.cpu().get(ProcessCpu.STOLEN);
+        return ms == null ? "?" : Long.toString(ms);
     }
 
     /** The round of median rate (the lower middle one for an even count). */

@@ -13,10 +13,16 @@ import java.util.stream.Collectors;
  * started — from Linux's {@code /proc/<pid>/stat}. Why: on two cores a round's rate is bounded by
  * the CPU every process spends on its events, not by the stream thread alone; the broker's work
  * grows with what the topology writes and reads back, and was invisible to the per-thread report.
+ *
+ * <p>Beside them, the time the hypervisor took the machine's cores for others ({@value #STOLEN},
+ * all cores, from {@code /proc/stat}): on a shared virtual machine it was up to two thirds of the
+ * cores during some runs, and a round that lost it is slower on either side for no cause of its own.
  */
 final class ProcessCpu {
     /** Linux's clock tick: USER_HZ is 100. */
     static final long TICK_MS = 10;
+    /** The report's name for the cores' stolen time. */
+    static final String STOLEN = "stolen by the hypervisor";
 
     private final Map<String, Long> pids;
     private final Map<String, Long> before;
@@ -55,6 +61,18 @@ final class ProcessCpu {
         return Long.parseLong(rest[11]) + Long.parseLong(rest[12]);
     }
 
+    /**
+     * The steal time, in clock ticks, of the {@code cpu} line of {@code /proc/stat} (all cores):
+     * {@code cpu user nice system idle iowait irq softirq steal ...}.
+     */
+    static long stealTicks(String cpuLine) {
+        String[] fields = cpuLine.trim().split("\\s+");
+        if (!fields[0].equals("cpu")) {
+            throw new IllegalArgumentException("not the cpu line of /proc/stat: " + cpuLine);
+        }
+        return Long.parseLong(fields[8]);
+    }
+
     private Map<String, Long> ticks() {
         Map<String, Long> ticks = new LinkedHashMap<>();
         pids.forEach((name, pid) -> {
@@ -64,6 +82,11 @@ final class ProcessCpu {
                 // No /proc (not Linux), or the process is gone: nothing to say about it.
             }
         });
+        try (var lines = Files.lines(Path.of("/proc/stat"))) {
+            lines.findFirst().ifPresent(cpu -> ticks.put(STOLEN, stealTicks(cpu)));
+        } catch (IOException | RuntimeException unreadable) {
+            // No /proc/stat, or a kernel without steal accounting: nothing to say.
+        }
         return ticks;
     }
 }
