@@ -10,7 +10,7 @@ class ProcessCpuTest {
 
     @Test
     void aProcessesCpuIsItsUserAndSystemTicksCountedFromTheLastParenthesis() {
-        // A thread name with spaces and parentheses, as Kafka's are: "kafka-producer-network-thread | p (1)".
+        // A name with a space and parentheses of its own: the fields are counted from the last ')'.
         String stat = "4242 (kafka-producer (1)) S 1 4242 4242 0 -1 4194560 900 0 0 0 123 45 0 0 20 0 30 0 1000 0 0";
         assertThat(ProcessCpu.cpuTicks(stat)).isEqualTo(168);
     }
