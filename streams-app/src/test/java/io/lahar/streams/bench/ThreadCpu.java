@@ -22,13 +22,15 @@ import java.util.stream.Stream;
  */
 final class ThreadCpu {
     private final Path tasks;
-    private final Map<String, Long> before;
-    private final Map<String, Long> waitedBefore;
+    private final Map<String, Sample> before;
+
+    /** One thread's counters: CPU in clock ticks, run-queue wait in ns (null where the kernel has no schedstat). */
+    private record Sample(long ticks, Long waitedNs) {
+    }
 
     ThreadCpu(long pid) {
         this.tasks = Path.of("/proc", Long.toString(pid), "task");
-        this.waitedBefore = new HashMap<>();
-        this.before = ticks(waitedBefore);
+        this.before = samples();
     }
 
     /**
@@ -36,17 +38,17 @@ final class ThreadCpu {
      * first, each followed by the ms it waited for a core where the kernel reports it.
      */
     String report() {
-        Map<String, Long> waitedAfter = new HashMap<>();
-        Map<String, Long> after = ticks(waitedAfter);
         Map<String, Long> byName = new HashMap<>();
         Map<String, Long> waitedByName = new HashMap<>();
-        after.forEach((task, t) -> {
-            long delta = t - before.getOrDefault(task, 0L);
+        samples().forEach((task, now) -> {
+            Sample was = before.getOrDefault(task, new Sample(0, 0L));
+            long delta = now.ticks() - was.ticks();
+            if (delta <= 0) return;
             String name = task.substring(task.indexOf(' ') + 1);
-            if (delta > 0) byName.merge(name, delta * ProcessCpu.TICK_MS, Long::sum);
-            Long waited = waitedAfter.get(task);
-            if (delta > 0 && waited != null) {
-                waitedByName.merge(name, (waited - waitedBefore.getOrDefault(task, 0L)) / 1_000_000, Long::sum);
+            byName.merge(name, delta * ProcessCpu.TICK_MS, Long::sum);
+            if (now.waitedNs() != null) {
+                long wasWaited = was.waitedNs() == null ? 0 : was.waitedNs();
+                waitedByName.merge(name, (now.waitedNs() - wasWaited) / 1_000_000, Long::sum);
             }
         });
         StringBuilder out = new StringBuilder();
@@ -76,32 +78,30 @@ final class ThreadCpu {
         return Long.parseLong(fields[1]);
     }
 
-    /**
-     * "tid name" to utime + stime in clock ticks; empty where there is no /proc. {@code waited}
-     * receives each thread's run-queue wait in ns where {@code schedstat} is there to read.
-     */
-    private Map<String, Long> ticks(Map<String, Long> waited) {
-        Map<String, Long> ticks = new HashMap<>();
-        if (!Files.isDirectory(tasks)) return ticks;
+    /** "tid name" to the thread's counters; empty where there is no /proc. */
+    private Map<String, Sample> samples() {
+        Map<String, Sample> samples = new HashMap<>();
+        if (!Files.isDirectory(tasks)) return samples;
         try (Stream<Path> listing = Files.list(tasks)) {
             listing.forEach(task -> {
                 try {
                     String stat = Files.readString(task.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
                             .replaceAll("[#-]?\\d+$", "").replaceAll("\\d+", "N");
-                    String key = task.getFileName() + " " + name;
-                    ticks.put(key, ProcessCpu.cpuTicks(stat));
-                    Path schedstat = task.resolve("schedstat");
-                    if (Files.isReadable(schedstat)) {
-                        waited.put(key, runQueueWaitNs(Files.readString(schedstat)));
-                    }
+                    samples.put(task.getFileName() + " " + name, new Sample(ProcessCpu.cpuTicks(stat), waitedNs(task)));
                 } catch (IOException | RuntimeException gone) {
                     // The thread ended between the listing and the read.
                 }
             });
         } catch (IOException e) {
-            return ticks;
+            return samples;
         }
-        return ticks;
+        return samples;
+    }
+
+    /** The thread's run-queue wait in ns; null where the kernel keeps no schedstat. */
+    private static Long waitedNs(Path task) throws IOException {
+        Path schedstat = task.resolve("schedstat");
+        return Files.exists(schedstat) ? runQueueWaitNs(Files.readString(schedstat)) : null;
     }
 }
