@@ -45,19 +45,32 @@ final class SpecMemo {
 
     /** One job's derivations, each made when first asked for. */
     private static final class Derived {
+        final Key key;
         final JobSpec spec;
         final String uid;
         PodGroup podGroup;
         String[][] podNames;
         Set<String> podNameSet;
 
-        Derived(JobSpec spec, String uid) {
+        Derived(Key key, JobSpec spec, String uid) {
+            this.key = key;
             this.spec = spec;
             this.uid = uid;
+        }
+
+        /** Made from {@code job}'s spec object, name, namespace and uid: what every derivation reads. */
+        boolean of(Job job, String uid) {
+            return spec == job.spec() && Objects.equals(this.uid, uid) && Objects.equals(key.name(), job.name())
+                    && Objects.equals(key.namespace(), job.namespace());
         }
     }
 
     private final Map<Key, Derived> derived;
+    /**
+     * The derivations last asked for, checked before the map: the controller asks for two or three
+     * of the same job's on one input, and each map lookup builds a key and re-orders the map.
+     */
+    private Derived last;
 
     SpecMemo(int capacity) {
         this.derived = new LruMap<>(capacity);
@@ -108,12 +121,16 @@ final class SpecMemo {
 
     private Derived of(Job job) {
         String uid = job.metadata() == null ? null : job.metadata().uid();
+        if (last != null && last.of(job, uid)) {
+            return last;
+        }
         Key key = new Key(job.namespace(), job.name());
         Derived d = derived.get(key);
-        if (d == null || d.spec != job.spec() || !Objects.equals(d.uid, uid)) {
-            d = new Derived(job.spec(), uid);
+        if (d == null || !d.of(job, uid)) {
+            d = new Derived(key, job.spec(), uid);
             derived.put(key, d);
         }
+        last = d;
         return d;
     }
 

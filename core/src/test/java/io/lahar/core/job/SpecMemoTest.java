@@ -54,6 +54,32 @@ class SpecMemoTest {
     }
 
     @Test
+    void jobsSharingOneSpecObjectKeepTheirOwnNamesAndPodGroups() {
+        SpecMemo memo = new SpecMemo(8);
+        Job a = withUid(TestJobs.job("a", "", "w:2"), "u1");
+        // Another job built from the very same spec object (a flow's template, a simulation's copy).
+        Job b = withUid(renamed(a, "b"), "u1");
+        assertThat(b.spec()).isSameAs(a.spec());
+
+        assertThat(memo.podNames(a)[0]).containsExactly("a-w-0", "a-w-1");
+        assertThat(memo.podNames(b)[0]).containsExactly("b-w-0", "b-w-1");
+        assertThat(memo.podGroup(a).metadata().name()).startsWith("a-");
+        assertThat(memo.podGroup(b).metadata().name()).startsWith("b-");
+        assertThat(memo.podNameSet(a)).containsExactlyInAnyOrder("a-w-0", "a-w-1");
+        assertThat(memo.podNameSet(b)).containsExactlyInAnyOrder("b-w-0", "b-w-1");
+        // Asked again, each job gets its own derivations back, not the last job's.
+        assertThat(memo.podNames(a)[0]).containsExactly("a-w-0", "a-w-1");
+        assertThat(memo.size()).isEqualTo(2);
+    }
+
+    private static Job renamed(Job job, String name) {
+        ObjectMeta m = job.metadata();
+        return job.withMetadata(new ObjectMeta(name, m.generateName(), m.namespace(), m.uid(), m.resourceVersion(),
+                m.generation(), m.creationTimestamp(), m.deletionTimestamp(), m.labels(), m.annotations(),
+                m.ownerReferences(), m.finalizers()));
+    }
+
+    @Test
     void itKeepsAtMostItsCapacity() {
         SpecMemo memo = new SpecMemo(2);
         for (String name : new String[] {"a", "b", "c", "d"}) {

@@ -15,11 +15,11 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -78,8 +78,20 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     private final JobStore.Codec codec;
     private final int capacity;
     private final Map<String, Slot> slots;
-    /** Keys whose entry changed since the last flush, in the order first changed. */
-    private final Set<String> dirty = new LinkedHashSet<>();
+    /**
+     * The slots whose entry changed since the last flush, in the order first changed; one evicted
+     * meanwhile was written then and is no longer {@link Slot#dirty} (a slot, not a key, so neither
+     * a change nor the flush looks the job up again).
+     */
+    private final List<Slot> dirty = new ArrayList<>();
+    /**
+     * The slot the last {@link #load} or {@link #save} found or made, under {@link #lastKey}: the
+     * engine saves the job it has just loaded, and a second lookup per input was measurable on the
+     * stream thread. Never an evicted slot: only a put evicts, and each put remembers the slot it
+     * put. Null once the cache is dropped.
+     */
+    private String lastKey;
+    private Slot lastSlot;
     private CommitListener listener = CommitListener.NONE;
 
     /** Told of each commit before the entries are written, and of each drop of the uncommitted objects. */
@@ -114,15 +126,19 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     /**
      * One job's decoded entry; {@code encoded} holds its bytes (as the entry is stored) when they
      * were made at put time (to check the size) and not yet written, {@code size} the last known encoded size
-     * (-1: unknown), {@code written} the job's pods as the {@code job-pods} store has them.
+     * (-1: unknown), {@code written} the job's pods as the {@code job-pods} store has them, {@code dirty}
+     * whether the entry changed since it was last written.
      */
     private static final class Slot {
+        final String key;
         JobEntry entry;
         byte[] encoded;
         int size;
         SortedMap<String, JobPod> written;
+        boolean dirty;
 
-        Slot(JobEntry entry, byte[] encoded, int size, SortedMap<String, JobPod> written) {
+        Slot(String key, JobEntry entry, byte[] encoded, int size, SortedMap<String, JobPod> written) {
+            this.key = key;
             this.entry = entry;
             this.encoded = encoded;
             this.size = size;
@@ -141,8 +157,9 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
                 if (size() <= JobEntryStore.this.capacity) {
                     return false;
                 }
-                if (dirty.remove(eldest.getKey())) {
-                    write(eldest.getKey(), eldest.getValue());
+                Slot slot = eldest.getValue();
+                if (slot.dirty) {
+                    write(slot);
                 }
                 return true;
             }
@@ -153,6 +170,7 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     public JobEntry load(String key) {
         Slot slot = slots.get(key);
         if (slot != null) {
+            remember(key, slot);
             return slot.entry;
         }
         byte[] bytes = inner.get(key);
@@ -167,8 +185,15 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
             all.putAll(stored);
             entry = entry.withInfo(entry.info().withPods(all));
         }
-        slots.put(key, new Slot(entry, null, bytes.length, stored));
+        slot = new Slot(key, entry, null, bytes.length, stored);
+        slots.put(key, slot);
+        remember(key, slot);
         return entry;
+    }
+
+    private void remember(String key, Slot slot) {
+        lastKey = key;
+        lastSlot = slot;
     }
 
     /** The job's pods in the {@code job-pods} store, by name. */
@@ -187,11 +212,14 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
      *     in one changelog record (nothing is changed then)
      */
     public void save(String key, JobEntry after) {
-        Slot slot = slots.get(key);
+        // The same key object as the last load's (the engine passes it through), else a lookup.
+        Slot slot = key == lastKey ? lastSlot : slots.get(key);
         if (slot == null || mustCheckSize(slot, after)) {
             byte[] bytes = codec.encode(key, entryRecord(after));
             if (slot == null) {
-                slots.put(key, new Slot(after, bytes, bytes.length, storedPods(key)));
+                slot = new Slot(key, after, bytes, bytes.length, storedPods(key));
+                slots.put(key, slot);
+                remember(key, slot);
             } else {
                 slot.entry = after;
                 slot.encoded = bytes;
@@ -201,7 +229,10 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
             slot.entry = after;
             slot.encoded = null;
         }
-        dirty.add(key);
+        if (!slot.dirty) {
+            slot.dirty = true;
+            dirty.add(slot);
+        }
     }
 
     private static boolean mustCheckSize(Slot slot, JobEntry after) {
@@ -216,7 +247,9 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
      * Puts one changed entry into the inner store (encoding it unless its bytes are fresh), and
      * into the {@code job-pods} store the buckets of the pods that changed since it was last written.
      */
-    private void write(String key, Slot slot) {
+    private void write(Slot slot) {
+        slot.dirty = false;
+        String key = slot.key;
         byte[] bytes = slot.encoded != null ? slot.encoded : codec.encode(key, entryRecord(slot.entry));
         inner.put(key, bytes);
         slot.encoded = null;
@@ -244,8 +277,10 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     @Override
     public void flushCache() {
         listener.beforeCommit();
-        for (String key : dirty) {
-            write(key, slots.get(key));
+        for (Slot slot : dirty) {
+            if (slot.dirty) {
+                write(slot);
+            }
         }
         dirty.clear();
     }
@@ -262,6 +297,8 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     public void clearCache() {
         slots.clear();
         dirty.clear();
+        lastKey = null;
+        lastSlot = null;
         listener.discard();
     }
 
@@ -273,7 +310,7 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
 
     /** Entries changed and not yet written to the inner store (for tests and metrics). */
     int unwritten() {
-        return dirty.size();
+        return (int) dirty.stream().filter(slot -> slot.dirty).count();
     }
 
     @Override

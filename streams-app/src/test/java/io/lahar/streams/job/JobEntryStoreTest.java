@@ -218,6 +218,44 @@ class JobEntryStoreTest {
     }
 
     @Test
+    void aJobEvictedBetweenItsLoadAndItsSaveIsSavedAndWrittenOnce() {
+        store = open(2);
+        JobEntry a = entry(submitted());
+        store.save("ns/a", a);
+        store.flushCache();
+        String key = "ns/a";
+        JobEntry loaded = store.load(key);
+        // Two other jobs loaded meanwhile push a out of the cache (clean: nothing written).
+        store.save("ns/b", a);
+        store.save("ns/c", a);
+        JobEntry changed = entry(running(loaded.info(), 0));
+        store.save(key, changed);
+        store.save(key, entry(running(changed.info(), 1)));
+
+        // a came back into the cache and pushed b out, which was written then.
+        assertThat(stored("ns/b")).isEqualTo(a);
+        assertThat(store.unwritten()).as("c and a, each once").isEqualTo(2);
+        assertThat(store.load(key).info().pods().get("j-w-1").phase()).isEqualTo(PodPhase.Running);
+        store.flushCache();
+        assertThat(store.unwritten()).isZero();
+        assertThat(stored(key).info().pods().get("j-w-1").phase()).isEqualTo(PodPhase.Running);
+        assertThat(stored("ns/c")).isEqualTo(a);
+    }
+
+    @Test
+    void anEntryChangedAgainAfterAFlushIsWrittenAtTheNext() {
+        store = open(16);
+        JobEntry first = entry(submitted());
+        store.save("default/j", first);
+        store.flushCache();
+        JobEntry second = entry(running(store.load("default/j").info(), 0));
+        store.save("default/j", second);
+        assertThat(store.unwritten()).isEqualTo(1);
+        store.flushCache();
+        assertThat(stored("default/j")).isEqualTo(second);
+    }
+
+    @Test
     void aNewOrRespecifiedEntryIsSizeCheckedWhenSavedAStatusChangeWhenFlushed() {
         store = open(16);
         String huge = "x".repeat(JobStore.MAX_BYTES);

@@ -96,4 +96,32 @@ class StatusCoalescerTest {
         Job shownFailed = job(JobPhase.Running, Map.of("Running", 3, "Failed", 1));
         assertThat(StatusCoalescer.replaces(olderPods, newerPods, shownFailed)).isTrue();
     }
+
+    @Test
+    void whatWasShownOnlyEverAllowsMoreToBeReplaced() {
+        // The engine asks first without the last status shown and looks it up only on a no: a yes
+        // without it must be a yes with any.
+        java.util.List<Job> jobs = new java.util.ArrayList<>();
+        jobs.add(null);
+        for (JobPhase phase : new JobPhase[] {JobPhase.Pending, JobPhase.Running, JobPhase.Completed}) {
+            jobs.add(job(phase, Map.of("Pending", 2)));
+            jobs.add(job(phase, Map.of("Running", 1, "Pending", 1)));
+            jobs.add(job(phase, Map.of("Running", 2)));
+            jobs.add(job(phase, Map.of("Running", 0, "Succeeded", 2)));
+        }
+        int checked = 0;
+        for (Job older : jobs) {
+            for (Job newer : jobs) {
+                if (!StatusCoalescer.replaces(older, newer, null)) {
+                    continue;
+                }
+                for (Job shown : jobs) {
+                    assertThat(StatusCoalescer.replaces(older, newer, shown))
+                            .as("%s replaced by %s, then shown %s", older, newer, shown).isTrue();
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(100);
+    }
 }
