@@ -85,12 +85,11 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
      */
     private final List<Slot> dirty = new ArrayList<>();
     /**
-     * The slot the last {@link #load} or {@link #save} found or made, under {@link #lastKey}: the
-     * engine saves the job it has just loaded, and a second lookup per input was measurable on the
-     * stream thread. Never an evicted slot: only a put evicts, and each put remembers the slot it
-     * put. Null once the cache is dropped.
+     * The slot the last {@link #load} or {@link #save} found or made: the engine saves the job it
+     * has just loaded, and a second lookup per input was measurable on the stream thread. Never an
+     * evicted slot: only a put evicts, and each put remembers the slot it put. Null once the cache
+     * is dropped.
      */
-    private String lastKey;
     private Slot lastSlot;
     private CommitListener listener = CommitListener.NONE;
 
@@ -170,7 +169,7 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     public JobEntry load(String key) {
         Slot slot = slots.get(key);
         if (slot != null) {
-            remember(key, slot);
+            lastSlot = slot;
             return slot.entry;
         }
         byte[] bytes = inner.get(key);
@@ -187,13 +186,8 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
         }
         slot = new Slot(key, entry, null, bytes.length, stored);
         slots.put(key, slot);
-        remember(key, slot);
-        return entry;
-    }
-
-    private void remember(String key, Slot slot) {
-        lastKey = key;
         lastSlot = slot;
+        return entry;
     }
 
     /** The job's pods in the {@code job-pods} store, by name. */
@@ -213,13 +207,13 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
      */
     public void save(String key, JobEntry after) {
         // The same key object as the last load's (the engine passes it through), else a lookup.
-        Slot slot = key == lastKey ? lastSlot : slots.get(key);
+        Slot slot = lastSlot != null && lastSlot.key == key ? lastSlot : slots.get(key);
         if (slot == null || mustCheckSize(slot, after)) {
             byte[] bytes = codec.encode(key, entryRecord(after));
             if (slot == null) {
                 slot = new Slot(key, after, bytes, bytes.length, storedPods(key));
                 slots.put(key, slot);
-                remember(key, slot);
+                lastSlot = slot;
             } else {
                 slot.entry = after;
                 slot.encoded = bytes;
@@ -297,7 +291,6 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     public void clearCache() {
         slots.clear();
         dirty.clear();
-        lastKey = null;
         lastSlot = null;
         listener.discard();
     }

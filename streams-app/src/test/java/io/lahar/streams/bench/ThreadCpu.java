@@ -3,6 +3,7 @@ package io.lahar.streams.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +27,10 @@ final class ThreadCpu {
 
     /** One thread's counters: CPU in clock ticks, run-queue wait in ns (null where the kernel has no schedstat). */
     private record Sample(long ticks, Long waitedNs) {
+        Sample plus(Sample o) {
+            Long waited = waitedNs == null ? o.waitedNs : o.waitedNs == null ? waitedNs : waitedNs + o.waitedNs;
+            return new Sample(ticks + o.ticks, waited);
+        }
     }
 
     ThreadCpu(long pid) {
@@ -38,31 +43,27 @@ final class ThreadCpu {
      * first, each followed by the ms it waited for a core where the kernel reports it.
      */
     String report() {
-        Map<String, Long> byName = new HashMap<>();
-        Map<String, Long> waitedByName = new HashMap<>();
+        // Per name, what the window added: CPU in ticks, the wait in ns (null where not reported).
+        Map<String, Sample> byName = new HashMap<>();
         samples().forEach((task, now) -> {
             Sample was = before.getOrDefault(task, new Sample(0, 0L));
             long delta = now.ticks() - was.ticks();
             if (delta <= 0) return;
-            String name = task.substring(task.indexOf(' ') + 1);
-            byName.merge(name, delta * ProcessCpu.TICK_MS, Long::sum);
-            if (now.waitedNs() != null) {
-                long wasWaited = was.waitedNs() == null ? 0 : was.waitedNs();
-                waitedByName.merge(name, (now.waitedNs() - wasWaited) / 1_000_000, Long::sum);
-            }
+            Long waited = now.waitedNs() == null ? null : now.waitedNs() - (was.waitedNs() == null ? 0 : was.waitedNs());
+            byName.merge(task.substring(task.indexOf(' ') + 1), new Sample(delta, waited), Sample::plus);
         });
+        Sample total = byName.values().stream().reduce(new Sample(0, null), Sample::plus);
         StringBuilder out = new StringBuilder();
-        long total = byName.values().stream().mapToLong(Long::longValue).sum();
-        long totalWaited = waitedByName.values().stream().mapToLong(Long::longValue).sum();
-        out.append(line("all threads", total, waitedByName.isEmpty() ? null : totalWaited));
-        byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(e -> out.append(line(e.getKey(), e.getValue(), waitedByName.get(e.getKey()))));
+        out.append(line("all threads", total));
+        byName.entrySet().stream().sorted(Comparator.comparingLong((Map.Entry<String, Sample> e) -> e.getValue().ticks()).reversed())
+                .forEach(e -> out.append(line(e.getKey(), e.getValue())));
         return out.toString();
     }
 
-    private static String line(String name, long cpuMs, Long waitedMs) {
-        return String.format(Locale.ROOT, "  %-40s %6d ms", name, cpuMs)
-                + (waitedMs == null ? "" : String.format(Locale.ROOT, "   waited %5d ms for a core", waitedMs))
+    private static String line(String name, Sample used) {
+        return String.format(Locale.ROOT, "  %-40s %6d ms", name, used.ticks() * ProcessCpu.TICK_MS)
+                + (used.waitedNs() == null ? ""
+                        : String.format(Locale.ROOT, "   waited %5d ms for a core", used.waitedNs() / 1_000_000))
                 + System.lineSeparator();
     }
 
