@@ -194,20 +194,11 @@ public final class JobEngine {
             pending.put(key, new PendingStatus(job, time, timestamp, internal.currentNode(), internal.recordContext()));
             return;
         }
-        if (!replaces(key, older.job, job)) {
+        if (!StatusCoalescer.replacesLazily(older.job, job, () -> statuses.shown(key))) {
             // It shows a phase the newer one would hide: readers waiting for that phase must see it.
             sendStatus(key, older);
         }
         older.set(job, time, timestamp, internal.currentNode(), internal.recordContext());
-    }
-
-    /**
-     * {@link StatusCoalescer#replaces}, asked first as if nothing of the job had been shown: a yes
-     * then holds whatever was (what was shown only adds to what may be hidden), and spares the
-     * lookup of the last status shown on most inputs — a job's counts move within one phase.
-     */
-    private boolean replaces(String key, Job older, Job newer) {
-        return StatusCoalescer.replaces(older, newer, null) || StatusCoalescer.replaces(older, newer, statuses.shown(key));
     }
 
     /** Sends every pending status, as if from the node and record it was made in (Kafka Streams' own caches do the same). */

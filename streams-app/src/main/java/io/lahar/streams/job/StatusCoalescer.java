@@ -6,6 +6,7 @@ import io.lahar.core.api.JobStatus;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * When a job's newer status may replace an older one not yet sent on {@code lahar.job-status}
@@ -31,9 +32,28 @@ final class StatusCoalescer {
      * never replaces a status.
      */
     static boolean replaces(Job older, Job newer, Job shown) {
+        return replacesLazily(older, newer, () -> shown);
+    }
+
+    /**
+     * {@link #replaces(Job, Job, Job)}, asking for the last status sent only when {@code newer}
+     * alone does not show all that {@code older} does: what was shown only ever adds to what may be
+     * hidden, and a job's counts mostly move within one phase, so most inputs never need it (a
+     * lookup the lifecycle would otherwise make on each).
+     */
+    static boolean replacesLazily(Job older, Job newer, Supplier<Job> lastShown) {
         if (older == null || newer == null) {
             return older == newer;
         }
+        if (showsAllOf(older, newer, null)) {
+            return true;
+        }
+        Job shown = lastShown.get();
+        return shown != null && showsAllOf(older, newer, shown);
+    }
+
+    /** Whether {@code newer}, or else {@code shown} (may be null), shows {@code older}'s phase and every task phase. */
+    private static boolean showsAllOf(Job older, Job newer, Job shown) {
         JobPhase phase = phase(older);
         boolean phaseShown = Objects.equals(phase, phase(newer)) || shown != null && Objects.equals(phase, phase(shown));
         return phaseShown && showsEveryTaskPhaseOf(older, newer, shown);

@@ -225,7 +225,7 @@ class JobEntryStoreTest {
         store.flushCache();
         String key = "ns/a";
         JobEntry loaded = store.load(key);
-        // Two other jobs loaded meanwhile push a out of the cache (clean: nothing written).
+        // Two other jobs saved meanwhile push a out of the cache (clean: nothing written).
         store.save("ns/b", a);
         store.save("ns/c", a);
         JobEntry changed = entry(running(loaded.info(), 0));

@@ -99,8 +99,8 @@ class StatusCoalescerTest {
 
     @Test
     void whatWasShownOnlyEverAllowsMoreToBeReplaced() {
-        // The engine asks first without the last status shown and looks it up only on a no: a yes
-        // without it must be a yes with any.
+        // replacesLazily(older, newer, lastShown) asks without the last status shown first and looks it
+        // up only on a no: a yes without it must be a yes with any.
         java.util.List<Job> jobs = new java.util.ArrayList<>();
         jobs.add(null);
         for (JobPhase phase : new JobPhase[] {JobPhase.Pending, JobPhase.Running, JobPhase.Completed}) {
