@@ -167,6 +167,20 @@ public final class Topics {
           "the partition number, as a decimal string",
           Tick.getClassSchema());
 
+  /**
+   * The same ticks as {@link #CLOCK}, for the JobFlow engine: a topic has one source node in a
+   * Kafka Streams topology, and with the flows ticking on {@code lahar.clock} they shared the job
+   * lifecycle's source and task, whose readiness check Kafka Streams makes for every record over
+   * every partition of the task (seven instead of four).
+   */
+  public static final TopicSpec FLOW_CLOCK =
+      new TopicSpec(
+          "lahar.flow-clock",
+          JOB_PARTITIONS,
+          false,
+          "the partition number, as a decimal string",
+          Tick.getClassSchema());
+
   public static final TopicSpec DEAD_LETTERS =
       new TopicSpec(
           "lahar.dead-letters",
@@ -192,6 +206,7 @@ public final class Topics {
           FLOW_COMMANDS,
           FLOW_STATUS,
           CLOCK,
+          FLOW_CLOCK,
           DEAD_LETTERS);
 
   private Topics() {}

@@ -60,6 +60,8 @@ class TopicsDocTest {
         .allSatisfy(n -> assertThat(Topics.byName(n).orElseThrow().partitions()).isEqualTo(Topics.JOB_PARTITIONS));
     assertThat(Topics.CLOCK.coPartitioned()).isTrue();
     assertThat(Topics.FLOW_COMMANDS.partitions()).isEqualTo(Topics.FLOW_STATUS.partitions());
+    // The JobFlow engine's clock is read beside the flow commands, partition p with partition p.
+    assertThat(Topics.FLOW_CLOCK.partitions()).isEqualTo(Topics.FLOW_COMMANDS.partitions());
   }
 
   @Test

@@ -61,7 +61,7 @@ public class LaharTopology {
 
     /** The lifecycle node's name. */
     public static final String LIFECYCLE = "job-lifecycle";
-    /** The source of every job input, the clock included (the flow engine ticks on it too). */
+    /** The source of every job input, the jobs' clock included. */
     public static final String JOB_INPUTS = "job-inputs";
     static final int DEFAULT_TICK_BUDGET = 500;
     static final java.time.Duration DEFAULT_MAX_CLOCK_STEP = java.time.Duration.ofMinutes(1);
@@ -132,7 +132,7 @@ public class LaharTopology {
                 serdes.value(PodGroup.class).serializer(), LIFECYCLE);
         topology.addSink(Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
                 serdes.value(DeadLetter.class).serializer(), LIFECYCLE);
-        FlowTopology.addTo(topology, serdes, JOB_INPUTS, tickBudget);
+        FlowTopology.addTo(topology, serdes, tickBudget);
         return topology;
     }
 }

@@ -1,6 +1,7 @@
 package io.lahar.streams.clock;
 
 import io.lahar.schema.Tick;
+import io.lahar.schema.Topics.TopicSpec;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.quarkus.runtime.ShutdownEvent;
@@ -17,6 +18,7 @@ import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,7 +26,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Makes time an event: every {@code lahar.clock.interval} (1s by default) writes one {@link Tick}
- * with the wall-clock time into each partition of {@code lahar.clock}, explicitly to that
+ * with the wall-clock time into each partition of {@code lahar.clock} (the jobs' timers) and of
+ * {@code lahar.flow-clock} (the JobFlows'), explicitly to that
  * partition (the default partitioner would hash the key elsewhere). Timers fire on these ticks,
  * so policy timeouts and TTLs fire on a quiet partition, and a replay of the log fires them at
  * the same points. The wall clock is read here, at the edge, and nowhere in the engine.
@@ -46,6 +49,9 @@ public class Ticker {
     @ConfigProperty(name = "lahar.clock.interval", defaultValue = "1S")
     Duration interval;
 
+    /** The topics ticked, each into every partition: the job lifecycle's and the JobFlow engine's. */
+    private static final List<TopicSpec> CLOCKS = List.of(Topics.CLOCK, Topics.FLOW_CLOCK);
+
     private ScheduledExecutorService executor;
     private KafkaProducer<String, Tick> producer;
 
@@ -64,14 +70,16 @@ public class Ticker {
             return t;
         });
         executor.scheduleAtFixedRate(this::tick, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-        LOG.infof("ticking every %s into %s", interval, Topics.CLOCK.name());
+        LOG.infof("ticking every %s into %s and %s", interval, Topics.CLOCK.name(), Topics.FLOW_CLOCK.name());
     }
 
     void tick() {
         try {
             Tick tick = new Tick(Instant.now());
-            for (int p = 0; p < Topics.CLOCK.partitions(); p++) {
-                producer.send(new ProducerRecord<>(Topics.CLOCK.name(), p, Topics.clockKey(p), tick));
+            for (TopicSpec clock : CLOCKS) {
+                for (int p = 0; p < clock.partitions(); p++) {
+                    producer.send(new ProducerRecord<>(clock.name(), p, Topics.clockKey(p), tick));
+                }
             }
         } catch (RuntimeException e) {
             // A missed tick only delays timers until the next one; the ticker must keep going.

@@ -23,14 +23,10 @@ import java.util.OptionalLong;
 /**
  * The JobFlow engine: one node, keyed by flow ({@code namespace/name}), reading the flow commands,
  * the status of the jobs its flows created (which the job lifecycle sends under the flow's key
- * through a repartition topic, see {@link FlowTopology#addRepartitions}) and the clock. One node
- * for all three because all change the same flow entry, which must see them in the order the task
- * reads them.
- *
- * <p>The clock comes from the job lifecycle's source: a topic can have only one source node in a
- * topology, and the flows must tick on the same {@code lahar.clock} records (time from the log,
- * so a replay fires the same timers). That source also carries the job inputs; this node ignores
- * them by topic, at the cost of one comparison per record.
+ * through a repartition topic, see {@link FlowTopology#addRepartitions}), admission's refusals of
+ * those jobs, and the clock ({@code lahar.flow-clock}: time from the log, so a replay fires the
+ * same timers). One node for all because all change the same flow entry, which must see them in
+ * the order the task reads them.
  *
  * <p>Values arrive as bytes: a record that does not decode, or that the engine cannot process,
  * goes to the dead-letter topic with its bytes and the error instead of stopping the stream thread.
@@ -74,10 +70,6 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         boolean flowCommand = topic.equals(Topics.FLOW_COMMANDS.name());
         boolean jobStatus = topic.endsWith(FlowTopology.REPARTITION + "-repartition");
         boolean rejection = topic.endsWith(FlowTopology.REJECTIONS + "-repartition");
-        boolean clock = topic.equals(Topics.CLOCK.name());
-        if (!flowCommand && !jobStatus && !rejection && !clock) {
-            return; // a job input: the job lifecycle's business
-        }
         try {
             String key = keyOf(record.key());
             if (flowCommand) {
@@ -87,6 +79,7 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
             } else if (rejection) {
                 rejection(key, decode(decoders.results(), Topics.COMMAND_RESULTS.name(), record.value()), record.timestamp());
             } else {
+                // The node's fourth source: lahar.flow-clock.
                 tick(decode(decoders.ticks(), topic, record.value()), record.timestamp());
             }
         } catch (RuntimeException e) {

@@ -33,7 +33,7 @@ import org.apache.kafka.streams.state.Stores;
  * lahar.command-results ─▶ flow-job-rejection-rekey (rejected SubmitJob of a flow's job) ─▶
  *    (repartition: lahar-streams-flow-job-rejections-repartition, by flow key) ────────────────────────────────────┤
  * lahar.flow-commands ─────────────────────────────────────────────────────────────────────────────────────────────┤
- * lahar.clock (the job lifecycle's source) ────────────────────────────────────────────────────────────────────────┴▶ flow-engine
+ * lahar.flow-clock ───────────────────────────────────────────────────────────────────────────────────────────────┴▶ flow-engine
  *    stores: flows, job-templates, flow-timers; global: job-templates-global (lahar.job-templates),
  *    flow-status-global (lahar.flow-status)
  * flow-engine ─▶ lahar.command-results, lahar.job-commands (SubmitJob/DeleteJob of the flows' jobs),
@@ -57,6 +57,7 @@ public final class FlowTopology {
     public static final String REJECTIONS = "flow-job-rejections";
     public static final String ENGINE = "flow-engine";
     static final String COMMANDS_SOURCE = "flow-commands-source";
+    static final String CLOCK_SOURCE = "flow-clock-source";
 
     private FlowTopology() {
     }
@@ -111,10 +112,9 @@ public final class FlowTopology {
      * The engine, its stores and sinks, added to {@code topology} (which must hold the step of
      * {@link #addRepartitions}).
      *
-     * @param clockSource the source node that reads {@code lahar.clock}
-     * @param tickBudget  at most this many flows are woken by one tick per partition
+     * @param tickBudget at most this many flows are woken by one tick per partition
      */
-    public static void addTo(Topology topology, RegistrySerdes serdes, String clockSource, int tickBudget) {
+    public static void addTo(Topology topology, RegistrySerdes serdes, int tickBudget) {
         var templateSerde = serdes.value(JobTemplate.class);
         var flowStatusSerde = serdes.value(JobFlowStatusRecord.class);
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_TEMPLATES),
@@ -127,11 +127,14 @@ public final class FlowTopology {
                 "flow-status-global-updater", () -> new GlobalStoreUpdater(FlowStores.GLOBAL_FLOW_STATUS, flowStatusSerde.deserializer()));
 
         topology.addSource(COMMANDS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_COMMANDS.name());
+        // A clock topic of its own: on lahar.clock the engine would share the job inputs' source, and
+        // so their task, which Kafka Streams checks partition by partition before every record.
+        topology.addSource(CLOCK_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_CLOCK.name());
         var decoders = new FlowEngineProcessor.Decoders(serdes.value(FlowCommand.class).deserializer(),
                 serdes.value(JobStatusRecord.class).deserializer(), serdes.value(Tick.class).deserializer(),
                 templateSerde.deserializer(), flowStatusSerde.deserializer(), serdes.value(CommandResult.class).deserializer());
         topology.addProcessor(ENGINE, () -> new FlowEngineProcessor(decoders, tickBudget),
-                COMMANDS_SOURCE, repartitionSource(topology, REPARTITION), repartitionSource(topology, REJECTIONS), clockSource);
+                COMMANDS_SOURCE, repartitionSource(topology, REPARTITION), repartitionSource(topology, REJECTIONS), CLOCK_SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FlowStores.FLOWS),
                 Serdes.String(), Serdes.ByteArray()), ENGINE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FlowStores.TEMPLATES),

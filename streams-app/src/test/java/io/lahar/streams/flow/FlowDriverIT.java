@@ -100,7 +100,7 @@ class FlowDriverIT {
         toFlows = driver.createOutputTopic("flow-driver-test-" + FlowTopology.REPARTITION + "-repartition",
                 new StringDeserializer(), new ByteArrayDeserializer());
         statusDecoder = serdes.value(JobStatusRecord.class).deserializer();
-        clock = input(Topics.CLOCK, serdes, Tick.class);
+        clock = input(Topics.FLOW_CLOCK, serdes, Tick.class);
         rawFlowCommands = driver.createInputTopic(Topics.FLOW_COMMANDS.name(), new StringSerializer(), new ByteArraySerializer());
         results = output(Topics.COMMAND_RESULTS, serdes, CommandResult.class);
         jobCommands = output(Topics.JOB_COMMANDS, serdes, JobCommand.class);
