@@ -1,8 +1,8 @@
 package io.lahar.streams.clock;
 
 import io.lahar.schema.Tick;
-import io.lahar.schema.Topics.TopicSpec;
 import io.lahar.schema.Topics;
+import io.lahar.schema.Topics.TopicSpec;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

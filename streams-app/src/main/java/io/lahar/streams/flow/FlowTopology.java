@@ -33,7 +33,7 @@ import org.apache.kafka.streams.state.Stores;
  * lahar.command-results ─▶ flow-job-rejection-rekey (rejected SubmitJob of a flow's job) ─▶
  *    (repartition: lahar-streams-flow-job-rejections-repartition, by flow key) ────────────────────────────────────┤
  * lahar.flow-commands ─────────────────────────────────────────────────────────────────────────────────────────────┤
- * lahar.flow-clock ───────────────────────────────────────────────────────────────────────────────────────────────┴▶ flow-engine
+ * lahar.flow-clock ────────────────────────────────────────────────────────────────────────────────────────────────┴▶ flow-engine
  *    stores: flows, job-templates, flow-timers; global: job-templates-global (lahar.job-templates),
  *    flow-status-global (lahar.flow-status)
  * flow-engine ─▶ lahar.command-results, lahar.job-commands (SubmitJob/DeleteJob of the flows' jobs),

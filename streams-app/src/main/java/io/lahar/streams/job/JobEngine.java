@@ -194,7 +194,7 @@ public final class JobEngine {
             pending.put(key, new PendingStatus(job, time, timestamp, internal.currentNode(), internal.recordContext()));
             return;
         }
-        if (!StatusCoalescer.replacesLazily(older.job, job, () -> statuses.shown(key))) {
+        if (!StatusCoalescer.replaces(older.job, job, () -> statuses.shown(key))) {
             // It shows a phase the newer one would hide: readers waiting for that phase must see it.
             sendStatus(key, older);
         }

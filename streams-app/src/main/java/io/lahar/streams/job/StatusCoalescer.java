@@ -27,21 +27,14 @@ final class StatusCoalescer {
     }
 
     /**
-     * Whether {@code newer} may replace {@code older} given {@code shown}, the job's last status
-     * sent (null when unknown: then the newer one alone must show it all). A tombstone (null)
-     * never replaces a status.
-     */
-    static boolean replaces(Job older, Job newer, Job shown) {
-        return replacesLazily(older, newer, () -> shown);
-    }
-
-    /**
-     * {@link #replaces(Job, Job, Job)}, asking for the last status sent only when {@code newer}
+     * Whether {@code newer} may replace {@code older} given the job's last status sent, which
+     * {@code lastShown} gives (null when unknown: then the newer one alone must show it all). A
+     * tombstone (null) never replaces a status. {@code lastShown} is asked only when {@code newer}
      * alone does not show all that {@code older} does: what was shown only ever adds to what may be
      * hidden, and a job's counts mostly move within one phase, so most inputs never need it (a
      * lookup the lifecycle would otherwise make on each).
      */
-    static boolean replacesLazily(Job older, Job newer, Supplier<Job> lastShown) {
+    static boolean replaces(Job older, Job newer, Supplier<Job> lastShown) {
         if (older == null || newer == null) {
             return older == newer;
         }
@@ -52,8 +45,11 @@ final class StatusCoalescer {
         return shown != null && showsAllOf(older, newer, shown);
     }
 
-    /** Whether {@code newer}, or else {@code shown} (may be null), shows {@code older}'s phase and every task phase. */
-    private static boolean showsAllOf(Job older, Job newer, Job shown) {
+    /**
+     * Whether {@code newer}, or else {@code shown} (may be null), shows {@code older}'s phase and
+     * every task phase: the rule {@link #replaces} asks without and then with the last status sent.
+     */
+    static boolean showsAllOf(Job older, Job newer, Job shown) {
         JobPhase phase = phase(older);
         boolean phaseShown = Objects.equals(phase, phase(newer)) || shown != null && Objects.equals(phase, phase(shown));
         return phaseShown && showsEveryTaskPhaseOf(older, newer, shown);
