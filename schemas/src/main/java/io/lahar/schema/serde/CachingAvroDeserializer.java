@@ -10,9 +10,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.data.TimeConversions;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.Decoder;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
@@ -148,8 +146,9 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
         }
     }
 
-    private static BinaryDecoder decoder(byte[] bytes) {
-        return DecoderFactory.get().binaryDecoder(bytes, HEADER, bytes.length - HEADER, null);
+    /** The record's Avro binary after the header, strings read straight from the array ({@link ByteArrayDecoder}). */
+    private static Decoder decoder(byte[] bytes) {
+        return new ByteArrayDecoder(bytes, HEADER, bytes.length - HEADER);
     }
 
     private IllegalArgumentException undecodable(String topic, int id, Exception e) {
