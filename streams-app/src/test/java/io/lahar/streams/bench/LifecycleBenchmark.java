@@ -60,14 +60,15 @@ import java.util.function.BooleanSupplier;
  *
  * <pre>
  *   LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS] [--timeline | --separate-jvms]
- *                      [--gc-between-rounds] [--timeout SECONDS]
+ *                      [--gc-between-rounds] [--interleave] [--timeout SECONDS]
  * </pre>
  * Defaults: 1000 jobs × 8 pods, warm-up rounds for 128k pod events ({@link #defaultWarmUpRounds}),
  * 3 measured rounds; {@code --timeline} samples the stream thread's totals every 50 ms;
  * {@code --gc-between-rounds} collects this JVM's heap ({@code System.gc()}, untimed) before each
  * measured side, so no side pays for what the heap held before it — the harness's own records of
  * the round, the admission's garbage, a full collection that happens to fall due — and neither
- * does it pay, then, for the full collections its own promotions would bring.
+ * does it pay, then, for the full collections its own promotions would bring. {@code --interleave}
+ * sends one pod of each job in turn rather than each job's pods together ({@link Workload#podEvents}).
  * It starts its own broker and registry (testkit), or uses running ones when the system
  * properties {@code lahar.kafka.bootstrap} and {@code lahar.registry.url} are set.
  */
@@ -143,6 +144,7 @@ public final class LifecycleBenchmark {
         boolean timeline = false;
         boolean separateJvms = false;
         boolean gcBetweenRounds = false;
+        boolean interleaved = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--jobs" -> jobs = positive(args, ++i);
@@ -152,6 +154,7 @@ public final class LifecycleBenchmark {
                 case "--timeline" -> timeline = true;
                 case "--separate-jvms" -> separateJvms = true;
                 case "--gc-between-rounds" -> gcBetweenRounds = true;
+                case "--interleave" -> interleaved = true;
                 case "--timeout" -> timeoutSeconds = positive(args, ++i);
                 default -> {
                     System.err.println(USAGE + " (unknown argument: " + args[i] + ")");
@@ -175,7 +178,7 @@ public final class LifecycleBenchmark {
         try {
             LaharInfra infra = LaharInfra.shared();
             int warmUp = warmUpRounds != null ? warmUpRounds : defaultWarmUpRounds(2L * jobs * pods);
-            new LifecycleBenchmark(infra, new Workload(run, jobs, pods, T0), warmUp, rounds,
+            new LifecycleBenchmark(infra, new Workload(run, jobs, pods, T0, interleaved), warmUp, rounds,
                     separateJvms, timeline, gcBetweenRounds, Duration.ofSeconds(timeoutSeconds)).run();
         } catch (Exception e) {
             System.err.println("bench-lifecycle: failed: " + e);
@@ -187,7 +190,7 @@ public final class LifecycleBenchmark {
     }
 
     private static final String USAGE = "usage: LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS]"
-            + " [--timeline | --separate-jvms] [--gc-between-rounds] [--timeout SECONDS]";
+            + " [--timeline | --separate-jvms] [--gc-between-rounds] [--interleave] [--timeout SECONDS]";
 
     /**
      * The test classpath's log manager has no configuration and would format the clients' DEBUG and
@@ -225,7 +228,7 @@ public final class LifecycleBenchmark {
 
     /** The jobs of one round: the run's size, names of their own. */
     private Workload round(String tag) {
-        return new Workload(workload.run() + tag, workload.jobs(), workload.pods(), T0);
+        return new Workload(workload.run() + tag, workload.jobs(), workload.pods(), T0, workload.interleaved());
     }
 
     /**
@@ -291,11 +294,11 @@ public final class LifecycleBenchmark {
         }
 
         System.out.println();
-        System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events a round (%.1f KB average), %d cores,"
+        System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events a round (%.1f KB average; %s), %d cores,"
                         + " %d stream thread(s) and as many raw loops, commit interval %d ms, poll %d ms; %d warm-up rounds, then %d measured,"
                         + " each round through the topology, then the raw loops; %s%n",
                 workload.jobs(), workload.pods(), events,
-                averageRecordSize / 1024.0,
+                averageRecordSize / 1024.0, workload.interleaved() ? "one pod of each job in turn, --interleave" : "each job's pods together",
                 Runtime.getRuntime().availableProcessors(), threads, cadence.commitInterval().toMillis(), cadence.poll().toMillis(), warmUpRounds, rounds,
                 separateJvms ? "the topology and each raw side in a JVM of its own (--separate-jvms)"
                         : gcBetweenRounds ? "all in one JVM, its heap collected before each measured side (--gc-between-rounds)"

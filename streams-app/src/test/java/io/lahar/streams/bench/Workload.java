@@ -15,8 +15,11 @@ import java.util.List;
  * The benchmark's jobs: N Volcano Jobs of one task with M replicas (gang of M), each run to
  * completion by 2·M pod events (every pod Running, then every pod Succeeded), as the bridge would
  * report them. Names carry the run id so a shared broker's other records never count.
+ *
+ * <p>{@code interleaved}: the events of one job spread over the round (every job's first pod, then
+ * every job's second, ...) instead of side by side (a job's pods one after the other).
  */
-record Workload(String run, int jobs, int pods, long t0) {
+record Workload(String run, int jobs, int pods, long t0, boolean interleaved) {
 
     static final String NAMESPACE = "bench";
     static final String TASK = "worker";
@@ -73,16 +76,19 @@ record Workload(String run, int jobs, int pods, long t0) {
 
     /**
      * Every pod event of the run in send order: all jobs' pods Running, then all Succeeded — the
-     * jobs run side by side, as on a cluster, rather than one after the other.
+     * jobs run side by side, as on a cluster, rather than one after the other. A job's pods come one
+     * after the other (its gang starts together), or, {@link #interleaved}, one pod of each job in
+     * turn: then a commit interval sees each job's events one or two at a time, as when pods start
+     * and finish at their own pace, and each job's entry and status are written that much more often.
      */
     List<Keyed<PodEvent>> podEvents(java.util.Map<Integer, String> jobUids) {
         List<Keyed<PodEvent>> events = new ArrayList<>(2 * jobs * pods);
         for (String phase : List.of("Running", "Succeeded")) {
             long time = t0 + (phase.equals("Running") ? 2_000 : 60_000);
-            for (int i = 0; i < jobs; i++) {
-                for (int p = 0; p < pods; p++) {
-                    events.add(new Keyed<>(key(i), podEvent(i, p, phase, jobUids.get(i), time)));
-                }
+            for (int n = 0; n < jobs * pods; n++) {
+                int i = interleaved ? n % jobs : n / pods;
+                int p = interleaved ? n / jobs : n % pods;
+                events.add(new Keyed<>(key(i), podEvent(i, p, phase, jobUids.get(i), time)));
             }
         }
         return events;
