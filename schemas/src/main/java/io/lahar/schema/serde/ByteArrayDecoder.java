@@ -57,30 +57,29 @@ final class ByteArrayDecoder extends Decoder {
 
     @Override
     public int readInt() throws IOException {
-        int n = 0;
-        for (int shift = 0; shift < 32; shift += 7) {
-            require(1);
-            int b = buf[pos++] & 0xff;
-            n |= (b & 0x7f) << shift;
-            if ((b & 0x80) == 0) {
-                return (n >>> 1) ^ -(n & 1);
-            }
-        }
-        throw new InvalidNumberEncodingException("Invalid int encoding");
+        // The low 32 bits, as BinaryDecoder keeps them of a five-byte int.
+        int n = (int) varint(5, "Invalid int encoding");
+        return (n >>> 1) ^ -(n & 1);
     }
 
     @Override
     public long readLong() throws IOException {
+        long n = varint(10, "Invalid long encoding");
+        return (n >>> 1) ^ -(n & 1);
+    }
+
+    /** The bits of a base-128 varint of at most {@code maxBytes} bytes, before zigzag decoding. */
+    private long varint(int maxBytes, String invalid) throws IOException {
         long n = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
+        for (int i = 0; i < maxBytes; i++) {
             require(1);
             long b = buf[pos++] & 0xff;
-            n |= (b & 0x7f) << shift;
+            n |= (b & 0x7f) << (7 * i);
             if ((b & 0x80) == 0) {
-                return (n >>> 1) ^ -(n & 1);
+                return n;
             }
         }
-        throw new InvalidNumberEncodingException("Invalid long encoding");
+        throw new InvalidNumberEncodingException(invalid);
     }
 
     @Override
