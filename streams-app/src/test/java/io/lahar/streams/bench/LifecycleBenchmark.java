@@ -228,7 +228,7 @@ public final class LifecycleBenchmark {
 
     /** The jobs of one round: the run's size, names of their own. */
     private Workload round(String tag) {
-        return new Workload(workload.run() + tag, workload.jobs(), workload.pods(), T0, workload.interleaved());
+        return workload.renamed(workload.run() + tag);
     }
 
     /**

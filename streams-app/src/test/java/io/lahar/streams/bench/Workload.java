@@ -28,6 +28,11 @@ record Workload(String run, int jobs, int pods, long t0, boolean interleaved) {
         return "b" + run + "-" + i;
     }
 
+    /** The same workload under another run id (each round's jobs have names of their own). */
+    Workload renamed(String newRun) {
+        return new Workload(newRun, jobs, pods, t0, interleaved);
+    }
+
     String key(int i) {
         return Topics.jobKey(NAMESPACE, jobName(i));
     }

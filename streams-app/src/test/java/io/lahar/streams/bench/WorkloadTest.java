@@ -1,6 +1,7 @@
 package io.lahar.streams.bench;
 
 import io.lahar.schema.PodEvent;
+import io.lahar.schema.Topics;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -34,7 +35,7 @@ class WorkloadTest {
 
         assertThat(interleaved.podEvents(UIDS)).hasSize(2 * 3 * 4)
                 .containsExactlyInAnyOrderElementsOf(together.podEvents(UIDS))
-                .allSatisfy(e -> assertThat(e.key()).isEqualTo(e.value().getNamespace() + "/" + e.value().getJob()));
+                .allSatisfy(e -> assertThat(e.key()).isEqualTo(Topics.jobKey(e.value().getNamespace(), e.value().getJob())));
         assertThat(IntStream.range(0, 3).mapToObj(i -> interleaved.podEvents(UIDS).stream()
                 .filter(e -> e.key().equals(interleaved.key(i))).map(e -> e.value().getJobUid()).distinct().toList()))
                 .containsExactly(List.of("u0"), List.of("u1"), List.of("u2"));
