@@ -150,6 +150,33 @@ class SimulateFlowCommandTest {
         assertThat(l.get(4).at("/status/jobStatusList/0/restartCount").asInt()).isEqualTo(1);
     }
 
+    /** The seed's running state: one Failed job fails the flow at once; an Aborted one is unknown. */
+    @Test
+    void aFailedJobFailsTheFlowAtOnceAndAnAbortedOneIsUnknown() throws Exception {
+        Path flow = file("flow.yaml", """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobFlow
+                metadata: {name: f}
+                spec:
+                  flows:
+                  - name: a
+                  - name: b
+                """);
+        int code = simulate("""
+                {"job":"a","phase":"Running"}
+                {"job":"b","phase":"Aborted"}
+                {"job":"b","phase":"Running"}
+                {"job":"a","phase":"Failed"}
+                """, TEMPLATES, flow);
+        assertThat(code).isZero();
+        List<JsonNode> l = lines();
+        assertThat(l.get(2).path("phase").asText()).isEqualTo("Running");
+        assertThat(strings(l.get(2).at("/status/unKnowJobs"))).containsExactly("f-b");
+        assertThat(l.get(4).path("phase").asText()).as("b still runs").isEqualTo("Failed");
+        assertThat(strings(l.get(4).at("/status/runningJobs"))).containsExactly("f-b");
+        assertThat(strings(l.get(4).at("/status/failedJobs"))).containsExactly("f-a");
+    }
+
     @Test
     void deleteCommandTerminatesTheFlow() throws Exception {
         int code = simulate("""

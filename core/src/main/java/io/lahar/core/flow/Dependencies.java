@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * Volcano's {@code judge}, extended: whether a flow entry's job may be created now. A target
  * holds when its job Completed (Volcano), reached the task phases of a taskStatus probe, or, with
- * Lahar's {@code when}, ended in one of the listed phases. Strategy {@code all} needs every
+ * Lahar's {@code when}, reached one of the listed phases. Strategy {@code all} needs every
  * target, {@code any} one. An entry whose dependency can never hold any more (a target skipped,
  * or ended otherwise) is skipped, so the flow can tell "done" from "still waiting".
  */
@@ -64,10 +64,12 @@ public final class Dependencies {
             }
             return target.ended() ? Target.NEVER : Target.PENDING;
         }
-        if (!target.ended()) {
-            return Target.PENDING;
+        // A phase a `when` lists holds while the job is in it, final or not: a branch on Aborted
+        // reacts to the abort although the job may still be resumed.
+        if (target.phase() != null && wanted(entry).contains(target.phase().name())) {
+            return Target.HOLDS;
         }
-        return wanted(entry).contains(target.phase().name()) ? Target.HOLDS : Target.NEVER;
+        return target.ended() ? Target.NEVER : Target.PENDING;
     }
 
     /** The phases the targets must end in: {@code when.phases}, or Completed as in Volcano. */
@@ -101,9 +103,9 @@ public final class Dependencies {
     }
 
     /**
-     * Whether a job that ended otherwise than Completed is an expected outcome: some entry with a
+     * Whether a job that ended Failed or Terminated is an expected outcome: some entry with a
      * {@code when} listing that phase depends on it (the compensation branch). An unhandled one
-     * fails the flow.
+     * fails the flow at once.
      */
     public static boolean handled(FlowJob ended, List<Flow> flows) {
         for (Flow f : flows) {

@@ -18,7 +18,7 @@ import java.util.Map;
  * @param job               the manifest created, null until then
  * @param exists            whether the job exists in the world now (false after a delete)
  * @param createdAt         creation time of the current incarnation (epoch ms)
- * @param endedAt           when the job reached Completed, Failed, Terminated or Aborted
+ * @param endedAt           when the job reached Completed, Failed or Terminated
  * @param retries           re-creations done by the flow's {@code retry}
  * @param jobRetryCount     the job's own retryCount, as last observed
  * @param retryAt           when the backoff ends and the job is re-created
@@ -64,9 +64,14 @@ public record FlowJob(
         return phase == null ? JobPhase.Pending : phase;
     }
 
-    /** The job ran to an end the flow will not undo: created, and Completed, Failed, Terminated or Aborted. */
+    /** The job ran to an end nothing will undo: created, and Completed, Failed or Terminated. */
     public boolean ended() {
         return state == EntryState.Created && phase != null && FlowJobs.ENDED.contains(phase);
+    }
+
+    /** The job ended otherwise than Completed: Failed or Terminated. */
+    public boolean endedUnsuccessfully() {
+        return ended() && phase != JobPhase.Completed;
     }
 
     FlowJob with(EntryState s, JobPhase p) {

@@ -12,9 +12,12 @@ import java.util.Set;
 /** Small shared rules about a flow's jobs: which phases end a job, how time and history are written. */
 final class FlowJobs {
 
-    /** The phases a job ends in, as far as the flow is concerned (Lahar's {@code when} offers the same). */
-    static final Set<JobPhase> ENDED = EnumSet.of(JobPhase.Completed, JobPhase.Failed, JobPhase.Terminated,
-            JobPhase.Aborted);
+    /**
+     * The phases a job never leaves (Volcano's finished state). Aborted is not one of them: an
+     * aborted job can be resumed, so the seed files it under unKnowJobs and the flow goes on
+     * waiting for it.
+     */
+    static final Set<JobPhase> ENDED = EnumSet.of(JobPhase.Completed, JobPhase.Failed, JobPhase.Terminated);
 
     private FlowJobs() {
     }

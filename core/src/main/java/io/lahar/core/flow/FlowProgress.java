@@ -6,6 +6,6 @@ public enum FlowProgress {
     ACTIVE,
     /** Nothing more will happen and every job completed (or failed into a {@code when} branch made for it). */
     SUCCEEDED,
-    /** Nothing more will happen and some job ended Failed, Terminated or Aborted with nothing to handle it. */
+    /** Some job ended Failed or Terminated with nothing to handle it: the flow fails at once, whatever else still runs. */
     FAILED
 }

@@ -260,27 +260,29 @@ public final class FlowRun {
                 .withOwnerReferences(List.of(owner));
     }
 
-    /** Whether the flow is done, and how. */
+    /**
+     * Whether the flow is done, and how. As the seed's running state decides: Failed as soon as
+     * one job is Failed or Terminated, whatever the others still do, and Succeed once every job
+     * completed. Lahar's extensions come first: a failed job with retries left is in its backoff,
+     * not Failed; a failure a {@code when} branch handles is an outcome, not a failure. A job in
+     * any other phase (Aborted, Restarting, ...) keeps the flow going.
+     */
     public FlowProgress progress() {
-        boolean failed = false;
+        boolean active = false;
         for (FlowJob j : jobs.values()) {
             switch (j.state()) {
-                case Waiting, Backoff -> {
-                    return FlowProgress.ACTIVE;
-                }
+                case Waiting, Backoff -> active = true;
                 case Created -> {
-                    if (!j.ended()) {
-                        return FlowProgress.ACTIVE;
+                    if (j.endedUnsuccessfully() && !Dependencies.handled(j, flow.spec().flowsOrEmpty())) {
+                        return FlowProgress.FAILED;
                     }
-                    if (j.phase() != JobPhase.Completed && !Dependencies.handled(j, flow.spec().flowsOrEmpty())) {
-                        failed = true;
-                    }
+                    active |= !j.ended();
                 }
                 case Skipped -> {
                 }
             }
         }
-        return failed ? FlowProgress.FAILED : FlowProgress.SUCCEEDED;
+        return active ? FlowProgress.ACTIVE : FlowProgress.SUCCEEDED;
     }
 
     /** Volcano's Pending → Running: some job has left Pending (it runs, or already finished). */
@@ -291,8 +293,7 @@ public final class FlowRun {
     /** A failed job, for the message of a Failed transition. */
     public List<String> unhandledFailures() {
         return jobs.values().stream()
-                .filter(j -> j.ended() && j.phase() != JobPhase.Completed
-                        && !Dependencies.handled(j, flow.spec().flowsOrEmpty()))
+                .filter(j -> j.endedUnsuccessfully() && !Dependencies.handled(j, flow.spec().flowsOrEmpty()))
                 .map(j -> j.name() + " " + j.phase() + (j.message() == null ? "" : " (" + j.message() + ")")).toList();
     }
 

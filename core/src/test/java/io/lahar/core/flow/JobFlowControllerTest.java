@@ -117,12 +117,17 @@ class JobFlowControllerTest {
                 - name: b
                 - name: c
                   dependsOn: {targets: [a, b], strategy: any}
-                """), "a", "b", "c");
+                - name: cleanup
+                  dependsOn: {targets: [a, b], strategy: any}
+                  when: {phases: [Failed]}
+                """), "a", "b", "c", "cleanup");
         d.job("a", JobPhase.Failed);
         assertThat(d.condition("c")).isEqualTo("Waiting");
+        assertThat(d.created()).containsExactly("test-cleanup");
         d.job("b", JobPhase.Failed);
         assertThat(d.condition("c")).isEqualTo("Skipped");
-        assertThat(d.state.phase()).isEqualTo(Failed);
+        d.job("cleanup", Completed);
+        assertThat(d.state.phase()).as("both failures are handled by cleanup").isEqualTo(Succeed);
     }
 
     @Test
@@ -339,24 +344,114 @@ class JobFlowControllerTest {
         assertThat(d.state.status().failedJobs()).containsExactly("test-train");
     }
 
+    static final String TWO_ROOTS = """
+            flows:
+            - name: a
+            - name: b
+            - name: c
+              dependsOn: {targets: [a]}
+            """;
+
+    /** The seed's state/running.go: Failed as soon as one job is Failed, though another still runs. */
     @Test
-    void anUnhandledFailureFailsTheFlowOnceNothingElseCanRun() {
+    void anUnhandledFailureFailsTheFlowAtOnceWhileOtherJobsRun() {
+        d.submit(FlowDriver.flow(TWO_ROOTS), "a", "b", "c");
+        d.job("b", JobPhase.Running);
+        d.job("a", JobPhase.Failed);
+        assertThat(d.state.phase()).as("b still runs").isEqualTo(Failed);
+        assertThat(d.last.transitions()).singleElement().satisfies(t -> {
+            assertThat(t.from()).isEqualTo(Running);
+            assertThat(t.message()).contains("test-a Failed");
+        });
+        assertThat(d.condition("c")).isEqualTo("Skipped");
+        assertThat(d.state.status().runningJobs()).containsExactly("test-b");
+        assertThat(d.state.status().failedJobs()).containsExactly("test-a");
+        d.job("b", Completed);
+        assertThat(d.state.phase()).as("Failed is final").isEqualTo(Failed);
+        assertThat(d.state.status().completedJobs()).as("the status still follows the jobs").containsExactly("test-b");
+        assertThat(d.created()).as("nothing more is created").isEmpty();
+    }
+
+    @Test
+    void aTerminatedJobFailsTheFlowAtOnce() {
+        d.submit(FlowDriver.flow(TWO_ROOTS), "a", "b", "c");
+        d.job("a", JobPhase.Running);
+        d.job("b", JobPhase.Running);
+        d.job("b", JobPhase.Terminating);
+        assertThat(d.state.phase()).as("Terminating is not final yet").isEqualTo(Running);
+        assertThat(d.state.status().terminatedJobs()).containsExactly("test-b");
+        d.job("b", JobPhase.Terminated);
+        assertThat(d.state.phase()).isEqualTo(Failed);
+        assertThat(d.last.transitions().get(0).message()).contains("test-b Terminated");
+    }
+
+    @Test
+    void aJobFailedBeforeAnyRanFailsAPendingFlow() {
+        d.submit(FlowDriver.flow(TWO_ROOTS), "a", "b", "c");
+        d.job("a", JobPhase.Failed);
+        assertThat(d.last.transitions()).singleElement().satisfies(t -> {
+            assertThat(t.from()).isEqualTo(Pending);
+            assertThat(t.to()).isEqualTo(Failed);
+        });
+    }
+
+    /** The seed files an Aborted job under unKnowJobs: it can be resumed, so the flow waits for it. */
+    @Test
+    void anAbortedJobIsUnknownAndTheFlowGoesOnWhenItIsResumed() {
+        d.submit(FlowDriver.flow(TWO_ROOTS), "a", "b", "c");
+        d.job("b", JobPhase.Running);
+        d.job("a", JobPhase.Running);
+        for (JobPhase p : List.of(JobPhase.Aborting, JobPhase.Aborted)) {
+            d.job("a", p);
+            assertThat(d.state.phase()).as("%s does not end the flow", p).isEqualTo(Running);
+            assertThat(d.state.status().unKnowJobs()).containsExactly("test-a");
+            assertThat(d.state.status().failedJobs()).isEmpty();
+        }
+        assertThat(d.condition("c")).as("c still waits for a").isEqualTo("Waiting");
+        d.job("b", Completed);
+        assertThat(d.state.phase()).as("the aborted job is not done").isEqualTo(Running);
+        d.job("a", JobPhase.Running);
+        assertThat(d.state.status().unKnowJobs()).isEmpty();
+        d.job("a", Completed);
+        assertThat(d.created()).containsExactly("test-c");
+        d.job("c", Completed);
+        assertThat(d.state.phase()).isEqualTo(Succeed);
+    }
+
+    @Test
+    void aFailedJobWithRetriesLeftHasNotFailedTheFlowYet() {
         d.submit(FlowDriver.flow("""
                 flows:
                 - name: a
+                  retry: {maxRetries: 1, backoff: {base: 10s}}
                 - name: b
-                - name: c
-                  dependsOn: {targets: [a]}
-                """), "a", "b", "c");
+                """), "a", "b");
         d.job("b", JobPhase.Running);
         d.job("a", JobPhase.Failed);
-        assertThat(d.condition("c")).isEqualTo("Skipped");
-        assertThat(d.state.phase()).as("b still runs").isEqualTo(Running);
-        d.job("b", Completed);
-        assertThat(d.state.phase()).isEqualTo(Failed);
-        assertThat(d.last.transitions().get(0).message()).contains("test-a Failed");
-        d.job("b", JobPhase.Running);
-        assertThat(d.state.phase()).as("Failed is final").isEqualTo(Failed);
+        assertThat(d.state.phase()).isEqualTo(Running);
+        assertThat(d.condition("a")).isEqualTo("Backoff");
+        d.tick(10_000);
+        d.job("a", JobPhase.Failed);
+        assertThat(d.state.phase()).as("retries exhausted, b still runs").isEqualTo(Failed);
+    }
+
+    @Test
+    void aWhenBranchOnAbortedRunsWhileTheJobIsAborted() {
+        d.submit(FlowDriver.flow("""
+                flows:
+                - name: a
+                - name: notify
+                  dependsOn: {targets: [a]}
+                  when: {phases: [Aborted]}
+                """), "a", "notify");
+        d.job("a", JobPhase.Running);
+        d.job("a", JobPhase.Aborted);
+        assertThat(d.created()).containsExactly("test-notify");
+        d.job("notify", Completed);
+        assertThat(d.state.phase()).as("a may still be resumed").isEqualTo(Running);
+        d.job("a", JobPhase.Running);
+        d.job("a", Completed);
+        assertThat(d.state.phase()).isEqualTo(Succeed);
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.lahar.core.flow.state;
 import io.lahar.core.flow.FlowInput;
 import io.lahar.core.flow.FlowRun;
 
-/** Failed: a job failed and nothing can follow it. Final; the failed jobs are kept for inspection. */
+/** Failed: a job was Failed or Terminated. Final: nothing more is created; the jobs are kept for inspection. */
 public final class FailedState implements FlowState {
 
     @Override
