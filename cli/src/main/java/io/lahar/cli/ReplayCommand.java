@@ -6,6 +6,7 @@ import io.lahar.cli.replay.QueueHistory;
 import io.lahar.cli.replay.ReplayInput;
 import io.lahar.core.job.Transition;
 import io.lahar.schema.JobTransition;
+import io.lahar.schema.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -72,6 +73,13 @@ public final class ReplayCommand implements Callable<Integer> {
         Predicate<ReplayInput> within = bound(until);
         InputLog.Log log = InputLog.read(bootstrap, registry, job, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();
+        String key = Topics.jobKey(parts[0], parts[1]);
+        if (log.inputs().stream().noneMatch(in -> key.equals(in.key()))) {
+            // The clock's ticks of the job's partition are there whether or not the job is.
+            spec.commandLine().getErr().println("error: no input of job " + job + " in " + String.join(", ",
+                    InputLog.TOPICS) + ": no such job (check the namespace and name)");
+            return Lahar.EXIT_REJECTED;
+        }
         for (JobReplay.Step step : replay(parts[0], parts[1], maxClockStep, log.queues(),
                 log.inputs().stream().takeWhile(within).toList())) {
             print(out, step, explain, allTicks);
@@ -103,14 +111,25 @@ public final class ReplayCommand implements Callable<Integer> {
                 step.note() == null ? "" : " (" + step.note() + ")");
         for (int i = 0; i < step.transitions().size(); i++) {
             JobTransition t = step.transitions().get(i);
-            out.printf("  -> %s -> %s (%s: %s)%n", t.getFrom() == null ? "(new)" : t.getFrom(), t.getTo(),
-                    t.getReason() == null ? "-" : t.getReason(), t.getMessage() == null ? "" : t.getMessage());
+            out.printf("  -> %s -> %s (%s)%n", t.getFrom() == null ? "(new)" : t.getFrom(), t.getTo(),
+                    why(t.getReason(), t.getMessage()));
             if (explain) {
                 Transition cause = step.causes().get(i);
                 out.printf("     event %s, action %s, %s%n", t.getEvent(), cause.action() == null ? "none" : cause.action(),
                         cause.policy() == null ? "no policy matched: the phase's own rule" : "policy " + cause.policy() + " matched");
             }
         }
+    }
+
+    /** "reason: message", without repeating the reason when the message already starts with it. */
+    static String why(String reason, String message) {
+        if (message == null || message.isEmpty()) {
+            return reason == null ? "-" : reason;
+        }
+        if (reason == null || message.startsWith(reason + ":") || message.equals(reason)) {
+            return message;
+        }
+        return reason + ": " + message;
     }
 
     private Predicate<ReplayInput> bound(String text) {

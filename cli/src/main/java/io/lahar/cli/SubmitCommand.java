@@ -127,10 +127,10 @@ public final class SubmitCommand implements Callable<Integer> {
                 return Lahar.EXIT_INPUT;
             }
             if (result.getAccepted()) {
-                out.println("job " + request.getValue() + " accepted");
+                out.println(Results.line("Created", "Job", request.getValue()));
             } else {
                 allAccepted = false;
-                out.println("job " + request.getValue() + " rejected");
+                out.println(Results.line("Rejected", "Job", request.getValue()));
                 result.getViolations().forEach(v -> err.println("error: " + v.getPath() + ": " + v.getMessage() + " [Job " + request.getValue() + "]"));
             }
         }

@@ -30,8 +30,8 @@ import java.util.stream.IntStream;
         description = "Print job phase changes from lahar.job-transitions as they happen.")
 public final class WatchCommand implements Callable<Integer> {
 
-    /** Phases a job does not leave by itself (Aborted waits for a resume, so it ends a wait too). */
-    static final Set<String> FINISHED = Set.of("Completed", "Failed", "Terminated", "Aborted");
+    /** The final phases: a job never leaves them. Aborted is not one: the job can still be resumed. */
+    static final Set<String> FINISHED = Set.of("Completed", "Failed", "Terminated");
 
     @Spec
     CommandSpec spec;
@@ -46,7 +46,7 @@ public final class WatchCommand implements Callable<Integer> {
     boolean fromBeginning;
 
     @Option(names = "--until-finished", split = ",", paramLabel = "NS/NAME",
-            description = "Exit 0 once these jobs are Completed, Failed, Terminated or Aborted.")
+            description = "Exit 0 once these jobs are in a final phase: Completed, Failed or Terminated.")
     List<String> untilFinished = List.of();
 
     @Option(names = "--timeout", defaultValue = "0", description = "Give up after this many seconds (0: never); exit 1.")

@@ -32,4 +32,12 @@ class ReplayCommandTest {
         assertThat(code).isEqualTo(Lahar.EXIT_INPUT);
         assertThat(err.toString()).contains("--until: expected an ISO-8601 time").contains("\"yesterday\"");
     }
+
+    @Test
+    void aReasonIsNotRepeatedWhenTheMessageStartsWithIt() {
+        assertThat(ReplayCommand.why("CommandIssued", "CommandIssued: command AbortJob")).isEqualTo("CommandIssued: command AbortJob");
+        assertThat(ReplayCommand.why("MinAvailableReached", "minAvailable 1 reached")).isEqualTo("MinAvailableReached: minAvailable 1 reached");
+        assertThat(ReplayCommand.why("Created", null)).isEqualTo("Created");
+        assertThat(ReplayCommand.why(null, null)).isEqualTo("-");
+    }
 }

@@ -1,5 +1,6 @@
 package io.lahar.cli.flow;
 
+import io.lahar.cli.Results;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -76,7 +77,7 @@ public abstract class CreateVerb extends JobVerb {
             }
             JsonNode created = Output.parse(answer.body());
             if (format == null) {
-                out().println("Created " + resource().kind() + ": " + label(created.path("metadata").isObject() ? created : manifest));
+                out().println(Results.line("Created", resource().kind(), label(created.path("metadata").isObject() ? created : manifest)));
             } else {
                 if (printed && format == Output.Format.yaml) {
                     out().println("---");

@@ -1,5 +1,6 @@
 package io.lahar.cli.flow;
 
+import io.lahar.cli.Results;
 import io.lahar.cli.job.JobVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
@@ -29,7 +30,7 @@ public abstract class DeleteVerb extends JobVerb {
         if (!answer.ok()) {
             return Output.error(err(), "delete " + resource().kind() + " " + namespace + "/" + name, answer);
         }
-        out().println("Deleted " + resource().kind() + ": " + namespace + "/" + name);
+        out().println(Results.line("Deleted", resource().kind(), namespace + "/" + name));
         return 0;
     }
 }

@@ -1,5 +1,6 @@
 package io.lahar.cli.job;
 
+import io.lahar.cli.Results;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -24,7 +25,7 @@ abstract class JobAct extends JobVerb {
     /** The action's name in the API, or null for delete. */
     abstract String action();
 
-    /** What the verb prints on success, as vcctl does. */
+    /** What the verb did, for {@link Results#line}. */
     abstract String done();
 
     @Override
@@ -36,7 +37,7 @@ abstract class JobAct extends JobVerb {
         if (!answer.ok()) {
             return Output.error(err(), (action() == null ? "delete" : action()) + " job " + namespace + "/" + name, answer);
         }
-        out().println(done() + " job " + namespace + "/" + name);
+        out().println(Results.line(done(), "Job", namespace + "/" + name));
         return 0;
     }
 
@@ -47,7 +48,7 @@ abstract class JobAct extends JobVerb {
         }
 
         String done() {
-            return "suspended";
+            return "Suspended";
         }
     }
 
@@ -58,7 +59,7 @@ abstract class JobAct extends JobVerb {
         }
 
         String done() {
-            return "resumed";
+            return "Resumed";
         }
     }
 
@@ -69,7 +70,7 @@ abstract class JobAct extends JobVerb {
         }
 
         String done() {
-            return "deleted";
+            return "Deleted";
         }
     }
 }

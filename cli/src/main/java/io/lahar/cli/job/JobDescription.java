@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code lahar job view NAME} without {@code -o}: the job's spec and status in a few lines, then its tasks. */
+/** {@code lahar job view NAME} without {@code -o}: the job's spec and status in a few lines, its tasks, its latest transitions. */
 public final class JobDescription {
 
     private JobDescription() {
@@ -36,15 +36,38 @@ public final class JobDescription {
                 + ", Unknown " + status.path("unknown").asInt(0));
         StringBuilder out = new StringBuilder(JobTable.render(fields));
         List<List<String>> tasks = new ArrayList<>();
-        tasks.add(List.of("Task", "Replicas", "Min"));
+        List<String> header = new ArrayList<>(List.of("Task", "Replicas", "Min"));
+        header.addAll(TASK_PHASES);
+        tasks.add(header);
         for (JsonNode task : spec.path("tasks")) {
-            tasks.add(List.of(task.path("name").asText(""), task.path("replicas").asText("0"),
+            String name = task.path("name").asText("");
+            List<String> row = new ArrayList<>(List.of(name, task.path("replicas").asText("0"),
                     task.path("minAvailable").asText(task.path("replicas").asText("0"))));
+            JsonNode counts = status.path("taskStatusCount").path(name).path("phase");
+            TASK_PHASES.forEach(p -> row.add(Integer.toString(counts.path(p).asInt(0))));
+            tasks.add(row);
         }
         if (tasks.size() > 1) {
             out.append('\n').append(JobTable.render(tasks));
         }
         return out.toString();
+    }
+
+    /** The pod phases of a task's row, as taskStatusCount counts them. */
+    static final List<String> TASK_PHASES = List.of("Pending", "Running", "Succeeded", "Failed", "Unknown");
+
+    /**
+     * The job's latest transitions (the API's {@code /transitions} answer, oldest first), as the
+     * end of its description: what {@code kubectl describe} shows as Events.
+     */
+    public static String transitions(JsonNode list) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("Time", "From", "To", "Reason", "Message"));
+        for (JsonNode t : list) {
+            rows.add(List.of(t.path("time").asText(""), t.path("from").asText("(new)"), t.path("to").asText(""),
+                    t.path("reason").asText(""), t.path("message").asText("")));
+        }
+        return rows.size() == 1 ? "\nTransitions: none yet\n" : "\nTransitions (newest last):\n" + JobTable.render(rows);
     }
 
     private static void field(List<List<String>> fields, String label, String value) {

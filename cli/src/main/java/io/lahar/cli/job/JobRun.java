@@ -1,5 +1,6 @@
 package io.lahar.cli.job;
 
+import io.lahar.cli.Results;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.Lahar;
 import picocli.CommandLine.Command;
@@ -37,8 +38,8 @@ final class JobRun extends JobVerb {
         if (format != null) {
             out().print(Output.render(job, format));
         } else {
-            out().println("run job " + job.path("metadata").path("namespace").asText("default") + "/"
-                    + job.path("metadata").path("name").asText() + " successfully");
+            out().println(Results.line("Created", "Job", job.path("metadata").path("namespace").asText("default") + "/"
+                    + job.path("metadata").path("name").asText()));
         }
         return 0;
     }

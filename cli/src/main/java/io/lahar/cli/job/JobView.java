@@ -11,6 +11,9 @@ import java.io.IOException;
 @Command(name = "view", description = "Show one job: a description, or the whole job with -o json|yaml.")
 final class JobView extends JobVerb {
 
+    /** How many of the newest transitions the description ends with. */
+    static final int TRANSITIONS = 10;
+
     @Parameters(index = "0", paramLabel = "NAME", description = "The job's name.")
     String name;
 
@@ -27,7 +30,19 @@ final class JobView extends JobVerb {
             return Output.error(err(), "view job " + namespace + "/" + name, answer);
         }
         JsonNode job = Output.parse(answer.body());
-        out().print(format != null ? Output.render(job, format) : JobDescription.describe(job));
+        if (format != null) {
+            out().print(Output.render(job, format));
+            return 0;
+        }
+        out().print(JobDescription.describe(job));
+        LaharApi.Answer transitions = api.get("/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name)
+                + "/transitions?limit=" + TRANSITIONS);
+        JsonNode list = transitions.ok() ? Output.parse(transitions.body()) : null;
+        if (list != null && list.isArray()) {
+            out().print(JobDescription.transitions(list));
+        } else {
+            out().println("\nTransitions: not available (HTTP " + transitions.status() + ")");
+        }
         return 0;
     }
 }

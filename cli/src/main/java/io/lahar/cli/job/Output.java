@@ -53,7 +53,7 @@ public final class Output {
         if (body != null) {
             for (JsonNode v : body.path("violations")) {
                 String path = v.path("path").asText("");
-                err.println("  " + (path.isEmpty() ? "" : path + ": ") + v.path("message").asText(""));
+                err.println("error: " + (path.isEmpty() ? "" : path + ": ") + v.path("message").asText(""));
             }
         }
         return answer.status() >= 500 ? EXIT_UNAVAILABLE : io.lahar.cli.Lahar.EXIT_REJECTED;

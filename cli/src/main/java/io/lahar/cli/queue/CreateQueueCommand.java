@@ -1,5 +1,6 @@
 package io.lahar.cli.queue;
 
+import io.lahar.cli.Results;
 import io.lahar.cli.Lahar;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.QueueAdmission;
@@ -55,7 +56,7 @@ final class CreateQueueCommand extends QueueVerb {
             return rejected(result);
         }
         write(topics, result.object());
-        out().println("queue/" + name + " created");
+        out().println(Results.line("Created", "Queue", name));
         return 0;
     }
 

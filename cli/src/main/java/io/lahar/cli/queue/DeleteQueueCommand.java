@@ -1,5 +1,6 @@
 package io.lahar.cli.queue;
 
+import io.lahar.cli.Results;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.QueueAdmission;
 import io.lahar.core.api.ObjectMeta;
@@ -27,7 +28,7 @@ final class DeleteQueueCommand extends QueueVerb {
             return rejected(result);
         }
         topics.write(name, null);
-        out().println("queue/" + name + " deleted");
+        out().println(Results.line("Deleted", "Queue", name));
         return 0;
     }
 }

@@ -1,5 +1,6 @@
 package io.lahar.cli.queue;
 
+import io.lahar.cli.Results;
 import io.lahar.cli.Lahar;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.QueueAdmission;
@@ -59,11 +60,11 @@ final class OperateQueueCommand extends QueueVerb {
             return rejected(result);
         }
         write(topics, result.object());
-        out().println("queue/" + name + " " + switch (action) {
-            case "open" -> "opened";
-            case "close" -> "closed";
-            default -> "updated";
-        });
+        out().println(Results.line(switch (action) {
+            case "open" -> "Opened";
+            case "close" -> "Closed";
+            default -> "Updated";
+        }, "Queue", name));
         return 0;
     }
 }

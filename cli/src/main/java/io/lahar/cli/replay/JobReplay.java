@@ -14,6 +14,10 @@ import io.lahar.core.job.PodEvents;
 import io.lahar.core.job.PodGroupDecisions;
 import io.lahar.core.job.TimerClock;
 import io.lahar.core.job.Transition;
+import io.lahar.schema.Bind;
+import io.lahar.schema.DeleteJob;
+import io.lahar.schema.Evict;
+import io.lahar.schema.JobActionCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobTransition;
 import io.lahar.schema.PodEvent;
@@ -112,7 +116,8 @@ public final class JobReplay {
     }
 
     private Step command(ReplayInput in, JobCommand command) {
-        String summary = JobCommandCodec.kindOf(command) + " " + command.getRequestId();
+        String summary = JobCommandCodec.kindOf(command) + " " + command.getRequestId() + " from " + command.getSender()
+                + messageOf(command).map(m -> " \"" + m + "\"").orElse("");
         String expected = Topics.jobKey(command.getNamespace(), command.getName());
         if (!in.key().equals(expected)) {
             return note(in, "command", summary, "rejected: key does not match the command's job " + expected);
@@ -154,8 +159,12 @@ public final class JobReplay {
     }
 
     private Step decision(ReplayInput in, SchedulerDecision decision) {
-        String summary = decision.getPodGroup() + " epoch " + decision.getEpoch() + " "
-                + (decision.getDecision() instanceof PodGroupStatus s ? "phase " + s.getPhase() : decision.getDecision().getClass().getSimpleName());
+        String summary = decision.getPodGroup() + " epoch " + decision.getEpoch() + " " + switch (decision.getDecision()) {
+            case PodGroupStatus s -> "phase " + s.getPhase();
+            case Bind b -> "bind pod " + b.getPod() + " to node " + b.getNode() + " (" + b.getAction() + ")";
+            case Evict e -> "evict pod " + e.getPod() + " (" + e.getAction() + "): " + e.getReason();
+            default -> decision.getDecision().getClass().getSimpleName();
+        };
         String expected = Topics.jobKey(decision.getNamespace(), decision.getJob());
         if (!in.key().equals(expected)) {
             throw new IllegalArgumentException("key: record key \"" + in.key() + "\" does not match the decision's job \"" + expected + "\"");
@@ -217,6 +226,16 @@ public final class JobReplay {
 
     private Step note(ReplayInput in, String kind, String summary, String note) {
         return new Step(in, kind, summary, List.of(), List.of(), note);
+    }
+
+    /** The user's words on a delete or an action command, when given. */
+    private static Optional<String> messageOf(JobCommand command) {
+        Object message = switch (command.getCommand()) {
+            case DeleteJob d -> d.getMessage();
+            case JobActionCommand a -> a.getMessage();
+            default -> null;
+        };
+        return message == null || message.toString().isBlank() ? Optional.empty() : Optional.of(message.toString());
     }
 
     private static String violations(List<Violation> violations) {

@@ -164,8 +164,8 @@ class FlowVerbsTest {
         assertThat(api.seen).hasSize(2);
         assertThat(api.err.toString())
                 .contains("error: create JobFlow default/first: JobFlow default/first rejected (HTTP 422)")
-                .contains("  spec.flows[1].dependsOn.targets[0]: flow 'x' is not in this JobFlow")
-                .contains("  spec.flows[2]: cycle: b -> c -> b");
+                .contains("error: spec.flows[1].dependsOn.targets[0]: flow 'x' is not in this JobFlow")
+                .contains("error: spec.flows[2]: cycle: b -> c -> b");
         assertThat(api.out.toString()).isEqualTo("Created JobFlow: default/second\n");
     }
 

@@ -29,6 +29,8 @@ class JobVerbsTest {
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
     private volatile int status = 200;
     private volatile String reply = "{}";
+    /** Answers by request path, where one verb asks more than one thing. */
+    private final java.util.Map<String, String> replies = new java.util.concurrent.ConcurrentHashMap<>();
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
@@ -40,7 +42,8 @@ class JobVerbsTest {
                     exchange.getRequestHeaders().getFirst("Authorization"),
                     exchange.getRequestHeaders().getFirst("X-Lahar-Request-Id"),
                     new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
-            byte[] body = reply.getBytes(StandardCharsets.UTF_8);
+            String path = exchange.getRequestURI().getPath();
+            byte[] body = replies.getOrDefault(path, reply).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(status, body.length);
             exchange.getResponseBody().write(body);
@@ -78,7 +81,7 @@ class JobVerbsTest {
             assertThat(s.body()).contains("name: j");
             assertThat(s.requestId()).hasSize(36);
         });
-        assertThat(out.toString()).isEqualTo("run job default/j successfully\n");
+        assertThat(out.toString()).isEqualTo("Created Job: default/j\n");
     }
 
     @Test
@@ -93,7 +96,7 @@ class JobVerbsTest {
         assertThat(lahar("job", "run", "-f", file.toString())).isEqualTo(Lahar.EXIT_REJECTED);
 
         assertThat(err.toString()).contains("SubmitJob rejected (HTTP 422)")
-                .contains("  spec.minAvailable: exceeds 3").contains("  spec.tasks[1].name: duplicate worker");
+                .contains("error: spec.minAvailable: exceeds 3").contains("error: spec.tasks[1].name: duplicate worker");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -120,7 +123,7 @@ class JobVerbsTest {
                 "POST /api/v1/jobs/ml/j/actions/AbortJob?message=for%20maintenance",
                 "POST /api/v1/jobs/default/j/actions/ResumeJob",
                 "DELETE /api/v1/jobs/default/j");
-        assertThat(out.toString()).contains("suspended job ml/j", "resumed job default/j", "deleted job default/j");
+        assertThat(out.toString()).contains("Suspended Job: ml/j", "Resumed Job: default/j", "Deleted Job: default/j");
         assertThat(seen).extracting(Seen::requestId).doesNotContainNull().doesNotHaveDuplicates();
     }
 
@@ -134,6 +137,29 @@ class JobVerbsTest {
         reply = "{\"error\":\"job default/k not found\"}";
         assertThat(lahar("job", "view", "k")).isEqualTo(Lahar.EXIT_REJECTED);
         assertThat(err.toString()).contains("job default/k not found");
+    }
+
+    @Test
+    void viewDescribesTheTasksWithTheirPodCountsAndEndsWithTheLatestTransitions() {
+        reply = """
+                {"metadata":{"name":"j","namespace":"default"},
+                 "spec":{"queue":"default","tasks":[{"name":"ps","replicas":1},{"name":"worker","replicas":2,"minAvailable":1}]},
+                 "status":{"state":{"phase":"Pending","reason":"PodsNotCreated","message":"waiting for the gang"},
+                           "taskStatusCount":{"worker":{"phase":{"Running":1,"Pending":1}}}}}""";
+        replies.put("/api/v1/jobs/default/j/transitions", """
+                [{"from":null,"to":"Pending","reason":"Created","message":"job created","time":"2026-12-04T10:00:00Z"}]""");
+
+        assertThat(lahar("job", "view", "j")).isZero();
+
+        String text = out.toString();
+        assertThat(text).contains("Reason:").contains("PodsNotCreated").contains("waiting for the gang");
+        assertThat(text.lines().filter(l -> l.startsWith("worker")).findFirst().orElseThrow().split("\\s+"))
+                .containsExactly("worker", "2", "1", "1", "1", "0", "0", "0");
+        assertThat(text).contains("Transitions (newest last):");
+        assertThat(text.lines().filter(l -> l.startsWith("2026-12-04T10:00:00Z")).findFirst().orElseThrow())
+                .contains("(new)").contains("Pending").contains("Created").contains("job created");
+        assertThat(seen).extracting(Seen::uri).containsExactly("/api/v1/jobs/default/j",
+                "/api/v1/jobs/default/j/transitions?limit=10");
     }
 
     @Test

@@ -93,7 +93,7 @@ class TemplateVerbsTest {
 
         assertThat(api.lahar("jobtemplate", "create", "-f", file.toString())).isEqualTo(Lahar.EXIT_REJECTED);
 
-        assertThat(api.err.toString()).contains("  spec.minAvailable: exceeds 2").contains("  spec.tasks[0].name: not a DNS-1123 label");
+        assertThat(api.err.toString()).contains("error: spec.minAvailable: exceeds 2").contains("error: spec.tasks[0].name: not a DNS-1123 label");
         assertThat(api.out.toString()).isEmpty();
     }
 
@@ -147,7 +147,7 @@ class TemplateVerbsTest {
             assertThat(s.requestId()).isNotBlank();
         });
         assertThat(api.err.toString()).contains("error: delete JobTemplate default/a: JobTemplate default/a is in use (HTTP 422)")
-                .contains("  metadata.name: JobFlow default/test (Running) uses this template");
+                .contains("error: metadata.name: JobFlow default/test (Running) uses this template");
         assertThat(api.out.toString()).isEmpty();
     }
 

@@ -42,7 +42,7 @@ class QueueVerbsIT {
 
         Run created = lahar(at, "queue", "create", "--name", name, "--weight", "2", "--capability", "cpu=4,memory=8Gi");
         assertThat(created.code()).as(created.err()).isZero();
-        assertThat(created.out()).contains("queue/" + name + " created");
+        assertThat(created.out()).contains("Created Queue: " + name);
 
         Run again = lahar(at, "queue", "create", "--name", name);
         assertThat(again.code()).isEqualTo(Lahar.EXIT_REJECTED);

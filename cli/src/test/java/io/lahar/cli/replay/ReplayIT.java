@@ -108,6 +108,14 @@ class ReplayIT {
                 .contains("-> Completed (")
                 .contains("     event ");
         assertThat(printed.lines().filter(l -> l.startsWith("  -> ")).count()).isEqualTo(live.size());
+
+        StringWriter none = new StringWriter();
+        StringWriter noneErr = new StringWriter();
+        int unknown = Lahar.run(new String[]{"replay", "--bootstrap", bootstrap, "--registry", registry, "--job",
+                key + "-never-submitted"}, new PrintWriter(none), new PrintWriter(noneErr));
+        assertThat(unknown).as("a job the topics never saw").isEqualTo(Lahar.EXIT_REJECTED);
+        assertThat(noneErr.toString()).contains("no such job");
+        assertThat(none.toString()).isEmpty();
     }
 
     private static void send(KafkaProducer<String, SpecificRecord> producer, Topics.TopicSpec topic, Integer partition,
