@@ -60,6 +60,8 @@ class JobTableTest {
         assertThat(text).contains("Name:            tf").contains("Phase:           Aborted")
                 .contains("Reason:          CommandIssued").contains("Retry Count:     1 of 3");
         assertThat(text.lines().filter(l -> l.startsWith("worker")).findFirst().orElseThrow().split("\\s+"))
-                .containsExactly("worker", "2", "1");
+                .as("replicas, min, then its pods by phase").containsExactly("worker", "2", "1", "0", "0", "0", "0", "0");
+        assertThat(text.lines().filter(l -> l.startsWith("Task")).findFirst().orElseThrow().split("\\s+"))
+                .containsExactly("Task", "Replicas", "Min", "Pending", "Running", "Succeeded", "Failed", "Unknown");
     }
 }
