@@ -10,8 +10,8 @@ import java.time.LocalDate;
  *
  * <p>Why not {@link Instant#parse}: every job-status record re-reads every condition's time (a job
  * gathers one per phase), and {@code Instant.parse} builds a formatter context with hash maps per
- * call — measured, the largest allocation site of the stream thread (~10% of what it allocated)
- * and a visible share of its CPU. This reads that one shape directly; anything else (an offset,
+ * call — measured, the largest allocation site of the lifecycle's stream thread and a visible share
+ * of its CPU. This reads that one shape directly; anything else (an offset,
  * lowercase letters, a year past 9999) goes to {@code Instant.parse}, so the result and the errors
  * are {@code Instant.parse}'s for every input.
  */

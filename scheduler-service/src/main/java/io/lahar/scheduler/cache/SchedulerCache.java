@@ -50,7 +50,7 @@ import java.util.TreeMap;
  * each gang keeps the {@link JobInfo} it last put in a snapshot until something about it changes.
  * A session's snapshot therefore costs a pass over the gangs' references plus the rebuilding of the
  * gangs that changed since the last one, not a re-parse of every node and pod: the scheduler loop's
- * own cost per session grows with what changed (docs/BENCHMARKS.md, scheduler end to end). The
+ * own cost per session grows with what changed (docs/decisions/009-scheduler-work-follows-changes.md). The
  * bindings awaiting confirmation are counted as they are assumed and confirmed, for the same reason.
  */
 public final class SchedulerCache {

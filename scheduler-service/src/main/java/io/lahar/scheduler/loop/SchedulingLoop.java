@@ -206,7 +206,7 @@ public final class SchedulingLoop implements Runnable {
             // Input offsets alone are progress for lag monitoring (the cache is rebuilt from the
             // log on every start): commit them with the next decisions, or once a period. A
             // transaction per poll made the loop wait on the broker more than it decided
-            // (JFR of bin/bench-scheduler --e2e, docs/BENCHMARKS.md).
+            // (docs/decisions/009-scheduler-work-follows-changes.md).
             boolean offsetsDue = consumed && now - lastCommit >= settings.period().toMillis();
             if (out.isEmpty() && !offsetsDue) continue;
             try {

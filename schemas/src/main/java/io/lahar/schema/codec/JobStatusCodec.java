@@ -110,9 +110,10 @@ public final class JobStatusCodec {
     /**
      * Writes the Avro binary of {@code toRecord(job, manifest, time)} without building it: the
      * record's fields in the schema's order, maps in key order as the record's sorted maps give them.
-     * Why: the lifecycle sends a status record per job and commit, each with the 2-3 KB manifest;
-     * building the record (its nested records, maps and Instants) and letting Avro's generic writer
-     * walk it, encoding the manifest to UTF-8 each time, was a twelfth of the stream thread. Here the
+     * Why: the lifecycle sends a status record per job and commit, each with the manifest; building
+     * the record (its nested records, maps and Instants) and letting Avro's generic writer walk it,
+     * encoding the manifest to UTF-8 each time, was a visible share of the stream thread
+     * (docs/decisions/008-codecs-held-to-library-bytes.md). Here the
      * manifest comes encoded ({@code manifest}, once per spec). CodecTest holds the bytes to the
      * generic writer's for statuses with every field set and unset, so a schema change fails the build
      * until it is written here too.

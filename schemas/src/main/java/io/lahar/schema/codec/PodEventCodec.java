@@ -70,7 +70,7 @@ public final class PodEventCodec {
      * {@link PodEvent}'s own schema (its fields in their order; the caller checks the writer's
      * schema). Why: the lifecycle reads a pod event per record, and building the whole
      * {@code PodEvent} — every string, the container records, an {@code Instant} — through Avro's
-     * generic machinery was an eighth of its stream thread; what it does not need (the pod's uid,
+     * generic machinery was a visible share of its stream thread; what it does not need (the pod's uid,
      * node, reasons, messages, container names) is skipped here. CodecTest holds this to
      * {@link #fields(PodEvent)} over events with every field set and unset, so a change to the
      * schema fails the build until it is read here.

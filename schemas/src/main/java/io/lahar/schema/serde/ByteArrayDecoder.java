@@ -20,9 +20,8 @@ import org.apache.avro.util.Utf8;
  * <p>Why: a registry record is a whole array already in memory, and {@link BinaryDecoder} reads
  * every string through a scratch {@link Utf8} — the bytes copied into it, then decoded into a
  * {@code String} — and each record needs a decoder of its own (an object with its byte source).
- * The job lifecycle reads six strings of a pod event for every record; through this decoder a
- * pod event reads in ~200 ns instead of ~500 (a main-method loop over one event, 2M reads, JDK 25),
- * ~4% of the lifecycle's stream thread on the benchmark (docs/BENCHMARKS.md).
+ * The job lifecycle reads six strings of a pod event for every record; this decoder reads them
+ * without the copies (docs/decisions/008-codecs-held-to-library-bytes.md).
  *
  * <p>Not thread-safe; one per record.
  */

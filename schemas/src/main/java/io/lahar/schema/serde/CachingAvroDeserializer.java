@@ -23,7 +23,8 @@ import org.apache.kafka.common.serialization.Deserializer;
  * <p>Why: the registry serde builds a new datum reader for every record (a schema fingerprint and a
  * full writer/reader resolution each time), and {@link SpecificAvroDeserializer} then re-encodes the
  * generic record and resolves it again into {@code T}: three schema resolutions per record. In the
- * scheduling loop that was about half the thread's time under load (JFR, docs/BENCHMARKS.md). Here
+ * scheduling loop that was the largest part of the thread's time under load
+ * (docs/decisions/008-codecs-held-to-library-bytes.md). Here
  * the registry deserializer decodes only the first record of each schema id, to learn the writer's
  * schema (the registry is asked once per id); every later record of that id is one
  * {@link SpecificDatumReader#read} from the bytes.
@@ -80,7 +81,7 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
         this.data.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
         // Avro's fast reader: the writer/reader resolution is compiled once per reader into field
         // readers, instead of a resolving decoder interpreting it for every record (the pod event
-        // decode was an eighth of the stream thread on the lifecycle benchmark).
+        // decode was a visible share of the stream thread on the lifecycle benchmark).
         this.data.setFastReaderEnabled(true);
         this.readerSchema = data.getSchema(type);
         this.readerLayout = SchemaNormalization.toParsingForm(readerSchema);

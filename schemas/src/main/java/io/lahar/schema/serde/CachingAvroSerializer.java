@@ -115,7 +115,7 @@ public final class CachingAvroSerializer<T extends SpecificRecord> implements Se
             buffer.reset();
             buffer.write(header);
             // Buffered, and the thread's encoder reused with its buffer: a direct encoder made one
-            // (synchronized) stream write per field, ~30% of the time of a record.
+            // (synchronized) stream write per field, a large part of the time of a record.
             buffer.encoder = EncoderFactory.get().binaryEncoder(buffer, buffer.encoder);
             body.write(buffer.encoder);
             buffer.encoder.flush();
@@ -131,8 +131,9 @@ public final class CachingAvroSerializer<T extends SpecificRecord> implements Se
     /**
      * Each thread encodes into one buffer (and encoder) it keeps, and copies the bytes out. Why: a
      * fresh buffer per record grew from 256 bytes by doubling for every job-status record (its
-     * manifest inline): ~5% of what the streams-app's stream thread allocated. A buffer that grew
-     * past {@link #KEPT_BYTES} (a rare huge record) is swapped for a small one at the next record, not kept for good.
+     * manifest inline): a visible share of what the streams-app's stream thread allocated. A buffer
+     * that grew past {@link #KEPT_BYTES} (a rare huge record) is swapped for a small one at the next
+     * record, not kept for good.
      */
     private static final ThreadLocal<Buffer> BUFFER = ThreadLocal.withInitial(Buffer::new);
     private static final int KEPT_BYTES = 256 * 1024;

@@ -17,9 +17,10 @@ import java.util.Optional;
  * {@code lahar.job-status}, sent in the same transaction.
  *
  * <p>The flow engine used to read {@code lahar.job-status} back and re-key what it found there:
- * every status record of every job — ~90% of what the topology writes, 2–3 KB each with the
- * manifest — was fetched, decompressed and scanned again by the same stream thread, for the few
- * that are a flow's. The lifecycle knows whose job it is before it writes.
+ * every status record of every job — most of what the topology writes, each with its manifest —
+ * was fetched, decompressed and scanned again by the same stream thread, for the few that are a
+ * flow's. The lifecycle knows whose job it is before it writes
+ * (docs/decisions/004-flow-clock-topic.md).
  *
  * @param node       the child node of the lifecycle that repartitions by flow key
  * @param serializer the job-status topic's value serializer (the flow engine decodes the bytes as

@@ -36,7 +36,8 @@ import java.util.Objects;
  * must act at once; the audit log keeps every phase change with its source offset). The status
  * goes out once per commit per job, its latest value: {@code lahar.job-status} is a compacted
  * latest-state topic whose readers cannot count on intermediate values anyway, and each status
- * record carries the whole manifest (2–3 KB) where a pod event changes a count. The pending
+ * record carries the whole manifest where a pod event changes a count
+ * (docs/decisions/001-job-status-once-per-commit.md). The pending
  * statuses are sent from {@link JobEntryStore#flushCache()}, which Kafka Streams calls before it
  * commits the task, so they join the same transaction as the input offsets and the changelog; a
  * task closed dirty drops them with its transaction and re-derives them when it re-reads the

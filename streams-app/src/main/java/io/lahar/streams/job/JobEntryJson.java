@@ -21,16 +21,16 @@ import java.util.Map;
 /**
  * The writer of a job's entry as JSON: the same bytes as {@code Manifests.jsonMapper()} writes for
  * a {@link JobEntry}, made with less work where the stream thread spends it. Why: the entry of every
- * job changed in a commit is encoded at that commit (~3.5 KB for a job of 8 pods); databind, calling
- * the records' accessors through method handles, took a fifth of the stream thread's time on the
- * lifecycle benchmark, and still a seventh with the parts below rendered once. So:
+ * job changed in a commit is encoded at that commit; databind, calling the records' accessors
+ * through method handles, was a large share of the stream thread's time on the lifecycle benchmark,
+ * still with the parts below rendered once (docs/decisions/008-codecs-held-to-library-bytes.md). So:
  * <ul>
  *   <li>The parts of an entry a pod event never changes — the job's spec and metadata, the pod group
  *       spec, the scheduler's pod group conditions and the command gate's verdicts (each holding the
  *       admitted job) — are written as JSON rendered once per object: the same object (by identity;
  *       the core's values are immutable) gives the same bytes. Remembered per job, for the last
  *       {@code capacity} jobs written: one lookup an entry (its key), where one per part, each
- *       through an identity wrapper, was a sixth of the entry's writing.</li>
+ *       through an identity wrapper, was a visible share of the entry's writing.</li>
  *   <li>What a pod event changes — the entry, the job info, the job and its status, the pods — is
  *       written field by field here ({@link JsonBytes}), as databind writes the records: components
  *       in declaration order, null components and null map values left out (the mapper's NON_NULL

@@ -49,11 +49,11 @@ import java.util.TreeMap;
  * <p>A job of more than {@value #INLINE_PODS} pods keeps them out of its entry's bytes: they are
  * records of the {@code job-pods} store ({@link JobStore#PODS}) in buckets of up to
  * {@value PodBuckets#SIZE}, a bucket written at the same flush when one of its pods changed, so
- * what a commit writes follows what changed and no entry grows with its job (one of ~6,500 pods
- * would not fit in a changelog record). A smaller job keeps its pods in its entry: one record per
- * commit (on jobs of 8 pods, the stream thread used 0.97–1.13 s of CPU per 64k-event round so,
- * 1.27–1.37 s with a record per pod). Loading an entry reads its pod records back; a job that
- * crosses the line either way has its pods moved at the next flush.
+ * what a commit writes follows what changed and no entry grows with its job (a job of thousands of
+ * pods would not fit in a changelog record). A smaller job keeps its pods in its entry: one record
+ * per commit, cheaper for small jobs than a record per pod
+ * (docs/decisions/003-pod-counts-kept-big-jobs-in-buckets.md). Loading an entry reads its pod
+ * records back; a job that crosses the line either way has its pods moved at the next flush.
  *
  * <p>Interactive queries (the REST API) read the inner store: the state as of the last commit, up
  * to one commit interval behind the stream thread, never a state a failed transaction rolls back.

@@ -24,9 +24,9 @@ public final class JobStore {
     /**
      * The pods of jobs with more than {@link JobEntryStore#INLINE_PODS}, in buckets of up to
      * {@value PodBuckets#SIZE} ({@link PodBuckets}). Why apart from the entry: a job's entry would
-     * grow with its pods (~140 bytes each) past what one changelog record holds (a job of ~6,500
-     * pods failed the task at its first commit), and every commit would rewrite all of a job's pods
-     * to change a few.
+     * grow with its pods past what one changelog record holds (a big enough job failed the task at
+     * its first commit), and every commit would rewrite all of a job's pods to change a few
+     * (docs/decisions/003-pod-counts-kept-big-jobs-in-buckets.md).
      */
     public static final String PODS = "job-pods";
 
@@ -151,8 +151,8 @@ public final class JobStore {
         /**
          * The codec encodes into one buffer it keeps, copied out once per entry (a codec that encodes
          * is its store's, used by the task's stream thread only, as its writer). Why: a fresh buffer
-         * per entry (several KB each, every job changed in a commit) measured as ~18% of what the
-         * stream thread allocated; a thread-local buffer, a lookup per entry.
+         * per entry (every job changed in a commit) was one of the stream thread's largest
+         * allocations; a thread-local buffer would cost a lookup per entry.
          */
         private JsonBytes buffer;
 

@@ -9,7 +9,7 @@ import java.util.Arrays;
 /**
  * A JSON writer into a byte buffer of its own, for {@link JobEntryJson}: the bytes Jackson's UTF-8
  * generator writes (no spaces; strings in UTF-8, escaped as Jackson escapes them), without its
- * per-call bookkeeping. Why: an entry is ~100 fields, and the generator's work per field name and
+ * per-call bookkeeping. Why: an entry is many small fields, and the generator's work per field name and
  * value was most of an entry's encoding on the stream thread. Field names come pre-encoded
  * ({@link #name}); separators follow from what was written last, so the caller only says what
  * comes next. Not thread-safe; reused across entries ({@link #reset}).

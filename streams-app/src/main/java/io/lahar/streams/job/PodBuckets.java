@@ -20,11 +20,12 @@ import java.util.TreeMap;
  * when one of its pods changed, deleted when it has none left.
  *
  * <p>Why buckets: a record per pod made a burst (a whole job's pods turning Running within one
- * commit) cost a changelog record per pod, which halved the topology's rate on jobs of 512 pods;
- * the whole job in one record grows with the job (past a changelog record at ~6,500 pods) and is
- * rewritten for any change. A bucket is a record per 64 changed pods in a burst and a bounded
- * record (~10 KB) for a lone change. A pod's bucket follows from its task and index alone, which
- * never change, so it is found again after a restart.
+ * commit) cost a changelog record per pod, which took much of the topology's rate on big jobs;
+ * the whole job in one record grows with the job (past what a changelog record holds) and is
+ * rewritten for any change. A bucket is a record per {@value #SIZE} changed pods in a burst and a
+ * bounded record for a lone change (docs/decisions/003-pod-counts-kept-big-jobs-in-buckets.md). A
+ * pod's bucket follows from its task and index alone, which never change, so it is found again
+ * after a restart.
  */
 final class PodBuckets {
 

@@ -26,8 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@value #BLOCK_CACHE_BYTES_CONFIG} for the blocks read back; one store's memtable may grow to
  * {@value #WRITE_BUFFER_BYTES_CONFIG}. Under exactly-once Kafka Streams flushes a task's stores at
  * its checkpoints (every 10,000 changelog records), so a busy store's memtable is flushed there, the
- * many versions of each entry written since folded into one, rather than every 16 MB (the lifecycle
- * benchmark's measurements are in docs/BENCHMARKS.md, "RocksDB's memtables").
+ * many versions of each entry written since folded into one, rather than every 16 MB
+ * (docs/decisions/005-rocksdb-memory-budget.md).
  *
  * <p>The three settings are read from the Kafka Streams configuration ({@code kafka-streams.*}), in
  * bytes. Stores opened with the same three values share one cache and one manager; these live as
