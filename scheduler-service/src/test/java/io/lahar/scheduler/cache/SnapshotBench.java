@@ -22,8 +22,8 @@ import java.util.SplittableRandom;
 /**
  * The CPU a session's prelude costs the scheduler loop ({@code unconfirmedBindings()} and
  * {@code snapshot()}) when one pod was confirmed since the last session: N nodes, P pods in gangs of
- * 1–64, every pod bound. A main class beside the tests, not a test (docs/BENCHMARKS.md, scheduler
- * end to end); run it with the scheduler-service test classpath:
+ * 1–64, every pod bound. A main class beside the tests, not a test (docs/BENCHMARKS.md, "Session
+ * prelude"); run it with the scheduler-service test classpath:
  * <pre>java -cp ... io.lahar.scheduler.cache.SnapshotBench 10000 100000 20</pre>
  */
 public final class SnapshotBench {

@@ -53,8 +53,8 @@ final class Arrivals implements AutoCloseable {
     /**
      * The loop only polls; the records are counted in {@link #count}. Why: every round starts a new
      * watcher thread, which enters this loop in the interpreter and has it compiled on the stack
-     * (OSR) — with the whole per-record work inlined, the JIT spent ~0.3 s of CPU on it inside each
-     * timed window, a cost of the harness taken from the topology's cores. A method of its own is
+     * (OSR) — with the whole per-record work inlined, the JIT spent a visible share of each timed
+     * window's CPU on it, a cost of the harness taken from the topology's cores. A method of its own is
      * compiled once and shared by every later watcher.
      */
     private void loop() {

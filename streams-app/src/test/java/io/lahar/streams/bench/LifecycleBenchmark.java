@@ -202,8 +202,8 @@ public final class LifecycleBenchmark {
 
     /**
      * Enough warm-up rounds for {@value #WARM_UP_EVENTS} pod events (2 to 20 rounds): measured on this
-     * machine, the JIT's compiler threads still used more CPU than the stream thread in rounds 3 to 5
-     * of 16k events, and settled (tens of ms a round) only after ~130k.
+     * machine, the JIT's compiler threads still used more CPU than the stream thread in the third to
+     * fifth rounds of a small run, and settled only after about this many pod events.
      */
     static int defaultWarmUpRounds(long eventsPerRound) {
         return (int) Math.max(2, Math.min(20, (WARM_UP_EVENTS + eventsPerRound - 1) / eventsPerRound));
@@ -234,13 +234,13 @@ public final class LifecycleBenchmark {
     /**
      * Warm-up rounds, then measured rounds, each of fresh jobs; each round goes through the topology,
      * then the same records through the raw transactional loops, then the plain ones, so the three
-     * figures of a round are taken within seconds of each other (the machine's speed drifts by half
-     * over minutes; timing every topology round before every raw one let that drift into the ratio).
+     * figures of a round are taken within seconds of each other (a shared machine's speed drifts over
+     * minutes; timing every topology round before every raw one let that drift into the ratio).
      * The figures are the medians of the measured rounds, and each round's own ratio. Why the
      * warm-up: the first pod events a JVM folds run interpreted while the JIT compiles the lifecycle,
      * the serdes and the clients on the same two cores (C2 compiled {@code JobEngine.apply} and
-     * {@code emit}, ~0.6 s of compiler CPU, only after ~20k pod events, and the compiler threads
-     * outspent the stream thread for ~100k), and the broker warms its transactional produce path
+     * {@code emit} only after tens of thousands of pod events, and the compiler threads outspent the
+     * stream thread for longer still), and the broker warms its transactional produce path
      * meanwhile; measured cold, the topology paid for all of that, the raw loops after it, in the JVM
      * it had warmed, did not.
      */

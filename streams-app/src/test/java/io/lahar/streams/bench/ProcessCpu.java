@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * grows with what the topology writes and reads back, and was invisible to the per-thread report.
  *
  * <p>Beside them, the time the hypervisor took the machine's cores for others ({@value #STOLEN},
- * all cores, from {@code /proc/stat}): on a shared virtual machine it was up to two thirds of the
+ * all cores, from {@code /proc/stat}): on a shared virtual machine it was a large share of the
  * cores during some runs, and a round that lost it is slower on either side for no cause of its own.
  */
 final class ProcessCpu {

@@ -18,7 +18,7 @@ import java.io.UncheckedIOException;
  * above all) without building it.
  *
  * <p>Why: the harness watches every status record of a round for "Completed" on its own thread,
- * inside the topology's JVM and timed window; decoding each record in full (2–3 KB of manifest) took
+ * inside the topology's JVM and timed window; decoding each record in full (its manifest above all) took
  * CPU from the topology that the raw loops' watcher, which only counts, does not.
  *
  * <p>One thread at a time (the round's watcher): the decoder is reused.
