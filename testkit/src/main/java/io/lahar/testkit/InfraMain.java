@@ -79,6 +79,10 @@ public final class InfraMain {
         lines.add("KAFKA_BOOTSTRAP=" + infra.bootstrapServers());
         lines.add("REGISTRY_URL=" + infra.registryUrl());
         lines.add("CCOMPAT_URL=" + infra.ccompatUrl());
+        infra.secure().ifPresent(secure -> {
+            lines.add("KAFKA_SECURE_BOOTSTRAP=" + secure.bootstrapServers());
+            lines.add("KAFKA_SECURE_CONFIG=" + secure.clientConfigFile());
+        });
         lines.add("INFRA_PID=" + ProcessHandle.current().pid());
         return lines;
     }

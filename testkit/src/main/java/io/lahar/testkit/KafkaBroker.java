@@ -14,6 +14,9 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -38,14 +41,19 @@ public final class KafkaBroker implements AutoCloseable {
 
     private final Path dataDir;
     private final int port;
+    private final int securePort;
     private final int controllerPort;
+    private final BrokerSecurity security;
     private final ChildProcess process;
     private final Duration startupTime;
 
-    private KafkaBroker(Path dataDir, int port, int controllerPort, ChildProcess process, Duration startupTime) {
+    private KafkaBroker(Path dataDir, int port, int securePort, int controllerPort, BrokerSecurity security,
+                        ChildProcess process, Duration startupTime) {
         this.dataDir = dataDir;
         this.port = port;
+        this.securePort = securePort;
         this.controllerPort = controllerPort;
+        this.security = security;
         this.process = process;
         this.startupTime = startupTime;
     }
@@ -66,14 +74,16 @@ public final class KafkaBroker implements AutoCloseable {
         Path dir = dataDir.toAbsolutePath().normalize();
         List<Path> classpath = Launcher.kafkaClasspath();
         long began = System.nanoTime();
-        formatIfNew(dir, classpath);
+        BrokerSecurity security = BrokerSecurity.of(dir);
+        formatIfNew(dir, classpath, security);
         InfraException last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            int[] free = Launcher.freePorts(2);
+            int[] free = Launcher.freePorts(3);
             int clientPort = port == 0 ? free[0] : port;
-            int controllerPort = free[1] == clientPort ? Launcher.freePort() : free[1];
+            int securePort = free[1] == clientPort ? free[0] : free[1];
+            int controllerPort = free[2] == clientPort ? Launcher.freePort() : free[2];
             try {
-                return launch(dir, classpath, clientPort, controllerPort, began);
+                return launch(dir, classpath, clientPort, securePort, controllerPort, security, began);
             } catch (PortTakenException e) {
                 last = e;
                 if (port != 0) {
@@ -84,14 +94,15 @@ public final class KafkaBroker implements AutoCloseable {
         throw last;
     }
 
-    private static KafkaBroker launch(Path dir, List<Path> classpath, int clientPort, int controllerPort,
-                                      long began) {
-        Path serverProperties = writeConfig(dir, clientPort, controllerPort);
+    private static KafkaBroker launch(Path dir, List<Path> classpath, int clientPort, int securePort,
+                                      int controllerPort, BrokerSecurity security, long began) {
+        Path serverProperties = writeConfig(dir, clientPort, securePort, controllerPort, security);
         ChildProcess child = ChildProcess.startJava("kafka-broker", jvmOptions(dir), classpath, "kafka.Kafka",
                 List.of(serverProperties.toString()), dir, dir.resolve("kafka.log"), ChildProcess.DEFAULT_GRACE);
         String bootstrap = "127.0.0.1:" + clientPort;
         try {
             awaitReady(child, bootstrap);
+            addScramUser(bootstrap, security);
         } catch (RuntimeException e) {
             String tail = child.logTail(40);
             child.close();
@@ -103,7 +114,21 @@ public final class KafkaBroker implements AutoCloseable {
                     + child.logFile() + ":\n" + tail, e);
         }
         Duration startup = Duration.ofNanos(System.nanoTime() - began);
-        return new KafkaBroker(dir, clientPort, controllerPort, child, startup);
+        return new KafkaBroker(dir, clientPort, securePort, controllerPort, security, child, startup);
+    }
+
+    /** The SCRAM user of the SASL_SSL listener, set (or set again) over the plaintext one. */
+    private static void addScramUser(String bootstrap, BrokerSecurity security) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(security.user(),
+                            new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), security.userPassword())))
+                    .all().get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new InfraException("cannot create the SCRAM user of the SASL_SSL listener: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InfraException("interrupted while creating the SCRAM user", e);
+        }
     }
 
     /** {@code host:port} for {@code bootstrap.servers}. */
@@ -113,6 +138,21 @@ public final class KafkaBroker implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** {@code host:port} of the SASL_SSL (SCRAM-SHA-512) listener. */
+    public String secureBootstrapServers() {
+        return "127.0.0.1:" + securePort;
+    }
+
+    /** What a client sets to reach {@link #secureBootstrapServers()}: security.protocol, sasl.*, ssl.*. */
+    public Map<String, String> secureClientConfig() {
+        return security.clientConfig();
+    }
+
+    /** The same settings as a properties file (mode 0600), for processes started by a test or script. */
+    public Path secureClientConfigFile() {
+        return dataDir.resolve(BrokerSecurity.CLIENT_PROPERTIES);
     }
 
     int controllerPort() {
@@ -150,14 +190,14 @@ public final class KafkaBroker implements AutoCloseable {
         process.close();
     }
 
-    private static void formatIfNew(Path dir, List<Path> classpath) {
+    private static void formatIfNew(Path dir, List<Path> classpath, BrokerSecurity security) {
         Path logDir = dir.resolve("kafka");
         if (Files.exists(logDir.resolve("meta.properties"))) {
             return;
         }
         // Format needs a complete server configuration; the ports in it are not recorded.
-        int[] ports = Launcher.freePorts(2);
-        Path serverProperties = writeConfig(dir, ports[0], ports[1]);
+        int[] ports = Launcher.freePorts(3);
+        Path serverProperties = writeConfig(dir, ports[0], ports[1], ports[2], security);
         ChildProcess format = ChildProcess.startJava("kafka-storage-format", formatJvmOptions(dir),
                 classpath, "kafka.tools.StorageTool",
                 List.of("format", "-t", Uuid.randomUuid().toString(), "-c", serverProperties.toString()),
@@ -190,16 +230,16 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    static Path writeConfig(Path dir, int clientPort, int controllerPort) {
+    static Path writeConfig(Path dir, int clientPort, int securePort, int controllerPort, BrokerSecurity security) {
         Path logDir = dir.resolve("kafka");
         String server = """
                 # Written by lahar-testkit on every start.
                 process.roles=broker,controller
                 node.id=1
                 controller.quorum.voters=1@127.0.0.1:%2$d
-                listeners=PLAINTEXT://127.0.0.1:%1$d,CONTROLLER://127.0.0.1:%2$d
-                advertised.listeners=PLAINTEXT://127.0.0.1:%1$d
-                listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+                listeners=PLAINTEXT://127.0.0.1:%1$d,SASL_SSL://127.0.0.1:%4$d,CONTROLLER://127.0.0.1:%2$d
+                advertised.listeners=PLAINTEXT://127.0.0.1:%1$d,SASL_SSL://127.0.0.1:%4$d
+                listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT
                 controller.listener.names=CONTROLLER
                 inter.broker.listener.name=PLAINTEXT
                 log.dirs=%3$s
@@ -222,7 +262,8 @@ public final class KafkaBroker implements AutoCloseable {
                 num.io.threads=4
                 num.recovery.threads.per.data.dir=1
                 log.retention.check.interval.ms=300000
-                """.formatted(clientPort, controllerPort, logDir.toString().replace("\\", "/"));
+                """.formatted(clientPort, controllerPort, logDir.toString().replace("\\", "/"), securePort)
+                + security.serverConfig();
         String log4j = """
                 # Written by lahar-testkit: the broker's output goes to stdout, which is kafka.log.
                 status = warn

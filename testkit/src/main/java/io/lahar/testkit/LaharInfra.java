@@ -44,6 +44,10 @@ public final class LaharInfra implements AutoCloseable {
     public static final String KAFKA_BOOTSTRAP_PROPERTY = "lahar.kafka.bootstrap";
     /** System property: Apicurio v3 API URL ({@code .../apis/registry/v3}) of a running registry. */
     public static final String REGISTRY_URL_PROPERTY = "lahar.registry.url";
+    /** System property: {@code bootstrap.servers} of the running broker's SASL_SSL listener. */
+    public static final String KAFKA_SECURE_BOOTSTRAP_PROPERTY = "lahar.kafka.secure-bootstrap";
+    /** System property: the properties file with the client settings for that listener. */
+    public static final String KAFKA_SECURE_CONFIG_PROPERTY = "lahar.kafka.secure-config";
 
     private static final String REGISTRY_API_SUFFIX = "/apis/registry/v3";
     private static final String CCOMPAT_API_SUFFIX = "/apis/ccompat/v7";
@@ -54,15 +58,35 @@ public final class LaharInfra implements AutoCloseable {
 
     private final String bootstrapServers;
     private final String registryUrl;
+    private final Secure secure;
     private final KafkaBroker broker;
     private final ApicurioRegistry registry;
     private final Path deleteOnClose;
     private volatile boolean closed;
 
-    private LaharInfra(String bootstrapServers, String registryUrl, KafkaBroker broker, ApicurioRegistry registry,
-                       Path deleteOnClose) {
+    /** The broker's SASL_SSL listener: where it is and the file with the settings that reach it. */
+    public record Secure(String bootstrapServers, Path clientConfigFile) {
+
+        /** The file's settings (security.protocol, sasl.*, ssl.*) with {@code bootstrap.servers} added. */
+        public Map<String, Object> clientConfig() {
+            java.util.Properties p = new java.util.Properties();
+            try (var in = Files.newBufferedReader(clientConfigFile)) {
+                p.load(in);
+            } catch (IOException e) {
+                throw new InfraException("cannot read " + clientConfigFile + ": " + e.getMessage(), e);
+            }
+            Map<String, Object> config = new java.util.HashMap<>();
+            p.stringPropertyNames().forEach(k -> config.put(k, p.getProperty(k)));
+            config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            return config;
+        }
+    }
+
+    private LaharInfra(String bootstrapServers, String registryUrl, Secure secure, KafkaBroker broker,
+                       ApicurioRegistry registry, Path deleteOnClose) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
+        this.secure = secure;
         this.broker = broker;
         this.registry = registry;
         this.deleteOnClose = deleteOnClose;
@@ -110,7 +134,8 @@ public final class LaharInfra implements AutoCloseable {
         }
         KafkaBroker b = broker.join();
         ApicurioRegistry r = registry.join();
-        return new LaharInfra(b.bootstrapServers(), r.url(), b, r, deleteOnClose);
+        return new LaharInfra(b.bootstrapServers(), r.url(), new Secure(b.secureBootstrapServers(),
+                b.secureClientConfigFile()), b, r, deleteOnClose);
     }
 
     private static void runOnNewThread(Runnable task) {
@@ -124,13 +149,19 @@ public final class LaharInfra implements AutoCloseable {
      * {@code /apis/registry/v3}); a bare {@code http://host:port} is completed to it.
      */
     public static LaharInfra external(String bootstrapServers, String registryUrl) {
+        return external(bootstrapServers, registryUrl, null);
+    }
+
+    /** Infrastructure that runs elsewhere, with its broker's SASL_SSL listener ({@code secure} may be null). */
+    public static LaharInfra external(String bootstrapServers, String registryUrl, Secure secure) {
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("bootstrapServers must not be empty");
         }
         if (registryUrl == null || registryUrl.isBlank()) {
             throw new IllegalArgumentException("registryUrl must not be empty");
         }
-        return new LaharInfra(bootstrapServers.strip(), normalizeRegistryUrl(registryUrl.strip()), null, null, null);
+        return new LaharInfra(bootstrapServers.strip(), normalizeRegistryUrl(registryUrl.strip()), secure, null, null,
+                null);
     }
 
     /**
@@ -144,7 +175,10 @@ public final class LaharInfra implements AutoCloseable {
         String bootstrap = System.getProperty(KAFKA_BOOTSTRAP_PROPERTY, "");
         String registryUrl = System.getProperty(REGISTRY_URL_PROPERTY, "");
         if (!bootstrap.isBlank() && !registryUrl.isBlank()) {
-            shared = external(bootstrap, registryUrl);
+            String secureBootstrap = System.getProperty(KAFKA_SECURE_BOOTSTRAP_PROPERTY, "");
+            String secureConfig = System.getProperty(KAFKA_SECURE_CONFIG_PROPERTY, "");
+            shared = external(bootstrap, registryUrl, secureBootstrap.isBlank() || secureConfig.isBlank() ? null
+                    : new Secure(secureBootstrap.strip(), Path.of(secureConfig.strip())));
             return shared;
         }
         Path dir;
@@ -187,6 +221,14 @@ public final class LaharInfra implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * The broker's SASL_SSL (SCRAM-SHA-512) listener; empty for external infrastructure whose
+     * script did not name one ({@value #KAFKA_SECURE_BOOTSTRAP_PROPERTY}).
+     */
+    public Optional<Secure> secure() {
+        return Optional.ofNullable(secure);
     }
 
     /** Apicurio's v3 API: {@code http://127.0.0.1:<port>/apis/registry/v3}. */
