@@ -37,11 +37,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers, HOST:PORT.")
-    String bootstrap;
-
-    @Option(names = "--registry", required = true, description = "Apicurio Registry v3 API URL.")
-    String registry;
+    @CommandLine.Mixin
+    KafkaOptions kafka;
 
     @Option(names = "--job", required = true, paramLabel = "NS/NAME", description = "The job to replay.")
     String job;
@@ -71,7 +68,8 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--job: expected NS/NAME, got \"" + job + "\"");
         }
         Predicate<ReplayInput> within = bound(until);
-        InputLog.Log log = InputLog.read(bootstrap, registry, job, Duration.ofSeconds(timeoutSeconds));
+        KafkaOptions.Resolved where = kafka.resolve(spec);
+        InputLog.Log log = InputLog.read(where.kafka(), where.registry(), job, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();
         String key = Topics.jobKey(parts[0], parts[1]);
         if (log.inputs().stream().noneMatch(in -> key.equals(in.key()))) {

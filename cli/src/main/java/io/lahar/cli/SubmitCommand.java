@@ -51,11 +51,9 @@ public final class SubmitCommand implements Callable<Integer> {
     @Option(names = {"-f", "--filename"}, required = true, description = "File with one or more Job manifests (YAML or JSON).")
     List<Path> files;
 
-    @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers, HOST:PORT.")
-    String bootstrap;
+    @picocli.CommandLine.Mixin
+    KafkaOptions kafka;
 
-    @Option(names = "--registry", required = true, description = "Apicurio Registry v3 API URL, e.g. http://127.0.0.1:8080/apis/registry/v3.")
-    String registry;
 
     @Option(names = "--sender", defaultValue = "lahar-cli", description = "Sender recorded on each command (default: ${DEFAULT-VALUE}).")
     String sender;
@@ -83,9 +81,10 @@ public final class SubmitCommand implements Callable<Integer> {
             }
         }
         Map<String, String> requests = new LinkedHashMap<>();
-        RegistrySerdes serde = new RegistrySerdes(registry);
-        try (KafkaConsumer<String, CommandResult> consumer = consumer(serde);
-             KafkaProducer<String, JobCommand> producer = producer(serde)) {
+        KafkaOptions.Resolved where = kafka.resolve(spec);
+        RegistrySerdes serde = new RegistrySerdes(where.registry());
+        try (KafkaConsumer<String, CommandResult> consumer = consumer(where, serde);
+             KafkaProducer<String, JobCommand> producer = producer(where, serde)) {
             // Position at the end of the results before sending, so no answer can be missed.
             List<TopicPartition> partitions = IntStream.range(0, Topics.COMMAND_RESULTS.partitions())
                     .mapToObj(p -> new TopicPartition(Topics.COMMAND_RESULTS.name(), p)).toList();
@@ -137,15 +136,13 @@ public final class SubmitCommand implements Callable<Integer> {
         return allAccepted ? 0 : Lahar.EXIT_REJECTED;
     }
 
-    private KafkaProducer<String, JobCommand> producer(RegistrySerdes serde) {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), serde.value(JobCommand.class).serializer());
+    private static KafkaProducer<String, JobCommand> producer(KafkaOptions.Resolved where, RegistrySerdes serde) {
+        return new KafkaProducer<>(where.kafka(Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)), new StringSerializer(), serde.value(JobCommand.class).serializer());
     }
 
-    private KafkaConsumer<String, CommandResult> consumer(RegistrySerdes serde) {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), serde.value(CommandResult.class).deserializer());
+    private static KafkaConsumer<String, CommandResult> consumer(KafkaOptions.Resolved where, RegistrySerdes serde) {
+        return new KafkaConsumer<>(where.kafka(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)), new StringDeserializer(), serde.value(CommandResult.class).deserializer());
     }
 }

@@ -36,11 +36,8 @@ public final class WatchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers, HOST:PORT.")
-    String bootstrap;
-
-    @Option(names = "--registry", required = true, description = "Apicurio Registry v3 API URL.")
-    String registry;
+    @picocli.CommandLine.Mixin
+    KafkaOptions kafka;
 
     @Option(names = "--from-beginning", description = "Replay the whole topic first instead of starting at its end.")
     boolean fromBeginning;
@@ -58,11 +55,11 @@ public final class WatchCommand implements Callable<Integer> {
         Map<String, String> phases = new LinkedHashMap<>();
         untilFinished.forEach(job -> phases.put(job, "?"));
         long deadline = timeoutSeconds <= 0 ? Long.MAX_VALUE : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
-        try (KafkaConsumer<String, JobTransition> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        KafkaOptions.Resolved where = kafka.resolve(spec);
+        try (KafkaConsumer<String, JobTransition> consumer = new KafkaConsumer<>(where.kafka(Map.of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(),
-                new RegistrySerdes(registry).value(JobTransition.class).deserializer())) {
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)), new StringDeserializer(),
+                new RegistrySerdes(where.registry()).value(JobTransition.class).deserializer())) {
             List<TopicPartition> partitions = IntStream.range(0, Topics.JOB_TRANSITIONS.partitions())
                     .mapToObj(p -> new TopicPartition(Topics.JOB_TRANSITIONS.name(), p)).toList();
             consumer.assign(partitions);

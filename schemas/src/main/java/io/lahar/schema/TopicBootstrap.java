@@ -27,9 +27,15 @@ public final class TopicBootstrap {
     }
 
     public static void ensureTopics(String bootstrapServers) {
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
+        ensureTopics(KafkaSettings.plaintext(bootstrapServers));
+    }
+
+    /** @param connection the cluster's address and security settings ({@link KafkaSettings}) */
+    public static void ensureTopics(Map<String, Object> connection) {
+        Map<String, Object> config = new java.util.HashMap<>(connection);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
+        Object bootstrapServers = connection.get(KafkaSettings.BOOTSTRAP_SERVERS);
+        try (Admin admin = Admin.create(config)) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = Topics.all().stream()
                     .filter(t -> !existing.contains(t.name()))

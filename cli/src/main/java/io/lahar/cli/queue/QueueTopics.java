@@ -30,12 +30,19 @@ final class QueueTopics {
     /** Short enough that a wrong address fails the command quickly instead of hanging for a minute. */
     private static final int API_TIMEOUT_MS = 15_000;
 
-    private final String bootstrap;
+    private final Map<String, Object> kafka;
     private final RegistrySerdes serdes;
 
-    QueueTopics(String bootstrap, String registry) {
-        this.bootstrap = bootstrap;
+    /** @param kafka the connection settings ({@link io.lahar.schema.KafkaSettings}) */
+    QueueTopics(Map<String, Object> kafka, String registry) {
+        this.kafka = kafka;
         this.serdes = new RegistrySerdes(registry);
+    }
+
+    private Map<String, Object> config(Map<String, Object> own) {
+        Map<String, Object> config = new java.util.HashMap<>(kafka);
+        config.putAll(own);
+        return config;
     }
 
     /** The configured queues by name. */
@@ -50,13 +57,12 @@ final class QueueTopics {
 
     /** Writes a queue's record, or its tombstone when {@code value} is null, and waits for the ack. */
     void write(String name, io.lahar.schema.Queue value) {
-        try (KafkaProducer<String, io.lahar.schema.Queue> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        try (KafkaProducer<String, io.lahar.schema.Queue> producer = new KafkaProducer<>(config(Map.of(
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, API_TIMEOUT_MS,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS / 2),
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS / 2)),
                 new StringSerializer(), serdes.value(io.lahar.schema.Queue.class).serializer())) {
             producer.send(new ProducerRecord<>(Topics.QUEUES.name(), name, value)).get();
         } catch (InterruptedException e) {
@@ -69,12 +75,11 @@ final class QueueTopics {
 
     private <T extends SpecificRecord> Map<String, T> readToEnd(String topic, Class<T> type) {
         Map<String, T> latest = new TreeMap<>();
-        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(config(Map.of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS,
-                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS / 2),
+                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS / 2)),
                 new StringDeserializer(), serdes.value(type).deserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();

@@ -1,5 +1,6 @@
 package io.lahar.cli.queue;
 
+import io.lahar.cli.KafkaOptions;
 import io.lahar.cli.Lahar;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.Violation;
@@ -23,7 +24,7 @@ abstract class QueueVerb implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    ClusterOptions cluster;
+    KafkaOptions kafka;
 
     PrintWriter out() {
         return spec.commandLine().getOut();
@@ -35,13 +36,9 @@ abstract class QueueVerb implements Callable<Integer> {
 
     @Override
     public final Integer call() {
-        String missing = cluster.missing();
-        if (missing != null) {
-            err().println("error: " + missing);
-            return Lahar.EXIT_INPUT;
-        }
+        KafkaOptions.Resolved where = kafka.resolve(spec);
         try {
-            return run(cluster.topics());
+            return run(new QueueTopics(where.kafka(), where.registry()));
         } catch (IllegalStateException e) {
             err().println("error: " + e.getMessage());
             return Lahar.EXIT_INPUT;

@@ -47,17 +47,20 @@ public final class InputLog {
         return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 
-    public static Log read(String bootstrap, String registry, String jobKey, Duration timeout) {
+    /** @param kafka the connection settings ({@link io.lahar.schema.KafkaSettings}) */
+    public static Log read(Map<String, Object> kafka, String registry, String jobKey, Duration timeout) {
+        Object bootstrap = kafka.get(io.lahar.schema.KafkaSettings.BOOTSTRAP_SERVERS);
+        Map<String, Object> config = new java.util.HashMap<>(kafka);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         RegistrySerdes serdes = new RegistrySerdes(registry);
         Map<String, Deserializer<?>> decoders = Map.of(
                 Topics.JOB_COMMANDS.name(), serdes.value(JobCommand.class).deserializer(),
                 Topics.POD_EVENTS.name(), serdes.value(PodEvent.class).deserializer(),
                 Topics.SCHEDULER_DECISIONS.name(), serdes.value(SchedulerDecision.class).deserializer(),
                 Topics.CLOCK.name(), serdes.value(Tick.class).deserializer());
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = consumer.partitionsFor(Topics.JOB_COMMANDS.name(), timeout);
             if (infos == null || infos.isEmpty()) {
                 throw new IllegalStateException("topic " + Topics.JOB_COMMANDS.name() + " does not exist at " + bootstrap);

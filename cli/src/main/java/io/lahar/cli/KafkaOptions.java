@@ -1,0 +1,79 @@
+package io.lahar.cli;
+
+import io.lahar.schema.KafkaSettings;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Where the topics are, for every verb that reads or writes them: the broker (with its security
+ * settings) and the schema registry, resolved in the {@link Context}'s order.
+ */
+public final class KafkaOptions {
+
+    @Option(names = "--context", paramLabel = "FILE",
+            description = "The Lahar context bin/start writes (default: $LAHAR_CONTEXT, ./.lahar/context, ~/.lahar/context).")
+    String context;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
+            description = "Kafka bootstrap servers (default: $LAHAR_BOOTSTRAP, else the context's).")
+    String bootstrap;
+
+    @Option(names = "--registry", paramLabel = "URL",
+            description = "Apicurio Registry v3 API URL (default: $LAHAR_REGISTRY, else the context's).")
+    String registry;
+
+    @Option(names = "--kafka-config", paramLabel = "FILE",
+            description = "Kafka client settings: security.protocol, sasl.*, ssl.* (default: $LAHAR_KAFKA_CONFIG, else the context's).")
+    String kafkaConfig;
+
+    /** The broker and registry to use; a usage error (exit 2) naming where to set what is missing. */
+    public Resolved resolve(CommandSpec spec) {
+        return resolve(spec, System.getenv());
+    }
+
+    Resolved resolve(CommandSpec spec, Map<String, String> env) {
+        Context ctx;
+        try {
+            ctx = Context.find(context, env);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        String servers = ctx.resolve(bootstrap, env, "LAHAR_BOOTSTRAP", Context.BOOTSTRAP).orElseThrow(() ->
+                new CommandLine.ParameterException(spec.commandLine(), "--bootstrap is required (or LAHAR_BOOTSTRAP, or a Lahar context; "
+                        + ctx.source() + ")"));
+        String registryUrl = ctx.resolve(registry, env, "LAHAR_REGISTRY", Context.REGISTRY).orElseThrow(() ->
+                new CommandLine.ParameterException(spec.commandLine(), "--registry is required (or LAHAR_REGISTRY, or a Lahar context; "
+                        + ctx.source() + ")"));
+        Map<String, Object> kafka;
+        try {
+            kafka = ctx.resolve(kafkaConfig, env, "LAHAR_KAFKA_CONFIG", Context.KAFKA_CONFIG)
+                    .map(file -> KafkaSettings.fromFile(Path.of(file), servers))
+                    .orElseGet(() -> KafkaSettings.plaintext(servers));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        return new Resolved(kafka, registryUrl);
+    }
+
+    /**
+     * @param kafka    the connection settings every client of the verb starts from (a copy each time)
+     * @param registry the registry's v3 API URL
+     */
+    public record Resolved(Map<String, Object> kafka, String registry) {
+
+        /** The connection settings with the client's own added. */
+        public Map<String, Object> kafka(Map<String, Object> own) {
+            Map<String, Object> config = new java.util.HashMap<>(kafka);
+            config.putAll(own);
+            return config;
+        }
+
+        public String bootstrap() {
+            return (String) kafka.get(KafkaSettings.BOOTSTRAP_SERVERS);
+        }
+    }
+}
