@@ -28,6 +28,7 @@ public final class Context {
     public static final String ENV = "LAHAR_CONTEXT";
     public static final String BOOTSTRAP = "bootstrap";
     public static final String REGISTRY = "registry";
+    public static final String REGISTRY_CREDENTIALS = "registry.credentials.file";
     public static final String SERVER = "server";
     public static final String TOKEN_FILE = "token.file";
     public static final String KAFKA_CONFIG = "kafka.config";

@@ -1,6 +1,7 @@
 package io.lahar.cli;
 
 import io.lahar.schema.KafkaSettings;
+import io.lahar.schema.serde.RegistrySerdes;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -26,6 +27,10 @@ public final class KafkaOptions {
             description = "Apicurio Registry v3 API URL (default: $LAHAR_REGISTRY, else the context's).")
     String registry;
 
+    @Option(names = "--registry-credentials", paramLabel = "FILE",
+            description = "The registry's username= and password= (default: $LAHAR_REGISTRY_CREDENTIALS, else the context's).")
+    String registryCredentials;
+
     @Option(names = "--kafka-config", paramLabel = "FILE",
             description = "Kafka client settings: security.protocol, sasl.*, ssl.* (default: $LAHAR_KAFKA_CONFIG, else the context's).")
     String kafkaConfig;
@@ -49,21 +54,31 @@ public final class KafkaOptions {
                 new CommandLine.ParameterException(spec.commandLine(), "--registry is required (or LAHAR_REGISTRY, or a Lahar context; "
                         + ctx.source() + ")"));
         Map<String, Object> kafka;
+        RegistrySerdes.Credentials credentials;
         try {
             kafka = ctx.resolve(kafkaConfig, env, "LAHAR_KAFKA_CONFIG", Context.KAFKA_CONFIG)
                     .map(file -> KafkaSettings.fromFile(Path.of(file), servers))
                     .orElseGet(() -> KafkaSettings.plaintext(servers));
+            credentials = ctx.resolve(registryCredentials, env, "LAHAR_REGISTRY_CREDENTIALS", Context.REGISTRY_CREDENTIALS)
+                    .map(file -> RegistrySerdes.Credentials.fromFile(Path.of(file))).orElse(null);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return new Resolved(kafka, registryUrl);
+        return new Resolved(kafka, registryUrl, credentials);
     }
 
     /**
-     * @param kafka    the connection settings every client of the verb starts from (a copy each time)
-     * @param registry the registry's v3 API URL
+     * @param kafka       the connection settings every client of the verb starts from (a copy each time)
+     * @param registry    the registry's v3 API URL
+     * @param credentials the registry's, or null for an open registry
      */
-    public record Resolved(Map<String, Object> kafka, String registry) {
+    public record Resolved(Map<String, Object> kafka, String registry, RegistrySerdes.Credentials credentials) {
+
+        /** The serdes of this registry, with its credentials. */
+        public RegistrySerdes serdes() {
+            return new RegistrySerdes(registry, credentials);
+        }
+
 
         /** The connection settings with the client's own added. */
         public Map<String, Object> kafka(Map<String, Object> own) {

@@ -69,7 +69,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         Predicate<ReplayInput> within = bound(until);
         KafkaOptions.Resolved where = kafka.resolve(spec);
-        InputLog.Log log = InputLog.read(where.kafka(), where.registry(), job, Duration.ofSeconds(timeoutSeconds));
+        InputLog.Log log = InputLog.read(where.kafka(), where.serdes(), job, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();
         String key = Topics.jobKey(parts[0], parts[1]);
         if (log.inputs().stream().noneMatch(in -> key.equals(in.key()))) {

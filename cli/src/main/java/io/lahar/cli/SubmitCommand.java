@@ -82,7 +82,7 @@ public final class SubmitCommand implements Callable<Integer> {
         }
         Map<String, String> requests = new LinkedHashMap<>();
         KafkaOptions.Resolved where = kafka.resolve(spec);
-        RegistrySerdes serde = new RegistrySerdes(where.registry());
+        RegistrySerdes serde = where.serdes();
         try (KafkaConsumer<String, CommandResult> consumer = consumer(where, serde);
              KafkaProducer<String, JobCommand> producer = producer(where, serde)) {
             // Position at the end of the results before sending, so no answer can be missed.

@@ -59,7 +59,7 @@ public final class WatchCommand implements Callable<Integer> {
         try (KafkaConsumer<String, JobTransition> consumer = new KafkaConsumer<>(where.kafka(Map.of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)), new StringDeserializer(),
-                new RegistrySerdes(where.registry()).value(JobTransition.class).deserializer())) {
+                where.serdes().value(JobTransition.class).deserializer())) {
             List<TopicPartition> partitions = IntStream.range(0, Topics.JOB_TRANSITIONS.partitions())
                     .mapToObj(p -> new TopicPartition(Topics.JOB_TRANSITIONS.name(), p)).toList();
             consumer.assign(partitions);

@@ -48,7 +48,8 @@ class KillRestartIT {
         for (String job : jobs) {
             String key = system.key(job);
             List<JobTransition> live = system.records.transitions(key);
-            InputLog.Log log = InputLog.read(io.lahar.schema.KafkaSettings.plaintext(system.infra.bootstrapServers()), system.infra.registryUrl(), key,
+            InputLog.Log log = InputLog.read(io.lahar.schema.KafkaSettings.plaintext(system.infra.bootstrapServers()),
+                    new io.lahar.schema.serde.RegistrySerdes(system.infra.registryUrl()), key,
                     Duration.ofSeconds(30));
             List<JobTransition> replayed = ReplayCommand.transitions(
                     ReplayCommand.replay(system.namespace, job, MAX_CLOCK_STEP, log.queues(), log.inputs()));

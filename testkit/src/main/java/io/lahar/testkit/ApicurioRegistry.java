@@ -37,15 +37,17 @@ public final class ApicurioRegistry implements AutoCloseable {
     private final int port;
     private final int managementPort;
     private final boolean persistent;
+    private final RegistryAuth auth;
     private final ChildProcess process;
     private final Duration startupTime;
 
-    private ApicurioRegistry(Path dataDir, int port, int managementPort, boolean persistent, ChildProcess process,
-                             Duration startupTime) {
+    private ApicurioRegistry(Path dataDir, int port, int managementPort, boolean persistent, RegistryAuth auth,
+                             ChildProcess process, Duration startupTime) {
         this.dataDir = dataDir;
         this.port = port;
         this.managementPort = managementPort;
         this.persistent = persistent;
+        this.auth = auth;
         this.process = process;
         this.startupTime = startupTime;
     }
@@ -61,19 +63,29 @@ public final class ApicurioRegistry implements AutoCloseable {
      * the global compatibility is set.
      */
     public static ApicurioRegistry start(Path dataDir, boolean persistent, int port) {
+        return start(dataDir, persistent, port, false);
+    }
+
+    /**
+     * As {@link #start(Path, boolean, int)}; {@code secured}: every API call needs the HTTP basic
+     * credentials of {@link RegistryAuth} (made once, kept in {@code dataDir}), as a registry that
+     * holds a system's contract should (an open one lets anyone delete its schemas).
+     */
+    public static ApicurioRegistry start(Path dataDir, boolean persistent, int port, boolean secured) {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("registry port must be 0 (free) or 1..65535, got " + port);
         }
         Path dir = dataDir.toAbsolutePath().normalize();
         Path distribution = Launcher.registryDistribution();
         long began = System.nanoTime();
+        RegistryAuth auth = secured ? RegistryAuth.of(dir) : null;
         InfraException last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             int[] free = Launcher.freePorts(2);
             int apiPort = port == 0 ? free[0] : port;
             int managementPort = free[1] == apiPort ? Launcher.freePort() : free[1];
             try {
-                return launch(dir, distribution, persistent, apiPort, managementPort, began);
+                return launch(dir, distribution, persistent, auth, apiPort, managementPort, began);
             } catch (PortTakenException e) {
                 last = e;
                 if (port != 0) {
@@ -84,11 +96,14 @@ public final class ApicurioRegistry implements AutoCloseable {
         throw last;
     }
 
-    private static ApicurioRegistry launch(Path dir, Path distribution, boolean persistent, int apiPort,
-                                           int managementPort, long began) {
+    private static ApicurioRegistry launch(Path dir, Path distribution, boolean persistent, RegistryAuth auth,
+                                           int apiPort, int managementPort, long began) {
         Path registryDir = dir.resolve("registry");
         try {
             Files.createDirectories(registryDir.resolve("tmp"));
+            // Quarkus reads config/application.properties in its working directory: the users
+            // stay off the command line, where ps would show them.
+            RegistryAuth.writeServerConfig(registryDir.resolve("config").resolve("application.properties"), auth);
         } catch (IOException e) {
             throw new InfraException("cannot create " + registryDir + ": " + e.getMessage(), e);
         }
@@ -99,7 +114,7 @@ public final class ApicurioRegistry implements AutoCloseable {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         try {
             awaitReady(child, http, managementPort);
-            setGlobalCompatibility(http, apiPort);
+            setGlobalCompatibility(http, apiPort, auth);
         } catch (RuntimeException e) {
             String tail = child.logTail(40);
             child.close();
@@ -111,7 +126,12 @@ public final class ApicurioRegistry implements AutoCloseable {
                     + "); last lines of " + child.logFile() + ":\n" + tail, e);
         }
         Duration startup = Duration.ofNanos(System.nanoTime() - began);
-        return new ApicurioRegistry(dir, apiPort, managementPort, persistent, child, startup);
+        return new ApicurioRegistry(dir, apiPort, managementPort, persistent, auth, child, startup);
+    }
+
+    /** The credentials every API call needs; empty for an open registry. */
+    public java.util.Optional<RegistryAuth> auth() {
+        return java.util.Optional.ofNullable(auth);
     }
 
     /** Apicurio's own API, for the Apicurio serdes: {@code http://127.0.0.1:<port>/apis/registry/v3}. */
@@ -234,10 +254,14 @@ public final class ApicurioRegistry implements AutoCloseable {
         }
     }
 
-    private static void setGlobalCompatibility(HttpClient http, int apiPort) {
+    private static void setGlobalCompatibility(HttpClient http, int apiPort, RegistryAuth auth) {
         URI config = URI.create("http://127.0.0.1:" + apiPort + "/apis/ccompat/v7/config");
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(config)
+            HttpRequest.Builder request = HttpRequest.newBuilder(config);
+            if (auth != null) {
+                request.header("Authorization", auth.basicHeader());
+            }
+            HttpResponse<String> response = http.send(request
                             .timeout(Duration.ofSeconds(30))
                             .header("Content-Type", "application/vnd.schemaregistry.v1+json")
                             .PUT(HttpRequest.BodyPublishers.ofString(

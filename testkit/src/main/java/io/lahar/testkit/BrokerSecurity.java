@@ -6,11 +6,8 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,12 +47,12 @@ final class BrokerSecurity {
         try {
             if (!Files.exists(secrets)) {
                 Files.createDirectories(tlsDir);
-                BrokerSecurity made = new BrokerSecurity(tlsDir, secret(), secret());
+                BrokerSecurity made = new BrokerSecurity(tlsDir, PrivateFiles.secret(), PrivateFiles.secret());
                 made.makeStores();
                 Properties p = new Properties();
                 p.setProperty("store.password", made.storePassword);
                 p.setProperty("user.password", made.userPassword);
-                writePrivate(secrets, p, "Secrets of the test broker's SASL_SSL listener (lahar-testkit).");
+                PrivateFiles.write(secrets, p, "Secrets of the test broker's SASL_SSL listener (lahar-testkit).");
                 made.writeClientProperties(dir);
                 return made;
             }
@@ -115,7 +112,7 @@ final class BrokerSecurity {
     private void writeClientProperties(Path dir) throws IOException {
         Properties p = new Properties();
         clientConfig().forEach(p::setProperty);
-        writePrivate(dir.resolve(CLIENT_PROPERTIES), p,
+        PrivateFiles.write(dir.resolve(CLIENT_PROPERTIES), p,
                 "Client settings for the test broker's SASL_SSL listener (lahar-testkit); add bootstrap.servers.");
     }
 
@@ -157,18 +154,5 @@ final class BrokerSecurity {
         }
     }
 
-    private static String secret() {
-        byte[] bytes = new byte[18];
-        new SecureRandom().nextBytes(bytes);
-        return HexFormat.of().formatHex(bytes);
-    }
 
-    /** Written owner-only before any secret is in it. */
-    private static void writePrivate(Path file, Properties p, String comment) throws IOException {
-        Files.deleteIfExists(file);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        try (var out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            p.store(out, comment);
-        }
-    }
 }

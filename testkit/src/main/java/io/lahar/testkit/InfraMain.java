@@ -21,13 +21,13 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class InfraMain {
 
-    static final String USAGE = "usage: infra start --dir DIR [--kafka-port P] [--registry-port P] [--persistent]";
+    static final String USAGE = "usage: infra start --dir DIR [--kafka-port P] [--registry-port P] [--persistent] [--secure-registry]";
 
     private InfraMain() {
     }
 
     /** Parsed command line. */
-    record Options(Path dir, int kafkaPort, int registryPort, boolean persistent) {
+    record Options(Path dir, int kafkaPort, int registryPort, boolean persistent, boolean secureRegistry) {
     }
 
     public static void main(String[] args) throws InterruptedException {
@@ -42,7 +42,8 @@ public final class InfraMain {
         }
         LaharInfra infra;
         try {
-            infra = LaharInfra.start(options.dir(), options.persistent(), options.kafkaPort(), options.registryPort());
+            infra = LaharInfra.start(options.dir(), options.persistent(), options.kafkaPort(), options.registryPort(),
+                    options.secureRegistry());
         } catch (RuntimeException e) {
             System.err.println("infra: start failed: " + e.getMessage());
             System.exit(1);
@@ -79,6 +80,7 @@ public final class InfraMain {
         lines.add("KAFKA_BOOTSTRAP=" + infra.bootstrapServers());
         lines.add("REGISTRY_URL=" + infra.registryUrl());
         lines.add("CCOMPAT_URL=" + infra.ccompatUrl());
+        infra.registryAuth().ifPresent(auth -> lines.add("REGISTRY_CREDENTIALS=" + auth.file()));
         infra.secure().ifPresent(secure -> {
             lines.add("KAFKA_SECURE_BOOTSTRAP=" + secure.bootstrapServers());
             lines.add("KAFKA_SECURE_CONFIG=" + secure.clientConfigFile());
@@ -110,6 +112,7 @@ public final class InfraMain {
         int kafkaPort = 0;
         int registryPort = 0;
         boolean persistent = false;
+        boolean secureRegistry = false;
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -117,13 +120,14 @@ public final class InfraMain {
                 case "--kafka-port" -> kafkaPort = port(value(args, ++i, arg), arg);
                 case "--registry-port" -> registryPort = port(value(args, ++i, arg), arg);
                 case "--persistent" -> persistent = true;
+                case "--secure-registry" -> secureRegistry = true;
                 default -> throw new IllegalArgumentException("infra: unknown option " + arg);
             }
         }
         if (dir == null) {
             throw new IllegalArgumentException("infra: --dir is required");
         }
-        return new Options(dir, kafkaPort, registryPort, persistent);
+        return new Options(dir, kafkaPort, registryPort, persistent, secureRegistry);
     }
 
     private static String value(String[] args, int i, String option) {

@@ -105,11 +105,17 @@ public final class LaharInfra implements AutoCloseable {
      * A port of 0 means a free one.
      */
     public static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort) {
-        return start(dir, persistent, kafkaPort, registryPort, null);
+        return start(dir, persistent, kafkaPort, registryPort, false, null);
+    }
+
+    /** As above; {@code secureRegistry}: the registry wants the credentials of {@link #registryAuth()}. */
+    public static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort,
+                                   boolean secureRegistry) {
+        return start(dir, persistent, kafkaPort, registryPort, secureRegistry, null);
     }
 
     private static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort,
-                                    Path deleteOnClose) {
+                                    boolean secureRegistry, Path deleteOnClose) {
         Path root = dir.toAbsolutePath().normalize();
         if (!persistent) {
             deleteRecursively(root.resolve("kafka"));
@@ -118,7 +124,7 @@ public final class LaharInfra implements AutoCloseable {
         CompletableFuture<KafkaBroker> broker = CompletableFuture.supplyAsync(
                 () -> KafkaBroker.start(root, kafkaPort), LaharInfra::runOnNewThread);
         CompletableFuture<ApicurioRegistry> registry = CompletableFuture.supplyAsync(
-                () -> ApicurioRegistry.start(root, persistent, registryPort), LaharInfra::runOnNewThread);
+                () -> ApicurioRegistry.start(root, persistent, registryPort, secureRegistry), LaharInfra::runOnNewThread);
         try {
             CompletableFuture.allOf(broker, registry).join();
         } catch (CompletionException e) {
@@ -188,7 +194,7 @@ public final class LaharInfra implements AutoCloseable {
             throw new InfraException("cannot create a temporary directory for the shared infrastructure: "
                     + e.getMessage(), e);
         }
-        LaharInfra started = start(dir, false, 0, 0, dir);
+        LaharInfra started = start(dir, false, 0, 0, false, dir);
         Runtime.getRuntime().addShutdownHook(new Thread(started::close, "lahar-infra-shared-stop"));
         shared = started;
         return shared;
@@ -229,6 +235,11 @@ public final class LaharInfra implements AutoCloseable {
      */
     public Optional<Secure> secure() {
         return Optional.ofNullable(secure);
+    }
+
+    /** The registry's credentials when this instance started it secured; empty otherwise. */
+    public Optional<RegistryAuth> registryAuth() {
+        return registry == null ? Optional.empty() : registry.auth();
     }
 
     /** Apicurio's v3 API: {@code http://127.0.0.1:<port>/apis/registry/v3}. */

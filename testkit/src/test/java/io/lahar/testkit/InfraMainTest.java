@@ -11,14 +11,15 @@ class InfraMainTest {
     @Test
     void parsesEveryOption() {
         InfraMain.Options options = InfraMain.parse(new String[] {
-                "start", "--dir", "/tmp/x", "--kafka-port", "9092", "--registry-port", "8081", "--persistent"});
-        assertThat(options).isEqualTo(new InfraMain.Options(Path.of("/tmp/x"), 9092, 8081, true));
+                "start", "--dir", "/tmp/x", "--kafka-port", "9092", "--registry-port", "8081", "--persistent",
+                "--secure-registry"});
+        assertThat(options).isEqualTo(new InfraMain.Options(Path.of("/tmp/x"), 9092, 8081, true, true));
     }
 
     @Test
     void portsDefaultToFreeOnesAndStorageToFresh() {
         assertThat(InfraMain.parse(new String[] {"start", "--dir", "d"}))
-                .isEqualTo(new InfraMain.Options(Path.of("d"), 0, 0, false));
+                .isEqualTo(new InfraMain.Options(Path.of("d"), 0, 0, false, false));
     }
 
     @Test

@@ -34,9 +34,9 @@ final class QueueTopics {
     private final RegistrySerdes serdes;
 
     /** @param kafka the connection settings ({@link io.lahar.schema.KafkaSettings}) */
-    QueueTopics(Map<String, Object> kafka, String registry) {
+    QueueTopics(Map<String, Object> kafka, RegistrySerdes serdes) {
         this.kafka = kafka;
-        this.serdes = new RegistrySerdes(registry);
+        this.serdes = serdes;
     }
 
     private Map<String, Object> config(Map<String, Object> own) {

@@ -38,7 +38,7 @@ abstract class QueueVerb implements Callable<Integer> {
     public final Integer call() {
         KafkaOptions.Resolved where = kafka.resolve(spec);
         try {
-            return run(new QueueTopics(where.kafka(), where.registry()));
+            return run(new QueueTopics(where.kafka(), where.serdes()));
         } catch (IllegalStateException e) {
             err().println("error: " + e.getMessage());
             return Lahar.EXIT_INPUT;

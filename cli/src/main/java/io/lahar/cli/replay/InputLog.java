@@ -48,12 +48,11 @@ public final class InputLog {
     }
 
     /** @param kafka the connection settings ({@link io.lahar.schema.KafkaSettings}) */
-    public static Log read(Map<String, Object> kafka, String registry, String jobKey, Duration timeout) {
+    public static Log read(Map<String, Object> kafka, RegistrySerdes serdes, String jobKey, Duration timeout) {
         Object bootstrap = kafka.get(io.lahar.schema.KafkaSettings.BOOTSTRAP_SERVERS);
         Map<String, Object> config = new java.util.HashMap<>(kafka);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        RegistrySerdes serdes = new RegistrySerdes(registry);
         Map<String, Deserializer<?>> decoders = Map.of(
                 Topics.JOB_COMMANDS.name(), serdes.value(JobCommand.class).deserializer(),
                 Topics.POD_EVENTS.name(), serdes.value(PodEvent.class).deserializer(),

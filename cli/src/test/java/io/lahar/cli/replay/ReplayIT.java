@@ -89,7 +89,7 @@ class ReplayIT {
             streams.close(Duration.ofSeconds(20));
         }
 
-        InputLog.Log log = InputLog.read(io.lahar.schema.KafkaSettings.plaintext(bootstrap), registry, key, Duration.ofSeconds(30));
+        InputLog.Log log = InputLog.read(io.lahar.schema.KafkaSettings.plaintext(bootstrap), new io.lahar.schema.serde.RegistrySerdes(registry), key, Duration.ofSeconds(30));
         List<JobTransition> replayed = ReplayCommand.transitions(
                 ReplayCommand.replay("default", name, 60_000, log.queues(), log.inputs()));
         assertThat(live).extracting(JobTransition::getTo).contains("Pending", "Running").endsWith("Completed");

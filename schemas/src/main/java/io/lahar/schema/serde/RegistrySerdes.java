@@ -5,6 +5,7 @@ import io.apicurio.registry.client.common.DefaultVertxInstance;
 import io.apicurio.registry.client.common.RegistryClientOptions;
 import io.apicurio.registry.resolver.client.RegistryClientFacade;
 import io.apicurio.registry.resolver.client.RegistryClientFacadeImpl;
+import io.apicurio.registry.resolver.config.SchemaResolverConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.apicurio.registry.serde.avro.AvroSerdeConfig;
@@ -18,11 +19,16 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.Serdes;
 
+import java.io.IOException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.function.Supplier;
 
 /**
@@ -49,18 +55,58 @@ public final class RegistrySerdes {
     static final int ATTEMPTS = 4;
     private static final long FIRST_RETRY_DELAY_MS = 250;
 
+    /**
+     * HTTP basic credentials of a registry that refuses anonymous clients (bin/start's does: an
+     * open registry lets anyone delete the contract's schemas). {@link #toString()} hides the password.
+     */
+    public record Credentials(String username, String password) {
+
+        public Credentials {
+            if (username == null || username.isBlank() || password == null || password.isEmpty()) {
+                throw new IllegalArgumentException("registry credentials need a username and a password");
+            }
+        }
+
+        /** From a properties file with {@code username=} and {@code password=} (mode 0600). */
+        public static Credentials fromFile(Path file) {
+            Properties p = new Properties();
+            try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                p.load(in);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read the registry credentials in " + file + ": " + e.getMessage(), e);
+            }
+            return new Credentials(p.getProperty("username"), p.getProperty("password"));
+        }
+
+        @Override
+        public String toString() {
+            return "Credentials[username=" + username + ", password=***]";
+        }
+    }
+
     private final String registryUrl;
+    private final Credentials credentials;
     private final Duration idleTimeout;
     private RegistryClientFacade client;
 
     /** @param registryUrl the Apicurio Registry v3 API, e.g. http://127.0.0.1:8080/apis/registry/v3 */
     public RegistrySerdes(String registryUrl) {
-        this(registryUrl, IDLE_TIMEOUT);
+        this(registryUrl, null, IDLE_TIMEOUT);
+    }
+
+    /** A registry that wants credentials ({@code credentials} null: an open one). */
+    public RegistrySerdes(String registryUrl, Credentials credentials) {
+        this(registryUrl, credentials, IDLE_TIMEOUT);
     }
 
     /** With another idle timeout (whole seconds), for tests of a registry that does not answer. */
     RegistrySerdes(String registryUrl, Duration idleTimeout) {
+        this(registryUrl, null, idleTimeout);
+    }
+
+    private RegistrySerdes(String registryUrl, Credentials credentials, Duration idleTimeout) {
         this.registryUrl = registryUrl;
+        this.credentials = credentials;
         this.idleTimeout = idleTimeout;
     }
 
@@ -154,6 +200,10 @@ public final class RegistrySerdes {
     public Map<String, Object> config() {
         Map<String, Object> config = new HashMap<>();
         config.put(SerdeConfig.REGISTRY_URL, registryUrl);
+        if (credentials != null) {
+            config.put(SchemaResolverConfig.AUTH_USERNAME, credentials.username());
+            config.put(SchemaResolverConfig.AUTH_PASSWORD, credentials.password());
+        }
         config.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, true);
         config.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, true);
         return config;
@@ -171,6 +221,9 @@ public final class RegistrySerdes {
             RegistryClientOptions options = RegistryClientOptions.create(registryUrl, vertx)
                     .customWebClient(web)
                     .disableRetry();
+            if (credentials != null) {
+                options.basicAuth(credentials.username(), credentials.password());
+            }
             client = new RegistryClientFacadeImpl(RegistryClientFactory.create(options));
         }
         return client;
