@@ -1,9 +1,11 @@
 package io.lahar.schema;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.avro.Schema;
+import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * The Kafka topics of Lahar: names, partition counts, cleanup policies, keys and value schemas.
@@ -32,6 +34,21 @@ public final class Topics {
   public static final int GLOBAL_PARTITIONS = 1;
 
   /**
+   * The codec every topic of the contract is stored in (its {@code compression.type}): gzip, the
+   * one codec that every mainstream client decodes without a plugin (kafkajs and kafka-python read
+   * no lz4, snappy or zstd of their own). The streams-app's producer keeps compressing with lz4,
+   * and the broker writes its batches again in gzip; Kafka Streams' internal topics, which only
+   * Lahar reads, keep its lz4. See docs/decisions/030-compression-for-other-languages.md.
+   */
+  public static final String COMPRESSION = "gzip";
+
+  /**
+   * The gzip level of the contract's topics ({@code compression.gzip.level}): the fastest, since
+   * the broker compresses every batch Lahar writes once more (decision 030).
+   */
+  public static final int GZIP_LEVEL = 1;
+
+  /**
    * One topic of the contract.
    *
    * @param name the topic name
@@ -56,6 +73,16 @@ public final class Topics {
     /** The topic's {@code cleanup.policy} setting: {@code compact} or {@code delete}. */
     public String cleanupPolicy() {
       return compacted ? "compact" : "delete";
+    }
+
+    /**
+     * The topic-level settings of the contract: {@code cleanup.policy}, and the codec the broker
+     * stores the topic's batches in ({@link #COMPRESSION}, at {@link #GZIP_LEVEL}).
+     */
+    public Map<String, String> configs() {
+      return Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, cleanupPolicy(),
+          TopicConfig.COMPRESSION_TYPE_CONFIG, COMPRESSION,
+          TopicConfig.COMPRESSION_GZIP_LEVEL_CONFIG, Integer.toString(GZIP_LEVEL));
     }
 
     /** The registry subject of the value schema (TopicIdStrategy: {@code <topic>-value}). */

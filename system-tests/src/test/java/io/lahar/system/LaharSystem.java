@@ -10,6 +10,7 @@ import io.lahar.cli.Lahar;
 import io.lahar.cli.replay.InputLog;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
@@ -29,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -37,7 +37,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine;
@@ -274,10 +273,7 @@ final class LaharSystem implements AutoCloseable {
     }
 
     private void createTopics() {
-        infra.createTopics(Topics.all().stream()
-                .map(t -> new NewTopic(t.name(), t.partitions(), (short) 1)
-                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, t.cleanupPolicy())))
-                .toList());
+        infra.createTopics(Topics.all().stream().map(TopicBootstrap::newTopic).toList());
     }
 
     /**

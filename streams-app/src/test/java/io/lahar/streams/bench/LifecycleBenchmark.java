@@ -10,6 +10,10 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -17,6 +21,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -28,6 +33,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -249,6 +255,7 @@ public final class LifecycleBenchmark {
         log("%d jobs x %d pods = %d pod events a round, %d warm-up and %d measured rounds; broker %s",
                 workload.jobs(), workload.pods(), events, warmUpRounds, rounds, bootstrap);
         TopicBootstrap.ensureTopics(bootstrap);
+        overrideTopicConfigs();
 
         List<Measurement> topology = new java.util.ArrayList<>();
         List<Measurement> tx = new java.util.ArrayList<>();
@@ -436,6 +443,28 @@ public final class LifecycleBenchmark {
         System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("bench.streams."))
                 .forEach(k -> props.put(k.substring("bench.streams.".length()), System.getProperty(k)));
         return props;
+    }
+
+    /**
+     * A system property {@code bench.topics.<setting>} sets that topic-level setting on every topic of
+     * the contract, to try another than the contract's (e.g. {@code bench.topics.compression.type=producer}
+     * stores the streams-app's lz4 batches as they come, {@code uncompressed} without a codec).
+     */
+    private void overrideTopicConfigs() throws Exception {
+        List<AlterConfigOp> ops = System.getProperties().stringPropertyNames().stream()
+                .filter(k -> k.startsWith("bench.topics."))
+                .map(k -> new AlterConfigOp(new ConfigEntry(k.substring("bench.topics.".length()), System.getProperty(k)),
+                        AlterConfigOp.OpType.SET))
+                .toList();
+        if (ops.isEmpty()) {
+            return;
+        }
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            Map<ConfigResource, Collection<AlterConfigOp>> all = new HashMap<>();
+            Topics.all().forEach(t -> all.put(new ConfigResource(ConfigResource.Type.TOPIC, t.name()), ops));
+            admin.incrementalAlterConfigs(all).all().get();
+        }
+        log("topic settings of every contract topic: %s", ops.stream().map(o -> o.configEntry().name() + "=" + o.configEntry().value()).toList());
     }
 
     private KafkaProducer<String, byte[]> producer() {
