@@ -207,6 +207,11 @@ final class LaharSystem implements AutoCloseable {
         return kube;
     }
 
+    /** The repository's root directory (examples, the services' builds). */
+    Path root() {
+        return root;
+    }
+
     String key(String job) {
         return Topics.jobKey(namespace, job);
     }
