@@ -293,7 +293,7 @@ PAGES.job = {
           await api(path, { method: action ? 'POST' : 'DELETE', headers: { 'X-Lahar-Console': '1', Accept: 'application/json' } });
           status.textContent = label + ': accepted';
         } catch (e) {
-          const reasons = e.body && e.body.reasons ? ' — ' + e.body.reasons.map(x => (x.path ? x.path + ': ' : '') + x.message).join('; ') : '';
+          const reasons = e.body && e.body.violations && e.body.violations.length ? ' — ' + e.body.violations.map(x => (x.path ? x.path + ': ' : '') + x.message).join('; ') : '';
           status.textContent = label + ' refused (' + e.status + '): ' + e.message + reasons;
         }
       } }, label);

@@ -61,7 +61,7 @@ class ActionsIT {
                         + exchange.getRequestHeaders().getFirst("Authorization"));
                 boolean resume = exchange.getRequestURI().getPath().endsWith("ResumeJob");
                 byte[] body = (resume
-                        ? "{\"error\":\"ResumeJob rejected\",\"reasons\":[{\"path\":\"action\",\"message\":\"the job is not aborted\"}]}"
+                        ? "{\"error\":\"ResumeJob rejected\",\"violations\":[{\"path\":\"action\",\"message\":\"the job is not aborted\"}]}"
                         : "{\"requestId\":\"r1\",\"accepted\":true}").getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
                 exchange.sendResponseHeaders(resume ? 422 : 200, body.length);

@@ -58,9 +58,10 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
             return;
         }
         List<QueuesView.QueueRow> queues = views.queues();
-        resource("allocated", queues, QueuesView.QueueRow::allocated);
-        resource("deserved", queues, QueuesView.QueueRow::deserved);
-        resource("capacity", queues, QueuesView.QueueRow::capability);
+        resource("allocated", queues, QueuesView.QueueRow::allocated, true);
+        resource("deserved", queues, QueuesView.QueueRow::deserved, true);
+        // No capability is no limit, not zero: only the queues that have one.
+        resource("capacity", queues, QueuesView.QueueRow::capability, false);
         List<MultiGauge.Row<?>> weight = new ArrayList<>();
         Map<String, List<MultiGauge.Row<?>>> groups = new HashMap<>();
         for (String phase : List.of("Inqueue", "Pending", "Running", "Unknown", "Completed")) {
@@ -92,14 +93,22 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
         set("volcano.unschedule.job.count", "Jobs whose pod group is unschedulable", List.of(MultiGauge.Row.of(Tags.empty(), total[0])));
     }
 
-    /** Volcano's three gauges per quantity: milli-cpu, memory bytes, other resources (in milli-units, as Volcano counts them). */
+    /**
+     * Volcano's three gauges per quantity: milli-cpu, memory bytes, other resources (in milli-units,
+     * as Volcano counts them); cpu and memory of every queue, 0 when absent, if {@code zeros}.
+     */
     private void resource(String what, List<QueuesView.QueueRow> queues,
-                          Function<QueuesView.QueueRow, Map<String, Amounts.Amount>> amounts) {
+                          Function<QueuesView.QueueRow, Map<String, Amounts.Amount>> amounts, boolean zeros) {
         List<MultiGauge.Row<?>> cpu = new ArrayList<>();
         List<MultiGauge.Row<?>> memory = new ArrayList<>();
         List<MultiGauge.Row<?>> scalar = new ArrayList<>();
         for (QueuesView.QueueRow q : queues) {
-            amounts.apply(q).forEach((resource, amount) -> {
+            Map<String, Amounts.Amount> all = new java.util.TreeMap<>(amounts.apply(q));
+            if (zeros) {
+                all.putIfAbsent("cpu", Amounts.amount("cpu", 0));
+                all.putIfAbsent("memory", Amounts.amount("memory", 0));
+            }
+            all.forEach((resource, amount) -> {
                 Tags tags = Tags.of("queue_name", q.name());
                 switch (resource) {
                     case "cpu" -> cpu.add(MultiGauge.Row.of(tags, amount.value() * 1000));

@@ -77,11 +77,30 @@ public final class JobsView {
                 matched.add(r);
             }
         }
-        matched.sort(order(q.sort()));
         int from = Math.min(Math.max(0, q.offset()), matched.size());
         int to = Math.min(matched.size(), from + Math.max(0, q.limit()));
-        return new Page(jobs.size(), matched.size(), List.copyOf(matched.subList(from, to)), namespaces, queues,
-                phases);
+        List<JobRow> first = first(matched, to, order(q.sort()));
+        return new Page(jobs.size(), matched.size(), List.copyOf(first.subList(from, to)), namespaces, queues, phases);
+    }
+
+    /** The first {@code n} rows in that order, without sorting them all (a page is a few of many). */
+    static List<JobRow> first(List<JobRow> rows, int n, Comparator<JobRow> order) {
+        if (n >= rows.size() / 4) {
+            rows.sort(order);
+            return rows.subList(0, n);
+        }
+        java.util.PriorityQueue<JobRow> kept = new java.util.PriorityQueue<>(n + 1, order.reversed());
+        for (JobRow r : rows) {
+            if (kept.size() < n) {
+                kept.add(r);
+            } else if (n > 0 && order.compare(r, kept.peek()) < 0) {
+                kept.poll();
+                kept.add(r);
+            }
+        }
+        List<JobRow> out = new ArrayList<>(kept);
+        out.sort(order);
+        return out;
     }
 
     private static boolean is(String wanted, String value) {

@@ -71,6 +71,21 @@ class ConsoleViewsTest {
     }
 
     @Test
+    void aPageIsTheSameWhetherAllRowsAreSortedOrOnlyTheFirst() {
+        List<JobRow> rows = new ArrayList<>();
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 1000; i++) {
+            rows.add(JobRow.of("a/j" + i, Fixtures.job("a", "j" + i, "q" + random.nextInt(5), "Running",
+                    T0.plusSeconds(random.nextInt(100)), T0), JobSpecFacts.NONE));
+        }
+        for (String sort : new String[] {null, "name", "queue", "oldest"}) {
+            List<JobRow> all = new ArrayList<>(rows);
+            all.sort(JobsView.order(sort));
+            assertThat(JobsView.first(new ArrayList<>(rows), 60, JobsView.order(sort))).isEqualTo(all.subList(0, 60));
+        }
+    }
+
+    @Test
     void aJobsRowDerivesReplicasMaxRetryItsFlowAndHowLongItRuns() {
         put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q", "Running", T0, T0.plusSeconds(9), 4, "my-flow"));
         JobRow row = views.job("a/j").row();
