@@ -225,6 +225,7 @@ PAGES.job = {
   init(root, { parts }) {
     this.ns = parts[1]; this.name = parts.slice(2).join('/'); this.key = this.ns + '/' + this.name;
     this.root = root;
+    this.said = '';
     root.append(h('p', {}, h('a', { href: '#/jobs' }, '‹ Jobs')), h('h1', {}, this.key), h('div', { id: 'job' }, 'Loading…'));
   },
   wants(changes) { return touches(changes, 'jobs', this.key); },
@@ -286,20 +287,21 @@ PAGES.job = {
       class: cls, disabled: ro || !!r.error, title: ro ? 'read-only: no API token configured' : label,
       onclick: async () => {
         if (confirmText && !confirm(confirmText)) return;
-        const status = document.getElementById('action-status');
-        status.textContent = label + '…';
+        // Kept on the page object: the status line is drawn again with the job at every change.
+        const say = text => { this.said = text; document.getElementById('action-status').textContent = text; };
+        say(label + '…');
         try {
           const path = 'jobs/' + encodeURIComponent(this.ns) + '/' + encodeURIComponent(this.name) + (action ? '/actions/' + action : '');
           await api(path, { method: action ? 'POST' : 'DELETE', headers: { 'X-Lahar-Console': '1', Accept: 'application/json' } });
-          status.textContent = label + ': accepted';
+          say(label + ': accepted');
         } catch (e) {
           const reasons = e.body && e.body.violations && e.body.violations.length ? ' — ' + e.body.violations.map(x => (x.path ? x.path + ': ' : '') + x.message).join('; ') : '';
-          status.textContent = label + ' refused (' + e.status + '): ' + e.message + reasons;
+          say(label + ' refused (' + e.status + '): ' + e.message + reasons);
         }
       } }, label);
     return [act('Abort', 'AbortJob', ''), act('Resume', 'ResumeJob', ''), act('Restart', 'RestartJob', ''),
       act('Delete', null, 'danger', 'Delete job ' + this.key + '?'),
-      h('span', { id: 'action-status', role: 'status', class: 'small' }, ro ? 'Read-only: actions need an API token.' : '')];
+      h('span', { id: 'action-status', role: 'status', class: 'small' }, ro ? 'Read-only: actions need an API token.' : this.said)];
   },
 };
 

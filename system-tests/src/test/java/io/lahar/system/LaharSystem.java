@@ -77,6 +77,7 @@ final class LaharSystem implements AutoCloseable {
     private final List<ServiceProcess> streamsApps = new ArrayList<>();
     private ServiceProcess scheduler;
     private ServiceProcess bridge;
+    private ServiceProcess console;
     private KubernetesClient kube;
     private int stateDirs;
 
@@ -130,9 +131,13 @@ final class LaharSystem implements AutoCloseable {
                         "lahar.bridge.embedded-cluster.kubeconfig", kubeconfig.toString(),
                         "lahar.bridge.embedded-cluster.time-scale", "1")), dir);
         ServiceProcess streams = startStreamsApp(newStateDir());
+        // The console, its actions through this streams-app (which has no token: any is accepted).
+        console = ServiceProcess.start("console", jar("console"), ServiceProcess.freePort(), common(Map.of(
+                "lahar.console.api-url", streams.uri("").toString(), "lahar.console.api-token", "system-tests")), dir);
         streams.awaitReady(READY_TIMEOUT);
         scheduler.awaitReady(READY_TIMEOUT);
         bridge.awaitReady(READY_TIMEOUT);
+        console.awaitReady(READY_TIMEOUT);
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (!Files.isRegularFile(kubeconfig)) {
             if (System.nanoTime() > deadline || !bridge.isAlive()) {
@@ -203,6 +208,11 @@ final class LaharSystem implements AutoCloseable {
         }
     }
 
+    /** The console: its pages and API. */
+    ServiceProcess console() {
+        return console;
+    }
+
     KubernetesClient kube() {
         return kube;
     }
@@ -230,6 +240,7 @@ final class LaharSystem implements AutoCloseable {
         List<ServiceProcess> all = new ArrayList<>(streamsApps);
         all.add(scheduler);
         all.add(bridge);
+        all.add(console);
         return all;
     }
 
