@@ -67,6 +67,9 @@ class GrafanaDashboardIT {
                 system.infra.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(Topics.POD_EVENTS.name(), system.key("poison-metrics"),
                     "garbage".getBytes(StandardCharsets.UTF_8))).get();
+            // The bridge reads pod intents of its namespace: an error it counts and dead-letters.
+            producer.send(new ProducerRecord<>(Topics.POD_INTENTS.name(), system.key("poison-metrics"),
+                    "garbage".getBytes(StandardCharsets.UTF_8))).get();
         }
         await().atMost(Duration.ofSeconds(90)).until(() -> system.records.status(system.key("too-big"))
                 .map(r -> r.getStatus().getState().getReason() != null).orElse(false));

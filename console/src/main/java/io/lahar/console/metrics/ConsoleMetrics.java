@@ -4,6 +4,7 @@ import io.lahar.console.view.Amounts;
 import io.lahar.console.view.ConsoleViews;
 import io.lahar.console.view.QueuesView;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -16,7 +17,7 @@ import java.util.function.Function;
 /**
  * The console's metrics, from its views of the public topics: Volcano's queue gauges under
  * Volcano's names (allocated, deserved and capability per resource, pod groups per phase, weight,
- * unschedulable jobs), and Lahar's own (jobs by queue and phase, unschedulable pod groups by
+ * unschedulable jobs, the e2e job scheduling latency histogram), and Lahar's own (jobs by queue and phase, unschedulable pod groups by
  * reason, command results by outcome, dead letters by topic and processor, records the console
  * could not decode). docs/metrics.md lists them all. Gauges are refreshed by {@link #refresh()}.
  */
@@ -24,10 +25,16 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
 
     private final MeterRegistry registry;
     private final Map<String, MultiGauge> gauges = new HashMap<>();
+    private final DistributionSummary jobLatency;
     private ConsoleViews views;
 
     public ConsoleMetrics(MeterRegistry registry) {
         this.registry = registry;
+        // Volcano's name and buckets (32 ms doubling ten times); from the pod group's creation to its
+        // first record in phase Running, both event times on lahar.pod-groups.
+        this.jobLatency = DistributionSummary.builder("volcano.e2e.job.scheduling.latency.milliseconds")
+                .description("E2E job scheduling latency in milliseconds: pod group created to Running")
+                .serviceLevelObjectives(32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384).register(registry);
     }
 
     public void watch(ConsoleViews views) {
@@ -44,6 +51,11 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
     public void deadLetter(String topic, String processor) {
         Counter.builder("lahar.dead.letters").description("Records on lahar.dead-letters, by the topic they came from and the processor that gave up")
                 .tags("topic", topic, "processor", processor).register(registry).increment();
+    }
+
+    @Override
+    public void jobScheduled(long millis) {
+        jobLatency.record(Math.max(0, millis));
     }
 
     @Override

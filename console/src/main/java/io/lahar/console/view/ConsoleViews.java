@@ -39,6 +39,9 @@ public final class ConsoleViews {
         void deadLetter(String topic, String processor);
 
         void undecodable(String topic);
+
+        /** A pod group became Running (scheduled whole) this long after it was created. */
+        void jobScheduled(long millis);
     }
 
     /** One record read from a topic: a decoded value, a tombstone (both null) or an undecodable one. */
@@ -123,7 +126,13 @@ public final class ConsoleViews {
                 if (v == null) {
                     podGroups.remove(key);
                 } else {
-                    podGroups.put(key, (PodGroup) v);
+                    PodGroup g = (PodGroup) v;
+                    PodGroupsView.PodGroupRow before = podGroups.get(key);
+                    podGroups.put(key, g);
+                    if ("Running".equals(g.getStatus().getPhase()) && (before == null || !"Running".equals(before.phase())
+                            || before.jobVersion() != g.getJobVersion())) {
+                        counters.jobScheduled(g.getTime().toEpochMilli() - g.getCreationTimestamp().toEpochMilli());
+                    }
                 }
                 changes.mark(Changes.JOBS, key);
                 changes.mark(Changes.QUEUES);

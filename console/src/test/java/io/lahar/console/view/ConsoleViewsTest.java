@@ -3,6 +3,7 @@ package io.lahar.console.view;
 import static io.lahar.console.view.Fixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.schema.PodGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,11 @@ class ConsoleViewsTest {
                 @Override
                 public void undecodable(String topic) {
                     counted.add("undecodable " + topic);
+                }
+
+                @Override
+                public void jobScheduled(long millis) {
+                    counted.add("scheduled " + millis);
                 }
             });
     private long offset;
@@ -230,6 +236,18 @@ class ConsoleViewsTest {
             put("lahar.job-transitions", "a/" + i, Fixtures.transition("a", "" + i, null, "Pending", "JobSubmitted", null, null, i, T0));
         }
         assertThat(views.drainChanges().get(Changes.JOBS)).containsExactly(Changes.ALL);
+    }
+
+    @Test
+    void aPodGroupScheduledWholeCountsItsLatencyOncePerVersion() {
+        PodGroup pending = Fixtures.podGroup("a", "j", "q", "Pending", null);
+        put("lahar.pod-groups", "a/j", pending);
+        PodGroup running = PodGroup.newBuilder(Fixtures.podGroup("a", "j", "q", "Running", null)).setTime(T0.plusMillis(1500)).build();
+        put("lahar.pod-groups", "a/j", running);
+        put("lahar.pod-groups", "a/j", running);
+        assertThat(counted).containsExactly("scheduled 1500");
+        put("lahar.pod-groups", "a/j", PodGroup.newBuilder(running).setJobVersion(1).setTime(T0.plusMillis(4000)).build());
+        assertThat(counted).containsExactly("scheduled 1500", "scheduled 4000");
     }
 
     @Test

@@ -29,6 +29,7 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import io.micrometer.core.instrument.Metrics;
 import org.jboss.logging.Logger;
 
 import java.nio.ByteBuffer;
@@ -255,6 +256,14 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         if (!mine(record.key())) {
             return Verdict.DONE;
         }
+        Verdict verdict = reconcile(record);
+        // Quarkus serves Micrometer's global registry at /q/metrics (docs/metrics.md).
+        Metrics.counter("lahar.bridge.reconcile", "topic", record.topic(),
+                "outcome", verdict.handled().name().toLowerCase(java.util.Locale.ROOT)).increment();
+        return verdict;
+    }
+
+    private Verdict reconcile(ConsumerRecord<String, byte[]> record) {
         try {
             switch (record.topic()) {
                 case "lahar.pod-intents" -> {
@@ -303,7 +312,10 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 default -> throw new IllegalStateException("not subscribed to " + record.topic());
             }
         } catch (RuntimeException e) {
-            if (Transients.isTransient(e)) {
+            boolean transientError = Transients.isTransient(e);
+            Metrics.counter("lahar.bridge.reconcile.errors", "topic", record.topic(),
+                    "kind", transientError ? "transient" : "dead-lettered").increment();
+            if (transientError) {
                 LOG.warnf("%s-%d@%d key %s: %s; will try again", record.topic(), record.partition(), record.offset(),
                         record.key(), describe(e));
                 return Verdict.LATER;
