@@ -1,5 +1,6 @@
 package io.lahar.streams;
 
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.JobCommand;
@@ -69,25 +70,35 @@ public class LaharTopology {
     @ConfigProperty(name = "lahar.clock.max-step", defaultValue = "1M")
     java.time.Duration maxClockStep;
 
+    /** The most pods one Job may ask for (docs/decisions/010-admission-limits.md). */
+    @ConfigProperty(name = "lahar.admission.max-pods-per-job", defaultValue = "" + AdmissionLimits.DEFAULT_MAX_PODS_PER_JOB)
+    int maxPodsPerJob;
+
     @Produces
     public Topology topology() {
         if (createTopics) {
             TopicBootstrap.ensureTopics(bootstrapServers);
         }
-        return build(serdes, tickBudget, maxClockStep.toMillis());
+        return build(serdes, tickBudget, maxClockStep.toMillis(), new AdmissionLimits(maxPodsPerJob));
     }
 
     /** The topology itself, separate from CDI so TopologyTestDriver tests build the same one. */
     public static Topology build(RegistrySerdes serdes) {
-        return build(serdes, DEFAULT_TICK_BUDGET, DEFAULT_MAX_CLOCK_STEP.toMillis());
+        return build(serdes, AdmissionLimits.DEFAULTS);
+    }
+
+    /** The topology with other admission limits (tests). */
+    public static Topology build(RegistrySerdes serdes, AdmissionLimits limits) {
+        return build(serdes, DEFAULT_TICK_BUDGET, DEFAULT_MAX_CLOCK_STEP.toMillis(), limits);
     }
 
     /**
      * @param tickBudget   at most this many jobs are woken by one clock tick per partition
      * @param maxClockStep the most (ms) the timers' clock advances on one tick: after an outage,
      *                     deadlines that passed meanwhile expire over the next ticks, not at once
+     * @param limits       the bounds admission puts on the numbers of Jobs, JobTemplates and JobFlows
      */
-    public static Topology build(RegistrySerdes serdes, int tickBudget, long maxClockStep) {
+    public static Topology build(RegistrySerdes serdes, int tickBudget, long maxClockStep, AdmissionLimits limits) {
         // The lifecycle hands the statuses of the JobFlows' jobs to the flow engine through a
         // repartition topic, which only the DSL declares: the source, the lifecycle node and the
         // re-keying steps come from a StreamsBuilder, everything else is the Processor API.
@@ -104,7 +115,7 @@ public class LaharTopology {
                 serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
         var flows = new FlowStatusFeed(FlowTopology.JOB_STATUS_NODE, serdes.directValue(JobStatusRecord.class));
         KStream<Object, Object> lifecycle = inputs.process(
-                () -> new JobLifecycleProcessor(decoders, flows, tickBudget, maxClockStep), Named.as(LIFECYCLE));
+                () -> new JobLifecycleProcessor(decoders, flows, tickBudget, maxClockStep, limits), Named.as(LIFECYCLE));
         FlowTopology.addRepartitions(builder, serdes, lifecycle);
         Topology topology = builder.build();
         FlowTopology.requireJobStatusNode(topology, LIFECYCLE);
@@ -132,7 +143,7 @@ public class LaharTopology {
                 serdes.value(PodGroup.class).serializer(), LIFECYCLE);
         topology.addSink(Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
                 serdes.value(DeadLetter.class).serializer(), LIFECYCLE);
-        FlowTopology.addTo(topology, serdes, tickBudget);
+        FlowTopology.addTo(topology, serdes, tickBudget, limits);
         return topology;
     }
 }

@@ -32,7 +32,7 @@ final class JobSpecValidation {
     }
 
     /** Validates {@code spec} of the object named {@code name} (empty when unnamed). */
-    static void validate(String name, JobSpec spec, Violations v) {
+    static void validate(String name, JobSpec spec, AdmissionLimits limits, Violations v) {
         if (spec == null) {
             v.add("spec", "required");
             return;
@@ -51,17 +51,7 @@ final class JobSpecValidation {
         }
         validateMpi(spec, v);
         validateTasks(name, spec, v);
-        int total = spec.totalReplicas();
-        if (spec.minAvailable() != null && spec.minAvailable() > total) {
-            v.add("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
-        }
-        if (spec.minSuccess() != null) {
-            if (spec.minSuccess() < 1) {
-                v.add("spec.minSuccess", "must be >= 1");
-            } else if (spec.minSuccess() > total) {
-                v.add("spec.minSuccess", "job 'minSuccess' should not be greater than total replicas in tasks (" + total + ")");
-            }
-        }
+        validateScale(spec, limits, v);
         PolicyValidation.validate(spec.policies(), "spec.policies", v);
         for (String plugin : spec.pluginsOrEmpty().keySet()) {
             if (!KNOWN_PLUGINS.contains(plugin)) {
@@ -93,16 +83,6 @@ final class JobSpecValidation {
                 v.add(at, "required");
                 continue;
             }
-            if (task.replicas() != null && task.replicas() < 0) {
-                v.add(at + ".replicas", "must be >= 0");
-            }
-            if (task.minAvailable() != null) {
-                if (task.minAvailable() < 0) {
-                    v.add(at + ".minAvailable", "must be >= 0");
-                } else if (task.minAvailable() > task.replicasOrZero()) {
-                    v.add(at + ".minAvailable", "must not be greater than replicas (" + task.replicasOrZero() + ")");
-                }
-            }
             if (task.maxRetry() != null && task.maxRetry() < 0) {
                 v.add(at + ".maxRetry", "must be >= 0");
             }
@@ -131,6 +111,50 @@ final class JobSpecValidation {
             if (task.dependsOn() != null && task.dependsOn().iteration() != null
                     && !List.of("any", "all").contains(task.dependsOn().iteration())) {
                 v.add(at + ".dependsOn.iteration", PodTemplateValidation.unsupported(task.dependsOn().iteration(), List.of("any", "all")));
+            }
+        }
+    }
+
+    /**
+     * The numbers a job's pods are made from, checked alike on create and on update (where they
+     * may change): each replicas and minAvailable in range, and the replicas' sum, computed in a
+     * long so that no int overflow hides it, within the per-job pod limit; the job's minAvailable
+     * and minSuccess within that sum (its sign is the caller's to check).
+     */
+    static void validateScale(JobSpec spec, AdmissionLimits limits, Violations v) {
+        List<TaskSpec> tasks = spec.tasksOrEmpty();
+        long total = 0;
+        for (int i = 0; i < tasks.size(); i++) {
+            TaskSpec task = tasks.get(i);
+            if (task == null) {
+                continue;
+            }
+            String at = "spec.tasks[" + i + "]";
+            if (task.replicas() != null && task.replicas() < 0) {
+                v.add(at + ".replicas", "must be >= 0");
+            } else if (task.replicasOrZero() > limits.maxPodsPerJob()) {
+                v.add(at + ".replicas", limits.overPodLimit(task.replicasOrZero()));
+            }
+            total += task.replicasOrZero();
+            if (task.minAvailable() != null) {
+                if (task.minAvailable() < 0) {
+                    v.add(at + ".minAvailable", "must be >= 0");
+                } else if (task.minAvailable() > task.replicasOrZero()) {
+                    v.add(at + ".minAvailable", "must not be greater than replicas (" + task.replicasOrZero() + ")");
+                }
+            }
+        }
+        if (total > limits.maxPodsPerJob()) {
+            v.add("spec.tasks", limits.sumOverPodLimit("the tasks' replicas", total));
+        }
+        if (spec.minAvailable() != null && spec.minAvailable() > total) {
+            v.add("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
+        }
+        if (spec.minSuccess() != null) {
+            if (spec.minSuccess() < 1) {
+                v.add("spec.minSuccess", "must be >= 1");
+            } else if (spec.minSuccess() > total) {
+                v.add("spec.minSuccess", "job 'minSuccess' should not be greater than total replicas in tasks (" + total + ")");
             }
         }
     }

@@ -2,6 +2,7 @@ package io.lahar.streams.flow;
 
 import io.lahar.core.admission.Admission;
 import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.JobFlowAdmission;
 import io.lahar.core.admission.JobTemplateAdmission;
@@ -20,6 +21,7 @@ import io.lahar.schema.FlowCommand;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.SubmitFlowObject;
 import io.lahar.schema.Topics;
+import io.lahar.streams.kafka.StateSize;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -57,13 +59,31 @@ public final class FlowCommandInput {
     private final FlowEngine engine;
     private final KeyValueStore<String, byte[]> templates;
     private final TemplateLookup lookup;
+    private final AdmissionLimits limits;
 
     FlowCommandInput(ProcessorContext<Object, Object> context, FlowEngine engine, KeyValueStore<String, byte[]> templates,
-                     TemplateLookup lookup) {
+                     TemplateLookup lookup, AdmissionLimits limits) {
         this.context = context;
         this.engine = engine;
         this.templates = templates;
         this.lookup = lookup;
+        this.limits = limits;
+    }
+
+    /** Nothing stored, the configured limits: each command adds what its admission looks up. */
+    private AdmissionContext admission() {
+        return AdmissionContext.empty().withLimits(limits);
+    }
+
+    /** With the templates of the flow's entries that are visible, so the jobs they make are checked too. */
+    private AdmissionContext admission(JobFlow flow) {
+        AdmissionContext ctx = admission();
+        if (flow.spec() != null) {
+            for (JobTemplate t : lookup.templatesOf(flow)) {
+                ctx = ctx.with(t);
+            }
+        }
+        return ctx;
     }
 
     void handle(String key, FlowCommand command, long timestamp) {
@@ -114,7 +134,7 @@ public final class FlowCommandInput {
         } catch (ManifestException e) {
             return reject(command, kind, List.of(new Violation("", e.getMessage())));
         }
-        AdmissionContext ctx = AdmissionContext.empty();
+        AdmissionContext ctx = admission(flow);
         if (entry.live()) {
             ctx = ctx.with(entry.info().flow());
         }
@@ -135,7 +155,11 @@ public final class FlowCommandInput {
         }
         if (!missing.isEmpty()) {
             // Maybe posted a moment ago, not visible here yet: hold the answer (see HeldSubmit).
-            engine.save(key, entry, entry.withHeld(HeldSubmit.of(command, submit)));
+            try {
+                engine.save(key, entry, entry.withHeld(HeldSubmit.of(command, submit)), FlowStores.COMMAND_MAX_BYTES);
+            } catch (StateSize.TooLarge e) {
+                return reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs")));
+            }
             return null;
         }
         return admit(key, entry, command, kind, (JobFlow) result.object(), time, timestamp);
@@ -146,9 +170,34 @@ public final class FlowCommandInput {
         JobFlow admitted = stamp(flow, command, time);
         FlowVerdict verdict = accept(command, kind, Manifests.toJson(admitted), time);
         FlowEntry fresh = new FlowEntry(null, entry.recent(), null).remember(verdict);
-        // Saved from the entry as it was, so its hold's timer goes with it.
-        engine.apply(key, entry, fresh, new FlowInput.Submit(admitted, lookup.templatesOf(admitted), time), timestamp);
-        return verdict;
+        List<JobTemplate> used = lookup.templatesOf(admitted);
+        try {
+            // Saved from the entry as it was, so its hold's timer goes with it.
+            engine.apply(key, entry, fresh, new FlowInput.Submit(admitted, used, time), timestamp,
+                    FlowStores.COMMAND_MAX_BYTES - jobsYetToCome(admitted, used));
+            return verdict;
+        } catch (StateSize.TooLarge e) {
+            FlowVerdict refused = reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs")));
+            if (entry.live() || entry.held() != null) {
+                engine.save(key, entry, entry.withHeld(null).remember(refused));
+            }
+            return refused;
+        }
+    }
+
+    /** What one job of a flow adds to its entry besides its manifest: status counts and capped histories. */
+    private static final int JOB_STATUS_BYTES = 4 * 1024;
+
+    /**
+     * About what a flow's entry grows by after its submission: every job it creates is kept in it,
+     * about the size of its template, with its status and history (capped per job).
+     */
+    private static int jobsYetToCome(JobFlow flow, List<JobTemplate> templates) {
+        long bytes = (long) flow.spec().flowsOrEmpty().size() * JOB_STATUS_BYTES;
+        for (JobTemplate t : templates) {
+            bytes += Manifests.toJson(t).length();
+        }
+        return (int) Math.min(bytes, FlowStores.MAX_BYTES);
     }
 
     /**
@@ -167,7 +216,7 @@ public final class FlowCommandInput {
             // It was read when it arrived; a reader that changed since rejects it rather than hold it forever.
             flow = null;
         }
-        AdmissionResult<Manifest> result = flow == null ? null : Admission.create(flow, AdmissionContext.empty());
+        AdmissionResult<Manifest> result = flow == null ? null : Admission.create(flow, admission(flow));
         if (result == null || !result.accepted()) {
             verdict = reject(command, kind, result == null ? List.of(new Violation("", "the held manifest no longer reads"))
                     : result.violations());
@@ -211,7 +260,7 @@ public final class FlowCommandInput {
                     + NOT_FOUND + " in namespace " + command.getNamespace())));
         }
         JobFlow stored = entry.info().flow().withStatus(entry.info().status());
-        AdmissionResult<JobFlow> result = JobFlowAdmission.delete(stored, AdmissionContext.empty().with(stored));
+        AdmissionResult<JobFlow> result = JobFlowAdmission.delete(stored, admission().with(stored));
         if (!result.accepted()) {
             FlowVerdict verdict = reject(command, kind, result.violations());
             engine.save(key, entry, entry.remember(verdict));
@@ -234,33 +283,44 @@ public final class FlowCommandInput {
         }
         FlowVerdict verdict;
         TemplateEntry next;
+        byte[] encoded = null;
         if (command.getCommand() instanceof SubmitFlowObject submit) {
             JobTemplate template = null;
             List<Violation> violations;
             try {
                 template = read(submit.getManifest(), JobTemplate.class, command);
                 AdmissionResult<JobTemplate> r = entry.template() == null
-                        ? JobTemplateAdmission.create(template, AdmissionContext.empty())
-                        : JobTemplateAdmission.update(entry.template(), template, AdmissionContext.empty());
+                        ? JobTemplateAdmission.create(template, admission())
+                        : JobTemplateAdmission.update(entry.template(), template, admission());
                 violations = r.violations();
             } catch (ManifestException e) {
                 violations = List.of(new Violation("", e.getMessage()));
             }
+            JobTemplate admitted = violations.isEmpty() ? stamp(template, entry.template(), command, time) : null;
+            FlowVerdict accepted = admitted == null ? null : accept(command, kind, Manifests.toJson(admitted), time);
+            if (admitted != null) {
+                try {
+                    // Checked before the template is published: no template is out there without its entry.
+                    encoded = FlowStores.encode(key, entry.withTemplate(admitted).remember(accepted), FlowStores.COMMAND_MAX_BYTES);
+                } catch (StateSize.TooLarge e) {
+                    violations = List.of(e.violation("jobtemplate", "the answers to its later commands"));
+                }
+            }
             if (violations.isEmpty()) {
-                JobTemplate admitted = stamp(template, entry.template(), command, time);
-                verdict = accept(command, kind, Manifests.toJson(admitted), time);
+                verdict = accepted;
                 next = entry.withTemplate(admitted).remember(verdict);
                 context.forward(new Record<>(key, FlowCodecs.toTemplateRecord(admitted, time), timestamp), FlowSinks.TEMPLATES);
             } else {
                 verdict = reject(command, kind, violations);
                 next = entry.template() == null ? null : entry.remember(verdict);
+                encoded = null;
             }
         } else if (entry.template() == null) {
             verdict = reject(command, kind, List.of(new Violation("metadata.name", "jobtemplate \"" + command.getName()
                     + "\" " + NOT_FOUND + " in namespace " + command.getNamespace())));
             next = entry.recent().isEmpty() ? null : entry.remember(verdict);
         } else {
-            AdmissionContext ctx = AdmissionContext.empty();
+            AdmissionContext ctx = admission();
             for (JobFlow f : lookup.flows(command.getNamespace())) {
                 ctx = ctx.with(f);
             }
@@ -276,7 +336,7 @@ public final class FlowCommandInput {
             }
         }
         if (next != null) {
-            templates.put(key, FlowStores.encode(key, next));
+            templates.put(key, encoded != null ? encoded : FlowStores.encode(key, next));
         }
         answer(key, command, verdict, timestamp);
     }

@@ -1,5 +1,6 @@
 package io.lahar.streams.flow;
 
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.core.flow.FlowInput;
 import io.lahar.core.flow.FlowJob;
 import io.lahar.schema.CommandResult;
@@ -43,14 +44,16 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
 
     private final Decoders decoders;
     private final int tickBudget;
+    private final AdmissionLimits limits;
     private ProcessorContext<Object, Object> context;
     private FlowEngine engine;
     private FlowTimers timers;
     private FlowCommandInput commands;
 
-    FlowEngineProcessor(Decoders decoders, int tickBudget) {
+    FlowEngineProcessor(Decoders decoders, int tickBudget, AdmissionLimits limits) {
         this.decoders = decoders;
         this.tickBudget = tickBudget;
+        this.limits = limits;
     }
 
     @Override
@@ -61,7 +64,7 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         TemplateLookup lookup = new TemplateLookup(context.getStateStore(FlowStores.GLOBAL_TEMPLATES), decoders.templates(),
                 context.getStateStore(FlowStores.GLOBAL_FLOW_STATUS), decoders.flowStatus());
         this.engine = new FlowEngine(context, context.getStateStore(FlowStores.FLOWS), timers, lookup);
-        this.commands = new FlowCommandInput(context, engine, context.getStateStore(FlowStores.TEMPLATES), lookup);
+        this.commands = new FlowCommandInput(context, engine, context.getStateStore(FlowStores.TEMPLATES), lookup, limits);
     }
 
     @Override

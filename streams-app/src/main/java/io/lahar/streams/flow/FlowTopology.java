@@ -1,5 +1,6 @@
 package io.lahar.streams.flow;
 
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.streams.kafka.GlobalStoreUpdater;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
@@ -113,8 +114,9 @@ public final class FlowTopology {
      * {@link #addRepartitions}).
      *
      * @param tickBudget at most this many flows are woken by one tick per partition
+     * @param limits     the bounds admission puts on the numbers of JobTemplates and JobFlows
      */
-    public static void addTo(Topology topology, RegistrySerdes serdes, int tickBudget) {
+    public static void addTo(Topology topology, RegistrySerdes serdes, int tickBudget, AdmissionLimits limits) {
         var templateSerde = serdes.value(JobTemplate.class);
         var flowStatusSerde = serdes.value(JobFlowStatusRecord.class);
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_TEMPLATES),
@@ -133,7 +135,7 @@ public final class FlowTopology {
         var decoders = new FlowEngineProcessor.Decoders(serdes.value(FlowCommand.class).deserializer(),
                 serdes.value(JobStatusRecord.class).deserializer(), serdes.value(Tick.class).deserializer(),
                 templateSerde.deserializer(), flowStatusSerde.deserializer(), serdes.value(CommandResult.class).deserializer());
-        topology.addProcessor(ENGINE, () -> new FlowEngineProcessor(decoders, tickBudget),
+        topology.addProcessor(ENGINE, () -> new FlowEngineProcessor(decoders, tickBudget, limits),
                 COMMANDS_SOURCE, repartitionSource(topology, REPARTITION), repartitionSource(topology, REJECTIONS), CLOCK_SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FlowStores.FLOWS),
                 Serdes.String(), Serdes.ByteArray()), ENGINE);

@@ -1,5 +1,6 @@
 package io.lahar.streams.job;
 
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.Queue;
@@ -46,6 +47,7 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
     private final FlowStatusFeed flows;
     private final int tickBudget;
     private final long maxClockStep;
+    private final AdmissionLimits limits;
     private ProcessorContext<Object, Object> context;
     private Map<String, InputHandler> handlers;
 
@@ -53,12 +55,15 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
      * @param flows        where the statuses of the jobs a JobFlow created go besides {@code lahar.job-status}
      * @param tickBudget   at most this many jobs are woken by one tick
      * @param maxClockStep the most (ms) the timer clock advances on one tick (catch-up after an outage)
+     * @param limits       the bounds job admission puts on a job's numbers
      */
-    public JobLifecycleProcessor(Decoders decoders, FlowStatusFeed flows, int tickBudget, long maxClockStep) {
+    public JobLifecycleProcessor(Decoders decoders, FlowStatusFeed flows, int tickBudget, long maxClockStep,
+                                 AdmissionLimits limits) {
         this.decoders = decoders;
         this.flows = flows;
         this.tickBudget = tickBudget;
         this.maxClockStep = maxClockStep;
+        this.limits = limits;
     }
 
     @Override
@@ -71,7 +76,7 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         JobEngine engine = new JobEngine(context, jobs, timers, flows);
         QueueLookup queues = new QueueLookup(context.getStateStore(QueueLookup.STORE), decoders.queues());
         this.handlers = Map.of(
-                Topics.JOB_COMMANDS.name(), new CommandInput(decoders.commands(), context, engine, queues),
+                Topics.JOB_COMMANDS.name(), new CommandInput(decoders.commands(), context, engine, queues, limits),
                 Topics.POD_EVENTS.name(), new PodEventInput(decoders.podEvents(), engine),
                 Topics.SCHEDULER_DECISIONS.name(), new DecisionInput(decoders.decisions(), engine),
                 Topics.CLOCK.name(), new ClockInput(decoders.ticks(), engine, timers, tickBudget, maxClockStep));
