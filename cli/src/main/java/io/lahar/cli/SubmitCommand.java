@@ -15,7 +15,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine.Command;
@@ -35,6 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 /**
@@ -91,6 +95,7 @@ public final class SubmitCommand implements Callable<Integer> {
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);
             partitions.forEach(consumer::position);
+            Map<String, Future<RecordMetadata>> sends = new LinkedHashMap<>();
             for (Job job : jobs) {
                 String requestId = UUID.randomUUID().toString();
                 String key = Topics.jobKey(job.namespace(), job.name());
@@ -101,11 +106,35 @@ public final class SubmitCommand implements Callable<Integer> {
                         .setTime(Instant.now())
                         .setCommand(new SubmitJob(Manifests.toJson(job)))
                         .build();
-                producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), key, command));
+                sends.put(requestId, producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), key, command)));
             }
             producer.flush();
-            return awaitResults(consumer, requests, out, err);
+            int notSent = notSent(sends, requests, err);
+            return notSent != 0 ? notSent : awaitResults(consumer, requests, out, err);
         }
+    }
+
+    /**
+     * Reports each command the producer could not write (too large for a record, or the broker
+     * did not take it) with its reason; 0 when every one was sent, else the exit code.
+     */
+    private int notSent(Map<String, Future<RecordMetadata>> sends, Map<String, String> requests, PrintWriter err) {
+        int code = 0;
+        for (var send : sends.entrySet()) {
+            try {
+                send.getValue().get();
+            } catch (ExecutionException e) {
+                boolean tooLarge = e.getCause() instanceof RecordTooLargeException;
+                err.println("error: job " + requests.get(send.getKey()) + ": not sent: "
+                        + (tooLarge ? "the command is too large for one Kafka record (make the manifest smaller): " : "")
+                        + e.getCause().getMessage());
+                code = Math.max(code, tooLarge ? Lahar.EXIT_REJECTED : Lahar.EXIT_INPUT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Lahar.EXIT_INPUT;
+            }
+        }
+        return code;
     }
 
     private int awaitResults(KafkaConsumer<String, CommandResult> consumer, Map<String, String> requests, PrintWriter out, PrintWriter err) {

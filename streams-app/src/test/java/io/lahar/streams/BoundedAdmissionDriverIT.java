@@ -31,6 +31,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 
+import static io.lahar.streams.TestManifests.job;
+import static io.lahar.streams.TestManifests.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -86,32 +88,6 @@ class BoundedAdmissionDriverIT {
 
     private <T extends SpecificRecord> TestOutputTopic<String, T> output(Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
         return driver.createOutputTopic(topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
-    }
-
-    static String job(String name, String tasks) {
-        return """
-                apiVersion: batch.volcano.sh/v1alpha1
-                kind: Job
-                metadata:
-                  name: %s
-                spec:
-                  tasks:
-                %s""".formatted(name, tasks.indent(2));
-    }
-
-    static String task(String name, long replicas, String env) {
-        return """
-                - name: %s
-                  replicas: %d
-                  template:
-                    spec:
-                      containers:
-                      - name: c
-                        image: busybox
-                        env:
-                        - name: PAYLOAD
-                          value: "%s"
-                """.formatted(name, replicas, env);
     }
 
     private CommandResult submit(String name, String manifest) {

@@ -51,6 +51,9 @@ public class FlowRequests {
     @Inject
     KafkaStreams streams;
 
+    @Inject
+    BodyLimit bodyLimit;
+
     @ConfigProperty(name = "lahar.api.token")
     Optional<String> token;
 
@@ -99,6 +102,25 @@ public class FlowRequests {
         }
         String namespace = doc.path("metadata").path("namespace").asText("");
         return new Posted.Valid(namespace.isBlank() ? "default" : namespace, name, Manifests.toJson(doc));
+    }
+
+    /**
+     * Sends a posted manifest as a submit command: 413 over the size limit (the body, then the
+     * manifest as JSON), 422 when it cannot be addressed, otherwise the command's answer.
+     */
+    Response submit(String body, FlowKind kind, String apiVersion, String requestId,
+                    java.util.function.BiFunction<Posted.Valid, CommandResult, Response> onAccepted) {
+        Response tooLarge = bodyLimit.refuseBody(body);
+        if (tooLarge != null) {
+            return tooLarge;
+        }
+        return switch (parse(body, kind.name(), apiVersion)) {
+            case Posted.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
+            case Posted.Valid valid when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
+                    bodyLimit.refuseManifest(valid.manifestJson());
+            case Posted.Valid valid -> answer(submit(requestId, kind, valid.namespace(), valid.name(), valid.manifestJson()),
+                    result -> onAccepted.apply(valid, result));
+        };
     }
 
     /** Null when the write may go on; 401 when a token is configured and this one does not match. */
@@ -152,6 +174,8 @@ public class FlowRequests {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return unavailable("interrupted");
+        } catch (CommandGateway.NotSent e) {
+            return JobResource.notSent(e);
         }
         metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected").increment();
         if (result.getAccepted()) {

@@ -78,6 +78,9 @@ public class JobResource {
     @Inject
     KafkaStreams streams;
 
+    @Inject
+    BodyLimit bodyLimit;
+
     @ConfigProperty(name = "lahar.api.token")
     Optional<String> token;
 
@@ -148,8 +151,14 @@ public class JobResource {
         if (denied != null) {
             return denied;
         }
+        Response tooLarge = bodyLimit.refuseBody(body);
+        if (tooLarge != null) {
+            return tooLarge;
+        }
         return switch (SubmitRequest.parse(body)) {
             case SubmitRequest.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
+            case SubmitRequest.Valid valid when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
+                    bodyLimit.refuseManifest(valid.manifestJson());
             case SubmitRequest.Valid valid -> {
                 JobCommand command = command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
                 yield answer(command, result -> {
@@ -220,6 +229,8 @@ public class JobResource {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return unavailable("interrupted");
+        } catch (CommandGateway.NotSent e) {
+            return notSent(e);
         }
         metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected").increment();
         if (!result.getAccepted()) {
@@ -263,11 +274,16 @@ public class JobResource {
         }
     }
 
+    /** A command the producer could not write: 413 when too large for a record, else 503 (the broker may come back). */
+    static Response notSent(CommandGateway.NotSent e) {
+        return e.tooLarge() ? BodyLimit.tooLarge(e.getMessage()) : unavailable(e.getMessage());
+    }
+
     private static Response notFound(String key) {
         return Response.status(Response.Status.NOT_FOUND).entity(ApiError.of("job " + key + " not found")).build();
     }
 
-    private static Response unavailable(String why) {
+    static Response unavailable(String why) {
         return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "1").entity(ApiError.of(why)).build();
     }
 
