@@ -1,7 +1,7 @@
 package io.lahar.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Job;
-import io.lahar.core.api.Manifest;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.CommandResult;
@@ -65,24 +65,50 @@ public final class SubmitCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "60", description = "Seconds to wait for all results (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
+    @Option(names = "--validate", defaultValue = "strict", paramLabel = "MODE",
+            description = "Fields a Job does not have, as kubectl's --validate: strict (default) refuses the file before"
+                    + " sending; warn sends, the engine drops them and its warnings are printed; ignore sends and prints nothing.")
+    String validate;
+
+    /** A Job to send: the manifest as written (unknown fields and all, for the engine to judge) and the Job read from it. */
+    private record Submission(Job job, String manifestJson) {
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<Job> jobs = new ArrayList<>();
+        if (!List.of("strict", "warn", "ignore").contains(validate)) {
+            err.println("error: --validate must be strict, warn or ignore, not \"" + validate + "\"");
+            return Lahar.EXIT_INPUT;
+        }
+        List<Submission> jobs = new ArrayList<>();
+        boolean unknownFields = false;
         for (Path file : files) {
             try {
-                for (Manifest manifest : Manifests.readAll(Files.readString(file))) {
-                    if (!(manifest instanceof Job job)) {
-                        err.println("error: " + file + ": " + manifest.kind() + " is not a Job; submit sends Jobs only");
+                for (JsonNode doc : Manifests.readTrees(Files.readString(file))) {
+                    Manifests.Reading reading = Manifests.fromTreeWithWarnings(doc);
+                    if (!(reading.manifest() instanceof Job job)) {
+                        err.println("error: " + file + ": " + reading.manifest().kind() + " is not a Job; submit sends Jobs only");
                         return Lahar.EXIT_INPUT;
                     }
-                    jobs.add(job);
+                    if (validate.equals("strict")) {
+                        // kubectl's default: a field the server would drop is the user's mistake, refused before sending.
+                        for (String field : reading.unknownFields()) {
+                            err.println("error: " + field + ": unknown field (--validate=strict) [Job "
+                                    + Topics.jobKey(job.namespace(), job.name()) + "]");
+                            unknownFields = true;
+                        }
+                    }
+                    jobs.add(new Submission(job, Manifests.toJson(doc)));
                 }
             } catch (IOException | ManifestException e) {
                 err.println("error: " + file + ": " + e.getMessage());
                 return Lahar.EXIT_INPUT;
             }
+        }
+        if (unknownFields) {
+            return Lahar.EXIT_REJECTED;
         }
         Map<String, String> requests = new LinkedHashMap<>();
         KafkaOptions.Resolved where = kafka.resolve(spec);
@@ -96,7 +122,8 @@ public final class SubmitCommand implements Callable<Integer> {
             consumer.seekToEnd(partitions);
             partitions.forEach(consumer::position);
             Map<String, Future<RecordMetadata>> sends = new LinkedHashMap<>();
-            for (Job job : jobs) {
+            for (Submission submission : jobs) {
+                Job job = submission.job();
                 String requestId = UUID.randomUUID().toString();
                 String key = Topics.jobKey(job.namespace(), job.name());
                 requests.put(requestId, key);
@@ -104,7 +131,7 @@ public final class SubmitCommand implements Callable<Integer> {
                         .setRequestId(requestId).setSender(sender)
                         .setNamespace(job.namespace()).setName(job.name())
                         .setTime(Instant.now())
-                        .setCommand(new SubmitJob(Manifests.toJson(job)))
+                        .setCommand(new SubmitJob(submission.manifestJson()))
                         .build();
                 sends.put(requestId, producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), key, command)));
             }
@@ -153,6 +180,9 @@ public final class SubmitCommand implements Callable<Integer> {
             if (result == null) {
                 err.println("error: job " + request.getValue() + ": no result within " + timeoutSeconds + "s (is streams-app running?)");
                 return Lahar.EXIT_INPUT;
+            }
+            if (!validate.equals("ignore")) {
+                result.getWarnings().forEach(w -> err.println("Warning: " + w + " [Job " + request.getValue() + "]"));
             }
             if (result.getAccepted()) {
                 out.println(Results.line("Created", "Job", request.getValue()));

@@ -39,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Users' numbers are hostile, through the whole topology: a job asking for more pods than the
  * limit, or replicas whose int sum wraps, or a manifest whose state would not fit in a record, is
  * answered on {@code lahar.command-results} with the violation — nothing dead-lettered, nothing
- * allocated — and the next job goes through as usual.
+ * allocated — and the next job goes through as usual. Fields a manifest's kind does not have are
+ * dropped and answered as warnings.
  */
 @WithLaharInfra
 class BoundedAdmissionDriverIT {
@@ -165,6 +166,41 @@ class BoundedAdmissionDriverIT {
         // No trace: the same name is free for a job that fits.
         assertThat(submit("fat", job("fat", task("worker", 1, "small"))).getAccepted()).isTrue();
         assertTheNextJobGoesThrough();
+    }
+
+    @Test
+    void unknownFieldsAreDroppedAndAnsweredAsWarningsAlsoOnARetry() {
+        String manifest = """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata:
+                  name: warned
+                spec:
+                  minAvailabel: 1
+                  tasks:
+                  - name: worker
+                    replica: 3
+                    replicas: 1
+                    template:
+                      spec:
+                        containers:
+                        - name: c
+                          image: busybox
+                """;
+        String json = io.lahar.core.api.Manifests.toJson(io.lahar.core.api.Manifests.readTrees(manifest).getFirst());
+        CommandResult r = submit("warned", json);
+        assertThat(r.getAccepted()).isTrue();
+        assertThat(r.getWarnings()).containsExactly("unknown field \"spec.minAvailabel\"",
+                "unknown field \"spec.tasks[0].replica\"");
+        assertThat(r.getManifest()).doesNotContain("minAvailabel").doesNotContain("\"replica\"");
+        // The same request again is answered from the remembered verdict, warnings and all.
+        commands.pipeInput("default/warned", LifecycleScript.submit("submit-warned", "warned", json, T0));
+        assertThat(results.readValuesToList().getLast().getWarnings()).hasSize(2);
+
+        CommandResult rejected = submit("warned-bad", json.replace("\"warned\"", "\"warned-bad\"")
+                .replace("\"replicas\":1", "\"replicas\":-1"));
+        assertThat(rejected.getAccepted()).isFalse();
+        assertThat(rejected.getWarnings()).hasSize(2);
     }
 
     @Test

@@ -129,8 +129,11 @@ public final class FlowCommandInput {
     private FlowVerdict submitFlow(String key, FlowEntry entry, FlowCommand command, SubmitFlowObject submit, String kind,
                                    long time, long timestamp) {
         JobFlow flow;
+        List<String> warnings;
         try {
-            flow = read(submit.getManifest(), JobFlow.class, command);
+            Manifests.Reading reading = read(submit.getManifest(), JobFlow.class, command);
+            flow = (JobFlow) reading.manifest();
+            warnings = reading.warnings();
         } catch (ManifestException e) {
             return reject(command, kind, List.of(new Violation("", e.getMessage())));
         }
@@ -147,7 +150,7 @@ public final class FlowCommandInput {
         }
         if (!violations.isEmpty()) {
             violations.addAll(missing);
-            FlowVerdict verdict = reject(command, kind, violations);
+            FlowVerdict verdict = reject(command, kind, violations).withWarnings(warnings);
             if (entry.live() || entry.held() != null) {
                 engine.save(key, entry, entry.remember(verdict));
             }
@@ -158,17 +161,17 @@ public final class FlowCommandInput {
             try {
                 engine.save(key, entry, entry.withHeld(HeldSubmit.of(command, submit)), FlowStores.COMMAND_MAX_BYTES);
             } catch (StateSize.TooLarge e) {
-                return reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs")));
+                return reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs"))).withWarnings(warnings);
             }
             return null;
         }
-        return admit(key, entry, command, kind, (JobFlow) result.object(), time, timestamp);
+        return admit(key, entry, command, kind, (JobFlow) result.object(), time, timestamp, warnings);
     }
 
     private FlowVerdict admit(String key, FlowEntry entry, FlowCommand command, String kind, JobFlow flow, long time,
-                              long timestamp) {
+                              long timestamp, List<String> warnings) {
         JobFlow admitted = stamp(flow, command, time);
-        FlowVerdict verdict = accept(command, kind, Manifests.toJson(admitted), time);
+        FlowVerdict verdict = accept(command, kind, Manifests.toJson(admitted), time).withWarnings(warnings);
         FlowEntry fresh = new FlowEntry(null, entry.recent(), null).remember(verdict);
         List<JobTemplate> used = lookup.templatesOf(admitted);
         try {
@@ -177,7 +180,8 @@ public final class FlowCommandInput {
                     FlowStores.COMMAND_MAX_BYTES - jobsYetToCome(admitted, used));
             return verdict;
         } catch (StateSize.TooLarge e) {
-            FlowVerdict refused = reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs")));
+            FlowVerdict refused = reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs")))
+                    .withWarnings(warnings);
             if (entry.live() || entry.held() != null) {
                 engine.save(key, entry, entry.withHeld(null).remember(refused));
             }
@@ -210,8 +214,11 @@ public final class FlowCommandInput {
         String kind = kindOf(command);
         FlowVerdict verdict;
         JobFlow flow;
+        List<String> warnings = List.of();
         try {
-            flow = read(held.manifest(), JobFlow.class, command);
+            Manifests.Reading reading = read(held.manifest(), JobFlow.class, command);
+            flow = (JobFlow) reading.manifest();
+            warnings = reading.warnings();
         } catch (ManifestException e) {
             // It was read when it arrived; a reader that changed since rejects it rather than hold it forever.
             flow = null;
@@ -219,14 +226,14 @@ public final class FlowCommandInput {
         AdmissionResult<Manifest> result = flow == null ? null : Admission.create(flow, admission(flow));
         if (result == null || !result.accepted()) {
             verdict = reject(command, kind, result == null ? List.of(new Violation("", "the held manifest no longer reads"))
-                    : result.violations());
+                    : result.violations()).withWarnings(warnings);
             engine.save(key, entry, entry.withHeld(null).remember(verdict));
         } else {
             List<Violation> missing = missingTemplates(flow);
             if (missing.isEmpty()) {
-                verdict = admit(key, entry, command, kind, (JobFlow) result.object(), held.time(), timestamp);
+                verdict = admit(key, entry, command, kind, (JobFlow) result.object(), held.time(), timestamp, warnings);
             } else if (held.expiresAt(tickTime)) {
-                verdict = reject(command, kind, missing);
+                verdict = reject(command, kind, missing).withWarnings(warnings);
                 engine.save(key, entry, entry.withHeld(null).remember(verdict));
             } else {
                 engine.save(key, entry, entry.withHeld(held.checked()));
@@ -287,8 +294,11 @@ public final class FlowCommandInput {
         if (command.getCommand() instanceof SubmitFlowObject submit) {
             JobTemplate template = null;
             List<Violation> violations;
+            List<String> warnings = List.of();
             try {
-                template = read(submit.getManifest(), JobTemplate.class, command);
+                Manifests.Reading reading = read(submit.getManifest(), JobTemplate.class, command);
+                template = (JobTemplate) reading.manifest();
+                warnings = reading.warnings();
                 AdmissionResult<JobTemplate> r = entry.template() == null
                         ? JobTemplateAdmission.create(template, admission())
                         : JobTemplateAdmission.update(entry.template(), template, admission());
@@ -297,7 +307,8 @@ public final class FlowCommandInput {
                 violations = List.of(new Violation("", e.getMessage()));
             }
             JobTemplate admitted = violations.isEmpty() ? stamp(template, entry.template(), command, time) : null;
-            FlowVerdict accepted = admitted == null ? null : accept(command, kind, Manifests.toJson(admitted), time);
+            FlowVerdict accepted = admitted == null ? null
+                    : accept(command, kind, Manifests.toJson(admitted), time).withWarnings(warnings);
             if (admitted != null) {
                 try {
                     // Checked before the template is published: no template is out there without its entry.
@@ -311,7 +322,7 @@ public final class FlowCommandInput {
                 next = entry.withTemplate(admitted).remember(verdict);
                 context.forward(new Record<>(key, FlowCodecs.toTemplateRecord(admitted, time), timestamp), FlowSinks.TEMPLATES);
             } else {
-                verdict = reject(command, kind, violations);
+                verdict = reject(command, kind, violations).withWarnings(warnings);
                 next = entry.template() == null ? null : entry.remember(verdict);
                 encoded = null;
             }
@@ -343,14 +354,18 @@ public final class FlowCommandInput {
 
     // ---- shared -------------------------------------------------------------------------------
 
-    /** Reads the manifest and checks it is of the command's kind, namespace and name. */
-    private static <T extends Manifest> T read(String json, Class<T> type, FlowCommand command) {
-        T m = Manifests.read(json, type);
+    /** Reads the manifest, with its warnings, and checks it is of the command's kind, namespace and name. */
+    private static Manifests.Reading read(String json, Class<? extends Manifest> type, FlowCommand command) {
+        Manifests.Reading reading = Manifests.readWithWarnings(json);
+        Manifest m = reading.manifest();
+        if (!type.isInstance(m)) {
+            throw new ManifestException("expected a " + type.getSimpleName() + ", found a " + m.kind());
+        }
         if (!m.namespace().equals(command.getNamespace()) || !m.name().equals(command.getName())) {
             throw new ManifestException("the manifest is " + m.namespace() + "/" + m.name() + " but the command is about "
                     + command.getNamespace() + "/" + command.getName());
         }
-        return m;
+        return reading;
     }
 
     /**

@@ -166,6 +166,29 @@ class JobRestIT {
         assertThat(send("POST", "api/v1/jobs", job("after-" + run, 2, ""), TOKEN).statusCode()).isEqualTo(201);
     }
 
+    /** Unknown fields as the Kubernetes API server treats them: Warn by default, Strict on request. */
+    @Test
+    void unknownFieldsAreWarningHeadersOrUnderStrictA422() throws Exception {
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(send("GET", "q/health/ready", null, null).statusCode()).isEqualTo(200));
+        String warned = job("warned-" + run, 1, "").replace("  tasks:", "  minAvailabel: 1\n  tasks:");
+
+        HttpResponse<String> strict = send("POST", "api/v1/jobs?fieldValidation=Strict", warned, TOKEN);
+        assertThat(strict.statusCode()).as(strict.body()).isEqualTo(422);
+        assertThat(reasons(strict)).containsExactly("spec.minAvailabel: unknown field (fieldValidation=Strict)");
+        assertThat(send("POST", "api/v1/jobs?fieldValidation=Loose", warned, TOKEN).statusCode()).isEqualTo(400);
+
+        HttpResponse<String> created = send("POST", "api/v1/jobs", warned, TOKEN);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(created.headers().allValues("Warning")).containsExactly("299 - \"unknown field \\\"spec.minAvailabel\\\"\"");
+        assertThat(json(created).path("spec").has("minAvailabel")).isFalse();
+
+        HttpResponse<String> ignored = send("POST", "api/v1/jobs?fieldValidation=Ignore",
+                warned.replace("warned-", "ignored-"), TOKEN);
+        assertThat(ignored.statusCode()).isEqualTo(201);
+        assertThat(ignored.headers().allValues("Warning")).isEmpty();
+    }
+
     private static String job(String name, long replicas, String payload) {
         return io.lahar.streams.TestManifests.job(name, io.lahar.streams.TestManifests.task("worker", replicas, payload));
     }
