@@ -70,7 +70,7 @@ public class LaharTopology {
     @ConfigProperty(name = "lahar.clock.max-step", defaultValue = "1M")
     java.time.Duration maxClockStep;
 
-    /** The most pods one Job may ask for (docs/decisions/010-admission-limits.md). */
+    /** The most pods one Job may ask for (docs/decisions/040-admission-limits.md). */
     @ConfigProperty(name = "lahar.admission.max-pods-per-job", defaultValue = "" + AdmissionLimits.DEFAULT_MAX_PODS_PER_JOB)
     int maxPodsPerJob;
 

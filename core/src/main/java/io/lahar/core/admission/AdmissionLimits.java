@@ -5,7 +5,7 @@ package io.lahar.core.admission;
  * replicas become pods, each with a name, an entry in the job's state and a record on the pod
  * intents topic, so a number no larger than its type allows can still stop the engine.
  * Kubernetes' own bound on one workload's pods (an Indexed Job's parallelism) is the ceiling of
- * the configurable limit (docs/decisions/010-admission-limits.md says why the default).
+ * the configurable limit (docs/decisions/040-admission-limits.md says why the default).
  *
  * @param maxPodsPerJob the most pods one Job may ask for: the sum of its tasks' replicas, and a
  *                      PodGroup's minMember

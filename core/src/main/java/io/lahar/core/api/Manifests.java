@@ -27,7 +27,7 @@ import java.util.List;
  * "billion laughs") and merge keys ({@code <<: *base}) merged; a document is at most
  * {@link #MAX_DOCUMENT_CODE_POINTS} characters. Unknown fields are dropped, as the Kubernetes API
  * server prunes them from structural CRDs, and reported as it reports them, as warnings
- * ({@link #readWithWarnings}); docs/decisions/011-yaml-and-unknown-fields.md says why.
+ * ({@link #readWithWarnings}); docs/decisions/041-yaml-and-unknown-fields.md says why.
  */
 public final class Manifests {
 

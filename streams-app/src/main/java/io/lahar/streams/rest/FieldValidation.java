@@ -12,7 +12,7 @@ import java.util.Optional;
  * that its kind does not have: {@code Warn} (the default) admits the object without them and says
  * so in {@code Warning: 299} headers, as the API server does; {@code Strict} refuses it, 422 with a
  * violation per field, before anything is sent (kubectl's default); {@code Ignore} says nothing.
- * docs/decisions/011-yaml-and-unknown-fields.md says why.
+ * docs/decisions/041-yaml-and-unknown-fields.md says why.
  */
 enum FieldValidation {
     Ignore, Warn, Strict;
