@@ -9,7 +9,6 @@ import io.lahar.bridge.reconcile.PodIntentReconciler;
 import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.RecordSink;
 import io.lahar.schema.CommandResult;
-import io.lahar.schema.DeadLetter;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
@@ -18,6 +17,7 @@ import io.lahar.schema.PodIntent;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
+import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.serde.RegistrySerdes;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -31,10 +31,7 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -305,27 +302,18 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         } catch (RuntimeException e) {
             if (Transients.isTransient(e)) {
                 LOG.warnf("%s-%d@%d key %s: %s; will try again", record.topic(), record.partition(), record.offset(),
-                        record.key(), describe(e));
+                        record.key(), DeadLetters.reason(e));
                 return Verdict.LATER;
             }
             LOG.errorf("%s-%d@%d key %s: %s; sent to %s", record.topic(), record.partition(), record.offset(),
-                    record.key(), describe(e), Topics.DEAD_LETTERS.name());
+                    record.key(), DeadLetters.reason(e), Topics.DEAD_LETTERS.name());
             deadLetter(record, e);
         }
         return Verdict.DONE;
     }
 
     private void deadLetter(ConsumerRecord<String, byte[]> record, RuntimeException error) {
-        byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        DeadLetter letter = DeadLetter.newBuilder()
-                .setTopic(record.topic()).setPartition(record.partition()).setOffset(record.offset())
-                .setTimestamp(Instant.ofEpochMilli(record.timestamp()))
-                .setKey(key == null ? null : ByteBuffer.wrap(key))
-                .setValue(record.value() == null ? null : ByteBuffer.wrap(record.value()))
-                .setError(describe(error))
-                .setProcessor(PROCESSOR)
-                .build();
-        sink.send(Topics.DEAD_LETTERS.name(), record.key(), letter);
+        sink.send(Topics.DEAD_LETTERS.name(), record.key(), DeadLetters.of(PROCESSOR, record, error));
     }
 
     /**
@@ -334,20 +322,6 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
      */
     private boolean mine(String key) {
         return namespace.isEmpty() || (key != null && key.startsWith(namespace.get() + "/"));
-    }
-
-    static String describe(Throwable error) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (!text.isEmpty()) {
-                text.append(" <- caused by ");
-            }
-            text.append(t.getClass().getName());
-            if (t.getMessage() != null) {
-                text.append(": ").append(t.getMessage());
-            }
-        }
-        return text.toString();
     }
 
     @Override

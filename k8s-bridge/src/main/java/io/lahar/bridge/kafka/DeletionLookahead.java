@@ -73,7 +73,7 @@ final class DeletionLookahead {
             }
         } catch (RuntimeException e) {
             // Only a refinement: without it a re-read create may briefly resurrect a deleted pod.
-            LOG.warnf("look-ahead for deletions failed, going on without it: %s", BridgeConsumer.describe(e));
+            LOG.warnf("look-ahead for deletions failed, going on without it: %s", io.lahar.schema.deadletter.DeadLetters.reason(e));
         }
     }
 

@@ -13,11 +13,10 @@ import io.lahar.schema.Queue;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
+import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.serde.CachingAvroDeserializer;
 import io.lahar.schema.serde.CachingAvroSerializer;
 import io.lahar.schema.serde.RegistrySerdes;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -328,28 +327,8 @@ public final class SchedulingLoop implements Runnable {
     }
 
     private ProducerRecord<String, byte[]> deadLetter(ConsumerRecord<String, byte[]> r, Throwable error) {
-        DeadLetter letter = DeadLetter.newBuilder()
-                .setTopic(r.topic())
-                .setPartition(r.partition())
-                .setOffset(r.offset())
-                .setTimestamp(Instant.ofEpochMilli(r.timestamp()))
-                .setKey(r.key() == null ? null : ByteBuffer.wrap(r.key().getBytes(StandardCharsets.UTF_8)))
-                .setValue(r.value() == null ? null : ByteBuffer.wrap(r.value()))
-                .setError(describe(error))
-                .setProcessor(PROCESSOR)
-                .build();
         String topic = Topics.DEAD_LETTERS.name();
-        return new ProducerRecord<>(topic, r.key(), deadLetterSerializer.serialize(topic, letter));
-    }
-
-    static String describe(Throwable error) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (!text.isEmpty()) text.append(" <- caused by ");
-            text.append(t.getClass().getName());
-            if (t.getMessage() != null) text.append(": ").append(t.getMessage());
-        }
-        return text.toString();
+        return new ProducerRecord<>(topic, r.key(), deadLetterSerializer.serialize(topic, DeadLetters.of(PROCESSOR, r, error)));
     }
 
     private static boolean fenced(Throwable e) {
