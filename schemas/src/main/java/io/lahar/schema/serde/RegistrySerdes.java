@@ -54,11 +54,11 @@ import java.util.function.Supplier;
  *
  * <p>A registry that does not answer (refused or lost connection, silence past the idle timeout, an
  * HTTP 5xx or 429) is an outage, not a bad record: the call is sent again with a growing pause for
- * up to {@link #WAIT} (registration is find-or-create, so a repeat is harmless), then fails with a
- * {@link TransientFailure}, which every consumer treats as "try this record again later", never as
- * a reason to dead-letter it. The wait stays under a Kafka Streams transaction's timeout (30 s), so
- * a stream thread that waits here does not lose its transaction. {@link #outage()} says whether the
- * registry is failing now, for the services' readiness.
+ * up to the instance's wait ({@link #WAIT} unless given; {@link #withWait} gives a view of the same
+ * registry with another), then fails with a {@link TransientFailure}, which every consumer treats
+ * as "try this record again later", never as a reason to dead-letter it. Registration is
+ * find-or-create, so a repeat is harmless. {@link #outage()} says whether the registry is failing
+ * now, for the services' readiness; {@link #stopWaiting()} ends every wait, for a shutdown.
  */
 public final class RegistrySerdes {
 
@@ -72,6 +72,8 @@ public final class RegistrySerdes {
     private static final long MAX_RETRY_DELAY_MS = 4_000;
     /** An outage no call has looked at for this long is checked by {@link #outage()} itself. */
     private static final Duration PROBE_AFTER = Duration.ofSeconds(5);
+
+    private static final System.Logger LOG = System.getLogger(RegistrySerdes.class.getName());
 
     /**
      * HTTP basic credentials of a registry that refuses anonymous clients (bin/start's does: an
@@ -102,43 +104,67 @@ public final class RegistrySerdes {
         }
     }
 
-    private final String registryUrl;
-    private final Credentials credentials;
-    private final Duration idleTimeout;
+    private final Registry registry;
     private final Duration wait;
-    private RegistryClient registryClient;
-    private RegistryClientFacade client;
-    /** Null while the registry answers; else since when, and why, it has not. */
-    private volatile Outage outage;
+
+    /** The registry, its client and what is known of its outage: shared by the views of {@link #withWait}. */
+    private static final class Registry {
+        final String url;
+        final Credentials credentials;
+        final Duration idleTimeout;
+        RegistryClient restClient;
+        RegistryClientFacade client;
+        /** Null while the registry answers; else since when, and why, it has not. */
+        volatile Outage outage;
+        volatile boolean stopped;
+
+        Registry(String url, Credentials credentials, Duration idleTimeout) {
+            this.url = url;
+            this.credentials = credentials;
+            this.idleTimeout = idleTimeout;
+        }
+    }
 
     private record Outage(Instant since, Instant lastTried, String reason) {
     }
 
     /** @param registryUrl the Apicurio Registry v3 API, e.g. http://127.0.0.1:8080/apis/registry/v3 */
     public RegistrySerdes(String registryUrl) {
-        this(registryUrl, null, IDLE_TIMEOUT, WAIT);
+        this(new Registry(registryUrl, null, IDLE_TIMEOUT), WAIT);
     }
 
     /** A registry that wants credentials ({@code credentials} null: an open one). */
     public RegistrySerdes(String registryUrl, Credentials credentials) {
-        this(registryUrl, credentials, IDLE_TIMEOUT, WAIT);
+        this(new Registry(registryUrl, credentials, IDLE_TIMEOUT), WAIT);
     }
 
     /** @param wait how long one call keeps trying a registry that does not answer ({@link #WAIT} by default) */
     public RegistrySerdes(String registryUrl, Duration wait) {
-        this(registryUrl, null, IDLE_TIMEOUT, wait);
+        this(new Registry(registryUrl, null, IDLE_TIMEOUT), wait);
     }
 
     /** With another idle timeout (whole seconds), for tests of a registry that does not answer. */
     RegistrySerdes(String registryUrl, Duration idleTimeout, Duration wait) {
-        this(registryUrl, null, idleTimeout, wait);
+        this(new Registry(registryUrl, null, idleTimeout), wait);
     }
 
-    private RegistrySerdes(String registryUrl, Credentials credentials, Duration idleTimeout, Duration wait) {
-        this.registryUrl = registryUrl;
-        this.credentials = credentials;
-        this.idleTimeout = idleTimeout;
+    private RegistrySerdes(Registry registry, Duration wait) {
+        this.registry = registry;
         this.wait = wait;
+    }
+
+    /**
+     * The same registry — one client, one record of its outage — whose calls keep trying for
+     * {@code wait}: a stream thread waits out an outage where it is rather than fail its records
+     * (and lose its partitions for a rebalance), a request from a user had better fail sooner.
+     */
+    public RegistrySerdes withWait(Duration wait) {
+        return new RegistrySerdes(registry, wait);
+    }
+
+    /** Ends every wait for the registry, now and later (a shutdown): calls that find it away fail at once. */
+    public void stopWaiting() {
+        registry.stopped = true;
     }
 
     /**
@@ -191,12 +217,12 @@ public final class RegistrySerdes {
     }
 
     /**
-     * A registry call, sent again while the registry does not answer, for up to {@link #wait}.
+     * A registry call, sent again while the registry does not answer, for up to this view's wait.
      * Apicurio's own retries do not cover this: its client's retry looks only at the outermost
      * exception, which its adapter wraps, and its cache retries only HTTP 429. Cheap: the caching
      * serdes call the registry serde for the first record of a topic or writer schema only.
      *
-     * @throws TransientFailure when the registry has not answered for {@link #wait}
+     * @throws TransientFailure when the registry has not answered for the wait
      */
     private <T> T retried(Supplier<T> call) {
         long deadline = System.nanoTime() + wait.toNanos();
@@ -205,30 +231,44 @@ public final class RegistrySerdes {
             RuntimeException failure;
             try {
                 T result = call.get();
-                outage = null;
+                answered();
                 return result;
             } catch (RuntimeException e) {
                 if (!unanswered(e)) {
                     // An answer, if not the one hoped for (no such schema id, a record that does not decode).
-                    outage = null;
+                    answered();
                     throw e;
                 }
                 failure = e;
             }
-            Outage before = outage;
+            Outage before = registry.outage;
             Instant now = Instant.now();
-            outage = new Outage(before == null ? now : before.since(), now, DeadLetters.reason(failure));
-            if (System.nanoTime() + delay * 1_000_000 >= deadline) {
-                throw new TransientFailure("the schema registry at " + registryUrl + " has not answered for "
-                        + wait.toSeconds() + " s", failure);
+            registry.outage = new Outage(before == null ? now : before.since(), now, DeadLetters.reason(failure));
+            if (before == null) {
+                LOG.log(System.Logger.Level.WARNING, "the schema registry at {0} does not answer ({1}); what needs it waits",
+                        registry.url, registry.outage.reason());
+            }
+            if (registry.stopped || System.nanoTime() + delay * 1_000_000 >= deadline) {
+                throw new TransientFailure("the schema registry at " + registry.url + " does not answer"
+                        + (registry.stopped ? " (no more waiting: shutting down)" : " (tried for " + wait.toSeconds() + " s)"), failure);
             }
             try {
                 Thread.sleep(delay);
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
-                throw new TransientFailure("interrupted while waiting for the schema registry at " + registryUrl, failure);
+                throw new TransientFailure("interrupted while waiting for the schema registry at " + registry.url, failure);
             }
             delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+        }
+    }
+
+    /** The registry answered: an outage, if there was one, is over. */
+    private void answered() {
+        Outage over = registry.outage;
+        if (over != null) {
+            registry.outage = null;
+            LOG.log(System.Logger.Level.INFO, "the schema registry at {0} answers again, after {1} s", registry.url,
+                    Duration.between(over.since(), Instant.now()).toSeconds());
         }
     }
 
@@ -274,13 +314,13 @@ public final class RegistrySerdes {
      * answer never stays stale after the registry is back.
      */
     public Optional<String> outage() {
-        Outage current = outage;
+        Outage current = registry.outage;
         if (current == null) return Optional.empty();
         if (Instant.now().isAfter(current.lastTried().plus(PROBE_AFTER))) {
             current = probe(current);
             if (current == null) return Optional.empty();
         }
-        return Optional.of("the schema registry at " + registryUrl + " has not answered since " + current.since() + ": "
+        return Optional.of("the schema registry at " + registry.url + " has not answered since " + current.since() + ": "
                 + current.reason());
     }
 
@@ -290,10 +330,10 @@ public final class RegistrySerdes {
      */
     public Map<String, Object> config() {
         Map<String, Object> config = new HashMap<>();
-        config.put(SerdeConfig.REGISTRY_URL, registryUrl);
-        if (credentials != null) {
-            config.put(SchemaResolverConfig.AUTH_USERNAME, credentials.username());
-            config.put(SchemaResolverConfig.AUTH_PASSWORD, credentials.password());
+        config.put(SerdeConfig.REGISTRY_URL, registry.url);
+        if (registry.credentials != null) {
+            config.put(SchemaResolverConfig.AUTH_USERNAME, registry.credentials.username());
+            config.put(SchemaResolverConfig.AUTH_PASSWORD, registry.credentials.password());
         }
         config.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, true);
         config.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, true);
@@ -304,38 +344,40 @@ public final class RegistrySerdes {
     private Outage probe(Outage current) {
         try {
             client();
-            registryClient.system().info().get();
-            outage = null;
+            registry.restClient.system().info().get();
+            answered();
             return null;
         } catch (RuntimeException e) {
             if (!unanswered(e)) {
-                outage = null;
+                answered();
                 return null;
             }
             Outage still = new Outage(current.since(), Instant.now(), DeadLetters.reason(e));
-            outage = still;
+            registry.outage = still;
             return still;
         }
     }
 
-    /** The registry client every serde of this instance uses, built on first use. */
-    private synchronized RegistryClientFacade client() {
-        if (client == null) {
-            // Apicurio's process-wide Vert.x (the one its serdes use when given nothing), with a
-            // web client of our own that carries the timeouts.
-            var vertx = DefaultVertxInstance.get();
-            WebClient web = WebClient.create(vertx, new WebClientOptions()
-                    .setConnectTimeout((int) CONNECT_TIMEOUT.toMillis())
-                    .setIdleTimeout((int) idleTimeout.toSeconds()));
-            RegistryClientOptions options = RegistryClientOptions.create(registryUrl, vertx)
-                    .customWebClient(web)
-                    .disableRetry();
-            if (credentials != null) {
-                options.basicAuth(credentials.username(), credentials.password());
+    /** The registry client every serde of this registry uses, built on first use. */
+    private RegistryClientFacade client() {
+        synchronized (registry) {
+            if (registry.client == null) {
+                // Apicurio's process-wide Vert.x (the one its serdes use when given nothing), with a
+                // web client of our own that carries the timeouts.
+                var vertx = DefaultVertxInstance.get();
+                WebClient web = WebClient.create(vertx, new WebClientOptions()
+                        .setConnectTimeout((int) CONNECT_TIMEOUT.toMillis())
+                        .setIdleTimeout((int) registry.idleTimeout.toSeconds()));
+                RegistryClientOptions options = RegistryClientOptions.create(registry.url, vertx)
+                        .customWebClient(web)
+                        .disableRetry();
+                if (registry.credentials != null) {
+                    options.basicAuth(registry.credentials.username(), registry.credentials.password());
+                }
+                registry.restClient = RegistryClientFactory.create(options);
+                registry.client = new RegistryClientFacadeImpl(registry.restClient);
             }
-            registryClient = RegistryClientFactory.create(options);
-            client = new RegistryClientFacadeImpl(registryClient);
+            return registry.client;
         }
-        return client;
     }
 }
