@@ -92,7 +92,16 @@ public class BridgeService {
         }
     }
 
+    public boolean enabled() {
+        return enabled;
+    }
+
     public boolean running() {
         return bridge != null && bridge.isRunning();
+    }
+
+    /** Why the input loop puts records off, or empty while it reads (or the bridge is off). */
+    public Optional<String> holding() {
+        return bridge == null ? Optional.empty() : bridge.holding();
     }
 }

@@ -91,9 +91,12 @@ public final class FlowCommandInput {
         long time = command.getTime().toEpochMilli();
         String expected = Topics.jobKey(command.getNamespace(), command.getName());
         if (!key.equals(expected)) {
-            answer(key, command, reject(command, kind, List.of(new Violation("key", "record key \"" + key
-                    + "\" does not match the command's object \"" + expected + "\": flow commands are keyed namespace/name"))), timestamp);
-            return;
+            // Answered, so the sender does not wait for its timeout, and dead-lettered: it is bad input.
+            Violation violation = new Violation("key", "record key \"" + key + "\" does not match the command's object \""
+                    + expected + "\": flow commands are keyed namespace/name");
+            // Keyed as it should have been: its readers find it by requestId, and a result is keyed by its object.
+            answer(expected, command, reject(command, kind, List.of(violation)), timestamp);
+            throw new IllegalArgumentException(violation.path() + ": " + violation.message());
         }
         switch (command.getKind()) {
             case JobFlow -> flowCommand(key, command, kind, time, timestamp);

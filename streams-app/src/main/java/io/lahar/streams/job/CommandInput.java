@@ -51,10 +51,12 @@ final class CommandInput implements InputHandler {
         JobCommand command = Decoding.decode(deserializer, Topics.JOB_COMMANDS.name(), value);
         String expected = Topics.jobKey(command.getNamespace(), command.getName());
         if (!key.equals(expected)) {
-            answer(key, JobCommandCodec.rejection(command, List.of(new Violation("key", "record key \"" + key
-                    + "\" does not match the command's job \"" + expected + "\": every record about a job is keyed namespace/name"))),
-                    timestamp);
-            return;
+            // Answered, so the sender does not wait for its timeout, and dead-lettered: it is bad input.
+            Violation violation = new Violation("key", "record key \"" + key + "\" does not match the command's job \""
+                    + expected + "\": every record about a job is keyed namespace/name");
+            // Keyed as it should have been: its readers find it by requestId, and a result is keyed by its job.
+            answer(expected, JobCommandCodec.rejection(command, List.of(violation)), timestamp);
+            throw new IllegalArgumentException(violation.path() + ": " + violation.message());
         }
         JobRequest request;
         try {
