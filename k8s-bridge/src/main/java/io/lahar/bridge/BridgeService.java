@@ -1,8 +1,8 @@
 package io.lahar.bridge;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.lahar.bridge.cluster.EmbeddedCluster;
-import io.lahar.bridge.cluster.NodeSpec;
+import io.lahar.emulator.EmbeddedCluster;
+import io.lahar.emulator.NodeSpec;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
