@@ -22,25 +22,25 @@ public record ApiResource(String group, String version, String plural, String si
                           boolean namespaced, List<String> shortNames, List<String> subresources,
                           boolean custom) {
 
-  /** The verbs the emulated store supports for a main resource (no deletecollection, no watch over HTTP). */
-  static final List<String> VERBS = List.of("create", "delete", "get", "list", "patch", "update", "watch");
+    /** The verbs the emulated store supports for a main resource (no deletecollection, no watch over HTTP). */
+    static final List<String> VERBS = List.of("create", "delete", "get", "list", "patch", "update", "watch");
 
-  public ApiResource {
-    shortNames = List.copyOf(shortNames);
-    subresources = List.copyOf(subresources);
-  }
+    public ApiResource {
+        shortNames = List.copyOf(shortNames);
+        subresources = List.copyOf(subresources);
+    }
 
-  /** {@code v1} for the core group, {@code group/version} otherwise, as {@code apiVersion} reads. */
-  public String groupVersion() {
-    return group.isEmpty() ? version : group + "/" + version;
-  }
+    /** {@code v1} for the core group, {@code group/version} otherwise, as {@code apiVersion} reads. */
+    public String groupVersion() {
+        return group.isEmpty() ? version : group + "/" + version;
+    }
 
-  /** The URL prefix of this resource's group version: {@code /api/v1} or {@code /apis/g/v}. */
-  public String basePath() {
-    return group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
-  }
+    /** The URL prefix of this resource's group version: {@code /api/v1} or {@code /apis/g/v}. */
+    public String basePath() {
+        return group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
+    }
 
-  public boolean hasStatus() {
-    return subresources.contains("status");
-  }
+    public boolean hasStatus() {
+        return subresources.contains("status");
+    }
 }

@@ -21,49 +21,49 @@ import java.util.Optional;
  */
 final class CrudStore {
 
-  private final KubernetesCrudDispatcher crud;
+    private final KubernetesCrudDispatcher crud;
 
-  CrudStore(KubernetesCrudDispatcher crud) {
-    this.crud = crud;
-  }
-
-  MockResponse dispatch(RecordedRequest request) {
-    return crud.dispatch(request);
-  }
-
-  MockResponse dispatch(HttpMethod method, String path, String contentType, String body) {
-    Headers.Builder headers = Headers.builder();
-    if (contentType != null) {
-      headers.add("Content-Type", contentType);
+    CrudStore(KubernetesCrudDispatcher crud) {
+        this.crud = crud;
     }
-    byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
-    return crud.dispatch(new RecordedRequest("HTTP/1.1", method, path, headers.build(), new Buffer(bytes)));
-  }
 
-  /** The stored object at {@code path} (a single object's path), or empty if there is none. */
-  Optional<ObjectNode> get(String path) {
-    MockResponse response = dispatch(HttpMethod.GET, path, null, null);
-    if (response.code() != 200) {
-      return Optional.empty();
+    MockResponse dispatch(RecordedRequest request) {
+        return crud.dispatch(request);
     }
-    return Optional.of((ObjectNode) parse(bodyOf(response)));
-  }
 
-  /** Replaces the object at {@code path}; the store answers 409 if its resourceVersion is stale. */
-  MockResponse put(String path, JsonNode object) {
-    return dispatch(HttpMethod.PUT, path, "application/json", object.toString());
-  }
-
-  static String bodyOf(MockResponse response) {
-    Buffer body = response.getBody();
-    return body == null ? "" : new String(body.getBytes(), StandardCharsets.UTF_8);
-  }
-
-  static JsonNode parse(String json) {
-    try {
-      return Serialization.jsonMapper().readTree(json);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+    MockResponse dispatch(HttpMethod method, String path, String contentType, String body) {
+        Headers.Builder headers = Headers.builder();
+        if (contentType != null) {
+            headers.add("Content-Type", contentType);
+        }
+        byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
+        return crud.dispatch(new RecordedRequest("HTTP/1.1", method, path, headers.build(), new Buffer(bytes)));
     }
-  }
+
+    /** The stored object at {@code path} (a single object's path), or empty if there is none. */
+    Optional<ObjectNode> get(String path) {
+        MockResponse response = dispatch(HttpMethod.GET, path, null, null);
+        if (response.code() != 200) {
+            return Optional.empty();
+        }
+        return Optional.of((ObjectNode) parse(bodyOf(response)));
+    }
+
+    /** Replaces the object at {@code path}; the store answers 409 if its resourceVersion is stale. */
+    MockResponse put(String path, JsonNode object) {
+        return dispatch(HttpMethod.PUT, path, "application/json", object.toString());
+    }
+
+    static String bodyOf(MockResponse response) {
+        Buffer body = response.getBody();
+        return body == null ? "" : new String(body.getBytes(), StandardCharsets.UTF_8);
+    }
+
+    static JsonNode parse(String json) {
+        try {
+            return Serialization.jsonMapper().readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+        }
+    }
 }

@@ -40,182 +40,182 @@ import java.util.logging.Logger;
  */
 public final class EmbeddedCluster implements AutoCloseable {
 
-  /** How the emulator is started. */
-  public record Options(int port, List<NodeSpec> nodes, Optional<Path> kubeconfig, double timeScale,
-                        String namespace) {
+    /** How the emulator is started. */
+    public record Options(int port, List<NodeSpec> nodes, Optional<Path> kubeconfig, double timeScale,
+                          String namespace) {
 
-    public Options {
-      nodes = List.copyOf(nodes);
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port: must be 0 (any free port) or 1..65535, got " + port);
-      }
-      if (!(timeScale >= 0) || Double.isInfinite(timeScale)) {
-        throw new IllegalArgumentException("timeScale: must be a finite number >= 0, got " + timeScale);
-      }
+        public Options {
+            nodes = List.copyOf(nodes);
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port: must be 0 (any free port) or 1..65535, got " + port);
+            }
+            if (!(timeScale >= 0) || Double.isInfinite(timeScale)) {
+                throw new IllegalArgumentException("timeScale: must be a finite number >= 0, got " + timeScale);
+            }
+        }
+
+        /** A free port, three default nodes, no kubeconfig file, real time, namespace {@code default}. */
+        public static Options defaults() {
+            return new Options(0, NodeSpec.defaults(3), Optional.empty(), 1.0, "default");
+        }
+
+        public Options withPort(int newPort) {
+            return new Options(newPort, nodes, kubeconfig, timeScale, namespace);
+        }
+
+        public Options withNodes(List<NodeSpec> newNodes) {
+            return new Options(port, newNodes, kubeconfig, timeScale, namespace);
+        }
+
+        public Options withKubeconfig(Path file) {
+            return new Options(port, nodes, Optional.of(file), timeScale, namespace);
+        }
+
+        public Options withTimeScale(double newTimeScale) {
+            return new Options(port, nodes, kubeconfig, newTimeScale, namespace);
+        }
     }
 
-    /** A free port, three default nodes, no kubeconfig file, real time, namespace {@code default}. */
-    public static Options defaults() {
-      return new Options(0, NodeSpec.defaults(3), Optional.empty(), 1.0, "default");
+    /** Volcano creates this queue when it is installed; jobs without {@code spec.queue} go to it. */
+    public static final ResourceDefinitionContext QUEUES = new ResourceDefinitionContext.Builder()
+            .withGroup("scheduling.volcano.sh").withVersion("v1beta1").withPlural("queues").withKind("Queue")
+            .withNamespaced(false).build();
+
+    /** fabric8's web server logs every request at INFO; held here so the level sticks (JUL keeps loggers weakly). */
+    private static final Logger WEB_SERVER_LOG = Logger.getLogger(MockWebServer.class.getName());
+
+    private final MockWebServer web;
+    private final KubernetesClient client;
+    private final SimulatedNodes nodes;
+    private final SimulatedKubelet kubelet;
+    private final String url;
+    private final Options options;
+    private Path kubeconfigFile;
+
+    private EmbeddedCluster(MockWebServer web, KubernetesClient client, SimulatedNodes nodes,
+                            SimulatedKubelet kubelet, String url, Options options) {
+        this.web = web;
+        this.client = client;
+        this.nodes = nodes;
+        this.kubelet = kubelet;
+        this.url = url;
+        this.options = options;
     }
 
-    public Options withPort(int newPort) {
-      return new Options(newPort, nodes, kubeconfig, timeScale, namespace);
+    /**
+     * Starts the API, the kubelet and the nodes, and writes the kubeconfig if asked; when this
+     * returns, the nodes are registered and the kubeconfig file (the demo's readiness signal) exists.
+     */
+    public static EmbeddedCluster start(Options options) {
+        WEB_SERVER_LOG.setLevel(Level.WARNING);
+        Clock clock = Clock.systemUTC();
+        ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
+        MockWebServer web = new MockWebServer();
+        KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(discovery.customResourceContexts());
+        web.setDispatcher(new ClusterDispatcher(discovery, new CrudStore(crud), clock,
+                () -> "127.0.0.1:" + web.getPort(), web::reset));
+        web.start(loopback(), options.port());
+        String url = "http://127.0.0.1:" + web.getPort();
+        KubernetesClient client = newClient(url, options.namespace());
+        SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, options.timeScale());
+        EmbeddedCluster cluster = new EmbeddedCluster(web, client, new SimulatedNodes(client, clock), kubelet, url,
+                options);
+        try {
+            cluster.bootstrap();
+            kubelet.start();
+            cluster.nodes.create(options.nodes());
+            if (options.kubeconfig().isPresent()) {
+                cluster.writeKubeconfig(options.kubeconfig().get());
+            }
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
     }
 
-    public Options withNodes(List<NodeSpec> newNodes) {
-      return new Options(port, newNodes, kubeconfig, timeScale, namespace);
+    /** What a fresh cluster with Volcano installed holds: the namespaces and Volcano's default queue. */
+    private void bootstrap() {
+        for (String ns : List.of("default", "kube-system", "volcano-system", options.namespace())) {
+            if (client.namespaces().withName(ns).get() == null) {
+                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata()
+                        .withNewStatus().withPhase("Active").endStatus().build()).create();
+            }
+        }
+        GenericKubernetesResource queue = new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1").withKind("Queue")
+                .withNewMetadata().withName("default").endMetadata()
+                .addToAdditionalProperties("spec", Map.of("weight", 1, "reclaimable", true))
+                .build();
+        GenericKubernetesResource created = client.genericKubernetesResources(QUEUES).resource(queue).create();
+        created.setAdditionalProperty("status", Map.of("state", "Open"));
+        client.genericKubernetesResources(QUEUES).resource(created).updateStatus();
     }
 
-    public Options withKubeconfig(Path file) {
-      return new Options(port, nodes, Optional.of(file), timeScale, namespace);
+    /** A new client for the emulator, independent of the one {@link #client()} returns; close it yourself. */
+    public KubernetesClient newClient() {
+        return newClient(url, options.namespace());
     }
 
-    public Options withTimeScale(double newTimeScale) {
-      return new Options(port, nodes, kubeconfig, newTimeScale, namespace);
+    private static KubernetesClient newClient(String url, String namespace) {
+        Config config = new ConfigBuilder(Config.empty())
+                .withMasterUrl(url)
+                .withNamespace(namespace)
+                .withHttp2Disable(true)
+                .withTrustCerts(true)
+                .build();
+        return new KubernetesClientBuilder().withConfig(config).build();
     }
-  }
 
-  /** Volcano creates this queue when it is installed; jobs without {@code spec.queue} go to it. */
-  public static final ResourceDefinitionContext QUEUES = new ResourceDefinitionContext.Builder()
-      .withGroup("scheduling.volcano.sh").withVersion("v1beta1").withPlural("queues").withKind("Queue")
-      .withNamespaced(false).build();
-
-  /** fabric8's web server logs every request at INFO; held here so the level sticks (JUL keeps loggers weakly). */
-  private static final Logger WEB_SERVER_LOG = Logger.getLogger(MockWebServer.class.getName());
-
-  private final MockWebServer web;
-  private final KubernetesClient client;
-  private final SimulatedNodes nodes;
-  private final SimulatedKubelet kubelet;
-  private final String url;
-  private final Options options;
-  private Path kubeconfigFile;
-
-  private EmbeddedCluster(MockWebServer web, KubernetesClient client, SimulatedNodes nodes,
-                          SimulatedKubelet kubelet, String url, Options options) {
-    this.web = web;
-    this.client = client;
-    this.nodes = nodes;
-    this.kubelet = kubelet;
-    this.url = url;
-    this.options = options;
-  }
-
-  /**
-   * Starts the API, the kubelet and the nodes, and writes the kubeconfig if asked; when this
-   * returns, the nodes are registered and the kubeconfig file (the demo's readiness signal) exists.
-   */
-  public static EmbeddedCluster start(Options options) {
-    WEB_SERVER_LOG.setLevel(Level.WARNING);
-    Clock clock = Clock.systemUTC();
-    ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
-    MockWebServer web = new MockWebServer();
-    KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(discovery.customResourceContexts());
-    web.setDispatcher(new ClusterDispatcher(discovery, new CrudStore(crud), clock,
-        () -> "127.0.0.1:" + web.getPort(), web::reset));
-    web.start(loopback(), options.port());
-    String url = "http://127.0.0.1:" + web.getPort();
-    KubernetesClient client = newClient(url, options.namespace());
-    SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, options.timeScale());
-    EmbeddedCluster cluster = new EmbeddedCluster(web, client, new SimulatedNodes(client, clock), kubelet, url,
-        options);
-    try {
-      cluster.bootstrap();
-      kubelet.start();
-      cluster.nodes.create(options.nodes());
-      if (options.kubeconfig().isPresent()) {
-        cluster.writeKubeconfig(options.kubeconfig().get());
-      }
-      return cluster;
-    } catch (RuntimeException e) {
-      cluster.close();
-      throw e;
+    /** The cluster's own client (shared with the kubelet): use it, do not close it. */
+    public KubernetesClient client() {
+        return client;
     }
-  }
 
-  /** What a fresh cluster with Volcano installed holds: the namespaces and Volcano's default queue. */
-  private void bootstrap() {
-    for (String ns : List.of("default", "kube-system", "volcano-system", options.namespace())) {
-      if (client.namespaces().withName(ns).get() == null) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata()
-            .withNewStatus().withPhase("Active").endStatus().build()).create();
-      }
+    /** {@code http://127.0.0.1:<port>}. */
+    public String url() {
+        return url;
     }
-    GenericKubernetesResource queue = new GenericKubernetesResourceBuilder()
-        .withApiVersion("scheduling.volcano.sh/v1beta1").withKind("Queue")
-        .withNewMetadata().withName("default").endMetadata()
-        .addToAdditionalProperties("spec", Map.of("weight", 1, "reclaimable", true))
-        .build();
-    GenericKubernetesResource created = client.genericKubernetesResources(QUEUES).resource(queue).create();
-    created.setAdditionalProperty("status", Map.of("state", "Open"));
-    client.genericKubernetesResources(QUEUES).resource(created).updateStatus();
-  }
 
-  /** A new client for the emulator, independent of the one {@link #client()} returns; close it yourself. */
-  public KubernetesClient newClient() {
-    return newClient(url, options.namespace());
-  }
-
-  private static KubernetesClient newClient(String url, String namespace) {
-    Config config = new ConfigBuilder(Config.empty())
-        .withMasterUrl(url)
-        .withNamespace(namespace)
-        .withHttp2Disable(true)
-        .withTrustCerts(true)
-        .build();
-    return new KubernetesClientBuilder().withConfig(config).build();
-  }
-
-  /** The cluster's own client (shared with the kubelet): use it, do not close it. */
-  public KubernetesClient client() {
-    return client;
-  }
-
-  /** {@code http://127.0.0.1:<port>}. */
-  public String url() {
-    return url;
-  }
-
-  public int port() {
-    return web.getPort();
-  }
-
-  public SimulatedNodes nodes() {
-    return nodes;
-  }
-
-  public SimulatedKubelet kubelet() {
-    return kubelet;
-  }
-
-  /** The kubeconfig written last, if any. */
-  public Optional<Path> kubeconfig() {
-    return Optional.ofNullable(kubeconfigFile);
-  }
-
-  /** Writes a kubeconfig for this cluster to {@code file} and returns its absolute path. */
-  public synchronized Path writeKubeconfig(Path file) {
-    try {
-      kubeconfigFile = Kubeconfig.write(file, url, options.namespace());
-      return kubeconfigFile;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the kubeconfig " + file + ": " + e.getMessage(), e);
+    public int port() {
+        return web.getPort();
     }
-  }
 
-  @Override
-  public void close() {
-    kubelet.close();
-    client.close();
-    web.shutdown();
-  }
-
-  private static InetAddress loopback() {
-    try {
-      return InetAddress.getByName("127.0.0.1");
-    } catch (UnknownHostException e) {
-      throw new IllegalStateException("127.0.0.1 does not resolve", e);
+    public SimulatedNodes nodes() {
+        return nodes;
     }
-  }
+
+    public SimulatedKubelet kubelet() {
+        return kubelet;
+    }
+
+    /** The kubeconfig written last, if any. */
+    public Optional<Path> kubeconfig() {
+        return Optional.ofNullable(kubeconfigFile);
+    }
+
+    /** Writes a kubeconfig for this cluster to {@code file} and returns its absolute path. */
+    public synchronized Path writeKubeconfig(Path file) {
+        try {
+            kubeconfigFile = Kubeconfig.write(file, url, options.namespace());
+            return kubeconfigFile;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the kubeconfig " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        kubelet.close();
+        client.close();
+        web.shutdown();
+    }
+
+    private static InetAddress loopback() {
+        try {
+            return InetAddress.getByName("127.0.0.1");
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("127.0.0.1 does not resolve", e);
+        }
+    }
 }

@@ -13,148 +13,148 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class EmbeddedClusterMain {
 
-  static final String USAGE = """
-      usage: EmbeddedClusterMain [--port P] [--nodes SPEC] [--kubeconfig FILE] [--time-scale X]
-        --port P          port on 127.0.0.1 (default 0: any free port, printed on start)
-        --nodes SPEC      simulated nodes, e.g. '4x{cpu=8,memory=32Gi,gpu=0}' or
-                          '3x{cpu=8,memory=32Gi}+1x{name=gpu,cpu=16,memory=64Gi,gpu=4,taint=nvidia.com/gpu=present:NoSchedule}'
-                          (default 3x{cpu=8,memory=32Gi,gpu=0})
-        --kubeconfig FILE where to write the kubeconfig (default ./kubeconfig.embedded.yaml)
-        --time-scale X    multiply simulated pod durations by X (default 1; 0.1 runs ten times faster)
-      This is an EMULATED Kubernetes API (fabric8 mock server + simulated kubelet), not a real cluster.
-      """;
+    static final String USAGE = """
+            usage: EmbeddedClusterMain [--port P] [--nodes SPEC] [--kubeconfig FILE] [--time-scale X]
+              --port P          port on 127.0.0.1 (default 0: any free port, printed on start)
+              --nodes SPEC      simulated nodes, e.g. '4x{cpu=8,memory=32Gi,gpu=0}' or
+                                '3x{cpu=8,memory=32Gi}+1x{name=gpu,cpu=16,memory=64Gi,gpu=4,taint=nvidia.com/gpu=present:NoSchedule}'
+                                (default 3x{cpu=8,memory=32Gi,gpu=0})
+              --kubeconfig FILE where to write the kubeconfig (default ./kubeconfig.embedded.yaml)
+              --time-scale X    multiply simulated pod durations by X (default 1; 0.1 runs ten times faster)
+            This is an EMULATED Kubernetes API (fabric8 mock server + simulated kubelet), not a real cluster.
+            """;
 
-  /** The parsed command line. */
-  record Arguments(EmbeddedCluster.Options options, boolean help) {
-  }
+    /** The parsed command line. */
+    record Arguments(EmbeddedCluster.Options options, boolean help) {
+    }
 
-  private EmbeddedClusterMain() {
-  }
+    private EmbeddedClusterMain() {
+    }
 
-  public static void main(String[] args) throws InterruptedException {
-    useJBossLogManagerIfPresent();
-    Arguments parsed;
-    try {
-      parsed = parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.print(USAGE);
-      System.exit(2);
-      return;
-    }
-    if (parsed.help()) {
-      System.out.print(USAGE);
-      return;
-    }
-    EmbeddedCluster cluster;
-    try {
-      cluster = EmbeddedCluster.start(parsed.options());
-    } catch (RuntimeException e) {
-      System.err.println("error: the embedded cluster did not start: " + e.getMessage()
-          + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""));
-      System.exit(1);
-      return;
-    }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      cluster.close();
-      stopped.countDown();
-    }, "lahar-embedded-cluster-shutdown"));
-    System.out.println("ready: emulated Kubernetes API at " + cluster.url()
-        + " with " + cluster.nodes().list().size() + " simulated nodes; kubeconfig "
-        + cluster.kubeconfig().map(Path::toString).orElse("(none)")
-        + "; try: kubectl --kubeconfig " + cluster.kubeconfig().map(Path::toString).orElse("FILE")
-        + " get nodes");
-    System.out.flush();
-    stopped.await();
-  }
-
-  /**
-   * Quarkus puts JBoss LogManager on this module's class path; it must be JUL's manager before the
-   * first logger is made, or it prints an error and logging is half configured.
-   */
-  private static void useJBossLogManagerIfPresent() {
-    if (System.getProperty("java.util.logging.manager") != null) {
-      return;
-    }
-    try {
-      Class.forName("org.jboss.logmanager.LogManager", false, EmbeddedClusterMain.class.getClassLoader());
-      System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
-    } catch (ClassNotFoundException absent) {
-      // Plain JUL then.
-    }
-  }
-
-  /** Parses the command line; every problem is reported at once. */
-  static Arguments parse(String[] args) {
-    EmbeddedCluster.Options options = EmbeddedCluster.Options.defaults()
-        .withKubeconfig(Path.of("kubeconfig.embedded.yaml"));
-    List<String> problems = new ArrayList<>();
-    boolean help = false;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      String name = arg;
-      String value = null;
-      int eq = arg.indexOf('=');
-      if (arg.startsWith("--") && eq > 0) {
-        name = arg.substring(0, eq);
-        value = arg.substring(eq + 1);
-      }
-      if (name.equals("--help") || name.equals("-h")) {
-        help = true;
-        continue;
-      }
-      if (!List.of("--port", "--nodes", "--kubeconfig", "--time-scale").contains(name)) {
-        problems.add(arg + ": unknown option");
-        continue;
-      }
-      if (value == null) {
-        if (i + 1 >= args.length) {
-          problems.add(name + ": missing value");
-          continue;
+    public static void main(String[] args) throws InterruptedException {
+        useJBossLogManagerIfPresent();
+        Arguments parsed;
+        try {
+            parsed = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.err.print(USAGE);
+            System.exit(2);
+            return;
         }
-        value = args[++i];
-      }
-      try {
-        options = switch (name) {
-          case "--port" -> options.withPort(parsePort(value));
-          case "--nodes" -> options.withNodes(NodeSpec.parse(value));
-          case "--kubeconfig" -> options.withKubeconfig(Path.of(value));
-          default -> options.withTimeScale(parseTimeScale(value));
-        };
-      } catch (InvalidNodeSpecException e) {
-        e.reasons().forEach(reason -> problems.add("--nodes: " + reason));
-      } catch (IllegalArgumentException e) {
-        problems.add(name + ": " + e.getMessage());
-      }
+        if (parsed.help()) {
+            System.out.print(USAGE);
+            return;
+        }
+        EmbeddedCluster cluster;
+        try {
+            cluster = EmbeddedCluster.start(parsed.options());
+        } catch (RuntimeException e) {
+            System.err.println("error: the embedded cluster did not start: " + e.getMessage()
+                    + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""));
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            cluster.close();
+            stopped.countDown();
+        }, "lahar-embedded-cluster-shutdown"));
+        System.out.println("ready: emulated Kubernetes API at " + cluster.url()
+                + " with " + cluster.nodes().list().size() + " simulated nodes; kubeconfig "
+                + cluster.kubeconfig().map(Path::toString).orElse("(none)")
+                + "; try: kubectl --kubeconfig " + cluster.kubeconfig().map(Path::toString).orElse("FILE")
+                + " get nodes");
+        System.out.flush();
+        stopped.await();
     }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException(String.join("; ", problems));
-    }
-    return new Arguments(options, help);
-  }
 
-  private static int parsePort(String value) {
-    try {
-      int port = Integer.parseInt(value);
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("\"" + value + "\" is not a port (0..65535)");
-      }
-      return port;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("\"" + value + "\" is not a port (0..65535)");
+    /**
+     * Quarkus puts JBoss LogManager on this module's class path; it must be JUL's manager before the
+     * first logger is made, or it prints an error and logging is half configured.
+     */
+    private static void useJBossLogManagerIfPresent() {
+        if (System.getProperty("java.util.logging.manager") != null) {
+            return;
+        }
+        try {
+            Class.forName("org.jboss.logmanager.LogManager", false, EmbeddedClusterMain.class.getClassLoader());
+            System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+        } catch (ClassNotFoundException absent) {
+            // Plain JUL then.
+        }
     }
-  }
 
-  private static double parseTimeScale(String value) {
-    try {
-      double scale = Double.parseDouble(value);
-      if (!(scale >= 0) || Double.isInfinite(scale)) {
-        throw new IllegalArgumentException("\"" + value + "\" is not a finite number >= 0");
-      }
-      return scale;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("\"" + value + "\" is not a number");
+    /** Parses the command line; every problem is reported at once. */
+    static Arguments parse(String[] args) {
+        EmbeddedCluster.Options options = EmbeddedCluster.Options.defaults()
+                .withKubeconfig(Path.of("kubeconfig.embedded.yaml"));
+        List<String> problems = new ArrayList<>();
+        boolean help = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String name = arg;
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                name = arg.substring(0, eq);
+                value = arg.substring(eq + 1);
+            }
+            if (name.equals("--help") || name.equals("-h")) {
+                help = true;
+                continue;
+            }
+            if (!List.of("--port", "--nodes", "--kubeconfig", "--time-scale").contains(name)) {
+                problems.add(arg + ": unknown option");
+                continue;
+            }
+            if (value == null) {
+                if (i + 1 >= args.length) {
+                    problems.add(name + ": missing value");
+                    continue;
+                }
+                value = args[++i];
+            }
+            try {
+                options = switch (name) {
+                    case "--port" -> options.withPort(parsePort(value));
+                    case "--nodes" -> options.withNodes(NodeSpec.parse(value));
+                    case "--kubeconfig" -> options.withKubeconfig(Path.of(value));
+                    default -> options.withTimeScale(parseTimeScale(value));
+                };
+            } catch (InvalidNodeSpecException e) {
+                e.reasons().forEach(reason -> problems.add("--nodes: " + reason));
+            } catch (IllegalArgumentException e) {
+                problems.add(name + ": " + e.getMessage());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        return new Arguments(options, help);
     }
-  }
+
+    private static int parsePort(String value) {
+        try {
+            int port = Integer.parseInt(value);
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("\"" + value + "\" is not a port (0..65535)");
+            }
+            return port;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("\"" + value + "\" is not a port (0..65535)");
+        }
+    }
+
+    private static double parseTimeScale(String value) {
+        try {
+            double scale = Double.parseDouble(value);
+            if (!(scale >= 0) || Double.isInfinite(scale)) {
+                throw new IllegalArgumentException("\"" + value + "\" is not a finite number >= 0");
+            }
+            return scale;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("\"" + value + "\" is not a number");
+        }
+    }
 }

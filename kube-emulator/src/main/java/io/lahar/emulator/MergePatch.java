@@ -19,48 +19,48 @@ import java.util.Map;
  */
 final class MergePatch {
 
-  private MergePatch() {
-  }
-
-  /** A copy of {@code target} with {@code patch} merged in. */
-  static JsonNode apply(JsonNode target, JsonNode patch) {
-    if (!patch.isObject()) {
-      return stripDirectives(patch.deepCopy());
+    private MergePatch() {
     }
-    ObjectNode result = target != null && target.isObject()
-        ? ((ObjectNode) target).deepCopy()
-        : ((ObjectNode) patch).objectNode();
-    Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
-    while (fields.hasNext()) {
-      Map.Entry<String, JsonNode> field = fields.next();
-      String key = field.getKey();
-      JsonNode value = field.getValue();
-      if (key.startsWith("$")) {
-        continue;
-      }
-      if (value.isNull()) {
-        result.remove(key);
-      } else {
-        result.set(key, apply(result.get(key), value));
-      }
-    }
-    return result;
-  }
 
-  /** Strategic-merge directives ({@code $patch}, {@code $setElementOrder/...}) are not data. */
-  private static JsonNode stripDirectives(JsonNode node) {
-    if (node.isObject()) {
-      List<String> directives = new ArrayList<>();
-      node.fieldNames().forEachRemaining(name -> {
-        if (name.startsWith("$")) {
-          directives.add(name);
+    /** A copy of {@code target} with {@code patch} merged in. */
+    static JsonNode apply(JsonNode target, JsonNode patch) {
+        if (!patch.isObject()) {
+            return stripDirectives(patch.deepCopy());
         }
-      });
-      ((ObjectNode) node).remove(directives);
-      node.forEach(MergePatch::stripDirectives);
-    } else if (node.isArray()) {
-      node.forEach(MergePatch::stripDirectives);
+        ObjectNode result = target != null && target.isObject()
+                ? ((ObjectNode) target).deepCopy()
+                : ((ObjectNode) patch).objectNode();
+        Iterator<Map.Entry<String, JsonNode>> fields = patch.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            String key = field.getKey();
+            JsonNode value = field.getValue();
+            if (key.startsWith("$")) {
+                continue;
+            }
+            if (value.isNull()) {
+                result.remove(key);
+            } else {
+                result.set(key, apply(result.get(key), value));
+            }
+        }
+        return result;
     }
-    return node;
-  }
+
+    /** Strategic-merge directives ({@code $patch}, {@code $setElementOrder/...}) are not data. */
+    private static JsonNode stripDirectives(JsonNode node) {
+        if (node.isObject()) {
+            List<String> directives = new ArrayList<>();
+            node.fieldNames().forEachRemaining(name -> {
+                if (name.startsWith("$")) {
+                    directives.add(name);
+                }
+            });
+            ((ObjectNode) node).remove(directives);
+            node.forEach(MergePatch::stripDirectives);
+        } else if (node.isArray()) {
+            node.forEach(MergePatch::stripDirectives);
+        }
+        return node;
+    }
 }

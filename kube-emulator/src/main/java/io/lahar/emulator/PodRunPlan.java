@@ -36,178 +36,178 @@ import java.util.regex.Pattern;
  */
 public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String> problems) {
 
-  public static final String DURATION = "lahar.io/sim-duration";
-  public static final String EXIT_CODE = "lahar.io/sim-exit-code";
-  public static final String EXIT_CODES = "lahar.io/sim-exit-codes";
-  /** Set on every pod by the engine (as Volcano's job controller does): the job version it runs for. */
-  public static final String JOB_VERSION = "volcano.sh/job-version";
+    public static final String DURATION = "lahar.io/sim-duration";
+    public static final String EXIT_CODE = "lahar.io/sim-exit-code";
+    public static final String EXIT_CODES = "lahar.io/sim-exit-codes";
+    /** Set on every pod by the engine (as Volcano's job controller does): the job version it runs for. */
+    public static final String JOB_VERSION = "volcano.sh/job-version";
 
-  private static final Pattern GO_DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
-  private static final Pattern GO_DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?(ns|us|µs|ms|s|m|h))+$");
-  private static final Pattern BARE_SECONDS = Pattern.compile("^\\d+(\\.\\d+)?$");
-  /** {@code sleep 10}, {@code sleep 2s}, {@code sleep 1.5m} as a shell word, not inside another word. */
-  private static final Pattern SLEEP =
-      Pattern.compile("(?:^|[\\s;&|(])sleep\\s+(\\d+(?:\\.\\d+)?)([smhd]?)(?=$|[\\s;&|)])");
+    private static final Pattern GO_DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
+    private static final Pattern GO_DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?(ns|us|µs|ms|s|m|h))+$");
+    private static final Pattern BARE_SECONDS = Pattern.compile("^\\d+(\\.\\d+)?$");
+    /** {@code sleep 10}, {@code sleep 2s}, {@code sleep 1.5m} as a shell word, not inside another word. */
+    private static final Pattern SLEEP =
+            Pattern.compile("(?:^|[\\s;&|(])sleep\\s+(\\d+(?:\\.\\d+)?)([smhd]?)(?=$|[\\s;&|)])");
 
-  public PodRunPlan {
-    problems = List.copyOf(problems);
-  }
+    public PodRunPlan {
+        problems = List.copyOf(problems);
+    }
 
-  public boolean succeeds() {
-    return exitCode == 0;
-  }
+    public boolean succeeds() {
+        return exitCode == 0;
+    }
 
-  public static PodRunPlan of(Pod pod) {
-    List<String> problems = new ArrayList<>();
-    Map<String, String> annotations = pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
-        ? Map.of() : pod.getMetadata().getAnnotations();
-    Optional<Duration> duration = Optional.empty();
-    String durationText = annotations.get(DURATION);
-    if (durationText != null) {
-      duration = parseDuration(durationText.trim());
-      if (duration.isEmpty()) {
-        problems.add("metadata.annotations[" + DURATION + "]: \"" + durationText
-            + "\" is not a duration (e.g. 10s, 1m30s, 500ms)");
-      }
+    public static PodRunPlan of(Pod pod) {
+        List<String> problems = new ArrayList<>();
+        Map<String, String> annotations = pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
+                ? Map.of() : pod.getMetadata().getAnnotations();
+        Optional<Duration> duration = Optional.empty();
+        String durationText = annotations.get(DURATION);
+        if (durationText != null) {
+            duration = parseDuration(durationText.trim());
+            if (duration.isEmpty()) {
+                problems.add("metadata.annotations[" + DURATION + "]: \"" + durationText
+                        + "\" is not a duration (e.g. 10s, 1m30s, 500ms)");
+            }
+        }
+        if (duration.isEmpty()) {
+            duration = fromSleeps(pod);
+        }
+        int exitCode = 0;
+        String exitText = annotations.get(EXIT_CODE);
+        if (exitText != null) {
+            exitCode = parseExitCode(exitText, "metadata.annotations[" + EXIT_CODE + "]", problems).orElse(0);
+        }
+        String perVersion = annotations.get(EXIT_CODES);
+        if (perVersion != null) {
+            Optional<Integer> forVersion = exitCodeForVersion(perVersion, jobVersion(annotations, problems), problems);
+            if (forVersion.isPresent()) {
+                exitCode = forVersion.get();
+            }
+        }
+        return new PodRunPlan(duration, exitCode, problems);
     }
-    if (duration.isEmpty()) {
-      duration = fromSleeps(pod);
-    }
-    int exitCode = 0;
-    String exitText = annotations.get(EXIT_CODE);
-    if (exitText != null) {
-      exitCode = parseExitCode(exitText, "metadata.annotations[" + EXIT_CODE + "]", problems).orElse(0);
-    }
-    String perVersion = annotations.get(EXIT_CODES);
-    if (perVersion != null) {
-      Optional<Integer> forVersion = exitCodeForVersion(perVersion, jobVersion(annotations, problems), problems);
-      if (forVersion.isPresent()) {
-        exitCode = forVersion.get();
-      }
-    }
-    return new PodRunPlan(duration, exitCode, problems);
-  }
 
-  /**
-   * The exit code {@value #EXIT_CODES} gives a job version: its entry at that index, the last entry
-   * past the end. Empty (with the problems noted) when any entry is not an exit code, so a typo
-   * never silently picks a different code.
-   */
-  static Optional<Integer> exitCodeForVersion(String text, int version, List<String> problems) {
-    String[] entries = text.split(",", -1);
-    List<Integer> codes = new ArrayList<>();
-    int before = problems.size();
-    for (int i = 0; i < entries.length; i++) {
-      parseExitCode(entries[i], "metadata.annotations[" + EXIT_CODES + "][" + i + "]", problems)
-          .ifPresent(codes::add);
+    /**
+     * The exit code {@value #EXIT_CODES} gives a job version: its entry at that index, the last entry
+     * past the end. Empty (with the problems noted) when any entry is not an exit code, so a typo
+     * never silently picks a different code.
+     */
+    static Optional<Integer> exitCodeForVersion(String text, int version, List<String> problems) {
+        String[] entries = text.split(",", -1);
+        List<Integer> codes = new ArrayList<>();
+        int before = problems.size();
+        for (int i = 0; i < entries.length; i++) {
+            parseExitCode(entries[i], "metadata.annotations[" + EXIT_CODES + "][" + i + "]", problems)
+                    .ifPresent(codes::add);
+        }
+        if (problems.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(codes.get(Math.min(version, codes.size() - 1)));
     }
-    if (problems.size() > before) {
-      return Optional.empty();
-    }
-    return Optional.of(codes.get(Math.min(version, codes.size() - 1)));
-  }
 
-  private static int jobVersion(Map<String, String> annotations, List<String> problems) {
-    String text = annotations.get(JOB_VERSION);
-    if (text == null) {
-      return 0;
+    private static int jobVersion(Map<String, String> annotations, List<String> problems) {
+        String text = annotations.get(JOB_VERSION);
+        if (text == null) {
+            return 0;
+        }
+        try {
+            int version = Integer.parseInt(text.trim());
+            if (version >= 0) {
+                return version;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        problems.add("metadata.annotations[" + JOB_VERSION + "]: \"" + text + "\" is not a job version; 0 assumed");
+        return 0;
     }
-    try {
-      int version = Integer.parseInt(text.trim());
-      if (version >= 0) {
-        return version;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    problems.add("metadata.annotations[" + JOB_VERSION + "]: \"" + text + "\" is not a job version; 0 assumed");
-    return 0;
-  }
 
-  private static Optional<Integer> parseExitCode(String text, String field, List<String> problems) {
-    try {
-      int code = Integer.parseInt(text.trim());
-      if (code < 0 || code > 255) {
-        problems.add(field + ": " + code + " is not an exit code (0..255)");
-        return Optional.empty();
-      }
-      return Optional.of(code);
-    } catch (NumberFormatException e) {
-      problems.add(field + ": \"" + text + "\" is not a whole number");
-      return Optional.empty();
+    private static Optional<Integer> parseExitCode(String text, String field, List<String> problems) {
+        try {
+            int code = Integer.parseInt(text.trim());
+            if (code < 0 || code > 255) {
+                problems.add(field + ": " + code + " is not an exit code (0..255)");
+                return Optional.empty();
+            }
+            return Optional.of(code);
+        } catch (NumberFormatException e) {
+            problems.add(field + ": \"" + text + "\" is not a whole number");
+            return Optional.empty();
+        }
     }
-  }
 
-  /** A Go-style duration ({@code 1h2m3.5s}) or a bare number of seconds; empty if it is neither. */
-  public static Optional<Duration> parseDuration(String text) {
-    if (BARE_SECONDS.matcher(text).matches()) {
-      return Optional.of(ofSeconds(new BigDecimal(text)));
+    /** A Go-style duration ({@code 1h2m3.5s}) or a bare number of seconds; empty if it is neither. */
+    public static Optional<Duration> parseDuration(String text) {
+        if (BARE_SECONDS.matcher(text).matches()) {
+            return Optional.of(ofSeconds(new BigDecimal(text)));
+        }
+        if (!GO_DURATION.matcher(text).matches()) {
+            return Optional.empty();
+        }
+        Duration total = Duration.ZERO;
+        Matcher part = GO_DURATION_PART.matcher(text);
+        while (part.find()) {
+            BigDecimal amount = new BigDecimal(part.group(1));
+            BigDecimal nanosPerUnit = switch (part.group(2)) {
+                case "ns" -> BigDecimal.ONE;
+                case "us", "µs" -> BigDecimal.valueOf(1_000L);
+                case "ms" -> BigDecimal.valueOf(1_000_000L);
+                case "s" -> BigDecimal.valueOf(1_000_000_000L);
+                case "m" -> BigDecimal.valueOf(60_000_000_000L);
+                default -> BigDecimal.valueOf(3_600_000_000_000L);
+            };
+            total = total.plusNanos(amount.multiply(nanosPerUnit).longValue());
+        }
+        return Optional.of(total);
     }
-    if (!GO_DURATION.matcher(text).matches()) {
-      return Optional.empty();
-    }
-    Duration total = Duration.ZERO;
-    Matcher part = GO_DURATION_PART.matcher(text);
-    while (part.find()) {
-      BigDecimal amount = new BigDecimal(part.group(1));
-      BigDecimal nanosPerUnit = switch (part.group(2)) {
-        case "ns" -> BigDecimal.ONE;
-        case "us", "µs" -> BigDecimal.valueOf(1_000L);
-        case "ms" -> BigDecimal.valueOf(1_000_000L);
-        case "s" -> BigDecimal.valueOf(1_000_000_000L);
-        case "m" -> BigDecimal.valueOf(60_000_000_000L);
-        default -> BigDecimal.valueOf(3_600_000_000_000L);
-      };
-      total = total.plusNanos(amount.multiply(nanosPerUnit).longValue());
-    }
-    return Optional.of(total);
-  }
 
-  /**
-   * The pod runs as long as its longest container; a container runs as long as its sleeps. If any
-   * container has no sleep, nothing says when it would stop, so the pod keeps running.
-   */
-  private static Optional<Duration> fromSleeps(Pod pod) {
-    if (pod.getSpec() == null || pod.getSpec().getContainers() == null || pod.getSpec().getContainers().isEmpty()) {
-      return Optional.empty();
+    /**
+     * The pod runs as long as its longest container; a container runs as long as its sleeps. If any
+     * container has no sleep, nothing says when it would stop, so the pod keeps running.
+     */
+    private static Optional<Duration> fromSleeps(Pod pod) {
+        if (pod.getSpec() == null || pod.getSpec().getContainers() == null || pod.getSpec().getContainers().isEmpty()) {
+            return Optional.empty();
+        }
+        Duration longest = Duration.ZERO;
+        for (Container container : pod.getSpec().getContainers()) {
+            Optional<Duration> sleeps = sleepsOf(container);
+            if (sleeps.isEmpty()) {
+                return Optional.empty();
+            }
+            if (sleeps.get().compareTo(longest) > 0) {
+                longest = sleeps.get();
+            }
+        }
+        return Optional.of(longest);
     }
-    Duration longest = Duration.ZERO;
-    for (Container container : pod.getSpec().getContainers()) {
-      Optional<Duration> sleeps = sleepsOf(container);
-      if (sleeps.isEmpty()) {
-        return Optional.empty();
-      }
-      if (sleeps.get().compareTo(longest) > 0) {
-        longest = sleeps.get();
-      }
-    }
-    return Optional.of(longest);
-  }
 
-  static Optional<Duration> sleepsOf(Container container) {
-    List<String> words = new ArrayList<>();
-    if (container.getCommand() != null) {
-      words.addAll(container.getCommand());
+    static Optional<Duration> sleepsOf(Container container) {
+        List<String> words = new ArrayList<>();
+        if (container.getCommand() != null) {
+            words.addAll(container.getCommand());
+        }
+        if (container.getArgs() != null) {
+            words.addAll(container.getArgs());
+        }
+        Matcher sleep = SLEEP.matcher(String.join(" ", words));
+        Duration total = null;
+        while (sleep.find()) {
+            BigDecimal amount = new BigDecimal(sleep.group(1));
+            BigDecimal seconds = switch (sleep.group(2)) {
+                case "m" -> amount.multiply(BigDecimal.valueOf(60));
+                case "h" -> amount.multiply(BigDecimal.valueOf(3600));
+                case "d" -> amount.multiply(BigDecimal.valueOf(86400));
+                default -> amount;
+            };
+            total = (total == null ? Duration.ZERO : total).plus(ofSeconds(seconds));
+        }
+        return Optional.ofNullable(total);
     }
-    if (container.getArgs() != null) {
-      words.addAll(container.getArgs());
-    }
-    Matcher sleep = SLEEP.matcher(String.join(" ", words));
-    Duration total = null;
-    while (sleep.find()) {
-      BigDecimal amount = new BigDecimal(sleep.group(1));
-      BigDecimal seconds = switch (sleep.group(2)) {
-        case "m" -> amount.multiply(BigDecimal.valueOf(60));
-        case "h" -> amount.multiply(BigDecimal.valueOf(3600));
-        case "d" -> amount.multiply(BigDecimal.valueOf(86400));
-        default -> amount;
-      };
-      total = (total == null ? Duration.ZERO : total).plus(ofSeconds(seconds));
-    }
-    return Optional.ofNullable(total);
-  }
 
-  private static Duration ofSeconds(BigDecimal seconds) {
-    return Duration.ofNanos(seconds.multiply(BigDecimal.valueOf(1_000_000_000L)).longValue());
-  }
+    private static Duration ofSeconds(BigDecimal seconds) {
+        return Duration.ofNanos(seconds.multiply(BigDecimal.valueOf(1_000_000_000L)).longValue());
+    }
 }
