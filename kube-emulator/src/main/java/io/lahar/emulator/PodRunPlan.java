@@ -2,6 +2,7 @@ package io.lahar.emulator;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.lahar.core.api.GoDuration;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -42,8 +43,6 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
     /** Set on every pod by the engine (as Volcano's job controller does): the job version it runs for. */
     public static final String JOB_VERSION = "volcano.sh/job-version";
 
-    private static final Pattern GO_DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
-    private static final Pattern GO_DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?(ns|us|µs|ms|s|m|h))+$");
     private static final Pattern BARE_SECONDS = Pattern.compile("^\\d+(\\.\\d+)?$");
     /** {@code sleep 10}, {@code sleep 2s}, {@code sleep 1.5m} as a shell word, not inside another word. */
     private static final Pattern SLEEP =
@@ -68,6 +67,9 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
             if (duration.isEmpty()) {
                 problems.add("metadata.annotations[" + DURATION + "]: \"" + durationText
                         + "\" is not a duration (e.g. 10s, 1m30s, 500ms)");
+            } else if (duration.get().isNegative()) {
+                problems.add("metadata.annotations[" + DURATION + "]: \"" + durationText + "\" is negative");
+                duration = Optional.empty();
             }
         }
         if (duration.isEmpty()) {
@@ -138,29 +140,16 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
         }
     }
 
-    /** A Go-style duration ({@code 1h2m3.5s}) or a bare number of seconds; empty if it is neither. */
+    /**
+     * A Go duration ({@code 1h2m3.5s}, {@code .5s}, {@code 300µs}, as {@link GoDuration} reads
+     * Kubernetes' durations) or a bare number of seconds; empty if it is neither. A sign is read:
+     * {@link #of} refuses a negative one, a duration no pod can run for.
+     */
     public static Optional<Duration> parseDuration(String text) {
         if (BARE_SECONDS.matcher(text).matches()) {
             return Optional.of(ofSeconds(new BigDecimal(text)));
         }
-        if (!GO_DURATION.matcher(text).matches()) {
-            return Optional.empty();
-        }
-        Duration total = Duration.ZERO;
-        Matcher part = GO_DURATION_PART.matcher(text);
-        while (part.find()) {
-            BigDecimal amount = new BigDecimal(part.group(1));
-            BigDecimal nanosPerUnit = switch (part.group(2)) {
-                case "ns" -> BigDecimal.ONE;
-                case "us", "µs" -> BigDecimal.valueOf(1_000L);
-                case "ms" -> BigDecimal.valueOf(1_000_000L);
-                case "s" -> BigDecimal.valueOf(1_000_000_000L);
-                case "m" -> BigDecimal.valueOf(60_000_000_000L);
-                default -> BigDecimal.valueOf(3_600_000_000_000L);
-            };
-            total = total.plusNanos(amount.multiply(nanosPerUnit).longValue());
-        }
-        return Optional.of(total);
+        return GoDuration.parse(text);
     }
 
     /**

@@ -34,6 +34,24 @@ class PodRunPlanTest {
     }
 
     @Test
+    void durationsAreReadAsKubernetesReadsThem() {
+        assertThat(PodRunPlan.parseDuration(".5s")).contains(Duration.ofMillis(500));
+        assertThat(PodRunPlan.parseDuration("1.s")).contains(Duration.ofSeconds(1));
+        assertThat(PodRunPlan.parseDuration("300\u00b5s")).contains(Duration.ofNanos(300_000)); // micro sign
+        assertThat(PodRunPlan.parseDuration("300\u03bcs")).contains(Duration.ofNanos(300_000)); // Greek mu
+        assertThat(PodRunPlan.parseDuration("+2s")).contains(Duration.ofSeconds(2));
+        assertThat(PodRunPlan.parseDuration("0")).contains(Duration.ZERO);
+    }
+
+    @Test
+    void aNegativeDurationIsReportedAndTheSleepsApply() {
+        PodRunPlan plan = PodRunPlan.of(pod(Map.of(PodRunPlan.DURATION, "-5s"), List.of("sleep", "3")));
+
+        assertThat(plan.duration()).contains(Duration.ofSeconds(3));
+        assertThat(plan.problems()).containsExactly("metadata.annotations[lahar.io/sim-duration]: \"-5s\" is negative");
+    }
+
+    @Test
     void sleepInTheShellCommandGivesTheDuration() {
         assertThat(PodRunPlan.of(pod(Map.of(), List.of("sh", "-c", "echo hi; sleep 2 && echo done"))).duration())
                 .contains(Duration.ofSeconds(2));
