@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,16 +44,18 @@ final class ClusterDispatcher extends Dispatcher {
     private final TableView tables;
     private final Supplier<String> serverAddress;
     private final Runnable trimRequestLog;
+    private final BooleanSupplier ready;
     private final AtomicLong requests = new AtomicLong();
 
     ClusterDispatcher(ApiDiscovery discovery, CrudStore store, Clock clock, Supplier<String> serverAddress,
-                      Runnable trimRequestLog) {
+                      Runnable trimRequestLog, BooleanSupplier ready) {
         this.discovery = discovery;
         this.store = store;
         this.binding = new PodBinding(store, clock);
         this.tables = new TableView(discovery, clock);
         this.serverAddress = serverAddress;
         this.trimRequestLog = trimRequestLog;
+        this.ready = ready;
     }
 
     @Override
@@ -210,9 +213,13 @@ final class ClusterDispatcher extends Dispatcher {
             case "/version", "/version/" -> {
                 return Optional.of(ApiStatus.json(200, discovery.version()));
             }
-            case "/healthz", "/livez", "/readyz" -> {
-                return Optional.of(new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain")
-                        .setBody("ok"));
+            case "/healthz", "/livez" -> {
+                return Optional.of(plain(200, "ok"));
+            }
+            case "/readyz" -> {
+                // As kube-apiserver's: 500 until start-up is done (here: the nodes are registered
+                // and the kubeconfig is written), so a script or a supervisor can wait for it.
+                return Optional.of(ready.getAsBoolean() ? plain(200, "ok") : plain(500, "[-]lahar-start-up not finished"));
             }
             case "/api", "/api/" -> {
                 return Optional.of(ApiStatus.json(200, discovery.apiVersions(serverAddress.get())));
@@ -289,6 +296,10 @@ final class ClusterDispatcher extends Dispatcher {
                 .forEach(paths::add);
         paths.add("/healthz").add("/livez").add("/readyz").add("/version");
         return root.toString();
+    }
+
+    private static MockResponse plain(int code, String body) {
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "text/plain").setBody(body);
     }
 
     private static MockResponse notFound() {

@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -104,7 +105,8 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /**
      * Starts the API, the kubelet and the nodes, and writes the kubeconfig if asked; when this
-     * returns, the nodes are registered and the kubeconfig file (the demo's readiness signal) exists.
+     * returns, the nodes are registered, the kubeconfig file exists and {@code /readyz} answers 200
+     * (the readiness signals of a script).
      */
     public static EmbeddedCluster start(Options options) {
         WEB_SERVER_LOG.setLevel(Level.WARNING);
@@ -112,8 +114,9 @@ public final class EmbeddedCluster implements AutoCloseable {
         ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
         MockWebServer web = new MockWebServer();
         KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(discovery.customResourceContexts());
+        AtomicBoolean ready = new AtomicBoolean();
         web.setDispatcher(new ClusterDispatcher(discovery, new CrudStore(crud), clock,
-                () -> "127.0.0.1:" + web.getPort(), web::reset));
+                () -> "127.0.0.1:" + web.getPort(), web::reset, ready::get));
         web.start(loopback(), options.port());
         String url = "http://127.0.0.1:" + web.getPort();
         KubernetesClient client = newClient(url, options.namespace());
@@ -127,6 +130,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             if (options.kubeconfig().isPresent()) {
                 cluster.writeKubeconfig(options.kubeconfig().get());
             }
+            ready.set(true);
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();

@@ -6,15 +6,16 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs the embedded cluster in the foreground until SIGTERM/SIGINT:
- * {@code EmbeddedClusterMain --port 6443 --nodes '4x{cpu=8,memory=32Gi,gpu=0}' --kubeconfig kubeconfig.yaml}.
- * The kubeconfig file appears once the API answers and the nodes are registered, so a script can
- * wait for it; the process also prints one {@code ready:} line on stdout.
+ * The kube-emulator as a process, in the foreground until SIGTERM/SIGINT: {@code java -jar
+ * kube-emulator/target/kube-emulator.jar --port 6443 --nodes '4x{cpu=8,memory=32Gi,gpu=0}' --kubeconfig
+ * kubeconfig.yaml}. The kubeconfig file appears, and {@code /readyz} answers 200, once the API
+ * answers and the nodes are registered, so a script can wait for either; the process also prints
+ * one {@code ready:} line on stdout.
  */
 public final class EmbeddedClusterMain {
 
     static final String USAGE = """
-            usage: EmbeddedClusterMain [--port P] [--nodes SPEC] [--kubeconfig FILE] [--time-scale X]
+            usage: java -jar kube-emulator.jar [--port P] [--nodes SPEC] [--kubeconfig FILE] [--time-scale X]
               --port P          port on 127.0.0.1 (default 0: any free port, printed on start)
               --nodes SPEC      simulated nodes, e.g. '4x{cpu=8,memory=32Gi,gpu=0}' or
                                 '3x{cpu=8,memory=32Gi}+1x{name=gpu,cpu=16,memory=64Gi,gpu=4,taint=nvidia.com/gpu=present:NoSchedule}'
@@ -32,7 +33,7 @@ public final class EmbeddedClusterMain {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        useJBossLogManagerIfPresent();
+        configureLogging();
         Arguments parsed;
         try {
             parsed = parse(args);
@@ -50,7 +51,7 @@ public final class EmbeddedClusterMain {
         try {
             cluster = EmbeddedCluster.start(parsed.options());
         } catch (RuntimeException e) {
-            System.err.println("error: the embedded cluster did not start: " + e.getMessage()
+            System.err.println("error: the kube-emulator did not start: " + e.getMessage()
                     + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""));
             System.exit(1);
             return;
@@ -59,7 +60,7 @@ public final class EmbeddedClusterMain {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             cluster.close();
             stopped.countDown();
-        }, "lahar-embedded-cluster-shutdown"));
+        }, "lahar-kube-emulator-shutdown"));
         System.out.println("ready: emulated Kubernetes API at " + cluster.url()
                 + " with " + cluster.nodes().list().size() + " simulated nodes; kubeconfig "
                 + cluster.kubeconfig().map(Path::toString).orElse("(none)")
@@ -70,19 +71,19 @@ public final class EmbeddedClusterMain {
     }
 
     /**
-     * Quarkus puts JBoss LogManager on this module's class path; it must be JUL's manager before the
-     * first logger is made, or it prints an error and logging is half configured.
+     * One line per record, the kubelet's (JUL) like fabric8's and Vert.x's (SLF4J, simple binding):
+     * set before the first logger is made; a -D on the command line wins.
      */
-    private static void useJBossLogManagerIfPresent() {
-        if (System.getProperty("java.util.logging.manager") != null) {
-            return;
-        }
-        try {
-            Class.forName("org.jboss.logmanager.LogManager", false, EmbeddedClusterMain.class.getClassLoader());
-            System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
-        } catch (ClassNotFoundException absent) {
-            // Plain JUL then.
-        }
+    private static void configureLogging() {
+        System.getProperties().putIfAbsent("java.util.logging.SimpleFormatter.format",
+                "%1$tF %1$tT,%1$tL %4$s [%3$s] %5$s%6$s%n");
+        System.getProperties().putIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
+        System.getProperties().putIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss,SSS");
+        System.getProperties().putIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
+        System.getProperties().putIfAbsent("org.slf4j.simpleLogger.levelInBrackets", "false");
+        // Every start creates Volcano's default queue (scheduling.volcano.sh/v1beta1): not news.
+        System.getProperties().putIfAbsent(
+                "org.slf4j.simpleLogger.log.io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils", "error");
     }
 
     /** Parses the command line; every problem is reported at once. */

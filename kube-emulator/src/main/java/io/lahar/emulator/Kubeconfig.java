@@ -22,7 +22,7 @@ public final class Kubeconfig {
 
     public static String render(String serverUrl, String namespace) {
         return """
-                # Written by Lahar's embedded cluster: an EMULATED Kubernetes API (fabric8 mock server), not a real cluster.
+                # Written by Lahar's kube-emulator: an EMULATED Kubernetes API (fabric8 mock server), not a real cluster.
                 apiVersion: v1
                 kind: Config
                 clusters:

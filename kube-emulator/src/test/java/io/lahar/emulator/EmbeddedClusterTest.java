@@ -292,6 +292,12 @@ class EmbeddedClusterTest {
     }
 
     @Test
+    void readyOnceStartedAsAScriptWaitsForIt() throws Exception {
+        assertThat(get("/readyz", null).statusCode()).isEqualTo(200);
+        assertThat(get("/livez", null).body()).isEqualTo("ok");
+    }
+
+    @Test
     void requestsTheStoreCannotServeAreAnsweredNotDropped() throws Exception {
         HttpResponse<String> options = HTTP.send(HttpRequest.newBuilder(URI.create(cluster.url() + "/api/v1/pods"))
                 .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
