@@ -41,9 +41,13 @@ import java.util.logging.Logger;
  */
 public final class EmbeddedCluster implements AutoCloseable {
 
-    /** How the emulator is started. */
+    /**
+     * How the emulator is started.
+     *
+     * @param dataDir where the API's objects are kept across restarts (empty: in memory only)
+     */
     public record Options(int port, List<NodeSpec> nodes, Optional<Path> kubeconfig, double timeScale,
-                          String namespace) {
+                          String namespace, Optional<Path> dataDir) {
 
         public Options {
             nodes = List.copyOf(nodes);
@@ -55,25 +59,33 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
         }
 
-        /** A free port, three default nodes, no kubeconfig file, real time, namespace {@code default}. */
+        /** A free port, three default nodes, no kubeconfig file, real time, namespace {@code default}, in memory. */
         public static Options defaults() {
-            return new Options(0, NodeSpec.defaults(3), Optional.empty(), 1.0, "default");
+            return new Options(0, NodeSpec.defaults(3), Optional.empty(), 1.0, "default", Optional.empty());
         }
 
         public Options withPort(int newPort) {
-            return new Options(newPort, nodes, kubeconfig, timeScale, namespace);
+            return new Options(newPort, nodes, kubeconfig, timeScale, namespace, dataDir);
         }
 
         public Options withNodes(List<NodeSpec> newNodes) {
-            return new Options(port, newNodes, kubeconfig, timeScale, namespace);
+            return new Options(port, newNodes, kubeconfig, timeScale, namespace, dataDir);
         }
 
         public Options withKubeconfig(Path file) {
-            return new Options(port, nodes, Optional.of(file), timeScale, namespace);
+            return new Options(port, nodes, Optional.of(file), timeScale, namespace, dataDir);
         }
 
         public Options withTimeScale(double newTimeScale) {
-            return new Options(port, nodes, kubeconfig, newTimeScale, namespace);
+            return new Options(port, nodes, kubeconfig, newTimeScale, namespace, dataDir);
+        }
+
+        /**
+         * Keep the objects in {@code dir}: a start on a directory that holds objects resumes with
+         * them (its nodes included: {@link #nodes()} registers nodes on an empty one only).
+         */
+        public Options withDataDir(Path dir) {
+            return new Options(port, nodes, kubeconfig, timeScale, namespace, Optional.of(dir));
         }
     }
 
@@ -84,6 +96,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** fabric8's web server logs every request at INFO; held here so the level sticks (JUL keeps loggers weakly). */
     private static final Logger WEB_SERVER_LOG = Logger.getLogger(MockWebServer.class.getName());
+    private static final Logger LOG = Logger.getLogger(EmbeddedCluster.class.getName());
 
     private final MockWebServer web;
     private final KubernetesClient client;
@@ -91,10 +104,13 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final SimulatedKubelet kubelet;
     private final String url;
     private final Options options;
+    /** Null when the objects are kept in memory only. */
+    private final ObjectJournal journal;
     private Path kubeconfigFile;
 
     private EmbeddedCluster(MockWebServer web, KubernetesClient client, SimulatedNodes nodes,
-                            SimulatedKubelet kubelet, String url, Options options) {
+                            SimulatedKubelet kubelet, String url, Options options, ObjectJournal journal) {
+        this.journal = journal;
         this.web = web;
         this.client = client;
         this.nodes = nodes;
@@ -113,20 +129,43 @@ public final class EmbeddedCluster implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
         MockWebServer web = new MockWebServer();
-        KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(discovery.customResourceContexts());
+        ObjectJournal journal = options.dataDir().map(ObjectJournal::open).orElse(null);
         AtomicBoolean ready = new AtomicBoolean();
-        web.setDispatcher(new ClusterDispatcher(discovery, new CrudStore(crud), clock,
-                () -> "127.0.0.1:" + web.getPort(), web::reset, ready::get));
-        web.start(loopback(), options.port());
+        int restored;
+        try {
+            KubernetesCrudDispatcher crud;
+            if (journal == null) {
+                crud = new KubernetesCrudDispatcher(discovery.customResourceContexts());
+                restored = 0;
+            } else {
+                JournaledCrudDispatcher journaled = new JournaledCrudDispatcher(discovery.customResourceContexts(), journal);
+                restored = journaled.restore();
+                crud = journaled;
+            }
+            web.setDispatcher(new ClusterDispatcher(discovery, new CrudStore(crud), clock,
+                    () -> "127.0.0.1:" + web.getPort(), web::reset, ready::get));
+            web.start(loopback(), options.port());
+        } catch (RuntimeException e) {
+            if (journal != null) {
+                journal.close();
+            }
+            throw e;
+        }
         String url = "http://127.0.0.1:" + web.getPort();
         KubernetesClient client = newClient(url, options.namespace());
         SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, options.timeScale());
         EmbeddedCluster cluster = new EmbeddedCluster(web, client, new SimulatedNodes(client, clock), kubelet, url,
-                options);
+                options, journal);
         try {
             cluster.bootstrap();
             kubelet.start();
-            cluster.nodes.create(options.nodes());
+            if (restored == 0) {
+                cluster.nodes.create(options.nodes());
+            } else {
+                LOG.log(Level.INFO, "restored " + restored + " objects from " + options.dataDir().get()
+                        + ", nodes " + cluster.nodes.list().stream().map(n -> n.getMetadata().getName()).toList()
+                        + " (--nodes registers nodes in an empty data directory only)");
+            }
             if (options.kubeconfig().isPresent()) {
                 cluster.writeKubeconfig(options.kubeconfig().get());
             }
@@ -138,7 +177,10 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
     }
 
-    /** What a fresh cluster with Volcano installed holds: the namespaces and Volcano's default queue. */
+    /**
+     * What a fresh cluster with Volcano installed holds, the namespaces and Volcano's default queue,
+     * each created unless it exists (restored from the data directory).
+     */
     private void bootstrap() {
         for (String ns : List.of("default", "kube-system", "volcano-system", options.namespace())) {
             if (client.namespaces().withName(ns).get() == null) {
@@ -151,6 +193,9 @@ public final class EmbeddedCluster implements AutoCloseable {
                 .withNewMetadata().withName("default").endMetadata()
                 .addToAdditionalProperties("spec", Map.of("weight", 1, "reclaimable", true))
                 .build();
+        if (client.genericKubernetesResources(QUEUES).withName("default").get() != null) {
+            return; // restored, or created by someone else
+        }
         GenericKubernetesResource created = client.genericKubernetesResources(QUEUES).resource(queue).create();
         created.setAdditionalProperty("status", Map.of("state", "Open"));
         client.genericKubernetesResources(QUEUES).resource(created).updateStatus();
@@ -213,6 +258,9 @@ public final class EmbeddedCluster implements AutoCloseable {
         kubelet.close();
         client.close();
         web.shutdown();
+        if (journal != null) {
+            journal.close();
+        }
     }
 
     private static InetAddress loopback() {

@@ -15,13 +15,16 @@ import java.util.concurrent.CountDownLatch;
 public final class EmbeddedClusterMain {
 
     static final String USAGE = """
-            usage: java -jar kube-emulator.jar [--port P] [--nodes SPEC] [--kubeconfig FILE] [--time-scale X]
+            usage: java -jar kube-emulator.jar [--port P] [--nodes SPEC] [--kubeconfig FILE] [--time-scale X] [--data DIR]
               --port P          port on 127.0.0.1 (default 0: any free port, printed on start)
               --nodes SPEC      simulated nodes, e.g. '4x{cpu=8,memory=32Gi,gpu=0}' or
                                 '3x{cpu=8,memory=32Gi}+1x{name=gpu,cpu=16,memory=64Gi,gpu=4,taint=nvidia.com/gpu=present:NoSchedule}'
                                 (default 3x{cpu=8,memory=32Gi,gpu=0})
               --kubeconfig FILE where to write the kubeconfig (default ./kubeconfig.embedded.yaml)
               --time-scale X    multiply simulated pod durations by X (default 1; 0.1 runs ten times faster)
+              --data DIR        keep the API's objects in DIR: started again on DIR, the emulator has
+                                every object it had, killed or stopped (default: in memory only);
+                                --nodes registers nodes in an empty DIR only
             This is an EMULATED Kubernetes API (fabric8 mock server + simulated kubelet), not a real cluster.
             """;
 
@@ -105,7 +108,7 @@ public final class EmbeddedClusterMain {
                 help = true;
                 continue;
             }
-            if (!List.of("--port", "--nodes", "--kubeconfig", "--time-scale").contains(name)) {
+            if (!List.of("--port", "--nodes", "--kubeconfig", "--time-scale", "--data").contains(name)) {
                 problems.add(arg + ": unknown option");
                 continue;
             }
@@ -121,6 +124,7 @@ public final class EmbeddedClusterMain {
                     case "--port" -> options.withPort(parsePort(value));
                     case "--nodes" -> options.withNodes(NodeSpec.parse(value));
                     case "--kubeconfig" -> options.withKubeconfig(Path.of(value));
+                    case "--data" -> options.withDataDir(Path.of(value));
                     default -> options.withTimeScale(parseTimeScale(value));
                 };
             } catch (InvalidNodeSpecException e) {

@@ -12,13 +12,15 @@ class EmbeddedClusterMainTest {
     @Test
     void parsesTheDemoCommandLine() {
         var parsed = EmbeddedClusterMain.parse(new String[] {
-                "--port", "6443", "--nodes", "4x{cpu=8,memory=32Gi,gpu=0}", "--kubeconfig=/tmp/k.yaml", "--time-scale", "0.5"});
+                "--port", "6443", "--nodes", "4x{cpu=8,memory=32Gi,gpu=0}", "--kubeconfig=/tmp/k.yaml", "--time-scale", "0.5",
+                "--data", "/tmp/emulator"});
 
         assertThat(parsed.help()).isFalse();
         assertThat(parsed.options().port()).isEqualTo(6443);
         assertThat(parsed.options().nodes()).singleElement().satisfies(n -> assertThat(n.count()).isEqualTo(4));
         assertThat(parsed.options().kubeconfig()).contains(Path.of("/tmp/k.yaml"));
         assertThat(parsed.options().timeScale()).isEqualTo(0.5);
+        assertThat(parsed.options().dataDir()).contains(Path.of("/tmp/emulator"));
     }
 
     @Test
@@ -28,6 +30,7 @@ class EmbeddedClusterMainTest {
         assertThat(parsed.options().port()).isZero();
         assertThat(parsed.options().kubeconfig()).contains(Path.of("kubeconfig.embedded.yaml"));
         assertThat(parsed.options().nodes()).isEqualTo(NodeSpec.defaults(3));
+        assertThat(parsed.options().dataDir()).as("in memory only").isEmpty();
     }
 
     @Test
