@@ -137,15 +137,31 @@ final class LaharSystem implements AutoCloseable {
     }
 
     /**
-     * The kube-emulator with this run's simulated nodes, as {@code bin/start} runs it; it writes the
-     * kubeconfig the bridge and the tests use once {@code /readyz} answers.
+     * The kube-emulator with this run's simulated nodes, its objects kept in the run's directory, as
+     * {@code bin/start} runs it; it writes the kubeconfig the bridge and the tests use once
+     * {@code /readyz} answers.
      */
     private ServiceProcess startEmulator(int port) {
         return ServiceProcess.startProgram("kube-emulator", root.resolve("kube-emulator/target/kube-emulator.jar"), port,
                 List.of("--port", Integer.toString(port),
                         "--nodes", "3x{name=" + pool + ",cpu=8,memory=32Gi,label=lahar.io/pool=" + pool + "}",
                         "--kubeconfig", kubeconfig.toString(),
+                        "--data", dir.resolve("kube-emulator").toString(),
                         "--time-scale", "1"), "/readyz", dir);
+    }
+
+    /** SIGKILL of the kube-emulator, then the same one again: same port, same data directory. */
+    ServiceProcess killAndRestartEmulator() {
+        emulator.kill();
+        emulator = startEmulator(emulator.port());
+        return emulator.awaitReady(READY_TIMEOUT);
+    }
+
+    /** SIGKILL of the k8s-bridge, then the same one again (same consumer group, same cluster). */
+    ServiceProcess killAndRestartBridge() {
+        bridge.kill();
+        bridge = startBridge();
+        return bridge.awaitReady(READY_TIMEOUT);
     }
 
     /** The bridge of this run's namespace, on the emulator's cluster (its kubeconfig). */
@@ -184,6 +200,33 @@ final class LaharSystem implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("could not send " + command, e);
         }
+    }
+
+    /**
+     * A Volcano Job of one task of {@code replicas} pods, each running {@code simDuration} on the
+     * simulated nodes (minAvailable: all of them), placed by this run's scheduler; for {@link #submit}.
+     */
+    String simJob(String name, int replicas, String simDuration) {
+        return """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata:
+                  name: %s
+                spec:
+                  minAvailable: %d
+                  schedulerName: %s
+                  tasks:
+                  - name: work
+                    replicas: %d
+                    template:
+                      metadata:
+                        annotations:
+                          lahar.io/sim-duration: %s
+                      spec:
+                        containers:
+                        - name: work
+                          image: busybox
+                """.formatted(name, replicas, schedulerName, replicas, simDuration);
     }
 
     /**
