@@ -1,6 +1,7 @@
 package io.lahar.core.job;
 
 import io.lahar.core.api.Action;
+import io.lahar.core.api.Event;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobSpec;
@@ -169,8 +170,8 @@ final class ControllerRun implements JobActions {
         switch (input) {
             case Input.Update u -> update(u.job());
             case Input.Delete d -> deleteJob(null);
-            case Input.Command c -> process(new Request(Request.COMMAND_ISSUED, c.action(), c.task(), c.pod(), null,
-                    version, "command " + c.action().value() + targetText(c.task(), c.pod())));
+            case Input.Command c -> process(Request.command(c.action(), c.task(), c.pod(), version,
+                    "command " + c.action().value() + targetText(c.task(), c.pod())));
             case Input.PodObserved p -> podObserved(p);
             case Input.PodGroupObserved g -> podGroupObserved(g);
             case Input.Tick t -> {
@@ -264,9 +265,8 @@ final class ControllerRun implements JobActions {
         Job previous = job;
         this.job = updated.withStatus(null).withMetadata(updated.metadata() == null ? previous.metadata()
                 : updated.metadata());
-        process(new Request(Request.JOB_UPDATED, null, null, null, null, version,
-                "job spec updated (minAvailable " + specMinAvailable() + ", " + job.spec().totalReplicas()
-                        + " pod(s))"));
+        process(Request.job(Event.JOB_UPDATED, version, "job spec updated (minAvailable " + specMinAvailable() + ", "
+                + job.spec().totalReplicas() + " pod(s))"));
     }
 
     private void podObserved(Input.PodObserved p) {
@@ -282,9 +282,9 @@ final class ControllerRun implements JobActions {
             pods.remove(p.pod());
             if (old.terminating()) {
                 // The deletion the engine asked for is done: not an eviction (Volcano's out-of-sync mark).
-                process(new Request(Request.OUT_OF_SYNC, null, old.task(), old.name(), null, old.version(), null));
+                process(Request.pod(Event.OUT_OF_SYNC, old, null));
             } else {
-                process(new Request(Request.POD_EVICTED, null, old.task(), old.name(), null, old.version(),
+                process(Request.pod(Event.POD_EVICTED, old,
                         "pod " + old.name() + " was deleted by someone else while " + old.phase()));
             }
             return;
@@ -300,28 +300,25 @@ final class ControllerRun implements JobActions {
         Request r;
         switch (p.phase()) {
             case Failed -> r = before != PodPhase.Failed || !seen
-                    ? new Request(Request.POD_FAILED, null, task, now.name(), exit, now.version(),
-                    "pod " + now.name() + (exit == null ? " failed" : " exited " + exit))
-                    : new Request(Request.OUT_OF_SYNC, null, task, now.name(), null, now.version(), null);
+                    ? Request.podFailed(now, exit, "pod " + now.name() + (exit == null ? " failed" : " exited " + exit))
+                    : Request.pod(Event.OUT_OF_SYNC, now, null);
             case Succeeded -> r = (before != PodPhase.Succeeded || !seen) && taskCompleted(task)
-                    ? new Request(Request.TASK_COMPLETED, null, task, now.name(), null, now.version(),
+                    ? Request.pod(Event.TASK_COMPLETED, now,
                     "task " + task + " completed: all " + replicas(task) + " pod(s) succeeded")
-                    : new Request(Request.OUT_OF_SYNC, null, task, now.name(), null, now.version(), null);
+                    : Request.pod(Event.OUT_OF_SYNC, now, null);
             case Pending, Running -> {
                 if (taskFailed(task)) {
-                    r = new Request(Request.TASK_FAILED, null, task, now.name(), null, now.version(),
-                            "task " + task + " containers restarted " + taskRestarts(task) + " times, over its maxRetry "
-                                    + taskMaxRetry(task));
+                    r = Request.pod(Event.TASK_FAILED, now, "task " + task + " containers restarted "
+                            + taskRestarts(task) + " times, over its maxRetry " + taskMaxRetry(task));
                 } else if (p.phase() == PodPhase.Running && (before != PodPhase.Running || !seen)) {
-                    r = new Request(Request.POD_RUNNING, null, task, now.name(), null, now.version(), null);
+                    r = Request.pod(Event.POD_RUNNING, now, null);
                 } else if (p.phase() == PodPhase.Pending && (before != PodPhase.Pending || !seen)) {
-                    r = new Request(Request.POD_PENDING, null, task, now.name(), null, now.version(),
-                            "pod " + now.name() + " is Pending");
+                    r = Request.pod(Event.POD_PENDING, now, "pod " + now.name() + " is Pending");
                 } else {
-                    r = new Request(Request.OUT_OF_SYNC, null, task, now.name(), null, now.version(), null);
+                    r = Request.pod(Event.OUT_OF_SYNC, now, null);
                 }
             }
-            default -> r = new Request(Request.OUT_OF_SYNC, null, task, now.name(), null, now.version(), null);
+            default -> r = Request.pod(Event.OUT_OF_SYNC, now, null);
         }
         process(r);
     }
@@ -338,8 +335,8 @@ final class ControllerRun implements JobActions {
             return;
         }
         if (g.phase() == PodGroupPhase.Unknown) {
-            process(new Request(Request.JOB_UNKNOWN, null, null, null, null, version, "pod group "
-                    + PodGroups.name(job) + " is Unknown: part of the gang cannot be scheduled while some pods run"));
+            process(Request.job(Event.JOB_UNKNOWN, version, "pod group " + PodGroups.name(job)
+                    + " is Unknown: part of the gang cannot be scheduled while some pods run"));
         } else {
             process(Request.sync(version));
         }
@@ -426,13 +423,12 @@ final class ControllerRun implements JobActions {
      * PodPending timeout, running again cancels a PodFailed or PodEvicted one.
      */
     private void cleanPodDelayedActions(Request r) {
-        if (!r.aboutPod() || Request.POD_PENDING.equals(r.event())) {
+        if (!r.aboutPod() || r.event() == Event.POD_PENDING) {
             return;
         }
         removeTimers(t -> t instanceof Timer.DelayedAction d && r.pod().equals(d.pod())
-                && (Request.POD_PENDING.equals(d.event())
-                || (Request.POD_RUNNING.equals(r.event())
-                && (Request.POD_FAILED.equals(d.event()) || Request.POD_EVICTED.equals(d.event())))));
+                && (d.event() == Event.POD_PENDING
+                || (r.event() == Event.POD_RUNNING && (d.event() == Event.POD_FAILED || d.event() == Event.POD_EVICTED))));
     }
 
     /** After an action ran, delayed actions of the same scope are moot (Volcano's cleanupDelayActions). */
@@ -468,13 +464,13 @@ final class ControllerRun implements JobActions {
         if (d.version() != version) {
             return;
         }
-        if (Request.POD_PENDING.equals(d.event())) {
+        if (d.event() == Event.POD_PENDING) {
             JobPod p = pods.get(d.pod());
             if (p == null || p.phase() != PodPhase.Pending || p.terminating()) {
                 return;
             }
         }
-        Request r = new Request(d.event(), null, d.task(), d.pod(), null, d.version(), d.cause());
+        Request r = Request.fired(d);
         PolicyMatch m = new PolicyMatch(d.action(), Duration.ZERO, d.policy());
         execute(m, r);
         if (m.action() != Action.SYNC_JOB) {
@@ -843,7 +839,7 @@ final class ControllerRun implements JobActions {
     private void record(JobPhase to, String why, String detail, boolean retried) {
         JobPhase from = phase;
         phase = to;
-        String event = req == null ? Request.OUT_OF_SYNC : req.event();
+        String event = (req == null ? Event.OUT_OF_SYNC : req.event()).value();
         reason = why != null ? why : event;
         message = message(from, detail, retried);
         lastTransitionTime = Instant.ofEpochMilli(now).toString();
