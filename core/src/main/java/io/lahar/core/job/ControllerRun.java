@@ -9,6 +9,7 @@ import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.api.VolumeSpec;
+import io.lahar.core.job.plugins.JobPluginRegistry;
 import io.lahar.core.job.state.JobActions;
 import io.lahar.core.job.state.PhaseState;
 import io.lahar.core.job.state.RetainPhases;
@@ -57,7 +58,7 @@ final class ControllerRun implements JobActions {
     private boolean bumpVersion;
     private boolean phaseChanged;
 
-    ControllerRun(JobInfo info, long now, SpecMemo specs) {
+    ControllerRun(JobInfo info, long now, SpecMemo specs, JobPluginRegistry registry) {
         this.now = now;
         this.specs = specs;
         this.job = info.job();
@@ -66,7 +67,7 @@ final class ControllerRun implements JobActions {
         this.status = new RunStatus(job == null ? null : job.status(), info.lastCause());
         this.pods = FrozenPods.copyOf(info.pods()).builder();
         this.timers = new DelayedActions(info.timers());
-        this.plugins = new PluginCalls(info.configMaps());
+        this.plugins = new PluginCalls(registry, info.configMaps());
         this.podGroupSpec = info.podGroupSpec();
         this.podGroupPhase = info.podGroupPhase();
     }
@@ -441,7 +442,7 @@ final class ControllerRun implements JobActions {
         pods.put(p.name(), p);
         actions.add(new WorldAction.CreatePod(p.name(), p.task(), p.index(), p.version(),
                 JobPods.create(job, t, p.index(), status.version(), status.retryCount(), PodGroups.name(job),
-                        PluginCalls.of(job))));
+                        plugins.of(job))));
     }
 
     private void deletePod(JobPod p, String why) {

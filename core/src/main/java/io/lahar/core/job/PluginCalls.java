@@ -2,7 +2,8 @@ package io.lahar.core.job;
 
 import io.lahar.core.api.Job;
 import io.lahar.core.job.plugins.JobPlugin;
-import io.lahar.core.job.plugins.JobPlugins;
+import io.lahar.core.job.plugins.JobPluginRegistry;
+import io.lahar.core.job.plugins.ObjectKind;
 
 import java.util.List;
 import java.util.Map;
@@ -17,10 +18,12 @@ import java.util.TreeMap;
  */
 final class PluginCalls {
 
+    private final JobPluginRegistry registry;
     private Map<String, Map<String, String>> configMaps;
     private boolean owned;
 
-    PluginCalls(Map<String, Map<String, String>> stored) {
+    PluginCalls(JobPluginRegistry registry, Map<String, Map<String, String>> stored) {
+        this.registry = registry;
         this.configMaps = stored;
     }
 
@@ -33,8 +36,9 @@ final class PluginCalls {
         own().clear();
     }
 
-    static List<JobPlugin> of(Job job) {
-        return JobPlugins.of(job.spec().plugins());
+    /** The job's plugins, built with its arguments. */
+    List<JobPlugin> of(Job job) {
+        return registry.plugins(job.spec().plugins());
     }
 
     /** Volcano's pluginOnJobAdd: each plugin's objects unless it owns them already (a kill gives them back). */
@@ -68,7 +72,7 @@ final class PluginCalls {
             }
             status.releaseResource("plugin-" + p.name());
             for (WorldAction a : p.onJobDelete(job)) {
-                if (a instanceof WorldAction.DeleteObject d && d.kind().equals("ConfigMap")) {
+                if (a instanceof WorldAction.DeleteObject d && d.kind().equals(ObjectKind.CONFIG_MAP.kind())) {
                     own().remove(d.name());
                 }
                 actions.add(a);
