@@ -99,7 +99,7 @@ final class ControllerRun implements JobActions {
             case Input.Update u -> update(u.job());
             case Input.Delete d -> deleteJob(null);
             case Input.Command c -> process(Request.command(c.action(), c.task(), c.pod(), status.version(),
-                    "command " + c.action().value() + targetText(c.task(), c.pod())));
+                    "command " + c.action().value() + targetText(c.task(), c.pod()) + messageText(c.message())));
             case Input.PodObserved p -> podObserved(p);
             case Input.PodGroupObserved g -> podGroupObserved(g);
             case Input.Tick t -> {
@@ -115,6 +115,11 @@ final class ControllerRun implements JobActions {
             return " for pod " + pod;
         }
         return task != null ? " for task " + task : "";
+    }
+
+    /** The sender's reason, as the job command's schema promises it to the transition. */
+    private static String messageText(String message) {
+        return message == null || message.isBlank() ? "" : ": " + message;
     }
 
     private void submit(Job submitted) {
