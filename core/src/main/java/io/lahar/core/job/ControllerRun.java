@@ -31,7 +31,7 @@ import java.util.Set;
  * transitions {@link RunStatus}; the plugins' hooks {@link PluginCalls}; the questions about
  * tasks {@link TaskChecks}.
  */
-final class ControllerRun implements JobActions {
+final class ControllerRun implements JobActions, StatusUpdate.Mover {
 
     /** A phase change is followed by a sync, as Volcano's job-update event follows its status write. */
     private static final int MAX_FOLLOW_UPS = 16;
@@ -52,9 +52,10 @@ final class ControllerRun implements JobActions {
     private PodGroupPhase podGroupPhase;
     private final List<WorldAction> actions = new ArrayList<>();
 
-    // What is being executed right now: for the transition records and the version bump.
+    // What is being executed right now: for the transition records, the moves allowed and the version bump.
     private Request req;
     private PolicyMatch match;
+    private PhaseState state;
     private boolean bumpVersion;
     private boolean phaseChanged;
 
@@ -135,7 +136,7 @@ final class ControllerRun implements JobActions {
         req = Request.sync(0);
         match = PolicyMatch.sync();
         JobSpec spec = job.spec();
-        record(JobPhase.Pending, "Created", "job created: " + spec.tasksOrEmpty().size() + " task(s), "
+        move(JobPhase.Pending, "Created", "job created: " + spec.tasksOrEmpty().size() + " task(s), "
                 + spec.totalReplicas() + " pod(s), minAvailable " + TaskChecks.minAvailable(spec) + ", queue "
                 + (spec.queue() == null ? "default" : spec.queue()), false);
         initiateJob();
@@ -263,7 +264,8 @@ final class ControllerRun implements JobActions {
             case RESTART_POD -> Target.pod(r.task(), r.pod());
             default -> null;
         };
-        PhaseState.of(status.phase()).execute(new StateAction(m.action(), target), this);
+        this.state = PhaseState.of(status.phase());
+        state.execute(new StateAction(m.action(), target), this);
     }
 
     private void fireDueTimers() {
@@ -482,10 +484,11 @@ final class ControllerRun implements JobActions {
     // ---------------------------------------------------------------- status
 
     private void update(StatusUpdater updater) {
-        updater.update(new StatusUpdate(status, job.spec(), PhaseState.of(status.phase()), this::record));
+        updater.update(new StatusUpdate(status, job.spec(), state, this));
     }
 
-    private void record(JobPhase to, String why, String detail, boolean retried) {
+    @Override
+    public void move(JobPhase to, String why, String detail, boolean retried) {
         status.record(to, why, detail, retried, req, match, now, TaskChecks.maxRetry(job.spec()));
         phaseChanged = true;
         if (to.isFinished() && job.spec().ttlSecondsAfterFinished() != null) {
