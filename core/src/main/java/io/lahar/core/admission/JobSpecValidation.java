@@ -7,6 +7,7 @@ import io.lahar.core.api.PodTemplate;
 import io.lahar.core.resource.Quantity;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.api.VolumeSpec;
+import io.lahar.core.job.plugins.JobPluginRegistry;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -24,8 +25,9 @@ import java.util.Set;
  */
 final class JobSpecValidation {
 
-    /** Volcano's job plugin registry. */
-    static final List<String> KNOWN_PLUGINS = List.of("env", "svc", "ssh", "mpi", "pytorch", "tensorflow", "ray");
+    /** The job plugins the controller runs: admission accepts those and no other. */
+    static final JobPluginRegistry PLUGINS = JobPluginRegistry.defaults();
+    static final List<String> KNOWN_PLUGINS = List.copyOf(PLUGINS.names());
     static final List<String> TOPOLOGY_POLICIES = List.of("none", "best-effort", "restricted", "single-numa-node");
 
     private JobSpecValidation() {
@@ -49,7 +51,7 @@ final class JobSpecValidation {
         if (spec.tasksOrEmpty().isEmpty()) {
             v.add("spec.tasks", "No task specified in job spec");
         }
-        validateMpi(spec, v);
+        validatePluginArguments(spec, v);
         validateTasks(name, spec, v);
         validateScale(spec, limits, v);
         PolicyValidation.validate(spec.policies(), "spec.policies", v);
@@ -254,40 +256,13 @@ final class JobSpecValidation {
         }
     }
 
-    /** The mpi plugin needs its master task (arg --master=, default "master"); Volcano lets the worker be absent. */
-    private static void validateMpi(JobSpec spec, Violations v) {
-        if (!spec.pluginsOrEmpty().containsKey("mpi")) {
-            return;
-        }
-        String master = flag(spec.pluginsOrEmpty().get("mpi"), "master", "master");
-        boolean found = spec.tasksOrEmpty().stream().anyMatch(t -> t != null && master.equals(t.name()));
-        if (!found) {
-            v.add("spec.plugins.mpi", "The specified mpi master task was not found: \"" + master + "\"");
-        }
-    }
-
-    /** Go flag syntax: -name=value, --name=value, or -name value. */
-    static String flag(List<String> args, String name, String fallback) {
-        if (args == null) {
-            return fallback;
-        }
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a == null) {
-                continue;
+    /** Each known plugin checks its arguments against the job (the mpi plugin: its master task exists), as the runtime reads them. */
+    private static void validatePluginArguments(JobSpec spec, Violations v) {
+        spec.pluginsOrEmpty().forEach((plugin, args) -> {
+            for (String problem : PLUGINS.validate(plugin, args, spec)) {
+                v.add("spec.plugins." + plugin, problem);
             }
-            String bare = a.startsWith("--") ? a.substring(2) : a.startsWith("-") ? a.substring(1) : null;
-            if (bare == null) {
-                continue;
-            }
-            if (bare.startsWith(name + "=")) {
-                return bare.substring(name.length() + 1);
-            }
-            if (bare.equals(name) && i + 1 < args.size()) {
-                return args.get(i + 1);
-            }
-        }
-        return fallback;
+        });
     }
 
     private static void validateVolumes(List<VolumeSpec> volumes, Violations v) {
