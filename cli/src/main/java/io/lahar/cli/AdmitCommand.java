@@ -33,6 +33,7 @@ import java.util.concurrent.Callable;
                 "Validate and default Volcano manifests the way Volcano's admission webhooks do, offline.",
                 "Accepted: exit 0, the defaulted objects as YAML on stdout.",
                 "Rejected: exit 1, one line per violation on stderr: error: <field path>: <message>.",
+                "A field a kind does not have is dropped, with a line on stderr: Warning: unknown field \"<path>\".",
                 "Unreadable input or an unknown kind: exit 2."})
 public final class AdmitCommand implements Callable<Integer> {
 
@@ -67,17 +68,18 @@ public final class AdmitCommand implements Callable<Integer> {
             err.println("error: --output must be yaml or json, not \"" + output + "\"");
             return Lahar.EXIT_INPUT;
         }
-        List<Manifest> objects;
+        List<Manifests.Reading> readings;
         List<Manifest> olds;
         List<Manifest> stored = new ArrayList<>();
         try {
-            objects = readAll(files);
-            olds = old == null ? List.of() : readAll(List.of(old));
-            stored.addAll(readAll(existing));
+            readings = readAll(files);
+            olds = old == null ? List.of() : manifests(readAll(List.of(old)));
+            stored.addAll(manifests(readAll(existing)));
         } catch (InputException e) {
             err.println("error: " + e.getMessage());
             return Lahar.EXIT_INPUT;
         }
+        List<Manifest> objects = manifests(readings);
         if (objects.isEmpty()) {
             err.println("error: no manifest found in " + files);
             return Lahar.EXIT_INPUT;
@@ -87,6 +89,12 @@ public final class AdmitCommand implements Callable<Integer> {
             ctx = ctx.with(o);
         }
         boolean several = objects.size() > 1;
+        // As the API server's default field validation (Warn): dropped, and said, whatever the verdict.
+        for (Manifests.Reading r : readings) {
+            for (String w : r.warnings()) {
+                err.println("Warning: " + w + (several ? " [" + r.manifest().kind() + " " + qualified(r.manifest()) + "]" : ""));
+            }
+        }
         List<Manifest> accepted = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (Manifest m : objects) {
@@ -137,8 +145,12 @@ public final class AdmitCommand implements Callable<Integer> {
         };
     }
 
-    private List<Manifest> readAll(List<Path> paths) {
-        List<Manifest> all = new ArrayList<>();
+    private static List<Manifest> manifests(List<Manifests.Reading> readings) {
+        return readings.stream().map(Manifests.Reading::manifest).toList();
+    }
+
+    private List<Manifests.Reading> readAll(List<Path> paths) {
+        List<Manifests.Reading> all = new ArrayList<>();
         for (Path p : paths) {
             String text;
             try {
@@ -149,7 +161,7 @@ public final class AdmitCommand implements Callable<Integer> {
                 throw new InputException(p + ": cannot read file: " + describe(e));
             }
             try {
-                all.addAll(Manifests.readAll(text));
+                all.addAll(Manifests.readAllWithWarnings(text));
             } catch (ManifestException e) {
                 throw new InputException(p + ": " + e.getMessage());
             }

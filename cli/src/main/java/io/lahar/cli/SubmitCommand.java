@@ -1,7 +1,7 @@
 package io.lahar.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Job;
-import io.lahar.core.api.Manifest;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.CommandResult;
@@ -15,7 +15,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine.Command;
@@ -35,6 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 /**
@@ -61,24 +65,50 @@ public final class SubmitCommand implements Callable<Integer> {
     @Option(names = "--timeout", defaultValue = "60", description = "Seconds to wait for all results (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
+    @Option(names = "--validate", defaultValue = "strict", paramLabel = "MODE",
+            description = "Fields a Job does not have, as kubectl's --validate: strict (default) refuses the file before"
+                    + " sending; warn sends, the engine drops them and its warnings are printed; ignore sends and prints nothing.")
+    String validate;
+
+    /** A Job to send: the manifest as written (unknown fields and all, for the engine to judge) and the Job read from it. */
+    private record Submission(Job job, String manifestJson) {
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<Job> jobs = new ArrayList<>();
+        if (!List.of("strict", "warn", "ignore").contains(validate)) {
+            err.println("error: --validate must be strict, warn or ignore, not \"" + validate + "\"");
+            return Lahar.EXIT_INPUT;
+        }
+        List<Submission> jobs = new ArrayList<>();
+        boolean unknownFields = false;
         for (Path file : files) {
             try {
-                for (Manifest manifest : Manifests.readAll(Files.readString(file))) {
-                    if (!(manifest instanceof Job job)) {
-                        err.println("error: " + file + ": " + manifest.kind() + " is not a Job; submit sends Jobs only");
+                for (JsonNode doc : Manifests.readTrees(Files.readString(file))) {
+                    Manifests.Reading reading = Manifests.fromTreeWithWarnings(doc);
+                    if (!(reading.manifest() instanceof Job job)) {
+                        err.println("error: " + file + ": " + reading.manifest().kind() + " is not a Job; submit sends Jobs only");
                         return Lahar.EXIT_INPUT;
                     }
-                    jobs.add(job);
+                    if (validate.equals("strict")) {
+                        // kubectl's default: a field the server would drop is the user's mistake, refused before sending.
+                        for (String field : reading.unknownFields()) {
+                            err.println("error: " + field + ": unknown field (--validate=strict) [Job "
+                                    + Topics.jobKey(job.namespace(), job.name()) + "]");
+                            unknownFields = true;
+                        }
+                    }
+                    jobs.add(new Submission(job, Manifests.toJson(doc)));
                 }
             } catch (IOException | ManifestException e) {
                 err.println("error: " + file + ": " + e.getMessage());
                 return Lahar.EXIT_INPUT;
             }
+        }
+        if (unknownFields) {
+            return Lahar.EXIT_REJECTED;
         }
         Map<String, String> requests = new LinkedHashMap<>();
         KafkaOptions.Resolved where = kafka.resolve(spec);
@@ -91,7 +121,9 @@ public final class SubmitCommand implements Callable<Integer> {
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);
             partitions.forEach(consumer::position);
-            for (Job job : jobs) {
+            Map<String, Future<RecordMetadata>> sends = new LinkedHashMap<>();
+            for (Submission submission : jobs) {
+                Job job = submission.job();
                 String requestId = UUID.randomUUID().toString();
                 String key = Topics.jobKey(job.namespace(), job.name());
                 requests.put(requestId, key);
@@ -99,13 +131,37 @@ public final class SubmitCommand implements Callable<Integer> {
                         .setRequestId(requestId).setSender(sender)
                         .setNamespace(job.namespace()).setName(job.name())
                         .setTime(Instant.now())
-                        .setCommand(new SubmitJob(Manifests.toJson(job)))
+                        .setCommand(new SubmitJob(submission.manifestJson()))
                         .build();
-                producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), key, command));
+                sends.put(requestId, producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), key, command)));
             }
             producer.flush();
-            return awaitResults(consumer, requests, out, err);
+            int notSent = notSent(sends, requests, err);
+            return notSent != 0 ? notSent : awaitResults(consumer, requests, out, err);
         }
+    }
+
+    /**
+     * Reports each command the producer could not write (too large for a record, or the broker
+     * did not take it) with its reason; 0 when every one was sent, else the exit code.
+     */
+    private int notSent(Map<String, Future<RecordMetadata>> sends, Map<String, String> requests, PrintWriter err) {
+        int code = 0;
+        for (var send : sends.entrySet()) {
+            try {
+                send.getValue().get();
+            } catch (ExecutionException e) {
+                boolean tooLarge = e.getCause() instanceof RecordTooLargeException;
+                err.println("error: job " + requests.get(send.getKey()) + ": not sent: "
+                        + (tooLarge ? "the command is too large for one Kafka record (make the manifest smaller): " : "")
+                        + e.getCause().getMessage());
+                code = Math.max(code, tooLarge ? Lahar.EXIT_REJECTED : Lahar.EXIT_INPUT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Lahar.EXIT_INPUT;
+            }
+        }
+        return code;
     }
 
     private int awaitResults(KafkaConsumer<String, CommandResult> consumer, Map<String, String> requests, PrintWriter out, PrintWriter err) {
@@ -124,6 +180,9 @@ public final class SubmitCommand implements Callable<Integer> {
             if (result == null) {
                 err.println("error: job " + request.getValue() + ": no result within " + timeoutSeconds + "s (is streams-app running?)");
                 return Lahar.EXIT_INPUT;
+            }
+            if (!validate.equals("ignore")) {
+                result.getWarnings().forEach(w -> err.println("Warning: " + w + " [Job " + request.getValue() + "]"));
             }
             if (result.getAccepted()) {
                 out.println(Results.line("Created", "Job", request.getValue()));

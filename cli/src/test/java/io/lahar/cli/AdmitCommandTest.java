@@ -104,6 +104,57 @@ class AdmitCommandTest {
     }
 
     @Test
+    void unknownFieldsAreDroppedWithAWarningAndAnchorsExpanded() throws IOException {
+        Run r = lahar("admit", "-f", file("anchors.yaml", """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: j}
+                spec:
+                  minAvailabel: 1
+                  tasks:
+                  - name: a
+                    replica: 2
+                    template: &pod {spec: {containers: [{name: c, image: x, args: &b ["--port", "22"]}]}}
+                  - name: b
+                    replicas: 1
+                    template: {spec: {containers: [{name: c, image: x, args: *b}]}}
+                """).toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.errLines()).containsExactly("Warning: unknown field \"spec.minAvailabel\"",
+                "Warning: unknown field \"spec.tasks[0].replica\"");
+        Job job = Manifests.read(r.out(), Job.class);
+        assertThat(job.spec().tasks().get(1).pod().containers().getFirst().node().path("args").toString())
+                .isEqualTo("[\"--port\",\"22\"]");
+    }
+
+    @Test
+    void aBillionLaughsIsUnreadableInput() throws IOException {
+        StringBuilder yaml = new StringBuilder("l0: &l0 [x, x]\n");
+        for (int i = 1; i <= 24; i++) {
+            yaml.append("l").append(i).append(": &l").append(i).append(" [*l").append(i - 1).append(", *l").append(i - 1)
+                    .append("]\n");
+        }
+        Run r = lahar("admit", "-f", file("lol.yaml", yaml.toString()).toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("refused as a possible \"billion laughs\"");
+    }
+
+    @Test
+    void replicasPastThePodLimitAreAViolation() throws IOException {
+        Run r = lahar("admit", "-f", file("huge.yaml", """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: j}
+                spec:
+                  tasks:
+                  - {name: a, replicas: 2147483647, template: {spec: {containers: [{name: c, image: x}]}}}
+                """).toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.errLines()).contains(
+                "error: spec.tasks[0].replicas: must be no more than 5000, the limit of pods per job (was 2147483647)");
+    }
+
+    @Test
     void unknownKindExitsTwo() throws IOException {
         Run r = lahar("admit", "-f", file("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n").toString());
         assertThat(r.code()).isEqualTo(2);

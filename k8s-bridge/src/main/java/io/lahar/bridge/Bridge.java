@@ -16,6 +16,7 @@ import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.PodWatcher;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.reconcile.VolcanoApiWatcher;
+import io.lahar.schema.serde.RegistrySerdes;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -66,7 +67,7 @@ public final class Bridge implements AutoCloseable {
         KafkaRecordSink sink = new KafkaRecordSink(settings.bootstrapServers(), settings.registryUrl());
         PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate);
         DecisionReconciler decisions = new DecisionReconciler(client, retry);
-        BridgeConsumer consumer = new BridgeConsumer(settings.bootstrapServers(), settings.registryUrl(), settings.groupId(),
+        BridgeConsumer consumer = new BridgeConsumer(settings.bootstrapServers(), new RegistrySerdes(settings.registryUrl()), settings.groupId(),
                 intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
                 new FlowStatusWriter(client, retry), new QueueStatusWriter(client, retry),
                 new CommandResultReporter(client, retry), sink, settings.namespace());
@@ -83,6 +84,11 @@ public final class Bridge implements AutoCloseable {
 
     public boolean isRunning() {
         return loop.isAlive();
+    }
+
+    /** Why the input loop puts records off (the cluster or the schema registry does not answer), or empty. */
+    public java.util.Optional<String> holding() {
+        return consumer.holding();
     }
 
     @Override

@@ -1,30 +1,34 @@
 package io.lahar.bridge;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.lahar.bridge.cluster.EmbeddedCluster;
-import io.lahar.bridge.cluster.NodeSpec;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.StreamSupport;
 
 /**
- * Starts the bridge with the service. The cluster is the one Quarkus' Kubernetes client is
- * configured for (kubeconfig, in-cluster service account, or quarkus.kubernetes-client.*), unless
- * {@code lahar.bridge.embedded-cluster.enabled} starts the embedded cluster in-process for a demo.
+ * Starts the bridge with the service, on the cluster Quarkus' Kubernetes client is configured for
+ * (kubeconfig, in-cluster service account, or quarkus.kubernetes-client.*). For a demo that cluster
+ * is the kube-emulator, a process of its own whose kubeconfig the bridge is pointed at.
  */
 @ApplicationScoped
 public class BridgeService {
 
     private static final Logger LOG = Logger.getLogger(BridgeService.class);
+    /** The options of the cluster the bridge once started in-process; the kube-emulator has them now. */
+    static final String EMBEDDED_CLUSTER_PREFIX = "lahar.bridge.embedded-cluster.";
+    /** The same options as environment variables. */
+    static final String EMBEDDED_CLUSTER_ENV_PREFIX = "LAHAR_BRIDGE_EMBEDDED_CLUSTER_";
 
     @ConfigProperty(name = "lahar.bridge.enabled", defaultValue = "true")
     boolean enabled;
@@ -40,21 +44,12 @@ public class BridgeService {
     Optional<String> namespace;
     @ConfigProperty(name = "lahar.bridge.publish-nodes", defaultValue = "true")
     boolean publishNodes;
-    @ConfigProperty(name = "lahar.bridge.embedded-cluster.enabled", defaultValue = "false")
-    boolean embedded;
-    @ConfigProperty(name = "lahar.bridge.embedded-cluster.nodes", defaultValue = "4x{cpu=8,memory=32Gi,gpu=0}")
-    String embeddedNodes;
-    @ConfigProperty(name = "lahar.bridge.embedded-cluster.port", defaultValue = "0")
-    int embeddedPort;
-    @ConfigProperty(name = "lahar.bridge.embedded-cluster.kubeconfig")
-    Optional<String> embeddedKubeconfig;
-    @ConfigProperty(name = "lahar.bridge.embedded-cluster.time-scale", defaultValue = "1")
-    double embeddedTimeScale;
 
     @Inject
-    Instance<KubernetesClient> configuredClient;
+    Config config;
+    @Inject
+    Instance<KubernetesClient> client;
 
-    private EmbeddedCluster cluster;
     private Bridge bridge;
 
     void onStart(@Observes StartupEvent event) {
@@ -62,37 +57,44 @@ public class BridgeService {
             LOG.info("k8s-bridge disabled (lahar.bridge.enabled=false)");
             return;
         }
-        KubernetesClient client;
-        if (embedded) {
-            EmbeddedCluster.Options options = EmbeddedCluster.Options.defaults()
-                    .withPort(embeddedPort)
-                    .withNodes(NodeSpec.parse(embeddedNodes))
-                    .withTimeScale(embeddedTimeScale);
-            if (embeddedKubeconfig.isPresent()) {
-                options = options.withKubeconfig(Path.of(embeddedKubeconfig.get()));
-            }
-            cluster = EmbeddedCluster.start(options);
-            client = cluster.client();
-            LOG.infof("embedded cluster at %s%s", cluster.url(),
-                    embeddedKubeconfig.map(p -> ", kubeconfig " + p).orElse(""));
-        } else {
-            client = configuredClient.get();
-        }
-        bridge = Bridge.start(client, new Bridge.Settings(bootstrapServers, registryUrl, groupId, watchVolcanoApi,
+        refuseEmbeddedClusterOptions(StreamSupport.stream(config.getPropertyNames().spliterator(), false).toList());
+        bridge = Bridge.start(client.get(), new Bridge.Settings(bootstrapServers, registryUrl, groupId, watchVolcanoApi,
                         namespace.filter(n -> !n.isBlank()), publishNodes),
                 Clock.systemUTC());
+    }
+
+    /**
+     * A setting of the cluster the bridge no longer starts would otherwise be ignored, and the bridge
+     * would quietly talk to whatever cluster the client finds: refuse to start instead, saying where
+     * the emulator went.
+     */
+    static void refuseEmbeddedClusterOptions(List<String> propertyNames) {
+        List<String> stale = propertyNames.stream()
+                .filter(n -> n.startsWith(EMBEDDED_CLUSTER_PREFIX) || n.startsWith(EMBEDDED_CLUSTER_ENV_PREFIX))
+                .sorted().toList();
+        if (!stale.isEmpty()) {
+            throw new IllegalStateException(String.join(", ", stale) + ": the bridge no longer starts an embedded"
+                    + " cluster; run the kube-emulator (java -jar kube-emulator/target/kube-emulator.jar --kubeconfig FILE,"
+                    + " see docs/embedded-cluster.md) and point the bridge at its kubeconfig (-Dkubeconfig=FILE or KUBECONFIG)");
+        }
     }
 
     void onStop(@Observes ShutdownEvent event) {
         if (bridge != null) {
             bridge.close();
         }
-        if (cluster != null) {
-            cluster.close();
-        }
+    }
+
+    public boolean enabled() {
+        return enabled;
     }
 
     public boolean running() {
         return bridge != null && bridge.isRunning();
+    }
+
+    /** Why the input loop puts records off, or empty while it reads (or the bridge is off). */
+    public Optional<String> holding() {
+        return bridge == null ? Optional.empty() : bridge.holding();
     }
 }

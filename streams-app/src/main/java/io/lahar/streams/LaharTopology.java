@@ -1,5 +1,6 @@
 package io.lahar.streams;
 
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.JobCommand;
@@ -21,6 +22,7 @@ import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.flow.FlowTopology;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.streams.kafka.GlobalStoreUpdater;
+import io.lahar.streams.kafka.Guards;
 import io.lahar.streams.queue.QueueLookup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -42,13 +44,14 @@ import java.util.List;
 
 /**
  * The streams-app topology. Sources read bytes so that a record which does not decode reaches a
- * processor, which sends it to the dead-letter topic instead of stopping the stream thread.
+ * processor; every processor runs inside a {@code GuardedProcessor}, which sends what it cannot
+ * handle to the dead-letter topic instead of stopping the stream thread ({@link Guards}).
  */
 @ApplicationScoped
 public class LaharTopology {
 
     @Inject
-    RegistrySerdes serdes;
+    Guards guards;
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrapServers;
@@ -69,25 +72,47 @@ public class LaharTopology {
     @ConfigProperty(name = "lahar.clock.max-step", defaultValue = "1M")
     java.time.Duration maxClockStep;
 
+    /** The most pods one Job may ask for (docs/decisions/040-admission-limits.md). */
+    @ConfigProperty(name = "lahar.admission.max-pods-per-job", defaultValue = "" + AdmissionLimits.DEFAULT_MAX_PODS_PER_JOB)
+    int maxPodsPerJob;
+
     @Produces
     public Topology topology() {
         if (createTopics) {
             TopicBootstrap.ensureTopics(bootstrapServers);
         }
-        return build(serdes, tickBudget, maxClockStep.toMillis());
+        return build(guards, tickBudget, maxClockStep.toMillis(), new AdmissionLimits(maxPodsPerJob));
     }
 
-    /** The topology itself, separate from CDI so TopologyTestDriver tests build the same one. */
+    /**
+     * The topology itself, separate from CDI so TopologyTestDriver tests build the same one; the
+     * global stores' dead letters go through a producer of their own ({@code GlobalDeadLetters.producer}).
+     */
     public static Topology build(RegistrySerdes serdes) {
-        return build(serdes, DEFAULT_TICK_BUDGET, DEFAULT_MAX_CLOCK_STEP.toMillis());
+        return build(new Guards(serdes));
+    }
+
+    /** The topology with other admission limits (tests). */
+    public static Topology build(RegistrySerdes serdes, AdmissionLimits limits) {
+        return build(new Guards(serdes), DEFAULT_TICK_BUDGET, DEFAULT_MAX_CLOCK_STEP.toMillis(), limits);
+    }
+
+    /**
+     * With the guards of the client that runs it (their serdes; the uncaught-exception handler
+     * shares their {@link Guards#fatal()}).
+     */
+    public static Topology build(Guards guards) {
+        return build(guards, DEFAULT_TICK_BUDGET, DEFAULT_MAX_CLOCK_STEP.toMillis(), AdmissionLimits.DEFAULTS);
     }
 
     /**
      * @param tickBudget   at most this many jobs are woken by one clock tick per partition
      * @param maxClockStep the most (ms) the timers' clock advances on one tick: after an outage,
      *                     deadlines that passed meanwhile expire over the next ticks, not at once
+     * @param limits       the bounds admission puts on the numbers of Jobs, JobTemplates and JobFlows
      */
-    public static Topology build(RegistrySerdes serdes, int tickBudget, long maxClockStep) {
+    public static Topology build(Guards guards, int tickBudget, long maxClockStep, AdmissionLimits limits) {
+        RegistrySerdes serdes = guards.serdes();
         // The lifecycle hands the statuses of the JobFlows' jobs to the flow engine through a
         // repartition topic, which only the DSL declares: the source, the lifecycle node and the
         // re-keying steps come from a StreamsBuilder, everything else is the Processor API.
@@ -104,8 +129,10 @@ public class LaharTopology {
                 serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
         var flows = new FlowStatusFeed(FlowTopology.JOB_STATUS_NODE, serdes.directValue(JobStatusRecord.class));
         KStream<Object, Object> lifecycle = inputs.process(
-                () -> new JobLifecycleProcessor(decoders, flows, tickBudget, maxClockStep), Named.as(LIFECYCLE));
-        FlowTopology.addRepartitions(builder, serdes, lifecycle);
+                () -> guards.guard(new JobLifecycleProcessor(decoders, flows, tickBudget, maxClockStep, limits),
+                        Sinks.DEAD_LETTERS),
+                Named.as(LIFECYCLE));
+        FlowTopology.addRepartitions(builder, serdes, lifecycle, guards);
         Topology topology = builder.build();
         FlowTopology.requireJobStatusNode(topology, LIFECYCLE);
 
@@ -113,7 +140,7 @@ public class LaharTopology {
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(QueueLookup.STORE), Serdes.String(), Serdes.ByteArray())
                         .withLoggingDisabled(),
                 "queues-source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.QUEUES.name(),
-                "queues-store-updater", () -> new GlobalStoreUpdater(QueueLookup.STORE, queueSerde.deserializer()));
+                "queues-store-updater", () -> new GlobalStoreUpdater<>(QueueLookup.STORE, Topics.QUEUES, queueSerde.deserializer(), guards));
 
         topology.addStateStore(JobStore.builder(), LIFECYCLE);
         topology.addStateStore(JobStore.podsBuilder(), LIFECYCLE);
@@ -132,7 +159,7 @@ public class LaharTopology {
                 serdes.value(PodGroup.class).serializer(), LIFECYCLE);
         topology.addSink(Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
                 serdes.value(DeadLetter.class).serializer(), LIFECYCLE);
-        FlowTopology.addTo(topology, serdes, tickBudget);
+        FlowTopology.addTo(topology, serdes, tickBudget, guards, limits);
         return topology;
     }
 }

@@ -60,6 +60,19 @@ final class KeyedReader<T extends SpecificRecord> implements AutoCloseable {
         }
     }
 
+    /** Polls for {@code time}, then every record of the key read so far. */
+    List<T> pollFor(Duration time) {
+        long deadline = System.nanoTime() + time.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ConsumerRecord<String, T> r : consumer.poll(Duration.ofMillis(200))) {
+                if (key.equals(r.key())) {
+                    seen.add(r.value());
+                }
+            }
+        }
+        return seen;
+    }
+
     @Override
     public void close() {
         consumer.close();

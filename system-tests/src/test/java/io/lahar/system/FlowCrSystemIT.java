@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Volcano's flow.volcano.sh API as a Volcano user drives it with kubectl: JobTemplate and JobFlow
- * CRs created through the embedded cluster's Kubernetes API (fabric8) become flow commands (the
+ * CRs created through the kube-emulator's Kubernetes API (fabric8) become flow commands (the
  * bridge), the flow engine runs the flow's jobs on the simulated nodes, and the flow's status
  * comes back onto the JobFlow CR with Volcano's field names.
  */

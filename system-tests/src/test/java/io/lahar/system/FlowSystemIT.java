@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * → e with {@code jobRetainPolicy: delete}, and its five JobTemplates, created with the CLI
  * ({@code lahar jobtemplate create -f}, {@code lahar flow create -f}) against the streams-app's
  * REST API, so the CLI and the server are checked against one contract. The jobs run on the
- * embedded cluster's simulated nodes, placed by the scheduler-service.
+ * kube-emulator's simulated nodes, placed by the scheduler-service.
  */
 @ExtendWith(LaharSystemExtension.class)
 class FlowSystemIT {
@@ -56,7 +56,7 @@ class FlowSystemIT {
         assertThat(flowCreated.out()).as(flowCreated.toString())
                 .contains("Created JobFlow: " + system.namespace + "/test");
 
-        // Every pod of the flow's jobs, as seen on the embedded cluster while it exists: pod -> node.
+        // Every pod of the flow's jobs, as seen on the kube-emulator while it exists: pod -> node.
         Map<String, String> podNodes = new ConcurrentHashMap<>();
         Runnable observe = () -> observePods(system, podNodes);
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Issue 5's system test: the three services, the real broker and registry, the embedded cluster.
+ * Issue 5's system test: the three services, the real broker and registry, the kube-emulator.
  * A job submitted as a JobCommand runs on the simulated nodes to Completed; a job whose first run
  * exits 1 under {@code exitCode: 1 → RestartJob} restarts once and then completes.
  */

@@ -60,25 +60,6 @@ class KillRestartIT {
     }
 
     private static String job(LaharSystem system, String name, int replicas, String duration) {
-        return system.submit("""
-                apiVersion: batch.volcano.sh/v1alpha1
-                kind: Job
-                metadata:
-                  name: %s
-                spec:
-                  minAvailable: %d
-                  schedulerName: %s
-                  tasks:
-                  - name: work
-                    replicas: %d
-                    template:
-                      metadata:
-                        annotations:
-                          lahar.io/sim-duration: %s
-                      spec:
-                        containers:
-                        - name: work
-                          image: busybox
-                """.formatted(name, replicas, system.schedulerName, replicas, duration));
+        return system.submit(system.simJob(name, replicas, duration));
     }
 }

@@ -42,9 +42,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine;
 
 /**
- * The whole of Lahar for the system tests: the streams-app, the scheduler-service and the
- * k8s-bridge (with its embedded cluster of simulated nodes) as processes on the shared broker and
- * registry, started once for all test classes ({@link LaharSystemExtension}).
+ * The whole of Lahar for the system tests: the streams-app, the scheduler-service, the k8s-bridge
+ * and the kube-emulator (the bridge's cluster, of simulated nodes) as processes on the shared
+ * broker and registry, started once for all test classes ({@link LaharSystemExtension}).
  *
  * <p>Isolation on a broker that other modules' tests have written to: every id is unique to this
  * run (application id, consumer groups, transactional id); the jobs live in a namespace of their
@@ -76,6 +76,7 @@ final class LaharSystem implements AutoCloseable {
     private final KafkaProducer<String, JobCommand> commands;
     private final List<ServiceProcess> streamsApps = new ArrayList<>();
     private ServiceProcess scheduler;
+    private ServiceProcess emulator;
     private ServiceProcess bridge;
     private ServiceProcess console;
     private KubernetesClient kube;
@@ -115,22 +116,17 @@ final class LaharSystem implements AutoCloseable {
         createTopics();
         records.start(); // from the end of the output topics as they are now
         startStreamsAtTheEnd();
+        emulator = startEmulator(ServiceProcess.freePort());
         scheduler = ServiceProcess.start("scheduler-service", jar("scheduler-service"), ServiceProcess.freePort(),
                 common(Map.of(
                         "lahar.scheduler.transactional-id", "lahar-sys-" + run + "-scheduler",
                         "lahar.scheduler.group-id", "lahar-sys-" + run + "-scheduler",
                         "lahar.scheduler.scheduler-names", schedulerName,
                         "lahar.scheduler.node-selector", "lahar.io/pool:" + pool)), dir);
-        bridge = ServiceProcess.start("k8s-bridge", jar("k8s-bridge"), ServiceProcess.freePort(),
-                common(Map.of(
-                        "lahar.bridge.group-id", "lahar-sys-" + run + "-bridge",
-                        "lahar.bridge.namespace", namespace,
-                        "lahar.bridge.embedded-cluster.enabled", "true",
-                        "lahar.bridge.embedded-cluster.nodes",
-                        "3x{name=" + pool + ",cpu=8,memory=32Gi,label=lahar.io/pool=" + pool + "}",
-                        "lahar.bridge.embedded-cluster.kubeconfig", kubeconfig.toString(),
-                        "lahar.bridge.embedded-cluster.time-scale", "1")), dir);
         ServiceProcess streams = startStreamsApp(newStateDir());
+        // The bridge reads the emulator's kubeconfig when it starts: the emulator is ready first.
+        emulator.awaitReady(READY_TIMEOUT);
+        bridge = startBridge();
         // The console, its actions through this streams-app (which has no token: any is accepted).
         console = ServiceProcess.start("console", jar("console"), ServiceProcess.freePort(), common(Map.of(
                 "lahar.console.api-url", streams.uri("").toString(), "lahar.console.api-token", "system-tests")), dir);
@@ -138,19 +134,48 @@ final class LaharSystem implements AutoCloseable {
         scheduler.awaitReady(READY_TIMEOUT);
         bridge.awaitReady(READY_TIMEOUT);
         console.awaitReady(READY_TIMEOUT);
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (!Files.isRegularFile(kubeconfig)) {
-            if (System.nanoTime() > deadline || !bridge.isAlive()) {
-                throw new IllegalStateException("the bridge wrote no kubeconfig at " + kubeconfig + "\n"
-                        + bridge.logTail(60));
-            }
-            sleep(200);
-        }
         try {
             kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The kube-emulator with this run's simulated nodes, its objects kept in the run's directory, as
+     * {@code bin/start} runs it; it writes the kubeconfig the bridge and the tests use once
+     * {@code /readyz} answers.
+     */
+    private ServiceProcess startEmulator(int port) {
+        return ServiceProcess.startProgram("kube-emulator", root.resolve("kube-emulator/target/kube-emulator.jar"), port,
+                List.of("--port", Integer.toString(port),
+                        "--nodes", "3x{name=" + pool + ",cpu=8,memory=32Gi,label=lahar.io/pool=" + pool + "}",
+                        "--kubeconfig", kubeconfig.toString(),
+                        "--data", dir.resolve("kube-emulator").toString(),
+                        "--time-scale", "1"), "/readyz", dir);
+    }
+
+    /** SIGKILL of the kube-emulator, then the same one again: same port, same data directory. */
+    ServiceProcess killAndRestartEmulator() {
+        emulator.kill();
+        emulator = startEmulator(emulator.port());
+        return emulator.awaitReady(READY_TIMEOUT);
+    }
+
+    /** SIGKILL of the k8s-bridge, then the same one again (same consumer group, same cluster). */
+    ServiceProcess killAndRestartBridge() {
+        bridge.kill();
+        bridge = startBridge();
+        return bridge.awaitReady(READY_TIMEOUT);
+    }
+
+    /** The bridge of this run's namespace, on the emulator's cluster (its kubeconfig). */
+    private ServiceProcess startBridge() {
+        return ServiceProcess.start("k8s-bridge", jar("k8s-bridge"), ServiceProcess.freePort(),
+                common(Map.of(
+                        "lahar.bridge.group-id", "lahar-sys-" + run + "-bridge",
+                        "lahar.bridge.namespace", namespace,
+                        "kubeconfig", kubeconfig.toString())), dir);
     }
 
     /** Every input of the lifecycle, as the test may send it: a submit of a Volcano Job in YAML, into this run's namespace. */
@@ -180,6 +205,33 @@ final class LaharSystem implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("could not send " + command, e);
         }
+    }
+
+    /**
+     * A Volcano Job of one task of {@code replicas} pods, each running {@code simDuration} on the
+     * simulated nodes (minAvailable: all of them), placed by this run's scheduler; for {@link #submit}.
+     */
+    String simJob(String name, int replicas, String simDuration) {
+        return """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata:
+                  name: %s
+                spec:
+                  minAvailable: %d
+                  schedulerName: %s
+                  tasks:
+                  - name: work
+                    replicas: %d
+                    template:
+                      metadata:
+                        annotations:
+                          lahar.io/sim-duration: %s
+                      spec:
+                        containers:
+                        - name: work
+                          image: busybox
+                """.formatted(name, replicas, schedulerName, replicas, simDuration);
     }
 
     /**
@@ -241,6 +293,7 @@ final class LaharSystem implements AutoCloseable {
         all.add(scheduler);
         all.add(bridge);
         all.add(console);
+        all.add(emulator);
         return all;
     }
 

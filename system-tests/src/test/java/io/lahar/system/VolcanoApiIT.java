@@ -74,28 +74,10 @@ class VolcanoApiIT {
     }
 
     private static GenericKubernetesResource job(LaharSystem system, String name, int replicas, String duration) {
-        return Serialization.unmarshal("""
-                apiVersion: batch.volcano.sh/v1alpha1
-                kind: Job
-                metadata:
-                  name: %s
-                  namespace: %s
-                spec:
-                  minAvailable: %d
-                  schedulerName: %s
-                  tasks:
-                  - name: main
-                    replicas: %d
-                    template:
-                      metadata:
-                        annotations:
-                          lahar.io/sim-duration: %s
-                      spec:
-                        containers:
-                        - name: main
-                          image: busybox
-                """.formatted(name, system.namespace, replicas, system.schedulerName, replicas, duration),
+        GenericKubernetesResource job = Serialization.unmarshal(system.simJob(name, replicas, duration),
                 GenericKubernetesResource.class);
+        job.getMetadata().setNamespace(system.namespace);
+        return job;
     }
 
     private static void command(LaharSystem system, String name, String action, String target) {

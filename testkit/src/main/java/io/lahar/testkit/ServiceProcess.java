@@ -32,16 +32,23 @@ public final class ServiceProcess implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
+    private static final String QUARKUS_READY = "/q/health/ready";
+    private static final String QUARKUS_LIVE = "/q/health/live";
+
     private final String name;
     private final int port;
     private final Path log;
     private final Process process;
+    private final String readyPath;
+    private final String livePath;
 
-    private ServiceProcess(String name, int port, Path log, Process process) {
+    private ServiceProcess(String name, int port, Path log, Process process, String readyPath, String livePath) {
         this.name = name;
         this.port = port;
         this.log = log;
         this.process = process;
+        this.readyPath = readyPath;
+        this.livePath = livePath;
     }
 
     /**
@@ -49,18 +56,37 @@ public final class ServiceProcess implements AutoCloseable {
      * properties; returns at once (see {@link #awaitReady}).
      */
     public static ServiceProcess start(String name, Path jar, int port, Map<String, String> properties, Path dir) {
+        List<String> options = new ArrayList<>();
+        options.add("-Dquarkus.http.port=" + port);
+        properties.forEach((k, v) -> options.add("-D" + k + "=" + v));
+        return launch(name, jar, port, options, List.of(), QUARKUS_READY, QUARKUS_LIVE, dir);
+    }
+
+    /**
+     * Starts a plain {@code java -jar} program that is not a Quarkus service (the kube-emulator) with
+     * {@code args}; it listens on {@code port}, where {@code healthPath} answers 200 once it is ready.
+     * Returns at once (see {@link #awaitReady}); a log of the same name is appended to, so a program
+     * started again after a kill continues its log.
+     */
+    public static ServiceProcess startProgram(String name, Path jar, int port, List<String> args, String healthPath,
+                                              Path dir) {
+        return launch(name, jar, port, List.of(), args, healthPath, healthPath, dir);
+    }
+
+    private static ServiceProcess launch(String name, Path jar, int port, List<String> options, List<String> args,
+                                         String readyPath, String livePath, Path dir) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " does not exist: package the services first "
-                    + "(mvn -pl streams-app,scheduler-service,k8s-bridge -am package -DskipTests)");
+                    + "(mvn -pl streams-app,scheduler-service,k8s-bridge,kube-emulator -am package -DskipTests)");
         }
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
         command.add("-Xmx320m");
         command.add("-XX:+UseSerialGC");
         command.add("-XX:TieredStopAtLevel=1"); // start-up time matters more than peak speed here
-        command.add("-Dquarkus.http.port=" + port);
-        properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.addAll(options);
         command.addAll(underWatchdog(jar));
+        command.addAll(args);
         try {
             Files.createDirectories(dir);
             Path log = dir.resolve(name + ".log");
@@ -71,7 +97,7 @@ public final class ServiceProcess implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
-            ServiceProcess service = new ServiceProcess(name, port, log, process);
+            ServiceProcess service = new ServiceProcess(name, port, log, process, readyPath, livePath);
             // A test JVM that ends without closing us (an error, a SIGTERM) must not leave services behind.
             Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "stop-" + name));
             return service;
@@ -128,9 +154,12 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until {@code /q/health/ready} answers 200; fails with the log's tail if it dies or times out. */
+    /**
+     * Waits until {@code /q/health/ready} (a program's health path) answers 200; fails with the log's
+     * tail if it dies or times out.
+     */
     public ServiceProcess awaitReady(Duration timeout) {
-        return awaitHealth("/q/health/ready", timeout);
+        return awaitHealth(readyPath, timeout);
     }
 
     /**
@@ -138,7 +167,7 @@ public final class ServiceProcess implements AutoCloseable {
      * scheduler standby, which is live but not ready until it leads).
      */
     public ServiceProcess awaitLive(Duration timeout) {
-        return awaitHealth("/q/health/live", timeout);
+        return awaitHealth(livePath, timeout);
     }
 
     /** The body of {@code GET path}, or {@code null} when the service does not answer 200. */

@@ -30,10 +30,13 @@ public final class AdmissionContext {
     private final Map<String, Job> jobs;
     private final Map<String, PodGroup> podGroups;
     private final Map<String, PriorityClass> priorityClasses;
+    private final AdmissionLimits limits;
 
     private AdmissionContext(Map<String, Queue> queues, Map<String, JobTemplate> templates,
                              Map<String, JobFlow> flows, Map<String, Job> jobs,
-                             Map<String, PodGroup> podGroups, Map<String, PriorityClass> priorityClasses) {
+                             Map<String, PodGroup> podGroups, Map<String, PriorityClass> priorityClasses,
+                             AdmissionLimits limits) {
+        this.limits = limits;
         this.queues = queues;
         this.templates = templates;
         this.flows = flows;
@@ -42,9 +45,9 @@ public final class AdmissionContext {
         this.priorityClasses = priorityClasses;
     }
 
-    /** Nothing exists, not even the root queue. */
+    /** Nothing exists, not even the root queue; the default limits. */
     public static AdmissionContext empty() {
-        return new AdmissionContext(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
+        return new AdmissionContext(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), AdmissionLimits.DEFAULTS);
     }
 
     /** A fresh Volcano install: the {@code root} queue and the open leaf {@code default} under it. */
@@ -82,25 +85,35 @@ public final class AdmissionContext {
     /** This context with {@code m} added (or replacing the object of the same kind and name). */
     public AdmissionContext with(Manifest m) {
         return switch (m) {
-            case Queue q -> new AdmissionContext(put(queues, q.name(), q), templates, flows, jobs, podGroups, priorityClasses);
-            case JobTemplate t -> new AdmissionContext(queues, put(templates, key(t), t), flows, jobs, podGroups, priorityClasses);
-            case JobFlow f -> new AdmissionContext(queues, templates, put(flows, key(f), f), jobs, podGroups, priorityClasses);
-            case Job j -> new AdmissionContext(queues, templates, flows, put(jobs, key(j), j), podGroups, priorityClasses);
-            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, put(podGroups, key(p), p), priorityClasses);
-            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, put(priorityClasses, p.name(), p));
+            case Queue q -> new AdmissionContext(put(queues, q.name(), q), templates, flows, jobs, podGroups, priorityClasses, limits);
+            case JobTemplate t -> new AdmissionContext(queues, put(templates, key(t), t), flows, jobs, podGroups, priorityClasses, limits);
+            case JobFlow f -> new AdmissionContext(queues, templates, put(flows, key(f), f), jobs, podGroups, priorityClasses, limits);
+            case Job j -> new AdmissionContext(queues, templates, flows, put(jobs, key(j), j), podGroups, priorityClasses, limits);
+            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, put(podGroups, key(p), p), priorityClasses, limits);
+            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, put(priorityClasses, p.name(), p), limits);
         };
     }
 
     /** This context with {@code m} deleted. */
     public AdmissionContext without(Manifest m) {
         return switch (m) {
-            case Queue q -> new AdmissionContext(remove(queues, q.name()), templates, flows, jobs, podGroups, priorityClasses);
-            case JobTemplate t -> new AdmissionContext(queues, remove(templates, key(t)), flows, jobs, podGroups, priorityClasses);
-            case JobFlow f -> new AdmissionContext(queues, templates, remove(flows, key(f)), jobs, podGroups, priorityClasses);
-            case Job j -> new AdmissionContext(queues, templates, flows, remove(jobs, key(j)), podGroups, priorityClasses);
-            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, remove(podGroups, key(p)), priorityClasses);
-            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, remove(priorityClasses, p.name()));
+            case Queue q -> new AdmissionContext(remove(queues, q.name()), templates, flows, jobs, podGroups, priorityClasses, limits);
+            case JobTemplate t -> new AdmissionContext(queues, remove(templates, key(t)), flows, jobs, podGroups, priorityClasses, limits);
+            case JobFlow f -> new AdmissionContext(queues, templates, remove(flows, key(f)), jobs, podGroups, priorityClasses, limits);
+            case Job j -> new AdmissionContext(queues, templates, flows, remove(jobs, key(j)), podGroups, priorityClasses, limits);
+            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, remove(podGroups, key(p)), priorityClasses, limits);
+            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, remove(priorityClasses, p.name()), limits);
         };
+    }
+
+    /** This context with other limits. */
+    public AdmissionContext withLimits(AdmissionLimits next) {
+        return new AdmissionContext(queues, templates, flows, jobs, podGroups, priorityClasses, next);
+    }
+
+    /** The bounds on the numbers a manifest may ask for. */
+    public AdmissionLimits limits() {
+        return limits;
     }
 
     /** The stored object of the same kind, namespace and name as {@code m}, if any. */

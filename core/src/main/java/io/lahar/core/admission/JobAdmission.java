@@ -25,7 +25,7 @@ public final class JobAdmission {
         Job defaulted = JobDefaults.apply(job);
         Violations v = new Violations();
         validateMetadata(defaulted, v);
-        JobSpecValidation.validate(defaulted.name(), defaulted.spec(), v);
+        JobSpecValidation.validate(defaulted.name(), defaulted.spec(), ctx.limits(), v);
         if (defaulted.spec() != null) {
             validateQueue(defaulted.spec().queue(), ctx, "spec.queue", "job", v);
         }
@@ -50,27 +50,12 @@ public final class JobAdmission {
         }
         List<TaskSpec> tasks = spec.tasksOrEmpty();
         for (int i = 0; i < tasks.size(); i++) {
-            TaskSpec t = tasks.get(i);
-            String at = "spec.tasks[" + i + "]";
-            if (t == null) {
-                v.add(at, "required");
-                continue;
-            }
-            if (t.replicas() != null && t.replicas() < 0) {
-                v.add(at + ".replicas", "must be >= 0");
-            }
-            if (t.minAvailable() != null) {
-                if (t.minAvailable() < 0) {
-                    v.add(at + ".minAvailable", "must be >= 0");
-                } else if (t.minAvailable() > t.replicasOrZero()) {
-                    v.add(at + ".minAvailable", "must not be greater than replicas (" + t.replicasOrZero() + ")");
-                }
+            if (tasks.get(i) == null) {
+                v.add("spec.tasks[" + i + "]", "required");
             }
         }
-        int total = spec.totalReplicas();
-        if (spec.minAvailable() != null && spec.minAvailable() > total) {
-            v.add("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
-        }
+        // Replicas may change on update: the same bounds as on create.
+        JobSpecValidation.validateScale(spec, ctx.limits(), v);
         if (spec.minAvailable() != null && spec.minAvailable() < 0) {
             v.add("spec.minAvailable", "must be >= 0");
         }
@@ -152,6 +137,10 @@ public final class JobAdmission {
         }
         if (m.metadata() != null && m.metadata().labels() != null) {
             Names.labels(io.lahar.core.api.Manifests.jsonMapper().valueToTree(m.metadata().labels()), "metadata.labels", v);
+        }
+        if (m.metadata() != null && m.metadata().annotations() != null) {
+            Names.annotations(io.lahar.core.api.Manifests.jsonMapper().valueToTree(m.metadata().annotations()),
+                    "metadata.annotations", v);
         }
         String ns = m.metadata() == null ? null : m.metadata().namespace();
         if (ns != null && !ns.isEmpty() && !Names.dns1123Label(ns).isEmpty()) {

@@ -51,10 +51,11 @@ public final class JobDefaults {
             out = out.withTasks(tasks);
         }
         if (out.minAvailable() == null || out.minAvailable() == 0) {
-            // Sum of the (already defaulted) task minAvailable, each defaulting to its replicas.
-            int sum = out.tasksOrEmpty().stream().filter(java.util.Objects::nonNull)
-                    .mapToInt(t -> t.minAvailable() != null ? t.minAvailable() : t.replicasOrZero()).sum();
-            out = out.withMinAvailable(sum);
+            // Sum of the (already defaulted) task minAvailable, each defaulting to its replicas;
+            // summed in a long, since admission reports replicas past the pod limit, not a wrapped sum.
+            long sum = out.tasksOrEmpty().stream().filter(java.util.Objects::nonNull)
+                    .mapToLong(t -> t.minAvailable() != null ? t.minAvailable() : t.replicasOrZero()).sum();
+            out = out.withMinAvailable(saturated(sum));
         }
         if (out.plugins() != null) {
             out = out.withPlugins(impliedPlugins(out.plugins()));
@@ -81,7 +82,8 @@ public final class JobDefaults {
             var p = t.partitionPolicy();
             boolean partitioned = p != null && p.minPartitions() != null && p.partitionSize() != null
                     && p.minPartitions() >= 0 && p.partitionSize() > 0;
-            t = t.withMinAvailable(partitioned ? p.minPartitions() * p.partitionSize() : Math.max(0, t.replicasOrZero()));
+            t = t.withMinAvailable(partitioned ? saturated((long) p.minPartitions() * p.partitionSize())
+                    : Math.max(0, t.replicasOrZero()));
         }
         if (t.maxRetry() == null || t.maxRetry() == 0) {
             t = t.withMaxRetry(DEFAULT_MAX_RETRY);
@@ -100,6 +102,11 @@ public final class JobDefaults {
             out.putIfAbsent("ssh", List.of());
         }
         return out;
+    }
+
+    /** An int as close to {@code n} as there is: validation then reports it against the replicas. */
+    private static int saturated(long n) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, n));
     }
 
     static boolean isEmpty(String s) {

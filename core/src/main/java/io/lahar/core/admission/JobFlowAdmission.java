@@ -6,7 +6,11 @@ import io.lahar.core.api.FlowRetry;
 import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobPhase;
+import io.lahar.core.api.JobSpec;
+import io.lahar.core.api.JobTemplate;
+import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Probe;
+import io.lahar.core.flow.JobPatches;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -103,7 +107,10 @@ public final class JobFlowAdmission {
             }
             validateDependsOn(f, at, names, deps, v);
             if (f.patch() != null) {
-                validatePatch(f, at + ".patch", v);
+                validatePatch(f, at + ".patch", ctx.limits(), v);
+            }
+            if (!name.isEmpty()) {
+                ctx.template(flow.namespace(), name).ifPresent(t -> validateJob(flow, f, t, at, ctx.limits(), v));
             }
             if (f.retry() != null) {
                 validateRetry(f.retry(), at + ".retry", v);
@@ -179,7 +186,36 @@ public final class JobFlowAdmission {
         }
     }
 
-    private static void validatePatch(Flow f, String at, Violations v) {
+    /**
+     * The job the entry will create, where admission knows its template: the template's spec with
+     * the entry's patch applied, checked as job admission will check it (every rule that depends on
+     * the spec alone, the limits among them), so a patch that makes it invalid is refused now rather
+     * than failing the flow later. The template may still change before the job is created; job
+     * admission checks the job again then.
+     */
+    private static void validateJob(JobFlow flow, Flow f, JobTemplate template, String at, AdmissionLimits limits,
+                                    Violations v) {
+        if (template.spec() == null) {
+            return;
+        }
+        String jobName = flow.name() + "-" + f.name();
+        String from = "the job \"" + jobName + "\" made from JobTemplate \"" + f.name() + "\""
+                + (f.patch() == null ? "" : " with this patch");
+        JobSpec spec;
+        try {
+            spec = JobPatches.apply(template.spec(), f.patch());
+        } catch (ManifestException e) {
+            v.add(at + ".patch", from + " is not a Job spec: " + e.getMessage());
+            return;
+        }
+        Violations job = new Violations();
+        JobSpecValidation.validate(jobName, JobDefaults.apply(spec), limits, job);
+        for (Violation violation : job.list()) {
+            v.add(at, from + " is invalid: " + violation);
+        }
+    }
+
+    private static void validatePatch(Flow f, String at, AdmissionLimits limits, Violations v) {
         var spec = f.patch().spec();
         if (spec == null) {
             v.add(at + ".spec", "required: the overrides of the template's spec");
@@ -195,11 +231,22 @@ public final class JobFlowAdmission {
         }
         Set<String> seen = new HashSet<>();
         for (int k = 0; k < tasks.size(); k++) {
+            String tp = at + ".spec.tasks[" + k + "]";
             String name = tasks.get(k).path("name").asText("");
             if (name.isEmpty()) {
-                v.add(at + ".spec.tasks[" + k + "].name", "required: patched tasks are matched to the template's by name");
+                v.add(tp + ".name", "required: patched tasks are matched to the template's by name");
             } else if (!seen.add(name)) {
-                v.add(at + ".spec.tasks[" + k + "].name", "duplicate task name \"" + name + "\"");
+                v.add(tp + ".name", "duplicate task name \"" + name + "\"");
+            }
+            // Checked here too, so a template not known yet still never meets a hostile number.
+            var replicas = tasks.get(k).path("replicas");
+            if (replicas.isNumber() && !replicas.isIntegralNumber()) {
+                v.add(tp + ".replicas", "must be an integer");
+            } else if (replicas.isNumber() && replicas.bigIntegerValue().signum() < 0) {
+                v.add(tp + ".replicas", "must be >= 0");
+            } else if (replicas.isNumber() && replicas.bigIntegerValue().compareTo(
+                    java.math.BigInteger.valueOf(limits.maxPodsPerJob())) > 0) {
+                v.add(tp + ".replicas", limits.overPodLimit(replicas.bigIntegerValue()));
             }
         }
     }

@@ -7,6 +7,7 @@ import io.lahar.core.api.PodTemplate;
 import io.lahar.core.resource.Quantity;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.api.VolumeSpec;
+import io.lahar.core.job.plugins.JobPluginRegistry;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -24,15 +25,16 @@ import java.util.Set;
  */
 final class JobSpecValidation {
 
-    /** Volcano's job plugin registry. */
-    static final List<String> KNOWN_PLUGINS = List.of("env", "svc", "ssh", "mpi", "pytorch", "tensorflow", "ray");
+    /** The job plugins the controller runs: admission accepts those and no other. */
+    static final JobPluginRegistry PLUGINS = JobPluginRegistry.defaults();
+    static final List<String> KNOWN_PLUGINS = List.copyOf(PLUGINS.names());
     static final List<String> TOPOLOGY_POLICIES = List.of("none", "best-effort", "restricted", "single-numa-node");
 
     private JobSpecValidation() {
     }
 
     /** Validates {@code spec} of the object named {@code name} (empty when unnamed). */
-    static void validate(String name, JobSpec spec, Violations v) {
+    static void validate(String name, JobSpec spec, AdmissionLimits limits, Violations v) {
         if (spec == null) {
             v.add("spec", "required");
             return;
@@ -49,19 +51,9 @@ final class JobSpecValidation {
         if (spec.tasksOrEmpty().isEmpty()) {
             v.add("spec.tasks", "No task specified in job spec");
         }
-        validateMpi(spec, v);
+        validatePluginArguments(spec, v);
         validateTasks(name, spec, v);
-        int total = spec.totalReplicas();
-        if (spec.minAvailable() != null && spec.minAvailable() > total) {
-            v.add("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
-        }
-        if (spec.minSuccess() != null) {
-            if (spec.minSuccess() < 1) {
-                v.add("spec.minSuccess", "must be >= 1");
-            } else if (spec.minSuccess() > total) {
-                v.add("spec.minSuccess", "job 'minSuccess' should not be greater than total replicas in tasks (" + total + ")");
-            }
-        }
+        validateScale(spec, limits, v);
         PolicyValidation.validate(spec.policies(), "spec.policies", v);
         for (String plugin : spec.pluginsOrEmpty().keySet()) {
             if (!KNOWN_PLUGINS.contains(plugin)) {
@@ -93,16 +85,6 @@ final class JobSpecValidation {
                 v.add(at, "required");
                 continue;
             }
-            if (task.replicas() != null && task.replicas() < 0) {
-                v.add(at + ".replicas", "must be >= 0");
-            }
-            if (task.minAvailable() != null) {
-                if (task.minAvailable() < 0) {
-                    v.add(at + ".minAvailable", "must be >= 0");
-                } else if (task.minAvailable() > task.replicasOrZero()) {
-                    v.add(at + ".minAvailable", "must not be greater than replicas (" + task.replicasOrZero() + ")");
-                }
-            }
             if (task.maxRetry() != null && task.maxRetry() < 0) {
                 v.add(at + ".maxRetry", "must be >= 0");
             }
@@ -131,6 +113,50 @@ final class JobSpecValidation {
             if (task.dependsOn() != null && task.dependsOn().iteration() != null
                     && !List.of("any", "all").contains(task.dependsOn().iteration())) {
                 v.add(at + ".dependsOn.iteration", PodTemplateValidation.unsupported(task.dependsOn().iteration(), List.of("any", "all")));
+            }
+        }
+    }
+
+    /**
+     * The numbers a job's pods are made from, checked alike on create and on update (where they
+     * may change): each replicas and minAvailable in range, and the replicas' sum, computed in a
+     * long so that no int overflow hides it, within the per-job pod limit; the job's minAvailable
+     * and minSuccess within that sum (its sign is the caller's to check).
+     */
+    static void validateScale(JobSpec spec, AdmissionLimits limits, Violations v) {
+        List<TaskSpec> tasks = spec.tasksOrEmpty();
+        long total = 0;
+        for (int i = 0; i < tasks.size(); i++) {
+            TaskSpec task = tasks.get(i);
+            if (task == null) {
+                continue;
+            }
+            String at = "spec.tasks[" + i + "]";
+            if (task.replicas() != null && task.replicas() < 0) {
+                v.add(at + ".replicas", "must be >= 0");
+            } else if (task.replicasOrZero() > limits.maxPodsPerJob()) {
+                v.add(at + ".replicas", limits.overPodLimit(task.replicasOrZero()));
+            }
+            total += task.replicasOrZero();
+            if (task.minAvailable() != null) {
+                if (task.minAvailable() < 0) {
+                    v.add(at + ".minAvailable", "must be >= 0");
+                } else if (task.minAvailable() > task.replicasOrZero()) {
+                    v.add(at + ".minAvailable", "must not be greater than replicas (" + task.replicasOrZero() + ")");
+                }
+            }
+        }
+        if (total > limits.maxPodsPerJob()) {
+            v.add("spec.tasks", limits.sumOverPodLimit("the tasks' replicas", total));
+        }
+        if (spec.minAvailable() != null && spec.minAvailable() > total) {
+            v.add("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
+        }
+        if (spec.minSuccess() != null) {
+            if (spec.minSuccess() < 1) {
+                v.add("spec.minSuccess", "must be >= 1");
+            } else if (spec.minSuccess() > total) {
+                v.add("spec.minSuccess", "job 'minSuccess' should not be greater than total replicas in tasks (" + total + ")");
             }
         }
     }
@@ -230,40 +256,13 @@ final class JobSpecValidation {
         }
     }
 
-    /** The mpi plugin needs its master task (arg --master=, default "master"); Volcano lets the worker be absent. */
-    private static void validateMpi(JobSpec spec, Violations v) {
-        if (!spec.pluginsOrEmpty().containsKey("mpi")) {
-            return;
-        }
-        String master = flag(spec.pluginsOrEmpty().get("mpi"), "master", "master");
-        boolean found = spec.tasksOrEmpty().stream().anyMatch(t -> t != null && master.equals(t.name()));
-        if (!found) {
-            v.add("spec.plugins.mpi", "The specified mpi master task was not found: \"" + master + "\"");
-        }
-    }
-
-    /** Go flag syntax: -name=value, --name=value, or -name value. */
-    static String flag(List<String> args, String name, String fallback) {
-        if (args == null) {
-            return fallback;
-        }
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a == null) {
-                continue;
+    /** Each known plugin checks its arguments against the job (the mpi plugin: its master task exists), as the runtime reads them. */
+    private static void validatePluginArguments(JobSpec spec, Violations v) {
+        spec.pluginsOrEmpty().forEach((plugin, args) -> {
+            for (String problem : PLUGINS.validate(plugin, args, spec)) {
+                v.add("spec.plugins." + plugin, problem);
             }
-            String bare = a.startsWith("--") ? a.substring(2) : a.startsWith("-") ? a.substring(1) : null;
-            if (bare == null) {
-                continue;
-            }
-            if (bare.startsWith(name + "=")) {
-                return bare.substring(name.length() + 1);
-            }
-            if (bare.equals(name) && i + 1 < args.size()) {
-                return args.get(i + 1);
-            }
-        }
-        return fallback;
+        });
     }
 
     private static void validateVolumes(List<VolumeSpec> volumes, Violations v) {

@@ -19,7 +19,8 @@ public final class JobTemplateAdmission {
     public static AdmissionResult<JobTemplate> create(JobTemplate template, AdmissionContext ctx) {
         Violations v = new Violations();
         JobAdmission.validateMetadata(template, v);
-        JobSpecValidation.validate(template.name(), template.spec() == null ? null : JobDefaults.apply(template.spec()), v);
+        JobSpecValidation.validate(template.name(), template.spec() == null ? null : JobDefaults.apply(template.spec()),
+                ctx.limits(), v);
         return AdmissionResult.of(template, v.list());
     }
 

@@ -130,6 +130,48 @@ public final class Names {
         });
     }
 
+    /**
+     * Validates an annotations map (a JSON tree) at {@code path} as Kubernetes' ValidateAnnotations
+     * does: each key a qualified name (checked lower-cased), and keys and values together at most
+     * {@link AdmissionLimits#ANNOTATIONS_MAX_BYTES} bytes of UTF-8.
+     */
+    static void annotations(com.fasterxml.jackson.databind.JsonNode annotations, String path, Violations v) {
+        if (!annotations.isObject()) {
+            return;
+        }
+        long bytes = 0;
+        for (var e : annotations.properties()) {
+            List<String> keyErrs = labelKey(e.getKey().toLowerCase(java.util.Locale.ROOT));
+            if (!keyErrs.isEmpty()) {
+                v.add(path, "invalid annotation key \"" + e.getKey() + "\": " + join(keyErrs));
+            }
+            String value = e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString();
+            bytes += utf8Length(e.getKey()) + utf8Length(value);
+        }
+        if (bytes > AdmissionLimits.ANNOTATIONS_MAX_BYTES) {
+            v.add(path, "must have at most " + AdmissionLimits.ANNOTATIONS_MAX_BYTES + " bytes, keys and values together (was "
+                    + bytes + ")");
+        }
+    }
+
+    private static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n += 1;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
+    }
+
     static String join(List<String> errs) {
         return String.join("; ", errs);
     }

@@ -2,6 +2,8 @@ package io.lahar.core.admission;
 
 import io.lahar.core.api.PodGroup;
 
+import java.util.Map;
+
 /** Volcano's podgroup webhooks: queue defaults to {@code default}; it must be an open leaf queue. */
 public final class PodGroupAdmission {
 
@@ -17,7 +19,7 @@ public final class PodGroupAdmission {
         PodGroup out = new PodGroup(pg.apiVersion(), pg.kind(), pg.metadata(), s, pg.status());
         Violations v = new Violations();
         JobAdmission.validateMetadata(out, v);
-        validateSpec(s, v);
+        validateSpec(s, ctx.limits(), v);
         JobAdmission.validateQueue(s.queue(), ctx, "spec.queue", "podgroup", v);
         return AdmissionResult.of(out, v.list());
     }
@@ -25,21 +27,33 @@ public final class PodGroupAdmission {
     public static AdmissionResult<PodGroup> update(PodGroup old, PodGroup pg, AdmissionContext ctx) {
         Violations v = new Violations();
         if (pg.spec() != null) {
-            validateSpec(pg.spec(), v);
+            validateSpec(pg.spec(), ctx.limits(), v);
         }
         return AdmissionResult.of(pg, v.list());
     }
 
-    private static void validateSpec(PodGroup.PodGroupSpec s, Violations v) {
+    /** The gang's counts are pods the scheduler must place together: in range, and within the per-job pod limit. */
+    private static void validateSpec(PodGroup.PodGroupSpec s, AdmissionLimits limits, Violations v) {
+        int max = limits.maxPodsPerJob();
         if (s.minMember() != null && s.minMember() < 0) {
             v.add("spec.minMember", "must be >= 0");
+        } else if (s.minMember() != null && s.minMember() > max) {
+            v.add("spec.minMember", limits.overPodLimit(s.minMember()));
         }
         if (s.minTaskMember() != null) {
-            s.minTaskMember().forEach((task, n) -> {
+            long sum = 0;
+            for (Map.Entry<String, Integer> e : s.minTaskMember().entrySet()) {
+                Integer n = e.getValue();
                 if (n != null && n < 0) {
-                    v.add("spec.minTaskMember." + task, "must be >= 0");
+                    v.add("spec.minTaskMember." + e.getKey(), "must be >= 0");
+                } else if (n != null && n > max) {
+                    v.add("spec.minTaskMember." + e.getKey(), limits.overPodLimit(n));
                 }
-            });
+                sum += n == null ? 0 : Math.max(0, n);
+            }
+            if (sum > max) {
+                v.add("spec.minTaskMember", limits.sumOverPodLimit("the tasks' minimum members", sum));
+            }
         }
         QueueAdmission.quantities(s.minResources(), "spec.minResources", v);
     }

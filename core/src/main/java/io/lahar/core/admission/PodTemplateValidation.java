@@ -33,6 +33,7 @@ final class PodTemplateValidation {
             return;
         }
         Names.labels(template.path("metadata").path("labels"), path + ".metadata.labels", v);
+        Names.annotations(template.path("metadata").path("annotations"), path + ".metadata.annotations", v);
         JsonNode spec = template.path("spec");
         if (!spec.isObject()) {
             v.add(path + ".spec", "required: the pod template needs a spec with containers");

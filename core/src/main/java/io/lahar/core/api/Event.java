@@ -8,13 +8,15 @@ import java.util.Optional;
 
 /**
  * Volcano's job events (bus/v1 events.go), with the exact strings Volcano uses. Some are raised
- * only by the controller itself, so a user policy may not name them ({@link #userSettable()}).
+ * only by the controller itself, so a user policy may not name them ({@link #userSettable()}):
+ * the job controller only syncs on those.
  */
 public enum Event {
     ANY("*", true),
     POD_FAILED("PodFailed", true),
     POD_EVICTED("PodEvicted", true),
     POD_PENDING("PodPending", true),
+    POD_RUNNING("PodRunning", false),
     JOB_UNKNOWN("Unknown", true),
     TASK_COMPLETED("TaskCompleted", true),
     TASK_FAILED("TaskFailed", true),

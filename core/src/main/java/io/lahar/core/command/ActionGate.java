@@ -17,10 +17,13 @@ import java.util.Set;
  * "accepted" that changes nothing, so such a command is answered rejected, with the reason, and
  * never reaches the engine: a finished job's phase is final, ResumeJob only resumes an aborted
  * job, an Aborted job only resumes, and RestartTask/RestartPod must name a task/pod of the job.
+ * Its message, which the job's status and transition keep, must fit {@link #MAX_MESSAGE}.
  */
 public final class ActionGate {
 
     private static final Set<JobPhase> RESUMABLE = EnumSet.of(JobPhase.Aborting, JobPhase.Aborted);
+    /** A command's message becomes the transition's and the job status's: bounded, as every user text kept. */
+    static final int MAX_MESSAGE = 1024;
 
     private ActionGate() {
     }
@@ -29,6 +32,10 @@ public final class ActionGate {
     public static List<Violation> check(JobInfo info, JobRequest.Act act) {
         JobPhase phase = info.phase();
         Action action = act.action();
+        if (act.message() != null && act.message().length() > MAX_MESSAGE) {
+            return List.of(new Violation("command.message", "at most " + MAX_MESSAGE + " characters, was "
+                    + act.message().length()));
+        }
         if (phase != null && phase.isFinished()) {
             return List.of(new Violation("command.action", "job is " + phase + ", a final phase: " + action
                     + " cannot change it"));

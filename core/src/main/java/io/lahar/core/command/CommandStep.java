@@ -40,7 +40,7 @@ public record CommandStep(JobVerdict verdict, Input input, List<JobVerdict> rece
                     verdict = new JobVerdict(request.requestId(), request.kind(), false, refused, null, request.time());
                     yield null;
                 }
-                yield new Input.Command(act.action(), act.task(), act.pod(), request.time());
+                yield new Input.Command(act.action(), act.task(), act.pod(), act.message(), request.time());
             }
             case NONE, REPLAYED -> null;
         };

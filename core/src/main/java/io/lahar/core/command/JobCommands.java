@@ -62,38 +62,41 @@ public final class JobCommands {
             case JobRequest.Submit submit -> submit(record, request, submit.manifest(), context);
             case JobRequest.Update update -> update(record, request, update.manifest(), context);
             case JobRequest.Delete delete -> record.exists()
-                    ? accepted(record, request, null, Effect.DELETED)
-                    : rejected(record, request, List.of(notFound(request)));
+                    ? accepted(record, request, null, Effect.DELETED, List.of())
+                    : rejected(record, request, List.of(notFound(request)), List.of());
             case JobRequest.Act act -> record.exists()
-                    ? accepted(record, request, record.job(), Effect.ACTION)
-                    : rejected(record, request, List.of(notFound(request)));
+                    ? accepted(record, request, record.job(), Effect.ACTION, List.of())
+                    : rejected(record, request, List.of(notFound(request)), List.of());
         };
     }
 
     private static Decision submit(JobRecord record, JobRequest request, String manifest, AdmissionContext context) {
         List<Violation> violations = new ArrayList<>();
-        Job job = parse(manifest, request, violations);
+        List<String> warnings = new ArrayList<>();
+        Job job = parse(manifest, request, violations, warnings);
         if (record.exists()) {
             violations.add(new Violation("metadata.name", "job \"" + request.key() + "\" already exists"));
         }
         if (job == null || !violations.isEmpty()) {
-            return rejected(record, request, violations);
+            return rejected(record, request, violations, warnings);
         }
         AdmissionResult<Job> admitted = JobAdmission.create(identify(job, request), context);
         if (!admitted.accepted()) {
-            return rejected(record, request, admitted.violations());
+            return rejected(record, request, admitted.violations(), warnings);
         }
-        return accepted(record, request, admitted.object().withStatus(pending(admitted.object(), request.time())), Effect.SUBMITTED);
+        return accepted(record, request, admitted.object().withStatus(pending(admitted.object(), request.time())),
+                Effect.SUBMITTED, warnings);
     }
 
     private static Decision update(JobRecord record, JobRequest request, String manifest, AdmissionContext context) {
         List<Violation> violations = new ArrayList<>();
-        Job job = parse(manifest, request, violations);
+        List<String> warnings = new ArrayList<>();
+        Job job = parse(manifest, request, violations, warnings);
         if (!record.exists()) {
             violations.add(notFound(request));
         }
         if (job == null || !violations.isEmpty()) {
-            return rejected(record, request, violations);
+            return rejected(record, request, violations, warnings);
         }
         Job old = record.job();
         // The stored identity is kept: an update never changes who the job is or when it was made.
@@ -103,21 +106,26 @@ public final class JobCommands {
                 old.metadata().creationTimestamp(), null, m.labels(), m.annotations(), m.ownerReferences(), m.finalizers()));
         AdmissionResult<Job> admitted = JobAdmission.update(old, candidate, context);
         if (!admitted.accepted()) {
-            return rejected(record, request, admitted.violations());
+            return rejected(record, request, admitted.violations(), warnings);
         }
         JobStatus status = old.status();
         Job updated = admitted.object().withStatus(new JobStatus(status.state(), admitted.object().spec().minAvailable(),
                 status.taskStatusCount(), status.pending(), status.running(), status.succeeded(), status.failed(),
                 status.terminating(), status.unknown(), status.version(), status.retryCount(), status.runningDuration(),
                 status.controlledResources(), status.conditions()));
-        return accepted(record, request, updated, Effect.UPDATED);
+        return accepted(record, request, updated, Effect.UPDATED, warnings);
     }
 
-    /** The manifest as a Job whose namespace and name agree with the command's key, or null with the reasons. */
-    private static Job parse(String manifest, JobRequest request, List<Violation> violations) {
+    /**
+     * The manifest as a Job whose namespace and name agree with the command's key, or null with the
+     * reasons; the fields it drops as unknown are added to {@code warnings}.
+     */
+    private static Job parse(String manifest, JobRequest request, List<Violation> violations, List<String> warnings) {
         Manifest parsed;
         try {
-            parsed = Manifests.read(manifest);
+            Manifests.Reading reading = Manifests.readWithWarnings(manifest);
+            parsed = reading.manifest();
+            warnings.addAll(reading.warnings());
         } catch (ManifestException e) {
             violations.add(new Violation("manifest", "cannot read the manifest: " + e.getMessage()));
             return null;
@@ -163,13 +171,13 @@ public final class JobCommands {
         return new Violation("metadata.name", "job \"" + request.key() + "\" not found");
     }
 
-    private static Decision accepted(JobRecord record, JobRequest request, Job next, Effect effect) {
-        JobVerdict verdict = JobVerdict.accept(request, effect == Effect.ACTION || effect == Effect.DELETED ? null : next);
+    private static Decision accepted(JobRecord record, JobRequest request, Job next, Effect effect, List<String> warnings) {
+        JobVerdict verdict = JobVerdict.accept(request, effect == Effect.ACTION || effect == Effect.DELETED ? null : next, warnings);
         return new Decision(verdict, record.with(next, verdict), effect);
     }
 
-    private static Decision rejected(JobRecord record, JobRequest request, List<Violation> violations) {
-        JobVerdict verdict = JobVerdict.reject(request, violations);
+    private static Decision rejected(JobRecord record, JobRequest request, List<Violation> violations, List<String> warnings) {
+        JobVerdict verdict = JobVerdict.reject(request, violations, warnings);
         JobRecord next = record.exists() ? record.with(record.job(), verdict) : null;
         return new Decision(verdict, next, Effect.NONE);
     }

@@ -21,8 +21,8 @@ import java.util.function.BiConsumer;
  * but what it changes with the map it started from.
  *
  * <p>Why not a copied tree: every input of a job runs the controller once, and a run used to copy
- * the whole tree to change one pod — O(pods) per event, 8% of the stream thread on jobs of 512
- * pods. Here the pods sit in sorted chunks of at most {@value #CHUNK}: a run copies the array of
+ * the whole tree to change one pod — O(pods) per event, which large jobs paid on every event.
+ * Here the pods sit in sorted chunks of at most {@value #CHUNK}: a run copies the array of
  * chunk references once and each chunk it changes (never the chunks themselves in place, so the
  * map it started from stays as it was).
  */

@@ -48,13 +48,19 @@ public sealed interface Input {
 
     /**
      * A user command (Volcano's bus Command): {@code task} names the target of RestartTask,
-     * {@code pod} (a pod name) the target of RestartPod.
+     * {@code pod} (a pod name) the target of RestartPod; {@code message} says why, in the sender's
+     * words, for the transition it causes (null when not given).
      */
-    record Command(Action action, String task, String pod, long time) implements Input {
+    record Command(Action action, String task, String pod, String message, long time) implements Input {
         public Command {
             if (action == null) {
                 throw new IllegalArgumentException("action: required");
             }
+        }
+
+        /** A command without a message. */
+        public Command(Action action, String task, String pod, long time) {
+            this(action, task, pod, null, time);
         }
     }
 

@@ -10,11 +10,10 @@ import java.util.Set;
  * removed ({@link FrozenPods.Builder}) rather than found by looking at every pod each time.
  *
  * <p>Why: Volcano's syncJob counts the job's pods on every event, and so did the controller — it
- * looked up each replica's pod by name, then TaskCompleted and TaskFailed scanned them again. For a
- * job of 512 pods that was ~100 µs of the stream thread per pod event (15 µs at 8 pods): the cost
- * of an event grew with the job. With the counts kept here, an event that changes one pod costs the
- * same whatever the job's size; the controller still scans when something must be done to pods it
- * cannot see from counts (pods to create, to delete, a spec that changed).
+ * looked up each replica's pod by name, then TaskCompleted and TaskFailed scanned them again, so
+ * the cost of a pod event grew with the job. With the counts kept here, an event that changes one
+ * pod costs the same whatever the job's size; the controller still scans when something must be
+ * done to pods it cannot see from counts (pods to create, to delete, a spec that changed).
  *
  * <p>What is counted is exactly what those scans count: pods the engine has not asked to delete
  * ("live") by phase, overall and per task; pods it has (terminating); per task the pods in

@@ -1,6 +1,7 @@
 package io.lahar.core.job;
 
 import io.lahar.core.api.Action;
+import io.lahar.core.api.Event;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.LifecyclePolicy;
 import io.lahar.core.api.TaskSpec;
@@ -63,8 +64,8 @@ public final class Policies {
             }
             Duration timeout = p.timeoutDuration().orElse(null);
             List<String> events = p.eventNames();
-            if (!events.isEmpty() && (events.contains(req.event()) || events.contains("*"))) {
-                boolean pendingWithoutTimeout = Request.POD_PENDING.equals(req.event()) && timeout == null;
+            if (!events.isEmpty() && (events.contains(req.event().value()) || events.contains(Event.ANY.value()))) {
+                boolean pendingWithoutTimeout = req.event() == Event.POD_PENDING && timeout == null;
                 if (!pendingWithoutTimeout) {
                     return Optional.of(new PolicyMatch(action.get(), timeout == null ? Duration.ZERO : timeout,
                             path + "[" + i + "]"));

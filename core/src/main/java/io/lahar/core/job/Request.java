@@ -1,19 +1,18 @@
 package io.lahar.core.job;
 
 import io.lahar.core.api.Action;
+import io.lahar.core.api.Event;
 
 /**
  * One thing the controller must react to (Volcano's apis.Request): an event, or a command's
- * action, with the pod and task it concerns.
+ * action, with the pod and task it concerns. Made by the factories below, one per kind of news.
  *
- * @param event    the event's name ({@code PodFailed}, {@code OutOfSync}, the internal
- *                 {@code PodRunning}...)
  * @param action   the action a command asks for; null when policies decide
  * @param version  the job version of the pod the event is about (the current one otherwise)
  * @param cause    the event told for a person ("pod tf-job-worker-2 exited 137"), or null
  */
 public record Request(
-        String event,
+        Event event,
         Action action,
         String task,
         String pod,
@@ -21,30 +20,46 @@ public record Request(
         int version,
         String cause) {
 
-    public static final String OUT_OF_SYNC = "OutOfSync";
-    public static final String COMMAND_ISSUED = "CommandIssued";
-    public static final String POD_RUNNING = "PodRunning";
-    public static final String POD_PENDING = "PodPending";
-    public static final String POD_FAILED = "PodFailed";
-    public static final String POD_EVICTED = "PodEvicted";
-    public static final String TASK_COMPLETED = "TaskCompleted";
-    public static final String TASK_FAILED = "TaskFailed";
-    public static final String JOB_UNKNOWN = "Unknown";
-    public static final String JOB_UPDATED = "JobUpdated";
-
+    /** Nothing happened but the job may need reconciling (Volcano's OutOfSync). */
     public static Request sync(int version) {
-        return new Request(OUT_OF_SYNC, null, null, null, null, version, null);
+        return new Request(Event.OUT_OF_SYNC, null, null, null, null, version, null);
+    }
+
+    /** A user's command: its action is taken as given. */
+    public static Request command(Action action, String task, String pod, int version, String cause) {
+        return new Request(Event.COMMAND_ISSUED, action, task, pod, null, version, cause);
+    }
+
+    /** An event about the whole job (JobUpdated, Unknown). */
+    public static Request job(Event event, int version, String cause) {
+        return new Request(event, null, null, null, null, version, cause);
+    }
+
+    /** An event about one pod, at that pod's job version. */
+    public static Request pod(Event event, JobPod pod, String cause) {
+        return new Request(event, null, pod.task(), pod.name(), null, pod.version(), cause);
+    }
+
+    /** A pod failed, with its first container's exit code when it terminated (exit-code policies match it). */
+    public static Request podFailed(JobPod pod, Integer exitCode, String cause) {
+        return new Request(Event.POD_FAILED, null, pod.task(), pod.name(), exitCode, pod.version(), cause);
+    }
+
+    /** The event a delayed action was armed for, raised again when it fires. */
+    public static Request fired(Timer.DelayedAction d) {
+        return new Request(d.event(), null, d.task(), d.pod(), null, d.version(), d.cause());
     }
 
     /** Events the controller raises for itself; policies never match them. */
     public boolean internal() {
-        return event == null || event.equals(OUT_OF_SYNC) || event.equals(COMMAND_ISSUED)
-                || event.equals(POD_RUNNING);
+        return !event.userSettable();
     }
 
     /** Events about one pod, which may cancel that pod's delayed actions. */
     public boolean aboutPod() {
-        return pod != null && (event.equals(POD_PENDING) || event.equals(POD_RUNNING)
-                || event.equals(POD_FAILED) || event.equals(POD_EVICTED));
+        return pod != null && switch (event) {
+            case POD_PENDING, POD_RUNNING, POD_FAILED, POD_EVICTED -> true;
+            default -> false;
+        };
     }
 }

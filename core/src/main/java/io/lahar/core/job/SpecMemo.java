@@ -35,8 +35,8 @@ final class SpecMemo {
     /**
      * For callers that do not say how many jobs they keep as objects. A memo larger than what its
      * caller keeps only keeps specs alive: a job decoded afresh brings a new spec object, which
-     * misses here by identity (at 4096 against the streams-app's 1024 per task, a third of the
-     * lifecycle benchmark's live heap; the streams-app now gives its cache's size).
+     * misses here by identity, so a memo sized past its caller's cache only weighs on the heap (the
+     * streams-app gives its cache's size).
      */
     static final int DEFAULT_CAPACITY = 1024;
 

@@ -3,6 +3,7 @@ package io.lahar.core.job;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.lahar.core.api.Action;
+import io.lahar.core.api.Event;
 
 /**
  * Something that fires at a due time (epoch milliseconds of event time). Kept in the job's
@@ -23,7 +24,7 @@ public sealed interface Timer {
      */
     record DelayedAction(
             long due,
-            String event,
+            Event event,
             Action action,
             String task,
             String pod,

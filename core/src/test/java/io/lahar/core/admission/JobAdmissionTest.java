@@ -4,6 +4,7 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.QueueState;
 import io.lahar.core.api.TaskSpec;
+import io.lahar.core.job.plugins.JobPluginRegistry;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -77,9 +78,9 @@ class JobAdmissionTest {
 
         @Test
         void tensorflowAndPytorchImplySvc() {
-            assertThat(assertAccepted(admit(job("plugins:\n  tensorflow: []\n" + ONE_TASK))).spec().plugins())
+            assertThat(JobDefaults.apply(job("plugins:\n  tensorflow: []\n" + ONE_TASK)).spec().plugins())
                     .containsOnlyKeys("tensorflow", "svc");
-            assertThat(assertAccepted(admit(job("plugins:\n  pytorch: []\n  svc: [\"--disable-network-policy=true\"]\n" + ONE_TASK)))
+            assertThat(JobDefaults.apply(job("plugins:\n  pytorch: []\n  svc: [\"--disable-network-policy=true\"]\n" + ONE_TASK))
                     .spec().plugins().get("svc")).containsExactly("--disable-network-policy=true");
         }
 
@@ -155,6 +156,19 @@ class JobAdmissionTest {
         void unknownPlugin() {
             AdmissionResult<Job> r = admit(job("plugins:\n  foo: []\n" + ONE_TASK));
             assertThat(messages(r)).singleElement().asString().startsWith("spec.plugins.foo: unable to find job plugin: foo");
+        }
+
+        @Test
+        void pluginsTheControllerDoesNotRunAreRejectedNamingTheKnownOnes() {
+            for (String plugin : List.of("pytorch", "tensorflow", "ray")) {
+                assertRejected(admit(job("plugins:\n  " + plugin + ": []\n" + ONE_TASK)), "spec.plugins." + plugin
+                        + ": unable to find job plugin: " + plugin + " (known: env, svc, ssh, mpi)");
+            }
+        }
+
+        @Test
+        void admissionKnowsExactlyThePluginsTheControllerRuns() {
+            assertThat(JobSpecValidation.KNOWN_PLUGINS).containsExactlyElementsOf(JobPluginRegistry.defaults().names());
         }
 
         @Test

@@ -79,6 +79,23 @@ class CommandStepTest {
     }
 
     @Test
+    void anActionsMessageGoesToTheEngineBoundedInLength() {
+        CommandStep first = CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
+        JobInfo pending = submitted(first);
+        CommandStep abort = CommandStep.of(pending, first.recent(),
+                request("r2", new JobRequest.Act(Action.ABORT_JOB, null, null, "node maintenance")), FRESH);
+        assertThat(abort.input()).isEqualTo(new Input.Command(Action.ABORT_JOB, null, null, "node maintenance", 1_000L));
+
+        String tooLong = "x".repeat(ActionGate.MAX_MESSAGE + 1);
+        CommandStep refused = CommandStep.of(pending, first.recent(),
+                request("r3", new JobRequest.Act(Action.ABORT_JOB, null, null, tooLong)), FRESH);
+        assertThat(refused.verdict().accepted()).isFalse();
+        assertThat(refused.verdict().violations()).extracting(Object::toString)
+                .containsExactly("command.message: at most 1024 characters, was 1025");
+        assertThat(refused.input()).isNull();
+    }
+
+    @Test
     void theRecentVerdictsAreBounded() {
         CommandStep first = CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
         JobInfo pending = submitted(first);

@@ -252,4 +252,25 @@ class JobControllerTest {
         assertThat(s.job().status().state().reason()).isEqualTo(reason);
         assertThat(s.job().status().state().message()).isEqualTo(message);
     }
+
+    @Test
+    void aCommandsMessageReachesTheTransitionAndTheJobStatus() {
+        JobInfo s = started(TestJobs.job("msg", "", "w:2"));
+        s = apply(s, new Input.Command(Action.ABORT_JOB, null, null, "node maintenance, back at 14:00", 1));
+        assertThat(s.phase()).isEqualTo(JobPhase.Aborting);
+        Transition aborting = transitions.get(transitions.size() - 1);
+        assertThat(aborting.message()).isEqualTo("CommandIssued: command AbortJob: node maintenance, back at 14:00 -> AbortJob");
+        assertThat(s.job().status().state().message()).isEqualTo(aborting.message());
+        for (String pod : List.of("msg-w-0", "msg-w-1")) {
+            s = apply(s, new Input.PodObserved(pod, "w", Integer.parseInt(pod.substring(6)), 0, null, null, 0, true, 2));
+        }
+        assertThat(s.phase()).isEqualTo(JobPhase.Aborted);
+        // The phase that ends the kill still says why it started.
+        assertThat(s.job().status().state().message()).endsWith("(after " + aborting.message() + ")");
+
+        s = apply(s, new Input.Command(Action.RESUME_JOB, null, null, "  ", 3));
+        // A blank message adds nothing.
+        assertThat(transitions).filteredOn(t -> t.to() == JobPhase.Restarting).last().extracting(Transition::message)
+                .isEqualTo("CommandIssued: command ResumeJob -> ResumeJob, retry 1/3");
+    }
 }

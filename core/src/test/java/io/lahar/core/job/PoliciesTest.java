@@ -1,6 +1,7 @@
 package io.lahar.core.job;
 
 import io.lahar.core.api.Action;
+import io.lahar.core.api.Event;
 import io.lahar.core.api.Job;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +37,7 @@ class PoliciesTest {
             """);
 
     private static Request req(String event, String task, Integer exit) {
-        return new Request(event, null, task, task == null ? null : "p-" + task + "-0", exit, 0, null);
+        return new Request(Event.of(event).orElseThrow(), null, task, task == null ? null : "p-" + task + "-0", exit, 0, null);
     }
 
     @Test
@@ -87,14 +88,14 @@ class PoliciesTest {
                 .isEqualTo(Action.SYNC_JOB);
         assertThat(Policies.resolve(JOB.spec(), req("PodRunning", "driver", null), 0).action())
                 .isEqualTo(Action.SYNC_JOB);
-        Request old = new Request("PodEvicted", null, "executor", "p-executor-0", null, 1, null);
+        Request old = new Request(Event.POD_EVICTED, null, "executor", "p-executor-0", null, 1, null);
         assertThat(Policies.resolve(JOB.spec(), old, 2).action()).isEqualTo(Action.SYNC_JOB);
         assertThat(Policies.resolve(JOB.spec(), old, 1).action()).isEqualTo(Action.RESTART_JOB);
     }
 
     @Test
     void aCommandIsTakenAsGiven() {
-        Request cmd = new Request("CommandIssued", Action.RESUME_JOB, null, null, null, 0, null);
+        Request cmd = Request.command(Action.RESUME_JOB, null, null, 0, null);
         PolicyMatch m = Policies.resolve(JOB.spec(), cmd, 0);
         assertThat(m.action()).isEqualTo(Action.RESUME_JOB);
         assertThat(m.policy()).isNull();

@@ -9,7 +9,6 @@ import io.lahar.bridge.reconcile.PodIntentReconciler;
 import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.RecordSink;
 import io.lahar.schema.CommandResult;
-import io.lahar.schema.DeadLetter;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
@@ -18,7 +17,11 @@ import io.lahar.schema.PodIntent;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
+import io.lahar.schema.DeadLetter;
+import io.lahar.schema.deadletter.DeadLetters;
+import io.lahar.schema.deadletter.InputRecords;
 import io.lahar.schema.serde.RegistrySerdes;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,15 +35,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import io.micrometer.core.instrument.Metrics;
 import org.jboss.logging.Logger;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -73,13 +73,11 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
             Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name(), Topics.FLOW_STATUS.name(), Topics.QUEUE_STATUS.name());
 
     private final KafkaConsumer<String, byte[]> consumer;
-    private final Deserializer<PodIntent> intents;
-    private final Deserializer<SchedulerDecision> decisions;
-    private final Deserializer<PodGroup> podGroups;
-    private final Deserializer<JobStatusRecord> statuses;
-    private final Deserializer<CommandResult> results;
-    private final Deserializer<JobFlowStatusRecord> flowStatuses;
-    private final Deserializer<QueueStatus> queueStatuses;
+    /** An input topic and the reader of its values. */
+    private record Input(Topics.TopicSpec topic, Deserializer<? extends SpecificRecord> values) {
+    }
+
+    private final Map<String, Input> inputs = new HashMap<>();
     private final PodIntentReconciler intentReconciler;
     private final DecisionReconciler decisionReconciler;
     private final PodGroupReconciler podGroupReconciler;
@@ -92,9 +90,10 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final OffsetLedger ledger = new OffsetLedger();
     private final DeletionLookahead lookahead;
     private volatile boolean running = true;
+    private volatile String holding;
     private long lastRetry = System.nanoTime();
 
-    public BridgeConsumer(String bootstrapServers, String registryUrl, String groupId,
+    public BridgeConsumer(String bootstrapServers, RegistrySerdes serdes, String groupId,
                           PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
                           PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter,
                           FlowStatusWriter flowStatusWriter, QueueStatusWriter queueStatusWriter, CommandResultReporter resultReporter, RecordSink sink,
@@ -107,15 +106,15 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
         this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
-        RegistrySerdes serdes = new RegistrySerdes(registryUrl);
-        this.intents = serdes.value(PodIntent.class).deserializer();
+        Deserializer<PodIntent> intents = serdes.value(PodIntent.class).deserializer();
         this.lookahead = new DeletionLookahead(props, intents, namespace);
-        this.decisions = serdes.value(SchedulerDecision.class).deserializer();
-        this.podGroups = serdes.value(PodGroup.class).deserializer();
-        this.statuses = serdes.value(JobStatusRecord.class).deserializer();
-        this.results = serdes.value(CommandResult.class).deserializer();
-        this.flowStatuses = serdes.value(JobFlowStatusRecord.class).deserializer();
-        this.queueStatuses = serdes.value(QueueStatus.class).deserializer();
+        add(Topics.POD_INTENTS, intents);
+        add(Topics.SCHEDULER_DECISIONS, serdes.value(SchedulerDecision.class).deserializer());
+        add(Topics.POD_GROUPS, serdes.value(PodGroup.class).deserializer());
+        add(Topics.JOB_STATUS, serdes.value(JobStatusRecord.class).deserializer());
+        add(Topics.COMMAND_RESULTS, serdes.value(CommandResult.class).deserializer());
+        add(Topics.FLOW_STATUS, serdes.value(JobFlowStatusRecord.class).deserializer());
+        add(Topics.QUEUE_STATUS, serdes.value(QueueStatus.class).deserializer());
         this.intentReconciler = intentReconciler;
         this.decisionReconciler = decisionReconciler;
         this.podGroupReconciler = podGroupReconciler;
@@ -126,6 +125,10 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         this.sink = sink;
     }
 
+    private void add(Topics.TopicSpec topic, Deserializer<? extends SpecificRecord> values) {
+        inputs.put(topic.name(), new Input(topic, values));
+    }
+
     @Override
     public void run() {
         Duration pause = PAUSE_FIRST;
@@ -133,18 +136,18 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
             consumer.subscribe(TOPICS, new Rebalance());
             while (running) {
                 var records = consumer.poll(Duration.ofMillis(250));
-                Set<TopicPartition> stalled = new HashSet<>();
+                // From the first record put off on, every partition of the batch is read again from
+                // its first record not handled: the cluster or the registry is away for all of them.
+                Map<TopicPartition, Long> held = new LinkedHashMap<>();
                 for (ConsumerRecord<String, byte[]> record : records) {
                     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-                    if (stalled.contains(partition)) {
+                    if (!held.isEmpty()) {
+                        held.putIfAbsent(partition, record.offset());
                         continue;
                     }
                     Verdict verdict = handle(record);
                     if (verdict.handled() == Handled.LATER) {
-                        // The cluster or the registry is away: keep the record, and the rest of its
-                        // partition, for the next poll, in order; back pressure rather than loss.
-                        stalled.add(partition);
-                        consumer.seek(partition, record.offset());
+                        held.put(partition, record.offset());
                     } else {
                         ledger.handled(partition, record.offset());
                         if (verdict.handled() == Handled.WAITING) {
@@ -152,11 +155,16 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                         }
                     }
                 }
-                if (!stalled.isEmpty()) {
+                if (!held.isEmpty()) {
+                    // Back pressure rather than loss: the records stay, in order, for a later poll.
+                    held.forEach(consumer::seek);
                     sleep(pause);
                     pause = pause.multipliedBy(2).compareTo(PAUSE_MAX) > 0 ? PAUSE_MAX : pause.multipliedBy(2);
                 } else {
                     pause = PAUSE_FIRST;
+                    if (!records.isEmpty()) {
+                        holding = null;
+                    }
                 }
                 // Waiting work is a GET per item: often enough to follow a pod's appearance, no busier.
                 if (System.nanoTime() - lastRetry >= RETRY_INTERVAL.toNanos()) {
@@ -252,8 +260,15 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         static final Verdict LATER = new Verdict(Handled.LATER, null);
     }
 
+    /**
+     * Handles one record, held to the input rules of every Lahar consumer ({@link InputRecords}): a
+     * record without a key, a tombstone on a topic that has none (pod intents, decisions, command
+     * results), a value that does not decode as the topic's record type, or a key other than the
+     * record's own object is dead-lettered with the reason and changes nothing in the cluster.
+     */
     Verdict handle(ConsumerRecord<String, byte[]> record) {
-        if (!mine(record.key())) {
+        // A keyless record is no namespace's: every bridge reports it.
+        if (record.key() != null && !record.key().isEmpty() && !mine(record.key())) {
             return Verdict.DONE;
         }
         Verdict verdict = reconcile(record);
@@ -265,78 +280,64 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
 
     private Verdict reconcile(ConsumerRecord<String, byte[]> record) {
         try {
-            switch (record.topic()) {
-                case "lahar.pod-intents" -> {
-                    PodIntent intent = intents.deserialize(record.topic(), record.value());
-                    if (intent != null) {
-                        if (intent.getIntent() instanceof DeletePod delete) {
-                            decisionReconciler.forget(intent.getNamespace(), delete.getPod());
-                        }
-                        if (intentReconciler.apply(intent) == PodIntentReconciler.Outcome.WAITING) {
-                            return new Verdict(Handled.WAITING, PodIntentReconciler.waitingKey(intent));
-                        }
+            Input input = inputs.get(record.topic());
+            if (input == null) {
+                throw new IllegalStateException("not subscribed to " + record.topic());
+            }
+            SpecificRecord value = InputRecords.read(input.topic(), record.key(), record.value(), input.values());
+            switch (value) {
+                case PodIntent intent -> {
+                    if (intent.getIntent() instanceof DeletePod delete) {
+                        decisionReconciler.forget(intent.getNamespace(), delete.getPod());
+                    }
+                    if (intentReconciler.apply(intent) == PodIntentReconciler.Outcome.WAITING) {
+                        return new Verdict(Handled.WAITING, PodIntentReconciler.waitingKey(intent));
                     }
                 }
-                case "lahar.scheduler-decisions" -> {
-                    SchedulerDecision decision = decisions.deserialize(record.topic(), record.value());
-                    if (decision != null) {
-                        if (decisionReconciler.apply(decision) == DecisionReconciler.Outcome.WAITING) {
-                            return new Verdict(Handled.WAITING, DecisionReconciler.waitingKey(decision));
-                        }
+                case SchedulerDecision decision -> {
+                    if (decisionReconciler.apply(decision) == DecisionReconciler.Outcome.WAITING) {
+                        return new Verdict(Handled.WAITING, DecisionReconciler.waitingKey(decision));
                     }
                 }
-                case "lahar.pod-groups" -> podGroupReconciler.apply(record.key(),
-                        record.value() == null ? null : podGroups.deserialize(record.topic(), record.value()));
-                case "lahar.job-status" -> {
-                    if (record.value() != null) {
-                        statusWriter.apply(statuses.deserialize(record.topic(), record.value()));
-                    }
-                }
-                // A tombstone follows the flow's deletion, by which time its CR is gone too.
-                case "lahar.flow-status" -> {
-                    if (record.value() != null) {
-                        flowStatusWriter.apply(flowStatuses.deserialize(record.topic(), record.value()));
-                    }
-                }
+                case PodGroup group -> podGroupReconciler.apply(record.key(), group);
+                case JobStatusRecord status -> statusWriter.apply(status);
+                case JobFlowStatusRecord status -> flowStatusWriter.apply(status);
                 // Keyed by queue name: a bridge bound to one namespace skips them (Queues are cluster-scoped).
-                case "lahar.queue-status" -> {
-                    if (record.value() != null) {
-                        queueStatusWriter.apply(queueStatuses.deserialize(record.topic(), record.value()));
+                case QueueStatus status -> queueStatusWriter.apply(status);
+                case CommandResult result -> resultReporter.apply(result);
+                // A tombstone: a pod group's deletes its CR; a job's, flow's or queue's status follows
+                // the deletion of its object, by which time the CR is gone too.
+                case null -> {
+                    if (record.topic().equals(Topics.POD_GROUPS.name())) {
+                        podGroupReconciler.apply(record.key(), null);
                     }
                 }
-                case "lahar.command-results" -> {
-                    if (record.value() != null) {
-                        resultReporter.apply(results.deserialize(record.topic(), record.value()));
-                    }
-                }
-                default -> throw new IllegalStateException("not subscribed to " + record.topic());
+                default -> throw new IllegalStateException("no reconciler for " + value.getClass().getName());
             }
         } catch (RuntimeException e) {
             boolean transientError = Transients.isTransient(e);
             Metrics.counter("lahar.bridge.reconcile.errors", "topic", record.topic(),
                     "kind", transientError ? "transient" : "dead-lettered").increment();
             if (transientError) {
-                LOG.warnf("%s-%d@%d key %s: %s; will try again", record.topic(), record.partition(), record.offset(),
-                        record.key(), describe(e));
+                holding = DeadLetters.reason(e);
+                LOG.warnf("%s key %s: %s; will try again", DeadLetters.where(record.topic(), record.partition(), record.offset()),
+                        record.key(), holding);
                 return Verdict.LATER;
             }
-            LOG.errorf("%s-%d@%d key %s: %s; sent to %s", record.topic(), record.partition(), record.offset(),
-                    record.key(), describe(e), Topics.DEAD_LETTERS.name());
             deadLetter(record, e);
         }
         return Verdict.DONE;
     }
 
+    /** Why the loop puts records off (the cluster or the schema registry does not answer), or empty while it reads. */
+    public Optional<String> holding() {
+        return Optional.ofNullable(holding);
+    }
+
+    /** A letter that cannot be sent for a transient cause puts its record off like any outage. */
     private void deadLetter(ConsumerRecord<String, byte[]> record, RuntimeException error) {
-        byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        DeadLetter letter = DeadLetter.newBuilder()
-                .setTopic(record.topic()).setPartition(record.partition()).setOffset(record.offset())
-                .setTimestamp(Instant.ofEpochMilli(record.timestamp()))
-                .setKey(key == null ? null : ByteBuffer.wrap(key))
-                .setValue(record.value() == null ? null : ByteBuffer.wrap(record.value()))
-                .setError(describe(error))
-                .setProcessor(PROCESSOR)
-                .build();
+        DeadLetter letter = DeadLetters.of(PROCESSOR, record, error);
+        LOG.error(DeadLetters.describe(letter));
         sink.send(Topics.DEAD_LETTERS.name(), record.key(), letter);
     }
 
@@ -346,20 +347,6 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
      */
     private boolean mine(String key) {
         return namespace.isEmpty() || (key != null && key.startsWith(namespace.get() + "/"));
-    }
-
-    static String describe(Throwable error) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (!text.isEmpty()) {
-                text.append(" <- caused by ");
-            }
-            text.append(t.getClass().getName());
-            if (t.getMessage() != null) {
-                text.append(": ").append(t.getMessage());
-            }
-        }
-        return text.toString();
     }
 
     @Override

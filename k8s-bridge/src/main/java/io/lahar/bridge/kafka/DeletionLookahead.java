@@ -3,6 +3,9 @@ package io.lahar.bridge.kafka;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.Topics;
+import io.lahar.schema.deadletter.DeadLetters;
+import io.lahar.schema.deadletter.Failures;
+import io.lahar.schema.deadletter.InputRecords;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -73,7 +76,7 @@ final class DeletionLookahead {
             }
         } catch (RuntimeException e) {
             // Only a refinement: without it a re-read create may briefly resurrect a deleted pod.
-            LOG.warnf("look-ahead for deletions failed, going on without it: %s", BridgeConsumer.describe(e));
+            LOG.warnf("look-ahead for deletions failed, going on without it: %s", DeadLetters.reason(e));
         }
     }
 
@@ -101,11 +104,14 @@ final class DeletionLookahead {
                     }
                     PodIntent intent;
                     try {
-                        intent = intents.deserialize(record.topic(), record.value());
+                        intent = InputRecords.read(Topics.POD_INTENTS, record.key(), record.value(), intents);
                     } catch (RuntimeException e) {
+                        if (Failures.isTransient(e)) {
+                            throw e; // the registry is away: go on without the look-ahead
+                        }
                         continue; // the loop itself dead-letters it when it gets there
                     }
-                    if (intent != null && intent.getIntent() instanceof DeletePod delete) {
+                    if (intent.getIntent() instanceof DeletePod delete) {
                         deleted.accept(intent.getNamespace(), delete);
                         found++;
                     }

@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.PluginObjects;
 import io.lahar.bridge.mapping.Pods;
 import io.lahar.bridge.mapping.SshKeyPair;
+import io.lahar.core.job.plugins.JobPluginRegistry;
+import io.lahar.core.job.plugins.ObjectKind;
 import io.lahar.core.util.LruMap;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.DeleteObject;
@@ -19,10 +21,12 @@ import io.lahar.schema.EnsureSshSecret;
 import io.lahar.schema.PodIntent;
 import org.jboss.logging.Logger;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.IntFunction;
 
 /**
@@ -40,6 +44,11 @@ public final class PodIntentReconciler {
     public enum Outcome { CREATED, EXISTS, WAITING, STALE, DELETED, ABSENT, ENSURED }
 
     private static final int DELETED_LIMIT = 200_000;
+    /**
+     * What the engine may release besides pods, by kind: every kind a job plugin declares and the
+     * claims of inline volumes. A plugin with a new kind is released without a change here.
+     */
+    private static final Map<String, ObjectKind> RELEASABLE = releasable();
 
     private final KubernetesClient client;
     private final Retry retry;
@@ -205,18 +214,29 @@ public final class PodIntentReconciler {
         return ensureAbsent(PluginObjects.sshSecret(ns, ssh, keys.apply(ssh.getKeyBits()), owners.owner(ns, intent.getJob())));
     }
 
+    /**
+     * The engine releases everything a job's plugins may own (Volcano's svc plugin also makes a
+     * NetworkPolicy, and inline volume claims are PVCs), created here or not.
+     */
     private Outcome deleteObject(String ns, DeleteObject object) {
-        var gone = retry.call(() -> switch (object.getKind()) {
-            case "Service" -> client.services().inNamespace(ns).withName(object.getName()).delete();
-            case "ConfigMap" -> client.configMaps().inNamespace(ns).withName(object.getName()).delete();
-            case "Secret" -> client.secrets().inNamespace(ns).withName(object.getName()).delete();
-            // The engine releases everything a job's plugins may own (Volcano's svc plugin also
-            // makes a NetworkPolicy, and inline volume claims are PVCs), created here or not.
-            case "NetworkPolicy" -> client.network().networkPolicies().inNamespace(ns).withName(object.getName()).delete();
-            case "PersistentVolumeClaim" -> client.persistentVolumeClaims().inNamespace(ns).withName(object.getName()).delete();
-            default -> throw new IllegalArgumentException("intent.kind: \"" + object.getKind()
-                    + "\" is not one of Service, ConfigMap, Secret, NetworkPolicy, PersistentVolumeClaim");
-        });
+        ObjectKind kind = RELEASABLE.get(object.getKind());
+        if (kind == null) {
+            throw new IllegalArgumentException("intent.kind: \"" + object.getKind() + "\" is not one of "
+                    + String.join(", ", RELEASABLE.keySet()));
+        }
+        // Named by its apiVersion and kind, the object reads back as its fabric8 model class, whose
+        // resource path the client knows without asking the API server.
+        HasMetadata named = client.getKubernetesSerialization().unmarshal(client.getKubernetesSerialization().asJson(
+                Map.of("apiVersion", kind.apiVersion(), "kind", kind.kind(),
+                        "metadata", Map.of("name", object.getName(), "namespace", ns))));
+        var gone = retry.call(() -> client.resource(named).delete());
         return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
+    }
+
+    private static Map<String, ObjectKind> releasable() {
+        Map<String, ObjectKind> kinds = new TreeMap<>();
+        JobPluginRegistry.defaults().objectKinds().forEach(k -> kinds.put(k.kind(), k));
+        kinds.put(ObjectKind.PERSISTENT_VOLUME_CLAIM.kind(), ObjectKind.PERSISTENT_VOLUME_CLAIM);
+        return Collections.unmodifiableMap(kinds);
     }
 }

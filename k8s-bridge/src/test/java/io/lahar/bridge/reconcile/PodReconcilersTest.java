@@ -3,11 +3,13 @@ package io.lahar.bridge.reconcile;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.bridge.TestIntents;
-import io.lahar.bridge.cluster.EmbeddedCluster;
-import io.lahar.bridge.cluster.NodeSpec;
 import io.lahar.bridge.mapping.Pods;
 import io.lahar.bridge.mapping.SshKeyPair;
+import io.lahar.core.job.plugins.JobPluginRegistry;
+import io.lahar.core.job.plugins.ObjectKind;
 import io.lahar.core.job.plugins.PodLabels;
+import io.lahar.emulator.EmbeddedCluster;
+import io.lahar.emulator.NodeSpec;
 import io.lahar.schema.Bind;
 import io.lahar.schema.Evict;
 import io.lahar.schema.PodEvent;
@@ -32,6 +34,7 @@ import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.EXISTS;
 import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.STALE;
 import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.WAITING;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** Pod intents and scheduler decisions against the embedded cluster, driven with records directly. */
@@ -95,8 +98,15 @@ class PodReconcilersTest {
         String job = job();
         client.network().networkPolicies().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder()
                 .withNewMetadata().withName(job).withNamespace(NS).endMetadata().withNewSpec().endSpec().build()).create();
+        client.configMaps().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata().withName(job).withNamespace(NS).endMetadata().build()).create();
+        client.secrets().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata().withName(job).withNamespace(NS).endMetadata().build()).create();
         PodIntentReconciler reconciler = intents();
-        for (String kind : List.of("NetworkPolicy", "PersistentVolumeClaim", "Service")) {
+        List<String> kinds = new java.util.ArrayList<>(List.of(ObjectKind.PERSISTENT_VOLUME_CLAIM.kind()));
+        JobPluginRegistry.defaults().objectKinds().forEach(k -> kinds.add(k.kind()));
+        assertThat(kinds).contains("NetworkPolicy", "Service", "ConfigMap", "Secret");
+        for (String kind : kinds) {
             PodIntent release = PodIntent.newBuilder().setNamespace(NS).setJob(job).setJobUid("uid-" + job).setTime(TestIntents.T0)
                     .setIntent(io.lahar.schema.DeleteObject.newBuilder().setKind(kind).setName(job).setReason("JobCompleted").build())
                     .build();
@@ -104,6 +114,18 @@ class PodReconcilersTest {
             assertThat(reconciler.apply(release)).isEqualTo(PodIntentReconciler.Outcome.ABSENT);
         }
         assertThat(client.network().networkPolicies().inNamespace(NS).withName(job).get()).isNull();
+        assertThat(client.configMaps().inNamespace(NS).withName(job).get()).isNull();
+        assertThat(client.secrets().inNamespace(NS).withName(job).get()).isNull();
+    }
+
+    @Test
+    void aKindNoPluginDeclaresIsRefusedNamingTheKnownOnes() {
+        String job = job();
+        PodIntent release = PodIntent.newBuilder().setNamespace(NS).setJob(job).setJobUid("uid-" + job).setTime(TestIntents.T0)
+                .setIntent(io.lahar.schema.DeleteObject.newBuilder().setKind("Deployment").setName(job).setReason("JobCompleted").build())
+                .build();
+        assertThatThrownBy(() -> intents().apply(release)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("intent.kind: \"Deployment\" is not one of ConfigMap, NetworkPolicy, PersistentVolumeClaim, Secret, Service");
     }
 
     @Test

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The scheduler's picture of the world, folded from its input topics as Volcano's cache folds the
@@ -112,6 +113,21 @@ public final class SchedulerCache {
         TaskStatus status = TaskStatus.Pending;
         String node;
         boolean deleting;
+    }
+
+    /**
+     * A record of one of the scheduler's input topics — nodes, queues, pod groups, pod intents, pod
+     * events — to its {@code on*} method (the decisions read back go to {@link #onDecision}).
+     */
+    public void onInput(String topic, String key, SpecificRecord value) {
+        switch (topic) {
+            case "lahar.nodes" -> onNode(key, (Node) value);
+            case "lahar.queues" -> onQueue(key, (Queue) value);
+            case "lahar.pod-groups" -> onPodGroup(key, (PodGroup) value);
+            case "lahar.pod-intents" -> onPodIntent(key, (PodIntent) value);
+            case "lahar.pod-events" -> onPodEvent(key, (PodEvent) value);
+            default -> throw new IllegalStateException("not an input topic of the cache: " + topic);
+        }
     }
 
     public void onNode(String key, Node node) {

@@ -4,20 +4,11 @@ import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.framework.Scheduler;
 import io.lahar.core.scheduling.framework.SessionResult;
 import io.lahar.scheduler.cache.SchedulerCache;
-import io.lahar.schema.DeadLetter;
-import io.lahar.schema.Node;
-import io.lahar.schema.PodEvent;
-import io.lahar.schema.PodGroup;
-import io.lahar.schema.PodIntent;
-import io.lahar.schema.Queue;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
-import io.lahar.schema.serde.CachingAvroDeserializer;
 import io.lahar.schema.serde.CachingAvroSerializer;
 import io.lahar.schema.serde.RegistrySerdes;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,9 +16,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -42,7 +34,6 @@ import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -90,6 +81,9 @@ public final class SchedulingLoop implements Runnable {
     private static final Logger LOG = Logger.getLogger(SchedulingLoop.class);
     private static final Duration MIN_GAP = Duration.ofMillis(50);
     private static final Duration MAX_POLL = Duration.ofMillis(100);
+    /** How long the input is first held after an outage of the registry; doubled while it lasts. */
+    static final Duration FIRST_HOLD = Duration.ofSeconds(1);
+    static final Duration MAX_HOLD = Duration.ofSeconds(30);
     public static final String PROCESSOR = "scheduler-service";
 
     /** Topics folded into the cache; the last two are the scheduler's own outputs, read back. */
@@ -101,14 +95,17 @@ public final class SchedulingLoop implements Runnable {
     private final SchedulerMetrics metrics;
     private final Clock clock;
     private final Scheduler scheduler;
-    private final Map<String, Deserializer<? extends SpecificRecord>> deserializers = new HashMap<>();
+    private final SchedulerInputs inputs;
     private final Serializer<SchedulerDecision> decisionSerializer;
-    private final Serializer<DeadLetter> deadLetterSerializer;
 
     private volatile LoopState state = LoopState.NEW;
     private volatile boolean stopRequested;
     private volatile KafkaConsumer<String, byte[]> consumer;
     private volatile long epoch;
+    private volatile String holding;
+    /** While the input is held: when to read it again (millis of the clock); 0 while it is read. */
+    private long resumeAt;
+    private Duration holdFor = FIRST_HOLD;
     private SchedulerCache cache;
     private QueueStatuses queueStatuses = new QueueStatuses();
     private final Serializer<QueueStatus> queueStatusSerializer;
@@ -120,16 +117,17 @@ public final class SchedulingLoop implements Runnable {
         this.clock = clock;
         this.scheduler = new Scheduler(settings.conf());
         RegistrySerdes serdes = new RegistrySerdes(settings.registryUrl());
-        deserializers.put(Topics.NODES.name(), new CachingAvroDeserializer<>(Node.class, serdes));
-        deserializers.put(Topics.QUEUES.name(), new CachingAvroDeserializer<>(Queue.class, serdes));
-        deserializers.put(Topics.POD_GROUPS.name(), new CachingAvroDeserializer<>(PodGroup.class, serdes));
-        deserializers.put(Topics.POD_INTENTS.name(), new CachingAvroDeserializer<>(PodIntent.class, serdes));
-        deserializers.put(Topics.POD_EVENTS.name(), new CachingAvroDeserializer<>(PodEvent.class, serdes));
-        deserializers.put(Topics.SCHEDULER_DECISIONS.name(), new CachingAvroDeserializer<>(SchedulerDecision.class, serdes));
-        deserializers.put(Topics.QUEUE_STATUS.name(), new CachingAvroDeserializer<>(QueueStatus.class, serdes));
+        inputs = new SchedulerInputs(serdes);
         decisionSerializer = new CachingAvroSerializer<>(SchedulerDecision.class, serdes);
-        deadLetterSerializer = serdes.value(DeadLetter.class).serializer();
         queueStatusSerializer = serdes.value(QueueStatus.class).serializer();
+    }
+
+    /**
+     * Why the loop's input is held — the schema registry does not answer, so records that need it
+     * wait — or empty while it reads. Readiness reports it.
+     */
+    public Optional<String> holding() {
+        return Optional.ofNullable(holding);
     }
 
     public LoopState state() {
@@ -194,7 +192,7 @@ public final class SchedulingLoop implements Runnable {
         while (!stopRequested) {
             long wait = Math.max(0, Math.min(nextSession - clock.millis(), MAX_POLL.toMillis()));
             ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(wait));
-            dirty |= fold(records, out);
+            dirty |= fold(c, records, out);
             consumed |= !records.isEmpty();
             long now = clock.millis();
             if (now >= nextSession || (dirty && now - lastSession >= MIN_GAP.toMillis())) {
@@ -233,11 +231,12 @@ public final class SchedulingLoop implements Runnable {
     private List<ProducerRecord<String, byte[]>> catchUp(KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
         cache = new SchedulerCache(settings.schedulerNames(), settings.nodeSelector());
         queueStatuses = new QueueStatuses();
+        inputs.deadLetteredBefore(committed(c, partitions));
         c.seekToBeginning(partitions);
         Map<TopicPartition, Long> end = c.endOffsets(partitions);
         List<ProducerRecord<String, byte[]>> deadLetters = new ArrayList<>();
         while (!stopRequested && !caughtUp(c, end)) {
-            fold(c.poll(MAX_POLL), deadLetters);
+            fold(c, c.poll(MAX_POLL), deadLetters);
         }
         if (stopRequested) throw new WakeupException();
         return deadLetters;
@@ -250,19 +249,39 @@ public final class SchedulingLoop implements Runnable {
         return true;
     }
 
-    /** Folds records into the cache; true when an input (not a decision read back) changed it. */
-    private boolean fold(ConsumerRecords<String, byte[]> records, List<ProducerRecord<String, byte[]>> deadLetters) {
-        boolean changed = false;
-        for (ConsumerRecord<String, byte[]> r : records) {
-            try {
-                SpecificRecord value = r.value() == null ? null : deserializers.get(r.topic()).deserialize(r.topic(), r.value());
-                changed |= apply(r.topic(), r.key(), value);
-            } catch (RuntimeException e) {
-                LOG.warnf("dead-lettering %s-%d@%d (%s): %s", r.topic(), r.partition(), r.offset(), r.key(), e.getMessage());
-                deadLetters.add(deadLetter(r, e));
-            }
+    /**
+     * Folds records into the cache ({@link SchedulerInputs}); true when an input (not a decision read
+     * back) changed it. After an outage of the registry the records from the one that met it on are
+     * read again later: the input is paused for a while that doubles as long as the outage lasts,
+     * while sessions go on with what the cache holds.
+     */
+    private boolean fold(KafkaConsumer<String, byte[]> c, ConsumerRecords<String, byte[]> records,
+                         List<ProducerRecord<String, byte[]>> deadLetters) {
+        SchedulerInputs.Fold fold = inputs.fold(records, this::apply);
+        deadLetters.addAll(fold.deadLetters());
+        long now = clock.millis();
+        if (fold.outage() != null) {
+            fold.held().forEach(c::seek);
+            c.pause(c.assignment());
+            holding = fold.outage();
+            resumeAt = now + holdFor.toMillis();
+            holdFor = holdFor.multipliedBy(2).compareTo(MAX_HOLD) > 0 ? MAX_HOLD : holdFor.multipliedBy(2);
+        } else if (resumeAt != 0 && now >= resumeAt) {
+            c.resume(c.paused());
+            resumeAt = 0;
+        } else if (resumeAt == 0 && !records.isEmpty()) {
+            holding = null;
+            holdFor = FIRST_HOLD;
         }
-        return changed;
+        return fold.changed();
+    }
+
+    private static Map<TopicPartition, Long> committed(KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        c.committed(Set.copyOf(partitions)).forEach((tp, offset) -> {
+            if (offset != null) out.put(tp, offset.offset());
+        });
+        return out;
     }
 
     private boolean apply(String topic, String key, SpecificRecord value) {
@@ -284,14 +303,7 @@ public final class SchedulingLoop implements Runnable {
             }
             return false;
         }
-        switch (topic) {
-            case "lahar.nodes" -> cache.onNode(key, (Node) value);
-            case "lahar.queues" -> cache.onQueue(key, (Queue) value);
-            case "lahar.pod-groups" -> cache.onPodGroup(key, (PodGroup) value);
-            case "lahar.pod-intents" -> cache.onPodIntent(key, (PodIntent) value);
-            case "lahar.pod-events" -> cache.onPodEvent(key, (PodEvent) value);
-            default -> throw new IllegalStateException("not an input topic: " + topic);
-        }
+        cache.onInput(topic, key, value);
         return true;
     }
 
@@ -325,31 +337,6 @@ public final class SchedulingLoop implements Runnable {
         // Assumed written: a failed transaction rebuilds everything, these included.
         queueStatuses.written(queues);
         return out;
-    }
-
-    private ProducerRecord<String, byte[]> deadLetter(ConsumerRecord<String, byte[]> r, Throwable error) {
-        DeadLetter letter = DeadLetter.newBuilder()
-                .setTopic(r.topic())
-                .setPartition(r.partition())
-                .setOffset(r.offset())
-                .setTimestamp(Instant.ofEpochMilli(r.timestamp()))
-                .setKey(r.key() == null ? null : ByteBuffer.wrap(r.key().getBytes(StandardCharsets.UTF_8)))
-                .setValue(r.value() == null ? null : ByteBuffer.wrap(r.value()))
-                .setError(describe(error))
-                .setProcessor(PROCESSOR)
-                .build();
-        String topic = Topics.DEAD_LETTERS.name();
-        return new ProducerRecord<>(topic, r.key(), deadLetterSerializer.serialize(topic, letter));
-    }
-
-    static String describe(Throwable error) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (!text.isEmpty()) text.append(" <- caused by ");
-            text.append(t.getClass().getName());
-            if (t.getMessage() != null) text.append(": ").append(t.getMessage());
-        }
-        return text.toString();
     }
 
     private static boolean fenced(Throwable e) {

@@ -9,9 +9,10 @@ import org.eclipse.microprofile.health.Liveness;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * {@code /q/health}: ready while the loop is the active writer; live unless it failed. A standby
- * and a fenced instance stay live (a restart would only fence the active instance in turn) but
- * report not ready.
+ * {@code /q/health}: ready while the loop is the active writer and reads its input; live unless it
+ * failed. A standby and a fenced instance stay live (a restart would only fence the active instance
+ * in turn) but report not ready; so does a loop whose input is held while the schema registry does
+ * not answer (it goes on deciding on what it has, and reads on when the registry is back).
  */
 public final class SchedulerHealth {
 
@@ -23,6 +24,7 @@ public final class SchedulerHealth {
                 .withData("state", service.state().name())
                 .withData("epoch", service.epoch())
                 .withData("leader", service.leader())
+                .withData("input", service.holding().map(why -> "held: " + why).orElse("read"))
                 .build();
     }
 
@@ -34,7 +36,8 @@ public final class SchedulerHealth {
 
         @Override
         public HealthCheckResponse call() {
-            return response("scheduler", !service.enabled() || service.state() == LoopState.ACTIVE, service);
+            return response("scheduler", !service.enabled()
+                    || (service.state() == LoopState.ACTIVE && service.holding().isEmpty()), service);
         }
     }
 

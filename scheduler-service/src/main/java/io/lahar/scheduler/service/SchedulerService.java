@@ -166,6 +166,12 @@ public class SchedulerService {
         return l == null ? 0 : l.epoch();
     }
 
+    /** Why the loop's input is held (the schema registry does not answer), or empty. */
+    public java.util.Optional<String> holding() {
+        SchedulingLoop l = loop;
+        return l == null ? java.util.Optional.empty() : l.holding();
+    }
+
     /** Volcano's default configuration, or the file's; a bad file stops start-up with every problem. */
     private SchedulerConf conf() {
         if (confFile.isEmpty() || confFile.get().isBlank()) return SchedulerConf.defaults();

@@ -54,6 +54,7 @@ public final class JobCommandCodec {
                 .setManifest(verdict.admitted() == null ? null : Manifests.toJson(verdict.admitted()))
                 .setSender(request.sender())
                 .setTime(Instant.ofEpochMilli(verdict.time()))
+                .setWarnings(verdict.warnings())
                 .build();
     }
 

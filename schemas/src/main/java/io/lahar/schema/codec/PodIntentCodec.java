@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.PodTemplate;
 import io.lahar.core.job.WorldAction;
+import io.lahar.core.job.plugins.ObjectKind;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.DeleteObject;
 import io.lahar.schema.DeletePod;
@@ -25,7 +26,8 @@ import java.util.TreeMap;
 /**
  * The engine's {@link WorldAction}s to {@code lahar.pod-intents} records. Pod-group actions and
  * the TTL's job deletion are carried by other topics (pod groups, job status); a few actions have
- * no branch in the intent union yet and are reported as such, never dropped unnoticed.
+ * no branch in the intent union yet and are reported as such, never dropped unnoticed. A job
+ * plugin's new kind of object needs a branch here (core/README.md, "Adding a job plugin").
  */
 public final class PodIntentCodec {
 
@@ -62,7 +64,7 @@ public final class PodIntentCodec {
         return switch (action) {
             case WorldAction.CreatePod c -> intent(ctx, createPod(ctx, c));
             case WorldAction.DeletePod d -> intent(ctx, new DeletePod(d.name(), ctx.jobVersion(), d.reason()));
-            case WorldAction.CreateObject o when "Service".equals(o.kind()) -> intent(ctx, service(ctx, o));
+            case WorldAction.CreateObject o when ObjectKind.SERVICE.kind().equals(o.kind()) -> intent(ctx, service(ctx, o));
             case WorldAction.CreateObject o -> new NotInContract(o.kind() + " " + o.name()
                     + ": the intent union has no branch for this kind");
             case WorldAction.CreateConfigMap cm -> intent(ctx, new EnsureConfigMap(cm.name(), jobLabels(ctx),

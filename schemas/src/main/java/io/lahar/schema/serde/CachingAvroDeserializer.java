@@ -1,5 +1,6 @@
 package io.lahar.schema.serde;
 
+import io.lahar.schema.deadletter.TransientFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -35,6 +36,13 @@ import org.apache.kafka.common.serialization.Deserializer;
  * only one that sees them). Null (a tombstone) reads as null; bytes that do not start with the magic
  * byte go to {@link SpecificAvroDeserializer} unchanged.
  *
+ * <p>Stricter than Avro's resolution in one way: the writer's record must have {@code T}'s name (or
+ * one of its aliases), as the Avro specification asks of a reader. Avro's Java resolution matches
+ * fields by name only, so a {@code Node} resolved as a {@code Queue} (its other fields defaulted)
+ * would read as an open queue named after the node. Errors say which schema id, and what the
+ * registry answered for it; a registry that does not answer raises the {@code TransientFailure} of
+ * {@link RegistrySerdes}.
+ *
  * <p>Thread-safe: Kafka Streams may share one serde between stream threads. The readers sit in a
  * concurrent map; a {@link SpecificDatumReader} whose schemas are fixed keeps its resolver per
  * thread, and every call decodes with its own decoder.
@@ -55,7 +63,7 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
      * own does (same Parsing Canonical Form: the same fields and types in the same order, so the
      * same bytes; docs, defaults and logical types aside).
      */
-    private record Reader<T>(SpecificDatumReader<T> datumReader, boolean sameLayout) {
+    private record Reader<T>(SpecificDatumReader<T> datumReader, boolean sameLayout, String wrongType) {
     }
 
     /** Reads a record's fields straight from its Avro binary, laid out as {@code T}'s own schema. */
@@ -90,10 +98,21 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
     @Override
     public T deserialize(String topic, byte[] bytes) {
         if (bytes == null) return null;
-        if (bytes.length < HEADER || bytes[0] != MAGIC) return fallback.deserialize(topic, bytes);
+        if (bytes.length < HEADER || bytes[0] != MAGIC) return notWireFormat(topic, bytes);
         int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
         Reader<T> reader = reader(topic, bytes, id);
         return reader == null ? fallback.deserialize(topic, bytes) : decode(reader, topic, id, bytes);
+    }
+
+    /** Bytes without the registry's header: what the registry serde makes of them, or why not. */
+    private T notWireFormat(String topic, byte[] bytes) {
+        try {
+            return fallback.deserialize(topic, bytes);
+        } catch (RuntimeException e) {
+            if (RegistrySerdes.unanswered(e) || e instanceof TransientFailure) throw e;
+            throw new IllegalArgumentException("value: not a registry-encoded record on " + topic + " (" + bytes.length
+                    + " bytes; the wire format is the magic byte 0 and a 4-byte schema id before the Avro binary)", e);
+        }
     }
 
     /**
@@ -123,19 +142,45 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
         }
     }
 
-    /** The reader for the id, null when the registry's decoding gives no generic record. */
+    /**
+     * The reader for the id, null when the registry's decoding gives no generic record.
+     *
+     * @throws IllegalArgumentException when the registry has no such id, or its schema is another record type
+     */
     private Reader<T> reader(String topic, byte[] bytes, int id) {
         Reader<T> reader = readers.get(id);
         if (reader == null) {
             // The first record of this id: the registry deserializer fetches the writer's schema.
-            Object decoded = registry.deserialize(topic, bytes);
+            Object decoded = fetch(topic, bytes, id);
             if (!(decoded instanceof GenericRecord record)) return null;
             Schema writer = record.getSchema();
+            String wrongType = sameType(writer) ? null : "value: schema id " + id + " on " + topic + " is the schema of "
+                    + writer.getFullName() + " records, not of " + readerSchema.getFullName() + " records: a record of another topic";
             // Two threads meeting a new id at once may both build one; either is right.
             reader = readers.computeIfAbsent(id, ignored -> new Reader<>(new SpecificDatumReader<>(writer, readerSchema, data),
-                    readerLayout.equals(SchemaNormalization.toParsingForm(writer))));
+                    readerLayout.equals(SchemaNormalization.toParsingForm(writer)), wrongType));
         }
+        if (reader.wrongType() != null) throw new IllegalArgumentException(reader.wrongType());
         return reader;
+    }
+
+    /** The registry serde's decoding of the first record of an id, its failure said in words. */
+    private Object fetch(String topic, byte[] bytes, int id) {
+        try {
+            return registry.deserialize(topic, bytes);
+        } catch (RuntimeException e) {
+            if (RegistrySerdes.unanswered(e) || e instanceof TransientFailure) throw e;
+            throw RegistrySerdes.answer(e)
+                    .map(answer -> new IllegalArgumentException("value: schema id " + id + " on " + topic
+                            + " is not in the schema registry, which answered " + answer, e))
+                    .orElseGet(() -> undecodable(topic, id, e));
+        }
+    }
+
+    /** The Avro specification's rule: a reader reads records of its own name or of one of its aliases. */
+    private boolean sameType(Schema writer) {
+        return writer.getType() == Schema.Type.RECORD
+                && (writer.getName().equals(readerSchema.getName()) || readerSchema.getAliases().contains(writer.getFullName()));
     }
 
     /** The record resolved into {@code T} from its writer's schema. */
@@ -153,7 +198,7 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
     }
 
     private IllegalArgumentException undecodable(String topic, int id, Exception e) {
-        return new IllegalArgumentException("cannot decode a record of schema id " + id + " on " + topic + " as "
+        return new IllegalArgumentException("value: cannot decode a record of schema id " + id + " on " + topic + " as "
                 + readerSchema.getName() + ": " + e.getMessage(), e);
     }
 

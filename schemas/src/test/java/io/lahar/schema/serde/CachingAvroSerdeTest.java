@@ -240,7 +240,49 @@ class CachingAvroSerdeTest {
         assertThat(events.read("lahar.pod-events", null, pod, e -> "decoded")).isNull();
         assertThatThrownBy(() -> events.read("lahar.pod-events", java.util.Arrays.copyOf(own, 9), pod, e -> "decoded"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("cannot decode a record of schema id").hasMessageContaining("lahar.pod-events");
+                .hasMessageStartingWith("value: cannot decode a record of schema id").hasMessageContaining("lahar.pod-events");
+    }
+
+    @Test
+    void aRecordOfAnotherTypeIsRefusedNotResolvedByItsFieldNames() {
+        // A Node on lahar.queues: Avro's Java resolution alone would read it as an open queue named after the node.
+        Node node = Node.newBuilder().setName("b").setAllocatable(Map.of("cpu", "8")).setTime(T0).build();
+        byte[] misrouted = registry.write(Node.getClassSchema(), node);
+        CachingAvroDeserializer<io.lahar.schema.Queue> queues = new CachingAvroDeserializer<>(io.lahar.schema.Queue.class,
+                registry.deserializer());
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> queues.deserialize("lahar.queues", misrouted))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("value: schema id " + registry.idOf(Node.getClassSchema()) + " on lahar.queues is the schema of "
+                            + "io.lahar.schema.Node records, not of io.lahar.schema.Queue records: a record of another topic");
+        }
+        assertThat(registry.deserializations).as("the verdict on the id is cached like a reader").hasValue(1);
+    }
+
+    @Test
+    void anIdTheRegistryDoesNotKnowSaysWhichAndWhatTheRegistryAnswered() {
+        io.apicurio.registry.rest.client.models.ProblemDetails notFound = new io.apicurio.registry.rest.client.models.ProblemDetails();
+        notFound.setStatus(404);
+        notFound.setDetail("ContentNotFoundException: No content with ID '999999' was found.");
+        CachingAvroDeserializer<JobStatusRecord> reader = new CachingAvroDeserializer<>(JobStatusRecord.class, (topic, bytes) -> {
+            throw new RuntimeException(notFound);
+        });
+        byte[] unknown = {0, 0, 0x0f, 0x42, 0x3f, 2, 98};
+        assertThatThrownBy(() -> reader.deserialize(TOPIC, unknown))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("value: schema id 999999 on " + TOPIC + " is not in the schema registry, which answered 404 "
+                        + "ContentNotFoundException: No content with ID '999999' was found.");
+    }
+
+    @Test
+    void bytesWithoutTheRegistrysHeaderSaySo() {
+        CachingAvroDeserializer<JobStatusRecord> reader = new CachingAvroDeserializer<>(JobStatusRecord.class, (topic, bytes) -> {
+            throw new IllegalStateException("Unknown magic byte!");
+        });
+        assertThatThrownBy(() -> reader.deserialize(TOPIC, "not avro".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("value: not a registry-encoded record on " + TOPIC + " (8 bytes;")
+                .hasRootCauseMessage("Unknown magic byte!");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.lahar.streams.flow;
 
 import io.lahar.core.admission.Admission;
 import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.JobFlowAdmission;
 import io.lahar.core.admission.JobTemplateAdmission;
@@ -20,6 +21,7 @@ import io.lahar.schema.FlowCommand;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.SubmitFlowObject;
 import io.lahar.schema.Topics;
+import io.lahar.streams.kafka.StateSize;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -57,13 +59,31 @@ public final class FlowCommandInput {
     private final FlowEngine engine;
     private final KeyValueStore<String, byte[]> templates;
     private final TemplateLookup lookup;
+    private final AdmissionLimits limits;
 
     FlowCommandInput(ProcessorContext<Object, Object> context, FlowEngine engine, KeyValueStore<String, byte[]> templates,
-                     TemplateLookup lookup) {
+                     TemplateLookup lookup, AdmissionLimits limits) {
         this.context = context;
         this.engine = engine;
         this.templates = templates;
         this.lookup = lookup;
+        this.limits = limits;
+    }
+
+    /** Nothing stored, the configured limits: each command adds what its admission looks up. */
+    private AdmissionContext admission() {
+        return AdmissionContext.empty().withLimits(limits);
+    }
+
+    /** With the templates of the flow's entries that are visible, so the jobs they make are checked too. */
+    private AdmissionContext admission(JobFlow flow) {
+        AdmissionContext ctx = admission();
+        if (flow.spec() != null) {
+            for (JobTemplate t : lookup.templatesOf(flow)) {
+                ctx = ctx.with(t);
+            }
+        }
+        return ctx;
     }
 
     void handle(String key, FlowCommand command, long timestamp) {
@@ -71,9 +91,12 @@ public final class FlowCommandInput {
         long time = command.getTime().toEpochMilli();
         String expected = Topics.jobKey(command.getNamespace(), command.getName());
         if (!key.equals(expected)) {
-            answer(key, command, reject(command, kind, List.of(new Violation("key", "record key \"" + key
-                    + "\" does not match the command's object \"" + expected + "\": flow commands are keyed namespace/name"))), timestamp);
-            return;
+            // Answered, so the sender does not wait for its timeout, and dead-lettered: it is bad input.
+            Violation violation = new Violation("key", "record key \"" + key + "\" does not match the command's object \""
+                    + expected + "\": flow commands are keyed namespace/name");
+            // Keyed as it should have been: its readers find it by requestId, and a result is keyed by its object.
+            answer(expected, command, reject(command, kind, List.of(violation)), timestamp);
+            throw new IllegalArgumentException(violation.path() + ": " + violation.message());
         }
         switch (command.getKind()) {
             case JobFlow -> flowCommand(key, command, kind, time, timestamp);
@@ -109,12 +132,15 @@ public final class FlowCommandInput {
     private FlowVerdict submitFlow(String key, FlowEntry entry, FlowCommand command, SubmitFlowObject submit, String kind,
                                    long time, long timestamp) {
         JobFlow flow;
+        List<String> warnings;
         try {
-            flow = read(submit.getManifest(), JobFlow.class, command);
+            Manifests.Reading reading = read(submit.getManifest(), JobFlow.class, command);
+            flow = (JobFlow) reading.manifest();
+            warnings = reading.warnings();
         } catch (ManifestException e) {
             return reject(command, kind, List.of(new Violation("", e.getMessage())));
         }
-        AdmissionContext ctx = AdmissionContext.empty();
+        AdmissionContext ctx = admission(flow);
         if (entry.live()) {
             ctx = ctx.with(entry.info().flow());
         }
@@ -127,7 +153,7 @@ public final class FlowCommandInput {
         }
         if (!violations.isEmpty()) {
             violations.addAll(missing);
-            FlowVerdict verdict = reject(command, kind, violations);
+            FlowVerdict verdict = reject(command, kind, violations).withWarnings(warnings);
             if (entry.live() || entry.held() != null) {
                 engine.save(key, entry, entry.remember(verdict));
             }
@@ -135,20 +161,50 @@ public final class FlowCommandInput {
         }
         if (!missing.isEmpty()) {
             // Maybe posted a moment ago, not visible here yet: hold the answer (see HeldSubmit).
-            engine.save(key, entry, entry.withHeld(HeldSubmit.of(command, submit)));
+            try {
+                engine.save(key, entry, entry.withHeld(HeldSubmit.of(command, submit)), FlowStores.COMMAND_MAX_BYTES);
+            } catch (StateSize.TooLarge e) {
+                return reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs"))).withWarnings(warnings);
+            }
             return null;
         }
-        return admit(key, entry, command, kind, (JobFlow) result.object(), time, timestamp);
+        return admit(key, entry, command, kind, (JobFlow) result.object(), time, timestamp, warnings);
     }
 
     private FlowVerdict admit(String key, FlowEntry entry, FlowCommand command, String kind, JobFlow flow, long time,
-                              long timestamp) {
+                              long timestamp, List<String> warnings) {
         JobFlow admitted = stamp(flow, command, time);
-        FlowVerdict verdict = accept(command, kind, Manifests.toJson(admitted), time);
+        FlowVerdict verdict = accept(command, kind, Manifests.toJson(admitted), time).withWarnings(warnings);
         FlowEntry fresh = new FlowEntry(null, entry.recent(), null).remember(verdict);
-        // Saved from the entry as it was, so its hold's timer goes with it.
-        engine.apply(key, entry, fresh, new FlowInput.Submit(admitted, lookup.templatesOf(admitted), time), timestamp);
-        return verdict;
+        List<JobTemplate> used = lookup.templatesOf(admitted);
+        try {
+            // Saved from the entry as it was, so its hold's timer goes with it.
+            engine.apply(key, entry, fresh, new FlowInput.Submit(admitted, used, time), timestamp,
+                    FlowStores.COMMAND_MAX_BYTES - jobsYetToCome(admitted, used));
+            return verdict;
+        } catch (StateSize.TooLarge e) {
+            FlowVerdict refused = reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs")))
+                    .withWarnings(warnings);
+            if (entry.live() || entry.held() != null) {
+                engine.save(key, entry, entry.withHeld(null).remember(refused));
+            }
+            return refused;
+        }
+    }
+
+    /** What one job of a flow adds to its entry besides its manifest: status counts and capped histories. */
+    private static final int JOB_STATUS_BYTES = 4 * 1024;
+
+    /**
+     * About what a flow's entry grows by after its submission: every job it creates is kept in it,
+     * about the size of its template, with its status and history (capped per job).
+     */
+    private static int jobsYetToCome(JobFlow flow, List<JobTemplate> templates) {
+        long bytes = (long) flow.spec().flowsOrEmpty().size() * JOB_STATUS_BYTES;
+        for (JobTemplate t : templates) {
+            bytes += Manifests.toJson(t).length();
+        }
+        return (int) Math.min(bytes, FlowStores.MAX_BYTES);
     }
 
     /**
@@ -161,23 +217,26 @@ public final class FlowCommandInput {
         String kind = kindOf(command);
         FlowVerdict verdict;
         JobFlow flow;
+        List<String> warnings = List.of();
         try {
-            flow = read(held.manifest(), JobFlow.class, command);
+            Manifests.Reading reading = read(held.manifest(), JobFlow.class, command);
+            flow = (JobFlow) reading.manifest();
+            warnings = reading.warnings();
         } catch (ManifestException e) {
             // It was read when it arrived; a reader that changed since rejects it rather than hold it forever.
             flow = null;
         }
-        AdmissionResult<Manifest> result = flow == null ? null : Admission.create(flow, AdmissionContext.empty());
+        AdmissionResult<Manifest> result = flow == null ? null : Admission.create(flow, admission(flow));
         if (result == null || !result.accepted()) {
             verdict = reject(command, kind, result == null ? List.of(new Violation("", "the held manifest no longer reads"))
-                    : result.violations());
+                    : result.violations()).withWarnings(warnings);
             engine.save(key, entry, entry.withHeld(null).remember(verdict));
         } else {
             List<Violation> missing = missingTemplates(flow);
             if (missing.isEmpty()) {
-                verdict = admit(key, entry, command, kind, (JobFlow) result.object(), held.time(), timestamp);
+                verdict = admit(key, entry, command, kind, (JobFlow) result.object(), held.time(), timestamp, warnings);
             } else if (held.expiresAt(tickTime)) {
-                verdict = reject(command, kind, missing);
+                verdict = reject(command, kind, missing).withWarnings(warnings);
                 engine.save(key, entry, entry.withHeld(null).remember(verdict));
             } else {
                 engine.save(key, entry, entry.withHeld(held.checked()));
@@ -211,7 +270,7 @@ public final class FlowCommandInput {
                     + NOT_FOUND + " in namespace " + command.getNamespace())));
         }
         JobFlow stored = entry.info().flow().withStatus(entry.info().status());
-        AdmissionResult<JobFlow> result = JobFlowAdmission.delete(stored, AdmissionContext.empty().with(stored));
+        AdmissionResult<JobFlow> result = JobFlowAdmission.delete(stored, admission().with(stored));
         if (!result.accepted()) {
             FlowVerdict verdict = reject(command, kind, result.violations());
             engine.save(key, entry, entry.remember(verdict));
@@ -234,33 +293,48 @@ public final class FlowCommandInput {
         }
         FlowVerdict verdict;
         TemplateEntry next;
+        byte[] encoded = null;
         if (command.getCommand() instanceof SubmitFlowObject submit) {
             JobTemplate template = null;
             List<Violation> violations;
+            List<String> warnings = List.of();
             try {
-                template = read(submit.getManifest(), JobTemplate.class, command);
+                Manifests.Reading reading = read(submit.getManifest(), JobTemplate.class, command);
+                template = (JobTemplate) reading.manifest();
+                warnings = reading.warnings();
                 AdmissionResult<JobTemplate> r = entry.template() == null
-                        ? JobTemplateAdmission.create(template, AdmissionContext.empty())
-                        : JobTemplateAdmission.update(entry.template(), template, AdmissionContext.empty());
+                        ? JobTemplateAdmission.create(template, admission())
+                        : JobTemplateAdmission.update(entry.template(), template, admission());
                 violations = r.violations();
             } catch (ManifestException e) {
                 violations = List.of(new Violation("", e.getMessage()));
             }
+            JobTemplate admitted = violations.isEmpty() ? stamp(template, entry.template(), command, time) : null;
+            FlowVerdict accepted = admitted == null ? null
+                    : accept(command, kind, Manifests.toJson(admitted), time).withWarnings(warnings);
+            if (admitted != null) {
+                try {
+                    // Checked before the template is published: no template is out there without its entry.
+                    encoded = FlowStores.encode(key, entry.withTemplate(admitted).remember(accepted), FlowStores.COMMAND_MAX_BYTES);
+                } catch (StateSize.TooLarge e) {
+                    violations = List.of(e.violation("jobtemplate", "the answers to its later commands"));
+                }
+            }
             if (violations.isEmpty()) {
-                JobTemplate admitted = stamp(template, entry.template(), command, time);
-                verdict = accept(command, kind, Manifests.toJson(admitted), time);
+                verdict = accepted;
                 next = entry.withTemplate(admitted).remember(verdict);
                 context.forward(new Record<>(key, FlowCodecs.toTemplateRecord(admitted, time), timestamp), FlowSinks.TEMPLATES);
             } else {
-                verdict = reject(command, kind, violations);
+                verdict = reject(command, kind, violations).withWarnings(warnings);
                 next = entry.template() == null ? null : entry.remember(verdict);
+                encoded = null;
             }
         } else if (entry.template() == null) {
             verdict = reject(command, kind, List.of(new Violation("metadata.name", "jobtemplate \"" + command.getName()
                     + "\" " + NOT_FOUND + " in namespace " + command.getNamespace())));
             next = entry.recent().isEmpty() ? null : entry.remember(verdict);
         } else {
-            AdmissionContext ctx = AdmissionContext.empty();
+            AdmissionContext ctx = admission();
             for (JobFlow f : lookup.flows(command.getNamespace())) {
                 ctx = ctx.with(f);
             }
@@ -276,21 +350,25 @@ public final class FlowCommandInput {
             }
         }
         if (next != null) {
-            templates.put(key, FlowStores.encode(key, next));
+            templates.put(key, encoded != null ? encoded : FlowStores.encode(key, next));
         }
         answer(key, command, verdict, timestamp);
     }
 
     // ---- shared -------------------------------------------------------------------------------
 
-    /** Reads the manifest and checks it is of the command's kind, namespace and name. */
-    private static <T extends Manifest> T read(String json, Class<T> type, FlowCommand command) {
-        T m = Manifests.read(json, type);
+    /** Reads the manifest, with its warnings, and checks it is of the command's kind, namespace and name. */
+    private static Manifests.Reading read(String json, Class<? extends Manifest> type, FlowCommand command) {
+        Manifests.Reading reading = Manifests.readWithWarnings(json);
+        Manifest m = reading.manifest();
+        if (!type.isInstance(m)) {
+            throw new ManifestException("expected a " + type.getSimpleName() + ", found a " + m.kind());
+        }
         if (!m.namespace().equals(command.getNamespace()) || !m.name().equals(command.getName())) {
             throw new ManifestException("the manifest is " + m.namespace() + "/" + m.name() + " but the command is about "
                     + command.getNamespace() + "/" + command.getName());
         }
-        return m;
+        return reading;
     }
 
     /**

@@ -16,12 +16,15 @@ import io.lahar.schema.DeleteJob;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
+import io.lahar.streams.kafka.StateSize;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -56,7 +59,16 @@ final class FlowEngine {
     }
 
     void save(String key, FlowEntry before, FlowEntry after) {
-        flows.put(key, FlowStores.encode(key, after));
+        save(key, before, after, FlowStores.MAX_BYTES);
+    }
+
+    /**
+     * As {@link #save(String, FlowEntry, FlowEntry)}, refusing an entry over {@code limit} bytes.
+     *
+     * @throws StateSize.TooLarge when it is: nothing was saved
+     */
+    void save(String key, FlowEntry before, FlowEntry after, int limit) {
+        flows.put(key, FlowStores.encode(key, after, limit));
         timers.update(key, FlowTimers.nextDue(before), FlowTimers.nextDue(after));
     }
 
@@ -65,13 +77,20 @@ final class FlowEngine {
      * the flow last looked, for the entries not created yet), saves and emits; returns the new entry.
      */
     FlowEntry apply(String key, FlowEntry entry, FlowInput input, long timestamp) {
-        return apply(key, entry, entry, input, timestamp);
+        return apply(key, entry, entry, input, timestamp, FlowStores.MAX_BYTES);
     }
 
-    /** As {@link #apply(String, FlowEntry, FlowInput, long)}, where {@code stored} is what the store holds now (its timer is replaced). */
-    FlowEntry apply(String key, FlowEntry stored, FlowEntry entry, FlowInput input, long timestamp) {
+    /**
+     * As {@link #apply(String, FlowEntry, FlowInput, long)}, where {@code stored} is what the store
+     * holds now (its timer is replaced), refusing an entry over {@code limit} bytes. The entry is
+     * saved before anything is sent, so a refused one sends nothing.
+     *
+     * @throws StateSize.TooLarge when the entry would be over {@code limit}: nothing was saved or sent
+     */
+    FlowEntry apply(String key, FlowEntry stored, FlowEntry entry, FlowInput input, long timestamp, int limit) {
         FlowInfo before = entry.info();
         FlowInfo state = before;
+        List<JobCommand> commands = new ArrayList<>();
         if (entry.live() && !(input instanceof FlowInput.Submit) && !(input instanceof FlowInput.Delete)) {
             for (FlowJob j : before.jobs().values()) {
                 if (j.state() != EntryState.Waiting) {
@@ -79,18 +98,23 @@ final class FlowEngine {
                 }
                 Optional<JobTemplate> now = lookup.template(before.flow().namespace(), j.entry());
                 if (now.isPresent() && !now.get().equals(before.templates().get(j.entry()))) {
-                    state = run(key, state, new FlowInput.TemplateChanged(now.get(), input.time()), timestamp);
+                    state = run(key, state, new FlowInput.TemplateChanged(now.get(), input.time()), commands);
                 }
             }
         }
-        state = run(key, state, input, timestamp);
+        state = run(key, state, input, commands);
         FlowEntry after = entry.withInfo(state);
-        save(key, stored, after);
+        save(key, stored, after, limit);
+        for (JobCommand command : commands) {
+            context.forward(new Record<>(Topics.jobKey(command.getNamespace(), command.getName()), command, timestamp),
+                    FlowSinks.JOB_COMMANDS);
+        }
         publish(key, before, state, timestamp);
         return after;
     }
 
-    private FlowInfo run(String key, FlowInfo state, FlowInput input, long timestamp) {
+    /** Runs one input; the job commands it gives are added to {@code commands}, to send once the entry is saved. */
+    private FlowInfo run(String key, FlowInfo state, FlowInput input, List<JobCommand> commands) {
         FlowOutcome outcome = controller.apply(state, input);
         FlowInfo next = outcome.state();
         for (FlowTransition t : outcome.transitions()) {
@@ -108,8 +132,7 @@ final class FlowEngine {
                 case FlowAction.DeleteJob d -> command(next, d.name(), "delete", next.time(),
                         new DeleteJob("deleted by jobflow " + key + ": " + d.reason()));
             };
-            context.forward(new Record<>(Topics.jobKey(command.getNamespace(), command.getName()), command, timestamp),
-                    FlowSinks.JOB_COMMANDS);
+            commands.add(command);
         }
         return next;
     }

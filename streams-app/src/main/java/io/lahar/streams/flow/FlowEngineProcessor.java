@@ -1,5 +1,6 @@
 package io.lahar.streams.flow;
 
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.core.flow.FlowInput;
 import io.lahar.core.flow.FlowJob;
 import io.lahar.schema.CommandResult;
@@ -8,11 +9,12 @@ import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
-import io.lahar.streams.kafka.DeadLetters;
+import io.lahar.schema.deadletter.InputRecords;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
@@ -29,7 +31,8 @@ import java.util.OptionalLong;
  * the order the task reads them.
  *
  * <p>Values arrive as bytes: a record that does not decode, or that the engine cannot process,
- * goes to the dead-letter topic with its bytes and the error instead of stopping the stream thread.
+ * throws, and its {@code GuardedProcessor} sends it to the dead-letter topic with its bytes and the
+ * reason instead of stopping the stream thread.
  */
 final class FlowEngineProcessor implements Processor<Object, byte[], Object, Object> {
 
@@ -43,14 +46,16 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
 
     private final Decoders decoders;
     private final int tickBudget;
+    private final AdmissionLimits limits;
     private ProcessorContext<Object, Object> context;
     private FlowEngine engine;
     private FlowTimers timers;
     private FlowCommandInput commands;
 
-    FlowEngineProcessor(Decoders decoders, int tickBudget) {
+    FlowEngineProcessor(Decoders decoders, int tickBudget, AdmissionLimits limits) {
         this.decoders = decoders;
         this.tickBudget = tickBudget;
+        this.limits = limits;
     }
 
     @Override
@@ -61,31 +66,24 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         TemplateLookup lookup = new TemplateLookup(context.getStateStore(FlowStores.GLOBAL_TEMPLATES), decoders.templates(),
                 context.getStateStore(FlowStores.GLOBAL_FLOW_STATUS), decoders.flowStatus());
         this.engine = new FlowEngine(context, context.getStateStore(FlowStores.FLOWS), timers, lookup);
-        this.commands = new FlowCommandInput(context, engine, context.getStateStore(FlowStores.TEMPLATES), lookup);
+        this.commands = new FlowCommandInput(context, engine, context.getStateStore(FlowStores.TEMPLATES), lookup, limits);
     }
 
     @Override
     public void process(Record<Object, byte[]> record) {
-        String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
-        boolean flowCommand = topic.equals(Topics.FLOW_COMMANDS.name());
-        boolean jobStatus = topic.endsWith(FlowTopology.REPARTITION + "-repartition");
-        boolean rejection = topic.endsWith(FlowTopology.REJECTIONS + "-repartition");
-        try {
-            String key = keyOf(record.key());
-            if (flowCommand) {
-                commands.handle(key, decode(decoders.commands(), topic, record.value()), record.timestamp());
-            } else if (jobStatus) {
-                jobStatus(key, decode(decoders.jobStatus(), Topics.JOB_STATUS.name(), record.value()), record.timestamp());
-            } else if (rejection) {
-                rejection(key, decode(decoders.results(), Topics.COMMAND_RESULTS.name(), record.value()), record.timestamp());
-            } else {
-                // The node's fourth source: lahar.flow-clock.
-                tick(decode(decoders.ticks(), topic, record.value()), record.timestamp());
-            }
-        } catch (RuntimeException e) {
-            LOG.warnf("record %s sent to the dead-letter topic: %s",
-                    context.recordMetadata().map(m -> m.topic() + "/" + m.partition() + "@" + m.offset()).orElse("?"), e.toString());
-            context.forward(DeadLetters.of(context, bytes(record), e), FlowSinks.DEAD_LETTERS);
+        RecordMetadata meta = context.recordMetadata().orElseThrow();
+        String topic = meta.topic();
+        String key = keyOf(record.key());
+        if (topic.equals(Topics.FLOW_COMMANDS.name())) {
+            commands.handle(key, decode(decoders.commands(), topic, record.value()), record.timestamp());
+        } else if (topic.endsWith(FlowTopology.REPARTITION + "-repartition")) {
+            jobStatus(key, decode(decoders.jobStatus(), Topics.JOB_STATUS.name(), record.value()), record.timestamp());
+        } else if (topic.endsWith(FlowTopology.REJECTIONS + "-repartition")) {
+            rejection(key, decode(decoders.results(), Topics.COMMAND_RESULTS.name(), record.value()), record.timestamp());
+        } else {
+            // The node's fourth source: lahar.flow-clock, keyed by partition.
+            InputRecords.requireClockKey(Topics.FLOW_CLOCK, key, meta.partition());
+            tick(decode(decoders.ticks(), topic, record.value()), record.timestamp());
         }
     }
 
@@ -163,31 +161,27 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
     }
 
     private static String keyOf(Object key) {
-        return switch (key) {
-            case null -> throw new IllegalArgumentException("record has no key: flow inputs are keyed");
+        String text = switch (key) {
+            case null -> null;
             case String s -> s;
             case byte[] b -> new String(b, StandardCharsets.UTF_8);
             default -> key.toString();
         };
+        if (text == null || text.isEmpty()) {
+            throw new IllegalArgumentException("key: the record has " + (text == null ? "no" : "an empty")
+                    + " key; flow inputs are keyed namespace/name");
+        }
+        return text;
     }
 
     private static <T> T decode(Deserializer<T> deserializer, String topic, byte[] value) {
         if (value == null) {
-            throw new IllegalArgumentException("record has no value: a " + topic + " record here cannot be a tombstone");
+            throw new IllegalArgumentException("value: the record has no value; a " + topic + " record here cannot be a tombstone");
         }
         T decoded = deserializer.deserialize(topic, value);
         if (decoded == null) {
-            throw new IllegalArgumentException("value decoded to nothing");
+            throw new IllegalArgumentException("value: decoded to nothing");
         }
         return decoded;
-    }
-
-    private static Record<byte[], byte[]> bytes(Record<Object, byte[]> r) {
-        byte[] key = switch (r.key()) {
-            case null -> null;
-            case byte[] b -> b;
-            default -> r.key().toString().getBytes(StandardCharsets.UTF_8);
-        };
-        return new Record<>(key, r.value(), r.timestamp());
     }
 }

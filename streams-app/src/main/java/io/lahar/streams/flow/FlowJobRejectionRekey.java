@@ -2,6 +2,7 @@ package io.lahar.streams.flow;
 
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.Topics;
+import io.lahar.schema.deadletter.InputRecords;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -21,10 +22,11 @@ import java.util.Optional;
  * <p>The flow is read from the result's sender, {@code jobflow:<namespace>/<flow>}, which the
  * flow engine sets on every command it sends. Only rejected creations are passed on: a refused
  * delete (the job was already gone) tells the flow nothing. Most results are not a flow's: a
- * record whose bytes do not contain the sender's prefix is dropped without being decoded (one byte
- * scan per record), and so is a tombstone. One that has it but does not decode is dropped too: it
- * cannot be a result this engine can use, and the results topic is not the flow's input to
- * dead-letter.
+ * record whose bytes do not contain the sender's prefix is passed over without being decoded (one
+ * byte scan per record): it is not this processor's to judge (the k8s-bridge, which reads every
+ * result, dead-letters the ones that are bad). One that has the prefix but does not decode, or is
+ * mis-keyed, throws, and its {@code GuardedProcessor} dead-letters it; so does a tombstone, which
+ * the results topic does not have.
  */
 final class FlowJobRejectionRekey implements Processor<String, byte[], String, byte[]> {
 
@@ -46,16 +48,11 @@ final class FlowJobRejectionRekey implements Processor<String, byte[], String, b
 
     @Override
     public void process(Record<String, byte[]> record) {
-        if (record.value() == null || !marker.in(record.value())) {
+        if (record.value() != null && !marker.in(record.value())) {
             return;
         }
-        CommandResult result;
-        try {
-            result = deserializer.deserialize(Topics.COMMAND_RESULTS.name(), record.value());
-        } catch (RuntimeException e) {
-            return;
-        }
-        flowKey(result).ifPresent(k -> context.forward(record.withKey(k)));
+        CommandResult result = InputRecords.read(Topics.COMMAND_RESULTS, record.key(), record.value(), deserializer);
+        flowKey(result).ifPresent(k -> context.forward(record.withKey(k), FlowTopology.REJECTIONS_NODE));
     }
 
     /** {@code namespace/flow} when the result is job admission refusing a job a flow of that namespace created; else empty. */

@@ -2,6 +2,7 @@ package io.lahar.streams.flow;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.lahar.core.api.Manifests;
+import io.lahar.streams.kafka.StateSize;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,23 +25,35 @@ public final class FlowStores {
     public static final String GLOBAL_FLOW_STATUS = "flow-status-global";
 
     /** Maximum stored size; a record above it would not fit in the changelog topic. */
-    static final int MAX_BYTES = 900 * 1024;
+    static final int MAX_BYTES = StateSize.MAX_BYTES;
+
+    /**
+     * What a JobFlow's or JobTemplate's entry may grow by after a command besides what
+     * {@link FlowCommandInput} estimates (a flow's jobs yet to be created): statuses, histories,
+     * the verdicts of later commands.
+     */
+    static final int GROWTH_BYTES = 128 * 1024;
+
+    /** The most a create or an update may leave an entry at, before any estimate of what its flow's jobs add. */
+    static final int COMMAND_MAX_BYTES = MAX_BYTES - GROWTH_BYTES;
 
     private FlowStores() {
     }
 
     /**
-     * @throws IllegalStateException naming the key and the size when the value would not fit in
-     *     one changelog record: per-flow state must stay bounded, and failing loudly beats a
+     * @throws StateSize.TooLarge naming the key and the size when the value would not fit in one
+     *     changelog record: per-flow state must stay bounded, and failing loudly beats a
      *     changelog the broker refuses
      */
     static byte[] encode(String key, Object value) {
+        return encode(key, value, MAX_BYTES);
+    }
+
+    /** As {@link #encode(String, Object)}, refusing a value over {@code limit} (at most {@link #MAX_BYTES}) bytes. */
+    static byte[] encode(String key, Object value, int limit) {
         try {
             byte[] bytes = Manifests.jsonMapper().writeValueAsBytes(value);
-            if (bytes.length > MAX_BYTES) {
-                throw new IllegalStateException("state of " + key + " is " + bytes.length + " bytes, over the "
-                        + MAX_BYTES + "-byte limit of one record");
-            }
+            StateSize.check(key, bytes.length, limit);
             return bytes;
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);

@@ -1,6 +1,8 @@
 package io.lahar.streams.flow;
 
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.streams.kafka.GlobalStoreUpdater;
+import io.lahar.streams.kafka.Guards;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.FlowCommand;
@@ -56,6 +58,11 @@ public final class FlowTopology {
     /** The repartition of job admission's refusals of the flows' jobs: {@code <application.id>-flow-job-rejections-repartition}. */
     public static final String REJECTIONS = "flow-job-rejections";
     public static final String ENGINE = "flow-engine";
+    /** Re-keys job admission's refusals of the flows' jobs to the flow; forwards them to {@link #REJECTIONS_NODE}. */
+    static final String REKEY = "flow-job-rejection-rekey";
+    /** The first node of the rejections' repartition, named by Kafka Streams after it. */
+    static final String REJECTIONS_NODE = REJECTIONS + "-repartition-filter";
+    static final String REKEY_DEAD_LETTERS = "flow-job-rejection-dead-letters";
     static final String COMMANDS_SOURCE = "flow-commands-source";
     static final String CLOCK_SOURCE = "flow-clock-source";
 
@@ -71,13 +78,14 @@ public final class FlowTopology {
      * @param lifecycle the job lifecycle node's stream: what it forwards to {@link #JOB_STATUS_NODE}
      *                  is a flow's key and a {@code lahar.job-status} record's bytes
      */
-    public static void addRepartitions(StreamsBuilder builder, RegistrySerdes serdes, KStream<Object, Object> lifecycle) {
+    public static void addRepartitions(StreamsBuilder builder, RegistrySerdes serdes, KStream<Object, Object> lifecycle,
+                                       Guards guards) {
         flowStatuses(lifecycle).repartition(Repartitioned.<String, byte[]>as(REPARTITION)
                 .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
                 .withNumberOfPartitions(Topics.JOB_PARTITIONS));
         var resultDecoder = serdes.value(CommandResult.class).deserializer();
         builder.stream(Topics.COMMAND_RESULTS.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("flow-job-results-source"))
-                .process(() -> new FlowJobRejectionRekey(resultDecoder), Named.as("flow-job-rejection-rekey"))
+                .process(() -> guards.guard(new FlowJobRejectionRekey(resultDecoder), REKEY_DEAD_LETTERS), Named.as(REKEY))
                 .repartition(Repartitioned.<String, byte[]>as(REJECTIONS)
                         .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
                         .withNumberOfPartitions(Topics.JOB_PARTITIONS));
@@ -97,15 +105,20 @@ public final class FlowTopology {
      * to it by name, which Kafka Streams derives from the repartition's.
      */
     public static void requireJobStatusNode(Topology topology, String lifecycle) {
+        requireNode(topology, lifecycle, JOB_STATUS_NODE);
+    }
+
+    /** Fails when {@code next} does not follow {@code node}: {@code node} forwards to it by name. */
+    private static void requireNode(Topology topology, String node, String next) {
         for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
-            for (TopologyDescription.Node node : sub.nodes()) {
-                if (node.name().equals(lifecycle) && node.successors().stream().anyMatch(n -> n.name().equals(JOB_STATUS_NODE))) {
+            for (TopologyDescription.Node n : sub.nodes()) {
+                if (n.name().equals(node) && n.successors().stream().anyMatch(s -> s.name().equals(next))) {
                     return;
                 }
             }
         }
-        throw new IllegalStateException("the topology has no node " + JOB_STATUS_NODE + " after " + lifecycle
-                + ": Kafka Streams named the " + REPARTITION + " repartition's first node otherwise");
+        throw new IllegalStateException("the topology has no node " + next + " after " + node
+                + ": Kafka Streams named the repartition's first node otherwise");
     }
 
     /**
@@ -113,18 +126,22 @@ public final class FlowTopology {
      * {@link #addRepartitions}).
      *
      * @param tickBudget at most this many flows are woken by one tick per partition
+     * @param limits     the bounds admission puts on the numbers of JobTemplates and JobFlows
      */
-    public static void addTo(Topology topology, RegistrySerdes serdes, int tickBudget) {
+    public static void addTo(Topology topology, RegistrySerdes serdes, int tickBudget, Guards guards,
+            AdmissionLimits limits) {
         var templateSerde = serdes.value(JobTemplate.class);
         var flowStatusSerde = serdes.value(JobFlowStatusRecord.class);
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_TEMPLATES),
                                 Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(),
                 "job-templates-global-source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.JOB_TEMPLATES.name(),
-                "job-templates-global-updater", () -> new GlobalStoreUpdater(FlowStores.GLOBAL_TEMPLATES, templateSerde.deserializer()));
+                "job-templates-global-updater",
+                () -> new GlobalStoreUpdater<>(FlowStores.GLOBAL_TEMPLATES, Topics.JOB_TEMPLATES, templateSerde.deserializer(), guards));
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_FLOW_STATUS),
                                 Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(),
                 "flow-status-global-source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_STATUS.name(),
-                "flow-status-global-updater", () -> new GlobalStoreUpdater(FlowStores.GLOBAL_FLOW_STATUS, flowStatusSerde.deserializer()));
+                "flow-status-global-updater",
+                () -> new GlobalStoreUpdater<>(FlowStores.GLOBAL_FLOW_STATUS, Topics.FLOW_STATUS, flowStatusSerde.deserializer(), guards));
 
         topology.addSource(COMMANDS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_COMMANDS.name());
         // A clock topic of its own: on lahar.clock the engine would share the job inputs' source, and
@@ -133,7 +150,8 @@ public final class FlowTopology {
         var decoders = new FlowEngineProcessor.Decoders(serdes.value(FlowCommand.class).deserializer(),
                 serdes.value(JobStatusRecord.class).deserializer(), serdes.value(Tick.class).deserializer(),
                 templateSerde.deserializer(), flowStatusSerde.deserializer(), serdes.value(CommandResult.class).deserializer());
-        topology.addProcessor(ENGINE, () -> new FlowEngineProcessor(decoders, tickBudget),
+        topology.addProcessor(ENGINE,
+                () -> guards.guard(new FlowEngineProcessor(decoders, tickBudget, limits), FlowSinks.DEAD_LETTERS),
                 COMMANDS_SOURCE, repartitionSource(topology, REPARTITION), repartitionSource(topology, REJECTIONS), CLOCK_SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FlowStores.FLOWS),
                 Serdes.String(), Serdes.ByteArray()), ENGINE);
@@ -153,6 +171,9 @@ public final class FlowTopology {
                 templateSerde.serializer(), ENGINE);
         topology.addSink(FlowSinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
                 serdes.value(DeadLetter.class).serializer(), ENGINE);
+        requireNode(topology, REKEY, REJECTIONS_NODE);
+        topology.addSink(REKEY_DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
+                serdes.value(DeadLetter.class).serializer(), REKEY);
     }
 
     /** The DSL names the repartition's source node itself; find it by its topic. */

@@ -1,5 +1,6 @@
 package io.lahar.streams.flow;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.lahar.core.admission.Violation;
 import io.lahar.schema.CommandResult;
 
@@ -12,15 +13,28 @@ import java.util.List;
  * again with the same requestId (a client retrying after a timeout) is answered alike and applied once.
  *
  * @param manifest the admitted manifest as JSON when accepted, else null
+ * @param warnings the fields its manifest held that were dropped as unknown
  */
 public record FlowVerdict(String requestId, String kind, boolean accepted, List<Violation> violations,
-                          String manifest, String sender, long time) {
+                          String manifest, String sender, long time,
+                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
 
     /** How many answers an object remembers: enough for any client's retries, bounded so the entry stays small. */
     static final int RECENT_LIMIT = 16;
 
     public FlowVerdict {
         violations = violations == null ? List.of() : List.copyOf(violations);
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    }
+
+    /** An answer without warnings. */
+    public FlowVerdict(String requestId, String kind, boolean accepted, List<Violation> violations, String manifest,
+                       String sender, long time) {
+        this(requestId, kind, accepted, violations, manifest, sender, time, List.of());
+    }
+
+    FlowVerdict withWarnings(List<String> next) {
+        return new FlowVerdict(requestId, kind, accepted, violations, manifest, sender, time, next);
     }
 
     CommandResult toResult(String namespace, String name) {
@@ -34,6 +48,7 @@ public record FlowVerdict(String requestId, String kind, boolean accepted, List<
                 .setManifest(manifest)
                 .setSender(sender)
                 .setTime(Instant.ofEpochMilli(time))
+                .setWarnings(warnings)
                 .build();
     }
 

@@ -11,11 +11,11 @@ final class Decoding {
 
     static <T> T decode(Deserializer<T> deserializer, String topic, byte[] value) {
         if (value == null) {
-            throw new IllegalArgumentException("record has no value: a " + topic + " record cannot be a tombstone");
+            throw new IllegalArgumentException("value: the record has no value; a " + topic + " record cannot be a tombstone");
         }
         T decoded = deserializer.deserialize(topic, value);
         if (decoded == null) {
-            throw new IllegalArgumentException("value decoded to nothing");
+            throw new IllegalArgumentException("value: decoded to nothing");
         }
         return decoded;
     }

@@ -14,6 +14,7 @@ import io.lahar.core.job.WorldAction;
 import io.lahar.schema.codec.JobTransitionCodec;
 import io.lahar.schema.codec.PodGroupCodec;
 import io.lahar.schema.codec.PodIntentCodec;
+import io.lahar.streams.kafka.StateSize;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
@@ -110,16 +111,30 @@ public final class JobEngine {
 
     /** Stores the entry and moves its timer index entry. */
     public void save(String key, JobEntry before, JobEntry after) {
-        jobs.save(key, after);
+        save(key, before, after, JobStore.MAX_BYTES);
+    }
+
+    private void save(String key, JobEntry before, JobEntry after, int limit) {
+        jobs.save(key, after, limit);
         // The earliest timer's due time keys the job's timer index entry.
         timers.update(key, before.info().nextDue(), after.info().nextDue());
     }
 
     /** Applies {@code input}, saves and emits the outcome; returns the new entry. */
     public JobEntry apply(String key, JobEntry before, Input input, long timestamp) {
+        return apply(key, before, input, timestamp, JobStore.MAX_BYTES);
+    }
+
+    /**
+     * As {@link #apply(String, JobEntry, Input, long)}, for an input that changes the job's spec (a
+     * submit, an update): the entry it leaves must be at most {@code limit} bytes.
+     *
+     * @throws StateSize.TooLarge when it would be over: then nothing was saved or sent
+     */
+    public JobEntry apply(String key, JobEntry before, Input input, long timestamp, int limit) {
         Outcome outcome = controller.apply(before.info(), input);
         JobEntry after = before.withInfo(outcome.state());
-        save(key, before, after);
+        save(key, before, after, limit);
         emit(key, before, after, outcome, input.time(), timestamp);
         return after;
     }

@@ -2,6 +2,7 @@ package io.lahar.streams.job;
 
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.job.JobPod;
+import io.lahar.streams.kafka.StateSize;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.Position;
@@ -202,14 +203,22 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
      * Keeps {@code after} as the job's entry; it reaches the inner store (and its changelog) at
      * the next flush, or when evicted.
      *
-     * @throws IllegalStateException naming the job, when the entry is checked and would not fit
+     * @throws StateSize.TooLarge naming the job, when the entry is checked and would not fit
      *     in one changelog record (nothing is changed then)
      */
     public void save(String key, JobEntry after) {
+        save(key, after, JobStore.MAX_BYTES);
+    }
+
+    /**
+     * As {@link #save(String, JobEntry)}, refusing an entry whose job spec changed (a submit or an
+     * update: its size is always checked then) when it is over {@code limit} bytes.
+     */
+    public void save(String key, JobEntry after, int limit) {
         // The same key object as the last load's (the engine passes it through), else a lookup.
         Slot slot = lastSlot != null && lastSlot.key == key ? lastSlot : slots.get(key);
         if (slot == null || mustCheckSize(slot, after)) {
-            byte[] bytes = codec.encode(key, entryRecord(after));
+            byte[] bytes = codec.encode(key, entryRecord(after), limit);
             if (slot == null) {
                 slot = new Slot(key, after, bytes, bytes.length, storedPods(key));
                 slots.put(key, slot);

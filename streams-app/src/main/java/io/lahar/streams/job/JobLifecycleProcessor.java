@@ -1,19 +1,20 @@
 package io.lahar.streams.job;
 
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.Queue;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
-import io.lahar.streams.kafka.DeadLetters;
+import io.lahar.schema.deadletter.InputRecords;
 import io.lahar.streams.queue.QueueLookup;
 
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.jboss.logging.Logger;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -29,12 +30,10 @@ import java.util.Map;
  * while the handlers keep each input's logic in its own small class.
  *
  * <p>Values arrive as bytes so a record that does not decode (or that the engine cannot
- * process) reaches this node and goes to the dead-letter topic with its bytes and the error,
- * instead of stopping the stream thread.
+ * process) reaches this node, which throws; its {@code GuardedProcessor} sends it to the
+ * dead-letter topic with its bytes and the reason instead of stopping the stream thread.
  */
 public final class JobLifecycleProcessor implements Processor<byte[], byte[], Object, Object> {
-
-    private static final Logger LOG = Logger.getLogger(JobLifecycleProcessor.class);
 
     /** Decoders of the input topics, from the registry serdes. */
     public record Decoders(Deserializer<JobCommand> commands, Deserializer<PodEvent> podEvents,
@@ -46,19 +45,25 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
     private final FlowStatusFeed flows;
     private final int tickBudget;
     private final long maxClockStep;
+    private final AdmissionLimits limits;
     private ProcessorContext<Object, Object> context;
     private Map<String, InputHandler> handlers;
+    /** The clock's handler: ticks are keyed by their partition, which the handler does not see. */
+    private InputHandler clock;
 
     /**
      * @param flows        where the statuses of the jobs a JobFlow created go besides {@code lahar.job-status}
      * @param tickBudget   at most this many jobs are woken by one tick
      * @param maxClockStep the most (ms) the timer clock advances on one tick (catch-up after an outage)
+     * @param limits       the bounds job admission puts on a job's numbers
      */
-    public JobLifecycleProcessor(Decoders decoders, FlowStatusFeed flows, int tickBudget, long maxClockStep) {
+    public JobLifecycleProcessor(Decoders decoders, FlowStatusFeed flows, int tickBudget, long maxClockStep,
+                                 AdmissionLimits limits) {
         this.decoders = decoders;
         this.flows = flows;
         this.tickBudget = tickBudget;
         this.maxClockStep = maxClockStep;
+        this.limits = limits;
     }
 
     @Override
@@ -70,30 +75,30 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         jobs.usePods(context.getStateStore(JobStore.PODS));
         JobEngine engine = new JobEngine(context, jobs, timers, flows);
         QueueLookup queues = new QueueLookup(context.getStateStore(QueueLookup.STORE), decoders.queues());
+        this.clock = new ClockInput(decoders.ticks(), engine, timers, tickBudget, maxClockStep);
         this.handlers = Map.of(
-                Topics.JOB_COMMANDS.name(), new CommandInput(decoders.commands(), context, engine, queues),
+                Topics.JOB_COMMANDS.name(), new CommandInput(decoders.commands(), context, engine, queues, limits),
                 Topics.POD_EVENTS.name(), new PodEventInput(decoders.podEvents(), engine),
                 Topics.SCHEDULER_DECISIONS.name(), new DecisionInput(decoders.decisions(), engine),
-                Topics.CLOCK.name(), new ClockInput(decoders.ticks(), engine, timers, tickBudget, maxClockStep));
+                Topics.CLOCK.name(), clock);
     }
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        String topic = context.recordMetadata().map(m -> m.topic()).orElse("");
+        RecordMetadata meta = context.recordMetadata().orElseThrow();
+        String topic = meta.topic();
         InputHandler handler = handlers.get(topic);
-        try {
-            if (handler == null) {
-                throw new IllegalStateException("no handler for topic " + topic);
-            }
-            if (record.key() == null) {
-                throw new IllegalArgumentException("record has no key: " + topic + " records are keyed");
-            }
-            handler.handle(new String(record.key(), StandardCharsets.UTF_8), record.value(), record.timestamp());
-        } catch (RuntimeException e) {
-            // Undecodable bytes, or an input the core cannot handle: keep the bytes, go on.
-            LOG.warnf("record %s sent to the dead-letter topic: %s",
-                    context.recordMetadata().map(m -> m.topic() + "/" + m.partition() + "@" + m.offset()).orElse("?"), e.toString());
-            context.forward(DeadLetters.of(context, record, e), Sinks.DEAD_LETTERS);
+        if (handler == null) {
+            throw new IllegalStateException("no handler for topic " + topic);
         }
+        if (record.key() == null || record.key().length == 0) {
+            throw new IllegalArgumentException("key: the record has " + (record.key() == null ? "no" : "an empty") + " key; "
+                    + topic + " records are keyed");
+        }
+        String key = new String(record.key(), StandardCharsets.UTF_8);
+        if (handler == clock) {
+            InputRecords.requireClockKey(Topics.CLOCK, key, meta.partition());
+        }
+        handler.handle(key, record.value(), record.timestamp());
     }
 }

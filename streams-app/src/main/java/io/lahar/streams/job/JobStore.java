@@ -3,6 +3,7 @@ package io.lahar.streams.job;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.job.JobPod;
+import io.lahar.streams.kafka.StateSize;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -31,7 +32,20 @@ public final class JobStore {
     public static final String PODS = "job-pods";
 
     /** Maximum stored size; a record above it would not fit in the changelog topic. */
-    static final int MAX_BYTES = 900 * 1024;
+    static final int MAX_BYTES = StateSize.MAX_BYTES;
+
+    /**
+     * What a job's entry may grow by after a command, before the next command: the pods it keeps
+     * inline ({@link JobEntryStore#INLINE_PODS} of them, a few hundred bytes each at most), its
+     * status and timers, the scheduler's conditions on its pod group, the verdicts of actions.
+     */
+    static final int GROWTH_BYTES = 128 * 1024;
+
+    /**
+     * The most a submit or an update may leave a job's entry at: past it, the command is refused
+     * with the size, rather than a later pod event finding the entry over {@link #MAX_BYTES}.
+     */
+    public static final int COMMAND_MAX_BYTES = MAX_BYTES - GROWTH_BYTES;
 
     private JobStore() {
     }
@@ -130,20 +144,25 @@ public final class JobStore {
         private JobEntryJson writer;
 
         /**
-         * @throws IllegalStateException naming the key and the size, when the entry would not fit
-         *     in one changelog record: state per job must stay bounded, and failing loudly beats
-         *     a changelog the broker refuses
+         * @throws StateSize.TooLarge naming the key and the size, when the entry would not fit in one
+         *     changelog record: state per job must stay bounded, and failing loudly beats a
+         *     changelog the broker refuses
          */
         public byte[] encode(String key, JobEntry entry) {
+            return encode(key, entry, MAX_BYTES);
+        }
+
+        /** As {@link #encode(String, JobEntry)}, refusing an entry over {@code limit} (at most {@link #MAX_BYTES}) bytes. */
+        byte[] encode(String key, JobEntry entry, int limit) {
             if (writer == null) {
                 writer = new JobEntryJson(RENDERED_CAPACITY);
             }
             JsonBytes out = buffer();
             writer.write(out, key, entry);
-            if (out.size() > MAX_BYTES) {
+            if (out.size() > Math.min(limit, MAX_BYTES)) {
+                int size = out.size();
                 buffer = null;
-                throw new IllegalStateException("state of job " + key + " is " + out.size()
-                        + " bytes, over the " + MAX_BYTES + "-byte limit of one record");
+                StateSize.check("job " + key, size, limit);
             }
             return out.toByteArray();
         }

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -106,6 +107,7 @@ public class CommandGateway {
      * Sends {@code command} keyed by its job and waits for its result.
      *
      * @throws TimeoutException when no answer came within {@code timeout}
+     * @throws NotSent when the command could not be written
      */
     public CommandResult send(JobCommand command, Duration timeout) throws TimeoutException, InterruptedException {
         return sendAndAwait(producer, Topics.JOB_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()),
@@ -116,6 +118,7 @@ public class CommandGateway {
      * Sends a flow command keyed by its JobFlow or JobTemplate and waits for its result.
      *
      * @throws TimeoutException when no answer came within {@code timeout}
+     * @throws NotSent when the command could not be written
      */
     public CommandResult send(FlowCommand command, Duration timeout) throws TimeoutException, InterruptedException {
         return sendAndAwait(flowProducer, Topics.FLOW_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()),
@@ -134,9 +137,21 @@ public class CommandGateway {
             to.send(new ProducerRecord<>(topic, key, command)).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             return answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("command " + requestId + " failed: " + e.getCause().getMessage(), e.getCause());
+            throw new NotSent(requestId, e.getCause());
         } finally {
             waiting.remove(requestId);
+        }
+    }
+
+    /** The command could not be written to its topic: too large for a record, or the broker did not take it. */
+    public static final class NotSent extends RuntimeException {
+        NotSent(String requestId, Throwable cause) {
+            super("command " + requestId + " was not sent: " + cause.getMessage(), cause);
+        }
+
+        /** The broker (or the producer) refused the record for its size: retrying will not help. */
+        public boolean tooLarge() {
+            return getCause() instanceof RecordTooLargeException;
         }
     }
 

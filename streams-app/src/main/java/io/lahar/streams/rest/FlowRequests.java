@@ -51,6 +51,9 @@ public class FlowRequests {
     @Inject
     KafkaStreams streams;
 
+    @Inject
+    BodyLimit bodyLimit;
+
     @ConfigProperty(name = "lahar.api.token")
     Optional<String> token;
 
@@ -101,6 +104,31 @@ public class FlowRequests {
         return new Posted.Valid(namespace.isBlank() ? "default" : namespace, name, Manifests.toJson(doc));
     }
 
+    /**
+     * Sends a posted manifest as a submit command: 413 over the size limit (the body, then the
+     * manifest as JSON), 422 when it cannot be addressed, otherwise the command's answer.
+     */
+    Response submit(String body, FlowKind kind, String apiVersion, String requestId, String fieldValidation,
+                    java.util.function.BiFunction<Posted.Valid, CommandResult, Response> onAccepted) {
+        Optional<FieldValidation> validation = FieldValidation.of(fieldValidation);
+        if (validation.isEmpty()) {
+            return FieldValidation.invalid(fieldValidation);
+        }
+        Response tooLarge = bodyLimit.refuseBody(body);
+        if (tooLarge != null) {
+            return tooLarge;
+        }
+        return switch (parse(body, kind.name(), apiVersion)) {
+            case Posted.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
+            case Posted.Valid valid when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
+                    bodyLimit.refuseManifest(valid.manifestJson());
+            case Posted.Valid valid when validation.get().refuse(valid.manifestJson()) != null ->
+                    validation.get().refuse(valid.manifestJson());
+            case Posted.Valid valid -> answer(submit(requestId, kind, valid.namespace(), valid.name(), valid.manifestJson()),
+                    validation.get(), result -> onAccepted.apply(valid, result));
+        };
+    }
+
     /** Null when the write may go on; 401 when a token is configured and this one does not match. */
     Response authorize(String authorization) {
         if (token.isEmpty() || token.get().isBlank()) {
@@ -137,6 +165,11 @@ public class FlowRequests {
 
     /** Sends the command and answers: {@code onAccepted} for an accepted one, the error statuses otherwise. */
     Response answer(FlowCommand command, Function<CommandResult, Response> onAccepted) {
+        return answer(command, FieldValidation.Warn, onAccepted);
+    }
+
+    /** As {@link #answer(FlowCommand, Function)}, the command's warnings as {@code Warning} headers as {@code validation} says. */
+    Response answer(FlowCommand command, FieldValidation validation, Function<CommandResult, Response> onAccepted) {
         String kind = (command.getCommand() instanceof DeleteFlowObject ? "Delete" : "Submit") + command.getKind().name();
         if (!streams.state().isRunningOrRebalancing()) {
             return unavailable("Kafka Streams is " + streams.state() + "; retry shortly");
@@ -152,10 +185,12 @@ public class FlowRequests {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return unavailable("interrupted");
+        } catch (CommandGateway.NotSent e) {
+            return JobResource.notSent(e);
         }
         metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected").increment();
         if (result.getAccepted()) {
-            return onAccepted.apply(result);
+            return validation.withWarnings(onAccepted.apply(result), result.getWarnings());
         }
         List<ApiError.Reason> reasons = result.getViolations().stream()
                 .map(v -> new ApiError.Reason(v.getPath(), v.getMessage())).toList();
@@ -170,7 +205,8 @@ public class FlowRequests {
         if (missing) {
             return Response.status(Response.Status.NOT_FOUND).entity(new ApiError(what + " not found", reasons)).build();
         }
-        return Response.status(422).entity(new ApiError(kind + " rejected", reasons)).build();
+        return validation.withWarnings(Response.status(422).entity(new ApiError(kind + " rejected", reasons)).build(),
+                result.getWarnings());
     }
 
     /** The answer to an accepted delete: {@code {"requestId","kind","namespace","name","accepted":true}}. */

@@ -99,18 +99,15 @@ public class JobFlowResource {
     @POST
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
     public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+                           @HeaderParam(JobResource.REQUEST_ID) String requestId,
+                           @QueryParam("fieldValidation") String fieldValidation) {
         Response denied = requests.authorize(authorization);
         if (denied != null) {
             return denied;
         }
-        return switch (FlowRequests.parse(body, JobFlow.KIND, JobFlow.API_VERSION)) {
-            case FlowRequests.Posted.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
-            case FlowRequests.Posted.Valid valid -> requests.answer(
-                    FlowRequests.submit(requestId, FlowKind.JobFlow, valid.namespace(), valid.name(), valid.manifestJson()),
-                    result -> Response.created(URI.create("/api/v1/jobflows/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                            .entity(FlowRequests.readJson(result.getManifest())).build());
-        };
+        return requests.submit(body, FlowKind.JobFlow, JobFlow.API_VERSION, requestId, fieldValidation,
+                (valid, result) -> Response.created(URI.create("/api/v1/jobflows/" + enc(valid.namespace()) + "/" + enc(valid.name())))
+                        .entity(FlowRequests.readJson(result.getManifest())).build());
     }
 
     @DELETE

@@ -78,6 +78,9 @@ public class JobResource {
     @Inject
     KafkaStreams streams;
 
+    @Inject
+    BodyLimit bodyLimit;
+
     @ConfigProperty(name = "lahar.api.token")
     Optional<String> token;
 
@@ -143,16 +146,28 @@ public class JobResource {
     @POST
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
     public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-                           @HeaderParam(REQUEST_ID) String requestId) {
+                           @HeaderParam(REQUEST_ID) String requestId, @QueryParam("fieldValidation") String fieldValidation) {
         Response denied = authorize(authorization);
         if (denied != null) {
             return denied;
         }
+        Optional<FieldValidation> validation = FieldValidation.of(fieldValidation);
+        if (validation.isEmpty()) {
+            return FieldValidation.invalid(fieldValidation);
+        }
+        Response tooLarge = bodyLimit.refuseBody(body);
+        if (tooLarge != null) {
+            return tooLarge;
+        }
         return switch (SubmitRequest.parse(body)) {
             case SubmitRequest.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
+            case SubmitRequest.Valid valid when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
+                    bodyLimit.refuseManifest(valid.manifestJson());
+            case SubmitRequest.Valid valid when validation.get().refuse(valid.manifestJson()) != null ->
+                    validation.get().refuse(valid.manifestJson());
             case SubmitRequest.Valid valid -> {
                 JobCommand command = command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
-                yield answer(command, result -> {
+                yield answer(command, validation.get(), result -> {
                     JsonNode admitted = readJson(result.getManifest());
                     return Response.created(URI.create("/api/v1/jobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
                             .entity(admitted).build();
@@ -202,6 +217,12 @@ public class JobResource {
     }
 
     private Response answer(JobCommand command, java.util.function.Function<CommandResult, Response> onAccepted) {
+        return answer(command, FieldValidation.Warn, onAccepted);
+    }
+
+    /** The command's answer, its warnings as {@code Warning} headers as {@code validation} says. */
+    private Response answer(JobCommand command, FieldValidation validation,
+                            java.util.function.Function<CommandResult, Response> onAccepted) {
         String kind = command.getCommand() instanceof JobActionCommand a ? a.getAction().name()
                 : command.getCommand().getClass().getSimpleName();
         if (!streams.state().isRunningOrRebalancing()) {
@@ -220,14 +241,17 @@ public class JobResource {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return unavailable("interrupted");
+        } catch (CommandGateway.NotSent e) {
+            return notSent(e);
         }
         metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected").increment();
         if (!result.getAccepted()) {
             List<ApiError.Reason> reasons = result.getViolations().stream()
                     .map(v -> new ApiError.Reason(v.getPath(), v.getMessage())).toList();
-            return Response.status(422).entity(new ApiError(kind + " rejected", reasons)).build();
+            return validation.withWarnings(Response.status(422).entity(new ApiError(kind + " rejected", reasons)).build(),
+                    result.getWarnings());
         }
-        return onAccepted.apply(result);
+        return validation.withWarnings(onAccepted.apply(result), result.getWarnings());
     }
 
     private static JobCommand command(String requestId, String namespace, String name, Object body) {
@@ -263,11 +287,16 @@ public class JobResource {
         }
     }
 
+    /** A command the producer could not write: 413 when too large for a record, else 503 (the broker may come back). */
+    static Response notSent(CommandGateway.NotSent e) {
+        return e.tooLarge() ? BodyLimit.tooLarge(e.getMessage()) : unavailable(e.getMessage());
+    }
+
     private static Response notFound(String key) {
         return Response.status(Response.Status.NOT_FOUND).entity(ApiError.of("job " + key + " not found")).build();
     }
 
-    private static Response unavailable(String why) {
+    static Response unavailable(String why) {
         return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "1").entity(ApiError.of(why)).build();
     }
 

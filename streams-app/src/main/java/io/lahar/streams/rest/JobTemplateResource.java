@@ -94,18 +94,15 @@ public class JobTemplateResource {
     @POST
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
     public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+                           @HeaderParam(JobResource.REQUEST_ID) String requestId,
+                           @QueryParam("fieldValidation") String fieldValidation) {
         Response denied = requests.authorize(authorization);
         if (denied != null) {
             return denied;
         }
-        return switch (FlowRequests.parse(body, JobTemplate.KIND, JobTemplate.API_VERSION)) {
-            case FlowRequests.Posted.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
-            case FlowRequests.Posted.Valid valid -> requests.answer(
-                    FlowRequests.submit(requestId, FlowKind.JobTemplate, valid.namespace(), valid.name(), valid.manifestJson()),
-                    result -> Response.created(URI.create("/api/v1/jobtemplates/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                            .entity(FlowRequests.readJson(result.getManifest())).build());
-        };
+        return requests.submit(body, FlowKind.JobTemplate, JobTemplate.API_VERSION, requestId, fieldValidation,
+                (valid, result) -> Response.created(URI.create("/api/v1/jobtemplates/" + enc(valid.namespace()) + "/" + enc(valid.name())))
+                        .entity(FlowRequests.readJson(result.getManifest())).build());
     }
 
     @DELETE

@@ -5,6 +5,7 @@ import io.lahar.core.command.JobRecord;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Action;
+import io.lahar.core.api.Event;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobState;
@@ -232,7 +233,7 @@ class JobEntryJsonTest {
         Job full = new Job(Job.API_VERSION, Job.KIND, job.metadata(), job.spec(), status);
         PodGroup.PodGroupSpec podGroup = new PodGroup.PodGroupSpec(3, Map.of("ps", 1), "default", "high",
                 Map.of("cpu", "1"), null);
-        List<Timer> timers = List.of(new Timer.DelayedAction(50, "PodPending", Action.RESTART_JOB, "worker",
+        List<Timer> timers = List.of(new Timer.DelayedAction(50, Event.POD_PENDING, Action.RESTART_JOB, "worker",
                 "j-worker-0", 1, "spec.policies[0]", "waited"), new Timer.TtlAfterFinished(99));
         JobInfo info = new JobInfo(full, base.info().pods(), timers, podGroup, PodGroupPhase.Inqueue,
                 Map.of("j-svc", Map.of("hosts", "a,b")), 42, true, "PodFailed: pod j-worker-1 exited 137");

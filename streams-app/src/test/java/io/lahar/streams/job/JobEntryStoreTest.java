@@ -1,6 +1,7 @@
 package io.lahar.streams.job;
 
 import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.Queue;
@@ -91,8 +92,10 @@ class JobEntryStoreTest {
     }
 
     private static Job admitted() {
+        // The store must hold jobs bigger than the default pod limit: a deployment may raise it.
         AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
-                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
+                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)))
+                .withLimits(new AdmissionLimits(AdmissionLimits.CEILING_MAX_PODS_PER_JOB));
         return JobCommands.decide(null, new JobRequest("r", "t", "default", "j", 0, new JobRequest.Submit(JOB)), ctx)
                 .next().job();
     }
@@ -284,8 +287,10 @@ class JobEntryStoreTest {
     }
 
     private JobInfo submitted(int replicas) {
+        // The store must hold jobs bigger than the default pod limit: a deployment may raise it.
         AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
-                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
+                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)))
+                .withLimits(new AdmissionLimits(AdmissionLimits.CEILING_MAX_PODS_PER_JOB));
         Job job = JobCommands.decide(null, new JobRequest("r", "t", "default", "j", 0,
                 new JobRequest.Submit(JOB.replace("replicas: 2", "replicas: " + replicas))), ctx).next().job();
         return apply(JobInfo.empty(), new Input.Submit(job, 0), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1));

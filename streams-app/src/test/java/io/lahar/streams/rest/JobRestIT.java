@@ -26,8 +26,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The job API end to end on the real broker and registry: submit (201 with the defaulted job,
- * 422 with every reason, 401 without the token), list and get from the jobs store, an action,
- * the transitions, and delete.
+ * 422 with every reason, 401 without the token, 413 over the size limit), list and get from the
+ * jobs store, an action, the transitions, and delete.
  */
 @QuarkusTest
 @QuarkusTestResource(LaharInfraTestResource.class)
@@ -115,6 +115,88 @@ class JobRestIT {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(send("GET", "api/v1/jobs/default/" + name, null, null).statusCode()).isEqualTo(404));
         assertThat(find(json(send("GET", "api/v1/jobs", null, null)), name)).isNull();
+    }
+
+    /**
+     * Hostile input gets a status with its reason, never 500 or 504: replicas past the pod limit
+     * and a manifest whose state would not fit a record are answered 422 with the violation, a
+     * body over the limit 413 before anything is sent; a job submitted next goes through.
+     */
+    @Test
+    void hostileJobsAreAnsweredWithTheirReasons() throws Exception {
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(send("POST", "api/v1/jobs", job("ready-" + run, 1, ""), TOKEN).statusCode()).isEqualTo(201));
+
+        HttpResponse<String> huge = send("POST", "api/v1/jobs", job("huge-" + run, Integer.MAX_VALUE, ""), TOKEN);
+        assertThat(huge.statusCode()).as(huge.body()).isEqualTo(422);
+        assertThat(reasons(huge)).contains(
+                "spec.tasks[0].replicas: must be no more than 5000, the limit of pods per job (was 2147483647)");
+
+        HttpResponse<String> fat = send("POST", "api/v1/jobs", job("fat-" + run, 1, "x".repeat(450_000)), TOKEN);
+        assertThat(fat.statusCode()).as(fat.body()).isEqualTo(422);
+        assertThat(reasons(fat)).singleElement().asString().startsWith("manifest: too large: the job's state would be ");
+
+        HttpResponse<String> tooBig = send("POST", "api/v1/jobs", job("big-" + run, 1, "x".repeat(1_000_000)), TOKEN);
+        assertThat(tooBig.statusCode()).as(tooBig.body()).isEqualTo(413);
+        assertThat(reasons(tooBig)).singleElement().asString().matches(
+                ": the request body is \\d+ bytes, over the limit of 921600 bytes \\(lahar.api.max-body-bytes\\).*");
+
+        String template = """
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobTemplate
+                metadata:
+                  name: fat-%s
+                spec:
+                  tasks:
+                  - name: worker
+                    replicas: 1
+                    template:
+                      spec:
+                        containers:
+                        - name: c
+                          image: busybox
+                          args: ["%s"]
+                """;
+        HttpResponse<String> fatTemplate = send("POST", "api/v1/jobtemplates", template.formatted(run, "x".repeat(500_000)), TOKEN);
+        assertThat(fatTemplate.statusCode()).as(fatTemplate.body()).isEqualTo(422);
+        assertThat(reasons(fatTemplate)).singleElement().asString().startsWith("manifest: too large: the jobtemplate's state");
+        assertThat(send("POST", "api/v1/jobtemplates", template.formatted(run, "x".repeat(1_000_000)), TOKEN).statusCode())
+                .isEqualTo(413);
+
+        assertThat(send("POST", "api/v1/jobs", job("after-" + run, 2, ""), TOKEN).statusCode()).isEqualTo(201);
+    }
+
+    /** Unknown fields as the Kubernetes API server treats them: Warn by default, Strict on request. */
+    @Test
+    void unknownFieldsAreWarningHeadersOrUnderStrictA422() throws Exception {
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(send("GET", "q/health/ready", null, null).statusCode()).isEqualTo(200));
+        String warned = job("warned-" + run, 1, "").replace("  tasks:", "  minAvailabel: 1\n  tasks:");
+
+        HttpResponse<String> strict = send("POST", "api/v1/jobs?fieldValidation=Strict", warned, TOKEN);
+        assertThat(strict.statusCode()).as(strict.body()).isEqualTo(422);
+        assertThat(reasons(strict)).containsExactly("spec.minAvailabel: unknown field (fieldValidation=Strict)");
+        assertThat(send("POST", "api/v1/jobs?fieldValidation=Loose", warned, TOKEN).statusCode()).isEqualTo(400);
+
+        HttpResponse<String> created = send("POST", "api/v1/jobs", warned, TOKEN);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(created.headers().allValues("Warning")).containsExactly("299 - \"unknown field \\\"spec.minAvailabel\\\"\"");
+        assertThat(json(created).path("spec").has("minAvailabel")).isFalse();
+
+        HttpResponse<String> ignored = send("POST", "api/v1/jobs?fieldValidation=Ignore",
+                warned.replace("warned-", "ignored-"), TOKEN);
+        assertThat(ignored.statusCode()).isEqualTo(201);
+        assertThat(ignored.headers().allValues("Warning")).isEmpty();
+    }
+
+    private static String job(String name, long replicas, String payload) {
+        return io.lahar.streams.TestManifests.job(name, io.lahar.streams.TestManifests.task("worker", replicas, payload));
+    }
+
+    private static List<String> reasons(HttpResponse<String> response) throws Exception {
+        List<String> out = new ArrayList<>();
+        json(response).path("violations").forEach(v -> out.add(v.path("path").asText() + ": " + v.path("message").asText()));
+        return out;
     }
 
     private static JsonNode find(JsonNode list, String name) {

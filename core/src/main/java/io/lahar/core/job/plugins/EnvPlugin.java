@@ -3,6 +3,8 @@ package io.lahar.core.job.plugins;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 
+import java.util.Set;
+
 /**
  * env: tells every container its replica index, as VK_TASK_INDEX (the historical name) and
  * VC_TASK_INDEX. Takes no arguments.
@@ -12,6 +14,7 @@ public final class EnvPlugin implements JobPlugin {
     public static final String NAME = "env";
     public static final String VK_TASK_INDEX = "VK_TASK_INDEX";
     public static final String VC_TASK_INDEX = "VC_TASK_INDEX";
+    public static final JobPluginType TYPE = new JobPluginType(NAME, Set.of(), args -> new EnvPlugin());
 
     @Override
     public String name() {

@@ -3,6 +3,7 @@ package io.lahar.core.job.plugins;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
+import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
 
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ public final class MpiPlugin implements JobPlugin {
     public static final String NAME = "mpi";
     public static final String MPI_HOST = "MPI_HOST";
     public static final String PORT_NAME = "mpijob-port";
+    public static final JobPluginType TYPE = new JobPluginType(NAME, Set.of(), MpiPlugin::new);
 
     private final String master;
     private final String worker;
@@ -64,6 +66,13 @@ public final class MpiPlugin implements JobPlugin {
             }
         }
         return String.join(",", hosts);
+    }
+
+    /** The master task must exist (Volcano's admission); like Volcano, a missing worker task is accepted. */
+    @Override
+    public List<String> validate(JobSpec spec) {
+        boolean found = spec.tasksOrEmpty().stream().anyMatch(t -> t != null && master.equals(t.name()));
+        return found ? List.of() : List.of("The specified mpi master task was not found: \"" + master + "\"");
     }
 
     @Override

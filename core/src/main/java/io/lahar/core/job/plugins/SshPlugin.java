@@ -30,6 +30,7 @@ public final class SshPlugin implements JobPlugin {
     public static final String RELATIVE_PATH = ".ssh";
     /** 0600: keys readable by their owner only, or ssh refuses them. */
     public static final int KEY_MODE = 0600;
+    public static final JobPluginType TYPE = new JobPluginType(NAME, Set.of(ObjectKind.SECRET), SshPlugin::new);
 
     private final String keyPath;
     private final String privateKey;
@@ -88,7 +89,7 @@ public final class SshPlugin implements JobPlugin {
 
     @Override
     public List<WorldAction> onJobDelete(Job job) {
-        return List.of(new WorldAction.DeleteObject("Secret", secretName(job)));
+        return List.of(new WorldAction.DeleteObject(ObjectKind.SECRET.kind(), secretName(job)));
     }
 
     @Override

@@ -24,6 +24,8 @@ public final class SvcPlugin implements JobPlugin {
 
     public static final String NAME = "svc";
     public static final String MOUNT_PATH = "/etc/volcano";
+    public static final JobPluginType TYPE = new JobPluginType(NAME,
+            Set.of(ObjectKind.CONFIG_MAP, ObjectKind.SERVICE, ObjectKind.NETWORK_POLICY), SvcPlugin::new);
 
     private final boolean publishNotReadyAddresses;
     private final boolean disableNetworkPolicy;
@@ -102,9 +104,9 @@ public final class SvcPlugin implements JobPlugin {
     public List<WorldAction> onJobAdd(Job job) {
         List<WorldAction> out = new ArrayList<>();
         out.add(new WorldAction.CreateConfigMap(configMapName(job), hosts(job)));
-        out.add(new WorldAction.CreateObject("Service", job.name(), service(job)));
+        out.add(new WorldAction.CreateObject(ObjectKind.SERVICE.kind(), job.name(), service(job)));
         if (!disableNetworkPolicy) {
-            out.add(new WorldAction.CreateObject("NetworkPolicy", job.name(), networkPolicy(job)));
+            out.add(new WorldAction.CreateObject(ObjectKind.NETWORK_POLICY.kind(), job.name(), networkPolicy(job)));
         }
         return out;
     }
@@ -117,18 +119,18 @@ public final class SvcPlugin implements JobPlugin {
     @Override
     public List<WorldAction> onJobDelete(Job job) {
         List<WorldAction> out = new ArrayList<>();
-        out.add(new WorldAction.DeleteObject("ConfigMap", configMapName(job)));
-        out.add(new WorldAction.DeleteObject("Service", job.name()));
+        out.add(new WorldAction.DeleteObject(ObjectKind.CONFIG_MAP.kind(), configMapName(job)));
+        out.add(new WorldAction.DeleteObject(ObjectKind.SERVICE.kind(), job.name()));
         if (!disableNetworkPolicy) {
-            out.add(new WorldAction.DeleteObject("NetworkPolicy", job.name()));
+            out.add(new WorldAction.DeleteObject(ObjectKind.NETWORK_POLICY.kind(), job.name()));
         }
         return out;
     }
 
     private ObjectNode service(Job job) {
         ObjectNode svc = JsonNodeFactory.instance.objectNode();
-        svc.put("apiVersion", "v1");
-        svc.put("kind", "Service");
+        svc.put("apiVersion", ObjectKind.SERVICE.apiVersion());
+        svc.put("kind", ObjectKind.SERVICE.kind());
         ObjectNode meta = svc.putObject("metadata");
         meta.put("name", job.name());
         meta.put("namespace", job.namespace());
@@ -146,8 +148,8 @@ public final class SvcPlugin implements JobPlugin {
 
     private static ObjectNode networkPolicy(Job job) {
         ObjectNode np = JsonNodeFactory.instance.objectNode();
-        np.put("apiVersion", "networking.k8s.io/v1");
-        np.put("kind", "NetworkPolicy");
+        np.put("apiVersion", ObjectKind.NETWORK_POLICY.apiVersion());
+        np.put("kind", ObjectKind.NETWORK_POLICY.kind());
         ObjectNode meta = np.putObject("metadata");
         meta.put("name", job.name());
         meta.put("namespace", job.namespace());

@@ -9,7 +9,7 @@ import java.util.Set;
  * in its phase and lists the only phases it may lead to.
  */
 public sealed interface PhaseState permits PendingState, RunningState, RestartingState, CompletingState,
-        CompletedState, AbortingState, AbortedState, TerminatingState, TerminatedState, FailedState {
+        AbortingState, AbortedState, TerminatingState, FinishedState {
 
     JobPhase phase();
 
@@ -29,12 +29,10 @@ public sealed interface PhaseState permits PendingState, RunningState, Restartin
             case Running -> new RunningState();
             case Restarting -> new RestartingState();
             case Completing -> new CompletingState();
-            case Completed -> new CompletedState();
             case Aborting -> new AbortingState();
             case Aborted -> new AbortedState();
             case Terminating -> new TerminatingState();
-            case Terminated -> new TerminatedState();
-            case Failed -> new FailedState();
+            case Completed, Failed, Terminated -> new FinishedState(phase);
         };
     }
 }

@@ -40,7 +40,7 @@ class JobPluginsTest {
 
     private static ObjectNode pod(String task, int index) {
         TaskSpec t = MPI.spec().tasksOrEmpty().stream().filter(x -> x.name().equals(task)).findFirst().orElseThrow();
-        return JobPods.create(MPI, t, index, 2, 1, "mpi-pg", JobPlugins.of(MPI.spec().plugins()));
+        return JobPods.create(MPI, t, index, 2, 1, "mpi-pg", JobPluginRegistry.defaults().plugins(MPI.spec().plugins()));
     }
 
     private static Map<String, JsonNode> env(JsonNode container) {
@@ -51,7 +51,7 @@ class JobPluginsTest {
 
     @Test
     void pluginsComeInAFixedOrderWithTheirArguments() {
-        List<JobPlugin> ps = JobPlugins.of(MPI.spec().plugins());
+        List<JobPlugin> ps = JobPluginRegistry.defaults().plugins(MPI.spec().plugins());
         assertThat(ps).extracting(JobPlugin::name).containsExactly("env", "svc", "ssh", "mpi");
         MpiPlugin mpi = (MpiPlugin) ps.get(3);
         assertThat(mpi.master()).isEqualTo("mpimaster");

@@ -24,12 +24,7 @@ class AbortedStateTest {
     @Test
     void anythingElseStaysAbortedAndKeepsFinishedPods() {
         for (Action a : new Action[] {Action.SYNC_JOB, Action.RESTART_JOB, Action.COMPLETE_JOB}) {
-            Recorder r = Recorder.run(state, a);
-            assertThat(r.call).isEqualTo("kill");
-            assertThat(r.retain).isEqualTo(RetainPhases.SOFT);
-            FakeStatus s = new FakeStatus(state);
-            assertThat(s.apply(r.updater)).isFalse();
-            assertThat(s.movedTo).isNull();
+            Recorder.assertKillsAndStays(state, a);
         }
         assertThatThrownBy(() -> new FakeStatus(state).moveTo(JobPhase.Running, null, null))
                 .isInstanceOf(IllegalStateException.class);

@@ -1,5 +1,7 @@
 package io.lahar.core.job.state;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** A JobActions that records which of its operations a state asked for. */
 final class Recorder implements JobActions {
 
@@ -32,6 +34,16 @@ final class Recorder implements JobActions {
     @Override
     public boolean hasLivePods() {
         return live;
+    }
+
+    /** Asserts that {@code state} answers {@code action} with a kill that keeps finished pods and leaves the phase as it is. */
+    static void assertKillsAndStays(PhaseState state, io.lahar.core.api.Action action) {
+        Recorder r = run(state, action);
+        assertThat(r.call).isEqualTo("kill");
+        assertThat(r.retain).isEqualTo(RetainPhases.SOFT);
+        FakeStatus s = new FakeStatus(state);
+        assertThat(s.apply(r.updater)).isFalse();
+        assertThat(s.movedTo).isNull();
     }
 
     static Recorder run(PhaseState state, io.lahar.core.api.Action action) {

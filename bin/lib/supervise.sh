@@ -1,0 +1,135 @@
+# shellcheck shell=bash
+# Supervision of Lahar's processes for bin/start, and the pid files bin/stop reads. Source it after
+# setting LAHAR_DATA (the data dir: logs go there, pid files under LAHAR_DATA/run) and defining say.
+#
+#   supervise NAME READY_URL COMMAND...
+#       Runs COMMAND (output appended to LAHAR_DATA/NAME.log) under a supervisor that starts it
+#       again when it dies, after 1 s, then 2, 4, ... up to 30 s; after LAHAR_RESTART_LIMIT
+#       (default 5) restarts in a row it gives up and says so (a run of LAHAR_STABLE_AFTER seconds
+#       resets the count). A dead service never stops the others. Returns once READY_URL answers
+#       2xx; fails (exit 1) if it does not within LAHAR_READY_TIMEOUT seconds.
+#   stop_supervised
+#       SIGTERM to every supervisor, newest first (each passes it on to its process and waits for
+#       it); SIGKILL for what still runs after LAHAR_STOP_GRACE seconds.
+#   pidfile_write FILE PID / pidfile_alive FILE
+#       A pid file names its process and when it started, so a pid reused by another process is
+#       never taken for ours: pidfile_alive prints the pid only while that same process runs.
+
+LAHAR_RESTART_LIMIT=${LAHAR_RESTART_LIMIT:-5}
+LAHAR_STABLE_AFTER=60
+LAHAR_READY_TIMEOUT=180
+LAHAR_STOP_GRACE=30
+LAHAR_RUN="$LAHAR_DATA/run"
+LAHAR_SUPERVISORS=()
+
+# When process $1 started, as ps says it ("Fri Dec 4 13:00:01 2026"); empty if it is gone.
+started_at() {
+  ps -o lstart= -p "$1" 2>/dev/null | tr -s ' ' | sed 's/^ //; s/ $//'
+}
+
+pidfile_write() {
+  printf '%s %s\n' "$2" "$(started_at "$2")" > "$1.tmp" && mv "$1.tmp" "$1"
+}
+
+pidfile_alive() {
+  local pid started
+  [ -f "$1" ] || return 1
+  read -r pid started < "$1" || true
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  [ "$(started_at "$pid")" = "$started" ] || return 1
+  echo "$pid"
+}
+
+# How a process ended, from the status wait gave.
+describe_exit() {
+  case "$1" in
+    137) echo "killed (SIGKILL)" ;;
+    143) echo "terminated (SIGTERM)" ;;
+    1[3-9][0-9]|2[0-9][0-9]) echo "killed by signal $(($1 - 128))" ;;
+    *) echo "exit status $1" ;;
+  esac
+}
+
+ready_url() {
+  curl -fsS -o /dev/null --max-time 3 "$1" 2>/dev/null
+}
+
+# The supervisor's loop; runs in a background subshell started by supervise.
+supervisor_loop() {
+  local name=$1 ready=$2; shift 2
+  local log="$LAHAR_DATA/$name.log" pidfile="$LAHAR_RUN/$name.pid"
+  local child="" stopping=0 restarts=0 delay=1 started rc
+  trap 'stopping=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM
+  while :; do
+    started=$SECONDS
+    "$@" >> "$log" 2>&1 &
+    child=$!
+    pidfile_write "$pidfile" "$child"
+    if ((restarts > 0)); then
+      # Say when it is back, without holding up the wait for it to die again.
+      ( while kill -0 "$child" 2>/dev/null; do
+          if ready_url "$ready"; then say "$name is back (restart $restarts)"; break; fi
+          sleep 1
+        done ) &
+    fi
+    rc=0
+    { wait "$child"; } 2>/dev/null || rc=$?
+    # A signal to the supervisor ends the wait early: wait for the process itself.
+    while kill -0 "$child" 2>/dev/null; do rc=0; { wait "$child"; } 2>/dev/null || rc=$?; done
+    child="" # its pid may be another process's from now on
+    rm -f "$pidfile"
+    ((stopping)) && exit 0
+    if ((SECONDS - started >= LAHAR_STABLE_AFTER)); then restarts=0; delay=1; fi
+    if ((restarts >= LAHAR_RESTART_LIMIT)); then
+      say "$name $(describe_exit "$rc") after $restarts restarts in a row: not restarting it again (log $log)"
+      exit 1
+    fi
+    restarts=$((restarts + 1))
+    say "$name $(describe_exit "$rc"); restarting it in ${delay}s (restart $restarts of at most $LAHAR_RESTART_LIMIT in a row; log $log)"
+    printf '=== %s: %s; restarted by bin/start (restart %d)\n' "$(date '+%F %T')" "$(describe_exit "$rc")" "$restarts" >> "$log"
+    sleep "$delay" & wait $! || true
+    ((stopping)) && exit 0
+    delay=$((delay * 2 > 30 ? 30 : delay * 2))
+  done
+}
+
+supervise() {
+  local name=$1 ready=$2; shift 2
+  mkdir -p "$LAHAR_RUN"
+  supervisor_loop "$name" "$ready" "$@" &
+  local supervisor=$!
+  LAHAR_SUPERVISORS+=("$supervisor")
+  pidfile_write "$LAHAR_RUN/$name.supervisor.pid" "$supervisor"
+  local deadline=$((SECONDS + LAHAR_READY_TIMEOUT))
+  until ready_url "$ready"; do
+    if ! kill -0 "$supervisor" 2>/dev/null || ((SECONDS > deadline)); then
+      say "$name did not come up (log $LAHAR_DATA/$name.log):"
+      tail -50 "$LAHAR_DATA/$name.log" >&2
+      exit 1
+    fi
+    sleep 1
+  done
+}
+
+stop_supervised() {
+  local i pid file deadline
+  for ((i = ${#LAHAR_SUPERVISORS[@]} - 1; i >= 0; i--)); do
+    kill -TERM "${LAHAR_SUPERVISORS[$i]}" 2>/dev/null || true
+  done
+  deadline=$((SECONDS + LAHAR_STOP_GRACE))
+  for pid in "${LAHAR_SUPERVISORS[@]}"; do
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+  done
+  for file in "$LAHAR_RUN"/*.pid; do
+    [ -e "$file" ] || continue
+    case "$file" in */bin-start.pid) continue ;; esac
+    if pid=$(pidfile_alive "$file"); then
+      say "$(basename "$file" .pid) still runs after ${LAHAR_STOP_GRACE}s: SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$file"
+  done
+  for pid in "${LAHAR_SUPERVISORS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  LAHAR_SUPERVISORS=()
+}

@@ -1,0 +1,314 @@
+package io.lahar.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The front of the emulated API: it answers what fabric8's CRUD store lacks and hands everything
+ * else to the store.
+ * <ul>
+ *   <li>discovery ({@code /api}, {@code /apis}, {@code /api/v1}, {@code /apis/g[/v]}), {@code /version}
+ *       and the health endpoints, which kubectl reads before anything else;</li>
+ *   <li>{@code pods/binding}, honoured as the apiserver does ({@link PodBinding});</li>
+ *   <li>merge and strategic merge patches ({@link MergePatch}), which kubectl label/annotate/apply send;</li>
+ *   <li>a JSON content type on every JSON answer (the store sets none, and kubectl will not decode
+ *       a body without one);</li>
+ *   <li>server-side tables for {@code kubectl get} ({@link TableView}).</li>
+ * </ul>
+ */
+final class ClusterDispatcher extends Dispatcher {
+
+    private static final Pattern API_GROUP = Pattern.compile("^/apis/([^/]+)$");
+    private static final Pattern API_GROUP_VERSION = Pattern.compile("^/apis/([^/]+)/([^/]+)$");
+    private static final int PATCH_ATTEMPTS = 10;
+    /** fabric8's web server keeps every request for takeRequest(); we never take them, so we drop them. */
+    private static final long TRIM_REQUEST_LOG_EVERY = 256;
+
+    private final ApiDiscovery discovery;
+    private final CrudStore store;
+    private final PodBinding binding;
+    private final TableView tables;
+    private final Supplier<String> serverAddress;
+    private final Runnable trimRequestLog;
+    private final BooleanSupplier ready;
+    private final AtomicLong requests = new AtomicLong();
+
+    ClusterDispatcher(ApiDiscovery discovery, CrudStore store, Clock clock, Supplier<String> serverAddress,
+                      Runnable trimRequestLog, BooleanSupplier ready) {
+        this.discovery = discovery;
+        this.store = store;
+        this.binding = new PodBinding(store, clock);
+        this.tables = new TableView(discovery, clock);
+        this.serverAddress = serverAddress;
+        this.trimRequestLog = trimRequestLog;
+        this.ready = ready;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        if (requests.incrementAndGet() % TRIM_REQUEST_LOG_EVERY == 0) {
+            trimRequestLog.run();
+        }
+        MockResponse response;
+        try {
+            response = route(request);
+            if (response == null) {
+                // The store answers only GET, POST, PUT, PATCH and DELETE.
+                response = ApiStatus.failure(405, "MethodNotAllowed", request.getMethod() + " is not supported",
+                        null, null, null);
+            }
+        } catch (RuntimeException e) {
+            // A request the store cannot digest must be answered, not crash the event loop.
+            response = ApiStatus.failure(500, "InternalError", "the emulated API failed on " + request.getMethod()
+                    + " " + request.getPath() + ": " + e, null, null, null);
+        }
+        if (response.getWebSocketListener() == null && response.header("Content-Type") == null
+                && response.getBody() != null && response.getBody().size() > 0) {
+            response.setHeader("Content-Type", "application/json");
+        }
+        return response;
+    }
+
+    private MockResponse route(RecordedRequest request) {
+        String fullPath = request.getPath();
+        String path = withoutQuery(fullPath);
+        switch (request.method()) {
+            case GET -> {
+                Optional<MockResponse> fixed = serveFixed(path);
+                if (fixed.isPresent()) {
+                    return fixed.get();
+                }
+                MockResponse response = selecting(request, path, fullPath);
+                String accept = request.getHeader("Accept");
+                if (response.code() == 200 && accept != null && accept.contains("as=Table")
+                        && !fullPath.contains("watch=true")) {
+                    return tables.render(path, CrudStore.bodyOf(response), fullPath.contains("includeObject=Object"))
+                            .map(table -> ApiStatus.json(200, table))
+                            .orElse(response);
+                }
+                return response;
+            }
+            case POST -> {
+                if (PodBinding.matches(path)) {
+                    return binding.bind(path, request.getUtf8Body());
+                }
+                return store.dispatch(request);
+            }
+            case PATCH -> {
+                String contentType = Optional.ofNullable(request.getHeader("Content-Type")).orElse("")
+                        .toLowerCase(Locale.ROOT);
+                if (contentType.contains("merge-patch+json")) {
+                    return mergePatch(path, request.getUtf8Body());
+                }
+                return store.dispatch(request);
+            }
+            case DELETE -> {
+                return deleting(request, path, fullPath);
+            }
+            default -> {
+                return store.dispatch(request);
+            }
+        }
+    }
+
+    /**
+     * A delete; for a collection with selectors ({@code deletecollection}), only what they select is
+     * deleted. The store alone would drop set-based and field requirements and delete too much.
+     */
+    private MockResponse deleting(RecordedRequest request, String path, String fullPath) {
+        int q = fullPath.indexOf('?');
+        String query = q < 0 ? null : fullPath.substring(q + 1);
+        Optional<Selectors> selectors;
+        try {
+            selectors = Selectors.fromQuery(query);
+        } catch (IllegalArgumentException e) {
+            return ApiStatus.badRequest("unable to parse requirement: " + e.getMessage());
+        }
+        if (selectors.isEmpty()) {
+            return store.dispatch(request);
+        }
+        MockResponse listed = store.dispatch(HttpMethod.GET, path, null, null);
+        JsonNode list = CrudStore.parse(CrudStore.bodyOf(listed));
+        if (listed.code() != 200 || !list.path("items").isArray()) {
+            return store.dispatch(request); // a single object: selectors do not apply
+        }
+        var deleted = Serialization.jsonMapper().createArrayNode();
+        String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        int lastSlash = trimmed.lastIndexOf('/');
+        String prefix = trimmed.substring(0, lastSlash);
+        String plural = trimmed.substring(lastSlash + 1);
+        for (JsonNode item : list.get("items")) {
+            if (!selectors.get().matches(item)) {
+                continue;
+            }
+            String namespace = item.path("metadata").path("namespace").asText("");
+            String itemPath = (!namespace.isEmpty() && !prefix.contains("/namespaces/")
+                    ? prefix + "/namespaces/" + namespace + "/" + plural
+                    : trimmed) + "/" + item.path("metadata").path("name").asText();
+            if (store.dispatch(HttpMethod.DELETE, itemPath, null, null).code() == 200) {
+                deleted.add(item);
+            }
+        }
+        ((ObjectNode) list).set("items", deleted);
+        return ApiStatus.json(200, list.toString());
+    }
+
+    /**
+     * A GET through the store, with label and field selectors applied here rather than by the store
+     * ({@link Selectors} says why): to a list's items, or to a watch's events ({@link SelectingWatch}).
+     */
+    private MockResponse selecting(RecordedRequest request, String path, String fullPath) {
+        int q = fullPath.indexOf('?');
+        String query = q < 0 ? null : fullPath.substring(q + 1);
+        Optional<Selectors> selectors;
+        try {
+            selectors = Selectors.fromQuery(query);
+        } catch (IllegalArgumentException e) {
+            return ApiStatus.badRequest("unable to parse requirement: " + e.getMessage());
+        }
+        if (selectors.isEmpty()) {
+            return store.dispatch(request);
+        }
+        MockResponse response = store.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
+                path + Selectors.withoutSelectors(query), request.getHeaders(), request.getBody()));
+        if (response.getWebSocketListener() != null) {
+            return response.withWebSocketUpgrade(new SelectingWatch(response.getWebSocketListener(), selectors.get()));
+        }
+        if (response.code() != 200) {
+            return response;
+        }
+        JsonNode body = CrudStore.parse(CrudStore.bodyOf(response));
+        if (!body.path("items").isArray()) {
+            return response; // a single object: selectors apply to collections
+        }
+        var kept = Serialization.jsonMapper().createArrayNode();
+        body.get("items").forEach(item -> {
+            if (selectors.get().matches(item)) {
+                kept.add(item);
+            }
+        });
+        ((ObjectNode) body).set("items", kept);
+        return ApiStatus.json(200, body.toString());
+    }
+
+    private Optional<MockResponse> serveFixed(String path) {
+        switch (path) {
+            case "/", "" -> {
+                return Optional.of(ApiStatus.json(200, rootPaths()));
+            }
+            case "/version", "/version/" -> {
+                return Optional.of(ApiStatus.json(200, discovery.version()));
+            }
+            case "/healthz", "/livez" -> {
+                return Optional.of(plain(200, "ok"));
+            }
+            case "/readyz" -> {
+                // As kube-apiserver's: 500 until start-up is done (here: the nodes are registered
+                // and the kubeconfig is written), so a script or a supervisor can wait for it.
+                return Optional.of(ready.getAsBoolean() ? plain(200, "ok") : plain(500, "[-]lahar-start-up not finished"));
+            }
+            case "/api", "/api/" -> {
+                return Optional.of(ApiStatus.json(200, discovery.apiVersions(serverAddress.get())));
+            }
+            case "/apis", "/apis/" -> {
+                return Optional.of(ApiStatus.json(200, discovery.apiGroupList()));
+            }
+            case "/api/v1", "/api/v1/" -> {
+                return discovery.resourceList("", "v1").map(list -> ApiStatus.json(200, list));
+            }
+            case "/openapi/v2", "/openapi/v3" -> {
+                // No schemas: kubectl apply/create need --validate=false, kubectl explain does not work.
+                return Optional.of(notFound());
+            }
+            default -> {
+                String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+                Matcher group = API_GROUP.matcher(trimmed);
+                if (group.matches()) {
+                    return Optional.of(discovery.apiGroup(group.group(1)).map(doc -> ApiStatus.json(200, doc))
+                            .orElseGet(ClusterDispatcher::notFound));
+                }
+                Matcher groupVersion = API_GROUP_VERSION.matcher(trimmed);
+                if (groupVersion.matches()) {
+                    return Optional.of(discovery.resourceList(groupVersion.group(1), groupVersion.group(2))
+                            .map(doc -> ApiStatus.json(200, doc))
+                            .orElseGet(ClusterDispatcher::notFound));
+                }
+                return Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Applies a merge patch atomically enough: read, merge, write back with the read's
+     * resourceVersion, and start over if another writer got in between (what the apiserver does
+     * internally). A patch that names a resourceVersion itself is an optimistic lock and gets the 409.
+     */
+    private MockResponse mergePatch(String path, String body) {
+        JsonNode patch;
+        try {
+            patch = CrudStore.parse(body);
+        } catch (IllegalArgumentException e) {
+            return ApiStatus.badRequest("the body of a merge patch is not JSON: " + e.getMessage());
+        }
+        boolean pinned = patch.path("metadata").has("resourceVersion");
+        for (int attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
+            Optional<ObjectNode> current = store.get(path);
+            if (current.isEmpty()) {
+                return notFound();
+            }
+            JsonNode merged = MergePatch.apply(current.get(), patch);
+            if (!merged.isObject() || !merged.path("metadata").isObject()) {
+                return ApiStatus.badRequest("the patch would leave the object without metadata");
+            }
+            if (!pinned) {
+                ((ObjectNode) merged.get("metadata"))
+                        .set("resourceVersion", current.get().path("metadata").path("resourceVersion"));
+            }
+            MockResponse written = store.put(path, merged);
+            if (written.code() == 409 && !pinned) {
+                continue;
+            }
+            return written;
+        }
+        return ApiStatus.failure(409, "Conflict", "the object kept changing while it was being patched; retry",
+                null, null, null);
+    }
+
+    private String rootPaths() {
+        ObjectNode root = Serialization.jsonMapper().createObjectNode();
+        var paths = root.putArray("paths");
+        paths.add("/api").add("/api/v1").add("/apis");
+        discovery.resources().stream().filter(r -> !r.group().isEmpty()).map(ApiResource::basePath).distinct()
+                .forEach(paths::add);
+        paths.add("/healthz").add("/livez").add("/readyz").add("/version");
+        return root.toString();
+    }
+
+    private static MockResponse plain(int code, String body) {
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "text/plain").setBody(body);
+    }
+
+    private static MockResponse notFound() {
+        return ApiStatus.failure(404, "NotFound", "the server could not find the requested resource",
+                null, null, null);
+    }
+
+    static String withoutQuery(String path) {
+        int query = path.indexOf('?');
+        return query < 0 ? path : path.substring(0, query);
+    }
+}

@@ -1,0 +1,443 @@
+package io.lahar.emulator;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.HostIP;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodIP;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+
+/**
+ * The kubelets of the simulated nodes, in one informer: a pod bound to a node (by the Binding
+ * subresource or created with {@code spec.nodeName}) goes Pending → Running at once, and after the
+ * duration of its {@link PodRunPlan} to Succeeded (exit code 0) or Failed (any other), with the
+ * container statuses a real kubelet reports. Like KWOK's stages, nothing actually runs.
+ *
+ * <p>Status changes go through the {@code status} subresource and are retried on conflict, so a
+ * bridge updating the same pod never loses them. Deleting a node evicts (deletes) the pods bound to
+ * it; a pod bound to a node that does not exist stays Pending and is deleted after the pod-GC
+ * grace period, as kube-controller-manager's pod GC does with orphaned pods.
+ *
+ * <p>The wall clock is used on purpose: this is the outside world the engine reacts to, not the
+ * deterministic core. {@code timeScale} multiplies every duration (0.01 makes a 10 s pod take 100 ms).
+ * Restart policies are not simulated: every container runs once, as with {@code restartPolicy: Never}.
+ */
+public final class SimulatedKubelet implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(SimulatedKubelet.class.getName());
+    /** kube-controller-manager's pod GC quarantine before deleting a pod whose node is gone. */
+    static final Duration ORPHAN_GRACE = Duration.ofSeconds(40);
+    private static final int UPDATE_ATTEMPTS = 10;
+
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final double timeScale;
+    private final ScheduledExecutorService executor;
+    /** Pending completions and orphan checks by pod uid; touched only on the executor thread. */
+    private final Map<String, Tracked> timers = new HashMap<>();
+    private final AtomicInteger podIpCounter = new AtomicInteger();
+    private SharedIndexInformer<Node> nodeInformer;
+    private SharedIndexInformer<Pod> podInformer;
+
+    public SimulatedKubelet(KubernetesClient client, Clock clock, double timeScale) {
+        if (!(timeScale >= 0) || Double.isInfinite(timeScale)) {
+            throw new IllegalArgumentException("timeScale: must be a finite number >= 0, got " + timeScale);
+        }
+        this.client = client;
+        this.clock = clock;
+        this.timeScale = timeScale;
+        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lahar-simulated-kubelet");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts watching nodes, then pods; returns once both caches hold the current objects. */
+    public synchronized void start() {
+        if (podInformer != null) {
+            return;
+        }
+        nodeInformer = client.nodes().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                executor.execute(() -> startPodsOn(node.getMetadata().getName()));
+            }
+
+            @Override
+            public void onUpdate(Node oldNode, Node newNode) {
+                // Capacity or labels changing does not concern a kubelet that runs nothing.
+            }
+
+            @Override
+            public void onDelete(Node node, boolean finalStateUnknown) {
+                executor.execute(() -> evictPodsOn(node.getMetadata().getName()));
+            }
+        });
+        podInformer = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                executor.execute(() -> reconcile(pod));
+            }
+
+            @Override
+            public void onUpdate(Pod oldPod, Pod newPod) {
+                executor.execute(() -> reconcile(newPod));
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                executor.execute(() -> forget(pod.getMetadata().getUid()));
+            }
+        });
+    }
+
+    @Override
+    public synchronized void close() {
+        if (podInformer != null) {
+            podInformer.close();
+        }
+        if (nodeInformer != null) {
+            nodeInformer.close();
+        }
+        executor.shutdownNow();
+    }
+
+    private void reconcile(Pod pod) {
+        String uid = pod.getMetadata().getUid();
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+            forget(uid);
+            return;
+        }
+        String nodeName = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        if (nodeName == null || nodeName.isEmpty()) {
+            return; // not scheduled yet: no kubelet has it
+        }
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            forget(uid);
+            return;
+        }
+        if (timers.containsKey(uid)) {
+            return; // already running (or waiting for its node)
+        }
+        Optional<Node> node = node(nodeName);
+        if (node.isEmpty()) {
+            scheduleOrphanCheck(pod);
+            return;
+        }
+        PodRunPlan plan = PodRunPlan.of(pod);
+        plan.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING,
+                "pod " + key(pod) + ": " + problem + " (ignored)"));
+        Instant started;
+        if ("Running".equals(phase)) {
+            started = startTimeOf(pod).orElse(Instant.now(clock)); // running since before this kubelet started
+        } else {
+            started = Instant.now(clock);
+            if (!markRunning(pod, node.get(), started)) {
+                return;
+            }
+        }
+        plan.duration().ifPresentOrElse(
+                duration -> scheduleCompletion(pod, plan, started, duration),
+                () -> timers.put(uid, new RunningUntilDeleted()));
+    }
+
+    private void startPodsOn(String nodeName) {
+        if (podInformer == null) {
+            return;
+        }
+        for (Pod pod : podInformer.getStore().list()) {
+            if (pod.getSpec() != null && nodeName.equals(pod.getSpec().getNodeName())) {
+                String uid = pod.getMetadata().getUid();
+                if (timers.get(uid) instanceof AwaitingNode) {
+                    forget(uid);
+                }
+                reconcile(pod);
+            }
+        }
+    }
+
+    /** A node that is gone takes its pods with it: they are deleted, as the pod GC does. */
+    private void evictPodsOn(String nodeName) {
+        if (podInformer == null) {
+            return;
+        }
+        for (Pod pod : podInformer.getStore().list()) {
+            if (pod.getSpec() != null && nodeName.equals(pod.getSpec().getNodeName())) {
+                forget(pod.getMetadata().getUid());
+                delete(pod, "its node " + nodeName + " was deleted");
+            }
+        }
+    }
+
+    private boolean markRunning(Pod pod, Node node, Instant now) {
+        String hostIp = node.getStatus() == null || node.getStatus().getAddresses() == null ? "10.0.0.1"
+                : node.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
+                        .map(NodeAddress::getAddress).findFirst().orElse("10.0.0.1");
+        int n = podIpCounter.getAndIncrement();
+        String podIp = "10.244." + (n / 250) + "." + (n % 250 + 2);
+        String at = timestamp(now);
+        return updateStatus(pod, current -> {
+            PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
+            if (status.getPhase() != null && !"Pending".equals(status.getPhase())) {
+                return null; // someone else moved it on meanwhile
+            }
+            List<ContainerStatus> containers = new ArrayList<>();
+            for (Container c : current.getSpec().getContainers()) {
+                containers.add(new ContainerStatusBuilder()
+                        .withName(c.getName()).withImage(c.getImage()).withImageID("")
+                        .withContainerID(containerId(current, c))
+                        .withReady(true).withStarted(true).withRestartCount(0)
+                        .withNewState().withNewRunning().withStartedAt(at).endRunning().endState()
+                        .build());
+            }
+            PodStatus running = new PodStatusBuilder(status)
+                    .withPhase("Running")
+                    .withHostIP(hostIp).withHostIPs(new HostIP(hostIp))
+                    .withPodIP(podIp).withPodIPs(new PodIP(podIp))
+                    .withStartTime(at)
+                    .withConditions(withConditions(status.getConditions(), at,
+                            "PodReadyToStartContainers", "True", "Initialized", "True", "Ready", "True",
+                            "ContainersReady", "True", "PodScheduled", "True"))
+                    .withContainerStatuses(containers)
+                    .build();
+            current.setStatus(running);
+            return current;
+        });
+    }
+
+    private void scheduleCompletion(Pod pod, PodRunPlan plan, Instant started, Duration duration) {
+        String uid = pod.getMetadata().getUid();
+        long scaledNanos = (long) (duration.toNanos() * timeScale);
+        long elapsed = Duration.between(started, Instant.now(clock)).toNanos();
+        long delay = Math.max(0, scaledNanos - Math.max(0, elapsed));
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        timers.put(uid, new Completing(executor.schedule(() -> {
+            timers.remove(uid);
+            complete(namespace, name, uid, plan);
+        }, delay, TimeUnit.NANOSECONDS)));
+    }
+
+    private void complete(String namespace, String name, String uid, PodRunPlan plan) {
+        Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+        if (pod == null || !uid.equals(pod.getMetadata().getUid())) {
+            return;
+        }
+        String at = timestamp(Instant.now(clock));
+        String reason = plan.succeeds() ? "Completed" : "Error";
+        updateStatus(pod, current -> {
+            PodStatus status = current.getStatus();
+            if (status == null || !"Running".equals(status.getPhase())) {
+                return null;
+            }
+            List<ContainerStatus> containers = new ArrayList<>();
+            for (Container c : current.getSpec().getContainers()) {
+                String startedAt = status.getContainerStatuses() == null ? status.getStartTime()
+                        : status.getContainerStatuses().stream().filter(s -> c.getName().equals(s.getName()))
+                                .map(s -> s.getState() != null && s.getState().getRunning() != null
+                                        ? s.getState().getRunning().getStartedAt() : status.getStartTime())
+                                .findFirst().orElse(status.getStartTime());
+                containers.add(new ContainerStatusBuilder()
+                        .withName(c.getName()).withImage(c.getImage()).withImageID("")
+                        .withContainerID(containerId(current, c))
+                        .withReady(false).withStarted(false).withRestartCount(0)
+                        .withNewState().withNewTerminated()
+                            .withExitCode(plan.exitCode()).withReason(reason)
+                            .withStartedAt(startedAt).withFinishedAt(at)
+                            .withContainerID(containerId(current, c))
+                        .endTerminated().endState()
+                        .build());
+            }
+            String readyReason = plan.succeeds() ? "PodCompleted" : "PodFailed";
+            List<PodCondition> conditions = withConditions(status.getConditions(), at,
+                    "Ready", "False", "ContainersReady", "False");
+            conditions = conditions.stream()
+                    .map(c -> ("Ready".equals(c.getType()) || "ContainersReady".equals(c.getType()))
+                            ? new PodConditionBuilder(c).withReason(readyReason).build() : c)
+                    .toList();
+            current.setStatus(new PodStatusBuilder(status)
+                    .withPhase(plan.succeeds() ? "Succeeded" : "Failed")
+                    .withConditions(conditions)
+                    .withContainerStatuses(containers)
+                    .build());
+            return current;
+        });
+    }
+
+    /** A pod bound to a node that does not exist is deleted once the pod-GC grace has passed. */
+    private void scheduleOrphanCheck(Pod pod) {
+        String uid = pod.getMetadata().getUid();
+        String nodeName = pod.getSpec().getNodeName();
+        long delay = (long) (ORPHAN_GRACE.toNanos() * timeScale);
+        ScheduledFuture<?> check = executor.schedule(() -> {
+            timers.remove(uid);
+            if (node(nodeName).isEmpty()) {
+                delete(pod, "its node " + nodeName + " does not exist");
+            }
+        }, delay, TimeUnit.NANOSECONDS);
+        timers.put(uid, new AwaitingNode(check));
+    }
+
+    private void delete(Pod pod, String why) {
+        try {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .withGracePeriod(0).delete();
+            LOG.log(System.Logger.Level.INFO, "evicted pod " + key(pod) + ": " + why);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                LOG.log(System.Logger.Level.WARNING, "could not evict pod " + key(pod) + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Applies {@code change} to the latest version of the pod and writes it through the status
+     * subresource, re-reading and retrying when another writer got there first. {@code change}
+     * returns null when the pod no longer needs it.
+     */
+    private boolean updateStatus(Pod pod, UnaryOperator<Pod> change) {
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        String uid = pod.getMetadata().getUid();
+        Pod current = pod;
+        for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+            if (attempt > 0) {
+                current = client.pods().inNamespace(namespace).withName(name).get();
+            }
+            if (current == null || !uid.equals(current.getMetadata().getUid())) {
+                return false;
+            }
+            Pod desired = change.apply(current);
+            if (desired == null) {
+                return false;
+            }
+            try {
+                client.pods().inNamespace(namespace).resource(desired).updateStatus();
+                return true;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404) {
+                    return false;
+                }
+                if (e.getCode() != 409) {
+                    LOG.log(System.Logger.Level.WARNING, "could not update the status of pod " + key(pod) + ": "
+                            + e.getMessage());
+                    return false;
+                }
+            }
+        }
+        LOG.log(System.Logger.Level.WARNING, "gave up updating the status of pod " + key(pod)
+                + " after " + UPDATE_ATTEMPTS + " conflicts");
+        return false;
+    }
+
+    private Optional<Node> node(String name) {
+        return Optional.ofNullable(nodeInformer.getStore().getByKey(name));
+    }
+
+    private void forget(String uid) {
+        Tracked tracked = timers.remove(uid);
+        if (tracked != null) {
+            tracked.cancel();
+        }
+    }
+
+    /** Conditions merged by type: the given (type, status) pairs replace or join the existing ones. */
+    private static List<PodCondition> withConditions(List<PodCondition> existing, String at, String... typeStatus) {
+        List<PodCondition> result = new ArrayList<>(existing == null ? List.of() : existing);
+        for (int i = 0; i < typeStatus.length; i += 2) {
+            String type = typeStatus[i];
+            String status = typeStatus[i + 1];
+            PodCondition condition = new PodConditionBuilder().withType(type).withStatus(status)
+                    .withLastTransitionTime(at).build();
+            boolean replaced = false;
+            for (int j = 0; j < result.size(); j++) {
+                if (type.equals(result.get(j).getType())) {
+                    if (!Objects.equals(status, result.get(j).getStatus())) {
+                        result.set(j, condition);
+                    }
+                    replaced = true;
+                }
+            }
+            if (!replaced) {
+                result.add(condition);
+            }
+        }
+        return result;
+    }
+
+    private static Optional<Instant> startTimeOf(Pod pod) {
+        try {
+            return Optional.ofNullable(pod.getStatus().getStartTime()).map(Instant::parse);
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String containerId(Pod pod, Container container) {
+        return "lahar-sim://" + pod.getMetadata().getUid() + "/" + container.getName();
+    }
+
+    private static String timestamp(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    private static String key(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+
+    /** What the kubelet is doing about one pod. */
+    private sealed interface Tracked {
+        default void cancel() {
+        }
+    }
+
+    /** Running; the future moves it to Succeeded or Failed. */
+    private record Completing(ScheduledFuture<?> timer) implements Tracked {
+        @Override
+        public void cancel() {
+            timer.cancel(false);
+        }
+    }
+
+    /** Running with no duration: it stays Running until it is deleted. */
+    private record RunningUntilDeleted() implements Tracked {
+    }
+
+    /** Bound to a node that does not exist; the future deletes it unless the node appears. */
+    private record AwaitingNode(ScheduledFuture<?> check) implements Tracked {
+        @Override
+        public void cancel() {
+            check.cancel(false);
+        }
+    }
+}

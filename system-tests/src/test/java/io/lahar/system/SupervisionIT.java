@@ -1,0 +1,115 @@
+package io.lahar.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lahar.testkit.ServiceProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bin/start's supervision ({@code bin/lib/supervise.sh}), with two small HTTP servers as services: a
+ * service that is killed is started again and reported while the other keeps running; one that
+ * keeps dying is given up on after the limit, and said so; stopping ends every process.
+ */
+class SupervisionIT {
+
+    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", "..")).toAbsolutePath().normalize();
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path data;
+
+    @Test
+    void aKilledServiceIsStartedAgainAndReportedWhileTheOtherKeepsRunning() throws Exception {
+        int portA = ServiceProcess.freePort();
+        int portB = ServiceProcess.freePort();
+        Process script = script("""
+                supervise a http://127.0.0.1:%1$d/ python3 -m http.server %1$d --bind 127.0.0.1
+                supervise b http://127.0.0.1:%2$d/ python3 -m http.server %2$d --bind 127.0.0.1
+                say started
+                while :; do sleep 1 & wait $! || true; done
+                """.formatted(portA, portB), "");
+        try {
+            await().atMost(TIMEOUT).until(() -> output().contains("started"));
+            long a = pid("a").orElseThrow();
+            long b = pid("b").orElseThrow();
+
+            ProcessHandle.of(a).orElseThrow().destroyForcibly();
+
+            await().atMost(TIMEOUT).until(() -> output().contains("a is back (restart 1)"));
+            assertThat(output()).contains("a killed (SIGKILL); restarting it in 1s (restart 1 of at most 5 in a row");
+            assertThat(pid("a")).isPresent().get().isNotEqualTo(a);
+            assertThat(pid("b")).as("the other service, untouched").contains(b);
+            assertThat(ProcessHandle.of(b).map(ProcessHandle::isAlive)).contains(true);
+
+            long restarted = pid("a").orElseThrow();
+            script.destroy(); // SIGTERM: the script's exit stops what it supervises
+            assertThat(script.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(ProcessHandle.of(restarted).map(ProcessHandle::isAlive)).as("a after the stop").isNotEqualTo(Optional.of(true));
+            assertThat(ProcessHandle.of(b).map(ProcessHandle::isAlive)).as("b after the stop").isNotEqualTo(Optional.of(true));
+            assertThat(Files.exists(data.resolve("run/a.pid"))).isFalse();
+        } finally {
+            script.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aServiceThatKeepsDyingIsGivenUpOnAfterTheLimit() throws Exception {
+        int port = ServiceProcess.freePort();
+        Process script = script("""
+                supervise crashing http://127.0.0.1:%d/ bash -c 'echo run; exit 3'
+                """.formatted(port), "LAHAR_RESTART_LIMIT=2");
+        try {
+            assertThat(script.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(script.exitValue()).as("start-up fails: the service never came up").isEqualTo(1);
+            assertThat(output()).contains(
+                    "crashing exit status 3; restarting it in 1s (restart 1 of at most 2 in a row",
+                    "crashing exit status 3; restarting it in 2s (restart 2 of at most 2 in a row",
+                    "crashing exit status 3 after 2 restarts in a row: not restarting it again",
+                    "crashing did not come up");
+            assertThat(Files.readString(data.resolve("crashing.log"))).containsSubsequence("run", "restarted by bin/start (restart 1)",
+                    "run", "restarted by bin/start (restart 2)", "run");
+        } finally {
+            script.destroyForcibly();
+        }
+    }
+
+    /** Runs {@code body} in bash after sourcing the supervision functions, as bin/start does. */
+    private Process script(String body, String environment) throws IOException {
+        Path file = data.resolve("script.sh");
+        Files.writeString(file, """
+                set -euo pipefail
+                say() { echo "[lahar] $*"; }
+                %s
+                LAHAR_DATA=%s
+                source %s
+                trap stop_supervised EXIT
+                trap 'exit 130' TERM
+                %s""".formatted(environment, data, ROOT.resolve("bin/lib/supervise.sh"), body));
+        return new ProcessBuilder("bash", file.toString()).redirectErrorStream(true)
+                .redirectOutput(data.resolve("out.txt").toFile()).start();
+    }
+
+    private String output() throws IOException {
+        Path out = data.resolve("out.txt");
+        return Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "";
+    }
+
+    /** The live process named in the pid file of {@code service}, if any. */
+    private Optional<Long> pid(String service) throws IOException {
+        Path file = data.resolve("run/" + service + ".pid");
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        String[] fields = Files.readString(file).trim().split(" ", 2);
+        return Optional.of(Long.parseLong(fields[0]));
+    }
+}
