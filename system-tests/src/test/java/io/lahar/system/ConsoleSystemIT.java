@@ -45,7 +45,9 @@ class ConsoleSystemIT {
                       setInterval(() => { const r = document.querySelector('#jobs tr[data-key="%s/tf-job"]');
                         if (r && window.seen[window.seen.length - 1] !== r.dataset.phase) window.seen.push(r.dataset.phase); }, 50);
                       return true; })()""".formatted(ns));
-            system.submit(job("tf-job", system.schedulerName, "4s"));
+            // Its pods run long enough that a loaded machine still draws the Running row (the
+            // console shows the latest phase; a short run may go Pending to Completed between draws).
+            system.submit(job("tf-job", system.schedulerName, "15s"));
             browser.waitFor("window.seen.includes('Completed')", WAIT);
             assertThat(browser.eval("window.seen").toString()).as("the row's phases as they were shown")
                     .contains("Running", "Completed");
