@@ -29,3 +29,15 @@ lahar_find_jdk() {
 }
 
 lahar_find_jdk || exit 1
+
+# JVM options for every Lahar process and for Maven's own JVM: the libraries (Netty, RocksDB,
+# Guava inside Maven, ...) use sun.misc.Unsafe and native access, of which JDK 23 and newer warn on
+# every start; these say it is intended, so a normal start or CLI call prints only what Lahar says.
+LAHAR_JVM_OPTS=(--enable-native-access=ALL-UNNAMED)
+if [ "$(lahar_java_major "$JAVA")" -ge 23 ] 2>/dev/null; then
+  LAHAR_JVM_OPTS+=(--sun-misc-unsafe-memory-access=allow)
+fi
+case " ${MAVEN_OPTS:-} " in
+  *" ${LAHAR_JVM_OPTS[0]} "*) ;;
+  *) export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }${LAHAR_JVM_OPTS[*]}" ;;
+esac

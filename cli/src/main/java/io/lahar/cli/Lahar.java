@@ -43,7 +43,16 @@ public final class Lahar implements Runnable {
         return code;
     }
 
+    /**
+     * Apicurio's registry client warns, once per process, that it uses its own shared Vert.x
+     * instance: right for a command that exits when done, and noise in its output. Held here so
+     * the level is not lost with a collected logger.
+     */
+    private static final java.util.logging.Logger SHARED_VERTX_NOTICE =
+            java.util.logging.Logger.getLogger("io.apicurio.registry.client.common.DefaultVertxInstance");
+
     public static void main(String[] args) {
+        SHARED_VERTX_NOTICE.setLevel(java.util.logging.Level.SEVERE);
         PrintWriter out = new PrintWriter(System.out, true, java.nio.charset.StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, java.nio.charset.StandardCharsets.UTF_8);
         System.exit(run(args, out, err));

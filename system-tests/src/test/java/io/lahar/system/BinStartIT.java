@@ -1,0 +1,130 @@
+package io.lahar.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * README's second command as a user meets it: {@code bin/start} started the way a script starts a
+ * background job (SIGINT ignored on entry) prints a banner with every endpoint and writes the
+ * connection context every lahar verb reads, with no JVM warning in its output; the example jobs
+ * finish; {@code kill -INT} stops every process it started; a second {@code bin/start} on the same
+ * data resumes that system, submitting and following nothing that is already there.
+ */
+class BinStartIT {
+
+    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", "..")).toAbsolutePath().normalize();
+    private static final Duration START = Duration.ofMinutes(8);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void startsWithABannerAndAContextStopsOnSigintAndResumesOnItsData() throws Exception {
+        Path data = dir.resolve("data");
+        Path firstOut = dir.resolve("first.txt");
+        // As `bin/start &` from a non-interactive shell: SIGINT ignored when it starts.
+        Process first = start(firstOut, "trap '' INT; exec \"$0\" \"$@\"", data);
+        List<ProcessHandle> started = new ArrayList<>();
+        try {
+            await().atMost(START).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> read(firstOut).contains("the submitted jobs finished") || !first.isAlive());
+            String out = read(firstOut);
+            assertThat(out).as(out).contains("the submitted jobs finished");
+            assertThat(out).contains("Lahar is running", "Kafka bootstrap", "Confluent-compat.", "REST API", "Console",
+                    "Metrics", "Kubernetes API", "export LAHAR_CONTEXT=" + data.resolve("context"));
+            assertThat(out.lines().filter(l -> l.startsWith("WARNING:"))).as("JVM warnings").isEmpty();
+
+            Properties context = new Properties();
+            try (Reader in = Files.newBufferedReader(data.resolve("context"))) {
+                context.load(in);
+            }
+            assertThat(context.stringPropertyNames()).contains("bootstrap", "registry", "registry.ccompat", "server",
+                    "console", "metrics", "kubeconfig");
+            assertThat(out).contains("Kafka bootstrap      " + context.getProperty("bootstrap"));
+            assertThat(get(context.getProperty("server") + "/q/health/ready")).isEqualTo(200);
+            assertThat(get(context.getProperty("console"))).isEqualTo(200);
+            assertThat(get(context.getProperty("registry.ccompat") + "/subjects")).isEqualTo(200);
+            assertThat(Files.exists(Path.of(context.getProperty("kubeconfig")))).isTrue();
+
+            started.addAll(pids(data));
+            assertThat(started).as("supervised processes").hasSizeGreaterThanOrEqualTo(6);
+            new ProcessBuilder("kill", "-INT", Long.toString(first.pid())).inheritIO().start().waitFor();
+            assertThat(first.waitFor(2, TimeUnit.MINUTES)).as("bin/start ends on SIGINT").isTrue();
+            assertThat(started).as("every process it started").noneMatch(ProcessHandle::isAlive);
+            assertThat(read(firstOut)).contains("stopped");
+        } finally {
+            first.destroyForcibly();
+            started.forEach(ProcessHandle::destroyForcibly);
+        }
+
+        Path secondOut = dir.resolve("second.txt");
+        Process second = start(secondOut, "exec \"$0\" \"$@\"", data, "--exit-after-demo");
+        try {
+            assertThat(second.waitFor(START.toMinutes(), TimeUnit.MINUTES)).as("second bin/start ends").isTrue();
+            String out = read(secondOut);
+            assertThat(second.exitValue()).as(out).isZero();
+            assertThat(out).contains("default/tf-job exists already", "default/mpi-job exists already",
+                    "default/spark-job exists already", "Rejected Job: default/broken");
+            assertThat(out).doesNotContain("submitting example jobs", "phase as it changes");
+        } finally {
+            second.destroyForcibly();
+            pids(data).forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private static Process start(Path out, String shell, Path data, String... more) throws IOException {
+        List<String> command = new ArrayList<>(List.of("bash", "-c", shell, ROOT.resolve("bin/start").toString(),
+                "--data", data.toString(), "--skip-build"));
+        command.addAll(List.of(more));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true)
+                .redirectOutput(out.toFile());
+        builder.environment().remove("LAHAR_START_SIGNALS");
+        builder.environment().remove("LAHAR_CONTEXT");
+        return builder.start();
+    }
+
+    /** The processes bin/start's pid files name (bin/start's own and each supervisor's service). */
+    private static List<ProcessHandle> pids(Path data) throws IOException {
+        Path run = data.resolve("run");
+        if (!Files.isDirectory(run)) {
+            return List.of();
+        }
+        List<ProcessHandle> handles = new ArrayList<>();
+        try (Stream<Path> files = Files.list(run)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".pid")).toList()) {
+                String pid = Files.readString(file).trim().split(" ", 2)[0];
+                ProcessHandle.of(Long.parseLong(pid)).ifPresent(handles::add);
+            }
+        }
+        return handles;
+    }
+
+    private static int get(String url) throws IOException, InterruptedException {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        }
+    }
+
+    private static String read(Path file) throws IOException {
+        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    }
+}
