@@ -3,10 +3,17 @@ package io.lahar.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.lahar.schema.JobTransition;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -74,6 +81,29 @@ class JobsOnSimulatedNodesIT {
         });
         assertThat(system.records.transitions(key)).extracting(JobTransition::getTo)
                 .startsWith("Pending").contains("Running").endsWith("Completed");
+
+        // The engine's view of the same pods (REST, what lahar job view lists): each on the node
+        // Kubernetes bound it to.
+        Map<String, String> bound = pods.stream().collect(Collectors.toMap(p -> p.getMetadata().getName(),
+                p -> p.getSpec().getNodeName()));
+        await().atMost(JOB_TIMEOUT).untilAsserted(() -> {
+            Map<String, String> seen = new HashMap<>();
+            for (JsonNode pod : enginePods(system, job)) {
+                assertThat(pod.path("phase").asText()).isEqualTo("Succeeded");
+                seen.put(pod.path("name").asText(), pod.path("node").asText(null));
+            }
+            assertThat(seen).isEqualTo(bound);
+        });
+    }
+
+    private static JsonNode enginePods(LaharSystem system, String job) throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
+                    system.streamsApp().uri("/api/v1/jobs/" + system.namespace + "/" + job + "/pods")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            return new ObjectMapper().readTree(answer.body());
+        }
     }
 
     @Test

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code lahar job view NAME} without {@code -o}: the job's spec and status in a few lines, its tasks, its latest transitions. */
+/** {@code lahar job view NAME} without {@code -o}: the job's spec and status in a few lines, its tasks, its pods, its latest transitions. */
 public final class JobDescription {
 
     private JobDescription() {
@@ -55,6 +55,34 @@ public final class JobDescription {
 
     /** The pod phases of a task's row, as taskStatusCount counts them. */
     static final List<String> TASK_PHASES = List.of("Pending", "Running", "Succeeded", "Failed", "Unknown");
+
+    /** The most pods a description lists: a job may have thousands, a terminal shows a screenful. */
+    static final int PODS_SHOWN = 100;
+
+    /**
+     * The job's pods (the API's {@code /pods} answer), as {@code kubectl get pods -o wide} shows
+     * them: phase, node, restarts, exit code; at most {@link #PODS_SHOWN}, the rest counted.
+     */
+    public static String pods(JsonNode list) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("Pod", "Task", "Phase", "Node", "Restarts", "Exit Code", "Version"));
+        int count = 0;
+        for (JsonNode p : list) {
+            if (++count > PODS_SHOWN) {
+                continue;
+            }
+            String phase = p.path("phase").asText("");
+            rows.add(List.of(p.path("name").asText(""), p.path("task").asText("") + "[" + p.path("index").asInt() + "]",
+                    p.path("terminating").asBoolean() ? phase + " (terminating)" : phase,
+                    p.path("node").asText("<none>"), Integer.toString(p.path("restarts").asInt()),
+                    p.path("exitCode").isNumber() ? p.path("exitCode").asText() : "", p.path("version").asText("")));
+        }
+        if (count == 0) {
+            return "\nPods: none\n";
+        }
+        String more = count > PODS_SHOWN ? "... and " + (count - PODS_SHOWN) + " more\n" : "";
+        return "\nPods (" + count + "):\n" + JobTable.render(rows) + more;
+    }
 
     /**
      * The job's latest transitions (the API's {@code /transitions} answer, oldest first), as the

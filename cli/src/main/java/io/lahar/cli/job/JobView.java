@@ -35,6 +35,13 @@ final class JobView extends JobVerb {
             return 0;
         }
         out().print(JobDescription.describe(job));
+        LaharApi.Answer pods = api.get("/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name) + "/pods");
+        JsonNode podList = pods.ok() ? Output.parse(pods.body()) : null;
+        if (podList != null && podList.isArray()) {
+            out().print(JobDescription.pods(podList));
+        } else {
+            out().println("\nPods: not available (HTTP " + pods.status() + ")");
+        }
         LaharApi.Answer transitions = api.get("/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name)
                 + "/transitions?limit=" + TRANSITIONS);
         JsonNode list = transitions.ok() ? Output.parse(transitions.body()) : null;

@@ -140,12 +140,15 @@ class JobVerbsTest {
     }
 
     @Test
-    void viewDescribesTheTasksWithTheirPodCountsAndEndsWithTheLatestTransitions() {
+    void viewDescribesTheTasksWithTheirPodCountsThePodsAndEndsWithTheLatestTransitions() {
         reply = """
                 {"metadata":{"name":"j","namespace":"default"},
                  "spec":{"queue":"default","tasks":[{"name":"ps","replicas":1},{"name":"worker","replicas":2,"minAvailable":1}]},
                  "status":{"state":{"phase":"Pending","reason":"PodsNotCreated","message":"waiting for the gang"},
                            "taskStatusCount":{"worker":{"phase":{"Running":1,"Pending":1}}}}}""";
+        replies.put("/api/v1/jobs/default/j/pods", """
+                [{"name":"j-ps-0","task":"ps","index":0,"version":1,"phase":"Failed","node":"node-2","restarts":3,"exitCode":137,"terminating":false},
+                 {"name":"j-worker-0","task":"worker","index":0,"version":1,"phase":"Pending","node":null,"restarts":0,"exitCode":null,"terminating":false}]""");
         replies.put("/api/v1/jobs/default/j/transitions", """
                 [{"from":null,"to":"Pending","reason":"Created","message":"job created","time":"2026-12-04T10:00:00Z"}]""");
 
@@ -155,11 +158,18 @@ class JobVerbsTest {
         assertThat(text).contains("Reason:").contains("PodsNotCreated").contains("waiting for the gang");
         assertThat(text.lines().filter(l -> l.startsWith("worker")).findFirst().orElseThrow().split("\\s+"))
                 .containsExactly("worker", "2", "1", "1", "1", "0", "0", "0");
+        assertThat(text).contains("Pods (2):");
+        assertThat(text.lines().filter(l -> l.startsWith("j-ps-0")).findFirst().orElseThrow().split("\\s+"))
+                .as("pod, task, phase, node, restarts, exit code, version")
+                .containsExactly("j-ps-0", "ps[0]", "Failed", "node-2", "3", "137", "1");
+        assertThat(text.lines().filter(l -> l.startsWith("j-worker-0")).findFirst().orElseThrow().split("\\s+"))
+                .containsExactly("j-worker-0", "worker[0]", "Pending", "<none>", "0", "1");
+        assertThat(text.indexOf("Pods (2):")).isLessThan(text.indexOf("Transitions (newest last):"));
         assertThat(text).contains("Transitions (newest last):");
         assertThat(text.lines().filter(l -> l.startsWith("2026-12-04T10:00:00Z")).findFirst().orElseThrow())
                 .contains("(new)").contains("Pending").contains("Created").contains("job created");
         assertThat(seen).extracting(Seen::uri).containsExactly("/api/v1/jobs/default/j",
-                "/api/v1/jobs/default/j/transitions?limit=10");
+                "/api/v1/jobs/default/j/pods", "/api/v1/jobs/default/j/transitions?limit=10");
     }
 
     @Test

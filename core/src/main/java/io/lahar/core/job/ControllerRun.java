@@ -185,7 +185,8 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         }
         JobPod base = old != null ? old
                 : new JobPod(p.pod(), p.task(), p.index(), p.version(), p.phase(), null, 0, false, false);
-        JobPod observed = base.withPhase(p.phase(), p.phase() == PodPhase.Failed ? p.exitCode() : null, p.restartCount());
+        JobPod observed = base.withPhase(p.phase(), p.phase() == PodPhase.Failed ? p.exitCode() : null, p.restartCount(),
+                p.node());
         pods.put(observed.name(), observed);
         process(PodRequests.observed(old, observed, job.spec(), pods.tally()));
     }

@@ -66,7 +66,8 @@ public sealed interface Input {
 
     /**
      * The world reports a pod: its phase, the first container's exit code when it terminated,
-     * its containers' highest restart count, or that it is gone ({@code deleted}).
+     * its containers' highest restart count, the node it is bound to (null when unbound or not
+     * said), or that it is gone ({@code deleted}).
      */
     record PodObserved(
             String pod,
@@ -77,7 +78,15 @@ public sealed interface Input {
             Integer exitCode,
             int restartCount,
             boolean deleted,
-            long time) implements Input {
+            long time,
+            String node) implements Input {
+
+        /** A report that names no node. */
+        public PodObserved(String pod, String task, int index, int version, PodPhase phase, Integer exitCode,
+                           int restartCount, boolean deleted, long time) {
+            this(pod, task, index, version, phase, exitCode, restartCount, deleted, time, null);
+        }
+
         public PodObserved {
             if (pod == null || pod.isEmpty()) {
                 throw new IllegalArgumentException("pod: the pod's name is required");

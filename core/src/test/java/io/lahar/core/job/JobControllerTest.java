@@ -61,6 +61,20 @@ class JobControllerTest {
     }
 
     @Test
+    void aPodKeepsTheNodeItWasLastReportedOn() {
+        JobInfo s = started(spark());
+        assertThat(s.pods().get("spark-driver-0").node()).as("not bound yet").isNull();
+        JobPod p = s.pods().get("spark-driver-0");
+        s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), PodPhase.Running, null, 0,
+                false, 3, "node-a"));
+        assertThat(s.pods().get("spark-driver-0").node()).isEqualTo("node-a");
+        // A report that names no node (some writers leave it out once the pod ends) keeps the one known.
+        s = observe(s, "spark-driver-0", PodPhase.Failed, 1, 2, 4);
+        assertThat(s.pods().get("spark-driver-0")).extracting(JobPod::node, JobPod::restartCount, JobPod::exitCode)
+                .containsExactly("node-a", 2, 1);
+    }
+
+    @Test
     void podsAreCreatedOnlyOnceThePodGroupIsInqueue() {
         JobInfo s = started(spark());
         assertThat(actions).filteredOn(a -> a instanceof WorldAction.CreatePod).hasSize(5);

@@ -32,7 +32,8 @@ public final class PodEventCodec {
      * into {@code gone}).
      */
     public record Fields(String namespace, String job, String jobUid, String pod, String task, int index,
-                         int jobVersion, String phase, Integer exitCode, int restarts, boolean gone, long time) {
+                         int jobVersion, String phase, Integer exitCode, int restarts, boolean gone, long time,
+                         String node) {
 
         /** See {@link PodEventCodec#toInput(PodEvent)}. */
         public Input.PodObserved toInput() {
@@ -46,7 +47,7 @@ public final class PodEventCodec {
                 throw new IllegalArgumentException("index: must be >= 0, got " + index);
             }
             return new Input.PodObserved(pod, task, index, jobVersion, PodPhase.of(phase).orElse(PodPhase.Unknown),
-                    exitCode, restarts, gone, time);
+                    exitCode, restarts, gone, time, node);
         }
     }
 
@@ -62,7 +63,7 @@ public final class PodEventCodec {
         }
         return new Fields(event.getNamespace(), event.getJob(), event.getJobUid(), event.getPod(), event.getTask(),
                 event.getIndex(), event.getJobVersion(), event.getPhase(), exitCode, restarts,
-                event.getDeleted() || event.getDeletedByOthers(), event.getTime().toEpochMilli());
+                event.getDeleted() || event.getDeletedByOthers(), event.getTime().toEpochMilli(), event.getNode());
     }
 
     /**
@@ -71,7 +72,7 @@ public final class PodEventCodec {
      * schema). Why: the lifecycle reads a pod event per record, and building the whole
      * {@code PodEvent} — every string, the container records, an {@code Instant} — through Avro's
      * generic machinery was a visible share of its stream thread; what it does not need (the pod's uid,
-     * node, reasons, messages, container names) is skipped here. CodecTest holds this to
+     * reasons, messages, container names) is skipped here. CodecTest holds this to
      * {@link #fields(PodEvent)} over events with every field set and unset, so a change to the
      * schema fails the build until it is read here.
      */
@@ -99,14 +100,15 @@ public final class PodEventCodec {
                 restarts = Math.max(restarts, restartCount);
             }
         }
-        skipOptionalString(in); // node
+        // The node, for the job's view of its pods (lahar job view); most events of a pod name the same one.
+        String node = isNull(in) ? null : in.readString();
         boolean deletedByOthers = in.readBoolean();
         boolean deleted = in.readBoolean();
         skipOptionalString(in); // reason
         skipOptionalString(in); // message
         long time = in.readLong();
         return new Fields(namespace, job, jobUid, pod, task, index, jobVersion, phase, exitCode, restarts,
-                deleted || deletedByOthers, time);
+                deleted || deletedByOthers, time, node);
     }
 
     /** A {@code ["null", "string"]} union skipped. */

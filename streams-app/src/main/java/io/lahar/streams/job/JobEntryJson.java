@@ -280,6 +280,7 @@ final class JobEntryJson {
         out.value(pod.observed());
         out.field(TERMINATING);
         out.value(pod.terminating());
+        string(NODE, pod.node(), out);
         out.endObject();
     }
 
@@ -347,6 +348,7 @@ final class JobEntryJson {
     private static final byte[] PHASE = JsonBytes.name("phase");
     private static final byte[] EXIT_CODE = JsonBytes.name("exitCode");
     private static final byte[] RESTART_COUNT = JsonBytes.name("restartCount");
+    private static final byte[] NODE = JsonBytes.name("node");
     private static final byte[] OBSERVED = JsonBytes.name("observed");
     private static final byte[] TERMINATING = JsonBytes.name("terminating");
 }

@@ -132,6 +132,36 @@ public class JobResource {
         }
     }
 
+    /**
+     * The job's pods as its engine knows them: task and index, job version, phase, the node the
+     * pod was last reported on, restarts, exit code, and whether the engine asked for its deletion.
+     */
+    @GET
+    @Path("/{namespace}/{name}/pods")
+    public Response pods(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+        String key = Topics.jobKey(namespace, name);
+        try {
+            if (queries.locate(key) instanceof JobQueries.Location.Remote remote) {
+                return forwarder.get(remote.hostPort(), "/api/v1/jobs/" + enc(namespace) + "/" + enc(name) + "/pods");
+            }
+            return queries.local(key)
+                    .map(info -> Response.ok(info.pods().values().stream().map(PodView::of).toList()).build())
+                    .orElseGet(() -> notFound(key));
+        } catch (JobQueries.Unavailable e) {
+            return unavailable(e.getMessage());
+        }
+    }
+
+    /** One pod of {@link #pods}, as JSON. */
+    public record PodView(String name, String task, int index, int version, String phase, String node,
+                          int restarts, Integer exitCode, boolean terminating) {
+        static PodView of(io.lahar.core.job.JobPod pod) {
+            return new PodView(pod.name(), pod.task(), pod.index(), pod.version(),
+                    pod.phase() == null ? null : pod.phase().name(), pod.node(), pod.restartCount(), pod.exitCode(),
+                    pod.terminating());
+        }
+    }
+
     @GET
     @Path("/{namespace}/{name}/transitions")
     public Response transitions(@PathParam("namespace") String namespace, @PathParam("name") String name,

@@ -200,7 +200,7 @@ class JobEntryJsonTest {
     void aPodIsWrittenAsDatabindWritesTheRecordWithEveryComponentSet() throws Exception {
         // Every component non-default: a component added to JobPod and not written fails here.
         TreeMap<String, JobPod> pods = new TreeMap<>();
-        pods.put("a", new JobPod("a", "worker", 3, 2, PodPhase.Failed, 137, 4, true, true));
+        pods.put("a", new JobPod("a", "worker", 3, 2, PodPhase.Failed, 137, 4, true, true, "node-7"));
         pods.put("b", new JobPod("b", "ps", 0, 0, PodPhase.Pending, null, 0, false, false));
         pods.put("c", new JobPod(null, null, 1, 1, null, -1, 1, false, true));
         JobInfo info = new JobInfo(null, pods, null, null, null, null, 0, false, null);

@@ -56,7 +56,7 @@ class OpenApiIT {
         }));
         assertThat(operations).contains("GET /api/v1/jobs", "POST /api/v1/jobs", "GET /api/v1/jobs/{namespace}/{name}",
                 "DELETE /api/v1/jobs/{namespace}/{name}", "POST /api/v1/jobs/{namespace}/{name}/actions/{action}",
-                "GET /api/v1/jobs/{namespace}/{name}/transitions", "POST /api/v1/jobflows", "GET /api/v1/jobtemplates");
+                "GET /api/v1/jobs/{namespace}/{name}/transitions", "GET /api/v1/jobs/{namespace}/{name}/pods", "POST /api/v1/jobflows", "GET /api/v1/jobtemplates");
         JsonNode submit = paths.path("/api/v1/jobs").path("post");
         assertThat(submit.path("summary").asText()).isEqualTo("Submit a Volcano Job");
         assertThat(submit.path("parameters").toString()).as("the scanned header parameter, merged").contains("X-Lahar-Request-Id");
