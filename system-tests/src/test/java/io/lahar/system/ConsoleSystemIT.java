@@ -57,6 +57,7 @@ class ConsoleSystemIT {
             // The job's page: pods on their nodes, and a timeline that grows while it is open.
             system.submit(job("slow-job", system.schedulerName, "8s"));
             awaitStatus(system, "slow-job");
+            awaitConsole(system, "/api/jobs/" + ns + "/slow-job");
             browser.go(console + "#/jobs/" + ns + "/slow-job");
             browser.waitFor("document.querySelectorAll('#timeline li').length >= 1", WAIT);
             int before = browser.eval("document.querySelectorAll('#timeline li').length").asInt();
@@ -88,6 +89,9 @@ class ConsoleSystemIT {
             Files.writeString(flow, yaml.writeValueAsString(manifest));
             assertThat(system.lahar("jobtemplate", "create", "-f", templates.toString(), "-n", ns).exit()).isZero();
             assertThat(system.lahar("flow", "create", "-f", flow.toString(), "-n", ns).exit()).isZero();
+            // The page is opened once the console knows the flow: before, its first fetch is a 404,
+            // which the browser reports as a console error.
+            awaitConsole(system, "/api/flows/" + ns + "/console-flow");
             browser.go(console + "#/flows/" + ns + "/console-flow");
             String a = "document.querySelector('#dag g[data-node=a]')";
             browser.waitFor(a, WAIT);
@@ -131,6 +135,7 @@ class ConsoleSystemIT {
             // Abort from a job's page, through the streams-app's REST API.
             system.submit(job("long-job", system.schedulerName, "120s"));
             awaitStatus(system, "long-job");
+            awaitConsole(system, "/api/jobs/" + ns + "/long-job");
             browser.go(console + "#/jobs/" + ns + "/long-job");
             browser.waitFor("document.querySelector('.actions .phase[data-phase=Running]')", WAIT);
             browser.click("button:text-is('Abort')");
@@ -145,6 +150,16 @@ class ConsoleSystemIT {
     /** Until the job's first status is out (its page answers 404 before). */
     private static void awaitStatus(LaharSystem system, String job) {
         org.awaitility.Awaitility.await().atMost(WAIT).until(() -> system.records.status(system.key(job)).isPresent());
+    }
+
+    /** Until the console's API answers {@code path} with 200. */
+    private static void awaitConsole(LaharSystem system, String path) {
+        java.net.URI uri = system.console().uri(path);
+        try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+            org.awaitility.Awaitility.await().atMost(WAIT).until(() -> http.send(
+                    java.net.http.HttpRequest.newBuilder(uri).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        }
     }
 
     private static void shot(Browser browser, Path shots, String name) {
