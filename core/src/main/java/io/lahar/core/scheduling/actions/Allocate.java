@@ -26,6 +26,8 @@ import java.util.PriorityQueue;
  */
 public final class Allocate implements Action {
     public static final String NAME = "allocate";
+    /** Off: every task scans every node (for plugins whose predicates or scores the candidate index cannot hold). */
+    public static final String CANDIDATE_INDEX = "candidateIndex";
 
     @Override
     public String name() {
@@ -33,9 +35,14 @@ public final class Allocate implements Action {
     }
 
     @Override
+    public void readArguments(io.lahar.core.scheduling.framework.Arguments args) {
+        args.getBool(CANDIDATE_INDEX, true);
+    }
+
+    @Override
     public void execute(Session ssn) {
         boolean enqueueGate = ssn.conf().hasAction(Enqueue.NAME);
-        boolean indexed = ssn.conf().actionArguments(NAME).getBool("candidateIndex", true);
+        boolean indexed = ssn.conf().actionArguments(NAME).getBool(CANDIDATE_INDEX, true);
         PriorityQueue<SessionQueue> queues = new PriorityQueue<>(ssn::compareQueues);
         Map<SessionQueue, PriorityQueue<SessionJob>> jobsByQueue = new HashMap<>();
         // Kept across turns, as Volcano's pendingTasks map: a job coming back must not re-sort its tasks.

@@ -1,7 +1,9 @@
 package io.lahar.core.scheduling.actions;
 
 import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.framework.CandidateIndex;
 import io.lahar.core.scheduling.framework.FitErrors;
+import io.lahar.core.scheduling.framework.Functions.NodeCheck;
 import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionNode;
 import io.lahar.core.scheduling.framework.SessionTask;
@@ -32,10 +34,11 @@ final class Placement {
      * that fits nowhere pays for the scan that explains why.
      */
     static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, boolean indexed) {
+        NodeCheck check = ssn.prePredicate(task);
         if (indexed) {
-            SessionNode n = ssn.candidateIndex().best(task);
-            if (n != null) {
-                return new Choice(n, false);
+            CandidateIndex.Answer a = ssn.candidateIndex().best(task, check);
+            if (a.node() != null) {
+                return new Choice(a.node(), false);
             }
         }
         Resource req = task.request();
@@ -50,7 +53,15 @@ final class Placement {
                 errors.nodeFailed(reason);
                 continue;
             }
-            if (req.lessEqual(n.idle())) {
+            boolean fitsNow = req.lessEqual(n.idle());
+            if ((fitsNow || (allowPipeline && best == null && req.lessEqual(n.futureIdle()))) && check != null) {
+                reason = check.check(n);
+                if (reason != null) {
+                    errors.nodeFailed(reason);
+                    continue;
+                }
+            }
+            if (fitsNow) {
                 if (!score) {
                     return new Choice(n, false);
                 }
@@ -76,12 +87,16 @@ final class Placement {
         return bestFuture == null ? null : new Choice(bestFuture, true);
     }
 
-    /** Nodes passing the (non-resource) predicates, best score first, ties by name. */
+    /**
+     * Nodes passing the (non-resource) predicates, best score first, ties by name. The inter-pod
+     * predicates are checked as the pods stand: a victim's leaving is not simulated, as in
+     * Volcano's preempt without topology-aware preemption.
+     */
     static List<SessionNode> candidates(Session ssn, SessionTask task) {
         List<SessionNode> out = new ArrayList<>();
-        List<Double> scores = new ArrayList<>();
+        NodeCheck check = ssn.prePredicate(task);
         for (SessionNode n : ssn.nodes()) {
-            if (ssn.predicate(task, n) == null) {
+            if (ssn.predicate(task, n) == null && (check == null || check.check(n) == null)) {
                 out.add(n);
             }
         }

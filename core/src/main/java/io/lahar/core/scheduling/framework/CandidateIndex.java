@@ -3,6 +3,7 @@ package io.lahar.core.scheduling.framework;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.NodeAffinity;
 import io.lahar.core.scheduling.api.Toleration;
+import io.lahar.core.scheduling.framework.Functions.NodeCheck;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,18 +22,30 @@ import java.util.PriorityQueue;
  * surface; a node that does not fit a class is dropped from its heap until it changes again. The
  * answer is exactly the one a full scan gives (a property test holds the two together).
  *
- * <p>This holds as long as predicates look only at the task's constraints and the node's labels,
- * taints and schedulability, and scores only at the node's resources and the task's request, as
- * the built-in plugins do; {@code configurations: [{name: allocate, arguments: {candidateIndex: false}}]}
- * turns it off for plugins that do not.
+ * <p>This holds as long as the session's stateless predicates look only at the task's constraints
+ * and the node's labels, taints and schedulability, and its node-order functions only at the node's
+ * resources (and images) and the task's request, as the built-in plugins do;
+ * {@code configurations: [{name: allocate, arguments: {candidateIndex: false}}]} turns it off for
+ * plugins that do not. The predicates that depend on other pods (inter-pod affinity, topology
+ * spread, host ports) are checked on the way down the heap: a node that fails them is set aside
+ * for this answer only and put back, since other tasks of the class may go there. When more than
+ * {@link #MAX_ASIDE} better nodes fail them, the index leaves the answer to a full scan.
  */
 public final class CandidateIndex {
 
     /** The classes kept at once; the least recently used is dropped (and rebuilt if needed again). */
     static final int MAX_CLASSES = 64;
+    /** How many better nodes failing a task's inter-pod predicates are stepped over before a full scan decides. */
+    static final int MAX_ASIDE = 256;
 
     private record TaskClass(Resource request, Map<String, String> selector, NodeAffinity affinity,
-                             List<Toleration> tolerations) {
+                             List<Toleration> tolerations, List<String> images) {
+    }
+
+    /** The index's answer: a node, none fits ({@code node} null), or undecided (leave it to a full scan). */
+    public record Answer(SessionNode node, boolean decided) {
+        static final Answer NONE = new Answer(null, true);
+        static final Answer UNDECIDED = new Answer(null, false);
     }
 
     private record Entry(double score, int node, long version) {
@@ -127,24 +140,52 @@ public final class CandidateIndex {
 
     /** The node a full scan would choose among those whose idle resources fit the task, or null. */
     public SessionNode best(SessionTask task) {
+        return best(task, null).node();
+    }
+
+    /**
+     * The node a full scan would choose among those whose idle resources fit the task and that pass
+     * {@code check} (the task's inter-pod predicates, null when none).
+     */
+    public Answer best(SessionTask task, NodeCheck check) {
         TaskClass key = new TaskClass(task.request(), task.info().nodeSelector(), task.info().affinity(),
-                task.info().tolerations());
+                task.info().tolerations(), task.info().spec().images());
         ClassHeap h = heaps.get(key);
         if (h == null) {
             h = new ClassHeap(task);
             heaps.put(key, h);
         }
         Resource req = task.request();
+        List<Entry> aside = null;
+        Answer answer;
         while (true) {
             Entry e = h.heap.peek();
-            if (e == null) return null;
+            if (e == null) {
+                answer = Answer.NONE;
+                break;
+            }
             if (e.version != version[e.node]) {
                 h.heap.poll(); // superseded: the node was re-scored when it changed
                 continue;
             }
             SessionNode n = nodes.get(e.node);
-            if (req.lessEqual(n.idle())) return n;
-            h.heap.poll(); // does not fit now; comes back when the node changes
+            if (!req.lessEqual(n.idle())) {
+                h.heap.poll(); // does not fit now; comes back when the node changes
+                continue;
+            }
+            if (check == null || check.check(n) == null) {
+                answer = new Answer(n, true);
+                break;
+            }
+            h.heap.poll();
+            if (aside == null) aside = new ArrayList<>();
+            aside.add(e);
+            if (aside.size() > MAX_ASIDE) {
+                answer = Answer.UNDECIDED;
+                break;
+            }
         }
+        if (aside != null) h.heap.addAll(aside);
+        return answer;
     }
 }

@@ -13,6 +13,25 @@ public final class Functions {
         String check(SessionTask task, SessionNode node);
     }
 
+    /**
+     * Volcano's PrePredicate for the rules that depend on where other pods are (inter-pod
+     * affinity, topology spread, host ports): prepares, for one placement attempt of a task, the
+     * check of a node; null when none of the plugin's rules concern the task.
+     */
+    @FunctionalInterface
+    public interface PrePredicateFn {
+        NodeCheck prepare(SessionTask task);
+    }
+
+    /**
+     * A prepared check of one node for one task: null when the task may go there, else the
+     * reasons it may not, several joined by {@link FitErrors#joinReasons}.
+     */
+    @FunctionalInterface
+    public interface NodeCheck {
+        String check(SessionNode node);
+    }
+
     /** How much a plugin likes a node for a task; the session sums the scores. */
     @FunctionalInterface
     public interface NodeOrderFn {

@@ -14,9 +14,11 @@ import io.lahar.core.scheduling.framework.Functions.JobEnqueueableFn;
 import io.lahar.core.scheduling.framework.Functions.JobEnqueuedFn;
 import io.lahar.core.scheduling.framework.Functions.JobPredicate;
 import io.lahar.core.scheduling.framework.Functions.JobValidFn;
+import io.lahar.core.scheduling.framework.Functions.NodeCheck;
 import io.lahar.core.scheduling.framework.Functions.NodeOrderFn;
 import io.lahar.core.scheduling.framework.Functions.OverusedFn;
 import io.lahar.core.scheduling.framework.Functions.PredicateFn;
+import io.lahar.core.scheduling.framework.Functions.PrePredicateFn;
 import io.lahar.core.scheduling.framework.Functions.VictimFn;
 import io.lahar.core.scheduling.framework.Functions.Vote;
 import io.lahar.core.scheduling.framework.SessionResult.PodGroupCondition;
@@ -59,9 +61,13 @@ public final class Session {
     private final Map<String, Map<String, Object>> pluginState = new HashMap<>();
     private String currentAction = "";
     private CandidateIndex candidateIndex;
+    private final Snapshot snapshot;
+    private final boolean interPodRules;
+    private PodTopology podTopology;
 
     private Session(SchedulerConf conf, Snapshot snapshot) {
         this.conf = conf;
+        this.snapshot = snapshot;
         this.problems = snapshot.validate();
         Map<String, List<String>> problemsByJob = new HashMap<>(); // "jobs[3]" -> "tasks[0].nodeName: ..."
         for (Problem p : problems) {
@@ -83,6 +89,14 @@ public final class Session {
             total = total.add(n.allocatable().withPods(0));
         }
         this.totalResource = total;
+        boolean rules = false;
+        for (NodeInfo n : sortedNodes) {
+            for (io.lahar.core.scheduling.api.ForeignPod f : n.foreignPods()) rules |= f.spec().interPod();
+        }
+        for (JobInfo j : snapshot.jobs()) {
+            for (io.lahar.core.scheduling.api.TaskInfo t : j.tasks()) rules |= t.spec().interPod();
+        }
+        this.interPodRules = rules;
         buildQueues(snapshot.queues());
         // Build in creation order (then key), not input order, so every list the actions walk, down
         // to the tasks on a node, is the same however the snapshot was listed.
@@ -214,6 +228,28 @@ public final class Session {
         return candidateIndex;
     }
 
+    /**
+     * Whether any pod of the snapshot (task or foreign) has inter-pod affinity, topology spread
+     * constraints or host ports; when none has, the inter-pod rules concern no placement.
+     */
+    public boolean hasInterPodRules() {
+        return interPodRules;
+    }
+
+    /** The session's pods by topology domain and label, made on first use (see {@link PodTopology}). */
+    public PodTopology podTopology() {
+        if (podTopology == null) {
+            podTopology = new PodTopology(this);
+            eventHandlers.add(podTopology);
+        }
+        return podTopology;
+    }
+
+    /** A namespace's labels, for namespace selectors (see {@link Snapshot#namespaceLabels}). */
+    public Map<String, String> namespaceLabels(String namespace) {
+        return snapshot.namespaceLabels(namespace);
+    }
+
     void nodeChanged(int node) {
         if (candidateIndex != null) candidateIndex.nodeChanged(node);
     }
@@ -236,6 +272,12 @@ public final class Session {
     public void addTaskOrderFn(String plugin, Comparator<SessionTask> fn) { register(Extension.TASK_ORDER, plugin, fn); }
 
     public void addPredicateFn(String plugin, PredicateFn fn) { register(Extension.PREDICATE, plugin, fn); }
+
+    /** Under the plugin's predicate switch, beside its stateless predicate. */
+    public void addPrePredicateFn(String plugin, PrePredicateFn fn) {
+        fns.computeIfAbsent(Extension.PREDICATE, k -> new LinkedHashMap<>()).put(plugin + "#pre", fn);
+        tiersCache.remove(Extension.PREDICATE);
+    }
 
     public void addNodeOrderFn(String plugin, NodeOrderFn fn) { register(Extension.NODE_ORDER, plugin, fn); }
 
@@ -281,6 +323,8 @@ public final class Session {
                 if (fn != null) inTier.add(fn);
                 Object enq = registered.get(o.name() + "#enqueued");
                 if (enq != null) inTier.add(enq);
+                Object pre = registered.get(o.name() + "#pre");
+                if (pre != null) inTier.add(pre);
             }
             out.add(inTier);
         }
@@ -319,15 +363,57 @@ public final class Session {
         return c != 0 ? c : Integer.compare(l.index(), r.index());
     }
 
-    /** Null when every predicate passes, else the first failing predicate's reason. */
+    /**
+     * Null when every stateless predicate passes, else the first failing predicate's reason. These
+     * look only at the task and the node's labels, taints and schedulability, never at other pods:
+     * their answer holds for the whole session (see {@link #prePredicate} for the others).
+     */
     public String predicate(SessionTask task, SessionNode node) {
         for (List<Object> tier : tiers(Extension.PREDICATE)) {
             for (Object fn : tier) {
-                String reason = ((PredicateFn) fn).check(task, node);
+                if (!(fn instanceof PredicateFn p)) continue;
+                String reason = p.check(task, node);
                 if (reason != null) return reason;
             }
         }
         return null;
+    }
+
+    /**
+     * The check of the predicates that depend on where other pods are, prepared for one placement
+     * attempt of the task (Volcano's PrePredicate); null when none concerns the task.
+     */
+    public NodeCheck prePredicate(SessionTask task) {
+        NodeCheck only = null;
+        List<NodeCheck> all = null;
+        for (List<Object> tier : tiers(Extension.PREDICATE)) {
+            for (Object fn : tier) {
+                if (!(fn instanceof PrePredicateFn p)) continue;
+                NodeCheck c = p.prepare(task);
+                if (c == null) continue;
+                if (only == null) {
+                    only = c;
+                } else {
+                    if (all == null) {
+                        all = new ArrayList<>();
+                        all.add(only);
+                    }
+                    all.add(c);
+                }
+            }
+        }
+        if (all == null) return only;
+        List<NodeCheck> checks = all;
+        return node -> {
+            List<String> reasons = null;
+            for (NodeCheck c : checks) {
+                String r = c.check(node);
+                if (r == null) continue;
+                if (reasons == null) reasons = new ArrayList<>();
+                reasons.add(r);
+            }
+            return reasons == null ? null : FitErrors.joinReasons(reasons);
+        };
     }
 
     public double nodeScore(SessionTask task, SessionNode node) {

@@ -1,0 +1,102 @@
+package io.lahar.core.scheduling.plugins;
+
+import io.lahar.core.scheduling.api.PodAffinityTerm;
+import io.lahar.core.scheduling.api.PodSpec;
+import io.lahar.core.scheduling.framework.PodTopology;
+import io.lahar.core.scheduling.framework.SessionNode;
+import io.lahar.core.scheduling.framework.SessionTask;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Kubernetes' InterPodAffinity filter, as Volcano's predicates plugin runs it: a node fails when
+ * the domain of one of the pod's required affinity terms holds no pod matching all of them (unless
+ * no such pod exists anywhere and the pod matches its own terms: the first of a series); when the
+ * domain of one of its required anti-affinity terms holds a matching pod; or when a placed pod's
+ * required anti-affinity term matches this pod and that pod's domain is the node's (symmetry).
+ * Counts come from {@link PodTopology}, so pods placed earlier in the session, the gang's own
+ * included, count.
+ */
+final class InterPodAffinity {
+    static final String AFFINITY_NOT_MATCH = "node(s) didn't match pod affinity rules";
+    static final String ANTI_AFFINITY_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
+    static final String EXISTING_ANTI_AFFINITY_NOT_MATCH = "node(s) didn't satisfy existing pods anti-affinity rules";
+
+    private InterPodAffinity() {
+    }
+
+    /** The prepared filter of one task (Kubernetes' preFilterState). */
+    static final class Filter {
+        private final PodTopology.Counter affinity;
+        private final boolean selfMatch;
+        private final List<PodTopology.Counter> anti;
+        private final List<PodTopology.Carried> existing;
+
+        private Filter(PodTopology.Counter affinity, boolean selfMatch, List<PodTopology.Counter> anti,
+                       List<PodTopology.Carried> existing) {
+            this.affinity = affinity;
+            this.selfMatch = selfMatch;
+            this.anti = anti;
+            this.existing = existing;
+        }
+
+        /** Null when the node passes, else the reason (the first rule that fails, in Kubernetes' order). */
+        String check(SessionNode node) {
+            int n = node.index();
+            if (affinity != null && !satisfiesAffinity(n)) return AFFINITY_NOT_MATCH;
+            for (PodTopology.Counter c : anti) {
+                if (c.at(0, n) > 0) return ANTI_AFFINITY_NOT_MATCH;
+            }
+            for (PodTopology.Carried c : existing) {
+                if (c.at(n) > 0) return EXISTING_ANTI_AFFINITY_NOT_MATCH;
+            }
+            return null;
+        }
+
+        private boolean satisfiesAffinity(int n) {
+            boolean podsExist = true;
+            for (int k = 0; k < affinity.keys(); k++) {
+                int at = affinity.at(k, n);
+                if (at < 0) return false; // the node lacks a topology key
+                if (at == 0) podsExist = false;
+            }
+            if (podsExist) return true;
+            for (int k = 0; k < affinity.keys(); k++) {
+                if (affinity.total(k) > 0) return false;
+            }
+            return selfMatch;
+        }
+
+        /** Whether the rule can only turn a node away when more pods come (no required affinity). */
+        boolean monotone() {
+            return affinity == null;
+        }
+    }
+
+    /** Null when the task has no inter-pod rule to meet (Kubernetes' Skip). */
+    static Filter preFilter(PodTopology topo, SessionTask task) {
+        String ns = task.job().info().namespace();
+        PodSpec spec = task.info().spec();
+        List<PodTopology.Carried> existing = topo.repelling(ns, spec.labels());
+        if (spec.requiredAffinity().isEmpty() && spec.requiredAntiAffinity().isEmpty() && existing.isEmpty()) return null;
+        PodTopology.Counter affinity = null;
+        boolean self = false;
+        if (!spec.requiredAffinity().isEmpty()) {
+            List<PodAffinityTerm> terms = resolved(spec.requiredAffinity(), ns);
+            affinity = topo.counter(terms, null);
+            Map<String, String> nsLabels = topo.namespaceLabels(ns);
+            self = true;
+            for (PodAffinityTerm t : terms) self &= t.matches(ns, nsLabels, spec.labels());
+        }
+        List<PodTopology.Counter> anti = new ArrayList<>(spec.requiredAntiAffinity().size());
+        for (PodAffinityTerm t : spec.requiredAntiAffinity()) anti.add(topo.counter(List.of(t.resolvedFor(ns)), null));
+        return new Filter(affinity, self, anti, existing);
+    }
+
+    static List<PodAffinityTerm> resolved(List<PodAffinityTerm> terms, String namespace) {
+        List<PodAffinityTerm> out = new ArrayList<>(terms.size());
+        for (PodAffinityTerm t : terms) out.add(t.resolvedFor(namespace));
+        return out;
+    }
+}
