@@ -43,7 +43,7 @@ class InterPodPropertiesTest {
     private static final String ZONE = "topology.kubernetes.io/zone";
     private static final String HOST = "kubernetes.io/hostname";
 
-    enum Kind { PLAIN, SELF_ANTI_HOST, SELF_ANTI_ZONE, CROSS_ANTI, SPREAD, PORT, AFFINITY }
+    enum Kind { PLAIN, SELF_ANTI_HOST, SELF_ANTI_ZONE, CROSS_ANTI, SPREAD, PORT, AFFINITY, PREFERRED, SOFT_SPREAD }
 
     static Snapshot randomSnapshot(long seed) {
         Random rnd = new Random(seed);
@@ -54,6 +54,7 @@ class InterPodPropertiesTest {
                     "memory", (2 + rnd.nextInt(8)) + "Gi", "pods", (2 + rnd.nextInt(6)) + ""));
             if (rnd.nextInt(8) != 0) b.label(ZONE, "z" + rnd.nextInt(3));
             if (rnd.nextInt(6) == 0) b.taint("dedicated", "x", TaintEffect.NoSchedule);
+            if (rnd.nextInt(6) == 0) b.taint("spot", "x", TaintEffect.PreferNoSchedule);
             nodes.add(b.build());
         }
         List<QueueInfo> queues = List.of(QueueInfo.of("q0", 1), QueueInfo.of("q1", 2));
@@ -131,6 +132,14 @@ class InterPodPropertiesTest {
                     TopologySpreadConstraint.WhenUnsatisfiable.DoNotSchedule, own, 1, null, null)), null, null);
             case PORT -> new PodSpec(labels, null, null, null, null, null, null, List.of(new HostPort(null, "TCP", 8080)), null);
             case AFFINITY -> new PodSpec(labels, null, List.of(new PodAffinityTerm(theirs, null, null, ZONE)), null, null, null, null, null, null);
+            case PREFERRED -> new PodSpec(labels, List.of(new io.lahar.core.scheduling.api.PreferredSchedulingTerm(1 + rnd.nextInt(100),
+                    io.lahar.core.scheduling.api.NodeSelectorTerm.of(new io.lahar.core.scheduling.api.NodeSelectorRequirement(ZONE,
+                            io.lahar.core.scheduling.api.NodeSelectorRequirement.Operator.In, List.of("z0"))))), null, null,
+                    List.of(new io.lahar.core.scheduling.api.WeightedPodAffinityTerm(1 + rnd.nextInt(100), new PodAffinityTerm(theirs, null, null, ZONE))),
+                    List.of(new io.lahar.core.scheduling.api.WeightedPodAffinityTerm(1 + rnd.nextInt(100), new PodAffinityTerm(own, null, null, HOST))),
+                    null, null, null);
+            case SOFT_SPREAD -> new PodSpec(labels, null, null, null, null, null, List.of(new TopologySpreadConstraint(1 + rnd.nextInt(2),
+                    rnd.nextBoolean() ? ZONE : HOST, TopologySpreadConstraint.WhenUnsatisfiable.ScheduleAnyway, own, 1, null, null)), null, null);
         };
     }
 
@@ -193,6 +202,7 @@ class InterPodPropertiesTest {
         List<Placed> pods = after(s, r);
         for (JobInfo j : s.jobs()) {
             for (TopologySpreadConstraint c : j.tasks().get(0).spec().topologySpread()) {
+                if (!c.hard()) continue;
                 // Each such job's pods are the only ones its selector matches, none ran before: its
                 // placements in commit order keep count - min <= maxSkew over the zones, so the end does too.
                 Map<String, Integer> count = new HashMap<>();

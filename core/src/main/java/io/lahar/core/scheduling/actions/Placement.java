@@ -3,6 +3,7 @@ package io.lahar.core.scheduling.actions;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.framework.CandidateIndex;
 import io.lahar.core.scheduling.framework.FitErrors;
+import io.lahar.core.scheduling.framework.Functions.BatchScorer;
 import io.lahar.core.scheduling.framework.Functions.NodeCheck;
 import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionNode;
@@ -35,7 +36,8 @@ final class Placement {
      */
     static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, boolean indexed) {
         NodeCheck check = ssn.prePredicate(task);
-        if (indexed) {
+        BatchScorer batch = ssn.batchScorer(task);
+        if (indexed && batch == null) {
             CandidateIndex.Answer a = ssn.candidateIndex().best(task, check);
             if (a.node() != null) {
                 return new Choice(a.node(), false);
@@ -43,10 +45,8 @@ final class Placement {
         }
         Resource req = task.request();
         boolean score = ssn.hasNodeOrderFns();
-        SessionNode best = null;
-        double bestScore = Double.NEGATIVE_INFINITY;
-        SessionNode bestFuture = null;
-        double bestFutureScore = Double.NEGATIVE_INFINITY;
+        List<SessionNode> now = new ArrayList<>();
+        List<SessionNode> future = new ArrayList<>();
         for (SessionNode n : ssn.nodes()) {
             String reason = ssn.predicate(task, n);
             if (reason != null) {
@@ -54,7 +54,8 @@ final class Placement {
                 continue;
             }
             boolean fitsNow = req.lessEqual(n.idle());
-            if ((fitsNow || (allowPipeline && best == null && req.lessEqual(n.futureIdle()))) && check != null) {
+            boolean fitsLater = !fitsNow && allowPipeline && req.lessEqual(n.futureIdle());
+            if ((fitsNow || fitsLater) && check != null) {
                 reason = check.check(n);
                 if (reason != null) {
                     errors.nodeFailed(reason);
@@ -62,29 +63,34 @@ final class Placement {
                 }
             }
             if (fitsNow) {
-                if (!score) {
-                    return new Choice(n, false);
-                }
-                double s = ssn.nodeScore(task, n);
-                if (best == null || s > bestScore) {
-                    best = n;
-                    bestScore = s;
-                }
+                if (!score) return new Choice(n, false);
+                now.add(n);
             } else {
                 errors.insufficient(task, n, req.exceeding(n.idle()), n.idle());
-                if (allowPipeline && best == null && req.lessEqual(n.futureIdle())) {
-                    double s = score ? ssn.nodeScore(task, n) : 0;
-                    if (bestFuture == null || s > bestFutureScore) {
-                        bestFuture = n;
-                        bestFutureScore = s;
-                    }
-                }
+                if (fitsLater) future.add(n);
             }
         }
-        if (best != null) {
-            return new Choice(best, false);
+        // As Volcano's prioritizeNodes: the nodes that fit now first; only without one, those that will.
+        if (!now.isEmpty()) return new Choice(best(ssn, task, now, batch), false);
+        if (future.isEmpty()) return null;
+        return new Choice(score ? best(ssn, task, future, batch) : future.get(0), true);
+    }
+
+    /** The candidate with the highest score, ties to the first (by name); batch scores normalized over these candidates. */
+    private static SessionNode best(Session ssn, SessionTask task, List<SessionNode> candidates, BatchScorer batch) {
+        double[] scores = scores(ssn, task, candidates, batch);
+        int best = 0;
+        for (int i = 1; i < scores.length; i++) {
+            if (scores[i] > scores[best]) best = i;
         }
-        return bestFuture == null ? null : new Choice(bestFuture, true);
+        return candidates.get(best);
+    }
+
+    private static double[] scores(Session ssn, SessionTask task, List<SessionNode> candidates, BatchScorer batch) {
+        double[] scores = new double[candidates.size()];
+        for (int i = 0; i < scores.length; i++) scores[i] = ssn.nodeScore(task, candidates.get(i));
+        if (batch != null) batch.score(candidates, scores);
+        return scores;
     }
 
     /**
@@ -100,12 +106,13 @@ final class Placement {
                 out.add(n);
             }
         }
-        if (!ssn.hasNodeOrderFns()) {
+        if (!ssn.hasNodeOrderFns() || out.isEmpty()) {
             return out;
         }
+        double[] byCandidate = scores(ssn, task, out, ssn.batchScorer(task));
         double[] s = new double[ssn.nodes().size()];
-        for (SessionNode n : out) {
-            s[n.index()] = ssn.nodeScore(task, n);
+        for (int i = 0; i < out.size(); i++) {
+            s[out.get(i).index()] = byCandidate[i];
         }
         out.sort((a, b) -> {
             int c = Double.compare(s[b.index()], s[a.index()]);

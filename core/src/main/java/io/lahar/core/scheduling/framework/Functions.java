@@ -32,6 +32,23 @@ public final class Functions {
         String check(SessionNode node);
     }
 
+    /**
+     * Volcano's BatchNodeOrderFn for the scores Kubernetes normalizes over the candidate nodes
+     * (node affinity, taint toleration, inter-pod affinity, topology spread): prepares, for one
+     * placement attempt, the scorer of the task; null when the scores would be the same on every
+     * node (Kubernetes' Skip, or nothing that tells nodes apart), so they cannot change the choice.
+     */
+    @FunctionalInterface
+    public interface BatchNodeOrderFn {
+        BatchScorer prepare(SessionTask task);
+    }
+
+    /** Adds its weighted, normalized score of each candidate node to {@code scores} (same order). */
+    @FunctionalInterface
+    public interface BatchScorer {
+        void score(List<SessionNode> candidates, double[] scores);
+    }
+
     /** How much a plugin likes a node for a task; the session sums the scores. */
     @FunctionalInterface
     public interface NodeOrderFn {

@@ -9,6 +9,8 @@ import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Functions.AllocatableFn;
+import io.lahar.core.scheduling.framework.Functions.BatchNodeOrderFn;
+import io.lahar.core.scheduling.framework.Functions.BatchScorer;
 import io.lahar.core.scheduling.framework.Functions.EventHandler;
 import io.lahar.core.scheduling.framework.Functions.JobEnqueueableFn;
 import io.lahar.core.scheduling.framework.Functions.JobEnqueuedFn;
@@ -281,6 +283,12 @@ public final class Session {
 
     public void addNodeOrderFn(String plugin, NodeOrderFn fn) { register(Extension.NODE_ORDER, plugin, fn); }
 
+    /** Under the plugin's node-order switch, beside its per-node scores. */
+    public void addBatchNodeOrderFn(String plugin, BatchNodeOrderFn fn) {
+        fns.computeIfAbsent(Extension.NODE_ORDER, k -> new LinkedHashMap<>()).put(plugin + "#batch", fn);
+        tiersCache.remove(Extension.NODE_ORDER);
+    }
+
     public void addPreemptableFn(String plugin, VictimFn fn) { register(Extension.PREEMPTABLE, plugin, fn); }
 
     public void addReclaimableFn(String plugin, VictimFn fn) { register(Extension.RECLAIMABLE, plugin, fn); }
@@ -325,6 +333,8 @@ public final class Session {
                 if (enq != null) inTier.add(enq);
                 Object pre = registered.get(o.name() + "#pre");
                 if (pre != null) inTier.add(pre);
+                Object batch = registered.get(o.name() + "#batch");
+                if (batch != null) inTier.add(batch);
             }
             out.add(inTier);
         }
@@ -416,17 +426,44 @@ public final class Session {
         };
     }
 
+    /** The sum of the per-node scores (those that depend only on the node and the task, see {@link CandidateIndex}). */
     public double nodeScore(SessionTask task, SessionNode node) {
         double s = 0;
         for (List<Object> tier : tiers(Extension.NODE_ORDER)) {
-            for (Object fn : tier) s += ((NodeOrderFn) fn).score(task, node);
+            for (Object fn : tier) {
+                if (fn instanceof NodeOrderFn f) s += f.score(task, node);
+            }
         }
         return s;
     }
 
+    /** Whether any node-order function is enabled (else the first node that fits is taken). */
     public boolean hasNodeOrderFns() {
         for (List<Object> tier : tiers(Extension.NODE_ORDER)) if (!tier.isEmpty()) return true;
         return false;
+    }
+
+    /**
+     * The scores normalized over the candidate nodes, prepared for one placement attempt of the
+     * task; null when none tells the nodes apart (then the candidate index may answer).
+     */
+    public BatchScorer batchScorer(SessionTask task) {
+        List<BatchScorer> all = null;
+        for (List<Object> tier : tiers(Extension.NODE_ORDER)) {
+            for (Object fn : tier) {
+                if (!(fn instanceof BatchNodeOrderFn b)) continue;
+                BatchScorer s = b.prepare(task);
+                if (s == null) continue;
+                if (all == null) all = new ArrayList<>();
+                all.add(s);
+            }
+        }
+        if (all == null) return null;
+        if (all.size() == 1) return all.get(0);
+        List<BatchScorer> scorers = all;
+        return (candidates, scores) -> {
+            for (BatchScorer s : scorers) s.score(candidates, scores);
+        };
     }
 
     public List<SessionTask> preemptable(SessionTask preemptor, List<SessionTask> preemptees) {

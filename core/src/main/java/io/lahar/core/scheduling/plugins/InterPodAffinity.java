@@ -2,6 +2,8 @@ package io.lahar.core.scheduling.plugins;
 
 import io.lahar.core.scheduling.api.PodAffinityTerm;
 import io.lahar.core.scheduling.api.PodSpec;
+import io.lahar.core.scheduling.api.WeightedPodAffinityTerm;
+import io.lahar.core.scheduling.framework.Functions.BatchScorer;
 import io.lahar.core.scheduling.framework.PodTopology;
 import io.lahar.core.scheduling.framework.SessionNode;
 import io.lahar.core.scheduling.framework.SessionTask;
@@ -17,6 +19,12 @@ import java.util.Map;
  * required anti-affinity term matches this pod and that pod's domain is the node's (symmetry).
  * Counts come from {@link PodTopology}, so pods placed earlier in the session, the gang's own
  * included, count.
+ *
+ * <p>The score (nodeorder's {@code podaffinity.weight}): for the node's domain of each term, the
+ * term's weight per pod there matching the pod's preferred affinity terms (minus for preferred
+ * anti-affinity), plus the weights of the placed pods' preferred terms that match this pod (a
+ * required affinity term of a placed pod adds Kubernetes' hardPodAffinityWeight, which Volcano
+ * leaves at 0); normalized over the candidates from 0 (the least) to 100 (the most).
  */
 final class InterPodAffinity {
     static final String AFFINITY_NOT_MATCH = "node(s) didn't match pod affinity rules";
@@ -92,6 +100,42 @@ final class InterPodAffinity {
         List<PodTopology.Counter> anti = new ArrayList<>(spec.requiredAntiAffinity().size());
         for (PodAffinityTerm t : spec.requiredAntiAffinity()) anti.add(topo.counter(List.of(t.resolvedFor(ns)), null));
         return new Filter(affinity, self, anti, existing);
+    }
+
+    /** The score of one task (Kubernetes' PreScore); null when no preferred term concerns it (Skip). */
+    static BatchScorer scorer(PodTopology topo, SessionTask task, int weight) {
+        String ns = task.job().info().namespace();
+        PodSpec spec = task.info().spec();
+        List<PodTopology.Weighted> existing = topo.preferring(ns, spec.labels());
+        if (spec.preferredAffinity().isEmpty() && spec.preferredAntiAffinity().isEmpty() && existing.isEmpty()) return null;
+        List<PodTopology.Counter> counters = new ArrayList<>();
+        List<Integer> weights = new ArrayList<>();
+        for (WeightedPodAffinityTerm t : spec.preferredAffinity()) {
+            counters.add(topo.counter(List.of(t.term().resolvedFor(ns)), null));
+            weights.add(t.weight());
+        }
+        for (WeightedPodAffinityTerm t : spec.preferredAntiAffinity()) {
+            counters.add(topo.counter(List.of(t.term().resolvedFor(ns)), null));
+            weights.add(-t.weight());
+        }
+        return (candidates, scores) -> {
+            long[] raw = new long[candidates.size()];
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (int i = 0; i < raw.length; i++) {
+                int n = candidates.get(i).index();
+                long r = 0;
+                for (int k = 0; k < counters.size(); k++) r += (long) weights.get(k) * Math.max(0, counters.get(k).at(0, n));
+                for (PodTopology.Weighted e : existing) r += (long) e.weight() * e.carried().at(n);
+                raw[i] = r;
+                min = Math.min(min, r);
+                max = Math.max(max, r);
+            }
+            if (max == min) return; // every node 0
+            for (int i = 0; i < raw.length; i++) {
+                scores[i] += weight * (double) (long) (NodeOrder.MAX_NODE_SCORE * ((double) (raw[i] - min) / (max - min)));
+            }
+        };
     }
 
     static List<PodAffinityTerm> resolved(List<PodAffinityTerm> terms, String namespace) {

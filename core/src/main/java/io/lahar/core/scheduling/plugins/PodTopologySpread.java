@@ -1,10 +1,12 @@
 package io.lahar.core.scheduling.plugins;
 
 import io.lahar.core.scheduling.api.LabelSelector;
+import io.lahar.core.scheduling.api.NodeInfo;
 import io.lahar.core.scheduling.api.PodAffinityTerm;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TopologySpreadConstraint;
 import io.lahar.core.scheduling.api.TopologySpreadConstraint.Policy;
+import io.lahar.core.scheduling.framework.Functions.BatchScorer;
 import io.lahar.core.scheduling.framework.PodTopology;
 import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionNode;
@@ -27,6 +29,12 @@ import java.util.TreeSet;
  * NoSchedule and NoExecute taints the pod tolerates. A node passes a constraint when
  * {@code count in its domain + (1 if the pod matches the selector) - the least count of any domain
  * <= maxSkew}, the least count being 0 while fewer domains than {@code minDomains} exist.
+ *
+ * <p>The score (nodeorder's {@code podtopologyspread.weight}, ScheduleAnyway constraints): per
+ * constraint, the matching pods in the node's domain (on the node itself for
+ * {@code kubernetes.io/hostname}) times log(domains among the candidates + 2), plus maxSkew - 1,
+ * summed and rounded; normalized over the candidates so the fewest pods score 100, and a candidate
+ * lacking one of the keys 0.
  */
 final class PodTopologySpread {
     static final String CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
@@ -81,6 +89,56 @@ final class PodTopologySpread {
         return new Filter(hard, keys);
     }
 
+    /** The score of one task; null when it has no ScheduleAnyway constraint (Kubernetes' Skip). */
+    BatchScorer scorer(SessionTask task, int weight) {
+        List<Prepared> soft = prepare(task, false);
+        if (soft.isEmpty()) return null;
+        PodTopology topo = ssn.podTopology();
+        PodTopology.Domains[] keys = new PodTopology.Domains[soft.size()];
+        for (int c = 0; c < soft.size(); c++) keys[c] = topo.domains(soft.get(c).constraint().topologyKey());
+        return (candidates, scores) -> {
+            int m = candidates.size();
+            boolean[] ignored = new boolean[m];
+            int kept = 0;
+            for (int i = 0; i < m; i++) {
+                int n = candidates.get(i).index();
+                for (PodTopology.Domains d : keys) ignored[i] |= d.of(n) < 0;
+                if (!ignored[i]) kept++;
+            }
+            double[] tpWeight = new double[soft.size()];
+            for (int c = 0; c < soft.size(); c++) {
+                int size = kept;
+                if (!NodeInfo.HOSTNAME.equals(keys[c].key())) {
+                    Set<Integer> values = new java.util.HashSet<>();
+                    for (int i = 0; i < m; i++) if (!ignored[i]) values.add(keys[c].of(candidates.get(i).index()));
+                    size = values.size();
+                }
+                tpWeight[c] = Math.log(size + 2);
+            }
+            long[] raw = new long[m];
+            long min = Long.MAX_VALUE;
+            long max = 0;
+            for (int i = 0; i < m; i++) {
+                if (ignored[i]) continue;
+                int n = candidates.get(i).index();
+                double s = 0;
+                for (int c = 0; c < soft.size(); c++) {
+                    Prepared p = soft.get(c);
+                    int count = p.counter() == null ? 0 : Math.max(0, p.counter().at(0, n));
+                    s += count * tpWeight[c] + (p.constraint().maxSkew() - 1);
+                }
+                raw[i] = Math.round(s);
+                min = Math.min(min, raw[i]);
+                max = Math.max(max, raw[i]);
+            }
+            for (int i = 0; i < m; i++) {
+                long normalized = ignored[i] ? 0 : max == 0 ? NodeOrder.MAX_NODE_SCORE
+                        : NodeOrder.MAX_NODE_SCORE * (max + min - raw[i]) / max;
+                scores[i] += weight * (double) normalized;
+            }
+        };
+    }
+
     /** The task's constraints of one kind, each with its counter. */
     List<Prepared> prepare(SessionTask task, boolean hard) {
         TaskInfo info = task.info();
@@ -99,8 +157,10 @@ final class PodTopologySpread {
             LabelSelector sel = c.labelSelector();
             int self = sel.matches(info.spec().labels()) ? 1 : 0;
             // Kubernetes counts nothing for an empty selector (countPodsMatchSelector), so it never fails.
+            // Scoring counts on the node itself for the hostname key, whatever the inclusion policies.
+            BitSet nodes = !hard && NodeInfo.HOSTNAME.equals(c.topologyKey()) ? null : included(task, c, keys);
             PodTopology.Counter counter = sel.isEmpty() || sel.nothing() ? null
-                    : topo.counter(List.of(new PodAffinityTerm(sel, Set.of(ns), null, c.topologyKey())), included(task, c, keys));
+                    : topo.counter(List.of(new PodAffinityTerm(sel, Set.of(ns), null, c.topologyKey())), nodes);
             out.add(new Prepared(c, counter, self));
         }
         return out;
@@ -118,7 +178,7 @@ final class PodTopologySpread {
                 Map<String, String> labels = n.info().labels();
                 if (!labels.keySet().containsAll(keys)) continue;
                 if (affinity && !Predicates.matchesNodeAffinity(t, n.info())) continue;
-                if (taints && Predicates.untoleratedTaint(t.tolerations(), n.info(), false) != null) continue;
+                if (taints && TaintToleration.untolerated(t.tolerations(), n.info(), false) != null) continue;
                 bits.set(n.index());
             }
             return bits;

@@ -122,7 +122,7 @@ public final class Predicates implements Plugin {
 
     /** Null when the task may go on the node as far as the stable filters go, else the first reason it may not. */
     String check(TaskInfo t, NodeInfo n) {
-        if (n.unschedulable() && !tolerated(t.tolerations(), UNSCHEDULABLE_TAINT)) {
+        if (n.unschedulable() && !TaintToleration.tolerated(t.tolerations(), UNSCHEDULABLE_TAINT)) {
             return UNSCHEDULABLE;
         }
         if (nodeAffinity) {
@@ -136,7 +136,7 @@ public final class Predicates implements Plugin {
             }
         }
         if (taintToleration) {
-            Taint taint = untoleratedTaint(t.tolerations(), n, false);
+            Taint taint = TaintToleration.untolerated(t.tolerations(), n, false);
             if (taint != null) return "node(s) had untolerated taint " + taint;
         }
         return null;
@@ -150,23 +150,4 @@ public final class Predicates implements Plugin {
         return t.affinity().matches(n.labels(), n.name());
     }
 
-    /**
-     * The first of the node's taints the tolerations do not tolerate: NoSchedule and NoExecute ones,
-     * or with {@code preferNoSchedule} only PreferNoSchedule ones; null when none.
-     */
-    static Taint untoleratedTaint(List<Toleration> tolerations, NodeInfo n, boolean preferNoSchedule) {
-        for (Taint taint : n.taints()) {
-            if ((taint.effect() == TaintEffect.PreferNoSchedule) == preferNoSchedule && !tolerated(tolerations, taint)) {
-                return taint;
-            }
-        }
-        return null;
-    }
-
-    private static boolean tolerated(List<Toleration> tolerations, Taint taint) {
-        for (Toleration tol : tolerations) {
-            if (tol.tolerates(taint)) return true;
-        }
-        return false;
-    }
 }
