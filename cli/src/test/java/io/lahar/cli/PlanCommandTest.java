@@ -195,6 +195,40 @@ class PlanCommandTest {
     }
 
     @Test
+    void aJobPastItsSlaWaitingTimeIsEnqueuedAtNow() throws Exception {
+        String job = """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata:
+                  name: big
+                  creationTimestamp: "2026-01-01T00:00:00Z"
+                  annotations: {sla-waiting-time: 30m}
+                spec:
+                  tasks:
+                  - name: w
+                    replicas: 5
+                    template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "4"}}}]}}
+                """;
+        String conf = """
+                actions: "enqueue"
+                tiers:
+                - plugins:
+                  - name: sla
+                - plugins:
+                  - name: overcommit
+                """;
+        Path s = file("s.yaml", NODES + "---\n" + job);
+        Path c = file("c.yaml", conf);
+        assertThat(plan("-f", s.toString(), "--conf", c.toString(), "--sessions", "1")).isZero();
+        assertThat(output().path("podGroups").get(0).path("phase").asText()).isEqualTo("Pending");
+        out.getBuffer().setLength(0);
+        assertThat(plan("-f", s.toString(), "--conf", c.toString(), "--sessions", "1", "--now", "2026-01-01T00:31:00Z")).isZero();
+        assertThat(output().path("podGroups").get(0).path("phase").asText()).isEqualTo("Inqueue");
+        assertThat(plan("-f", s.toString(), "--now", "yesterday")).isEqualTo(Lahar.EXIT_INPUT);
+        assertThat(err.toString()).contains("--now: not an RFC 3339 time");
+    }
+
+    @Test
     void aBadConfOrMissingFileOrZeroSessionsIsExitTwo() throws Exception {
         Path s = file("s.yaml", NODES);
         assertThat(plan("-f", s.toString(), "--conf", file("c.yaml", "actions: \"teleport\"\ntiers: []\n").toString()))

@@ -342,6 +342,11 @@ public final class SchedulerCache {
      * never double-booked.
      */
     public Snapshot snapshot() {
+        return snapshot(null);
+    }
+
+    /** The snapshot at a time (the sla plugin's clock: the loop's, as Volcano's scheduler uses its own). */
+    public Snapshot snapshot(java.time.Instant now) {
         List<JobInfo> jobInfos = new ArrayList<>(jobs.size());
         Map<String, List<Other>> others = new HashMap<>();
         for (Map.Entry<String, JobEntry> e : jobs.entrySet()) {
@@ -365,7 +370,7 @@ public final class SchedulerCache {
             }
             nodeInfos.add(n.withForeign(used, on.size(), specs));
         }
-        return new Snapshot(nodeInfos, new ArrayList<>(queues.values()), jobInfos);
+        return new Snapshot(nodeInfos, new ArrayList<>(queues.values()), jobInfos, Map.of(), now);
     }
 
     /** Rebuilds what a changed gang contributes to the snapshot: its JobInfo and its other usage. */
@@ -401,9 +406,7 @@ public final class SchedulerCache {
         }
         // A gang whose pods all belong to another scheduler is that scheduler's to place.
         if (hasPods && tasks.isEmpty()) return null;
-        JobInfo g = j.groupInfo;
-        return new JobInfo(g.namespace(), g.name(), g.queue(), g.minMember(), g.minTaskMember(), g.minResources(),
-                g.priority(), g.creationIndex(), phase(j), tasks);
+        return j.groupInfo.with(phase(j), tasks);
     }
 
     /**

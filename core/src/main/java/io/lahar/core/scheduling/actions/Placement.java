@@ -35,7 +35,12 @@ final class Placement {
      * that fits nowhere pays for the scan that explains why.
      */
     static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, boolean indexed) {
-        NodeCheck check = ssn.prePredicate(task);
+        return find(ssn, task, errors, allowPipeline, indexed, ssn.prePredicate(task));
+    }
+
+    /** As above, with the task's inter-pod predicates already prepared ({@code check}, null when none). */
+    static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, boolean indexed,
+                       NodeCheck check) {
         BatchScorer batch = ssn.batchScorer(task);
         if (indexed && batch == null) {
             CandidateIndex.Answer a = ssn.candidateIndex().best(task, check);
@@ -43,35 +48,61 @@ final class Placement {
                 return new Choice(a.node(), false);
             }
         }
+        return scan(ssn, task, errors, allowPipeline, check, batch, null);
+    }
+
+    /**
+     * A scan of every node that skips, with their earlier reason, the nodes {@code cache} says an
+     * earlier task of the role failed on, and records there the nodes this task fails on — failing
+     * as Volcano's allocate predicate does: the predicates, or resources even once releasing pods are gone.
+     */
+    static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, NodeCheck check,
+                       PredicateErrorCache cache) {
+        return scan(ssn, task, errors, allowPipeline, check, ssn.batchScorer(task), cache);
+    }
+
+    private static Choice scan(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, NodeCheck check,
+                               BatchScorer batch, PredicateErrorCache cache) {
         Resource req = task.request();
         boolean score = ssn.hasNodeOrderFns();
+        int nodes = ssn.nodes().size();
         List<SessionNode> now = new ArrayList<>();
         List<SessionNode> future = new ArrayList<>();
         for (SessionNode n : ssn.nodes()) {
+            String before = cache == null ? null : cache.failedBefore(n);
+            if (before != null) {
+                errors.nodeFailed(before);
+                continue;
+            }
             String reason = ssn.predicate(task, n);
             if (reason != null) {
                 errors.nodeFailed(reason);
+                if (cache != null) cache.failed(n, reason, nodes);
                 continue;
             }
             boolean fitsNow = req.lessEqual(n.idle());
-            boolean fitsLater = !fitsNow && allowPipeline && req.lessEqual(n.futureIdle());
+            boolean fitsFuture = fitsNow || req.lessEqual(n.futureIdle());
+            boolean fitsLater = !fitsNow && allowPipeline && fitsFuture;
             if ((fitsNow || fitsLater) && check != null) {
                 reason = check.check(n);
                 if (reason != null) {
                     errors.nodeFailed(reason);
+                    if (cache != null) cache.failed(n, reason, nodes);
                     continue;
                 }
             }
             if (fitsNow) {
-                if (!score) return new Choice(n, false);
+                if (!score && cache == null) return new Choice(n, false);
                 now.add(n);
             } else {
-                errors.insufficient(task, n, req.exceeding(n.idle()), n.idle());
+                List<String> lacking = req.exceeding(n.idle());
+                errors.insufficient(task, n, lacking, n.idle());
+                if (cache != null && !fitsFuture) cache.failed(n, FitErrors.insufficientReason(req.exceeding(n.futureIdle()).get(0)), nodes);
                 if (fitsLater) future.add(n);
             }
         }
         // As Volcano's prioritizeNodes: the nodes that fit now first; only without one, those that will.
-        if (!now.isEmpty()) return new Choice(best(ssn, task, now, batch), false);
+        if (!now.isEmpty()) return new Choice(score ? best(ssn, task, now, batch) : now.get(0), false);
         if (future.isEmpty()) return null;
         return new Choice(score ? best(ssn, task, future, batch) : future.get(0), true);
     }

@@ -55,6 +55,20 @@ public record PodSpec(Map<String, String> labels, List<PreferredSchedulingTerm> 
                 || !images.isEmpty();
     }
 
+    /** Adds the label keys this pod's selectors name (terms, namespace selectors aside, and spread constraints). */
+    public void selectorKeys(java.util.Set<String> into) {
+        for (PodAffinityTerm t : requiredAffinity) keys(t.labelSelector(), into);
+        for (PodAffinityTerm t : requiredAntiAffinity) keys(t.labelSelector(), into);
+        for (WeightedPodAffinityTerm t : preferredAffinity) keys(t.term().labelSelector(), into);
+        for (WeightedPodAffinityTerm t : preferredAntiAffinity) keys(t.term().labelSelector(), into);
+        for (TopologySpreadConstraint c : topologySpread) keys(c.labelSelector(), into);
+    }
+
+    private static void keys(LabelSelector s, java.util.Set<String> into) {
+        into.addAll(s.matchLabels().keySet());
+        for (LabelSelector.Requirement r : s.matchExpressions()) into.add(r.key());
+    }
+
     public PodSpec withLabels(Map<String, String> l) {
         return new PodSpec(l, preferredNodeAffinity, requiredAffinity, requiredAntiAffinity, preferredAffinity,
                 preferredAntiAffinity, topologySpread, hostPorts, images);

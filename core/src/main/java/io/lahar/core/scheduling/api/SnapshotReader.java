@@ -25,6 +25,7 @@ import java.util.Set;
  *   taints: [{key: dedicated, value: gpu, effect: NoSchedule}]
  *   unschedulable: false
  *   images: [{names: ["registry/app:1.2"], sizeBytes: 500000000}]
+ * now: "2026-01-01T12:00:00Z"     # the session's time (the sla plugin's clock)
  * namespaces:                     # labels for namespace selectors (every namespace has kubernetes.io/metadata.name)
  * - {name: team-a, labels: {team: a}}
  * queues:
@@ -40,6 +41,8 @@ import java.util.Set;
  *   priority: 10
  *   creationIndex: 3
  *   phase: Pending
+ *   creationTime: "2026-01-01T11:00:00Z"
+ *   slaWaitingTime: 30m           # the pod group's sla-waiting-time annotation
  *   tasks:
  *   - name: job1-ps-0
  *     role: ps
@@ -102,7 +105,7 @@ public final class SnapshotReader {
             throw new InvalidSnapshotException(List.of(new Problem("$", "expected a mapping with nodes, queues and podGroups")));
         }
         SnapshotReader r = new SnapshotReader();
-        r.keys(root, "", Set.of("nodes", "queues", "podGroups", "namespaces"));
+        r.keys(root, "", Set.of("nodes", "queues", "podGroups", "namespaces", "now"));
         List<NodeInfo> nodes = new ArrayList<>();
         r.each(root.get("nodes"), "nodes", (n, p) -> nodes.add(r.node(n, p)));
         List<QueueInfo> queues = new ArrayList<>();
@@ -114,10 +117,11 @@ public final class SnapshotReader {
             r.keys(n, p, Set.of("name", "labels"));
             namespaces.put(r.name(n, p), r.strings(n, p, "labels"));
         });
+        java.time.Instant now = r.time(root, "", "now");
         if (!r.problems.isEmpty()) {
             throw new InvalidSnapshotException(r.problems);
         }
-        return new Snapshot(nodes, queues, jobs, namespaces);
+        return new Snapshot(nodes, queues, jobs, namespaces, now);
     }
 
     private interface ItemReader {
@@ -191,7 +195,7 @@ public final class SnapshotReader {
 
     private JobInfo job(JsonNode n, String p) {
         keys(n, p, Set.of("name", "namespace", "queue", "minMember", "minTaskMember", "minResources", "priority",
-                "creationIndex", "phase", "tasks"));
+                "creationIndex", "phase", "tasks", "creationTime", "slaWaitingTime"));
         JobInfo.Builder b = JobInfo.builder(name(n, p)).namespace(text(n, p, "namespace", "default"))
                 .queue(text(n, p, "queue", "default")).priority(integer(n, p, "priority", 0))
                 .phase(enumValue(n, p, "phase", PodGroupPhase.class, PodGroupPhase.Pending));
@@ -213,6 +217,16 @@ public final class SnapshotReader {
             }
         }
         each(n.get("tasks"), join(p, "tasks"), (t, tp) -> b.task(task(t, tp)));
+        b.creationTime(time(n, p, "creationTime"));
+        String wait = text(n, p, "slaWaitingTime", null);
+        if (wait != null) {
+            java.util.Optional<java.time.Duration> d = io.lahar.core.api.GoDuration.parse(wait);
+            if (d.isEmpty() || d.get().isNegative() || d.get().isZero()) {
+                problems.add(new Problem(join(p, "slaWaitingTime"), "expected a positive duration (e.g. 1h2m3s), got \"" + wait + "\""));
+            } else {
+                b.slaWaitingTime(d.get());
+            }
+        }
         return b.build();
     }
 
@@ -264,6 +278,17 @@ public final class SnapshotReader {
         b.status(status);
         if (node != null) b.on(node, status);
         return b.build();
+    }
+
+    private java.time.Instant time(JsonNode n, String p, String field) {
+        String v = text(n, p, field, null);
+        if (v == null) return null;
+        try {
+            return java.time.Instant.parse(v);
+        } catch (java.time.format.DateTimeParseException e) {
+            problems.add(new Problem(join(p, field), "not an RFC 3339 time: \"" + v + "\""));
+            return null;
+        }
     }
 
     private String name(JsonNode n, String p) {

@@ -60,7 +60,8 @@ public final class FitErrors {
         return java.util.Collections.unmodifiableMap(counts);
     }
 
-    private static String insufficientReason(String dim) {
+    /** The reason a node lacking some of a resource counts under. */
+    public static String insufficientReason(String dim) {
         return Resource.PODS.equals(dim) ? "Too many pods" : "Insufficient " + dim;
     }
 

@@ -30,6 +30,28 @@ public final class Functions {
     @FunctionalInterface
     public interface NodeCheck {
         String check(SessionNode node);
+
+        /**
+         * The domains this check refuses now for a reason more pods elsewhere could lift (a spread's
+         * skew, an affinity no pod meets yet), as Volcano's predicate error cache must keep them
+         * refused for the role's later tasks; empty when every refusal can only grow as pods come;
+         * null when a rule's domains are too many to list (one per node), so the caller must keep
+         * the refusals per node.
+         */
+        default List<Refused> liftable() {
+            return List.of();
+        }
+    }
+
+    /** Nodes a rule refuses: those in the marked domains of one node label, with the rule's reason. */
+    public record Refused(PodTopology.Domains domains, java.util.BitSet refused, String reason) {
+        /** The most domains a refusal lists; beyond, {@link NodeCheck#liftable} answers null. */
+        public static final int MAX_DOMAINS = 1024;
+
+        public boolean refuses(int node) {
+            int d = domains.of(node);
+            return d >= 0 && refused.get(d);
+        }
     }
 
     /**
@@ -87,6 +109,12 @@ public final class Functions {
     /** A vote on moving a job from Pending to Inqueue. */
     @FunctionalInterface
     public interface JobEnqueueableFn {
+        Vote vote(SessionJob job);
+    }
+
+    /** A vote on a job being pipelined (its allocations kept though its gang is not ready). */
+    @FunctionalInterface
+    public interface JobPipelinedFn {
         Vote vote(SessionJob job);
     }
 

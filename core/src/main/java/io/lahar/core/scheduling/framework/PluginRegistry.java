@@ -14,6 +14,7 @@ import io.lahar.core.scheduling.plugins.Overcommit;
 import io.lahar.core.scheduling.plugins.Predicates;
 import io.lahar.core.scheduling.plugins.Priority;
 import io.lahar.core.scheduling.plugins.Proportion;
+import io.lahar.core.scheduling.plugins.Sla;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -42,6 +43,7 @@ public final class PluginRegistry {
         r.registerPlugin(Proportion.NAME, Proportion::new);
         r.registerPlugin(NodeOrder.NAME, NodeOrder::new);
         r.registerPlugin(Binpack.NAME, Binpack::new);
+        r.registerPlugin(Sla.NAME, Sla::new);
         return r;
     }
 

@@ -154,6 +154,11 @@ public final class PodTopology implements EventHandler {
             return domains.length;
         }
 
+        /** Matching pods in domain {@code d} of the k-th key. */
+        public int inDomain(int k, int d) {
+            return count[k][d];
+        }
+
         /** Matching pods on nodes that carry the k-th key. */
         public int total(int k) {
             return total[k];

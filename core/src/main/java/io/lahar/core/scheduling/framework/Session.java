@@ -65,6 +65,7 @@ public final class Session {
     private CandidateIndex candidateIndex;
     private final Snapshot snapshot;
     private final boolean interPodRules;
+    private final Set<String> selectorKeys = new HashSet<>();
     private PodTopology podTopology;
 
     private Session(SchedulerConf conf, Snapshot snapshot) {
@@ -92,11 +93,18 @@ public final class Session {
         }
         this.totalResource = total;
         boolean rules = false;
+        Set<io.lahar.core.scheduling.api.PodSpec> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (NodeInfo n : sortedNodes) {
-            for (io.lahar.core.scheduling.api.ForeignPod f : n.foreignPods()) rules |= f.spec().interPod();
+            for (io.lahar.core.scheduling.api.ForeignPod f : n.foreignPods()) {
+                rules |= f.spec().interPod();
+                if (seen.add(f.spec())) f.spec().selectorKeys(selectorKeys);
+            }
         }
         for (JobInfo j : snapshot.jobs()) {
-            for (io.lahar.core.scheduling.api.TaskInfo t : j.tasks()) rules |= t.spec().interPod();
+            for (io.lahar.core.scheduling.api.TaskInfo t : j.tasks()) {
+                rules |= t.spec().interPod();
+                if (seen.add(t.spec())) t.spec().selectorKeys(selectorKeys);
+            }
         }
         this.interPodRules = rules;
         buildQueues(snapshot.queues());
@@ -238,6 +246,14 @@ public final class Session {
         return interPodRules;
     }
 
+    /**
+     * The label keys some selector of the snapshot's pods names (their terms' and spread
+     * constraints'): pods whose labels agree on these are told apart by no inter-pod rule.
+     */
+    public Set<String> selectorKeys() {
+        return java.util.Collections.unmodifiableSet(selectorKeys);
+    }
+
     /** The session's pods by topology domain and label, made on first use (see {@link PodTopology}). */
     public PodTopology podTopology() {
         if (podTopology == null) {
@@ -301,7 +317,7 @@ public final class Session {
 
     public void addJobReadyFn(String plugin, JobPredicate fn) { register(Extension.JOB_READY, plugin, fn); }
 
-    public void addJobPipelinedFn(String plugin, JobPredicate fn) { register(Extension.JOB_PIPELINED, plugin, fn); }
+    public void addJobPipelinedFn(String plugin, Functions.JobPipelinedFn fn) { register(Extension.JOB_PIPELINED, plugin, fn); }
 
     public void addJobStarvingFn(String plugin, JobPredicate fn) { register(Extension.JOB_STARVING, plugin, fn); }
 
@@ -414,15 +430,29 @@ public final class Session {
         }
         if (all == null) return only;
         List<NodeCheck> checks = all;
-        return node -> {
-            List<String> reasons = null;
-            for (NodeCheck c : checks) {
-                String r = c.check(node);
-                if (r == null) continue;
-                if (reasons == null) reasons = new ArrayList<>();
-                reasons.add(r);
+        return new NodeCheck() {
+            @Override
+            public String check(SessionNode node) {
+                List<String> reasons = null;
+                for (NodeCheck c : checks) {
+                    String r = c.check(node);
+                    if (r == null) continue;
+                    if (reasons == null) reasons = new ArrayList<>();
+                    reasons.add(r);
+                }
+                return reasons == null ? null : FitErrors.joinReasons(reasons);
             }
-            return reasons == null ? null : FitErrors.joinReasons(reasons);
+
+            @Override
+            public List<Functions.Refused> liftable() {
+                List<Functions.Refused> out = new ArrayList<>();
+                for (NodeCheck c : checks) {
+                    List<Functions.Refused> l = c.liftable();
+                    if (l == null) return null;
+                    out.addAll(l);
+                }
+                return out;
+            }
         };
     }
 
@@ -525,8 +555,26 @@ public final class Session {
         return all(Extension.JOB_READY, j, true);
     }
 
+    /**
+     * Volcano's JobPipelined: any reject rejects; otherwise a tier in which some plugin permits
+     * decides; with no votes, the job is pipelined.
+     */
     public boolean jobPipelined(SessionJob j) {
-        return all(Extension.JOB_PIPELINED, j, true);
+        for (List<Object> tier : tiers(Extension.JOB_PIPELINED)) {
+            boolean permitted = false;
+            for (Object fn : tier) {
+                Vote v = ((Functions.JobPipelinedFn) fn).vote(j);
+                if (v.value() < 0) return false;
+                if (v.value() > 0) permitted = true;
+            }
+            if (permitted) return true;
+        }
+        return true;
+    }
+
+    /** The time of the session, as the snapshot gives it; null when not known. */
+    public java.time.Instant now() {
+        return snapshot.now();
     }
 
     /** The first tier with starving functions decides, all of them must agree; none: not starving. */

@@ -4,6 +4,8 @@ import io.lahar.core.scheduling.api.PodAffinityTerm;
 import io.lahar.core.scheduling.api.PodSpec;
 import io.lahar.core.scheduling.api.WeightedPodAffinityTerm;
 import io.lahar.core.scheduling.framework.Functions.BatchScorer;
+import io.lahar.core.scheduling.framework.Functions.Refused;
+import java.util.BitSet;
 import io.lahar.core.scheduling.framework.PodTopology;
 import io.lahar.core.scheduling.framework.SessionNode;
 import io.lahar.core.scheduling.framework.SessionTask;
@@ -76,9 +78,23 @@ final class InterPodAffinity {
             return selfMatch;
         }
 
-        /** Whether the rule can only turn a node away when more pods come (no required affinity). */
-        boolean monotone() {
-            return affinity == null;
+        /** The domains a required affinity refuses now (none match yet); more pods there would lift it. */
+        List<Refused> liftable() {
+            if (affinity == null) return List.of();
+            boolean anyMatch = false;
+            for (int k = 0; k < affinity.keys(); k++) anyMatch |= affinity.total(k) > 0;
+            if (!anyMatch && selfMatch) return List.of(); // the first of a series may go anywhere with the keys
+            List<Refused> out = new ArrayList<>();
+            for (int k = 0; k < affinity.keys(); k++) {
+                PodTopology.Domains d = affinity.domains(k);
+                if (d.size() > Refused.MAX_DOMAINS) return null;
+                BitSet none = new BitSet(d.size());
+                for (int v = 0; v < d.size(); v++) {
+                    if (affinity.inDomain(k, v) == 0) none.set(v);
+                }
+                out.add(new Refused(d, none, AFFINITY_NOT_MATCH));
+            }
+            return out;
         }
     }
 

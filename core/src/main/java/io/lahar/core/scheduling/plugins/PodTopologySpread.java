@@ -7,6 +7,7 @@ import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TopologySpreadConstraint;
 import io.lahar.core.scheduling.api.TopologySpreadConstraint.Policy;
 import io.lahar.core.scheduling.framework.Functions.BatchScorer;
+import io.lahar.core.scheduling.framework.Functions.Refused;
 import io.lahar.core.scheduling.framework.PodTopology;
 import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionNode;
@@ -64,6 +65,24 @@ final class PodTopologySpread {
         private Filter(List<Prepared> constraints, PodTopology.Domains[] keys) {
             this.constraints = constraints;
             this.keys = keys;
+        }
+
+        /** The domains each constraint's skew refuses now; pods in the other domains would lift it. */
+        List<Refused> liftable() {
+            List<Refused> out = new ArrayList<>();
+            for (int i = 0; i < constraints.size(); i++) {
+                Prepared p = constraints.get(i);
+                if (p.counter() == null) continue;
+                PodTopology.Domains d = keys[i];
+                if (d.size() > Refused.MAX_DOMAINS) return null;
+                int min = p.counter().min(p.constraint().minDomains());
+                BitSet over = new BitSet(d.size());
+                for (int v = 0; v < d.size(); v++) {
+                    if (p.counter().inDomain(0, v) + p.self() - min > p.constraint().maxSkew()) over.set(v);
+                }
+                out.add(new Refused(d, over, CONSTRAINTS_NOT_MATCH));
+            }
+            return out;
         }
 
         String check(SessionNode node) {

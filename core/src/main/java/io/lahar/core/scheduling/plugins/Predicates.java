@@ -9,9 +9,12 @@ import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.Toleration;
 import io.lahar.core.scheduling.framework.Arguments;
 import io.lahar.core.scheduling.framework.FitErrors;
+import io.lahar.core.scheduling.framework.Functions.NodeCheck;
+import io.lahar.core.scheduling.framework.Functions.Refused;
 import io.lahar.core.scheduling.framework.Plugin;
 import io.lahar.core.scheduling.framework.PodTopology;
 import io.lahar.core.scheduling.framework.Session;
+import io.lahar.core.scheduling.framework.SessionNode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -98,18 +101,32 @@ public final class Predicates implements Plugin {
             InterPodAffinity.Filter affinity = podAffinity ? InterPodAffinity.preFilter(topo, task) : null;
             PodTopologySpread.Filter spreading = podTopologySpread ? spread.preFilter(task) : null;
             if (ports.isEmpty() && affinity == null && spreading == null) return null;
-            return node -> {
-                List<String> reasons = null;
-                String r = ports.isEmpty() ? null : NodePorts.check(ports, topo, node);
-                if (r != null) reasons = add(null, r);
-                r = affinity == null ? null : affinity.check(node);
-                if (r != null) {
-                    reasons = add(reasons, r);
-                    if (r.equals(InterPodAffinity.AFFINITY_NOT_MATCH)) return FitErrors.joinReasons(reasons);
+            return new NodeCheck() {
+                @Override
+                public String check(SessionNode node) {
+                    List<String> reasons = null;
+                    String r = ports.isEmpty() ? null : NodePorts.check(ports, topo, node);
+                    if (r != null) reasons = add(null, r);
+                    r = affinity == null ? null : affinity.check(node);
+                    if (r != null) {
+                        reasons = add(reasons, r);
+                        if (r.equals(InterPodAffinity.AFFINITY_NOT_MATCH)) return FitErrors.joinReasons(reasons);
+                    }
+                    r = spreading == null ? null : spreading.check(node);
+                    if (r != null) reasons = add(reasons, r);
+                    return reasons == null ? null : FitErrors.joinReasons(reasons);
                 }
-                r = spreading == null ? null : spreading.check(node);
-                if (r != null) reasons = add(reasons, r);
-                return reasons == null ? null : FitErrors.joinReasons(reasons);
+
+                @Override
+                public List<Refused> liftable() {
+                    List<Refused> a = affinity == null ? List.of() : affinity.liftable();
+                    List<Refused> s = spreading == null ? List.of() : spreading.liftable();
+                    if (a == null || s == null) return null;
+                    if (a.isEmpty()) return s;
+                    List<Refused> out = new ArrayList<>(a);
+                    out.addAll(s);
+                    return out;
+                }
             };
         });
     }

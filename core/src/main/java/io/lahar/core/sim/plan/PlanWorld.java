@@ -47,9 +47,11 @@ import java.util.Optional;
  * @param groups   the pod groups in input order, each with the pods its job has yet to create
  * @param rejected the jobs admission refused, with every violation
  * @param namespaces the labels of the namespaces the input lists (v1 Namespaces), for namespace selectors
+ * @param now      the time the sessions run at (the sla plugin's clock): given, or the latest creation
+ *                 time of the input's jobs and pod groups; null when none has one
  */
 public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group> groups, List<Rejection> rejected,
-                        Map<String, Map<String, String>> namespaces) {
+                        Map<String, Map<String, String>> namespaces, Instant now) {
 
     /**
      * A pod group and its pods.
@@ -81,7 +83,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
     public Snapshot snapshot() {
         List<JobInfo> jobs = new ArrayList<>(groups.size());
         for (Group g : groups) jobs.add(g.info());
-        return new Snapshot(nodes, queues, jobs, namespaces);
+        return new Snapshot(nodes, queues, jobs, namespaces, now);
     }
 
     /** What changed when a session's result was applied. */
@@ -121,10 +123,9 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 toCreate = List.of();
                 changed = true;
             }
-            next.add(new Group(new JobInfo(j.namespace(), j.name(), j.queue(), j.minMember(), j.minTaskMember(),
-                    j.minResources(), j.priority(), j.creationIndex(), phase, tasks), toCreate, g.ownedByJob()));
+            next.add(new Group(j.with(phase, tasks), toCreate, g.ownedByJob()));
         }
-        return new Step(new PlanWorld(nodes, queues, next, rejected, namespaces), changed);
+        return new Step(new PlanWorld(nodes, queues, next, rejected, namespaces, now), changed);
     }
 
     static TaskInfo with(TaskInfo t, TaskStatus status, String node) {
@@ -133,7 +134,26 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
 
     /** The world the input describes; every problem found on the way is added to {@code problems}. */
     public static PlanWorld build(PlanInput input, List<Problem> problems) {
-        return new Builder(input, problems).build();
+        return build(input, null, problems);
+    }
+
+    /**
+     * As above, at the given time (null: a compact snapshot's {@code now}, else the latest creation
+     * time of the input's jobs and pod groups).
+     */
+    public static PlanWorld build(PlanInput input, Instant now, List<Problem> problems) {
+        PlanWorld w = new Builder(input, problems).build();
+        Instant at = now;
+        for (Snapshot c : input.compact()) {
+            if (at == null && c.now() != null) at = c.now();
+        }
+        if (at == null) {
+            for (Group g : w.groups()) {
+                Instant c = g.info().creationTime();
+                if (c != null && (at == null || c.isAfter(at))) at = c;
+            }
+        }
+        return new PlanWorld(w.nodes(), w.queues(), w.groups(), w.rejected(), w.namespaces(), at);
     }
 
     private static final class Builder {
@@ -203,7 +223,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             for (Snapshot c : in.compact()) queues.addAll(c.queues());
             Map<String, Map<String, String>> namespaces = new LinkedHashMap<>(in.namespaces());
             for (Snapshot c : in.compact()) namespaces.putAll(c.namespaces());
-            return new PlanWorld(new ArrayList<>(nodes.values()), queues, groups, rejected, namespaces);
+            return new PlanWorld(new ArrayList<>(nodes.values()), queues, groups, rejected, namespaces, null);
         }
 
         /**
@@ -222,6 +242,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             PodGroupPhase phase = phaseOf(doc);
             JobInfo.Builder b = header(pg, phase, created(job.metadata() == null ? null : job.metadata().creationTimestamp(),
                     "Job " + job.namespace() + "/" + job.name(), ordinal));
+            sla(b, job.metadata(), "Job " + job.namespace() + "/" + job.name());
             List<TaskInfo> toCreate = new ArrayList<>();
             String jobPriorityClass = job.spec().priorityClassName();
             for (TaskSpec t : job.spec().tasksOrEmpty()) {
@@ -244,6 +265,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         private Group bare(PodGroup pg, int ordinal) {
             JobInfo.Builder b = header(pg, phaseOf(pg), created(pg.metadata() == null ? null : pg.metadata().creationTimestamp(),
                     "PodGroup " + pg.namespace() + "/" + pg.name(), ordinal));
+            sla(b, pg.metadata(), "PodGroup " + pg.namespace() + "/" + pg.name());
             claimPodsOf(pg, b);
             return new Group(b.build(), List.of(), false);
         }
@@ -308,6 +330,31 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 }
             }
             return seconds * 1_000_000L + ordinal;
+        }
+
+        /**
+         * What the sla plugin reads: the creation time, and the {@code sla-waiting-time}
+         * annotation (Volcano's job controller gives the pod group the job's annotations).
+         */
+        private void sla(JobInfo.Builder b, io.lahar.core.api.ObjectMeta meta, String what) {
+            if (meta == null) return;
+            String ts = meta.creationTimestamp();
+            if (ts != null && !ts.isEmpty()) {
+                try {
+                    b.creationTime(Instant.parse(ts));
+                } catch (DateTimeParseException e) {
+                    // reported by created()
+                }
+            }
+            String wait = meta.annotationsOrEmpty().get(io.lahar.core.scheduling.plugins.Sla.WAITING_TIME);
+            if (wait == null) return;
+            Optional<java.time.Duration> d = io.lahar.core.api.GoDuration.parse(wait);
+            if (d.isEmpty() || d.get().isNegative() || d.get().isZero()) {
+                problems.add(new Problem(what + ".metadata.annotations." + io.lahar.core.scheduling.plugins.Sla.WAITING_TIME,
+                        "not a positive duration (e.g. 1h2m3s): \"" + wait + "\""));
+            } else {
+                b.slaWaitingTime(d.get());
+            }
         }
 
         private int classValue(String name) {
