@@ -190,18 +190,27 @@ public final class Allocate implements Action {
      * selector of the session names (a task index, say, tells them apart only if a selector asks).
      */
     private static Map<String, Boolean> alikeRoles(Session ssn, SessionJob job) {
-        Map<String, Object> first = new HashMap<>();
+        Map<String, SessionTask> first = new HashMap<>();
         Map<String, Boolean> out = new HashMap<>();
         Set<String> keys = ssn.selectorKeys();
         for (SessionTask t : job.tasks()) {
             if (t.status() != TaskStatus.Pending) continue;
-            TaskInfo i = t.info();
-            Map<String, String> relevant = new java.util.TreeMap<>(i.spec().labels());
-            relevant.keySet().retainAll(keys);
-            List<Object> shape = List.of(t.request(), i.nodeSelector(), i.affinity(), i.tolerations(), i.spec().withLabels(relevant));
-            Object seen = first.putIfAbsent(i.role(), shape);
-            out.merge(i.role(), seen == null || seen.equals(shape), Boolean::logicalAnd);
+            SessionTask f = first.putIfAbsent(t.info().role(), t);
+            out.merge(t.info().role(), f == null || alike(f.info(), t.info(), keys), Boolean::logicalAnd);
         }
         return out;
+    }
+
+    private static boolean alike(TaskInfo a, TaskInfo b, Set<String> selectorKeys) {
+        if (!a.resreq().equals(b.resreq()) || !a.nodeSelector().equals(b.nodeSelector()) || !a.affinity().equals(b.affinity())
+                || !a.tolerations().equals(b.tolerations())) {
+            return false;
+        }
+        if (a.spec() == b.spec()) return true;
+        if (!a.spec().withLabels(Map.of()).equals(b.spec().withLabels(Map.of()))) return false;
+        for (String k : selectorKeys) {
+            if (!java.util.Objects.equals(a.spec().labels().get(k), b.spec().labels().get(k))) return false;
+        }
+        return true;
     }
 }
