@@ -30,7 +30,7 @@ import java.util.Set;
  * - {name: team-a, labels: {team: a}}
  * queues:
  * - {name: research, weight: 3, capability: {cpu: 8}, guarantee: {cpu: 2}, reclaimable: false,
- *    parent: root, state: Open}
+ *    parent: root, state: Open, priority: 10, deserved: {cpu: 4}}
  * podGroups:
  * - name: job1
  *   namespace: default
@@ -186,11 +186,12 @@ public final class SnapshotReader {
     }
 
     private QueueInfo queue(JsonNode n, String p) {
-        keys(n, p, Set.of("name", "weight", "capability", "guarantee", "reclaimable", "parent", "state"));
+        keys(n, p, Set.of("name", "weight", "capability", "guarantee", "reclaimable", "parent", "state", "priority", "deserved"));
         Resource cap = n.has("capability") ? limit(n, p, "capability") : null;
         return new QueueInfo(name(n, p), integer(n, p, "weight", 1), cap, resource(n, p, "guarantee"),
                 bool(n, p, "reclaimable", true), text(n, p, "parent", QueueInfo.ROOT),
-                enumValue(n, p, "state", QueueState.class, QueueState.Open));
+                enumValue(n, p, "state", QueueState.class, QueueState.Open), integer(n, p, "priority", 0),
+                n.has("deserved") ? resource(n, p, "deserved") : null);
     }
 
     private JobInfo job(JsonNode n, String p) {

@@ -25,6 +25,7 @@ public final class PluginRegistry {
 
     private final Map<String, Function<Arguments, Plugin>> plugins = new TreeMap<>();
     private final Map<String, Supplier<Action>> actions = new TreeMap<>();
+    private final java.util.Set<String> hierarchical = new java.util.TreeSet<>();
 
     /** The built-in actions and plugins. */
     public static PluginRegistry defaults() {
@@ -59,6 +60,20 @@ public final class PluginRegistry {
 
     public boolean hasPlugin(String name) {
         return plugins.containsKey(name);
+    }
+
+    /** Whether the plugin carries out {@code enableHierarchy} (hierarchical queues). */
+    public boolean supportsHierarchy(String name) {
+        return hierarchical.contains(name);
+    }
+
+    public java.util.Set<String> hierarchicalNames() {
+        return hierarchical;
+    }
+
+    public PluginRegistry registerHierarchical(String name) {
+        hierarchical.add(name);
+        return this;
     }
 
     public boolean hasAction(String name) {

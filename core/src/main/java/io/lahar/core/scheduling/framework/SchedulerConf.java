@@ -209,6 +209,10 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
                     switches.put(e, f.getValue().booleanValue());
                 }
             }
+            if (Boolean.TRUE.equals(switches.get(Extension.HIERARCHY)) && known && !registry.supportsHierarchy(name)) {
+                problems.add(new Problem(pp + ".enableHierarchy", "plugin \"" + name + "\" does not support hierarchical queues here"
+                        + " (supported by: " + String.join(", ", registry.hierarchicalNames()) + ")"));
+            }
             PluginOption option = new PluginOption(name, switches, args);
             if (known) {
                 try {

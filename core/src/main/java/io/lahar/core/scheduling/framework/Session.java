@@ -313,6 +313,9 @@ public final class Session {
 
     public void addAllocatableFn(String plugin, AllocatableFn fn) { register(Extension.ALLOCATABLE, plugin, fn); }
 
+    /** Volcano's PreemptiveFn: whether a queue may reclaim for a task (reclaim asks it instead of allocatable). */
+    public void addPreemptiveFn(String plugin, AllocatableFn fn) { register(Extension.PREEMPTIVE, plugin, fn); }
+
     public void addJobValidFn(String plugin, JobValidFn fn) { register(Extension.JOB_VALID, plugin, fn); }
 
     public void addJobReadyFn(String plugin, JobPredicate fn) { register(Extension.JOB_READY, plugin, fn); }
@@ -531,13 +534,32 @@ public final class Session {
     }
 
     public String allocatable(SessionQueue q, SessionTask t) {
-        for (List<Object> tier : tiers(Extension.ALLOCATABLE)) {
+        return queueRefusal(Extension.ALLOCATABLE, q, t);
+    }
+
+    /** Null when every plugin lets the queue reclaim for the task (Volcano's Preemptive), else why not. */
+    public String preemptive(SessionQueue q, SessionTask t) {
+        return queueRefusal(Extension.PREEMPTIVE, q, t);
+    }
+
+    private String queueRefusal(Extension e, SessionQueue q, SessionTask t) {
+        for (List<Object> tier : tiers(e)) {
             for (Object fn : tier) {
                 String r = ((AllocatableFn) fn).allocatable(q, t);
                 if (r != null) return r;
             }
         }
         return null;
+    }
+
+    /** Whether a plugin entry turns hierarchical queues on ({@code enableHierarchy}, off unless given). */
+    public boolean hierarchyEnabled(String plugin) {
+        for (Tier tier : conf.tiers()) {
+            for (PluginOption o : tier.plugins()) {
+                if (o.name().equals(plugin)) return o.isEnabled(Extension.HIERARCHY);
+            }
+        }
+        return false;
     }
 
     public String jobValid(SessionJob j) {
@@ -735,7 +757,8 @@ public final class Session {
         }
         List<SessionResult.QueueStatus> queueStatuses = new ArrayList<>();
         for (SessionQueue q : queues.values()) {
-            queueStatuses.add(new SessionResult.QueueStatus(q.name(), q.deserved(), q.allocated()));
+            queueStatuses.add(new SessionResult.QueueStatus(q.name(), q.deserved(), q.allocated(), q.state(), q.capability(),
+                    q.info().guarantee().withPods(0), q.enforcedBy()));
         }
         return new SessionResult(bindings, nominations, evictions, changes, conditions, queueStatuses, problems);
     }

@@ -471,10 +471,19 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 case Closing -> QueueState.Closing;
                 default -> QueueState.Unknown;
             };
+            Resource deserved = null;
+            if (s != null && s.deserved() != null) {
+                try {
+                    deserved = Resource.parse(s.deserved());
+                } catch (IllegalArgumentException e) {
+                    problems.add(new Problem(path + ".deserved", e.getMessage()));
+                }
+            }
             int weight = s == null || s.weight() == null ? 1 : s.weight();
             boolean reclaimable = s == null || s.reclaimable() == null || s.reclaimable();
             String parent = s == null ? null : s.parent();
-            return new QueueInfo(q.name(), weight, cap, guarantee, reclaimable, parent, state);
+            int priority = s == null || s.priority() == null ? 0 : s.priority();
+            return new QueueInfo(q.name(), weight, cap, guarantee, reclaimable, parent, state, priority, deserved);
         }
 
         private static String ns(JsonNode doc) {

@@ -2,6 +2,7 @@ package io.lahar.core.scheduling.actions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.core.scheduling.VolcanoTables;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.LabelSelector;
 import io.lahar.core.scheduling.api.NodeInfo;
@@ -45,14 +46,7 @@ class AllocateVolcanoTest {
     }
 
     static SchedulerConf conf(String configurations) {
-        StringBuilder y = new StringBuilder("actions: \"allocate\"\ntiers:\n- plugins:\n");
-        TIERS.forEach((plugin, on) -> {
-            y.append("  - name: ").append(plugin).append('\n');
-            for (Extension e : Extension.values()) {
-                y.append("    ").append(e.confKey()).append(": ").append(on.contains(e)).append('\n');
-            }
-        });
-        return SchedulerConf.parse(y + configurations);
+        return VolcanoTables.conf("allocate", TIERS, configurations);
     }
 
     record Case(String name, List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs, Map<String, String> expectBind) {
@@ -63,9 +57,7 @@ class AllocateVolcanoTest {
     }
 
     static NodeInfo node(String name, String cpu, String mem, String... labels) {
-        NodeInfo.Builder b = NodeInfo.builder(name).allocatable(Map.of("cpu", cpu, "memory", mem, "pods", "10"));
-        for (int i = 0; i + 1 < labels.length; i += 2) b.label(labels[i], labels[i + 1]);
-        return b.build();
+        return VolcanoTables.node(name, cpu, mem, labels);
     }
 
     static TaskInfo pod(String name, String role, String cpu, String nodeRole) {
@@ -111,9 +103,7 @@ class AllocateVolcanoTest {
     }
 
     static Map<String, String> bound(SessionResult r) {
-        Map<String, String> out = new TreeMap<>();
-        for (SessionResult.Binding b : r.bindings()) out.put(b.job().substring(0, b.job().indexOf('/')) + "/" + b.task(), b.node());
-        return out;
+        return VolcanoTables.bound(r);
     }
 
     @ParameterizedTest(name = "{0}")
