@@ -6,6 +6,7 @@ import io.lahar.core.scheduling.actions.Enqueue;
 import io.lahar.core.scheduling.actions.Preempt;
 import io.lahar.core.scheduling.actions.Reclaim;
 import io.lahar.core.scheduling.plugins.Binpack;
+import io.lahar.core.scheduling.plugins.Capacity;
 import io.lahar.core.scheduling.plugins.Conformance;
 import io.lahar.core.scheduling.plugins.Drf;
 import io.lahar.core.scheduling.plugins.Gang;
@@ -16,7 +17,9 @@ import io.lahar.core.scheduling.plugins.Priority;
 import io.lahar.core.scheduling.plugins.Proportion;
 import io.lahar.core.scheduling.plugins.Sla;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -25,7 +28,7 @@ public final class PluginRegistry {
 
     private final Map<String, Function<Arguments, Plugin>> plugins = new TreeMap<>();
     private final Map<String, Supplier<Action>> actions = new TreeMap<>();
-    private final java.util.Set<String> hierarchical = new java.util.TreeSet<>();
+    private final Set<String> hierarchical = new TreeSet<>();
 
     /** The built-in actions and plugins. */
     public static PluginRegistry defaults() {
@@ -45,6 +48,8 @@ public final class PluginRegistry {
         r.registerPlugin(NodeOrder.NAME, NodeOrder::new);
         r.registerPlugin(Binpack.NAME, Binpack::new);
         r.registerPlugin(Sla.NAME, Sla::new);
+        r.registerPlugin(Capacity.NAME, Capacity::new);
+        r.hierarchical.add(Capacity.NAME);
         return r;
     }
 
@@ -67,7 +72,7 @@ public final class PluginRegistry {
         return hierarchical.contains(name);
     }
 
-    public java.util.Set<String> hierarchicalNames() {
+    public Set<String> hierarchicalNames() {
         return hierarchical;
     }
 
@@ -80,11 +85,11 @@ public final class PluginRegistry {
         return actions.containsKey(name);
     }
 
-    public java.util.Set<String> pluginNames() {
+    public Set<String> pluginNames() {
         return plugins.keySet();
     }
 
-    public java.util.Set<String> actionNames() {
+    public Set<String> actionNames() {
         return actions.keySet();
     }
 

@@ -75,6 +75,31 @@ class SchedulerConfTest {
                 .hasMessageContaining("plugin \"gang\" configured twice");
     }
 
+    /** Only capacity carries out hierarchical queues (as in Volcano); elsewhere enableHierarchy is refused, not ignored. */
+    @Test
+    void enableHierarchyOnAPluginWithoutHierarchicalQueuesIsAProblemWithItsPath() {
+        assertThatThrownBy(() -> SchedulerConf.parse("""
+                actions: "enqueue, allocate"
+                tiers:
+                - plugins:
+                  - name: proportion
+                    enableHierarchy: true
+                """))
+                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).extracting(Problem::path)
+                        .containsExactly("tiers[0].plugins[0].enableHierarchy"))
+                .hasMessageContaining("supported by: capacity");
+        SchedulerConf capacity = SchedulerConf.parse("""
+                actions: "enqueue, allocate"
+                tiers:
+                - plugins:
+                  - name: capacity
+                    enableHierarchy: true
+                  - name: gang
+                """);
+        assertThat(capacity.tiers().get(0).plugins().get(0).isEnabled(Extension.HIERARCHY)).isTrue();
+        assertThat(capacity.tiers().get(0).plugins().get(1).isEnabled(Extension.HIERARCHY)).isFalse();
+    }
+
     @Test
     void anArgumentNoPluginOrActionReadsIsAProblemWithItsPath() {
         assertThatThrownBy(() -> SchedulerConf.parse("""
