@@ -55,6 +55,10 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--sessions", paramLabel = "N", description = "Run exactly N sessions (at least 1).")
     Integer sessions;
 
+    @Option(names = "--now", paramLabel = "TIME",
+            description = "The time the sessions run at, RFC 3339 (the sla plugin's clock; default: the latest creationTimestamp of the input's jobs).")
+    String now;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -64,6 +68,14 @@ public final class PlanCommand implements Callable<Integer> {
             return Lahar.EXIT_INPUT;
         }
         List<String> errors = new ArrayList<>();
+        java.time.Instant at = null;
+        if (now != null) {
+            try {
+                at = java.time.Instant.parse(now);
+            } catch (java.time.format.DateTimeParseException e) {
+                errors.add("--now: not an RFC 3339 time: \"" + now + "\"");
+            }
+        }
         List<PlanInput.Source> sources = new ArrayList<>();
         for (Path p : snapshots) {
             String text = read(p, errors);
@@ -82,7 +94,7 @@ public final class PlanCommand implements Callable<Integer> {
         }
         PlanInput input = PlanInput.read(sources);
         List<Problem> problems = new ArrayList<>(input.problems());
-        PlanWorld world = PlanWorld.build(input, problems);
+        PlanWorld world = PlanWorld.build(input, at, problems);
         problems.forEach(p -> errors.add(p.toString()));
         for (Problem p : input.ignored()) err.println("warning: ignored " + p);
         if (!errors.isEmpty()) {

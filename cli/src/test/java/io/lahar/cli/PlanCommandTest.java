@@ -144,6 +144,91 @@ class PlanCommandTest {
     }
 
     @Test
+    void podAntiAffinityAndSpreadInATemplateAreCarriedOut() throws Exception {
+        String jobs = """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: apart}
+                spec:
+                  tasks:
+                  - name: worker
+                    replicas: 2
+                    template:
+                      metadata: {labels: {app: apart}}
+                      spec:
+                        containers: [{name: c, image: x, resources: {requests: {cpu: "1", memory: 1Gi}}}]
+                        affinity:
+                          podAntiAffinity:
+                            requiredDuringSchedulingIgnoredDuringExecution:
+                            - labelSelector: {matchLabels: {app: apart}}
+                              topologyKey: kubernetes.io/hostname
+                """;
+        assertThat(plan("-f", file("s.yaml", NODES + "---\n" + jobs).toString())).isZero();
+        JsonNode bindings = output().path("bindings");
+        assertThat(bindings).hasSize(2);
+        assertThat(bindings.get(0).path("node").asText()).isNotEqualTo(bindings.get(1).path("node").asText());
+    }
+
+    @Test
+    void aMalformedConstraintOrUnknownArgumentIsExitTwoWithItsPath() throws Exception {
+        String pod = """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: p}
+                spec:
+                  nodeName: n0
+                  containers: [{name: c, image: x}]
+                  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Sometimes}]
+                """;
+        assertThat(plan("-f", file("p.yaml", NODES + "---\n" + pod).toString())).isEqualTo(Lahar.EXIT_INPUT);
+        assertThat(err.toString()).contains("p.yaml[2].spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value");
+        String conf = """
+                actions: "enqueue, allocate"
+                tiers:
+                - plugins:
+                  - name: nodeorder
+                    arguments: {nodeaffinity.wieght: 2}
+                """;
+        assertThat(plan("-f", file("s.yaml", NODES).toString(), "--conf", file("c.yaml", conf).toString()))
+                .isEqualTo(Lahar.EXIT_INPUT);
+        assertThat(err.toString()).contains("tiers[0].plugins[0].arguments.nodeaffinity.wieght: unknown argument of plugin \"nodeorder\"");
+    }
+
+    @Test
+    void aJobPastItsSlaWaitingTimeIsEnqueuedAtNow() throws Exception {
+        String job = """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata:
+                  name: big
+                  creationTimestamp: "2026-01-01T00:00:00Z"
+                  annotations: {sla-waiting-time: 30m}
+                spec:
+                  tasks:
+                  - name: w
+                    replicas: 5
+                    template: {spec: {containers: [{name: c, image: x, resources: {requests: {cpu: "4"}}}]}}
+                """;
+        String conf = """
+                actions: "enqueue"
+                tiers:
+                - plugins:
+                  - name: sla
+                - plugins:
+                  - name: overcommit
+                """;
+        Path s = file("s.yaml", NODES + "---\n" + job);
+        Path c = file("c.yaml", conf);
+        assertThat(plan("-f", s.toString(), "--conf", c.toString(), "--sessions", "1")).isZero();
+        assertThat(output().path("podGroups").get(0).path("phase").asText()).isEqualTo("Pending");
+        out.getBuffer().setLength(0);
+        assertThat(plan("-f", s.toString(), "--conf", c.toString(), "--sessions", "1", "--now", "2026-01-01T00:31:00Z")).isZero();
+        assertThat(output().path("podGroups").get(0).path("phase").asText()).isEqualTo("Inqueue");
+        assertThat(plan("-f", s.toString(), "--now", "yesterday")).isEqualTo(Lahar.EXIT_INPUT);
+        assertThat(err.toString()).contains("--now: not an RFC 3339 time");
+    }
+
+    @Test
     void aBadConfOrMissingFileOrZeroSessionsIsExitTwo() throws Exception {
         Path s = file("s.yaml", NODES);
         assertThat(plan("-f", s.toString(), "--conf", file("c.yaml", "actions: \"teleport\"\ntiers: []\n").toString()))

@@ -23,7 +23,7 @@ record QueueView(String name, int weight, String state, String parent, boolean r
                 : spec == null ? null : spec.deserved();
         return new QueueView(queue.name(),
                 spec == null || spec.weight() == null ? 1 : spec.weight(),
-                queue.stateOrOpen().name(),
+                state(queue, status),
                 queue.parentOrRoot(),
                 spec == null || spec.reclaimable() == null || spec.reclaimable(),
                 spec == null || spec.priority() == null ? 0 : spec.priority(),
@@ -36,6 +36,16 @@ record QueueView(String name, int weight, String state, String parent, boolean r
                 status == null ? 0 : status.getCompleted(),
                 sorted(status == null ? null : status.getAllocated()),
                 sorted(deserved));
+    }
+
+    /**
+     * The state in effect: a queue its record closes is Closing while the scheduler still reports
+     * pod groups in it (Volcano's queue controller), then Closed; otherwise the record's state.
+     */
+    static String state(Queue queue, QueueStatus status) {
+        String asked = queue.stateOrOpen().name();
+        boolean draining = status != null && status.getState() == io.lahar.schema.QueueState.Closing;
+        return asked.equals("Closed") && draining ? "Closing" : asked;
     }
 
     /** The document of {@code -o json|yaml}: Volcano's Queue layout, spec and status. */

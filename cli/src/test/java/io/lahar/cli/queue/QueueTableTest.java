@@ -102,6 +102,24 @@ class QueueTableTest {
     }
 
     @Test
+    void aClosedQueueIsClosingWhileTheSchedulerReportsPodGroupsInIt() {
+        QueueSnapshot now = QueueSnapshot.of(Map.of("team-b", record("team-b", 2, QueueState.Closed),
+                "team-c", record("team-c", 1, QueueState.Open)));
+        QueueStatus draining = status("team-b", 0, 2, Map.of(), Map.of());
+        draining.setState(io.lahar.schema.QueueState.Closing);
+        QueueStatus drained = status("team-b", 0, 0, Map.of(), Map.of());
+        drained.setState(io.lahar.schema.QueueState.Closed);
+        // a stale Closing from before the queue was opened again does not hide the record's Open
+        QueueStatus stale = status("team-c", 0, 1, Map.of(), Map.of());
+        stale.setState(io.lahar.schema.QueueState.Closing);
+
+        assertThat(QueueView.of(now.queue("team-b").orElseThrow(), draining).state()).isEqualTo("Closing");
+        assertThat(QueueView.of(now.queue("team-b").orElseThrow(), drained).state()).isEqualTo("Closed");
+        assertThat(QueueView.of(now.queue("team-b").orElseThrow(), null).state()).isEqualTo("Closed");
+        assertThat(QueueView.of(now.queue("team-c").orElseThrow(), stale).state()).isEqualTo("Open");
+    }
+
+    @Test
     void configuredDeservedShowsUntilTheSchedulerReportsOne() {
         Queue q = new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named("cap"),
                 new Queue.QueueSpec(1, null, true, null, null, null, Map.of("cpu", "3"), null, null, null, 0),

@@ -2,6 +2,8 @@ package io.lahar.core.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.resource.Quantity;
+import io.lahar.core.scheduling.api.PodSpecReader;
+import io.lahar.core.scheduling.api.Problem;
 
 import java.math.BigDecimal;
 import java.util.HashMap;
@@ -60,6 +62,20 @@ final class PodTemplateValidation {
             v.add(sp + ".activeDeadlineSeconds", "must be greater than or equal to 1");
         }
         tolerations(spec.path("tolerations"), sp + ".tolerations", v);
+        schedulingRules(template, spec, sp, v);
+    }
+
+    /**
+     * Node and pod (anti-)affinity, topology spread constraints and host ports, checked by the reader
+     * the scheduler uses, so a template admission accepts is one the scheduler can carry out. A
+     * path already reported above (a port's range or protocol) is not reported twice.
+     */
+    private static void schedulingRules(JsonNode template, JsonNode spec, String sp, Violations v) {
+        Set<String> reported = new HashSet<>();
+        for (Violation x : v.list()) reported.add(x.path());
+        for (Problem p : PodSpecReader.validate(spec, PodSpecReader.labels(template.path("metadata")), sp)) {
+            if (reported.add(p.path())) v.add(p.path(), p.message());
+        }
     }
 
     private static Set<String> volumes(JsonNode volumes, String path, Violations v) {

@@ -19,7 +19,7 @@
  *       the function registrations and their tiered dispatch, CandidateIndex.</li>
  *   <li>{@code actions}: enqueue, allocate, backfill, preempt, reclaim.</li>
  *   <li>{@code plugins}: priority, gang, conformance, overcommit, drf, predicates, proportion,
- *       nodeorder, binpack.</li>
+ *       capacity, nodeorder, binpack, sla.</li>
  * </ul>
  */
 package io.lahar.core.scheduling;

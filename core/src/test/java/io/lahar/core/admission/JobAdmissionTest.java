@@ -371,6 +371,32 @@ class JobAdmissionTest {
         }
 
         @Test
+        void affinityAndSpreadAreCheckedAsTheSchedulerReadsThem() {
+            AdmissionResult<Job> r = admit(job("""
+                    tasks:
+                    - name: a
+                      replicas: 1
+                      template:
+                        spec:
+                          containers: [{name: c, image: x}]
+                          affinity:
+                            podAntiAffinity:
+                              requiredDuringSchedulingIgnoredDuringExecution:
+                              - labelSelector: {matchExpressions: [{key: app, operator: In}]}
+                          topologySpreadConstraints:
+                          - {maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, minDomains: 2}
+                          - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Later}
+                    """));
+            String p = "spec.tasks[0].template.spec.";
+            assertThat(messages(r)).containsExactly(
+                    p + "affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty",
+                    p + "affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].values:"
+                            + " Required value: must be specified when `operator` is 'In' or 'NotIn'",
+                    p + "topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
+                    p + "topologySpreadConstraints[1].whenUnsatisfiable: Unsupported value: \"Later\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"");
+        }
+
+        @Test
         void resourceNamesAndExtendedResources() {
             AdmissionResult<Job> r = withContainers("""
                         - name: c

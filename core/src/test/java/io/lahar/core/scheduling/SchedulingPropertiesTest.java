@@ -105,7 +105,11 @@ class SchedulingPropertiesTest {
     @Property(tries = 300)
     void noNodeIsEverOverCommitted(@ForAll long seed) {
         Snapshot s = randomSnapshot(seed);
-        SessionResult r = new Scheduler(ALL_ACTIONS).schedule(s);
+        assertNoNodeOverCommitted(s, new Scheduler(ALL_ACTIONS).schedule(s));
+    }
+
+    /** No node holds more than its allocatable, now or once the evicted pods are gone and the pipelined ones arrive. */
+    static void assertNoNodeOverCommitted(Snapshot s, SessionResult r) {
         Map<String, Resource> now = new HashMap<>();
         Map<String, Resource> future = new HashMap<>();
         Set<String> evicted = new HashSet<>();
@@ -137,7 +141,11 @@ class SchedulingPropertiesTest {
     @Property(tries = 300)
     void aGangIsBoundWholeOrNotAtAll(@ForAll long seed) {
         Snapshot s = randomSnapshot(seed);
-        SessionResult r = new Scheduler(ALL_ACTIONS).schedule(s);
+        assertGangsWhole(s, new Scheduler(ALL_ACTIONS).schedule(s));
+    }
+
+    /** A job with bindings has at least minMember (and each role its minTaskMember) holding nodes. */
+    static void assertGangsWhole(Snapshot s, SessionResult r) {
         for (JobInfo j : s.jobs()) {
             List<SessionResult.Binding> bound = r.bindingsOf(j.key());
             if (bound.isEmpty()) continue;
@@ -160,7 +168,10 @@ class SchedulingPropertiesTest {
 
     @Property(tries = 300)
     void theCandidateIndexChoosesWhatAFullScanChooses(@ForAll long seed) {
-        Snapshot s = randomSnapshot(seed);
+        assertIndexEqualsScan(randomSnapshot(seed));
+    }
+
+    static void assertIndexEqualsScan(Snapshot s) {
         String yaml = SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", "enqueue, allocate, backfill, preempt, reclaim");
         SchedulerConf scan = SchedulerConf.parse(yaml + "configurations:\n- name: allocate\n  arguments: {candidateIndex: false}\n");
         SessionResult indexed = new Scheduler(ALL_ACTIONS).schedule(s);

@@ -1,6 +1,7 @@
 package io.lahar.scheduler.cache;
 
 import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.ForeignPod;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
 import io.lahar.core.scheduling.api.PodGroupPhase;
@@ -95,12 +96,16 @@ public final class SchedulerCache {
         boolean built;
         /** The gang as the last snapshot saw it; null when it was not in it. */
         JobInfo info;
-        /** Its pods that hold a node but are not tasks of a snapshot job: node name, requests. */
-        List<Map.Entry<String, Resource>> otherUsage = List.of();
+        /** Its pods that hold a node but are not tasks of a snapshot job. */
+        List<Other> otherUsage = List.of();
 
         void changed() {
             built = false;
         }
+    }
+
+    /** A pod on a node that is no task of the snapshot: its requests and, when its intent is known, its spec. */
+    record Other(String node, Resource requests, ForeignPod pod) {
     }
 
     /** One pod: the intent that describes it (null until it arrives) and its status as last known. */
@@ -337,35 +342,50 @@ public final class SchedulerCache {
      * never double-booked.
      */
     public Snapshot snapshot() {
+        return snapshot(null);
+    }
+
+    /** The snapshot at a time (the sla plugin's clock: the loop's, as Volcano's scheduler uses its own). */
+    public Snapshot snapshot(java.time.Instant now) {
         List<JobInfo> jobInfos = new ArrayList<>(jobs.size());
-        Map<String, Resource> otherUsed = new HashMap<>();
-        Map<String, Integer> otherPods = new HashMap<>();
-        for (JobEntry j : jobs.values()) {
-            if (!j.built) build(j);
-            for (Map.Entry<String, Resource> u : j.otherUsage) {
-                otherUsed.merge(u.getKey(), u.getValue(), Resource::add);
-                otherPods.merge(u.getKey(), 1, Integer::sum);
-            }
+        Map<String, List<Other>> others = new HashMap<>();
+        for (Map.Entry<String, JobEntry> e : jobs.entrySet()) {
+            JobEntry j = e.getValue();
+            if (!j.built) build(e.getKey(), j);
+            for (Other o : j.otherUsage) others.computeIfAbsent(o.node(), k -> new ArrayList<>()).add(o);
             if (j.info != null) jobInfos.add(j.info);
         }
         List<NodeInfo> nodeInfos = new ArrayList<>(nodes.size());
         for (NodeInfo n : nodes.values()) {
-            Resource used = otherUsed.get(n.name());
-            nodeInfos.add(used == null ? n : new NodeInfo(n.name(), n.allocatable(), used,
-                    otherPods.get(n.name()), n.labels(), n.taints(), n.unschedulable()));
+            List<Other> on = others.get(n.name());
+            if (on == null) {
+                nodeInfos.add(n);
+                continue;
+            }
+            Resource used = Resource.EMPTY;
+            List<ForeignPod> specs = new ArrayList<>();
+            for (Other o : on) {
+                used = used.add(o.requests());
+                if (o.pod() != null) specs.add(o.pod());
+            }
+            nodeInfos.add(n.withForeign(used, on.size(), specs));
         }
-        return new Snapshot(nodeInfos, new ArrayList<>(queues.values()), jobInfos);
+        return new Snapshot(nodeInfos, new ArrayList<>(queues.values()), jobInfos, Map.of(), now);
     }
 
     /** Rebuilds what a changed gang contributes to the snapshot: its JobInfo and its other usage. */
-    private void build(JobEntry j) {
+    private void build(String key, JobEntry j) {
         j.info = j.group == null ? null : jobInfo(j);
-        List<Map.Entry<String, Resource>> usage = List.of();
+        List<Other> usage = List.of();
+        String namespace = key.substring(0, Math.max(0, key.indexOf('/')));
         for (PodEntry p : j.pods.values()) {
             boolean inSnapshot = j.info != null && p.intent != null && p.ours;
             if (!inSnapshot && p.node != null && p.status.occupiesNode()) {
                 if (usage.isEmpty()) usage = new ArrayList<>();
-                usage.add(Map.entry(p.node, p.intent == null ? Resource.EMPTY : p.template.resreq()));
+                // A pod being deleted no longer counts for the inter-pod rules (as a task releasing its node).
+                ForeignPod spec = p.intent == null || p.status == TaskStatus.Releasing ? null
+                        : new ForeignPod(namespace, p.template.spec());
+                usage.add(new Other(p.node, p.intent == null ? Resource.EMPTY : p.template.resreq(), spec));
             }
         }
         j.otherUsage = usage;
@@ -382,14 +402,11 @@ public final class SchedulerCache {
             if (!p.ours) continue;
             TaskInfo t = p.template;
             int priority = p.intent.getPriority() == null ? groupPriority : t.priority();
-            tasks.add(new TaskInfo(t.name(), t.role(), t.resreq(), t.nodeSelector(), t.affinity(), t.tolerations(),
-                    priority, t.preemptable(), p.status, p.status == TaskStatus.Pending ? null : p.node));
+            tasks.add(t.withPriority(priority).with(p.status, p.status == TaskStatus.Pending ? null : p.node));
         }
         // A gang whose pods all belong to another scheduler is that scheduler's to place.
         if (hasPods && tasks.isEmpty()) return null;
-        JobInfo g = j.groupInfo;
-        return new JobInfo(g.namespace(), g.name(), g.queue(), g.minMember(), g.minTaskMember(), g.minResources(),
-                g.priority(), g.creationIndex(), phase(j), tasks);
+        return j.groupInfo.with(phase(j), tasks);
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.lahar.scheduler.loop;
 
+import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.PodGroupPhase;
-import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.framework.SessionResult;
 import io.lahar.schema.QueueState;
@@ -25,8 +25,6 @@ public final class QueueStatuses {
 
     /** Queue name to its new status, or to null for a tombstone; only what changed. */
     public Map<String, QueueStatus> changes(Snapshot snapshot, SessionResult result, Instant now) {
-        Map<String, QueueState> states = new HashMap<>();
-        for (QueueInfo q : snapshot.queues()) states.put(q.name(), QueueState.valueOf(q.state().name()));
         Map<String, int[]> counts = new HashMap<>();
         for (JobInfo j : snapshot.jobs()) {
             PodGroupPhase phase = result.phaseOf(j.key(), j.phase());
@@ -38,7 +36,7 @@ public final class QueueStatuses {
             int[] c = counts.getOrDefault(q.name(), new int[PodGroupPhase.values().length]);
             QueueStatus s = QueueStatus.newBuilder()
                     .setName(q.name())
-                    .setState(states.getOrDefault(q.name(), QueueState.Open)) // root and default exist implicitly
+                    .setState(QueueState.valueOf(q.state().name())) // in effect: Closing while a closed queue has pod groups
                     .setPending(c[PodGroupPhase.Pending.ordinal()])
                     .setInqueue(c[PodGroupPhase.Inqueue.ordinal()])
                     .setRunning(c[PodGroupPhase.Running.ordinal()])
@@ -46,6 +44,9 @@ public final class QueueStatuses {
                     .setUnknown(c[PodGroupPhase.Unknown.ordinal()])
                     .setAllocated(q.allocated().toQuantities())
                     .setDeserved(q.deserved() == null ? Map.of() : q.deserved().toQuantities())
+                    .setCapability(q.capability() == null ? Map.of() : limited(q.capability()))
+                    .setGuarantee(q.guarantee() == null ? Map.of() : q.guarantee().toQuantities())
+                    .setPlugin(q.plugin())
                     .setTime(now)
                     .build();
             current.put(q.name(), s);
@@ -54,6 +55,16 @@ public final class QueueStatuses {
         }
         for (String gone : written.keySet()) {
             if (!current.containsKey(gone)) out.put(gone, null);
+        }
+        return out;
+    }
+
+    /** A capability's bounded dimensions (one it does not name is not limited). */
+    private static Map<String, String> limited(Resource capability) {
+        Map<String, String> out = new TreeMap<>();
+        for (String d : capability.names()) {
+            long v = capability.get(d);
+            if (v != Resource.UNLIMITED && !(Resource.PODS.equals(d) && v == 0)) out.put(d, Resource.format(d, v));
         }
         return out;
     }
@@ -72,6 +83,11 @@ public final class QueueStatuses {
         return a.getState() == b.getState() && a.getPending() == b.getPending() && a.getInqueue() == b.getInqueue()
                 && a.getRunning() == b.getRunning() && a.getCompleted() == b.getCompleted()
                 && a.getUnknown() == b.getUnknown() && a.getAllocated().equals(b.getAllocated())
-                && a.getDeserved().equals(b.getDeserved());
+                && a.getDeserved().equals(b.getDeserved()) && a.getCapability().equals(b.getCapability())
+                && a.getGuarantee().equals(b.getGuarantee()) && java.util.Objects.equals(str(a.getPlugin()), str(b.getPlugin()));
+    }
+
+    private static String str(CharSequence s) {
+        return s == null ? null : s.toString();
     }
 }

@@ -316,10 +316,10 @@ public final class SchedulingLoop implements Runnable {
             return List.of();
         }
         long started = System.nanoTime();
-        Snapshot snapshot = cache.snapshot();
+        Instant now = clock.instant();
+        Snapshot snapshot = cache.snapshot(now);
         SessionResult result = scheduler.schedule(snapshot);
         String session = epoch + "-" + (++sessions);
-        Instant now = clock.instant();
         SessionDecisions.Outcome outcome = SessionDecisions.apply(cache, snapshot, result, epoch, session, now);
         metrics.session(Duration.ofNanos(System.nanoTime() - started), outcome.placements(), outcome.evictions(),
                 outcome.pendingByReason());

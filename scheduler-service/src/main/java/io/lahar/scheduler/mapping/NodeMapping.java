@@ -1,6 +1,7 @@
 package io.lahar.scheduler.mapping;
 
 import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.NodeImage;
 import io.lahar.core.scheduling.api.NodeInfo;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.Taint;
@@ -34,9 +35,15 @@ public final class NodeMapping {
                 taints.add(new Taint(Strings.of(t.getKey()), Strings.of(t.getValue()), effect));
             }
         }
+        List<NodeImage> images = new ArrayList<>(node.getImages().size());
+        for (int i = 0; i < node.getImages().size(); i++) {
+            io.lahar.schema.NodeImage im = node.getImages().get(i);
+            if (im.getSizeBytes() < 0) problems.add(new Problem("images[" + i + "].sizeBytes", "must not be negative, got " + im.getSizeBytes()));
+            else images.add(new NodeImage(im.getNames().stream().map(CharSequence::toString).toList(), im.getSizeBytes()));
+        }
         MappingException.throwIfAny(problems);
         return new NodeInfo(node.getName().toString(), allocatable, otherUsed, otherPods,
-                Strings.map(node.getLabels()), taints, node.getUnschedulable() || !node.getReady());
+                Strings.map(node.getLabels()), taints, node.getUnschedulable() || !node.getReady(), images, List.of());
     }
 
     /** Checks a node record when it arrives, so a bad one is dead-lettered rather than kept. */

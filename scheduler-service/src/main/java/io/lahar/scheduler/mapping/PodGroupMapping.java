@@ -32,7 +32,8 @@ public final class PodGroupMapping {
         group.getSpec().getMinTaskMember().forEach((k, v) -> minTaskMember.put(k.toString(), v));
         return new JobInfo(group.getNamespace().toString(), group.getJob().toString(),
                 group.getSpec().getQueue().toString(), group.getSpec().getMinMember(), minTaskMember, min,
-                group.getSpec().getPriority(), group.getCreationTimestamp().toEpochMilli(), phase, tasks);
+                group.getSpec().getPriority(), group.getCreationTimestamp().toEpochMilli(), phase, tasks,
+                group.getCreationTimestamp(), null);
     }
 
     /** Checks a pod group when it arrives, so a bad one is dead-lettered rather than kept. */

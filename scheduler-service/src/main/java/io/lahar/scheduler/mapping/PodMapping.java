@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lahar.core.resource.Resource;
-import io.lahar.core.scheduling.api.NodeAffinity;
-import io.lahar.core.scheduling.api.NodeSelectorRequirement;
-import io.lahar.core.scheduling.api.NodeSelectorTerm;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lahar.core.scheduling.api.PodSpec;
+import io.lahar.core.scheduling.api.PodSpecReader;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.TaintEffect;
 import io.lahar.core.scheduling.api.TaskInfo;
@@ -15,10 +15,12 @@ import io.lahar.core.scheduling.api.Toleration;
 import io.lahar.schema.CreatePod;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A {@code CreatePod} intent (one task of the gang) to the scheduler's {@link TaskInfo}: the pod's
- * requests, priority, nodeSelector, required node affinity and tolerations.
+ * requests, priority, nodeSelector, node affinity, tolerations, labels, inter-pod affinity, topology
+ * spread constraints, host ports and images.
  */
 public final class PodMapping {
     /** Volcano's annotation that keeps a pod from being preempted or reclaimed when "false". */
@@ -30,7 +32,10 @@ public final class PodMapping {
     }
 
     /**
-     * The task's scheduling requirements; status and node are set by the cache.
+     * The task's scheduling requirements; status and node are set by the cache. Node affinity and
+     * pod (anti-)affinity come from the intent's {@code affinity}; topology spread constraints,
+     * host ports and images from its {@code template}; labels from its {@code labels} (the
+     * template's and Volcano's), all read and checked by {@link PodSpecReader}.
      *
      * @param groupPriority the pod group's priority, used when the pod names none
      * @throws MappingException naming every bad field
@@ -38,22 +43,46 @@ public final class PodMapping {
     public static TaskInfo toTaskInfo(CreatePod pod, int groupPriority, TaskStatus status, String node) {
         List<Problem> problems = new ArrayList<>();
         Resource requests = Quantities.parse(pod.getRequests(), "intent.requests", problems);
-        NodeAffinity affinity = affinity(Strings.of(pod.getAffinity()), "intent.affinity", problems);
+        Map<String, String> labels = Strings.map(pod.getLabels());
+        ObjectNode affinitySpec = JSON.createObjectNode();
+        JsonNode affinity = json(Strings.of(pod.getAffinity()), "intent.affinity", problems);
+        if (affinity != null) affinitySpec.set("affinity", affinity);
+        PodSpecReader.Read fromAffinity = PodSpecReader.read(affinitySpec, labels, "intent", problems);
+        JsonNode template = json(Strings.of(pod.getTemplate()), "intent.template", problems);
+        JsonNode spec = template == null ? null : template.path("spec");
+        ObjectNode rest = spec instanceof ObjectNode o ? o.deepCopy() : JSON.createObjectNode();
+        rest.remove("affinity"); // the intent's affinity field is the one read
+        PodSpecReader.Read fromTemplate = PodSpecReader.read(rest, labels, "intent.template.spec", problems);
         List<Toleration> tolerations = new ArrayList<>();
         for (int i = 0; i < pod.getTolerations().size(); i++) {
             Toleration t = toleration(pod.getTolerations().get(i), "intent.tolerations[" + i + "]", problems);
             if (t != null) tolerations.add(t);
         }
         MappingException.throwIfAny(problems);
+        PodSpec a = fromAffinity.spec();
+        PodSpec t = fromTemplate.spec();
+        PodSpec merged = new PodSpec(labels, a.preferredNodeAffinity(), a.requiredAffinity(), a.requiredAntiAffinity(),
+                a.preferredAffinity(), a.preferredAntiAffinity(), t.topologySpread(), t.hostPorts(), t.images());
         boolean preemptable = !"false".equals(Strings.map(pod.getAnnotations()).get(PREEMPTABLE_ANNOTATION));
         int priority = pod.getPriority() == null ? groupPriority : pod.getPriority();
         return new TaskInfo(pod.getPod().toString(), pod.getTask().toString(), requests,
-                Strings.map(pod.getNodeSelector()), affinity, tolerations, priority, preemptable, status, node);
+                Strings.map(pod.getNodeSelector()), fromAffinity.requiredNodeAffinity(), tolerations, priority, preemptable,
+                status, node, merged);
     }
 
     /** Checks an intent when it arrives, so a bad one is dead-lettered rather than kept. */
     public static void check(CreatePod pod) {
         toTaskInfo(pod, 0, TaskStatus.Pending, null);
+    }
+
+    private static JsonNode json(String text, String path, List<Problem> problems) {
+        if (text == null || text.isBlank()) return null;
+        try {
+            return JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            problems.add(new Problem(path, "not JSON: " + e.getOriginalMessage()));
+            return null;
+        }
     }
 
     static Toleration toleration(io.lahar.schema.Toleration t, String path, List<Problem> problems) {
@@ -77,53 +106,4 @@ public final class PodMapping {
         return new Toleration(Strings.of(t.getKey()), op, Strings.of(t.getValue()), effect);
     }
 
-    /**
-     * The required part of a Kubernetes {@code Affinity} JSON
-     * ({@code nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms}); the
-     * preferred terms and pod (anti-)affinity only order nodes in Kubernetes and are not used here.
-     */
-    static NodeAffinity affinity(String json, String path, List<Problem> problems) {
-        if (json == null || json.isBlank()) return NodeAffinity.NONE;
-        JsonNode root;
-        try {
-            root = JSON.readTree(json);
-        } catch (JsonProcessingException e) {
-            problems.add(new Problem(path, "not JSON: " + e.getOriginalMessage()));
-            return NodeAffinity.NONE;
-        }
-        JsonNode terms = root.path("nodeAffinity").path("requiredDuringSchedulingIgnoredDuringExecution")
-                .path("nodeSelectorTerms");
-        if (terms.isMissingNode() || terms.isNull()) return NodeAffinity.NONE;
-        String tp = path + ".nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
-        if (!terms.isArray()) {
-            problems.add(new Problem(tp, "expected a list"));
-            return NodeAffinity.NONE;
-        }
-        List<NodeSelectorTerm> out = new ArrayList<>();
-        for (int i = 0; i < terms.size(); i++) {
-            JsonNode exprs = terms.get(i).path("matchExpressions");
-            List<NodeSelectorRequirement> reqs = new ArrayList<>();
-            for (int j = 0; j < exprs.size(); j++) {
-                JsonNode e = exprs.get(j);
-                String ep = tp + "[" + i + "].matchExpressions[" + j + "]";
-                String key = e.path("key").asText("");
-                if (key.isEmpty()) problems.add(new Problem(ep + ".key", "must not be empty"));
-                NodeSelectorRequirement.Operator op = null;
-                String opText = e.path("operator").asText("");
-                for (NodeSelectorRequirement.Operator o : NodeSelectorRequirement.Operator.values()) {
-                    if (o.name().equals(opText)) op = o;
-                }
-                if (op == null) {
-                    problems.add(new Problem(ep + ".operator", "unknown operator \"" + opText
-                            + "\" (In, NotIn, Exists, DoesNotExist, Gt or Lt)"));
-                    continue;
-                }
-                List<String> values = new ArrayList<>();
-                e.path("values").forEach(v -> values.add(v.asText()));
-                reqs.add(new NodeSelectorRequirement(key, op, values));
-            }
-            out.add(new NodeSelectorTerm(reqs));
-        }
-        return new NodeAffinity(out);
-    }
 }

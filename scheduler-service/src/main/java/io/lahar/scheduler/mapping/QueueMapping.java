@@ -20,9 +20,10 @@ public final class QueueMapping {
         // A capability that names no dimension limits nothing (Resource.parseLimit), as in Volcano.
         Resource capability = Quantities.parseLimit(queue.getCapability(), "capability", problems);
         Resource guarantee = Quantities.parse(queue.getGuarantee(), "guarantee", problems);
+        Resource deserved = Quantities.parse(queue.getDeserved(), "deserved", problems);
         MappingException.throwIfAny(problems);
         return new QueueInfo(queue.getName().toString(), queue.getWeight(), capability, guarantee,
-                queue.getReclaimable(), Strings.of(queue.getParent()), state(queue.getState()));
+                queue.getReclaimable(), Strings.of(queue.getParent()), state(queue.getState()), queue.getPriority(), deserved);
     }
 
     /** Unknown (what an older reader sees for a newer state) takes no new work, like Closed. */

@@ -138,6 +138,28 @@ class SchedulerCacheTest {
     }
 
     @Test
+    void anotherSchedulersPodRepelsOursByItsAntiAffinity() {
+        cache.onNode("n1", node("n1", "8", "8Gi", Map.of(), List.of()));
+        cache.onNode("n2", node("n2", "8", "8Gi", Map.of(), List.of()));
+        cache.onQueue("q", Records.queue("q", 1));
+        cache.onPodGroup("ns/other", podGroup("ns", "other", "q", 1, "Inqueue", 0));
+        cache.onPodIntent("ns/other", intent("ns", "other", createPod("other", "w", 0, "default-scheduler", "1")
+                .setLabels(Map.of("app", "db")).setAffinity("""
+                        {"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[
+                          {"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"kubernetes.io/hostname"}]}}""").build()));
+        cache.onPodEvent("ns/other", podEvent("ns", "other", "other-w-0", "Running", "n1", false));
+        cache.onPodGroup("ns/mine", podGroup("ns", "mine", "q", 1, "Inqueue", 0));
+        cache.onPodIntent("ns/mine", intent("ns", "mine", createPod("mine", "w", 0, "volcano", "1")
+                .setLabels(Map.of("app", "web")).build()));
+
+        Snapshot s = cache.snapshot();
+        assertThat(s.nodes().get(0).foreignPods()).singleElement()
+                .satisfies(f -> assertThat(f.spec().labels()).containsEntry("app", "db"));
+        assertThat(Scheduler.withDefaults().schedule(s).bindings()).singleElement()
+                .satisfies(b -> assertThat(b.node()).isEqualTo("n2"));
+    }
+
+    @Test
     void deletedPodsHoldTheirNodeUntilTheyAreGoneAndTombstonesRemove() {
         cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
         gang("a", 1, "1", "volcano");

@@ -54,4 +54,22 @@ class QueueStatusesTest {
         Map<String, QueueStatus> gone = statuses.changes(without, Scheduler.withDefaults().schedule(without), Records.T0);
         assertThat(gone).containsEntry("q", null);
     }
+
+    /** The state in effect (a closed queue with pod groups is Closing), the real capability, the guarantee and the plugin. */
+    @Test
+    void writesTheStateInEffectAndWhatTheQueuePluginEnforces() {
+        QueueInfo closed = QueueInfo.of("q", 1).withCapability(Map.of("cpu", "3")).withGuarantee(Map.of("cpu", "1"))
+                .withState(io.lahar.core.scheduling.api.QueueState.Closed);
+        Snapshot s = snapshot(List.of(closed));
+        Map<String, QueueStatus> out = new QueueStatuses().changes(s, Scheduler.withDefaults().schedule(s), Records.T0);
+        QueueStatus q = out.get("q");
+        assertThat(q.getState()).isEqualTo(io.lahar.schema.QueueState.Closing);
+        assertThat(q.getCapability()).containsEntry("cpu", "3").containsEntry("memory", "8Gi"); // memory: what the cluster has
+        assertThat(q.getGuarantee()).containsEntry("cpu", "1");
+        assertThat(q.getPlugin()).hasToString("proportion");
+
+        Snapshot empty = new Snapshot(List.of(node), List.of(closed), List.of());
+        assertThat(new QueueStatuses().changes(empty, Scheduler.withDefaults().schedule(empty), Records.T0).get("q").getState())
+                .isEqualTo(io.lahar.schema.QueueState.Closed);
+    }
 }

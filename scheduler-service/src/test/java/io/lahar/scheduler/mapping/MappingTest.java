@@ -112,6 +112,59 @@ class MappingTest {
     }
 
     @Test
+    void createPodCarriesLabelsInterPodTermsSpreadPortsAndImagesFromTheTemplate() {
+        CreatePod pod = createPod("j", "worker", 0, "volcano", "1")
+                .setLabels(Map.of("app", "web", "volcano.sh/job-name", "j"))
+                .setAffinity("""
+                        {"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[
+                          {"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"kubernetes.io/hostname"}]}}""")
+                .setTemplate("""
+                        {"metadata":{"labels":{"app":"web"}},"spec":{
+                          "containers":[{"name":"c","image":"web:1","ports":[{"containerPort":80,"hostPort":8080}]}],
+                          "topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule",
+                            "labelSelector":{"matchLabels":{"app":"web"}},"matchLabelKeys":["volcano.sh/job-name"]}]}}""")
+                .build();
+        TaskInfo t = PodMapping.toTaskInfo(pod, 0, TaskStatus.Pending, null);
+        assertThat(t.spec().labels()).containsEntry("app", "web").containsEntry("volcano.sh/job-name", "j");
+        assertThat(t.spec().requiredAntiAffinity()).singleElement()
+                .satisfies(a -> assertThat(a.topologyKey()).isEqualTo("kubernetes.io/hostname"));
+        assertThat(t.spec().topologySpread()).singleElement().satisfies(c -> {
+            assertThat(c.maxSkew()).isEqualTo(1);
+            assertThat(c.labelSelector().matches(Map.of("app", "web", "volcano.sh/job-name", "j"))).isTrue();
+            assertThat(c.labelSelector().matches(Map.of("app", "web", "volcano.sh/job-name", "other"))).as("matchLabelKeys merged").isFalse();
+        });
+        assertThat(t.spec().hostPorts()).singleElement().satisfies(p -> assertThat(p.port()).isEqualTo(8080));
+        assertThat(t.spec().images()).containsExactly("web:1");
+    }
+
+    @Test
+    void aMalformedSpreadOrAffinityIsRefusedWithItsPath() {
+        CreatePod pod = createPod("j", "worker", 0, "volcano", "1")
+                .setAffinity("""
+                        {"podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"app":"web"}}}]}}""")
+                .setTemplate("""
+                        {"spec":{"topologySpreadConstraints":[{"maxSkew":0,"topologyKey":"zone","whenUnsatisfiable":"Sometimes"}]}}""")
+                .build();
+        assertThatThrownBy(() -> PodMapping.check(pod)).isInstanceOfSatisfying(MappingException.class, e -> assertThat(e.problems())
+                .extracting(p -> p.path()).containsExactlyInAnyOrder(
+                        "intent.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey",
+                        "intent.template.spec.topologySpreadConstraints[0].maxSkew",
+                        "intent.template.spec.topologySpreadConstraints[0].whenUnsatisfiable"));
+    }
+
+    @Test
+    void nodeImagesAreRead() {
+        Node n = node("n1", "4", "8Gi", Map.of(), List.of());
+        n.setImages(List.of(io.lahar.schema.NodeImage.newBuilder().setNames(List.of("web:1", "registry/web@sha256:x"))
+                .setSizeBytes(300L << 20).build()));
+        NodeInfo info = NodeMapping.toNodeInfo(n, Resource.EMPTY, 0);
+        assertThat(info.images()).singleElement().satisfies(i -> {
+            assertThat(i.names()).containsExactly("web:1", "registry/web@sha256:x");
+            assertThat(i.sizeBytes()).isEqualTo(300L << 20);
+        });
+    }
+
+    @Test
     void badCreatePodNamesEveryReasonWithItsPath() {
         CreatePod pod = createPod("j", "worker", 0, "volcano", "lots")
                 .setTolerations(List.of(io.lahar.schema.Toleration.newBuilder().setKey("k").setOperator("Maybe").build()))

@@ -3,7 +3,9 @@ package io.lahar.core.scheduling.actions;
 import io.lahar.core.scheduling.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Action;
+import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.framework.FitErrors;
+import io.lahar.core.scheduling.framework.Functions.NodeCheck;
 import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionJob;
 import io.lahar.core.scheduling.framework.SessionQueue;
@@ -11,9 +13,11 @@ import io.lahar.core.scheduling.framework.SessionTask;
 import io.lahar.core.scheduling.framework.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 
 /**
  * Volcano's allocate: queue by queue (in queue order, skipping overused queues) and job by job (in
@@ -21,11 +25,21 @@ import java.util.PriorityQueue;
  * statement. The statement is committed when the gang is ready (or pipelined), and discarded whole
  * otherwise. A ready job with tasks left goes back into its queue, so jobs take turns.
  *
+ * <p>When a task finds no node, the job's later tasks are still tried while its gang can be made
+ * without that task's role (Volcano's NeedContinueAllocating), and the role's later tasks are
+ * skipped; a task its queue cannot take now is passed over, the next one tried. With
+ * {@code predicateErrorCacheEnable} (on by default) a role's tasks do not try again in the same
+ * turn the nodes an earlier one of them failed on ({@link PredicateErrorCache}).
+ *
  * <p>Unlike Volcano, best-effort tasks are placed here too (they need no queue share): a gang whose
  * minMember counts best-effort tasks would otherwise never become ready in allocate.
  */
 public final class Allocate implements Action {
     public static final String NAME = "allocate";
+    /** Off: every task scans every node (for plugins whose predicates or scores the candidate index cannot hold). */
+    public static final String CANDIDATE_INDEX = "candidateIndex";
+    /** Volcano's switch of its predicate error cache (conf.EnablePredicateErrCacheKey). */
+    public static final String PREDICATE_ERROR_CACHE = "predicateErrorCacheEnable";
 
     @Override
     public String name() {
@@ -33,9 +47,17 @@ public final class Allocate implements Action {
     }
 
     @Override
+    public void readArguments(io.lahar.core.scheduling.framework.Arguments args) {
+        args.getBool(CANDIDATE_INDEX, true);
+        args.getBool(PREDICATE_ERROR_CACHE, true);
+    }
+
+    @Override
     public void execute(Session ssn) {
         boolean enqueueGate = ssn.conf().hasAction(Enqueue.NAME);
-        boolean indexed = ssn.conf().actionArguments(NAME).getBool("candidateIndex", true);
+        boolean indexed = ssn.conf().actionArguments(NAME).getBool(CANDIDATE_INDEX, true);
+        boolean errorCache = ssn.conf().actionArguments(NAME).getBool(PREDICATE_ERROR_CACHE, true);
+        Map<SessionJob, Map<String, Boolean>> alike = new HashMap<>();
         PriorityQueue<SessionQueue> queues = new PriorityQueue<>(ssn::compareQueues);
         Map<SessionQueue, PriorityQueue<SessionJob>> jobsByQueue = new HashMap<>();
         // Kept across turns, as Volcano's pendingTasks map: a job coming back must not re-sort its tasks.
@@ -64,7 +86,8 @@ public final class Allocate implements Action {
                 continue;
             }
             SessionJob job = jobs.poll();
-            allocateJob(ssn, q, job, jobs, pendingTasks, indexed);
+            Map<String, Boolean> roles = errorCache ? alike.computeIfAbsent(job, j -> alikeRoles(ssn, j)) : null;
+            allocateJob(ssn, q, job, jobs, pendingTasks, indexed, roles);
             if (!jobs.isEmpty()) {
                 queues.add(q);
             }
@@ -88,28 +111,37 @@ public final class Allocate implements Action {
     }
 
     private void allocateJob(Session ssn, SessionQueue q, SessionJob job, PriorityQueue<SessionJob> jobs,
-                             Map<SessionJob, PriorityQueue<SessionTask>> pendingTasks, boolean indexed) {
+                             Map<SessionJob, PriorityQueue<SessionTask>> pendingTasks, boolean indexed,
+                             Map<String, Boolean> alikeRoles) {
         PriorityQueue<SessionTask> tasks = pendingTasks.computeIfAbsent(job, j -> {
             PriorityQueue<SessionTask> pq = new PriorityQueue<>(ssn::compareTasks);
             pq.addAll(j.pendingTasks());
             return pq;
         });
         List<SessionTask> attempted = new ArrayList<>();
+        Map<String, PredicateErrorCache> caches = new HashMap<>();
+        Set<String> failedRoles = failedRoles(job);
         Statement stmt = ssn.statement();
         while (!tasks.isEmpty()) {
             SessionTask task = tasks.poll();
             attempted.add(task);
+            String role = task.info().role();
             if (!task.isBestEffort()) {
                 String notAllocatable = ssn.allocatable(q, task);
                 if (notAllocatable != null) {
                     job.addReason(notAllocatable);
-                    break;
+                    continue;
                 }
             }
+            // Volcano's TaskHasFitErrors: a role one of whose tasks found no node this session is not tried again.
+            if (!role.isEmpty() && failedRoles.contains(role)) continue;
             FitErrors errors = new FitErrors();
-            Placement.Choice choice = Placement.find(ssn, task, errors, true, indexed);
+            Placement.Choice choice = place(ssn, task, errors, indexed,
+                    alikeRoles == null || role.isEmpty() ? null : caches.computeIfAbsent(role, r -> new PredicateErrorCache(alikeRoles.get(r))));
             if (choice == null) {
                 job.recordFitErrors(task, errors);
+                failedRoles.add(role);
+                if (job.needContinueAllocating(failedRoles)) continue;
                 break;
             }
             if (choice.pipelined()) {
@@ -132,5 +164,53 @@ public final class Allocate implements Action {
         for (SessionTask t : attempted) {
             if (t.status() == TaskStatus.Pending) tasks.add(t);
         }
+    }
+
+    /** The node for a task, through the role's predicate error cache when there is one. */
+    private static Placement.Choice place(Session ssn, SessionTask task, FitErrors errors, boolean indexed,
+                                          PredicateErrorCache cache) {
+        if (cache == null) return Placement.find(ssn, task, errors, true, indexed);
+        NodeCheck check = ssn.prePredicate(task);
+        if (cache.perNode(check)) return Placement.find(ssn, task, errors, true, check, cache);
+        Placement.Choice choice = Placement.find(ssn, task, errors, true, indexed, cache.wrap(check));
+        cache.remember(check); // as the nodes stood for this task, before it is placed
+        return choice;
+    }
+
+    /** The roles of the job whose tasks found no node earlier in this session (Volcano's FitFailedRoles). */
+    private static Set<String> failedRoles(SessionJob job) {
+        Set<String> out = new HashSet<>();
+        for (SessionTask t : job.fitErrors().keySet()) out.add(t.info().role());
+        return out;
+    }
+
+    /**
+     * Per role, whether its pending tasks are alike for every predicate: the same request, node
+     * selector, affinity, tolerations and pod constraints, and the same values of the labels some
+     * selector of the session names (a task index, say, tells them apart only if a selector asks).
+     */
+    private static Map<String, Boolean> alikeRoles(Session ssn, SessionJob job) {
+        Map<String, SessionTask> first = new HashMap<>();
+        Map<String, Boolean> out = new HashMap<>();
+        Set<String> keys = ssn.selectorKeys();
+        for (SessionTask t : job.tasks()) {
+            if (t.status() != TaskStatus.Pending) continue;
+            SessionTask f = first.putIfAbsent(t.info().role(), t);
+            out.merge(t.info().role(), f == null || alike(f.info(), t.info(), keys), Boolean::logicalAnd);
+        }
+        return out;
+    }
+
+    private static boolean alike(TaskInfo a, TaskInfo b, Set<String> selectorKeys) {
+        if (!a.resreq().equals(b.resreq()) || !a.nodeSelector().equals(b.nodeSelector()) || !a.affinity().equals(b.affinity())
+                || !a.tolerations().equals(b.tolerations())) {
+            return false;
+        }
+        if (a.spec() == b.spec()) return true;
+        if (!a.spec().withLabels(Map.of()).equals(b.spec().withLabels(Map.of()))) return false;
+        for (String k : selectorKeys) {
+            if (!java.util.Objects.equals(a.spec().labels().get(k), b.spec().labels().get(k))) return false;
+        }
+        return true;
     }
 }

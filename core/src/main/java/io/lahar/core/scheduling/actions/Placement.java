@@ -1,7 +1,10 @@
 package io.lahar.core.scheduling.actions;
 
 import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.framework.CandidateIndex;
 import io.lahar.core.scheduling.framework.FitErrors;
+import io.lahar.core.scheduling.framework.Functions.BatchScorer;
+import io.lahar.core.scheduling.framework.Functions.NodeCheck;
 import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionNode;
 import io.lahar.core.scheduling.framework.SessionTask;
@@ -32,65 +35,115 @@ final class Placement {
      * that fits nowhere pays for the scan that explains why.
      */
     static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, boolean indexed) {
-        if (indexed) {
-            SessionNode n = ssn.candidateIndex().best(task);
-            if (n != null) {
-                return new Choice(n, false);
+        return find(ssn, task, errors, allowPipeline, indexed, ssn.prePredicate(task));
+    }
+
+    /** As above, with the task's inter-pod predicates already prepared ({@code check}, null when none). */
+    static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, boolean indexed,
+                       NodeCheck check) {
+        BatchScorer batch = ssn.batchScorer(task);
+        if (indexed && batch == null) {
+            CandidateIndex.Answer a = ssn.candidateIndex().best(task, check);
+            if (a.node() != null) {
+                return new Choice(a.node(), false);
             }
         }
+        return scan(ssn, task, errors, allowPipeline, check, batch, null);
+    }
+
+    /**
+     * A scan of every node that skips, with their earlier reason, the nodes {@code cache} says an
+     * earlier task of the role failed on, and records there the nodes this task fails on — failing
+     * as Volcano's allocate predicate does: the predicates, or resources even once releasing pods are gone.
+     */
+    static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, NodeCheck check,
+                       PredicateErrorCache cache) {
+        return scan(ssn, task, errors, allowPipeline, check, ssn.batchScorer(task), cache);
+    }
+
+    private static Choice scan(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, NodeCheck check,
+                               BatchScorer batch, PredicateErrorCache cache) {
         Resource req = task.request();
         boolean score = ssn.hasNodeOrderFns();
-        SessionNode best = null;
-        double bestScore = Double.NEGATIVE_INFINITY;
-        SessionNode bestFuture = null;
-        double bestFutureScore = Double.NEGATIVE_INFINITY;
+        int nodes = ssn.nodes().size();
+        List<SessionNode> now = new ArrayList<>();
+        List<SessionNode> future = new ArrayList<>();
         for (SessionNode n : ssn.nodes()) {
+            String before = cache == null ? null : cache.failedBefore(n);
+            if (before != null) {
+                errors.nodeFailed(before);
+                continue;
+            }
             String reason = ssn.predicate(task, n);
             if (reason != null) {
                 errors.nodeFailed(reason);
+                if (cache != null) cache.failed(n, reason, nodes);
                 continue;
             }
-            if (req.lessEqual(n.idle())) {
-                if (!score) {
-                    return new Choice(n, false);
-                }
-                double s = ssn.nodeScore(task, n);
-                if (best == null || s > bestScore) {
-                    best = n;
-                    bestScore = s;
-                }
-            } else {
-                errors.insufficient(task, n, req.exceeding(n.idle()), n.idle());
-                if (allowPipeline && best == null && req.lessEqual(n.futureIdle())) {
-                    double s = score ? ssn.nodeScore(task, n) : 0;
-                    if (bestFuture == null || s > bestFutureScore) {
-                        bestFuture = n;
-                        bestFutureScore = s;
-                    }
+            boolean fitsNow = req.lessEqual(n.idle());
+            boolean fitsFuture = fitsNow || req.lessEqual(n.futureIdle());
+            boolean fitsLater = !fitsNow && allowPipeline && fitsFuture;
+            if ((fitsNow || fitsLater) && check != null) {
+                reason = check.check(n);
+                if (reason != null) {
+                    errors.nodeFailed(reason);
+                    if (cache != null) cache.failed(n, reason, nodes);
+                    continue;
                 }
             }
+            if (fitsNow) {
+                if (!score && cache == null) return new Choice(n, false);
+                now.add(n);
+            } else {
+                List<String> lacking = req.exceeding(n.idle());
+                errors.insufficient(task, n, lacking, n.idle());
+                if (cache != null && !fitsFuture) cache.failed(n, FitErrors.insufficientReason(req.exceeding(n.futureIdle()).get(0)), nodes);
+                if (fitsLater) future.add(n);
+            }
         }
-        if (best != null) {
-            return new Choice(best, false);
-        }
-        return bestFuture == null ? null : new Choice(bestFuture, true);
+        // As Volcano's prioritizeNodes: the nodes that fit now first; only without one, those that will.
+        if (!now.isEmpty()) return new Choice(score ? best(ssn, task, now, batch) : now.get(0), false);
+        if (future.isEmpty()) return null;
+        return new Choice(score ? best(ssn, task, future, batch) : future.get(0), true);
     }
 
-    /** Nodes passing the (non-resource) predicates, best score first, ties by name. */
+    /** The candidate with the highest score, ties to the first (by name); batch scores normalized over these candidates. */
+    private static SessionNode best(Session ssn, SessionTask task, List<SessionNode> candidates, BatchScorer batch) {
+        double[] scores = scores(ssn, task, candidates, batch);
+        int best = 0;
+        for (int i = 1; i < scores.length; i++) {
+            if (scores[i] > scores[best]) best = i;
+        }
+        return candidates.get(best);
+    }
+
+    private static double[] scores(Session ssn, SessionTask task, List<SessionNode> candidates, BatchScorer batch) {
+        double[] scores = new double[candidates.size()];
+        for (int i = 0; i < scores.length; i++) scores[i] = ssn.nodeScore(task, candidates.get(i));
+        if (batch != null) batch.score(candidates, scores);
+        return scores;
+    }
+
+    /**
+     * Nodes passing the (non-resource) predicates, best score first, ties by name. The inter-pod
+     * predicates are checked as the pods stand: a victim's leaving is not simulated, as in
+     * Volcano's preempt without topology-aware preemption.
+     */
     static List<SessionNode> candidates(Session ssn, SessionTask task) {
         List<SessionNode> out = new ArrayList<>();
-        List<Double> scores = new ArrayList<>();
+        NodeCheck check = ssn.prePredicate(task);
         for (SessionNode n : ssn.nodes()) {
-            if (ssn.predicate(task, n) == null) {
+            if (ssn.predicate(task, n) == null && (check == null || check.check(n) == null)) {
                 out.add(n);
             }
         }
-        if (!ssn.hasNodeOrderFns()) {
+        if (!ssn.hasNodeOrderFns() || out.isEmpty()) {
             return out;
         }
+        double[] byCandidate = scores(ssn, task, out, ssn.batchScorer(task));
         double[] s = new double[ssn.nodes().size()];
-        for (SessionNode n : out) {
-            s[n.index()] = ssn.nodeScore(task, n);
+        for (int i = 0; i < out.size(); i++) {
+            s[out.get(i).index()] = byCandidate[i];
         }
         out.sort((a, b) -> {
             int c = Double.compare(s[b.index()], s[a.index()]);

@@ -20,7 +20,7 @@ final class QueueChecks {
             return null;
         }
         if (!q.isOpen()) {
-            job.addReason("queue \"" + q.name() + "\" is " + q.info().state() + " and takes no new work");
+            job.addReason("queue \"" + q.name() + "\" is " + q.state() + " and takes no new work");
             return null;
         }
         return q;

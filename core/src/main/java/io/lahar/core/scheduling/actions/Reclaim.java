@@ -15,7 +15,9 @@ import java.util.PriorityQueue;
  * Volcano's reclaim: a queue below its deserved share takes resources back from other queues that
  * are reclaimable (never from a queue with {@code reclaimable: false}) and whose tasks the
  * reclaimable functions give up (proportion: only from queues above their deserved share). The
- * reclaimer's own queue must still allow the task (its deserved share caps what it takes back).
+ * reclaimer's own queue must still be able to reclaim for the task (Volcano's preemptive functions:
+ * proportion, within its deserved share; capacity, within its real capability and below its
+ * deserved share in some dimension).
  */
 public final class Reclaim implements Action {
     public static final String NAME = "reclaim";
@@ -59,9 +61,9 @@ public final class Reclaim implements Action {
                 while (!tasks.isEmpty()) {
                     SessionTask task = tasks.poll();
                     if (task.isBestEffort()) continue;
-                    String notAllocatable = ssn.allocatable(q, task);
-                    if (notAllocatable != null) {
-                        job.addReason(notAllocatable);
+                    String notPreemptive = ssn.preemptive(q, task);
+                    if (notPreemptive != null) {
+                        job.addReason(notPreemptive);
                         break;
                     }
                     if (!reclaim(ssn, stmt, task, q)) break;

@@ -19,10 +19,13 @@ import java.util.TreeMap;
  * @param priority      the pod group's priority
  * @param creationIndex the order of creation (earlier first), standing in for a timestamp
  * @param phase         the pod group's phase at the snapshot
+ * @param creationTime  when the pod group was created (the sla plugin's clock starts there); null
+ *                      when not known, taken as long ago as Kubernetes' zero time
+ * @param slaWaitingTime the pod group's own {@code sla-waiting-time} annotation, null when none
  */
 public record JobInfo(String namespace, String name, String queue, int minMember, Map<String, Integer> minTaskMember,
                       Resource minResources, int priority, long creationIndex, PodGroupPhase phase,
-                      List<TaskInfo> tasks) {
+                      List<TaskInfo> tasks, java.time.Instant creationTime, java.time.Duration slaWaitingTime) {
 
     public JobInfo {
         namespace = namespace == null || namespace.isEmpty() ? "default" : namespace;
@@ -32,6 +35,17 @@ public record JobInfo(String namespace, String name, String queue, int minMember
         minResources = minResources == null ? Resource.EMPTY : minResources;
         phase = phase == null ? PodGroupPhase.Pending : phase;
         tasks = tasks == null ? List.of() : List.copyOf(tasks);
+    }
+
+    public JobInfo(String namespace, String name, String queue, int minMember, Map<String, Integer> minTaskMember,
+                   Resource minResources, int priority, long creationIndex, PodGroupPhase phase, List<TaskInfo> tasks) {
+        this(namespace, name, queue, minMember, minTaskMember, minResources, priority, creationIndex, phase, tasks, null, null);
+    }
+
+    /** This pod group in another phase, with other tasks. */
+    public JobInfo with(PodGroupPhase p, List<TaskInfo> t) {
+        return new JobInfo(namespace, name, queue, minMember, minTaskMember, minResources, priority, creationIndex, p, t,
+                creationTime, slaWaitingTime);
     }
 
     /** {@code namespace/name}, the key of every record about this pod group. */
@@ -54,6 +68,8 @@ public record JobInfo(String namespace, String name, String queue, int minMember
         private long creationIndex;
         private PodGroupPhase phase = PodGroupPhase.Pending;
         private final List<TaskInfo> tasks = new ArrayList<>();
+        private java.time.Instant creationTime;
+        private java.time.Duration slaWaitingTime;
 
         private Builder(String name) {
             this.name = name;
@@ -99,6 +115,16 @@ public record JobInfo(String namespace, String name, String queue, int minMember
             return this;
         }
 
+        public Builder creationTime(java.time.Instant t) {
+            creationTime = t;
+            return this;
+        }
+
+        public Builder slaWaitingTime(java.time.Duration d) {
+            slaWaitingTime = d;
+            return this;
+        }
+
         public Builder task(TaskInfo t) {
             tasks.add(t);
             return this;
@@ -128,7 +154,8 @@ public record JobInfo(String namespace, String name, String queue, int minMember
                     min = min.add(tasks.get(i).resreq());
                 }
             }
-            return new JobInfo(namespace, name, queue, mm, minTaskMember, min, priority, creationIndex, phase, tasks);
+            return new JobInfo(namespace, name, queue, mm, minTaskMember, min, priority, creationIndex, phase, tasks,
+                    creationTime, slaWaitingTime);
         }
     }
 }

@@ -23,11 +23,15 @@ public record NodeAffinity(List<NodeSelectorTerm> required) {
     }
 
     public boolean matches(Map<String, String> labels) {
+        return matches(labels, labels.get(NodeInfo.HOSTNAME));
+    }
+
+    public boolean matches(Map<String, String> labels, String nodeName) {
         if (required.isEmpty()) {
             return true;
         }
         for (NodeSelectorTerm t : required) {
-            if (t.matches(labels)) {
+            if (t.matches(labels, nodeName)) {
                 return true;
             }
         }

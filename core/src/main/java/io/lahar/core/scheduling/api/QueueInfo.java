@@ -13,9 +13,13 @@ import java.util.Objects;
  * @param guarantee   what it is promised even when others want more
  * @param reclaimable whether other queues may reclaim resources it holds beyond its deserved share
  * @param parent      the parent queue's name; {@code root} for a top-level queue, null for root itself
+ * @param state       the state asked for (the queue's record); what is in effect follows from it
+ *                    and the queue's pod groups ({@link QueueState#effective})
+ * @param priority    higher-priority queues are served first (proportion and capacity)
+ * @param deserved    what the capacity plugin gives the queue; null when not set
  */
 public record QueueInfo(String name, int weight, Resource capability, Resource guarantee, boolean reclaimable,
-                        String parent, QueueState state) {
+                        String parent, QueueState state, int priority, Resource deserved) {
 
     public static final String ROOT = "root";
 
@@ -25,6 +29,12 @@ public record QueueInfo(String name, int weight, Resource capability, Resource g
         guarantee = guarantee == null ? Resource.EMPTY : guarantee;
         parent = ROOT.equals(name) ? null : (parent == null || parent.isEmpty() ? ROOT : parent);
         state = state == null ? QueueState.Open : state;
+        deserved = deserved == null || deserved.withPods(0).isEmpty() ? null : deserved;
+    }
+
+    public QueueInfo(String name, int weight, Resource capability, Resource guarantee, boolean reclaimable, String parent,
+                     QueueState state) {
+        this(name, weight, capability, guarantee, reclaimable, parent, state, 0, null);
     }
 
     /** An open, reclaimable top-level queue of the given weight without limits. */
@@ -33,22 +43,30 @@ public record QueueInfo(String name, int weight, Resource capability, Resource g
     }
 
     public QueueInfo withCapability(Map<String, ?> quantities) {
-        return new QueueInfo(name, weight, Resource.parseLimit(quantities), guarantee, reclaimable, parent, state);
+        return new QueueInfo(name, weight, Resource.parseLimit(quantities), guarantee, reclaimable, parent, state, priority, deserved);
     }
 
     public QueueInfo withGuarantee(Map<String, ?> quantities) {
-        return new QueueInfo(name, weight, capability, Resource.parse(quantities), reclaimable, parent, state);
+        return new QueueInfo(name, weight, capability, Resource.parse(quantities), reclaimable, parent, state, priority, deserved);
     }
 
     public QueueInfo withReclaimable(boolean r) {
-        return new QueueInfo(name, weight, capability, guarantee, r, parent, state);
+        return new QueueInfo(name, weight, capability, guarantee, r, parent, state, priority, deserved);
     }
 
     public QueueInfo withParent(String p) {
-        return new QueueInfo(name, weight, capability, guarantee, reclaimable, p, state);
+        return new QueueInfo(name, weight, capability, guarantee, reclaimable, p, state, priority, deserved);
     }
 
     public QueueInfo withState(QueueState s) {
-        return new QueueInfo(name, weight, capability, guarantee, reclaimable, parent, s);
+        return new QueueInfo(name, weight, capability, guarantee, reclaimable, parent, s, priority, deserved);
+    }
+
+    public QueueInfo withPriority(int p) {
+        return new QueueInfo(name, weight, capability, guarantee, reclaimable, parent, state, p, deserved);
+    }
+
+    public QueueInfo withDeserved(Map<String, ?> quantities) {
+        return new QueueInfo(name, weight, capability, guarantee, reclaimable, parent, state, priority, Resource.parse(quantities));
     }
 }

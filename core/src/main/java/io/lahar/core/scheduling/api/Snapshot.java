@@ -12,12 +12,44 @@ import java.util.Set;
  * tasks. A queue named {@code default} and the {@code root} queue exist even when not listed, as in
  * Volcano.
  */
-public record Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs) {
+public record Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs,
+                       Map<String, Map<String, String>> namespaces, java.time.Instant now) {
 
+    /** The label every namespace carries with its own name. */
+    public static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+
+    /**
+     * @param namespaces namespace labels by name, for namespace selectors; a namespace not listed has only its name label
+     * @param now        the time of the session (from the records, never the clock of the core), for the
+     *                   sla plugin; null when not known
+     */
     public Snapshot {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
         queues = queues == null ? List.of() : List.copyOf(queues);
         jobs = jobs == null ? List.of() : List.copyOf(jobs);
+        namespaces = namespaces == null ? Map.of() : Map.copyOf(namespaces);
+    }
+
+    public Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs) {
+        this(nodes, queues, jobs, Map.of(), null);
+    }
+
+    public Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs, Map<String, Map<String, String>> namespaces) {
+        this(nodes, queues, jobs, namespaces, null);
+    }
+
+    /** This snapshot at another time. */
+    public Snapshot at(java.time.Instant t) {
+        return new Snapshot(nodes, queues, jobs, namespaces, t);
+    }
+
+    /** A namespace's labels: those given, and always {@code kubernetes.io/metadata.name} (as the API server sets it). */
+    public Map<String, String> namespaceLabels(String namespace) {
+        Map<String, String> given = namespaces.get(namespace);
+        if (given != null && namespace.equals(given.get(NAMESPACE_NAME_LABEL))) return given;
+        Map<String, String> out = new java.util.TreeMap<>(given == null ? Map.of() : given);
+        out.put(NAMESPACE_NAME_LABEL, namespace);
+        return out;
     }
 
     /**

@@ -24,9 +24,13 @@ import java.util.Set;
  *   labels: {zone: a}
  *   taints: [{key: dedicated, value: gpu, effect: NoSchedule}]
  *   unschedulable: false
+ *   images: [{names: ["registry/app:1.2"], sizeBytes: 500000000}]
+ * now: "2026-01-01T12:00:00Z"     # the session's time (the sla plugin's clock)
+ * namespaces:                     # labels for namespace selectors (every namespace has kubernetes.io/metadata.name)
+ * - {name: team-a, labels: {team: a}}
  * queues:
  * - {name: research, weight: 3, capability: {cpu: 8}, guarantee: {cpu: 2}, reclaimable: false,
- *    parent: root, state: Open}
+ *    parent: root, state: Open, priority: 10, deserved: {cpu: 4}}
  * podGroups:
  * - name: job1
  *   namespace: default
@@ -37,6 +41,8 @@ import java.util.Set;
  *   priority: 10
  *   creationIndex: 3
  *   phase: Pending
+ *   creationTime: "2026-01-01T11:00:00Z"
+ *   slaWaitingTime: 30m           # the pod group's sla-waiting-time annotation
  *   tasks:
  *   - name: job1-ps-0
  *     role: ps
@@ -48,6 +54,13 @@ import java.util.Set;
  *     preemptable: true
  *     status: Running
  *     node: n1
+ *     labels: {app: web}
+ *     pod:                        # a Kubernetes PodSpec's placement parts, read as the API server validates them
+ *       affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution:
+ *         [{labelSelector: {matchLabels: {app: web}}, topologyKey: kubernetes.io/hostname}]}}
+ *       topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule,
+ *         labelSelector: {matchLabels: {app: web}}}]
+ *       containers: [{image: "registry/app:1.2", ports: [{containerPort: 80, hostPort: 8080}]}]
  * }</pre>
  */
 public final class SnapshotReader {
@@ -92,17 +105,23 @@ public final class SnapshotReader {
             throw new InvalidSnapshotException(List.of(new Problem("$", "expected a mapping with nodes, queues and podGroups")));
         }
         SnapshotReader r = new SnapshotReader();
-        r.keys(root, "", Set.of("nodes", "queues", "podGroups"));
+        r.keys(root, "", Set.of("nodes", "queues", "podGroups", "namespaces", "now"));
         List<NodeInfo> nodes = new ArrayList<>();
         r.each(root.get("nodes"), "nodes", (n, p) -> nodes.add(r.node(n, p)));
         List<QueueInfo> queues = new ArrayList<>();
         r.each(root.get("queues"), "queues", (n, p) -> queues.add(r.queue(n, p)));
         List<JobInfo> jobs = new ArrayList<>();
         r.each(root.get("podGroups"), "podGroups", (n, p) -> jobs.add(r.job(n, p)));
+        Map<String, Map<String, String>> namespaces = new LinkedHashMap<>();
+        r.each(root.get("namespaces"), "namespaces", (n, p) -> {
+            r.keys(n, p, Set.of("name", "labels"));
+            namespaces.put(r.name(n, p), r.strings(n, p, "labels"));
+        });
+        java.time.Instant now = r.time(root, "", "now");
         if (!r.problems.isEmpty()) {
             throw new InvalidSnapshotException(r.problems);
         }
-        return new Snapshot(nodes, queues, jobs);
+        return new Snapshot(nodes, queues, jobs, namespaces, now);
     }
 
     private interface ItemReader {
@@ -137,7 +156,7 @@ public final class SnapshotReader {
     }
 
     private NodeInfo node(JsonNode n, String p) {
-        keys(n, p, Set.of("name", "allocatable", "otherUsed", "otherPods", "labels", "taints", "unschedulable"));
+        keys(n, p, Set.of("name", "allocatable", "otherUsed", "otherPods", "labels", "taints", "unschedulable", "images"));
         NodeInfo.Builder b = NodeInfo.builder(name(n, p));
         b.allocatable(resource(n, p, "allocatable"));
         b.otherUsed(resource(n, p, "otherUsed"), integer(n, p, "otherPods", 0));
@@ -151,20 +170,33 @@ public final class SnapshotReader {
             if (key != null && effect != null) b.taint(key, text(t, tp, "value", ""), effect);
         });
         b.unschedulable(bool(n, p, "unschedulable", false));
+        each(n.get("images"), join(p, "images"), (im, ip) -> {
+            keys(im, ip, Set.of("names", "sizeBytes"));
+            JsonNode names = im.get("names");
+            JsonNode size = im.get("sizeBytes");
+            if (names == null || !names.isArray() || names.isEmpty()) problems.add(new Problem(join(ip, "names"), "expected a list of image names"));
+            else if (size == null || !size.canConvertToLong() || size.asLong() < 0) problems.add(new Problem(join(ip, "sizeBytes"), "expected a number of bytes"));
+            else {
+                List<String> list = new ArrayList<>();
+                names.forEach(x -> list.add(x.asText()));
+                b.image(size.asLong(), list.toArray(String[]::new));
+            }
+        });
         return b.build();
     }
 
     private QueueInfo queue(JsonNode n, String p) {
-        keys(n, p, Set.of("name", "weight", "capability", "guarantee", "reclaimable", "parent", "state"));
+        keys(n, p, Set.of("name", "weight", "capability", "guarantee", "reclaimable", "parent", "state", "priority", "deserved"));
         Resource cap = n.has("capability") ? limit(n, p, "capability") : null;
         return new QueueInfo(name(n, p), integer(n, p, "weight", 1), cap, resource(n, p, "guarantee"),
                 bool(n, p, "reclaimable", true), text(n, p, "parent", QueueInfo.ROOT),
-                enumValue(n, p, "state", QueueState.class, QueueState.Open));
+                enumValue(n, p, "state", QueueState.class, QueueState.Open), integer(n, p, "priority", 0),
+                n.has("deserved") ? resource(n, p, "deserved") : null);
     }
 
     private JobInfo job(JsonNode n, String p) {
         keys(n, p, Set.of("name", "namespace", "queue", "minMember", "minTaskMember", "minResources", "priority",
-                "creationIndex", "phase", "tasks"));
+                "creationIndex", "phase", "tasks", "creationTime", "slaWaitingTime"));
         JobInfo.Builder b = JobInfo.builder(name(n, p)).namespace(text(n, p, "namespace", "default"))
                 .queue(text(n, p, "queue", "default")).priority(integer(n, p, "priority", 0))
                 .phase(enumValue(n, p, "phase", PodGroupPhase.class, PodGroupPhase.Pending));
@@ -186,12 +218,22 @@ public final class SnapshotReader {
             }
         }
         each(n.get("tasks"), join(p, "tasks"), (t, tp) -> b.task(task(t, tp)));
+        b.creationTime(time(n, p, "creationTime"));
+        String wait = text(n, p, "slaWaitingTime", null);
+        if (wait != null) {
+            java.util.Optional<java.time.Duration> d = io.lahar.core.api.GoDuration.parse(wait);
+            if (d.isEmpty() || d.get().isNegative() || d.get().isZero()) {
+                problems.add(new Problem(join(p, "slaWaitingTime"), "expected a positive duration (e.g. 1h2m3s), got \"" + wait + "\""));
+            } else {
+                b.slaWaitingTime(d.get());
+            }
+        }
         return b.build();
     }
 
     private TaskInfo task(JsonNode n, String p) {
         keys(n, p, Set.of("name", "role", "resources", "nodeSelector", "affinity", "tolerations", "priority",
-                "preemptable", "status", "node"));
+                "preemptable", "status", "node", "labels", "pod"));
         TaskInfo.Builder b = TaskInfo.builder(name(n, p)).role(text(n, p, "role", ""))
                 .resreq(resource(n, p, "resources")).priority(integer(n, p, "priority", 0))
                 .preemptable(bool(n, p, "preemptable", true));
@@ -215,6 +257,18 @@ public final class SnapshotReader {
             terms.add(new NodeSelectorTerm(reqs));
         });
         b.affinity(new NodeAffinity(terms));
+        Map<String, String> labels = strings(n, p, "labels");
+        JsonNode pod = n.get("pod");
+        if (pod != null && !pod.isNull() && !pod.isObject()) {
+            problems.add(new Problem(join(p, "pod"), "expected a mapping (a Kubernetes PodSpec)"));
+            pod = null;
+        }
+        PodSpecReader.Read read = PodSpecReader.read(pod, labels, join(p, "pod"), problems);
+        b.spec(read.spec());
+        if (!read.requiredNodeAffinity().isEmpty()) {
+            if (!terms.isEmpty()) problems.add(new Problem(join(p, "pod.affinity.nodeAffinity"), "give the required node affinity once (here or in affinity)"));
+            else b.affinity(read.requiredNodeAffinity());
+        }
         each(n.get("tolerations"), join(p, "tolerations"), (t, tp) -> {
             keys(t, tp, Set.of("key", "operator", "value", "effect"));
             b.toleration(new Toleration(text(t, tp, "key", ""), enumValue(t, tp, "operator", Toleration.Operator.class, null),
@@ -225,6 +279,17 @@ public final class SnapshotReader {
         b.status(status);
         if (node != null) b.on(node, status);
         return b.build();
+    }
+
+    private java.time.Instant time(JsonNode n, String p, String field) {
+        String v = text(n, p, field, null);
+        if (v == null) return null;
+        try {
+            return java.time.Instant.parse(v);
+        } catch (java.time.format.DateTimeParseException e) {
+            problems.add(new Problem(join(p, field), "not an RFC 3339 time: \"" + v + "\""));
+            return null;
+        }
     }
 
     private String name(JsonNode n, String p) {

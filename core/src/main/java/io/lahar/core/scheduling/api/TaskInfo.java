@@ -18,10 +18,11 @@ import java.util.TreeMap;
  * @param preemptable  whether the pod may be preempted or reclaimed
  * @param status       its status at the snapshot
  * @param nodeName     the node it is bound to (or being released from), null when pending
+ * @param spec         its labels, inter-pod terms, spread constraints, host ports and images
  */
 public record TaskInfo(String name, String role, Resource resreq, Map<String, String> nodeSelector,
                        NodeAffinity affinity, List<Toleration> tolerations, int priority, boolean preemptable,
-                       TaskStatus status, String nodeName) {
+                       TaskStatus status, String nodeName, PodSpec spec) {
 
     public TaskInfo {
         Objects.requireNonNull(name, "name");
@@ -31,6 +32,22 @@ public record TaskInfo(String name, String role, Resource resreq, Map<String, St
         affinity = affinity == null ? NodeAffinity.NONE : affinity;
         tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
         status = status == null ? TaskStatus.Pending : status;
+        spec = spec == null ? PodSpec.NONE : spec;
+    }
+
+    public TaskInfo(String name, String role, Resource resreq, Map<String, String> nodeSelector, NodeAffinity affinity,
+                    List<Toleration> tolerations, int priority, boolean preemptable, TaskStatus status, String nodeName) {
+        this(name, role, resreq, nodeSelector, affinity, tolerations, priority, preemptable, status, nodeName, PodSpec.NONE);
+    }
+
+    /** This task in another status, on another node (null: none). */
+    public TaskInfo with(TaskStatus s, String node) {
+        return new TaskInfo(name, role, resreq, nodeSelector, affinity, tolerations, priority, preemptable, s, node, spec);
+    }
+
+    /** This task at another priority. */
+    public TaskInfo withPriority(int p) {
+        return new TaskInfo(name, role, resreq, nodeSelector, affinity, tolerations, p, preemptable, status, nodeName, spec);
     }
 
     public static Builder builder(String name) {
@@ -48,6 +65,7 @@ public record TaskInfo(String name, String role, Resource resreq, Map<String, St
         private boolean preemptable = true;
         private TaskStatus status = TaskStatus.Pending;
         private String nodeName;
+        private PodSpec spec = PodSpec.NONE;
 
         private Builder(String name) {
             this.name = name;
@@ -105,9 +123,19 @@ public record TaskInfo(String name, String role, Resource resreq, Map<String, St
             return this;
         }
 
+        public Builder spec(PodSpec s) {
+            spec = s;
+            return this;
+        }
+
+        public Builder labels(Map<String, String> l) {
+            spec = spec.withLabels(l);
+            return this;
+        }
+
         public TaskInfo build() {
             return new TaskInfo(name, role, resreq, nodeSelector, affinity, tolerations, priority, preemptable,
-                    status, nodeName);
+                    status, nodeName, spec);
         }
     }
 }

@@ -13,6 +13,7 @@ public enum Extension {
     NODE_ORDER("enabledNodeOrder"),
     BEST_NODE("enabledBestNode"),
     PREEMPTABLE("enabledPreemptable"),
+    PREEMPTIVE("enabledPreemptive"),
     RECLAIMABLE("enabledReclaimable"),
     OVERUSED("enabledOverused"),
     ALLOCATABLE("enabledAllocatable"),
@@ -25,6 +26,11 @@ public enum Extension {
     VICTIM("enabledVictim");
 
     private final String confKey;
+
+    /** Whether a plugin entry that does not name this switch has it on (Volcano: all but enableHierarchy). */
+    public boolean onByDefault() {
+        return this != HIERARCHY;
+    }
 
     Extension(String confKey) {
         this.confKey = confKey;

@@ -18,10 +18,23 @@ public final class FitErrors {
     private final Map<String, long[]> need = new LinkedHashMap<>();      // dim -> {need, largest free}
     private final Map<String, String> largestOn = new LinkedHashMap<>(); // dim -> node
 
-    /** A node the task did not fit on for a non-resource reason. */
+    /** Separates the reasons of one node when several predicates failed there (as Volcano counts each). */
+    private static final char SEPARATOR = '\n';
+
+    /** Several reasons one node failed for, as one predicate result. */
+    public static String joinReasons(List<String> reasons) {
+        return String.join(String.valueOf(SEPARATOR), reasons);
+    }
+
+    /** A node the task did not fit on for a non-resource reason (or several, see {@link #joinReasons}). */
     public void nodeFailed(String reason) {
         nodes++;
-        counts.merge(reason, 1, Integer::sum);
+        int from = 0;
+        for (int at = reason.indexOf(SEPARATOR); at >= 0; at = reason.indexOf(SEPARATOR, from)) {
+            counts.merge(reason.substring(from, at), 1, Integer::sum);
+            from = at + 1;
+        }
+        counts.merge(reason.substring(from), 1, Integer::sum);
     }
 
     /** A node that lacked some resources; {@code free} is what it has free for the task. */
@@ -47,7 +60,8 @@ public final class FitErrors {
         return java.util.Collections.unmodifiableMap(counts);
     }
 
-    private static String insufficientReason(String dim) {
+    /** The reason a node lacking some of a resource counts under. */
+    public static String insufficientReason(String dim) {
         return Resource.PODS.equals(dim) ? "Too many pods" : "Insufficient " + dim;
     }
 

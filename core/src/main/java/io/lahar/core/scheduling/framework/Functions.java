@@ -13,6 +13,64 @@ public final class Functions {
         String check(SessionTask task, SessionNode node);
     }
 
+    /**
+     * Volcano's PrePredicate for the rules that depend on where other pods are (inter-pod
+     * affinity, topology spread, host ports): prepares, for one placement attempt of a task, the
+     * check of a node; null when none of the plugin's rules concern the task.
+     */
+    @FunctionalInterface
+    public interface PrePredicateFn {
+        NodeCheck prepare(SessionTask task);
+    }
+
+    /**
+     * A prepared check of one node for one task: null when the task may go there, else the
+     * reasons it may not, several joined by {@link FitErrors#joinReasons}.
+     */
+    @FunctionalInterface
+    public interface NodeCheck {
+        String check(SessionNode node);
+
+        /**
+         * The domains this check refuses now for a reason more pods elsewhere could lift (a spread's
+         * skew, an affinity no pod meets yet), as Volcano's predicate error cache must keep them
+         * refused for the role's later tasks; empty when every refusal can only grow as pods come;
+         * null when a rule's domains are too many to list (one per node), so the caller must keep
+         * the refusals per node.
+         */
+        default List<Refused> liftable() {
+            return List.of();
+        }
+    }
+
+    /** Nodes a rule refuses: those in the marked domains of one node label, with the rule's reason. */
+    public record Refused(PodTopology.Domains domains, java.util.BitSet refused, String reason) {
+        /** The most domains a refusal lists; beyond, {@link NodeCheck#liftable} answers null. */
+        public static final int MAX_DOMAINS = 1024;
+
+        public boolean refuses(int node) {
+            int d = domains.of(node);
+            return d >= 0 && refused.get(d);
+        }
+    }
+
+    /**
+     * Volcano's BatchNodeOrderFn for the scores Kubernetes normalizes over the candidate nodes
+     * (node affinity, taint toleration, inter-pod affinity, topology spread): prepares, for one
+     * placement attempt, the scorer of the task; null when the scores would be the same on every
+     * node (Kubernetes' Skip, or nothing that tells nodes apart), so they cannot change the choice.
+     */
+    @FunctionalInterface
+    public interface BatchNodeOrderFn {
+        BatchScorer prepare(SessionTask task);
+    }
+
+    /** Adds its weighted, normalized score of each candidate node to {@code scores} (same order). */
+    @FunctionalInterface
+    public interface BatchScorer {
+        void score(List<SessionNode> candidates, double[] scores);
+    }
+
     /** How much a plugin likes a node for a task; the session sums the scores. */
     @FunctionalInterface
     public interface NodeOrderFn {
@@ -51,6 +109,12 @@ public final class Functions {
     /** A vote on moving a job from Pending to Inqueue. */
     @FunctionalInterface
     public interface JobEnqueueableFn {
+        Vote vote(SessionJob job);
+    }
+
+    /** A vote on a job being pipelined (its allocations kept though its gang is not ready). */
+    @FunctionalInterface
+    public interface JobPipelinedFn {
         Vote vote(SessionJob job);
     }
 

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * One plugin entry of a tier: its name, its per-function switches (absent means enabled, as in
- * Volcano) and its arguments.
+ * Volcano, except {@code enableHierarchy}) and its arguments.
  */
 public record PluginOption(String name, Map<Extension, Boolean> switches, Arguments arguments) {
 
@@ -19,7 +19,7 @@ public record PluginOption(String name, Map<Extension, Boolean> switches, Argume
     }
 
     public boolean isEnabled(Extension e) {
-        return switches.getOrDefault(e, Boolean.TRUE);
+        return switches.getOrDefault(e, e.onByDefault());
     }
 
     public PluginOption with(Extension e, boolean enabled) {

@@ -6,6 +6,7 @@ import io.lahar.core.scheduling.actions.Enqueue;
 import io.lahar.core.scheduling.actions.Preempt;
 import io.lahar.core.scheduling.actions.Reclaim;
 import io.lahar.core.scheduling.plugins.Binpack;
+import io.lahar.core.scheduling.plugins.Capacity;
 import io.lahar.core.scheduling.plugins.Conformance;
 import io.lahar.core.scheduling.plugins.Drf;
 import io.lahar.core.scheduling.plugins.Gang;
@@ -14,8 +15,11 @@ import io.lahar.core.scheduling.plugins.Overcommit;
 import io.lahar.core.scheduling.plugins.Predicates;
 import io.lahar.core.scheduling.plugins.Priority;
 import io.lahar.core.scheduling.plugins.Proportion;
+import io.lahar.core.scheduling.plugins.Sla;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -24,6 +28,7 @@ public final class PluginRegistry {
 
     private final Map<String, Function<Arguments, Plugin>> plugins = new TreeMap<>();
     private final Map<String, Supplier<Action>> actions = new TreeMap<>();
+    private final Set<String> hierarchical = new TreeSet<>();
 
     /** The built-in actions and plugins. */
     public static PluginRegistry defaults() {
@@ -42,6 +47,9 @@ public final class PluginRegistry {
         r.registerPlugin(Proportion.NAME, Proportion::new);
         r.registerPlugin(NodeOrder.NAME, NodeOrder::new);
         r.registerPlugin(Binpack.NAME, Binpack::new);
+        r.registerPlugin(Sla.NAME, Sla::new);
+        r.registerPlugin(Capacity.NAME, Capacity::new);
+        r.hierarchical.add(Capacity.NAME);
         return r;
     }
 
@@ -59,15 +67,29 @@ public final class PluginRegistry {
         return plugins.containsKey(name);
     }
 
+    /** Whether the plugin carries out {@code enableHierarchy} (hierarchical queues). */
+    public boolean supportsHierarchy(String name) {
+        return hierarchical.contains(name);
+    }
+
+    public Set<String> hierarchicalNames() {
+        return hierarchical;
+    }
+
+    public PluginRegistry registerHierarchical(String name) {
+        hierarchical.add(name);
+        return this;
+    }
+
     public boolean hasAction(String name) {
         return actions.containsKey(name);
     }
 
-    public java.util.Set<String> pluginNames() {
+    public Set<String> pluginNames() {
         return plugins.keySet();
     }
 
-    public java.util.Set<String> actionNames() {
+    public Set<String> actionNames() {
         return actions.keySet();
     }
 

@@ -145,7 +145,16 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
                         problems.add(new Problem(p + ".name", "unknown action \"" + name + "\""));
                         continue;
                     }
-                    configurations.put(name, parseArguments(e.get("arguments"), p + ".arguments", problems));
+                    Arguments args = parseArguments(e.get("arguments"), p + ".arguments", problems);
+                    try {
+                        registry.newAction(name).readArguments(args);
+                        for (String unknown : args.unread()) {
+                            problems.add(new Problem(p + ".arguments." + unknown, "unknown argument of action \"" + name + "\""));
+                        }
+                    } catch (IllegalArgumentException ex) {
+                        problems.add(new Problem(p + ".arguments", ex.getMessage()));
+                    }
+                    configurations.put(name, args);
                 }
             }
         }
@@ -200,10 +209,17 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
                     switches.put(e, f.getValue().booleanValue());
                 }
             }
+            if (Boolean.TRUE.equals(switches.get(Extension.HIERARCHY)) && known && !registry.supportsHierarchy(name)) {
+                problems.add(new Problem(pp + ".enableHierarchy", "plugin \"" + name + "\" does not support hierarchical queues here"
+                        + " (supported by: " + String.join(", ", registry.hierarchicalNames()) + ")"));
+            }
             PluginOption option = new PluginOption(name, switches, args);
             if (known) {
                 try {
                     registry.newPlugin(option); // reads the arguments, so a bad one is a conf problem now
+                    for (String unknown : args.unread()) {
+                        problems.add(new Problem(pp + ".arguments." + unknown, "unknown argument of plugin \"" + name + "\""));
+                    }
                 } catch (IllegalArgumentException ex) {
                     problems.add(new Problem(pp + ".arguments", ex.getMessage()));
                 }

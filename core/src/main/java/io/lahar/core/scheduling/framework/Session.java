@@ -9,14 +9,18 @@ import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Functions.AllocatableFn;
+import io.lahar.core.scheduling.framework.Functions.BatchNodeOrderFn;
+import io.lahar.core.scheduling.framework.Functions.BatchScorer;
 import io.lahar.core.scheduling.framework.Functions.EventHandler;
 import io.lahar.core.scheduling.framework.Functions.JobEnqueueableFn;
 import io.lahar.core.scheduling.framework.Functions.JobEnqueuedFn;
 import io.lahar.core.scheduling.framework.Functions.JobPredicate;
 import io.lahar.core.scheduling.framework.Functions.JobValidFn;
+import io.lahar.core.scheduling.framework.Functions.NodeCheck;
 import io.lahar.core.scheduling.framework.Functions.NodeOrderFn;
 import io.lahar.core.scheduling.framework.Functions.OverusedFn;
 import io.lahar.core.scheduling.framework.Functions.PredicateFn;
+import io.lahar.core.scheduling.framework.Functions.PrePredicateFn;
 import io.lahar.core.scheduling.framework.Functions.VictimFn;
 import io.lahar.core.scheduling.framework.Functions.Vote;
 import io.lahar.core.scheduling.framework.SessionResult.PodGroupCondition;
@@ -59,9 +63,14 @@ public final class Session {
     private final Map<String, Map<String, Object>> pluginState = new HashMap<>();
     private String currentAction = "";
     private CandidateIndex candidateIndex;
+    private final Snapshot snapshot;
+    private final boolean interPodRules;
+    private final Set<String> selectorKeys = new HashSet<>();
+    private PodTopology podTopology;
 
     private Session(SchedulerConf conf, Snapshot snapshot) {
         this.conf = conf;
+        this.snapshot = snapshot;
         this.problems = snapshot.validate();
         Map<String, List<String>> problemsByJob = new HashMap<>(); // "jobs[3]" -> "tasks[0].nodeName: ..."
         for (Problem p : problems) {
@@ -83,6 +92,21 @@ public final class Session {
             total = total.add(n.allocatable().withPods(0));
         }
         this.totalResource = total;
+        boolean rules = false;
+        Set<io.lahar.core.scheduling.api.PodSpec> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (NodeInfo n : sortedNodes) {
+            for (io.lahar.core.scheduling.api.ForeignPod f : n.foreignPods()) {
+                rules |= f.spec().interPod();
+                if (seen.add(f.spec())) f.spec().selectorKeys(selectorKeys);
+            }
+        }
+        for (JobInfo j : snapshot.jobs()) {
+            for (io.lahar.core.scheduling.api.TaskInfo t : j.tasks()) {
+                rules |= t.spec().interPod();
+                if (seen.add(t.spec())) t.spec().selectorKeys(selectorKeys);
+            }
+        }
+        this.interPodRules = rules;
         buildQueues(snapshot.queues());
         // Build in creation order (then key), not input order, so every list the actions walk, down
         // to the tasks on a node, is the same however the snapshot was listed.
@@ -214,6 +238,36 @@ public final class Session {
         return candidateIndex;
     }
 
+    /**
+     * Whether any pod of the snapshot (task or foreign) has inter-pod affinity, topology spread
+     * constraints or host ports; when none has, the inter-pod rules concern no placement.
+     */
+    public boolean hasInterPodRules() {
+        return interPodRules;
+    }
+
+    /**
+     * The label keys some selector of the snapshot's pods names (their terms' and spread
+     * constraints'): pods whose labels agree on these are told apart by no inter-pod rule.
+     */
+    public Set<String> selectorKeys() {
+        return java.util.Collections.unmodifiableSet(selectorKeys);
+    }
+
+    /** The session's pods by topology domain and label, made on first use (see {@link PodTopology}). */
+    public PodTopology podTopology() {
+        if (podTopology == null) {
+            podTopology = new PodTopology(this);
+            eventHandlers.add(podTopology);
+        }
+        return podTopology;
+    }
+
+    /** A namespace's labels, for namespace selectors (see {@link Snapshot#namespaceLabels}). */
+    public Map<String, String> namespaceLabels(String namespace) {
+        return snapshot.namespaceLabels(namespace);
+    }
+
     void nodeChanged(int node) {
         if (candidateIndex != null) candidateIndex.nodeChanged(node);
     }
@@ -237,7 +291,19 @@ public final class Session {
 
     public void addPredicateFn(String plugin, PredicateFn fn) { register(Extension.PREDICATE, plugin, fn); }
 
+    /** Under the plugin's predicate switch, beside its stateless predicate. */
+    public void addPrePredicateFn(String plugin, PrePredicateFn fn) {
+        fns.computeIfAbsent(Extension.PREDICATE, k -> new LinkedHashMap<>()).put(plugin + "#pre", fn);
+        tiersCache.remove(Extension.PREDICATE);
+    }
+
     public void addNodeOrderFn(String plugin, NodeOrderFn fn) { register(Extension.NODE_ORDER, plugin, fn); }
+
+    /** Under the plugin's node-order switch, beside its per-node scores. */
+    public void addBatchNodeOrderFn(String plugin, BatchNodeOrderFn fn) {
+        fns.computeIfAbsent(Extension.NODE_ORDER, k -> new LinkedHashMap<>()).put(plugin + "#batch", fn);
+        tiersCache.remove(Extension.NODE_ORDER);
+    }
 
     public void addPreemptableFn(String plugin, VictimFn fn) { register(Extension.PREEMPTABLE, plugin, fn); }
 
@@ -247,11 +313,14 @@ public final class Session {
 
     public void addAllocatableFn(String plugin, AllocatableFn fn) { register(Extension.ALLOCATABLE, plugin, fn); }
 
+    /** Volcano's PreemptiveFn: whether a queue may reclaim for a task (reclaim asks it instead of allocatable). */
+    public void addPreemptiveFn(String plugin, AllocatableFn fn) { register(Extension.PREEMPTIVE, plugin, fn); }
+
     public void addJobValidFn(String plugin, JobValidFn fn) { register(Extension.JOB_VALID, plugin, fn); }
 
     public void addJobReadyFn(String plugin, JobPredicate fn) { register(Extension.JOB_READY, plugin, fn); }
 
-    public void addJobPipelinedFn(String plugin, JobPredicate fn) { register(Extension.JOB_PIPELINED, plugin, fn); }
+    public void addJobPipelinedFn(String plugin, Functions.JobPipelinedFn fn) { register(Extension.JOB_PIPELINED, plugin, fn); }
 
     public void addJobStarvingFn(String plugin, JobPredicate fn) { register(Extension.JOB_STARVING, plugin, fn); }
 
@@ -281,6 +350,10 @@ public final class Session {
                 if (fn != null) inTier.add(fn);
                 Object enq = registered.get(o.name() + "#enqueued");
                 if (enq != null) inTier.add(enq);
+                Object pre = registered.get(o.name() + "#pre");
+                if (pre != null) inTier.add(pre);
+                Object batch = registered.get(o.name() + "#batch");
+                if (batch != null) inTier.add(batch);
             }
             out.add(inTier);
         }
@@ -319,28 +392,111 @@ public final class Session {
         return c != 0 ? c : Integer.compare(l.index(), r.index());
     }
 
-    /** Null when every predicate passes, else the first failing predicate's reason. */
+    /**
+     * Null when every stateless predicate passes, else the first failing predicate's reason. These
+     * look only at the task and the node's labels, taints and schedulability, never at other pods:
+     * their answer holds for the whole session (see {@link #prePredicate} for the others).
+     */
     public String predicate(SessionTask task, SessionNode node) {
         for (List<Object> tier : tiers(Extension.PREDICATE)) {
             for (Object fn : tier) {
-                String reason = ((PredicateFn) fn).check(task, node);
+                if (!(fn instanceof PredicateFn p)) continue;
+                String reason = p.check(task, node);
                 if (reason != null) return reason;
             }
         }
         return null;
     }
 
+    /**
+     * The check of the predicates that depend on where other pods are, prepared for one placement
+     * attempt of the task (Volcano's PrePredicate); null when none concerns the task.
+     */
+    public NodeCheck prePredicate(SessionTask task) {
+        NodeCheck only = null;
+        List<NodeCheck> all = null;
+        for (List<Object> tier : tiers(Extension.PREDICATE)) {
+            for (Object fn : tier) {
+                if (!(fn instanceof PrePredicateFn p)) continue;
+                NodeCheck c = p.prepare(task);
+                if (c == null) continue;
+                if (only == null) {
+                    only = c;
+                } else {
+                    if (all == null) {
+                        all = new ArrayList<>();
+                        all.add(only);
+                    }
+                    all.add(c);
+                }
+            }
+        }
+        if (all == null) return only;
+        List<NodeCheck> checks = all;
+        return new NodeCheck() {
+            @Override
+            public String check(SessionNode node) {
+                List<String> reasons = null;
+                for (NodeCheck c : checks) {
+                    String r = c.check(node);
+                    if (r == null) continue;
+                    if (reasons == null) reasons = new ArrayList<>();
+                    reasons.add(r);
+                }
+                return reasons == null ? null : FitErrors.joinReasons(reasons);
+            }
+
+            @Override
+            public List<Functions.Refused> liftable() {
+                List<Functions.Refused> out = new ArrayList<>();
+                for (NodeCheck c : checks) {
+                    List<Functions.Refused> l = c.liftable();
+                    if (l == null) return null;
+                    out.addAll(l);
+                }
+                return out;
+            }
+        };
+    }
+
+    /** The sum of the per-node scores (those that depend only on the node and the task, see {@link CandidateIndex}). */
     public double nodeScore(SessionTask task, SessionNode node) {
         double s = 0;
         for (List<Object> tier : tiers(Extension.NODE_ORDER)) {
-            for (Object fn : tier) s += ((NodeOrderFn) fn).score(task, node);
+            for (Object fn : tier) {
+                if (fn instanceof NodeOrderFn f) s += f.score(task, node);
+            }
         }
         return s;
     }
 
+    /** Whether any node-order function is enabled (else the first node that fits is taken). */
     public boolean hasNodeOrderFns() {
         for (List<Object> tier : tiers(Extension.NODE_ORDER)) if (!tier.isEmpty()) return true;
         return false;
+    }
+
+    /**
+     * The scores normalized over the candidate nodes, prepared for one placement attempt of the
+     * task; null when none tells the nodes apart (then the candidate index may answer).
+     */
+    public BatchScorer batchScorer(SessionTask task) {
+        List<BatchScorer> all = null;
+        for (List<Object> tier : tiers(Extension.NODE_ORDER)) {
+            for (Object fn : tier) {
+                if (!(fn instanceof BatchNodeOrderFn b)) continue;
+                BatchScorer s = b.prepare(task);
+                if (s == null) continue;
+                if (all == null) all = new ArrayList<>();
+                all.add(s);
+            }
+        }
+        if (all == null) return null;
+        if (all.size() == 1) return all.get(0);
+        List<BatchScorer> scorers = all;
+        return (candidates, scores) -> {
+            for (BatchScorer s : scorers) s.score(candidates, scores);
+        };
     }
 
     public List<SessionTask> preemptable(SessionTask preemptor, List<SessionTask> preemptees) {
@@ -378,13 +534,32 @@ public final class Session {
     }
 
     public String allocatable(SessionQueue q, SessionTask t) {
-        for (List<Object> tier : tiers(Extension.ALLOCATABLE)) {
+        return queueRefusal(Extension.ALLOCATABLE, q, t);
+    }
+
+    /** Null when every plugin lets the queue reclaim for the task (Volcano's Preemptive), else why not. */
+    public String preemptive(SessionQueue q, SessionTask t) {
+        return queueRefusal(Extension.PREEMPTIVE, q, t);
+    }
+
+    private String queueRefusal(Extension e, SessionQueue q, SessionTask t) {
+        for (List<Object> tier : tiers(e)) {
             for (Object fn : tier) {
                 String r = ((AllocatableFn) fn).allocatable(q, t);
                 if (r != null) return r;
             }
         }
         return null;
+    }
+
+    /** Whether a plugin entry turns hierarchical queues on ({@code enableHierarchy}, off unless given). */
+    public boolean hierarchyEnabled(String plugin) {
+        for (Tier tier : conf.tiers()) {
+            for (PluginOption o : tier.plugins()) {
+                if (o.name().equals(plugin)) return o.isEnabled(Extension.HIERARCHY);
+            }
+        }
+        return false;
     }
 
     public String jobValid(SessionJob j) {
@@ -402,8 +577,26 @@ public final class Session {
         return all(Extension.JOB_READY, j, true);
     }
 
+    /**
+     * Volcano's JobPipelined: any reject rejects; otherwise a tier in which some plugin permits
+     * decides; with no votes, the job is pipelined.
+     */
     public boolean jobPipelined(SessionJob j) {
-        return all(Extension.JOB_PIPELINED, j, true);
+        for (List<Object> tier : tiers(Extension.JOB_PIPELINED)) {
+            boolean permitted = false;
+            for (Object fn : tier) {
+                Vote v = ((Functions.JobPipelinedFn) fn).vote(j);
+                if (v.value() < 0) return false;
+                if (v.value() > 0) permitted = true;
+            }
+            if (permitted) return true;
+        }
+        return true;
+    }
+
+    /** The time of the session, as the snapshot gives it; null when not known. */
+    public java.time.Instant now() {
+        return snapshot.now();
     }
 
     /** The first tier with starving functions decides, all of them must agree; none: not starving. */
@@ -564,7 +757,8 @@ public final class Session {
         }
         List<SessionResult.QueueStatus> queueStatuses = new ArrayList<>();
         for (SessionQueue q : queues.values()) {
-            queueStatuses.add(new SessionResult.QueueStatus(q.name(), q.deserved(), q.allocated()));
+            queueStatuses.add(new SessionResult.QueueStatus(q.name(), q.deserved(), q.allocated(), q.state(), q.capability(),
+                    q.info().guarantee().withPods(0), q.enforcedBy()));
         }
         return new SessionResult(bindings, nominations, evictions, changes, conditions, queueStatuses, problems);
     }

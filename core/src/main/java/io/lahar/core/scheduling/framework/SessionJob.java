@@ -206,6 +206,32 @@ public final class SessionJob {
         return roleReady[r] - alreadyTaken - 1 >= roleMin[r];
     }
 
+    /**
+     * Volcano's NeedContinueAllocating: after a task of one of {@code failedRoles} found no node,
+     * whether allocate may go on with the job's other tasks. Not when every task is needed
+     * (minMember is the whole job); when the job's minimum is below its roles' minimums together,
+     * while the tasks held and the pending ones of the other roles could still make minMember;
+     * otherwise while each failed role already holds its own minTaskMember.
+     */
+    public boolean needContinueAllocating(java.util.Set<String> failedRoles) {
+        if (info.minMember() == tasks.size()) return false;
+        int roleTotal = info.minTaskMember().values().stream().mapToInt(Integer::intValue).sum();
+        if (info.minMember() < roleTotal) {
+            int left = 0;
+            for (SessionTask t : tasks) {
+                if (t.status() == TaskStatus.Pending && !failedRoles.contains(t.info().role())) left++;
+            }
+            return ready + left >= info.minMember();
+        }
+        for (String role : failedRoles) {
+            int min = info.minTaskMember().getOrDefault(role, 0);
+            if (min == 0) continue;
+            int r = roles.indexOf(role);
+            if (r < 0 || roleReady[r] < min) return false;
+        }
+        return true;
+    }
+
     /** Tasks in Pending status, in the job's order. */
     public List<SessionTask> pendingTasks() {
         List<SessionTask> out = new ArrayList<>(pending);

@@ -18,6 +18,8 @@ public final class SessionQueue {
     private final List<SessionJob> jobs = new ArrayList<>();
     private Resource allocated = Resource.EMPTY;
     private Resource deserved;
+    private Resource capability;
+    private String enforcedBy;
 
     SessionQueue(QueueInfo info) {
         this.info = info;
@@ -47,8 +49,9 @@ public final class SessionQueue {
         return info.parent() == null;
     }
 
+    /** Whether the queue takes new work: its state in effect is Open. */
     public boolean isOpen() {
-        return info.state() == QueueState.Open;
+        return state() == QueueState.Open;
     }
 
     public List<SessionJob> jobs() {
@@ -66,6 +69,37 @@ public final class SessionQueue {
 
     public void setDeserved(Resource d) {
         deserved = d;
+    }
+
+    /** The capability a plugin enforces (its real capability), or null. */
+    public Resource capability() {
+        return capability;
+    }
+
+    /** The plugin whose share and limits the queue's status shows (proportion or capacity), or null. */
+    public String enforcedBy() {
+        return enforcedBy;
+    }
+
+    /** What a queue plugin enforces: the deserved share (null: none) and the real capability. */
+    public void enforce(String plugin, Resource deserved, Resource capability) {
+        this.enforcedBy = plugin;
+        this.deserved = deserved;
+        this.capability = capability;
+    }
+
+    /**
+     * The state in effect: the asked state, Closing while a closed queue still has pod groups; an
+     * open queue whose parent is closing or closed is closed by its parent (Volcano's
+     * syncHierarchicalQueue), Closing or Closed by its own pod groups.
+     */
+    public QueueState state() {
+        QueueState asked = info.state();
+        if (asked == QueueState.Open && parent != null) {
+            QueueState p = parent.state();
+            if (p == QueueState.Closing || p == QueueState.Closed) asked = QueueState.Closed;
+        }
+        return QueueState.effective(asked, jobs.size());
     }
 
     void link(SessionQueue p) {

@@ -41,7 +41,20 @@ public record SessionResult(List<Binding> bindings, List<Nomination> nominations
         public static final String SCHEDULED = "Scheduled";
     }
 
-    public record QueueStatus(String name, Resource deserved, Resource allocated) {
+    /**
+     * A queue at the end of the session.
+     *
+     * @param state      the state in effect (Closing while a closed queue has pod groups)
+     * @param deserved   its deserved share as the enforcing plugin computed it, null without one
+     * @param capability the real capability the plugin enforces, null without one
+     * @param guarantee  what the queue is guaranteed
+     * @param plugin     the plugin enforcing shares and limits (proportion, capacity), null without one
+     */
+    public record QueueStatus(String name, Resource deserved, Resource allocated, io.lahar.core.scheduling.api.QueueState state,
+                              Resource capability, Resource guarantee, String plugin) {
+        public QueueStatus(String name, Resource deserved, Resource allocated) {
+            this(name, deserved, allocated, io.lahar.core.scheduling.api.QueueState.Open, null, Resource.EMPTY, null);
+        }
     }
 
     /** The phase a pod group ends the session in (its old phase when unchanged). */

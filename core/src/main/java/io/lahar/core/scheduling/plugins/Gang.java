@@ -2,6 +2,7 @@ package io.lahar.core.scheduling.plugins;
 
 import io.lahar.core.scheduling.framework.Arguments;
 import io.lahar.core.scheduling.framework.Functions.VictimFn;
+import io.lahar.core.scheduling.framework.Functions.Vote;
 import io.lahar.core.scheduling.framework.Plugin;
 import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionJob;
@@ -36,7 +37,7 @@ public final class Gang implements Plugin {
         });
         ssn.addJobOrderFn(NAME, (l, r) -> Boolean.compare(l.isReady(), r.isReady()));
         ssn.addJobReadyFn(NAME, SessionJob::isReady);
-        ssn.addJobPipelinedFn(NAME, SessionJob::isPipelined);
+        ssn.addJobPipelinedFn(NAME, j -> j.isPipelined() ? Vote.PERMIT : Vote.reject("gang not pipelined"));
         ssn.addJobStarvingFn(NAME, SessionJob::isStarving);
         VictimFn keepGangs = (preemptor, preemptees) -> {
             Map<SessionJob, Integer> taken = new HashMap<>();

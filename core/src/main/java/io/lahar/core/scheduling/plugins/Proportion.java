@@ -12,28 +12,43 @@ import io.lahar.core.scheduling.framework.SessionTask;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Volcano's proportion plugin, over the queue hierarchy: each parent's deserved share (root: the
- * whole cluster) is divided among its children — first their guarantees, then the rest by weight,
- * water-filling so a child never deserves more than it requests or its capability allows, and what
- * it cannot use goes to its siblings.
+ * Volcano's proportion plugin, flat as Volcano's is: the queues that have jobs share the cluster
+ * by weight, whatever their place in the queue tree. Each queue's real capability is what the
+ * other queues' guarantees leave of the cluster, plus its own guarantee, capped by its capability;
+ * its deserved share is water-filled: every round each unsatisfied queue gets its weight's part of
+ * what remains, capped by its real capability and by what its jobs request, and at least its
+ * guarantee; a queue whose request is met, or whose share stopped growing, drops out.
  *
- * <p>Registers: queue order (smallest share first), overused (allocated reached deserved),
- * allocatable (a task must fit in the deserved share), reclaimable (only from queues above their
- * deserved share), and the real-capability gate of enqueue.
+ * <p>Registers: queue order (higher {@code priority} first, then the smaller share of the deserved),
+ * overused (allocated reached deserved), allocatable and preemptive (an open queue, a task within
+ * the deserved share), reclaimable (only from queues above their deserved share), and the enqueue
+ * gate (minResources + allocated + inqueue - elastic within the real capability).
  */
 public final class Proportion implements Plugin {
     public static final String NAME = "proportion";
 
-    /** Per queue: what its jobs ask for, its effective capability, and what admitted jobs reserve. */
-    private final Map<SessionQueue, Resource> request = new HashMap<>();
-    private final Map<SessionQueue, Resource> realCapability = new HashMap<>();
-    private final Map<SessionQueue, Resource> inqueue = new HashMap<>();
-    private final Map<SessionQueue, Resource> elastic = new HashMap<>();
+    /** One queue with jobs, as Volcano's queueAttr. */
+    private static final class Attr {
+        final SessionQueue queue;
+        Resource deserved = Resource.EMPTY;
+        Resource request = Resource.EMPTY;
+        Resource inqueue = Resource.EMPTY;
+        Resource elastic = Resource.EMPTY;
+        Resource guarantee;
+        Resource realCapability;
+
+        Attr(SessionQueue queue) {
+            this.queue = queue;
+        }
+    }
+
+    private final Map<SessionQueue, Attr> attrs = new LinkedHashMap<>();
 
     public Proportion(Arguments args) {
     }
@@ -45,41 +60,46 @@ public final class Proportion implements Plugin {
 
     @Override
     public void onSessionOpen(Session ssn) {
+        Resource total = ssn.totalResource();
+        Resource totalGuarantee = Resource.EMPTY;
+        for (SessionQueue q : ssn.queues().values()) totalGuarantee = totalGuarantee.add(q.info().guarantee().withPods(0));
+        Resource free = total.subClamped(totalGuarantee);
         for (SessionJob j : ssn.jobs()) {
             SessionQueue q = j.queue();
             if (q == null || !j.problems().isEmpty()) continue;
-            Resource r = Resource.EMPTY;
+            Attr a = attrs.computeIfAbsent(q, k -> {
+                Attr n = new Attr(k);
+                n.guarantee = k.info().guarantee().withPods(0);
+                n.realCapability = free.add(n.guarantee).minWithDimension(k.info().capability().withPods(0));
+                return n;
+            });
             for (SessionTask t : j.tasks()) {
                 TaskStatus s = t.status();
-                if (s == TaskStatus.Pending || s == TaskStatus.Pipelined || s.isAllocated()) r = r.add(t.resreq());
+                if (s == TaskStatus.Pending || s.isAllocated()) a.request = a.request.add(t.resreq());
             }
-            for (SessionQueue a = q; a != null; a = a.parent()) request.merge(a, r, Resource::add);
-            Resource min = j.info().minResources().withPods(0);
-            Resource waiting = j.inqueueReservation();
-            // What a job holds beyond its minResources could be given back, so it does not count
-            // against the queue at enqueue (Volcano's elastic resources).
-            Resource beyondMin = j.allocated().withPods(0).subClamped(min);
-            for (SessionQueue a = q; a != null; a = a.parent()) {
-                if (!waiting.isEmpty()) inqueue.merge(a, waiting, Resource::add);
-                if (!beyondMin.isEmpty()) elastic.merge(a, beyondMin, Resource::add);
-            }
+            a.inqueue = a.inqueue.add(j.inqueueReservation());
+            // What a job holds beyond its minResources could be given back (Volcano's elastic resources).
+            a.elastic = a.elastic.add(j.allocated().withPods(0).subClamped(j.info().minResources().withPods(0)));
         }
-        SessionQueue root = ssn.rootQueue();
-        root.setDeserved(ssn.totalResource());
-        realCapability.put(root, ssn.totalResource().minWithDimension(root.info().capability().withPods(0)));
-        divide(root);
+        waterFill(total);
+        for (Attr a : attrs.values()) a.queue.enforce(NAME, a.deserved, a.realCapability);
 
-        ssn.addQueueOrderFn(NAME, (l, r) -> Double.compare(share(l), share(r)));
+        ssn.addQueueOrderFn(NAME, (l, r) -> {
+            int c = Integer.compare(r.info().priority(), l.info().priority());
+            return c != 0 ? c : Double.compare(share(l), share(r));
+        });
         ssn.addOverusedFn(NAME, this::overused);
         ssn.addAllocatableFn(NAME, this::allocatable);
+        ssn.addPreemptiveFn(NAME, this::allocatable);
         ssn.addReclaimableFn(NAME, (reclaimer, reclaimees) -> {
             Map<SessionQueue, Resource> allocations = new HashMap<>();
             List<SessionTask> victims = new ArrayList<>();
             for (SessionTask t : reclaimees) {
-                SessionQueue q = t.job().queue();
-                Resource allocated = allocations.computeIfAbsent(q, SessionQueue::allocated);
-                if (!allocated.withPods(0).lessEqual(deserved(q))) {
-                    allocations.put(q, allocated.sub(t.resreq()));
+                Attr a = attrs.get(t.job().queue());
+                if (a == null) continue;
+                Resource allocated = allocations.computeIfAbsent(a.queue, SessionQueue::allocated);
+                if (!allocated.withPods(0).lessEqual(a.deserved)) {
+                    allocations.put(a.queue, allocated.sub(t.resreq()));
                     victims.add(t);
                 }
             }
@@ -87,134 +107,70 @@ public final class Proportion implements Plugin {
         });
         ssn.addJobEnqueueableFn(NAME, this::enqueueable);
         ssn.addJobEnqueuedFn(NAME, j -> {
-            Resource min = j.info().minResources().withPods(0);
-            for (SessionQueue a = j.queue(); a != null; a = a.parent()) inqueue.merge(a, min, Resource::add);
+            Attr a = attrs.get(j.queue());
+            if (a != null) a.inqueue = a.inqueue.add(j.info().minResources().withPods(0));
         });
     }
 
-    private Resource deserved(SessionQueue q) {
-        return q.deserved() == null ? Resource.EMPTY : q.deserved();
-    }
-
-    /** Divides a queue's deserved share among its children, then recurses. */
-    private void divide(SessionQueue parent) {
-        List<SessionQueue> children = parent.children();
-        if (children.isEmpty()) return;
-        Resource available = deserved(parent);
-        Resource totalGuarantee = Resource.EMPTY;
-        for (SessionQueue c : children) totalGuarantee = totalGuarantee.add(c.info().guarantee().withPods(0));
-        Map<SessionQueue, Resource> deserved = new HashMap<>();
-        Resource remaining = available;
-        for (SessionQueue c : children) {
-            Resource req = request.getOrDefault(c, Resource.EMPTY);
-            Resource cap = c.info().guarantee().withPods(0).add(available.subClamped(totalGuarantee))
-                    .minWithDimension(c.info().capability().withPods(0));
-            realCapability.put(c, cap);
-            Resource start = c.info().guarantee().withPods(0).min(req);
-            deserved.put(c, start);
-            remaining = remaining.sub(start);
-        }
-        remaining = remaining.max(Resource.EMPTY);
-        Set<SessionQueue> meet = new HashSet<>();
-        for (int round = 0; round <= children.size() + 64; round++) {
+    /** Volcano's rounds: each unsatisfied queue gets its weight's part of what remains. */
+    private void waterFill(Resource total) {
+        Resource remaining = total;
+        Set<Attr> meet = new HashSet<>();
+        for (int round = 0; round < attrs.size() + 1024; round++) {
             long totalWeight = 0;
-            for (SessionQueue c : children) if (!meet.contains(c)) totalWeight += c.info().weight();
-            if (totalWeight == 0 || isNothing(remaining)) break;
+            for (Attr a : attrs.values()) if (!meet.contains(a)) totalWeight += a.queue.info().weight();
+            if (totalWeight == 0) break;
             Resource increased = Resource.EMPTY;
-            for (SessionQueue c : children) {
-                if (meet.contains(c)) continue;
-                Resource old = deserved.get(c);
-                Resource req = request.getOrDefault(c, Resource.EMPTY);
-                Resource d = old.add(remaining.multiply((double) c.info().weight() / totalWeight))
-                        .min(realCapability.get(c)).min(req);
-                deserved.put(c, d);
-                increased = increased.add(d.sub(old));
-                if (req.lessEqual(d) || saturated(d, req, realCapability.get(c))) meet.add(c);
+            Resource decreased = Resource.EMPTY;
+            for (Attr a : attrs.values()) {
+                if (meet.contains(a)) continue;
+                Resource old = a.deserved;
+                Resource d = old.add(remaining.multiply((double) a.queue.info().weight() / totalWeight))
+                        .minWithDimension(a.realCapability).min(a.request).max(a.guarantee);
+                a.deserved = d;
+                if (a.request.lessEqual(d) || d.equals(old)) meet.add(a);
+                increased = increased.add(d.subClamped(old));
+                decreased = decreased.add(old.subClamped(d));
             }
-            Resource next = remaining.sub(increased).max(Resource.EMPTY);
-            if (next.equals(remaining)) break; // nothing more can be handed out
+            Resource next = remaining.add(decreased).subClamped(increased);
+            if (next.withPods(0).isEmpty() || next.equals(remaining)) break;
             remaining = next;
         }
-        for (SessionQueue c : children) {
-            c.setDeserved(deserved.get(c));
-            divide(c);
-        }
     }
 
-    private static boolean isNothing(Resource r) {
-        return r.withPods(0).isEmpty();
-    }
-
-    /** Every dimension it still wants more of is at its capability. */
-    private static boolean saturated(Resource d, Resource req, Resource cap) {
-        for (String dim : req.exceeding(d)) {
-            if (d.get(dim) < cap.get(dim)) return false;
-        }
-        return true;
-    }
-
-    /** The queue's dominant share: its largest fraction of its deserved share of any resource. */
+    /** The queue's dominant share of its deserved share (its largest fraction of any resource it deserves). */
     double share(SessionQueue q) {
+        Attr a = attrs.get(q);
+        if (a == null) return 0;
         Resource alloc = q.allocated().withPods(0);
-        Resource des = deserved(q);
         double s = 0;
-        for (String d : Resource.shareNames(alloc, des)) s = Math.max(s, Drf.fraction(alloc.get(d), des.get(d)));
+        for (String d : a.deserved.names()) s = Math.max(s, Drf.fraction(alloc.get(d), a.deserved.get(d)));
         return s;
     }
 
     private String overused(SessionQueue q) {
+        Attr a = attrs.get(q);
+        if (a == null) return null;
         Resource alloc = q.allocated().withPods(0);
-        Resource des = deserved(q);
-        if (!des.lessEqual(alloc)) return null;
+        if (!a.deserved.lessEqual(alloc)) return null;
         return "queue \"" + q.name() + "\" is using its whole deserved share (allocated " + alloc + ", deserved "
-                + (des.isEmpty() ? "nothing" : des.toString()) + ")";
+                + (a.deserved.isEmpty() ? "nothing" : a.deserved.toString()) + ")";
     }
 
     private String allocatable(SessionQueue q, SessionTask t) {
-        Resource req = t.resreq();
-        Resource future = q.allocated().add(req);
-        Resource des = deserved(q);
-        List<String> over = new ArrayList<>();
-        for (String d : req.names()) {
-            if (future.get(d) > des.get(d)) over.add(d);
-        }
-        if (over.isEmpty()) return null;
-        StringBuilder sb = new StringBuilder("queue \"").append(q.name()).append("\" would exceed its deserved share: ");
-        for (int i = 0; i < over.size(); i++) {
-            String d = over.get(i);
-            if (i > 0) sb.append(", ");
-            sb.append(d).append(" allocated ").append(Resource.format(d, q.allocated().get(d)))
-                    .append(" + request ").append(Resource.format(d, req.get(d)))
-                    .append(" > deserved ").append(Resource.format(d, des.get(d)));
-        }
-        return sb.toString();
+        if (!q.isOpen()) return "queue \"" + q.name() + "\" is " + q.state() + " and takes no new work";
+        Attr a = attrs.get(q);
+        if (a == null) return null;
+        return Queues.exceeds(q, "deserved share", q.allocated(), t.resreq(), a.deserved);
     }
 
-    /**
-     * Volcano's proportion enqueue gate: minResources + allocated + inqueue - elastic must stay
-     * within the queue's real capability — its capability, bounded by its guarantee plus what the
-     * other queues' guarantees leave of the cluster (of its parent's share, in a hierarchy) — at
-     * the queue and at each ancestor. So even a queue without a capability admits no more than the
-     * cluster holds.
-     */
     private Vote enqueueable(SessionJob j) {
+        SessionQueue q = j.queue();
+        if (!q.isOpen()) return Vote.reject("queue \"" + q.name() + "\" is " + q.state() + " and takes no new work");
+        Attr a = attrs.get(q);
         Resource min = j.info().minResources().withPods(0);
-        if (min.isEmpty()) return Vote.PERMIT;
-        for (SessionQueue a = j.queue(); a != null; a = a.parent()) {
-            Resource cap = realCapability.getOrDefault(a, a.info().capability()).withPods(0);
-            Resource in = inqueue.getOrDefault(a, Resource.EMPTY);
-            Resource el = elastic.getOrDefault(a, Resource.EMPTY);
-            Resource wanted = min.add(a.allocated().withPods(0)).add(in).sub(el);
-            List<String> over = wanted.exceedingWithDimension(cap);
-            if (!over.isEmpty()) {
-                String d = over.get(0);
-                return Vote.reject("queue \"" + a.name() + "\" over its capability: " + d + " allocated "
-                        + Resource.format(d, a.allocated().get(d)) + " + inqueue " + Resource.format(d, in.get(d))
-                        + " + minResources " + Resource.format(d, min.get(d))
-                        + (el.get(d) > 0 ? " - elastic " + Resource.format(d, el.get(d)) : "")
-                        + " > capability " + Resource.format(d, cap.get(d)));
-            }
-        }
-        return Vote.PERMIT;
+        if (a == null || min.isEmpty()) return Vote.PERMIT;
+        String over = Queues.overCapability(q, min, q.allocated().withPods(0), a.inqueue, a.elastic, a.realCapability);
+        return over == null ? Vote.PERMIT : Vote.reject(over);
     }
 }

@@ -10,6 +10,7 @@ import io.lahar.core.api.PriorityClass;
 import io.lahar.core.api.Queue;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.NodeInfo;
+import io.lahar.core.scheduling.api.PodSpecReader;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.SnapshotReader;
@@ -28,11 +29,11 @@ import java.util.Map;
  * kind but with {@code nodes}, {@code queues} or {@code podGroups} is the scheduler's own compact
  * snapshot format, read by {@link SnapshotReader} (its pod groups are taken as they are, without a job).
  *
- * @param order the position of each Job and PodGroup in the input, the last tie-breaker of job order
+ * @param namespaces the labels of each v1 Namespace, for namespace selectors
  */
 public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityClass> priorityClasses,
                         List<Job> jobs, List<PodGroup> podGroups, List<PodDocument> pods, List<Problem> problems,
-                        List<Problem> ignored, List<Snapshot> compact) {
+                        List<Problem> ignored, List<Snapshot> compact, Map<String, Map<String, String>> namespaces) {
 
     /** A v1 Pod document with the path that names it in problems. */
     public record PodDocument(String path, JsonNode tree) {
@@ -52,6 +53,7 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
         problems = List.copyOf(problems);
         ignored = List.copyOf(ignored);
         compact = List.copyOf(compact);
+        namespaces = Map.copyOf(namespaces);
     }
 
     /** Reads every document of every source, in order. */
@@ -65,6 +67,7 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
         List<Problem> problems = new ArrayList<>();
         List<Problem> ignored = new ArrayList<>();
         List<Snapshot> compact = new ArrayList<>();
+        Map<String, Map<String, String>> namespaces = new java.util.LinkedHashMap<>();
         for (Source s : sources) {
             List<JsonNode> docs;
             try {
@@ -89,6 +92,12 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
                 if (apiVersion.equals("v1") && kind.equals("Node")) {
                     NodeInfo n = node(doc, path, problems);
                     if (n != null) nodes.add(n);
+                    continue;
+                }
+                if (apiVersion.equals("v1") && kind.equals("Namespace")) {
+                    String name = doc.path("metadata").path("name").asText("");
+                    if (name.isEmpty()) problems.add(new Problem(path + ".metadata.name", "required"));
+                    else namespaces.put(name, PodSpecReader.labels(doc.path("metadata")));
                     continue;
                 }
                 if (apiVersion.equals("v1") && kind.equals("Pod")) {
@@ -116,10 +125,10 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
                 }
             }
         }
-        return new PlanInput(nodes, queues, classes, jobs, groups, pods, problems, ignored, compact);
+        return new PlanInput(nodes, queues, classes, jobs, groups, pods, problems, ignored, compact, namespaces);
     }
 
-    /** A v1 Node: status.allocatable (capacity when absent), labels, spec.taints, spec.unschedulable. */
+    /** A v1 Node: status.allocatable (capacity when absent), labels, spec.taints, spec.unschedulable, status.images. */
     static NodeInfo node(JsonNode doc, String path, List<Problem> problems) {
         String name = doc.path("metadata").path("name").asText("");
         if (name.isEmpty()) {
@@ -155,6 +164,13 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
             problems.add(new Problem(path + ".spec.unschedulable", "expected true or false, got " + u));
         }
         b.unschedulable(u.asBoolean(false));
+        JsonNode images = status.path("images");
+        for (int i = 0; images.isArray() && i < images.size(); i++) {
+            JsonNode im = images.get(i);
+            List<String> names = new ArrayList<>();
+            im.path("names").forEach(x -> names.add(x.asText()));
+            if (!names.isEmpty()) b.image(im.path("sizeBytes").asLong(0), names.toArray(String[]::new));
+        }
         return b.build();
     }
 }

@@ -44,10 +44,15 @@ public record PlanReport(int sessions, boolean converged, List<Binding> bindings
                                  List<String> errors) {
     }
 
-    /** A queue's deserved share (absent without the proportion plugin) and what its pods hold. */
-    @JsonPropertyOrder({"name", "deserved", "allocated"})
+    /**
+     * A queue: its state in effect (Closing while a closed queue still has pod groups), what its
+     * pods hold, and what the queue plugin enforces — its name, the deserved share and the real
+     * capability (absent without proportion or capacity) — and the queue's guarantee (absent when none).
+     */
+    @JsonPropertyOrder({"name", "state", "deserved", "allocated", "capability", "guarantee", "plugin"})
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record QueueStatus(String name, Resource deserved, Resource allocated) {
+    public record QueueStatus(String name, String state, Resource deserved, Resource allocated, Resource capability,
+                              Resource guarantee, String plugin) {
     }
 
     /** A pod evicted by preempt or reclaim, in the session it happened. */

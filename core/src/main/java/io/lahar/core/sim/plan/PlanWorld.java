@@ -15,9 +15,11 @@ import io.lahar.core.job.JobPods;
 import io.lahar.core.job.PodGroups;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.ForeignPod;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
 import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.PodSpecReader;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.QueueState;
@@ -44,8 +46,12 @@ import java.util.Optional;
  *
  * @param groups   the pod groups in input order, each with the pods its job has yet to create
  * @param rejected the jobs admission refused, with every violation
+ * @param namespaces the labels of the namespaces the input lists (v1 Namespaces), for namespace selectors
+ * @param now      the time the sessions run at (the sla plugin's clock): given, or the latest creation
+ *                 time of the input's jobs and pod groups; null when none has one
  */
-public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group> groups, List<Rejection> rejected) {
+public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group> groups, List<Rejection> rejected,
+                        Map<String, Map<String, String>> namespaces, Instant now) {
 
     /**
      * A pod group and its pods.
@@ -70,13 +76,14 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         queues = List.copyOf(queues);
         groups = List.copyOf(groups);
         rejected = List.copyOf(rejected);
+        namespaces = namespaces == null ? Map.of() : Map.copyOf(namespaces);
     }
 
     /** The scheduler's picture of this world. */
     public Snapshot snapshot() {
         List<JobInfo> jobs = new ArrayList<>(groups.size());
         for (Group g : groups) jobs.add(g.info());
-        return new Snapshot(nodes, queues, jobs);
+        return new Snapshot(nodes, queues, jobs, namespaces, now);
     }
 
     /** What changed when a session's result was applied. */
@@ -116,20 +123,37 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 toCreate = List.of();
                 changed = true;
             }
-            next.add(new Group(new JobInfo(j.namespace(), j.name(), j.queue(), j.minMember(), j.minTaskMember(),
-                    j.minResources(), j.priority(), j.creationIndex(), phase, tasks), toCreate, g.ownedByJob()));
+            next.add(new Group(j.with(phase, tasks), toCreate, g.ownedByJob()));
         }
-        return new Step(new PlanWorld(nodes, queues, next, rejected), changed);
+        return new Step(new PlanWorld(nodes, queues, next, rejected, namespaces, now), changed);
     }
 
     static TaskInfo with(TaskInfo t, TaskStatus status, String node) {
-        return new TaskInfo(t.name(), t.role(), t.resreq(), t.nodeSelector(), t.affinity(), t.tolerations(),
-                t.priority(), t.preemptable(), status, node);
+        return t.with(status, node);
     }
 
     /** The world the input describes; every problem found on the way is added to {@code problems}. */
     public static PlanWorld build(PlanInput input, List<Problem> problems) {
-        return new Builder(input, problems).build();
+        return build(input, null, problems);
+    }
+
+    /**
+     * As above, at the given time (null: a compact snapshot's {@code now}, else the latest creation
+     * time of the input's jobs and pod groups).
+     */
+    public static PlanWorld build(PlanInput input, Instant now, List<Problem> problems) {
+        PlanWorld w = new Builder(input, problems).build();
+        Instant at = now;
+        for (Snapshot c : input.compact()) {
+            if (at == null && c.now() != null) at = c.now();
+        }
+        if (at == null) {
+            for (Group g : w.groups()) {
+                Instant c = g.info().creationTime();
+                if (c != null && (at == null || c.isAfter(at))) at = c;
+            }
+        }
+        return new PlanWorld(w.nodes(), w.queues(), w.groups(), w.rejected(), w.namespaces(), at);
     }
 
     private static final class Builder {
@@ -197,7 +221,9 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             List<QueueInfo> queues = new ArrayList<>();
             for (Queue q : in.queues()) queues.add(queue(q));
             for (Snapshot c : in.compact()) queues.addAll(c.queues());
-            return new PlanWorld(new ArrayList<>(nodes.values()), queues, groups, rejected);
+            Map<String, Map<String, String>> namespaces = new LinkedHashMap<>(in.namespaces());
+            for (Snapshot c : in.compact()) namespaces.putAll(c.namespaces());
+            return new PlanWorld(new ArrayList<>(nodes.values()), queues, groups, rejected, namespaces, null);
         }
 
         /**
@@ -216,6 +242,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             PodGroupPhase phase = phaseOf(doc);
             JobInfo.Builder b = header(pg, phase, created(job.metadata() == null ? null : job.metadata().creationTimestamp(),
                     "Job " + job.namespace() + "/" + job.name(), ordinal));
+            sla(b, job.metadata(), "Job " + job.namespace() + "/" + job.name());
             List<TaskInfo> toCreate = new ArrayList<>();
             String jobPriorityClass = job.spec().priorityClassName();
             for (TaskSpec t : job.spec().tasksOrEmpty()) {
@@ -225,7 +252,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                     if (existing != null) {
                         b.task(fromPod(existing, t.name()));
                     } else {
-                        TaskInfo task = fromTemplate(job, t, podName, jobPriorityClass);
+                        TaskInfo task = fromTemplate(job, t, i, pg.name(), jobPriorityClass);
                         if (phase == PodGroupPhase.Pending) toCreate.add(task);
                         else b.task(task);
                     }
@@ -238,6 +265,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         private Group bare(PodGroup pg, int ordinal) {
             JobInfo.Builder b = header(pg, phaseOf(pg), created(pg.metadata() == null ? null : pg.metadata().creationTimestamp(),
                     "PodGroup " + pg.namespace() + "/" + pg.name(), ordinal));
+            sla(b, pg.metadata(), "PodGroup " + pg.namespace() + "/" + pg.name());
             claimPodsOf(pg, b);
             return new Group(b.build(), List.of(), false);
         }
@@ -304,6 +332,31 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             return seconds * 1_000_000L + ordinal;
         }
 
+        /**
+         * What the sla plugin reads: the creation time, and the {@code sla-waiting-time}
+         * annotation (Volcano's job controller gives the pod group the job's annotations).
+         */
+        private void sla(JobInfo.Builder b, io.lahar.core.api.ObjectMeta meta, String what) {
+            if (meta == null) return;
+            String ts = meta.creationTimestamp();
+            if (ts != null && !ts.isEmpty()) {
+                try {
+                    b.creationTime(Instant.parse(ts));
+                } catch (DateTimeParseException e) {
+                    // reported by created()
+                }
+            }
+            String wait = meta.annotationsOrEmpty().get(io.lahar.core.scheduling.plugins.Sla.WAITING_TIME);
+            if (wait == null) return;
+            Optional<java.time.Duration> d = io.lahar.core.api.GoDuration.parse(wait);
+            if (d.isEmpty() || d.get().isNegative() || d.get().isZero()) {
+                problems.add(new Problem(what + ".metadata.annotations." + io.lahar.core.scheduling.plugins.Sla.WAITING_TIME,
+                        "not a positive duration (e.g. 1h2m3s): \"" + wait + "\""));
+            } else {
+                b.slaWaitingTime(d.get());
+            }
+        }
+
         private int classValue(String name) {
             if (name != null && !name.isEmpty()) {
                 PriorityClass p = classes.get(name);
@@ -312,11 +365,14 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             return globalDefault == null ? 0 : globalDefault;
         }
 
-        private TaskInfo fromTemplate(Job job, TaskSpec t, String podName, String jobPriorityClass) {
-            TaskInfo.Builder b = TaskInfo.builder(podName).role(t.name());
+        private TaskInfo fromTemplate(Job job, TaskSpec t, int index, String podGroup, String jobPriorityClass) {
+            // The pod as Volcano's job controller creates it: the template's labels and its own.
+            JsonNode pod = JobPods.create(job, t, index, 0, 0, podGroup, List.of());
+            TaskInfo.Builder b = TaskInfo.builder(pod.path("metadata").path("name").asText()).role(t.name());
             JsonNode spec = t.template() == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
                     : t.template().path("spec");
-            PodSpecs.read(spec, "Job " + job.namespace() + "/" + job.name() + ".spec.tasks[" + t.name() + "].template.spec", b, problems);
+            PodSpecs.read(spec, PodSpecReader.labels(pod.path("metadata")),
+                    "Job " + job.namespace() + "/" + job.name() + ".spec.tasks[" + t.name() + "].template.spec", b, problems);
             String cls = spec.path("priorityClassName").asText("");
             b.priority(classValue(cls.isEmpty() ? jobPriorityClass : cls));
             JsonNode meta = t.template() == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
@@ -329,7 +385,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             JsonNode pod = p.tree();
             JsonNode spec = pod.path("spec");
             TaskInfo.Builder b = TaskInfo.builder(pod.path("metadata").path("name").asText()).role(role);
-            PodSpecs.read(spec, p.path() + ".spec", b, problems);
+            PodSpecs.read(spec, PodSpecReader.labels(pod.path("metadata")), p.path() + ".spec", b, problems);
             b.priority(spec.path("priority").canConvertToInt() ? spec.path("priority").asInt()
                     : classValue(spec.path("priorityClassName").asText("")));
             b.preemptable(preemptable(pod.path("metadata")));
@@ -364,7 +420,10 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             };
         }
 
-        /** A bound pod of no pod group in the snapshot: it only uses its node's resources. */
+        /**
+         * A bound pod of no pod group in the snapshot: it uses its node's resources, and its labels,
+         * anti-affinity and host ports count for the inter-pod rules.
+         */
         private void foreign(PlanInput.PodDocument p, Map<String, NodeInfo> nodes) {
             JsonNode pod = p.tree();
             String nodeName = pod.path("spec").path("nodeName").asText("");
@@ -375,9 +434,10 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 problems.add(new Problem(p.path() + ".spec.nodeName", "unknown node \"" + nodeName + "\""));
                 return;
             }
-            Resource req = PodSpecs.requests(pod.path("spec"), p.path() + ".spec", problems);
-            nodes.put(nodeName, new NodeInfo(n.name(), n.allocatable(), n.otherUsed().add(req), n.otherPods() + 1,
-                    n.labels(), n.taints(), n.unschedulable()));
+            TaskInfo.Builder b = TaskInfo.builder(p.path());
+            PodSpecs.read(pod.path("spec"), PodSpecReader.labels(pod.path("metadata")), p.path() + ".spec", b, problems);
+            TaskInfo read = b.build();
+            nodes.put(nodeName, n.withForeign(read.resreq(), 1, List.of(new ForeignPod(ns(pod), read.spec()))));
         }
 
         /** A queue of the compact format as admission sees it: its parent and state. */
@@ -411,10 +471,19 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 case Closing -> QueueState.Closing;
                 default -> QueueState.Unknown;
             };
+            Resource deserved = null;
+            if (s != null && s.deserved() != null) {
+                try {
+                    deserved = Resource.parse(s.deserved());
+                } catch (IllegalArgumentException e) {
+                    problems.add(new Problem(path + ".deserved", e.getMessage()));
+                }
+            }
             int weight = s == null || s.weight() == null ? 1 : s.weight();
             boolean reclaimable = s == null || s.reclaimable() == null || s.reclaimable();
             String parent = s == null ? null : s.parent();
-            return new QueueInfo(q.name(), weight, cap, guarantee, reclaimable, parent, state);
+            int priority = s == null || s.priority() == null ? 0 : s.priority();
+            return new QueueInfo(q.name(), weight, cap, guarantee, reclaimable, parent, state, priority, deserved);
         }
 
         private static String ns(JsonNode doc) {

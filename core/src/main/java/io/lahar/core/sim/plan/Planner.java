@@ -105,7 +105,8 @@ public final class Planner {
         List<PlanReport.QueueStatus> out = new ArrayList<>();
         if (last == null) return out;
         for (SessionResult.QueueStatus q : last.queues()) {
-            out.add(new PlanReport.QueueStatus(q.name(), q.deserved(), q.allocated()));
+            out.add(new PlanReport.QueueStatus(q.name(), q.state().name(), q.deserved(), q.allocated(), q.capability(),
+                    q.guarantee() == null || q.guarantee().isEmpty() ? null : q.guarantee(), q.plugin()));
         }
         out.sort(Comparator.comparing(PlanReport.QueueStatus::name));
         return out;

@@ -2,9 +2,7 @@ package io.lahar.core.sim.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.resource.Resource;
-import io.lahar.core.scheduling.api.NodeAffinity;
-import io.lahar.core.scheduling.api.NodeSelectorRequirement;
-import io.lahar.core.scheduling.api.NodeSelectorTerm;
+import io.lahar.core.scheduling.api.PodSpecReader;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.TaintEffect;
 import io.lahar.core.scheduling.api.TaskInfo;
@@ -18,16 +16,21 @@ import java.util.Map;
 /**
  * What the scheduler reads from a pod spec (a Pod's or a task template's): the effective request
  * (Kubernetes' rule: containers summed, the largest init container when larger, limits when a
- * container has no requests), nodeSelector, required node affinity and tolerations. Problems are
- * collected with their path, never thrown one at a time.
+ * container has no requests), nodeSelector, tolerations, and through {@link PodSpecReader} node
+ * affinity, inter-pod affinity, topology spread, host ports and images. Problems are collected with
+ * their path, never thrown one at a time.
  */
 final class PodSpecs {
 
     private PodSpecs() {
     }
 
-    /** Fills {@code b} from {@code spec}; {@code path} names the spec in problems. */
-    static void read(JsonNode spec, String path, TaskInfo.Builder b, List<Problem> problems) {
+    /**
+     * Fills {@code b} from {@code spec} of a pod with {@code labels}; {@code path} names the spec in
+     * problems. Node affinity, pod (anti-)affinity, spread constraints, host ports and images are
+     * read (and checked) by {@link PodSpecReader}.
+     */
+    static void read(JsonNode spec, Map<String, String> labels, String path, TaskInfo.Builder b, List<Problem> problems) {
         b.resreq(requests(spec, path, problems));
         JsonNode sel = spec.path("nodeSelector");
         if (sel.isObject()) {
@@ -35,9 +38,9 @@ final class PodSpecs {
         } else if (!sel.isMissingNode() && !sel.isNull()) {
             problems.add(new Problem(path + ".nodeSelector", "expected a mapping"));
         }
-        b.affinity(affinity(spec.path("affinity").path("nodeAffinity")
-                .path("requiredDuringSchedulingIgnoredDuringExecution").path("nodeSelectorTerms"),
-                path + ".affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms", problems));
+        PodSpecReader.Read read = PodSpecReader.read(spec, labels, path, problems);
+        b.affinity(read.requiredNodeAffinity());
+        b.spec(read.spec());
         JsonNode tols = spec.path("tolerations");
         if (tols.isArray()) {
             for (int i = 0; i < tols.size(); i++) {
@@ -92,34 +95,6 @@ final class PodSpecs {
             case Resource.PODS -> Resource.of(0, 0, amount);
             default -> Resource.of(0, 0, 0, Map.of(name, amount));
         };
-    }
-
-    static NodeAffinity affinity(JsonNode terms, String path, List<Problem> problems) {
-        if (terms.isMissingNode() || terms.isNull()) return NodeAffinity.NONE;
-        if (!terms.isArray()) {
-            problems.add(new Problem(path, "expected a list"));
-            return NodeAffinity.NONE;
-        }
-        List<NodeSelectorTerm> out = new ArrayList<>();
-        for (int i = 0; i < terms.size(); i++) {
-            List<NodeSelectorRequirement> reqs = new ArrayList<>();
-            JsonNode exprs = terms.get(i).path("matchExpressions");
-            for (int j = 0; exprs.isArray() && j < exprs.size(); j++) {
-                JsonNode r = exprs.get(j);
-                String rp = path + "[" + i + "].matchExpressions[" + j + "]";
-                NodeSelectorRequirement.Operator op = enumValue(r.path("operator"), rp + ".operator",
-                        NodeSelectorRequirement.Operator.class, problems);
-                List<String> values = new ArrayList<>();
-                r.path("values").forEach(v -> values.add(v.asText()));
-                if (op == null) {
-                    problems.add(new Problem(rp + ".operator", "required"));
-                } else {
-                    reqs.add(new NodeSelectorRequirement(r.path("key").asText(""), op, values));
-                }
-            }
-            out.add(new NodeSelectorTerm(reqs));
-        }
-        return new NodeAffinity(out);
     }
 
     static <E extends Enum<E>> E enumValue(JsonNode v, String path, Class<E> type, List<Problem> problems) {

@@ -57,6 +57,58 @@ class SnapshotReaderTest {
     }
 
     @Test
+    void readsLabelsPodSpecsImagesAndNamespaces() {
+        Snapshot s = SnapshotReader.read("""
+                namespaces:
+                - {name: team-a, labels: {team: a}}
+                nodes:
+                - name: n1
+                  allocatable: {cpu: 4}
+                  images: [{names: ["web:1"], sizeBytes: 1000}]
+                podGroups:
+                - name: web
+                  namespace: team-a
+                  tasks:
+                  - name: web-0
+                    labels: {app: web}
+                    pod:
+                      affinity:
+                        podAntiAffinity:
+                          requiredDuringSchedulingIgnoredDuringExecution:
+                          - {labelSelector: {matchLabels: {app: web}}, topologyKey: kubernetes.io/hostname}
+                      topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway,
+                        labelSelector: {matchLabels: {app: web}}}]
+                      containers: [{image: "web:1", ports: [{containerPort: 80, hostPort: 80}]}]
+                """);
+        assertThat(s.namespaceLabels("team-a")).containsEntry("team", "a").containsEntry("kubernetes.io/metadata.name", "team-a");
+        assertThat(s.nodes().get(0).images()).singleElement().satisfies(i -> assertThat(i.sizeBytes()).isEqualTo(1000));
+        assertThat(s.nodes().get(0).labels()).as("the kubelet's hostname label").containsEntry("kubernetes.io/hostname", "n1");
+        PodSpec spec = s.jobs().get(0).tasks().get(0).spec();
+        assertThat(spec.labels()).containsEntry("app", "web");
+        assertThat(spec.requiredAntiAffinity()).hasSize(1);
+        assertThat(spec.topologySpread()).singleElement().satisfies(c -> assertThat(c.hard()).isFalse());
+        assertThat(spec.hostPorts()).singleElement().satisfies(p -> assertThat(p.port()).isEqualTo(80));
+        assertThat(spec.images()).containsExactly("web:1");
+    }
+
+    @Test
+    void aMalformedPodSpecIsAProblemWithItsPath() {
+        assertThatThrownBy(() -> SnapshotReader.read("""
+                podGroups:
+                - name: web
+                  tasks:
+                  - name: web-0
+                    pod:
+                      affinity:
+                        podAffinity:
+                          preferredDuringSchedulingIgnoredDuringExecution:
+                          - {weight: 300, podAffinityTerm: {labelSelector: {matchLabels: {app: web}}, topologyKey: zone}}
+                """)).isInstanceOfSatisfying(SnapshotReader.InvalidSnapshotException.class, e -> assertThat(e.problems())
+                .extracting(Problem::toString).containsExactly("podGroups[0].tasks[0].pod.affinity.podAffinity."
+                        + "preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 300: must be in the range 1-100"));
+    }
+
+    @Test
     void listsEveryProblemWithItsPath() {
         assertThatThrownBy(() -> SnapshotReader.read("""
                 nodes:

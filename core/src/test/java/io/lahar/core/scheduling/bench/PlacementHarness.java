@@ -13,12 +13,15 @@ import java.util.Locale;
  * Placements per second of the scheduling core (not a unit test; {@code bin/bench-scheduler} runs it).
  * One session of Volcano's default configuration (enqueue, allocate, backfill; priority, gang,
  * conformance / overcommit, drf, predicates, proportion, nodeorder) over a
- * {@link Workload#mixed} cluster, timed from the snapshot to the session result.
+ * {@link Workload#mixed} cluster, timed from the snapshot to the session result; with
+ * {@code --constrained}, over {@link Workload#constrained} (a fifth of the pods with a required
+ * anti-affinity or a DoNotSchedule spread).
  *
  * <pre>
  * PlacementHarness                       the suite: 1k x 10k, 10k x 100k, an oversubscribed cluster,
- *                                        session time as the cluster grows and as pods grow
- * PlacementHarness NODES PODS [ROUNDS] [ACTIONS]   one measurement
+ *                                        the constrained workload, session time as the cluster
+ *                                        grows and as pods grow
+ * PlacementHarness [--constrained] NODES PODS [ROUNDS] [ACTIONS]   one measurement
  * </pre>
  */
 public final class PlacementHarness {
@@ -28,11 +31,13 @@ public final class PlacementHarness {
     }
 
     public static void main(String[] args) {
+        boolean constrained = args.length > 0 && args[0].equals("--constrained");
+        if (constrained) args = Arrays.copyOfRange(args, 1, args.length);
         if (args.length >= 2) {
             int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
             String actions = args.length > 3 ? args[3] : "enqueue, allocate, backfill";
             header();
-            measure(Integer.parseInt(args[0]), Integer.parseInt(args[1]), rounds, actions);
+            measure(Integer.parseInt(args[0]), Integer.parseInt(args[1]), rounds, actions, constrained);
             return;
         }
         System.out.printf("# java %s, %d cpus, max heap %d MiB%n", System.getProperty("java.version"),
@@ -42,6 +47,9 @@ public final class PlacementHarness {
         measure(10_000, 100_000, 3, "enqueue, allocate, backfill");
         System.out.println("# oversubscribed: twice the pods the cluster can hold");
         measure(1_000, 70_000, 3, "enqueue, allocate, backfill");
+        System.out.println("# constrained: a fifth of the pods with a required anti-affinity or a DoNotSchedule spread");
+        measure(1_000, 10_000, 5, "enqueue, allocate, backfill", true);
+        measure(10_000, 100_000, 3, "enqueue, allocate, backfill", true);
         System.out.println("# session time as the cluster grows (10 pods per node)");
         for (int n : new int[] {500, 1_000, 2_000, 5_000, 10_000, 20_000}) measure(n, n * 10, 3, "enqueue, allocate, backfill");
         System.out.println("# session time as pods grow on 10k nodes");
@@ -53,7 +61,12 @@ public final class PlacementHarness {
     }
 
     static void measure(int nodes, int pods, int rounds, String actions) {
-        Snapshot s = Workload.mixed(nodes, pods, SEED);
+        measure(nodes, pods, rounds, actions, false);
+    }
+
+    static void measure(int nodes, int pods, int rounds, String actions, boolean constrained) {
+        Snapshot s = constrained ? Workload.constrained(nodes, pods, SEED) : Workload.mixed(nodes, pods, SEED);
+        if (constrained) System.out.printf("# %d of %d pods constrained%n", Workload.constrainedPods(s), pods);
         SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", actions));
         // Thread CPU time as well as wall time: on a shared machine the wall clock also counts the
         // time other processes held the cores; the session runs on this one thread.

@@ -29,4 +29,32 @@ class CandidateIndexTest {
         assertThat(indexed.bindings()).isNotEmpty().containsExactlyElementsOf(scanned.bindings());
         assertThat(indexed.conditions()).isEqualTo(scanned.conditions());
     }
+
+    /** The heap gives the highest score first, ties to the lower node, and retain drops superseded entries only. */
+    @Test
+    void scoreHeapPollsByScoreThenNodeAndRetainKeepsCurrentVersions() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        CandidateIndex.ScoreHeap heap = new CandidateIndex.ScoreHeap();
+        long[] current = new long[200];
+        List<double[]> added = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            int node = rnd.nextInt(current.length);
+            double score = rnd.nextInt(20); // many ties
+            heap.add(score, node, current[node]);
+            added.add(new double[] {score, node, current[node]});
+            if (rnd.nextInt(3) == 0) current[node]++; // the node's entries so far are superseded
+        }
+        heap.retain(current);
+        List<double[]> expected = new ArrayList<>();
+        for (double[] e : added) if ((long) e[2] == current[(int) e[1]]) expected.add(new double[] {e[0], e[1]});
+        expected.sort((a, b) -> a[0] != b[0] ? Double.compare(b[0], a[0]) : Double.compare(a[1], b[1]));
+        List<double[]> polled = new ArrayList<>();
+        while (heap.size() > 0) {
+            assertThat(heap.topVersion()).isEqualTo(current[heap.topNode()]);
+            polled.add(new double[] {heap.topScore(), heap.topNode()});
+            heap.poll();
+        }
+        assertThat(polled).hasSameSizeAs(expected);
+        for (int i = 0; i < polled.size(); i++) assertThat(polled.get(i)).containsExactly(expected.get(i));
+    }
 }

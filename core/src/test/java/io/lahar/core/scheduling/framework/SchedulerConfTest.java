@@ -38,7 +38,7 @@ class SchedulerConfTest {
                       binpack.resources.nvidia.com/gpu: 4
                 configurations:
                 - name: allocate
-                  arguments: {foo: 1}
+                  arguments: {candidateIndex: false}
                 """);
         PluginOption gang = c.tiers().get(0).plugins().get(1);
         assertThat(gang.isEnabled(Extension.PREEMPTABLE)).isFalse();
@@ -46,7 +46,7 @@ class SchedulerConfTest {
         assertThat(gang.isEnabled(Extension.JOB_READY)).isTrue();
         assertThat(c.tiers().get(1).plugins().get(0).isEnabled(Extension.QUEUE_ORDER)).isFalse();
         assertThat(c.tiers().get(1).plugins().get(1).arguments().getDouble("binpack.weight", 1)).isEqualTo(10);
-        assertThat(c.actionArguments("allocate").getInt("foo", 0)).isEqualTo(1);
+        assertThat(c.actionArguments("allocate").getBool("candidateIndex", true)).isFalse();
         assertThat(c.actions()).containsExactly("enqueue", "allocate", "backfill", "reclaim", "preempt");
     }
 
@@ -73,6 +73,56 @@ class SchedulerConfTest {
                 .hasMessageContaining("unknown plugin \"gangg\"")
                 .hasMessageContaining("overcommit-factor: expected a number")
                 .hasMessageContaining("plugin \"gang\" configured twice");
+    }
+
+    /** Only capacity carries out hierarchical queues (as in Volcano); elsewhere enableHierarchy is refused, not ignored. */
+    @Test
+    void enableHierarchyOnAPluginWithoutHierarchicalQueuesIsAProblemWithItsPath() {
+        assertThatThrownBy(() -> SchedulerConf.parse("""
+                actions: "enqueue, allocate"
+                tiers:
+                - plugins:
+                  - name: proportion
+                    enableHierarchy: true
+                """))
+                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).extracting(Problem::path)
+                        .containsExactly("tiers[0].plugins[0].enableHierarchy"))
+                .hasMessageContaining("supported by: capacity");
+        SchedulerConf capacity = SchedulerConf.parse("""
+                actions: "enqueue, allocate"
+                tiers:
+                - plugins:
+                  - name: capacity
+                    enableHierarchy: true
+                  - name: gang
+                """);
+        assertThat(capacity.tiers().get(0).plugins().get(0).isEnabled(Extension.HIERARCHY)).isTrue();
+        assertThat(capacity.tiers().get(0).plugins().get(1).isEnabled(Extension.HIERARCHY)).isFalse();
+    }
+
+    @Test
+    void anArgumentNoPluginOrActionReadsIsAProblemWithItsPath() {
+        assertThatThrownBy(() -> SchedulerConf.parse("""
+                actions: "enqueue, allocate, preempt"
+                tiers:
+                - plugins:
+                  - name: binpack
+                    arguments: {binpack.wieght: 3}
+                  - name: predicates
+                    arguments: {predicate.VolumeBindingEnable: true, predicate.PodAffinityEnable: false}
+                configurations:
+                - name: allocate
+                  arguments: {candidateIndx: false}
+                - name: preempt
+                  arguments: {enableTopologyAwarePreemption: true}
+                """))
+                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).extracting(Problem::path)
+                        .containsExactlyInAnyOrder("tiers[0].plugins[0].arguments.binpack.wieght",
+                                "tiers[0].plugins[1].arguments", "configurations[0].arguments.candidateIndx",
+                                "configurations[1].arguments.enableTopologyAwarePreemption"))
+                .hasMessageContaining("unknown argument of plugin \"binpack\"")
+                .hasMessageContaining("predicate.VolumeBindingEnable: only false is supported")
+                .hasMessageContaining("unknown argument of action \"preempt\"");
     }
 
     @Test

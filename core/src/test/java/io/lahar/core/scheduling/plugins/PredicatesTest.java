@@ -13,6 +13,7 @@ import io.lahar.core.scheduling.api.NodeSelectorTerm;
 import io.lahar.core.scheduling.api.TaintEffect;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.Toleration;
+import io.lahar.core.scheduling.framework.Arguments;
 import io.lahar.core.scheduling.framework.SessionResult;
 import java.util.List;
 import java.util.Map;
@@ -90,9 +91,9 @@ class PredicatesTest {
     @Test
     void toleratingUnschedulableIsAllowed() {
         TaskInfo t = task().nodeSelector("zone", "a").build();
-        assertThat(Predicates.check(t, NODES.get(2))).isEqualTo(Predicates.UNSCHEDULABLE);
+        assertThat(new Predicates(Arguments.EMPTY).check(t, NODES.get(2))).isEqualTo(Predicates.UNSCHEDULABLE);
         TaskInfo tolerant = task().toleration(Toleration.exists("node.kubernetes.io/unschedulable", TaintEffect.NoSchedule)).build();
-        assertThat(Predicates.check(tolerant, NODES.get(2))).isNull();
+        assertThat(new Predicates(Arguments.EMPTY).check(tolerant, NODES.get(2))).isNull();
     }
 
     @Test
