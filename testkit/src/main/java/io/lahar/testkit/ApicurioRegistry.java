@@ -72,6 +72,16 @@ public final class ApicurioRegistry implements AutoCloseable {
      * holds a system's contract should (an open one lets anyone delete its schemas).
      */
     public static ApicurioRegistry start(Path dataDir, boolean persistent, int port, boolean secured) {
+        return start(dataDir, persistent, port, secured, false);
+    }
+
+    /**
+     * As {@link #start(Path, boolean, int, boolean)}; {@code preferred}: the port is a preference,
+     * and a free one is taken when another process holds it.
+     */
+    public static ApicurioRegistry start(Path dataDir, boolean persistent, int preferredPort, boolean secured,
+                                         boolean preferred) {
+        int port = preferredPort;
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("registry port must be 0 (free) or 1..65535, got " + port);
         }
@@ -88,9 +98,10 @@ public final class ApicurioRegistry implements AutoCloseable {
                 return launch(dir, distribution, persistent, auth, apiPort, managementPort, began);
             } catch (PortTakenException e) {
                 last = e;
-                if (port != 0) {
+                if (port != 0 && !preferred) {
                     break;
                 }
+                port = 0;
             }
         }
         throw last;

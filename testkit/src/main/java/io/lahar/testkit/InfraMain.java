@@ -21,13 +21,14 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class InfraMain {
 
-    static final String USAGE = "usage: infra start --dir DIR [--kafka-port P] [--registry-port P] [--persistent] [--secure-registry]";
+    static final String USAGE = "usage: infra start --dir DIR [--kafka-port P] [--registry-port P] [--persistent] [--secure-registry] [--prefer-ports]";
 
     private InfraMain() {
     }
 
     /** Parsed command line. */
-    record Options(Path dir, int kafkaPort, int registryPort, boolean persistent, boolean secureRegistry) {
+    record Options(Path dir, int kafkaPort, int registryPort, boolean persistent, boolean secureRegistry,
+                   boolean preferPorts) {
     }
 
     public static void main(String[] args) throws InterruptedException {
@@ -43,7 +44,7 @@ public final class InfraMain {
         LaharInfra infra;
         try {
             infra = LaharInfra.start(options.dir(), options.persistent(), options.kafkaPort(), options.registryPort(),
-                    options.secureRegistry());
+                    options.secureRegistry(), options.preferPorts());
         } catch (RuntimeException e) {
             System.err.println("infra: start failed: " + e.getMessage());
             System.exit(1);
@@ -113,6 +114,7 @@ public final class InfraMain {
         int registryPort = 0;
         boolean persistent = false;
         boolean secureRegistry = false;
+        boolean preferPorts = false;
         for (int i = 1; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -121,13 +123,14 @@ public final class InfraMain {
                 case "--registry-port" -> registryPort = port(value(args, ++i, arg), arg);
                 case "--persistent" -> persistent = true;
                 case "--secure-registry" -> secureRegistry = true;
+                case "--prefer-ports" -> preferPorts = true;
                 default -> throw new IllegalArgumentException("infra: unknown option " + arg);
             }
         }
         if (dir == null) {
             throw new IllegalArgumentException("infra: --dir is required");
         }
-        return new Options(dir, kafkaPort, registryPort, persistent, secureRegistry);
+        return new Options(dir, kafkaPort, registryPort, persistent, secureRegistry, preferPorts);
     }
 
     private static String value(String[] args, int i, String option) {

@@ -68,6 +68,15 @@ public final class KafkaBroker implements AutoCloseable {
      * data in {@code dataDir/kafka}. Blocks until an AdminClient can describe the cluster.
      */
     public static KafkaBroker start(Path dataDir, int port) {
+        return start(dataDir, port, false);
+    }
+
+    /**
+     * As {@link #start(Path, int)}; {@code preferred}: the port is a preference, and a free one is
+     * taken when another process holds it (bin/start's fixed ports, "random ones only on conflict").
+     */
+    public static KafkaBroker start(Path dataDir, int preferredPort, boolean preferred) {
+        int port = preferredPort;
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("kafka port must be 0 (free) or 1..65535, got " + port);
         }
@@ -86,9 +95,10 @@ public final class KafkaBroker implements AutoCloseable {
                 return launch(dir, classpath, clientPort, securePort, controllerPort, security, began);
             } catch (PortTakenException e) {
                 last = e;
-                if (port != 0) {
+                if (port != 0 && !preferred) {
                     break;
                 }
+                port = 0;
             }
         }
         throw last;

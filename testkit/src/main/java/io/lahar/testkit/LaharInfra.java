@@ -105,26 +105,33 @@ public final class LaharInfra implements AutoCloseable {
      * A port of 0 means a free one.
      */
     public static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort) {
-        return start(dir, persistent, kafkaPort, registryPort, false, null);
+        return start(dir, persistent, kafkaPort, registryPort, false, false, null);
     }
 
     /** As above; {@code secureRegistry}: the registry wants the credentials of {@link #registryAuth()}. */
     public static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort,
                                    boolean secureRegistry) {
-        return start(dir, persistent, kafkaPort, registryPort, secureRegistry, null);
+        return start(dir, persistent, kafkaPort, registryPort, secureRegistry, false, null);
+    }
+
+    /** As above; {@code preferPorts}: the two ports are preferences, free ones taken where they are in use. */
+    public static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort,
+                                   boolean secureRegistry, boolean preferPorts) {
+        return start(dir, persistent, kafkaPort, registryPort, secureRegistry, preferPorts, null);
     }
 
     private static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort,
-                                    boolean secureRegistry, Path deleteOnClose) {
+                                    boolean secureRegistry, boolean preferPorts, Path deleteOnClose) {
         Path root = dir.toAbsolutePath().normalize();
         if (!persistent) {
             deleteRecursively(root.resolve("kafka"));
             deleteRecursively(root.resolve("registry"));
         }
         CompletableFuture<KafkaBroker> broker = CompletableFuture.supplyAsync(
-                () -> KafkaBroker.start(root, kafkaPort), LaharInfra::runOnNewThread);
+                () -> KafkaBroker.start(root, kafkaPort, preferPorts), LaharInfra::runOnNewThread);
         CompletableFuture<ApicurioRegistry> registry = CompletableFuture.supplyAsync(
-                () -> ApicurioRegistry.start(root, persistent, registryPort, secureRegistry), LaharInfra::runOnNewThread);
+                () -> ApicurioRegistry.start(root, persistent, registryPort, secureRegistry, preferPorts),
+                LaharInfra::runOnNewThread);
         try {
             CompletableFuture.allOf(broker, registry).join();
         } catch (CompletionException e) {
@@ -194,7 +201,7 @@ public final class LaharInfra implements AutoCloseable {
             throw new InfraException("cannot create a temporary directory for the shared infrastructure: "
                     + e.getMessage(), e);
         }
-        LaharInfra started = start(dir, false, 0, 0, false, dir);
+        LaharInfra started = start(dir, false, 0, 0, false, false, dir);
         Runtime.getRuntime().addShutdownHook(new Thread(started::close, "lahar-infra-shared-stop"));
         shared = started;
         return shared;

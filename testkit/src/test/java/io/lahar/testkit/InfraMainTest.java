@@ -12,14 +12,14 @@ class InfraMainTest {
     void parsesEveryOption() {
         InfraMain.Options options = InfraMain.parse(new String[] {
                 "start", "--dir", "/tmp/x", "--kafka-port", "9092", "--registry-port", "8081", "--persistent",
-                "--secure-registry"});
-        assertThat(options).isEqualTo(new InfraMain.Options(Path.of("/tmp/x"), 9092, 8081, true, true));
+                "--secure-registry", "--prefer-ports"});
+        assertThat(options).isEqualTo(new InfraMain.Options(Path.of("/tmp/x"), 9092, 8081, true, true, true));
     }
 
     @Test
     void portsDefaultToFreeOnesAndStorageToFresh() {
         assertThat(InfraMain.parse(new String[] {"start", "--dir", "d"}))
-                .isEqualTo(new InfraMain.Options(Path.of("d"), 0, 0, false, false));
+                .isEqualTo(new InfraMain.Options(Path.of("d"), 0, 0, false, false, false));
     }
 
     @Test

@@ -29,6 +29,17 @@ class KafkaBrokerIT {
     Path dir;
 
     @Test
+    void aPreferredPortInUseGivesWayToAFreeOne() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+             KafkaBroker broker = KafkaBroker.start(dir, taken.getLocalPort(), true)) {
+            assertThat(broker.port()).isNotEqualTo(taken.getLocalPort());
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
+            }
+        }
+    }
+
+    @Test
     void aRestartOnTheSameDirectoryKeepsTopicsAndRecords() throws Exception {
         String topic = "survivor";
         long firstPid;
