@@ -45,6 +45,17 @@ public final class CronJobs {
                 .findFirst();
     }
 
+    /**
+     * What the API server adds to a created CronJob: its namespace, a uid and the creation time
+     * (epoch ms), which the controller counts missed schedules from; status is not an input.
+     */
+    public static CronJob stamp(CronJob c, String namespace, String uid, long createdAt) {
+        ObjectMeta m = c.metadata();
+        return new CronJob(c.apiVersion(), c.kind(), new ObjectMeta(m.name(), m.generateName(), namespace, uid,
+                m.resourceVersion(), m.generation(), Instant.ofEpochMilli(createdAt).toString(), null, m.labels(),
+                m.annotations(), m.ownerReferences(), m.finalizers()), c.spec(), null);
+    }
+
     /** The zone of the CronJob's {@code timeZone} (UTC when not set); empty when it names no zone. */
     public static Optional<ZoneId> zone(CronJob cronJob) {
         String tz = cronJob.spec().timeZone();
