@@ -22,12 +22,14 @@ public record CronStatusFeed(String node) {
 
     /** A status of {@code job}, when it is a CronJob's. */
     Optional<Keyed> observed(Job job, long time) {
+        // Every status record passes here: most jobs are no CronJob's, and cost only this look at their owners.
+        Optional<OwnerReference> owner = CronJobs.owner(job);
         JobState state = job.status() == null ? null : job.status().state();
-        if (state == null || state.phase() == null) {
+        if (owner.isEmpty() || state == null || state.phase() == null) {
             return Optional.empty();
         }
         Long lastTransition = state.lastTransitionTime() == null ? null : Timestamps.parse(state.lastTransitionTime()).toEpochMilli();
-        return CronJobs.owner(job).map(o -> keyed(job, o, new CronObservation(job.name(), uid(job), o.uid(), state.phase(),
+        return Optional.of(keyed(job, owner.get(), new CronObservation(job.name(), uid(job), owner.get().uid(), state.phase(),
                 lastTransition, false, time)));
     }
 
