@@ -1,9 +1,11 @@
 package io.lahar.core.admission;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.ConcurrencyPolicy;
 import io.lahar.core.api.CronJob;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.Manifests;
+import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.cron.ConstantDelaySchedule;
 import io.lahar.core.cron.CronParser;
 import io.lahar.core.cron.Schedule;
@@ -16,6 +18,7 @@ import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -180,6 +183,30 @@ public final class CronJobAdmission {
     }
 
     /**
+     * Volcano's getJobFromTemplate copies only the labels and annotations of the template's metadata
+     * and sets the scheduled-time annotation itself: anything else given there would be dropped.
+     */
+    static void validateTemplateMetadata(ObjectMeta meta, Violations v) {
+        if (meta == null) {
+            return;
+        }
+        JsonNode tree = Manifests.jsonMapper().valueToTree(meta);
+        for (Map.Entry<String, JsonNode> field : tree.properties()) {
+            String key = field.getKey();
+            boolean empty = field.getValue().isNull() || (field.getValue().isContainerNode() && field.getValue().isEmpty());
+            if (!empty && !key.equals("labels") && !key.equals("annotations")) {
+                v.add("spec.jobTemplate.metadata." + key, "not carried to the jobs: only the template's labels and annotations"
+                        + " are copied; each job is named <cronjob>-<scheduled time in minutes since the epoch>, in the"
+                        + " CronJob's namespace, owned by the CronJob");
+            }
+        }
+        if (meta.annotationsOrEmpty().containsKey(CronJob.SCHEDULED_TIMESTAMP_ANNOTATION)) {
+            v.add("spec.jobTemplate.metadata.annotations." + CronJob.SCHEDULED_TIMESTAMP_ANNOTATION,
+                    "set by the controller on each job (its scheduled time): it cannot be given in the template");
+        }
+    }
+
+    /**
      * The template is admitted as job admission will admit its jobs: its labels as a job's labels,
      * its spec (defaulted) as a Job spec of a job named {@code <cronjob>-<10 digits>}, so pod names
      * fit; the queue is checked when each job is created (it may be opened or closed meanwhile).
@@ -192,6 +219,7 @@ public final class CronJobAdmission {
         if (template.metadata() != null && template.metadata().labels() != null) {
             Names.labels(Manifests.jsonMapper().valueToTree(template.metadata().labels()), "spec.jobTemplate.metadata.labels", v);
         }
+        validateTemplateMetadata(template.metadata(), v);
         JobSpec spec = template.spec() == null ? null : JobDefaults.apply(template.spec());
         Violations inner = new Violations();
         JobSpecValidation.validate(name.isEmpty() ? "" : name + "-" + "0".repeat(MAX_SUFFIX_LENGTH - 1), spec, limits, inner);
