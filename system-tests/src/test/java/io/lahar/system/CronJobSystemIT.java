@@ -13,6 +13,8 @@ import io.lahar.schema.Topics;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -29,7 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * through the embedded cluster's Kubernetes API becomes a CronJob command (the bridge); when its
  * scheduled minute comes on {@code lahar.cron-clock} the CronJob engine creates the job of that
  * minute through job admission, the job runs on the simulated nodes and completes; the CR's status
- * shows Volcano's lastScheduleTime and lastSuccessfulTime; deleting the CR deletes the job. A
+ * shows Volcano's lastScheduleTime and lastSuccessfulTime; deleting the CR deletes the job. The
+ * same through {@code lahar cronjob} and the REST API: a schedule that does not parse is refused
+ * with its path, suspend and resume, the job of the scheduled minute, delete. A
  * minute is long for a test: the test writes the tick of the scheduled minute itself, as the
  * ticker would when the minute comes (the CronJob engine has a clock topic of its own, so no
  * other engine sees it).
@@ -47,34 +51,8 @@ class CronJobSystemIT {
     @Test
     void aCronJobCrCreatesTheJobOfItsMinuteAndTheCrShowsIt(LaharSystem system) throws Exception {
         String name = "sys-cron";
-        system.kube().genericKubernetesResources(CRON_JOBS).inNamespace(system.namespace).resource(Serialization.unmarshal("""
-                apiVersion: batch.volcano.sh/v1alpha1
-                kind: CronJob
-                metadata:
-                  name: %s
-                  namespace: %s
-                spec:
-                  schedule: "* * * * *"
-                  concurrencyPolicy: Forbid
-                  jobTemplate:
-                    spec:
-                      minAvailable: 1
-                      schedulerName: %s
-                      tasks:
-                      - name: main
-                        replicas: 1
-                        template:
-                          metadata:
-                            annotations:
-                              lahar.io/sim-duration: 1s
-                          spec:
-                            containers:
-                            - name: main
-                              image: busybox
-                              resources:
-                                requests:
-                                  cpu: "1"
-                """.formatted(name, system.namespace, system.schedulerName), GenericKubernetesResource.class)).create();
+        system.kube().genericKubernetesResources(CRON_JOBS).inNamespace(system.namespace)
+                .resource(Serialization.unmarshal(manifest(system, name, "* * * * *"), GenericKubernetesResource.class)).create();
 
         // The engine knows it once the REST API shows it, with its next scheduled minute.
         JsonNode cronJob = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name),
@@ -106,6 +84,78 @@ class CronJobSystemIT {
         system.kube().genericKubernetesResources(CRON_JOBS).inNamespace(system.namespace).withName(name).delete();
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> system.records.deleted(system.key(job)));
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name) == null);
+    }
+
+    @Test
+    void theCliCreatesSuspendsResumesAndDeletesACronJobThroughTheRestApi(LaharSystem system) throws Exception {
+        String name = "cli-cron";
+        Path bad = Files.writeString(system.dir.resolve("cron-bad.yaml"), manifest(system, name, "61 * * * *"));
+        LaharSystem.Cli refused = system.lahar("cronjob", "create", "-f", bad.toString(), "-n", system.namespace);
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(1);
+        assertThat(refused.err()).as(refused.toString()).contains("spec.schedule", "not a valid cron expression");
+        assertThat(get(system, name)).isNull();
+
+        Path good = Files.writeString(system.dir.resolve("cron.yaml"), manifest(system, name, "* * * * *"));
+        LaharSystem.Cli created = system.lahar("cronjob", "create", "-f", good.toString(), "-n", system.namespace);
+        assertThat(created.exit()).as(created.toString()).isZero();
+        LaharSystem.Cli list = system.lahar("cronjob", "list", "-n", system.namespace);
+        assertThat(list.out()).as(list.toString()).contains(name, "* * * * *");
+
+        LaharSystem.Cli suspended = system.lahar("cronjob", "suspend", name, "-n", system.namespace);
+        assertThat(suspended.exit()).as(suspended.toString()).isZero();
+        JsonNode off = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name),
+                c -> c != null && c.path("spec").path("suspend").asBoolean());
+        assertThat(off.path("status").has("nextScheduleTime")).as("a suspended CronJob is not due").isFalse();
+        LaharSystem.Cli resumed = system.lahar("cronjob", "resume", name, "-n", system.namespace);
+        assertThat(resumed.exit()).as(resumed.toString()).isZero();
+        JsonNode on = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name),
+                c -> c != null && !c.path("spec").path("suspend").asBoolean() && c.path("status").hasNonNull("nextScheduleTime"));
+
+        Instant minute = Instant.parse(on.path("status").path("nextScheduleTime").asText());
+        tick(system, minute.plusSeconds(1));
+        String job = name + "-" + minute.getEpochSecond() / 60;
+        JsonNode ran = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name),
+                c -> c != null && c.path("status").path("jobs").toString().contains(job));
+        assertThat(ran.path("status").path("lastScheduleTime").asText()).isEqualTo(minute.toString());
+
+        LaharSystem.Cli deleted = system.lahar("cronjob", "delete", name, "-n", system.namespace);
+        assertThat(deleted.exit()).as(deleted.toString()).isZero();
+        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name) == null);
+        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> system.records.deleted(system.key(job)));
+        LaharSystem.Cli gone = system.lahar("cronjob", "suspend", name, "-n", system.namespace);
+        assertThat(gone.exit()).as(gone.toString()).isEqualTo(1);
+    }
+
+    /** A CronJob whose job runs one pod for a simulated second on the system's nodes. */
+    private static String manifest(LaharSystem system, String name, String schedule) {
+        return """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: CronJob
+                metadata:
+                  name: %s
+                  namespace: %s
+                spec:
+                  schedule: "%s"
+                  concurrencyPolicy: Forbid
+                  jobTemplate:
+                    spec:
+                      minAvailable: 1
+                      schedulerName: %s
+                      tasks:
+                      - name: main
+                        replicas: 1
+                        template:
+                          metadata:
+                            annotations:
+                              lahar.io/sim-duration: 1s
+                          spec:
+                            containers:
+                            - name: main
+                              image: busybox
+                              resources:
+                                requests:
+                                  cpu: "1"
+                """.formatted(name, system.namespace, schedule, system.schedulerName);
     }
 
     /** The CronJob as the REST API shows it; null while it is unknown. */
