@@ -8,6 +8,7 @@ import io.lahar.core.admission.Admission;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.Violation;
+import io.lahar.core.api.CronJob;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobTemplate;
@@ -15,6 +16,9 @@ import io.lahar.core.api.Manifest;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.api.Flow;
+import io.lahar.core.cron.CronScript;
+import io.lahar.core.cron.CronSimulation;
+import io.lahar.core.cron.CronStep;
 import io.lahar.core.flow.FlowScript;
 import io.lahar.core.flow.FlowSimulation;
 import io.lahar.core.flow.FlowStep;
@@ -57,6 +61,10 @@ import java.util.concurrent.Callable;
                 "With JobTemplates and one JobFlow in the -f files, the flow is simulated instead; its SCRIPT steps are",
                 "{\"job\":\"b\",\"phase\":\"Completed\"} (the job made from template b), {\"job\":\"b\",\"task\":\"worker\",\"phase\":\"Running\"},",
                 "{\"command\":\"delete\"}, {\"advance\":\"30s\"} and {\"template\":{...a JobTemplate}}.",
+                "With one CronJob in the -f files, the CronJob is simulated from --start; its SCRIPT steps are",
+                "{\"advance\":\"5m\"} or {\"tick\":\"2026-12-01T10:05:00Z\"} (time passes, waking it at each scheduled time),",
+                "{\"job\":\"latest\",\"phase\":\"Completed\"} (a job by name, or the last one created),",
+                "{\"job\":\"NAME\",\"deleted\":true}, {\"suspend\":true|false} and {\"command\":\"delete\"}.",
                 "Exit 0; a rejected job: 1, its violations on stderr; a bad script line or input: 2."})
 public final class SimulateCommand implements Callable<Integer> {
 
@@ -80,6 +88,10 @@ public final class SimulateCommand implements Callable<Integer> {
                     + " the queues root and default exist.")
     List<Path> existing = new ArrayList<>();
 
+    @Option(names = "--start", paramLabel = "TIME", defaultValue = "1970-01-01T00:00:00Z",
+            description = "For a CronJob: when it is created and time starts, RFC 3339 (default: ${DEFAULT-VALUE}).")
+    String start;
+
     @Option(names = "--manual",
             description = "Nothing happens by itself: the pod group waits for a podgroup step, deletions for settle.")
     boolean manual;
@@ -99,6 +111,12 @@ public final class SimulateCommand implements Callable<Integer> {
             List<Manifest> docs = new ArrayList<>();
             for (Path f : files) {
                 docs.addAll(Manifests.readAll(read(f)));
+            }
+            if (docs.stream().anyMatch(m -> m instanceof CronJob)) {
+                for (Path p : existing) {
+                    stored.addAll(Manifests.readAll(read(p)));
+                }
+                return simulateCron(out, err, docs, stored, read(script));
             }
             if (docs.stream().anyMatch(m -> m instanceof JobFlow || m instanceof JobTemplate)) {
                 for (Path p : existing) {
@@ -206,6 +224,53 @@ public final class SimulateCommand implements Callable<Integer> {
             return Lahar.EXIT_REJECTED;
         }
         FlowSimulation sim = new FlowSimulation(admittedFlow, List.copyOf(templates.values()));
+        printJson(out, sim.start());
+        for (int i = 0; i < steps.size(); i++) {
+            printJson(out, sim.run(i + 1, steps.get(i)));
+        }
+        return 0;
+    }
+
+    /**
+     * The CronJob path: admit it (documents beside it exist before it: its queue, a priority
+     * class), then run its controller on the script from {@code --start}; the jobs it creates go
+     * through job admission against the same objects.
+     */
+    private Integer simulateCron(PrintWriter out, PrintWriter err, List<Manifest> docs, List<Manifest> stored,
+                                 String scriptText) {
+        List<CronJob> cronJobs = docs.stream().filter(m -> m instanceof CronJob).map(m -> (CronJob) m).toList();
+        if (cronJobs.size() != 1) {
+            err.println("error: " + files + ": expected exactly one CronJob, found " + describe(docs));
+            return Lahar.EXIT_INPUT;
+        }
+        java.time.Instant startTime;
+        try {
+            startTime = java.time.Instant.parse(start);
+        } catch (java.time.format.DateTimeParseException e) {
+            err.println("error: --start: expected an RFC 3339 time such as 2026-12-01T10:00:00Z, got \"" + start + "\"");
+            return Lahar.EXIT_INPUT;
+        }
+        List<CronStep> steps;
+        try {
+            steps = CronScript.parse(scriptText);
+        } catch (ScriptException e) {
+            err.println("error: " + script + ": " + e.getMessage());
+            return Lahar.EXIT_INPUT;
+        }
+        List<Manifest> all = new ArrayList<>(stored);
+        docs.stream().filter(m -> !(m instanceof CronJob)).forEach(all::add);
+        AdmissionContext ctx = AdmissionContext.of(all);
+        CronJob cronJob = cronJobs.get(0);
+        AdmissionResult<Manifest> r = Admission.create(cronJob, ctx);
+        if (!r.accepted()) {
+            r.violations().forEach(v -> err.println("error: " + v + " [CronJob " + cronJob.name() + "]"));
+            return Lahar.EXIT_REJECTED;
+        }
+        CronJob admitted = (CronJob) r.object();
+        // What the API server adds on create: the namespace, a uid, the creation time.
+        admitted = io.lahar.core.cron.CronJobs.stamp(admitted, admitted.namespace(), "simulated-" + admitted.name(),
+                startTime.toEpochMilli());
+        CronSimulation sim = new CronSimulation(admitted, ctx, startTime.toEpochMilli());
         printJson(out, sim.start());
         for (int i = 0; i < steps.size(); i++) {
             printJson(out, sim.run(i + 1, steps.get(i)));

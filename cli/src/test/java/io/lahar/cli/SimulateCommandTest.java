@@ -1,7 +1,6 @@
 package io.lahar.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,14 +54,7 @@ class SimulateCommandTest {
     }
 
     private List<JsonNode> lines() throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        return out.toString().lines().map(l -> {
-            try {
-                return json.readTree(l);
-            } catch (Exception e) {
-                throw new AssertionError(l, e);
-            }
-        }).toList();
+        return JsonLines.of(out.toString());
     }
 
     @Test

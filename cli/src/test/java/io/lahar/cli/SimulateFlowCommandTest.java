@@ -1,7 +1,6 @@
 package io.lahar.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,20 +45,11 @@ class SimulateFlowCommandTest {
     }
 
     private List<JsonNode> lines() {
-        ObjectMapper json = new ObjectMapper();
-        return out.toString().lines().map(l -> {
-            try {
-                return json.readTree(l);
-            } catch (Exception e) {
-                throw new AssertionError(l, e);
-            }
-        }).toList();
+        return JsonLines.of(out.toString());
     }
 
     private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
+        return JsonLines.strings(array);
     }
 
     @Test

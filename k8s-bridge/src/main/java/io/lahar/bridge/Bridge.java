@@ -7,6 +7,7 @@ import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.EngineDeletions;
+import io.lahar.bridge.reconcile.CronJobStatusWriter;
 import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.NodeWatcher;
@@ -69,7 +70,7 @@ public final class Bridge implements AutoCloseable {
         DecisionReconciler decisions = new DecisionReconciler(client, retry);
         BridgeConsumer consumer = new BridgeConsumer(settings.bootstrapServers(), new RegistrySerdes(settings.registryUrl()), settings.groupId(),
                 intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
-                new FlowStatusWriter(client, retry), new QueueStatusWriter(client, retry),
+                new FlowStatusWriter(client, retry), new CronJobStatusWriter(client, retry), new QueueStatusWriter(client, retry),
                 new CommandResultReporter(client, retry), sink, settings.namespace());
         // Pod changes are noticed by the loop's retry of waiting work between polls (at most a
         // poll interval later); the watcher itself never calls into the cluster.

@@ -50,7 +50,6 @@ class VolcanoFlowsIT {
 
     /** Past the registry client's idle timeout: an answer the registry loses once is asked again within it. */
     private static final Duration WAIT = RegistrySerdes.IDLE_TIMEOUT.plusSeconds(30);
-    private static final Path KUBECTL = Path.of("/usr/bin/kubectl");
 
     @Test
     void jobFlowsAndTemplatesAreSubmittedGetTheirStatusAndRejectionsAndAreDeleted(LaharInfra infra, @TempDir Path dir) throws Exception {
@@ -135,7 +134,7 @@ class VolcanoFlowsIT {
             assertThat(withStatus.<Object>get("status", "conditions", job, "createTime")).isEqualTo("2026-03-01T10:00:00Z");
             assertThat(withStatus.<Object>get("status", "conditions", job, "runningDuration")).isEqualTo("2s");
             assertThat(((Number) withStatus.get("status", "conditions", job, "taskStatusCount", "nginx", "phase", "Running")).intValue()).isEqualTo(1);
-            if (Files.isExecutable(KUBECTL)) {
+            if (Kubectl.installed()) {
                 String listed = kubectl(kubeconfig, "get", "jobflows,jobtemplates", "-n", ns);
                 assertThat(listed).contains("jobflow.flow.volcano.sh/" + flow).contains("jobtemplate.flow.volcano.sh/" + template)
                         .contains("Running");
@@ -182,7 +181,7 @@ class VolcanoFlowsIT {
 
     /** {@code kubectl apply} when kubectl is installed (what a Volcano user does), else the same objects through the API. */
     private static void applyOrCreate(KubernetesClient client, Path kubeconfig, Path manifests) throws Exception {
-        if (Files.isExecutable(KUBECTL)) {
+        if (Kubectl.installed()) {
             // The emulator serves no OpenAPI document (docs/embedded-cluster.md): no client-side validation.
             kubectl(kubeconfig, "apply", "--validate=false", "-f", manifests.toString());
             return;
@@ -196,11 +195,6 @@ class VolcanoFlowsIT {
     }
 
     private static String kubectl(Path kubeconfig, String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(KUBECTL.toString(), "--kubeconfig", kubeconfig.toString()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes());
-        assertThat(process.waitFor()).as(String.join(" ", args) + ": " + output).isZero();
-        return output;
+        return Kubectl.run(kubeconfig, args);
     }
 }

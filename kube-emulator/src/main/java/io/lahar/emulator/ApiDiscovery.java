@@ -57,6 +57,7 @@ public final class ApiDiscovery {
                         "CustomResourceDefinition", false, List.of("crd", "crds"), List.of("status")),
                 // Volcano's CRDs, with the short names and status subresources their manifests declare.
                 custom("batch.volcano.sh", "v1alpha1", "jobs", "job", "Job", true, List.of("vcjob", "vj"), true),
+                custom("batch.volcano.sh", "v1alpha1", "cronjobs", "cronjob", "CronJob", true, List.of("cronvcjob", "cronvj"), true),
                 custom("bus.volcano.sh", "v1alpha1", "commands", "command", "Command", true, List.of(), false),
                 custom("scheduling.volcano.sh", "v1beta1", "podgroups", "podgroup", "PodGroup", true,
                         List.of("pg", "podgroup-v1beta1"), true),

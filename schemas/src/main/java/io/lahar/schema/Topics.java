@@ -109,7 +109,7 @@ public final class Topics {
           "lahar.command-results",
           JOB_PARTITIONS,
           false,
-          "namespace/name of the Job, JobFlow or JobTemplate",
+          "namespace/name of the Job, JobFlow, JobTemplate or CronJob",
           CommandResult.getClassSchema());
 
   public static final TopicSpec POD_EVENTS =
@@ -186,6 +186,22 @@ public final class Topics {
           "namespace/name of the JobFlow",
           JobFlowStatusRecord.getClassSchema());
 
+  public static final TopicSpec CRONJOB_COMMANDS =
+      new TopicSpec(
+          "lahar.cronjob-commands",
+          JOB_PARTITIONS,
+          false,
+          "namespace/name of the CronJob",
+          CronJobCommand.getClassSchema());
+
+  public static final TopicSpec CRONJOB_STATUS =
+      new TopicSpec(
+          "lahar.cronjob-status",
+          JOB_PARTITIONS,
+          true,
+          "namespace/name of the CronJob",
+          CronJobStatusRecord.getClassSchema());
+
   public static final TopicSpec CLOCK =
       new TopicSpec(
           "lahar.clock",
@@ -203,6 +219,18 @@ public final class Topics {
   public static final TopicSpec FLOW_CLOCK =
       new TopicSpec(
           "lahar.flow-clock",
+          JOB_PARTITIONS,
+          false,
+          "the partition number, as a decimal string",
+          Tick.getClassSchema());
+
+  /**
+   * The same ticks again, for the CronJob engine: a source of its own, as for the JobFlow engine,
+   * so the CronJobs are a sub-topology of their own.
+   */
+  public static final TopicSpec CRON_CLOCK =
+      new TopicSpec(
+          "lahar.cron-clock",
           JOB_PARTITIONS,
           false,
           "the partition number, as a decimal string",
@@ -232,8 +260,11 @@ public final class Topics {
           JOB_TEMPLATES,
           FLOW_COMMANDS,
           FLOW_STATUS,
+          CRONJOB_COMMANDS,
+          CRONJOB_STATUS,
           CLOCK,
           FLOW_CLOCK,
+          CRON_CLOCK,
           DEAD_LETTERS);
 
   private Topics() {}

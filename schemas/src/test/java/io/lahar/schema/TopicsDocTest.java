@@ -68,7 +68,7 @@ class TopicsDocTest {
   void statusTopicsAreCompactedAndLogsAreNot() {
     assertThat(Topics.all().stream().filter(TopicSpec::compacted).map(TopicSpec::name))
         .containsExactlyInAnyOrder("lahar.job-status", "lahar.pod-groups", "lahar.nodes", "lahar.queues",
-            "lahar.queue-status", "lahar.job-templates", "lahar.flow-status");
+            "lahar.queue-status", "lahar.job-templates", "lahar.flow-status", "lahar.cronjob-status");
     assertThat(Topics.JOB_COMMANDS.cleanupPolicy()).isEqualTo("delete");
     assertThat(Topics.JOB_STATUS.cleanupPolicy()).isEqualTo("compact");
     assertThat(Topics.JOB_STATUS.valueSubject()).isEqualTo("lahar.job-status-value");

@@ -13,12 +13,14 @@ import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Tick;
+import io.lahar.streams.job.CronStatusFeed;
 import io.lahar.streams.job.FlowStatusFeed;
 import io.lahar.streams.job.JobLifecycleProcessor;
 import io.lahar.streams.job.JobStore;
 import io.lahar.streams.job.Sinks;
 import io.lahar.streams.job.TimerIndex;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.streams.cron.CronTopology;
 import io.lahar.streams.flow.FlowTopology;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.streams.kafka.GlobalStoreUpdater;
@@ -128,13 +130,16 @@ public class LaharTopology {
                 serdes.value(PodEvent.class).deserializer(), serdes.value(SchedulerDecision.class).deserializer(),
                 serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
         var flows = new FlowStatusFeed(FlowTopology.JOB_STATUS_NODE, serdes.directValue(JobStatusRecord.class));
+        var crons = new CronStatusFeed(CronTopology.JOB_STATUS_NODE);
         KStream<Object, Object> lifecycle = inputs.process(
-                () -> guards.guard(new JobLifecycleProcessor(decoders, flows, tickBudget, maxClockStep, limits),
+                () -> guards.guard(new JobLifecycleProcessor(decoders, flows, crons, tickBudget, maxClockStep, limits),
                         Sinks.DEAD_LETTERS),
                 Named.as(LIFECYCLE));
-        FlowTopology.addRepartitions(builder, serdes, lifecycle, guards);
+        KStream<String, byte[]> results = FlowTopology.addRepartitions(builder, serdes, lifecycle, guards);
+        CronTopology.addRepartitions(serdes, lifecycle, results, guards);
         Topology topology = builder.build();
         FlowTopology.requireJobStatusNode(topology, LIFECYCLE);
+        FlowTopology.requireNode(topology, LIFECYCLE, CronTopology.JOB_STATUS_NODE);
 
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(QueueLookup.STORE), Serdes.String(), Serdes.ByteArray())
@@ -160,6 +165,7 @@ public class LaharTopology {
         topology.addSink(Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
                 serdes.value(DeadLetter.class).serializer(), LIFECYCLE);
         FlowTopology.addTo(topology, serdes, tickBudget, guards, limits);
+        CronTopology.addTo(topology, serdes, tickBudget, guards, limits);
         return topology;
     }
 }

@@ -357,6 +357,9 @@ final class LaharSystem implements AutoCloseable {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<String> inputs = new ArrayList<>(InputLog.TOPICS);
             inputs.add(Topics.FLOW_COMMANDS.name());
+            // The CronJob engine's: earlier runs' ticks (a test writes some ahead of the wall clock) would move its clock.
+            inputs.add(Topics.CRONJOB_COMMANDS.name());
+            inputs.add(Topics.CRON_CLOCK.name());
             List<TopicPartition> partitions = inputs.stream()
                     .flatMap(t -> IntStream.range(0, Topics.JOB_PARTITIONS).mapToObj(i -> new TopicPartition(t, i)))
                     .toList();

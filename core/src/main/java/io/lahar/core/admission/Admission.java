@@ -1,5 +1,6 @@
 package io.lahar.core.admission;
 
+import io.lahar.core.api.CronJob;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobTemplate;
@@ -35,6 +36,7 @@ public final class Admission {
         }
         return switch (m) {
             case Job j -> widen(JobAdmission.create(j, ctx));
+            case CronJob c -> widen(CronJobAdmission.create(c, ctx));
             case JobTemplate t -> widen(JobTemplateAdmission.create(t, ctx));
             case JobFlow f -> widen(JobFlowAdmission.create(f, ctx));
             case Queue q -> widen(QueueAdmission.create(q, ctx));
@@ -53,6 +55,7 @@ public final class Admission {
         }
         return switch (m) {
             case Job j -> widen(JobAdmission.update((Job) old, j, ctx));
+            case CronJob c -> widen(CronJobAdmission.update((CronJob) old, c, ctx));
             case JobTemplate t -> widen(JobTemplateAdmission.update((JobTemplate) old, t, ctx));
             case JobFlow f -> widen(JobFlowAdmission.update((JobFlow) old, f, ctx));
             case Queue q -> widen(QueueAdmission.update((Queue) old, q, ctx));
@@ -67,6 +70,7 @@ public final class Admission {
             case JobTemplate t -> widen(JobTemplateAdmission.delete(t, ctx));
             case JobFlow f -> widen(JobFlowAdmission.delete(f, ctx));
             case Job j -> AdmissionResult.accept(j);
+            case CronJob c -> AdmissionResult.accept(c);
             case PodGroup p -> AdmissionResult.accept(p);
             case PriorityClass p -> AdmissionResult.accept(p);
         };

@@ -1,5 +1,6 @@
 package io.lahar.core.admission;
 
+import io.lahar.core.api.CronJob;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobTemplate;
@@ -30,12 +31,14 @@ public final class AdmissionContext {
     private final Map<String, Job> jobs;
     private final Map<String, PodGroup> podGroups;
     private final Map<String, PriorityClass> priorityClasses;
+    private final Map<String, CronJob> cronJobs;
     private final AdmissionLimits limits;
 
     private AdmissionContext(Map<String, Queue> queues, Map<String, JobTemplate> templates,
                              Map<String, JobFlow> flows, Map<String, Job> jobs,
                              Map<String, PodGroup> podGroups, Map<String, PriorityClass> priorityClasses,
-                             AdmissionLimits limits) {
+                             Map<String, CronJob> cronJobs, AdmissionLimits limits) {
+        this.cronJobs = cronJobs;
         this.limits = limits;
         this.queues = queues;
         this.templates = templates;
@@ -47,7 +50,7 @@ public final class AdmissionContext {
 
     /** Nothing exists, not even the root queue; the default limits. */
     public static AdmissionContext empty() {
-        return new AdmissionContext(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), AdmissionLimits.DEFAULTS);
+        return new AdmissionContext(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), AdmissionLimits.DEFAULTS);
     }
 
     /** A fresh Volcano install: the {@code root} queue and the open leaf {@code default} under it. */
@@ -85,30 +88,32 @@ public final class AdmissionContext {
     /** This context with {@code m} added (or replacing the object of the same kind and name). */
     public AdmissionContext with(Manifest m) {
         return switch (m) {
-            case Queue q -> new AdmissionContext(put(queues, q.name(), q), templates, flows, jobs, podGroups, priorityClasses, limits);
-            case JobTemplate t -> new AdmissionContext(queues, put(templates, key(t), t), flows, jobs, podGroups, priorityClasses, limits);
-            case JobFlow f -> new AdmissionContext(queues, templates, put(flows, key(f), f), jobs, podGroups, priorityClasses, limits);
-            case Job j -> new AdmissionContext(queues, templates, flows, put(jobs, key(j), j), podGroups, priorityClasses, limits);
-            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, put(podGroups, key(p), p), priorityClasses, limits);
-            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, put(priorityClasses, p.name(), p), limits);
+            case Queue q -> new AdmissionContext(put(queues, q.name(), q), templates, flows, jobs, podGroups, priorityClasses, cronJobs, limits);
+            case JobTemplate t -> new AdmissionContext(queues, put(templates, key(t), t), flows, jobs, podGroups, priorityClasses, cronJobs, limits);
+            case JobFlow f -> new AdmissionContext(queues, templates, put(flows, key(f), f), jobs, podGroups, priorityClasses, cronJobs, limits);
+            case Job j -> new AdmissionContext(queues, templates, flows, put(jobs, key(j), j), podGroups, priorityClasses, cronJobs, limits);
+            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, put(podGroups, key(p), p), priorityClasses, cronJobs, limits);
+            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, put(priorityClasses, p.name(), p), cronJobs, limits);
+            case CronJob c -> new AdmissionContext(queues, templates, flows, jobs, podGroups, priorityClasses, put(cronJobs, key(c), c), limits);
         };
     }
 
     /** This context with {@code m} deleted. */
     public AdmissionContext without(Manifest m) {
         return switch (m) {
-            case Queue q -> new AdmissionContext(remove(queues, q.name()), templates, flows, jobs, podGroups, priorityClasses, limits);
-            case JobTemplate t -> new AdmissionContext(queues, remove(templates, key(t)), flows, jobs, podGroups, priorityClasses, limits);
-            case JobFlow f -> new AdmissionContext(queues, templates, remove(flows, key(f)), jobs, podGroups, priorityClasses, limits);
-            case Job j -> new AdmissionContext(queues, templates, flows, remove(jobs, key(j)), podGroups, priorityClasses, limits);
-            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, remove(podGroups, key(p)), priorityClasses, limits);
-            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, remove(priorityClasses, p.name()), limits);
+            case Queue q -> new AdmissionContext(remove(queues, q.name()), templates, flows, jobs, podGroups, priorityClasses, cronJobs, limits);
+            case JobTemplate t -> new AdmissionContext(queues, remove(templates, key(t)), flows, jobs, podGroups, priorityClasses, cronJobs, limits);
+            case JobFlow f -> new AdmissionContext(queues, templates, remove(flows, key(f)), jobs, podGroups, priorityClasses, cronJobs, limits);
+            case Job j -> new AdmissionContext(queues, templates, flows, remove(jobs, key(j)), podGroups, priorityClasses, cronJobs, limits);
+            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, remove(podGroups, key(p)), priorityClasses, cronJobs, limits);
+            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, remove(priorityClasses, p.name()), cronJobs, limits);
+            case CronJob c -> new AdmissionContext(queues, templates, flows, jobs, podGroups, priorityClasses, remove(cronJobs, key(c)), limits);
         };
     }
 
     /** This context with other limits. */
     public AdmissionContext withLimits(AdmissionLimits next) {
-        return new AdmissionContext(queues, templates, flows, jobs, podGroups, priorityClasses, next);
+        return new AdmissionContext(queues, templates, flows, jobs, podGroups, priorityClasses, cronJobs, next);
     }
 
     /** The bounds on the numbers a manifest may ask for. */
@@ -125,6 +130,7 @@ public final class AdmissionContext {
             case Job j -> jobs.get(key(j));
             case PodGroup p -> podGroups.get(key(p));
             case PriorityClass p -> priorityClasses.get(p.name());
+            case CronJob c -> cronJobs.get(key(c));
         });
     }
 

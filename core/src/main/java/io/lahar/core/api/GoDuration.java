@@ -134,6 +134,9 @@ public final class GoDuration {
             };
             nanos = nanos.add(amount.multiply(BigDecimal.valueOf(unit)));
         }
+        if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            return Optional.empty(); // Go: time: invalid duration
+        }
         Duration d = Duration.ofNanos(nanos.longValue());
         return Optional.of(negative ? d.negated() : d);
     }

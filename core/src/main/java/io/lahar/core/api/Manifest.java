@@ -4,7 +4,7 @@ package io.lahar.core.api;
  * A Kubernetes object Lahar understands, read from YAML or JSON by {@link Manifests}. Sealed so
  * that admission, the CLI and the engines switch over every kind exhaustively.
  */
-public sealed interface Manifest permits Job, JobTemplate, JobFlow, Queue, PodGroup, PriorityClass {
+public sealed interface Manifest permits Job, CronJob, JobTemplate, JobFlow, Queue, PodGroup, PriorityClass {
 
     String apiVersion();
 

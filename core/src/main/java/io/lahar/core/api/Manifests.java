@@ -248,7 +248,7 @@ public final class Manifests {
         Class<? extends Manifest> type = typeOf(apiVersion, kind);
         if (type == null) {
             throw new ManifestException("unknown kind \"" + kind + "\" of apiVersion \"" + apiVersion
-                    + "\" (known: Job batch.volcano.sh/v1alpha1, JobTemplate and JobFlow flow.volcano.sh/v1alpha1,"
+                    + "\" (known: Job and CronJob batch.volcano.sh/v1alpha1, JobTemplate and JobFlow flow.volcano.sh/v1alpha1,"
                     + " Queue and PodGroup scheduling.volcano.sh/v1beta1, PriorityClass scheduling.k8s.io/v1)", true);
         }
         UnknownFields unknown = new UnknownFields();
@@ -306,6 +306,7 @@ public final class Manifests {
         String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
         return switch (kind) {
             case "Job" -> group.equals("batch.volcano.sh") ? Job.class : null;
+            case "CronJob" -> group.equals("batch.volcano.sh") ? CronJob.class : null;
             case "JobTemplate" -> group.equals("flow.volcano.sh") ? JobTemplate.class : null;
             case "JobFlow" -> group.equals("flow.volcano.sh") ? JobFlow.class : null;
             case "Queue" -> group.equals("scheduling.volcano.sh") ? Queue.class : null;

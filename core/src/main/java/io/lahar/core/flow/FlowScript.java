@@ -1,9 +1,6 @@
 package io.lahar.core.flow;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifest;
@@ -11,14 +8,14 @@ import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.job.PodPhase;
 import io.lahar.core.sim.ScriptException;
+import io.lahar.core.sim.ScriptLines;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
+
+import static io.lahar.core.sim.ScriptLines.only;
+import static io.lahar.core.sim.ScriptLines.text;
 
 /**
  * Reads a flow simulation script: JSON Lines, blank lines skipped. Steps:
@@ -28,33 +25,14 @@ import java.util.Set;
  */
 public final class FlowScript {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private FlowScript() {
     }
 
     public static List<FlowStep> parse(String text) {
-        List<FlowStep> steps = new ArrayList<>();
-        String[] lines = text.split("\r?\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-            String l = lines[i].strip();
-            if (!l.isEmpty()) {
-                steps.add(parseLine(i + 1, l));
-            }
-        }
-        return steps;
+        return ScriptLines.parse(text, "{\"job\":\"b\",\"phase\":\"Completed\"}", FlowScript::step);
     }
 
-    static FlowStep parseLine(int line, String text) {
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new ScriptException(line, "not JSON: " + e.getOriginalMessage());
-        }
-        if (node == null || !node.isObject()) {
-            throw new ScriptException(line, "a step must be a JSON object such as {\"job\":\"b\",\"phase\":\"Completed\"}");
-        }
+    private static FlowStep step(int line, JsonNode node) {
         if (node.has("job")) {
             only(line, node, Set.of("job", "task", "phase"));
             String template = text(line, node, "job");
@@ -84,12 +62,7 @@ public final class FlowScript {
         }
         if (node.has("advance")) {
             only(line, node, Set.of("advance"));
-            JsonNode v = node.get("advance");
-            Optional<Duration> d = v.isTextual() ? GoDuration.parse(v.asText()) : Optional.empty();
-            if (d.isEmpty() || d.get().isNegative()) {
-                throw new ScriptException(line, "advance: expected a duration such as \"30s\" or \"5m\", got " + v);
-            }
-            return new FlowStep.AdvanceStep(line, d.get());
+            return new FlowStep.AdvanceStep(line, ScriptLines.advance(line, node));
         }
         if (node.has("template")) {
             only(line, node, Set.of("template"));
@@ -105,26 +78,5 @@ public final class FlowScript {
             return new FlowStep.TemplateStep(line, t);
         }
         throw new ScriptException(line, "no step kind; expected one of job, command, advance, template");
-    }
-
-    private static void only(int line, JsonNode node, Set<String> allowed) {
-        Iterator<String> names = node.fieldNames();
-        while (names.hasNext()) {
-            String n = names.next();
-            if (!allowed.contains(n)) {
-                throw new ScriptException(line, n + ": unknown field");
-            }
-        }
-    }
-
-    private static String text(int line, JsonNode node, String field) {
-        JsonNode f = node.get(field);
-        if (f == null || f.isNull()) {
-            return null;
-        }
-        if (!f.isTextual() || f.asText().isEmpty()) {
-            throw new ScriptException(line, field + ": expected a non-empty string, got " + f);
-        }
-        return f.asText();
     }
 }

@@ -1,19 +1,14 @@
 package io.lahar.core.sim;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lahar.core.api.Action;
-import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.job.PodPhase;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -22,35 +17,16 @@ import java.util.Set;
  */
 public final class ScriptParser {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> KINDS = Set.of("pod", "command", "advance", "update", "podgroup", "settle");
 
     private ScriptParser() {
     }
 
     public static List<ScriptStep> parse(String text) {
-        List<ScriptStep> steps = new ArrayList<>();
-        String[] lines = text.split("\r?\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-            String l = lines[i].strip();
-            if (l.isEmpty()) {
-                continue;
-            }
-            steps.add(parseLine(i + 1, l));
-        }
-        return steps;
+        return ScriptLines.parse(text, "{\"advance\":\"30s\"}", ScriptParser::step);
     }
 
-    static ScriptStep parseLine(int line, String text) {
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new ScriptException(line, "not JSON: " + e.getOriginalMessage());
-        }
-        if (node == null || !node.isObject()) {
-            throw new ScriptException(line, "a step must be a JSON object such as {\"advance\":\"30s\"}");
-        }
+    private static ScriptStep step(int line, JsonNode node) {
         List<String> keys = new ArrayList<>();
         node.fieldNames().forEachRemaining(keys::add);
         // A command names its target pod with a "pod" field: "command" decides the kind.
@@ -71,11 +47,7 @@ public final class ScriptParser {
             case "command" -> command(line, node);
             case "advance" -> {
                 only(line, node, Set.of("advance"), "");
-                Optional<Duration> d = v.isTextual() ? GoDuration.parse(v.asText()) : Optional.empty();
-                if (d.isEmpty() || d.get().isNegative()) {
-                    throw new ScriptException(line, "advance: expected a duration such as \"30s\" or \"5m\", got " + v);
-                }
-                yield new ScriptStep.AdvanceStep(line, d.get());
+                yield new ScriptStep.AdvanceStep(line, ScriptLines.advance(line, node));
             }
             case "update" -> {
                 only(line, node, Set.of("update"), "");

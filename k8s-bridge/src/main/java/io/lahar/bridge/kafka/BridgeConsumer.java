@@ -2,6 +2,7 @@ package io.lahar.bridge.kafka;
 
 import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
+import io.lahar.bridge.reconcile.CronJobStatusWriter;
 import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
@@ -10,6 +11,7 @@ import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.RecordSink;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeletePod;
+import io.lahar.schema.CronJobStatusRecord;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.PodGroup;
@@ -45,7 +47,7 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The bridge's input loop: pod intents, scheduler decisions, pod groups, job, flow and queue status
+ * The bridge's input loop: pod intents, scheduler decisions, pod groups, job, flow, CronJob and queue status
  * and command results (for commands from Volcano CRs), read with a
  * plain consumer and handed to the reconcilers one record at a time, in partition order. Offsets are
  * committed once a record's work is done (at least once: every reconciler is idempotent); a bind
@@ -70,7 +72,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     static final Duration PAUSE_FIRST = Duration.ofSeconds(1);
     static final Duration PAUSE_MAX = Duration.ofSeconds(30);
     static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
-            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name(), Topics.FLOW_STATUS.name(), Topics.QUEUE_STATUS.name());
+            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name(), Topics.FLOW_STATUS.name(), Topics.QUEUE_STATUS.name(),
+            Topics.CRONJOB_STATUS.name());
 
     private final KafkaConsumer<String, byte[]> consumer;
     /** An input topic and the reader of its values. */
@@ -83,6 +86,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final PodGroupReconciler podGroupReconciler;
     private final JobStatusWriter statusWriter;
     private final FlowStatusWriter flowStatusWriter;
+    private final CronJobStatusWriter cronJobStatusWriter;
     private final QueueStatusWriter queueStatusWriter;
     private final CommandResultReporter resultReporter;
     private final RecordSink sink;
@@ -96,8 +100,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     public BridgeConsumer(String bootstrapServers, RegistrySerdes serdes, String groupId,
                           PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
                           PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter,
-                          FlowStatusWriter flowStatusWriter, QueueStatusWriter queueStatusWriter, CommandResultReporter resultReporter, RecordSink sink,
-                          Optional<String> namespace) {
+                          FlowStatusWriter flowStatusWriter, CronJobStatusWriter cronJobStatusWriter, QueueStatusWriter queueStatusWriter,
+                          CommandResultReporter resultReporter, RecordSink sink, Optional<String> namespace) {
         this.namespace = namespace;
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -114,12 +118,14 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         add(Topics.JOB_STATUS, serdes.value(JobStatusRecord.class).deserializer());
         add(Topics.COMMAND_RESULTS, serdes.value(CommandResult.class).deserializer());
         add(Topics.FLOW_STATUS, serdes.value(JobFlowStatusRecord.class).deserializer());
+        add(Topics.CRONJOB_STATUS, serdes.value(CronJobStatusRecord.class).deserializer());
         add(Topics.QUEUE_STATUS, serdes.value(QueueStatus.class).deserializer());
         this.intentReconciler = intentReconciler;
         this.decisionReconciler = decisionReconciler;
         this.podGroupReconciler = podGroupReconciler;
         this.statusWriter = statusWriter;
         this.flowStatusWriter = flowStatusWriter;
+        this.cronJobStatusWriter = cronJobStatusWriter;
         this.queueStatusWriter = queueStatusWriter;
         this.resultReporter = resultReporter;
         this.sink = sink;
@@ -302,6 +308,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 case PodGroup group -> podGroupReconciler.apply(record.key(), group);
                 case JobStatusRecord status -> statusWriter.apply(status);
                 case JobFlowStatusRecord status -> flowStatusWriter.apply(status);
+                case CronJobStatusRecord status -> cronJobStatusWriter.apply(status);
                 // Keyed by queue name: a bridge bound to one namespace skips them (Queues are cluster-scoped).
                 case QueueStatus status -> queueStatusWriter.apply(status);
                 case CommandResult result -> resultReporter.apply(result);

@@ -8,13 +8,14 @@ import io.lahar.schema.CommandResult;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * The engine's answer to a command that came from Volcano's API, as a Kubernetes Event on the CR
- * it was about (Job, JobFlow or JobTemplate): where Volcano's admission webhook would have refused
+ * it was about (Job, CronJob, JobFlow or JobTemplate): where Volcano's admission webhook would have refused
  * {@code kubectl apply}, Lahar admits asynchronously, so {@code kubectl describe vcjob} (or
  * {@code jobflow}, {@code jobtemplate}) is where a user reads why it was rejected.
  */
@@ -31,6 +32,7 @@ public final class CommandEvents {
     /** The CR kinds whose commands the bridge sends, and how a result's kind names them. */
     public enum Target {
         JOB(VolcanoKinds.JOBS, VolcanoKinds.BATCH_API_VERSION),
+        CRON_JOB(VolcanoKinds.CRON_JOBS, VolcanoKinds.BATCH_API_VERSION),
         JOB_FLOW(VolcanoKinds.JOB_FLOWS, VolcanoKinds.FLOW_API_VERSION),
         JOB_TEMPLATE(VolcanoKinds.JOB_TEMPLATES, VolcanoKinds.FLOW_API_VERSION);
 
@@ -44,10 +46,14 @@ public final class CommandEvents {
 
         /**
          * The engine names flow results SubmitJobFlow, DeleteJobFlow, SubmitJobTemplate,
-         * DeleteJobTemplate; every other kind (SubmitJob, UpdateJob, DeleteJob, a job action) is about a Job.
+         * DeleteJobTemplate, CronJob results SubmitCronJob, SuspendCronJob, DeleteCronJob; every
+         * other kind (SubmitJob, UpdateJob, DeleteJob, a job action) is about a Job.
          */
         public static Target of(CommandResult result) {
             String kind = result.getKind();
+            if (kind.endsWith("CronJob")) {
+                return CRON_JOB;
+            }
             if (kind.endsWith("JobFlow")) {
                 return JOB_FLOW;
             }
@@ -69,21 +75,33 @@ public final class CommandEvents {
         Target target = Target.of(result);
         String message = result.getAccepted() ? "accepted by Lahar (" + result.getRequestId() + ")"
                 : result.getViolations().stream().map(v -> v.getPath() + ": " + v.getMessage()).collect(Collectors.joining("; "));
+        return event(result.getNamespace(), result.getName(), result.getRequestId(), target.apiVersion, target.kind.getKind(),
+                jobUid.orElse(null), result.getAccepted() ? "Normal" : "Warning", result.getAccepted() ? "Admitted" : "Rejected",
+                message, result.getTime());
+    }
+
+    /**
+     * An Event from Lahar about the object {@code kind} {@code namespace/name}, its message capped
+     * at Kubernetes' limit; named {@code <name>.<digest of nameSeed>}, so the same seed never
+     * makes a second one.
+     */
+    static Event event(String namespace, String name, String nameSeed, String apiVersion, String kind, String uid,
+                       String type, String reason, String message, Instant at) {
         if (message.length() > MAX_MESSAGE) {
             message = message.substring(0, MAX_MESSAGE - 3) + "...";
         }
-        String time = VolcanoCrs.rfc3339(result.getTime());
+        String time = VolcanoCrs.rfc3339(at);
         return new EventBuilder()
                 .withNewMetadata()
-                .withName(result.getName() + "." + digest(result.getRequestId()))
-                .withNamespace(result.getNamespace())
+                .withName(name + "." + digest(nameSeed))
+                .withNamespace(namespace)
                 .endMetadata()
                 .withNewInvolvedObject()
-                .withApiVersion(target.apiVersion).withKind(target.kind.getKind())
-                .withName(result.getName()).withNamespace(result.getNamespace()).withUid(jobUid.orElse(null))
+                .withApiVersion(apiVersion).withKind(kind)
+                .withName(name).withNamespace(namespace).withUid(uid)
                 .endInvolvedObject()
-                .withType(result.getAccepted() ? "Normal" : "Warning")
-                .withReason(result.getAccepted() ? "Admitted" : "Rejected")
+                .withType(type)
+                .withReason(reason)
                 .withMessage(message)
                 .withNewSource().withComponent("lahar").endSource()
                 .withReportingComponent("lahar")

@@ -14,6 +14,7 @@ public final class VolcanoKinds {
     public static final String FLOW_API_VERSION = "flow.volcano.sh/v1alpha1";
 
     public static final ResourceDefinitionContext JOBS = context("batch.volcano.sh", "v1alpha1", "jobs", "Job", true);
+    public static final ResourceDefinitionContext CRON_JOBS = context("batch.volcano.sh", "v1alpha1", "cronjobs", "CronJob", true);
     public static final ResourceDefinitionContext COMMANDS = context("bus.volcano.sh", "v1alpha1", "commands", "Command", true);
     public static final ResourceDefinitionContext POD_GROUPS = context("scheduling.volcano.sh", "v1beta1", "podgroups", "PodGroup", true);
     public static final ResourceDefinitionContext QUEUES = context("scheduling.volcano.sh", "v1beta1", "queues", "Queue", false);

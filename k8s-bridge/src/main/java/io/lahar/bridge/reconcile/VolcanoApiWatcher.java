@@ -5,9 +5,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.lahar.bridge.mapping.CronJobCrs;
 import io.lahar.bridge.mapping.FlowCrs;
 import io.lahar.bridge.mapping.VolcanoCrs;
 import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.schema.CronJobCommand;
 import io.lahar.schema.FlowCommand;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.JobCommand;
@@ -28,7 +30,8 @@ import java.util.function.Consumer;
  * Volcano's own API as Lahar input, so {@code kubectl apply -f job.yaml} and {@code vcctl} work:
  * Job CRs become submit / update / delete commands, Command CRs (vcctl job suspend, resume, ...)
  * become job actions and are then deleted, as Volcano's controller does, JobFlow and JobTemplate
- * CRs become flow commands, and Queue CRs feed the queues topic (a deleted Queue as a tombstone).
+ * CRs become flow commands, CronJob CRs CronJob commands, and Queue CRs feed the queues topic (a
+ * deleted Queue as a tombstone).
  */
 public final class VolcanoApiWatcher implements AutoCloseable {
 
@@ -63,6 +66,7 @@ public final class VolcanoApiWatcher implements AutoCloseable {
             informers.add(inform(kind == FlowKind.JobFlow ? VolcanoKinds.JOB_FLOWS : VolcanoKinds.JOB_TEMPLATES,
                     new Handler(cr -> flowAdded(kind, cr), (o, n) -> flowUpdated(kind, o, n), cr -> flowDeleted(kind, cr))));
         }
+        informers.add(inform(VolcanoKinds.CRON_JOBS, new Handler(this::cronJobAdded, this::cronJobUpdated, this::cronJobDeleted)));
         if (namespace.isEmpty()) {
             informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, this::queueUpdated, this::queueDeleted)));
         }
@@ -143,6 +147,33 @@ public final class VolcanoApiWatcher implements AutoCloseable {
 
     void flowDeleted(FlowKind kind, GenericKubernetesResource cr) {
         sendFlowCommand(FlowCrs.delete(cr, kind, clock.instant()));
+    }
+
+    /**
+     * A CronJob, created or changed: its submit creates it, or updates the one of that name (the
+     * engine treats a repeat of the same spec as no change); a status write (ours) is no change.
+     */
+    void cronJobAdded(GenericKubernetesResource cr) {
+        String uid = cr.getMetadata().getUid();
+        unsent.add(uid);
+        sendCronJobCommand(CronJobCrs.submit(cr, clock.instant()));
+        unsent.remove(uid);
+    }
+
+    void cronJobUpdated(GenericKubernetesResource old, GenericKubernetesResource cr) {
+        if (unsent.contains(cr.getMetadata().getUid())) {
+            cronJobAdded(cr);
+        } else if (!Objects.equals(old.getAdditionalProperties().get("spec"), cr.getAdditionalProperties().get("spec"))) {
+            sendCronJobCommand(CronJobCrs.resubmit(cr, clock.instant()));
+        }
+    }
+
+    void cronJobDeleted(GenericKubernetesResource cr) {
+        sendCronJobCommand(CronJobCrs.delete(cr, clock.instant()));
+    }
+
+    private void sendCronJobCommand(CronJobCommand command) {
+        sink.send(Topics.CRONJOB_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()), command);
     }
 
     private static boolean hasPhase(GenericKubernetesResource cr) {

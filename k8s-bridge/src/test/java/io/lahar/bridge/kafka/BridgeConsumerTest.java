@@ -45,7 +45,8 @@ class BridgeConsumerTest {
         consumer = new BridgeConsumer("127.0.0.1:1", new RegistrySerdes("http://127.0.0.1:1/apis/registry/v3", Duration.ofSeconds(1)), "test",
                 new PodIntentReconciler(client, retry, new EngineDeletions(), SshKeyPair::generate),
                 new DecisionReconciler(client, retry), new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
-                new FlowStatusWriter(client, retry), new QueueStatusWriter(client, retry),
+                new FlowStatusWriter(client, retry), new io.lahar.bridge.reconcile.CronJobStatusWriter(client, retry),
+                new QueueStatusWriter(client, retry),
                 new CommandResultReporter(client, retry),
                 (topic, key, value) -> {
                     assertThat(topic).isEqualTo(Topics.DEAD_LETTERS.name());

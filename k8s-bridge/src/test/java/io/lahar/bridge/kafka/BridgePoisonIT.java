@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.lahar.bridge.TestIntents;
 import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.reconcile.CommandResultReporter;
+import io.lahar.bridge.reconcile.CronJobStatusWriter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.EngineDeletions;
 import io.lahar.bridge.reconcile.FlowStatusWriter;
@@ -16,6 +17,8 @@ import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.schema.Bind;
 import io.lahar.schema.CommandResult;
+import io.lahar.schema.CronJobStatus;
+import io.lahar.schema.CronJobStatusRecord;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.JobFlowState;
 import io.lahar.schema.JobFlowStatus;
@@ -75,7 +78,8 @@ class BridgePoisonIT {
         consumer = new BridgeConsumer("127.0.0.1:1", SERDES, "test",
                 new PodIntentReconciler(client, retry, new EngineDeletions(), SshKeyPair::generate),
                 new DecisionReconciler(client, retry), new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
-                new FlowStatusWriter(client, retry), new QueueStatusWriter(client, retry), new CommandResultReporter(client, retry),
+                new FlowStatusWriter(client, retry), new CronJobStatusWriter(client, retry), new QueueStatusWriter(client, retry),
+                new CommandResultReporter(client, retry),
                 (topic, key, value) -> {
                     assertThat(topic).isEqualTo(Topics.DEAD_LETTERS.name());
                     sent.add(value);
@@ -108,6 +112,8 @@ class BridgePoisonIT {
                 new Input(Topics.FLOW_STATUS, "team/flow", JobFlowStatusRecord.newBuilder().setNamespace("team").setName("flow")
                         .setUid("u").setManifest("{}").setTime(T0)
                         .setStatus(JobFlowStatus.newBuilder().setState(new JobFlowState("Running")).build()).build(), "team/other"),
+                new Input(Topics.CRONJOB_STATUS, "team/cron", CronJobStatusRecord.newBuilder().setNamespace("team").setName("cron")
+                        .setUid("u").setManifest("{}").setTime(T0).setStatus(CronJobStatus.newBuilder().build()).build(), "team/other"),
                 new Input(Topics.QUEUE_STATUS, "relia-q", QueueStatus.newBuilder().setName("relia-q").setState(QueueState.Open)
                         .setTime(T0).build(), "other-q"));
     }

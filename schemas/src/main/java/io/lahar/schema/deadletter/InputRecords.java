@@ -1,6 +1,8 @@
 package io.lahar.schema.deadletter;
 
 import io.lahar.schema.CommandResult;
+import io.lahar.schema.CronJobCommand;
+import io.lahar.schema.CronJobStatusRecord;
 import io.lahar.schema.FlowCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobFlowStatusRecord;
@@ -106,6 +108,8 @@ public final class InputRecords {
             case JobTemplate r -> Topics.jobKey(r.getNamespace(), r.getName());
             case FlowCommand r -> Topics.jobKey(r.getNamespace(), r.getName());
             case JobFlowStatusRecord r -> Topics.jobKey(r.getNamespace(), r.getName());
+            case CronJobCommand r -> Topics.jobKey(r.getNamespace(), r.getName());
+            case CronJobStatusRecord r -> Topics.jobKey(r.getNamespace(), r.getName());
             case Node r -> r.getName();
             case Queue r -> r.getName();
             case QueueStatus r -> r.getName();

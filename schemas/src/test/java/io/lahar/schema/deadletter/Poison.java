@@ -70,7 +70,7 @@ public enum Poison {
             case UNKNOWN_SCHEMA_ID -> "schema id " + UNKNOWN_ID + " on " + input.topic().name()
                     + " is not in the schema registry, which answered 404";
             case WRONG_RECORD_TYPE -> "records, not of io.lahar.schema." + input.valid().getSchema().getName() + " records";
-            case KEY_NOT_THE_IDENTITY -> input.topic() == Topics.CLOCK || input.topic() == Topics.FLOW_CLOCK
+            case KEY_NOT_THE_IDENTITY -> input.topic() == Topics.CLOCK || input.topic() == Topics.FLOW_CLOCK || input.topic() == Topics.CRON_CLOCK
                     ? "the record key \"" + input.otherKey() + "\" is not the number of its partition"
                     : "\"" + input.otherKey() + "\" does not match";
             case EMPTY_KEY -> "an empty key";

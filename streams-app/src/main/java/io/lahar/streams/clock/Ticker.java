@@ -26,8 +26,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Makes time an event: every {@code lahar.clock.interval} (1s by default) writes one {@link Tick}
- * with the wall-clock time into each partition of {@code lahar.clock} (the jobs' timers) and of
- * {@code lahar.flow-clock} (the JobFlows'), explicitly to that
+ * with the wall-clock time into each partition of {@code lahar.clock} (the jobs' timers), of
+ * {@code lahar.flow-clock} (the JobFlows') and of {@code lahar.cron-clock} (the CronJobs'), explicitly to that
  * partition (the default partitioner would hash the key elsewhere). Timers fire on these ticks,
  * so policy timeouts and TTLs fire on a quiet partition, and a replay of the log fires them at
  * the same points. The wall clock is read here, at the edge, and nowhere in the engine.
@@ -49,8 +49,8 @@ public class Ticker {
     @ConfigProperty(name = "lahar.clock.interval", defaultValue = "1S")
     Duration interval;
 
-    /** The topics ticked, each into every partition: the job lifecycle's and the JobFlow engine's. */
-    private static final List<TopicSpec> CLOCKS = List.of(Topics.CLOCK, Topics.FLOW_CLOCK);
+    /** The topics ticked, each into every partition: the job lifecycle's, the JobFlow engine's, the CronJob engine's. */
+    private static final List<TopicSpec> CLOCKS = List.of(Topics.CLOCK, Topics.FLOW_CLOCK, Topics.CRON_CLOCK);
 
     private ScheduledExecutorService executor;
     private KafkaProducer<String, Tick> producer;
@@ -70,7 +70,7 @@ public class Ticker {
             return t;
         });
         executor.scheduleAtFixedRate(this::tick, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-        LOG.infof("ticking every %s into %s and %s", interval, Topics.CLOCK.name(), Topics.FLOW_CLOCK.name());
+        LOG.infof("ticking every %s into %s", interval, CLOCKS.stream().map(TopicSpec::name).toList());
     }
 
     void tick() {

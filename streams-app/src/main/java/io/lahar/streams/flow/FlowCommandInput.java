@@ -400,12 +400,11 @@ public final class FlowCommandInput {
     }
 
     private static FlowVerdict reject(FlowCommand command, String kind, List<Violation> violations) {
-        return new FlowVerdict(command.getRequestId(), kind, false, violations, null, command.getSender(),
-                command.getTime().toEpochMilli());
+        return FlowVerdict.rejected(command.getRequestId(), kind, violations, command.getSender(), command.getTime().toEpochMilli());
     }
 
     private static FlowVerdict accept(FlowCommand command, String kind, String manifest, long time) {
-        return new FlowVerdict(command.getRequestId(), kind, true, List.of(), manifest, command.getSender(), time);
+        return FlowVerdict.accepted(command.getRequestId(), kind, manifest, command.getSender(), time);
     }
 
     private void answer(String key, FlowCommand command, FlowVerdict verdict, long timestamp) {

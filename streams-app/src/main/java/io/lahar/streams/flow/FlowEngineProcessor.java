@@ -17,10 +17,11 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.jboss.logging.Logger;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
+import static io.lahar.streams.flow.EngineRecords.decode;
+import static io.lahar.streams.flow.EngineRecords.keyOf;
+import static io.lahar.streams.flow.EngineRecords.reasons;
+
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * The JobFlow engine: one node, keyed by flow ({@code namespace/name}), reading the flow commands,
@@ -126,9 +127,7 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
             LOG.debugf("jobflow %s: refusal %s is not about the current job %s; ignored", key, result.getRequestId(), result.getName());
             return;
         }
-        List<String> reasons = result.getViolations().stream()
-                .map(v -> v.getPath().isEmpty() ? v.getMessage() : v.getPath() + ": " + v.getMessage()).toList();
-        engine.apply(key, entry, new FlowInput.JobRejected(job.name(), reasons, result.getTime().toEpochMilli()), timestamp);
+        engine.apply(key, entry, new FlowInput.JobRejected(job.name(), reasons(result), result.getTime().toEpochMilli()), timestamp);
     }
 
     /**
@@ -137,51 +136,15 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
      */
     private void tick(Tick tick, long timestamp) {
         long time = tick.getTime().toEpochMilli();
-        OptionalLong last = timers.clock();
-        if (last.isPresent() && time <= last.getAsLong()) {
-            return; // a late or repeated tick: time does not go back
-        }
-        timers.clock(time);
-        for (FlowTimers.Due due : timers.due(time, tickBudget)) {
-            try {
-                FlowEntry entry = engine.load(due.flow());
-                if (entry.held() != null) {
-                    commands.recheck(due.flow(), entry, time, timestamp);
-                } else if (entry.live()) {
-                    engine.apply(due.flow(), entry, new FlowInput.Tick(time), timestamp);
-                } else {
-                    timers.remove(due);
-                }
-            } catch (RuntimeException e) {
-                // One flow the engine cannot handle must not hold back the others due on this tick.
-                LOG.errorf(e, "jobflow %s due at %d could not be woken at %d; it leaves the timer index", due.flow(), due.due(), time);
+        timers.tick(time, tickBudget, "jobflow", due -> {
+            FlowEntry entry = engine.load(due.key());
+            if (entry.held() != null) {
+                commands.recheck(due.key(), entry, time, timestamp);
+            } else if (entry.live()) {
+                engine.apply(due.key(), entry, new FlowInput.Tick(time), timestamp);
+            } else {
                 timers.remove(due);
             }
-        }
-    }
-
-    private static String keyOf(Object key) {
-        String text = switch (key) {
-            case null -> null;
-            case String s -> s;
-            case byte[] b -> new String(b, StandardCharsets.UTF_8);
-            default -> key.toString();
-        };
-        if (text == null || text.isEmpty()) {
-            throw new IllegalArgumentException("key: the record has " + (text == null ? "no" : "an empty")
-                    + " key; flow inputs are keyed namespace/name");
-        }
-        return text;
-    }
-
-    private static <T> T decode(Deserializer<T> deserializer, String topic, byte[] value) {
-        if (value == null) {
-            throw new IllegalArgumentException("value: the record has no value; a " + topic + " record here cannot be a tombstone");
-        }
-        T decoded = deserializer.deserialize(topic, value);
-        if (decoded == null) {
-            throw new IllegalArgumentException("value: decoded to nothing");
-        }
-        return decoded;
+        });
     }
 }

@@ -27,17 +27,41 @@ import java.util.Optional;
  * result, dead-letters the ones that are bad). One that has the prefix but does not decode, or is
  * mis-keyed, throws, and its {@code GuardedProcessor} dead-letters it; so does a tombstone, which
  * the results topic does not have.
+ *
+ * <p>The CronJob engine's refusals are re-keyed alike, by their sender
+ * {@code cronjob:<namespace>/<cronjob>}, by an instance made with that prefix and the first node
+ * of its own repartition. That one passes over tombstones: the flows' instance reads the same
+ * records and dead-letters them, so a tombstone makes one letter.
  */
-final class FlowJobRejectionRekey implements Processor<String, byte[], String, byte[]> {
+public final class FlowJobRejectionRekey implements Processor<String, byte[], String, byte[]> {
 
     /** The sender prefix of the flow engine's job commands. */
     static final String SENDER_PREFIX = "jobflow:";
 
-    private final ByteMarker marker = new ByteMarker(SENDER_PREFIX.getBytes(StandardCharsets.UTF_8));
+    private final String prefix;
+    private final String next;
+    private final boolean judgesTombstones;
+    private final ByteMarker marker;
     private final Deserializer<CommandResult> deserializer;
     private ProcessorContext<String, byte[]> context;
 
     FlowJobRejectionRekey(Deserializer<CommandResult> deserializer) {
+        this(SENDER_PREFIX, FlowTopology.REJECTIONS_NODE, true, deserializer);
+    }
+
+    /**
+     * @param senderPrefix the prefix of the owner's sender, {@code <prefix><namespace>/<owner>}
+     * @param next         the node the re-keyed refusals go to (its sibling is the dead-letter sink)
+     */
+    public FlowJobRejectionRekey(String senderPrefix, String next, Deserializer<CommandResult> deserializer) {
+        this(senderPrefix, next, false, deserializer);
+    }
+
+    private FlowJobRejectionRekey(String senderPrefix, String next, boolean judgesTombstones, Deserializer<CommandResult> deserializer) {
+        this.prefix = senderPrefix;
+        this.next = next;
+        this.judgesTombstones = judgesTombstones;
+        this.marker = new ByteMarker(senderPrefix.getBytes(StandardCharsets.UTF_8));
         this.deserializer = deserializer;
     }
 
@@ -48,23 +72,31 @@ final class FlowJobRejectionRekey implements Processor<String, byte[], String, b
 
     @Override
     public void process(Record<String, byte[]> record) {
-        if (record.value() != null && !marker.in(record.value())) {
+        if (record.value() == null ? !judgesTombstones : !marker.in(record.value())) {
             return;
         }
         CommandResult result = InputRecords.read(Topics.COMMAND_RESULTS, record.key(), record.value(), deserializer);
-        flowKey(result).ifPresent(k -> context.forward(record.withKey(k), FlowTopology.REJECTIONS_NODE));
+        ownerKey(result, prefix).ifPresent(k -> context.forward(record.withKey(k), next));
     }
 
     /** {@code namespace/flow} when the result is job admission refusing a job a flow of that namespace created; else empty. */
     static Optional<String> flowKey(CommandResult result) {
+        return ownerKey(result, SENDER_PREFIX);
+    }
+
+    /**
+     * {@code namespace/owner} when the result is job admission refusing a job that the owner named
+     * by the sender {@code <senderPrefix><namespace>/<owner>} created, in its namespace; else empty.
+     */
+    public static Optional<String> ownerKey(CommandResult result, String senderPrefix) {
         if (result == null || result.getAccepted() || !"SubmitJob".equals(result.getKind())) {
             return Optional.empty();
         }
         String sender = result.getSender();
-        if (sender == null || !sender.startsWith(SENDER_PREFIX)) {
+        if (sender == null || !sender.startsWith(senderPrefix)) {
             return Optional.empty();
         }
-        String flow = sender.substring(SENDER_PREFIX.length());
+        String flow = sender.substring(senderPrefix.length());
         int slash = flow.indexOf('/');
         if (slash <= 0 || slash == flow.length() - 1 || !flow.substring(0, slash).equals(result.getNamespace())) {
             return Optional.empty();

@@ -45,7 +45,7 @@ public final class FlowStores {
      *     changelog record: per-flow state must stay bounded, and failing loudly beats a
      *     changelog the broker refuses
      */
-    static byte[] encode(String key, Object value) {
+    public static byte[] encode(String key, Object value) {
         return encode(key, value, MAX_BYTES);
     }
 

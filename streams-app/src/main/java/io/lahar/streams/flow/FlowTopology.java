@@ -77,18 +77,22 @@ public final class FlowTopology {
      *
      * @param lifecycle the job lifecycle node's stream: what it forwards to {@link #JOB_STATUS_NODE}
      *                  is a flow's key and a {@code lahar.job-status} record's bytes
+     * @return {@code lahar.command-results} as read (a topic has one source): the CronJob engine
+     *         re-keys its own refusals from it
      */
-    public static void addRepartitions(StreamsBuilder builder, RegistrySerdes serdes, KStream<Object, Object> lifecycle,
-                                       Guards guards) {
+    public static KStream<String, byte[]> addRepartitions(StreamsBuilder builder, RegistrySerdes serdes,
+                                                         KStream<Object, Object> lifecycle, Guards guards) {
         flowStatuses(lifecycle).repartition(Repartitioned.<String, byte[]>as(REPARTITION)
                 .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
                 .withNumberOfPartitions(Topics.JOB_PARTITIONS));
         var resultDecoder = serdes.value(CommandResult.class).deserializer();
-        builder.stream(Topics.COMMAND_RESULTS.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("flow-job-results-source"))
-                .process(() -> guards.guard(new FlowJobRejectionRekey(resultDecoder), REKEY_DEAD_LETTERS), Named.as(REKEY))
+        KStream<String, byte[]> results = builder.stream(Topics.COMMAND_RESULTS.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("flow-job-results-source"));
+        results.process(() -> guards.guard(new FlowJobRejectionRekey(resultDecoder), REKEY_DEAD_LETTERS), Named.as(REKEY))
                 .repartition(Repartitioned.<String, byte[]>as(REJECTIONS)
                         .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
                         .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+        return results;
     }
 
     /**
@@ -109,7 +113,7 @@ public final class FlowTopology {
     }
 
     /** Fails when {@code next} does not follow {@code node}: {@code node} forwards to it by name. */
-    private static void requireNode(Topology topology, String node, String next) {
+    public static void requireNode(Topology topology, String node, String next) {
         for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
             for (TopologyDescription.Node n : sub.nodes()) {
                 if (n.name().equals(node) && n.successors().stream().anyMatch(s -> s.name().equals(next))) {
@@ -177,7 +181,7 @@ public final class FlowTopology {
     }
 
     /** The DSL names the repartition's source node itself; find it by its topic. */
-    private static String repartitionSource(Topology topology, String repartition) {
+    public static String repartitionSource(Topology topology, String repartition) {
         for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
             for (TopologyDescription.Node node : sub.nodes()) {
                 if (node instanceof TopologyDescription.Source s && s.topicSet() != null

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The answer given to one flow command, kept with the object it concerns so that a command sent
+ * The answer given to one flow or CronJob command, kept with the object it concerns so that a command sent
  * again with the same requestId (a client retrying after a timeout) is answered alike and applied once.
  *
  * @param manifest the admitted manifest as JSON when accepted, else null
@@ -33,11 +33,19 @@ public record FlowVerdict(String requestId, String kind, boolean accepted, List<
         this(requestId, kind, accepted, violations, manifest, sender, time, List.of());
     }
 
-    FlowVerdict withWarnings(List<String> next) {
+    public FlowVerdict withWarnings(List<String> next) {
         return new FlowVerdict(requestId, kind, accepted, violations, manifest, sender, time, next);
     }
 
-    CommandResult toResult(String namespace, String name) {
+    public static FlowVerdict rejected(String requestId, String kind, List<Violation> violations, String sender, long time) {
+        return new FlowVerdict(requestId, kind, false, violations, null, sender, time);
+    }
+
+    public static FlowVerdict accepted(String requestId, String kind, String manifest, String sender, long time) {
+        return new FlowVerdict(requestId, kind, true, List.of(), manifest, sender, time);
+    }
+
+    public CommandResult toResult(String namespace, String name) {
         return CommandResult.newBuilder()
                 .setRequestId(requestId)
                 .setNamespace(namespace)
@@ -53,13 +61,13 @@ public record FlowVerdict(String requestId, String kind, boolean accepted, List<
     }
 
     /** {@code recent} with {@code verdict} added, the oldest forgotten past {@link #RECENT_LIMIT}. */
-    static List<FlowVerdict> remember(List<FlowVerdict> recent, FlowVerdict verdict) {
+    public static List<FlowVerdict> remember(List<FlowVerdict> recent, FlowVerdict verdict) {
         List<FlowVerdict> next = new ArrayList<>(recent == null ? List.of() : recent);
         next.add(verdict);
         return next.size() > RECENT_LIMIT ? List.copyOf(next.subList(next.size() - RECENT_LIMIT, next.size())) : List.copyOf(next);
     }
 
-    static FlowVerdict find(List<FlowVerdict> recent, String requestId) {
+    public static FlowVerdict find(List<FlowVerdict> recent, String requestId) {
         if (recent == null) {
             return null;
         }

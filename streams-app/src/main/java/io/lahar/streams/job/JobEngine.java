@@ -29,7 +29,8 @@ import java.util.Objects;
 /**
  * Runs one input through {@link JobController} for one job and writes what came of it: the
  * entry (store and timer index), the status (tombstone once deleted; a JobFlow's job's also to the
- * flow engine, {@link FlowStatusFeed}), one transition record per
+ * flow engine, {@link FlowStatusFeed}, a CronJob's to the CronJob engine, {@link CronStatusFeed}),
+ * one transition record per
  * phase change with the input's coordinates, the pod intents and the pod group (tombstone on
  * its deletion). The only emitter of a job's transitions: every input of a job passes here.
  *
@@ -56,6 +57,7 @@ public final class JobEngine {
     private final JobEntryStore jobs;
     private final TimerIndex timers;
     private final FlowStatusFeed flows;
+    private final CronStatusFeed crons;
     private final StatusRecords statuses = new StatusRecords(JobEntryStore.DEFAULT_CAPACITY);
     /** Statuses not yet sent, per job key in the order first changed; a null job is a tombstone. */
     private final Map<String, PendingStatus> pending = new LinkedHashMap<>();
@@ -67,6 +69,8 @@ public final class JobEngine {
      */
     private static final class PendingStatus {
         private Job job;
+        /** With a tombstone: the job deleted, whose owner (a CronJob) learns of it when the tombstone is sent. */
+        private Job gone;
         private long time;
         private long timestamp;
         private ProcessorNode<?, ?, ?, ?> node;
@@ -78,6 +82,7 @@ public final class JobEngine {
 
         void set(Job job, long time, long timestamp, ProcessorNode<?, ?, ?, ?> node, ProcessorRecordContext recordContext) {
             this.job = job;
+            this.gone = null;
             this.time = time;
             this.timestamp = timestamp;
             this.node = node;
@@ -85,11 +90,13 @@ public final class JobEngine {
         }
     }
 
-    public JobEngine(ProcessorContext<Object, Object> context, JobEntryStore jobs, TimerIndex timers, FlowStatusFeed flows) {
+    public JobEngine(ProcessorContext<Object, Object> context, JobEntryStore jobs, TimerIndex timers, FlowStatusFeed flows,
+                     CronStatusFeed crons) {
         this.context = context;
         this.jobs = jobs;
         this.timers = timers;
         this.flows = flows;
+        this.crons = crons;
         jobs.setCommitListener(new JobEntryStore.CommitListener() {
             @Override
             public void beforeCommit() {
@@ -196,6 +203,7 @@ public final class JobEngine {
             if (!was.deleted()) {
                 // A tombstone: the compacted status topic forgets the job.
                 queueStatus(key, null, time, timestamp);
+                pending.get(key).gone = job;
             }
         } else if (!Objects.equals(job, was.job())) {
             queueStatus(key, job, time, timestamp);
@@ -239,12 +247,15 @@ public final class JobEngine {
         }
     }
 
-    /** Sends the status on {@code lahar.job-status} and, for a job a JobFlow created, to the flow engine too. */
+    /** Sends the status on {@code lahar.job-status} and, for a job a JobFlow or a CronJob created, to its engine too. */
     private void sendStatus(String key, PendingStatus p) {
         StatusRecords.Value value = statusRecord(key, p);
         forward(key, value, p.timestamp, Sinks.STATUS);
         if (value != null) {
             flows.toFlow(value).ifPresent(f -> forward(f.flowKey(), f.status(), p.timestamp, flows.node()));
+            crons.observed(value.job(), p.time).ifPresent(c -> forward(c.cronKey(), c.observation(), p.timestamp, crons.node()));
+        } else if (p.gone != null) {
+            crons.gone(p.gone, p.time).ifPresent(c -> forward(c.cronKey(), c.observation(), p.timestamp, crons.node()));
         }
     }
 

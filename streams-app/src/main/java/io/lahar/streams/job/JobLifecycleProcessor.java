@@ -43,6 +43,7 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
 
     private final Decoders decoders;
     private final FlowStatusFeed flows;
+    private final CronStatusFeed crons;
     private final int tickBudget;
     private final long maxClockStep;
     private final AdmissionLimits limits;
@@ -53,14 +54,16 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
 
     /**
      * @param flows        where the statuses of the jobs a JobFlow created go besides {@code lahar.job-status}
+     * @param crons        where what becomes of the jobs a CronJob created goes
      * @param tickBudget   at most this many jobs are woken by one tick
      * @param maxClockStep the most (ms) the timer clock advances on one tick (catch-up after an outage)
      * @param limits       the bounds job admission puts on a job's numbers
      */
-    public JobLifecycleProcessor(Decoders decoders, FlowStatusFeed flows, int tickBudget, long maxClockStep,
+    public JobLifecycleProcessor(Decoders decoders, FlowStatusFeed flows, CronStatusFeed crons, int tickBudget, long maxClockStep,
                                  AdmissionLimits limits) {
         this.decoders = decoders;
         this.flows = flows;
+        this.crons = crons;
         this.tickBudget = tickBudget;
         this.maxClockStep = maxClockStep;
         this.limits = limits;
@@ -73,7 +76,7 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         TimerIndex timers = new TimerIndex(context.getStateStore(TimerIndex.NAME));
         JobEntryStore jobs = context.getStateStore(JobStore.NAME);
         jobs.usePods(context.getStateStore(JobStore.PODS));
-        JobEngine engine = new JobEngine(context, jobs, timers, flows);
+        JobEngine engine = new JobEngine(context, jobs, timers, flows, crons);
         QueueLookup queues = new QueueLookup(context.getStateStore(QueueLookup.STORE), decoders.queues());
         this.clock = new ClockInput(decoders.ticks(), engine, timers, tickBudget, maxClockStep);
         this.handlers = Map.of(

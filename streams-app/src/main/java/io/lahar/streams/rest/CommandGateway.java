@@ -1,6 +1,7 @@
 package io.lahar.streams.rest;
 
 import io.lahar.schema.CommandResult;
+import io.lahar.schema.CronJobCommand;
 import io.lahar.schema.FlowCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.Topics;
@@ -58,6 +59,8 @@ public class CommandGateway {
     private KafkaProducer<String, JobCommand> producer;
     /** Flow commands (JobFlow, JobTemplate) go to lahar.flow-commands; their answers come back the same way. */
     private KafkaProducer<String, FlowCommand> flowProducer;
+    /** CronJob commands go to lahar.cronjob-commands. */
+    private KafkaProducer<String, CronJobCommand> cronProducer;
     private KafkaConsumer<String, CommandResult> consumer;
     private Thread reader;
     private volatile boolean running = true;
@@ -71,6 +74,8 @@ public class CommandGateway {
         producer = new KafkaProducer<>(producerConfig, new StringSerializer(), serdes.value(JobCommand.class).serializer());
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-flow-commands");
         flowProducer = new KafkaProducer<>(producerConfig, new StringSerializer(), serdes.value(FlowCommand.class).serializer());
+        producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-cronjob-commands");
+        cronProducer = new KafkaProducer<>(producerConfig, new StringSerializer(), serdes.value(CronJobCommand.class).serializer());
 
         Map<String, Object> consumerConfig = new HashMap<>();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -100,6 +105,9 @@ public class CommandGateway {
         if (flowProducer != null) {
             flowProducer.close(Duration.ofSeconds(5));
         }
+        if (cronProducer != null) {
+            cronProducer.close(Duration.ofSeconds(5));
+        }
         waiting.values().forEach(f -> f.completeExceptionally(new IllegalStateException("shutting down")));
     }
 
@@ -125,7 +133,17 @@ public class CommandGateway {
                 command.getRequestId(), command, timeout);
     }
 
-    /** Both kinds of command are answered on lahar.command-results by request id. */
+    /**
+     * Sends a CronJob command keyed by its CronJob and waits for its result.
+     *
+     * @throws TimeoutException when no answer came within {@code timeout}
+     */
+    public CommandResult send(CronJobCommand command, Duration timeout) throws TimeoutException, InterruptedException {
+        return sendAndAwait(cronProducer, Topics.CRONJOB_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()),
+                command.getRequestId(), command, timeout);
+    }
+
+    /** Every kind of command is answered on lahar.command-results by request id. */
     private <V> CommandResult sendAndAwait(KafkaProducer<String, V> to, String topic, String key, String requestId, V command,
                                            Duration timeout) throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -1,6 +1,7 @@
 package io.lahar.streams.rest;
 
 import io.lahar.schema.Topics;
+import io.lahar.streams.cron.CronTopology;
 import io.lahar.streams.flow.FlowEntry;
 import io.lahar.streams.flow.FlowStores;
 import io.lahar.streams.flow.TemplateEntry;
@@ -27,7 +28,8 @@ import java.util.Set;
 
 /**
  * Interactive queries on the flow engine's {@code flows} and {@code job-templates} stores, which
- * are partitioned like {@code lahar.flow-commands}: a key lives on the instance whose task owns
+ * are partitioned like {@code lahar.flow-commands}, and on the CronJob engine's {@code cronjobs},
+ * partitioned like {@code lahar.cronjob-commands}: a key lives on the instance whose task owns
  * its partition ({@link #locate}); {@link JobQueries.Unavailable} while a store is not queryable.
  */
 @ApplicationScoped
@@ -47,7 +49,7 @@ public class FlowQueries {
                 || HostInfo.unavailable().equals(metadata.activeHost())) {
             throw new JobQueries.Unavailable("no instance owns " + key + " right now");
         }
-        return localPartitions().contains(metadata.partition()) ? new JobQueries.Location.Local()
+        return localPartitions(commandsOf(store)).contains(metadata.partition()) ? new JobQueries.Location.Local()
                 : new JobQueries.Location.Remote(metadata.activeHost().host() + ":" + metadata.activeHost().port());
     }
 
@@ -55,10 +57,11 @@ public class FlowQueries {
     public List<String> otherInstances(String store) {
         List<String> others = new ArrayList<>();
         try {
-            Set<Integer> local = localPartitions();
+            String topic = commandsOf(store);
+            Set<Integer> local = localPartitions(topic);
             for (StreamsMetadata metadata : streams.streamsMetadataForStore(store)) {
                 boolean here = metadata.topicPartitions().stream()
-                        .anyMatch(tp -> tp.topic().equals(Topics.FLOW_COMMANDS.name()) && local.contains(tp.partition()));
+                        .anyMatch(tp -> tp.topic().equals(topic) && local.contains(tp.partition()));
                 if (!here) {
                     others.add(metadata.hostInfo().host() + ":" + metadata.hostInfo().port());
                 }
@@ -102,7 +105,7 @@ public class FlowQueries {
         return out;
     }
 
-    private byte[] get(String store, String key) {
+    byte[] get(String store, String key) {
         try {
             return store(store).get(key);
         } catch (InvalidStateStoreException e) {
@@ -110,7 +113,7 @@ public class FlowQueries {
         }
     }
 
-    private List<byte[]> all(String store) {
+    List<byte[]> all(String store) {
         List<byte[]> out = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it = store(store).all()) {
             it.forEachRemaining(kv -> out.add(kv.value));
@@ -128,12 +131,17 @@ public class FlowQueries {
         }
     }
 
-    /** The flow-command partitions whose active task runs here. */
-    private Set<Integer> localPartitions() {
+    /** The commands topic a store is partitioned like: the CronJob engine's, or the flow engine's. */
+    private static String commandsOf(String store) {
+        return store.equals(CronTopology.STORE) ? Topics.CRONJOB_COMMANDS.name() : Topics.FLOW_COMMANDS.name();
+    }
+
+    /** The partitions of {@code topic} whose active task runs here. */
+    private Set<Integer> localPartitions(String topic) {
         Set<Integer> partitions = new HashSet<>();
         for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
             for (TaskMetadata task : thread.activeTasks()) {
-                task.topicPartitions().stream().filter(tp -> tp.topic().equals(Topics.FLOW_COMMANDS.name()))
+                task.topicPartitions().stream().filter(tp -> tp.topic().equals(topic))
                         .forEach(tp -> partitions.add(tp.partition()));
             }
         }

@@ -110,6 +110,18 @@ public class FlowRequests {
      */
     Response submit(String body, FlowKind kind, String apiVersion, String requestId, String fieldValidation,
                     java.util.function.BiFunction<Posted.Valid, CommandResult, Response> onAccepted) {
+        return posted(body, kind.name(), apiVersion, fieldValidation, (valid, validation) ->
+                answer(submit(requestId, kind, valid.namespace(), valid.name(), valid.manifestJson()), validation,
+                        result -> onAccepted.apply(valid, result)));
+    }
+
+    /**
+     * A posted manifest of {@code kind}, checked before anything is sent: 400 for an unknown
+     * {@code fieldValidation}, 413 over the size limit (the body, then the manifest as JSON), 422
+     * when it cannot be addressed or (Strict) holds unknown fields; otherwise what {@code send} answers.
+     */
+    Response posted(String body, String kind, String apiVersion, String fieldValidation,
+                    java.util.function.BiFunction<Posted.Valid, FieldValidation, Response> send) {
         Optional<FieldValidation> validation = FieldValidation.of(fieldValidation);
         if (validation.isEmpty()) {
             return FieldValidation.invalid(fieldValidation);
@@ -118,14 +130,13 @@ public class FlowRequests {
         if (tooLarge != null) {
             return tooLarge;
         }
-        return switch (parse(body, kind.name(), apiVersion)) {
+        return switch (parse(body, kind, apiVersion)) {
             case Posted.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
             case Posted.Valid valid when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
                     bodyLimit.refuseManifest(valid.manifestJson());
             case Posted.Valid valid when validation.get().refuse(valid.manifestJson()) != null ->
                     validation.get().refuse(valid.manifestJson());
-            case Posted.Valid valid -> answer(submit(requestId, kind, valid.namespace(), valid.name(), valid.manifestJson()),
-                    validation.get(), result -> onAccepted.apply(valid, result));
+            case Posted.Valid valid -> send.apply(valid, validation.get());
         };
     }
 
@@ -170,17 +181,43 @@ public class FlowRequests {
 
     /** As {@link #answer(FlowCommand, Function)}, the command's warnings as {@code Warning} headers as {@code validation} says. */
     Response answer(FlowCommand command, FieldValidation validation, Function<CommandResult, Response> onAccepted) {
-        String kind = (command.getCommand() instanceof DeleteFlowObject ? "Delete" : "Submit") + command.getKind().name();
+        boolean delete = command.getCommand() instanceof DeleteFlowObject;
+        return answer(new Sent((delete ? "Delete" : "Submit") + command.getKind().name(), command.getKind().name().toLowerCase(),
+                command.getRequestId(), command.getNamespace(), command.getName(), delete),
+                () -> gateway.send(command, commandTimeout), validation, onAccepted);
+    }
+
+    /**
+     * A command on its way, as the answer needs it: its result kind, what it is about (for the
+     * messages), and whether it deletes (a delete of nothing is 404).
+     */
+    record Sent(String kind, String what, String requestId, String namespace, String name, boolean delete) {
+    }
+
+    /** Sends a command and waits for its result. */
+    @FunctionalInterface
+    interface Sender {
+        CommandResult send() throws TimeoutException, InterruptedException;
+    }
+
+    /**
+     * Sends with {@code sender} and answers: {@code onAccepted} for an accepted command; 409 when
+     * the object exists, 404 for a delete of one that does not, 422 with every reason, 503 while
+     * Kafka Streams is not running, 504 without an answer in time; the command's warnings as
+     * {@code Warning} headers as {@code validation} says.
+     */
+    Response answer(Sent sent, Sender sender, FieldValidation validation, Function<CommandResult, Response> onAccepted) {
+        String kind = sent.kind();
         if (!streams.state().isRunningOrRebalancing()) {
             return unavailable("Kafka Streams is " + streams.state() + "; retry shortly");
         }
         CommandResult result;
         try {
-            result = gateway.send(command, commandTimeout);
+            result = sender.send();
         } catch (TimeoutException e) {
             metrics.counter("lahar.rest.commands", "kind", kind, "outcome", "timeout").increment();
-            return Response.status(Response.Status.GATEWAY_TIMEOUT).header(JobResource.REQUEST_ID, command.getRequestId())
-                    .entity(ApiError.of("no answer to command " + command.getRequestId() + " within " + commandTimeout
+            return Response.status(Response.Status.GATEWAY_TIMEOUT).header(JobResource.REQUEST_ID, sent.requestId())
+                    .entity(ApiError.of("no answer to command " + sent.requestId() + " within " + commandTimeout
                             + "; it may still be applied")).build();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -194,10 +231,10 @@ public class FlowRequests {
         }
         List<ApiError.Reason> reasons = result.getViolations().stream()
                 .map(v -> new ApiError.Reason(v.getPath(), v.getMessage())).toList();
-        String what = command.getKind().name().toLowerCase() + " " + command.getNamespace() + "/" + command.getName();
+        String what = sent.what() + " " + sent.namespace() + "/" + sent.name();
         boolean exists = reasons.stream().anyMatch(r -> r.path().equals("metadata.name")
                 && r.message().endsWith(FlowCommandInput.ALREADY_EXISTS));
-        boolean missing = command.getCommand() instanceof DeleteFlowObject && reasons.size() == 1
+        boolean missing = sent.delete() && reasons.size() == 1
                 && reasons.get(0).path().equals("metadata.name") && reasons.get(0).message().contains(FlowCommandInput.NOT_FOUND);
         if (exists) {
             return Response.status(Response.Status.CONFLICT).entity(new ApiError(what + " already exists", reasons)).build();
@@ -207,6 +244,10 @@ public class FlowRequests {
         }
         return validation.withWarnings(Response.status(422).entity(new ApiError(kind + " rejected", reasons)).build(),
                 result.getWarnings());
+    }
+
+    Duration commandTimeout() {
+        return commandTimeout;
     }
 
     /** The answer to an accepted delete: {@code {"requestId","kind","namespace","name","accepted":true}}. */
@@ -219,6 +260,26 @@ public class FlowRequests {
             return json == null ? Manifests.jsonMapper().nullNode() : Manifests.jsonMapper().readTree(json);
         } catch (IOException e) {
             throw new IllegalStateException("the admitted manifest is not JSON", e);
+        }
+    }
+
+    /** Lists rows, from this instance and the others. */
+    @FunctionalInterface
+    interface Rows {
+        Object list() throws IOException, InterruptedException;
+    }
+
+    /** The rows {@code rows} lists; 503 while a store is not queryable or another instance can not be asked. */
+    static Response listed(Rows rows) {
+        try {
+            return Response.ok(rows.list()).build();
+        } catch (JobQueries.Unavailable e) {
+            return unavailable(e.getMessage());
+        } catch (IOException e) {
+            return unavailable("another instance could not be asked: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return unavailable("interrupted");
         }
     }
 

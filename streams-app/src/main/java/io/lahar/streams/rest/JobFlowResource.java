@@ -23,7 +23,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -53,7 +52,7 @@ public class JobFlowResource {
     @GET
     public Response list(@QueryParam("namespace") String namespace, @QueryParam("phase") String phase,
                          @QueryParam("local") @DefaultValue("false") boolean localOnly) {
-        try {
+        return FlowRequests.listed(() -> {
             List<FlowRows.FlowRow> rows = new ArrayList<>();
             for (FlowEntry e : queries.flows()) {
                 rows.add(FlowRows.FlowRow.of(e.info()));
@@ -63,19 +62,12 @@ public class JobFlowResource {
                         new TypeReference<List<FlowRows.FlowRow>>() {
                         }));
             }
-            return Response.ok(rows.stream()
+            return rows.stream()
                     .filter(r -> blank(namespace) || namespace.equals(r.namespace()))
                     .filter(r -> blank(phase) || phase.equalsIgnoreCase(r.phase()))
                     .sorted(Comparator.comparing(FlowRows.FlowRow::namespace).thenComparing(FlowRows.FlowRow::name))
-                    .toList()).build();
-        } catch (JobQueries.Unavailable e) {
-            return FlowRequests.unavailable(e.getMessage());
-        } catch (IOException e) {
-            return FlowRequests.unavailable("another instance could not be asked: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return FlowRequests.unavailable("interrupted");
-        }
+                    .toList();
+        });
     }
 
     @GET

@@ -22,7 +22,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -52,7 +51,7 @@ public class JobTemplateResource {
     @GET
     public Response list(@QueryParam("namespace") String namespace,
                          @QueryParam("local") @DefaultValue("false") boolean localOnly) {
-        try {
+        return FlowRequests.listed(() -> {
             List<FlowRows.TemplateRow> rows = new ArrayList<>();
             for (TemplateEntry e : queries.templates()) {
                 rows.add(FlowRows.TemplateRow.of(e.template()));
@@ -62,18 +61,11 @@ public class JobTemplateResource {
                         new TypeReference<List<FlowRows.TemplateRow>>() {
                         }));
             }
-            return Response.ok(rows.stream()
+            return rows.stream()
                     .filter(r -> blank(namespace) || namespace.equals(r.namespace()))
                     .sorted(Comparator.comparing(FlowRows.TemplateRow::namespace).thenComparing(FlowRows.TemplateRow::name))
-                    .toList()).build();
-        } catch (JobQueries.Unavailable e) {
-            return FlowRequests.unavailable(e.getMessage());
-        } catch (IOException e) {
-            return FlowRequests.unavailable("another instance could not be asked: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return FlowRequests.unavailable("interrupted");
-        }
+                    .toList();
+        });
     }
 
     @GET

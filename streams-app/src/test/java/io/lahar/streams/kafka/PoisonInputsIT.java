@@ -1,6 +1,7 @@
 package io.lahar.streams.kafka;
 
 import io.lahar.schema.CommandResult;
+import io.lahar.schema.CronJobCommand;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.FlowCommand;
 import io.lahar.schema.FlowKind;
@@ -16,6 +17,7 @@ import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.Queue;
 import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.SubmitCronJob;
 import io.lahar.schema.SubmitFlowObject;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Tick;
@@ -24,6 +26,7 @@ import io.lahar.schema.deadletter.Poison;
 import io.lahar.schema.deadletter.Poison.Input;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.LaharTopology;
+import io.lahar.streams.cron.CronTopology;
 import io.lahar.streams.flow.FlowStores;
 import io.lahar.streams.job.JobStore;
 import io.lahar.streams.queue.QueueLookup;
@@ -58,7 +61,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every kind of poison on every topic the streams-app reads — the job inputs, the flow engine's,
- * the results the flows watch, and the three global stores — is dead-lettered with its reason and
+ * the CronJob engine's, the results the flows watch, and the three global stores — is dead-lettered with its reason and
  * changes nothing: the topology under TopologyTestDriver, the registry real (unknown ids and other
  * records' schemas are the registry's).
  */
@@ -99,7 +102,7 @@ class PoisonInputsIT {
         driver = new TopologyTestDriver(LaharTopology.build(new Guards(serdes, global)), props);
         letters = driver.createOutputTopic(Topics.DEAD_LETTERS.name(), new StringDeserializer(), serdes.value(DeadLetter.class).deserializer());
         for (Topics.TopicSpec out : List.of(Topics.JOB_STATUS, Topics.JOB_TRANSITIONS, Topics.POD_INTENTS, Topics.POD_GROUPS,
-                Topics.JOB_COMMANDS, Topics.FLOW_STATUS, Topics.JOB_TEMPLATES)) {
+                Topics.JOB_COMMANDS, Topics.FLOW_STATUS, Topics.JOB_TEMPLATES, Topics.CRONJOB_STATUS)) {
             otherOutputs.add(driver.createOutputTopic(out.name(), new StringDeserializer(),
                     new org.apache.kafka.common.serialization.ByteArrayDeserializer()));
         }
@@ -124,8 +127,15 @@ class PoisonInputsIT {
                         .setNamespace("default").setName("f").setTime(T0).setKind(FlowKind.JobFlow)
                         .setCommand(new SubmitFlowObject("{}")).build(), "default/g"),
                 new Input(Topics.FLOW_CLOCK, "0", new Tick(T0), "3"),
+                new Input(Topics.CRONJOB_COMMANDS, "default/c", CronJobCommand.newBuilder().setRequestId("r").setSender(FLOW)
+                        .setNamespace("default").setName("c").setTime(T0).setCommand(new SubmitCronJob("{}")).build(), "default/d"),
+                new Input(Topics.CRON_CLOCK, "0", new Tick(T0), "3"),
                 new Input(Topics.COMMAND_RESULTS, "default/j", CommandResult.newBuilder().setRequestId("r").setNamespace("default")
                         .setName("j").setKind("SubmitJob").setAccepted(false).setSender(FLOW).setTime(T0).build(), "default/k"),
+                // A CronJob's: its own re-keying reads it.
+                new Input(Topics.COMMAND_RESULTS, "default/j", CommandResult.newBuilder().setRequestId("r").setNamespace("default")
+                        .setName("j").setKind("SubmitJob").setAccepted(false).setSender("cronjob:default/c").setTime(T0).build(),
+                        "default/k"),
                 new Input(Topics.QUEUES, "relia-q", Queue.newBuilder().setName("relia-q").setParent(FLOW).setTime(T0).build(),
                         "other-q"),
                 new Input(Topics.JOB_TEMPLATES, "default/t", JobTemplate.newBuilder().setNamespace("default").setName("t")
@@ -176,7 +186,7 @@ class PoisonInputsIT {
     /** The poison left no trace: no job, flow or template entry, and the global stores hold nothing under its keys. */
     @SuppressWarnings("unchecked")
     private void assertUnchanged(Input input) {
-        for (String local : List.of(JobStore.NAME, FlowStores.FLOWS, FlowStores.TEMPLATES)) {
+        for (String local : List.of(JobStore.NAME, FlowStores.FLOWS, FlowStores.TEMPLATES, CronTopology.STORE)) {
             ReadOnlyKeyValueStore<String, Object> kv = (ReadOnlyKeyValueStore<String, Object>) driver.getAllStateStores().get(local);
             try (var all = kv.all()) {
                 assertThat(all.hasNext()).as("store %s is empty", local).isFalse();

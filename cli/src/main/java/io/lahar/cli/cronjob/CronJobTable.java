@@ -1,0 +1,47 @@
+package io.lahar.cli.cronjob;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lahar.cli.flow.Age;
+import io.lahar.cli.job.JobTable;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code lahar cronjob list}: kubectl get cronjobs' columns (schedule, time zone, suspend,
+ * active, last schedule, age) and when each next runs.
+ */
+public final class CronJobTable {
+
+    static final List<String> HEADERS = List.of("Name", "Namespace", "Schedule", "Timezone", "Suspend", "Active",
+            "Last-Schedule", "Next-Schedule", "Age");
+
+    private CronJobTable() {
+    }
+
+    /** The table of {@code rows} (GET /api/v1/cronjobs); {@code No resources found} when there are none. */
+    public static String format(JsonNode rows, Instant now) {
+        if (rows == null || rows.isEmpty()) {
+            return "No resources found\n";
+        }
+        List<List<String>> table = new ArrayList<>();
+        table.add(HEADERS);
+        for (JsonNode row : rows) {
+            table.add(List.of(row.path("name").asText(""), row.path("namespace").asText(""), row.path("schedule").asText(""),
+                    text(row.path("timeZone")), Boolean.toString(row.path("suspend").asBoolean(false)),
+                    Integer.toString(row.path("active").asInt(0)), ago(row.path("lastScheduleTime"), now),
+                    text(row.path("nextScheduleTime")), Age.since(row.path("creationTimestamp").asText(""), now)));
+        }
+        return JobTable.render(table);
+    }
+
+    private static String text(JsonNode value) {
+        return value.isTextual() && !value.asText().isEmpty() ? value.asText() : "<none>";
+    }
+
+    /** kubectl's LAST SCHEDULE: how long ago, or {@code <none>}. */
+    private static String ago(JsonNode time, Instant now) {
+        return time.isTextual() && !time.asText().isEmpty() ? Age.since(time.asText(), now) : "<none>";
+    }
+}

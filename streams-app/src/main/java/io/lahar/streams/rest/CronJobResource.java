@@ -1,0 +1,217 @@
+package io.lahar.streams.rest;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lahar.core.api.CronJob;
+import io.lahar.core.api.Manifests;
+import io.lahar.core.cron.CronEvent;
+import io.lahar.core.cron.CronJobInfo;
+import io.lahar.core.cron.OwnedJob;
+import io.lahar.schema.CronJobCommand;
+import io.lahar.schema.DeleteCronJob;
+import io.lahar.schema.SubmitCronJob;
+import io.lahar.schema.SuspendCronJob;
+import io.lahar.schema.Topics;
+import io.lahar.streams.cron.CronEntry;
+import io.lahar.streams.cron.CronTopology;
+import io.lahar.streams.flow.FlowStores;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+
+import static io.lahar.streams.rest.FlowRequests.blank;
+import static io.lahar.streams.rest.FlowRequests.enc;
+
+/**
+ * The CronJob API (batch.volcano.sh/v1alpha1 CronJob). Reads answer from the CronJob engine's
+ * {@code cronjobs} store (this instance's part, or the owner's over HTTP); writes are
+ * CronJobCommands on {@code lahar.cronjob-commands} answered on {@code lahar.command-results}.
+ */
+@Path("/api/v1/cronjobs")
+@Produces(MediaType.APPLICATION_JSON)
+public class CronJobResource {
+
+    @Inject
+    FlowQueries queries;
+
+    @Inject
+    FlowRequests requests;
+
+    @Inject
+    CommandGateway gateway;
+
+    @Inject
+    Forwarder forwarder;
+
+    /** One CronJob in the list: what {@code kubectl get cronjobs} shows, and when it next runs. */
+    record CronRow(String namespace, String name, String creationTimestamp, String schedule, String timeZone, boolean suspend,
+                   int active, String lastScheduleTime, String nextScheduleTime) {
+
+        static CronRow of(CronJobInfo info) {
+            CronJob c = info.cronJob();
+            return new CronRow(c.namespace(), c.name(), c.metadata().creationTimestamp(), c.spec().schedule(), c.spec().timeZone(),
+                    c.spec().suspended(), info.active().size(), CronJobInfo.rfc3339(info.lastScheduleTime()),
+                    CronJobInfo.rfc3339(info.due()));
+        }
+    }
+
+    @GET
+    public Response list(@QueryParam("namespace") String namespace, @QueryParam("local") @DefaultValue("false") boolean localOnly) {
+        return FlowRequests.listed(() -> {
+            List<CronRow> rows = new ArrayList<>();
+            for (byte[] bytes : queries.all(CronTopology.STORE)) {
+                CronEntry e = FlowStores.decode(bytes, CronEntry.class);
+                if (e.live()) {
+                    rows.add(CronRow.of(e.info()));
+                }
+            }
+            if (!localOnly) {
+                rows.addAll(forwarder.rowsOf(queries.otherInstances(CronTopology.STORE), "/api/v1/cronjobs",
+                        new TypeReference<List<CronRow>>() {
+                        }));
+            }
+            return rows.stream()
+                    .filter(r -> blank(namespace) || namespace.equals(r.namespace()))
+                    .sorted(Comparator.comparing(CronRow::namespace).thenComparing(CronRow::name))
+                    .toList();
+        });
+    }
+
+    /**
+     * The CronJob with Volcano's status; Lahar adds to the status {@code nextScheduleTime}, the jobs
+     * that exist ({@code jobs}: name, scheduledTime, phase) and the latest {@code events}.
+     */
+    @GET
+    @Path("/{namespace}/{name}")
+    public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+        String key = Topics.jobKey(namespace, name);
+        try {
+            if (queries.locate(CronTopology.STORE, key) instanceof JobQueries.Location.Remote remote) {
+                return forwarder.get(remote.hostPort(), "/api/v1/cronjobs/" + enc(namespace) + "/" + enc(name));
+            }
+            byte[] bytes = queries.get(CronTopology.STORE, key);
+            CronEntry entry = bytes == null ? null : FlowStores.decode(bytes, CronEntry.class);
+            if (entry == null || !entry.live()) {
+                return FlowRequests.notFound("cronjob " + key);
+            }
+            return Response.ok(view(entry.info())).build();
+        } catch (JobQueries.Unavailable e) {
+            return FlowRequests.unavailable(e.getMessage());
+        }
+    }
+
+    static ObjectNode view(CronJobInfo info) {
+        ObjectNode tree = Manifests.toTree(info.cronJob().withStatus(info.status()));
+        ObjectNode status = tree.withObjectProperty("status");
+        if (info.due() != null) {
+            status.put("nextScheduleTime", CronJobInfo.rfc3339(info.due()));
+        }
+        ArrayNode jobs = status.putArray("jobs");
+        for (OwnedJob j : info.jobs()) {
+            jobs.addObject().put("name", j.name()).put("scheduledTime", CronJobInfo.rfc3339(j.scheduledTime()))
+                    .put("phase", j.phase() == null ? "Pending" : j.phase().name());
+        }
+        ArrayNode events = status.putArray("events");
+        for (CronEvent e : info.events()) {
+            events.addObject().put("type", e.type()).put("reason", e.reason()).put("message", e.message())
+                    .put("time", Instant.ofEpochMilli(e.time()).toString());
+        }
+        return tree;
+    }
+
+    /**
+     * Creates the CronJob, or updates the one of that name: 201 with the admitted manifest, 422 with
+     * every reason; {@code fieldValidation} (Ignore, Warn, Strict) as for the other kinds.
+     */
+    @POST
+    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
+    public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam(JobResource.REQUEST_ID) String requestId,
+                           @QueryParam("fieldValidation") String fieldValidation) {
+        Response denied = requests.authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        return requests.posted(body, CronJob.KIND, CronJob.API_VERSION, fieldValidation, (valid, validation) ->
+                send(command(requestId, valid.namespace(), valid.name(), new SubmitCronJob(valid.manifestJson())), "SubmitCronJob",
+                        false, validation,
+                        result -> Response.created(URI.create("/api/v1/cronjobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
+                                .entity(FlowRequests.readJson(result.getManifest())).build()));
+    }
+
+    @DELETE
+    @Path("/{namespace}/{name}")
+    public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                           @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+        Response denied = requests.authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        return send(command(requestId, namespace, name, new DeleteCronJob(message)), "DeleteCronJob", true, FieldValidation.Warn,
+                FlowRequests::deleted);
+    }
+
+    @POST
+    @Path("/{namespace}/{name}/suspend")
+    public Response suspend(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+        return suspend(namespace, name, true, authorization, requestId);
+    }
+
+    @POST
+    @Path("/{namespace}/{name}/resume")
+    public Response resume(@PathParam("namespace") String namespace, @PathParam("name") String name,
+                           @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+        return suspend(namespace, name, false, authorization, requestId);
+    }
+
+    private Response suspend(String namespace, String name, boolean suspend, String authorization, String requestId) {
+        Response denied = requests.authorize(authorization);
+        if (denied != null) {
+            return denied;
+        }
+        // A suspend of a CronJob that does not exist is 404, as a delete is.
+        return send(command(requestId, namespace, name, new SuspendCronJob(suspend)), "SuspendCronJob", true, FieldValidation.Warn,
+                FlowRequests::deleted);
+    }
+
+    private Response send(CronJobCommand command, String kind, boolean notFoundIs404, FieldValidation validation,
+                          java.util.function.Function<io.lahar.schema.CommandResult, Response> onAccepted) {
+        return requests.answer(new FlowRequests.Sent(kind, "cronjob", command.getRequestId(), command.getNamespace(),
+                command.getName(), notFoundIs404), () -> gateway.send(command, requests.commandTimeout()), validation, onAccepted);
+    }
+
+    private static CronJobCommand command(String requestId, String namespace, String name, Object body) {
+        return CronJobCommand.newBuilder()
+                .setRequestId(requestId == null || requestId.isBlank() ? UUID.randomUUID().toString() : requestId)
+                .setSender(FlowRequests.SENDER)
+                .setNamespace(namespace)
+                .setName(name)
+                // The edge stamps the time; the engine never reads a clock of its own.
+                .setTime(Instant.now())
+                .setCommand(body)
+                .build();
+    }
+}
