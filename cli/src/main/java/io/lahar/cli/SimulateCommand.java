@@ -100,6 +100,11 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Add to each line \"actions\": what the engine asked of the world during the step.")
     boolean showActions;
 
+    @Option(names = "--intents",
+            description = "Add to each line \"intents\": the pod intents of the step as lahar.pod-intents carries them,"
+                    + " each pod's template (env, ports, command) as JSON.")
+    boolean showIntents;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -284,13 +289,18 @@ public final class SimulateCommand implements Callable<Integer> {
 
     private void print(PrintWriter out, StepReport r, Simulation sim) {
         try {
-            if (!showActions) {
+            if (!showActions && !showIntents) {
                 out.println(JSON.writeValueAsString(r));
                 return;
             }
             ObjectNode line = JSON.valueToTree(r);
-            ArrayNode list = line.putArray("actions");
-            sim.stepActions().forEach(a -> list.add(Simulation.describe(a)));
+            if (showActions) {
+                ArrayNode list = line.putArray("actions");
+                sim.stepActions().forEach(a -> list.add(Simulation.describe(a)));
+            }
+            if (showIntents) {
+                line.set("intents", IntentView.of(sim.state().job(), sim.state().version(), sim.stepActions()));
+            }
             out.println(JSON.writeValueAsString(line));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a step report is plain data", e);

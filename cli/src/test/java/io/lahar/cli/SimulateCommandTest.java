@@ -8,7 +8,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -154,5 +156,78 @@ class SimulateCommandTest {
         assertThat(l.get(0).path("actions").toString()).contains("UpsertPodGroup tf-job", "CreatePod tf-job-ps-0");
         assertThat(l.get(1).path("actions").toString()).contains("DeletePod tf-job-worker-1", "DeletePodGroup tf-job",
                 "CreatePod tf-job-worker-1 (version 1)");
+    }
+
+    private static final String FRAMEWORK_JOB = """
+            apiVersion: batch.volcano.sh/v1alpha1
+            kind: Job
+            metadata: {name: %s}
+            spec:
+              plugins: {%s}
+              tasks:
+              - {name: %s, replicas: 1, template: {spec: {containers: [{name: %s, image: img}]}}}
+              - {name: worker, replicas: 2, template: {spec: {containers: [{name: worker, image: img}]}}}
+            """;
+
+    /** The CreatePod intent of {@code pod} in step 0, with its template parsed. */
+    private JsonNode createPod(String pod) throws Exception {
+        for (JsonNode i : lines().get(0).path("intents")) {
+            if (i.path("CreatePod").path("pod").asText().equals(pod)) {
+                return i.path("CreatePod");
+            }
+        }
+        throw new AssertionError(pod + " not among " + lines().get(0).path("intents"));
+    }
+
+    private static Map<String, String> env(JsonNode createPod) {
+        Map<String, String> env = new LinkedHashMap<>();
+        createPod.at("/template/spec/containers/0/env").forEach(e -> env.put(e.path("name").asText(),
+                e.has("value") ? e.path("value").asText() : "from " + e.at("/valueFrom/configMapKeyRef/name").asText()));
+        return env;
+    }
+
+    /** One pod's environment per framework plugin, as the pod intents on lahar.pod-intents carry it. */
+    @Test
+    void intentsShowWhatEachFrameworkPluginGaveAPod() throws Exception {
+        assertThat(simulate(FRAMEWORK_JOB.formatted("ddp", "pytorch: []", "master", "master"), "", "--intents")).isZero();
+        JsonNode worker = createPod("ddp-worker-1");
+        assertThat(env(worker)).containsEntry("MASTER_ADDR", "ddp-master-0.ddp").containsEntry("MASTER_PORT", "23456")
+                .containsEntry("WORLD_SIZE", "3").containsEntry("RANK", "2");
+        assertThat(worker.at("/template/spec/containers/0/ports/0/name").asText()).isEqualTo("pytorchjob-port");
+
+        out.getBuffer().setLength(0);
+        assertThat(simulate(FRAMEWORK_JOB.formatted("mnist", "tensorflow: [--port=5000]", "ps", "ps"), "", "--intents")).isZero();
+        assertThat(env(createPod("mnist-worker-0"))).containsEntry("TF_CONFIG", "{\"cluster\":{\"ps\":[\"mnist-ps-0.mnist:5000\"],"
+                + "\"worker\":[\"mnist-worker-0.mnist:5000\",\"mnist-worker-1.mnist:5000\"]},\"task\":{\"type\":\"worker\",\"index\":0}}");
+
+        out.getBuffer().setLength(0);
+        assertThat(simulate(FRAMEWORK_JOB.formatted("rc", "ray: []", "head", "head"), "", "--intents")).isZero();
+        assertThat(createPod("rc-worker-1").at("/template/spec/containers/0/command/2").asText())
+                .isEqualTo("ray start --block --address=rc-head-0.rc:6379");
+        assertThat(createPod("rc-head-0").at("/template/spec/containers/0/ports").findValuesAsText("name"))
+                .containsExactly("gcs", "dashboard", "client-server");
+        assertThat(lines().get(0).path("intents").findValues("EnsureService")).extracting(s -> s.path("name").asText())
+                .contains("rc-head-svc");
+
+        out.getBuffer().setLength(0);
+        assertThat(simulate(FRAMEWORK_JOB.formatted("npu", "pytorch: [], hcclrank: []", "master", "master"), "", "--intents")).isZero();
+        assertThat(createPod("npu-worker-0").path("annotations").path("hccl/rankIndex").asText()).isEqualTo("1");
+    }
+
+    /** The seed's TensorFlow example as the project ships it (with the tensorflow plugin): TF_CONFIG beside env's and svc's. */
+    @Test
+    void theTensorflowExamplesPodsGetTfConfig() throws Exception {
+        Path example = Path.of("..", "examples", "tf-dist-mnist.yaml");
+        assertThat(simulate(Files.readString(example), "", "--intents")).isZero();
+        assertThat(env(createPod("tf-dist-mnist-ps-0"))).containsOnlyKeys("VK_TASK_INDEX", "VC_TASK_INDEX", "VC_PS_HOSTS",
+                "VC_PS_NUM", "VC_WORKER_HOSTS", "VC_WORKER_NUM", "TF_CONFIG").containsEntry("TF_CONFIG",
+                "{\"cluster\":{\"ps\":[\"tf-dist-mnist-ps-0.tf-dist-mnist:2222\"],\"worker\":[\"tf-dist-mnist-worker-0.tf-dist-mnist:2222\","
+                        + "\"tf-dist-mnist-worker-1.tf-dist-mnist:2222\"]},\"task\":{\"type\":\"ps\",\"index\":0}}");
+    }
+
+    @Test
+    void aBadFrameworkPluginArgumentIsRejectedWithItsPath() throws Exception {
+        assertThat(simulate(FRAMEWORK_JOB.formatted("ddp", "pytorch: [--port, x]", "master", "master"), "")).isEqualTo(1);
+        assertThat(err.toString()).contains("error: spec.plugins.pytorch: invalid value \"x\" for flag -port: parse error");
     }
 }

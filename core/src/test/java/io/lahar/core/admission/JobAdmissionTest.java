@@ -159,11 +159,22 @@ class JobAdmissionTest {
         }
 
         @Test
-        void pluginsTheControllerDoesNotRunAreRejectedNamingTheKnownOnes() {
-            for (String plugin : List.of("pytorch", "tensorflow", "ray")) {
-                assertRejected(admit(job("plugins:\n  " + plugin + ": []\n" + ONE_TASK)), "spec.plugins." + plugin
-                        + ": unable to find job plugin: " + plugin + " (known: env, svc, ssh, mpi)");
+        void theDistributedFrameworkPluginsAreAdmittedWithSvcAndTheirBadArgumentsRejectedAtTheirPath() {
+            String tasks = "tasks:\n" + task("master", 1) + task("worker", 2);
+            for (String plugin : List.of("pytorch: [--port=5000]", "tensorflow: [--ps=master]", "hcclrank: [-worker, worker]")) {
+                Job j = assertAccepted(admit(job("plugins:\n  " + plugin + "\n" + tasks)));
+                plugin = plugin.substring(0, plugin.indexOf(':'));
+                // Volcano's patchDefaultPlugins: svc for tensorflow, pytorch and ray, not for hcclrank.
+                assertThat(j.spec().plugins()).containsOnlyKeys(plugin.equals("hcclrank") ? List.of(plugin) : List.of(plugin, "svc"));
             }
+            assertAccepted(admit(job("plugins:\n  ray: [\"--head=master\", \"--headContainer=c\", \"--workerContainer=c\"]\n" + tasks)));
+            assertRejected(admit(job("plugins:\n  pytorch: [\"--port=5000x\"]\n" + tasks)),
+                    "spec.plugins.pytorch: invalid value \"5000x\" for flag -port: parse error");
+            assertRejected(admit(job("plugins:\n  ray: []\n" + tasks)),
+                    "spec.plugins.ray: the head task \"head\" was not found: a Ray cluster needs its head");
+            assertRejected(admit(job("plugins:\n  hcclrank: [\"--master=a\", \"--worker=b\"]\n" + tasks)),
+                    "spec.plugins.hcclrank: neither the master task \"a\" nor the worker task \"b\" was found:"
+                            + " the hcclrank plugin ranks their pods");
         }
 
         @Test

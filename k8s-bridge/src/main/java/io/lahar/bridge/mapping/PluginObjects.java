@@ -30,8 +30,12 @@ public final class PluginObjects {
     private PluginObjects() {
     }
 
-    /** The svc plugin's headless Service: clusterIP None, not-ready addresses published (pods find each other before Ready). */
+    /**
+     * A plugin's Service: the svc plugin's is headless, clusterIP None with not-ready addresses
+     * published (pods find each other before Ready); the ray plugin's head Service gets a cluster IP.
+     */
     public static Service service(String namespace, EnsureService ensure, Optional<OwnerReference> owner) {
+        boolean headless = ensure.getHeadless();
         return new ServiceBuilder()
                 .withNewMetadata()
                 .withName(ensure.getName()).withNamespace(namespace)
@@ -39,8 +43,8 @@ public final class PluginObjects {
                 .withOwnerReferences(owner.stream().toList())
                 .endMetadata()
                 .withNewSpec()
-                .withClusterIP("None")
-                .withPublishNotReadyAddresses(true)
+                .withClusterIP(headless ? "None" : null)
+                .withPublishNotReadyAddresses(headless ? true : null)
                 .withSelector(new LinkedHashMap<>(ensure.getSelector()))
                 .withPorts(ensure.getPorts().stream().map(p -> new ServicePortBuilder()
                         .withName(p.getName()).withPort(p.getPort()).withProtocol(p.getProtocol())

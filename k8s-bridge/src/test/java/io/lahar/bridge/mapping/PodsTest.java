@@ -1,10 +1,19 @@
 package io.lahar.bridge.mapping;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.lahar.bridge.TestIntents;
+import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.admission.JobAdmission;
+import io.lahar.core.api.Job;
+import io.lahar.core.api.Manifests;
+import io.lahar.core.job.JobPods;
+import io.lahar.core.job.WorldAction;
+import io.lahar.core.job.plugins.JobPluginRegistry;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodIntent;
+import io.lahar.schema.codec.PodIntentCodec;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;
@@ -63,5 +72,37 @@ class PodsTest {
         assertThatThrownBy(() -> Pods.pod(intent, (CreatePod) intent.getIntent(), Optional.empty()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("intent.template");
+    }
+
+    /** What the pytorch plugin made of a pod (env, port, init container) reaches the pod the bridge creates. */
+    @Test
+    void aFrameworkPluginsEditsReachThePod() {
+        Job job = JobAdmission.create(Manifests.read("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: ddp, namespace: ml}
+                spec:
+                  plugins: {pytorch: [--wait-master-enabled]}
+                  tasks:
+                  - {name: master, replicas: 1, template: {spec: {containers: [{name: c, image: i}]}}}
+                  - {name: worker, replicas: 2, template: {spec: {containers: [{name: c, image: i}]}}}
+                """, Job.class), AdmissionContext.freshInstall()).object();
+        ObjectNode created = JobPods.create(job, job.spec().tasks().get(1), 1, 0, 0, "ddp-pg",
+                JobPluginRegistry.defaults().plugins(job.spec().plugins()));
+        PodIntentCodec.Mapping m = PodIntentCodec.map(new PodIntentCodec.Context("ml", "ddp", "u", 0, 0),
+                new WorldAction.CreatePod("ddp-worker-1", "worker", 1, 0, created));
+        PodIntent intent = ((PodIntentCodec.Intent) m).intent();
+        Pod pod = Pods.pod(intent, (CreatePod) intent.getIntent(), Optional.empty());
+
+        assertThat(pod.getSpec().getContainers().get(0).getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+                .contains("MASTER_ADDR=ddp-master-0.ddp", "MASTER_PORT=23456", "WORLD_SIZE=3", "RANK=2");
+        assertThat(pod.getSpec().getContainers().get(0).getPorts()).singleElement()
+                .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(23456));
+        assertThat(pod.getSpec().getInitContainers()).singleElement().satisfies(c -> {
+            assertThat(c.getName()).isEqualTo("wait-for-master");
+            assertThat(c.getCommand().get(2)).contains("nc -z ddp-master-0.ddp 23456");
+        });
+        assertThat(pod.getSpec().getHostname()).isEqualTo("ddp-worker-1");
+        assertThat(pod.getSpec().getSubdomain()).isEqualTo("ddp");
     }
 }

@@ -259,6 +259,15 @@ class VolcanoApiTest {
         var service = client.services().inNamespace(NS).withName(job).get();
         assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
         assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
+        // The ray plugin's head Service, as Volcano's: a cluster IP, ready pods only.
+        PodIntent head = base.setIntent(EnsureService.newBuilder().setName(job + "-head-svc").setHeadless(false)
+                .setSelector(Map.of("volcano.sh/job-name", job, "volcano.sh/task-spec", "head"))
+                .setPorts(List.of(ServicePort.newBuilder().setName("gcs").setPort(6379).build())).build()).build();
+        assertThat(reconciler.apply(head)).isEqualTo(PodIntentReconciler.Outcome.CREATED);
+        var headService = client.services().inNamespace(NS).withName(job + "-head-svc").get();
+        assertThat(headService.getSpec().getClusterIP()).isNotEqualTo("None");
+        assertThat(headService.getSpec().getPublishNotReadyAddresses()).isNotEqualTo(Boolean.TRUE);
+        assertThat(headService.getSpec().getPorts()).singleElement().satisfies(p -> assertThat(p.getTargetPort().getIntVal()).isEqualTo(6379));
 
         PodIntent hosts1 = base.setIntent(EnsureConfigMap.newBuilder().setName(job + "-svc").setData(Map.of("worker.host", "a\n")).build()).build();
         PodIntent hosts2 = base.setIntent(EnsureConfigMap.newBuilder().setName(job + "-svc").setData(Map.of("worker.host", "a\nb\n")).build()).build();

@@ -150,7 +150,8 @@ public final class PodIntentCodec {
         }
         Map<String, String> labels = strings(o.object().path("metadata").path("labels"));
         labels.putAll(jobLabels(ctx));
-        return new EnsureService(o.name(), labels, strings(spec.path("selector")), ports);
+        boolean headless = "None".equals(spec.path("clusterIP").asText());
+        return new EnsureService(o.name(), labels, strings(spec.path("selector")), ports, headless);
     }
 
     private static Map<String, String> strings(JsonNode node) {

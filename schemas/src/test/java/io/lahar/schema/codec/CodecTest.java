@@ -3,6 +3,7 @@ package io.lahar.schema.codec;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Job;
+import io.lahar.core.api.Manifests;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.Queue;
 import io.lahar.core.command.JobCommands;
@@ -14,6 +15,7 @@ import io.lahar.core.job.Outcome;
 import io.lahar.core.job.PodPhase;
 import io.lahar.core.job.Transition;
 import io.lahar.core.job.WorldAction;
+import io.lahar.core.job.plugins.RayPlugin;
 import io.lahar.schema.Bind;
 import io.lahar.schema.ContainerStatus;
 import io.lahar.schema.CreatePod;
@@ -198,6 +200,28 @@ class CodecTest {
     }
 
     @Test
+    void theRayHeadServiceTravelsWithItsClusterIpAndPorts() {
+        Job job = Manifests.read("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: rc}
+                spec:
+                  tasks:
+                  - {name: head, replicas: 1, template: {spec: {containers: [{name: head, image: i}]}}}
+                """, Job.class);
+        WorldAction create = new RayPlugin(List.of("--port=6380")).onJobAdd(job).get(0);
+        assertThat(PodIntentCodec.map(new PodIntentCodec.Context("ns", "rc", "u", 0, 5), create))
+                .isInstanceOfSatisfying(PodIntentCodec.Intent.class, i -> {
+                    EnsureService s = (EnsureService) i.intent().getIntent();
+                    assertThat(s.getName()).isEqualTo("rc-head-svc");
+                    assertThat(s.getHeadless()).isFalse();
+                    assertThat(s.getSelector()).containsEntry("volcano.sh/task-spec", "head");
+                    assertThat(s.getPorts()).extracting(p -> p.getName() + ":" + p.getPort())
+                            .containsExactly("gcs:6380", "dashboard:8265", "client-server:10001");
+                });
+    }
+
+    @Test
     void everyWorldActionHasAWayToTravel() {
         Outcome submitted = started()[0];
         PodIntentCodec.Context ctx = new PodIntentCodec.Context("ns", "tf", "u", 3, 5);
@@ -207,8 +231,10 @@ class CodecTest {
                 bodies.add(intent.getIntent());
             }
         }
-        assertThat(bodies).anySatisfy(b -> assertThat(b).isInstanceOfSatisfying(EnsureService.class,
-                s -> assertThat(s.getName()).isEqualTo("tf")));
+        assertThat(bodies).anySatisfy(b -> assertThat(b).isInstanceOfSatisfying(EnsureService.class, s -> {
+            assertThat(s.getName()).isEqualTo("tf");
+            assertThat(s.getHeadless()).isTrue();
+        }));
         assertThat(bodies).anySatisfy(b -> assertThat(b).isInstanceOf(EnsureConfigMap.class));
         assertThat(PodIntentCodec.map(ctx, new WorldAction.DeletePod("tf-ps-0", "RestartJob")))
                 .isInstanceOfSatisfying(PodIntentCodec.Intent.class, i -> {

@@ -24,7 +24,11 @@ public final class JobPluginRegistry {
             .with(EnvPlugin.TYPE)
             .with(SvcPlugin.TYPE)
             .with(SshPlugin.TYPE)
-            .with(MpiPlugin.TYPE);
+            .with(MpiPlugin.TYPE)
+            .with(TensorflowPlugin.TYPE)
+            .with(PytorchPlugin.TYPE)
+            .with(HcclRankPlugin.TYPE)
+            .with(RayPlugin.TYPE);
 
     private final Map<String, JobPluginType> types;
 
@@ -32,7 +36,11 @@ public final class JobPluginRegistry {
         this.types = types;
     }
 
-    /** The built-in plugins: env, svc, ssh, mpi. */
+    /**
+     * The built-in plugins: env, svc, ssh, mpi, tensorflow, pytorch, hcclrank, ray. Volcano runs a
+     * job's plugins in Go's map order, which varies; here hcclrank comes after pytorch, so a pytorch
+     * RANK is the HCCL rank.
+     */
     public static JobPluginRegistry defaults() {
         return DEFAULTS;
     }

@@ -1,6 +1,5 @@
 package io.lahar.core.job.plugins;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
@@ -80,26 +79,10 @@ public final class MpiPlugin implements JobPlugin {
         boolean isMaster = master.equals(task);
         String hosts = isMaster ? workerHosts(job) : null;
         Pods.eachContainer(pod, c -> {
-            if (!hasPort(c)) {
-                ObjectNode p = Pods.array(c, "ports").addObject();
-                p.put("name", PORT_NAME);
-                p.put("containerPort", port);
-            }
+            Pods.openPort(c, PORT_NAME, port);
             if (isMaster) {
                 Pods.addEnv(c, MPI_HOST, hosts);
             }
         });
-    }
-
-    private boolean hasPort(ObjectNode container) {
-        JsonNode ports = container.path("ports");
-        if (ports.isArray()) {
-            for (JsonNode p : ports) {
-                if (p.path("containerPort").asInt(-1) == port) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

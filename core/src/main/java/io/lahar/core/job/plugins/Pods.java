@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
+import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /** Small edits of a pod's JSON tree that several plugins make. */
@@ -27,6 +31,34 @@ public final class Pods {
                 });
             }
         }
+    }
+
+    /** The pod's containers, init containers not among them (the framework plugins edit only these). */
+    public static List<ObjectNode> containers(ObjectNode pod) {
+        List<ObjectNode> out = new ArrayList<>();
+        Pods.spec(pod).path("containers").forEach(c -> {
+            if (c instanceof ObjectNode o) {
+                out.add(o);
+            }
+        });
+        return out;
+    }
+
+    /** Opens {@code port} under {@code name} unless the container lists that port number already. */
+    public static void openPort(ObjectNode container, String name, int port) {
+        for (JsonNode p : container.path("ports")) {
+            if (p.path("containerPort").asInt(-1) == port) {
+                return;
+            }
+        }
+        ObjectNode p = array(container, "ports").addObject();
+        p.put("name", name);
+        p.put("containerPort", port);
+    }
+
+    /** The task of the job named {@code name}, if there is one. */
+    public static Optional<TaskSpec> task(JobSpec spec, String name) {
+        return spec.tasksOrEmpty().stream().filter(t -> t != null && name.equals(t.name())).findFirst();
     }
 
     public static ObjectNode spec(ObjectNode pod) {

@@ -30,7 +30,8 @@ class AddingAJobPluginTest {
 
     @Test
     void registeredItIsAKnownNameAfterTheOthers() {
-        assertThat(REGISTRY.names()).containsExactly("env", "svc", "ssh", "mpi", "jobinfo");
+        assertThat(REGISTRY.names()).containsExactly("env", "svc", "ssh", "mpi", "tensorflow", "pytorch", "hcclrank", "ray",
+                "jobinfo");
         assertThat(REGISTRY.plugins(job(List.of()).spec().plugins())).extracting(JobPlugin::name)
                 .containsExactly("env", "jobinfo");
     }

@@ -22,7 +22,15 @@ class JobPluginRegistryTest {
             kind: Job
             metadata: {name: j}
             spec:
-              plugins: {env: [], svc: [], ssh: [], mpi: ["--master=m", "--worker=w"]}
+              plugins:
+                env: []
+                svc: []
+                ssh: []
+                mpi: ["--master=m", "--worker=w"]
+                tensorflow: ["--ps=m", "--worker=w"]
+                pytorch: ["--master=m", "--worker=w"]
+                hcclrank: ["--master=m", "--worker=w"]
+                ray: ["--head=m", "--headContainer=c", "--worker=w", "--workerContainer=c"]
               tasks:
               - {name: m, replicas: 1, template: {spec: {containers: [{name: c, image: i}]}}}
               - {name: w, replicas: 2, template: {spec: {containers: [{name: c, image: i}]}}}
@@ -51,8 +59,9 @@ class JobPluginRegistryTest {
     }
 
     @Test
-    void theDefaultsAreVolcanosFourInAFixedOrder() {
-        assertThat(JobPluginRegistry.defaults().names()).containsExactly("env", "svc", "ssh", "mpi");
+    void theDefaultsAreVolcanosEightInAFixedOrder() {
+        assertThat(JobPluginRegistry.defaults().names())
+                .containsExactly("env", "svc", "ssh", "mpi", "tensorflow", "pytorch", "hcclrank", "ray");
         assertThat(JobPluginRegistry.defaults().objectKinds()).extracting(ObjectKind::kind)
                 .containsExactly("ConfigMap", "NetworkPolicy", "Secret", "Service");
     }
@@ -63,7 +72,8 @@ class JobPluginRegistryTest {
         named.put("mpi", List.of("--master=m"));
         named.put("pytorch", List.of());
         named.put("env", null);
-        assertThat(JobPluginRegistry.defaults().plugins(named)).extracting(JobPlugin::name).containsExactly("env", "mpi");
+        named.put("notaplugin", List.of());
+        assertThat(JobPluginRegistry.defaults().plugins(named)).extracting(JobPlugin::name).containsExactly("env", "mpi", "pytorch");
         assertThat(JobPluginRegistry.defaults().plugins(null)).isEmpty();
     }
 
@@ -71,7 +81,7 @@ class JobPluginRegistryTest {
     void withAddsAPluginAfterTheOthersAndRefusesANameTakenAlready() {
         JobPluginType extra = new JobPluginType("extra", Set.of(), args -> new EnvPlugin());
         JobPluginRegistry more = JobPluginRegistry.defaults().with(extra);
-        assertThat(more.names()).containsExactly("env", "svc", "ssh", "mpi", "extra");
+        assertThat(more.names()).endsWith("ray", "extra");
         assertThat(JobPluginRegistry.defaults().has("extra")).isFalse();
         assertThatThrownBy(() -> more.with(extra)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("\"extra\" is registered already");
@@ -96,6 +106,7 @@ class JobPluginRegistryTest {
         // As the runtime reads flags (Go's flag package): the last one given wins.
         assertThat(r.validate("mpi", List.of("--master=launcher", "--master=m"), JOB.spec())).isEmpty();
         assertThat(r.validate("svc", null, JOB.spec())).isEmpty();
-        assertThat(r.validate("pytorch", List.of(), JOB.spec())).isEmpty();
+        assertThat(r.validate("pytorch", List.of("--master=m", "--worker=w"), JOB.spec())).isEmpty();
+        assertThat(r.validate("notaplugin", List.of(), JOB.spec())).isEmpty();
     }
 }
