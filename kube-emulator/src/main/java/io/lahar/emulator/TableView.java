@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.lahar.core.util.HumanDuration;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -260,42 +261,9 @@ final class TableView {
             return "<unknown>";
         }
         try {
-            return humanDuration(Duration.between(Instant.parse(created), Instant.now(clock)));
+            return HumanDuration.of(Duration.between(Instant.parse(created), Instant.now(clock)));
         } catch (DateTimeParseException e) {
             return "<invalid>";
         }
-    }
-
-    /** The short ages kubectl prints (apimachinery's HumanDuration): 45s, 3m12s, 25m, 5h3m, 3d. */
-    static String humanDuration(Duration d) {
-        long seconds = Math.max(0, d.getSeconds());
-        if (seconds < 120) {
-            return seconds + "s";
-        }
-        long minutes = seconds / 60;
-        if (minutes < 10) {
-            long s = seconds % 60;
-            return s == 0 ? minutes + "m" : minutes + "m" + s + "s";
-        }
-        if (minutes < 180) {
-            return minutes + "m";
-        }
-        long hours = minutes / 60;
-        if (hours < 8) {
-            long m = minutes % 60;
-            return m == 0 ? hours + "h" : hours + "h" + m + "m";
-        }
-        if (hours < 48) {
-            return hours + "h";
-        }
-        long days = hours / 24;
-        if (hours < 24 * 8) {
-            long h = hours % 24;
-            return h == 0 ? days + "d" : days + "d" + h + "h";
-        }
-        if (days < 365 * 2) {
-            return days + "d";
-        }
-        return days / 365 + "y";
     }
 }

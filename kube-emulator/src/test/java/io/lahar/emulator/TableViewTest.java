@@ -3,7 +3,6 @@ package io.lahar.emulator;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
@@ -13,17 +12,6 @@ class TableViewTest {
 
     private final TableView view = new TableView(ApiDiscovery.volcanoCluster(),
             Clock.fixed(Instant.parse("2026-01-01T00:10:00Z"), ZoneOffset.UTC));
-
-    @Test
-    void agesReadLikeKubectls() {
-        assertThat(TableView.humanDuration(Duration.ofSeconds(45))).isEqualTo("45s");
-        assertThat(TableView.humanDuration(Duration.ofSeconds(192))).isEqualTo("3m12s");
-        assertThat(TableView.humanDuration(Duration.ofMinutes(25))).isEqualTo("25m");
-        assertThat(TableView.humanDuration(Duration.ofMinutes(303))).isEqualTo("5h3m");
-        assertThat(TableView.humanDuration(Duration.ofHours(30))).isEqualTo("30h");
-        assertThat(TableView.humanDuration(Duration.ofDays(3))).isEqualTo("3d");
-        assertThat(TableView.humanDuration(Duration.ofDays(800))).isEqualTo("2y");
-    }
 
     @Test
     void podsPrintReadyStatusAndNode() {
