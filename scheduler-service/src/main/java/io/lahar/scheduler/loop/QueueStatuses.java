@@ -2,7 +2,7 @@ package io.lahar.scheduler.loop;
 
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.framework.SessionResult;
 import io.lahar.schema.QueueState;

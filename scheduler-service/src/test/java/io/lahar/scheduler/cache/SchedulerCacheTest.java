@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;

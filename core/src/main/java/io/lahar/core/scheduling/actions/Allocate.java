@@ -1,6 +1,6 @@
 package io.lahar.core.scheduling.actions;
 
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Action;
 import io.lahar.core.scheduling.api.TaskInfo;

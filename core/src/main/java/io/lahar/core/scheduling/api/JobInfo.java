@@ -1,5 +1,7 @@
 package io.lahar.core.scheduling.api;
 
+import io.lahar.core.api.PodGroupPhase;
+
 import io.lahar.core.resource.Resource;
 import java.util.ArrayList;
 import java.util.List;

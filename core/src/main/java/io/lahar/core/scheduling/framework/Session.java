@@ -3,7 +3,7 @@ package io.lahar.core.scheduling.framework;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;

@@ -2,7 +2,7 @@ package io.lahar.core.scheduling.framework;
 
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.lahar.core.scheduling.framework;
 
 import io.lahar.core.resource.Resource;
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.Problem;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import static io.lahar.core.scheduling.Fixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lahar.core.scheduling.Fixtures;
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.framework.SessionResult;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.lahar.core.scheduling.api.LabelSelector.Operator;
 import io.lahar.core.scheduling.api.LabelSelector.Requirement;
 import io.lahar.core.scheduling.api.NodeInfo;
 import io.lahar.core.scheduling.api.PodAffinityTerm;
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.PodSpec;
 import io.lahar.core.scheduling.api.PreferredSchedulingTerm;
 import io.lahar.core.scheduling.api.Snapshot;

@@ -62,7 +62,7 @@ class PredicatesTest {
                 .contains("minResources nvidia.com/gpu 8 > 4800m available");
         // Admitted anyway (an Inqueue pod group), proportion caps the queue at the cluster's 4 gpus.
         JobInfo j = JobInfo.builder("j").task(greedy.role("worker").build())
-                .phase(io.lahar.core.scheduling.api.PodGroupPhase.Inqueue).build();
+                .phase(io.lahar.core.api.PodGroupPhase.Inqueue).build();
         assertThat(run(NODES, List.of(), List.of(j)).conditions().get(key("j")).message())
                 .contains("queue \"default\" would exceed its deserved share: nvidia.com/gpu allocated 0 + request 8 > deserved 4");
         // Without proportion, the nodes say why.

@@ -13,7 +13,7 @@ import io.lahar.core.scheduling.framework.SessionResult;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.api.JobInfo;

@@ -8,7 +8,7 @@ import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.VolcanoTables;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.scheduling.api.PodGroupPhase;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.QueueState;
 import io.lahar.core.scheduling.api.Snapshot;
