@@ -64,7 +64,7 @@ class ScenarioTest {
 
     @Test
     void aClosedQueueTakesNoNewWork() {
-        List<QueueInfo> queues = List.of(QueueInfo.of("shut", 1).withState(io.lahar.core.scheduling.api.QueueState.Closed));
+        List<QueueInfo> queues = List.of(QueueInfo.of("shut", 1).withState(io.lahar.core.api.QueueState.Closed));
         SessionResult r = run(nodes(2, "4", "8Gi"), queues, List.of(gang("j", "shut", 2, 2, "1")));
         assertThat(r.bindings()).isEmpty();
         assertThat(r.phaseChanges()).isEmpty();

@@ -3,7 +3,7 @@ package io.lahar.scheduler.mapping;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
-import io.lahar.core.scheduling.api.QueueState;
+import io.lahar.core.api.QueueState;
 import io.lahar.schema.Queue;
 import java.util.ArrayList;
 import java.util.List;

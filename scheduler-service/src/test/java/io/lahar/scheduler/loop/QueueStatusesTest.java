@@ -59,7 +59,7 @@ class QueueStatusesTest {
     @Test
     void writesTheStateInEffectAndWhatTheQueuePluginEnforces() {
         QueueInfo closed = QueueInfo.of("q", 1).withCapability(Map.of("cpu", "3")).withGuarantee(Map.of("cpu", "1"))
-                .withState(io.lahar.core.scheduling.api.QueueState.Closed);
+                .withState(io.lahar.core.api.QueueState.Closed);
         Snapshot s = snapshot(List.of(closed));
         Map<String, QueueStatus> out = new QueueStatuses().changes(s, Scheduler.withDefaults().schedule(s), Records.T0);
         QueueStatus q = out.get("q");

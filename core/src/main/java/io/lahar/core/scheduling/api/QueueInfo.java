@@ -1,5 +1,7 @@
 package io.lahar.core.scheduling.api;
 
+import io.lahar.core.api.QueueState;
+
 import io.lahar.core.resource.Resource;
 import java.util.Map;
 import java.util.Objects;

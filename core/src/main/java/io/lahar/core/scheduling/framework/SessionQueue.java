@@ -1,8 +1,10 @@
 package io.lahar.core.scheduling.framework;
 
+import io.lahar.core.scheduling.api.QueueStateMachine;
+
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.QueueInfo;
-import io.lahar.core.scheduling.api.QueueState;
+import io.lahar.core.api.QueueState;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -99,7 +101,7 @@ public final class SessionQueue {
             QueueState p = parent.state();
             if (p == QueueState.Closing || p == QueueState.Closed) asked = QueueState.Closed;
         }
-        return QueueState.effective(asked, jobs.size());
+        return QueueStateMachine.effective(asked, jobs.size());
     }
 
     void link(SessionQueue p) {

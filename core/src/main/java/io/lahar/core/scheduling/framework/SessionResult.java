@@ -50,10 +50,10 @@ public record SessionResult(List<Binding> bindings, List<Nomination> nominations
      * @param guarantee  what the queue is guaranteed
      * @param plugin     the plugin enforcing shares and limits (proportion, capacity), null without one
      */
-    public record QueueStatus(String name, Resource deserved, Resource allocated, io.lahar.core.scheduling.api.QueueState state,
+    public record QueueStatus(String name, Resource deserved, Resource allocated, io.lahar.core.api.QueueState state,
                               Resource capability, Resource guarantee, String plugin) {
         public QueueStatus(String name, Resource deserved, Resource allocated) {
-            this(name, deserved, allocated, io.lahar.core.scheduling.api.QueueState.Open, null, Resource.EMPTY, null);
+            this(name, deserved, allocated, io.lahar.core.api.QueueState.Open, null, Resource.EMPTY, null);
         }
     }
 

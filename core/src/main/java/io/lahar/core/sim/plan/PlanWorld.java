@@ -22,7 +22,7 @@ import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.PodSpecReader;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
-import io.lahar.core.scheduling.api.QueueState;
+import io.lahar.core.api.QueueState;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;

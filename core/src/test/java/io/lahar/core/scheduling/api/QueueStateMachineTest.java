@@ -1,5 +1,7 @@
 package io.lahar.core.scheduling.api;
 
+import io.lahar.core.api.QueueState;
+
 import static io.lahar.core.scheduling.Fixtures.gang;
 import static io.lahar.core.scheduling.Fixtures.key;
 import static io.lahar.core.scheduling.Fixtures.nodes;
@@ -7,7 +9,7 @@ import static io.lahar.core.scheduling.Fixtures.run;
 import static io.lahar.core.scheduling.Fixtures.running;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lahar.core.scheduling.api.QueueState.Action;
+import io.lahar.core.scheduling.api.QueueStateMachine.Action;
 import io.lahar.core.scheduling.framework.SessionResult;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * in a session, and a closed parent closing its children (queue_controller_action.go's
  * syncHierarchicalQueue).
  */
-class QueueStateTest {
+class QueueStateMachineTest {
 
     record Row(String table, String name, QueueState current, Action action, QueueState recorded, int podGroups,
                QueueState expected) {
@@ -84,7 +86,7 @@ class QueueStateTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rows")
     void asVolcanosQueueStateTables(Row r) {
-        assertThat(QueueState.next(r.current(), r.action(), r.recorded(), r.podGroups())).isEqualTo(r.expected());
+        assertThat(QueueStateMachine.next(r.current(), r.action(), r.recorded(), r.podGroups())).isEqualTo(r.expected());
     }
 
     private static Map<String, QueueState> states(SessionResult r) {

@@ -1,8 +1,17 @@
 package io.lahar.core.scheduling.api;
 
-/** Volcano's queue states: only an Open queue takes new work. */
-public enum QueueState {
-    Open, Closed, Closing, Unknown;
+import static io.lahar.core.api.QueueState.Closed;
+import static io.lahar.core.api.QueueState.Closing;
+import static io.lahar.core.api.QueueState.Open;
+import static io.lahar.core.api.QueueState.Unknown;
+
+import io.lahar.core.api.QueueState;
+
+/** Volcano's queue state machine, over the API's {@link QueueState}. */
+public final class QueueStateMachine {
+
+    private QueueStateMachine() {
+    }
 
     /** What Volcano's queue controller is asked to do to a queue (bus/v1alpha1 actions). */
     public enum Action {
