@@ -1,5 +1,6 @@
 package io.lahar.cli;
 
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.KafkaSettings;
 import io.lahar.schema.serde.RegistrySerdes;
 import picocli.CommandLine;
@@ -80,11 +81,9 @@ public final class KafkaOptions {
         }
 
 
-        /** The connection settings with the client's own added. */
-        public Map<String, Object> kafka(Map<String, Object> own) {
-            Map<String, Object> config = new java.util.HashMap<>(kafka);
-            config.putAll(own);
-            return config;
+        /** Where every client of the verb is built, from these connection settings. */
+        public KafkaClients clients() {
+            return KafkaClients.of(kafka);
         }
 
         public String bootstrap() {

@@ -196,12 +196,12 @@ public final class SubmitCommand implements Callable<Integer> {
     }
 
     private static KafkaProducer<String, JobCommand> producer(KafkaOptions.Resolved where, RegistrySerdes serde) {
-        return new KafkaProducer<>(where.kafka(Map.of(ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)), new StringSerializer(), serde.value(JobCommand.class).serializer());
+        return where.clients().producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), serde.value(JobCommand.class).serializer());
     }
 
     private static KafkaConsumer<String, CommandResult> consumer(KafkaOptions.Resolved where, RegistrySerdes serde) {
-        return new KafkaConsumer<>(where.kafka(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)), new StringDeserializer(), serde.value(CommandResult.class).deserializer());
+        return where.clients().consumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), serde.value(CommandResult.class).deserializer());
     }
 }

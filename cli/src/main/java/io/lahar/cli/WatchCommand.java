@@ -56,9 +56,9 @@ public final class WatchCommand implements Callable<Integer> {
         untilFinished.forEach(job -> phases.put(job, "?"));
         long deadline = timeoutSeconds <= 0 ? Long.MAX_VALUE : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         KafkaOptions.Resolved where = kafka.resolve(spec);
-        try (KafkaConsumer<String, JobTransition> consumer = new KafkaConsumer<>(where.kafka(Map.of(
+        try (KafkaConsumer<String, JobTransition> consumer = where.clients().consumer(Map.of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false)), new StringDeserializer(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(),
                 where.serdes().value(JobTransition.class).deserializer())) {
             List<TopicPartition> partitions = IntStream.range(0, Topics.JOB_TRANSITIONS.partitions())
                     .mapToObj(p -> new TopicPartition(Topics.JOB_TRANSITIONS.name(), p)).toList();

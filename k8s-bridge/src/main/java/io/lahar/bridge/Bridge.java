@@ -17,6 +17,7 @@ import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.PodWatcher;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.reconcile.VolcanoApiWatcher;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
 import org.jboss.logging.Logger;
 
@@ -41,8 +42,14 @@ public final class Bridge implements AutoCloseable {
      *                        only its objects watched), or empty for the whole cluster
      * @param publishNodes    publish the node inventory (one bridge per cluster should)
      */
-    public record Settings(String bootstrapServers, String registryUrl, String groupId, boolean watchVolcanoApi,
-                           Optional<String> namespace, boolean publishNodes) {
+    public record Settings(KafkaClients kafka, String registryUrl, RegistrySerdes.Credentials registryCredentials,
+                           String groupId, boolean watchVolcanoApi, Optional<String> namespace, boolean publishNodes) {
+
+        /** A plaintext cluster and an open registry. */
+        public Settings(String bootstrapServers, String registryUrl, String groupId, boolean watchVolcanoApi,
+                        Optional<String> namespace, boolean publishNodes) {
+            this(KafkaClients.plaintext(bootstrapServers), registryUrl, null, groupId, watchVolcanoApi, namespace, publishNodes);
+        }
     }
 
     private final KafkaRecordSink sink;
@@ -65,10 +72,11 @@ public final class Bridge implements AutoCloseable {
     public static Bridge start(KubernetesClient client, Settings settings, Clock clock) {
         Retry retry = Retry.standard();
         EngineDeletions deletions = new EngineDeletions();
-        KafkaRecordSink sink = new KafkaRecordSink(settings.bootstrapServers(), settings.registryUrl());
+        RegistrySerdes serdes = new RegistrySerdes(settings.registryUrl(), settings.registryCredentials());
+        KafkaRecordSink sink = new KafkaRecordSink(settings.kafka(), serdes);
         PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate);
         DecisionReconciler decisions = new DecisionReconciler(client, retry);
-        BridgeConsumer consumer = new BridgeConsumer(settings.bootstrapServers(), new RegistrySerdes(settings.registryUrl()), settings.groupId(),
+        BridgeConsumer consumer = new BridgeConsumer(settings.kafka(), serdes, settings.groupId(),
                 intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
                 new FlowStatusWriter(client, retry), new CronJobStatusWriter(client, retry), new QueueStatusWriter(client, retry),
                 new CommandResultReporter(client, retry), sink, settings.namespace());
@@ -79,7 +87,7 @@ public final class Bridge implements AutoCloseable {
         VolcanoApiWatcher volcano = settings.watchVolcanoApi() ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS, settings.namespace()).start() : null;
         Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano);
         bridge.loop.start();
-        LOG.infof("k8s-bridge started: Kafka %s, cluster %s", settings.bootstrapServers(), client.getMasterUrl());
+        LOG.infof("k8s-bridge started: Kafka %s, cluster %s", settings.kafka(), client.getMasterUrl());
         return bridge;
     }
 

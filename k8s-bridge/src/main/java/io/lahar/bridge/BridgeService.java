@@ -1,7 +1,10 @@
 package io.lahar.bridge;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.lahar.schema.KafkaClients;
+import io.lahar.schema.serde.RegistrySerdes;
 import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.common.annotation.Identifier;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -13,6 +16,7 @@ import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.StreamSupport;
 
@@ -32,8 +36,10 @@ public class BridgeService {
 
     @ConfigProperty(name = "lahar.bridge.enabled", defaultValue = "true")
     boolean enabled;
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
+    /** The kafka. settings (Quarkus' default-kafka-broker map): every client's connection. */
+    @Inject
+    @Identifier("default-kafka-broker")
+    Map<String, Object> kafkaConfig;
     @ConfigProperty(name = "lahar.schema-registry.url")
     String registryUrl;
     @ConfigProperty(name = "lahar.bridge.group-id", defaultValue = "lahar-k8s-bridge")
@@ -58,7 +64,8 @@ public class BridgeService {
             return;
         }
         refuseEmbeddedClusterOptions(StreamSupport.stream(config.getPropertyNames().spliterator(), false).toList());
-        bridge = Bridge.start(client.get(), new Bridge.Settings(bootstrapServers, registryUrl, groupId, watchVolcanoApi,
+        bridge = Bridge.start(client.get(), new Bridge.Settings(KafkaClients.of(kafkaConfig), registryUrl,
+                        RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)), groupId, watchVolcanoApi,
                         namespace.filter(n -> !n.isBlank()), publishNodes),
                 Clock.systemUTC());
     }

@@ -32,7 +32,9 @@ public final class KafkaSettings {
     /** Whether {@code key} (without prefix) is a setting every client needs to reach the cluster. */
     public static boolean isConnectionSetting(String key) {
         return key.equals(BOOTSTRAP_SERVERS) || key.equals("security.protocol") || key.startsWith("sasl.")
-                || key.startsWith("ssl.") || key.equals("client.dns.lookup");
+                || key.startsWith("ssl.") || key.equals("client.dns.lookup")
+                // Quarkus' TLS registry: its ssl.engine.factory.class finds its configuration by this name.
+                || key.equals("tls-configuration-name");
     }
 
     /** The connection settings of {@code source} (keys without prefix), in a new map a client may add to. */

@@ -50,15 +50,17 @@ public final class TopicBootstrap {
     }
 
     public static void ensureTopics(String bootstrapServers) {
-        ensureTopics(KafkaSettings.plaintext(bootstrapServers));
+        ensureTopics(KafkaClients.plaintext(bootstrapServers));
     }
 
     /** @param connection the cluster's address and security settings ({@link KafkaSettings}) */
     public static void ensureTopics(Map<String, Object> connection) {
-        Map<String, Object> config = new java.util.HashMap<>(connection);
-        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
-        Object bootstrapServers = connection.get(KafkaSettings.BOOTSTRAP_SERVERS);
-        try (Admin admin = Admin.create(config)) {
+        ensureTopics(KafkaClients.of(connection));
+    }
+
+    public static void ensureTopics(KafkaClients clients) {
+        String bootstrapServers = clients.bootstrapServers();
+        try (Admin admin = clients.admin(Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
             Set<String> existing = admin.listTopics().names().get();
             createMissing(admin, existing);
             giveCodec(admin, existing);

@@ -1,6 +1,7 @@
 package io.lahar.streams;
 
 import io.lahar.core.admission.AdmissionLimits;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.JobCommand;
@@ -55,8 +56,8 @@ public class LaharTopology {
     @Inject
     Guards guards;
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
+    @Inject
+    KafkaClients kafka;
 
     @ConfigProperty(name = "lahar.topics.create", defaultValue = "true")
     boolean createTopics;
@@ -81,7 +82,7 @@ public class LaharTopology {
     @Produces
     public Topology topology() {
         if (createTopics) {
-            TopicBootstrap.ensureTopics(bootstrapServers);
+            TopicBootstrap.ensureTopics(kafka);
         }
         return build(guards, tickBudget, maxClockStep.toMillis(), new AdmissionLimits(maxPodsPerJob));
     }

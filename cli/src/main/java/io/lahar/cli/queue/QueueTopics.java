@@ -1,6 +1,7 @@
 package io.lahar.cli.queue;
 
 import io.lahar.schema.QueueStatus;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import org.apache.avro.specific.SpecificRecord;
@@ -30,20 +31,15 @@ final class QueueTopics {
     /** Short enough that a wrong address fails the command quickly instead of hanging for a minute. */
     private static final int API_TIMEOUT_MS = 15_000;
 
-    private final Map<String, Object> kafka;
+    private final KafkaClients kafka;
     private final RegistrySerdes serdes;
 
     /** @param kafka the connection settings ({@link io.lahar.schema.KafkaSettings}) */
     QueueTopics(Map<String, Object> kafka, RegistrySerdes serdes) {
-        this.kafka = kafka;
+        this.kafka = KafkaClients.of(kafka);
         this.serdes = serdes;
     }
 
-    private Map<String, Object> config(Map<String, Object> own) {
-        Map<String, Object> config = new java.util.HashMap<>(kafka);
-        config.putAll(own);
-        return config;
-    }
 
     /** The configured queues by name. */
     Map<String, io.lahar.schema.Queue> queues() {
@@ -57,12 +53,12 @@ final class QueueTopics {
 
     /** Writes a queue's record, or its tombstone when {@code value} is null, and waits for the ack. */
     void write(String name, io.lahar.schema.Queue value) {
-        try (KafkaProducer<String, io.lahar.schema.Queue> producer = new KafkaProducer<>(config(Map.of(
+        try (KafkaProducer<String, io.lahar.schema.Queue> producer = kafka.producer(Map.of(
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, API_TIMEOUT_MS,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS / 2)),
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS / 2),
                 new StringSerializer(), serdes.value(io.lahar.schema.Queue.class).serializer())) {
             producer.send(new ProducerRecord<>(Topics.QUEUES.name(), name, value)).get();
         } catch (InterruptedException e) {
@@ -75,11 +71,11 @@ final class QueueTopics {
 
     private <T extends SpecificRecord> Map<String, T> readToEnd(String topic, Class<T> type) {
         Map<String, T> latest = new TreeMap<>();
-        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(config(Map.of(
+        try (KafkaConsumer<String, T> consumer = kafka.consumer(Map.of(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS,
-                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS / 2)),
+                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS / 2),
                 new StringDeserializer(), serdes.value(type).deserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();

@@ -4,6 +4,7 @@ import io.lahar.schema.JobCommand;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Tick;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -50,7 +51,7 @@ public final class InputLog {
     /** @param kafka the connection settings ({@link io.lahar.schema.KafkaSettings}) */
     public static Log read(Map<String, Object> kafka, RegistrySerdes serdes, String jobKey, Duration timeout) {
         Object bootstrap = kafka.get(io.lahar.schema.KafkaSettings.BOOTSTRAP_SERVERS);
-        Map<String, Object> config = new java.util.HashMap<>(kafka);
+        Map<String, Object> config = new java.util.HashMap<>();
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         Map<String, Deserializer<?>> decoders = Map.of(
@@ -58,7 +59,7 @@ public final class InputLog {
                 Topics.POD_EVENTS.name(), serdes.value(PodEvent.class).deserializer(),
                 Topics.SCHEDULER_DECISIONS.name(), serdes.value(SchedulerDecision.class).deserializer(),
                 Topics.CLOCK.name(), serdes.value(Tick.class).deserializer());
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+        try (KafkaConsumer<String, byte[]> consumer = KafkaClients.of(kafka).consumer(config, new StringDeserializer(),
                 new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = consumer.partitionsFor(Topics.JOB_COMMANDS.name(), timeout);
             if (infos == null || infos.isEmpty()) {

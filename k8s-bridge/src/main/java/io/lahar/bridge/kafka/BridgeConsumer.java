@@ -22,6 +22,7 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.deadletter.InputRecords;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -44,7 +45,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 
 /**
  * The bridge's input loop: pod intents, scheduler decisions, pod groups, job, flow, CronJob and queue status
@@ -97,21 +97,20 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private volatile String holding;
     private long lastRetry = System.nanoTime();
 
-    public BridgeConsumer(String bootstrapServers, RegistrySerdes serdes, String groupId,
+    public BridgeConsumer(KafkaClients kafka, RegistrySerdes serdes, String groupId,
                           PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
                           PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter,
                           FlowStatusWriter flowStatusWriter, CronJobStatusWriter cronJobStatusWriter, QueueStatusWriter queueStatusWriter,
                           CommandResultReporter resultReporter, RecordSink sink, Optional<String> namespace) {
         this.namespace = namespace;
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
-        this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = kafka.consumer(props, new StringDeserializer(), new ByteArrayDeserializer());
         Deserializer<PodIntent> intents = serdes.value(PodIntent.class).deserializer();
-        this.lookahead = new DeletionLookahead(props, intents, namespace);
+        this.lookahead = new DeletionLookahead(kafka, props, intents, namespace);
         add(Topics.POD_INTENTS, intents);
         add(Topics.SCHEDULER_DECISIONS, serdes.value(SchedulerDecision.class).deserializer());
         add(Topics.POD_GROUPS, serdes.value(PodGroup.class).deserializer());

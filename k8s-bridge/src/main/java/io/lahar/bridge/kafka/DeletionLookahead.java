@@ -2,6 +2,7 @@ package io.lahar.bridge.kafka;
 
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.PodIntent;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
 import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.deadletter.Failures;
@@ -22,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.function.BiConsumer;
 
 /**
@@ -38,13 +38,15 @@ final class DeletionLookahead {
     private static final Logger LOG = Logger.getLogger(DeletionLookahead.class);
     static final Duration BUDGET = Duration.ofSeconds(30);
 
-    private final Properties props;
+    private final KafkaClients kafka;
+    private final Map<String, Object> props;
     private final Deserializer<PodIntent> intents;
     private final Optional<String> namespace;
 
-    DeletionLookahead(Properties consumerProps, Deserializer<PodIntent> intents, Optional<String> namespace) {
-        this.props = new Properties();
-        this.props.putAll(consumerProps);
+    DeletionLookahead(KafkaClients kafka, Map<String, Object> consumerProps, Deserializer<PodIntent> intents,
+                      Optional<String> namespace) {
+        this.kafka = kafka;
+        this.props = new HashMap<>(consumerProps);
         // A plain reader of assigned partitions: no group, nothing committed.
         this.props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         this.props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
@@ -82,7 +84,7 @@ final class DeletionLookahead {
 
     private int read(Map<TopicPartition, Long> from, Map<TopicPartition, Long> ends, BiConsumer<String, DeletePod> deleted) {
         int found = 0;
-        try (KafkaConsumer<String, byte[]> reader = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> reader = kafka.consumer(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             reader.assign(from.keySet());
             from.forEach((p, offset) -> {
                 if (offset < 0) {

@@ -1,6 +1,7 @@
 package io.lahar.bridge.kafka;
 
 import io.lahar.bridge.reconcile.RecordSink;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -12,7 +13,6 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
@@ -27,14 +27,12 @@ public final class KafkaRecordSink implements RecordSink, AutoCloseable {
     private final RegistrySerdes serdes;
     private final Map<Class<?>, Serializer<SpecificRecord>> serializers = new ConcurrentHashMap<>();
 
-    public KafkaRecordSink(String bootstrapServers, String registryUrl) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-k8s-bridge");
-        this.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
-        this.serdes = new RegistrySerdes(registryUrl);
+    public KafkaRecordSink(KafkaClients kafka, RegistrySerdes serdes) {
+        this.producer = kafka.producer(Map.of(
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.CLIENT_ID_CONFIG, "lahar-k8s-bridge"), new StringSerializer(), new ByteArraySerializer());
+        this.serdes = serdes;
     }
 
     @Override

@@ -42,7 +42,7 @@ class BridgeConsumerTest {
     void setUp() {
         client = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:1").build()).build();
         Retry retry = new Retry(1, Duration.ZERO, Duration.ZERO, d -> { });
-        consumer = new BridgeConsumer("127.0.0.1:1", new RegistrySerdes("http://127.0.0.1:1/apis/registry/v3", Duration.ofSeconds(1)), "test",
+        consumer = new BridgeConsumer(io.lahar.schema.KafkaClients.plaintext("127.0.0.1:1"), new RegistrySerdes("http://127.0.0.1:1/apis/registry/v3", Duration.ofSeconds(1)), "test",
                 new PodIntentReconciler(client, retry, new EngineDeletions(), SshKeyPair::generate),
                 new DecisionReconciler(client, retry), new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
                 new FlowStatusWriter(client, retry), new io.lahar.bridge.reconcile.CronJobStatusWriter(client, retry),

@@ -75,7 +75,7 @@ class BridgePoisonIT {
         client = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:1")
                 .withRequestRetryBackoffLimit(0).build()).build();
         Retry retry = new Retry(1, Duration.ZERO, Duration.ZERO, d -> { });
-        consumer = new BridgeConsumer("127.0.0.1:1", SERDES, "test",
+        consumer = new BridgeConsumer(io.lahar.schema.KafkaClients.plaintext("127.0.0.1:1"), SERDES, "test",
                 new PodIntentReconciler(client, retry, new EngineDeletions(), SshKeyPair::generate),
                 new DecisionReconciler(client, retry), new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
                 new FlowStatusWriter(client, retry), new CronJobStatusWriter(client, retry), new QueueStatusWriter(client, retry),

@@ -1,5 +1,6 @@
 package io.lahar.scheduler.loop;
 
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
 import java.time.Duration;
 import java.util.Collection;
@@ -34,6 +35,7 @@ public final class LeaderElection implements Runnable {
     private static final Logger LOG = Logger.getLogger(LeaderElection.class);
     static final TopicPartition LEASE = new TopicPartition(Topics.NODES.name(), 0);
 
+    private final KafkaClients kafka;
     private final Map<String, Object> config = new HashMap<>();
     private final Runnable onElected;
     private final Runnable onDeposed;
@@ -49,9 +51,15 @@ public final class LeaderElection implements Runnable {
      */
     public LeaderElection(String bootstrapServers, String groupId, Optional<String> instanceId, Duration sessionTimeout,
                           Runnable onElected, Runnable onDeposed) {
+        this(KafkaClients.plaintext(bootstrapServers), groupId, instanceId, sessionTimeout, onElected, onDeposed);
+    }
+
+    /** @param kafka how the election's consumer reaches Kafka (the service's kafka. settings) */
+    public LeaderElection(KafkaClients kafka, String groupId, Optional<String> instanceId, Duration sessionTimeout,
+                          Runnable onElected, Runnable onDeposed) {
+        this.kafka = kafka;
         this.onElected = onElected;
         this.onDeposed = onDeposed;
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         instanceId.ifPresent(id -> config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
         config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
@@ -74,7 +82,7 @@ public final class LeaderElection implements Runnable {
 
     @Override
     public void run() {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c = kafka.consumer(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer = c;
             c.subscribe(List.of(LEASE.topic()), new ConsumerRebalanceListener() {
                 @Override

@@ -1,6 +1,8 @@
 package io.lahar.scheduler.loop;
 
 import io.lahar.core.scheduling.framework.SchedulerConf;
+import io.lahar.schema.KafkaClients;
+import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.scheduler.cache.NodeSelector;
 import java.time.Duration;
 import java.util.Objects;
@@ -9,8 +11,9 @@ import java.util.Set;
 /**
  * What one scheduling loop needs to run.
  *
- * @param bootstrapServers       Kafka
+ * @param kafka                  how its clients reach Kafka (the service's kafka. settings)
  * @param registryUrl            the schema registry (Apicurio v3 API)
+ * @param registryCredentials    the registry's, or null for an open registry
  * @param transactionalId        fixed per deployment: a second instance with the same id fences the first
  * @param groupId                the consumer group its input offsets are committed to (in its transactions)
  * @param period                 the longest time between two sessions (Volcano: 1 s)
@@ -20,11 +23,12 @@ import java.util.Set;
  * @param transactionTimeout     the producer's transaction timeout
  * @param nodeSelector           the nodes this scheduler may use (Volcano's --node-selector); all by default
  */
-public record LoopSettings(String bootstrapServers, String registryUrl, String transactionalId, String groupId,
+public record LoopSettings(KafkaClients kafka, String registryUrl, RegistrySerdes.Credentials registryCredentials,
+                           String transactionalId, String groupId,
                            Duration period, SchedulerConf conf, int maxUnconfirmedBindings,
                            Set<String> schedulerNames, Duration transactionTimeout, NodeSelector nodeSelector) {
     public LoopSettings {
-        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(registryUrl, "registryUrl");
         Objects.requireNonNull(transactionalId, "transactionalId");
         Objects.requireNonNull(groupId, "groupId");
@@ -36,11 +40,23 @@ public record LoopSettings(String bootstrapServers, String registryUrl, String t
         nodeSelector = nodeSelector == null ? NodeSelector.ALL : nodeSelector;
     }
 
+    /** Settings for a plaintext cluster and an open registry. */
+    public LoopSettings(String bootstrapServers, String registryUrl, String transactionalId, String groupId,
+                        Duration period, SchedulerConf conf, int maxUnconfirmedBindings,
+                        Set<String> schedulerNames, Duration transactionTimeout, NodeSelector nodeSelector) {
+        this(KafkaClients.plaintext(bootstrapServers), registryUrl, null, transactionalId, groupId, period, conf,
+                maxUnconfirmedBindings, schedulerNames, transactionTimeout, nodeSelector);
+    }
+
     /** Settings for a scheduler that may use every node. */
     public LoopSettings(String bootstrapServers, String registryUrl, String transactionalId, String groupId,
                         Duration period, SchedulerConf conf, int maxUnconfirmedBindings,
                         Set<String> schedulerNames, Duration transactionTimeout) {
         this(bootstrapServers, registryUrl, transactionalId, groupId, period, conf, maxUnconfirmedBindings,
                 schedulerNames, transactionTimeout, NodeSelector.ALL);
+    }
+
+    public String bootstrapServers() {
+        return kafka.bootstrapServers();
     }
 }

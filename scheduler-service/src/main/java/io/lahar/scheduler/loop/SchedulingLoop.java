@@ -116,7 +116,7 @@ public final class SchedulingLoop implements Runnable {
         this.metrics = metrics;
         this.clock = clock;
         this.scheduler = new Scheduler(settings.conf());
-        RegistrySerdes serdes = new RegistrySerdes(settings.registryUrl());
+        RegistrySerdes serdes = new RegistrySerdes(settings.registryUrl(), settings.registryCredentials());
         inputs = new SchedulerInputs(serdes);
         decisionSerializer = new CachingAvroSerializer<>(SchedulerDecision.class, serdes);
         queueStatusSerializer = serdes.value(QueueStatus.class).serializer();
@@ -148,9 +148,9 @@ public final class SchedulingLoop implements Runnable {
 
     @Override
     public void run() {
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumerConfig(), new StringDeserializer(),
+        try (KafkaConsumer<String, byte[]> c = settings.kafka().consumer(consumerConfig(), new StringDeserializer(),
                 new ByteArrayDeserializer());
-             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+             KafkaProducer<String, byte[]> producer = settings.kafka().producer(producerConfig(), new StringSerializer(),
                      new ByteArraySerializer())) {
             consumer = c;
             state = LoopState.CATCHING_UP;
@@ -365,7 +365,6 @@ public final class SchedulingLoop implements Runnable {
 
     private Map<String, Object> consumerConfig() {
         Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.transactionalId() + "-consumer");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -376,7 +375,6 @@ public final class SchedulingLoop implements Runnable {
 
     private Map<String, Object> producerConfig() {
         Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.transactionalId());
         config.put(ProducerConfig.CLIENT_ID_CONFIG, settings.transactionalId() + "-producer");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);

@@ -1,6 +1,12 @@
 package io.lahar.scheduler.service;
 
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.TopicBootstrap;
+import io.lahar.schema.serde.RegistrySerdes;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.inject.Inject;
+import java.util.Map;
+import org.eclipse.microprofile.config.Config;
 import io.lahar.core.scheduling.framework.InvalidConfException;
 import io.lahar.core.scheduling.framework.SchedulerConf;
 import io.lahar.scheduler.loop.LeaderElection;
@@ -37,8 +43,13 @@ public class SchedulerService {
 
     private static final Logger LOG = Logger.getLogger(SchedulerService.class);
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
+    /** The kafka. settings (Quarkus' default-kafka-broker map): every client's connection. */
+    @Inject
+    @Identifier("default-kafka-broker")
+    Map<String, Object> kafkaConfig;
+
+    @Inject
+    Config config;
 
     @ConfigProperty(name = "lahar.schema-registry.url")
     String registryUrl;
@@ -101,8 +112,11 @@ public class SchedulerService {
             return;
         }
         SchedulerConf conf = conf();
-        if (createTopics) TopicBootstrap.ensureTopics(bootstrapServers);
-        settings = new LoopSettings(bootstrapServers, registryUrl, transactionalId, groupId, period, conf,
+        KafkaClients kafka = KafkaClients.of(kafkaConfig);
+        if (createTopics) TopicBootstrap.ensureTopics(kafka);
+        settings = new LoopSettings(kafka, registryUrl,
+                RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)),
+                transactionalId, groupId, period, conf,
                 maxUnconfirmedBindings, new HashSet<>(schedulerNames), transactionTimeout,
                 NodeSelector.parse(nodeSelector.orElse("")));
         LOG.info("scheduler uses " + settings.nodeSelector());
@@ -115,7 +129,7 @@ public class SchedulerService {
             throw new IllegalStateException("lahar.scheduler.leader-session-timeout (" + leaderSessionTimeout
                     + ") must not be shorter than lahar.scheduler.transaction-timeout (" + transactionTimeout + ")");
         }
-        election = new LeaderElection(bootstrapServers, groupId + "-leader", instanceId.filter(s -> !s.isBlank()),
+        election = new LeaderElection(kafka, groupId + "-leader", instanceId.filter(s -> !s.isBlank()),
                 leaderSessionTimeout, this::startLoop, this::stopLoop);
         electionThread = Thread.ofPlatform().name("lahar-scheduler-election").daemon().start(election);
     }

@@ -98,6 +98,38 @@ public final class RegistrySerdes {
             return new Credentials(p.getProperty("username"), p.getProperty("password"));
         }
 
+        /** A service's configuration key of a file with {@code username=} and {@code password=} (as {@link #fromFile} reads). */
+        public static final String FILE_KEY = "lahar.schema-registry.credentials-file";
+        /** Or the two as configuration values (an environment variable from a secret, say). */
+        public static final String USERNAME_KEY = "lahar.schema-registry.username";
+        public static final String PASSWORD_KEY = "lahar.schema-registry.password";
+
+        /**
+         * A service's registry credentials from its configuration ({@code config} answers a key's
+         * value, empty when unset): the file of {@link #FILE_KEY}, else {@link #USERNAME_KEY} and
+         * {@link #PASSWORD_KEY}; null when none is set (an open registry). Both ways at once, or a
+         * username without a password, is a mistake said at start-up rather than half applied.
+         */
+        public static Credentials configured(java.util.function.Function<String, Optional<String>> config) {
+            Optional<String> file = config.apply(FILE_KEY).filter(v -> !v.isBlank());
+            Optional<String> username = config.apply(USERNAME_KEY).filter(v -> !v.isBlank());
+            Optional<String> password = config.apply(PASSWORD_KEY).filter(v -> !v.isEmpty());
+            if (file.isPresent()) {
+                if (username.isPresent() || password.isPresent()) {
+                    throw new IllegalArgumentException(FILE_KEY + " and " + USERNAME_KEY + "/" + PASSWORD_KEY
+                            + " are both set: set one of them");
+                }
+                return fromFile(Path.of(file.get().strip()));
+            }
+            if (username.isEmpty() && password.isEmpty()) {
+                return null;
+            }
+            if (username.isEmpty() || password.isEmpty()) {
+                throw new IllegalArgumentException(USERNAME_KEY + " and " + PASSWORD_KEY + " go together: one of them is not set");
+            }
+            return new Credentials(username.get(), password.get());
+        }
+
         @Override
         public String toString() {
             return "Credentials[username=" + username + ", password=***]";

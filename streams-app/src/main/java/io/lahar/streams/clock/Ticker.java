@@ -1,5 +1,6 @@
 package io.lahar.streams.clock;
 
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.schema.Topics.TopicSpec;
@@ -40,8 +41,8 @@ public class Ticker {
     @Inject
     RegistrySerdes serdes;
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
+    @Inject
+    KafkaClients kafka;
 
     @ConfigProperty(name = "lahar.clock.enabled", defaultValue = "true")
     boolean enabled;
@@ -59,8 +60,7 @@ public class Ticker {
         if (!enabled) {
             return;
         }
-        producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        producer = kafka.producer(Map.of(
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 0),
                 new StringSerializer(), serdes.value(Tick.class).serializer());

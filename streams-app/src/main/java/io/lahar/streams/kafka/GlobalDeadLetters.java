@@ -1,6 +1,7 @@
 package io.lahar.streams.kafka;
 
 import io.lahar.schema.DeadLetter;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -8,7 +9,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 import java.util.Map;
@@ -62,11 +62,12 @@ public interface GlobalDeadLetters extends AutoCloseable {
 
         private synchronized KafkaProducer<byte[], byte[]> producer(Map<String, Object> appConfigs) {
             if (producer == null) {
-                Map<String, Object> config = new StreamsConfig(appConfigs).getProducerConfigs("lahar-global-dead-letters");
-                config.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
-                config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-                config.put(ProducerConfig.ACKS_CONFIG, "all");
-                producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+                // The streams client's settings are the service's kafka. ones (Quarkus passes them
+                // all to Kafka Streams): its connection settings are the other clients'.
+                producer = KafkaClients.of(appConfigs).producer(Map.of(
+                        ProducerConfig.CLIENT_ID_CONFIG, "lahar-global-dead-letters",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                        ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
             }
             return producer;
         }

@@ -4,6 +4,7 @@ import io.lahar.schema.CommandResult;
 import io.lahar.schema.CronJobCommand;
 import io.lahar.schema.FlowCommand;
 import io.lahar.schema.JobCommand;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.quarkus.runtime.ShutdownEvent;
@@ -48,8 +49,8 @@ public class CommandGateway {
 
     private static final Logger LOG = Logger.getLogger(CommandGateway.class);
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
+    @Inject
+    KafkaClients kafka;
 
     @Inject
     RegistrySerdes serdes;
@@ -67,23 +68,21 @@ public class CommandGateway {
 
     void start(@Observes StartupEvent event) {
         Map<String, Object> producerConfig = new HashMap<>();
-        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-commands");
-        producer = new KafkaProducer<>(producerConfig, new StringSerializer(), serdes.value(JobCommand.class).serializer());
+        producer = kafka.producer(producerConfig, new StringSerializer(), serdes.value(JobCommand.class).serializer());
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-flow-commands");
-        flowProducer = new KafkaProducer<>(producerConfig, new StringSerializer(), serdes.value(FlowCommand.class).serializer());
+        flowProducer = kafka.producer(producerConfig, new StringSerializer(), serdes.value(FlowCommand.class).serializer());
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-cronjob-commands");
-        cronProducer = new KafkaProducer<>(producerConfig, new StringSerializer(), serdes.value(CronJobCommand.class).serializer());
+        cronProducer = kafka.producer(producerConfig, new StringSerializer(), serdes.value(CronJobCommand.class).serializer());
 
         Map<String, Object> consumerConfig = new HashMap<>();
-        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         // Only committed answers: the streams-app writes them in exactly-once transactions.
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "lahar-rest-results");
-        consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), serdes.value(CommandResult.class).deserializer());
+        consumer = kafka.consumer(consumerConfig, new StringDeserializer(), serdes.value(CommandResult.class).deserializer());
         reader = Thread.ofPlatform().name("lahar-rest-results").daemon().start(this::readResults);
     }
 

@@ -1,6 +1,7 @@
 package io.lahar.streams.rest;
 
 import io.lahar.schema.JobTransition;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,8 +36,8 @@ public class TransitionReader {
                                  String message, int version, int retryCount, String time, String source) {
     }
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
+    @Inject
+    KafkaClients kafka;
 
     @ConfigProperty(name = "lahar.api.transitions-scan", defaultValue = "100000")
     long scanWindow;
@@ -46,11 +47,10 @@ public class TransitionReader {
 
     public List<TransitionView> read(String key, int limit, Duration timeout) {
         Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         Deque<TransitionView> newest = new ArrayDeque<>();
-        try (KafkaConsumer<String, JobTransition> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+        try (KafkaConsumer<String, JobTransition> consumer = kafka.consumer(config, new StringDeserializer(),
                 serdes.value(JobTransition.class).deserializer())) {
             int partitions = consumer.partitionsFor(Topics.JOB_TRANSITIONS.name()).size();
             if (partitions == 0) {
