@@ -51,8 +51,9 @@ describe_exit() {
   esac
 }
 
+# -k: the kube-emulator serves TLS with a certificate it makes at each start (127.0.0.1 only).
 ready_url() {
-  curl -fsS -o /dev/null --max-time 3 "$1" 2>/dev/null
+  curl -fsSk -o /dev/null --max-time 3 "$1" 2>/dev/null
 }
 
 # The supervisor's loop; runs in a background subshell started by supervise.

@@ -27,7 +27,10 @@ import java.util.regex.Pattern;
  *   <li>merge and strategic merge patches ({@link MergePatch}), which kubectl label/annotate/apply send;</li>
  *   <li>a JSON content type on every JSON answer (the store sets none, and kubectl will not decode
  *       a body without one);</li>
- *   <li>server-side tables for {@code kubectl get} ({@link TableView}).</li>
+ *   <li>server-side tables for {@code kubectl get} ({@link TableView});</li>
+ *   <li>authentication: every request but the health checks carries the kubeconfig's bearer
+ *       token ({@link BearerToken}), else 401 as the apiserver answers an anonymous client (the
+ *       store holds secrets, an MPI job's SSH private key among them).</li>
  * </ul>
  */
 final class ClusterDispatcher extends Dispatcher {
@@ -46,9 +49,11 @@ final class ClusterDispatcher extends Dispatcher {
     private final Runnable trimRequestLog;
     private final BooleanSupplier ready;
     private final AtomicLong requests = new AtomicLong();
+    private final BearerToken token;
 
     ClusterDispatcher(ApiDiscovery discovery, CrudStore store, Clock clock, Supplier<String> serverAddress,
-                      Runnable trimRequestLog, BooleanSupplier ready) {
+                      Runnable trimRequestLog, BooleanSupplier ready, BearerToken token) {
+        this.token = token;
         this.discovery = discovery;
         this.store = store;
         this.binding = new PodBinding(store, clock);
@@ -65,7 +70,8 @@ final class ClusterDispatcher extends Dispatcher {
         }
         MockResponse response;
         try {
-            response = route(request);
+            response = authenticated(request) ? route(request) : ApiStatus.failure(401, "Unauthorized", "Unauthorized",
+                    null, null, null);
             if (response == null) {
                 // The store answers only GET, POST, PUT, PATCH and DELETE.
                 response = ApiStatus.failure(405, "MethodNotAllowed", request.getMethod() + " is not supported",
@@ -81,6 +87,14 @@ final class ClusterDispatcher extends Dispatcher {
             response.setHeader("Content-Type", "application/json");
         }
         return response;
+    }
+
+    /** Health checks are anonymous, as a kube-apiserver's are by default; everything else wants the token. */
+    private boolean authenticated(RecordedRequest request) {
+        return switch (withoutQuery(request.getPath())) {
+            case "/healthz", "/livez", "/readyz" -> true;
+            default -> token.admits(request.getHeader("Authorization"));
+        };
     }
 
     private MockResponse route(RecordedRequest request) {

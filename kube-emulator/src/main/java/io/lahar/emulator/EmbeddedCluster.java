@@ -107,9 +107,12 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Null when the objects are kept in memory only. */
     private final ObjectJournal journal;
     private Path kubeconfigFile;
+    private final BearerToken token;
 
     private EmbeddedCluster(MockWebServer web, KubernetesClient client, SimulatedNodes nodes,
-                            SimulatedKubelet kubelet, String url, Options options, ObjectJournal journal) {
+                            SimulatedKubelet kubelet, String url, Options options, ObjectJournal journal,
+                            BearerToken token) {
+        this.token = token;
         this.journal = journal;
         this.web = web;
         this.client = client;
@@ -129,10 +132,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
         MockWebServer web = new MockWebServer();
+        // TLS: kubectl sends a kubeconfig's token over https only. The certificate is self-signed
+        // and new at each start; the kubeconfig says not to verify it (Kubeconfig).
+        web.useHttps();
         ObjectJournal journal = options.dataDir().map(ObjectJournal::open).orElse(null);
         AtomicBoolean ready = new AtomicBoolean();
+        BearerToken token;
         int restored;
         try {
+            token = BearerToken.of(options.dataDir());
             KubernetesCrudDispatcher crud;
             if (journal == null) {
                 crud = new KubernetesCrudDispatcher(discovery.customResourceContexts());
@@ -143,7 +151,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                 crud = journaled;
             }
             web.setDispatcher(new ClusterDispatcher(discovery, new CrudStore(crud), clock,
-                    () -> "127.0.0.1:" + web.getPort(), web::reset, ready::get));
+                    () -> "127.0.0.1:" + web.getPort(), web::reset, ready::get, token));
             web.start(loopback(), options.port());
         } catch (RuntimeException e) {
             if (journal != null) {
@@ -151,11 +159,11 @@ public final class EmbeddedCluster implements AutoCloseable {
             }
             throw e;
         }
-        String url = "http://127.0.0.1:" + web.getPort();
-        KubernetesClient client = newClient(url, options.namespace());
+        String url = "https://127.0.0.1:" + web.getPort();
+        KubernetesClient client = newClient(url, options.namespace(), token);
         SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, options.timeScale());
         EmbeddedCluster cluster = new EmbeddedCluster(web, client, new SimulatedNodes(client, clock), kubelet, url,
-                options, journal);
+                options, journal, token);
         try {
             cluster.bootstrap();
             kubelet.start();
@@ -203,12 +211,13 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** A new client for the emulator, independent of the one {@link #client()} returns; close it yourself. */
     public KubernetesClient newClient() {
-        return newClient(url, options.namespace());
+        return newClient(url, options.namespace(), token);
     }
 
-    private static KubernetesClient newClient(String url, String namespace) {
+    private static KubernetesClient newClient(String url, String namespace, BearerToken token) {
         Config config = new ConfigBuilder(Config.empty())
                 .withMasterUrl(url)
+                .withOauthToken(token.value())
                 .withNamespace(namespace)
                 .withHttp2Disable(true)
                 .withTrustCerts(true)
@@ -221,7 +230,12 @@ public final class EmbeddedCluster implements AutoCloseable {
         return client;
     }
 
-    /** {@code http://127.0.0.1:<port>}. */
+    /** The bearer token every API request must carry (the kubeconfig's). */
+    public String token() {
+        return token.value();
+    }
+
+    /** {@code https://127.0.0.1:<port>}. */
     public String url() {
         return url;
     }
@@ -246,7 +260,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** Writes a kubeconfig for this cluster to {@code file} and returns its absolute path. */
     public synchronized Path writeKubeconfig(Path file) {
         try {
-            kubeconfigFile = Kubeconfig.write(file, url, options.namespace());
+            kubeconfigFile = Kubeconfig.write(file, url, options.namespace(), token.value());
             return kubeconfigFile;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the kubeconfig " + file + ": " + e.getMessage(), e);

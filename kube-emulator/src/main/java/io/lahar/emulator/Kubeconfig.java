@@ -10,8 +10,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 /**
  * A kubeconfig for the emulator, usable by kubectl ({@code --kubeconfig} or {@code KUBECONFIG}) and
  * by fabric8 ({@code kubeconfig} system property / env, or Quarkus'
- * {@code quarkus.kubernetes-client.*}). Plain HTTP on 127.0.0.1 and a token the emulator ignores:
- * it has no authentication, which is one reason it must never listen beyond loopback.
+ * {@code quarkus.kubernetes-client.*}): HTTPS on 127.0.0.1 and the emulator's bearer token, which
+ * every request but the health checks must carry (kubectl sends a token over TLS only); the file
+ * is the owner's only (mode 0600). The emulator's certificate is self-signed and made anew at each
+ * start, so the kubeconfig does not verify it: the token is what keeps other local users out, and
+ * nothing but the emulator can hold its loopback port while it runs.
  */
 public final class Kubeconfig {
 
@@ -20,7 +23,7 @@ public final class Kubeconfig {
     private Kubeconfig() {
     }
 
-    public static String render(String serverUrl, String namespace) {
+    public static String render(String serverUrl, String namespace, String token) {
         return """
                 # Written by Lahar's kube-emulator: an EMULATED Kubernetes API (fabric8 mock server), not a real cluster.
                 apiVersion: v1
@@ -29,10 +32,11 @@ public final class Kubeconfig {
                 - name: %1$s
                   cluster:
                     server: %2$s
+                    insecure-skip-tls-verify: true
                 users:
                 - name: %1$s
                   user:
-                    token: lahar-embedded-no-auth
+                    token: %4$s
                 contexts:
                 - name: %1$s
                   context:
@@ -41,11 +45,11 @@ public final class Kubeconfig {
                     namespace: %3$s
                 current-context: %1$s
                 preferences: {}
-                """.formatted(CONTEXT, serverUrl, namespace);
+                """.formatted(CONTEXT, serverUrl, namespace, token);
     }
 
     /** Writes the file atomically (readers never see half of it), readable by the owner only. */
-    public static Path write(Path file, String serverUrl, String namespace) throws IOException {
+    public static Path write(Path file, String serverUrl, String namespace, String token) throws IOException {
         Path absolute = file.toAbsolutePath();
         Path dir = absolute.getParent();
         if (dir != null) {
@@ -53,7 +57,7 @@ public final class Kubeconfig {
         }
         Path tmp = Files.createTempFile(dir, ".kubeconfig-", ".tmp");
         try {
-            Files.writeString(tmp, render(serverUrl, namespace), StandardCharsets.UTF_8);
+            Files.writeString(tmp, render(serverUrl, namespace, token), StandardCharsets.UTF_8);
             try {
                 Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
             } catch (UnsupportedOperationException notPosix) {

@@ -21,7 +21,7 @@ class ClusterDispatcherTest {
         ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
         CrudStore store = new CrudStore(new KubernetesCrudDispatcher(discovery.customResourceContexts()));
         ClusterDispatcher dispatcher = new ClusterDispatcher(discovery, store, Clock.systemUTC(), () -> "127.0.0.1:6443",
-                () -> { }, ready::get);
+                () -> { }, ready::get, BearerToken.of(java.util.Optional.empty()));
 
         assertThat(get(dispatcher, "/readyz").code()).isEqualTo(500);
         assertThat(get(dispatcher, "/livez").code()).isEqualTo(200);

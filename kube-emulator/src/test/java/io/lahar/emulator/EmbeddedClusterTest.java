@@ -29,6 +29,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,7 @@ class EmbeddedClusterTest {
 
     private static EmbeddedCluster cluster;
     private static KubernetesClient client;
-    private static final HttpClient HTTP = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY)
+    private static final HttpClient HTTP = TestHttp.client().proxy(HttpClient.Builder.NO_PROXY)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
@@ -300,7 +301,7 @@ class EmbeddedClusterTest {
     @Test
     void requestsTheStoreCannotServeAreAnsweredNotDropped() throws Exception {
         HttpResponse<String> options = HTTP.send(HttpRequest.newBuilder(URI.create(cluster.url() + "/api/v1/pods"))
-                .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                .header("Authorization", "Bearer " + cluster.token()).method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(options.statusCode()).isEqualTo(405);
 
         HttpResponse<String> badSelector = get("/api/v1/pods?labelSelector=" + java.net.URLEncoder.encode("a in b",
@@ -444,7 +445,8 @@ class EmbeddedClusterTest {
         Path file = cluster.writeKubeconfig(dir.resolve("sub/kubeconfig.yaml"));
 
         String text = Files.readString(file);
-        assertThat(text).contains("server: " + cluster.url()).contains("EMULATED");
+        assertThat(text).contains("server: " + cluster.url()).contains("EMULATED").contains("token: " + cluster.token());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         try (KubernetesClient fromFile = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(text)).build()) {
             assertThat(fromFile.getMasterUrl().toString()).startsWith(cluster.url());
             assertThat(fromFile.nodes().list().getItems()).hasSizeGreaterThanOrEqualTo(4);
@@ -518,12 +520,13 @@ class EmbeddedClusterTest {
 
     private static HttpResponse<String> post(String path, String body) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(cluster.url() + path))
-                .header("Content-Type", "application/json")
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + cluster.token())
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> get(String path, String accept) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(cluster.url() + path)).GET();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(cluster.url() + path)).GET()
+                .header("Authorization", "Bearer " + cluster.token());
         if (accept != null) {
             request.header("Accept", accept);
         }

@@ -161,7 +161,7 @@ class CronJobSystemIT {
     /** The CronJob as the REST API shows it; null while it is unknown. */
     private static JsonNode get(LaharSystem system, String name) throws Exception {
         HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(system.streamsApp().uri("/api/v1/cronjobs/" + system.namespace
-                + "/" + name)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                + "/" + name)).header("Authorization", system.authorization()).GET().build(), HttpResponse.BodyHandlers.ofString());
         return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
     }
 

@@ -44,7 +44,8 @@ class FlowCrSystemIT {
         // refuses a missing one): wait until both are visible, as a user would see them listed.
         for (String name : List.of("cr-prep", "cr-train")) {
             await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> HTTP.send(HttpRequest.newBuilder(
-                            system.streamsApp().uri("/api/v1/jobtemplates/" + system.namespace + "/" + name)).GET().build(),
+                            system.streamsApp().uri("/api/v1/jobtemplates/" + system.namespace + "/" + name))
+                            .header("Authorization", system.authorization()).GET().build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
         }
         system.kube().genericKubernetesResources(JOB_FLOWS).inNamespace(system.namespace).resource(Serialization.unmarshal("""

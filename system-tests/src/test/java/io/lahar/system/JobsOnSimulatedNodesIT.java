@@ -99,7 +99,8 @@ class JobsOnSimulatedNodesIT {
     private static JsonNode enginePods(LaharSystem system, String job) throws Exception {
         try (HttpClient http = HttpClient.newHttpClient()) {
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-                    system.streamsApp().uri("/api/v1/jobs/" + system.namespace + "/" + job + "/pods")).build(),
+                    system.streamsApp().uri("/api/v1/jobs/" + system.namespace + "/" + job + "/pods"))
+                    .header("Authorization", system.authorization()).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
             return new ObjectMapper().readTree(answer.body());

@@ -52,6 +52,10 @@ import picocli.CommandLine;
  * the only one the scheduler places; and the scheduler uses only this run's simulated nodes,
  * selected by a pool label. The streams-app starts where its input topics end now, so it never
  * re-processes (and re-emits) other tests' records.
+ *
+ * <p>{@link #startSecure} runs the services on the broker's SASL_SSL listener only, their Kafka
+ * settings given as a deployment would give them: {@code kafka.}-prefixed lines in a file of mode
+ * 0600 that Quarkus reads ({@code quarkus.config.locations}), no password on a command line.
  */
 final class LaharSystem implements AutoCloseable {
 
@@ -82,8 +86,12 @@ final class LaharSystem implements AutoCloseable {
     private KubernetesClient kube;
     private int stateDirs;
 
-    private LaharSystem(LaharInfra infra) {
+    /** The listener the services are given; null: the plaintext one. */
+    final LaharInfra.Secure secure;
+
+    private LaharSystem(LaharInfra infra, LaharInfra.Secure secure) {
         this.infra = infra;
+        this.secure = secure;
         this.run = UUID.randomUUID().toString().substring(0, 6);
         this.namespace = "sys-" + run;
         this.schedulerName = "lahar-sys-" + run;
@@ -102,7 +110,17 @@ final class LaharSystem implements AutoCloseable {
     }
 
     static LaharSystem start(LaharInfra infra) {
-        LaharSystem system = new LaharSystem(infra);
+        return start(infra, null);
+    }
+
+    /** A system of its own whose services reach Kafka through the SASL_SSL listener, and only through it. */
+    static LaharSystem startSecure(LaharInfra infra) {
+        return start(infra, infra.secure().orElseThrow(() -> new AssertionError("the shared broker has no SASL_SSL"
+                + " listener (bin/test passes it as " + LaharInfra.KAFKA_SECURE_BOOTSTRAP_PROPERTY + ")")));
+    }
+
+    private static LaharSystem start(LaharInfra infra, LaharInfra.Secure secure) {
+        LaharSystem system = new LaharSystem(infra, secure);
         try {
             system.startAll();
             return system;
@@ -147,7 +165,7 @@ final class LaharSystem implements AutoCloseable {
      * {@code /readyz} answers.
      */
     private ServiceProcess startEmulator(int port) {
-        return ServiceProcess.startProgram("kube-emulator", root.resolve("kube-emulator/target/kube-emulator.jar"), port,
+        return ServiceProcess.startTlsProgram("kube-emulator", root.resolve("kube-emulator/target/kube-emulator.jar"), port,
                 List.of("--port", Integer.toString(port),
                         "--nodes", "3x{name=" + pool + ",cpu=8,memory=32Gi,label=lahar.io/pool=" + pool + "}",
                         "--kubeconfig", kubeconfig.toString(),
@@ -239,16 +257,36 @@ final class LaharSystem implements AutoCloseable {
      * would), capturing what it prints.
      */
     Cli lahar(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--server");
+        all.add(streamsApp().uri("").toString());
+        all.add("--token");
+        all.add(apiToken());
+        return run(all);
+    }
+
+    /**
+     * Runs a {@code lahar} verb that reads or writes the topics ({@code submit}, {@code watch}, ...)
+     * on the broker listener the services use, with its client settings file when that is the
+     * SASL_SSL one.
+     */
+    Cli laharOnKafka(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--bootstrap", servicesBootstrap(), "--registry", infra.registryUrl()));
+        if (secure != null) {
+            all.addAll(List.of("--kafka-config", secure.clientConfigFile().toString()));
+        }
+        return run(all);
+    }
+
+    private static Cli run(List<String> args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = new CommandLine(new Lahar());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--server");
-        all.add(streamsApp().uri("").toString());
-        int exit = cli.execute(all.toArray(String[]::new));
-        return new Cli(all, exit, out.toString(), err.toString());
+        int exit = cli.execute(args.toArray(String[]::new));
+        return new Cli(args, exit, out.toString(), err.toString());
     }
 
     /** What one {@code lahar} command did. */
@@ -267,6 +305,25 @@ final class LaharSystem implements AutoCloseable {
 
     KubernetesClient kube() {
         return kube;
+    }
+
+    /** The API token the streams-app generated in this run's directory. */
+    String apiToken() {
+        try {
+            return Files.readString(apiTokenFile()).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The header value a REST call of this run's streams-app needs. */
+    String authorization() {
+        return "Bearer " + apiToken();
+    }
+
+    /** Every instance of the run's streams-app keeps its token there (the first generates it). */
+    Path apiTokenFile() {
+        return dir.resolve("api-token");
     }
 
     /** The repository's root directory (examples, the services' builds). */
@@ -301,9 +358,10 @@ final class LaharSystem implements AutoCloseable {
     ServiceProcess startStreamsApp(Path stateDir) {
         ServiceProcess streams = ServiceProcess.start("streams-app-" + (streamsApps.size() + 1), jar("streams-app"),
                 ServiceProcess.freePort(), common(Map.of(
-                        "quarkus.kafka-streams.bootstrap-servers", infra.bootstrapServers(),
+                        "quarkus.kafka-streams.bootstrap-servers", servicesBootstrap(),
                         "quarkus.kafka-streams.application-id", streamsAppId,
                         "kafka-streams.state.dir", stateDir.toString(),
+                        "lahar.api.token-file", apiTokenFile().toString(),
                         // After a SIGKILL, the dead member leaves the group and its open transaction
                         // is aborted only when these run out: shorter than the defaults (45 s, 30 s)
                         // to keep the crash test short; still session > transaction, as in production.
@@ -331,10 +389,43 @@ final class LaharSystem implements AutoCloseable {
 
     private Map<String, String> common(Map<String, String> specific) {
         Map<String, String> all = new LinkedHashMap<>();
-        all.put("kafka.bootstrap.servers", infra.bootstrapServers());
+        all.put("kafka.bootstrap.servers", servicesBootstrap());
+        if (secure != null) {
+            all.put("quarkus.config.locations", secureKafkaSettings().toUri().toString());
+        }
         all.put("lahar.schema-registry.url", infra.registryUrl());
         all.putAll(specific);
         return all;
+    }
+
+    /** The broker address the services are given. */
+    String servicesBootstrap() {
+        return secure == null ? infra.bootstrapServers() : secure.bootstrapServers();
+    }
+
+    /** The secure listener's client settings as a service's kafka. configuration, in a file only its owner reads. */
+    private Path secureKafkaSettings() {
+        Path file = dir.resolve("kafka-secure.properties");
+        if (Files.exists(file)) {
+            return file;
+        }
+        java.util.Properties settings = new java.util.Properties();
+        secure.clientConfig().forEach((k, v) -> {
+            if (!k.equals("bootstrap.servers")) {
+                settings.setProperty("kafka." + k, v.toString());
+            }
+        });
+        try {
+            Files.createDirectories(dir);
+            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            try (var out = Files.newBufferedWriter(file)) {
+                settings.store(out, "the services' Kafka security settings (kafka. prefix)");
+            }
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private Path jar(String module) {

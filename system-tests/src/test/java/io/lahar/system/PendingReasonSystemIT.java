@@ -79,6 +79,7 @@ class PendingReasonSystemIT {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                             system.streamsApp().uri("/api/v1/jobs/" + system.namespace + "/" + job))
+                    .header("Authorization", system.authorization())
                     .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 return false;

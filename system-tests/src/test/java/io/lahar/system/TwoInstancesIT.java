@@ -59,8 +59,8 @@ class TwoInstancesIT {
             try {
                 await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(500)).until(() -> {
                     try {
-                        Set<String> onFirst = names(get(first, "/api/v1/jobs?local=true&namespace=" + system.namespace));
-                        Set<String> onSecond = names(get(second, "/api/v1/jobs?local=true&namespace=" + system.namespace));
+                        Set<String> onFirst = names(get(system, first, "/api/v1/jobs?local=true&namespace=" + system.namespace));
+                        Set<String> onSecond = names(get(system, second, "/api/v1/jobs?local=true&namespace=" + system.namespace));
                         last.set("first holds " + onFirst + ", second holds " + onSecond);
                         Set<String> both = new HashSet<>(onFirst);
                         both.addAll(onSecond);
@@ -79,10 +79,10 @@ class TwoInstancesIT {
             }
 
             for (ServiceProcess instance : List.of(first, second)) {
-                assertThat(names(get(instance, "/api/v1/jobs?namespace=" + system.namespace)))
+                assertThat(names(get(system, instance, "/api/v1/jobs?namespace=" + system.namespace)))
                         .as("the list on " + instance.name()).containsExactlyInAnyOrderElementsOf(everyJob.get());
                 for (String job : jobs) {
-                    JsonNode found = get(instance, "/api/v1/jobs/" + system.namespace + "/" + job);
+                    JsonNode found = get(system, instance, "/api/v1/jobs/" + system.namespace + "/" + job);
                     assertThat(found.path("metadata").path("name").asText()).as(job + " on " + instance.name())
                             .isEqualTo(job);
                     assertThat(found.path("status").path("state").path("phase").asText()).isEqualTo("Completed");
@@ -93,8 +93,9 @@ class TwoInstancesIT {
         }
     }
 
-    private static JsonNode get(ServiceProcess instance, String path) throws IOException, InterruptedException {
+    private static JsonNode get(LaharSystem system, ServiceProcess instance, String path) throws IOException, InterruptedException {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(instance.uri(path))
+                .header("Authorization", system.authorization())
                 .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException(instance.name() + " answered " + response.statusCode() + " to " + path + ": "

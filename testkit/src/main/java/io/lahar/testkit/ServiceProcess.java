@@ -29,7 +29,8 @@ import java.util.jar.JarFile;
  */
 public final class ServiceProcess implements AutoCloseable {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    // Any certificate: only this test's own loopback processes are asked (the kube-emulator serves TLS).
+    private static final HttpClient HTTP = LoopbackTls.client().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
     private static final String QUARKUS_READY = "/q/health/ready";
@@ -40,9 +41,12 @@ public final class ServiceProcess implements AutoCloseable {
     private final Path log;
     private final Process process;
     private final String readyPath;
+    private final String scheme;
     private final String livePath;
 
-    private ServiceProcess(String name, int port, Path log, Process process, String readyPath, String livePath) {
+    private ServiceProcess(String name, int port, Path log, Process process, String readyPath, String livePath,
+                           String scheme) {
+        this.scheme = scheme;
         this.name = name;
         this.port = port;
         this.log = log;
@@ -59,7 +63,7 @@ public final class ServiceProcess implements AutoCloseable {
         List<String> options = new ArrayList<>();
         options.add("-Dquarkus.http.port=" + port);
         properties.forEach((k, v) -> options.add("-D" + k + "=" + v));
-        return launch(name, jar, port, options, List.of(), QUARKUS_READY, QUARKUS_LIVE, dir);
+        return launch(name, jar, port, options, List.of(), QUARKUS_READY, QUARKUS_LIVE, dir, "http");
     }
 
     /**
@@ -70,11 +74,17 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public static ServiceProcess startProgram(String name, Path jar, int port, List<String> args, String healthPath,
                                               Path dir) {
-        return launch(name, jar, port, List.of(), args, healthPath, healthPath, dir);
+        return launch(name, jar, port, List.of(), args, healthPath, healthPath, dir, "http");
+    }
+
+    /** As {@link #startProgram}, for a program that serves HTTPS (with a certificate of its own making). */
+    public static ServiceProcess startTlsProgram(String name, Path jar, int port, List<String> args, String healthPath,
+                                                 Path dir) {
+        return launch(name, jar, port, List.of(), args, healthPath, healthPath, dir, "https");
     }
 
     private static ServiceProcess launch(String name, Path jar, int port, List<String> options, List<String> args,
-                                         String readyPath, String livePath, Path dir) {
+                                         String readyPath, String livePath, Path dir, String scheme) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " does not exist: package the services first "
                     + "(mvn -pl streams-app,scheduler-service,k8s-bridge,kube-emulator -am package -DskipTests)");
@@ -97,7 +107,7 @@ public final class ServiceProcess implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
-            ServiceProcess service = new ServiceProcess(name, port, log, process, readyPath, livePath);
+            ServiceProcess service = new ServiceProcess(name, port, log, process, readyPath, livePath, scheme);
             // A test JVM that ends without closing us (an error, a SIGTERM) must not leave services behind.
             Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "stop-" + name));
             return service;
@@ -212,7 +222,7 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     public URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
+        return URI.create(scheme + "://127.0.0.1:" + port + path);
     }
 
     public int port() {

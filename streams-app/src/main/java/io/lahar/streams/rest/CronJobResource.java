@@ -27,7 +27,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -144,13 +143,9 @@ public class CronJobResource {
      */
     @POST
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
-    public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+    public Response submit(String body,
                            @HeaderParam(JobResource.REQUEST_ID) String requestId,
                            @QueryParam("fieldValidation") String fieldValidation) {
-        Response denied = requests.authorize(authorization);
-        if (denied != null) {
-            return denied;
-        }
         return requests.posted(body, CronJob.KIND, CronJob.API_VERSION, fieldValidation, (valid, validation) ->
                 send(command(requestId, valid.namespace(), valid.name(), new SubmitCronJob(valid.manifestJson())), "SubmitCronJob",
                         false, validation,
@@ -161,12 +156,8 @@ public class CronJobResource {
     @DELETE
     @Path("/{namespace}/{name}")
     public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                           @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @QueryParam("message") String message,
                            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
-        Response denied = requests.authorize(authorization);
-        if (denied != null) {
-            return denied;
-        }
         return send(command(requestId, namespace, name, new DeleteCronJob(message)), "DeleteCronJob", true, FieldValidation.Warn,
                 FlowRequests::deleted);
     }
@@ -174,24 +165,18 @@ public class CronJobResource {
     @POST
     @Path("/{namespace}/{name}/suspend")
     public Response suspend(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
                             @HeaderParam(JobResource.REQUEST_ID) String requestId) {
-        return suspend(namespace, name, true, authorization, requestId);
+        return suspend(namespace, name, true, requestId);
     }
 
     @POST
     @Path("/{namespace}/{name}/resume")
     public Response resume(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                           @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
                            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
-        return suspend(namespace, name, false, authorization, requestId);
+        return suspend(namespace, name, false, requestId);
     }
 
-    private Response suspend(String namespace, String name, boolean suspend, String authorization, String requestId) {
-        Response denied = requests.authorize(authorization);
-        if (denied != null) {
-            return denied;
-        }
+    private Response suspend(String namespace, String name, boolean suspend, String requestId) {
         // A suspend of a CronJob that does not exist is 404, as a delete is.
         return send(command(requestId, namespace, name, new SuspendCronJob(suspend)), "SuspendCronJob", true, FieldValidation.Warn,
                 FlowRequests::deleted);

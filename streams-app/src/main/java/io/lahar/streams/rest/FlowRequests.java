@@ -12,7 +12,6 @@ import io.lahar.streams.flow.FlowCommandInput;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import org.apache.kafka.streams.KafkaStreams;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -20,7 +19,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,8 +32,8 @@ import java.util.function.Function;
  * What the JobFlow and JobTemplate resources share: reading a posted manifest far enough to
  * address its command, sending FlowCommands and turning their answers into HTTP (201/200,
  * 409 for a JobFlow that exists, 404 for an object that does not, 422 with every reason,
- * 503 while Kafka Streams is not running, 504 without an answer in time), and the token check
- * the job API uses.
+ * 503 while Kafka Streams is not running, 504 without an answer in time). Who may call is
+ * {@link ApiAuth}'s to say.
  */
 @ApplicationScoped
 public class FlowRequests {
@@ -54,8 +52,6 @@ public class FlowRequests {
     @Inject
     BodyLimit bodyLimit;
 
-    @ConfigProperty(name = "lahar.api.token")
-    Optional<String> token;
 
     @ConfigProperty(name = "lahar.api.command-timeout", defaultValue = "30S")
     Duration commandTimeout;
@@ -140,18 +136,6 @@ public class FlowRequests {
         };
     }
 
-    /** Null when the write may go on; 401 when a token is configured and this one does not match. */
-    Response authorize(String authorization) {
-        if (token.isEmpty() || token.get().isBlank()) {
-            return null;
-        }
-        String expected = "Bearer " + token.get();
-        boolean matches = authorization != null && MessageDigest.isEqual(
-                authorization.getBytes(StandardCharsets.UTF_8), expected.getBytes(StandardCharsets.UTF_8));
-        return matches ? null : Response.status(Response.Status.UNAUTHORIZED)
-                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"lahar\"")
-                .entity(ApiError.of("writes need 'Authorization: Bearer <lahar.api.token>'")).build();
-    }
 
     static FlowCommand submit(String requestId, FlowKind kind, String namespace, String name, String manifestJson) {
         return command(requestId, kind, namespace, name, new SubmitFlowObject(manifestJson));

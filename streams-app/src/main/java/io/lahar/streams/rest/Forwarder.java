@@ -3,6 +3,7 @@ package io.lahar.streams.rest;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.lahar.core.api.Manifests;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 
 import java.io.IOException;
@@ -24,6 +25,10 @@ import java.util.List;
 public class Forwarder {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** The instances of one deployment share the API token: the other one wants it as a client would. */
+    @Inject
+    ApiToken token;
 
     /** GET {@code pathAndQuery} on {@code hostPort}; an unreachable instance is a 503, so the client retries. */
     public Response get(String hostPort, String pathAndQuery) {
@@ -63,7 +68,8 @@ public class Forwarder {
     /** The raw answer of another instance. */
     public HttpResponse<String> fetch(String hostPort, String pathAndQuery) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + hostPort + pathAndQuery))
-                .timeout(Duration.ofSeconds(10)).header("Accept", "application/json").GET().build();
+                .timeout(Duration.ofSeconds(10)).header("Accept", "application/json")
+                .header("Authorization", token.header()).GET().build();
         return client.send(request, HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -19,7 +19,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -90,13 +89,9 @@ public class JobFlowResource {
 
     @POST
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
-    public Response submit(String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+    public Response submit(String body,
                            @HeaderParam(JobResource.REQUEST_ID) String requestId,
                            @QueryParam("fieldValidation") String fieldValidation) {
-        Response denied = requests.authorize(authorization);
-        if (denied != null) {
-            return denied;
-        }
         return requests.submit(body, FlowKind.JobFlow, JobFlow.API_VERSION, requestId, fieldValidation,
                 (valid, result) -> Response.created(URI.create("/api/v1/jobflows/" + enc(valid.namespace()) + "/" + enc(valid.name())))
                         .entity(FlowRequests.readJson(result.getManifest())).build());
@@ -105,12 +100,8 @@ public class JobFlowResource {
     @DELETE
     @Path("/{namespace}/{name}")
     public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                           @QueryParam("message") String message, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @QueryParam("message") String message,
                            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
-        Response denied = requests.authorize(authorization);
-        if (denied != null) {
-            return denied;
-        }
         return requests.answer(FlowRequests.delete(requestId, FlowKind.JobFlow, namespace, name, message), FlowRequests::deleted);
     }
 }

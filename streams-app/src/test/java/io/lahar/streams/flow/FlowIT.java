@@ -97,16 +97,16 @@ class FlowIT {
             assertThat(created.headers().firstValue("Location").orElseThrow()).endsWith("/api/v1/jobtemplates/" + ns + "/" + name);
             assertThat(json(created).path("kind").asText()).isEqualTo("JobTemplate");
         }
-        JsonNode rows = json(send("GET", "api/v1/jobtemplates?namespace=" + ns, null, null));
+        JsonNode rows = json(send("GET", "api/v1/jobtemplates?namespace=" + ns, null, TOKEN));
         assertThat(rows).hasSize(5);
         assertThat(rows.get(0).path("name").asText()).isEqualTo("a");
         assertThat(rows.get(0).path("tasks").asInt()).isEqualTo(1);
         assertThat(rows.get(0).path("replicas").asInt()).isEqualTo(1);
         assertThat(rows.get(0).path("minAvailable").asInt()).isEqualTo(1);
         assertThat(rows.get(0).path("queue").asText()).isEqualTo("default");
-        assertThat(json(send("GET", "api/v1/jobtemplates/" + ns + "/b", null, null)).path("spec").path("tasks").get(0)
+        assertThat(json(send("GET", "api/v1/jobtemplates/" + ns + "/b", null, TOKEN)).path("spec").path("tasks").get(0)
                 .path("name").asText()).isEqualTo("default-nginx");
-        assertThat(send("GET", "api/v1/jobtemplates/" + ns + "/nope", null, null).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "api/v1/jobtemplates/" + ns + "/nope", null, TOKEN).statusCode()).isEqualTo(404);
 
         // A cyclic flow is refused with every reason; an unknown flow is 404.
         HttpResponse<String> cyclic = send("POST", "api/v1/jobflows",
@@ -115,7 +115,7 @@ class FlowIT {
         List<String> paths = new ArrayList<>();
         json(cyclic).path("violations").forEach(v -> paths.add(v.path("path").asText()));
         assertThat(paths).contains("spec.flows", "spec.flows[4].dependsOn.targets[0]");
-        assertThat(send("GET", "api/v1/jobflows/" + ns + "/cyclic", null, null).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "api/v1/jobflows/" + ns + "/cyclic", null, TOKEN).statusCode()).isEqualTo(404);
 
         String flow = inNamespace(Files.readString(Path.of("../examples/jobflow.yaml")));
         try (World world = new World()) {
@@ -154,13 +154,13 @@ class FlowIT {
             assertThat(done.getStatus().getCompletedJobs()).containsExactlyInAnyOrder("test-a", "test-b", "test-c", "test-d", "test-e");
         }
 
-        JsonNode list = json(send("GET", "api/v1/jobflows?namespace=" + ns, null, null));
+        JsonNode list = json(send("GET", "api/v1/jobflows?namespace=" + ns, null, TOKEN));
         assertThat(list).hasSize(1);
         assertThat(list.get(0).path("phase").asText()).isEqualTo("Succeed");
         assertThat(list.get(0).path("jobs").asInt()).isEqualTo(5);
         assertThat(list.get(0).path("completedJobs").asInt()).isEqualTo(5);
-        assertThat(json(send("GET", "api/v1/jobflows?namespace=" + ns + "&phase=Running", null, null))).isEmpty();
-        JsonNode one = json(send("GET", "api/v1/jobflows/" + ns + "/test", null, null));
+        assertThat(json(send("GET", "api/v1/jobflows?namespace=" + ns + "&phase=Running", null, TOKEN))).isEmpty();
+        JsonNode one = json(send("GET", "api/v1/jobflows/" + ns + "/test", null, TOKEN));
         assertThat(one.path("status").path("state").path("phase").asText()).isEqualTo("Succeed");
         assertThat(one.path("status").path("jobStatusList")).hasSize(5);
         assertThat(one.path("status").path("conditions").path("test-e").path("phase").asText()).isEqualTo("Completed");
@@ -171,11 +171,11 @@ class FlowIT {
         assertThat(json(deleted).path("accepted").asBoolean()).isTrue();
         assertThat(json(send("DELETE", "api/v1/jobflows/" + ns + "/test", null, TOKEN, deleteId)).path("requestId").asText())
                 .isEqualTo(deleteId);
-        assertThat(send("GET", "api/v1/jobflows/" + ns + "/test", null, null).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "api/v1/jobflows/" + ns + "/test", null, TOKEN).statusCode()).isEqualTo(404);
         assertThat(send("DELETE", "api/v1/jobflows/" + ns + "/test", null, TOKEN).statusCode()).isEqualTo(404);
         HttpResponse<String> template = send("DELETE", "api/v1/jobtemplates/" + ns + "/e", null, TOKEN);
         assertThat(template.statusCode()).as(template.body()).isEqualTo(200);
-        assertThat(send("GET", "api/v1/jobtemplates/" + ns + "/e", null, null).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "api/v1/jobtemplates/" + ns + "/e", null, TOKEN).statusCode()).isEqualTo(404);
     }
 
     @Test

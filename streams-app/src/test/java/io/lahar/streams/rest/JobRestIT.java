@@ -74,20 +74,28 @@ class JobRestIT {
 
         assertThat(send("POST", "api/v1/jobs", "kind: Queue\n", TOKEN).statusCode()).isEqualTo(422);
 
-        HttpResponse<String> one = send("GET", "api/v1/jobs/default/" + name, null, null);
+        // Reads need the token as writes do (lahar.api.read-open is false by default).
+        HttpResponse<String> anonymous = send("GET", "api/v1/jobs/default/" + name, null, null);
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"lahar\"");
+        assertThat(json(anonymous).path("error").asText()).contains("reads need 'Authorization: Bearer <token>'");
+        assertThat(send("GET", "api/v1/jobs", null, "wrong").statusCode()).isEqualTo(401);
+        assertThat(send("GET", "api/v1/jobs/default/" + name + "/transitions", null, null).statusCode()).isEqualTo(401);
+        assertThat(send("DELETE", "api/v1/jobs/default/" + name, null, null).statusCode()).isEqualTo(401);
+        HttpResponse<String> one = send("GET", "api/v1/jobs/default/" + name, null, TOKEN);
         assertThat(one.statusCode()).as(one.body()).isEqualTo(200);
         assertThat(json(one).path("status").path("state").path("phase").asText()).isEqualTo("Pending");
-        assertThat(send("GET", "api/v1/jobs/default/missing-" + run, null, null).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "api/v1/jobs/default/missing-" + run, null, TOKEN).statusCode()).isEqualTo(404);
 
-        JsonNode list = json(send("GET", "api/v1/jobs?namespace=default&queue=default", null, null));
+        JsonNode list = json(send("GET", "api/v1/jobs?namespace=default&queue=default", null, TOKEN));
         JsonNode row = find(list, name);
         assertThat(row).as("%s in %s", name, list).isNotNull();
         assertThat(row.path("replicas").asInt()).isEqualTo(6);
         assertThat(row.path("minAvailable").asInt()).isEqualTo(6);
         assertThat(row.path("jobType").asText()).isEqualTo("Batch");
         assertThat(row.path("creationTimestamp").asText()).matches("\\d{4}-\\d{2}-\\d{2}T.*");
-        assertThat(find(json(send("GET", "api/v1/jobs?namespace=other-" + run, null, null)), name)).isNull();
-        assertThat(find(json(send("GET", "api/v1/jobs?phase=Running", null, null)), name)).isNull();
+        assertThat(find(json(send("GET", "api/v1/jobs?namespace=other-" + run, null, TOKEN)), name)).isNull();
+        assertThat(find(json(send("GET", "api/v1/jobs?phase=Running", null, TOKEN)), name)).isNull();
 
         assertThat(send("POST", "api/v1/jobs/default/" + name + "/actions/Explode", "", TOKEN).statusCode()).isEqualTo(422);
         assertThat(send("POST", "api/v1/jobs/default/" + name + "/actions/AbortJob", "", null).statusCode()).isEqualTo(401);
@@ -95,11 +103,11 @@ class JobRestIT {
         assertThat(aborted.statusCode()).as(aborted.body()).isEqualTo(200);
         assertThat(json(aborted).path("kind").asText()).isEqualTo("AbortJob");
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
-                json(send("GET", "api/v1/jobs/default/" + name, null, null)).path("status").path("state").path("phase").asText())
+                json(send("GET", "api/v1/jobs/default/" + name, null, TOKEN)).path("status").path("state").path("phase").asText())
                 .isIn("Aborting", "Aborted"));
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            JsonNode steps = json(send("GET", "api/v1/jobs/default/" + name + "/transitions?limit=50", null, null));
+            JsonNode steps = json(send("GET", "api/v1/jobs/default/" + name + "/transitions?limit=50", null, TOKEN));
             List<String> to = new ArrayList<>();
             steps.forEach(s -> to.add(s.path("to").asText()));
             assertThat(to).startsWith("Pending").contains("Aborting");
@@ -113,8 +121,8 @@ class JobRestIT {
         assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
         assertThat(json(again).path("requestId").asText()).isEqualTo(deleteId);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(send("GET", "api/v1/jobs/default/" + name, null, null).statusCode()).isEqualTo(404));
-        assertThat(find(json(send("GET", "api/v1/jobs", null, null)), name)).isNull();
+                assertThat(send("GET", "api/v1/jobs/default/" + name, null, TOKEN).statusCode()).isEqualTo(404));
+        assertThat(find(json(send("GET", "api/v1/jobs", null, TOKEN)), name)).isNull();
     }
 
     /**
