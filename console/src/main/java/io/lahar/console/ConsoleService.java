@@ -7,10 +7,12 @@ import io.lahar.console.metrics.ConsoleMetrics;
 import io.lahar.console.metrics.ConsumerLag;
 import io.lahar.console.sse.EventStream;
 import io.lahar.console.view.ConsoleViews;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
 import io.vertx.ext.web.Router;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,11 +21,13 @@ import jakarta.inject.Inject;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -37,8 +41,13 @@ public class ConsoleService {
 
     private static final Logger LOG = Logger.getLogger(ConsoleService.class);
 
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrapServers;
+    /** The kafka. settings (Quarkus' default-kafka-broker map): every client's connection. */
+    @Inject
+    @Identifier("default-kafka-broker")
+    Map<String, Object> kafkaConfig;
+
+    @Inject
+    Config config;
 
     @ConfigProperty(name = "lahar.schema-registry.url")
     String registryUrl;
@@ -116,12 +125,14 @@ public class ConsoleService {
     }
 
     void start(@Observes StartupEvent event) {
-        RegistrySerdes serdes = new RegistrySerdes(registryUrl);
-        feed = new TopicFeed(bootstrapServers, serdes, views);
-        records = new RecordLookup(bootstrapServers, serdes);
+        RegistrySerdes serdes = new RegistrySerdes(registryUrl,
+                RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)));
+        KafkaClients kafka = KafkaClients.of(kafkaConfig);
+        feed = new TopicFeed(kafka, serdes, views);
+        records = new RecordLookup(kafka, serdes);
         feed.start();
         events.start(eventsInterval.toMillis(), heartbeat.toMillis());
-        lag = new ConsumerLag(bootstrapServers, lagGroups, registry);
+        lag = new ConsumerLag(kafka, lagGroups, registry);
         long every = metricsInterval.toMillis();
         timer.scheduleWithFixedDelay(() -> {
             try {
@@ -131,7 +142,7 @@ public class ConsoleService {
                 LOG.warn("could not refresh the console's metrics", e);
             }
         }, every, every, TimeUnit.MILLISECONDS);
-        LOG.infof("console reading the public topics of %s; actions %s", bootstrapServers,
+        LOG.infof("console reading the public topics of %s; actions %s", kafka,
                 actions.readOnly() ? "disabled (read-only: no API token)" : "through " + apiUrl);
     }
 

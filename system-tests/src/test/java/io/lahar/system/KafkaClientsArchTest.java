@@ -21,7 +21,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Kafka client in the main code of every module (the three services, the schemas, the CLI)
+ * Every Kafka client in the main code of every module (the three services, the console, the schemas, the CLI)
  * is built by {@link KafkaClients}, so every one connects with the same {@code kafka.} settings
  * (security protocol, SASL, TLS): a producer, consumer, admin client or streams client built
  * anywhere else is a violation naming its class and line. Kafka Streams itself is built by Quarkus
@@ -51,14 +51,17 @@ class KafkaClientsArchTest {
     void noModuleBuildsAKafkaClientOtherThanThroughKafkaClients() {
         JavaClasses main = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.lahar.streams", "io.lahar.scheduler", "io.lahar.bridge", "io.lahar.schema", "io.lahar.cli");
+                .importPackages("io.lahar.streams", "io.lahar.scheduler", "io.lahar.bridge", "io.lahar.console", "io.lahar.schema",
+                        "io.lahar.cli");
         // Not vacuous: the main code of each module was found, the classes that build clients among it.
         Set<String> found = main.stream().map(JavaClass::getName).collect(Collectors.toSet());
         assertThat(found).contains("io.lahar.streams.rest.CommandGateway", "io.lahar.streams.clock.Ticker",
                 "io.lahar.streams.rest.TransitionReader", "io.lahar.streams.kafka.GlobalDeadLetters$Producer",
                 "io.lahar.scheduler.loop.SchedulingLoop", "io.lahar.scheduler.loop.LeaderElection",
                 "io.lahar.bridge.kafka.BridgeConsumer", "io.lahar.bridge.kafka.KafkaRecordSink",
-                "io.lahar.bridge.kafka.DeletionLookahead", "io.lahar.schema.TopicBootstrap", "io.lahar.cli.SubmitCommand");
+                "io.lahar.bridge.kafka.DeletionLookahead", "io.lahar.console.feed.TopicFeed",
+                "io.lahar.console.api.RecordLookup", "io.lahar.console.metrics.ConsumerLag", "io.lahar.schema.TopicBootstrap",
+                "io.lahar.cli.SubmitCommand");
 
         EvaluationResult result = ONLY_KAFKA_CLIENTS_BUILDS_CLIENTS.evaluate(main);
 

@@ -145,9 +145,10 @@ final class LaharSystem implements AutoCloseable {
         // The bridge reads the emulator's kubeconfig when it starts: the emulator is ready first.
         emulator.awaitReady(READY_TIMEOUT);
         bridge = startBridge();
-        // The console, its actions through this streams-app (which has no token: any is accepted).
+        // The console, its actions through this streams-app with the token it generates.
         console = ServiceProcess.start("console", jar("console"), ServiceProcess.freePort(), common(Map.of(
-                "lahar.console.api-url", streams.uri("").toString(), "lahar.console.api-token", "system-tests")), dir);
+                "lahar.console.api-url", streams.uri("").toString(),
+                "lahar.console.api-token-file", apiTokenFile().toString())), dir);
         streams.awaitReady(READY_TIMEOUT);
         scheduler.awaitReady(READY_TIMEOUT);
         bridge.awaitReady(READY_TIMEOUT);

@@ -2,6 +2,7 @@ package io.lahar.console.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import java.time.Duration;
@@ -35,9 +36,8 @@ public final class RecordLookup implements AutoCloseable {
     private final KafkaConsumer<String, byte[]> consumer;
     private final Deserializer<Object> generic;
 
-    public RecordLookup(String bootstrapServers, RegistrySerdes serdes) {
-        this.consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+    public RecordLookup(KafkaClients kafka, RegistrySerdes serdes) {
+        this.consumer = kafka.consumer(Map.of(
                 ConsumerConfig.CLIENT_ID_CONFIG, "lahar-console-records",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1),

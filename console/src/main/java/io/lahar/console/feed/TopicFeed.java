@@ -6,6 +6,7 @@ import io.lahar.schema.DeadLetter;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.JobTransition;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Node;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
@@ -70,11 +71,10 @@ public final class TopicFeed implements AutoCloseable {
     private volatile boolean running = true;
     private long nextLook;
 
-    public TopicFeed(String bootstrapServers, RegistrySerdes serdes, ConsoleViews views) {
+    public TopicFeed(KafkaClients kafka, RegistrySerdes serdes, ConsoleViews views) {
         this.views = views;
         TOPICS.forEach((topic, type) -> deserializers.put(topic.name(), serdes.value(type).deserializer()));
-        this.consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+        this.consumer = kafka.consumer(Map.of(
                 ConsumerConfig.CLIENT_ID_CONFIG, "lahar-console",
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,

@@ -1,5 +1,6 @@
 package io.lahar.console.metrics;
 
+import io.lahar.schema.KafkaClients;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -33,8 +34,8 @@ public final class ConsumerLag implements AutoCloseable {
     private final Pattern groups;
     private final MultiGauge lag;
 
-    public ConsumerLag(String bootstrapServers, Pattern groups, MeterRegistry registry) {
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+    public ConsumerLag(KafkaClients kafka, Pattern groups, MeterRegistry registry) {
+        this.admin = kafka.admin(Map.of(
                 AdminClientConfig.CLIENT_ID_CONFIG, "lahar-console-lag",
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000));
