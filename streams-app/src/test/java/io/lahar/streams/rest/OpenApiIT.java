@@ -82,6 +82,8 @@ class OpenApiIT {
                 .path("jobList").path("$ref").asText()).endsWith("/jobList");
         assertThat(list.path("parameters").toString()).contains("namespace", "queue", "phase");
         assertThat(api.path("components").path("securitySchemes").path("apiToken").path("scheme").asText()).isEqualTo("bearer");
+        assertThat(api.path("security").toString()).as("every call needs the token").contains("apiToken");
+        assertThat(list.path("responses").has("401")).as("reads too").isTrue();
 
         assertThat(get("q/swagger-ui/").statusCode()).as("Swagger UI is off unless enabled").isEqualTo(404);
     }
