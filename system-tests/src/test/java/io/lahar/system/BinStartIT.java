@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * README's second command as a user meets it: {@code bin/start} started the way a script starts a
  * background job (SIGINT ignored on entry) prints a banner with every endpoint and writes the
- * connection context every lahar verb reads, with no JVM warning in its output; the example jobs
+ * connection context every lahar verb reads, with no JVM warning in its output; the registry and the
+ * REST API refuse a client without the secrets whose files the context names; the example jobs
  * finish; {@code kill -INT} stops every process it started; a second {@code bin/start} on the same
  * data resumes that system, submitting and following nothing that is already there.
  */
@@ -57,11 +58,25 @@ class BinStartIT {
                 context.load(in);
             }
             assertThat(context.stringPropertyNames()).contains("bootstrap", "registry", "registry.ccompat", "server",
-                    "console", "metrics", "kubeconfig");
+                    "console", "metrics", "kubeconfig", "token.file", "registry.credentials.file");
             assertThat(out).contains("Kafka bootstrap      " + context.getProperty("bootstrap"));
             assertThat(get(context.getProperty("server") + "/q/health/ready")).isEqualTo(200);
             assertThat(get(context.getProperty("console"))).isEqualTo(200);
-            assertThat(get(context.getProperty("registry.ccompat") + "/subjects")).isEqualTo(200);
+            // Secure by default: the registry and the REST API refuse a client without their secrets.
+            String subjects = context.getProperty("registry.ccompat") + "/subjects";
+            assertThat(get(subjects, null)).isEqualTo(401);
+            Properties credentials = new Properties();
+            try (Reader in = Files.newBufferedReader(Path.of(context.getProperty("registry.credentials.file")))) {
+                credentials.load(in);
+            }
+            assertThat(get(subjects, "Basic " + java.util.Base64.getEncoder().encodeToString((credentials.getProperty("username")
+                    + ":" + credentials.getProperty("password")).getBytes(StandardCharsets.UTF_8)))).isEqualTo(200);
+            Path token = Path.of(context.getProperty("token.file"));
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(token)))
+                    .isEqualTo("rw-------");
+            String jobs = context.getProperty("server") + "/api/v1/jobs";
+            assertThat(get(jobs, null)).isEqualTo(401);
+            assertThat(get(jobs, "Bearer " + Files.readString(token).strip())).isEqualTo(200);
             assertThat(Files.exists(Path.of(context.getProperty("kubeconfig")))).isTrue();
 
             started.addAll(pids(data));
@@ -118,9 +133,16 @@ class BinStartIT {
     }
 
     private static int get(String url) throws IOException, InterruptedException {
+        return get(url, null);
+    }
+
+    private static int get(String url, String authorization) throws IOException, InterruptedException {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+            if (authorization != null) {
+                request.header("Authorization", authorization);
+            }
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         }
     }
 
