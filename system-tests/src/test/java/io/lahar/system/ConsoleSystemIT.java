@@ -42,12 +42,14 @@ class ConsoleSystemIT {
             browser.waitFor("document.getElementById('job-count')", WAIT);
             browser.eval("""
                     (() => { window.notReloaded = true; window.seen = [];
-                      setInterval(() => { const r = document.querySelector('#jobs tr[data-key="%s/tf-job"]');
+                      setInterval(() => { const r = document.querySelector('#jobs tr[data-key="%s/live-job"]');
                         if (r && window.seen[window.seen.length - 1] !== r.dataset.phase) window.seen.push(r.dataset.phase); }, 50);
                       return true; })()""".formatted(ns));
             // Its pods run long enough that a loaded machine still draws the Running row (the
             // console shows the latest phase; a short run may go Pending to Completed between draws).
-            system.submit(job("tf-job", system.schedulerName, "15s"));
+            // A name of its own: JobsOnSimulatedNodesIT's tf-job, in the same namespace when it ran
+            // first, would be a row that is Completed already.
+            system.submit(job("live-job", system.schedulerName, "15s"));
             browser.waitFor("window.seen.includes('Completed')", WAIT);
             assertThat(browser.eval("window.seen").toString()).as("the row's phases as they were shown")
                     .contains("Running", "Completed");
