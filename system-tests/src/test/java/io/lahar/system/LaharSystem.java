@@ -83,6 +83,8 @@ final class LaharSystem implements AutoCloseable {
     private ServiceProcess emulator;
     private ServiceProcess bridge;
     private ServiceProcess console;
+    /** The streams-app instance the console's actions go to. */
+    private ServiceProcess consoleTarget;
     private KubernetesClient kube;
     private int stateDirs;
 
@@ -145,10 +147,7 @@ final class LaharSystem implements AutoCloseable {
         // The bridge reads the emulator's kubeconfig when it starts: the emulator is ready first.
         emulator.awaitReady(READY_TIMEOUT);
         bridge = startBridge();
-        // The console, its actions through this streams-app with the token it generates.
-        console = ServiceProcess.start("console", jar("console"), ServiceProcess.freePort(), common(Map.of(
-                "lahar.console.api-url", streams.uri("").toString(),
-                "lahar.console.api-token-file", apiTokenFile().toString())), dir);
+        console = startConsole(streams);
         streams.awaitReady(READY_TIMEOUT);
         scheduler.awaitReady(READY_TIMEOUT);
         bridge.awaitReady(READY_TIMEOUT);
@@ -299,8 +298,25 @@ final class LaharSystem implements AutoCloseable {
         }
     }
 
-    /** The console: its pages and API. */
+    /** The console, its actions through {@code streams} with the token the streams-app generates. */
+    private ServiceProcess startConsole(ServiceProcess streams) {
+        consoleTarget = streams;
+        return ServiceProcess.start("console", jar("console"), ServiceProcess.freePort(), common(Map.of(
+                "lahar.console.api-url", streams.uri("").toString(),
+                "lahar.console.api-token-file", apiTokenFile().toString())), dir);
+    }
+
+    /**
+     * The console: its pages and API, acting through a streams-app that runs. A console started
+     * against an instance that a test killed since (KillRestartIT) is started again against a live
+     * one, as a deployment's console would reach the REST API through a Service.
+     */
     ServiceProcess console() {
+        if (!consoleTarget.isAlive()) {
+            console.stop();
+            console = startConsole(streamsApp());
+            console.awaitReady(READY_TIMEOUT);
+        }
         return console;
     }
 
