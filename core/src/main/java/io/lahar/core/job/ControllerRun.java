@@ -213,20 +213,31 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
     /**
      * A Pending job says why: the scheduler's Unschedulable condition on its pod group becomes the
      * job's state reason and message (the phase and its transition time stay), so the job status
-     * answers "why is my job pending" without a look at the pod group. When the gang is admitted
-     * the reason says so, rather than keep a stale "unschedulable".
+     * answers "why is my job pending" without a look at the pod group. Without a condition the
+     * reason names what the job waits for once its gang is admitted — its pods to be created, then
+     * to run — never a phase it is not in, and never a stale "unschedulable".
      */
     private void explainPending(Input.PodGroupObserved g, PodGroupPhase old) {
         if (status.phase() != JobPhase.Pending) {
             return;
         }
+        String group = "pod group " + PodGroups.name(job) + " is " + g.phase() + ": ";
         if (g.message() != null) {
-            status.explain(g.reason() != null ? g.reason() : UNSCHEDULABLE,
-                    "pod group " + PodGroups.name(job) + " is " + g.phase() + ": " + g.message());
-        } else if (old != g.phase() && g.phase() != PodGroupPhase.Pending && g.phase() != PodGroupPhase.Unknown) {
-            status.explain(g.phase().name(), "pod group " + PodGroups.name(job) + " is " + g.phase()
-                    + ": its pods are being created");
+            status.explain(g.reason() != null ? g.reason() : UNSCHEDULABLE, group + g.message());
+            return;
         }
+        PendingWait wait = switch (g.phase()) {
+            case Inqueue -> new PendingWait("CreatingPods", "admitted to its queue, its pods are being created");
+            case Running -> new PendingWait("StartingPods",
+                    "its gang is bound, waiting for " + status.minAvailable() + " pods to run");
+            default -> null;
+        };
+        if (wait != null && (old != g.phase() || !wait.reason().equals(status.reason()))) {
+            status.explain(wait.reason(), group + wait.detail());
+        }
+    }
+
+    private record PendingWait(String reason, String detail) {
     }
 
     // ---------------------------------------------------------------- requests and timers
@@ -498,6 +509,11 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
     }
 
     Outcome outcome() {
+        if (job != null && !deleted && status.phase() == JobPhase.Running) {
+            // Volcano writes runningDuration only when it kills the job; a running job shows it too,
+            // as of the record that last touched it (time comes from records, never a clock).
+            status.runningDuration(GoDurations.format(now - createdAt));
+        }
         JobInfo info = job == null ? JobInfo.empty()
                 : new JobInfo(job.withStatus(status.toStatus()), pods.freeze(), timers.timers(), podGroupSpec,
                 podGroupPhase, plugins.configMaps(), createdAt, deleted, status.lastCause());

@@ -120,6 +120,10 @@ final class RunStatus {
         return counts;
     }
 
+    String reason() {
+        return reason;
+    }
+
     /** Says why the job is where it is, its phase and transition time unchanged. */
     void explain(String why, String detail) {
         reason = why;

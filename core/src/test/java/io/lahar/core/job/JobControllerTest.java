@@ -249,8 +249,38 @@ class JobControllerTest {
         assertThat(transitions).hasSize(before);
 
         s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 2));
-        assertThat(s.job().status().state().reason()).isEqualTo("Inqueue");
-        assertThat(s.job().status().state().message()).isEqualTo("pod group spark is Inqueue: its pods are being created");
+        assertThat(s.job().status().state().reason()).isEqualTo("CreatingPods");
+        assertThat(s.job().status().state().message())
+                .isEqualTo("pod group spark is Inqueue: admitted to its queue, its pods are being created");
+    }
+
+    @Test
+    void aPendingJobsReasonNamesWhatItWaitsForAndNeverAPhaseItIsNotIn() {
+        JobInfo s = apply(JobInfo.empty(), new Input.Submit(spark(), 0));
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1, "NotEnoughResources", "3 Insufficient cpu"));
+        assertThat(s.job().status().state().reason()).isEqualTo("NotEnoughResources");
+        // The condition is gone while the group stays Inqueue: the stale "unschedulable" goes too.
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 2));
+        assertThat(s.job().status().state().reason()).isEqualTo("CreatingPods");
+        // The gang is bound but its pods do not run yet: the job is Pending, and its reason is not "Running".
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Running, 3));
+        assertThat(s.phase()).isEqualTo(JobPhase.Pending);
+        assertThat(s.job().status().state().reason()).isEqualTo("StartingPods");
+        assertThat(s.job().status().state().message())
+                .isEqualTo("pod group spark is Running: its gang is bound, waiting for "
+                        + s.job().spec().minAvailable() + " pods to run");
+    }
+
+    @Test
+    void aRunningJobShowsHowLongItHasRunAsOfItsLatestRecord() {
+        JobInfo s = started(TestJobs.job("rd", "", "w:2"));
+        assertThat(s.job().status().runningDuration()).isNull();
+        s = observe(s, "rd-w-0", PodPhase.Running, null, 0, 61_000);
+        s = observe(s, "rd-w-1", PodPhase.Running, null, 0, 90_500);
+        assertThat(s.phase()).isEqualTo(JobPhase.Running);
+        assertThat(s.job().status().runningDuration()).isEqualTo("1m30.5s");
+        s = observe(s, "rd-w-0", PodPhase.Running, null, 1, 125_000);
+        assertThat(s.job().status().runningDuration()).isEqualTo("2m5s");
     }
 
     @Test

@@ -48,7 +48,12 @@ final class JobUpdater {
             // Volcano's Scheduled condition; tasks beyond the gang that are still pending do not make it pending.
             return new PodGroupCondition(PodGroupCondition.SCHEDULED, "True", "tasks in gang are ready to be scheduled", "");
         }
-        // A pod group whose pods are not created yet (before enqueue) waits for resources, not for tasks.
+        if (j.tasks().isEmpty() && (phase != PodGroupPhase.Pending || j.reasons().isEmpty())) {
+            // Volcano's gang skips a group without pods: it waits for its job controller to create
+            // them (or for enqueue to consider it), not for resources; the job's status says so.
+            return null;
+        }
+        // Without pods, only a refused enqueue explains the wait, and what it refused is resources.
         String reason = !j.isValid() && !j.tasks().isEmpty() ? "NotEnoughTasks" : "NotEnoughResources";
         return new PodGroupCondition(PodGroupCondition.UNSCHEDULABLE, "True", reason, UnschedulableMessage.of(j));
     }

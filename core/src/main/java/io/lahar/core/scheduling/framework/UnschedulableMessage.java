@@ -48,8 +48,7 @@ final class UnschedulableMessage {
         if (parts.isEmpty()) {
             parts.add(switch (j.phase()) {
                 case Pending -> "pod group is pending, not yet admitted to its queue";
-                case Inqueue -> j.tasks().isEmpty() ? "pod group is admitted, its pods are not created yet"
-                        : "pod group is waiting for resources";
+                case Inqueue -> "pod group is waiting for resources";
                 default -> "pod group is not ready";
             });
         }
