@@ -59,6 +59,13 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
     }
 
     @Override
+    public void jobEntered(String queue, String phase) {
+        Counter.builder("lahar.jobs.entered")
+                .description("Jobs seen entering a phase on lahar.job-status, by queue and phase (since the console started)")
+                .tags("queue", queue, "phase", phase).register(registry).increment();
+    }
+
+    @Override
     public void undecodable(String topic) {
         Counter.builder("lahar.console.undecodable").description("Records the console could not decode, by topic")
                 .tags("topic", topic).register(registry).increment();

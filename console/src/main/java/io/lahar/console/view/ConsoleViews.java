@@ -42,6 +42,9 @@ public final class ConsoleViews {
 
         /** A pod group became Running (scheduled whole) this long after it was created. */
         void jobScheduled(long millis);
+
+        /** A job of the queue was seen in a phase it was not in at its previous status record. */
+        void jobEntered(String queue, String phase);
     }
 
     /** One record read from a topic: a decoded value, a tombstone (both null) or an undecodable one. */
@@ -104,7 +107,14 @@ public final class ConsoleViews {
                     transitions.remove(key);
                     pods.remove(key);
                 } else {
-                    jobs.put(key, (JobStatusRecord) v);
+                    JobStatusRecord r = (JobStatusRecord) v;
+                    JobsView.Entry before = jobs.get(key);
+                    String phase = r.getStatus().getState().getPhase();
+                    if (before == null || before.record() == null
+                            || !phase.equals(before.record().getStatus().getState().getPhase())) {
+                        counters.jobEntered(r.getQueue(), phase);
+                    }
+                    jobs.put(key, r);
                 }
                 changes.mark(Changes.JOBS, key);
                 changes.mark(Changes.QUEUES);

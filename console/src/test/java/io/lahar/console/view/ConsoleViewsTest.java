@@ -34,6 +34,11 @@ class ConsoleViewsTest {
                 public void jobScheduled(long millis) {
                     counted.add("scheduled " + millis);
                 }
+
+                @Override
+                public void jobEntered(String queue, String phase) {
+                    counted.add("entered " + queue + " " + phase);
+                }
             });
     private long offset;
 
@@ -74,6 +79,20 @@ class ConsoleViewsTest {
         put("lahar.job-status", "b/other", null);
         assertThat(views.jobs(query("b", null, null, null, null, 0, 10)).matched()).isZero();
         assertThat(views.job("b/other")).isNull();
+    }
+
+    @Test
+    void eachPhaseAJobEntersIsCountedOnceForItsQueue() {
+        put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q1", "Pending", T0, T0));
+        put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q1", "Pending", T0, T0.plusSeconds(1)));
+        put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q1", "Running", T0, T0.plusSeconds(2)));
+        put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q1", "Completed", T0, T0.plusSeconds(3)));
+        put("lahar.job-status", "a/k", Fixtures.job("a", "k", "q2", "Failed", T0, T0.plusSeconds(3)));
+        put("lahar.job-status", "a/j", null);
+        put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q1", "Pending", T0.plusSeconds(9), T0.plusSeconds(9)));
+        assertThat(counted).filteredOn(c -> c.startsWith("entered")).containsExactly(
+                "entered q1 Pending", "entered q1 Running", "entered q1 Completed", "entered q2 Failed",
+                "entered q1 Pending");
     }
 
     @Test

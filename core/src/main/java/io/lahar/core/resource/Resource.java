@@ -357,15 +357,16 @@ public final class Resource {
         }
         return switch (name) {
             case MEMORY -> formatBytes(amount);
-            case PODS -> Long.toString(amount);
+            case PODS -> decimal(amount);
             default -> formatMillis(amount);
         };
     }
 
     private static String formatMillis(long m) {
-        return m % 1000 == 0 ? Long.toString(m / 1000) : m + "m";
+        return m % 1000 == 0 ? decimal(m / 1000) : m + "m";
     }
 
+    /** Binary units when exact, as Kubernetes writes memory given in Ki/Mi/Gi; else decimal ones. */
     private static String formatBytes(long b) {
         String[] units = {"Ei", "Pi", "Ti", "Gi", "Mi", "Ki"};
         int[] shifts = {60, 50, 40, 30, 20, 10};
@@ -375,7 +376,21 @@ public final class Resource {
                 return (b / unit) + units[i];
             }
         }
-        return Long.toString(b);
+        return decimal(b);
+    }
+
+    /**
+     * Kubernetes' canonical decimal form: the largest power of a thousand that leaves a whole
+     * number ("2k" for 2000, "1500k" for 1,500,000, "1500" for 1500), as Quantity.String() writes.
+     */
+    private static String decimal(long v) {
+        String[] suffixes = {"", "k", "M", "G", "T", "P", "E"};
+        int i = 0;
+        while (v != 0 && v % 1000 == 0 && i < suffixes.length - 1) {
+            v /= 1000;
+            i++;
+        }
+        return v + suffixes[i];
     }
 
     @Override

@@ -65,6 +65,28 @@ class ResourceTest {
         assertThat(cap).hasToString("cpu 8, memory unlimited, pods unlimited");
     }
 
+    @Test
+    void quantitiesAreWrittenInKubernetesCanonicalForm() {
+        // What Quantity.String() of Kubernetes writes for these amounts.
+        assertThat(Resource.format("cpu", 500)).isEqualTo("500m");
+        assertThat(Resource.format("cpu", 2_000)).isEqualTo("2");
+        assertThat(Resource.format("cpu", 2_000_000)).isEqualTo("2k");
+        assertThat(Resource.format("cpu", 1_500_000_000L)).isEqualTo("1500k");
+        assertThat(Resource.format("memory", 4 * GI)).isEqualTo("4Gi");
+        assertThat(Resource.format("memory", 1_000_000_000L)).isEqualTo("1G");
+        assertThat(Resource.format("memory", 1_500)).isEqualTo("1500");
+        assertThat(Resource.format("memory", 0)).isEqualTo("0");
+        assertThat(Resource.format("pods", 110)).isEqualTo("110");
+        assertThat(Resource.format("nvidia.com/gpu", 8_000)).isEqualTo("8");
+    }
+
+    @Property
+    void aWrittenQuantityReadsBackAsTheSameAmount(@ForAll @LongRange(max = 1L << 50) long cpu,
+                                                   @ForAll @LongRange(max = 1L << 60) long memory) {
+        Resource r = Resource.of(cpu, memory);
+        assertThat(Resource.parse(Map.copyOf(r.toQuantities()))).isEqualTo(r);
+    }
+
     @Property
     void addThenSubIsIdentity(@ForAll @LongRange(max = 1_000_000_000L) long c1, @ForAll @LongRange(max = 1L << 40) long m1,
                               @ForAll @LongRange(max = 1_000_000_000L) long c2, @ForAll @LongRange(max = 1L << 40) long m2,
