@@ -14,7 +14,6 @@ import io.lahar.schema.SubmitCronJob;
 import io.lahar.schema.SuspendCronJob;
 import io.lahar.schema.Topics;
 import io.lahar.streams.cron.CronEntry;
-import io.lahar.streams.cron.CronTopology;
 import io.lahar.streams.flow.FlowStores;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -35,10 +34,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
-import static io.lahar.streams.rest.FlowRequests.blank;
-import static io.lahar.streams.rest.FlowRequests.enc;
+import static io.lahar.streams.rest.Answers.blank;
+import static io.lahar.streams.rest.Answers.enc;
 
 /**
  * The CronJob API (batch.volcano.sh/v1alpha1 CronJob). Reads answer from the CronJob engine's
@@ -50,7 +50,7 @@ import static io.lahar.streams.rest.FlowRequests.enc;
 public class CronJobResource {
 
     @Inject
-    FlowQueries queries;
+    StoreQueries stores;
 
     @Inject
     FlowRequests requests;
@@ -58,8 +58,6 @@ public class CronJobResource {
     @Inject
     CommandGateway gateway;
 
-    @Inject
-    Forwarder forwarder;
 
     /** One CronJob in the list: what {@code kubectl get cronjobs} shows, and when it next runs. */
     record CronRow(String namespace, String name, String creationTimestamp, String schedule, String timeZone, boolean suspend,
@@ -75,24 +73,22 @@ public class CronJobResource {
 
     @GET
     public Response list(@QueryParam("namespace") String namespace, @QueryParam("local") @DefaultValue("false") boolean localOnly) {
-        return FlowRequests.listed(() -> {
-            List<CronRow> rows = new ArrayList<>();
-            for (byte[] bytes : queries.all(CronTopology.STORE)) {
-                CronEntry e = FlowStores.decode(bytes, CronEntry.class);
-                if (e.live()) {
-                    rows.add(CronRow.of(e.info()));
-                }
+        return stores.list(StoreQueries.CRONJOBS, "/api/v1/cronjobs", localOnly, this::localRows,
+                new TypeReference<List<CronRow>>() {
+                },
+                r -> blank(namespace) || namespace.equals(r.namespace()),
+                Comparator.comparing(CronRow::namespace).thenComparing(CronRow::name));
+    }
+
+    private List<CronRow> localRows() {
+        List<CronRow> rows = new ArrayList<>();
+        for (byte[] bytes : stores.all(StoreQueries.CRONJOBS)) {
+            CronEntry e = FlowStores.decode(bytes, CronEntry.class);
+            if (e.live()) {
+                rows.add(CronRow.of(e.info()));
             }
-            if (!localOnly) {
-                rows.addAll(forwarder.rowsOf(queries.otherInstances(CronTopology.STORE), "/api/v1/cronjobs",
-                        new TypeReference<List<CronRow>>() {
-                        }));
-            }
-            return rows.stream()
-                    .filter(r -> blank(namespace) || namespace.equals(r.namespace()))
-                    .sorted(Comparator.comparing(CronRow::namespace).thenComparing(CronRow::name))
-                    .toList();
-        });
+        }
+        return rows;
     }
 
     /**
@@ -103,19 +99,11 @@ public class CronJobResource {
     @Path("/{namespace}/{name}")
     public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         String key = Topics.jobKey(namespace, name);
-        try {
-            if (queries.locate(CronTopology.STORE, key) instanceof JobQueries.Location.Remote remote) {
-                return forwarder.get(remote.hostPort(), "/api/v1/cronjobs/" + enc(namespace) + "/" + enc(name));
-            }
-            byte[] bytes = queries.get(CronTopology.STORE, key);
+        return stores.get(StoreQueries.CRONJOBS, key, "/api/v1/cronjobs/" + enc(namespace) + "/" + enc(name), "cronjob", () -> {
+            byte[] bytes = stores.get(StoreQueries.CRONJOBS, key);
             CronEntry entry = bytes == null ? null : FlowStores.decode(bytes, CronEntry.class);
-            if (entry == null || !entry.live()) {
-                return FlowRequests.notFound("cronjob " + key);
-            }
-            return Response.ok(view(entry.info())).build();
-        } catch (JobQueries.Unavailable e) {
-            return FlowRequests.unavailable(e.getMessage());
-        }
+            return entry == null || !entry.live() ? Optional.empty() : Optional.of(Response.ok(view(entry.info())).build());
+        });
     }
 
     static ObjectNode view(CronJobInfo info) {
@@ -150,7 +138,7 @@ public class CronJobResource {
                 send(command(requestId, valid.namespace(), valid.name(), new SubmitCronJob(valid.manifestJson())), "SubmitCronJob",
                         false, validation,
                         result -> Response.created(URI.create("/api/v1/cronjobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                                .entity(FlowRequests.readJson(result.getManifest())).build()));
+                                .entity(Answers.readJson(result.getManifest())).build()));
     }
 
     @DELETE

@@ -16,9 +16,6 @@ import jakarta.ws.rs.core.Response;
 import org.apache.kafka.streams.KafkaStreams;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import java.io.IOException;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -175,7 +172,11 @@ public class FlowRequests {
      * A command on its way, as the answer needs it: its result kind, what it is about (for the
      * messages), and whether it deletes (a delete of nothing is 404).
      */
-    record Sent(String kind, String what, String requestId, String namespace, String name, boolean delete) {
+    record Sent(String kind, String what, String requestId, String namespace, String name, boolean delete,
+                boolean existsIsConflict) {
+        Sent(String kind, String what, String requestId, String namespace, String name, boolean delete) {
+            this(kind, what, requestId, namespace, name, delete, true);
+        }
     }
 
     /** Sends a command and waits for its result. */
@@ -193,7 +194,7 @@ public class FlowRequests {
     Response answer(Sent sent, Sender sender, FieldValidation validation, Function<CommandResult, Response> onAccepted) {
         String kind = sent.kind();
         if (!streams.state().isRunningOrRebalancing()) {
-            return unavailable("Kafka Streams is " + streams.state() + "; retry shortly");
+            return Answers.unavailable("Kafka Streams is " + streams.state() + "; retry shortly");
         }
         CommandResult result;
         try {
@@ -205,9 +206,9 @@ public class FlowRequests {
                             + "; it may still be applied")).build();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return unavailable("interrupted");
+            return Answers.unavailable("interrupted");
         } catch (CommandGateway.NotSent e) {
-            return JobResource.notSent(e);
+            return Answers.notSent(e);
         }
         metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected").increment();
         if (result.getAccepted()) {
@@ -216,7 +217,7 @@ public class FlowRequests {
         List<ApiError.Reason> reasons = result.getViolations().stream()
                 .map(v -> new ApiError.Reason(v.getPath(), v.getMessage())).toList();
         String what = sent.what() + " " + sent.namespace() + "/" + sent.name();
-        boolean exists = reasons.stream().anyMatch(r -> r.path().equals("metadata.name")
+        boolean exists = sent.existsIsConflict() && reasons.stream().anyMatch(r -> r.path().equals("metadata.name")
                 && r.message().endsWith(FlowCommandInput.ALREADY_EXISTS));
         boolean missing = sent.delete() && reasons.size() == 1
                 && reasons.get(0).path().equals("metadata.name") && reasons.get(0).message().contains(FlowCommandInput.NOT_FOUND);
@@ -237,49 +238,5 @@ public class FlowRequests {
     /** The answer to an accepted delete: {@code {"requestId","kind","namespace","name","accepted":true}}. */
     static Response deleted(CommandResult result) {
         return Response.ok(JobResource.Accepted.of(result)).build();
-    }
-
-    static JsonNode readJson(String json) {
-        try {
-            return json == null ? Manifests.jsonMapper().nullNode() : Manifests.jsonMapper().readTree(json);
-        } catch (IOException e) {
-            throw new IllegalStateException("the admitted manifest is not JSON", e);
-        }
-    }
-
-    /** Lists rows, from this instance and the others. */
-    @FunctionalInterface
-    interface Rows {
-        Object list() throws IOException, InterruptedException;
-    }
-
-    /** The rows {@code rows} lists; 503 while a store is not queryable or another instance can not be asked. */
-    static Response listed(Rows rows) {
-        try {
-            return Response.ok(rows.list()).build();
-        } catch (JobQueries.Unavailable e) {
-            return unavailable(e.getMessage());
-        } catch (IOException e) {
-            return unavailable("another instance could not be asked: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return unavailable("interrupted");
-        }
-    }
-
-    static Response notFound(String what) {
-        return Response.status(Response.Status.NOT_FOUND).entity(ApiError.of(what + " not found")).build();
-    }
-
-    static Response unavailable(String why) {
-        return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "1").entity(ApiError.of(why)).build();
-    }
-
-    static boolean blank(String s) {
-        return s == null || s.isBlank();
-    }
-
-    static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

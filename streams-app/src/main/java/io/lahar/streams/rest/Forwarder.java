@@ -50,7 +50,7 @@ public class Forwarder {
      * ({@code path?local=true}); one that does not answer 200 makes the whole list unavailable,
      * since a list missing a partition would look complete.
      *
-     * @throws JobQueries.Unavailable naming the instance that did not answer
+     * @throws StoreQueries.Unavailable naming the instance that did not answer
      */
     public <R> List<R> rowsOf(Collection<String> others, String path, TypeReference<List<R>> type)
             throws IOException, InterruptedException {
@@ -58,7 +58,7 @@ public class Forwarder {
         for (String other : others) {
             HttpResponse<String> answer = fetch(other, path + "?local=true");
             if (answer.statusCode() != 200) {
-                throw new JobQueries.Unavailable("instance " + other + " answered " + answer.statusCode());
+                throw new StoreQueries.Unavailable("instance " + other + " answered " + answer.statusCode());
             }
             rows.addAll(Manifests.jsonMapper().readValue(answer.body(), type));
         }

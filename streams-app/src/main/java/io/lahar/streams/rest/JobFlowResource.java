@@ -6,8 +6,6 @@ import io.lahar.core.api.Manifests;
 import io.lahar.core.flow.FlowInfo;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.Topics;
-import io.lahar.streams.flow.FlowEntry;
-import io.lahar.streams.flow.FlowStores;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -23,12 +21,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-import static io.lahar.streams.rest.FlowRequests.blank;
-import static io.lahar.streams.rest.FlowRequests.enc;
+import static io.lahar.streams.rest.Answers.blank;
+import static io.lahar.streams.rest.Answers.enc;
 
 /**
  * The JobFlow API (flow.volcano.sh/v1alpha1 JobFlow). Reads answer from the flow engine's
@@ -46,45 +43,28 @@ public class JobFlowResource {
     FlowRequests requests;
 
     @Inject
-    Forwarder forwarder;
+    StoreQueries stores;
 
     @GET
     public Response list(@QueryParam("namespace") String namespace, @QueryParam("phase") String phase,
                          @QueryParam("local") @DefaultValue("false") boolean localOnly) {
-        return FlowRequests.listed(() -> {
-            List<FlowRows.FlowRow> rows = new ArrayList<>();
-            for (FlowEntry e : queries.flows()) {
-                rows.add(FlowRows.FlowRow.of(e.info()));
-            }
-            if (!localOnly) {
-                rows.addAll(forwarder.rowsOf(queries.otherInstances(FlowStores.FLOWS), "/api/v1/jobflows",
-                        new TypeReference<List<FlowRows.FlowRow>>() {
-                        }));
-            }
-            return rows.stream()
-                    .filter(r -> blank(namespace) || namespace.equals(r.namespace()))
-                    .filter(r -> blank(phase) || phase.equalsIgnoreCase(r.phase()))
-                    .sorted(Comparator.comparing(FlowRows.FlowRow::namespace).thenComparing(FlowRows.FlowRow::name))
-                    .toList();
-        });
+        return stores.list(StoreQueries.FLOWS, "/api/v1/jobflows", localOnly,
+                () -> queries.flows().stream().map(e -> FlowRows.FlowRow.of(e.info())).toList(),
+                new TypeReference<List<FlowRows.FlowRow>>() {
+                },
+                r -> (blank(namespace) || namespace.equals(r.namespace())) && (blank(phase) || phase.equalsIgnoreCase(r.phase())),
+                Comparator.comparing(FlowRows.FlowRow::namespace).thenComparing(FlowRows.FlowRow::name));
     }
 
     @GET
     @Path("/{namespace}/{name}")
     public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         String key = Topics.jobKey(namespace, name);
-        try {
-            if (queries.locate(FlowStores.FLOWS, key) instanceof JobQueries.Location.Remote remote) {
-                return forwarder.get(remote.hostPort(), "/api/v1/jobflows/" + enc(namespace) + "/" + enc(name));
-            }
-            return queries.flow(key).map(e -> {
-                FlowInfo info = e.info();
-                JobFlow flow = info.flow().withStatus(info.status());
-                return Response.ok(Manifests.toTree(flow)).build();
-            }).orElseGet(() -> FlowRequests.notFound("jobflow " + key));
-        } catch (JobQueries.Unavailable e) {
-            return FlowRequests.unavailable(e.getMessage());
-        }
+        return stores.get(StoreQueries.FLOWS, key, "/api/v1/jobflows/" + enc(namespace) + "/" + enc(name), "jobflow",
+                () -> queries.flow(key).map(e -> {
+                    FlowInfo info = e.info();
+                    return Response.ok(Manifests.toTree(info.flow().withStatus(info.status()))).build();
+                }));
     }
 
     @POST
@@ -94,7 +74,7 @@ public class JobFlowResource {
                            @QueryParam("fieldValidation") String fieldValidation) {
         return requests.submit(body, FlowKind.JobFlow, JobFlow.API_VERSION, requestId, fieldValidation,
                 (valid, result) -> Response.created(URI.create("/api/v1/jobflows/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                        .entity(FlowRequests.readJson(result.getManifest())).build());
+                        .entity(Answers.readJson(result.getManifest())).build());
     }
 
     @DELETE

@@ -2,9 +2,7 @@ package io.lahar.streams.rest;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.core.api.Job;
 import io.lahar.core.api.Manifests;
-import io.lahar.core.job.JobInfo;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeleteJob;
 import io.lahar.schema.JobAction;
@@ -12,9 +10,7 @@ import io.lahar.schema.JobActionCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
-import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
-import org.apache.kafka.streams.KafkaStreams;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -29,19 +25,17 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeoutException;
+
+import static io.lahar.streams.rest.Answers.blank;
+import static io.lahar.streams.rest.Answers.enc;
 
 /**
  * The job API of the streams-app. Reads answer from the {@code jobs} store (this instance's, or
@@ -62,7 +56,10 @@ public class JobResource {
     JobQueries queries;
 
     @Inject
-    Forwarder forwarder;
+    StoreQueries stores;
+
+    @Inject
+    FlowRequests requests;
 
     @Inject
     CommandGateway gateway;
@@ -70,11 +67,6 @@ public class JobResource {
     @Inject
     TransitionReader transitions;
 
-    @Inject
-    MeterRegistry metrics;
-
-    @Inject
-    KafkaStreams streams;
 
     @Inject
     BodyLimit bodyLimit;
@@ -86,46 +78,21 @@ public class JobResource {
     @GET
     public Response list(@QueryParam("namespace") String namespace, @QueryParam("queue") String queue,
                          @QueryParam("phase") String phase, @QueryParam("local") @DefaultValue("false") boolean localOnly) {
-        try {
-            List<JobSummary> jobs = new ArrayList<>();
-            for (JobInfo info : queries.allLocal()) {
-                jobs.add(JobSummary.of(info));
-            }
-            if (!localOnly) {
-                jobs.addAll(forwarder.rowsOf(queries.otherInstances(), "/api/v1/jobs", new TypeReference<List<JobSummary>>() {
-                }));
-            }
-            List<JobSummary> selected = jobs.stream()
-                    .filter(j -> blank(namespace) || namespace.equals(j.namespace()))
-                    .filter(j -> blank(queue) || queue.equals(j.queue()))
-                    .filter(j -> blank(phase) || phase.equalsIgnoreCase(j.phase()))
-                    .sorted(Comparator.comparing(JobSummary::namespace).thenComparing(JobSummary::name))
-                    .toList();
-            return Response.ok(selected).build();
-        } catch (JobQueries.Unavailable e) {
-            return unavailable(e.getMessage());
-        } catch (IOException e) {
-            return unavailable("another instance could not be asked: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return unavailable("interrupted");
-        }
+        return stores.list(StoreQueries.JOBS, "/api/v1/jobs", localOnly,
+                () -> queries.allLocal().stream().map(JobSummary::of).toList(),
+                new TypeReference<List<JobSummary>>() {
+                },
+                j -> (blank(namespace) || namespace.equals(j.namespace())) && (blank(queue) || queue.equals(j.queue()))
+                        && (blank(phase) || phase.equalsIgnoreCase(j.phase())),
+                Comparator.comparing(JobSummary::namespace).thenComparing(JobSummary::name));
     }
 
     @GET
     @Path("/{namespace}/{name}")
     public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         String key = Topics.jobKey(namespace, name);
-        try {
-            if (queries.locate(key) instanceof JobQueries.Location.Remote remote) {
-                return forwarder.get(remote.hostPort(), "/api/v1/jobs/" + enc(namespace) + "/" + enc(name));
-            }
-            return queries.local(key)
-                    .map(info -> Response.ok(Manifests.toTree(info.job())).build())
-                    .orElseGet(() -> notFound(key));
-        } catch (JobQueries.Unavailable e) {
-            return unavailable(e.getMessage());
-        }
+        return stores.get(StoreQueries.JOBS, key, "/api/v1/jobs/" + enc(namespace) + "/" + enc(name), "job",
+                () -> queries.local(key).map(info -> Response.ok(Manifests.toTree(info.job())).build()));
     }
 
     /**
@@ -136,16 +103,8 @@ public class JobResource {
     @Path("/{namespace}/{name}/pods")
     public Response pods(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         String key = Topics.jobKey(namespace, name);
-        try {
-            if (queries.locate(key) instanceof JobQueries.Location.Remote remote) {
-                return forwarder.get(remote.hostPort(), "/api/v1/jobs/" + enc(namespace) + "/" + enc(name) + "/pods");
-            }
-            return queries.local(key)
-                    .map(info -> Response.ok(info.pods().values().stream().map(PodView::of).toList()).build())
-                    .orElseGet(() -> notFound(key));
-        } catch (JobQueries.Unavailable e) {
-            return unavailable(e.getMessage());
-        }
+        return stores.get(StoreQueries.JOBS, key, "/api/v1/jobs/" + enc(namespace) + "/" + enc(name) + "/pods", "job",
+                () -> queries.local(key).map(info -> Response.ok(info.pods().values().stream().map(PodView::of).toList()).build()));
     }
 
     /** One pod of {@link #pods}, as JSON. */
@@ -190,7 +149,7 @@ public class JobResource {
             case SubmitRequest.Valid valid -> {
                 JobCommand command = command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
                 yield answer(command, validation.get(), result -> {
-                    JsonNode admitted = readJson(result.getManifest());
+                    JsonNode admitted = Answers.readJson(result.getManifest());
                     return Response.created(URI.create("/api/v1/jobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
                             .entity(admitted).build();
                 });
@@ -239,33 +198,10 @@ public class JobResource {
                             java.util.function.Function<CommandResult, Response> onAccepted) {
         String kind = command.getCommand() instanceof JobActionCommand a ? a.getAction().name()
                 : command.getCommand().getClass().getSimpleName();
-        if (!streams.state().isRunningOrRebalancing()) {
-            // Not sent: nothing would answer it (starting, stopping or failed); the client retries.
-            // A rebalance is short, so a command sent during one is answered once it ends.
-            return unavailable("Kafka Streams is " + streams.state() + "; retry shortly");
-        }
-        CommandResult result;
-        try {
-            result = gateway.send(command, commandTimeout);
-        } catch (TimeoutException e) {
-            metrics.counter("lahar.rest.commands", "kind", kind, "outcome", "timeout").increment();
-            return Response.status(Response.Status.GATEWAY_TIMEOUT).header("X-Lahar-Request-Id", command.getRequestId())
-                    .entity(ApiError.of("no answer to command " + command.getRequestId() + " within " + commandTimeout
-                            + "; it may still be applied")).build();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return unavailable("interrupted");
-        } catch (CommandGateway.NotSent e) {
-            return notSent(e);
-        }
-        metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected").increment();
-        if (!result.getAccepted()) {
-            List<ApiError.Reason> reasons = result.getViolations().stream()
-                    .map(v -> new ApiError.Reason(v.getPath(), v.getMessage())).toList();
-            return validation.withWarnings(Response.status(422).entity(new ApiError(kind + " rejected", reasons)).build(),
-                    result.getWarnings());
-        }
-        return validation.withWarnings(onAccepted.apply(result), result.getWarnings());
+        // A job that exists or is missing is a 422 with its reason, as the job API has always answered.
+        FlowRequests.Sent sent = new FlowRequests.Sent(kind, "job", command.getRequestId(), command.getNamespace(),
+                command.getName(), false, false);
+        return requests.answer(sent, () -> gateway.send(command, commandTimeout), validation, onAccepted);
     }
 
     private static JobCommand command(String requestId, String namespace, String name, Object body) {
@@ -278,35 +214,5 @@ public class JobResource {
                 .setTime(Instant.now())
                 .setCommand(body)
                 .build();
-    }
-
-
-    private static JsonNode readJson(String json) {
-        try {
-            return json == null ? Manifests.jsonMapper().nullNode() : Manifests.jsonMapper().readTree(json);
-        } catch (IOException e) {
-            throw new IllegalStateException("the admitted manifest is not JSON", e);
-        }
-    }
-
-    /** A command the producer could not write: 413 when too large for a record, else 503 (the broker may come back). */
-    static Response notSent(CommandGateway.NotSent e) {
-        return e.tooLarge() ? BodyLimit.tooLarge(e.getMessage()) : unavailable(e.getMessage());
-    }
-
-    private static Response notFound(String key) {
-        return Response.status(Response.Status.NOT_FOUND).entity(ApiError.of("job " + key + " not found")).build();
-    }
-
-    static Response unavailable(String why) {
-        return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "1").entity(ApiError.of(why)).build();
-    }
-
-    private static boolean blank(String s) {
-        return s == null || s.isBlank();
-    }
-
-    private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

@@ -5,8 +5,6 @@ import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.Topics;
-import io.lahar.streams.flow.TemplateEntry;
-import io.lahar.streams.flow.FlowStores;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -22,12 +20,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-import static io.lahar.streams.rest.FlowRequests.blank;
-import static io.lahar.streams.rest.FlowRequests.enc;
+import static io.lahar.streams.rest.Answers.blank;
+import static io.lahar.streams.rest.Answers.enc;
 
 /**
  * The JobTemplate API (flow.volcano.sh/v1alpha1 JobTemplate; submitting an existing one replaces
@@ -45,41 +42,25 @@ public class JobTemplateResource {
     FlowRequests requests;
 
     @Inject
-    Forwarder forwarder;
+    StoreQueries stores;
 
     @GET
     public Response list(@QueryParam("namespace") String namespace,
                          @QueryParam("local") @DefaultValue("false") boolean localOnly) {
-        return FlowRequests.listed(() -> {
-            List<FlowRows.TemplateRow> rows = new ArrayList<>();
-            for (TemplateEntry e : queries.templates()) {
-                rows.add(FlowRows.TemplateRow.of(e.template()));
-            }
-            if (!localOnly) {
-                rows.addAll(forwarder.rowsOf(queries.otherInstances(FlowStores.TEMPLATES), "/api/v1/jobtemplates",
-                        new TypeReference<List<FlowRows.TemplateRow>>() {
-                        }));
-            }
-            return rows.stream()
-                    .filter(r -> blank(namespace) || namespace.equals(r.namespace()))
-                    .sorted(Comparator.comparing(FlowRows.TemplateRow::namespace).thenComparing(FlowRows.TemplateRow::name))
-                    .toList();
-        });
+        return stores.list(StoreQueries.TEMPLATES, "/api/v1/jobtemplates", localOnly,
+                () -> queries.templates().stream().map(e -> FlowRows.TemplateRow.of(e.template())).toList(),
+                new TypeReference<List<FlowRows.TemplateRow>>() {
+                },
+                r -> blank(namespace) || namespace.equals(r.namespace()),
+                Comparator.comparing(FlowRows.TemplateRow::namespace).thenComparing(FlowRows.TemplateRow::name));
     }
 
     @GET
     @Path("/{namespace}/{name}")
     public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         String key = Topics.jobKey(namespace, name);
-        try {
-            if (queries.locate(FlowStores.TEMPLATES, key) instanceof JobQueries.Location.Remote remote) {
-                return forwarder.get(remote.hostPort(), "/api/v1/jobtemplates/" + enc(namespace) + "/" + enc(name));
-            }
-            return queries.template(key).map(e -> Response.ok(Manifests.toTree(e.template())).build())
-                    .orElseGet(() -> FlowRequests.notFound("jobtemplate " + key));
-        } catch (JobQueries.Unavailable e) {
-            return FlowRequests.unavailable(e.getMessage());
-        }
+        return stores.get(StoreQueries.TEMPLATES, key, "/api/v1/jobtemplates/" + enc(namespace) + "/" + enc(name), "jobtemplate",
+                () -> queries.template(key).map(e -> Response.ok(Manifests.toTree(e.template())).build()));
     }
 
     @POST
@@ -89,7 +70,7 @@ public class JobTemplateResource {
                            @QueryParam("fieldValidation") String fieldValidation) {
         return requests.submit(body, FlowKind.JobTemplate, JobTemplate.API_VERSION, requestId, fieldValidation,
                 (valid, result) -> Response.created(URI.create("/api/v1/jobtemplates/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                        .entity(FlowRequests.readJson(result.getManifest())).build());
+                        .entity(Answers.readJson(result.getManifest())).build());
     }
 
     @DELETE

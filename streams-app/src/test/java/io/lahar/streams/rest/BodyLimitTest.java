@@ -27,11 +27,11 @@ class BodyLimitTest {
 
     @Test
     void aCommandTheBrokerRefusesIs413OrRetried() {
-        Response tooLarge = JobResource.notSent(new CommandGateway.NotSent("r1", new RecordTooLargeException("1048700 bytes")));
+        Response tooLarge = Answers.notSent(new CommandGateway.NotSent("r1", new RecordTooLargeException("1048700 bytes")));
         assertThat(tooLarge.getStatus()).isEqualTo(413);
         assertThat(((ApiError) tooLarge.getEntity()).violations().getFirst().message())
                 .isEqualTo("command r1 was not sent: 1048700 bytes");
-        Response down = JobResource.notSent(new CommandGateway.NotSent("r2", new TimeoutException("no broker")));
+        Response down = Answers.notSent(new CommandGateway.NotSent("r2", new TimeoutException("no broker")));
         assertThat(down.getStatus()).isEqualTo(503);
         assertThat(down.getHeaderString("Retry-After")).isEqualTo("1");
     }
