@@ -10,7 +10,7 @@ import java.io.PrintWriter;
         mixinStandardHelpOptions = true,
         version = "lahar 0.1.0",
         description = "Lahar: Volcano's batch semantics on Kafka.",
-        subcommands = {AdmitCommand.class, PlanCommand.class, io.lahar.cli.cronjob.CronJobCli.class, io.lahar.cli.flow.FlowCli.class, io.lahar.cli.job.JobCli.class, io.lahar.cli.jobtemplate.TemplateCli.class, io.lahar.cli.queue.QueueCommand.class, ReplayCommand.class, SimulateCommand.class, SubmitCommand.class, WatchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {AdmitCommand.class, PlanCommand.class, io.lahar.cli.cronjob.CronJobCli.class, io.lahar.cli.flow.FlowCli.class, io.lahar.cli.job.JobCli.class, io.lahar.cli.jobtemplate.TemplateCli.class, io.lahar.cli.queue.QueueCli.class, ReplayCommand.class, SimulateCommand.class, SubmitCommand.class, WatchCommand.class, CommandLine.HelpCommand.class})
 public final class Lahar implements Runnable {
 
     /** Exit code of a rejected manifest. */

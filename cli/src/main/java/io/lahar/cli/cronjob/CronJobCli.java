@@ -1,13 +1,12 @@
 package io.lahar.cli.cronjob;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.Results;
 import io.lahar.cli.flow.CreateVerb;
 import io.lahar.cli.flow.DeleteVerb;
 import io.lahar.cli.flow.ListVerb;
 import io.lahar.cli.flow.Resource;
 import io.lahar.cli.flow.ViewVerb;
-import io.lahar.cli.job.JobVerb;
+import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
 import picocli.CommandLine;
@@ -16,7 +15,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.time.Instant;
 
 /**
  * {@code lahar cronjob}: Volcano's CronJobs over the streams-app REST API, with the verbs of
@@ -29,6 +27,8 @@ import java.time.Instant;
                 CronJobCli.Suspend.class, CronJobCli.Resume.class, CommandLine.HelpCommand.class})
 public final class CronJobCli implements Runnable {
 
+    static final Resource RESOURCE = new Resource("CronJob", "cronjobs", CronJobTable::format, CronJobDescription::describe);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -40,48 +40,34 @@ public final class CronJobCli implements Runnable {
 
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Create CronJobs from a file, or update the ones of those names: one request per document.")
     static final class Create extends CreateVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.CRON_JOB;
+        Create() {
+            super(RESOURCE);
         }
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List CronJobs: Name Namespace Schedule Timezone Suspend Active Last-Schedule Next-Schedule Age.")
     static final class List extends ListVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.CRON_JOB;
-        }
-
-        @Override
-        protected String table(JsonNode rows, Instant now) {
-            return CronJobTable.format(rows, now);
+        List() {
+            super(RESOURCE);
         }
     }
 
     @Command(name = "view", mixinStandardHelpOptions = true, description = "Show one CronJob: its schedule and policies, its jobs with their phases, its latest events; -o json|yaml the whole object.")
     static final class View extends ViewVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.CRON_JOB;
-        }
-
-        @Override
-        protected String describe(JsonNode object) {
-            return CronJobDescription.describe(object);
+        View() {
+            super(RESOURCE);
         }
     }
 
     @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a CronJob and the jobs it created.")
     static final class Delete extends DeleteVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.CRON_JOB;
+        Delete() {
+            super(RESOURCE);
         }
     }
 
     /** {@code suspend NAME} and {@code resume NAME}: one POST that sets {@code spec.suspend}. */
-    abstract static class SuspendVerb extends JobVerb {
+    abstract static class SuspendVerb extends ApiVerb {
 
         @Parameters(index = "0", paramLabel = "NAME", description = "The CronJob's name.")
         String name;
@@ -95,7 +81,7 @@ public final class CronJobCli implements Runnable {
 
         @Override
         protected int run(LaharApi api) throws IOException, InterruptedException {
-            LaharApi.Answer answer = api.post(Resource.CRON_JOB.item(namespace, name) + "/" + verb(), "", "text/plain");
+            LaharApi.Answer answer = api.post(RESOURCE.item(namespace, name) + "/" + verb(), "", "text/plain");
             if (!answer.ok()) {
                 return Output.error(err(), verb() + " CronJob " + namespace + "/" + name, answer);
             }

@@ -5,7 +5,6 @@ import io.lahar.cli.flow.Age;
 import io.lahar.cli.job.JobTable;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,18 +21,10 @@ public final class CronJobTable {
 
     /** The table of {@code rows} (GET /api/v1/cronjobs); {@code No resources found} when there are none. */
     public static String format(JsonNode rows, Instant now) {
-        if (rows == null || rows.isEmpty()) {
-            return "No resources found\n";
-        }
-        List<List<String>> table = new ArrayList<>();
-        table.add(HEADERS);
-        for (JsonNode row : rows) {
-            table.add(List.of(row.path("name").asText(""), row.path("namespace").asText(""), row.path("schedule").asText(""),
-                    text(row.path("timeZone")), Boolean.toString(row.path("suspend").asBoolean(false)),
-                    Integer.toString(row.path("active").asInt(0)), ago(row.path("lastScheduleTime"), now),
-                    text(row.path("nextScheduleTime")), Age.since(row.path("creationTimestamp").asText(""), now)));
-        }
-        return JobTable.render(table);
+        return JobTable.rows(rows, HEADERS, row -> List.of(row.path("name").asText(""), row.path("namespace").asText(""),
+                row.path("schedule").asText(""), text(row.path("timeZone")), Boolean.toString(row.path("suspend").asBoolean(false)),
+                Integer.toString(row.path("active").asInt(0)), ago(row.path("lastScheduleTime"), now),
+                text(row.path("nextScheduleTime")), Age.since(row.path("creationTimestamp").asText(""), now)));
     }
 
     private static String text(JsonNode value) {

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.cli.Lahar;
-import io.lahar.cli.job.JobVerb;
+import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
 import io.lahar.core.api.ManifestException;
@@ -24,7 +24,14 @@ import java.util.List;
  * is reported and not sent; the others still go. The exit code is the worst outcome among the
  * documents (0 all created, 1 some rejected, 2 some not sent, 3 the server failing).
  */
-public abstract class CreateVerb extends JobVerb {
+public abstract class CreateVerb extends ApiVerb {
+
+    /** What this verb creates. */
+    private final Resource resource;
+
+    protected CreateVerb(Resource resource) {
+        this.resource = resource;
+    }
 
     @Option(names = {"-f", "--filename"}, required = true, description = "The manifests (YAML, several documents allowed, or JSON).")
     Path file;
@@ -35,8 +42,6 @@ public abstract class CreateVerb extends JobVerb {
     @Option(names = {"-o", "--output"}, description = "Print the admitted objects: json or yaml.")
     Output.Format format;
 
-    /** What this verb creates. */
-    protected abstract Resource resource();
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
@@ -51,7 +56,7 @@ public abstract class CreateVerb extends JobVerb {
             return Lahar.EXIT_INPUT;
         }
         if (documents.isEmpty()) {
-            err().println("error: " + file + " holds no " + resource().kind());
+            err().println("error: " + file + " holds no " + resource.kind());
             return Lahar.EXIT_INPUT;
         }
         int worst = 0;
@@ -70,14 +75,14 @@ public abstract class CreateVerb extends JobVerb {
                 JsonNode metadata = manifest.path("metadata");
                 (metadata.isObject() ? (ObjectNode) metadata : manifest.putObject("metadata")).put("namespace", namespace);
             }
-            LaharApi.Answer answer = api.post(resource().collection(), json(manifest), "application/json");
+            LaharApi.Answer answer = api.post(resource.collection(), json(manifest), "application/json");
             if (!answer.ok()) {
-                worst = Math.max(worst, Output.error(err(), "create " + resource().kind() + " " + label(manifest), answer));
+                worst = Math.max(worst, Output.error(err(), "create " + resource.kind() + " " + label(manifest), answer));
                 continue;
             }
             JsonNode created = Output.parse(answer.body());
             if (format == null) {
-                out().println(Results.line("Created", resource().kind(), label(created.path("metadata").isObject() ? created : manifest)));
+                out().println(Results.line("Created", resource.kind(), label(created.path("metadata").isObject() ? created : manifest)));
             } else {
                 if (printed && format == Output.Format.yaml) {
                     out().println("---");
@@ -95,8 +100,8 @@ public abstract class CreateVerb extends JobVerb {
             return "a manifest must be a mapping, found " + doc.getNodeType().name().toLowerCase();
         }
         String kind = doc.path("kind").asText("");
-        if (!kind.equals(resource().kind())) {
-            return (kind.isEmpty() ? "no kind" : "kind " + kind) + " (" + label(doc) + ") is not a " + resource().kind();
+        if (!kind.equals(resource.kind())) {
+            return (kind.isEmpty() ? "no kind" : "kind " + kind) + " (" + label(doc) + ") is not a " + resource.kind();
         }
         String own = doc.path("metadata").path("namespace").asText("");
         if (namespace != null && !own.isEmpty() && !own.equals(namespace)) {

@@ -1,7 +1,7 @@
 package io.lahar.cli.flow;
 
 import io.lahar.cli.Results;
-import io.lahar.cli.job.JobVerb;
+import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
 import picocli.CommandLine.Option;
@@ -13,7 +13,14 @@ import java.io.IOException;
  * {@code delete NAME}: one DELETE; the server's refusal (unknown, or a template an unfinished
  * JobFlow still uses) is printed with every reason and exits 1.
  */
-public abstract class DeleteVerb extends JobVerb {
+public abstract class DeleteVerb extends ApiVerb {
+
+    /** What this verb deletes. */
+    private final Resource resource;
+
+    protected DeleteVerb(Resource resource) {
+        this.resource = resource;
+    }
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The object's name.")
     String name;
@@ -21,16 +28,14 @@ public abstract class DeleteVerb extends JobVerb {
     @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    /** What this verb deletes. */
-    protected abstract Resource resource();
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
-        LaharApi.Answer answer = api.delete(resource().item(namespace, name));
+        LaharApi.Answer answer = api.delete(resource.item(namespace, name));
         if (!answer.ok()) {
-            return Output.error(err(), "delete " + resource().kind() + " " + namespace + "/" + name, answer);
+            return Output.error(err(), "delete " + resource.kind() + " " + namespace + "/" + name, answer);
         }
-        out().println(Results.line("Deleted", resource().kind(), namespace + "/" + name));
+        out().println(Results.line("Deleted", resource.kind(), namespace + "/" + name));
         return 0;
     }
 }

@@ -1,11 +1,9 @@
 package io.lahar.cli.flow;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -19,6 +17,8 @@ import java.util.Map;
                 CommandLine.HelpCommand.class})
 public final class FlowCli implements Runnable {
 
+    static final Resource RESOURCE = new Resource("JobFlow", "jobflows", FlowTable::format, FlowDescription::describe);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -29,52 +29,37 @@ public final class FlowCli implements Runnable {
 
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Create JobFlows from a file: one request per document; a JobFlow can not be updated (409 when it exists).")
     static final class Create extends CreateVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.JOB_FLOW;
+        Create() {
+            super(RESOURCE);
         }
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List JobFlows: Name Namespace Phase Jobs Pending Running Completed Failed Age.")
     static final class List extends ListVerb {
-
         @Option(names = {"-p", "--phase"}, description = "Only the flows in this phase (Pending, Running, Succeed, Terminating, Failed).")
         String phase;
 
-        @Override
-        protected Resource resource() {
-            return Resource.JOB_FLOW;
+        List() {
+            super(RESOURCE);
         }
 
         @Override
         protected Map<String, String> filters() {
             return phase == null ? Map.of() : Map.of("phase", phase);
         }
-
-        @Override
-        protected String table(JsonNode rows, Instant now) {
-            return FlowTable.format(rows, now);
-        }
     }
 
     @Command(name = "view", mixinStandardHelpOptions = true, description = "Show one JobFlow: its jobs in order with their state, and its conditions; -o json|yaml the whole object.")
     static final class View extends ViewVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.JOB_FLOW;
-        }
-
-        @Override
-        protected String describe(JsonNode object) {
-            return FlowDescription.describe(object);
+        View() {
+            super(RESOURCE);
         }
     }
 
     @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a JobFlow.")
     static final class Delete extends DeleteVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.JOB_FLOW;
+        Delete() {
+            super(RESOURCE);
         }
     }
 }

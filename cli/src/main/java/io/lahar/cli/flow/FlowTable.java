@@ -22,12 +22,7 @@ public final class FlowTable {
 
     /** The table of {@code rows} (GET /api/v1/jobflows); {@code No resources found} when there are none. */
     public static String format(JsonNode rows, Instant now) {
-        if (rows == null || rows.isEmpty()) {
-            return "No resources found\n";
-        }
-        List<List<String>> table = new ArrayList<>();
-        table.add(HEADERS);
-        for (JsonNode row : rows) {
+        return JobTable.rows(rows, HEADERS, row -> {
             List<String> cells = new ArrayList<>();
             cells.add(row.path("name").asText(""));
             cells.add(row.path("namespace").asText(""));
@@ -37,8 +32,7 @@ public final class FlowTable {
                 cells.add(Integer.toString(row.path(count).asInt(0)));
             }
             cells.add(Age.since(row.path("creationTimestamp").asText(""), now));
-            table.add(cells);
-        }
-        return JobTable.render(table);
+            return cells;
+        });
     }
 }

@@ -1,7 +1,7 @@
 package io.lahar.cli.flow;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.cli.job.JobVerb;
+import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
 import picocli.CommandLine.Option;
@@ -12,7 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** {@code list}: the rows of a namespace (or all), as a table or with {@code -o} as the server sent them. */
-public abstract class ListVerb extends JobVerb {
+public abstract class ListVerb extends ApiVerb {
+
+    /** What this verb lists. */
+    private final Resource resource;
+
+    protected ListVerb(Resource resource) {
+        this.resource = resource;
+    }
 
     @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
     String namespace;
@@ -23,11 +30,6 @@ public abstract class ListVerb extends JobVerb {
     @Option(names = {"-o", "--output"}, description = "json or yaml instead of the table.")
     Output.Format format;
 
-    /** What this verb lists. */
-    protected abstract Resource resource();
-
-    /** The table of the rows; {@code now} gives the Age column. */
-    protected abstract String table(JsonNode rows, Instant now);
 
     /** Filters besides the namespace, name to value; null values are left out. */
     protected Map<String, String> filters() {
@@ -36,12 +38,12 @@ public abstract class ListVerb extends JobVerb {
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
-        LaharApi.Answer answer = api.get(resource().collection() + query());
+        LaharApi.Answer answer = api.get(resource.collection() + query());
         if (!answer.ok()) {
-            return Output.error(err(), "list " + resource().plural(), answer);
+            return Output.error(err(), "list " + resource.plural(), answer);
         }
         JsonNode rows = Output.parse(answer.body());
-        out().print(format != null ? Output.render(rows, format) : table(rows, Instant.now()));
+        out().print(format != null ? Output.render(rows, format) : resource.table().apply(rows, Instant.now()));
         return 0;
     }
 

@@ -1,19 +1,23 @@
 package io.lahar.cli.flow;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.LaharApi;
+
+import java.time.Instant;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * One kind of object the streams-app serves under {@code /api/v1/<plural>}: the verbs of
  * {@code lahar flow}, {@code lahar jobtemplate} and {@code lahar cronjob} differ only in this.
  *
- * @param kind   the manifest kind ({@code JobFlow}), also how the verbs name the object ("Created JobFlow: ns/name", as vcctl)
- * @param plural the collection's path segment ({@code jobflows})
+ * @param kind     the manifest kind ({@code JobFlow}), also how the verbs name the object ("Created JobFlow: ns/name", as vcctl)
+ * @param plural   the collection's path segment ({@code jobflows})
+ * @param table    the list's table of the rows; the instant gives the Age column
+ * @param describe the description {@code view} prints without {@code -o}
  */
-public record Resource(String kind, String plural) {
-
-    public static final Resource JOB_FLOW = new Resource("JobFlow", "jobflows");
-    public static final Resource JOB_TEMPLATE = new Resource("JobTemplate", "jobtemplates");
-    public static final Resource CRON_JOB = new Resource("CronJob", "cronjobs");
+public record Resource(String kind, String plural, BiFunction<JsonNode, Instant, String> table,
+                       Function<JsonNode, String> describe) {
 
     /** {@code /api/v1/jobflows}. */
     public String collection() {

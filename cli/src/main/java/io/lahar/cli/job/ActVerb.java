@@ -11,7 +11,7 @@ import java.io.IOException;
  * The verbs that send one command to a job and wait for its answer: suspend (AbortJob), resume
  * (ResumeJob), delete — as vcctl's job suspend/resume/delete.
  */
-abstract class JobAct extends JobVerb {
+abstract class ActVerb extends ApiVerb {
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The job's name.")
     String name;
@@ -42,7 +42,7 @@ abstract class JobAct extends JobVerb {
     }
 
     @Command(name = "suspend", description = "Suspend (abort) a job: AbortJob; its pods are deleted, resume brings it back.")
-    static final class Suspend extends JobAct {
+    static final class Suspend extends ActVerb {
         String action() {
             return "AbortJob";
         }
@@ -53,7 +53,7 @@ abstract class JobAct extends JobVerb {
     }
 
     @Command(name = "resume", description = "Resume an aborted job: ResumeJob.")
-    static final class Resume extends JobAct {
+    static final class Resume extends ActVerb {
         String action() {
             return "ResumeJob";
         }
@@ -64,7 +64,7 @@ abstract class JobAct extends JobVerb {
     }
 
     @Command(name = "delete", description = "Delete a job with its pods and pod group.")
-    static final class Delete extends JobAct {
+    static final class Delete extends ActVerb {
         String action() {
             return null;
         }

@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
  * What every verb over the REST API shares ({@code lahar job}, {@code lahar flow}, {@code lahar jobtemplate}):
  * the API options, the streams, and the handling of an unreachable server.
  */
-public abstract class JobVerb implements Callable<Integer> {
+public abstract class ApiVerb implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;

@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "job",
         description = "Run, list, view, suspend, resume and delete jobs through the REST API (like vcctl job).",
-        subcommands = {JobRun.class, JobList.class, JobView.class, JobAct.Suspend.class, JobAct.Resume.class,
-                JobAct.Delete.class, CommandLine.HelpCommand.class})
+        subcommands = {RunVerb.class, ListVerb.class, ViewVerb.class, ActVerb.Suspend.class, ActVerb.Resume.class,
+                ActVerb.Delete.class, CommandLine.HelpCommand.class})
 public final class JobCli implements Runnable {
 
     @CommandLine.Spec

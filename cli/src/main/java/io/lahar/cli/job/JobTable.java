@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * {@code lahar job list} as {@code vcctl job list} prints it: one row per job with the columns
@@ -21,17 +22,12 @@ public final class JobTable {
 
     /** The table of {@code rows} (the JSON summaries of GET /api/v1/jobs); a note when there are none. */
     public static String format(JsonNode rows, boolean withNamespace) {
-        if (rows == null || rows.isEmpty()) {
-            return "No resources found\n";
-        }
-        List<List<String>> table = new ArrayList<>();
         List<String> header = new ArrayList<>();
         if (withNamespace) {
             header.add("Namespace");
         }
         header.addAll(HEADERS);
-        table.add(header);
-        for (JsonNode row : rows) {
+        return rows(rows, header, row -> {
             List<String> cells = new ArrayList<>();
             if (withNamespace) {
                 cells.add(row.path("namespace").asText(""));
@@ -43,9 +39,8 @@ public final class JobTable {
             for (String field : List.of("replicas", "minAvailable", "pending", "running", "succeeded", "failed", "unknown", "retryCount")) {
                 cells.add(Integer.toString(row.path(field).asInt(0)));
             }
-            table.add(cells);
-        }
-        return render(table);
+            return cells;
+        });
     }
 
     /** vcctl shows the creation day (2006-01-02) of an RFC 3339 timestamp; kubectl's {@code <unknown>} when there is none. */
@@ -54,6 +49,22 @@ public final class JobTable {
             return "<unknown>";
         }
         return timestamp.length() >= 10 ? timestamp.substring(0, 10) : timestamp;
+    }
+
+    /**
+     * A listing as every list verb prints it: the header and one row of {@code cells} per JSON row,
+     * or {@code No resources found} (kubectl's words) when there are none.
+     */
+    public static String rows(JsonNode rows, List<String> header, Function<JsonNode, List<String>> cells) {
+        if (rows == null || rows.isEmpty()) {
+            return "No resources found\n";
+        }
+        List<List<String>> table = new ArrayList<>();
+        table.add(header);
+        for (JsonNode row : rows) {
+            table.add(cells.apply(row));
+        }
+        return render(table);
     }
 
     public static String render(List<List<String>> table) {

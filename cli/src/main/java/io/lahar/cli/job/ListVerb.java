@@ -8,7 +8,7 @@ import java.io.IOException;
 
 /** {@code lahar job list}: the jobs of a namespace (or all), as vcctl prints them. */
 @Command(name = "list", description = "List jobs: Name Creation Phase JobType Replicas Min Pending Running Succeeded Failed Unknown RetryCount.")
-final class JobList extends JobVerb {
+final class ListVerb extends ApiVerb {
 
     @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
     String namespace;

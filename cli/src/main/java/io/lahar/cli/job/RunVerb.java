@@ -12,7 +12,7 @@ import java.nio.file.Path;
 
 /** {@code lahar job run -f FILE}: submit one Job through the API and wait for admission's answer. */
 @Command(name = "run", description = "Submit a Volcano Job (YAML or JSON) and wait for admission's answer.")
-final class JobRun extends JobVerb {
+final class RunVerb extends ApiVerb {
 
     @Option(names = {"-f", "--filename"}, required = true, description = "The Job manifest (YAML or JSON).")
     Path file;

@@ -9,7 +9,7 @@ import java.io.IOException;
 
 /** {@code lahar job view NAME}: one job, described, or whole with {@code -o}. */
 @Command(name = "view", description = "Show one job: a description, or the whole job with -o json|yaml.")
-final class JobView extends JobVerb {
+final class ViewVerb extends ApiVerb {
 
     /** How many of the newest transitions the description ends with. */
     static final int TRANSITIONS = 10;

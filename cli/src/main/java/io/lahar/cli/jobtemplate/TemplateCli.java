@@ -1,6 +1,5 @@
 package io.lahar.cli.jobtemplate;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.flow.CreateVerb;
 import io.lahar.cli.flow.DeleteVerb;
 import io.lahar.cli.flow.ListVerb;
@@ -9,7 +8,6 @@ import io.lahar.cli.flow.ViewVerb;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-import java.time.Instant;
 
 /**
  * {@code lahar jobtemplate}: vcctl's jobtemplate verbs over the streams-app REST API (same
@@ -21,6 +19,9 @@ import java.time.Instant;
                 CommandLine.HelpCommand.class})
 public final class TemplateCli implements Runnable {
 
+    static final Resource RESOURCE = new Resource("JobTemplate", "jobtemplates", TemplateTable::format,
+            TemplateDescription::describe);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -31,43 +32,29 @@ public final class TemplateCli implements Runnable {
 
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Create or replace JobTemplates from a file: one request per document (a new version affects only jobs not yet created).")
     static final class Create extends CreateVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.JOB_TEMPLATE;
+        Create() {
+            super(RESOURCE);
         }
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List JobTemplates: Name Namespace Queue Tasks Replicas Min Age.")
     static final class List extends ListVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.JOB_TEMPLATE;
-        }
-
-        @Override
-        protected String table(JsonNode rows, Instant now) {
-            return TemplateTable.format(rows, now);
+        List() {
+            super(RESOURCE);
         }
     }
 
     @Command(name = "view", mixinStandardHelpOptions = true, description = "Show one JobTemplate: queue, minAvailable and tasks; -o json|yaml the whole object.")
     static final class View extends ViewVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.JOB_TEMPLATE;
-        }
-
-        @Override
-        protected String describe(JsonNode object) {
-            return TemplateDescription.describe(object);
+        View() {
+            super(RESOURCE);
         }
     }
 
     @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a JobTemplate; refused (exit 1) while an unfinished JobFlow uses it.")
     static final class Delete extends DeleteVerb {
-        @Override
-        protected Resource resource() {
-            return Resource.JOB_TEMPLATE;
+        Delete() {
+            super(RESOURCE);
         }
     }
 }

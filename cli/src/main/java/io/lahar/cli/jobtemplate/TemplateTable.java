@@ -5,7 +5,6 @@ import io.lahar.cli.flow.Age;
 import io.lahar.cli.job.JobTable;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,17 +20,9 @@ public final class TemplateTable {
 
     /** The table of {@code rows} (GET /api/v1/jobtemplates); {@code No resources found} when there are none. */
     public static String format(JsonNode rows, Instant now) {
-        if (rows == null || rows.isEmpty()) {
-            return "No resources found\n";
-        }
-        List<List<String>> table = new ArrayList<>();
-        table.add(HEADERS);
-        for (JsonNode row : rows) {
-            table.add(List.of(row.path("name").asText(""), row.path("namespace").asText(""),
-                    row.path("queue").asText(""), Integer.toString(row.path("tasks").asInt(0)),
-                    Integer.toString(row.path("replicas").asInt(0)), Integer.toString(row.path("minAvailable").asInt(0)),
-                    Age.since(row.path("creationTimestamp").asText(""), now)));
-        }
-        return JobTable.render(table);
+        return JobTable.rows(rows, HEADERS, row -> List.of(row.path("name").asText(""), row.path("namespace").asText(""),
+                row.path("queue").asText(""), Integer.toString(row.path("tasks").asInt(0)),
+                Integer.toString(row.path("replicas").asInt(0)), Integer.toString(row.path("minAvailable").asInt(0)),
+                Age.since(row.path("creationTimestamp").asText(""), now)));
     }
 }

@@ -15,7 +15,7 @@ import java.util.Map;
 /** {@code lahar queue create}: vcctl's queue create, admitted by Volcano's queue webhook rules. */
 @Command(name = "create", mixinStandardHelpOptions = true,
         description = "Create a queue (admitted like Volcano's queue webhook; written to lahar.queues).")
-final class CreateQueueCommand extends QueueVerb {
+final class CreateVerb extends QueueVerb {
 
     @Option(names = {"-n", "--name"}, required = true, description = "Queue name.")
     String name;

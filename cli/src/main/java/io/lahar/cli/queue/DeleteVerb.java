@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "delete", mixinStandardHelpOptions = true,
         description = "Delete a queue (a tombstone on lahar.queues).")
-final class DeleteQueueCommand extends QueueVerb {
+final class DeleteVerb extends QueueVerb {
 
     @Option(names = {"-n", "--name"}, required = true, description = "Queue name.")
     String name;

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /** {@code lahar queue get}: one queue, as a table row or a document. */
 @Command(name = "get", mixinStandardHelpOptions = true, description = "Show one queue and its status.")
-final class GetQueueCommand extends QueueVerb {
+final class GetVerb extends QueueVerb {
 
     @Option(names = {"-n", "--name"}, required = true, description = "Queue name.")
     String name;
@@ -19,7 +19,7 @@ final class GetQueueCommand extends QueueVerb {
 
     @Override
     int run(QueueTopics topics) {
-        if (!QueueCommand.validOutput(output, err())) {
+        if (!QueueCli.validOutput(output, err())) {
             return io.lahar.cli.Lahar.EXIT_INPUT;
         }
         Optional<Queue> queue = QueueSnapshot.of(topics.queues()).queue(name);

@@ -6,14 +6,14 @@ import picocli.CommandLine.Option;
 /** {@code lahar queue list}: every queue with its pod groups by phase, allocated and deserved. */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = "List queues: lahar.queues joined with the scheduler's lahar.queue-status.")
-final class ListQueuesCommand extends QueueVerb {
+final class ListVerb extends QueueVerb {
 
     @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table (default), json or yaml.")
     String output;
 
     @Override
     int run(QueueTopics topics) {
-        if (!QueueCommand.validOutput(output, err())) {
+        if (!QueueCli.validOutput(output, err())) {
             return io.lahar.cli.Lahar.EXIT_INPUT;
         }
         QueueSnapshot now = QueueSnapshot.of(topics.queues());

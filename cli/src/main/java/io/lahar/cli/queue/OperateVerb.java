@@ -18,7 +18,7 @@ import java.util.Set;
  */
 @Command(name = "operate", mixinStandardHelpOptions = true,
         description = "Open, close or update (--weight) a queue: --action open|close|update.")
-final class OperateQueueCommand extends QueueVerb {
+final class OperateVerb extends QueueVerb {
 
     @Option(names = {"-n", "--name"}, required = true, description = "Queue name.")
     String name;

@@ -13,9 +13,9 @@ import java.util.Set;
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
         description = "Create, list, get, delete, open and close queues (like vcctl queue).",
-        subcommands = {CreateQueueCommand.class, ListQueuesCommand.class, GetQueueCommand.class,
-                DeleteQueueCommand.class, OperateQueueCommand.class})
-public final class QueueCommand implements Runnable {
+        subcommands = {CreateVerb.class, ListVerb.class, GetVerb.class,
+                DeleteVerb.class, OperateVerb.class})
+public final class QueueCli implements Runnable {
 
     private static final Set<String> OUTPUTS = Set.of("table", "json", "yaml");
 
