@@ -2,6 +2,9 @@ package io.lahar.core.job.plugins;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
+import io.lahar.core.api.JobSpec;
+
+import java.util.List;
 
 import java.util.Set;
 
@@ -14,7 +17,19 @@ public final class EnvPlugin implements JobPlugin {
     public static final String NAME = "env";
     public static final String VK_TASK_INDEX = "VK_TASK_INDEX";
     public static final String VC_TASK_INDEX = "VC_TASK_INDEX";
-    public static final JobPluginType TYPE = new JobPluginType(NAME, Set.of(), args -> new EnvPlugin());
+    public static final JobPluginType TYPE = new JobPluginType(NAME, Set.of(), EnvPlugin::new);
+
+    private final List<String> args;
+
+    public EnvPlugin(List<String> args) {
+        this.args = args == null ? List.of() : args;
+    }
+
+    /** Volcano's env plugin reads no arguments; one given here would be ignored, so it is refused. */
+    @Override
+    public List<String> validate(JobSpec spec) {
+        return args.isEmpty() ? List.of() : List.of("the env plugin takes no arguments, got " + args);
+    }
 
     @Override
     public String name() {

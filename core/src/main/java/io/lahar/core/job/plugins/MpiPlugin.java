@@ -27,11 +27,13 @@ public final class MpiPlugin implements JobPlugin {
     private final String worker;
     private final int port;
 
+    private final GoFlags flags;
+
     public MpiPlugin(List<String> args) {
-        PluginArgs a = new PluginArgs(args, Set.of());
-        this.master = a.string("master", "master");
-        this.worker = a.string("worker", "worker");
-        this.port = a.integer("port", 22);
+        flags = new GoFlags().string("master", "master").string("worker", "worker").integer("port", 22).parse(args);
+        this.master = flags.string("master");
+        this.worker = flags.string("worker");
+        this.port = flags.integer("port");
     }
 
     @Override
@@ -70,8 +72,11 @@ public final class MpiPlugin implements JobPlugin {
     /** The master task must exist (Volcano's admission); like Volcano, a missing worker task is accepted. */
     @Override
     public List<String> validate(JobSpec spec) {
-        boolean found = spec.tasksOrEmpty().stream().anyMatch(t -> t != null && master.equals(t.name()));
-        return found ? List.of() : List.of("The specified mpi master task was not found: \"" + master + "\"");
+        List<String> out = flags.problems("port");
+        if (spec.tasksOrEmpty().stream().noneMatch(t -> t != null && master.equals(t.name()))) {
+            out.add("The specified mpi master task was not found: \"" + master + "\"");
+        }
+        return out;
     }
 
     @Override

@@ -36,11 +36,29 @@ public final class SshPlugin implements JobPlugin {
     private final String privateKey;
     private final String publicKey;
 
+    private final int port;
+    private final GoFlags flags;
+
     public SshPlugin(List<String> args) {
-        PluginArgs a = new PluginArgs(args, Set.of());
-        this.keyPath = a.string("ssh-key-file-path", DEFAULT_PATH);
-        this.privateKey = a.string("ssh-private-key", "");
-        this.publicKey = a.string("ssh-public-key", "");
+        flags = new GoFlags().string("ssh-key-file-path", DEFAULT_PATH).string("ssh-private-key", "")
+                .string("ssh-public-key", "").integer("ssh-port", 22).parse(args);
+        this.keyPath = flags.string("ssh-key-file-path");
+        this.privateKey = flags.string("ssh-private-key");
+        this.publicKey = flags.string("ssh-public-key");
+        this.port = flags.integer("ssh-port");
+    }
+
+    /**
+     * Volcano falls back to port 22 with a warning for a port out of range, and uses a private key
+     * given without its public key as it comes; both are rejected here, where the user sees why.
+     */
+    @Override
+    public List<String> validate(io.lahar.core.api.JobSpec spec) {
+        List<String> out = flags.problems("ssh-port");
+        if (privateKey.isEmpty() != publicKey.isEmpty()) {
+            out.add("--ssh-private-key and --ssh-public-key: give both or neither (neither: a key pair is generated)");
+        }
+        return out;
     }
 
     @Override
@@ -56,8 +74,8 @@ public final class SshPlugin implements JobPlugin {
         return job.name() + "-" + NAME;
     }
 
-    /** Volcano's generateSSHConfig: no host key checks, and one Host entry per replica. */
-    public static String sshConfig(Job job) {
+    /** Volcano's generateSSHConfig: no host key checks, and one Host entry per replica on the ssh port. */
+    public String sshConfig(Job job) {
         StringBuilder b = new StringBuilder("StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\n");
         for (TaskSpec t : job.spec().tasksOrEmpty()) {
             for (int i = 0; i < t.replicasOrZero(); i++) {
@@ -65,6 +83,7 @@ public final class SshPlugin implements JobPlugin {
                 String name = host.substring(0, host.indexOf('.'));
                 b.append("Host ").append(name).append('\n');
                 b.append("  HostName ").append(host).append('\n');
+                b.append("  Port ").append(port).append('\n');
                 if (Pods.fixedHostname(t)) {
                     break;
                 }

@@ -29,11 +29,20 @@ public final class SvcPlugin implements JobPlugin {
 
     private final boolean publishNotReadyAddresses;
     private final boolean disableNetworkPolicy;
+    private final boolean injectHostsEnv;
+    private final GoFlags flags;
 
     public SvcPlugin(List<String> args) {
-        PluginArgs a = new PluginArgs(args, Set.of("publish-not-ready-addresses", "disable-network-policy"));
-        this.publishNotReadyAddresses = a.bool("publish-not-ready-addresses");
-        this.disableNetworkPolicy = a.bool("disable-network-policy");
+        flags = new GoFlags().bool("publish-not-ready-addresses", false).bool("disable-network-policy", false)
+                .bool("inject-hosts-env", true).parse(args);
+        this.publishNotReadyAddresses = flags.bool("publish-not-ready-addresses");
+        this.disableNetworkPolicy = flags.bool("disable-network-policy");
+        this.injectHostsEnv = flags.bool("inject-hosts-env");
+    }
+
+    @Override
+    public List<String> validate(io.lahar.core.api.JobSpec spec) {
+        return flags.problems();
     }
 
     @Override
@@ -87,7 +96,9 @@ public final class SvcPlugin implements JobPlugin {
         }
         String cm = configMapName(job);
         Pods.eachContainer(pod, c -> {
-            for (TaskSpec t : job.spec().tasksOrEmpty()) {
+            // --inject-hosts-env=false leaves the hosts to the mounted files (a job with many tasks
+            // would otherwise give every container two variables per task).
+            for (TaskSpec t : injectHostsEnv ? job.spec().tasksOrEmpty() : List.<TaskSpec>of()) {
                 Pods.addEnvFromConfigMap(c, hostsEnv(t.name()), cm, hostsEnv(t.name()));
                 Pods.addEnvFromConfigMap(c, numEnv(t.name()), cm, numEnv(t.name()));
             }

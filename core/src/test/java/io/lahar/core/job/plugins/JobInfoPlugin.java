@@ -21,10 +21,12 @@ final class JobInfoPlugin implements JobPlugin {
     static final String NAME = "jobinfo";
     static final JobPluginType TYPE = new JobPluginType(NAME, Set.of(ObjectKind.CONFIG_MAP), JobInfoPlugin::new);
 
+    private final GoFlags flags;
     private final String variable;
 
     JobInfoPlugin(List<String> args) {
-        this.variable = new PluginArgs(args, Set.of()).string("env", "VC_JOB_NAME");
+        this.flags = new GoFlags().string("env", "VC_JOB_NAME").parse(args);
+        this.variable = flags.string("env");
     }
 
     @Override
@@ -34,8 +36,11 @@ final class JobInfoPlugin implements JobPlugin {
 
     @Override
     public List<String> validate(JobSpec spec) {
-        return variable.matches("[A-Za-z_][A-Za-z0-9_]*") ? List.of()
-                : List.of("--env: \"" + variable + "\" is not an environment variable name");
+        List<String> out = flags.problems();
+        if (!variable.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            out.add("--env: \"" + variable + "\" is not an environment variable name");
+        }
+        return out;
     }
 
     @Override

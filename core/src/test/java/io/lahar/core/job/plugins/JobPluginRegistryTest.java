@@ -79,7 +79,7 @@ class JobPluginRegistryTest {
 
     @Test
     void withAddsAPluginAfterTheOthersAndRefusesANameTakenAlready() {
-        JobPluginType extra = new JobPluginType("extra", Set.of(), args -> new EnvPlugin());
+        JobPluginType extra = new JobPluginType("extra", Set.of(), EnvPlugin::new);
         JobPluginRegistry more = JobPluginRegistry.defaults().with(extra);
         assertThat(more.names()).endsWith("ray", "extra");
         assertThat(JobPluginRegistry.defaults().has("extra")).isFalse();

@@ -99,7 +99,10 @@ class JobPluginsTest {
         WorldAction.RequestSshSecret secret = (WorldAction.RequestSshSecret) new SshPlugin(List.of()).onJobAdd(MPI).get(0);
         assertThat(secret.name()).isEqualTo("mpi-ssh");
         assertThat(secret.keyEntries()).containsExactly("id_rsa", "id_rsa.pub", "authorized_keys");
-        assertThat(secret.data().get("config")).contains("Host mpi-mpiworker-1\n  HostName mpi-mpiworker-1.mpi\n");
+        assertThat(secret.data().get("config")).contains("Host mpi-mpiworker-1\n  HostName mpi-mpiworker-1.mpi\n  Port 22\n");
+        WorldAction.RequestSshSecret onPort = (WorldAction.RequestSshSecret) new SshPlugin(List.of("--ssh-port=2022"))
+                .onJobAdd(MPI).get(0);
+        assertThat(onPort.data().get("config")).contains("  HostName mpi-mpiworker-0.mpi\n  Port 2022\n");
         WorldAction.RequestSshSecret given = (WorldAction.RequestSshSecret) new SshPlugin(
                 List.of("--ssh-private-key=PRIV", "--ssh-public-key=PUB")).onJobAdd(MPI).get(0);
         assertThat(given.keyEntries()).isEmpty();
@@ -129,5 +132,40 @@ class JobPluginsTest {
         assertThat(meta.path("labels").path("volcano.sh/task-index").asText()).isEqualTo("1");
         assertThat(meta.path("ownerReferences").get(0).path("kind").asText()).isEqualTo("Job");
         assertThat(p.path("spec").path("schedulerName").asText()).isEqualTo("volcano");
+    }
+
+    @Test
+    void svcCanLeaveTheHostsOutOfTheEnvironment() {
+        JsonNode withEnv = pod("mpiworker", 0).path("spec").path("containers").get(0);
+        assertThat(env(withEnv)).containsKeys("VC_MPIWORKER_HOSTS", "VC_MPIMASTER_NUM");
+        ObjectNode p = JobPods.create(MPI, MPI.spec().tasksOrEmpty().get(1), 0, 2, 1, "mpi-pg",
+                List.of(new SvcPlugin(List.of("--inject-hosts-env=false"))));
+        JsonNode c = p.path("spec").path("containers").get(0);
+        assertThat(env(c)).doesNotContainKeys("VC_MPIWORKER_HOSTS", "VC_MPIMASTER_NUM");
+        assertThat(c.path("volumeMounts").findValuesAsText("mountPath")).contains(SvcPlugin.MOUNT_PATH);
+    }
+
+    /** Every argument Volcano's env, svc, ssh and mpi plugins would not read is refused, with Go's words. */
+    @Test
+    void argumentsVolcanoWouldNotReadAreRefused() {
+        assertThat(new EnvPlugin(List.of()).validate(MPI.spec())).isEmpty();
+        assertThat(new EnvPlugin(List.of("--index-from=1")).validate(MPI.spec()))
+                .containsExactly("the env plugin takes no arguments, got [--index-from=1]");
+        assertThat(new SvcPlugin(List.of("--publish-not-ready-addresses", "--disable-network-policy=true")).validate(MPI.spec()))
+                .isEmpty();
+        assertThat(new SvcPlugin(List.of("--publish-not-ready")).validate(MPI.spec()))
+                .singleElement().asString().startsWith("flag provided but not defined: -publish-not-ready");
+        assertThat(new SvcPlugin(List.of("--inject-hosts-env=maybe")).validate(MPI.spec()))
+                .containsExactly("invalid boolean value \"maybe\" for -inject-hosts-env: parse error");
+        assertThat(new SshPlugin(List.of("--ssh-port=0")).validate(MPI.spec()))
+                .containsExactly("--ssh-port: 0 is not a port (1 to 65535)");
+        assertThat(new SshPlugin(List.of("--ssh-private-key=PRIV")).validate(MPI.spec())).singleElement().asString()
+                .startsWith("--ssh-private-key and --ssh-public-key: give both or neither");
+        assertThat(new SshPlugin(List.of("--ssh-key-file-path")).validate(MPI.spec()))
+                .containsExactly("flag needs an argument: -ssh-key-file-path");
+        assertThat(new MpiPlugin(List.of("--master=mpimaster", "--port=70000")).validate(MPI.spec()))
+                .containsExactly("--port: 70000 is not a port (1 to 65535)");
+        assertThat(new MpiPlugin(List.of("--master=mpimaster", "--hostfile=/etc/hosts")).validate(MPI.spec()))
+                .singleElement().asString().startsWith("flag provided but not defined: -hostfile");
     }
 }
