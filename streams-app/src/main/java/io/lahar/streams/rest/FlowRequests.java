@@ -26,11 +26,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
- * What the JobFlow and JobTemplate resources share: reading a posted manifest far enough to
- * address its command, sending FlowCommands and turning their answers into HTTP (201/200,
- * 409 for a JobFlow that exists, 404 for an object that does not, 422 with every reason,
- * 503 while Kafka Streams is not running, 504 without an answer in time). Who may call is
- * {@link ApiAuth}'s to say.
+ * What the JobFlow, JobTemplate and CronJob resources share: reading a posted manifest far enough
+ * to address its command and sending FlowCommands; and, for every resource's commands (jobs' too),
+ * turning their answers into HTTP in one place (201/200, 409 for an object that exists where that
+ * is a conflict, 404 for a delete of one that does not, 422 with every reason, 503 while Kafka
+ * Streams is not running, 504 without an answer in time). Who may call is {@link ApiAuth}'s to say.
  */
 @ApplicationScoped
 public class FlowRequests {
