@@ -25,6 +25,8 @@ public record RegistryAuth(String username, String password, Path file) {
     static RegistryAuth of(Path dir) {
         Path file = dir.resolve(FILE);
         try {
+            // The broker, started beside the registry, may not have made the directory yet.
+            Files.createDirectories(dir);
             if (!Files.exists(file)) {
                 Properties p = new Properties();
                 p.setProperty("username", USER);
