@@ -14,12 +14,10 @@ import io.lahar.core.job.WorldAction;
 import io.lahar.schema.codec.JobTransitionCodec;
 import io.lahar.schema.codec.PodGroupCodec;
 import io.lahar.schema.codec.PodIntentCodec;
+import io.lahar.streams.job.kstreams.TaskCommit;
 import io.lahar.streams.kafka.StateSize;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
-import org.apache.kafka.streams.processor.internals.ProcessorNode;
-import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
 import org.jboss.logging.Logger;
 
 import java.util.LinkedHashMap;
@@ -40,10 +38,10 @@ import java.util.Objects;
  * latest-state topic whose readers cannot count on intermediate values anyway, and each status
  * record carries the whole manifest where a pod event changes a count
  * (docs/decisions/001-job-status-once-per-commit.md). The pending
- * statuses are sent from {@link JobEntryStore#flushCache()}, which Kafka Streams calls before it
- * commits the task, so they join the same transaction as the input offsets and the changelog; a
- * task closed dirty drops them with its transaction and re-derives them when it re-reads the
- * inputs. An older pending status that a newer one would hide a job phase or task phase of is sent
+ * statuses are sent before Kafka Streams commits the task ({@link TaskCommit}), then the changed
+ * entries written ({@link JobEntryStore#commit()}), so both join the same transaction as the input
+ * offsets; a task closed dirty drops them with its transaction and re-derives them when it re-reads
+ * the inputs. An older pending status that a newer one would hide a job phase or task phase of is sent
  * first, unless the job's last status sent showed it ({@link StatusCoalescer}). Under
  * TopologyTestDriver (a commit per record) nothing changes.
  */
@@ -54,6 +52,7 @@ public final class JobEngine {
     /** Its spec memo remembers the jobs the entry cache keeps as objects, no more (beyond them it never hits). */
     private final JobController controller = new JobController(JobEntryStore.DEFAULT_CAPACITY);
     private final ProcessorContext<Object, Object> context;
+    private final TaskCommit commit;
     private final JobEntryStore jobs;
     private final TimerIndex timers;
     private final FlowStatusFeed flows;
@@ -63,9 +62,9 @@ public final class JobEngine {
     private final Map<String, PendingStatus> pending = new LinkedHashMap<>();
 
     /**
-     * A status to send at the next commit, with the processor node and record context it was made
-     * in: Kafka Streams forwards only from a current node, and the commit runs outside any. A newer
-     * status of the job replaces the fields in place (one map lookup an input, not two).
+     * A status to send at the next commit, with where it was made: it goes out as if the input that
+     * made it had sent it. A newer status of the job replaces the fields in place (one map lookup an
+     * input, not two).
      */
     private static final class PendingStatus {
         private Job job;
@@ -73,40 +72,41 @@ public final class JobEngine {
         private Job gone;
         private long time;
         private long timestamp;
-        private ProcessorNode<?, ?, ?, ?> node;
-        private ProcessorRecordContext recordContext;
+        private TaskCommit.Origin origin;
 
-        PendingStatus(Job job, long time, long timestamp, ProcessorNode<?, ?, ?, ?> node, ProcessorRecordContext recordContext) {
-            set(job, time, timestamp, node, recordContext);
+        PendingStatus(Job job, long time, long timestamp, TaskCommit.Origin origin) {
+            set(job, time, timestamp, origin);
         }
 
-        void set(Job job, long time, long timestamp, ProcessorNode<?, ?, ?, ?> node, ProcessorRecordContext recordContext) {
+        void set(Job job, long time, long timestamp, TaskCommit.Origin origin) {
             this.job = job;
             this.gone = null;
             this.time = time;
             this.timestamp = timestamp;
-            this.node = node;
-            this.recordContext = recordContext;
+            this.origin = origin;
         }
     }
 
-    public JobEngine(ProcessorContext<Object, Object> context, JobEntryStore jobs, TimerIndex timers, FlowStatusFeed flows,
-                     CronStatusFeed crons) {
+    public JobEngine(ProcessorContext<Object, Object> context, TaskCommit commit, JobEntryStore jobs, TimerIndex timers,
+                     FlowStatusFeed flows, CronStatusFeed crons) {
         this.context = context;
+        this.commit = commit;
         this.jobs = jobs;
         this.timers = timers;
         this.flows = flows;
         this.crons = crons;
-        jobs.setCommitListener(new JobEntryStore.CommitListener() {
+        commit.listen(new TaskCommit.Listener() {
             @Override
             public void beforeCommit() {
                 sendPendingStatuses();
+                jobs.commit();
             }
 
             @Override
             public void discard() {
                 pending.clear();
                 statuses.forgetShown();
+                jobs.discard();
             }
         });
     }
@@ -212,50 +212,49 @@ public final class JobEngine {
 
     /** Keeps {@code job} (null: tombstone) as the job's status to send at commit. */
     private void queueStatus(String key, Job job, long time, long timestamp) {
-        InternalProcessorContext<Object, Object> internal = internal();
         PendingStatus older = pending.get(key);
         if (older == null) {
-            pending.put(key, new PendingStatus(job, time, timestamp, internal.currentNode(), internal.recordContext()));
+            pending.put(key, new PendingStatus(job, time, timestamp, commit.origin()));
             return;
         }
         if (!StatusCoalescer.replaces(older.job, job, () -> statuses.shown(key))) {
             // It shows a phase the newer one would hide: readers waiting for that phase must see it.
-            sendStatus(key, older);
+            sendStatus(key, older, this::forward);
         }
-        older.set(job, time, timestamp, internal.currentNode(), internal.recordContext());
+        older.set(job, time, timestamp, commit.origin());
     }
 
-    /** Sends every pending status, as if from the node and record it was made in (Kafka Streams' own caches do the same). */
+    /** Sends every pending status, as if the input that made it had. */
     private void sendPendingStatuses() {
         if (pending.isEmpty()) {
             return;
         }
-        InternalProcessorContext<Object, Object> internal = internal();
-        ProcessorNode<?, ?, ?, ?> node = internal.currentNode();
-        ProcessorRecordContext recordContext = internal.recordContext();
         try {
             for (Map.Entry<String, PendingStatus> e : pending.entrySet()) {
                 PendingStatus p = e.getValue();
-                internal.setCurrentNode(p.node);
-                internal.setRecordContext(p.recordContext);
-                sendStatus(e.getKey(), p);
+                sendStatus(e.getKey(), p, (key, value, timestamp, sink) ->
+                        commit.forward(p.origin, new Record<>(key, value, timestamp), sink));
             }
         } finally {
             pending.clear();
-            internal.setRecordContext(recordContext);
-            internal.setCurrentNode(node);
         }
     }
 
+    /** How a record goes out: now, from the input being processed, or at the commit, from the one that made it. */
+    @FunctionalInterface
+    private interface Send {
+        void send(String key, Object value, long timestamp, String sink);
+    }
+
     /** Sends the status on {@code lahar.job-status} and, for a job a JobFlow or a CronJob created, to its engine too. */
-    private void sendStatus(String key, PendingStatus p) {
+    private void sendStatus(String key, PendingStatus p, Send send) {
         StatusRecords.Value value = statusRecord(key, p);
-        forward(key, value, p.timestamp, Sinks.STATUS);
+        send.send(key, value, p.timestamp, Sinks.STATUS);
         if (value != null) {
-            flows.toFlow(value).ifPresent(f -> forward(f.flowKey(), f.status(), p.timestamp, flows.node()));
-            crons.observed(value.job(), p.time).ifPresent(c -> forward(c.cronKey(), c.observation(), p.timestamp, crons.node()));
+            flows.toFlow(value).ifPresent(f -> send.send(f.flowKey(), f.status(), p.timestamp, flows.node()));
+            crons.observed(value.job(), p.time).ifPresent(c -> send.send(c.cronKey(), c.observation(), p.timestamp, crons.node()));
         } else if (p.gone != null) {
-            crons.gone(p.gone, p.time).ifPresent(c -> forward(c.cronKey(), c.observation(), p.timestamp, crons.node()));
+            crons.gone(p.gone, p.time).ifPresent(c -> send.send(c.cronKey(), c.observation(), p.timestamp, crons.node()));
         }
     }
 
@@ -270,11 +269,6 @@ public final class JobEngine {
     /** Statuses not yet sent (for tests). */
     int pendingStatuses() {
         return pending.size();
-    }
-
-    @SuppressWarnings("unchecked")
-    private InternalProcessorContext<Object, Object> internal() {
-        return (InternalProcessorContext<Object, Object>) context;
     }
 
     private static int podVersion(JobInfo was, String pod, int fallback) {

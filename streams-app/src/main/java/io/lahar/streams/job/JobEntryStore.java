@@ -3,18 +3,7 @@ package io.lahar.streams.job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.job.JobPod;
 import io.lahar.streams.kafka.StateSize;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.query.PositionBound;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryConfig;
-import org.apache.kafka.streams.query.QueryResult;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.apache.kafka.streams.state.internals.CacheFlushListener;
-import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,19 +22,14 @@ import java.util.TreeMap;
  * job's entry is decoded once, kept as an object, and encoded once per commit however many of
  * its events the commit covers.
  *
- * <p>Why it stays exactly-once: before Kafka Streams commits a task it flushes the caches of its
- * stores ({@code StreamTask.prepareCommit} → {@code ProcessorStateManager.flushCache()}, which
- * calls {@link CachedStateStore#flushCache()} on each registered store that is one), then the
- * record collector, then commits the transaction. This store is the one registered under the name
- * (the inner store registers its root, this object) and is a {@link CachedStateStore}, the hook
- * Kafka Streams' own caching stores use (an internal interface: the Kafka version is pinned by the
- * BOM, and JobEntryStoreTest and the broker ITs check the wiring). {@link #flushCache()} puts every
- * entry changed since the last commit into the inner store, whose changelog writes join the same
- * transaction as the input offsets. A task closed dirty (a failed transaction, a lost partition)
- * goes through {@link #close()} without a flush: the unwritten entries are dropped with the
+ * <p>Why it stays exactly-once: the lifecycle engine calls {@link #commit()} before Kafka Streams
+ * commits the task ({@link io.lahar.streams.job.kstreams.TaskCommit}): it puts every entry changed
+ * since the last commit into the inner store, whose changelog writes join the same transaction as
+ * the input offsets. When the task drops what it did not commit (closed dirty after a failed
+ * transaction, a lost partition), {@link #discard()} drops the unwritten entries with the
  * transaction, and the state is restored from the changelog as before. The changelog thus holds
  * the state at each commit, which is what a restore or a replay needs; a store rebuilt from it
- * behaves the same.
+ * behaves the same (docs/decisions/002-write-behind-job-entry-store.md).
  *
  * <p>A job of more than {@value #INLINE_PODS} pods keeps them out of its entry's bytes: they are
  * records of the {@code job-pods} store ({@link JobStore#PODS}) in buckets of up to
@@ -65,7 +49,7 @@ import java.util.TreeMap;
  * only a pod event or a timer changes cannot double an entry in one commit interval. A flush that
  * still meets an oversized entry fails the task loudly, naming the job.
  */
-public final class JobEntryStore implements StateStore, CachedStateStore<String, byte[]>, ReadOnlyKeyValueStore<String, byte[]> {
+public final class JobEntryStore {
 
     /** The most pods a job keeps in its entry; a job with more has them in buckets of their own. */
     static final int INLINE_PODS = 256;
@@ -74,8 +58,8 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
     static final int DEFAULT_CAPACITY = 1024;
 
     private final KeyValueStore<String, byte[]> inner;
-    /** The {@code job-pods} store, given by the lifecycle processor ({@link #usePods}). */
-    private KeyValueStore<String, byte[]> pods;
+    /** The {@code job-pods} store ({@link JobStore#PODS}). */
+    private final KeyValueStore<String, byte[]> pods;
     private final JobStore.Codec codec;
     private final int capacity;
     private final Map<String, Slot> slots;
@@ -92,37 +76,6 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
      * is dropped.
      */
     private Slot lastSlot;
-    private CommitListener listener = CommitListener.NONE;
-
-    /** Told of each commit before the entries are written, and of each drop of the uncommitted objects. */
-    public interface CommitListener {
-        CommitListener NONE = new CommitListener() {
-            @Override
-            public void beforeCommit() {
-            }
-
-            @Override
-            public void discard() {
-            }
-        };
-
-        /** Kafka Streams is about to commit the task: what is forwarded now joins its transaction. */
-        void beforeCommit();
-
-        /** The task's uncommitted state is dropped (closed dirty, recycled, re-initialised). */
-        void discard();
-    }
-
-    /** The lifecycle engine of the task (one per task, replaced when the task is re-initialised). */
-    public void setCommitListener(CommitListener listener) {
-        this.listener = listener == null ? CommitListener.NONE : listener;
-    }
-
-    /** The store the pods of big jobs are written to ({@link PodBuckets}): set before the first {@link #load}. */
-    public void usePods(KeyValueStore<String, byte[]> pods) {
-        this.pods = pods;
-    }
-
     /**
      * One job's decoded entry; {@code encoded} holds its bytes (as the entry is stored) when they
      * were made at put time (to check the size) and not yet written, {@code size} the last known encoded size
@@ -146,8 +99,13 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
         }
     }
 
-    JobEntryStore(KeyValueStore<String, byte[]> inner, JobStore.Codec codec, int capacity) {
+    /**
+     * @param inner the {@code jobs} byte store (changelogged), which keeps the entries as encoded at each commit
+     * @param pods  the {@code job-pods} byte store (changelogged), which keeps the pods of big jobs in buckets
+     */
+    public JobEntryStore(KeyValueStore<String, byte[]> inner, KeyValueStore<String, byte[]> pods, JobStore.Codec codec, int capacity) {
         this.inner = inner;
+        this.pods = pods;
         this.codec = codec;
         this.capacity = capacity;
         // Access order: the least recently used entry is evicted first, written out first if changed.
@@ -193,9 +151,6 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
 
     /** The job's pods in the {@code job-pods} store, by name. */
     private SortedMap<String, JobPod> storedPods(String key) {
-        if (pods == null) {
-            throw new IllegalStateException("the " + JobStore.PODS + " store was not given to the " + name() + " store");
-        }
         return PodBuckets.read(key, pods, codec);
     }
 
@@ -276,10 +231,8 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
         return inline(entry) ? Collections.emptySortedMap() : entry.info().pods();
     }
 
-    /** Writes every entry changed since the last commit: Kafka Streams calls this before it commits. */
-    @Override
-    public void flushCache() {
-        listener.beforeCommit();
+    /** Writes every entry changed since the last commit: called before Kafka Streams commits the task. */
+    public void commit() {
         for (Slot slot : dirty) {
             if (slot.dirty) {
                 write(slot);
@@ -288,107 +241,15 @@ public final class JobEntryStore implements StateStore, CachedStateStore<String,
         dirty.clear();
     }
 
-    /** Writes the changed entries, then flushes the inner store (a checkpoint, a clean close). */
-    @Override
-    public void flush() {
-        flushCache();
-        inner.flush();
-    }
-
-    /** A task recycled (active to standby or back): its objects are not kept. */
-    @Override
-    public void clearCache() {
+    /** The task dropped what it did not commit: so are the objects, changed or not; the next load reads the store. */
+    public void discard() {
         slots.clear();
         dirty.clear();
         lastSlot = null;
-        listener.discard();
-    }
-
-    /** No Kafka Streams flush listener: the lifecycle engine forwards (its statuses, through the {@link CommitListener}). */
-    @Override
-    public boolean setFlushListener(CacheFlushListener<String, byte[]> listener, boolean sendOldValues) {
-        return false;
     }
 
     /** Entries changed and not yet written to the inner store (for tests and metrics). */
     int unwritten() {
         return (int) dirty.stream().filter(slot -> slot.dirty).count();
-    }
-
-    @Override
-    public void init(StateStoreContext context, StateStore root) {
-        // A (re)initialised task starts from what the changelog restored, never from objects of before.
-        clearCache();
-        inner.init(context, root);
-    }
-
-    @Override
-    public void close() {
-        // Closed dirty (no flush before): what was not committed is dropped with its transaction.
-        clearCache();
-        inner.close();
-    }
-
-    @Override
-    public String name() {
-        return inner.name();
-    }
-
-    @Override
-    public boolean persistent() {
-        return inner.persistent();
-    }
-
-    @Override
-    public boolean isOpen() {
-        return inner.isOpen();
-    }
-
-    @Override
-    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-        return inner.query(query, positionBound, config);
-    }
-
-    @Override
-    public Position getPosition() {
-        return inner.getPosition();
-    }
-
-    // Interactive queries: the committed state, from the inner store.
-
-    @Override
-    public byte[] get(String key) {
-        return inner.get(key);
-    }
-
-    @Override
-    public KeyValueIterator<String, byte[]> range(String from, String to) {
-        return inner.range(from, to);
-    }
-
-    @Override
-    public KeyValueIterator<String, byte[]> reverseRange(String from, String to) {
-        return inner.reverseRange(from, to);
-    }
-
-    @Override
-    public KeyValueIterator<String, byte[]> all() {
-        return inner.all();
-    }
-
-    @Override
-    public KeyValueIterator<String, byte[]> reverseAll() {
-        return inner.reverseAll();
-    }
-
-    @Override
-    public <PS extends org.apache.kafka.common.serialization.Serializer<P>, P> KeyValueIterator<String, byte[]> prefixScan(
-            P prefix, PS prefixKeySerializer) {
-        return inner.prefixScan(prefix, prefixKeySerializer);
-    }
-
-    @Override
-    public long approximateNumEntries() {
-        return inner.approximateNumEntries();
     }
 }

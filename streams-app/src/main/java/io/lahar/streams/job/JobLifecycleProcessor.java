@@ -8,6 +8,7 @@ import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.schema.deadletter.InputRecords;
+import io.lahar.streams.job.kstreams.CommitHookStore;
 import io.lahar.streams.queue.QueueLookup;
 
 import org.apache.kafka.common.serialization.Deserializer;
@@ -74,9 +75,10 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         // No store scan here: a partition with many jobs would stall the rebalance.
         this.context = context;
         TimerIndex timers = new TimerIndex(context.getStateStore(TimerIndex.NAME));
-        JobEntryStore jobs = context.getStateStore(JobStore.NAME);
-        jobs.usePods(context.getStateStore(JobStore.PODS));
-        JobEngine engine = new JobEngine(context, jobs, timers, flows, crons);
+        CommitHookStore store = context.getStateStore(JobStore.NAME);
+        JobEntryStore jobs = new JobEntryStore(store.inner(), context.getStateStore(JobStore.PODS), new JobStore.Codec(),
+                JobEntryStore.DEFAULT_CAPACITY);
+        JobEngine engine = new JobEngine(context, store.taskCommit(context), jobs, timers, flows, crons);
         QueueLookup queues = new QueueLookup(context.getStateStore(QueueLookup.STORE), decoders.queues());
         this.clock = new ClockInput(decoders.ticks(), engine, timers, tickBudget, maxClockStep);
         this.handlers = Map.of(

@@ -3,6 +3,7 @@ package io.lahar.streams.job;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.job.JobPod;
+import io.lahar.streams.job.kstreams.CommitHookStore;
 import io.lahar.streams.kafka.StateSize;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -12,7 +13,6 @@ import org.apache.kafka.streams.state.Stores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Map;
 
 /**
  * How a job's entry is kept in the {@code jobs} state store, and its pods in the {@code job-pods}
@@ -50,9 +50,13 @@ public final class JobStore {
     private JobStore() {
     }
 
-    /** The {@code jobs} store: a persistent, changelogged byte store with the entry cache in front. */
-    public static StoreBuilder<JobEntryStore> builder() {
-        return builder(Stores.persistentKeyValueStore(NAME), JobEntryStore.DEFAULT_CAPACITY);
+    /**
+     * The {@code jobs} store: a persistent, changelogged byte store that hears the task's commits, so
+     * that the lifecycle's entry cache ({@link JobEntryStore}) in front of it writes at each.
+     */
+    public static StoreBuilder<CommitHookStore> builder() {
+        return CommitHookStore.builder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NAME), Serdes.String(),
+                Serdes.ByteArray()));
     }
 
     /** The {@code job-pods} store: persistent and changelogged, written by the {@code jobs} store at its commits. */
@@ -63,66 +67,6 @@ public final class JobStore {
     /** What the keys of a job's pods start with (a job's name has no slash, so no other job's do). */
     static String podPrefix(String jobKey) {
         return jobKey + "/";
-    }
-
-    static StoreBuilder<JobEntryStore> builder(org.apache.kafka.streams.state.KeyValueBytesStoreSupplier supplier,
-                                               int capacity) {
-        return new Builder(Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.ByteArray()), capacity);
-    }
-
-    /** Builds the inner store as configured (logging on, by default) and wraps it. */
-    private static final class Builder implements StoreBuilder<JobEntryStore> {
-        private final StoreBuilder<KeyValueStore<String, byte[]>> inner;
-        private final int capacity;
-
-        Builder(StoreBuilder<KeyValueStore<String, byte[]>> inner, int capacity) {
-            this.inner = inner;
-            this.capacity = capacity;
-        }
-
-        @Override
-        public StoreBuilder<JobEntryStore> withCachingEnabled() {
-            inner.withCachingEnabled();
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<JobEntryStore> withCachingDisabled() {
-            inner.withCachingDisabled();
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<JobEntryStore> withLoggingEnabled(Map<String, String> config) {
-            inner.withLoggingEnabled(config);
-            return this;
-        }
-
-        @Override
-        public StoreBuilder<JobEntryStore> withLoggingDisabled() {
-            inner.withLoggingDisabled();
-            return this;
-        }
-
-        @Override
-        public JobEntryStore build() {
-            return new JobEntryStore(inner.build(), new Codec(), capacity);
-        }
-
-        @Override
-        public Map<String, String> logConfig() {
-            return inner.logConfig();
-        }
-
-        @Override
-        public boolean loggingEnabled() {
-            return inner.loggingEnabled();
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
     }
 
     /**

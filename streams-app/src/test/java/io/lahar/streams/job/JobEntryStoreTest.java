@@ -16,6 +16,7 @@ import io.lahar.schema.codec.JobStatusCodec;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -61,33 +62,35 @@ class JobEntryStoreTest {
     private final JobController controller = new JobController();
     private final JobStore.Codec codec = new JobStore.Codec();
     private JobEntryStore store;
+    private KeyValueStore<String, byte[]> jobs;
     private KeyValueStore<String, byte[]> pods;
 
-    /** The jobs store with its job-pods store, as the lifecycle processor has them (a task reopened: the same files). */
+    /** The entry cache in front of the jobs and job-pods stores, as the lifecycle processor has them (a task reopened: the same files). */
     private JobEntryStore open(int capacity) {
-        if (pods != null && pods.isOpen()) {
-            pods.close();
-        }
+        close();
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "entry-store-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         var context = new MockProcessorContext<>(props, new TaskId(0, 0), stateDir.toFile()).getStateStoreContext();
-        JobEntryStore s = JobStore.builder(Stores.persistentKeyValueStore(JobStore.NAME), capacity).withLoggingDisabled().build();
-        s.init(context, s);
+        jobs = Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobStore.NAME), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled().build();
+        jobs.init(context, jobs);
         pods = JobStore.podsBuilder().withLoggingDisabled().build();
         pods.init(context, pods);
-        s.usePods(pods);
-        return s;
+        return new JobEntryStore(jobs, pods, new JobStore.Codec(), capacity);
     }
 
+    /** The task closed dirty: the cache dropped, the stores closed without writing it. */
     @AfterEach
     void close() {
-        if (store != null && store.isOpen()) {
-            store.close();
+        if (store != null) {
+            store.discard();
         }
-        if (pods != null && pods.isOpen()) {
-            pods.close();
+        for (KeyValueStore<String, byte[]> s : java.util.Arrays.asList(jobs, pods)) {
+            if (s != null && s.isOpen()) {
+                s.close();
+            }
         }
     }
 
@@ -121,7 +124,7 @@ class JobEntryStoreTest {
 
     /** The entry as committed: the jobs store's bytes with the job's records of the job-pods store. */
     private JobEntry stored(String key) {
-        byte[] bytes = store.get(key);
+        byte[] bytes = jobs.get(key);
         if (bytes == null) {
             return null;
         }
@@ -158,36 +161,10 @@ class JobEntryStoreTest {
         assertThat(stored("default/j")).as("not written before the commit").isNull();
         assertThat(store.unwritten()).isEqualTo(1);
 
-        store.flushCache(); // what Kafka Streams calls before it commits the task
+        store.commit(); // what the engine calls before Kafka Streams commits the task
         assertThat(stored("default/j")).isEqualTo(second);
         assertThat(store.unwritten()).isZero();
         assertThat(store.load("never/seen")).isEqualTo(JobEntry.empty());
-    }
-
-    @Test
-    void theCommitListenerHearsEachCommitBeforeTheEntriesAreWrittenAndEachDrop() {
-        store = open(16);
-        List<String> heard = new java.util.ArrayList<>();
-        store.setCommitListener(new JobEntryStore.CommitListener() {
-            @Override
-            public void beforeCommit() {
-                // The engine's pending statuses go out here: the entries are not yet written.
-                heard.add("commit, written=" + (stored("default/j") != null));
-            }
-
-            @Override
-            public void discard() {
-                heard.add("discard");
-            }
-        });
-        store.save("default/j", entry(submitted()));
-        store.flushCache();
-        assertThat(heard).containsExactly("commit, written=false");
-        assertThat(stored("default/j")).isNotNull();
-
-        store.clearCache(); // a recycled task
-        store.close();      // closed dirty
-        assertThat(heard).containsExactly("commit, written=false", "discard", "discard");
     }
 
     @Test
@@ -195,9 +172,8 @@ class JobEntryStoreTest {
         store = open(16);
         JobEntry committed = entry(submitted());
         store.save("default/j", committed);
-        store.flushCache();
+        store.commit();
         store.save("default/j", entry(running(committed.info(), 0)));
-        store.close();
 
         store = open(16);
         JobEntry reloaded = store.load("default/j");
@@ -215,7 +191,7 @@ class JobEntryStoreTest {
         assertThat(stored("ns/a")).as("the least recently used, evicted").isEqualTo(a);
         assertThat(stored("ns/b")).isNull();
         assertThat(store.load("ns/a")).isEqualTo(a).isNotSameAs(a);
-        store.flushCache();
+        store.commit();
         assertThat(stored("ns/b")).isEqualTo(a);
         assertThat(stored("ns/c")).isEqualTo(a);
     }
@@ -225,7 +201,7 @@ class JobEntryStoreTest {
         store = open(2);
         JobEntry a = entry(submitted());
         store.save("ns/a", a);
-        store.flushCache();
+        store.commit();
         String key = "ns/a";
         JobEntry loaded = store.load(key);
         // Two other jobs saved meanwhile push a out of the cache (clean: nothing written).
@@ -239,7 +215,7 @@ class JobEntryStoreTest {
         assertThat(stored("ns/b")).isEqualTo(a);
         assertThat(store.unwritten()).as("c and a, each once").isEqualTo(2);
         assertThat(store.load(key).info().pods().get("j-w-1").phase()).isEqualTo(PodPhase.Running);
-        store.flushCache();
+        store.commit();
         assertThat(store.unwritten()).isZero();
         assertThat(stored(key).info().pods().get("j-w-1").phase()).isEqualTo(PodPhase.Running);
         assertThat(stored("ns/c")).isEqualTo(a);
@@ -250,11 +226,11 @@ class JobEntryStoreTest {
         store = open(16);
         JobEntry first = entry(submitted());
         store.save("default/j", first);
-        store.flushCache();
+        store.commit();
         JobEntry second = entry(running(store.load("default/j").info(), 0));
         store.save("default/j", second);
         assertThat(store.unwritten()).isEqualTo(1);
-        store.flushCache();
+        store.commit();
         assertThat(stored("default/j")).isEqualTo(second);
     }
 
@@ -274,16 +250,16 @@ class JobEntryStoreTest {
         JobInfo respecified = new JobInfo(i.job().withSpec(copy(i.job().spec())), i.pods(), i.timers(), i.podGroupSpec(),
                 i.podGroupPhase(), i.configMaps(), i.createdAt(), i.deleted(), i.lastCause());
         store.save("ns/other", small);
-        store.flushCache();
+        store.commit();
         JobEntry bigRespec = new JobEntry(List.of(), respecified, 0, tooBig.podGroupConditions());
         assertThatThrownBy(() -> store.save("ns/other", bigRespec)).hasMessageContaining("ns/other");
         assertThat(store.load("ns/other")).isEqualTo(small);
 
         store.save("ns/grows", small);
-        store.flushCache();
+        store.commit();
         // Same spec object, so not checked (nor encoded) when saved; the commit fails loudly instead.
         store.save("ns/grows", new JobEntry(List.of(), small.info(), 0, tooBig.podGroupConditions()));
-        assertThatThrownBy(store::flushCache).hasMessageContaining("ns/grows").hasMessageContaining("limit");
+        assertThatThrownBy(store::commit).hasMessageContaining("ns/grows").hasMessageContaining("limit");
     }
 
     private JobInfo submitted(int replicas) {
@@ -301,9 +277,9 @@ class JobEntryStoreTest {
         store = open(16);
         JobEntry small = entry(running(submitted(JobEntryStore.INLINE_PODS), 0));
         store.save("default/j", small);
-        store.flushCache();
+        store.commit();
 
-        assertThat(codec.decode(store.get("default/j")).info().pods()).hasSize(JobEntryStore.INLINE_PODS);
+        assertThat(codec.decode(jobs.get("default/j")).info().pods()).hasSize(JobEntryStore.INLINE_PODS);
         assertThat(storedPods("default/j")).isEmpty();
         assertThat(stored("default/j")).isEqualTo(small);
     }
@@ -313,8 +289,8 @@ class JobEntryStoreTest {
         store = open(16);
         JobEntry submitted = entry(submitted(400));
         store.save("default/j", submitted);
-        store.flushCache();
-        assertThat(codec.decode(store.get("default/j")).info().pods()).isEmpty();
+        store.commit();
+        assertThat(codec.decode(jobs.get("default/j")).info().pods()).isEmpty();
         assertThat(bucketKeys("default/j")).containsExactlyInAnyOrder("default/j/w/0", "default/j/w/1", "default/j/w/2",
                 "default/j/w/3", "default/j/w/4", "default/j/w/5", "default/j/w/6");
         assertThat(codec.decodePods(pods.get("default/j/w/6"))).extracting(JobPod::index)
@@ -324,7 +300,7 @@ class JobEntryStoreTest {
         JobEntry oneRunning = entry(running(submitted.info(), 0));
         store.save("default/j", oneRunning);
         pods.delete("default/j/w/1"); // not rewritten unless one of its pods changed
-        store.flushCache();
+        store.commit();
         assertThat(bucketKeys("default/j")).containsExactlyInAnyOrder("default/j/w/0", "default/j/w/2", "default/j/w/3",
                 "default/j/w/4", "default/j/w/5", "default/j/w/6");
         assertThat(storedPods("default/j").get("j-w-0").phase()).isEqualTo(PodPhase.Running);
@@ -335,7 +311,7 @@ class JobEntryStoreTest {
             left.remove("j-w-" + i);
         }
         store.save("default/j", entry(oneRunning.info().withPods(left)));
-        store.flushCache();
+        store.commit();
         assertThat(bucketKeys("default/j")).as("an empty bucket is deleted").containsExactlyInAnyOrder("default/j/w/0",
                 "default/j/w/2", "default/j/w/3", "default/j/w/4", "default/j/w/5");
         assertThat(storedPods("default/j")).doesNotContainKey("j-w-0").containsKey("j-w-1").hasSize(63 + 4 * 64);
@@ -346,7 +322,7 @@ class JobEntryStoreTest {
         store = open(16);
         JobInfo big = submitted(JobEntryStore.INLINE_PODS + 10);
         store.save("default/j", entry(big));
-        store.flushCache();
+        store.commit();
         assertThat(storedPods("default/j")).hasSize(JobEntryStore.INLINE_PODS + 10);
 
         Map<String, JobPod> fewer = new TreeMap<>(big.pods());
@@ -355,16 +331,15 @@ class JobEntryStoreTest {
         }
         JobEntry scaledDown = entry(big.withPods(fewer));
         store.save("default/j", scaledDown);
-        store.flushCache();
+        store.commit();
         assertThat(storedPods("default/j")).as("records deleted, the pods back in the entry").isEmpty();
         assertThat(stored("default/j")).isEqualTo(scaledDown);
 
         JobEntry scaledUp = entry(big);
         store.save("default/j", scaledUp);
-        store.flushCache();
-        assertThat(codec.decode(store.get("default/j")).info().pods()).isEmpty();
+        store.commit();
+        assertThat(codec.decode(jobs.get("default/j")).info().pods()).isEmpty();
         assertThat(stored("default/j")).isEqualTo(scaledUp);
-        store.close();
         store = open(16);
         assertThat(store.load("default/j")).isEqualTo(scaledUp);
     }
@@ -377,11 +352,10 @@ class JobEntryStoreTest {
         assertThat(info.pods()).hasSize(8000);
         JobEntry big = entry(running(info, 7));
         store.save("default/j", big);
-        store.flushCache();
+        store.commit();
 
-        assertThat(store.get("default/j").length).isLessThan(16 * 1024);
+        assertThat(jobs.get("default/j").length).isLessThan(16 * 1024);
         assertThat(stored("default/j")).isEqualTo(big);
-        store.close();
         store = open(16);
         assertThat(store.load("default/j")).isEqualTo(big);
     }
