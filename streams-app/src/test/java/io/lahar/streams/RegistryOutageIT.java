@@ -3,7 +3,6 @@ package io.lahar.streams;
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.schema.DeadLetter;
-import io.lahar.schema.JobCommand;
 import io.lahar.schema.Queue;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.TopicBootstrap;
@@ -19,14 +18,9 @@ import io.lahar.testkit.WithLaharInfra;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +29,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,18 +59,18 @@ class RegistryOutageIT {
         RegistrySerdes direct = new RegistrySerdes(infra.registryUrl());
 
         try (TcpProxy proxy = TcpProxy.toUrl(infra.registryUrl());
-             KafkaProducer<String, SpecificRecord> producer = producer(infra, direct);
+             KafkaProducer<String, SpecificRecord> producer = BrokerApp.producer(infra, direct);
              KeyedReader<DeadLetter> letters = new KeyedReader<>(infra.bootstrapServers(), infra.registryUrl(),
                      Topics.DEAD_LETTERS.name(), DeadLetter.class, jobKey);
              KeyedReader<DeadLetter> queueLetters = new KeyedReader<>(infra.bootstrapServers(), infra.registryUrl(),
                      Topics.DEAD_LETTERS.name(), DeadLetter.class, queue)) {
             // The queue is on its topic before the streams-app starts: the global store reads it at start.
-            send(producer, Topics.QUEUES, queue, Queue.newBuilder().setName(queue).setTime(Instant.now()).build());
+            BrokerApp.send(producer, Topics.QUEUES, queue, Queue.newBuilder().setName(queue).setTime(Instant.now()).build());
             proxy.cut();
 
             RegistrySerdes proxied = new RegistrySerdes(proxy.url(infra.registryUrl())).withWait(Guards.PROCESSING_WAIT);
             Guards guards = new Guards(proxied);
-            KafkaStreams streams = new KafkaStreams(LaharTopology.build(guards), config(infra, run, stateDir));
+            KafkaStreams streams = new KafkaStreams(LaharTopology.build(guards), BrokerApp.config(infra, "registry-outage-" + run, stateDir));
             streams.setUncaughtExceptionHandler(new StreamThreadFailures(guards));
             streams.setStateListener(guards);
             // start() returns once the global stores are restored: here, once the registry answers.
@@ -95,7 +88,7 @@ class RegistryOutageIT {
                         StreamsReadiness.check(streams.state(), proxied.outage()).getStatus() == HealthCheckResponse.Status.UP);
 
                 // The queue read during the outage is there for admission.
-                send(producer, Topics.JOB_COMMANDS, jobKey, LifecycleScript.submit("outage-" + run, job,
+                BrokerApp.send(producer, Topics.JOB_COMMANDS, jobKey, LifecycleScript.submit("outage-" + run, job,
                         LifecycleScript.tfJob(job).replaceFirst("\nspec:\n", "\nspec:\n  queue: " + queue + "\n"), System.currentTimeMillis()));
                 JobInfo admitted = await().atMost(Duration.ofSeconds(60)).until(() -> job(streams, jobKey), j -> j != null && j.live());
                 assertThat(admitted.podGroupPhase()).isEqualTo(PodGroupPhase.Pending);
@@ -103,7 +96,7 @@ class RegistryOutageIT {
                 // The registry away while running: the first decision (a schema id this app has not
                 // read yet) waits where it is, and applies when the registry is back.
                 proxy.cut();
-                send(producer, Topics.SCHEDULER_DECISIONS, jobKey, LifecycleScript.podGroupPhase(job,
+                BrokerApp.send(producer, Topics.SCHEDULER_DECISIONS, jobKey, LifecycleScript.podGroupPhase(job,
                         io.lahar.core.job.PodGroups.name(admitted.job()), "Inqueue", System.currentTimeMillis()));
                 Thread.sleep(6_000);
                 assertThat(job(streams, jobKey).podGroupPhase()).as("held while the registry is away").isEqualTo(PodGroupPhase.Pending);
@@ -130,30 +123,5 @@ class RegistryOutageIT {
         byte[] bytes = streams.store(StoreQueryParameters.fromNameAndType(JobStore.NAME,
                 QueryableStoreTypes.<String, byte[]>keyValueStore())).get(key);
         return bytes == null ? null : new JobStore.Codec().decode(bytes).info();
-    }
-
-    private static Properties config(LaharInfra infra, String run, Path stateDir) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "registry-outage-" + run);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        // Only what this test sends: the shared broker's topics hold every other test's records.
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "latest");
-        return props;
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static KafkaProducer<String, SpecificRecord> producer(LaharInfra infra, RegistrySerdes serdes) {
-        // The registry serializer writes any generated record (the class only matters for reading).
-        Serializer<SpecificRecord> values = (Serializer) serdes.value(JobCommand.class).serializer();
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), values);
-    }
-
-    private static void send(KafkaProducer<String, SpecificRecord> producer, Topics.TopicSpec topic, String key, SpecificRecord value)
-            throws Exception {
-        producer.send(new ProducerRecord<>(topic.name(), key, value)).get();
     }
 }
