@@ -9,7 +9,6 @@ import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.schema.deadletter.InputRecords;
 import io.lahar.streams.job.kstreams.CommitHookStore;
-import io.lahar.streams.job.kstreams.PerRecordCommit;
 import io.lahar.streams.queue.QueueLookup;
 
 import org.apache.kafka.common.serialization.Deserializer;
@@ -50,7 +49,6 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
     private final long maxClockStep;
     private final AdmissionLimits limits;
     private ProcessorContext<Object, Object> context;
-    private PerRecordCommit commit;
     private Map<String, InputHandler> handlers;
     /** The clock's handler: ticks are keyed by their partition, which the handler does not see. */
     private InputHandler clock;
@@ -80,8 +78,7 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         CommitHookStore store = context.getStateStore(JobStore.NAME);
         JobEntryStore jobs = new JobEntryStore(store.inner(), context.getStateStore(JobStore.PODS), new JobStore.Codec(),
                 JobEntryStore.DEFAULT_CAPACITY);
-        this.commit = new PerRecordCommit(context);
-        JobEngine engine = new JobEngine(context, commit, jobs, timers, flows, crons);
+        JobEngine engine = new JobEngine(context, store.taskCommit(context), jobs, timers, flows, crons);
         QueueLookup queues = new QueueLookup(context.getStateStore(QueueLookup.STORE), decoders.queues());
         this.clock = new ClockInput(decoders.ticks(), engine, timers, tickBudget, maxClockStep);
         this.handlers = Map.of(
@@ -107,10 +104,6 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         if (handler == clock) {
             InputRecords.requireClockKey(Topics.CLOCK, key, meta.partition());
         }
-        try {
-            handler.handle(key, record.value(), record.timestamp());
-        } finally {
-            commit.endOfRecord();
-        }
+        handler.handle(key, record.value(), record.timestamp());
     }
 }
