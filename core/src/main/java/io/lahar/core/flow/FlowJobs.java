@@ -1,5 +1,6 @@
 package io.lahar.core.flow;
 
+import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.JobFlow.JobRunningHistory;
 import io.lahar.core.api.JobPhase;
 
@@ -57,26 +58,8 @@ final class FlowJobs {
         return List.copyOf(out);
     }
 
-    /** A Go duration as metav1.Duration prints it: "1h2m3s", "1.5s", "0s". */
+    /** A Go duration as metav1.Duration prints it ("1h2m3s", "1.5s"); "0s" for none or a negative span. */
     static String goDuration(long millis) {
-        if (millis <= 0) {
-            return "0s";
-        }
-        StringBuilder b = new StringBuilder();
-        long h = millis / 3_600_000;
-        long m = millis / 60_000 % 60;
-        long s = millis / 1000 % 60;
-        long ms = millis % 1000;
-        if (h > 0) {
-            b.append(h).append('h');
-        }
-        if (h > 0 || m > 0) {
-            b.append(m).append('m');
-        }
-        b.append(s);
-        if (ms > 0) {
-            b.append('.').append(String.format("%03d", ms).replaceAll("0+$", ""));
-        }
-        return b.append('s').toString();
+        return GoDuration.format(Math.max(0, millis));
     }
 }

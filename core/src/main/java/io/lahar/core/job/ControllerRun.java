@@ -1,5 +1,6 @@
 package io.lahar.core.job;
 
+import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Event;
 import io.lahar.core.api.Job;
@@ -416,7 +417,7 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
             status.bumpVersion();
             bumpVersion = false;
         }
-        status.runningDuration(GoDurations.format(now - createdAt));
+        status.runningDuration(GoDuration.format(now - createdAt));
         update(updater);
         plugins.onJobDelete(job, status, actions);
         // Volcano deletes the pod group on a kill, so a restarted gang queues afresh.
@@ -512,7 +513,7 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         if (job != null && !deleted && status.phase() == JobPhase.Running) {
             // Volcano writes runningDuration only when it kills the job; a running job shows it too,
             // as of the record that last touched it (time comes from records, never a clock).
-            status.runningDuration(GoDurations.format(now - createdAt));
+            status.runningDuration(GoDuration.format(now - createdAt));
         }
         JobInfo info = job == null ? JobInfo.empty()
                 : new JobInfo(job.withStatus(status.toStatus()), pods.freeze(), timers.timers(), podGroupSpec,

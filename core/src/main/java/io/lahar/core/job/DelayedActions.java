@@ -1,5 +1,6 @@
 package io.lahar.core.job;
 
+import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Event;
 
@@ -47,7 +48,7 @@ final class DelayedActions {
                 break;
             }
         }
-        String cause = (r.cause() == null ? r.event() : r.cause()) + " for " + GoDurations.format(m.delay().toMillis());
+        String cause = (r.cause() == null ? r.event() : r.cause()) + " for " + GoDuration.format(m.delay().toMillis());
         own().add(new Timer.DelayedAction(now + m.delay().toMillis(), r.event(), m.action(), r.task(), r.pod(),
                 version, m.policy(), cause));
     }

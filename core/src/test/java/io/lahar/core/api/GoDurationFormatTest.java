@@ -1,4 +1,4 @@
-package io.lahar.core.job;
+package io.lahar.core.api;
 
 import io.lahar.core.api.GoDuration;
 import org.junit.jupiter.api.Test;
@@ -8,19 +8,19 @@ import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class GoDurationsTest {
+class GoDurationFormatTest {
 
     @Test
     void writesAsGoDoes() {
-        assertThat(GoDurations.format(0)).isEqualTo("0s");
-        assertThat(GoDurations.format(5)).isEqualTo("5ms");
-        assertThat(GoDurations.format(-999)).isEqualTo("-999ms");
-        assertThat(GoDurations.format(1_000)).isEqualTo("1s");
-        assertThat(GoDurations.format(1_500)).isEqualTo("1.5s");
-        assertThat(GoDurations.format(61_250)).isEqualTo("1m1.25s");
-        assertThat(GoDurations.format(3_600_000)).isEqualTo("1h0m0s");
-        assertThat(GoDurations.format(3_723_125)).isEqualTo("1h2m3.125s");
-        assertThat(GoDurations.format(-90_010)).isEqualTo("-1m30.01s");
+        assertThat(GoDuration.format(0)).isEqualTo("0s");
+        assertThat(GoDuration.format(5)).isEqualTo("5ms");
+        assertThat(GoDuration.format(-999)).isEqualTo("-999ms");
+        assertThat(GoDuration.format(1_000)).isEqualTo("1s");
+        assertThat(GoDuration.format(1_500)).isEqualTo("1.5s");
+        assertThat(GoDuration.format(61_250)).isEqualTo("1m1.25s");
+        assertThat(GoDuration.format(3_600_000)).isEqualTo("1h0m0s");
+        assertThat(GoDuration.format(3_723_125)).isEqualTo("1h2m3.125s");
+        assertThat(GoDuration.format(-90_010)).isEqualTo("-1m30.01s");
     }
 
     @Test
@@ -32,7 +32,7 @@ class GoDurationsTest {
                 case 1 -> random.nextInt(Integer.MAX_VALUE);
                 default -> -random.nextLong(1L << 40);
             };
-            String text = GoDurations.format(ms);
+            String text = GoDuration.format(ms);
             assertThat(GoDuration.parse(text)).as(text).contains(Duration.ofMillis(ms));
         }
     }
