@@ -26,10 +26,10 @@ import java.util.logging.Logger;
 
 /**
  * A Kubernetes cluster in this JVM, for the demo and the tests: an <b>emulated</b> API server on
- * 127.0.0.1 (fabric8's mock web server with its CRUD store, behind {@link ClusterDispatcher}, which
- * adds discovery, the Binding subresource, merge patches and tables), {@link SimulatedNodes} and a
- * {@link SimulatedKubelet} that runs bound pods through their phases. It is not a real cluster: see
- * {@code docs/embedded-cluster.md} for what works and how to use a real one instead.
+ * 127.0.0.1 (fabric8's mock web server with its CRUD store, indexed by {@link IndexedCrudDispatcher},
+ * behind {@link ClusterDispatcher}, which adds discovery, the Binding subresource, merge patches and
+ * tables), {@link SimulatedNodes} and a {@link SimulatedKubelet} that runs bound pods through their
+ * phases. It is not a real cluster: see {@code docs/embedded-cluster.md} for what works and how to use a real one instead.
  *
  * <pre>{@code
  * try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults()
@@ -143,7 +143,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             token = BearerToken.of(options.dataDir());
             KubernetesCrudDispatcher crud;
             if (journal == null) {
-                crud = new KubernetesCrudDispatcher(discovery.customResourceContexts());
+                crud = new IndexedCrudDispatcher(discovery.customResourceContexts());
                 restored = 0;
             } else {
                 JournaledCrudDispatcher journaled = new JournaledCrudDispatcher(discovery.customResourceContexts(), journal);

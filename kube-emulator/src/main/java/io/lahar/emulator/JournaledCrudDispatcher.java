@@ -2,18 +2,17 @@ package io.lahar.emulator;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 
 import java.util.List;
 
 /**
- * fabric8's CRUD store, with every change written to an {@link ObjectJournal} first. Every create,
+ * The store ({@link IndexedCrudDispatcher}), with every change written to an {@link ObjectJournal} first. Every create,
  * update, patch and delete of the store goes through {@link #processEvent} (under the store's write
  * lock), which is where the change is recorded; a restart feeds the journal's objects back through
  * the same method, so the store keys, and CRDs register, as they did the first time.
  */
-final class JournaledCrudDispatcher extends KubernetesCrudDispatcher {
+final class JournaledCrudDispatcher extends IndexedCrudDispatcher {
 
     private final ObjectJournal journal;
 
@@ -38,7 +37,7 @@ final class JournaledCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
                              GenericKubernetesResource resource, String newState) {
-        String existing = oldAttributes == null ? null : map.get(oldAttributes);
+        String existing = oldAttributes == null ? null : stored(oldAttributes);
         journal.record(path, existing, newState);
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
     }

@@ -1,0 +1,175 @@
+package io.lahar.emulator;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.http.MockResponse;
+
+import java.lang.reflect.Field;
+import java.net.HttpURLConnection;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.regex.Pattern;
+
+/**
+ * fabric8's CRUD store with its objects indexed ({@link ObjectIndex}): fabric8 finds an object by
+ * matching the request against every stored object, so each get, create, bind or delete cost as
+ * much as the objects the cluster held. Here the reads (get and list), the lookups the store's
+ * create, update and patch make, and deletes go through the index; writes, watches and their
+ * events, resource versions and finalizers stay fabric8's, so clients see the same API.
+ */
+class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
+
+    /** {@code /apis/<group>/<version>}: an empty answer there is the group's resource list, fabric8's to give. */
+    private static final Pattern API_RESOURCES = Pattern.compile("^/apis/[^/?]+/[^/?]+/?(\\?.*)?$");
+
+    /** fabric8's own lock, so that our reads and deletes exclude its writes as its own do. */
+    private final ReadWriteLock lock;
+    private final ObjectIndex index = new ObjectIndex();
+    private final KubernetesAttributesExtractor extractor;
+    private volatile long resourceVersion;
+
+    IndexedCrudDispatcher(List<CustomResourceDefinitionContext> crdContexts) {
+        super(crdContexts);
+        this.lock = storeLock(this);
+        this.extractor = (KubernetesAttributesExtractor) attributeExtractor;
+    }
+
+    @Override
+    public MockResponse handleGet(String path) {
+        if (isWatch(path)) {
+            return super.handleGet(path);
+        }
+        AttributeSet query = getKey(path);
+        List<ObjectIndex.Entry> found;
+        long version;
+        lock.readLock().lock();
+        try {
+            found = index.matching(query);
+            version = resourceVersion;
+        } finally {
+            lock.readLock().unlock();
+        }
+        if (found.isEmpty() && !query.containsKey(KubernetesAttributesExtractor.NAME)
+                && API_RESOURCES.matcher(path).matches()) {
+            return super.handleGet(path);
+        }
+        return answer(query, found, version);
+    }
+
+    @Override
+    public MockResponse handleDelete(String path) {
+        AttributeSet query = getKey(path);
+        lock.writeLock().lock();
+        try {
+            List<ObjectIndex.Entry> found = index.matching(query);
+            for (ObjectIndex.Entry entry : found) {
+                delete(path, query, entry);
+            }
+            return answer(query, found, resourceVersion);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** What fabric8's delete does: remove the object, or mark it deleted while finalizers remain. */
+    private void delete(String path, AttributeSet query, ObjectIndex.Entry entry) {
+        GenericKubernetesResource resource = Serialization.unmarshal(entry.json(), GenericKubernetesResource.class);
+        if (resource.getFinalizers().isEmpty()) {
+            processEvent(path, query, entry.key(), null, null);
+        } else if (!resource.isMarkedForDeletion()) {
+            resource.getMetadata().setDeletionTimestamp(LocalDateTime.now().toString());
+            processEvent(path, query, entry.key(), resource, Serialization.asJson(resource));
+        }
+    }
+
+    private MockResponse answer(AttributeSet query, List<ObjectIndex.Entry> found, long version) {
+        MockResponse response = new MockResponse();
+        if (query.containsKey(KubernetesAttributesExtractor.NAME)) {
+            if (found.isEmpty()) {
+                return response.setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
+            }
+            return response.setResponseCode(HttpURLConnection.HTTP_OK).setBody(found.get(0).json());
+        }
+        List<String> items = found.stream().map(ObjectIndex.Entry::json).toList();
+        return response.setResponseCode(HttpURLConnection.HTTP_OK)
+                .setBody(((KubernetesResponseComposer) responseComposer).compose(items, String.valueOf(version)));
+    }
+
+    /** The store's create, update and patch look up the object they change here (under its write lock). */
+    @Override
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet attributes) {
+        List<ObjectIndex.Entry> found = index.matching(attributes);
+        return found.isEmpty() ? null : Map.entry(found.get(0).key(), found.get(0).json());
+    }
+
+    /** Every change of the store passes here, under its write lock; the index follows it. */
+    @Override
+    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
+                             GenericKubernetesResource resource, String newState) {
+        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        index.remove(oldAttributes);
+        if (newState != null) {
+            // The key fabric8 just stored the object under, derived the same way.
+            AttributeSet key = resource != null ? extractor.extract(resource) : extractor.fromResource(newState);
+            if (!key.containsKey(KubernetesAttributesExtractor.PLURAL)) {
+                key = AttributeSet.merge(pathAttributes, key);
+            }
+            index.put(key, newState);
+        }
+    }
+
+    @Override
+    public long requestResourceVersion() {
+        long version = super.requestResourceVersion();
+        resourceVersion = version;
+        return version;
+    }
+
+    @Override
+    public void reset() {
+        lock.writeLock().lock();
+        try {
+            super.reset();
+            index.clear();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** The stored JSON under {@code key} (the store's write lock held by the caller). */
+    String stored(AttributeSet key) {
+        return index.get(key);
+    }
+
+    /** How many objects the last lookup looked at. */
+    int lastExamined() {
+        return index.lastExamined();
+    }
+
+    private static boolean isWatch(String path) {
+        int query = path.indexOf('?');
+        return query >= 0 && path.indexOf("watch=true", query) >= 0;
+    }
+
+    /**
+     * fabric8 keeps its lock private and offers no way to take it; reflection here fails at start,
+     * in every test, if a fabric8 upgrade renames it.
+     */
+    private static ReadWriteLock storeLock(KubernetesCrudDispatcher store) {
+        try {
+            Field field = KubernetesCrudDispatcher.class.getDeclaredField("lock");
+            field.setAccessible(true);
+            return (ReadWriteLock) field.get(store);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("fabric8's KubernetesCrudDispatcher has no field 'lock' to index its"
+                    + " store under (a fabric8 upgrade?): " + e, e);
+        }
+    }
+}

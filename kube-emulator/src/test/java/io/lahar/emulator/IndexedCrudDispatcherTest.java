@@ -1,0 +1,117 @@
+package io.lahar.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.MockResponse;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The indexed store answers as fabric8's scanning store did, looking at the objects concerned only. */
+class IndexedCrudDispatcherTest {
+
+    private IndexedCrudDispatcher crud;
+    private CrudStore store;
+
+    @BeforeEach
+    void setUp() {
+        crud = new IndexedCrudDispatcher(ApiDiscovery.volcanoCluster().customResourceContexts());
+        store = new CrudStore(crud);
+    }
+
+    @Test
+    void aGetCreateOrDeleteOfOnePodLooksAtThatPodOnlyHoweverManyPodsExist() {
+        for (int i = 0; i < 2_000; i++) {
+            assertThat(createPod(i % 2 == 0 ? "a" : "b", "p" + i).code()).isEqualTo(201);
+        }
+        assertThat(store.get("/api/v1/namespaces/a/pods/p10")).isPresent();
+        assertThat(crud.lastExamined()).isEqualTo(1);
+
+        assertThat(createPod("a", "p10").code()).isEqualTo(409); // AlreadyExists, found through the index
+        assertThat(crud.lastExamined()).isLessThanOrEqualTo(1);
+
+        assertThat(store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/p10", null, null).code()).isEqualTo(200);
+        assertThat(crud.lastExamined()).isEqualTo(1);
+        assertThat(store.get("/api/v1/namespaces/a/pods/p10")).isEmpty();
+        assertThat(store.get("/api/v1/namespaces/a/pods/p12")).isPresent();
+    }
+
+    @Test
+    void aListIsOfItsNamespaceOrOfAllAndKeepsTheStoresOrder() {
+        createPod("a", "one");
+        createPod("b", "two");
+        createPod("a", "three");
+        assertThat(names("/api/v1/namespaces/a/pods")).containsExactly("one", "three");
+        assertThat(crud.lastExamined()).isEqualTo(2);
+        assertThat(names("/api/v1/pods")).containsExactly("one", "two", "three");
+        assertThat(names("/api/v1/namespaces/c/pods")).isEmpty();
+    }
+
+    @Test
+    void theSamePluralInTwoGroupsAndTheSameNameInTwoNamespacesStayApart() {
+        String batchJob = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\",\"namespace\":\"a\"}}";
+        String volcanoJob = "{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\",\"namespace\":\"a\"}}";
+        assertThat(store.dispatch(HttpMethod.POST, "/apis/batch/v1/namespaces/a/jobs", "application/json", batchJob).code())
+                .isEqualTo(201);
+        assertThat(store.dispatch(HttpMethod.POST, "/apis/batch.volcano.sh/v1alpha1/namespaces/a/jobs", "application/json",
+                volcanoJob).code()).isEqualTo(201);
+        createPod("a", "same");
+        createPod("b", "same");
+
+        assertThat(store.get("/apis/batch.volcano.sh/v1alpha1/namespaces/a/jobs/j").orElseThrow().path("apiVersion").asText())
+                .isEqualTo("batch.volcano.sh/v1alpha1");
+        assertThat(store.get("/apis/batch/v1/namespaces/a/jobs/j").orElseThrow().path("apiVersion").asText())
+                .isEqualTo("batch/v1");
+        assertThat(store.get("/api/v1/namespaces/b/pods/same").orElseThrow().path("metadata").path("namespace").asText())
+                .isEqualTo("b");
+        store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/same", null, null);
+        assertThat(names("/api/v1/pods")).containsExactly("same");
+    }
+
+    @Test
+    void anUpdateMovesTheObjectInTheIndexAndALabelSelectsFromItsKindOnly() {
+        createPod("a", "p");
+        JsonNode pod = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) pod.get("metadata")).putObject("labels").put("role", "x");
+        assertThat(store.put("/api/v1/namespaces/a/pods/p", pod).code()).isEqualTo(200);
+        assertThat(names("/api/v1/namespaces/a/pods?labelSelector=role%3Dx")).containsExactly("p");
+        assertThat(names("/api/v1/namespaces/a/pods?labelSelector=role%3Dy")).isEmpty();
+        assertThat(names("/api/v1/namespaces/a/pods")).containsExactly("p");
+    }
+
+    @Test
+    void anObjectWithFinalizersIsMarkedDeletedAndStays() {
+        String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"f\",\"namespace\":\"a\","
+                + "\"finalizers\":[\"x/y\"]}}";
+        store.dispatch(HttpMethod.POST, "/api/v1/namespaces/a/pods", "application/json", pod);
+        assertThat(store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/f", null, null).code()).isEqualTo(200);
+        JsonNode marked = store.get("/api/v1/namespaces/a/pods/f").orElseThrow();
+        assertThat(marked.path("metadata").path("deletionTimestamp").asText()).isNotEmpty();
+    }
+
+    @Test
+    void aListCarriesTheLatestResourceVersion() {
+        createPod("a", "p");
+        JsonNode created = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        JsonNode list = CrudStore.parse(CrudStore.bodyOf(store.dispatch(HttpMethod.GET, "/api/v1/namespaces/a/pods", null, null)));
+        assertThat(list.path("metadata").path("resourceVersion").asLong())
+                .isGreaterThanOrEqualTo(created.path("metadata").path("resourceVersion").asLong());
+    }
+
+    private MockResponse createPod(String namespace, String name) {
+        String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\""
+                + namespace + "\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}";
+        return store.dispatch(HttpMethod.POST, "/api/v1/namespaces/" + namespace + "/pods", "application/json", pod);
+    }
+
+    private List<String> names(String path) {
+        JsonNode list = CrudStore.parse(CrudStore.bodyOf(store.dispatch(HttpMethod.GET, path, null, null)));
+        List<String> out = new ArrayList<>();
+        list.path("items").forEach(item -> out.add(item.path("metadata").path("name").asText()));
+        return out;
+    }
+}
