@@ -49,15 +49,21 @@ import java.util.Optional;
 /**
  * The bridge's input loop: pod intents, scheduler decisions, pod groups, job, flow, CronJob and queue status
  * and command results (for commands from Volcano CRs), read with a
- * plain consumer and handed to the reconcilers one record at a time, in partition order. Offsets are
- * committed once a record's work is done (at least once: every reconciler is idempotent); a bind
+ * plain consumer, decoded here and handed to the reconcilers in {@link CallLanes}: one lane per
+ * object (a pod's create, bind and delete in the order they were read), many lanes at once, so the
+ * loop does not wait for each call to the cluster before the next; at most {@link #MAX_IN_FLIGHT}
+ * records are in the lanes, and the loop stops reading while they are. Offsets are
+ * committed once a record's work is done (at least once: every reconciler is idempotent), never past
+ * a record still in its lane; a bind
  * or create that waits in memory holds its partition's offset, so a restart reads it again rather
  * than losing it ({@link OffsetLedger}), and a look-ahead for deletions keeps the re-read creates
  * from resurrecting pods ({@link DeletionLookahead}). A record
  * that cannot be decoded or reconciled goes to the dead-letter topic and the loop goes on; one that
- * failed because the cluster or the registry is unreachable stays, with the rest of its partition,
- * and is tried again after a pause (1 s doubling to 30 s). Between
- * polls, the binds and creates that wait for a pod to appear or go are retried.
+ * cannot be decoded because the registry is unreachable stays, with the rest of its partition, and
+ * is read again after a pause (1 s doubling to 30 s); one whose calls failed because the cluster is
+ * unreachable is tried again in its lane after the same pauses, holding that lane and its offset.
+ * Between polls, the binds and creates that wait for a pod to appear or go are retried, each in its
+ * pod's lane.
  * <p>
  * Plain clients rather than SmallRye channels: the loop must hold each record until the cluster
  * has answered (with retries and backoff), decide per record, keep waiting work between polls and
@@ -71,6 +77,10 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     static final Duration RETRY_INTERVAL = Duration.ofMillis(500);
     static final Duration PAUSE_FIRST = Duration.ofSeconds(1);
     static final Duration PAUSE_MAX = Duration.ofSeconds(30);
+    /** Records in the lanes at once: enough calls under way to keep the API busy, bounded memory. */
+    static final int MAX_IN_FLIGHT = 256;
+    /** How long a member leaving partitions, or stopping, waits for their records' calls to complete. */
+    static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(10);
     static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
             Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name(), Topics.FLOW_STATUS.name(), Topics.QUEUE_STATUS.name(),
             Topics.CRONJOB_STATUS.name());
@@ -92,6 +102,11 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final RecordSink sink;
     private final Optional<String> namespace;
     private final OffsetLedger ledger = new OffsetLedger();
+    private final CallLanes lanes = new CallLanes(MAX_IN_FLIGHT);
+    /** Lanes retrying a record whose calls failed for a passing reason. */
+    private final java.util.concurrent.atomic.AtomicInteger retrying = new java.util.concurrent.atomic.AtomicInteger();
+    /** Whether the loop stopped reading because the lanes are full. */
+    private boolean paused;
     private final DeletionLookahead lookahead;
     private volatile boolean running = true;
     private volatile String holding;
@@ -140,42 +155,50 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         try {
             consumer.subscribe(TOPICS, new Rebalance());
             while (running) {
-                var records = consumer.poll(Duration.ofMillis(250));
+                lanes.drain(this::settled);
+                var records = consumer.poll(paused ? Duration.ZERO : Duration.ofMillis(250));
                 // From the first record put off on, every partition of the batch is read again from
-                // its first record not handled: the cluster or the registry is away for all of them.
+                // its first record not handed on: the registry is away for all of them, or the lanes are full.
                 Map<TopicPartition, Long> held = new LinkedHashMap<>();
+                boolean later = false;
                 for (ConsumerRecord<String, byte[]> record : records) {
                     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-                    if (!held.isEmpty()) {
+                    if (!held.isEmpty() || lanes.full()) {
                         held.putIfAbsent(partition, record.offset());
                         continue;
                     }
-                    Verdict verdict = handle(record);
-                    if (verdict.handled() == Handled.LATER) {
+                    Decoded decoded = decode(record);
+                    if (decoded.verdict() == Verdict.LATER) {
                         held.put(partition, record.offset());
-                    } else {
+                        later = true;
+                    } else if (decoded.verdict() != null) {
                         ledger.handled(partition, record.offset());
-                        if (verdict.handled() == Handled.WAITING) {
-                            ledger.hold(partition, verdict.waitingKey(), record.offset());
-                        }
+                    } else {
+                        ledger.started(partition, record.offset());
+                        lanes.submit(lane(record, decoded.value()), partition, record.offset(),
+                                () -> reconcileRetrying(record, decoded.value()));
                     }
                 }
                 if (!held.isEmpty()) {
                     // Back pressure rather than loss: the records stay, in order, for a later poll.
                     held.forEach(consumer::seek);
+                }
+                if (later) {
                     sleep(pause);
                     pause = pause.multipliedBy(2).compareTo(PAUSE_MAX) > 0 ? PAUSE_MAX : pause.multipliedBy(2);
-                } else {
+                } else if (!records.isEmpty()) {
                     pause = PAUSE_FIRST;
-                    if (!records.isEmpty()) {
+                    if (retrying.get() == 0) {
                         holding = null;
                     }
                 }
+                throttle(!held.isEmpty() && !later);
                 // Waiting work is a GET per item: often enough to follow a pod's appearance, no busier.
                 if (System.nanoTime() - lastRetry >= RETRY_INTERVAL.toNanos()) {
                     retryPending();
                     lastRetry = System.nanoTime();
                 }
+                lanes.drain(this::settled);
                 commit();
             }
         } catch (WakeupException e) {
@@ -183,13 +206,94 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 throw e;
             }
         } finally {
+            running = false;
+            lanes.settle(SETTLE_TIMEOUT, this::settled);
             try {
                 commit();
             } catch (RuntimeException e) {
                 LOG.warnf("last commit failed (the records after it will be read again): %s", e.getMessage());
             }
+            lanes.close();
             consumer.close();
         }
+    }
+
+    /**
+     * Stops reading while the lanes are full (the partitions paused, still members of the group) and
+     * reads again once half of their records are done; while paused, waits for outcomes instead of
+     * polling.
+     */
+    private void throttle(boolean full) {
+        if (full) {
+            // All of them, newly assigned ones too.
+            consumer.pause(consumer.assignment());
+            paused = true;
+        }
+        if (paused) {
+            lanes.await(Duration.ofMillis(100), this::settled);
+            if (lanes.roomy()) {
+                consumer.resume(consumer.paused());
+                paused = false;
+            }
+        }
+    }
+
+    /** A record's outcome from its lane, entered in the ledger if this member still reads its partition. */
+    private void settled(CallLanes.Done done) {
+        if (!ledger.owns(done.partition()) || done.verdict().handled() == Handled.LATER) {
+            // LATER only when the loop stops: the record stays under way, uncommitted, and is read again.
+            return;
+        }
+        ledger.finished(done.partition(), done.offset());
+        if (done.verdict().handled() == Handled.WAITING) {
+            ledger.hold(done.partition(), done.verdict().waitingKey(), done.offset());
+        }
+    }
+
+    /** Reconciles in a lane: a passing failure is tried again there, after a pause, until the loop stops. */
+    private Verdict reconcileRetrying(ConsumerRecord<String, byte[]> record, SpecificRecord value) {
+        Duration pause = PAUSE_FIRST;
+        boolean counted = false;
+        try {
+            while (true) {
+                Verdict verdict = count(record, reconcile(record, value));
+                if (verdict.handled() != Handled.LATER || !running) {
+                    return verdict;
+                }
+                if (!counted) {
+                    retrying.incrementAndGet();
+                    counted = true;
+                }
+                sleep(pause);
+                pause = pause.multipliedBy(2).compareTo(PAUSE_MAX) > 0 ? PAUSE_MAX : pause.multipliedBy(2);
+            }
+        } finally {
+            if (counted) {
+                retrying.decrementAndGet();
+            }
+        }
+    }
+
+    /**
+     * The lane of a record: a pod's (its creates, deletes, binds and evictions in one lane), a job's
+     * plugin objects', or else its topic's object's (the record key).
+     */
+    static String lane(ConsumerRecord<String, byte[]> record, SpecificRecord value) {
+        if (value instanceof PodIntent intent) {
+            return switch (intent.getIntent()) {
+                case io.lahar.schema.CreatePod create -> "pod:" + intent.getNamespace() + "/" + create.getPod();
+                case DeletePod delete -> "pod:" + intent.getNamespace() + "/" + delete.getPod();
+                default -> "objects:" + record.key();
+            };
+        }
+        if (value instanceof SchedulerDecision decision) {
+            return switch (decision.getDecision()) {
+                case io.lahar.schema.Bind bind -> "pod:" + decision.getNamespace() + "/" + bind.getPod();
+                case io.lahar.schema.Evict evict -> "pod:" + decision.getNamespace() + "/" + evict.getPod();
+                default -> record.topic() + ":" + record.key();
+            };
+        }
+        return record.topic() + ":" + record.key();
     }
 
     /** Commits what is done: never past a record whose work still waits in memory (see {@link OffsetLedger}). */
@@ -216,6 +320,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final class Rebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            lanes.settle(SETTLE_TIMEOUT, BridgeConsumer.this::settled);
             try {
                 commit();
             } catch (RuntimeException e) {
@@ -244,12 +349,13 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         }
     }
 
+    /** Each waiting create or bind is retried in its pod's lane (unless work for that pod is queued there). */
     private void retryPending() {
-        try {
-            intentReconciler.retryPending();
-            decisionReconciler.retryPending();
-        } catch (RuntimeException e) {
-            LOG.warnf("retrying waiting work failed, will try again: %s", e.getMessage());
+        for (String key : intentReconciler.waitingKeys()) {
+            lanes.offer("pod:" + key, () -> intentReconciler.retry(key));
+        }
+        for (String key : decisionReconciler.waitingKeys()) {
+            lanes.offer("pod:" + key, () -> decisionReconciler.retry(key));
         }
     }
 
@@ -272,31 +378,52 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
      * record's own object is dead-lettered with the reason and changes nothing in the cluster.
      */
     Verdict handle(ConsumerRecord<String, byte[]> record) {
+        Decoded decoded = decode(record);
+        return decoded.verdict() != null ? decoded.verdict() : count(record, reconcile(record, decoded.value()));
+    }
+
+    /** A record decoded (verdict null), or what became of it if it cannot be reconciled now or ever. */
+    record Decoded(Verdict verdict, SpecificRecord value) {
+    }
+
+    /** Decodes a record on the loop (its lane depends on what it says); a record it cannot decode is done with here. */
+    Decoded decode(ConsumerRecord<String, byte[]> record) {
         // A keyless record is no namespace's: every bridge reports it.
         if (record.key() != null && !record.key().isEmpty() && !mine(record.key())) {
-            return Verdict.DONE;
+            return new Decoded(count(record, Verdict.DONE), null);
         }
-        Verdict verdict = reconcile(record);
+        try {
+            Input input = inputs.get(record.topic());
+            if (input == null) {
+                throw new IllegalStateException("not subscribed to " + record.topic());
+            }
+            return new Decoded(null, InputRecords.read(input.topic(), record.key(), record.value(), input.values()));
+        } catch (RuntimeException e) {
+            return new Decoded(count(record, failed(record, e)), null);
+        }
+    }
+
+    private static Verdict count(ConsumerRecord<String, byte[]> record, Verdict verdict) {
         // Quarkus serves Micrometer's global registry at /q/metrics (docs/metrics.md).
         Metrics.counter("lahar.bridge.reconcile", "topic", record.topic(),
                 "outcome", verdict.handled().name().toLowerCase(java.util.Locale.ROOT)).increment();
         return verdict;
     }
 
-    private Verdict reconcile(ConsumerRecord<String, byte[]> record) {
+    private Verdict reconcile(ConsumerRecord<String, byte[]> record, SpecificRecord value) {
         try {
-            Input input = inputs.get(record.topic());
-            if (input == null) {
-                throw new IllegalStateException("not subscribed to " + record.topic());
-            }
-            SpecificRecord value = InputRecords.read(input.topic(), record.key(), record.value(), input.values());
             switch (value) {
                 case PodIntent intent -> {
                     if (intent.getIntent() instanceof DeletePod delete) {
                         decisionReconciler.forget(intent.getNamespace(), delete.getPod());
                     }
-                    if (intentReconciler.apply(intent) == PodIntentReconciler.Outcome.WAITING) {
+                    PodIntentReconciler.Outcome outcome = intentReconciler.apply(intent);
+                    if (outcome == PodIntentReconciler.Outcome.WAITING) {
                         return new Verdict(Handled.WAITING, PodIntentReconciler.waitingKey(intent));
+                    }
+                    if (outcome == PodIntentReconciler.Outcome.CREATED) {
+                        // A bind that came first is carried out now, in this pod's lane, not at the next retry.
+                        decisionReconciler.retry(PodIntentReconciler.waitingKey(intent));
                     }
                 }
                 case SchedulerDecision decision -> {
@@ -321,16 +448,30 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 default -> throw new IllegalStateException("no reconciler for " + value.getClass().getName());
             }
         } catch (RuntimeException e) {
-            boolean transientError = Transients.isTransient(e);
-            Metrics.counter("lahar.bridge.reconcile.errors", "topic", record.topic(),
-                    "kind", transientError ? "transient" : "dead-lettered").increment();
-            if (transientError) {
-                holding = DeadLetters.reason(e);
-                LOG.warnf("%s key %s: %s; will try again", DeadLetters.where(record.topic(), record.partition(), record.offset()),
-                        record.key(), holding);
-                return Verdict.LATER;
-            }
+            return failed(record, e);
+        }
+        return Verdict.DONE;
+    }
+
+    /** A passing failure puts the record off; any other sends it to the dead letters. */
+    private Verdict failed(ConsumerRecord<String, byte[]> record, RuntimeException e) {
+        boolean transientError = Transients.isTransient(e);
+        Metrics.counter("lahar.bridge.reconcile.errors", "topic", record.topic(),
+                "kind", transientError ? "transient" : "dead-lettered").increment();
+        if (transientError) {
+            holding = DeadLetters.reason(e);
+            LOG.warnf("%s key %s: %s; will try again", DeadLetters.where(record.topic(), record.partition(), record.offset()),
+                    record.key(), holding);
+            return Verdict.LATER;
+        }
+        try {
             deadLetter(record, e);
+        } catch (RuntimeException unsent) {
+            if (!Transients.isTransient(unsent)) {
+                throw unsent;
+            }
+            holding = DeadLetters.reason(unsent);
+            return Verdict.LATER;
         }
         return Verdict.DONE;
     }

@@ -6,6 +6,8 @@ import org.apache.kafka.common.TopicPartition;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiPredicate;
 
 /**
@@ -13,7 +15,9 @@ import java.util.function.BiPredicate;
  * not exist yet, a create waiting for the old pod to go) holds its partition's commit at its own
  * offset until the work is done or superseded: a bridge that restarts meanwhile reads the record
  * again instead of losing the work. Everything after it is re-read too, which every reconciler
- * tolerates (create-if-absent, binds checked against the pod, deletes idempotent).
+ * tolerates (create-if-absent, binds checked against the pod, deletes idempotent). A record whose
+ * calls are still under way ({@link #started}, until {@link #finished}) holds its partition's commit
+ * the same way, so a commit never passes a call that has not completed, whatever finished after it.
  * Single-threaded: only the input loop uses it.
  */
 final class OffsetLedger {
@@ -22,11 +26,32 @@ final class OffsetLedger {
     private final Map<TopicPartition, Long> next = new HashMap<>();
     /** partition → waiting key → offset of the record whose work waits under that key. */
     private final Map<TopicPartition, Map<String, Long>> held = new HashMap<>();
+    /** partition → offsets of the records whose calls are under way. */
+    private final Map<TopicPartition, TreeSet<Long>> underWay = new HashMap<>();
     /** partition → what was committed last, so only progress is committed. */
     private final Map<TopicPartition, Long> committed = new HashMap<>();
 
     void handled(TopicPartition partition, long offset) {
         next.merge(partition, offset + 1, Math::max);
+    }
+
+    /** The record at {@code offset} was handed to the lanes: read, not yet done. */
+    void started(TopicPartition partition, long offset) {
+        handled(partition, offset);
+        underWay.computeIfAbsent(partition, p -> new TreeSet<>()).add(offset);
+    }
+
+    /** The calls of the record at {@code offset} completed (a partition no longer held is ignored). */
+    void finished(TopicPartition partition, long offset) {
+        var offsets = underWay.get(partition);
+        if (offsets != null && offsets.remove(offset) && offsets.isEmpty()) {
+            underWay.remove(partition);
+        }
+    }
+
+    /** Whether this member still reads {@code partition} (its outcomes count). */
+    boolean owns(TopicPartition partition) {
+        return next.containsKey(partition);
     }
 
     /**
@@ -48,6 +73,10 @@ final class OffsetLedger {
         for (Map.Entry<TopicPartition, Long> entry : next.entrySet()) {
             TopicPartition partition = entry.getKey();
             long offset = entry.getValue();
+            var running = underWay.get(partition);
+            if (running != null) {
+                offset = Math.min(offset, running.first());
+            }
             Map<String, Long> keys = held.get(partition);
             if (keys != null) {
                 keys.entrySet().removeIf(k -> !waiting.test(partition.topic(), k.getKey()));
@@ -75,8 +104,14 @@ final class OffsetLedger {
         partitions.forEach(p -> {
             next.remove(p);
             held.remove(p);
+            underWay.remove(p);
             committed.remove(p);
         });
+    }
+
+    /** Records whose calls are under way, for tests and logs. */
+    int underWayCount() {
+        return underWay.values().stream().mapToInt(Set::size).sum();
     }
 
     /** Offsets still held back, for tests and logs. */

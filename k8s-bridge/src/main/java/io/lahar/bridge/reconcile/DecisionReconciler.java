@@ -21,6 +21,9 @@ import java.util.Map;
  * scheduler's memory): a Bind goes through the Binding subresource, an Evict deletes the victim.
  * Decisions of an older scheduler epoch are dropped (a fenced instance's last words). A bind that
  * arrives before its pod exists waits and is retried by {@link #retryPending()}.
+ * <p>
+ * Thread-safe, and concurrent across pods like {@link PodIntentReconciler}: only the epoch and the
+ * waiting binds are locked, never a call to the cluster.
  */
 public final class DecisionReconciler {
 
@@ -39,16 +42,18 @@ public final class DecisionReconciler {
         this.retry = retry;
     }
 
-    public synchronized Outcome apply(SchedulerDecision decision) {
-        if (decision.getEpoch() < epoch) {
-            LOG.infof("decision for %s/%s of epoch %d dropped: epoch %d has taken over",
-                    decision.getNamespace(), decision.getJob(), decision.getEpoch(), epoch);
-            return Outcome.STALE;
-        }
-        if (decision.getEpoch() > epoch) {
-            epoch = decision.getEpoch();
-            // Binds the old scheduler wanted are its business no longer.
-            waiting.values().removeIf(d -> d.getEpoch() < epoch);
+    public Outcome apply(SchedulerDecision decision) {
+        synchronized (this) {
+            if (decision.getEpoch() < epoch) {
+                LOG.infof("decision for %s/%s of epoch %d dropped: epoch %d has taken over",
+                        decision.getNamespace(), decision.getJob(), decision.getEpoch(), epoch);
+                return Outcome.STALE;
+            }
+            if (decision.getEpoch() > epoch) {
+                epoch = decision.getEpoch();
+                // Binds the old scheduler wanted are its business no longer.
+                waiting.values().removeIf(d -> d.getEpoch() < epoch);
+            }
         }
         return switch (decision.getDecision()) {
             case Bind bind -> bind(decision, bind);
@@ -60,10 +65,24 @@ public final class DecisionReconciler {
         };
     }
 
-    public synchronized void retryPending() {
-        for (SchedulerDecision decision : List.copyOf(waiting.values())) {
+    public void retryPending() {
+        waitingKeys().forEach(this::retry);
+    }
+
+    /** Retries the bind waiting under {@code key}, if one does; the caller orders it with that pod's other work. */
+    public void retry(String key) {
+        SchedulerDecision decision;
+        synchronized (this) {
+            decision = waiting.get(key);
+        }
+        if (decision != null) {
             bind(decision, (Bind) decision.getDecision());
         }
+    }
+
+    /** The keys ({@code namespace/pod}) under which binds wait. */
+    public synchronized List<String> waitingKeys() {
+        return List.copyOf(waiting.keySet());
     }
 
     /** The engine deleted the pod: a bind still waiting for it must not bind its successor. */
@@ -90,19 +109,17 @@ public final class DecisionReconciler {
         String key = ns + "/" + bind.getPod();
         Pod pod = retry.call(() -> client.pods().inNamespace(ns).withName(bind.getPod()).get());
         if (pod == null) {
-            waiting.put(key, decision);
-            return Outcome.WAITING;
+            return waitFor(key, decision);
         }
         if (bind.getJobVersion() > 0 && Pods.jobVersion(pod) > bind.getJobVersion()) {
-            waiting.remove(key);
+            stopWaiting(key);
             return Outcome.STALE;
         }
         if (bind.getJobVersion() > Pods.jobVersion(pod) || pod.getMetadata().getDeletionTimestamp() != null) {
             // The previous version's pod still holds the name: bind its successor when it appears.
-            waiting.put(key, decision);
-            return Outcome.WAITING;
+            return waitFor(key, decision);
         }
-        waiting.remove(key);
+        stopWaiting(key);
         String current = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
         if (current != null && !current.isEmpty()) {
             return alreadyBound(key, current, bind);
@@ -116,8 +133,7 @@ public final class DecisionReconciler {
             return Outcome.BOUND;
         } catch (KubernetesClientException e) {
             if (Retry.isNotFound(e)) {
-                waiting.put(key, decision);
-                return Outcome.WAITING;
+                return waitFor(key, decision);
             }
             if (Retry.isConflict(e)) {
                 // Bound meanwhile (a redelivered decision, or another binder): see to whom.
@@ -127,6 +143,20 @@ public final class DecisionReconciler {
             }
             throw e;
         }
+    }
+
+    /** A bind of an epoch taken over meanwhile is dropped, not kept waiting. */
+    private synchronized Outcome waitFor(String key, SchedulerDecision decision) {
+        if (decision.getEpoch() < epoch) {
+            waiting.remove(key);
+            return Outcome.STALE;
+        }
+        waiting.put(key, decision);
+        return Outcome.WAITING;
+    }
+
+    private synchronized void stopWaiting(String key) {
+        waiting.remove(key);
     }
 
     private Outcome alreadyBound(String key, String node, Bind bind) {

@@ -35,6 +35,10 @@ import java.util.function.IntFunction;
  * never resurrects the pod; a create whose name is still taken by the previous version's pod
  * waits for that pod to go (Volcano keeps pod names across restarts) and is retried by
  * {@link #retryPending()}.
+ * <p>
+ * Thread-safe, and concurrent across pods: the bridge's calls for different pods run at once, those
+ * for one pod one after the other (the input loop's lanes), so only the shared maps are locked, never
+ * a call to the cluster.
  */
 public final class PodIntentReconciler {
 
@@ -71,7 +75,7 @@ public final class PodIntentReconciler {
         this.keys = keys;
     }
 
-    public synchronized Outcome apply(PodIntent intent) {
+    public Outcome apply(PodIntent intent) {
         String ns = intent.getNamespace();
         return switch (intent.getIntent()) {
             case CreatePod create -> create(intent, create);
@@ -84,11 +88,25 @@ public final class PodIntentReconciler {
         };
     }
 
-    /** Retries the creates that waited for an old pod's deletion; called by the bridge's loop. */
-    public synchronized void retryPending() {
-        for (PodIntent intent : List.copyOf(waiting.values())) {
+    /** Retries the creates that waited for an old pod's deletion. */
+    public void retryPending() {
+        waitingKeys().forEach(this::retry);
+    }
+
+    /** Retries the create waiting under {@code key}, if one does; the caller orders it with that pod's other work. */
+    public void retry(String key) {
+        PodIntent intent;
+        synchronized (this) {
+            intent = waiting.get(key);
+        }
+        if (intent != null) {
             create(intent, (CreatePod) intent.getIntent());
         }
+    }
+
+    /** The keys ({@code namespace/pod}) under which creates wait. */
+    public synchronized List<String> waitingKeys() {
+        return List.copyOf(waiting.keySet());
     }
 
     public synchronized int pendingCount() {
@@ -116,31 +134,31 @@ public final class PodIntentReconciler {
 
     private Outcome create(PodIntent intent, CreatePod create) {
         String key = intent.getNamespace() + "/" + create.getPod();
-        if (deletedUpTo.getOrDefault(key, -1) >= create.getJobVersion()) {
-            waiting.remove(key);
-            LOG.debugf("pod %s: create of version %d dropped, a later delete covers it", key, create.getJobVersion());
-            return Outcome.STALE;
+        synchronized (this) {
+            if (deletedUpTo.getOrDefault(key, -1) >= create.getJobVersion()) {
+                waiting.remove(key);
+                LOG.debugf("pod %s: create of version %d dropped, a later delete covers it", key, create.getJobVersion());
+                return Outcome.STALE;
+            }
         }
         Pod existing = retry.call(() -> client.pods().inNamespace(intent.getNamespace()).withName(create.getPod()).get());
         if (existing != null) {
             int version = Pods.jobVersion(existing);
             if (existing.getMetadata().getDeletionTimestamp() == null && version >= create.getJobVersion()) {
-                waiting.remove(key);
+                stopWaiting(key);
                 return Outcome.EXISTS;
             }
-            waiting.put(key, intent);
-            return Outcome.WAITING;
+            return waitFor(key, intent);
         }
         Pod pod = Pods.pod(intent, create, owners.owner(intent.getNamespace(), intent.getJob()));
         try {
             retry.call(() -> client.pods().inNamespace(intent.getNamespace()).resource(pod).create());
-            waiting.remove(key);
+            stopWaiting(key);
             return Outcome.CREATED;
         } catch (KubernetesClientException e) {
             if (Retry.isConflict(e)) {
                 // AlreadyExists: someone (a redelivery racing us, the old pod) holds the name: not yet.
-                waiting.put(key, intent);
-                return Outcome.WAITING;
+                return waitFor(key, intent);
             }
             throw e;
         }
@@ -148,10 +166,12 @@ public final class PodIntentReconciler {
 
     private Outcome delete(String ns, DeletePod delete) {
         String key = ns + "/" + delete.getPod();
-        deletedUpTo.merge(key, delete.getJobVersion(), Math::max);
-        PodIntent pending = waiting.get(key);
-        if (pending != null && ((CreatePod) pending.getIntent()).getJobVersion() <= delete.getJobVersion()) {
-            waiting.remove(key);
+        synchronized (this) {
+            deletedUpTo.merge(key, delete.getJobVersion(), Math::max);
+            PodIntent pending = waiting.get(key);
+            if (pending != null && ((CreatePod) pending.getIntent()).getJobVersion() <= delete.getJobVersion()) {
+                waiting.remove(key);
+            }
         }
         Pod existing = retry.call(() -> client.pods().inNamespace(ns).withName(delete.getPod()).get());
         if (existing == null) {
@@ -165,6 +185,15 @@ public final class PodIntentReconciler {
         List<StatusDetails> gone = retry.call(() -> client.pods().inNamespace(ns).withName(delete.getPod()).delete());
         LOG.debugf("pod %s deleted (%s)", key, delete.getReason());
         return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
+    }
+
+    private synchronized Outcome waitFor(String key, PodIntent intent) {
+        waiting.put(key, intent);
+        return Outcome.WAITING;
+    }
+
+    private synchronized void stopWaiting(String key) {
+        waiting.remove(key);
     }
 
     private Outcome ensureAbsent(HasMetadata object) {

@@ -97,4 +97,29 @@ class BridgeConsumerTest {
         assertThat(Transients.isTransient(new KubernetesClientException("invalid", 422, null))).isFalse();
         assertThat(Transients.isTransient(new IllegalArgumentException("intent.template: not JSON"))).isFalse();
     }
+
+    @Test
+    void aPodsCreateBindEvictionAndDeleteShareOneLaneAndOtherPodsAndObjectsHaveTheirOwn() {
+        var create = io.lahar.bridge.TestIntents.create("team", "j", "w", 0, 1, io.lahar.bridge.TestIntents.template("true"));
+        var delete = io.lahar.bridge.TestIntents.delete("team", "j", "j-w-0", 1);
+        var bind = io.lahar.schema.SchedulerDecision.newBuilder().setNamespace("team").setJob("j").setPodGroup("j").setEpoch(1)
+                .setTime(io.lahar.bridge.TestIntents.T0)
+                .setDecision(io.lahar.schema.Bind.newBuilder().setPod("j-w-0").setNode("n1").setAction("allocate")
+                        .setJobVersion(1).build()).build();
+        var evict = io.lahar.schema.SchedulerDecision.newBuilder(bind)
+                .setDecision(io.lahar.schema.Evict.newBuilder().setPod("j-w-0").setReason("preempted").setAction("preempt")
+                        .build()).build();
+        var otherPod = io.lahar.bridge.TestIntents.create("team", "j", "w", 1, 1, io.lahar.bridge.TestIntents.template("true"));
+        ConsumerRecord<String, byte[]> intents = record("team/j", null);
+        ConsumerRecord<String, byte[]> decisions = new ConsumerRecord<>(Topics.SCHEDULER_DECISIONS.name(), 0, 1L, "team/j", null);
+        ConsumerRecord<String, byte[]> groups = new ConsumerRecord<>(Topics.POD_GROUPS.name(), 0, 1L, "team/j", null);
+
+        String lane = BridgeConsumer.lane(intents, create);
+        assertThat(lane).isEqualTo("pod:team/j-w-0");
+        assertThat(BridgeConsumer.lane(decisions, bind)).isEqualTo(lane);
+        assertThat(BridgeConsumer.lane(decisions, evict)).isEqualTo(lane);
+        assertThat(BridgeConsumer.lane(intents, delete)).isEqualTo(lane);
+        assertThat(BridgeConsumer.lane(intents, otherPod)).isEqualTo("pod:team/j-w-1");
+        assertThat(BridgeConsumer.lane(groups, null)).isEqualTo("lahar.pod-groups:team/j");
+    }
 }

@@ -78,4 +78,45 @@ class OffsetLedgerTest {
         assertThat(commit()).isEmpty();
         assertThat(ledger.heldCount()).isZero();
     }
+
+    @Test
+    void aRecordWhoseCallsAreUnderWayHoldsItsPartitionWhateverFinishedAfterIt() {
+        ledger.started(INTENTS, 30);
+        ledger.started(INTENTS, 31);
+        ledger.started(INTENTS, 32);
+        ledger.finished(INTENTS, 32);
+        ledger.finished(INTENTS, 31);
+        assertThat(commit()).containsExactlyEntriesOf(Map.of(INTENTS, new OffsetAndMetadata(30)));
+        assertThat(ledger.underWayCount()).isEqualTo(1);
+
+        ledger.handled(INTENTS, 33); // a record skipped on the loop after it
+        assertThat(commit()).isEmpty();
+
+        ledger.finished(INTENTS, 30);
+        assertThat(commit()).containsExactlyEntriesOf(Map.of(INTENTS, new OffsetAndMetadata(34)));
+        assertThat(ledger.underWayCount()).isZero();
+    }
+
+    @Test
+    void aRecordDoneButWaitingStillHoldsOnceItsCallsHaveCompleted() {
+        waiting.add("lahar.scheduler-decisions:ns/p");
+        ledger.started(DECISIONS, 7);
+        ledger.started(DECISIONS, 8);
+        ledger.finished(DECISIONS, 7);
+        ledger.hold(DECISIONS, "ns/p", 7);
+        ledger.finished(DECISIONS, 8);
+        assertThat(commit()).containsExactlyEntriesOf(Map.of(DECISIONS, new OffsetAndMetadata(7)));
+        waiting.clear();
+        assertThat(commit()).containsExactlyEntriesOf(Map.of(DECISIONS, new OffsetAndMetadata(9)));
+    }
+
+    @Test
+    void outcomesOfAPartitionNoLongerReadChangeNothing() {
+        ledger.started(INTENTS, 40);
+        ledger.forget(List.of(INTENTS));
+        assertThat(ledger.owns(INTENTS)).isFalse();
+        ledger.finished(INTENTS, 40);
+        assertThat(commit()).isEmpty();
+        assertThat(ledger.underWayCount()).isZero();
+    }
 }

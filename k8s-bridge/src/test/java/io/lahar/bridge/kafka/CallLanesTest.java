@@ -1,0 +1,111 @@
+package io.lahar.bridge.kafka;
+
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CallLanesTest {
+
+    private static final TopicPartition INTENTS = new TopicPartition("lahar.pod-intents", 0);
+
+    private final CallLanes lanes = new CallLanes(4);
+    private final List<CallLanes.Done> done = Collections.synchronizedList(new ArrayList<>());
+
+    @AfterEach
+    void tearDown() {
+        lanes.close();
+    }
+
+    @Test
+    void onePodsWorkRunsInTheOrderItWasReadWhileAnotherPodsProceeds() throws InterruptedException {
+        CountDownLatch createMayFinish = new CountDownLatch(1);
+        CountDownLatch otherPodDone = new CountDownLatch(1);
+        List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        lanes.submit("pod:ns/a", INTENTS, 1, () -> {
+            await(createMayFinish);
+            calls.add("create a");
+            return BridgeConsumer.Verdict.DONE;
+        });
+        lanes.submit("pod:ns/a", INTENTS, 2, () -> {
+            calls.add("bind a");
+            return BridgeConsumer.Verdict.DONE;
+        });
+        lanes.submit("pod:ns/b", INTENTS, 3, () -> {
+            calls.add("create b");
+            otherPodDone.countDown();
+            return BridgeConsumer.Verdict.DONE;
+        });
+
+        // b's create completes while a's create still waits for its answer, and a's bind waits behind it.
+        assertThat(otherPodDone.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(calls).containsExactly("create b");
+        createMayFinish.countDown();
+        lanes.settle(Duration.ofSeconds(10), done::add);
+
+        assertThat(calls).containsExactly("create b", "create a", "bind a");
+        assertThat(done).extracting(CallLanes.Done::offset).containsExactly(3L, 1L, 2L);
+        assertThat(lanes.inFlight()).isZero();
+    }
+
+    @Test
+    void theLanesAreFullAtTheirCapacityAndRoomyAgainAtHalf() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        for (int i = 0; i < 4; i++) {
+            lanes.submit("pod:ns/p" + i, INTENTS, i, () -> {
+                await(release);
+                return BridgeConsumer.Verdict.DONE;
+            });
+        }
+        assertThat(lanes.full()).isTrue();
+        assertThat(lanes.roomy()).isFalse();
+        release.countDown();
+        lanes.settle(Duration.ofSeconds(10), done::add);
+        assertThat(lanes.full()).isFalse();
+        assertThat(lanes.roomy()).isTrue();
+        assertThat(done).hasSize(4);
+    }
+
+    @Test
+    void retryWorkIsOfferedOnlyToAnIdleLane() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        lanes.submit("pod:ns/a", INTENTS, 1, () -> {
+            await(release);
+            return BridgeConsumer.Verdict.DONE;
+        });
+        assertThat(lanes.offer("pod:ns/a", () -> { })).isFalse();
+        CountDownLatch retried = new CountDownLatch(1);
+        assertThat(lanes.offer("pod:ns/b", retried::countDown)).isTrue();
+        assertThat(retried.await(10, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+        lanes.settle(Duration.ofSeconds(10), done::add);
+    }
+
+    @Test
+    void workThatThrowsComesBackAsLaterSoItsOffsetIsNeverCommitted() {
+        lanes.submit("pod:ns/a", INTENTS, 5, () -> {
+            throw new IllegalStateException("boom");
+        });
+        lanes.settle(Duration.ofSeconds(10), done::add);
+        assertThat(done).singleElement().satisfies(d -> {
+            assertThat(d.offset()).isEqualTo(5L);
+            assertThat(d.verdict().handled()).isEqualTo(BridgeConsumer.Handled.LATER);
+        });
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
