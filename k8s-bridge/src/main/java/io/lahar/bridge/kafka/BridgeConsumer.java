@@ -77,8 +77,12 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     static final Duration RETRY_INTERVAL = Duration.ofMillis(500);
     static final Duration PAUSE_FIRST = Duration.ofSeconds(1);
     static final Duration PAUSE_MAX = Duration.ofSeconds(30);
-    /** Records in the lanes at once: enough calls under way to keep the API busy, bounded memory. */
-    static final int MAX_IN_FLIGHT = 256;
+    /**
+     * Records in the lanes at once: enough calls under way to keep the API busy, few enough that the
+     * client keeps reusing its connections (each lane's call may open one; a TLS handshake per
+     * connection is what the emulated API was slowest at when hundreds of lanes each opened one).
+     */
+    static final int MAX_IN_FLIGHT = 32;
     /** How long a member leaving partitions, or stopping, waits for their records' calls to complete. */
     static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(10);
     static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
