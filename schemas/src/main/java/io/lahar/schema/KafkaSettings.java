@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -37,7 +38,11 @@ public final class KafkaSettings {
                 || key.equals("tls-configuration-name");
     }
 
-    /** The connection settings of {@code source} (keys without prefix), in a new map a client may add to. */
+    /**
+     * The connection settings of {@code source} (keys without prefix), in a new map a client may add to.
+     * {@code source} may hold the values as written or as Kafka parsed them (a Streams processor's
+     * {@code appConfigs()}: {@code bootstrap.servers} is a list there).
+     */
     public static Map<String, Object> connection(Map<String, ?> source) {
         Map<String, Object> out = new HashMap<>();
         source.forEach((k, v) -> {
@@ -45,6 +50,10 @@ public final class KafkaSettings {
                 out.put(k, v);
             }
         });
+        // Kafka's parsed form of its LIST setting, as a processor's appConfigs() hold it.
+        if (out.get(BOOTSTRAP_SERVERS) instanceof List<?> servers) {
+            out.put(BOOTSTRAP_SERVERS, String.join(",", servers.stream().map(Object::toString).toList()));
+        }
         if (!(out.get(BOOTSTRAP_SERVERS) instanceof String s) || s.isBlank()) {
             throw new IllegalArgumentException(BOOTSTRAP_SERVERS + " is not set");
         }

@@ -42,6 +42,17 @@ class KafkaClientsTest {
     }
 
     @Test
+    void theSettingsAsKafkaParsedThemReachAClient() {
+        // What a Kafka Streams processor's appConfigs() give (the global dead letters' producer is built from them).
+        Map<String, ?> parsed = new AdminClientConfig(Map.of("bootstrap.servers", "127.0.0.1:9093,127.0.0.1:9094")).values();
+
+        KafkaClients clients = KafkaClients.of(parsed);
+
+        assertThat(clients.bootstrapServers()).isEqualTo("127.0.0.1:9093,127.0.0.1:9094");
+        assertThat(clients.config(Map.of())).containsEntry("bootstrap.servers", "127.0.0.1:9093,127.0.0.1:9094");
+    }
+
+    @Test
     void itsNameNeverShowsThePassword() {
         assertThat(KafkaClients.of(SERVICE).toString()).contains("127.0.0.1:9093", "SASL_SSL").doesNotContain("password");
     }
