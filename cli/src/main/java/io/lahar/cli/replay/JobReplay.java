@@ -195,6 +195,11 @@ public final class JobReplay {
     private Step tick(ReplayInput in, Tick tick) {
         long announced = tick.getTime().toEpochMilli();
         String summary = tick.getTime().toString();
+        // The streams-app dead-letters a tick keyed other than its partition's number (InputRecords.requireClockKey).
+        if (!in.key().equals(Topics.clockKey(in.partition()))) {
+            return note(in, "tick", summary, "dead-lettered: the key \"" + in.key() + "\" is not the number of its partition, "
+                    + in.partition());
+        }
         OptionalLong next = TimerClock.advance(clock, announced, maxClockStep);
         if (next.isEmpty()) {
             return note(in, "tick", summary, "late or repeated: time does not go back");

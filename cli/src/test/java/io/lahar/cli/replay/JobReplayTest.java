@@ -91,6 +91,19 @@ class JobReplayTest {
     }
 
     @Test
+    void aTickKeyedOtherThanItsPartitionIsDeadLetteredAndDoesNotMoveTheClock() {
+        inputs.add(new ReplayInput(Topics.CLOCK.name(), 2, 0, T0 + 10, "3", ReplayScript.tick(T0 + 10)));
+        inputs.add(new ReplayInput(Topics.CLOCK.name(), 2, 1, T0 + 11, "", ReplayScript.tick(T0 + 11)));
+        add(Topics.CLOCK.name(), ReplayScript.tick(T0 + 5), T0 + 12);
+
+        List<JobReplay.Step> steps = ReplayCommand.replay("default", NAME, 60_000, QueueHistory.none(), inputs);
+
+        assertThat(steps.get(0).note()).startsWith("dead-lettered: the key \"3\" is not the number of its partition");
+        assertThat(steps.get(1).note()).startsWith("dead-lettered");
+        assertThat(steps.get(2).note()).as("the clock is where the ticker's ticks put it").isEqualTo("no timer due");
+    }
+
+    @Test
     void anUndecodableRecordIsReportedAsDeadLettered() {
         inputs.add(new ReplayInput(Topics.JOB_COMMANDS.name(), 2, 0, T0, KEY, null));
 
