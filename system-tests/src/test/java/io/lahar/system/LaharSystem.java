@@ -90,10 +90,15 @@ final class LaharSystem implements AutoCloseable {
 
     /** The listener the services are given; null: the plaintext one. */
     final LaharInfra.Secure secure;
+    /** On a broker and registry of its own ({@link #startDedicated}): no console; services restart fast. */
+    private final boolean dedicated;
+    /** Each streams-app instance's state dir, so a restart after a kill finds what bin/start's would. */
+    private final Map<ServiceProcess, Path> stateDirOf = new HashMap<>();
 
-    private LaharSystem(LaharInfra infra, LaharInfra.Secure secure) {
+    private LaharSystem(LaharInfra infra, LaharInfra.Secure secure, boolean dedicated) {
         this.infra = infra;
         this.secure = secure;
+        this.dedicated = dedicated;
         this.run = UUID.randomUUID().toString().substring(0, 6);
         this.namespace = "sys-" + run;
         this.schedulerName = "lahar-sys-" + run;
@@ -112,17 +117,27 @@ final class LaharSystem implements AutoCloseable {
     }
 
     static LaharSystem start(LaharInfra infra) {
-        return start(infra, null);
+        return start(infra, null, false);
+    }
+
+    /**
+     * A system on a broker and registry of the caller's own, which it may restart and stop (the chaos
+     * suite): no console, and the scheduler a static member of its leader group with the shorter
+     * timeouts the streams-app has here, so a scheduler started again after a SIGKILL takes over at
+     * once instead of waiting out its predecessor's session.
+     */
+    static LaharSystem startDedicated(LaharInfra infra) {
+        return start(infra, null, true);
     }
 
     /** A system of its own whose services reach Kafka through the SASL_SSL listener, and only through it. */
     static LaharSystem startSecure(LaharInfra infra) {
         return start(infra, infra.secure().orElseThrow(() -> new AssertionError("the shared broker has no SASL_SSL"
-                + " listener (bin/test passes it as " + LaharInfra.KAFKA_SECURE_BOOTSTRAP_PROPERTY + ")")));
+                + " listener (bin/test passes it as " + LaharInfra.KAFKA_SECURE_BOOTSTRAP_PROPERTY + ")")), false);
     }
 
-    private static LaharSystem start(LaharInfra infra, LaharInfra.Secure secure) {
-        LaharSystem system = new LaharSystem(infra, secure);
+    private static LaharSystem start(LaharInfra infra, LaharInfra.Secure secure, boolean dedicated) {
+        LaharSystem system = new LaharSystem(infra, secure, dedicated);
         try {
             system.startAll();
             return system;
@@ -137,21 +152,20 @@ final class LaharSystem implements AutoCloseable {
         records.start(); // from the end of the output topics as they are now
         startStreamsAtTheEnd();
         emulator = startEmulator(ServiceProcess.freePort());
-        scheduler = ServiceProcess.start("scheduler-service", jar("scheduler-service"), ServiceProcess.freePort(),
-                common(Map.of(
-                        "lahar.scheduler.transactional-id", "lahar-sys-" + run + "-scheduler",
-                        "lahar.scheduler.group-id", "lahar-sys-" + run + "-scheduler",
-                        "lahar.scheduler.scheduler-names", schedulerName,
-                        "lahar.scheduler.node-selector", "lahar.io/pool:" + pool)), dir);
+        scheduler = startScheduler();
         ServiceProcess streams = startStreamsApp(newStateDir());
         // The bridge reads the emulator's kubeconfig when it starts: the emulator is ready first.
         emulator.awaitReady(READY_TIMEOUT);
         bridge = startBridge();
-        console = startConsole(streams);
+        if (!dedicated) {
+            console = startConsole(streams);
+        }
         streams.awaitReady(READY_TIMEOUT);
         scheduler.awaitReady(READY_TIMEOUT);
         bridge.awaitReady(READY_TIMEOUT);
-        console.awaitReady(READY_TIMEOUT);
+        if (console != null) {
+            console.awaitReady(READY_TIMEOUT);
+        }
         try {
             kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
         } catch (IOException e) {
@@ -171,6 +185,43 @@ final class LaharSystem implements AutoCloseable {
                         "--kubeconfig", kubeconfig.toString(),
                         "--data", dir.resolve("kube-emulator").toString(),
                         "--time-scale", "1"), "/readyz", dir);
+    }
+
+    private ServiceProcess startScheduler() {
+        Map<String, String> settings = new LinkedHashMap<>(Map.of(
+                "lahar.scheduler.transactional-id", "lahar-sys-" + run + "-scheduler",
+                "lahar.scheduler.group-id", "lahar-sys-" + run + "-scheduler",
+                "lahar.scheduler.scheduler-names", schedulerName,
+                "lahar.scheduler.node-selector", "lahar.io/pool:" + pool));
+        if (dedicated) {
+            settings.put("lahar.scheduler.instance-id", "lahar-sys-" + run + "-scheduler-0");
+            settings.put("lahar.scheduler.leader-session-timeout", "12s");
+            settings.put("lahar.scheduler.transaction-timeout", "10s");
+        }
+        return ServiceProcess.start("scheduler-service", jar("scheduler-service"), ServiceProcess.freePort(),
+                common(settings), dir);
+    }
+
+    /**
+     * SIGKILL of the scheduler, then the same one again (same transactional id, same groups), started
+     * and returned without waiting: it is ready once it leads and has read its inputs back.
+     */
+    ServiceProcess killAndStartScheduler() {
+        scheduler.kill();
+        scheduler = startScheduler();
+        return scheduler;
+    }
+
+    /** Waits until every service that runs now answers its readiness check (after a fault of the broker or registry). */
+    void awaitReady(Duration timeout) {
+        services().stream().filter(ServiceProcess::isAlive).forEach(s -> s.awaitReady(timeout));
+    }
+
+    /** SIGKILL of the streams-app instance that runs, then one again on the same state dir, as bin/start's supervisor does. */
+    ServiceProcess killAndRestartStreamsApp() {
+        ServiceProcess killed = streamsApp();
+        killed.kill();
+        return startStreamsApp(stateDirOf.get(killed)).awaitReady(READY_TIMEOUT);
     }
 
     /** SIGKILL of the kube-emulator, then the same one again: same port, same data directory. */
@@ -368,6 +419,7 @@ final class LaharSystem implements AutoCloseable {
         all.add(bridge);
         all.add(console);
         all.add(emulator);
+        all.removeIf(java.util.Objects::isNull);
         return all;
     }
 
@@ -385,6 +437,7 @@ final class LaharSystem implements AutoCloseable {
                         "kafka-streams.consumer.session.timeout.ms", "12000",
                         "kafka-streams.producer.transaction.timeout.ms", "10000")), dir);
         streamsApps.add(streams);
+        stateDirOf.put(streams, stateDir);
         return streams;
     }
 

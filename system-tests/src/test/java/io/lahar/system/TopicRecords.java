@@ -46,6 +46,8 @@ final class TopicRecords implements AutoCloseable {
     /** Keys whose latest flow-status record is a tombstone (the flow was deleted). */
     private final Set<String> deletedFlows = ConcurrentHashMap.newKeySet();
     private volatile RuntimeException failure;
+    /** Whether a value that does not decode is passed over (a test wrote poison there) rather than a failure. */
+    private volatile boolean skipUndecodable;
     private KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
@@ -87,17 +89,12 @@ final class TopicRecords implements AutoCloseable {
                         tombstone(r.topic(), r.key());
                         continue;
                     }
-                    if (r.topic().equals(Topics.FLOW_STATUS.name())) {
-                        deletedFlows.remove(r.key());
-                        flowStatuses.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
-                                .add(flowStatusDeserializer.deserialize(r.topic(), r.value()));
-                    } else if (r.topic().equals(Topics.JOB_STATUS.name())) {
-                        deletedJobs.remove(r.key());
-                        statuses.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
-                                .add(statusDeserializer.deserialize(r.topic(), r.value()));
-                    } else {
-                        transitions.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
-                                .add(transitionDeserializer.deserialize(r.topic(), r.value()));
+                    try {
+                        add(r);
+                    } catch (RuntimeException e) {
+                        if (!skipUndecodable) {
+                            throw e;
+                        }
                     }
                 }
             }
@@ -108,6 +105,26 @@ final class TopicRecords implements AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(2));
         }
+    }
+
+    private void add(ConsumerRecord<String, byte[]> r) {
+        if (r.topic().equals(Topics.FLOW_STATUS.name())) {
+            deletedFlows.remove(r.key());
+            flowStatuses.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
+                    .add(flowStatusDeserializer.deserialize(r.topic(), r.value()));
+        } else if (r.topic().equals(Topics.JOB_STATUS.name())) {
+            deletedJobs.remove(r.key());
+            statuses.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
+                    .add(statusDeserializer.deserialize(r.topic(), r.value()));
+        } else {
+            transitions.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
+                    .add(transitionDeserializer.deserialize(r.topic(), r.value()));
+        }
+    }
+
+    /** From now on, a record that does not decode is passed over: the test writes poison on these topics. */
+    void skipUndecodable() {
+        skipUndecodable = true;
     }
 
     private void tombstone(String topic, String key) {
