@@ -8,11 +8,6 @@ import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -22,33 +17,47 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar admit}: Volcano's admission (defaults + validation) offline. Documents are admitted
  * in order, each seeing the ones accepted before it (a queue, then a job submitted to it).
  */
-@Command(name = "admit",
+@Command(
+        name = "admit",
         mixinStandardHelpOptions = true,
         description = {
-                "Validate and default Volcano manifests the way Volcano's admission webhooks do, offline.",
-                "Accepted: exit 0, the defaulted objects as YAML on stdout.",
-                "Rejected: exit 1, one line per violation on stderr: error: <field path>: <message>.",
-                "A field a kind does not have is dropped, with a line on stderr: Warning: unknown field \"<path>\".",
-                "Unreadable input or an unknown kind: exit 2."})
+            "Validate and default Volcano manifests the way Volcano's admission webhooks do, offline.",
+            "Accepted: exit 0, the defaulted objects as YAML on stdout.",
+            "Rejected: exit 1, one line per violation on stderr: error: <field path>: <message>.",
+            "A field a kind does not have is dropped, with a line on stderr: Warning: unknown field \"<path>\".",
+            "Unreadable input or an unknown kind: exit 2."
+        })
 public final class AdmitCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE",
+    @Option(
+            names = {"-f", "--filename"},
+            required = true,
+            paramLabel = "FILE",
             description = "Manifests to admit (YAML, several documents allowed, or JSON; '-' reads stdin).")
     List<Path> files = new ArrayList<>();
 
-    @Option(names = "--old", paramLabel = "FILE",
-            description = "The stored objects: a document of -f with the same kind and name is admitted as an UPDATE of it.")
+    @Option(
+            names = "--old",
+            paramLabel = "FILE",
+            description =
+                    "The stored objects: a document of -f with the same kind and name is admitted as an UPDATE of it.")
     Path old;
 
-    @Option(names = "--existing", paramLabel = "FILE",
+    @Option(
+            names = "--existing",
+            paramLabel = "FILE",
             description = "Objects that already exist (queues, job templates, flows, jobs). Without queues among"
                     + " them, the queues root and default exist, as in a fresh Volcano install.")
     List<Path> existing = new ArrayList<>();
@@ -56,7 +65,10 @@ public final class AdmitCommand implements Callable<Integer> {
     @Option(names = "--delete", description = "Admit the deletion of the objects instead of their creation.")
     boolean delete;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FORMAT",
+            defaultValue = "yaml",
             description = "Output format of accepted objects: yaml (default) or json.")
     String output;
 
@@ -92,7 +104,8 @@ public final class AdmitCommand implements Callable<Integer> {
         // As the API server's default field validation (Warn): dropped, and said, whatever the verdict.
         for (Manifests.Reading r : readings) {
             for (String w : r.warnings()) {
-                err.println("Warning: " + w + (several ? " [" + r.manifest().kind() + " " + qualified(r.manifest()) + "]" : ""));
+                err.println("Warning: " + w
+                        + (several ? " [" + r.manifest().kind() + " " + qualified(r.manifest()) + "]" : ""));
             }
         }
         List<Manifest> accepted = new ArrayList<>();
@@ -127,7 +140,9 @@ public final class AdmitCommand implements Callable<Integer> {
     /** The stored object this document updates: same kind and name, or the only one when both sides have one. */
     private static Optional<Manifest> matchOld(Manifest m, List<Manifest> olds, int newCount) {
         for (Manifest o : olds) {
-            if (o.getClass() == m.getClass() && o.name().equals(m.name()) && o.namespace().equals(m.namespace())) {
+            if (o.getClass() == m.getClass()
+                    && o.name().equals(m.name())
+                    && o.namespace().equals(m.namespace())) {
                 return Optional.of(o);
             }
         }

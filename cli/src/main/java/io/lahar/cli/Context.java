@@ -50,8 +50,10 @@ public final class Context {
         if (named != null && !named.isBlank()) {
             return read(Path.of(named));
         }
-        for (Path candidate : new Path[]{Path.of(".lahar", "context"),
-                Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".lahar", "context")}) {
+        for (Path candidate : new Path[] {
+            Path.of(".lahar", "context"),
+            Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".lahar", "context")
+        }) {
             if (Files.isRegularFile(candidate)) {
                 return read(candidate);
             }

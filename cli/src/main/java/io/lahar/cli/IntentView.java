@@ -8,10 +8,9 @@ import io.lahar.core.api.Job;
 import io.lahar.core.job.WorldAction;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.codec.PodIntentCodec;
+import java.util.List;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.specific.SpecificRecord;
-
-import java.util.List;
 
 /**
  * The pod intents a simulated step would write to {@code lahar.pod-intents}, as {@code lahar
@@ -23,16 +22,18 @@ final class IntentView {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private IntentView() {
-    }
+    private IntentView() {}
 
     static ArrayNode of(Job job, int version, List<WorldAction> actions) {
         ArrayNode out = JSON.createArrayNode();
-        String uid = job.metadata() == null || job.metadata().uid() == null ? "" : job.metadata().uid();
+        String uid = job.metadata() == null || job.metadata().uid() == null
+                ? ""
+                : job.metadata().uid();
         PodIntentCodec.Context ctx = new PodIntentCodec.Context(job.namespace(), job.name(), uid, version, 0);
         for (WorldAction a : actions) {
             switch (PodIntentCodec.map(ctx, a)) {
-                case PodIntentCodec.Intent i -> out.add(intent((SpecificRecord) i.intent().getIntent()));
+                case PodIntentCodec.Intent i ->
+                    out.add(intent((SpecificRecord) i.intent().getIntent()));
                 case PodIntentCodec.NotInContract n -> out.addObject().put("notInContract", n.why());
                 case PodIntentCodec.Elsewhere e -> {
                     // Pod groups and the job's own deletion travel on other topics.

@@ -3,12 +3,11 @@ package io.lahar.cli;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.KafkaSettings;
 import io.lahar.schema.serde.RegistrySerdes;
+import java.nio.file.Path;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-
-import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * Where the topics are, for every verb that reads or writes them: the broker (with its security
@@ -16,24 +15,37 @@ import java.util.Map;
  */
 public final class KafkaOptions {
 
-    @Option(names = "--context", paramLabel = "FILE",
-            description = "The Lahar context bin/start writes (default: $LAHAR_CONTEXT, ./.lahar/context, ~/.lahar/context).")
+    @Option(
+            names = "--context",
+            paramLabel = "FILE",
+            description =
+                    "The Lahar context bin/start writes (default: $LAHAR_CONTEXT, ./.lahar/context, ~/.lahar/context).")
     String context;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--bootstrap",
+            paramLabel = "HOST:PORT",
             description = "Kafka bootstrap servers (default: $LAHAR_BOOTSTRAP, else the context's).")
     String bootstrap;
 
-    @Option(names = "--registry", paramLabel = "URL",
+    @Option(
+            names = "--registry",
+            paramLabel = "URL",
             description = "Apicurio Registry v3 API URL (default: $LAHAR_REGISTRY, else the context's).")
     String registry;
 
-    @Option(names = "--registry-credentials", paramLabel = "FILE",
-            description = "The registry's username= and password= (default: $LAHAR_REGISTRY_CREDENTIALS, else the context's).")
+    @Option(
+            names = "--registry-credentials",
+            paramLabel = "FILE",
+            description =
+                    "The registry's username= and password= (default: $LAHAR_REGISTRY_CREDENTIALS, else the context's).")
     String registryCredentials;
 
-    @Option(names = "--kafka-config", paramLabel = "FILE",
-            description = "Kafka client settings: security.protocol, sasl.*, ssl.* (default: $LAHAR_KAFKA_CONFIG, else the context's).")
+    @Option(
+            names = "--kafka-config",
+            paramLabel = "FILE",
+            description =
+                    "Kafka client settings: security.protocol, sasl.*, ssl.* (default: $LAHAR_KAFKA_CONFIG, else the context's).")
     String kafkaConfig;
 
     /** The broker and registry to use; a usage error (exit 2) naming where to set what is missing. */
@@ -48,20 +60,24 @@ public final class KafkaOptions {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        String servers = ctx.resolve(bootstrap, env, "LAHAR_BOOTSTRAP", Context.BOOTSTRAP).orElseThrow(() ->
-                new CommandLine.ParameterException(spec.commandLine(), "--bootstrap is required (or LAHAR_BOOTSTRAP, or a Lahar context; "
-                        + ctx.source() + ")"));
-        String registryUrl = ctx.resolve(registry, env, "LAHAR_REGISTRY", Context.REGISTRY).orElseThrow(() ->
-                new CommandLine.ParameterException(spec.commandLine(), "--registry is required (or LAHAR_REGISTRY, or a Lahar context; "
-                        + ctx.source() + ")"));
+        String servers = ctx.resolve(bootstrap, env, "LAHAR_BOOTSTRAP", Context.BOOTSTRAP)
+                .orElseThrow(() -> new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--bootstrap is required (or LAHAR_BOOTSTRAP, or a Lahar context; " + ctx.source() + ")"));
+        String registryUrl = ctx.resolve(registry, env, "LAHAR_REGISTRY", Context.REGISTRY)
+                .orElseThrow(() -> new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--registry is required (or LAHAR_REGISTRY, or a Lahar context; " + ctx.source() + ")"));
         Map<String, Object> kafka;
         RegistrySerdes.Credentials credentials;
         try {
             kafka = ctx.resolve(kafkaConfig, env, "LAHAR_KAFKA_CONFIG", Context.KAFKA_CONFIG)
                     .map(file -> KafkaSettings.fromFile(Path.of(file), servers))
                     .orElseGet(() -> KafkaSettings.plaintext(servers));
-            credentials = ctx.resolve(registryCredentials, env, "LAHAR_REGISTRY_CREDENTIALS", Context.REGISTRY_CREDENTIALS)
-                    .map(file -> RegistrySerdes.Credentials.fromFile(Path.of(file))).orElse(null);
+            credentials = ctx.resolve(
+                            registryCredentials, env, "LAHAR_REGISTRY_CREDENTIALS", Context.REGISTRY_CREDENTIALS)
+                    .map(file -> RegistrySerdes.Credentials.fromFile(Path.of(file)))
+                    .orElse(null);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -79,7 +95,6 @@ public final class KafkaOptions {
         public RegistrySerdes serdes() {
             return new RegistrySerdes(registry, credentials);
         }
-
 
         /** Where every client of the verb is built, from these connection settings. */
         public KafkaClients clients() {

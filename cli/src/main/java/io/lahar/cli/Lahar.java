@@ -1,16 +1,29 @@
 package io.lahar.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-import java.io.PrintWriter;
-
 /** The {@code lahar} command. Each subcommand is its own class; add new ones to {@code subcommands}. */
-@Command(name = "lahar",
+@Command(
+        name = "lahar",
         mixinStandardHelpOptions = true,
         version = "lahar 0.1.0",
         description = "Lahar: Volcano's batch semantics on Kafka.",
-        subcommands = {AdmitCommand.class, PlanCommand.class, io.lahar.cli.cronjob.CronJobCli.class, io.lahar.cli.flow.FlowCli.class, io.lahar.cli.job.JobCli.class, io.lahar.cli.jobtemplate.TemplateCli.class, io.lahar.cli.queue.QueueCli.class, ReplayCommand.class, SimulateCommand.class, SubmitCommand.class, WatchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            AdmitCommand.class,
+            PlanCommand.class,
+            io.lahar.cli.cronjob.CronJobCli.class,
+            io.lahar.cli.flow.FlowCli.class,
+            io.lahar.cli.job.JobCli.class,
+            io.lahar.cli.jobtemplate.TemplateCli.class,
+            io.lahar.cli.queue.QueueCli.class,
+            ReplayCommand.class,
+            SimulateCommand.class,
+            SubmitCommand.class,
+            WatchCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Lahar implements Runnable {
 
     /** Exit code of a rejected manifest. */

@@ -7,11 +7,6 @@ import io.lahar.core.sim.plan.PlanInput;
 import io.lahar.core.sim.plan.PlanReport;
 import io.lahar.core.sim.plan.PlanWorld;
 import io.lahar.core.sim.plan.Planner;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -20,43 +15,58 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar plan}: what Volcano's scheduler would do with a cluster snapshot, offline. Admits
  * the jobs, makes their pod groups, and runs scheduling sessions (each applied to the snapshot
  * before the next) until nothing changes, or exactly {@code --sessions N}.
  */
-@Command(name = "plan",
+@Command(
+        name = "plan",
         mixinStandardHelpOptions = true,
         description = {
-                "What would Volcano's scheduler do with this cluster? SNAPSHOT is multi-document YAML (or JSON) of",
-                "v1 Nodes, Queues, PriorityClasses, Volcano Jobs, and optionally PodGroups (status.phase) and v1 Pods",
-                "already bound to nodes (other kinds are ignored with a warning). Jobs are admitted and defaulted;",
-                "a rejected job is listed under podGroups",
-                "with its admission errors. Sessions run with the scheduler configuration (Volcano's default",
-                "without --conf) until one changes nothing, or exactly --sessions N.",
-                "Output (YAML on stdout): sessions, converged, bindings [{namespace, pod, node, action}],",
-                "podGroups [{namespace, name, phase, reason, message}], queues [{name, deserved, allocated}],",
-                "evictions [{namespace, pod, node, action, reason, session}].",
-                "Exit 0; unreadable input or configuration: 2, every problem on stderr with its path."})
+            "What would Volcano's scheduler do with this cluster? SNAPSHOT is multi-document YAML (or JSON) of",
+            "v1 Nodes, Queues, PriorityClasses, Volcano Jobs, and optionally PodGroups (status.phase) and v1 Pods",
+            "already bound to nodes (other kinds are ignored with a warning). Jobs are admitted and defaulted;",
+            "a rejected job is listed under podGroups",
+            "with its admission errors. Sessions run with the scheduler configuration (Volcano's default",
+            "without --conf) until one changes nothing, or exactly --sessions N.",
+            "Output (YAML on stdout): sessions, converged, bindings [{namespace, pod, node, action}],",
+            "podGroups [{namespace, name, phase, reason, message}], queues [{name, deserved, allocated}],",
+            "evictions [{namespace, pod, node, action, reason, session}].",
+            "Exit 0; unreadable input or configuration: 2, every problem on stderr with its path."
+        })
 public final class PlanCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-f", "--filename"}, required = true, paramLabel = "SNAPSHOT", arity = "1",
+    @Option(
+            names = {"-f", "--filename"},
+            required = true,
+            paramLabel = "SNAPSHOT",
+            arity = "1",
             description = "A snapshot file (repeatable; '-' reads stdin).")
     List<Path> snapshots = new ArrayList<>();
 
-    @Option(names = "--conf", paramLabel = "SCHEDULER_CONF.yaml",
+    @Option(
+            names = "--conf",
+            paramLabel = "SCHEDULER_CONF.yaml",
             description = "Scheduler configuration (volcano-scheduler.conf: actions, tiers, configurations).")
     Path conf;
 
     @Option(names = "--sessions", paramLabel = "N", description = "Run exactly N sessions (at least 1).")
     Integer sessions;
 
-    @Option(names = "--now", paramLabel = "TIME",
-            description = "The time the sessions run at, RFC 3339 (the sla plugin's clock; default: the latest creationTimestamp of the input's jobs).")
+    @Option(
+            names = "--now",
+            paramLabel = "TIME",
+            description =
+                    "The time the sessions run at, RFC 3339 (the sla plugin's clock; default: the latest creationTimestamp of the input's jobs).")
     String now;
 
     @Override
@@ -116,7 +126,8 @@ public final class PlanCommand implements Callable<Integer> {
                     ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
                     : Files.readString(p, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            errors.add(p + ": cannot read file: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            errors.add(p + ": cannot read file: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
             return null;
         }
     }

@@ -8,8 +8,7 @@ package io.lahar.cli;
  */
 public final class Results {
 
-    private Results() {
-    }
+    private Results() {}
 
     /** {@code done} is the past participle, capitalised ({@code Created}); {@code kind} the manifest kind. */
     public static String line(String done, String kind, String name) {

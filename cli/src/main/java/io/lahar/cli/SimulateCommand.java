@@ -9,13 +9,13 @@ import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.Violation;
 import io.lahar.core.api.CronJob;
+import io.lahar.core.api.Flow;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
-import io.lahar.core.api.Flow;
 import io.lahar.core.cron.CronScript;
 import io.lahar.core.cron.CronSimulation;
 import io.lahar.core.cron.CronStep;
@@ -27,11 +27,6 @@ import io.lahar.core.sim.ScriptParser;
 import io.lahar.core.sim.ScriptStep;
 import io.lahar.core.sim.Simulation;
 import io.lahar.core.sim.StepReport;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -42,30 +37,36 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar simulate}: runs a job through admission and the job engine against an instant
  * kubelet and scheduler, following a script of what happens, offline.
  */
-@Command(name = "simulate",
+@Command(
+        name = "simulate",
         mixinStandardHelpOptions = true,
         description = {
-                "What would happen if...: admit a job, then run Volcano's job state machine on a script of events,",
-                "with a built-in world that creates and deletes pods and admits pod groups at once.",
-                "SCRIPT is JSON Lines, one step a line: {\"pod\":{\"task\":\"worker\",\"index\":0,\"phase\":\"Running\"}}",
-                "(phase Pending|Running|Succeeded|Failed|Unknown, optional exitCode, restartCount; or evicted:true),",
-                "{\"command\":\"RestartJob\"} (any action; task/pod for RestartTask/RestartPod), {\"advance\":\"30s\"},",
-                "{\"update\":{\"minAvailable\":2,\"tasks\":[{\"name\":\"worker\",\"replicas\":4}]}},",
-                "{\"podgroup\":\"Inqueue\"}, {\"settle\":true}.",
-                "Output: one JSON line per step on stdout, step 0 being the submission.",
-                "With JobTemplates and one JobFlow in the -f files, the flow is simulated instead; its SCRIPT steps are",
-                "{\"job\":\"b\",\"phase\":\"Completed\"} (the job made from template b), {\"job\":\"b\",\"task\":\"worker\",\"phase\":\"Running\"},",
-                "{\"command\":\"delete\"}, {\"advance\":\"30s\"} and {\"template\":{...a JobTemplate}}.",
-                "With one CronJob in the -f files, the CronJob is simulated from --start; its SCRIPT steps are",
-                "{\"advance\":\"5m\"} or {\"tick\":\"2026-12-01T10:05:00Z\"} (time passes, waking it at each scheduled time),",
-                "{\"job\":\"latest\",\"phase\":\"Completed\"} (a job by name, or the last one created),",
-                "{\"job\":\"NAME\",\"deleted\":true}, {\"suspend\":true|false} and {\"command\":\"delete\"}.",
-                "Exit 0; a rejected job: 1, its violations on stderr; a bad script line or input: 2."})
+            "What would happen if...: admit a job, then run Volcano's job state machine on a script of events,",
+            "with a built-in world that creates and deletes pods and admits pod groups at once.",
+            "SCRIPT is JSON Lines, one step a line: {\"pod\":{\"task\":\"worker\",\"index\":0,\"phase\":\"Running\"}}",
+            "(phase Pending|Running|Succeeded|Failed|Unknown, optional exitCode, restartCount; or evicted:true),",
+            "{\"command\":\"RestartJob\"} (any action; task/pod for RestartTask/RestartPod), {\"advance\":\"30s\"},",
+            "{\"update\":{\"minAvailable\":2,\"tasks\":[{\"name\":\"worker\",\"replicas\":4}]}},",
+            "{\"podgroup\":\"Inqueue\"}, {\"settle\":true}.",
+            "Output: one JSON line per step on stdout, step 0 being the submission.",
+            "With JobTemplates and one JobFlow in the -f files, the flow is simulated instead; its SCRIPT steps are",
+            "{\"job\":\"b\",\"phase\":\"Completed\"} (the job made from template b), {\"job\":\"b\",\"task\":\"worker\",\"phase\":\"Running\"},",
+            "{\"command\":\"delete\"}, {\"advance\":\"30s\"} and {\"template\":{...a JobTemplate}}.",
+            "With one CronJob in the -f files, the CronJob is simulated from --start; its SCRIPT steps are",
+            "{\"advance\":\"5m\"} or {\"tick\":\"2026-12-01T10:05:00Z\"} (time passes, waking it at each scheduled time),",
+            "{\"job\":\"latest\",\"phase\":\"Completed\"} (a job by name, or the last one created),",
+            "{\"job\":\"NAME\",\"deleted\":true}, {\"suspend\":true|false} and {\"command\":\"delete\"}.",
+            "Exit 0; a rejected job: 1, its violations on stderr; a bad script line or input: 2."
+        })
 public final class SimulateCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -73,34 +74,49 @@ public final class SimulateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE",
+    @Option(
+            names = {"-f", "--filename"},
+            required = true,
+            paramLabel = "FILE",
             description = "The Volcano Job manifest (other documents in it, such as a queue or a priority class,"
                     + " are taken as existing), or JobTemplates and one JobFlow (YAML or JSON; '-' reads stdin)."
                     + " Repeatable for flows.")
     List<Path> files = new ArrayList<>();
 
-    @Option(names = "--events", required = true, paramLabel = "SCRIPT",
+    @Option(
+            names = "--events",
+            required = true,
+            paramLabel = "SCRIPT",
             description = "The script: JSON Lines, one step a line.")
     Path script;
 
-    @Option(names = "--existing", paramLabel = "FILE", arity = "1..*",
+    @Option(
+            names = "--existing",
+            paramLabel = "FILE",
+            arity = "1..*",
             description = "Objects that already exist (queues, priority classes...). Without queues among them,"
                     + " the queues root and default exist.")
     List<Path> existing = new ArrayList<>();
 
-    @Option(names = "--start", paramLabel = "TIME", defaultValue = "1970-01-01T00:00:00Z",
+    @Option(
+            names = "--start",
+            paramLabel = "TIME",
+            defaultValue = "1970-01-01T00:00:00Z",
             description = "For a CronJob: when it is created and time starts, RFC 3339 (default: ${DEFAULT-VALUE}).")
     String start;
 
-    @Option(names = "--manual",
+    @Option(
+            names = "--manual",
             description = "Nothing happens by itself: the pod group waits for a podgroup step, deletions for settle.")
     boolean manual;
 
-    @Option(names = "--actions",
+    @Option(
+            names = "--actions",
             description = "Add to each line \"actions\": what the engine asked of the world during the step.")
     boolean showActions;
 
-    @Option(names = "--intents",
+    @Option(
+            names = "--intents",
             description = "Add to each line \"intents\": the pod intents of the step as lahar.pod-intents carries them,"
                     + " each pod's template (env, ports, command) as JSON.")
     boolean showIntents;
@@ -134,7 +150,10 @@ public final class SimulateCommand implements Callable<Integer> {
                 err.println("error: " + files + ": expected exactly one Job, found " + describe(docs));
                 return Lahar.EXIT_INPUT;
             }
-            List<Job> jobs = docs.stream().filter(m -> m instanceof Job).map(m -> (Job) m).toList();
+            List<Job> jobs = docs.stream()
+                    .filter(m -> m instanceof Job)
+                    .map(m -> (Job) m)
+                    .toList();
             if (jobs.size() != 1) {
                 err.println("error: " + jobFile + ": expected exactly one Job, found " + describe(docs));
                 return Lahar.EXIT_INPUT;
@@ -181,9 +200,12 @@ public final class SimulateCommand implements Callable<Integer> {
      * The flow path: admit the JobTemplates then the JobFlow (each seeing those before it), check
      * that every flow entry has its template, and run the flow engine on the script.
      */
-    private Integer simulateFlow(PrintWriter out, PrintWriter err, List<Manifest> docs, List<Manifest> stored,
-                                 String scriptText) {
-        List<JobFlow> flows = docs.stream().filter(m -> m instanceof JobFlow).map(m -> (JobFlow) m).toList();
+    private Integer simulateFlow(
+            PrintWriter out, PrintWriter err, List<Manifest> docs, List<Manifest> stored, String scriptText) {
+        List<JobFlow> flows = docs.stream()
+                .filter(m -> m instanceof JobFlow)
+                .map(m -> (JobFlow) m)
+                .toList();
         if (flows.size() != 1 || docs.stream().anyMatch(m -> !(m instanceof JobFlow || m instanceof JobTemplate))) {
             err.println("error: " + files + ": expected JobTemplates and exactly one JobFlow, found " + describe(docs));
             return Lahar.EXIT_INPUT;
@@ -219,8 +241,9 @@ public final class SimulateCommand implements Callable<Integer> {
             List<Flow> entries = admittedFlow.spec().flowsOrEmpty();
             for (int i = 0; i < entries.size(); i++) {
                 if (!templates.containsKey(entries.get(i).name())) {
-                    violations.add("spec.flows[" + i + "].name: JobTemplate \"" + entries.get(i).name()
-                            + "\" not found among the -f and --existing files [JobFlow " + flow.name() + "]");
+                    violations.add("spec.flows[" + i + "].name: JobTemplate \""
+                            + entries.get(i).name() + "\" not found among the -f and --existing files [JobFlow "
+                            + flow.name() + "]");
                 }
             }
         }
@@ -241,9 +264,12 @@ public final class SimulateCommand implements Callable<Integer> {
      * class), then run its controller on the script from {@code --start}; the jobs it creates go
      * through job admission against the same objects.
      */
-    private Integer simulateCron(PrintWriter out, PrintWriter err, List<Manifest> docs, List<Manifest> stored,
-                                 String scriptText) {
-        List<CronJob> cronJobs = docs.stream().filter(m -> m instanceof CronJob).map(m -> (CronJob) m).toList();
+    private Integer simulateCron(
+            PrintWriter out, PrintWriter err, List<Manifest> docs, List<Manifest> stored, String scriptText) {
+        List<CronJob> cronJobs = docs.stream()
+                .filter(m -> m instanceof CronJob)
+                .map(m -> (CronJob) m)
+                .toList();
         if (cronJobs.size() != 1) {
             err.println("error: " + files + ": expected exactly one CronJob, found " + describe(docs));
             return Lahar.EXIT_INPUT;
@@ -252,7 +278,8 @@ public final class SimulateCommand implements Callable<Integer> {
         try {
             startTime = java.time.Instant.parse(start);
         } catch (java.time.format.DateTimeParseException e) {
-            err.println("error: --start: expected an RFC 3339 time such as 2026-12-01T10:00:00Z, got \"" + start + "\"");
+            err.println(
+                    "error: --start: expected an RFC 3339 time such as 2026-12-01T10:00:00Z, got \"" + start + "\"");
             return Lahar.EXIT_INPUT;
         }
         List<CronStep> steps;
@@ -273,8 +300,8 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         CronJob admitted = (CronJob) r.object();
         // What the API server adds on create: the namespace, a uid, the creation time.
-        admitted = io.lahar.core.cron.CronJobs.stamp(admitted, admitted.namespace(), "simulated-" + admitted.name(),
-                startTime.toEpochMilli());
+        admitted = io.lahar.core.cron.CronJobs.stamp(
+                admitted, admitted.namespace(), "simulated-" + admitted.name(), startTime.toEpochMilli());
         CronSimulation sim = new CronSimulation(admitted, ctx, startTime.toEpochMilli());
         printJson(out, sim.start());
         for (int i = 0; i < steps.size(); i++) {

@@ -9,22 +9,6 @@ import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -40,39 +24,66 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar submit}: sends Volcano Jobs straight to the job-commands topic, as any other
  * system producing job events would, and waits for each one's answer on the results topic.
  */
-@Command(name = "submit",
+@Command(
+        name = "submit",
         description = "Submit Volcano Jobs to the job-commands topic and print each command's result.")
 public final class SubmitCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-f", "--filename"}, required = true, description = "File with one or more Job manifests (YAML or JSON).")
+    @Option(
+            names = {"-f", "--filename"},
+            required = true,
+            description = "File with one or more Job manifests (YAML or JSON).")
     List<Path> files;
 
     @picocli.CommandLine.Mixin
     KafkaOptions kafka;
 
-
-    @Option(names = "--sender", defaultValue = "lahar-cli", description = "Sender recorded on each command (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--sender",
+            defaultValue = "lahar-cli",
+            description = "Sender recorded on each command (default: ${DEFAULT-VALUE}).")
     String sender;
 
-    @Option(names = "--timeout", defaultValue = "60", description = "Seconds to wait for all results (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--timeout",
+            defaultValue = "60",
+            description = "Seconds to wait for all results (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    @Option(names = "--validate", defaultValue = "strict", paramLabel = "MODE",
-            description = "Fields a Job does not have, as kubectl's --validate: strict (default) refuses the file before"
-                    + " sending; warn sends, the engine drops them and its warnings are printed; ignore sends and prints nothing.")
+    @Option(
+            names = "--validate",
+            defaultValue = "strict",
+            paramLabel = "MODE",
+            description =
+                    "Fields a Job does not have, as kubectl's --validate: strict (default) refuses the file before"
+                            + " sending; warn sends, the engine drops them and its warnings are printed; ignore sends and prints nothing.")
     String validate;
 
     /** A Job to send: the manifest as written (unknown fields and all, for the engine to judge) and the Job read from it. */
-    private record Submission(Job job, String manifestJson) {
-    }
+    private record Submission(Job job, String manifestJson) {}
 
     @Override
     public Integer call() {
@@ -89,11 +100,13 @@ public final class SubmitCommand implements Callable<Integer> {
                 for (JsonNode doc : Manifests.readTrees(Files.readString(file))) {
                     Manifests.Reading reading = Manifests.fromTreeWithWarnings(doc);
                     if (!(reading.manifest() instanceof Job job)) {
-                        err.println("error: " + file + ": " + reading.manifest().kind() + " is not a Job; submit sends Jobs only");
+                        err.println("error: " + file + ": " + reading.manifest().kind()
+                                + " is not a Job; submit sends Jobs only");
                         return Lahar.EXIT_INPUT;
                     }
                     if (validate.equals("strict")) {
-                        // kubectl's default: a field the server would drop is the user's mistake, refused before sending.
+                        // kubectl's default: a field the server would drop is the user's mistake, refused before
+                        // sending.
                         for (String field : reading.unknownFields()) {
                             err.println("error: " + field + ": unknown field (--validate=strict) [Job "
                                     + Topics.jobKey(job.namespace(), job.name()) + "]");
@@ -114,10 +127,11 @@ public final class SubmitCommand implements Callable<Integer> {
         KafkaOptions.Resolved where = kafka.resolve(spec);
         RegistrySerdes serde = where.serdes();
         try (KafkaConsumer<String, CommandResult> consumer = consumer(where, serde);
-             KafkaProducer<String, JobCommand> producer = producer(where, serde)) {
+                KafkaProducer<String, JobCommand> producer = producer(where, serde)) {
             // Position at the end of the results before sending, so no answer can be missed.
             List<TopicPartition> partitions = IntStream.range(0, Topics.COMMAND_RESULTS.partitions())
-                    .mapToObj(p -> new TopicPartition(Topics.COMMAND_RESULTS.name(), p)).toList();
+                    .mapToObj(p -> new TopicPartition(Topics.COMMAND_RESULTS.name(), p))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);
             partitions.forEach(consumer::position);
@@ -128,8 +142,10 @@ public final class SubmitCommand implements Callable<Integer> {
                 String key = Topics.jobKey(job.namespace(), job.name());
                 requests.put(requestId, key);
                 JobCommand command = JobCommand.newBuilder()
-                        .setRequestId(requestId).setSender(sender)
-                        .setNamespace(job.namespace()).setName(job.name())
+                        .setRequestId(requestId)
+                        .setSender(sender)
+                        .setNamespace(job.namespace())
+                        .setName(job.name())
                         .setTime(Instant.now())
                         .setCommand(new SubmitJob(submission.manifestJson()))
                         .build();
@@ -153,7 +169,9 @@ public final class SubmitCommand implements Callable<Integer> {
             } catch (ExecutionException e) {
                 boolean tooLarge = e.getCause() instanceof RecordTooLargeException;
                 err.println("error: job " + requests.get(send.getKey()) + ": not sent: "
-                        + (tooLarge ? "the command is too large for one Kafka record (make the manifest smaller): " : "")
+                        + (tooLarge
+                                ? "the command is too large for one Kafka record (make the manifest smaller): "
+                                : "")
                         + e.getCause().getMessage());
                 code = Math.max(code, tooLarge ? Lahar.EXIT_REJECTED : Lahar.EXIT_INPUT);
             } catch (InterruptedException e) {
@@ -164,12 +182,17 @@ public final class SubmitCommand implements Callable<Integer> {
         return code;
     }
 
-    private int awaitResults(KafkaConsumer<String, CommandResult> consumer, Map<String, String> requests, PrintWriter out, PrintWriter err) {
+    private int awaitResults(
+            KafkaConsumer<String, CommandResult> consumer,
+            Map<String, String> requests,
+            PrintWriter out,
+            PrintWriter err) {
         Map<String, CommandResult> answers = new LinkedHashMap<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         while (answers.size() < requests.size() && System.nanoTime() < deadline) {
             for (ConsumerRecord<String, CommandResult> record : consumer.poll(Duration.ofMillis(200))) {
-                if (record.value() != null && requests.containsKey(record.value().getRequestId())) {
+                if (record.value() != null
+                        && requests.containsKey(record.value().getRequestId())) {
                     answers.put(record.value().getRequestId(), record.value());
                 }
             }
@@ -178,7 +201,8 @@ public final class SubmitCommand implements Callable<Integer> {
         for (var request : requests.entrySet()) {
             CommandResult result = answers.get(request.getKey());
             if (result == null) {
-                err.println("error: job " + request.getValue() + ": no result within " + timeoutSeconds + "s (is streams-app running?)");
+                err.println("error: job " + request.getValue() + ": no result within " + timeoutSeconds
+                        + "s (is streams-app running?)");
                 return Lahar.EXIT_INPUT;
             }
             if (!validate.equals("ignore")) {
@@ -189,19 +213,31 @@ public final class SubmitCommand implements Callable<Integer> {
             } else {
                 allAccepted = false;
                 out.println(Results.line("Rejected", "Job", request.getValue()));
-                result.getViolations().forEach(v -> err.println("error: " + v.getPath() + ": " + v.getMessage() + " [Job " + request.getValue() + "]"));
+                result.getViolations()
+                        .forEach(v -> err.println(
+                                "error: " + v.getPath() + ": " + v.getMessage() + " [Job " + request.getValue() + "]"));
             }
         }
         return allAccepted ? 0 : Lahar.EXIT_REJECTED;
     }
 
     private static KafkaProducer<String, JobCommand> producer(KafkaOptions.Resolved where, RegistrySerdes serde) {
-        return where.clients().producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), serde.value(JobCommand.class).serializer());
+        return where.clients()
+                .producer(
+                        Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                        new StringSerializer(),
+                        serde.value(JobCommand.class).serializer());
     }
 
     private static KafkaConsumer<String, CommandResult> consumer(KafkaOptions.Resolved where, RegistrySerdes serde) {
-        return where.clients().consumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), serde.value(CommandResult.class).deserializer());
+        return where.clients()
+                .consumer(
+                        Map.of(
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_committed",
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                false),
+                        new StringDeserializer(),
+                        serde.value(CommandResult.class).deserializer());
     }
 }

@@ -2,7 +2,14 @@ package io.lahar.cli;
 
 import io.lahar.schema.JobTransition;
 import io.lahar.schema.Topics;
-import io.lahar.schema.serde.RegistrySerdes;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -13,21 +20,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
-
 /**
  * {@code lahar watch}: prints every job phase change from the transitions topic as it happens,
  * with its reason, and optionally waits until given jobs have finished.
  */
-@Command(name = "watch",
-        description = "Print job phase changes from lahar.job-transitions as they happen.")
+@Command(name = "watch", description = "Print job phase changes from lahar.job-transitions as they happen.")
 public final class WatchCommand implements Callable<Integer> {
 
     /** The final phases: a job never leaves them. Aborted is not one: the job can still be resumed. */
@@ -42,11 +39,17 @@ public final class WatchCommand implements Callable<Integer> {
     @Option(names = "--from-beginning", description = "Replay the whole topic first instead of starting at its end.")
     boolean fromBeginning;
 
-    @Option(names = "--until-finished", split = ",", paramLabel = "NS/NAME",
+    @Option(
+            names = "--until-finished",
+            split = ",",
+            paramLabel = "NS/NAME",
             description = "Exit 0 once these jobs are in a final phase: Completed, Failed or Terminated.")
     List<String> untilFinished = List.of();
 
-    @Option(names = "--timeout", defaultValue = "0", description = "Give up after this many seconds (0: never); exit 1.")
+    @Option(
+            names = "--timeout",
+            defaultValue = "0",
+            description = "Give up after this many seconds (0: never); exit 1.")
     int timeoutSeconds;
 
     @Override
@@ -54,14 +57,22 @@ public final class WatchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Map<String, String> phases = new LinkedHashMap<>();
         untilFinished.forEach(job -> phases.put(job, "?"));
-        long deadline = timeoutSeconds <= 0 ? Long.MAX_VALUE : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+        long deadline = timeoutSeconds <= 0
+                ? Long.MAX_VALUE
+                : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         KafkaOptions.Resolved where = kafka.resolve(spec);
-        try (KafkaConsumer<String, JobTransition> consumer = where.clients().consumer(Map.of(
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(),
-                where.serdes().value(JobTransition.class).deserializer())) {
+        try (KafkaConsumer<String, JobTransition> consumer = where.clients()
+                .consumer(
+                        Map.of(
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_committed",
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                false),
+                        new StringDeserializer(),
+                        where.serdes().value(JobTransition.class).deserializer())) {
             List<TopicPartition> partitions = IntStream.range(0, Topics.JOB_TRANSITIONS.partitions())
-                    .mapToObj(p -> new TopicPartition(Topics.JOB_TRANSITIONS.name(), p)).toList();
+                    .mapToObj(p -> new TopicPartition(Topics.JOB_TRANSITIONS.name(), p))
+                    .toList();
             consumer.assign(partitions);
             if (fromBeginning) {
                 consumer.seekToBeginning(partitions);
@@ -75,7 +86,12 @@ public final class WatchCommand implements Callable<Integer> {
                         continue;
                     }
                     String job = t.getNamespace() + "/" + t.getName();
-                    out.printf("%s  %-28s %-11s -> %-11s %s%n", t.getTime(), job, t.getFrom() == null ? "(new)" : t.getFrom(), t.getTo(),
+                    out.printf(
+                            "%s  %-28s %-11s -> %-11s %s%n",
+                            t.getTime(),
+                            job,
+                            t.getFrom() == null ? "(new)" : t.getFrom(),
+                            t.getTo(),
                             t.getMessage() == null ? (t.getReason() == null ? "" : t.getReason()) : t.getMessage());
                     out.flush();
                     if (phases.containsKey(job)) {

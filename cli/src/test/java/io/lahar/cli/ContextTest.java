@@ -1,17 +1,16 @@
 package io.lahar.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The order every verb finds a setting in: flag, environment variable, context, default. */
 class ContextTest {
@@ -34,9 +33,11 @@ class ContextTest {
                 .contains("flag:1");
         assertThat(ctx.resolve(null, Map.of("LAHAR_BOOTSTRAP", "env:2"), "LAHAR_BOOTSTRAP", Context.BOOTSTRAP))
                 .contains("env:2");
-        assertThat(ctx.resolve(null, Map.of(), "LAHAR_BOOTSTRAP", Context.BOOTSTRAP)).contains("ctx:9092");
+        assertThat(ctx.resolve(null, Map.of(), "LAHAR_BOOTSTRAP", Context.BOOTSTRAP))
+                .contains("ctx:9092");
         assertThat(ctx.resolve(" ", Map.of("LAHAR_BOOTSTRAP", ""), "LAHAR_BOOTSTRAP", Context.BOOTSTRAP))
-                .as("blank is unset").contains("ctx:9092");
+                .as("blank is unset")
+                .contains("ctx:9092");
         assertThat(ctx.resolve(null, Map.of(), "LAHAR_SERVER", Context.SERVER)).isEmpty();
     }
 
@@ -45,7 +46,8 @@ class ContextTest {
         Path file = context("token.file=api-token\nkafka.config=/etc/lahar/client.properties\n");
         Context ctx = Context.find(null, Map.of(Context.ENV, file.toString()));
 
-        assertThat(ctx.get(Context.TOKEN_FILE)).contains(dir.resolve("api-token").toString());
+        assertThat(ctx.get(Context.TOKEN_FILE))
+                .contains(dir.resolve("api-token").toString());
         assertThat(ctx.get(Context.KAFKA_CONFIG)).contains("/etc/lahar/client.properties");
         assertThat(ctx.source()).isEqualTo("context " + file);
     }
@@ -77,19 +79,25 @@ class ContextTest {
 
         KafkaOptions.Resolved where = options.resolve(cli.getCommandSpec(), Map.of());
 
-        assertThat(where.kafka()).containsEntry("bootstrap.servers", "broker:9093")
-                .containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512")
-                .containsEntry("ssl.truststore.location", "/tmp/t.p12").doesNotContainKey("linger.ms");
+        assertThat(where.kafka())
+                .containsEntry("bootstrap.servers", "broker:9093")
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("ssl.truststore.location", "/tmp/t.p12")
+                .doesNotContainKey("linger.ms");
         assertThat(where.registry()).isEqualTo("http://r/apis/registry/v3");
     }
 
     @Test
     void aVerbWithoutABrokerSaysWhereToSetOne() {
         StringWriter err = new StringWriter();
-        int code = Lahar.run(new String[]{"watch", "--context", "/dev/null"}, new PrintWriter(new StringWriter()),
+        int code = Lahar.run(
+                new String[] {"watch", "--context", "/dev/null"},
+                new PrintWriter(new StringWriter()),
                 new PrintWriter(err));
 
         assertThat(code).isEqualTo(Lahar.EXIT_INPUT);
-        assertThat(err.toString()).contains("--bootstrap is required (or LAHAR_BOOTSTRAP, or a Lahar context; context /dev/null)");
+        assertThat(err.toString())
+                .contains("--bootstrap is required (or LAHAR_BOOTSTRAP, or a Lahar context; context /dev/null)");
     }
 }

@@ -2,7 +2,6 @@ package io.lahar.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,17 +10,18 @@ final class JsonLines {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private JsonLines() {
-    }
+    private JsonLines() {}
 
     static List<JsonNode> of(String output) {
-        return output.lines().map(l -> {
-            try {
-                return JSON.readTree(l);
-            } catch (Exception e) {
-                throw new AssertionError(l, e);
-            }
-        }).toList();
+        return output.lines()
+                .map(l -> {
+                    try {
+                        return JSON.readTree(l);
+                    } catch (Exception e) {
+                        throw new AssertionError(l, e);
+                    }
+                })
+                .toList();
     }
 
     static List<String> strings(JsonNode array) {

@@ -1,19 +1,18 @@
 package io.lahar.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PlanCommandTest {
 
@@ -78,7 +77,11 @@ class PlanCommandTest {
 
     @Test
     void plansSeveralSnapshotFilesAndPrintsTheFourSections() throws Exception {
-        int code = plan("-f", file("nodes.yaml", NODES).toString(), "-f", file("jobs.yaml", JOBS).toString());
+        int code = plan(
+                "-f",
+                file("nodes.yaml", NODES).toString(),
+                "-f",
+                file("jobs.yaml", JOBS).toString());
         assertThat(code).as(err.toString()).isZero();
         JsonNode y = output();
         assertThat(y.path("bindings")).hasSize(3);
@@ -89,7 +92,9 @@ class PlanCommandTest {
             assertThat(b.path("action").asText()).isEqualTo("allocate");
         }
         List<String> groups = new ArrayList<>();
-        y.path("podGroups").forEach(g -> groups.add(g.path("name").asText() + ":" + g.path("phase").asText()));
+        y.path("podGroups")
+                .forEach(g -> groups.add(
+                        g.path("name").asText() + ":" + g.path("phase").asText()));
         assertThat(groups).containsExactly("nowhere:Rejected", "train:Running");
         JsonNode rejected = y.path("podGroups").get(0);
         assertThat(rejected.path("errors").toString()).contains("spec.queue").contains("missing");
@@ -138,8 +143,11 @@ class PlanCommandTest {
                 """;
         int code = plan("-f", file("bad.yaml", bad).toString());
         assertThat(code).isEqualTo(Lahar.EXIT_INPUT);
-        assertThat(err.toString()).contains("error: " + dir.resolve("bad.yaml") + "[0].status.allocatable",
-                "bad.yaml[1].spec.nodeName", "warning: ignored " + dir.resolve("bad.yaml") + "[2]: Widget example.com/v1");
+        assertThat(err.toString())
+                .contains(
+                        "error: " + dir.resolve("bad.yaml") + "[0].status.allocatable",
+                        "bad.yaml[1].spec.nodeName",
+                        "warning: ignored " + dir.resolve("bad.yaml") + "[2]: Widget example.com/v1");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -163,10 +171,12 @@ class PlanCommandTest {
                             - labelSelector: {matchLabels: {app: apart}}
                               topologyKey: kubernetes.io/hostname
                 """;
-        assertThat(plan("-f", file("s.yaml", NODES + "---\n" + jobs).toString())).isZero();
+        assertThat(plan("-f", file("s.yaml", NODES + "---\n" + jobs).toString()))
+                .isZero();
         JsonNode bindings = output().path("bindings");
         assertThat(bindings).hasSize(2);
-        assertThat(bindings.get(0).path("node").asText()).isNotEqualTo(bindings.get(1).path("node").asText());
+        assertThat(bindings.get(0).path("node").asText())
+                .isNotEqualTo(bindings.get(1).path("node").asText());
     }
 
     @Test
@@ -181,7 +191,8 @@ class PlanCommandTest {
                   topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Sometimes}]
                 """;
         assertThat(plan("-f", file("p.yaml", NODES + "---\n" + pod).toString())).isEqualTo(Lahar.EXIT_INPUT);
-        assertThat(err.toString()).contains("p.yaml[2].spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value");
+        assertThat(err.toString())
+                .contains("p.yaml[2].spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value");
         String conf = """
                 actions: "enqueue, allocate"
                 tiers:
@@ -189,9 +200,15 @@ class PlanCommandTest {
                   - name: nodeorder
                     arguments: {nodeaffinity.wieght: 2}
                 """;
-        assertThat(plan("-f", file("s.yaml", NODES).toString(), "--conf", file("c.yaml", conf).toString()))
+        assertThat(plan(
+                        "-f",
+                        file("s.yaml", NODES).toString(),
+                        "--conf",
+                        file("c.yaml", conf).toString()))
                 .isEqualTo(Lahar.EXIT_INPUT);
-        assertThat(err.toString()).contains("tiers[0].plugins[0].arguments.nodeaffinity.wieght: unknown argument of plugin \"nodeorder\"");
+        assertThat(err.toString())
+                .contains(
+                        "tiers[0].plugins[0].arguments.nodeaffinity.wieght: unknown argument of plugin \"nodeorder\"");
     }
 
     @Test
@@ -219,10 +236,12 @@ class PlanCommandTest {
                 """;
         Path s = file("s.yaml", NODES + "---\n" + job);
         Path c = file("c.yaml", conf);
-        assertThat(plan("-f", s.toString(), "--conf", c.toString(), "--sessions", "1")).isZero();
+        assertThat(plan("-f", s.toString(), "--conf", c.toString(), "--sessions", "1"))
+                .isZero();
         assertThat(output().path("podGroups").get(0).path("phase").asText()).isEqualTo("Pending");
         out.getBuffer().setLength(0);
-        assertThat(plan("-f", s.toString(), "--conf", c.toString(), "--sessions", "1", "--now", "2026-01-01T00:31:00Z")).isZero();
+        assertThat(plan("-f", s.toString(), "--conf", c.toString(), "--sessions", "1", "--now", "2026-01-01T00:31:00Z"))
+                .isZero();
         assertThat(output().path("podGroups").get(0).path("phase").asText()).isEqualTo("Inqueue");
         assertThat(plan("-f", s.toString(), "--now", "yesterday")).isEqualTo(Lahar.EXIT_INPUT);
         assertThat(err.toString()).contains("--now: not an RFC 3339 time");
@@ -231,7 +250,11 @@ class PlanCommandTest {
     @Test
     void aBadConfOrMissingFileOrZeroSessionsIsExitTwo() throws Exception {
         Path s = file("s.yaml", NODES);
-        assertThat(plan("-f", s.toString(), "--conf", file("c.yaml", "actions: \"teleport\"\ntiers: []\n").toString()))
+        assertThat(plan(
+                        "-f",
+                        s.toString(),
+                        "--conf",
+                        file("c.yaml", "actions: \"teleport\"\ntiers: []\n").toString()))
                 .isEqualTo(Lahar.EXIT_INPUT);
         assertThat(err.toString()).contains("unknown action \"teleport\"");
         assertThat(plan("-f", dir.resolve("nope.yaml").toString())).isEqualTo(Lahar.EXIT_INPUT);
@@ -251,7 +274,11 @@ class PlanCommandTest {
                 kind: Deployment
                 metadata: {name: web}
                 """;
-        int code = plan("-f", file("s.yaml", NODES + "---\n" + JOBS).toString(), "-f", file("more.yaml", more).toString());
+        int code = plan(
+                "-f",
+                file("s.yaml", NODES + "---\n" + JOBS).toString(),
+                "-f",
+                file("more.yaml", more).toString());
         assertThat(code).as(err.toString()).isZero();
         assertThat(err.toString()).contains("warning: ignored", "JobFlow flow", "Deployment apps/v1");
         assertThat(output().path("bindings")).hasSize(3);

@@ -1,9 +1,8 @@
 package io.lahar.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -11,8 +10,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SimulateCommandTest {
 
@@ -81,8 +80,22 @@ class SimulateCommandTest {
         assertThat(last.path("message").asText()).contains("PodFailed: pod tf-job-worker-1 exited 137 -> RestartJob");
         List<String> fields = new java.util.ArrayList<>();
         last.fieldNames().forEachRemaining(fields::add);
-        assertThat(fields).startsWith("step", "phase", "version", "retryCount", "pending", "running", "succeeded",
-                "failed", "terminating", "unknown", "reason", "message", "transitions", "pods");
+        assertThat(fields)
+                .startsWith(
+                        "step",
+                        "phase",
+                        "version",
+                        "retryCount",
+                        "pending",
+                        "running",
+                        "succeeded",
+                        "failed",
+                        "terminating",
+                        "unknown",
+                        "reason",
+                        "message",
+                        "transitions",
+                        "pods");
     }
 
     @Test
@@ -113,6 +126,7 @@ class SimulateCommandTest {
         assertThat(l.get(0).path("pods").size()).isZero();
         assertThat(l.get(1).path("pods").size()).isEqualTo(3);
     }
+
     @Test
     void existingQueuesDecideWhereAJobMayGo() throws Exception {
         Path q1 = dir.resolve("q1.yaml");
@@ -130,12 +144,14 @@ class SimulateCommandTest {
                 spec: {weight: 1}
                 """);
         String job = JOB.replace("spec:\n  policies:", "spec:\n  queue: prod\n  policies:");
-        assertThat(simulate(job, "", "--existing", q1.toString(), q2.toString())).isZero();
+        assertThat(simulate(job, "", "--existing", q1.toString(), q2.toString()))
+                .isZero();
         assertThat(lines().get(0).path("phase").asText()).isEqualTo("Pending");
         out.getBuffer().setLength(0);
         assertThat(simulate(job, "", "--existing", q1.toString())).isEqualTo(1);
         assertThat(err.toString()).contains("spec.queue");
     }
+
     @Test
     void aQueueBesideTheJobExistsBeforeIt() throws Exception {
         String both = """
@@ -149,13 +165,15 @@ class SimulateCommandTest {
         assertThat(simulate(JOB + "---\n" + JOB, "")).isEqualTo(2);
         assertThat(err.toString()).contains("expected exactly one Job");
     }
+
     @Test
     void actionsShowWhatTheEngineAskedOfTheWorld() throws Exception {
         assertThat(simulate(JOB, "{\"command\":\"RestartJob\"}\n", "--actions")).isZero();
         List<JsonNode> l = lines();
         assertThat(l.get(0).path("actions").toString()).contains("UpsertPodGroup tf-job", "CreatePod tf-job-ps-0");
-        assertThat(l.get(1).path("actions").toString()).contains("DeletePod tf-job-worker-1", "DeletePodGroup tf-job",
-                "CreatePod tf-job-worker-1 (version 1)");
+        assertThat(l.get(1).path("actions").toString())
+                .contains(
+                        "DeletePod tf-job-worker-1", "DeletePodGroup tf-job", "CreatePod tf-job-worker-1 (version 1)");
     }
 
     private static final String FRAMEWORK_JOB = """
@@ -181,37 +199,67 @@ class SimulateCommandTest {
 
     private static Map<String, String> env(JsonNode createPod) {
         Map<String, String> env = new LinkedHashMap<>();
-        createPod.at("/template/spec/containers/0/env").forEach(e -> env.put(e.path("name").asText(),
-                e.has("value") ? e.path("value").asText() : "from " + e.at("/valueFrom/configMapKeyRef/name").asText()));
+        createPod
+                .at("/template/spec/containers/0/env")
+                .forEach(e -> env.put(
+                        e.path("name").asText(),
+                        e.has("value")
+                                ? e.path("value").asText()
+                                : "from "
+                                        + e.at("/valueFrom/configMapKeyRef/name")
+                                                .asText()));
         return env;
     }
 
     /** One pod's environment per framework plugin, as the pod intents on lahar.pod-intents carry it. */
     @Test
     void intentsShowWhatEachFrameworkPluginGaveAPod() throws Exception {
-        assertThat(simulate(FRAMEWORK_JOB.formatted("ddp", "pytorch: []", "master", "master"), "", "--intents")).isZero();
+        assertThat(simulate(FRAMEWORK_JOB.formatted("ddp", "pytorch: []", "master", "master"), "", "--intents"))
+                .isZero();
         JsonNode worker = createPod("ddp-worker-1");
-        assertThat(env(worker)).containsEntry("MASTER_ADDR", "ddp-master-0.ddp").containsEntry("MASTER_PORT", "23456")
-                .containsEntry("WORLD_SIZE", "3").containsEntry("RANK", "2");
-        assertThat(worker.at("/template/spec/containers/0/ports/0/name").asText()).isEqualTo("pytorchjob-port");
+        assertThat(env(worker))
+                .containsEntry("MASTER_ADDR", "ddp-master-0.ddp")
+                .containsEntry("MASTER_PORT", "23456")
+                .containsEntry("WORLD_SIZE", "3")
+                .containsEntry("RANK", "2");
+        assertThat(worker.at("/template/spec/containers/0/ports/0/name").asText())
+                .isEqualTo("pytorchjob-port");
 
         out.getBuffer().setLength(0);
-        assertThat(simulate(FRAMEWORK_JOB.formatted("mnist", "tensorflow: [--port=5000]", "ps", "ps"), "", "--intents")).isZero();
-        assertThat(env(createPod("mnist-worker-0"))).containsEntry("TF_CONFIG", "{\"cluster\":{\"ps\":[\"mnist-ps-0.mnist:5000\"],"
-                + "\"worker\":[\"mnist-worker-0.mnist:5000\",\"mnist-worker-1.mnist:5000\"]},\"task\":{\"type\":\"worker\",\"index\":0}}");
+        assertThat(simulate(FRAMEWORK_JOB.formatted("mnist", "tensorflow: [--port=5000]", "ps", "ps"), "", "--intents"))
+                .isZero();
+        assertThat(env(createPod("mnist-worker-0")))
+                .containsEntry(
+                        "TF_CONFIG",
+                        "{\"cluster\":{\"ps\":[\"mnist-ps-0.mnist:5000\"],"
+                                + "\"worker\":[\"mnist-worker-0.mnist:5000\",\"mnist-worker-1.mnist:5000\"]},\"task\":{\"type\":\"worker\",\"index\":0}}");
 
         out.getBuffer().setLength(0);
-        assertThat(simulate(FRAMEWORK_JOB.formatted("rc", "ray: []", "head", "head"), "", "--intents")).isZero();
-        assertThat(createPod("rc-worker-1").at("/template/spec/containers/0/command/2").asText())
+        assertThat(simulate(FRAMEWORK_JOB.formatted("rc", "ray: []", "head", "head"), "", "--intents"))
+                .isZero();
+        assertThat(createPod("rc-worker-1")
+                        .at("/template/spec/containers/0/command/2")
+                        .asText())
                 .isEqualTo("ray start --block --address=rc-head-0.rc:6379");
-        assertThat(createPod("rc-head-0").at("/template/spec/containers/0/ports").findValuesAsText("name"))
+        assertThat(createPod("rc-head-0")
+                        .at("/template/spec/containers/0/ports")
+                        .findValuesAsText("name"))
                 .containsExactly("gcs", "dashboard", "client-server");
-        assertThat(lines().get(0).path("intents").findValues("EnsureService")).extracting(s -> s.path("name").asText())
+        assertThat(lines().get(0).path("intents").findValues("EnsureService"))
+                .extracting(s -> s.path("name").asText())
                 .contains("rc-head-svc");
 
         out.getBuffer().setLength(0);
-        assertThat(simulate(FRAMEWORK_JOB.formatted("npu", "pytorch: [], hcclrank: []", "master", "master"), "", "--intents")).isZero();
-        assertThat(createPod("npu-worker-0").path("annotations").path("hccl/rankIndex").asText()).isEqualTo("1");
+        assertThat(simulate(
+                        FRAMEWORK_JOB.formatted("npu", "pytorch: [], hcclrank: []", "master", "master"),
+                        "",
+                        "--intents"))
+                .isZero();
+        assertThat(createPod("npu-worker-0")
+                        .path("annotations")
+                        .path("hccl/rankIndex")
+                        .asText())
+                .isEqualTo("1");
     }
 
     /** The seed's TensorFlow example as the project ships it (with the tensorflow plugin): TF_CONFIG beside env's and svc's. */
@@ -219,15 +267,26 @@ class SimulateCommandTest {
     void theTensorflowExamplesPodsGetTfConfig() throws Exception {
         Path example = Path.of("..", "examples", "tf-dist-mnist.yaml");
         assertThat(simulate(Files.readString(example), "", "--intents")).isZero();
-        assertThat(env(createPod("tf-dist-mnist-ps-0"))).containsOnlyKeys("VK_TASK_INDEX", "VC_TASK_INDEX", "VC_PS_HOSTS",
-                "VC_PS_NUM", "VC_WORKER_HOSTS", "VC_WORKER_NUM", "TF_CONFIG").containsEntry("TF_CONFIG",
-                "{\"cluster\":{\"ps\":[\"tf-dist-mnist-ps-0.tf-dist-mnist:2222\"],\"worker\":[\"tf-dist-mnist-worker-0.tf-dist-mnist:2222\","
-                        + "\"tf-dist-mnist-worker-1.tf-dist-mnist:2222\"]},\"task\":{\"type\":\"ps\",\"index\":0}}");
+        assertThat(env(createPod("tf-dist-mnist-ps-0")))
+                .containsOnlyKeys(
+                        "VK_TASK_INDEX",
+                        "VC_TASK_INDEX",
+                        "VC_PS_HOSTS",
+                        "VC_PS_NUM",
+                        "VC_WORKER_HOSTS",
+                        "VC_WORKER_NUM",
+                        "TF_CONFIG")
+                .containsEntry(
+                        "TF_CONFIG",
+                        "{\"cluster\":{\"ps\":[\"tf-dist-mnist-ps-0.tf-dist-mnist:2222\"],\"worker\":[\"tf-dist-mnist-worker-0.tf-dist-mnist:2222\","
+                                + "\"tf-dist-mnist-worker-1.tf-dist-mnist:2222\"]},\"task\":{\"type\":\"ps\",\"index\":0}}");
     }
 
     @Test
     void aBadFrameworkPluginArgumentIsRejectedWithItsPath() throws Exception {
-        assertThat(simulate(FRAMEWORK_JOB.formatted("ddp", "pytorch: [--port, x]", "master", "master"), "")).isEqualTo(1);
-        assertThat(err.toString()).contains("error: spec.plugins.pytorch: invalid value \"x\" for flag -port: parse error");
+        assertThat(simulate(FRAMEWORK_JOB.formatted("ddp", "pytorch: [--port, x]", "master", "master"), ""))
+                .isEqualTo(1);
+        assertThat(err.toString())
+                .contains("error: spec.plugins.pytorch: invalid value \"x\" for flag -port: parse error");
     }
 }

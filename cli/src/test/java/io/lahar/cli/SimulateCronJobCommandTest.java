@@ -1,17 +1,16 @@
 package io.lahar.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lahar simulate} with a CronJob: admission, its controller over a script of ticks, one line per step. */
 class SimulateCronJobCommandTest {
@@ -65,25 +64,38 @@ class SimulateCronJobCommandTest {
         assertThat(l.get(0).path("nextScheduleTime").asText()).isEqualTo("2026-12-01T10:05:00Z");
         assertThat(strings(l.get(1).path("created"))).containsExactly("volcano-cronjob-example-29935325");
         assertThat(l.get(1).path("status").path("lastScheduleTime").asText()).isEqualTo("2026-12-01T10:05:00Z");
-        assertThat(l.get(1).path("status").path("active").get(0).path("name").asText()).isEqualTo("volcano-cronjob-example-29935325");
+        assertThat(l.get(1).path("status").path("active").get(0).path("name").asText())
+                .isEqualTo("volcano-cronjob-example-29935325");
         assertThat(strings(l.get(3).path("created"))).isEmpty();
-        assertThat(strings(l.get(3).path("events"))).anySatisfy(e -> assertThat(e).startsWith("ForbidConcurrent"));
-        assertThat(strings(l.get(5).path("events"))).anySatisfy(e -> assertThat(e).startsWith("SawCompletedJob"));
-        assertThat(strings(l.get(5).path("created"))).as("10:10 is past its 60 s deadline").isEmpty();
+        assertThat(strings(l.get(3).path("events")))
+                .anySatisfy(e -> assertThat(e).startsWith("ForbidConcurrent"));
+        assertThat(strings(l.get(5).path("events")))
+                .anySatisfy(e -> assertThat(e).startsWith("SawCompletedJob"));
+        assertThat(strings(l.get(5).path("created")))
+                .as("10:10 is past its 60 s deadline")
+                .isEmpty();
         assertThat(strings(l.get(6).path("created"))).containsExactly("volcano-cronjob-example-29935335");
-        assertThat(l.get(6).path("jobs").path("volcano-cronjob-example-29935325").asText()).isEqualTo("Completed");
+        assertThat(l.get(6)
+                        .path("jobs")
+                        .path("volcano-cronjob-example-29935325")
+                        .asText())
+                .isEqualTo("Completed");
     }
 
     @Test
     void aJobThatJobAdmissionRefusesIsAnEventOnTheCronJob() throws Exception {
         Path cron = dir.resolve("cron.yaml");
-        Files.writeString(cron, Files.readString(EXAMPLE).replace("schedulerName: volcano", "schedulerName: volcano\n      queue: gpu"));
+        Files.writeString(
+                cron,
+                Files.readString(EXAMPLE)
+                        .replace("schedulerName: volcano", "schedulerName: volcano\n      queue: gpu"));
         int code = simulate("{\"advance\":\"5m\"}\n", "2026-12-01T10:00:00Z", cron);
         assertThat(code).isZero();
         JsonNode step = lines().get(1);
         assertThat(strings(step.path("created"))).isEmpty();
-        assertThat(strings(step.path("events"))).anySatisfy(e -> assertThat(e)
-                .startsWith("FailedCreate").contains("spec.queue: queue \"gpu\" not found"));
+        assertThat(strings(step.path("events")))
+                .anySatisfy(
+                        e -> assertThat(e).startsWith("FailedCreate").contains("spec.queue: queue \"gpu\" not found"));
         assertThat(step.path("status").path("active").isMissingNode()).isTrue();
     }
 
@@ -93,7 +105,9 @@ class SimulateCronJobCommandTest {
         Files.writeString(cron, Files.readString(EXAMPLE).replace("\"*/5 * * * *\"", "\"*/5 * * *\""));
         int code = simulate("{\"advance\":\"5m\"}\n", "2026-12-01T10:00:00Z", cron);
         assertThat(code).isEqualTo(Lahar.EXIT_REJECTED);
-        assertThat(err.toString()).contains("error: spec.schedule: schedule is not a valid cron expression: expected exactly 5 fields, found 4");
+        assertThat(err.toString())
+                .contains(
+                        "error: spec.schedule: schedule is not a valid cron expression: expected exactly 5 fields, found 4");
     }
 
     @Test

@@ -1,17 +1,16 @@
 package io.lahar.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lahar simulate} with JobTemplates and a JobFlow: admission, the flow engine, one line per step. */
 class SimulateFlowCommandTest {
@@ -75,7 +74,9 @@ class SimulateFlowCommandTest {
         assertThat(l.get(1).path("phase").asText()).isEqualTo("Running");
         assertThat(strings(l.get(3).path("created"))).containsExactly("test-a", "test-b", "test-c", "test-d");
         assertThat(l.get(5).path("jobs").path("test-c").asText()).isEqualTo("Running");
-        assertThat(l.get(5).path("jobs").path("test-d").asText()).as("c and d run in parallel").isEqualTo("Running");
+        assertThat(l.get(5).path("jobs").path("test-d").asText())
+                .as("c and d run in parallel")
+                .isEqualTo("Running");
         assertThat(strings(l.get(6).path("created"))).as("e waits for d").doesNotContain("test-e");
         assertThat(strings(l.get(7).path("created"))).contains("test-e");
         JsonNode last = l.get(8);
@@ -83,8 +84,16 @@ class SimulateFlowCommandTest {
         assertThat(strings(last.path("created"))).isEmpty();
         assertThat(strings(last.path("deleted"))).containsExactly("test-a", "test-b", "test-c", "test-d", "test-e");
         JsonNode status = last.path("status");
-        for (String f : List.of("pendingJobs", "runningJobs", "completedJobs", "failedJobs", "terminatedJobs",
-                "unKnowJobs", "jobStatusList", "conditions", "state")) {
+        for (String f : List.of(
+                "pendingJobs",
+                "runningJobs",
+                "completedJobs",
+                "failedJobs",
+                "terminatedJobs",
+                "unKnowJobs",
+                "jobStatusList",
+                "conditions",
+                "state")) {
             assertThat(status.has(f)).as(f).isTrue();
         }
         assertThat(strings(status.path("completedJobs"))).hasSize(5);
@@ -184,7 +193,8 @@ class SimulateFlowCommandTest {
         int code = simulate("", TEMPLATES, Path.of("..", "examples", "invalid-jobflow-cycle.yaml"));
         assertThat(code).isEqualTo(1);
         assertThat(out.toString()).isEmpty();
-        assertThat(err.toString()).contains("spec.flows: jobflow flows do not form a directed acyclic graph (DAG)")
+        assertThat(err.toString())
+                .contains("spec.flows: jobflow flows do not form a directed acyclic graph (DAG)")
                 .contains("spec.flows[4].dependsOn.targets[0]: flow \"x\" not found in this jobflow")
                 .contains("[JobFlow cyclic]");
     }
@@ -223,7 +233,8 @@ class SimulateFlowCommandTest {
         assertThat(simulate("", TEMPLATES, SEED_FLOW, SEED_FLOW)).isEqualTo(2);
         assertThat(err.toString()).contains("expected JobTemplates and exactly one JobFlow");
         err.getBuffer().setLength(0);
-        assertThat(simulate("{\"job\":\"a\",\"phase\":\"Done\"}", TEMPLATES, SEED_FLOW)).isEqualTo(2);
+        assertThat(simulate("{\"job\":\"a\",\"phase\":\"Done\"}", TEMPLATES, SEED_FLOW))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("line 1: phase: expected one of");
         assertThat(out.toString()).isEmpty();
     }
@@ -252,6 +263,8 @@ class SimulateFlowCommandTest {
         List<JsonNode> l = lines();
         assertThat(strings(l.get(1).path("created"))).containsExactly("w-a", "w-c");
         assertThat(l.get(1).at("/status/conditions/w-b/phase").asText()).isEqualTo("Skipped");
-        assertThat(l.get(2).path("phase").asText()).as("the failure had its branch").isEqualTo("Succeed");
+        assertThat(l.get(2).path("phase").asText())
+                .as("the failure had its branch")
+                .isEqualTo("Succeed");
     }
 }

@@ -1,15 +1,14 @@
 package io.lahar.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What {@code lahar submit} refuses before it connects to anything: nothing here needs a broker. */
 class SubmitCommandTest {
@@ -19,8 +18,8 @@ class SubmitCommandTest {
 
     /** {@code lahar submit -f <manifest> ...} against a broker and a registry, with {@code extra} arguments. */
     static AdmitCommandTest.Run submit(Path file, String bootstrap, String registry, String... extra) {
-        List<String> args = new ArrayList<>(List.of("submit", "-f", file.toString(), "--bootstrap", bootstrap,
-                "--registry", registry));
+        List<String> args = new ArrayList<>(
+                List.of("submit", "-f", file.toString(), "--bootstrap", bootstrap, "--registry", registry));
         args.addAll(List.of(extra));
         return AdmitCommandTest.lahar(args.toArray(String[]::new));
     }
@@ -44,9 +43,10 @@ class SubmitCommandTest {
     void unknownFieldsAreRefusedBeforeSendingAsKubectlDoesByDefault() throws IOException {
         AdmitCommandTest.Run r = run(JOB);
         assertThat(r.code()).isEqualTo(Lahar.EXIT_REJECTED);
-        assertThat(r.errLines()).containsExactly(
-                "error: spec.minAvailabel: unknown field (--validate=strict) [Job team/j]",
-                "error: spec.tasks[0].replica: unknown field (--validate=strict) [Job team/j]");
+        assertThat(r.errLines())
+                .containsExactly(
+                        "error: spec.minAvailabel: unknown field (--validate=strict) [Job team/j]",
+                        "error: spec.tasks[0].replica: unknown field (--validate=strict) [Job team/j]");
         assertThat(r.out()).isEmpty();
     }
 

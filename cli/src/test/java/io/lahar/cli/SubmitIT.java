@@ -1,11 +1,23 @@
 package io.lahar.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.LaharTopology;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -18,19 +30,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code lahar submit} against the real topology on the test broker: every hostile job gets its
@@ -67,12 +66,24 @@ class SubmitIT {
 
     /** Only what this test sends: other tests' inputs on the shared broker are not this app's to answer. */
     private void startAtTheEnd(String groupId) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.GROUP_ID_CONFIG, groupId,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        groupId,
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
-            for (Topics.TopicSpec topic : List.of(Topics.JOB_COMMANDS, Topics.POD_EVENTS, Topics.SCHEDULER_DECISIONS,
-                    Topics.CLOCK, Topics.FLOW_COMMANDS, Topics.FLOW_CLOCK)) {
+            for (Topics.TopicSpec topic : List.of(
+                    Topics.JOB_COMMANDS,
+                    Topics.POD_EVENTS,
+                    Topics.SCHEDULER_DECISIONS,
+                    Topics.CLOCK,
+                    Topics.FLOW_COMMANDS,
+                    Topics.FLOW_CLOCK)) {
                 for (int p = 0; p < topic.partitions(); p++) {
                     partitions.add(new TopicPartition(topic.name(), p));
                 }
@@ -129,8 +140,9 @@ class SubmitIT {
         AdmitCommandTest.Run r = submit(job("huge", Integer.MAX_VALUE, "", ""));
         assertThat(r.code()).isEqualTo(Lahar.EXIT_REJECTED);
         assertThat(r.out()).contains("Rejected Job: default/huge-" + run);
-        assertThat(r.err()).contains("error: spec.tasks[0].replicas: must be no more than 5000, the limit of pods per job"
-                + " (was 2147483647) [Job default/huge-" + run + "]");
+        assertThat(r.err())
+                .contains("error: spec.tasks[0].replicas: must be no more than 5000, the limit of pods per job"
+                        + " (was 2147483647) [Job default/huge-" + run + "]");
     }
 
     @Test
@@ -144,7 +156,8 @@ class SubmitIT {
     void aCommandTooLargeForARecordIsReportedAtOnce() throws IOException {
         AdmitCommandTest.Run r = submit(job("huger", 1, "x".repeat(1_100_000), ""));
         assertThat(r.code()).isEqualTo(Lahar.EXIT_REJECTED);
-        assertThat(r.err()).contains("error: job default/huger-" + run + ": not sent: the command is too large for one"
-                + " Kafka record");
+        assertThat(r.err())
+                .contains("error: job default/huger-" + run + ": not sent: the command is too large for one"
+                        + " Kafka record");
     }
 }

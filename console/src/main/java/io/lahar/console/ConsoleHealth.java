@@ -16,7 +16,9 @@ public class ConsoleHealth implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        return HealthCheckResponse.named("console-views").status(console.caughtUp())
-                .withData("readOnly", console.actions().readOnly()).build();
+        return HealthCheckResponse.named("console-views")
+                .status(console.caughtUp())
+                .withData("readOnly", console.actions().readOnly())
+                .build();
     }
 }

@@ -113,8 +113,14 @@ public class ConsoleService {
     @PostConstruct
     void create() {
         metrics = new ConsoleMetrics(registry);
-        views = new ConsoleViews(new ConsoleViews.Limits(transitionsPerJob, podsPerJob, jobsWithHistory, deadLetters,
-                ConsoleViews.Limits.DEFAULT.changedKeys()), metrics);
+        views = new ConsoleViews(
+                new ConsoleViews.Limits(
+                        transitionsPerJob,
+                        podsPerJob,
+                        jobsWithHistory,
+                        deadLetters,
+                        ConsoleViews.Limits.DEFAULT.changedKeys()),
+                metrics);
         metrics.watch(views);
         events = new EventStream(views, clientBuffer, writeQueueBytes, registry);
         actions = new StreamsApi(apiUrl, apiToken, apiTokenFile, apiTimeout);
@@ -125,8 +131,8 @@ public class ConsoleService {
     }
 
     void start(@Observes StartupEvent event) {
-        RegistrySerdes serdes = new RegistrySerdes(registryUrl,
-                RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)));
+        RegistrySerdes serdes = new RegistrySerdes(
+                registryUrl, RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)));
         KafkaClients kafka = KafkaClients.of(kafkaConfig);
         feed = new TopicFeed(kafka, serdes, views);
         records = new RecordLookup(kafka, serdes);
@@ -134,16 +140,21 @@ public class ConsoleService {
         events.start(eventsInterval.toMillis(), heartbeat.toMillis());
         lag = new ConsumerLag(kafka, lagGroups, registry);
         long every = metricsInterval.toMillis();
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                metrics.refresh();
-                lag.refresh();
-            } catch (RuntimeException e) {
-                LOG.warn("could not refresh the console's metrics", e);
-            }
-        }, every, every, TimeUnit.MILLISECONDS);
-        LOG.infof("console reading the public topics of %s; actions %s", kafka,
-                actions.readOnly() ? "disabled (read-only: no API token)" : "through " + apiUrl);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        metrics.refresh();
+                        lag.refresh();
+                    } catch (RuntimeException e) {
+                        LOG.warn("could not refresh the console's metrics", e);
+                    }
+                },
+                every,
+                every,
+                TimeUnit.MILLISECONDS);
+        LOG.infof(
+                "console reading the public topics of %s; actions %s",
+                kafka, actions.readOnly() ? "disabled (read-only: no API token)" : "through " + apiUrl);
     }
 
     void stop(@Observes ShutdownEvent event) {

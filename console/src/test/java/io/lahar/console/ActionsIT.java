@@ -43,8 +43,11 @@ class ActionsIT {
     public static class WithToken implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("lahar.console.api-url", "http://127.0.0.1:" + STREAMS_APP.getAddress().getPort(),
-                    "lahar.console.api-token-file", TOKEN.toString());
+            return Map.of(
+                    "lahar.console.api-url",
+                    "http://127.0.0.1:" + STREAMS_APP.getAddress().getPort(),
+                    "lahar.console.api-token-file",
+                    TOKEN.toString());
         }
     }
 
@@ -57,12 +60,14 @@ class ActionsIT {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
             server.createContext("/", exchange -> {
-                RECEIVED.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath() + " "
+                RECEIVED.add(exchange.getRequestMethod() + " "
+                        + exchange.getRequestURI().getRawPath() + " "
                         + exchange.getRequestHeaders().getFirst("Authorization"));
                 boolean resume = exchange.getRequestURI().getPath().endsWith("ResumeJob");
                 byte[] body = (resume
-                        ? "{\"error\":\"ResumeJob rejected\",\"violations\":[{\"path\":\"action\",\"message\":\"the job is not aborted\"}]}"
-                        : "{\"requestId\":\"r1\",\"accepted\":true}").getBytes(StandardCharsets.UTF_8);
+                                ? "{\"error\":\"ResumeJob rejected\",\"violations\":[{\"path\":\"action\",\"message\":\"the job is not aborted\"}]}"
+                                : "{\"requestId\":\"r1\",\"accepted\":true}")
+                        .getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
                 exchange.sendResponseHeaders(resume ? 422 : 200, body.length);
                 exchange.getResponseBody().write(body);
@@ -92,7 +97,8 @@ class ActionsIT {
     }
 
     private HttpResponse<String> send(String method, String path, boolean marker) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(root.resolve(path)).method(method, HttpRequest.BodyPublishers.noBody());
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(root.resolve(path)).method(method, HttpRequest.BodyPublishers.noBody());
         if (marker) {
             b.header("X-Lahar-Console", "1");
         }
@@ -109,7 +115,9 @@ class ActionsIT {
         assertThat(RECEIVED).containsExactly("POST /api/v1/jobs/ns-a/tf%20job/actions/AbortJob Bearer first-token");
 
         HttpResponse<String> resume = send("POST", "api/jobs/ns-a/j/actions/ResumeJob", true);
-        assertThat(resume.statusCode()).as("the streams-app's refusal, passed on").isEqualTo(422);
+        assertThat(resume.statusCode())
+                .as("the streams-app's refusal, passed on")
+                .isEqualTo(422);
         assertThat(resume.body()).contains("the job is not aborted");
 
         Files.writeString(TOKEN, "rotated-token");
@@ -118,11 +126,15 @@ class ActionsIT {
 
         int before = RECEIVED.size();
         assertThat(send("POST", "api/jobs/ns-a/j/actions/AbortJob", false).statusCode())
-                .as("without the console's header (another site's page)").isEqualTo(403);
-        assertThat(send("POST", "api/jobs/ns-a/j/actions/TerminateJob", true).statusCode()).isEqualTo(422);
+                .as("without the console's header (another site's page)")
+                .isEqualTo(403);
+        assertThat(send("POST", "api/jobs/ns-a/j/actions/TerminateJob", true).statusCode())
+                .isEqualTo(422);
         assertThat(RECEIVED).hasSize(before);
 
         Files.writeString(TOKEN, "");
-        assertThat(send("GET", "api/summary", false).body()).as("an empty token file: read-only").contains("\"readOnly\":true");
+        assertThat(send("GET", "api/summary", false).body())
+                .as("an empty token file: read-only")
+                .contains("\"readOnly\":true");
     }
 }

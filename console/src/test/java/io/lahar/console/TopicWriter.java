@@ -10,11 +10,11 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -28,16 +28,24 @@ public final class TopicWriter implements AutoCloseable {
 
     public TopicWriter(String bootstrap, String registryUrl) {
         this.serdes = new RegistrySerdes(registryUrl);
-        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5),
-                new StringSerializer(), new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     /** Every topic of the contract, with its partitions and cleanup policy; those that exist are left. */
     public static void createTopics(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             var existing = admin.listTopics().names().get();
-            List<NewTopic> missing = Topics.all().stream().filter(t -> !existing.contains(t.name()))
+            List<NewTopic> missing = Topics.all().stream()
+                    .filter(t -> !existing.contains(t.name()))
                     .map(t -> new NewTopic(t.name(), t.partitions(), (short) 1)
                             .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, t.cleanupPolicy())))
                     .toList();
@@ -53,9 +61,12 @@ public final class TopicWriter implements AutoCloseable {
 
     @SuppressWarnings("unchecked")
     public void send(Topics.TopicSpec topic, String key, SpecificRecord value) {
-        byte[] bytes = value == null ? null : serializers.computeIfAbsent(value.getClass(),
-                c -> (Serializer<SpecificRecord>) (Serializer<?>) serdes.value((Class<SpecificRecord>) c).serializer())
-                .serialize(topic.name(), value);
+        byte[] bytes = value == null
+                ? null
+                : serializers
+                        .computeIfAbsent(value.getClass(), c -> (Serializer<SpecificRecord>) (Serializer<?>)
+                                serdes.value((Class<SpecificRecord>) c).serializer())
+                        .serialize(topic.name(), value);
         sendRaw(topic, key, bytes);
     }
 

@@ -5,24 +5,23 @@ import io.lahar.bridge.kafka.BridgeConsumer;
 import io.lahar.bridge.kafka.KafkaRecordSink;
 import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.reconcile.CommandResultReporter;
+import io.lahar.bridge.reconcile.CronJobStatusWriter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.EngineDeletions;
-import io.lahar.bridge.reconcile.CronJobStatusWriter;
 import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.NodeWatcher;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
-import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.PodWatcher;
+import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.reconcile.VolcanoApiWatcher;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
-import org.jboss.logging.Logger;
-
 import java.time.Clock;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * The k8s-bridge, assembled: the input loop (intents, decisions, pod groups, job status → the
@@ -42,13 +41,31 @@ public final class Bridge implements AutoCloseable {
      *                        only its objects watched), or empty for the whole cluster
      * @param publishNodes    publish the node inventory (one bridge per cluster should)
      */
-    public record Settings(KafkaClients kafka, String registryUrl, RegistrySerdes.Credentials registryCredentials,
-                           String groupId, boolean watchVolcanoApi, Optional<String> namespace, boolean publishNodes) {
+    public record Settings(
+            KafkaClients kafka,
+            String registryUrl,
+            RegistrySerdes.Credentials registryCredentials,
+            String groupId,
+            boolean watchVolcanoApi,
+            Optional<String> namespace,
+            boolean publishNodes) {
 
         /** A plaintext cluster and an open registry. */
-        public Settings(String bootstrapServers, String registryUrl, String groupId, boolean watchVolcanoApi,
-                        Optional<String> namespace, boolean publishNodes) {
-            this(KafkaClients.plaintext(bootstrapServers), registryUrl, null, groupId, watchVolcanoApi, namespace, publishNodes);
+        public Settings(
+                String bootstrapServers,
+                String registryUrl,
+                String groupId,
+                boolean watchVolcanoApi,
+                Optional<String> namespace,
+                boolean publishNodes) {
+            this(
+                    KafkaClients.plaintext(bootstrapServers),
+                    registryUrl,
+                    null,
+                    groupId,
+                    watchVolcanoApi,
+                    namespace,
+                    publishNodes);
         }
     }
 
@@ -59,7 +76,12 @@ public final class Bridge implements AutoCloseable {
     private final NodeWatcher nodes;
     private final VolcanoApiWatcher volcano;
 
-    private Bridge(KafkaRecordSink sink, BridgeConsumer consumer, PodWatcher pods, NodeWatcher nodes, VolcanoApiWatcher volcano) {
+    private Bridge(
+            KafkaRecordSink sink,
+            BridgeConsumer consumer,
+            PodWatcher pods,
+            NodeWatcher nodes,
+            VolcanoApiWatcher volcano) {
         this.sink = sink;
         this.consumer = consumer;
         this.pods = pods;
@@ -76,15 +98,28 @@ public final class Bridge implements AutoCloseable {
         KafkaRecordSink sink = new KafkaRecordSink(settings.kafka(), serdes);
         PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate);
         DecisionReconciler decisions = new DecisionReconciler(client, retry);
-        BridgeConsumer consumer = new BridgeConsumer(settings.kafka(), serdes, settings.groupId(),
-                intents, decisions, new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
-                new FlowStatusWriter(client, retry), new CronJobStatusWriter(client, retry), new QueueStatusWriter(client, retry),
-                new CommandResultReporter(client, retry), sink, settings.namespace());
+        BridgeConsumer consumer = new BridgeConsumer(
+                settings.kafka(),
+                serdes,
+                settings.groupId(),
+                intents,
+                decisions,
+                new PodGroupReconciler(client, retry),
+                new JobStatusWriter(client, retry),
+                new FlowStatusWriter(client, retry),
+                new CronJobStatusWriter(client, retry),
+                new QueueStatusWriter(client, retry),
+                new CommandResultReporter(client, retry),
+                sink,
+                settings.namespace());
         // Pod changes are noticed by the loop's retry of waiting work between polls (at most a
         // poll interval later); the watcher itself never calls into the cluster.
         PodWatcher pods = new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS, settings.namespace()).start();
-        NodeWatcher nodes = settings.publishNodes() ? new NodeWatcher(client, sink, clock, RESYNC_MILLIS).start() : null;
-        VolcanoApiWatcher volcano = settings.watchVolcanoApi() ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS, settings.namespace()).start() : null;
+        NodeWatcher nodes =
+                settings.publishNodes() ? new NodeWatcher(client, sink, clock, RESYNC_MILLIS).start() : null;
+        VolcanoApiWatcher volcano = settings.watchVolcanoApi()
+                ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS, settings.namespace()).start()
+                : null;
         Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano);
         bridge.loop.start();
         LOG.infof("k8s-bridge started: Kafka %s, cluster %s", settings.kafka(), client.getMasterUrl());

@@ -14,8 +14,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 public final class BridgeHealth {
 
-    private BridgeHealth() {
-    }
+    private BridgeHealth() {}
 
     @Liveness
     @ApplicationScoped
@@ -25,7 +24,9 @@ public final class BridgeHealth {
 
         @Override
         public HealthCheckResponse call() {
-            return HealthCheckResponse.named("k8s-bridge").status(!service.enabled() || service.running()).build();
+            return HealthCheckResponse.named("k8s-bridge")
+                    .status(!service.enabled() || service.running())
+                    .build();
         }
     }
 
@@ -38,8 +39,11 @@ public final class BridgeHealth {
         @Override
         public HealthCheckResponse call() {
             boolean reading = service.running() && service.holding().isEmpty();
-            return HealthCheckResponse.named("k8s-bridge input").status(!service.enabled() || reading)
-                    .withData("input", service.holding().map(why -> "held: " + why).orElse("read"))
+            return HealthCheckResponse.named("k8s-bridge input")
+                    .status(!service.enabled() || reading)
+                    .withData(
+                            "input",
+                            service.holding().map(why -> "held: " + why).orElse("read"))
                     .build();
         }
     }

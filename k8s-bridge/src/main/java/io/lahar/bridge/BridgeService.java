@@ -4,21 +4,20 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.quarkus.runtime.ShutdownEvent;
-import io.smallrye.common.annotation.Identifier;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
-
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.StreamSupport;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * Starts the bridge with the service, on the cluster Quarkus' Kubernetes client is configured for
@@ -40,19 +39,25 @@ public class BridgeService {
     @Inject
     @Identifier("default-kafka-broker")
     Map<String, Object> kafkaConfig;
+
     @ConfigProperty(name = "lahar.schema-registry.url")
     String registryUrl;
+
     @ConfigProperty(name = "lahar.bridge.group-id", defaultValue = "lahar-k8s-bridge")
     String groupId;
+
     @ConfigProperty(name = "lahar.bridge.watch-volcano-api", defaultValue = "true")
     boolean watchVolcanoApi;
+
     @ConfigProperty(name = "lahar.bridge.namespace")
     Optional<String> namespace;
+
     @ConfigProperty(name = "lahar.bridge.publish-nodes", defaultValue = "true")
     boolean publishNodes;
 
     @Inject
     Config config;
+
     @Inject
     Instance<KubernetesClient> client;
 
@@ -63,10 +68,19 @@ public class BridgeService {
             LOG.info("k8s-bridge disabled (lahar.bridge.enabled=false)");
             return;
         }
-        refuseEmbeddedClusterOptions(StreamSupport.stream(config.getPropertyNames().spliterator(), false).toList());
-        bridge = Bridge.start(client.get(), new Bridge.Settings(KafkaClients.of(kafkaConfig), registryUrl,
-                        RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)), groupId, watchVolcanoApi,
-                        namespace.filter(n -> !n.isBlank()), publishNodes),
+        refuseEmbeddedClusterOptions(
+                StreamSupport.stream(config.getPropertyNames().spliterator(), false)
+                        .toList());
+        bridge = Bridge.start(
+                client.get(),
+                new Bridge.Settings(
+                        KafkaClients.of(kafkaConfig),
+                        registryUrl,
+                        RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)),
+                        groupId,
+                        watchVolcanoApi,
+                        namespace.filter(n -> !n.isBlank()),
+                        publishNodes),
                 Clock.systemUTC());
     }
 
@@ -78,11 +92,13 @@ public class BridgeService {
     static void refuseEmbeddedClusterOptions(List<String> propertyNames) {
         List<String> stale = propertyNames.stream()
                 .filter(n -> n.startsWith(EMBEDDED_CLUSTER_PREFIX) || n.startsWith(EMBEDDED_CLUSTER_ENV_PREFIX))
-                .sorted().toList();
+                .sorted()
+                .toList();
         if (!stale.isEmpty()) {
-            throw new IllegalStateException(String.join(", ", stale) + ": the bridge no longer starts an embedded"
-                    + " cluster; run the kube-emulator (java -jar kube-emulator/target/kube-emulator.jar --kubeconfig FILE,"
-                    + " see docs/embedded-cluster.md) and point the bridge at its kubeconfig (-Dkubeconfig=FILE or KUBECONFIG)");
+            throw new IllegalStateException(
+                    String.join(", ", stale) + ": the bridge no longer starts an embedded"
+                            + " cluster; run the kube-emulator (java -jar kube-emulator/target/kube-emulator.jar --kubeconfig FILE,"
+                            + " see docs/embedded-cluster.md) and point the bridge at its kubeconfig (-Dkubeconfig=FILE or KUBECONFIG)");
         }
     }
 

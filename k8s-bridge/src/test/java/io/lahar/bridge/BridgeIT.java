@@ -1,5 +1,7 @@
 package io.lahar.bridge;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -18,6 +20,14 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -32,17 +42,6 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
-
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The bridge on the real broker and registry, against the embedded cluster: intents in → one pod
@@ -70,32 +69,58 @@ class BridgeIT {
         RegistrySerdes serdes = new RegistrySerdes(infra.registryUrl());
 
         try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults()
-                .withNodes(NodeSpec.parse("2x{cpu=8,memory=32Gi}")).withTimeScale(0.1));
-             Bridge bridge = Bridge.start(cluster.client(),
-                     new Bridge.Settings(infra.bootstrapServers(), infra.registryUrl(), "bridge-it-" + suffix, true,
-                             Optional.of(ns), false),
-                     Clock.systemUTC());
-             KafkaProducer<String, byte[]> producer = producer(infra);
-             KafkaConsumer<String, byte[]> consumer = consumer(infra, suffix)) {
+                        .withNodes(NodeSpec.parse("2x{cpu=8,memory=32Gi}"))
+                        .withTimeScale(0.1));
+                Bridge bridge = Bridge.start(
+                        cluster.client(),
+                        new Bridge.Settings(
+                                infra.bootstrapServers(),
+                                infra.registryUrl(),
+                                "bridge-it-" + suffix,
+                                true,
+                                Optional.of(ns),
+                                false),
+                        Clock.systemUTC());
+                KafkaProducer<String, byte[]> producer = producer(infra);
+                KafkaConsumer<String, byte[]> consumer = consumer(infra, suffix)) {
             KubernetesClient client = cluster.client();
             String template = """
                     {"metadata":{"annotations":{"lahar.io/sim-duration":"3s","lahar.io/sim-exit-code":"2"}},
                      "spec":{"containers":[{"name":"main","image":"busybox"}]}}""";
             PodIntent intent = TestIntents.create(ns, job, "worker", 0, 1, template);
             send(producer, serdes, Topics.POD_INTENTS.name(), key, intent);
-            send(producer, serdes, Topics.POD_INTENTS.name(), key, intent);   // redelivered
-            producer.send(new ProducerRecord<>(Topics.POD_INTENTS.name(), key, new byte[] {9, 9, 9})).get();
-            send(producer, serdes, Topics.SCHEDULER_DECISIONS.name(), key, SchedulerDecision.newBuilder()
-                    .setNamespace(ns).setJob(job).setPodGroup(job).setEpoch(1).setTime(TestIntents.T0)
-                    .setDecision(Bind.newBuilder().setPod(job + "-worker-0").setNode("node-1").setAction("allocate").setJobVersion(1).build())
-                    .build());
-            GenericKubernetesResource vcjob = new KubernetesSerialization().unmarshal("""
+            send(producer, serdes, Topics.POD_INTENTS.name(), key, intent); // redelivered
+            producer.send(new ProducerRecord<>(Topics.POD_INTENTS.name(), key, new byte[] {9, 9, 9}))
+                    .get();
+            send(
+                    producer,
+                    serdes,
+                    Topics.SCHEDULER_DECISIONS.name(),
+                    key,
+                    SchedulerDecision.newBuilder()
+                            .setNamespace(ns)
+                            .setJob(job)
+                            .setPodGroup(job)
+                            .setEpoch(1)
+                            .setTime(TestIntents.T0)
+                            .setDecision(Bind.newBuilder()
+                                    .setPod(job + "-worker-0")
+                                    .setNode("node-1")
+                                    .setAction("allocate")
+                                    .setJobVersion(1)
+                                    .build())
+                            .build());
+            GenericKubernetesResource vcjob =
+                    new KubernetesSerialization().unmarshal("""
                     apiVersion: batch.volcano.sh/v1alpha1
                     kind: Job
                     metadata: {name: %s-cr, namespace: %s}
                     spec: {minAvailable: 1, tasks: [{name: t, replicas: 1, template: {spec: {containers: [{name: c, image: x}]}}}]}
                     """.formatted(job, ns), GenericKubernetesResource.class);
-            client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(ns).resource(vcjob).create();
+            client.genericKubernetesResources(VolcanoKinds.JOBS)
+                    .inNamespace(ns)
+                    .resource(vcjob)
+                    .create();
 
             Deserializer<PodEvent> events = serdes.value(PodEvent.class).deserializer();
             Deserializer<DeadLetter> letters = serdes.value(DeadLetter.class).deserializer();
@@ -105,21 +130,32 @@ class BridgeIT {
             List<JobCommand> submitted = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (System.nanoTime() < deadline
-                    && (seen.stream().noneMatch(e -> e.getPhase().equals("Failed")) || dead.isEmpty() || submitted.isEmpty())) {
+                    && (seen.stream().noneMatch(e -> e.getPhase().equals("Failed"))
+                            || dead.isEmpty()
+                            || submitted.isEmpty())) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     if (record.topic().equals(Topics.POD_EVENTS.name()) && key.equals(record.key())) {
                         seen.add(events.deserialize(record.topic(), record.value()));
                     } else if (record.topic().equals(Topics.DEAD_LETTERS.name()) && key.equals(record.key())) {
                         dead.add(letters.deserialize(record.topic(), record.value()));
-                    } else if (record.topic().equals(Topics.JOB_COMMANDS.name()) && Topics.jobKey(ns, job + "-cr").equals(record.key())) {
+                    } else if (record.topic().equals(Topics.JOB_COMMANDS.name())
+                            && Topics.jobKey(ns, job + "-cr").equals(record.key())) {
                         submitted.add(commands.deserialize(record.topic(), record.value()));
                     }
                 }
             }
 
-            assertThat(client.pods().inNamespace(ns).withLabel(PodLabels.JOB_NAME, job).list().getItems()).hasSize(1);
+            assertThat(client.pods()
+                            .inNamespace(ns)
+                            .withLabel(PodLabels.JOB_NAME, job)
+                            .list()
+                            .getItems())
+                    .hasSize(1);
             assertThat(seen).extracting(PodEvent::getPhase).containsSubsequence("Pending", "Running", "Failed");
-            PodEvent failed = seen.stream().filter(e -> e.getPhase().equals("Failed")).findFirst().orElseThrow();
+            PodEvent failed = seen.stream()
+                    .filter(e -> e.getPhase().equals("Failed"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(failed.getNode()).isEqualTo("node-1");
             assertThat(failed.getPod()).isEqualTo(job + "-worker-0");
             assertThat(failed.getContainers()).singleElement().satisfies(c -> {
@@ -130,15 +166,24 @@ class BridgeIT {
                 assertThat(d.getTopic()).isEqualTo(Topics.POD_INTENTS.name());
                 assertThat(d.getProcessor()).isEqualTo("k8s-bridge");
             });
-            assertThat(submitted).singleElement().satisfies(c -> assertThat(c.getCommand()).isInstanceOf(SubmitJob.class));
+            assertThat(submitted)
+                    .singleElement()
+                    .satisfies(c -> assertThat(c.getCommand()).isInstanceOf(SubmitJob.class));
             assertThat(bridge.isRunning()).isTrue();
         }
     }
 
-    private static void send(KafkaProducer<String, byte[]> producer, RegistrySerdes serdes, String topic, String key,
-                             SpecificRecord value) throws Exception {
+    private static void send(
+            KafkaProducer<String, byte[]> producer,
+            RegistrySerdes serdes,
+            String topic,
+            String key,
+            SpecificRecord value)
+            throws Exception {
         @SuppressWarnings({"unchecked", "rawtypes"})
-        byte[] bytes = ((org.apache.kafka.common.serialization.Serde) serdes.value(value.getClass())).serializer().serialize(topic, value);
+        byte[] bytes = ((org.apache.kafka.common.serialization.Serde) serdes.value(value.getClass()))
+                .serializer()
+                .serialize(topic, value);
         producer.send(new ProducerRecord<>(topic, key, bytes)).get();
     }
 
@@ -152,7 +197,8 @@ class BridgeIT {
         Map<String, Object> config = new HashMap<>(infra.kafkaClientConfig());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "bridge-it-reader-" + suffix);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
         consumer.subscribe(List.of(Topics.POD_EVENTS.name(), Topics.DEAD_LETTERS.name(), Topics.JOB_COMMANDS.name()));
         // Join the group and take the end positions before anything is sent.
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -3,6 +3,12 @@ package io.lahar.bridge;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -18,13 +24,6 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Predicate;
-
 /**
  * The Kafka side of the bridge's integration tests: every contract topic created, a producer that
  * writes Avro through the registry, and a reader that collects, per topic, the records of the keys
@@ -37,6 +36,7 @@ final class BridgeKafka implements AutoCloseable {
     private final KafkaConsumer<String, byte[]> consumer;
     /** topic → the decoded values (null for tombstones) of the watched keys, in order. */
     private final Map<String, List<Object>> seen = new HashMap<>();
+
     private final Map<String, Deserializer<?>> decoders = new HashMap<>();
     private final Predicate<String> keys;
 
@@ -44,7 +44,11 @@ final class BridgeKafka implements AutoCloseable {
      * @param read       topic → the Avro class of its values, for the topics to collect
      * @param keys       which keys to collect
      */
-    BridgeKafka(LaharInfra infra, String groupSuffix, Map<String, Class<? extends SpecificRecord>> read, Predicate<String> keys) {
+    BridgeKafka(
+            LaharInfra infra,
+            String groupSuffix,
+            Map<String, Class<? extends SpecificRecord>> read,
+            Predicate<String> keys) {
         createTopics(infra);
         this.serdes = new RegistrySerdes(infra.registryUrl());
         this.keys = keys;
@@ -76,7 +80,8 @@ final class BridgeKafka implements AutoCloseable {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     void send(String topic, String key, SpecificRecord value) {
-        byte[] bytes = value == null ? null
+        byte[] bytes = value == null
+                ? null
                 : ((Serde) serdes.value(value.getClass())).serializer().serialize(topic, value);
         sendBytes(topic, key, bytes);
     }
@@ -98,7 +103,9 @@ final class BridgeKafka implements AutoCloseable {
             }
             for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                 if (record.key() != null && keys.test(record.key())) {
-                    Object value = record.value() == null ? null : decoders.get(record.topic()).deserialize(record.topic(), record.value());
+                    Object value = record.value() == null
+                            ? null
+                            : decoders.get(record.topic()).deserialize(record.topic(), record.value());
                     seen.computeIfAbsent(record.topic(), t -> new ArrayList<>()).add(value);
                 }
             }
@@ -108,7 +115,10 @@ final class BridgeKafka implements AutoCloseable {
 
     /** The collected values of a topic, tombstones left out. */
     <T> List<T> values(String topic, Class<T> type) {
-        return seen.getOrDefault(topic, List.of()).stream().filter(type::isInstance).map(type::cast).toList();
+        return seen.getOrDefault(topic, List.of()).stream()
+                .filter(type::isInstance)
+                .map(type::cast)
+                .toList();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.lahar.bridge;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
@@ -15,8 +17,6 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -24,8 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Work that waits in the bridge's memory survives a restart of the bridge: a create waiting for
@@ -52,55 +51,92 @@ class BridgeRestartIT {
         String restarted = job + "-worker-0";
         String deleted = job + "-worker-1";
         String marker = job + "-worker-2";
-        try (BridgeKafka kafka = new BridgeKafka(infra, suffix, Map.of(Topics.JOB_COMMANDS.name(), JobCommand.class), key::equals);
-             EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("2x{cpu=8,memory=32Gi}")))) {
+        try (BridgeKafka kafka = new BridgeKafka(
+                        infra, suffix, Map.of(Topics.JOB_COMMANDS.name(), JobCommand.class), key::equals);
+                EmbeddedCluster cluster = EmbeddedCluster.start(
+                        EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("2x{cpu=8,memory=32Gi}")))) {
             KubernetesClient client = cluster.client();
-            Bridge.Settings settings = new Bridge.Settings(infra.bootstrapServers(), infra.registryUrl(), group, false, Optional.of(ns), false);
+            Bridge.Settings settings = new Bridge.Settings(
+                    infra.bootstrapServers(), infra.registryUrl(), group, false, Optional.of(ns), false);
 
             try (Bridge first = Bridge.start(client, settings, Clock.systemUTC())) {
                 // The job's first version runs worker-0; the engine restarts the job: worker-0 of
                 // version 2 must wait for the old pod to go, and so must its bind.
                 kafka.send(Topics.POD_INTENTS.name(), key, TestIntents.create(ns, job, "worker", 0, 1, template));
-                assertThat(kafka.pollUntil(WAIT, () -> version(client, ns, restarted) == 1)).isTrue();
+                assertThat(kafka.pollUntil(WAIT, () -> version(client, ns, restarted) == 1))
+                        .isTrue();
                 kafka.send(Topics.POD_INTENTS.name(), key, TestIntents.create(ns, job, "worker", 0, 2, template));
                 kafka.send(Topics.SCHEDULER_DECISIONS.name(), key, bind(ns, job, restarted, "node-1", 2));
                 // Behind them, in the same partition: a pod created and deleted again, then a marker.
                 kafka.send(Topics.POD_INTENTS.name(), key, TestIntents.create(ns, job, "worker", 1, 2, template));
                 kafka.send(Topics.POD_INTENTS.name(), key, TestIntents.delete(ns, job, deleted, 2));
                 kafka.send(Topics.POD_INTENTS.name(), key, TestIntents.create(ns, job, "worker", 2, 2, template));
-                assertThat(kafka.pollUntil(WAIT, () -> client.pods().inNamespace(ns).withName(marker).get() != null)).isTrue();
-                assertThat(client.pods().inNamespace(ns).withName(deleted).get()).isNull();
+                assertThat(kafka.pollUntil(
+                                WAIT,
+                                () -> client.pods()
+                                                .inNamespace(ns)
+                                                .withName(marker)
+                                                .get()
+                                        != null))
+                        .isTrue();
+                assertThat(client.pods().inNamespace(ns).withName(deleted).get())
+                        .isNull();
                 assertThat(version(client, ns, restarted)).isEqualTo(1);
             }
 
             // While no bridge runs, the old pod finally goes.
             client.pods().inNamespace(ns).withName(restarted).delete();
-            assertThat(kafka.pollUntil(WAIT, () -> client.pods().inNamespace(ns).withName(restarted).get() == null)).isTrue();
+            assertThat(kafka.pollUntil(
+                            WAIT,
+                            () -> client.pods()
+                                            .inNamespace(ns)
+                                            .withName(restarted)
+                                            .get()
+                                    == null))
+                    .isTrue();
             client.pods().inNamespace(ns).withName(marker).delete();
 
             List<String> added = new CopyOnWriteArrayList<>();
             try (Watch watch = client.pods().inNamespace(ns).watch(new Watcher<>() {
-                     @Override
-                     public void eventReceived(Action action, Pod pod) {
-                         if (action == Action.ADDED) {
-                             added.add(pod.getMetadata().getName());
-                         }
-                     }
+                        @Override
+                        public void eventReceived(Action action, Pod pod) {
+                            if (action == Action.ADDED) {
+                                added.add(pod.getMetadata().getName());
+                            }
+                        }
 
-                     @Override
-                     public void onClose(WatcherException cause) {
-                     }
-                 });
-                 Bridge second = Bridge.start(client, settings, Clock.systemUTC())) {
+                        @Override
+                        public void onClose(WatcherException cause) {}
+                    });
+                    Bridge second = Bridge.start(client, settings, Clock.systemUTC())) {
                 // The waiting create and bind are read again and carried out.
                 assertThat(kafka.pollUntil(WAIT, () -> {
-                    Pod pod = client.pods().inNamespace(ns).withName(restarted).get();
-                    return pod != null && Pods.jobVersion(pod) == 2 && pod.getSpec().getNodeName() != null;
-                })).isTrue();
-                assertThat(client.pods().inNamespace(ns).withName(restarted).get().getSpec().getNodeName()).isEqualTo("node-1");
+                            Pod pod = client.pods()
+                                    .inNamespace(ns)
+                                    .withName(restarted)
+                                    .get();
+                            return pod != null
+                                    && Pods.jobVersion(pod) == 2
+                                    && pod.getSpec().getNodeName() != null;
+                        }))
+                        .isTrue();
+                assertThat(client.pods()
+                                .inNamespace(ns)
+                                .withName(restarted)
+                                .get()
+                                .getSpec()
+                                .getNodeName())
+                        .isEqualTo("node-1");
                 // Everything behind them is re-read too: the marker comes back (it was deleted
                 // outside the engine), the pod the engine deleted does not, not even for a moment.
-                assertThat(kafka.pollUntil(WAIT, () -> client.pods().inNamespace(ns).withName(marker).get() != null)).isTrue();
+                assertThat(kafka.pollUntil(
+                                WAIT,
+                                () -> client.pods()
+                                                .inNamespace(ns)
+                                                .withName(marker)
+                                                .get()
+                                        != null))
+                        .isTrue();
                 assertThat(added).contains(restarted, marker).doesNotContain(deleted);
                 assertThat(second.isRunning()).isTrue();
             }
@@ -114,8 +150,17 @@ class BridgeRestartIT {
 
     private static SchedulerDecision bind(String ns, String job, String pod, String node, int version) {
         return SchedulerDecision.newBuilder()
-                .setNamespace(ns).setJob(job).setPodGroup(job).setEpoch(1).setTime(TestIntents.T0)
-                .setDecision(Bind.newBuilder().setPod(pod).setNode(node).setAction("allocate").setJobVersion(version).build())
+                .setNamespace(ns)
+                .setJob(job)
+                .setPodGroup(job)
+                .setEpoch(1)
+                .setTime(TestIntents.T0)
+                .setDecision(Bind.newBuilder()
+                        .setPod(pod)
+                        .setNode(node)
+                        .setAction("allocate")
+                        .setJobVersion(version)
+                        .build())
                 .build();
     }
 }

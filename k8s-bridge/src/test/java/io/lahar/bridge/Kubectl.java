@@ -1,19 +1,18 @@
 package io.lahar.bridge;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** kubectl against the embedded cluster, when it is installed: what a Volcano user types. */
 public final class Kubectl {
 
     private static final Path KUBECTL = Path.of("/usr/bin/kubectl");
 
-    private Kubectl() {
-    }
+    private Kubectl() {}
 
     public static boolean installed() {
         return Files.isExecutable(KUBECTL);

@@ -4,7 +4,6 @@ import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.PodIntent;
-
 import java.time.Instant;
 import java.util.Map;
 
@@ -13,8 +12,7 @@ public final class TestIntents {
 
     public static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    private TestIntents() {
-    }
+    private TestIntents() {}
 
     public static String template(String command) {
         return """
@@ -26,11 +24,20 @@ public final class TestIntents {
     public static PodIntent create(String ns, String job, String task, int index, int version, String template) {
         String pod = job + "-" + task + "-" + index;
         return PodIntent.newBuilder()
-                .setNamespace(ns).setJob(job).setJobUid("uid-" + job).setTime(T0)
+                .setNamespace(ns)
+                .setJob(job)
+                .setJobUid("uid-" + job)
+                .setTime(T0)
                 .setIntent(CreatePod.newBuilder()
-                        .setPod(pod).setTask(task).setIndex(index).setJobVersion(version).setPodGroup(job)
-                        .setLabels(Map.of(PodLabels.JOB_NAME, job, PodLabels.JOB_NAMESPACE, ns, PodLabels.TASK_SPEC, task))
-                        .setAnnotations(Map.of(PodLabels.TASK_INDEX, Integer.toString(index), PodLabels.GROUP_NAME, job))
+                        .setPod(pod)
+                        .setTask(task)
+                        .setIndex(index)
+                        .setJobVersion(version)
+                        .setPodGroup(job)
+                        .setLabels(
+                                Map.of(PodLabels.JOB_NAME, job, PodLabels.JOB_NAMESPACE, ns, PodLabels.TASK_SPEC, task))
+                        .setAnnotations(
+                                Map.of(PodLabels.TASK_INDEX, Integer.toString(index), PodLabels.GROUP_NAME, job))
                         .setSchedulerName("volcano")
                         .setTemplate(template)
                         .build())
@@ -39,8 +46,15 @@ public final class TestIntents {
 
     public static PodIntent delete(String ns, String job, String pod, int version) {
         return PodIntent.newBuilder()
-                .setNamespace(ns).setJob(job).setJobUid("uid-" + job).setTime(T0)
-                .setIntent(DeletePod.newBuilder().setPod(pod).setJobVersion(version).setReason("RestartJob").build())
+                .setNamespace(ns)
+                .setJob(job)
+                .setJobUid("uid-" + job)
+                .setTime(T0)
+                .setIntent(DeletePod.newBuilder()
+                        .setPod(pod)
+                        .setJobVersion(version)
+                        .setReason("RestartJob")
+                        .build())
                 .build();
     }
 }

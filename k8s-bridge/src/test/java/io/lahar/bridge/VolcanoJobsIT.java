@@ -1,5 +1,7 @@
 package io.lahar.bridge;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -21,8 +23,6 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,8 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Volcano's Job API through the whole bridge, on the real broker and registry: a batch.volcano.sh
@@ -53,11 +52,20 @@ class VolcanoJobsIT {
         String ns = "vcjob-it-" + suffix;
         String job = "tf-" + suffix;
         String key = Topics.jobKey(ns, job);
-        try (BridgeKafka kafka = new BridgeKafka(infra, suffix, Map.of(Topics.JOB_COMMANDS.name(), JobCommand.class), key::equals);
-             EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=4,memory=8Gi}")));
-             Bridge bridge = Bridge.start(cluster.client(),
-                     new Bridge.Settings(infra.bootstrapServers(), infra.registryUrl(), "vcjob-it-" + suffix, true, Optional.of(ns), false),
-                     Clock.systemUTC())) {
+        try (BridgeKafka kafka = new BridgeKafka(
+                        infra, suffix, Map.of(Topics.JOB_COMMANDS.name(), JobCommand.class), key::equals);
+                EmbeddedCluster cluster = EmbeddedCluster.start(
+                        EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=4,memory=8Gi}")));
+                Bridge bridge = Bridge.start(
+                        cluster.client(),
+                        new Bridge.Settings(
+                                infra.bootstrapServers(),
+                                infra.registryUrl(),
+                                "vcjob-it-" + suffix,
+                                true,
+                                Optional.of(ns),
+                                false),
+                        Clock.systemUTC())) {
             KubernetesClient client = cluster.client();
             GenericKubernetesResource created = create(client, VolcanoKinds.JOBS, ns, """
                     apiVersion: batch.volcano.sh/v1alpha1
@@ -71,32 +79,68 @@ class VolcanoJobsIT {
                       - {name: worker, replicas: 1, template: {spec: {containers: [{name: w, image: tf}]}}}
                     """.formatted(job));
 
-            assertThat(kafka.pollUntil(WAIT, () -> !kafka.values(Topics.JOB_COMMANDS.name(), JobCommand.class).isEmpty())).isTrue();
-            JobCommand submit = kafka.values(Topics.JOB_COMMANDS.name(), JobCommand.class).getFirst();
-            assertThat(submit.getRequestId()).isEqualTo("k8s:" + created.getMetadata().getUid() + ":submit");
-            assertThat(submit.getCommand()).isInstanceOfSatisfying(SubmitJob.class,
-                    s -> assertThat(s.getManifest()).contains("\"name\":\"worker\"").contains("\"minAvailable\":2"));
+            assertThat(kafka.pollUntil(
+                            WAIT,
+                            () -> !kafka.values(Topics.JOB_COMMANDS.name(), JobCommand.class)
+                                    .isEmpty()))
+                    .isTrue();
+            JobCommand submit =
+                    kafka.values(Topics.JOB_COMMANDS.name(), JobCommand.class).getFirst();
+            assertThat(submit.getRequestId())
+                    .isEqualTo("k8s:" + created.getMetadata().getUid() + ":submit");
+            assertThat(submit.getCommand())
+                    .isInstanceOfSatisfying(
+                            SubmitJob.class,
+                            s -> assertThat(s.getManifest())
+                                    .contains("\"name\":\"worker\"")
+                                    .contains("\"minAvailable\":2"));
 
             // The engine's answer: the job's status on lahar.job-status.
             Instant t0 = Instant.parse("2026-03-01T10:00:00Z");
-            kafka.send(Topics.JOB_STATUS.name(), key, JobStatusRecord.newBuilder()
-                    .setNamespace(ns).setName(job).setUid("lahar-uid").setQueue("default").setManifest("{}").setTime(t0.plusSeconds(5))
-                    .setStatus(JobStatus.newBuilder()
-                            .setState(JobState.newBuilder().setPhase("Running").setReason("PodsRunning")
-                                    .setLastTransitionTime(t0.plusSeconds(5)).build())
-                            .setMinAvailable(2).setPending(1).setRunning(1).setSucceeded(0).setFailed(0)
-                            .setVersion(2).setRetryCount(1).setRunningDuration(90_500L)
-                            .setTaskStatusCount(Map.of("worker", new TaskState(Map.of("Running", 1)),
-                                    "ps", new TaskState(Map.of("Pending", 1))))
-                            .setConditions(List.of(new JobCondition("Pending", t0), new JobCondition("Running", t0.plusSeconds(5))))
-                            .build())
-                    .build());
-            var jobs = client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(ns).withName(job);
-            assertThat(kafka.pollUntil(WAIT, () -> jobs.get().<Object>get("status") != null)).isTrue();
+            kafka.send(
+                    Topics.JOB_STATUS.name(),
+                    key,
+                    JobStatusRecord.newBuilder()
+                            .setNamespace(ns)
+                            .setName(job)
+                            .setUid("lahar-uid")
+                            .setQueue("default")
+                            .setManifest("{}")
+                            .setTime(t0.plusSeconds(5))
+                            .setStatus(JobStatus.newBuilder()
+                                    .setState(JobState.newBuilder()
+                                            .setPhase("Running")
+                                            .setReason("PodsRunning")
+                                            .setLastTransitionTime(t0.plusSeconds(5))
+                                            .build())
+                                    .setMinAvailable(2)
+                                    .setPending(1)
+                                    .setRunning(1)
+                                    .setSucceeded(0)
+                                    .setFailed(0)
+                                    .setVersion(2)
+                                    .setRetryCount(1)
+                                    .setRunningDuration(90_500L)
+                                    .setTaskStatusCount(Map.of(
+                                            "worker",
+                                            new TaskState(Map.of("Running", 1)),
+                                            "ps",
+                                            new TaskState(Map.of("Pending", 1))))
+                                    .setConditions(List.of(
+                                            new JobCondition("Pending", t0),
+                                            new JobCondition("Running", t0.plusSeconds(5))))
+                                    .build())
+                            .build());
+            var jobs = client.genericKubernetesResources(VolcanoKinds.JOBS)
+                    .inNamespace(ns)
+                    .withName(job);
+            assertThat(kafka.pollUntil(WAIT, () -> jobs.get().<Object>get("status") != null))
+                    .isTrue();
             GenericKubernetesResource withStatus = jobs.get();
             assertThat(withStatus.get("status", "state", "phase").toString()).isEqualTo("Running");
             assertThat(withStatus.get("status", "state", "reason").toString()).isEqualTo("PodsRunning");
-            assertThat(withStatus.get("status", "state", "lastTransitionTime").toString()).isEqualTo("2026-03-01T10:00:05Z");
+            assertThat(withStatus.get("status", "state", "lastTransitionTime").toString())
+                    .isEqualTo("2026-03-01T10:00:05Z");
             assertThat(number(withStatus, "status", "minAvailable")).isEqualTo(2);
             assertThat(number(withStatus, "status", "pending")).isEqualTo(1);
             assertThat(number(withStatus, "status", "running")).isEqualTo(1);
@@ -105,26 +149,52 @@ class VolcanoJobsIT {
             assertThat(number(withStatus, "status", "version")).isEqualTo(2);
             assertThat(number(withStatus, "status", "retryCount")).isEqualTo(1);
             assertThat(withStatus.get("status", "runningDuration").toString()).isEqualTo("1m30.5s");
-            assertThat(number(withStatus, "status", "taskStatusCount", "worker", "phase", "Running")).isEqualTo(1);
-            assertThat(withStatus.<List<Object>>get("status", "conditions")).containsExactly(
-                    Map.of("status", "Pending", "lastTransitionTime", "2026-03-01T10:00:00Z"),
-                    Map.of("status", "Running", "lastTransitionTime", "2026-03-01T10:00:05Z"));
+            assertThat(number(withStatus, "status", "taskStatusCount", "worker", "phase", "Running"))
+                    .isEqualTo(1);
+            assertThat(withStatus.<List<Object>>get("status", "conditions"))
+                    .containsExactly(
+                            Map.of("status", "Pending", "lastTransitionTime", "2026-03-01T10:00:00Z"),
+                            Map.of("status", "Running", "lastTransitionTime", "2026-03-01T10:00:05Z"));
             // The spec is untouched by the status write, and the write is no spec change: no UpdateJob.
-            assertThat(withStatus.<Object>get("spec", "minAvailable")).isEqualTo(created.<Object>get("spec", "minAvailable"));
+            assertThat(withStatus.<Object>get("spec", "minAvailable"))
+                    .isEqualTo(created.<Object>get("spec", "minAvailable"));
 
             // vcctl job suspend, then resume: Command CRs targeting the Job.
-            command(client, ns, job + "-abortjob-" + suffix, "AbortJob", job, created.getMetadata().getUid());
+            command(
+                    client,
+                    ns,
+                    job + "-abortjob-" + suffix,
+                    "AbortJob",
+                    job,
+                    created.getMetadata().getUid());
             assertThat(kafka.pollUntil(WAIT, () -> actions(kafka).size() == 1)).isTrue();
-            command(client, ns, job + "-resumejob-" + suffix, "ResumeJob", job, created.getMetadata().getUid());
+            command(
+                    client,
+                    ns,
+                    job + "-resumejob-" + suffix,
+                    "ResumeJob",
+                    job,
+                    created.getMetadata().getUid());
             assertThat(kafka.pollUntil(WAIT, () -> actions(kafka).size() == 2)).isTrue();
-            assertThat(actions(kafka)).extracting(JobActionCommand::getAction).containsExactly(JobAction.AbortJob, JobAction.ResumeJob);
+            assertThat(actions(kafka))
+                    .extracting(JobActionCommand::getAction)
+                    .containsExactly(JobAction.AbortJob, JobAction.ResumeJob);
             // Consumed, as Volcano's controller deletes a Command it has acted on.
-            assertThat(kafka.pollUntil(WAIT, () ->
-                    client.genericKubernetesResources(VolcanoKinds.COMMANDS).inNamespace(ns).list().getItems().isEmpty())).isTrue();
+            assertThat(kafka.pollUntil(
+                            WAIT,
+                            () -> client.genericKubernetesResources(VolcanoKinds.COMMANDS)
+                                    .inNamespace(ns)
+                                    .list()
+                                    .getItems()
+                                    .isEmpty()))
+                    .isTrue();
 
             jobs.delete();
-            assertThat(kafka.pollUntil(WAIT, () -> kafka.values(Topics.JOB_COMMANDS.name(), JobCommand.class).stream()
-                    .anyMatch(c -> c.getCommand() instanceof DeleteJob))).isTrue();
+            assertThat(kafka.pollUntil(
+                            WAIT,
+                            () -> kafka.values(Topics.JOB_COMMANDS.name(), JobCommand.class).stream()
+                                    .anyMatch(c -> c.getCommand() instanceof DeleteJob)))
+                    .isTrue();
             assertThat(kafka.values(Topics.JOB_COMMANDS.name(), JobCommand.class))
                     .extracting(c -> c.getCommand().getClass().getSimpleName())
                     .containsExactly("SubmitJob", "JobActionCommand", "JobActionCommand", "DeleteJob");
@@ -134,10 +204,14 @@ class VolcanoJobsIT {
 
     private static List<JobActionCommand> actions(BridgeKafka kafka) {
         return kafka.values(Topics.JOB_COMMANDS.name(), JobCommand.class).stream()
-                .map(JobCommand::getCommand).filter(JobActionCommand.class::isInstance).map(JobActionCommand.class::cast).toList();
+                .map(JobCommand::getCommand)
+                .filter(JobActionCommand.class::isInstance)
+                .map(JobActionCommand.class::cast)
+                .toList();
     }
 
-    private static void command(KubernetesClient client, String ns, String name, String action, String job, String uid) {
+    private static void command(
+            KubernetesClient client, String ns, String name, String action, String job, String uid) {
         create(client, VolcanoKinds.COMMANDS, ns, """
                 apiVersion: bus.volcano.sh/v1alpha1
                 kind: Command
@@ -147,9 +221,13 @@ class VolcanoJobsIT {
                 """.formatted(name, action, job, uid));
     }
 
-    static GenericKubernetesResource create(KubernetesClient client, ResourceDefinitionContext kind, String ns, String yaml) {
+    static GenericKubernetesResource create(
+            KubernetesClient client, ResourceDefinitionContext kind, String ns, String yaml) {
         GenericKubernetesResource cr = K8S.unmarshal(yaml, GenericKubernetesResource.class);
-        return client.genericKubernetesResources(kind).inNamespace(ns).resource(cr).create();
+        return client.genericKubernetesResources(kind)
+                .inNamespace(ns)
+                .resource(cr)
+                .create();
     }
 
     private static int number(GenericKubernetesResource cr, String... path) {

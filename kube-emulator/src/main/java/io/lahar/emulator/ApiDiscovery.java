@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
-
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,40 +47,115 @@ public final class ApiDiscovery {
                 core("secrets", "secret", "Secret", true, List.of(), List.of()),
                 core("events", "event", "Event", true, List.of("ev"), List.of()),
                 core("serviceaccounts", "serviceaccount", "ServiceAccount", true, List.of("sa"), List.of()),
-                core("persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", true,
-                        List.of("pvc"), List.of("status")),
+                core(
+                        "persistentvolumeclaims",
+                        "persistentvolumeclaim",
+                        "PersistentVolumeClaim",
+                        true,
+                        List.of("pvc"),
+                        List.of("status")),
                 core("endpoints", "endpoints", "Endpoints", true, List.of("ep"), List.of()),
-                builtIn("scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", "PriorityClass", false,
-                        List.of("pc"), List.of()),
-                builtIn("apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition",
-                        "CustomResourceDefinition", false, List.of("crd", "crds"), List.of("status")),
+                builtIn(
+                        "scheduling.k8s.io",
+                        "v1",
+                        "priorityclasses",
+                        "priorityclass",
+                        "PriorityClass",
+                        false,
+                        List.of("pc"),
+                        List.of()),
+                builtIn(
+                        "apiextensions.k8s.io",
+                        "v1",
+                        "customresourcedefinitions",
+                        "customresourcedefinition",
+                        "CustomResourceDefinition",
+                        false,
+                        List.of("crd", "crds"),
+                        List.of("status")),
                 // Volcano's CRDs, with the short names and status subresources their manifests declare.
                 custom("batch.volcano.sh", "v1alpha1", "jobs", "job", "Job", true, List.of("vcjob", "vj"), true),
-                custom("batch.volcano.sh", "v1alpha1", "cronjobs", "cronjob", "CronJob", true, List.of("cronvcjob", "cronvj"), true),
+                custom(
+                        "batch.volcano.sh",
+                        "v1alpha1",
+                        "cronjobs",
+                        "cronjob",
+                        "CronJob",
+                        true,
+                        List.of("cronvcjob", "cronvj"),
+                        true),
                 custom("bus.volcano.sh", "v1alpha1", "commands", "command", "Command", true, List.of(), false),
-                custom("scheduling.volcano.sh", "v1beta1", "podgroups", "podgroup", "PodGroup", true,
-                        List.of("pg", "podgroup-v1beta1"), true),
-                custom("scheduling.volcano.sh", "v1beta1", "queues", "queue", "Queue", false,
-                        List.of("q", "queue-v1beta1"), true),
+                custom(
+                        "scheduling.volcano.sh",
+                        "v1beta1",
+                        "podgroups",
+                        "podgroup",
+                        "PodGroup",
+                        true,
+                        List.of("pg", "podgroup-v1beta1"),
+                        true),
+                custom(
+                        "scheduling.volcano.sh",
+                        "v1beta1",
+                        "queues",
+                        "queue",
+                        "Queue",
+                        false,
+                        List.of("q", "queue-v1beta1"),
+                        true),
                 custom("flow.volcano.sh", "v1alpha1", "jobflows", "jobflow", "JobFlow", true, List.of("jf"), true),
-                custom("flow.volcano.sh", "v1alpha1", "jobtemplates", "jobtemplate", "JobTemplate", true,
-                        List.of("jt"), true)));
+                custom(
+                        "flow.volcano.sh",
+                        "v1alpha1",
+                        "jobtemplates",
+                        "jobtemplate",
+                        "JobTemplate",
+                        true,
+                        List.of("jt"),
+                        true)));
     }
 
-    private static ApiResource core(String plural, String singular, String kind, boolean namespaced,
-                                    List<String> shortNames, List<String> subresources) {
+    private static ApiResource core(
+            String plural,
+            String singular,
+            String kind,
+            boolean namespaced,
+            List<String> shortNames,
+            List<String> subresources) {
         return new ApiResource("", "v1", plural, singular, kind, namespaced, shortNames, subresources, false);
     }
 
-    private static ApiResource builtIn(String group, String version, String plural, String singular, String kind,
-                                       boolean namespaced, List<String> shortNames, List<String> subresources) {
+    private static ApiResource builtIn(
+            String group,
+            String version,
+            String plural,
+            String singular,
+            String kind,
+            boolean namespaced,
+            List<String> shortNames,
+            List<String> subresources) {
         return new ApiResource(group, version, plural, singular, kind, namespaced, shortNames, subresources, false);
     }
 
-    private static ApiResource custom(String group, String version, String plural, String singular, String kind,
-                                      boolean namespaced, List<String> shortNames, boolean status) {
-        return new ApiResource(group, version, plural, singular, kind, namespaced, shortNames,
-                status ? List.of("status") : List.of(), true);
+    private static ApiResource custom(
+            String group,
+            String version,
+            String plural,
+            String singular,
+            String kind,
+            boolean namespaced,
+            List<String> shortNames,
+            boolean status) {
+        return new ApiResource(
+                group,
+                version,
+                plural,
+                singular,
+                kind,
+                namespaced,
+                shortNames,
+                status ? List.of("status") : List.of(),
+                true);
     }
 
     public List<ApiResource> resources() {
@@ -91,7 +165,9 @@ public final class ApiDiscovery {
     /** The resource served at {@code group/version/plural}, if any. */
     public Optional<ApiResource> find(String group, String version, String plural) {
         return resources.stream()
-                .filter(r -> r.group().equals(group) && r.version().equals(version) && r.plural().equals(plural))
+                .filter(r -> r.group().equals(group)
+                        && r.version().equals(version)
+                        && r.plural().equals(plural))
                 .findFirst();
     }
 
@@ -101,7 +177,8 @@ public final class ApiDiscovery {
      * stored status (as a real apiserver does for CRDs with {@code subresources.status}).
      */
     public List<CustomResourceDefinitionContext> customResourceContexts() {
-        return resources.stream().filter(ApiResource::custom)
+        return resources.stream()
+                .filter(ApiResource::custom)
                 .map(r -> new CustomResourceDefinitionContext.Builder()
                         .withName(r.plural() + "." + r.group())
                         .withGroup(r.group())
@@ -118,8 +195,10 @@ public final class ApiDiscovery {
     public String apiVersions(String serverAddress) {
         ObjectNode doc = JSON.createObjectNode().put("kind", "APIVersions");
         doc.putArray("versions").add("v1");
-        doc.putArray("serverAddressByClientCIDRs").addObject()
-                .put("clientCIDR", "0.0.0.0/0").put("serverAddress", serverAddress);
+        doc.putArray("serverAddressByClientCIDRs")
+                .addObject()
+                .put("clientCIDR", "0.0.0.0/0")
+                .put("serverAddress", serverAddress);
         return doc.toString();
     }
 
@@ -137,23 +216,31 @@ public final class ApiDiscovery {
         if (versions == null) {
             return Optional.empty();
         }
-        return Optional.of(apiGroupNode(group, versions).put("kind", "APIGroup").put("apiVersion", "v1").toString());
+        return Optional.of(apiGroupNode(group, versions)
+                .put("kind", "APIGroup")
+                .put("apiVersion", "v1")
+                .toString());
     }
 
     /** {@code GET /api/v1} or {@code GET /apis/<group>/<version>}, or empty if not served. */
     public Optional<String> resourceList(String group, String version) {
         List<ApiResource> inVersion = resources.stream()
-                .filter(r -> r.group().equals(group) && r.version().equals(version)).toList();
+                .filter(r -> r.group().equals(group) && r.version().equals(version))
+                .toList();
         if (inVersion.isEmpty()) {
             return Optional.empty();
         }
-        ObjectNode doc = JSON.createObjectNode().put("kind", "APIResourceList").put("apiVersion", "v1")
+        ObjectNode doc = JSON.createObjectNode()
+                .put("kind", "APIResourceList")
+                .put("apiVersion", "v1")
                 .put("groupVersion", inVersion.get(0).groupVersion());
         ArrayNode list = doc.putArray("resources");
         for (ApiResource r : inVersion) {
             ObjectNode main = list.addObject()
-                    .put("name", r.plural()).put("singularName", r.singular())
-                    .put("namespaced", r.namespaced()).put("kind", r.kind());
+                    .put("name", r.plural())
+                    .put("singularName", r.singular())
+                    .put("namespaced", r.namespaced())
+                    .put("kind", r.kind());
             ArrayNode verbs = main.putArray("verbs");
             // A Binding is only ever created, never read back (it is not stored).
             (r.kind().equals("Binding") ? List.of("create") : ApiResource.VERBS).forEach(verbs::add);
@@ -167,8 +254,10 @@ public final class ApiDiscovery {
             for (String sub : r.subresources()) {
                 boolean binding = sub.equals("binding");
                 ObjectNode subNode = list.addObject()
-                        .put("name", r.plural() + "/" + sub).put("singularName", "")
-                        .put("namespaced", r.namespaced()).put("kind", binding ? "Binding" : r.kind());
+                        .put("name", r.plural() + "/" + sub)
+                        .put("singularName", "")
+                        .put("namespaced", r.namespaced())
+                        .put("kind", binding ? "Binding" : r.kind());
                 ArrayNode subVerbs = subNode.putArray("verbs");
                 (binding ? List.of("create") : List.of("get", "patch", "update")).forEach(subVerbs::add);
             }
@@ -179,25 +268,36 @@ public final class ApiDiscovery {
     /** {@code GET /version}. */
     public String version() {
         return JSON.createObjectNode()
-                .put("major", "1").put("minor", "32").put("gitVersion", GIT_VERSION)
-                .put("gitCommit", "").put("gitTreeState", "clean").put("buildDate", "2026-01-01T00:00:00Z")
-                .put("goVersion", "n/a (fabric8 mock server, Java)").put("compiler", "n/a")
-                .put("platform", "linux/amd64").toString();
+                .put("major", "1")
+                .put("minor", "32")
+                .put("gitVersion", GIT_VERSION)
+                .put("gitCommit", "")
+                .put("gitTreeState", "clean")
+                .put("buildDate", "2026-01-01T00:00:00Z")
+                .put("goVersion", "n/a (fabric8 mock server, Java)")
+                .put("compiler", "n/a")
+                .put("platform", "linux/amd64")
+                .toString();
     }
 
     private Map<String, Set<String>> groupVersions() {
         Map<String, Set<String>> byGroup = new LinkedHashMap<>();
-        resources.stream().filter(r -> !r.group().isEmpty())
-                .forEach(r -> byGroup.computeIfAbsent(r.group(), g -> new LinkedHashSet<>()).add(r.version()));
+        resources.stream()
+                .filter(r -> !r.group().isEmpty())
+                .forEach(r -> byGroup.computeIfAbsent(r.group(), g -> new LinkedHashSet<>())
+                        .add(r.version()));
         return byGroup;
     }
 
     private static ObjectNode apiGroupNode(String group, Set<String> versions) {
         ObjectNode node = JSON.createObjectNode().put("name", group);
         ArrayNode list = node.putArray("versions");
-        versions.forEach(v -> list.addObject().put("groupVersion", group + "/" + v).put("version", v));
+        versions.forEach(
+                v -> list.addObject().put("groupVersion", group + "/" + v).put("version", v));
         String preferred = versions.iterator().next();
-        node.putObject("preferredVersion").put("groupVersion", group + "/" + preferred).put("version", preferred);
+        node.putObject("preferredVersion")
+                .put("groupVersion", group + "/" + preferred)
+                .put("version", preferred);
         return node;
     }
 }

@@ -18,9 +18,16 @@ import java.util.List;
  * @param custom         true for Volcano's custom resources (registered with the CRUD store so
  *                       their plural is known and a status subresource is honoured)
  */
-public record ApiResource(String group, String version, String plural, String singular, String kind,
-                          boolean namespaced, List<String> shortNames, List<String> subresources,
-                          boolean custom) {
+public record ApiResource(
+        String group,
+        String version,
+        String plural,
+        String singular,
+        String kind,
+        boolean namespaced,
+        List<String> shortNames,
+        List<String> subresources,
+        boolean custom) {
 
     /** The verbs the emulated store supports for a main resource (no deletecollection, no watch over HTTP). */
     static final List<String> VERBS = List.of("create", "delete", "get", "list", "patch", "update", "watch");

@@ -10,8 +10,7 @@ import io.fabric8.mockwebserver.http.MockResponse;
  */
 final class ApiStatus {
 
-    private ApiStatus() {
-    }
+    private ApiStatus() {}
 
     static MockResponse success(int code) {
         ObjectNode body = base().put("status", "Success").put("code", code);
@@ -23,8 +22,13 @@ final class ApiStatus {
     }
 
     static MockResponse conflict(String resource, String name, String why) {
-        return failure(409, "Conflict", "Operation cannot be fulfilled on " + resource + " \"" + name + "\": " + why,
-                resource, name, null);
+        return failure(
+                409,
+                "Conflict",
+                "Operation cannot be fulfilled on " + resource + " \"" + name + "\": " + why,
+                resource,
+                name,
+                null);
     }
 
     static MockResponse badRequest(String message) {
@@ -37,7 +41,10 @@ final class ApiStatus {
     }
 
     static MockResponse failure(int code, String reason, String message, String kind, String name, String field) {
-        ObjectNode body = base().put("status", "Failure").put("message", message).put("reason", reason).put("code", code);
+        ObjectNode body = base().put("status", "Failure")
+                .put("message", message)
+                .put("reason", reason)
+                .put("code", code);
         if (kind != null || name != null) {
             ObjectNode details = body.putObject("details");
             if (name != null) {
@@ -47,7 +54,10 @@ final class ApiStatus {
                 details.put("kind", kind);
             }
             if (field != null) {
-                details.putArray("causes").addObject().put("reason", "FieldValueInvalid").put("field", field)
+                details.putArray("causes")
+                        .addObject()
+                        .put("reason", "FieldValueInvalid")
+                        .put("field", field)
                         .put("message", message);
             }
         }
@@ -55,11 +65,17 @@ final class ApiStatus {
     }
 
     static MockResponse json(int code, String body) {
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body);
+        return new MockResponse()
+                .setResponseCode(code)
+                .setHeader("Content-Type", "application/json")
+                .setBody(body);
     }
 
     private static ObjectNode base() {
-        ObjectNode node = Serialization.jsonMapper().createObjectNode().put("kind", "Status").put("apiVersion", "v1");
+        ObjectNode node = Serialization.jsonMapper()
+                .createObjectNode()
+                .put("kind", "Status")
+                .put("apiVersion", "v1");
         node.putObject("metadata");
         return node;
     }

@@ -24,8 +24,8 @@ import java.util.Set;
 final class BearerToken {
 
     static final String FILE = "api-token";
-    private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ,
-            PosixFilePermission.OWNER_WRITE);
+    private static final Set<PosixFilePermission> OWNER_ONLY =
+            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
     private final String token;
     private final byte[] header;
@@ -43,7 +43,9 @@ final class BearerToken {
         Path file = dataDir.get().resolve(FILE);
         try {
             if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-                Files.writeString(Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY)), random() + "\n",
+                Files.writeString(
+                        Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY)),
+                        random() + "\n",
                         StandardCharsets.UTF_8);
             }
             Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS);

@@ -7,7 +7,6 @@ import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
@@ -51,8 +50,14 @@ final class ClusterDispatcher extends Dispatcher {
     private final AtomicLong requests = new AtomicLong();
     private final BearerToken token;
 
-    ClusterDispatcher(ApiDiscovery discovery, CrudStore store, Clock clock, Supplier<String> serverAddress,
-                      Runnable trimRequestLog, BooleanSupplier ready, BearerToken token) {
+    ClusterDispatcher(
+            ApiDiscovery discovery,
+            CrudStore store,
+            Clock clock,
+            Supplier<String> serverAddress,
+            Runnable trimRequestLog,
+            BooleanSupplier ready,
+            BearerToken token) {
         this.token = token;
         this.discovery = discovery;
         this.store = store;
@@ -70,20 +75,28 @@ final class ClusterDispatcher extends Dispatcher {
         }
         MockResponse response;
         try {
-            response = authenticated(request) ? route(request) : ApiStatus.failure(401, "Unauthorized", "Unauthorized",
-                    null, null, null);
+            response = authenticated(request)
+                    ? route(request)
+                    : ApiStatus.failure(401, "Unauthorized", "Unauthorized", null, null, null);
             if (response == null) {
                 // The store answers only GET, POST, PUT, PATCH and DELETE.
-                response = ApiStatus.failure(405, "MethodNotAllowed", request.getMethod() + " is not supported",
-                        null, null, null);
+                response = ApiStatus.failure(
+                        405, "MethodNotAllowed", request.getMethod() + " is not supported", null, null, null);
             }
         } catch (RuntimeException e) {
             // A request the store cannot digest must be answered, not crash the event loop.
-            response = ApiStatus.failure(500, "InternalError", "the emulated API failed on " + request.getMethod()
-                    + " " + request.getPath() + ": " + e, null, null, null);
+            response = ApiStatus.failure(
+                    500,
+                    "InternalError",
+                    "the emulated API failed on " + request.getMethod() + " " + request.getPath() + ": " + e,
+                    null,
+                    null,
+                    null);
         }
-        if (response.getWebSocketListener() == null && response.header("Content-Type") == null
-                && response.getBody() != null && response.getBody().size() > 0) {
+        if (response.getWebSocketListener() == null
+                && response.header("Content-Type") == null
+                && response.getBody() != null
+                && response.getBody().size() > 0) {
             response.setHeader("Content-Type", "application/json");
         }
         return response;
@@ -108,7 +121,9 @@ final class ClusterDispatcher extends Dispatcher {
                 }
                 MockResponse response = selecting(request, path, fullPath);
                 String accept = request.getHeader("Accept");
-                if (response.code() == 200 && accept != null && accept.contains("as=Table")
+                if (response.code() == 200
+                        && accept != null
+                        && accept.contains("as=Table")
                         && !fullPath.contains("watch=true")) {
                     return tables.render(path, CrudStore.bodyOf(response), fullPath.contains("includeObject=Object"))
                             .map(table -> ApiStatus.json(200, table))
@@ -123,7 +138,8 @@ final class ClusterDispatcher extends Dispatcher {
                 return store.dispatch(request);
             }
             case PATCH -> {
-                String contentType = Optional.ofNullable(request.getHeader("Content-Type")).orElse("")
+                String contentType = Optional.ofNullable(request.getHeader("Content-Type"))
+                        .orElse("")
                         .toLowerCase(Locale.ROOT);
                 if (contentType.contains("merge-patch+json")) {
                     return mergePatch(path, request.getUtf8Body());
@@ -171,8 +187,9 @@ final class ClusterDispatcher extends Dispatcher {
             }
             String namespace = item.path("metadata").path("namespace").asText("");
             String itemPath = (!namespace.isEmpty() && !prefix.contains("/namespaces/")
-                    ? prefix + "/namespaces/" + namespace + "/" + plural
-                    : trimmed) + "/" + item.path("metadata").path("name").asText();
+                            ? prefix + "/namespaces/" + namespace + "/" + plural
+                            : trimmed)
+                    + "/" + item.path("metadata").path("name").asText();
             if (store.dispatch(HttpMethod.DELETE, itemPath, null, null).code() == 200) {
                 deleted.add(item);
             }
@@ -197,8 +214,12 @@ final class ClusterDispatcher extends Dispatcher {
         if (selectors.isEmpty()) {
             return store.dispatch(request);
         }
-        MockResponse response = store.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
-                path + Selectors.withoutSelectors(query), request.getHeaders(), request.getBody()));
+        MockResponse response = store.dispatch(new RecordedRequest(
+                request.getHttpVersion(),
+                request.method(),
+                path + Selectors.withoutSelectors(query),
+                request.getHeaders(),
+                request.getBody()));
         if (response.getWebSocketListener() != null) {
             return response.withWebSocketUpgrade(new SelectingWatch(response.getWebSocketListener(), selectors.get()));
         }
@@ -233,7 +254,8 @@ final class ClusterDispatcher extends Dispatcher {
             case "/readyz" -> {
                 // As kube-apiserver's: 500 until start-up is done (here: the nodes are registered
                 // and the kubeconfig is written), so a script or a supervisor can wait for it.
-                return Optional.of(ready.getAsBoolean() ? plain(200, "ok") : plain(500, "[-]lahar-start-up not finished"));
+                return Optional.of(
+                        ready.getAsBoolean() ? plain(200, "ok") : plain(500, "[-]lahar-start-up not finished"));
             }
             case "/api", "/api/" -> {
                 return Optional.of(ApiStatus.json(200, discovery.apiVersions(serverAddress.get())));
@@ -252,12 +274,15 @@ final class ClusterDispatcher extends Dispatcher {
                 String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
                 Matcher group = API_GROUP.matcher(trimmed);
                 if (group.matches()) {
-                    return Optional.of(discovery.apiGroup(group.group(1)).map(doc -> ApiStatus.json(200, doc))
+                    return Optional.of(discovery
+                            .apiGroup(group.group(1))
+                            .map(doc -> ApiStatus.json(200, doc))
                             .orElseGet(ClusterDispatcher::notFound));
                 }
                 Matcher groupVersion = API_GROUP_VERSION.matcher(trimmed);
                 if (groupVersion.matches()) {
-                    return Optional.of(discovery.resourceList(groupVersion.group(1), groupVersion.group(2))
+                    return Optional.of(discovery
+                            .resourceList(groupVersion.group(1), groupVersion.group(2))
                             .map(doc -> ApiStatus.json(200, doc))
                             .orElseGet(ClusterDispatcher::notFound));
                 }
@@ -298,27 +323,32 @@ final class ClusterDispatcher extends Dispatcher {
             }
             return written;
         }
-        return ApiStatus.failure(409, "Conflict", "the object kept changing while it was being patched; retry",
-                null, null, null);
+        return ApiStatus.failure(
+                409, "Conflict", "the object kept changing while it was being patched; retry", null, null, null);
     }
 
     private String rootPaths() {
         ObjectNode root = Serialization.jsonMapper().createObjectNode();
         var paths = root.putArray("paths");
         paths.add("/api").add("/api/v1").add("/apis");
-        discovery.resources().stream().filter(r -> !r.group().isEmpty()).map(ApiResource::basePath).distinct()
+        discovery.resources().stream()
+                .filter(r -> !r.group().isEmpty())
+                .map(ApiResource::basePath)
+                .distinct()
                 .forEach(paths::add);
         paths.add("/healthz").add("/livez").add("/readyz").add("/version");
         return root.toString();
     }
 
     private static MockResponse plain(int code, String body) {
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "text/plain").setBody(body);
+        return new MockResponse()
+                .setResponseCode(code)
+                .setHeader("Content-Type", "text/plain")
+                .setBody(body);
     }
 
     private static MockResponse notFound() {
-        return ApiStatus.failure(404, "NotFound", "the server could not find the requested resource",
-                null, null, null);
+        return ApiStatus.failure(404, "NotFound", "the server could not find the requested resource", null, null, null);
     }
 
     static String withoutQuery(String path) {

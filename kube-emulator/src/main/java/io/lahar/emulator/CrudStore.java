@@ -10,7 +10,6 @@ import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.MockWebServer;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -46,8 +45,13 @@ public final class EmbeddedCluster implements AutoCloseable {
      *
      * @param dataDir where the API's objects are kept across restarts (empty: in memory only)
      */
-    public record Options(int port, List<NodeSpec> nodes, Optional<Path> kubeconfig, double timeScale,
-                          String namespace, Optional<Path> dataDir) {
+    public record Options(
+            int port,
+            List<NodeSpec> nodes,
+            Optional<Path> kubeconfig,
+            double timeScale,
+            String namespace,
+            Optional<Path> dataDir) {
 
         public Options {
             nodes = List.copyOf(nodes);
@@ -91,11 +95,16 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** Volcano creates this queue when it is installed; jobs without {@code spec.queue} go to it. */
     public static final ResourceDefinitionContext QUEUES = new ResourceDefinitionContext.Builder()
-            .withGroup("scheduling.volcano.sh").withVersion("v1beta1").withPlural("queues").withKind("Queue")
-            .withNamespaced(false).build();
+            .withGroup("scheduling.volcano.sh")
+            .withVersion("v1beta1")
+            .withPlural("queues")
+            .withKind("Queue")
+            .withNamespaced(false)
+            .build();
 
     /** fabric8's web server logs every request at INFO; held here so the level sticks (JUL keeps loggers weakly). */
     private static final Logger WEB_SERVER_LOG = Logger.getLogger(MockWebServer.class.getName());
+
     private static final Logger LOG = Logger.getLogger(EmbeddedCluster.class.getName());
 
     private final MockWebServer web;
@@ -106,12 +115,19 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final Options options;
     /** Null when the objects are kept in memory only. */
     private final ObjectJournal journal;
+
     private Path kubeconfigFile;
     private final BearerToken token;
 
-    private EmbeddedCluster(MockWebServer web, KubernetesClient client, SimulatedNodes nodes,
-                            SimulatedKubelet kubelet, String url, Options options, ObjectJournal journal,
-                            BearerToken token) {
+    private EmbeddedCluster(
+            MockWebServer web,
+            KubernetesClient client,
+            SimulatedNodes nodes,
+            SimulatedKubelet kubelet,
+            String url,
+            Options options,
+            ObjectJournal journal,
+            BearerToken token) {
         this.token = token;
         this.journal = journal;
         this.web = web;
@@ -146,12 +162,19 @@ public final class EmbeddedCluster implements AutoCloseable {
                 crud = new IndexedCrudDispatcher(discovery.customResourceContexts());
                 restored = 0;
             } else {
-                JournaledCrudDispatcher journaled = new JournaledCrudDispatcher(discovery.customResourceContexts(), journal);
+                JournaledCrudDispatcher journaled =
+                        new JournaledCrudDispatcher(discovery.customResourceContexts(), journal);
                 restored = journaled.restore();
                 crud = journaled;
             }
-            web.setDispatcher(new ClusterDispatcher(discovery, new CrudStore(crud), clock,
-                    () -> "127.0.0.1:" + web.getPort(), web::reset, ready::get, token));
+            web.setDispatcher(new ClusterDispatcher(
+                    discovery,
+                    new CrudStore(crud),
+                    clock,
+                    () -> "127.0.0.1:" + web.getPort(),
+                    web::reset,
+                    ready::get,
+                    token));
             web.start(loopback(), options.port());
         } catch (RuntimeException e) {
             if (journal != null) {
@@ -162,17 +185,23 @@ public final class EmbeddedCluster implements AutoCloseable {
         String url = "https://127.0.0.1:" + web.getPort();
         KubernetesClient client = newClient(url, options.namespace(), token);
         SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, options.timeScale());
-        EmbeddedCluster cluster = new EmbeddedCluster(web, client, new SimulatedNodes(client, clock), kubelet, url,
-                options, journal, token);
+        EmbeddedCluster cluster = new EmbeddedCluster(
+                web, client, new SimulatedNodes(client, clock), kubelet, url, options, journal, token);
         try {
             cluster.bootstrap();
             kubelet.start();
             if (restored == 0) {
                 cluster.nodes.create(options.nodes());
             } else {
-                LOG.log(Level.INFO, "restored " + restored + " objects from " + options.dataDir().get()
-                        + ", nodes " + cluster.nodes.list().stream().map(n -> n.getMetadata().getName()).toList()
-                        + " (--nodes registers nodes in an empty data directory only)");
+                LOG.log(
+                        Level.INFO,
+                        "restored " + restored + " objects from "
+                                + options.dataDir().get()
+                                + ", nodes "
+                                + cluster.nodes.list().stream()
+                                        .map(n -> n.getMetadata().getName())
+                                        .toList()
+                                + " (--nodes registers nodes in an empty data directory only)");
             }
             if (options.kubeconfig().isPresent()) {
                 cluster.writeKubeconfig(options.kubeconfig().get());
@@ -192,19 +221,31 @@ public final class EmbeddedCluster implements AutoCloseable {
     private void bootstrap() {
         for (String ns : List.of("default", "kube-system", "volcano-system", options.namespace())) {
             if (client.namespaces().withName(ns).get() == null) {
-                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata()
-                        .withNewStatus().withPhase("Active").endStatus().build()).create();
+                client.namespaces()
+                        .resource(new NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(ns)
+                                .endMetadata()
+                                .withNewStatus()
+                                .withPhase("Active")
+                                .endStatus()
+                                .build())
+                        .create();
             }
         }
         GenericKubernetesResource queue = new GenericKubernetesResourceBuilder()
-                .withApiVersion("scheduling.volcano.sh/v1beta1").withKind("Queue")
-                .withNewMetadata().withName("default").endMetadata()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("Queue")
+                .withNewMetadata()
+                .withName("default")
+                .endMetadata()
                 .addToAdditionalProperties("spec", Map.of("weight", 1, "reclaimable", true))
                 .build();
         if (client.genericKubernetesResources(QUEUES).withName("default").get() != null) {
             return; // restored, or created by someone else
         }
-        GenericKubernetesResource created = client.genericKubernetesResources(QUEUES).resource(queue).create();
+        GenericKubernetesResource created =
+                client.genericKubernetesResources(QUEUES).resource(queue).create();
         created.setAdditionalProperty("status", Map.of("state", "Open"));
         client.genericKubernetesResources(QUEUES).resource(created).updateStatus();
     }

@@ -29,11 +29,9 @@ public final class EmbeddedClusterMain {
             """;
 
     /** The parsed command line. */
-    record Arguments(EmbeddedCluster.Options options, boolean help) {
-    }
+    record Arguments(EmbeddedCluster.Options options, boolean help) {}
 
-    private EmbeddedClusterMain() {
-    }
+    private EmbeddedClusterMain() {}
 
     public static void main(String[] args) throws InterruptedException {
         configureLogging();
@@ -60,14 +58,18 @@ public final class EmbeddedClusterMain {
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            cluster.close();
-            stopped.countDown();
-        }, "lahar-kube-emulator-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            cluster.close();
+                            stopped.countDown();
+                        },
+                        "lahar-kube-emulator-shutdown"));
         System.out.println("ready: emulated Kubernetes API at " + cluster.url()
                 + " with " + cluster.nodes().list().size() + " simulated nodes; kubeconfig "
                 + cluster.kubeconfig().map(Path::toString).orElse("(none)")
-                + "; try: kubectl --kubeconfig " + cluster.kubeconfig().map(Path::toString).orElse("FILE")
+                + "; try: kubectl --kubeconfig "
+                + cluster.kubeconfig().map(Path::toString).orElse("FILE")
                 + " get nodes");
         System.out.flush();
         stopped.await();
@@ -78,21 +80,23 @@ public final class EmbeddedClusterMain {
      * set before the first logger is made; a -D on the command line wins.
      */
     private static void configureLogging() {
-        System.getProperties().putIfAbsent("java.util.logging.SimpleFormatter.format",
-                "%1$tF %1$tT,%1$tL %4$s [%3$s] %5$s%6$s%n");
+        System.getProperties()
+                .putIfAbsent("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT,%1$tL %4$s [%3$s] %5$s%6$s%n");
         System.getProperties().putIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
         System.getProperties().putIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss,SSS");
         System.getProperties().putIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
         System.getProperties().putIfAbsent("org.slf4j.simpleLogger.levelInBrackets", "false");
         // Every start creates Volcano's default queue (scheduling.volcano.sh/v1beta1): not news.
-        System.getProperties().putIfAbsent(
-                "org.slf4j.simpleLogger.log.io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils", "error");
+        System.getProperties()
+                .putIfAbsent(
+                        "org.slf4j.simpleLogger.log.io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils",
+                        "error");
     }
 
     /** Parses the command line; every problem is reported at once. */
     static Arguments parse(String[] args) {
-        EmbeddedCluster.Options options = EmbeddedCluster.Options.defaults()
-                .withKubeconfig(Path.of("kubeconfig.embedded.yaml"));
+        EmbeddedCluster.Options options =
+                EmbeddedCluster.Options.defaults().withKubeconfig(Path.of("kubeconfig.embedded.yaml"));
         List<String> problems = new ArrayList<>();
         boolean help = false;
         for (int i = 0; i < args.length; i++) {
@@ -108,7 +112,8 @@ public final class EmbeddedClusterMain {
                 help = true;
                 continue;
             }
-            if (!List.of("--port", "--nodes", "--kubeconfig", "--time-scale", "--data").contains(name)) {
+            if (!List.of("--port", "--nodes", "--kubeconfig", "--time-scale", "--data")
+                    .contains(name)) {
                 problems.add(arg + ": unknown option");
                 continue;
             }

@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
-
 import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
 import java.time.LocalDateTime;
@@ -31,6 +30,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
     /** fabric8's own lock, so that our reads and deletes exclude its writes as its own do. */
     private final ReadWriteLock lock;
+
     private final ObjectIndex index = new ObjectIndex();
     private final KubernetesAttributesExtractor extractor;
     private volatile long resourceVersion;
@@ -56,7 +56,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         } finally {
             lock.readLock().unlock();
         }
-        if (found.isEmpty() && !query.containsKey(KubernetesAttributesExtractor.NAME)
+        if (found.isEmpty()
+                && !query.containsKey(KubernetesAttributesExtractor.NAME)
                 && API_RESOURCES.matcher(path).matches()) {
             return super.handleGet(path);
         }
@@ -95,7 +96,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             if (found.isEmpty()) {
                 return response.setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
             }
-            return response.setResponseCode(HttpURLConnection.HTTP_OK).setBody(found.get(0).json());
+            return response.setResponseCode(HttpURLConnection.HTTP_OK)
+                    .setBody(found.get(0).json());
         }
         List<String> items = found.stream().map(ObjectIndex.Entry::json).toList();
         return response.setResponseCode(HttpURLConnection.HTTP_OK)
@@ -106,13 +108,19 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public Map.Entry<AttributeSet, String> findResource(AttributeSet attributes) {
         List<ObjectIndex.Entry> found = index.matching(attributes);
-        return found.isEmpty() ? null : Map.entry(found.get(0).key(), found.get(0).json());
+        return found.isEmpty()
+                ? null
+                : Map.entry(found.get(0).key(), found.get(0).json());
     }
 
     /** Every change of the store passes here, under its write lock; the index follows it. */
     @Override
-    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
-                             GenericKubernetesResource resource, String newState) {
+    public void processEvent(
+            String path,
+            AttributeSet pathAttributes,
+            AttributeSet oldAttributes,
+            GenericKubernetesResource resource,
+            String newState) {
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
         index.remove(oldAttributes);
         if (newState != null) {
@@ -168,8 +176,10 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             field.setAccessible(true);
             return (ReadWriteLock) field.get(store);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("fabric8's KubernetesCrudDispatcher has no field 'lock' to index its"
-                    + " store under (a fabric8 upgrade?): " + e, e);
+            throw new IllegalStateException(
+                    "fabric8's KubernetesCrudDispatcher has no field 'lock' to index its"
+                            + " store under (a fabric8 upgrade?): " + e,
+                    e);
         }
     }
 }

@@ -3,7 +3,6 @@ package io.lahar.emulator;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.mockwebserver.crud.AttributeSet;
-
 import java.util.List;
 
 /**
@@ -35,8 +34,12 @@ final class JournaledCrudDispatcher extends IndexedCrudDispatcher {
     }
 
     @Override
-    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes,
-                             GenericKubernetesResource resource, String newState) {
+    public void processEvent(
+            String path,
+            AttributeSet pathAttributes,
+            AttributeSet oldAttributes,
+            GenericKubernetesResource resource,
+            String newState) {
         String existing = oldAttributes == null ? null : stored(oldAttributes);
         journal.record(path, existing, newState);
         super.processEvent(path, pathAttributes, oldAttributes, resource, newState);

@@ -20,8 +20,7 @@ public final class Kubeconfig {
 
     public static final String CONTEXT = "lahar-embedded";
 
-    private Kubeconfig() {
-    }
+    private Kubeconfig() {}
 
     public static String render(String serverUrl, String namespace, String token) {
         return """

@@ -2,7 +2,6 @@ package io.lahar.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -19,8 +18,7 @@ import java.util.Map;
  */
 final class MergePatch {
 
-    private MergePatch() {
-    }
+    private MergePatch() {}
 
     /** A copy of {@code target} with {@code patch} merged in. */
     static JsonNode apply(JsonNode target, JsonNode patch) {

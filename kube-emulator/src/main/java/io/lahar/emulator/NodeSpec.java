@@ -18,8 +18,15 @@ import java.util.regex.Pattern;
  * {@code label=key=value} and {@code taint=key[=value]:Effect}; a group without braces gets the
  * defaults ({@link #DEFAULT}).
  */
-public record NodeSpec(int count, String namePrefix, String cpu, String memory, int gpus, int pods,
-                       Map<String, String> labels, List<Taint> taints) {
+public record NodeSpec(
+        int count,
+        String namePrefix,
+        String cpu,
+        String memory,
+        int gpus,
+        int pods,
+        Map<String, String> labels,
+        List<Taint> taints) {
 
     /** A node taint, as kubectl taint writes it: {@code key=value:Effect}. */
     public record Taint(String key, String value, String effect) {
@@ -29,8 +36,7 @@ public record NodeSpec(int count, String namePrefix, String cpu, String memory, 
     /** One node with 8 cores, 32 GiB, no GPU and the kubelet's default of 110 pods. */
     public static final NodeSpec DEFAULT = new NodeSpec(1, "node", "8", "32Gi", 0, 110, Map.of(), List.of());
 
-    private static final Pattern QUANTITY =
-            Pattern.compile("^(\\d+(\\.\\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$");
+    private static final Pattern QUANTITY = Pattern.compile("^(\\d+(\\.\\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$");
     private static final Pattern DNS_LABEL = Pattern.compile("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
     private static final Pattern LABEL_KEY =
             Pattern.compile("^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$");
@@ -145,12 +151,14 @@ public record NodeSpec(int count, String namePrefix, String cpu, String memory, 
                     if (DNS_LABEL.matcher(value).matches() && value.length() <= 50) {
                         prefix = value;
                     } else {
-                        problems.add(at + ": \"" + value + "\" is not a DNS label (lower-case letters, digits, '-', at most 50)");
+                        problems.add(at + ": \"" + value
+                                + "\" is not a DNS label (lower-case letters, digits, '-', at most 50)");
                     }
                 }
                 case "label" -> parseLabel(at, value, labels, problems);
                 case "taint" -> parseTaint(at, value, taints, problems);
-                default -> problems.add(at + ": unknown key; known keys are cpu, memory, gpu, pods, name, label, taint");
+                default ->
+                    problems.add(at + ": unknown key; known keys are cpu, memory, gpu, pods, name, label, taint");
             }
         }
         return new NodeSpec(Math.max(count, 1), prefix, cpu, memory, gpus, pods, labels, taints);
@@ -217,7 +225,8 @@ public record NodeSpec(int count, String namePrefix, String cpu, String memory, 
             ok = false;
         }
         if (!Taint.EFFECTS.contains(effect)) {
-            problems.add(at + "[" + key + "]: effect \"" + effect + "\" is not NoSchedule, PreferNoSchedule or NoExecute");
+            problems.add(
+                    at + "[" + key + "]: effect \"" + effect + "\" is not NoSchedule, PreferNoSchedule or NoExecute");
             ok = false;
         }
         if (ok) {

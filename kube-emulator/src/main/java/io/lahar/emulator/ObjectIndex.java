@@ -3,7 +3,6 @@ package io.lahar.emulator;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.crud.AttributeType;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,11 +27,11 @@ final class ObjectIndex {
     static final String NAME = "name";
 
     /** One stored object: its key and its JSON. */
-    record Entry(AttributeSet key, String json) {
-    }
+    record Entry(AttributeSet key, String json) {}
 
     /** Every object, in the order it was last written (fabric8's store re-inserts on every write). */
     private final Map<AttributeSet, String> objects = new LinkedHashMap<>();
+
     private final Map<String, Set<AttributeSet>> byPlural = new HashMap<>();
     private final Map<String, Set<AttributeSet>> byPluralNamespace = new HashMap<>();
     private final Map<String, Set<AttributeSet>> byPluralName = new HashMap<>();
@@ -51,10 +50,14 @@ final class ObjectIndex {
             return;
         }
         byPlural.computeIfAbsent(plural, p -> new LinkedHashSet<>()).add(key);
-        byPluralName.computeIfAbsent(plural + "/" + name, p -> new LinkedHashSet<>()).add(key);
+        byPluralName
+                .computeIfAbsent(plural + "/" + name, p -> new LinkedHashSet<>())
+                .add(key);
         String namespace = value(key, NAMESPACE);
         if (namespace != null) {
-            byPluralNamespace.computeIfAbsent(plural + "/" + namespace, p -> new LinkedHashSet<>()).add(key);
+            byPluralNamespace
+                    .computeIfAbsent(plural + "/" + namespace, p -> new LinkedHashSet<>())
+                    .add(key);
         }
     }
 
@@ -140,7 +143,9 @@ final class ObjectIndex {
     /** The one value a query requires of {@code key} (equality), or null if it requires none. */
     private static String required(AttributeSet query, String key) {
         Attribute attribute = query.getAttribute(key);
-        if (attribute == null || attribute.getType() != AttributeType.WITH || attribute.getValues().size() != 1) {
+        if (attribute == null
+                || attribute.getType() != AttributeType.WITH
+                || attribute.getValues().size() != 1) {
             return null;
         }
         return attribute.getValues().get(0).toString();
@@ -148,7 +153,9 @@ final class ObjectIndex {
 
     private static String value(AttributeSet key, String name) {
         Attribute attribute = key.getAttribute(name);
-        return attribute == null || attribute.getValues().isEmpty() ? null : attribute.getValues().get(0).toString();
+        return attribute == null || attribute.getValues().isEmpty()
+                ? null
+                : attribute.getValues().get(0).toString();
     }
 
     private static void drop(Map<String, Set<AttributeSet>> index, String at, AttributeSet key) {

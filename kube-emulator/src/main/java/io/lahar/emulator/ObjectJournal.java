@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,26 +46,31 @@ final class ObjectJournal implements AutoCloseable {
     private static final int MIN_COMPACT_AFTER = 10_000;
 
     /** One stored object: the request path it was stored under (the store derives its key from it too) and its JSON. */
-    record Stored(String path, String json) {
-    }
+    record Stored(String path, String json) {}
 
     private final Path dir;
     private final FileChannel lockChannel;
     private final FileLock lock;
     /** identity (apiVersion/kind/namespace/name) → the object, in the order the objects were first stored. */
     private final Map<String, Stored> objects;
+
     private Writer journal;
     private long journalLines;
 
-    private ObjectJournal(Path dir, FileChannel lockChannel, FileLock lock, Map<String, Stored> objects, long journalLines)
+    private ObjectJournal(
+            Path dir, FileChannel lockChannel, FileLock lock, Map<String, Stored> objects, long journalLines)
             throws IOException {
         this.dir = dir;
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.objects = objects;
         this.journalLines = journalLines;
-        this.journal = Files.newBufferedWriter(dir.resolve(JOURNAL), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        this.journal = Files.newBufferedWriter(
+                dir.resolve(JOURNAL),
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND,
+                StandardOpenOption.WRITE);
     }
 
     /**
@@ -76,7 +80,8 @@ final class ObjectJournal implements AutoCloseable {
     static ObjectJournal open(Path dir) {
         try {
             Files.createDirectories(dir);
-            FileChannel channel = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileChannel channel =
+                    FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock lock;
             try {
                 lock = channel.tryLock();
@@ -118,7 +123,12 @@ final class ObjectJournal implements AutoCloseable {
         long max = 0;
         for (Stored stored : objects.values()) {
             try {
-                max = Math.max(max, Long.parseLong(tree(stored.json()).path("metadata").path("resourceVersion").asText("0")));
+                max = Math.max(
+                        max,
+                        Long.parseLong(tree(stored.json())
+                                .path("metadata")
+                                .path("resourceVersion")
+                                .asText("0")));
             } catch (NumberFormatException notANumber) {
                 // Not one of the store's versions: it does not bound the counter.
             }
@@ -149,7 +159,8 @@ final class ObjectJournal implements AutoCloseable {
                 compact();
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the kube-emulator's journal in " + dir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot write the kube-emulator's journal in " + dir + ": " + e.getMessage(), e);
         }
     }
 
@@ -172,8 +183,12 @@ final class ObjectJournal implements AutoCloseable {
         }
         Files.move(aside, snapshot, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         journal.close();
-        journal = Files.newBufferedWriter(dir.resolve(JOURNAL), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        journal = Files.newBufferedWriter(
+                dir.resolve(JOURNAL),
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
         journalLines = 0;
     }
 
@@ -221,16 +236,20 @@ final class ObjectJournal implements AutoCloseable {
                 entry = JSON.readTree(line);
             } catch (JsonProcessingException e) {
                 if (i == lines.size() - 1) {
-                    LOG.log(System.Logger.Level.WARNING, file + ": the last line was cut short (a crash while it"
-                            + " was written) and is skipped: " + e.getOriginalMessage());
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            file + ": the last line was cut short (a crash while it" + " was written) and is skipped: "
+                                    + e.getOriginalMessage());
                     continue;
                 }
-                throw new IllegalStateException(file + ":" + (i + 1) + ": not a journal line: " + e.getOriginalMessage(), e);
+                throw new IllegalStateException(
+                        file + ":" + (i + 1) + ": not a journal line: " + e.getOriginalMessage(), e);
             }
             switch (entry.path("op").asText()) {
                 case "put" -> {
                     JsonNode object = entry.path("object");
-                    objects.put(identity(object), new Stored(entry.path("path").asText(), JSON.writeValueAsString(object)));
+                    objects.put(
+                            identity(object), new Stored(entry.path("path").asText(), JSON.writeValueAsString(object)));
                 }
                 case "delete" -> objects.remove(entry.path("id").asText());
                 default -> throw new IllegalStateException(file + ":" + (i + 1) + ": unknown op " + entry.path("op"));
@@ -240,14 +259,16 @@ final class ObjectJournal implements AutoCloseable {
     }
 
     private static String deleteLine(String id) throws JsonProcessingException {
-        return JSON.writeValueAsString(JSON.createObjectNode().put("op", "delete").put("id", id));
+        return JSON.writeValueAsString(
+                JSON.createObjectNode().put("op", "delete").put("id", id));
     }
 
     /** An object's identity in the API: {@code apiVersion/kind/namespace/name} (namespace empty if cluster-scoped). */
     static String identity(JsonNode object) {
         JsonNode metadata = object.path("metadata");
         return object.path("apiVersion").asText("") + "/" + object.path("kind").asText("") + "/"
-                + metadata.path("namespace").asText("") + "/" + metadata.path("name").asText("");
+                + metadata.path("namespace").asText("") + "/"
+                + metadata.path("name").asText("");
     }
 
     private static JsonNode parse(String json) throws JsonProcessingException {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.mockwebserver.http.MockResponse;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -72,7 +71,8 @@ final class PodBinding {
             namespace = legacy.group(1);
             podName = bodyName;
             if (podName.isEmpty()) {
-                return ApiStatus.invalid("Binding", "", "metadata.name", "Required value: name or generateName is required");
+                return ApiStatus.invalid(
+                        "Binding", "", "metadata.name", "Required value: name or generateName is required");
             }
         }
         String kind = binding.path("kind").asText("Binding");
@@ -81,7 +81,10 @@ final class PodBinding {
         }
         String targetKind = binding.path("target").path("kind").asText("");
         if (!targetKind.isEmpty() && !targetKind.equals("Node")) {
-            return ApiStatus.invalid("Binding", podName, "target.kind",
+            return ApiStatus.invalid(
+                    "Binding",
+                    podName,
+                    "target.kind",
                     "Unsupported value: \"" + targetKind + "\": supported values: \"Node\", \"\"");
         }
         String nodeName = binding.path("target").path("name").asText("");
@@ -100,17 +103,23 @@ final class PodBinding {
                 return ApiStatus.notFound("pods", podName);
             }
             JsonNode metadata = pod.path("metadata");
-            if (!uidPrecondition.isEmpty() && !uidPrecondition.equals(metadata.path("uid").asText())) {
-                return ApiStatus.conflict("pods/binding", podName, "Precondition failed: UID in precondition: "
-                        + uidPrecondition + ", UID in object meta: " + metadata.path("uid").asText());
+            if (!uidPrecondition.isEmpty()
+                    && !uidPrecondition.equals(metadata.path("uid").asText())) {
+                return ApiStatus.conflict(
+                        "pods/binding",
+                        podName,
+                        "Precondition failed: UID in precondition: " + uidPrecondition + ", UID in object meta: "
+                                + metadata.path("uid").asText());
             }
             if (!metadata.path("deletionTimestamp").asText("").isEmpty()) {
-                return ApiStatus.conflict("pods/binding", podName,
-                        "pod " + podName + " is being deleted, cannot be assigned to a host");
+                return ApiStatus.conflict(
+                        "pods/binding", podName, "pod " + podName + " is being deleted, cannot be assigned to a host");
             }
             String assigned = pod.path("spec").path("nodeName").asText("");
             if (!assigned.isEmpty()) {
-                return ApiStatus.conflict("pods/binding", podName,
+                return ApiStatus.conflict(
+                        "pods/binding",
+                        podName,
                         "pod " + podName + " is already assigned to node \"" + assigned + "\"");
             }
             bindTo(pod, nodeName, binding.path("metadata").path("annotations"));
@@ -149,8 +158,11 @@ final class PodBinding {
         if (scheduled == null) {
             scheduled = conditions.addObject().put("type", "PodScheduled");
         }
-        scheduled.put("status", "True")
-                .put("lastTransitionTime", Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString());
+        scheduled
+                .put("status", "True")
+                .put(
+                        "lastTransitionTime",
+                        Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString());
         scheduled.remove("reason");
         scheduled.remove("message");
     }

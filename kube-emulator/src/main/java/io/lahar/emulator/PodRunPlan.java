@@ -3,7 +3,6 @@ package io.lahar.emulator;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.lahar.core.api.GoDuration;
-
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,8 +57,10 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
 
     public static PodRunPlan of(Pod pod) {
         List<String> problems = new ArrayList<>();
-        Map<String, String> annotations = pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
-                ? Map.of() : pod.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
+                        ? Map.of()
+                        : pod.getMetadata().getAnnotations();
         Optional<Duration> duration = Optional.empty();
         String durationText = annotations.get(DURATION);
         if (durationText != null) {
@@ -78,7 +79,8 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
         int exitCode = 0;
         String exitText = annotations.get(EXIT_CODE);
         if (exitText != null) {
-            exitCode = parseExitCode(exitText, "metadata.annotations[" + EXIT_CODE + "]", problems).orElse(0);
+            exitCode = parseExitCode(exitText, "metadata.annotations[" + EXIT_CODE + "]", problems)
+                    .orElse(0);
         }
         String perVersion = annotations.get(EXIT_CODES);
         if (perVersion != null) {
@@ -157,7 +159,9 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
      * container has no sleep, nothing says when it would stop, so the pod keeps running.
      */
     private static Optional<Duration> fromSleeps(Pod pod) {
-        if (pod.getSpec() == null || pod.getSpec().getContainers() == null || pod.getSpec().getContainers().isEmpty()) {
+        if (pod.getSpec() == null
+                || pod.getSpec().getContainers() == null
+                || pod.getSpec().getContainers().isEmpty()) {
             return Optional.empty();
         }
         Duration longest = Duration.ZERO;
@@ -197,6 +201,7 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
     }
 
     private static Duration ofSeconds(BigDecimal seconds) {
-        return Duration.ofNanos(seconds.multiply(BigDecimal.valueOf(1_000_000_000L)).longValue());
+        return Duration.ofNanos(
+                seconds.multiply(BigDecimal.valueOf(1_000_000_000L)).longValue());
     }
 }

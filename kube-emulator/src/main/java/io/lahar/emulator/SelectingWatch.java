@@ -6,7 +6,6 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
-
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -22,6 +21,7 @@ final class SelectingWatch extends WebSocketListener {
     private final Selectors selectors;
     /** Keys (namespace/name) of the objects this watcher currently sees. */
     private final Set<String> selected = ConcurrentHashMap.newKeySet();
+
     private volatile Filtering socket;
 
     SelectingWatch(WebSocketListener store, Selectors selectors) {

@@ -1,7 +1,6 @@
 package io.lahar.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -144,12 +143,16 @@ final class Selectors {
         Matcher m;
         if ((m = SET.matcher(text)).matches()) {
             Set<String> values = Set.copyOf(List.of(m.group(3).split("\\s*,\\s*")).stream()
-                    .map(String::trim).filter(v -> !v.isEmpty()).toList());
+                    .map(String::trim)
+                    .filter(v -> !v.isEmpty())
+                    .toList());
             requirements.add(new LabelIn(m.group(1), values, m.group(2).equals("notin")));
         } else if ((m = EQUALS.matcher(text)).matches()) {
-            requirements.add(new LabelIn(m.group(1), Set.of(m.group(3)), m.group(2).equals("!=")));
+            requirements.add(
+                    new LabelIn(m.group(1), Set.of(m.group(3)), m.group(2).equals("!=")));
         } else if ((m = COMPARE.matcher(text)).matches()) {
-            requirements.add(new LabelCompare(m.group(1), Long.parseLong(m.group(3)), m.group(2).equals(">")));
+            requirements.add(new LabelCompare(
+                    m.group(1), Long.parseLong(m.group(3)), m.group(2).equals(">")));
         } else if ((m = EXISTS.matcher(text)).matches()) {
             requirements.add(new LabelExists(m.group(2), m.group(1).equals("!")));
         } else {
@@ -163,7 +166,8 @@ final class Selectors {
         }
         Matcher m = FIELD.matcher(text);
         if (m.matches()) {
-            requirements.add(new FieldEquals(m.group(1), m.group(3).trim(), m.group(2).equals("!=")));
+            requirements.add(
+                    new FieldEquals(m.group(1), m.group(3).trim(), m.group(2).equals("!=")));
         } else {
             problems.add("fieldSelector: \"" + text + "\" is not a field requirement (path=value or path!=value)");
         }

@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,6 +54,7 @@ public final class SimulatedKubelet implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SimulatedKubelet.class.getName());
     /** kube-controller-manager's pod GC quarantine before deleting a pod whose node is gone. */
     static final Duration ORPHAN_GRACE = Duration.ofSeconds(40);
+
     private static final int UPDATE_ATTEMPTS = 10;
 
     private final KubernetesClient client;
@@ -63,6 +63,7 @@ public final class SimulatedKubelet implements AutoCloseable {
     private final ScheduledExecutorService executor;
     /** Pending completions and orphan checks by pod uid; touched only on the executor thread. */
     private final Map<String, Tracked> timers = new HashMap<>();
+
     private final AtomicInteger podIpCounter = new AtomicInteger();
     private SharedIndexInformer<Node> nodeInformer;
     private SharedIndexInformer<Pod> podInformer;
@@ -155,8 +156,9 @@ public final class SimulatedKubelet implements AutoCloseable {
             return;
         }
         PodRunPlan plan = PodRunPlan.of(pod);
-        plan.problems().forEach(problem -> LOG.log(System.Logger.Level.WARNING,
-                "pod " + key(pod) + ": " + problem + " (ignored)"));
+        plan.problems()
+                .forEach(problem ->
+                        LOG.log(System.Logger.Level.WARNING, "pod " + key(pod) + ": " + problem + " (ignored)"));
         Instant started;
         if ("Running".equals(phase)) {
             started = startTimeOf(pod).orElse(Instant.now(clock)); // running since before this kubelet started
@@ -166,9 +168,10 @@ public final class SimulatedKubelet implements AutoCloseable {
                 return;
             }
         }
-        plan.duration().ifPresentOrElse(
-                duration -> scheduleCompletion(pod, plan, started, duration),
-                () -> timers.put(uid, new RunningUntilDeleted()));
+        plan.duration()
+                .ifPresentOrElse(
+                        duration -> scheduleCompletion(pod, plan, started, duration),
+                        () -> timers.put(uid, new RunningUntilDeleted()));
     }
 
     private void startPodsOn(String nodeName) {
@@ -200,9 +203,13 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
 
     private boolean markRunning(Pod pod, Node node, Instant now) {
-        String hostIp = node.getStatus() == null || node.getStatus().getAddresses() == null ? "10.0.0.1"
-                : node.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
-                        .map(NodeAddress::getAddress).findFirst().orElse("10.0.0.1");
+        String hostIp = node.getStatus() == null || node.getStatus().getAddresses() == null
+                ? "10.0.0.1"
+                : node.getStatus().getAddresses().stream()
+                        .filter(a -> "InternalIP".equals(a.getType()))
+                        .map(NodeAddress::getAddress)
+                        .findFirst()
+                        .orElse("10.0.0.1");
         int n = podIpCounter.getAndIncrement();
         String podIp = "10.244." + (n / 250) + "." + (n % 250 + 2);
         String at = timestamp(now);
@@ -214,20 +221,40 @@ public final class SimulatedKubelet implements AutoCloseable {
             List<ContainerStatus> containers = new ArrayList<>();
             for (Container c : current.getSpec().getContainers()) {
                 containers.add(new ContainerStatusBuilder()
-                        .withName(c.getName()).withImage(c.getImage()).withImageID("")
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withImageID("")
                         .withContainerID(containerId(current, c))
-                        .withReady(true).withStarted(true).withRestartCount(0)
-                        .withNewState().withNewRunning().withStartedAt(at).endRunning().endState()
+                        .withReady(true)
+                        .withStarted(true)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning()
+                        .withStartedAt(at)
+                        .endRunning()
+                        .endState()
                         .build());
             }
             PodStatus running = new PodStatusBuilder(status)
                     .withPhase("Running")
-                    .withHostIP(hostIp).withHostIPs(new HostIP(hostIp))
-                    .withPodIP(podIp).withPodIPs(new PodIP(podIp))
+                    .withHostIP(hostIp)
+                    .withHostIPs(new HostIP(hostIp))
+                    .withPodIP(podIp)
+                    .withPodIPs(new PodIP(podIp))
                     .withStartTime(at)
-                    .withConditions(withConditions(status.getConditions(), at,
-                            "PodReadyToStartContainers", "True", "Initialized", "True", "Ready", "True",
-                            "ContainersReady", "True", "PodScheduled", "True"))
+                    .withConditions(withConditions(
+                            status.getConditions(),
+                            at,
+                            "PodReadyToStartContainers",
+                            "True",
+                            "Initialized",
+                            "True",
+                            "Ready",
+                            "True",
+                            "ContainersReady",
+                            "True",
+                            "PodScheduled",
+                            "True"))
                     .withContainerStatuses(containers)
                     .build();
             current.setStatus(running);
@@ -242,10 +269,15 @@ public final class SimulatedKubelet implements AutoCloseable {
         long delay = Math.max(0, scaledNanos - Math.max(0, elapsed));
         String namespace = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
-        timers.put(uid, new Completing(executor.schedule(() -> {
-            timers.remove(uid);
-            complete(namespace, name, uid, plan);
-        }, delay, TimeUnit.NANOSECONDS)));
+        timers.put(
+                uid,
+                new Completing(executor.schedule(
+                        () -> {
+                            timers.remove(uid);
+                            complete(namespace, name, uid, plan);
+                        },
+                        delay,
+                        TimeUnit.NANOSECONDS)));
     }
 
     private void complete(String namespace, String name, String uid, PodRunPlan plan) {
@@ -262,28 +294,41 @@ public final class SimulatedKubelet implements AutoCloseable {
             }
             List<ContainerStatus> containers = new ArrayList<>();
             for (Container c : current.getSpec().getContainers()) {
-                String startedAt = status.getContainerStatuses() == null ? status.getStartTime()
-                        : status.getContainerStatuses().stream().filter(s -> c.getName().equals(s.getName()))
+                String startedAt = status.getContainerStatuses() == null
+                        ? status.getStartTime()
+                        : status.getContainerStatuses().stream()
+                                .filter(s -> c.getName().equals(s.getName()))
                                 .map(s -> s.getState() != null && s.getState().getRunning() != null
-                                        ? s.getState().getRunning().getStartedAt() : status.getStartTime())
-                                .findFirst().orElse(status.getStartTime());
+                                        ? s.getState().getRunning().getStartedAt()
+                                        : status.getStartTime())
+                                .findFirst()
+                                .orElse(status.getStartTime());
                 containers.add(new ContainerStatusBuilder()
-                        .withName(c.getName()).withImage(c.getImage()).withImageID("")
+                        .withName(c.getName())
+                        .withImage(c.getImage())
+                        .withImageID("")
                         .withContainerID(containerId(current, c))
-                        .withReady(false).withStarted(false).withRestartCount(0)
-                        .withNewState().withNewTerminated()
-                            .withExitCode(plan.exitCode()).withReason(reason)
-                            .withStartedAt(startedAt).withFinishedAt(at)
-                            .withContainerID(containerId(current, c))
-                        .endTerminated().endState()
+                        .withReady(false)
+                        .withStarted(false)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(plan.exitCode())
+                        .withReason(reason)
+                        .withStartedAt(startedAt)
+                        .withFinishedAt(at)
+                        .withContainerID(containerId(current, c))
+                        .endTerminated()
+                        .endState()
                         .build());
             }
             String readyReason = plan.succeeds() ? "PodCompleted" : "PodFailed";
-            List<PodCondition> conditions = withConditions(status.getConditions(), at,
-                    "Ready", "False", "ContainersReady", "False");
+            List<PodCondition> conditions =
+                    withConditions(status.getConditions(), at, "Ready", "False", "ContainersReady", "False");
             conditions = conditions.stream()
                     .map(c -> ("Ready".equals(c.getType()) || "ContainersReady".equals(c.getType()))
-                            ? new PodConditionBuilder(c).withReason(readyReason).build() : c)
+                            ? new PodConditionBuilder(c).withReason(readyReason).build()
+                            : c)
                     .toList();
             current.setStatus(new PodStatusBuilder(status)
                     .withPhase(plan.succeeds() ? "Succeeded" : "Failed")
@@ -299,19 +344,25 @@ public final class SimulatedKubelet implements AutoCloseable {
         String uid = pod.getMetadata().getUid();
         String nodeName = pod.getSpec().getNodeName();
         long delay = (long) (ORPHAN_GRACE.toNanos() * timeScale);
-        ScheduledFuture<?> check = executor.schedule(() -> {
-            timers.remove(uid);
-            if (node(nodeName).isEmpty()) {
-                delete(pod, "its node " + nodeName + " does not exist");
-            }
-        }, delay, TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> check = executor.schedule(
+                () -> {
+                    timers.remove(uid);
+                    if (node(nodeName).isEmpty()) {
+                        delete(pod, "its node " + nodeName + " does not exist");
+                    }
+                },
+                delay,
+                TimeUnit.NANOSECONDS);
         timers.put(uid, new AwaitingNode(check));
     }
 
     private void delete(Pod pod, String why) {
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .withGracePeriod(0).delete();
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .withGracePeriod(0)
+                    .delete();
             LOG.log(System.Logger.Level.INFO, "evicted pod " + key(pod) + ": " + why);
         } catch (KubernetesClientException e) {
             if (e.getCode() != 404) {
@@ -349,14 +400,16 @@ public final class SimulatedKubelet implements AutoCloseable {
                     return false;
                 }
                 if (e.getCode() != 409) {
-                    LOG.log(System.Logger.Level.WARNING, "could not update the status of pod " + key(pod) + ": "
-                            + e.getMessage());
+                    LOG.log(
+                            System.Logger.Level.WARNING,
+                            "could not update the status of pod " + key(pod) + ": " + e.getMessage());
                     return false;
                 }
             }
         }
-        LOG.log(System.Logger.Level.WARNING, "gave up updating the status of pod " + key(pod)
-                + " after " + UPDATE_ATTEMPTS + " conflicts");
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "gave up updating the status of pod " + key(pod) + " after " + UPDATE_ATTEMPTS + " conflicts");
         return false;
     }
 
@@ -377,8 +430,11 @@ public final class SimulatedKubelet implements AutoCloseable {
         for (int i = 0; i < typeStatus.length; i += 2) {
             String type = typeStatus[i];
             String status = typeStatus[i + 1];
-            PodCondition condition = new PodConditionBuilder().withType(type).withStatus(status)
-                    .withLastTransitionTime(at).build();
+            PodCondition condition = new PodConditionBuilder()
+                    .withType(type)
+                    .withStatus(status)
+                    .withLastTransitionTime(at)
+                    .build();
             boolean replaced = false;
             for (int j = 0; j < result.size(); j++) {
                 if (type.equals(result.get(j).getType())) {
@@ -417,8 +473,7 @@ public final class SimulatedKubelet implements AutoCloseable {
 
     /** What the kubelet is doing about one pod. */
     private sealed interface Tracked {
-        default void cancel() {
-        }
+        default void cancel() {}
     }
 
     /** Running; the future moves it to Succeeded or Failed. */
@@ -430,8 +485,7 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
 
     /** Running with no duration: it stays Running until it is deleted. */
-    private record RunningUntilDeleted() implements Tracked {
-    }
+    private record RunningUntilDeleted() implements Tracked {}
 
     /** Bound to a node that does not exist; the future deletes it unless the node appears. */
     private record AwaitingNode(ScheduledFuture<?> check) implements Tracked {

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -29,6 +28,7 @@ public final class SimulatedNodes {
 
     /** Marks nodes this emulator made, so a reader of {@code kubectl get nodes --show-labels} knows. */
     public static final String SIMULATED_LABEL = "lahar.io/simulated-node";
+
     public static final String KUBELET_VERSION = "v1.32.0-lahar-sim";
 
     private final KubernetesClient client;
@@ -46,7 +46,9 @@ public final class SimulatedNodes {
         List<Node> created = new ArrayList<>();
         for (NodeSpec group : groups) {
             for (int i = 0; i < group.count(); i++) {
-                int index = nextIndexByPrefix.computeIfAbsent(group.namePrefix(), p -> new AtomicInteger()).getAndIncrement();
+                int index = nextIndexByPrefix
+                        .computeIfAbsent(group.namePrefix(), p -> new AtomicInteger())
+                        .getAndIncrement();
                 created.add(add(group.namePrefix() + "-" + index, group));
             }
         }
@@ -55,7 +57,9 @@ public final class SimulatedNodes {
 
     /** Registers one node named {@code name} shaped like {@code spec} (its count is ignored). */
     public Node add(String name, NodeSpec spec) {
-        return client.nodes().resource(toNode(name, spec, ordinal.getAndIncrement(), Instant.now(clock))).create();
+        return client.nodes()
+                .resource(toNode(name, spec, ordinal.getAndIncrement(), Instant.now(clock)))
+                .create();
     }
 
     /**
@@ -90,38 +94,65 @@ public final class SimulatedNodes {
         String heartbeat = now.truncatedTo(ChronoUnit.SECONDS).toString();
         String internalIp = "10.0." + (ordinal / 250) + "." + (ordinal % 250 + 2);
         return new NodeBuilder()
-                .withNewMetadata().withName(name).withLabels(labels)
-                    .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(labels)
+                .addToAnnotations("node.alpha.kubernetes.io/ttl", "0")
                 .endMetadata()
                 .withNewSpec()
-                    .withTaints(spec.taints().stream()
-                            .map(t -> new TaintBuilder().withKey(t.key()).withValue(t.value().isEmpty() ? null : t.value())
-                                    .withEffect(t.effect()).build())
-                            .toList())
+                .withTaints(spec.taints().stream()
+                        .map(t -> new TaintBuilder()
+                                .withKey(t.key())
+                                .withValue(t.value().isEmpty() ? null : t.value())
+                                .withEffect(t.effect())
+                                .build())
+                        .toList())
                 .endSpec()
                 .withNewStatus()
-                    .withCapacity(resources)
-                    .withAllocatable(resources)
-                    .withConditions(List.of(
-                            condition("Ready", "True", "KubeletReady", "simulated kubelet is posting ready status", heartbeat),
-                            condition("MemoryPressure", "False", "KubeletHasSufficientMemory", "simulated", heartbeat),
-                            condition("DiskPressure", "False", "KubeletHasNoDiskPressure", "simulated", heartbeat),
-                            condition("PIDPressure", "False", "KubeletHasSufficientPID", "simulated", heartbeat)))
-                    .addNewAddress().withType("InternalIP").withAddress(internalIp).endAddress()
-                    .addNewAddress().withType("Hostname").withAddress(name).endAddress()
-                    .withNewNodeInfo()
-                        .withKubeletVersion(KUBELET_VERSION).withKubeProxyVersion(KUBELET_VERSION)
-                        .withOperatingSystem("linux").withArchitecture("amd64")
-                        .withOsImage("Lahar simulated node").withKernelVersion("n/a")
-                        .withContainerRuntimeVersion("lahar-sim://1.0")
-                        .withMachineID(name).withSystemUUID(name).withBootID(name)
-                    .endNodeInfo()
+                .withCapacity(resources)
+                .withAllocatable(resources)
+                .withConditions(List.of(
+                        condition(
+                                "Ready",
+                                "True",
+                                "KubeletReady",
+                                "simulated kubelet is posting ready status",
+                                heartbeat),
+                        condition("MemoryPressure", "False", "KubeletHasSufficientMemory", "simulated", heartbeat),
+                        condition("DiskPressure", "False", "KubeletHasNoDiskPressure", "simulated", heartbeat),
+                        condition("PIDPressure", "False", "KubeletHasSufficientPID", "simulated", heartbeat)))
+                .addNewAddress()
+                .withType("InternalIP")
+                .withAddress(internalIp)
+                .endAddress()
+                .addNewAddress()
+                .withType("Hostname")
+                .withAddress(name)
+                .endAddress()
+                .withNewNodeInfo()
+                .withKubeletVersion(KUBELET_VERSION)
+                .withKubeProxyVersion(KUBELET_VERSION)
+                .withOperatingSystem("linux")
+                .withArchitecture("amd64")
+                .withOsImage("Lahar simulated node")
+                .withKernelVersion("n/a")
+                .withContainerRuntimeVersion("lahar-sim://1.0")
+                .withMachineID(name)
+                .withSystemUUID(name)
+                .withBootID(name)
+                .endNodeInfo()
                 .endStatus()
                 .build();
     }
 
     private static NodeCondition condition(String type, String status, String reason, String message, String at) {
-        return new NodeConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
-                .withLastHeartbeatTime(at).withLastTransitionTime(at).build();
+        return new NodeConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withReason(reason)
+                .withMessage(message)
+                .withLastHeartbeatTime(at)
+                .withLastTransitionTime(at)
+                .build();
     }
 }

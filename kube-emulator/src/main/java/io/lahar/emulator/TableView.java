@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.lahar.core.util.HumanDuration;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,8 +24,7 @@ import java.util.stream.Collectors;
 final class TableView {
 
     /** One printed column: its header, its type for kubectl, and how a cell is read from an object. */
-    private record Column(String name, String type, int priority, Function<JsonNode, Object> cell) {
-    }
+    private record Column(String name, String type, int priority, Function<JsonNode, Object> cell) {}
 
     private final ApiDiscovery discovery;
     private final Clock clock;
@@ -55,13 +53,22 @@ final class TableView {
             return Optional.empty();
         }
         List<Column> columns = columnsFor(resource.get());
-        ObjectNode table = Serialization.jsonMapper().createObjectNode()
-                .put("kind", "Table").put("apiVersion", "meta.k8s.io/v1");
-        table.putObject("metadata").put("resourceVersion", doc.path("metadata").path("resourceVersion").asText(""));
+        ObjectNode table = Serialization.jsonMapper()
+                .createObjectNode()
+                .put("kind", "Table")
+                .put("apiVersion", "meta.k8s.io/v1");
+        table.putObject("metadata")
+                .put(
+                        "resourceVersion",
+                        doc.path("metadata").path("resourceVersion").asText(""));
         ArrayNode definitions = table.putArray("columnDefinitions");
         for (Column column : columns) {
-            definitions.addObject().put("name", column.name()).put("type", column.type())
-                    .put("format", column.name().equals("Name") ? "name" : "").put("description", column.name())
+            definitions
+                    .addObject()
+                    .put("name", column.name())
+                    .put("type", column.type())
+                    .put("format", column.name().equals("Name") ? "name" : "")
+                    .put("description", column.name())
                     .put("priority", column.priority());
         }
         ArrayNode rows = table.putArray("rows");
@@ -109,56 +116,70 @@ final class TableView {
     }
 
     private List<Column> columnsFor(ApiResource resource) {
-        Column name = new Column("Name", "string", 0, o -> o.path("metadata").path("name").asText());
+        Column name = new Column(
+                "Name", "string", 0, o -> o.path("metadata").path("name").asText());
         Column age = new Column("Age", "string", 0, this::age);
         String key = resource.group() + "/" + resource.plural();
         return switch (key) {
-            case "/pods" -> List.of(name,
-                    new Column("Ready", "string", 0, TableView::podReady),
-                    new Column("Status", "string", 0, TableView::podStatus),
-                    new Column("Restarts", "integer", 0, TableView::podRestarts),
-                    age,
-                    new Column("IP", "string", 1, o -> text(o, "status", "podIP")),
-                    new Column("Node", "string", 1, o -> text(o, "spec", "nodeName")),
-                    new Column("Nominated Node", "string", 1, o -> text(o, "status", "nominatedNodeName")),
-                    new Column("Readiness Gates", "string", 1, o -> "<none>"));
-            case "/nodes" -> List.of(name,
-                    new Column("Status", "string", 0, TableView::nodeStatus),
-                    new Column("Roles", "string", 0, TableView::nodeRoles),
-                    age,
-                    new Column("Version", "string", 0, o -> text(o, "status", "nodeInfo", "kubeletVersion")),
-                    new Column("Internal-IP", "string", 1, TableView::nodeInternalIp),
-                    new Column("CPU", "string", 1, o -> text(o, "status", "allocatable", "cpu")),
-                    new Column("Memory", "string", 1, o -> text(o, "status", "allocatable", "memory")),
-                    new Column("GPU", "string", 1, o -> text(o, "status", "allocatable", "nvidia.com/gpu")));
-            case "/namespaces" -> List.of(name, new Column("Status", "string", 0, o -> text(o, "status", "phase")), age);
+            case "/pods" ->
+                List.of(
+                        name,
+                        new Column("Ready", "string", 0, TableView::podReady),
+                        new Column("Status", "string", 0, TableView::podStatus),
+                        new Column("Restarts", "integer", 0, TableView::podRestarts),
+                        age,
+                        new Column("IP", "string", 1, o -> text(o, "status", "podIP")),
+                        new Column("Node", "string", 1, o -> text(o, "spec", "nodeName")),
+                        new Column("Nominated Node", "string", 1, o -> text(o, "status", "nominatedNodeName")),
+                        new Column("Readiness Gates", "string", 1, o -> "<none>"));
+            case "/nodes" ->
+                List.of(
+                        name,
+                        new Column("Status", "string", 0, TableView::nodeStatus),
+                        new Column("Roles", "string", 0, TableView::nodeRoles),
+                        age,
+                        new Column("Version", "string", 0, o -> text(o, "status", "nodeInfo", "kubeletVersion")),
+                        new Column("Internal-IP", "string", 1, TableView::nodeInternalIp),
+                        new Column("CPU", "string", 1, o -> text(o, "status", "allocatable", "cpu")),
+                        new Column("Memory", "string", 1, o -> text(o, "status", "allocatable", "memory")),
+                        new Column("GPU", "string", 1, o -> text(o, "status", "allocatable", "nvidia.com/gpu")));
+            case "/namespaces" ->
+                List.of(name, new Column("Status", "string", 0, o -> text(o, "status", "phase")), age);
             // The printer columns of Volcano's CRDs.
-            case "batch.volcano.sh/jobs" -> List.of(name,
-                    new Column("STATUS", "string", 0, o -> text(o, "status", "state", "phase")),
-                    new Column("minAvailable", "integer", 0, o -> number(o, "status", "minAvailable")),
-                    new Column("RUNNINGS", "integer", 0, o -> number(o, "status", "running")),
-                    age,
-                    new Column("QUEUE", "string", 1, o -> text(o, "spec", "queue")));
-            case "scheduling.volcano.sh/podgroups" -> List.of(name,
-                    new Column("STATUS", "string", 0, o -> text(o, "status", "phase")),
-                    new Column("MINMEMBER", "integer", 0, o -> number(o, "spec", "minMember")),
-                    new Column("RUNNINGS", "integer", 0, o -> number(o, "status", "running")),
-                    age,
-                    new Column("QUEUE", "string", 1, o -> text(o, "spec", "queue")));
-            case "scheduling.volcano.sh/queues" -> List.of(name,
-                    new Column("STATE", "string", 0, o -> text(o, "status", "state")),
-                    new Column("WEIGHT", "integer", 0, o -> number(o, "spec", "weight")),
-                    age,
-                    new Column("PARENT", "string", 1, o -> text(o, "spec", "parent")));
-            case "flow.volcano.sh/jobflows" -> List.of(name,
-                    new Column("STATUS", "string", 0, o -> text(o, "status", "state", "phase")), age);
+            case "batch.volcano.sh/jobs" ->
+                List.of(
+                        name,
+                        new Column("STATUS", "string", 0, o -> text(o, "status", "state", "phase")),
+                        new Column("minAvailable", "integer", 0, o -> number(o, "status", "minAvailable")),
+                        new Column("RUNNINGS", "integer", 0, o -> number(o, "status", "running")),
+                        age,
+                        new Column("QUEUE", "string", 1, o -> text(o, "spec", "queue")));
+            case "scheduling.volcano.sh/podgroups" ->
+                List.of(
+                        name,
+                        new Column("STATUS", "string", 0, o -> text(o, "status", "phase")),
+                        new Column("MINMEMBER", "integer", 0, o -> number(o, "spec", "minMember")),
+                        new Column("RUNNINGS", "integer", 0, o -> number(o, "status", "running")),
+                        age,
+                        new Column("QUEUE", "string", 1, o -> text(o, "spec", "queue")));
+            case "scheduling.volcano.sh/queues" ->
+                List.of(
+                        name,
+                        new Column("STATE", "string", 0, o -> text(o, "status", "state")),
+                        new Column("WEIGHT", "integer", 0, o -> number(o, "spec", "weight")),
+                        age,
+                        new Column("PARENT", "string", 1, o -> text(o, "spec", "parent")));
+            case "flow.volcano.sh/jobflows" ->
+                List.of(name, new Column("STATUS", "string", 0, o -> text(o, "status", "state", "phase")), age);
             default -> List.of(name, age);
         };
     }
 
     private static ObjectNode partialMetadata(JsonNode object) {
-        ObjectNode partial = Serialization.jsonMapper().createObjectNode()
-                .put("kind", "PartialObjectMetadata").put("apiVersion", "meta.k8s.io/v1");
+        ObjectNode partial = Serialization.jsonMapper()
+                .createObjectNode()
+                .put("kind", "PartialObjectMetadata")
+                .put("apiVersion", "meta.k8s.io/v1");
         partial.set("metadata", object.path("metadata").deepCopy());
         return partial;
     }

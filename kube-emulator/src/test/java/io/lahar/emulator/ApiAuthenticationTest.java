@@ -32,12 +32,15 @@ class ApiAuthenticationTest {
     Path data;
 
     private EmbeddedCluster start() {
-        return EmbeddedCluster.start(EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=1,memory=1Gi}"))
+        return EmbeddedCluster.start(EmbeddedCluster.Options.defaults()
+                .withNodes(NodeSpec.parse("1x{cpu=1,memory=1Gi}"))
                 .withDataDir(data));
     }
 
-    private static HttpResponse<String> get(EmbeddedCluster cluster, String path, String authorization) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(cluster.url() + path)).GET();
+    private static HttpResponse<String> get(EmbeddedCluster cluster, String path, String authorization)
+            throws Exception {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(cluster.url() + path)).GET();
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -47,18 +50,32 @@ class ApiAuthenticationTest {
     @Test
     void onlyTheKubeconfigsTokenReadsTheSecrets() throws Exception {
         try (EmbeddedCluster cluster = start()) {
-            cluster.client().secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata()
-                    .withName("mpi-ssh").endMetadata().withStringData(Map.of("id_rsa", "PRIVATE KEY")).build()).create();
+            cluster.client()
+                    .secrets()
+                    .inNamespace("default")
+                    .resource(new SecretBuilder()
+                            .withNewMetadata()
+                            .withName("mpi-ssh")
+                            .endMetadata()
+                            .withStringData(Map.of("id_rsa", "PRIVATE KEY"))
+                            .build())
+                    .create();
             String secret = "/api/v1/namespaces/default/secrets/mpi-ssh";
 
-            for (String anonymous : new String[]{null, "Bearer lahar-embedded-no-auth", "Bearer " + cluster.token() + "x",
-                    cluster.token()}) {
+            for (String anonymous : new String[] {
+                null, "Bearer lahar-embedded-no-auth", "Bearer " + cluster.token() + "x", cluster.token()
+            }) {
                 HttpResponse<String> refused = get(cluster, secret, anonymous);
                 assertThat(refused.statusCode()).as(String.valueOf(anonymous)).isEqualTo(401);
-                assertThat(refused.body()).contains("\"reason\":\"Unauthorized\"").doesNotContain("PRIVATE").doesNotContain("id_rsa");
+                assertThat(refused.body())
+                        .contains("\"reason\":\"Unauthorized\"")
+                        .doesNotContain("PRIVATE")
+                        .doesNotContain("id_rsa");
             }
-            assertThat(get(cluster, "/api/v1/namespaces/default/secrets", null).statusCode()).isEqualTo(401);
-            assertThat(get(cluster, secret, "Bearer " + cluster.token()).statusCode()).isEqualTo(200);
+            assertThat(get(cluster, "/api/v1/namespaces/default/secrets", null).statusCode())
+                    .isEqualTo(401);
+            assertThat(get(cluster, secret, "Bearer " + cluster.token()).statusCode())
+                    .isEqualTo(200);
             // Health checks stay anonymous: supervisors and scripts poll them without a kubeconfig.
             assertThat(get(cluster, "/readyz", null).statusCode()).isEqualTo(200);
             assertThat(get(cluster, "/livez", null).statusCode()).isEqualTo(200);
@@ -69,14 +86,22 @@ class ApiAuthenticationTest {
     void aClientWithoutTheTokenIsRefusedOneWithTheKubeconfigIsNot() throws Exception {
         try (EmbeddedCluster cluster = start()) {
             Path kubeconfig = cluster.writeKubeconfig(data.resolve("kubeconfig"));
-            try (KubernetesClient anonymous = new KubernetesClientBuilder().withConfig(new ConfigBuilder(Config.empty())
-                    .withMasterUrl(cluster.url()).withTrustCerts(true).withRequestRetryBackoffLimit(0).withHttp2Disable(true)
-                    .build()).build()) {
-                assertThatThrownBy(() -> anonymous.nodes().list()).isInstanceOf(KubernetesClientException.class)
-                        .satisfies(e -> assertThat(((KubernetesClientException) e).getCode()).isEqualTo(401));
+            try (KubernetesClient anonymous = new KubernetesClientBuilder()
+                    .withConfig(new ConfigBuilder(Config.empty())
+                            .withMasterUrl(cluster.url())
+                            .withTrustCerts(true)
+                            .withRequestRetryBackoffLimit(0)
+                            .withHttp2Disable(true)
+                            .build())
+                    .build()) {
+                assertThatThrownBy(() -> anonymous.nodes().list())
+                        .isInstanceOf(KubernetesClientException.class)
+                        .satisfies(e -> assertThat(((KubernetesClientException) e).getCode())
+                                .isEqualTo(401));
             }
             try (KubernetesClient fromFile = new KubernetesClientBuilder()
-                    .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build()) {
+                    .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+                    .build()) {
                 assertThat(fromFile.nodes().list().getItems()).hasSize(1);
             }
         }
@@ -90,13 +115,14 @@ class ApiAuthenticationTest {
         }
         Path file = data.resolve(BearerToken.FILE);
         assertThat(Files.readString(file).strip()).isEqualTo(first);
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
 
         try (EmbeddedCluster again = start()) {
             assertThat(again.token()).isEqualTo(first);
         }
-        try (EmbeddedCluster inMemory = EmbeddedCluster.start(EmbeddedCluster.Options.defaults()
-                .withNodes(NodeSpec.parse("1x{cpu=1,memory=1Gi}")))) {
+        try (EmbeddedCluster inMemory = EmbeddedCluster.start(
+                EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=1,memory=1Gi}")))) {
             assertThat(inMemory.token()).isNotEqualTo(first).hasSizeGreaterThanOrEqualTo(43);
         }
     }

@@ -1,17 +1,16 @@
 package io.lahar.emulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ClusterDispatcherTest {
 
@@ -20,8 +19,14 @@ class ClusterDispatcherTest {
         AtomicBoolean ready = new AtomicBoolean();
         ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
         CrudStore store = new CrudStore(new KubernetesCrudDispatcher(discovery.customResourceContexts()));
-        ClusterDispatcher dispatcher = new ClusterDispatcher(discovery, store, Clock.systemUTC(), () -> "127.0.0.1:6443",
-                () -> { }, ready::get, BearerToken.of(java.util.Optional.empty()));
+        ClusterDispatcher dispatcher = new ClusterDispatcher(
+                discovery,
+                store,
+                Clock.systemUTC(),
+                () -> "127.0.0.1:6443",
+                () -> {},
+                ready::get,
+                BearerToken.of(java.util.Optional.empty()));
 
         assertThat(get(dispatcher, "/readyz").code()).isEqualTo(500);
         assertThat(get(dispatcher, "/livez").code()).isEqualTo(200);
@@ -32,7 +37,7 @@ class ClusterDispatcherTest {
     }
 
     private static MockResponse get(ClusterDispatcher dispatcher, String path) {
-        return dispatcher.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.GET, path, Headers.builder().build(),
-                new Buffer(null)));
+        return dispatcher.dispatch(new RecordedRequest(
+                "HTTP/1.1", HttpMethod.GET, path, Headers.builder().build(), new Buffer(null)));
     }
 }

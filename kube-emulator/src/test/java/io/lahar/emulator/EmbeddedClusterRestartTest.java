@@ -1,5 +1,9 @@
 package io.lahar.emulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -8,25 +12,24 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The cluster started again on its data directory has what it had, and its kubelet carries on. */
 class EmbeddedClusterRestartTest {
 
     private static final ResourceDefinitionContext VCJOBS = new ResourceDefinitionContext.Builder()
-            .withGroup("batch.volcano.sh").withVersion("v1alpha1").withPlural("jobs").withKind("Job")
-            .withNamespaced(true).build();
+            .withGroup("batch.volcano.sh")
+            .withVersion("v1alpha1")
+            .withPlural("jobs")
+            .withKind("Job")
+            .withNamespaced(true)
+            .build();
 
     @TempDir
     Path data;
@@ -37,13 +40,25 @@ class EmbeddedClusterRestartTest {
         long versionBefore;
         try (EmbeddedCluster cluster = start(NodeSpec.parse("2x{cpu=8,memory=32Gi}"))) {
             KubernetesClient client = cluster.client();
-            client.pods().inNamespace("default").resource(pod("runs", "1h", "node-1")).create();
-            client.pods().inNamespace("default").resource(pod("goes", "1h", "node-0")).create();
-            client.genericKubernetesResources(VCJOBS).inNamespace("default").resource(job("tf")).create();
-            client.pods().inNamespace("default").withName("runs").patch(PatchContext.of(PatchType.JSON_MERGE),
-                    "{\"metadata\":{\"labels\":{\"kept\":\"yes\"}}}");
+            client.pods()
+                    .inNamespace("default")
+                    .resource(pod("runs", "1h", "node-1"))
+                    .create();
+            client.pods()
+                    .inNamespace("default")
+                    .resource(pod("goes", "1h", "node-0"))
+                    .create();
+            client.genericKubernetesResources(VCJOBS)
+                    .inNamespace("default")
+                    .resource(job("tf"))
+                    .create();
+            client.pods()
+                    .inNamespace("default")
+                    .withName("runs")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"kept\":\"yes\"}}}");
             client.pods().inNamespace("default").withName("goes").delete();
-            await().atMost(Duration.ofSeconds(15)).until(() -> phase(client, "runs").equals("Running"));
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> phase(client, "runs").equals("Running"));
             running = client.pods().inNamespace("default").withName("runs").get();
             versionBefore = Long.parseLong(running.getMetadata().getResourceVersion());
         }
@@ -52,21 +67,40 @@ class EmbeddedClusterRestartTest {
         try (EmbeddedCluster cluster = start(NodeSpec.parse("5x{name=other,cpu=1,memory=1Gi}"))) {
             KubernetesClient client = cluster.client();
             Pod restored = client.pods().inNamespace("default").withName("runs").get();
-            assertThat(restored.getMetadata().getUid()).isEqualTo(running.getMetadata().getUid());
-            assertThat(restored.getMetadata().getResourceVersion()).isEqualTo(running.getMetadata().getResourceVersion());
+            assertThat(restored.getMetadata().getUid())
+                    .isEqualTo(running.getMetadata().getUid());
+            assertThat(restored.getMetadata().getResourceVersion())
+                    .isEqualTo(running.getMetadata().getResourceVersion());
             assertThat(restored.getMetadata().getLabels()).containsEntry("kept", "yes");
             assertThat(restored.getStatus().getPhase()).isEqualTo("Running");
-            assertThat(restored.getStatus().getStartTime()).isEqualTo(running.getStatus().getStartTime());
-            assertThat(client.pods().inNamespace("default").withName("goes").get()).isNull();
-            assertThat(client.genericKubernetesResources(VCJOBS).inNamespace("default").withName("tf").get()).isNotNull();
-            assertThat(client.nodes().list().getItems()).extracting(n -> n.getMetadata().getName())
+            assertThat(restored.getStatus().getStartTime())
+                    .isEqualTo(running.getStatus().getStartTime());
+            assertThat(client.pods().inNamespace("default").withName("goes").get())
+                    .isNull();
+            assertThat(client.genericKubernetesResources(VCJOBS)
+                            .inNamespace("default")
+                            .withName("tf")
+                            .get())
+                    .isNotNull();
+            assertThat(client.nodes().list().getItems())
+                    .extracting(n -> n.getMetadata().getName())
                     .containsExactlyInAnyOrder("node-0", "node-1");
-            assertThat(client.genericKubernetesResources(EmbeddedCluster.QUEUES).list().getItems())
-                    .extracting(q -> q.getMetadata().getName()).containsExactly("default");
+            assertThat(client.genericKubernetesResources(EmbeddedCluster.QUEUES)
+                            .list()
+                            .getItems())
+                    .extracting(q -> q.getMetadata().getName())
+                    .containsExactly("default");
 
-            Pod changed = client.pods().inNamespace("default").withName("runs").edit(p -> new PodBuilder(p)
-                    .editMetadata().addToLabels("after", "restart").endMetadata().build());
-            assertThat(Long.parseLong(changed.getMetadata().getResourceVersion())).isGreaterThan(versionBefore);
+            Pod changed = client.pods()
+                    .inNamespace("default")
+                    .withName("runs")
+                    .edit(p -> new PodBuilder(p)
+                            .editMetadata()
+                            .addToLabels("after", "restart")
+                            .endMetadata()
+                            .build());
+            assertThat(Long.parseLong(changed.getMetadata().getResourceVersion()))
+                    .isGreaterThan(versionBefore);
         }
     }
 
@@ -75,19 +109,34 @@ class EmbeddedClusterRestartTest {
         Instant started;
         try (EmbeddedCluster cluster = start(NodeSpec.parse("1x{cpu=8,memory=32Gi}"))) {
             KubernetesClient client = cluster.client();
-            client.pods().inNamespace("default").resource(pod("long", "20s", "node-0")).create();
-            await().atMost(Duration.ofSeconds(15)).until(() -> phase(client, "long").equals("Running"));
-            started = Instant.parse(client.pods().inNamespace("default").withName("long").get().getStatus().getStartTime());
+            client.pods()
+                    .inNamespace("default")
+                    .resource(pod("long", "20s", "node-0"))
+                    .create();
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> phase(client, "long").equals("Running"));
+            started = Instant.parse(client.pods()
+                    .inNamespace("default")
+                    .withName("long")
+                    .get()
+                    .getStatus()
+                    .getStartTime());
         }
         // Down for half its run: counted from the restart it would end ten seconds late.
-        Thread.sleep(Math.max(0, Duration.between(Instant.now(), started.plusSeconds(10)).toMillis()));
+        Thread.sleep(Math.max(
+                0, Duration.between(Instant.now(), started.plusSeconds(10)).toMillis()));
 
         try (EmbeddedCluster cluster = start(NodeSpec.parse("1x{cpu=8,memory=32Gi}"))) {
             KubernetesClient client = cluster.client();
             assertThat(phase(client, "long")).isEqualTo("Running");
-            await().atMost(Duration.ofSeconds(40)).until(() -> phase(client, "long").equals("Succeeded"));
+            await().atMost(Duration.ofSeconds(40))
+                    .until(() -> phase(client, "long").equals("Succeeded"));
             Pod done = client.pods().inNamespace("default").withName("long").get();
-            Instant finished = Instant.parse(done.getStatus().getContainerStatuses().get(0).getState().getTerminated()
+            Instant finished = Instant.parse(done.getStatus()
+                    .getContainerStatuses()
+                    .get(0)
+                    .getState()
+                    .getTerminated()
                     .getFinishedAt());
             // Timestamps are whole seconds; the upper bound leaves room for a slow restart.
             assertThat(Duration.between(started, finished)).isBetween(Duration.ofSeconds(19), Duration.ofSeconds(27));
@@ -105,29 +154,42 @@ class EmbeddedClusterRestartTest {
     }
 
     private EmbeddedCluster start(List<NodeSpec> nodes) {
-        return EmbeddedCluster.start(EmbeddedCluster.Options.defaults().withNodes(nodes).withDataDir(data));
+        return EmbeddedCluster.start(
+                EmbeddedCluster.Options.defaults().withNodes(nodes).withDataDir(data));
     }
 
     private static String phase(KubernetesClient client, String name) {
         Pod pod = client.pods().inNamespace("default").withName(name).get();
-        return pod == null || pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending"
+        return pod == null || pod.getStatus() == null || pod.getStatus().getPhase() == null
+                ? "Pending"
                 : pod.getStatus().getPhase();
     }
 
     private static Pod pod(String name, String duration, String node) {
         return new PodBuilder()
-                .withNewMetadata().withName(name).withNamespace("default")
-                    .withAnnotations(Map.of(PodRunPlan.DURATION, duration)).endMetadata()
-                .withNewSpec().withNodeName(node)
-                    .addNewContainer().withName("main").withImage("busybox").endContainer()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("default")
+                .withAnnotations(Map.of(PodRunPlan.DURATION, duration))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("main")
+                .withImage("busybox")
+                .endContainer()
                 .endSpec()
                 .build();
     }
 
     private static GenericKubernetesResource job(String name) {
         return new GenericKubernetesResourceBuilder()
-                .withApiVersion("batch.volcano.sh/v1alpha1").withKind("Job")
-                .withNewMetadata().withName(name).withNamespace("default").endMetadata()
+                .withApiVersion("batch.volcano.sh/v1alpha1")
+                .withKind("Job")
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace("default")
+                .endMetadata()
                 .addToAdditionalProperties("spec", Map.of("minAvailable", 1))
                 .build();
     }

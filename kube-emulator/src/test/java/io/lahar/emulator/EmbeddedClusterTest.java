@@ -1,5 +1,9 @@
 package io.lahar.emulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
@@ -17,11 +21,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,10 +33,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The embedded cluster end to end, through fabric8's client and plain HTTP, as the bridge and
@@ -48,17 +47,27 @@ class EmbeddedClusterTest {
     private static final double TIME_SCALE = 0.1;
     private static final String NS = "default";
     private static final ResourceDefinitionContext PODGROUPS = new ResourceDefinitionContext.Builder()
-            .withGroup("scheduling.volcano.sh").withVersion("v1beta1").withPlural("podgroups").withKind("PodGroup")
-            .withNamespaced(true).build();
+            .withGroup("scheduling.volcano.sh")
+            .withVersion("v1beta1")
+            .withPlural("podgroups")
+            .withKind("PodGroup")
+            .withNamespaced(true)
+            .build();
     private static final ResourceDefinitionContext VCJOBS = new ResourceDefinitionContext.Builder()
-            .withGroup("batch.volcano.sh").withVersion("v1alpha1").withPlural("jobs").withKind("Job")
-            .withNamespaced(true).build();
+            .withGroup("batch.volcano.sh")
+            .withVersion("v1alpha1")
+            .withPlural("jobs")
+            .withKind("Job")
+            .withNamespaced(true)
+            .build();
     private static final AtomicInteger NAMES = new AtomicInteger();
 
     private static EmbeddedCluster cluster;
     private static KubernetesClient client;
-    private static final HttpClient HTTP = TestHttp.client().proxy(HttpClient.Builder.NO_PROXY)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP = TestHttp.client()
+            .proxy(HttpClient.Builder.NO_PROXY)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     @BeforeAll
     static void startCluster() {
@@ -78,14 +87,16 @@ class EmbeddedClusterTest {
     void registersTheConfiguredNodesReady() {
         List<Node> nodes = client.nodes().list().getItems();
 
-        assertThat(nodes).extracting(n -> n.getMetadata().getName())
+        assertThat(nodes)
+                .extracting(n -> n.getMetadata().getName())
                 .containsExactlyInAnyOrder("node-0", "node-1", "node-2", "gpu-0");
         Node gpu = client.nodes().withName("gpu-0").get();
         assertThat(gpu.getStatus().getAllocatable())
                 .containsEntry("nvidia.com/gpu", new Quantity("4"))
                 .containsEntry("cpu", new Quantity("16"))
                 .containsEntry("memory", new Quantity("64Gi"));
-        assertThat(gpu.getMetadata().getLabels()).containsEntry("pool", "gpu")
+        assertThat(gpu.getMetadata().getLabels())
+                .containsEntry("pool", "gpu")
                 .containsEntry("kubernetes.io/hostname", "gpu-0");
         assertThat(gpu.getSpec().getTaints()).singleElement().satisfies(t -> {
             assertThat(t.getKey()).isEqualTo("nvidia.com/gpu");
@@ -129,7 +140,8 @@ class EmbeddedClusterTest {
                 .isEqualTo("Operation cannot be fulfilled on pods/binding \"" + name + "\": pod " + name
                         + " is already assigned to node \"node-0\"");
         assertThat(same.statusCode()).isEqualTo(409);
-        assertThat(client.pods().inNamespace(NS).withName(name).get().getSpec().getNodeName()).isEqualTo("node-0");
+        assertThat(client.pods().inNamespace(NS).withName(name).get().getSpec().getNodeName())
+                .isEqualTo("node-0");
     }
 
     @Test
@@ -139,7 +151,8 @@ class EmbeddedClusterTest {
         assertThat(json(missing.body()).path("message").asText()).isEqualTo("pods \"no-such-pod\" not found");
 
         String name = createPod(Map.of(), List.of("nginx"), null).getMetadata().getName();
-        HttpResponse<String> noTarget = post("/api/v1/namespaces/default/pods/" + name + "/binding",
+        HttpResponse<String> noTarget = post(
+                "/api/v1/namespaces/default/pods/" + name + "/binding",
                 "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"" + name + "\"},\"target\":{}}");
         assertThat(noTarget.statusCode()).isEqualTo(422);
         assertThat(json(noTarget.body()).path("message").asText()).contains("target.name: Required value");
@@ -149,28 +162,52 @@ class EmbeddedClusterTest {
 
         HttpResponse<String> notJson = post("/api/v1/namespaces/default/pods/" + name + "/binding", "{not json");
         assertThat(notJson.statusCode()).isEqualTo(400);
-        assertThat(client.pods().inNamespace(NS).withName(name).get().getSpec().getNodeName()).isNull();
+        assertThat(client.pods().inNamespace(NS).withName(name).get().getSpec().getNodeName())
+                .isNull();
     }
 
     @Test
     void theLegacyBindingsCollectionBindsToo() {
         String name = createPod(Map.of(), List.of("nginx"), null).getMetadata().getName();
 
-        client.bindings().inNamespace(NS).resource(new BindingBuilder()
-                .withNewMetadata().withName(name).endMetadata()
-                .withNewTarget().withKind("Node").withApiVersion("v1").withName("node-2").endTarget()
-                .build()).create();
+        client.bindings()
+                .inNamespace(NS)
+                .resource(new BindingBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .withNewTarget()
+                        .withKind("Node")
+                        .withApiVersion("v1")
+                        .withName("node-2")
+                        .endTarget()
+                        .build())
+                .create();
 
-        assertThat(client.pods().inNamespace(NS).withName(name).get().getSpec().getNodeName()).isEqualTo("node-2");
-        assertThatThrownBy(() -> client.bindings().inNamespace(NS).resource(new BindingBuilder()
-                .withNewMetadata().withName(name).endMetadata()
-                .withNewTarget().withKind("Node").withName("node-1").endTarget().build()).create())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+        assertThat(client.pods().inNamespace(NS).withName(name).get().getSpec().getNodeName())
+                .isEqualTo("node-2");
+        assertThatThrownBy(() -> client.bindings()
+                        .inNamespace(NS)
+                        .resource(new BindingBuilder()
+                                .withNewMetadata()
+                                .withName(name)
+                                .endMetadata()
+                                .withNewTarget()
+                                .withKind("Node")
+                                .withName("node-1")
+                                .endTarget()
+                                .build())
+                        .create())
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(409));
     }
 
     @Test
     void theKubeletRunsABoundPodToSucceededAfterItsSimDuration() throws Exception {
-        String name = createPod(Map.of(PodRunPlan.DURATION, "30s"), List.of("run"), null).getMetadata().getName();
+        String name = createPod(Map.of(PodRunPlan.DURATION, "30s"), List.of("run"), null)
+                .getMetadata()
+                .getName();
         bind(name, name, "node-0", Map.of());
 
         Pod running = awaitPhase(name, "Running");
@@ -183,22 +220,27 @@ class EmbeddedClusterTest {
         });
 
         Pod done = awaitPhase(name, "Succeeded");
-        ContainerStateTerminated terminated = done.getStatus().getContainerStatuses().get(0).getState().getTerminated();
+        ContainerStateTerminated terminated =
+                done.getStatus().getContainerStatuses().get(0).getState().getTerminated();
         assertThat(terminated.getExitCode()).isZero();
         assertThat(terminated.getReason()).isEqualTo("Completed");
-        assertThat(done.getStatus().getConditions()).filteredOn(c -> c.getType().equals("Ready"))
-                .extracting(PodCondition::getStatus).containsExactly("False");
+        assertThat(done.getStatus().getConditions())
+                .filteredOn(c -> c.getType().equals("Ready"))
+                .extracting(PodCondition::getStatus)
+                .containsExactly("False");
     }
 
     @Test
     void theKubeletFailsAPodWithItsSimExitCode() throws Exception {
         String name = createPod(Map.of(PodRunPlan.DURATION, "1s", PodRunPlan.EXIT_CODE, "2"), List.of("run"), null)
-                .getMetadata().getName();
+                .getMetadata()
+                .getName();
         bind(name, name, "node-1", Map.of());
 
         Pod failed = awaitPhase(name, "Failed");
 
-        ContainerStateTerminated terminated = failed.getStatus().getContainerStatuses().get(0).getState().getTerminated();
+        ContainerStateTerminated terminated =
+                failed.getStatus().getContainerStatuses().get(0).getState().getTerminated();
         assertThat(terminated.getExitCode()).isEqualTo(2);
         assertThat(terminated.getReason()).isEqualTo("Error");
     }
@@ -206,29 +248,37 @@ class EmbeddedClusterTest {
     @Test
     void sleepInTheCommandIsHonoured() throws Exception {
         // sleep 40 at a tenth of real time: four seconds of Running (room for a slow machine), then Succeeded.
-        String name = createPod(Map.of(), List.of("sh", "-c", "sleep 40"), null).getMetadata().getName();
+        String name = createPod(Map.of(), List.of("sh", "-c", "sleep 40"), null)
+                .getMetadata()
+                .getName();
         bind(name, name, "node-2", Map.of());
         awaitPhase(name, "Running");
 
-        await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(3))
+        await().during(Duration.ofMillis(1000))
+                .atMost(Duration.ofSeconds(3))
                 .until(() -> phase(name).equals("Running"));
         awaitPhase(name, "Succeeded");
     }
 
     @Test
     void aPodWithoutDurationKeepsRunning() {
-        String name = createPod(Map.of(), List.of("nginx"), "node-0").getMetadata().getName();
+        String name =
+                createPod(Map.of(), List.of("nginx"), "node-0").getMetadata().getName();
 
         awaitPhase(name, "Running");
-        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
+        await().during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(3))
                 .until(() -> phase(name).equals("Running"));
     }
 
     @Test
     void anUnboundPodStaysPending() {
-        String name = createPod(Map.of(PodRunPlan.DURATION, "1s"), List.of("run"), null).getMetadata().getName();
+        String name = createPod(Map.of(PodRunPlan.DURATION, "1s"), List.of("run"), null)
+                .getMetadata()
+                .getName();
 
-        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2))
+        await().during(Duration.ofMillis(800))
+                .atMost(Duration.ofSeconds(2))
                 .until(() -> phase(name).equals("Pending"));
     }
 
@@ -236,28 +286,34 @@ class EmbeddedClusterTest {
     void deletingANodeEvictsItsPods() {
         cluster.nodes().add("doomed", NodeSpec.DEFAULT);
         String a = createPod(Map.of(), List.of("nginx"), "doomed").getMetadata().getName();
-        String b = createPod(Map.of(PodRunPlan.DURATION, "1h"), List.of("run"), "doomed").getMetadata().getName();
-        String elsewhere = createPod(Map.of(), List.of("nginx"), "node-1").getMetadata().getName();
+        String b = createPod(Map.of(PodRunPlan.DURATION, "1h"), List.of("run"), "doomed")
+                .getMetadata()
+                .getName();
+        String elsewhere =
+                createPod(Map.of(), List.of("nginx"), "node-1").getMetadata().getName();
         awaitPhase(a, "Running");
         awaitPhase(b, "Running");
         awaitPhase(elsewhere, "Running");
 
         assertThat(cluster.nodes().delete("doomed")).isTrue();
 
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-                client.pods().inNamespace(NS).withName(a).get() == null
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.pods().inNamespace(NS).withName(a).get() == null
                         && client.pods().inNamespace(NS).withName(b).get() == null);
         assertThat(phase(elsewhere)).isEqualTo("Running");
     }
 
     @Test
     void aPodBoundToANodeThatDoesNotExistIsCollectedAfterThePodGcGrace() {
-        String name = createPod(Map.of(), List.of("nginx"), "ghost").getMetadata().getName();
+        String name =
+                createPod(Map.of(), List.of("nginx"), "ghost").getMetadata().getName();
 
-        await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(2))
+        await().during(Duration.ofMillis(1000))
+                .atMost(Duration.ofSeconds(2))
                 .until(() -> phase(name).equals("Pending"));
         // 40 s of pod-GC grace at a tenth of real time.
-        await().atMost(Duration.ofSeconds(15)).until(() -> client.pods().inNamespace(NS).withName(name).get() == null);
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> client.pods().inNamespace(NS).withName(name).get() == null);
     }
 
     @Test
@@ -269,8 +325,13 @@ class EmbeddedClusterTest {
         HttpResponse<String> apisResponse = get("/apis", null);
         assertThat(apisResponse.headers().firstValue("Content-Type")).hasValue("application/json");
         JsonNode apis = json(apisResponse.body());
-        assertThat(apis.path("groups").findValuesAsText("name")).contains("batch.volcano.sh", "bus.volcano.sh",
-                "scheduling.volcano.sh", "flow.volcano.sh", "scheduling.k8s.io");
+        assertThat(apis.path("groups").findValuesAsText("name"))
+                .contains(
+                        "batch.volcano.sh",
+                        "bus.volcano.sh",
+                        "scheduling.volcano.sh",
+                        "flow.volcano.sh",
+                        "scheduling.k8s.io");
 
         JsonNode core = json(get("/api/v1", null).body());
         assertThat(core.path("resources").findValuesAsText("name"))
@@ -282,14 +343,20 @@ class EmbeddedClusterTest {
         assertThat(jobs.path("namespaced").asBoolean()).isTrue();
         assertThat(jobs.path("shortNames").toString()).isEqualTo("[\"vcjob\",\"vj\"]");
 
-        JsonNode scheduling = json(get("/apis/scheduling.volcano.sh/v1beta1", null).body());
-        assertThat(resource(scheduling, "podgroups").path("shortNames").toString()).contains("\"pg\"");
-        assertThat(resource(scheduling, "queues").path("namespaced").asBoolean()).isFalse();
-        assertThat(json(get("/apis/flow.volcano.sh/v1alpha1", null).body()).path("resources")
-                .findValuesAsText("name")).contains("jobflows", "jobtemplates");
+        JsonNode scheduling =
+                json(get("/apis/scheduling.volcano.sh/v1beta1", null).body());
+        assertThat(resource(scheduling, "podgroups").path("shortNames").toString())
+                .contains("\"pg\"");
+        assertThat(resource(scheduling, "queues").path("namespaced").asBoolean())
+                .isFalse();
+        assertThat(json(get("/apis/flow.volcano.sh/v1alpha1", null).body())
+                        .path("resources")
+                        .findValuesAsText("name"))
+                .contains("jobflows", "jobtemplates");
 
         assertThat(get("/apis/nope.example.com/v1", null).statusCode()).isEqualTo(404);
-        assertThat(json(get("/version", null).body()).path("gitVersion").asText()).isEqualTo(ApiDiscovery.GIT_VERSION);
+        assertThat(json(get("/version", null).body()).path("gitVersion").asText())
+                .isEqualTo(ApiDiscovery.GIT_VERSION);
     }
 
     @Test
@@ -300,12 +367,18 @@ class EmbeddedClusterTest {
 
     @Test
     void requestsTheStoreCannotServeAreAnsweredNotDropped() throws Exception {
-        HttpResponse<String> options = HTTP.send(HttpRequest.newBuilder(URI.create(cluster.url() + "/api/v1/pods"))
-                .header("Authorization", "Bearer " + cluster.token()).method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> options = HTTP.send(
+                HttpRequest.newBuilder(URI.create(cluster.url() + "/api/v1/pods"))
+                        .header("Authorization", "Bearer " + cluster.token())
+                        .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(options.statusCode()).isEqualTo(405);
 
-        HttpResponse<String> badSelector = get("/api/v1/pods?labelSelector=" + java.net.URLEncoder.encode("a in b",
-                java.nio.charset.StandardCharsets.UTF_8), null);
+        HttpResponse<String> badSelector = get(
+                "/api/v1/pods?labelSelector="
+                        + java.net.URLEncoder.encode("a in b", java.nio.charset.StandardCharsets.UTF_8),
+                null);
         assertThat(badSelector.statusCode()).isEqualTo(400);
         assertThat(json(badSelector.body()).path("message").asText()).contains("\"a in b\" is not a label requirement");
     }
@@ -314,8 +387,12 @@ class EmbeddedClusterTest {
     void volcanoCustomResourcesAreStoredAndListed() {
         var podGroups = client.genericKubernetesResources(PODGROUPS).inNamespace(NS);
         GenericKubernetesResource pg = new GenericKubernetesResourceBuilder()
-                .withApiVersion("scheduling.volcano.sh/v1beta1").withKind("PodGroup")
-                .withNewMetadata().withName("pg-" + NAMES.incrementAndGet()).withNamespace(NS).endMetadata()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("PodGroup")
+                .withNewMetadata()
+                .withName("pg-" + NAMES.incrementAndGet())
+                .withNamespace(NS)
+                .endMetadata()
                 .addToAdditionalProperties("spec", Map.of("minMember", 2, "queue", "default"))
                 .build();
         GenericKubernetesResource created = podGroups.resource(pg).create();
@@ -323,49 +400,87 @@ class EmbeddedClusterTest {
         podGroups.resource(created).updateStatus();
 
         GenericKubernetesResource job = new GenericKubernetesResourceBuilder()
-                .withApiVersion("batch.volcano.sh/v1alpha1").withKind("Job")
-                .withNewMetadata().withName("job-" + NAMES.incrementAndGet()).withNamespace(NS).endMetadata()
-                .addToAdditionalProperties("spec", Map.of("minAvailable", 1, "tasks",
-                        List.of(Map.of("name", "worker", "replicas", 1))))
+                .withApiVersion("batch.volcano.sh/v1alpha1")
+                .withKind("Job")
+                .withNewMetadata()
+                .withName("job-" + NAMES.incrementAndGet())
+                .withNamespace(NS)
+                .endMetadata()
+                .addToAdditionalProperties(
+                        "spec", Map.of("minAvailable", 1, "tasks", List.of(Map.of("name", "worker", "replicas", 1))))
                 .build();
         client.genericKubernetesResources(VCJOBS).inNamespace(NS).resource(job).create();
 
-        assertThat(podGroups.list().getItems()).extracting(r -> r.getMetadata().getName())
+        assertThat(podGroups.list().getItems())
+                .extracting(r -> r.getMetadata().getName())
                 .contains(pg.getMetadata().getName());
-        assertThat(client.genericKubernetesResources(VCJOBS).inNamespace(NS).list().getItems())
-                .extracting(r -> r.getMetadata().getName()).contains(job.getMetadata().getName());
+        assertThat(client.genericKubernetesResources(VCJOBS)
+                        .inNamespace(NS)
+                        .list()
+                        .getItems())
+                .extracting(r -> r.getMetadata().getName())
+                .contains(job.getMetadata().getName());
         // The status subresource: a plain update keeps the stored status, as Volcano's CRDs declare.
-        GenericKubernetesResource stored = podGroups.withName(pg.getMetadata().getName()).get();
+        GenericKubernetesResource stored =
+                podGroups.withName(pg.getMetadata().getName()).get();
         stored.setAdditionalProperty("status", Map.of("phase", "Running"));
         podGroups.resource(stored).update();
-        assertThat(podGroups.withName(pg.getMetadata().getName()).get().getAdditionalProperties().get("status"))
+        assertThat(podGroups
+                        .withName(pg.getMetadata().getName())
+                        .get()
+                        .getAdditionalProperties()
+                        .get("status"))
                 .isEqualTo(Map.of("phase", "Inqueue"));
         // And Volcano's default queue is there, Open.
-        assertThat(client.genericKubernetesResources(EmbeddedCluster.QUEUES).withName("default").get()
-                .getAdditionalProperties().get("status")).isEqualTo(Map.of("state", "Open"));
+        assertThat(client.genericKubernetesResources(EmbeddedCluster.QUEUES)
+                        .withName("default")
+                        .get()
+                        .getAdditionalProperties()
+                        .get("status"))
+                .isEqualTo(Map.of("state", "Open"));
     }
 
     @Test
     void mergePatchesRemoveAndStrategicPatchesAdd() {
         Pod pod = new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
-                .editMetadata().addToLabels("keep", "yes").addToLabels("drop", "yes").endMetadata().build();
-        String name = client.pods().inNamespace(NS).resource(pod).create().getMetadata().getName();
+                .editMetadata()
+                .addToLabels("keep", "yes")
+                .addToLabels("drop", "yes")
+                .endMetadata()
+                .build();
+        String name = client.pods()
+                .inNamespace(NS)
+                .resource(pod)
+                .create()
+                .getMetadata()
+                .getName();
 
-        client.pods().inNamespace(NS).withName(name)
+        client.pods()
+                .inNamespace(NS)
+                .withName(name)
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"drop\":null}}}");
-        client.pods().inNamespace(NS).withName(name)
+        client.pods()
+                .inNamespace(NS)
+                .withName(name)
                 .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"metadata\":{\"labels\":{\"added\":\"1\"}}}");
 
-        assertThat(client.pods().inNamespace(NS).withName(name).get().getMetadata().getLabels())
+        assertThat(client.pods()
+                        .inNamespace(NS)
+                        .withName(name)
+                        .get()
+                        .getMetadata()
+                        .getLabels())
                 .isEqualTo(Map.of("keep", "yes", "added", "1"));
     }
 
     @Test
     void kubectlGetsServerSideTables() throws Exception {
-        String name = createPod(Map.of(), List.of("nginx"), "node-2").getMetadata().getName();
+        String name =
+                createPod(Map.of(), List.of("nginx"), "node-2").getMetadata().getName();
         awaitPhase(name, "Running");
 
-        HttpResponse<String> response = get("/api/v1/namespaces/default/pods/" + name,
+        HttpResponse<String> response = get(
+                "/api/v1/namespaces/default/pods/" + name,
                 "application/json;as=Table;v=v1;g=meta.k8s.io,application/json");
 
         JsonNode table = json(response.body());
@@ -376,39 +491,87 @@ class EmbeddedClusterTest {
 
     @Test
     void listsHonourSetBasedLabelSelectorsAndFieldSelectors() {
-        String web = client.pods().inNamespace(NS).resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
-                .editMetadata().addToLabels("sel", "web").endMetadata().build()).create().getMetadata().getName();
-        String db = client.pods().inNamespace(NS).resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), "node-1"))
-                .editMetadata().addToLabels("sel", "db").endMetadata().build()).create().getMetadata().getName();
-        client.pods().inNamespace(NS).resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
-                .editMetadata().addToLabels("sel", "cache").endMetadata().build()).create();
+        String web = client.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
+                        .editMetadata()
+                        .addToLabels("sel", "web")
+                        .endMetadata()
+                        .build())
+                .create()
+                .getMetadata()
+                .getName();
+        String db = client.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), "node-1"))
+                        .editMetadata()
+                        .addToLabels("sel", "db")
+                        .endMetadata()
+                        .build())
+                .create()
+                .getMetadata()
+                .getName();
+        client.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
+                        .editMetadata()
+                        .addToLabels("sel", "cache")
+                        .endMetadata()
+                        .build())
+                .create();
 
-        assertThat(client.pods().inNamespace(NS).withLabelIn("sel", "web", "db").list().getItems())
-                .extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder(web, db);
-        assertThat(client.pods().inNamespace(NS).withLabel("sel").withField("spec.nodeName", "node-1").list().getItems())
-                .extracting(p -> p.getMetadata().getName()).containsExactly(db);
-        assertThat(client.pods().inNamespace(NS).withLabelNotIn("sel", "web", "db").withLabel("sel").list().getItems())
-                .extracting(p -> p.getMetadata().getLabels().get("sel")).containsExactly("cache");
+        assertThat(client.pods()
+                        .inNamespace(NS)
+                        .withLabelIn("sel", "web", "db")
+                        .list()
+                        .getItems())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactlyInAnyOrder(web, db);
+        assertThat(client.pods()
+                        .inNamespace(NS)
+                        .withLabel("sel")
+                        .withField("spec.nodeName", "node-1")
+                        .list()
+                        .getItems())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactly(db);
+        assertThat(client.pods()
+                        .inNamespace(NS)
+                        .withLabelNotIn("sel", "web", "db")
+                        .withLabel("sel")
+                        .list()
+                        .getItems())
+                .extracting(p -> p.getMetadata().getLabels().get("sel"))
+                .containsExactly("cache");
     }
 
     @Test
     void deletingACollectionBySelectorDeletesOnlyWhatItSelects() {
         for (String tier : List.of("a", "b", "c")) {
-            client.pods().inNamespace(NS).resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
-                    .editMetadata().addToLabels("wipe", tier).endMetadata().build()).create();
+            client.pods()
+                    .inNamespace(NS)
+                    .resource(new PodBuilder(podSpec(Map.of(), List.of("nginx"), null))
+                            .editMetadata()
+                            .addToLabels("wipe", tier)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
 
         client.pods().inNamespace(NS).withLabelIn("wipe", "a", "b").delete();
 
         assertThat(client.pods().inNamespace(NS).withLabel("wipe").list().getItems())
-                .extracting(p -> p.getMetadata().getLabels().get("wipe")).containsExactly("c");
+                .extracting(p -> p.getMetadata().getLabels().get("wipe"))
+                .containsExactly("c");
     }
 
     @Test
     void anInformerWithAFieldSelectorSeesPodsArriveAndLeave() throws Exception {
         cluster.nodes().add("watched", NodeSpec.DEFAULT);
         var seen = new java.util.concurrent.ConcurrentHashMap<String, String>();
-        try (var informer = client.pods().inNamespace(NS).withField("spec.nodeName", "watched")
+        try (var informer = client.pods()
+                .inNamespace(NS)
+                .withField("spec.nodeName", "watched")
                 .inform(new io.fabric8.kubernetes.client.informers.ResourceEventHandler<>() {
                     @Override
                     public void onAdd(Pod pod) {
@@ -417,7 +580,9 @@ class EmbeddedClusterTest {
 
                     @Override
                     public void onUpdate(Pod oldPod, Pod newPod) {
-                        seen.put(newPod.getMetadata().getName(), String.valueOf(newPod.getStatus().getPhase()));
+                        seen.put(
+                                newPod.getMetadata().getName(),
+                                String.valueOf(newPod.getStatus().getPhase()));
                     }
 
                     @Override
@@ -425,8 +590,11 @@ class EmbeddedClusterTest {
                         seen.put(pod.getMetadata().getName(), "deleted");
                     }
                 })) {
-            String here = createPod(Map.of(), List.of("nginx"), null).getMetadata().getName();
-            String elsewhere = createPod(Map.of(), List.of("nginx"), "node-0").getMetadata().getName();
+            String here =
+                    createPod(Map.of(), List.of("nginx"), null).getMetadata().getName();
+            String elsewhere = createPod(Map.of(), List.of("nginx"), "node-0")
+                    .getMetadata()
+                    .getName();
             assertThat(seen).doesNotContainKey(here);
 
             bind(here, here, "watched", Map.of());
@@ -445,9 +613,15 @@ class EmbeddedClusterTest {
         Path file = cluster.writeKubeconfig(dir.resolve("sub/kubeconfig.yaml"));
 
         String text = Files.readString(file);
-        assertThat(text).contains("server: " + cluster.url()).contains("EMULATED").contains("token: " + cluster.token());
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-        try (KubernetesClient fromFile = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(text)).build()) {
+        assertThat(text)
+                .contains("server: " + cluster.url())
+                .contains("EMULATED")
+                .contains("token: " + cluster.token());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
+        try (KubernetesClient fromFile = new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(text))
+                .build()) {
             assertThat(fromFile.getMasterUrl().toString()).startsWith(cluster.url());
             assertThat(fromFile.nodes().list().getItems()).hasSizeGreaterThanOrEqualTo(4);
         }
@@ -458,39 +632,73 @@ class EmbeddedClusterTest {
         Path kubectl = Path.of("/usr/bin/kubectl");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(kubectl), "kubectl is not installed");
         Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig.yaml"));
-        String pod = createPod(Map.of(), List.of("nginx"), "node-0").getMetadata().getName();
+        String pod =
+                createPod(Map.of(), List.of("nginx"), "node-0").getMetadata().getName();
         String pg = "kubectl-pg-" + NAMES.incrementAndGet();
-        client.genericKubernetesResources(PODGROUPS).inNamespace(NS).resource(new GenericKubernetesResourceBuilder()
-                .withApiVersion("scheduling.volcano.sh/v1beta1").withKind("PodGroup")
-                .withNewMetadata().withName(pg).withNamespace(NS).endMetadata()
-                .addToAdditionalProperties("spec", Map.of("minMember", 1)).build()).create();
+        client.genericKubernetesResources(PODGROUPS)
+                .inNamespace(NS)
+                .resource(new GenericKubernetesResourceBuilder()
+                        .withApiVersion("scheduling.volcano.sh/v1beta1")
+                        .withKind("PodGroup")
+                        .withNewMetadata()
+                        .withName(pg)
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .addToAdditionalProperties("spec", Map.of("minMember", 1))
+                        .build())
+                .create();
         String job = "kubectl-job-" + NAMES.incrementAndGet();
-        client.genericKubernetesResources(VCJOBS).inNamespace(NS).resource(new GenericKubernetesResourceBuilder()
-                .withApiVersion("batch.volcano.sh/v1alpha1").withKind("Job")
-                .withNewMetadata().withName(job).withNamespace(NS).endMetadata()
-                .addToAdditionalProperties("spec", Map.of("minAvailable", 1)).build()).create();
+        client.genericKubernetesResources(VCJOBS)
+                .inNamespace(NS)
+                .resource(new GenericKubernetesResourceBuilder()
+                        .withApiVersion("batch.volcano.sh/v1alpha1")
+                        .withKind("Job")
+                        .withNewMetadata()
+                        .withName(job)
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .addToAdditionalProperties("spec", Map.of("minAvailable", 1))
+                        .build())
+                .create();
 
-        Process process = new ProcessBuilder(kubectl.toString(), "--kubeconfig", kubeconfig.toString(),
-                "get", "pods,podgroups,vcjob").redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(
+                        kubectl.toString(), "--kubeconfig", kubeconfig.toString(), "get", "pods,podgroups,vcjob")
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes());
 
         assertThat(process.waitFor()).as(output).isZero();
-        assertThat(output).contains("pod/" + pod).contains("podgroup.scheduling.volcano.sh/" + pg)
-                .contains("job.batch.volcano.sh/" + job).contains("MINMEMBER");
+        assertThat(output)
+                .contains("pod/" + pod)
+                .contains("podgroup.scheduling.volcano.sh/" + pg)
+                .contains("job.batch.volcano.sh/" + job)
+                .contains("MINMEMBER");
     }
 
     // --- helpers ---
 
     private static Pod createPod(Map<String, String> annotations, List<String> command, String nodeName) {
-        return client.pods().inNamespace(NS).resource(podSpec(annotations, command, nodeName)).create();
+        return client.pods()
+                .inNamespace(NS)
+                .resource(podSpec(annotations, command, nodeName))
+                .create();
     }
 
     private static Pod podSpec(Map<String, String> annotations, List<String> command, String nodeName) {
         return new PodBuilder()
-                .withNewMetadata().withName("pod-" + NAMES.incrementAndGet()).withNamespace(NS)
-                    .withAnnotations(annotations).endMetadata()
-                .withNewSpec().withNodeName(nodeName).withSchedulerName("volcano")
-                    .addNewContainer().withName("main").withImage("busybox").withCommand(command).endContainer()
+                .withNewMetadata()
+                .withName("pod-" + NAMES.incrementAndGet())
+                .withNamespace(NS)
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(nodeName)
+                .withSchedulerName("volcano")
+                .addNewContainer()
+                .withName("main")
+                .withImage("busybox")
+                .withCommand(command)
+                .endContainer()
                 .endSpec()
                 .build();
     }
@@ -500,32 +708,43 @@ class EmbeddedClusterTest {
         if (pod == null) {
             return "<deleted>";
         }
-        return pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase();
+        return pod.getStatus() == null || pod.getStatus().getPhase() == null
+                ? "Pending"
+                : pod.getStatus().getPhase();
     }
 
     private static Pod awaitPhase(String name, String phase) {
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+        await().atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> phase(name).equals(phase));
         return client.pods().inNamespace(NS).withName(name).get();
     }
 
-    private static HttpResponse<String> bind(String podInPath, String nameInBody, String node,
-                                             Map<String, String> annotations) throws Exception {
-        String annotationJson = annotations.isEmpty() ? "" : ",\"annotations\":" + io.fabric8.kubernetes.client.utils
-                .Serialization.asJson(annotations);
-        return post("/api/v1/namespaces/default/pods/" + podInPath + "/binding",
+    private static HttpResponse<String> bind(
+            String podInPath, String nameInBody, String node, Map<String, String> annotations) throws Exception {
+        String annotationJson = annotations.isEmpty()
+                ? ""
+                : ",\"annotations\":" + io.fabric8.kubernetes.client.utils.Serialization.asJson(annotations);
+        return post(
+                "/api/v1/namespaces/default/pods/" + podInPath + "/binding",
                 "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"" + nameInBody + "\""
-                        + annotationJson + "},\"target\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"" + node + "\"}}");
+                        + annotationJson + "},\"target\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"name\":\"" + node
+                        + "\"}}");
     }
 
     private static HttpResponse<String> post(String path, String body) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(cluster.url() + path))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer " + cluster.token())
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(cluster.url() + path))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer " + cluster.token())
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> get(String path, String accept) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(cluster.url() + path)).GET()
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(cluster.url() + path))
+                .GET()
                 .header("Authorization", "Bearer " + cluster.token());
         if (accept != null) {
             request.header("Accept", accept);

@@ -1,15 +1,14 @@
 package io.lahar.emulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.MockResponse;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** The indexed store answers as fabric8's scanning store did, looking at the objects concerned only. */
 class IndexedCrudDispatcherTest {
@@ -34,7 +33,9 @@ class IndexedCrudDispatcherTest {
         assertThat(createPod("a", "p10").code()).isEqualTo(409); // AlreadyExists, found through the index
         assertThat(crud.lastExamined()).isLessThanOrEqualTo(1);
 
-        assertThat(store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/p10", null, null).code()).isEqualTo(200);
+        assertThat(store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/p10", null, null)
+                        .code())
+                .isEqualTo(200);
         assertThat(crud.lastExamined()).isEqualTo(1);
         assertThat(store.get("/api/v1/namespaces/a/pods/p10")).isEmpty();
         assertThat(store.get("/api/v1/namespaces/a/pods/p12")).isPresent();
@@ -53,20 +54,38 @@ class IndexedCrudDispatcherTest {
 
     @Test
     void theSamePluralInTwoGroupsAndTheSameNameInTwoNamespacesStayApart() {
-        String batchJob = "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\",\"namespace\":\"a\"}}";
-        String volcanoJob = "{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\",\"namespace\":\"a\"}}";
-        assertThat(store.dispatch(HttpMethod.POST, "/apis/batch/v1/namespaces/a/jobs", "application/json", batchJob).code())
+        String batchJob =
+                "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\",\"namespace\":\"a\"}}";
+        String volcanoJob =
+                "{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\",\"namespace\":\"a\"}}";
+        assertThat(store.dispatch(HttpMethod.POST, "/apis/batch/v1/namespaces/a/jobs", "application/json", batchJob)
+                        .code())
                 .isEqualTo(201);
-        assertThat(store.dispatch(HttpMethod.POST, "/apis/batch.volcano.sh/v1alpha1/namespaces/a/jobs", "application/json",
-                volcanoJob).code()).isEqualTo(201);
+        assertThat(store.dispatch(
+                                HttpMethod.POST,
+                                "/apis/batch.volcano.sh/v1alpha1/namespaces/a/jobs",
+                                "application/json",
+                                volcanoJob)
+                        .code())
+                .isEqualTo(201);
         createPod("a", "same");
         createPod("b", "same");
 
-        assertThat(store.get("/apis/batch.volcano.sh/v1alpha1/namespaces/a/jobs/j").orElseThrow().path("apiVersion").asText())
+        assertThat(store.get("/apis/batch.volcano.sh/v1alpha1/namespaces/a/jobs/j")
+                        .orElseThrow()
+                        .path("apiVersion")
+                        .asText())
                 .isEqualTo("batch.volcano.sh/v1alpha1");
-        assertThat(store.get("/apis/batch/v1/namespaces/a/jobs/j").orElseThrow().path("apiVersion").asText())
+        assertThat(store.get("/apis/batch/v1/namespaces/a/jobs/j")
+                        .orElseThrow()
+                        .path("apiVersion")
+                        .asText())
                 .isEqualTo("batch/v1");
-        assertThat(store.get("/api/v1/namespaces/b/pods/same").orElseThrow().path("metadata").path("namespace").asText())
+        assertThat(store.get("/api/v1/namespaces/b/pods/same")
+                        .orElseThrow()
+                        .path("metadata")
+                        .path("namespace")
+                        .asText())
                 .isEqualTo("b");
         store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/same", null, null);
         assertThat(names("/api/v1/pods")).containsExactly("same");
@@ -76,7 +95,9 @@ class IndexedCrudDispatcherTest {
     void anUpdateMovesTheObjectInTheIndexAndALabelSelectsFromItsKindOnly() {
         createPod("a", "p");
         JsonNode pod = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
-        ((com.fasterxml.jackson.databind.node.ObjectNode) pod.get("metadata")).putObject("labels").put("role", "x");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) pod.get("metadata"))
+                .putObject("labels")
+                .put("role", "x");
         assertThat(store.put("/api/v1/namespaces/a/pods/p", pod).code()).isEqualTo(200);
         assertThat(names("/api/v1/namespaces/a/pods?labelSelector=role%3Dx")).containsExactly("p");
         assertThat(names("/api/v1/namespaces/a/pods?labelSelector=role%3Dy")).isEmpty();
@@ -88,7 +109,9 @@ class IndexedCrudDispatcherTest {
         String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"f\",\"namespace\":\"a\","
                 + "\"finalizers\":[\"x/y\"]}}";
         store.dispatch(HttpMethod.POST, "/api/v1/namespaces/a/pods", "application/json", pod);
-        assertThat(store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/f", null, null).code()).isEqualTo(200);
+        assertThat(store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/f", null, null)
+                        .code())
+                .isEqualTo(200);
         JsonNode marked = store.get("/api/v1/namespaces/a/pods/f").orElseThrow();
         assertThat(marked.path("metadata").path("deletionTimestamp").asText()).isNotEmpty();
     }
@@ -97,9 +120,11 @@ class IndexedCrudDispatcherTest {
     void aListCarriesTheLatestResourceVersion() {
         createPod("a", "p");
         JsonNode created = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
-        JsonNode list = CrudStore.parse(CrudStore.bodyOf(store.dispatch(HttpMethod.GET, "/api/v1/namespaces/a/pods", null, null)));
+        JsonNode list = CrudStore.parse(
+                CrudStore.bodyOf(store.dispatch(HttpMethod.GET, "/api/v1/namespaces/a/pods", null, null)));
         assertThat(list.path("metadata").path("resourceVersion").asLong())
-                .isGreaterThanOrEqualTo(created.path("metadata").path("resourceVersion").asLong());
+                .isGreaterThanOrEqualTo(
+                        created.path("metadata").path("resourceVersion").asLong());
     }
 
     private MockResponse createPod(String namespace, String name) {
@@ -111,7 +136,8 @@ class IndexedCrudDispatcherTest {
     private List<String> names(String path) {
         JsonNode list = CrudStore.parse(CrudStore.bodyOf(store.dispatch(HttpMethod.GET, path, null, null)));
         List<String> out = new ArrayList<>();
-        list.path("items").forEach(item -> out.add(item.path("metadata").path("name").asText()));
+        list.path("items")
+                .forEach(item -> out.add(item.path("metadata").path("name").asText()));
         return out;
     }
 }

@@ -1,12 +1,11 @@
 package io.lahar.emulator;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class NodeSpecTest {
 
@@ -37,38 +36,47 @@ class NodeSpecTest {
         assertThat(gpu.gpus()).isEqualTo(4);
         assertThat(gpu.pods()).isEqualTo(20);
         assertThat(gpu.labels()).isEqualTo(Map.of("pool", "gpu", "zone", "a"));
-        assertThat(gpu.taints()).containsExactly(
-                new NodeSpec.Taint("nvidia.com/gpu", "present", "NoSchedule"),
-                new NodeSpec.Taint("dedicated", "", "NoExecute"));
+        assertThat(gpu.taints())
+                .containsExactly(
+                        new NodeSpec.Taint("nvidia.com/gpu", "present", "NoSchedule"),
+                        new NodeSpec.Taint("dedicated", "", "NoExecute"));
         assertThat(groups.get(2)).isEqualTo(NodeSpec.DEFAULT.withCount(3));
     }
 
     @Test
     void reportsEveryProblemWithItsPlace() {
-        assertThatThrownBy(() -> NodeSpec.parse("0x{cpu=eight,memory=-1Gi,gpu=x,colour=red}+2x{taint=a=b:Sometimes,name=Big_Node}"))
-                .isInstanceOfSatisfying(InvalidNodeSpecException.class, e -> assertThat(e.reasons()).containsExactly(
-                        "nodes[0].count: must be at least 1, got 0",
-                        "nodes[0].cpu: \"eight\" is not a Kubernetes quantity (e.g. 8, 500m, 32Gi)",
-                        "nodes[0].memory: \"-1Gi\" is not a Kubernetes quantity (e.g. 8, 500m, 32Gi)",
-                        "nodes[0].gpu: \"x\" is not a whole number",
-                        "nodes[0].colour: unknown key; known keys are cpu, memory, gpu, pods, name, label, taint",
-                        "nodes[1].taint[a]: effect \"Sometimes\" is not NoSchedule, PreferNoSchedule or NoExecute",
-                        "nodes[1].name: \"Big_Node\" is not a DNS label (lower-case letters, digits, '-', at most 50)"));
+        assertThatThrownBy(() -> NodeSpec.parse(
+                        "0x{cpu=eight,memory=-1Gi,gpu=x,colour=red}+2x{taint=a=b:Sometimes,name=Big_Node}"))
+                .isInstanceOfSatisfying(
+                        InvalidNodeSpecException.class,
+                        e -> assertThat(e.reasons())
+                                .containsExactly(
+                                        "nodes[0].count: must be at least 1, got 0",
+                                        "nodes[0].cpu: \"eight\" is not a Kubernetes quantity (e.g. 8, 500m, 32Gi)",
+                                        "nodes[0].memory: \"-1Gi\" is not a Kubernetes quantity (e.g. 8, 500m, 32Gi)",
+                                        "nodes[0].gpu: \"x\" is not a whole number",
+                                        "nodes[0].colour: unknown key; known keys are cpu, memory, gpu, pods, name, label, taint",
+                                        "nodes[1].taint[a]: effect \"Sometimes\" is not NoSchedule, PreferNoSchedule or NoExecute",
+                                        "nodes[1].name: \"Big_Node\" is not a DNS label (lower-case letters, digits, '-', at most 50)"));
     }
 
     @Test
     void rejectsEmptyAndUnclosedSpecs() {
-        assertThatThrownBy(() -> NodeSpec.parse(" ")).isInstanceOf(InvalidNodeSpecException.class)
+        assertThatThrownBy(() -> NodeSpec.parse(" "))
+                .isInstanceOf(InvalidNodeSpecException.class)
                 .hasMessageContaining("nodes: empty");
-        assertThatThrownBy(() -> NodeSpec.parse("2x{cpu=4")).isInstanceOf(InvalidNodeSpecException.class)
+        assertThatThrownBy(() -> NodeSpec.parse("2x{cpu=4"))
+                .isInstanceOf(InvalidNodeSpecException.class)
                 .hasMessageContaining("nodes[0]: '{' at offset 2 is never closed");
-        assertThatThrownBy(() -> NodeSpec.parse("two")).isInstanceOf(InvalidNodeSpecException.class)
+        assertThatThrownBy(() -> NodeSpec.parse("two"))
+                .isInstanceOf(InvalidNodeSpecException.class)
                 .hasMessageContaining("nodes[0]: unexpected 't' at offset 0");
     }
 
     @Test
     void rejectsAZeroCpu() {
-        assertThatThrownBy(() -> NodeSpec.parse("{cpu=0}")).isInstanceOf(InvalidNodeSpecException.class)
+        assertThatThrownBy(() -> NodeSpec.parse("{cpu=0}"))
+                .isInstanceOf(InvalidNodeSpecException.class)
                 .hasMessageContaining("nodes[0].cpu: must be more than zero");
     }
 }

@@ -1,16 +1,15 @@
 package io.lahar.emulator;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ObjectJournalTest {
 
@@ -38,15 +37,20 @@ class ObjectJournalTest {
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
             journal.record(PODS, null, pod("a", 1));
         }
-        Files.writeString(dir.resolve(ObjectJournal.JOURNAL), "{\"op\":\"put\",\"path\":\"" + PODS + "\",\"obj",
-                StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        Files.writeString(
+                dir.resolve(ObjectJournal.JOURNAL),
+                "{\"op\":\"put\",\"path\":\"" + PODS + "\",\"obj",
+                StandardCharsets.UTF_8,
+                StandardOpenOption.APPEND);
 
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
             assertThat(journal.objects()).extracting(ObjectJournal.Stored::json).containsExactly(pod("a", 1));
             journal.record(PODS, null, pod("c", 2));
         }
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
-            assertThat(journal.objects()).extracting(ObjectJournal.Stored::json).containsExactly(pod("a", 1), pod("c", 2));
+            assertThat(journal.objects())
+                    .extracting(ObjectJournal.Stored::json)
+                    .containsExactly(pod("a", 1), pod("c", 2));
         }
     }
 
@@ -81,7 +85,8 @@ class ObjectJournalTest {
             journal.record(PODS + "/a", pod("a", (int) limit), pod("a", (int) limit + 1));
         }
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
-            assertThat(journal.objects()).extracting(ObjectJournal.Stored::json)
+            assertThat(journal.objects())
+                    .extracting(ObjectJournal.Stored::json)
                     .containsExactly(pod("a", (int) journal.compactAfter() + 1));
         }
     }
@@ -96,9 +101,11 @@ class ObjectJournalTest {
 
     @Test
     void aDamagedLineBeforeTheLastIsAnErrorNotSilentLoss() throws IOException {
-        Files.writeString(dir.resolve(ObjectJournal.SNAPSHOT), "{not json\n{\"op\":\"put\",\"path\":\"p\",\"object\":{}}\n");
+        Files.writeString(
+                dir.resolve(ObjectJournal.SNAPSHOT), "{not json\n{\"op\":\"put\",\"path\":\"p\",\"object\":{}}\n");
 
-        assertThatThrownBy(() -> ObjectJournal.open(dir)).hasMessageContaining(ObjectJournal.SNAPSHOT + ":1: not a journal line");
+        assertThatThrownBy(() -> ObjectJournal.open(dir))
+                .hasMessageContaining(ObjectJournal.SNAPSHOT + ":1: not a journal line");
         // The refused open let go of the lock: a second one meets the same damage, not a lock.
         assertThatThrownBy(() -> ObjectJournal.open(dir)).hasMessageContaining(":1: not a journal line");
     }

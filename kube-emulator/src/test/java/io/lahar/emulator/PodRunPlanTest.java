@@ -1,15 +1,14 @@
 package io.lahar.emulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class PodRunPlanTest {
 
@@ -53,27 +52,44 @@ class PodRunPlanTest {
 
     @Test
     void sleepInTheShellCommandGivesTheDuration() {
-        assertThat(PodRunPlan.of(pod(Map.of(), List.of("sh", "-c", "echo hi; sleep 2 && echo done"))).duration())
+        assertThat(PodRunPlan.of(pod(Map.of(), List.of("sh", "-c", "echo hi; sleep 2 && echo done")))
+                        .duration())
                 .contains(Duration.ofSeconds(2));
-        assertThat(PodRunPlan.of(pod(Map.of(), List.of("sleep", "3s"))).duration()).contains(Duration.ofSeconds(3));
-        assertThat(PodRunPlan.of(pod(Map.of(), List.of("sh", "-c", "sleep 1m; sleep 5"))).duration())
+        assertThat(PodRunPlan.of(pod(Map.of(), List.of("sleep", "3s"))).duration())
+                .contains(Duration.ofSeconds(3));
+        assertThat(PodRunPlan.of(pod(Map.of(), List.of("sh", "-c", "sleep 1m; sleep 5")))
+                        .duration())
                 .contains(Duration.ofSeconds(65));
     }
 
     @Test
     void sleepMustBeAWordOfItsOwn() {
-        assertThat(PodRunPlan.of(pod(Map.of(), List.of("nosleep", "5"))).duration()).isEmpty();
-        assertThat(PodRunPlan.of(pod(Map.of(), List.of("sleep", "infinity"))).duration()).isEmpty();
+        assertThat(PodRunPlan.of(pod(Map.of(), List.of("nosleep", "5"))).duration())
+                .isEmpty();
+        assertThat(PodRunPlan.of(pod(Map.of(), List.of("sleep", "infinity"))).duration())
+                .isEmpty();
     }
 
     @Test
     void thePodRunsAsLongAsItsLongestContainerAndForeverIfOneHasNoEnd() {
         Pod twoSleeps = new PodBuilder(pod(Map.of(), List.of("sleep", "2")))
-                .editSpec().addNewContainer().withName("side").withCommand("sleep", "4").endContainer().endSpec().build();
+                .editSpec()
+                .addNewContainer()
+                .withName("side")
+                .withCommand("sleep", "4")
+                .endContainer()
+                .endSpec()
+                .build();
         assertThat(PodRunPlan.of(twoSleeps).duration()).contains(Duration.ofSeconds(4));
 
         Pod withServer = new PodBuilder(pod(Map.of(), List.of("sleep", "2")))
-                .editSpec().addNewContainer().withName("server").withCommand("nginx").endContainer().endSpec().build();
+                .editSpec()
+                .addNewContainer()
+                .withName("server")
+                .withCommand("nginx")
+                .endContainer()
+                .endSpec()
+                .build();
         assertThat(PodRunPlan.of(withServer).duration()).isEmpty();
     }
 
@@ -92,25 +108,33 @@ class PodRunPlanTest {
 
     @Test
     void malformedAnnotationsAreReportedWithTheirFieldAndIgnored() {
-        PodRunPlan plan = PodRunPlan.of(pod(Map.of(PodRunPlan.DURATION, "soon", PodRunPlan.EXIT_CODE, "300"),
-                List.of("sleep", "4")));
+        PodRunPlan plan = PodRunPlan.of(
+                pod(Map.of(PodRunPlan.DURATION, "soon", PodRunPlan.EXIT_CODE, "300"), List.of("sleep", "4")));
 
         assertThat(plan.duration()).contains(Duration.ofSeconds(4));
         assertThat(plan.exitCode()).isZero();
-        assertThat(plan.problems()).containsExactlyInAnyOrder(
-                "metadata.annotations[lahar.io/sim-duration]: \"soon\" is not a duration (e.g. 10s, 1m30s, 500ms)",
-                "metadata.annotations[lahar.io/sim-exit-code]: 300 is not an exit code (0..255)");
+        assertThat(plan.problems())
+                .containsExactlyInAnyOrder(
+                        "metadata.annotations[lahar.io/sim-duration]: \"soon\" is not a duration (e.g. 10s, 1m30s, 500ms)",
+                        "metadata.annotations[lahar.io/sim-exit-code]: 300 is not an exit code (0..255)");
     }
 
     @Test
     void perVersionExitCodesFailOnlyTheFirstRunAndTheLastValueAppliesToLaterVersions() {
         Map<String, String> firstFails = Map.of(PodRunPlan.EXIT_CODES, "1, 0");
 
-        assertThat(PodRunPlan.of(pod(withVersion(firstFails, "0"), List.of("sleep", "1"))).exitCode()).isEqualTo(1);
-        assertThat(PodRunPlan.of(pod(withVersion(firstFails, "1"), List.of("sleep", "1"))).exitCode()).isZero();
-        assertThat(PodRunPlan.of(pod(withVersion(firstFails, "7"), List.of("sleep", "1"))).exitCode()).isZero();
+        assertThat(PodRunPlan.of(pod(withVersion(firstFails, "0"), List.of("sleep", "1")))
+                        .exitCode())
+                .isEqualTo(1);
+        assertThat(PodRunPlan.of(pod(withVersion(firstFails, "1"), List.of("sleep", "1")))
+                        .exitCode())
+                .isZero();
+        assertThat(PodRunPlan.of(pod(withVersion(firstFails, "7"), List.of("sleep", "1")))
+                        .exitCode())
+                .isZero();
         // No version annotation: a pod the engine did not create counts as version 0.
-        assertThat(PodRunPlan.of(pod(firstFails, List.of("sleep", "1"))).exitCode()).isEqualTo(1);
+        assertThat(PodRunPlan.of(pod(firstFails, List.of("sleep", "1"))).exitCode())
+                .isEqualTo(1);
     }
 
     @Test
@@ -125,15 +149,17 @@ class PodRunPlanTest {
 
     @Test
     void aMalformedPerVersionListIsReportedPerEntryAndFallsBackToTheSingleExitCode() {
-        Map<String, String> bad = withVersion(Map.of(PodRunPlan.EXIT_CODES, "1,x,256", PodRunPlan.EXIT_CODE, "4"), "v2");
+        Map<String, String> bad =
+                withVersion(Map.of(PodRunPlan.EXIT_CODES, "1,x,256", PodRunPlan.EXIT_CODE, "4"), "v2");
 
         PodRunPlan plan = PodRunPlan.of(pod(bad, List.of("sleep", "1")));
 
         assertThat(plan.exitCode()).isEqualTo(4);
-        assertThat(plan.problems()).containsExactlyInAnyOrder(
-                "metadata.annotations[volcano.sh/job-version]: \"v2\" is not a job version; 0 assumed",
-                "metadata.annotations[lahar.io/sim-exit-codes][1]: \"x\" is not a whole number",
-                "metadata.annotations[lahar.io/sim-exit-codes][2]: 256 is not an exit code (0..255)");
+        assertThat(plan.problems())
+                .containsExactlyInAnyOrder(
+                        "metadata.annotations[volcano.sh/job-version]: \"v2\" is not a job version; 0 assumed",
+                        "metadata.annotations[lahar.io/sim-exit-codes][1]: \"x\" is not a whole number",
+                        "metadata.annotations[lahar.io/sim-exit-codes][2]: 256 is not an exit code (0..255)");
     }
 
     private static Map<String, String> withVersion(Map<String, String> annotations, String version) {
@@ -144,8 +170,17 @@ class PodRunPlanTest {
 
     static Pod pod(Map<String, String> annotations, List<String> command) {
         return new PodBuilder()
-                .withNewMetadata().withName("p").withNamespace("default").withAnnotations(annotations).endMetadata()
-                .withNewSpec().addNewContainer().withName("main").withImage("busybox").withCommand(command).endContainer()
+                .withNewMetadata()
+                .withName("p")
+                .withNamespace("default")
+                .withAnnotations(annotations)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("main")
+                .withImage("busybox")
+                .withCommand(command)
+                .endContainer()
                 .endSpec()
                 .build();
     }

@@ -1,13 +1,12 @@
 package io.lahar.emulator;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
-
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 
 class SelectorsTest {
 
@@ -32,8 +31,10 @@ class SelectorsTest {
     void fieldRequirementsReadAnyPathAndMissingIsEmpty() {
         assertThat(select("fieldSelector", "spec.nodeName=")).isTrue();
         assertThat(select("fieldSelector", "spec.nodeName=node-0")).isFalse();
-        assertThat(select("fieldSelector", "status.phase!=Succeeded,metadata.namespace=ns")).isTrue();
-        assertThat(select("fieldSelector", "spec.schedulerName==volcano,metadata.name=p")).isTrue();
+        assertThat(select("fieldSelector", "status.phase!=Succeeded,metadata.namespace=ns"))
+                .isTrue();
+        assertThat(select("fieldSelector", "spec.schedulerName==volcano,metadata.name=p"))
+                .isTrue();
     }
 
     @Test
@@ -57,8 +58,8 @@ class SelectorsTest {
 
     @Test
     void badRequirementsAreAllNamed() {
-        assertThatThrownBy(() -> Selectors.fromQuery("labelSelector=" + enc("app in web,=x") + "&fieldSelector="
-                + enc("status.phase")))
+        assertThatThrownBy(() -> Selectors.fromQuery(
+                        "labelSelector=" + enc("app in web,=x") + "&fieldSelector=" + enc("status.phase")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("labelSelector: \"app in web\" is not a label requirement; "
                         + "labelSelector: \"=x\" is not a label requirement; "

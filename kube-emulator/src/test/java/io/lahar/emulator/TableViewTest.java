@@ -1,17 +1,16 @@
 package io.lahar.emulator;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class TableViewTest {
 
-    private final TableView view = new TableView(ApiDiscovery.volcanoCluster(),
-            Clock.fixed(Instant.parse("2026-01-01T00:10:00Z"), ZoneOffset.UTC));
+    private final TableView view = new TableView(
+            ApiDiscovery.volcanoCluster(), Clock.fixed(Instant.parse("2026-01-01T00:10:00Z"), ZoneOffset.UTC));
 
     @Test
     void podsPrintReadyStatusAndNode() {
@@ -23,7 +22,8 @@ class TableViewTest {
                      "state":{"terminated":{"exitCode":0,"reason":"Completed"}}}]}}]}
                 """;
 
-        var table = CrudStore.parse(view.render("/api/v1/namespaces/default/pods", list, false).orElseThrow());
+        var table = CrudStore.parse(
+                view.render("/api/v1/namespaces/default/pods", list, false).orElseThrow());
 
         assertThat(table.path("kind").asText()).isEqualTo("Table");
         assertThat(table.path("columnDefinitions").findValuesAsText("name"))
@@ -34,7 +34,8 @@ class TableViewTest {
         assertThat(cells.get(2).asText()).isEqualTo("Completed");
         assertThat(cells.get(4).asText()).isEqualTo("60s");
         assertThat(cells.get(6).asText()).isEqualTo("node-1");
-        assertThat(table.path("rows").get(0).path("object").path("kind").asText()).isEqualTo("PartialObjectMetadata");
+        assertThat(table.path("rows").get(0).path("object").path("kind").asText())
+                .isEqualTo("PartialObjectMetadata");
     }
 
     @Test
@@ -50,12 +51,15 @@ class TableViewTest {
 
         var cells = table.path("rows").get(0).path("cells");
         assertThat(cells.toString()).isEqualTo("[\"j\",\"Running\",2,2,\"10m\",\"q1\"]");
-        assertThat(table.path("rows").get(0).path("object").path("kind").asText()).isEqualTo("Job");
+        assertThat(table.path("rows").get(0).path("object").path("kind").asText())
+                .isEqualTo("Job");
     }
 
     @Test
     void subresourcesAndUnknownPathsAreNotTables() {
-        assertThat(view.render("/api/v1/namespaces/default/pods/a/status", "{\"metadata\":{}}", false)).isEmpty();
-        assertThat(view.render("/apis/example.com/v1/widgets", "{\"items\":[]}", false)).isEmpty();
+        assertThat(view.render("/api/v1/namespaces/default/pods/a/status", "{\"metadata\":{}}", false))
+                .isEmpty();
+        assertThat(view.render("/apis/example.com/v1/widgets", "{\"items\":[]}", false))
+                .isEmpty();
     }
 }

@@ -45,8 +45,15 @@ public final class Cluster {
     public void nodesAndQueue(int nodes, String cpu) {
         wire.send(Topics.QUEUES.name(), queue, Records.queue(queue, 100));
         for (int i = 0; i < nodes; i++) {
-            wire.send(Topics.NODES.name(), node(i), Records.node(node(i), cpu, "16Gi",
-                    Map.of("lahar.io/run", run), List.of(Records.taint("lahar.io/run", run))));
+            wire.send(
+                    Topics.NODES.name(),
+                    node(i),
+                    Records.node(
+                            node(i),
+                            cpu,
+                            "16Gi",
+                            Map.of("lahar.io/run", run),
+                            List.of(Records.taint("lahar.io/run", run))));
         }
     }
 
@@ -56,10 +63,16 @@ public final class Cluster {
         String key = NAMESPACE + "/" + job;
         wire.send(Topics.POD_GROUPS.name(), key, podGroup(NAMESPACE, job, queue, pods, "Inqueue", created));
         for (int p = 0; p < pods; p++) {
-            wire.send(Topics.POD_INTENTS.name(), key, intent(NAMESPACE, job, createPod(job, "worker", p, schedulerName, cpu)
-                    .setNodeSelector(Map.of("lahar.io/run", run))
-                    .setTolerations(List.of(Records.tolerate("lahar.io/run", run)))
-                    .build()));
+            wire.send(
+                    Topics.POD_INTENTS.name(),
+                    key,
+                    intent(
+                            NAMESPACE,
+                            job,
+                            createPod(job, "worker", p, schedulerName, cpu)
+                                    .setNodeSelector(Map.of("lahar.io/run", run))
+                                    .setTolerations(List.of(Records.tolerate("lahar.io/run", run)))
+                                    .build()));
         }
     }
 
@@ -68,14 +81,21 @@ public final class Cluster {
     }
 
     public static List<Bind> binds(List<SchedulerDecision> ds) {
-        return ds.stream().filter(d -> d.getDecision() instanceof Bind).map(d -> (Bind) d.getDecision()).toList();
+        return ds.stream()
+                .filter(d -> d.getDecision() instanceof Bind)
+                .map(d -> (Bind) d.getDecision())
+                .toList();
     }
 
     /** The pods bound per job. */
     public static Map<String, Set<String>> boundByJob(List<SchedulerDecision> ds) {
-        return ds.stream().filter(d -> d.getDecision() instanceof Bind).collect(Collectors.groupingBy(
-                SchedulerDecision::getJob, TreeMap::new,
-                Collectors.mapping(d -> ((Bind) d.getDecision()).getPod(), Collectors.toCollection(TreeSet::new))));
+        return ds.stream()
+                .filter(d -> d.getDecision() instanceof Bind)
+                .collect(Collectors.groupingBy(
+                        SchedulerDecision::getJob,
+                        TreeMap::new,
+                        Collectors.mapping(
+                                d -> ((Bind) d.getDecision()).getPod(), Collectors.toCollection(TreeSet::new))));
     }
 
     /** The last status decided per job. */

@@ -29,8 +29,13 @@ class LeaderElectionIT {
     private Member join(LaharInfra infra, String name) {
         AtomicInteger elected = new AtomicInteger();
         AtomicInteger deposed = new AtomicInteger();
-        LeaderElection e = new LeaderElection(infra.bootstrapServers(), group, Optional.empty(), Duration.ofSeconds(6),
-                elected::incrementAndGet, deposed::incrementAndGet);
+        LeaderElection e = new LeaderElection(
+                infra.bootstrapServers(),
+                group,
+                Optional.empty(),
+                Duration.ofSeconds(6),
+                elected::incrementAndGet,
+                deposed::incrementAndGet);
         return new Member(e, Thread.ofPlatform().name(name).start(e), elected, deposed);
     }
 
@@ -42,14 +47,18 @@ class LeaderElectionIT {
         Member b = join(infra, "member-b");
         try {
             // b joins (a rebalance happens), yet a keeps the leadership: the assignment is sticky.
-            await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> true);
+            await().pollDelay(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> true);
             assertThat(a.election().isLeader()).isTrue();
             assertThat(b.election().isLeader()).isFalse();
             assertThat(a.elected()).hasValue(1);
             assertThat(a.deposed()).hasValue(0);
 
             a.leave();
-            assertThat(a.deposed()).as("the leader stops its loop before it leaves").hasValue(1);
+            assertThat(a.deposed())
+                    .as("the leader stops its loop before it leaves")
+                    .hasValue(1);
             // isLeader() turns true just before the election thread runs onElected: wait for both.
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 assertThat(b.election().isLeader()).isTrue();

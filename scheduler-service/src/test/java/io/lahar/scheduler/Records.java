@@ -21,52 +21,111 @@ import java.util.Map;
 public final class Records {
     public static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
 
-    private Records() {
-    }
+    private Records() {}
 
     public static Node node(String name, String cpu, String memory, Map<String, String> labels, List<Taint> taints) {
-        return Node.newBuilder().setName(name).setAllocatable(Map.of("cpu", cpu, "memory", memory))
-                .setCapacity(Map.of("cpu", cpu, "memory", memory)).setLabels(labels).setTaints(taints)
-                .setUnschedulable(false).setReady(true).setTime(T0).build();
+        return Node.newBuilder()
+                .setName(name)
+                .setAllocatable(Map.of("cpu", cpu, "memory", memory))
+                .setCapacity(Map.of("cpu", cpu, "memory", memory))
+                .setLabels(labels)
+                .setTaints(taints)
+                .setUnschedulable(false)
+                .setReady(true)
+                .setTime(T0)
+                .build();
     }
 
     public static Queue queue(String name, int weight) {
-        return Queue.newBuilder().setName(name).setWeight(weight).setState(QueueState.Open).setTime(T0).build();
+        return Queue.newBuilder()
+                .setName(name)
+                .setWeight(weight)
+                .setState(QueueState.Open)
+                .setTime(T0)
+                .build();
     }
 
     public static PodGroup podGroup(String ns, String job, String queue, int minMember, String phase, long created) {
-        return PodGroup.newBuilder().setNamespace(ns).setName(job + "-pg").setJob(job).setJobVersion(0)
+        return PodGroup.newBuilder()
+                .setNamespace(ns)
+                .setName(job + "-pg")
+                .setJob(job)
+                .setJobVersion(0)
                 .setCreationTimestamp(T0.plusMillis(created))
-                .setSpec(PodGroupSpec.newBuilder().setMinMember(minMember).setQueue(queue).build())
-                .setStatus(PodGroupStatus.newBuilder().setPhase(phase).setConditions(List.of()).build())
-                .setTime(T0).build();
+                .setSpec(PodGroupSpec.newBuilder()
+                        .setMinMember(minMember)
+                        .setQueue(queue)
+                        .build())
+                .setStatus(PodGroupStatus.newBuilder()
+                        .setPhase(phase)
+                        .setConditions(List.of())
+                        .build())
+                .setTime(T0)
+                .build();
     }
 
     public static CreatePod.Builder createPod(String job, String task, int index, String scheduler, String cpu) {
-        return CreatePod.newBuilder().setPod(job + "-" + task + "-" + index).setTask(task).setIndex(index)
-                .setJobVersion(0).setPodGroup(job + "-pg").setSchedulerName(scheduler).setTemplate("{}")
+        return CreatePod.newBuilder()
+                .setPod(job + "-" + task + "-" + index)
+                .setTask(task)
+                .setIndex(index)
+                .setJobVersion(0)
+                .setPodGroup(job + "-pg")
+                .setSchedulerName(scheduler)
+                .setTemplate("{}")
                 .setRequests(Map.of("cpu", cpu, "memory", "1Gi"));
     }
 
     public static PodIntent intent(String ns, String job, Object intent) {
-        return PodIntent.newBuilder().setNamespace(ns).setJob(job).setTime(T0).setIntent(intent).build();
+        return PodIntent.newBuilder()
+                .setNamespace(ns)
+                .setJob(job)
+                .setTime(T0)
+                .setIntent(intent)
+                .build();
     }
 
     public static PodIntent deletePod(String ns, String job, String pod) {
-        return intent(ns, job, DeletePod.newBuilder().setPod(pod).setJobVersion(0).setReason("test").build());
+        return intent(
+                ns,
+                job,
+                DeletePod.newBuilder()
+                        .setPod(pod)
+                        .setJobVersion(0)
+                        .setReason("test")
+                        .build());
     }
 
     public static PodEvent podEvent(String ns, String job, String pod, String phase, String node, boolean deleted) {
-        return PodEvent.newBuilder().setNamespace(ns).setJob(job).setPod(pod).setTask("t").setIndex(0)
-                .setJobVersion(0).setPhase(phase).setNode(node).setDeleted(deleted).setContainers(new ArrayList<>())
-                .setTime(T0).build();
+        return PodEvent.newBuilder()
+                .setNamespace(ns)
+                .setJob(job)
+                .setPod(pod)
+                .setTask("t")
+                .setIndex(0)
+                .setJobVersion(0)
+                .setPhase(phase)
+                .setNode(node)
+                .setDeleted(deleted)
+                .setContainers(new ArrayList<>())
+                .setTime(T0)
+                .build();
     }
 
     public static Toleration tolerate(String key, String value) {
-        return Toleration.newBuilder().setKey(key).setOperator("Equal").setValue(value).setEffect("NoSchedule").build();
+        return Toleration.newBuilder()
+                .setKey(key)
+                .setOperator("Equal")
+                .setValue(value)
+                .setEffect("NoSchedule")
+                .build();
     }
 
     public static Taint taint(String key, String value) {
-        return Taint.newBuilder().setKey(key).setValue(value).setEffect("NoSchedule").build();
+        return Taint.newBuilder()
+                .setKey(key)
+                .setValue(value)
+                .setEffect("NoSchedule")
+                .build();
     }
 }

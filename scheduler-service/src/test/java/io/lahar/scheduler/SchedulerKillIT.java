@@ -48,8 +48,8 @@ class SchedulerKillIT {
     private static final String SESSION_TIMEOUT = "6s";
     private static final String TRANSACTION_TIMEOUT = "5s";
     private static final Pattern EPOCH = Pattern.compile("\"epoch\"\\s*:\\s*(\\d+)");
-    private static final int NODES = 4;       // 4 cpu each: 16 one-cpu pods fit
-    private static final int GANGS = 12;      // 2 one-cpu pods each: 8 fit, 4 stay pending
+    private static final int NODES = 4; // 4 cpu each: 16 one-cpu pods fit
+    private static final int GANGS = 12; // 2 one-cpu pods each: 8 fit, 4 stay pending
 
     private final String run = UUID.randomUUID().toString().substring(0, 8);
     private final String schedulerName = "kill-" + run;
@@ -67,7 +67,11 @@ class SchedulerKillIT {
         props.put("lahar.scheduler.leader-election", "true");
         props.put("lahar.scheduler.leader-session-timeout", SESSION_TIMEOUT);
         props.put("lahar.scheduler.transaction-timeout", TRANSACTION_TIMEOUT);
-        return ServiceProcess.start(name, jar, ServiceProcess.freePort(), props,
+        return ServiceProcess.start(
+                name,
+                jar,
+                ServiceProcess.freePort(),
+                props,
                 Path.of("target/kill-it").toAbsolutePath().resolve(run));
     }
 
@@ -85,17 +89,21 @@ class SchedulerKillIT {
             throws InterruptedException {
         TopicBootstrap.ensureTopics(infra.bootstrapServers());
         try (Wire wire = new Wire(infra.bootstrapServers(), infra.registryUrl());
-             ServiceProcess first = start(infra, "scheduler-a")) {
+                ServiceProcess first = start(infra, "scheduler-a")) {
             first.awaitReady(START); // alone in the election group: it leads
             long firstEpoch = epoch(first);
             try (ServiceProcess second = start(infra, "scheduler-b")) {
                 Cluster c = new Cluster(wire, run, schedulerName);
                 c.nodesAndQueue(NODES, "4");
                 for (int i = 0; i < 3; i++) c.gang(i, 2, "1", i);
-                wire.decisions(d -> c.mine(d) && d.getEpoch() == firstEpoch,
-                        found -> Cluster.boundByJob(found).size() == 3, Duration.ofSeconds(60));
+                wire.decisions(
+                        d -> c.mine(d) && d.getEpoch() == firstEpoch,
+                        found -> Cluster.boundByJob(found).size() == 3,
+                        Duration.ofSeconds(60));
                 second.awaitLive(START);
-                assertThat(second.get("/q/health/ready")).as("the standby does not lead").isNull();
+                assertThat(second.get("/q/health/ready"))
+                        .as("the standby does not lead")
+                        .isNull();
 
                 // Steady load: gangs keep arriving and the leader dies among them, in or between
                 // sessions; a transaction it has open then is aborted by the successor's fencing.
@@ -109,40 +117,66 @@ class SchedulerKillIT {
                 assertThat(twoMore.await(30, TimeUnit.SECONDS)).isTrue();
                 long killed = System.nanoTime();
                 first.kill();
-                assertThat(feeder.join(Duration.ofSeconds(30))).as("all gangs sent").isTrue();
+                assertThat(feeder.join(Duration.ofSeconds(30)))
+                        .as("all gangs sent")
+                        .isTrue();
 
                 second.awaitReady(START);
                 long takeover = Duration.ofNanos(System.nanoTime() - killed).toMillis();
                 long secondEpoch = epoch(second);
                 assertThat(secondEpoch).isGreaterThan(firstEpoch);
-                System.out.printf("SchedulerKillIT: takeover %d ms after SIGKILL (epoch %d -> %d)%n",
+                System.out.printf(
+                        "SchedulerKillIT: takeover %d ms after SIGKILL (epoch %d -> %d)%n",
                         takeover, firstEpoch, secondEpoch);
 
                 Set<String> jobs = IntStream.range(0, GANGS).mapToObj(c::job).collect(Collectors.toSet());
                 // Another scheduler-service on the shared broker may write statuses about these pod
                 // groups (it sees them, not their pods, which are not its own): count only ours.
-                List<SchedulerDecision> mine = wire.decisions(c::mine,
+                List<SchedulerDecision> mine = wire.decisions(
+                        c::mine,
                         found -> Cluster.lastStatus(found).keySet().containsAll(jobs)
-                                && Cluster.binds(found).size() >= 2 * 2 * NODES, Duration.ofSeconds(60));
-                assertThat(mine).filteredOn(d -> d.getDecision() instanceof Bind).extracting(SchedulerDecision::getEpoch)
-                        .as("only the two instances bind these pods").containsOnly(firstEpoch, secondEpoch);
+                                && Cluster.binds(found).size() >= 2 * 2 * NODES,
+                        Duration.ofSeconds(60));
+                assertThat(mine)
+                        .filteredOn(d -> d.getDecision() instanceof Bind)
+                        .extracting(SchedulerDecision::getEpoch)
+                        .as("only the two instances bind these pods")
+                        .containsOnly(firstEpoch, secondEpoch);
                 List<SchedulerDecision> ds = mine.stream()
-                        .filter(d -> d.getEpoch() == firstEpoch || d.getEpoch() == secondEpoch).toList();
+                        .filter(d -> d.getEpoch() == firstEpoch || d.getEpoch() == secondEpoch)
+                        .toList();
 
                 List<Bind> binds = Cluster.binds(ds);
-                int committedByDead = Cluster.binds(ds.stream().filter(d -> d.getEpoch() == firstEpoch).toList()).size();
-                System.out.printf("SchedulerKillIT: pods bound by the killed leader %d (+%d in its aborted "
-                                + "transaction), by its successor %d%n", committedByDead,
+                int committedByDead = Cluster.binds(ds.stream()
+                                .filter(d -> d.getEpoch() == firstEpoch)
+                                .toList())
+                        .size();
+                System.out.printf(
+                        "SchedulerKillIT: pods bound by the killed leader %d (+%d in its aborted "
+                                + "transaction), by its successor %d%n",
+                        committedByDead,
                         uncommittedBinds(infra, c, firstEpoch) - committedByDead,
-                        Cluster.binds(ds.stream().filter(d -> d.getEpoch() == secondEpoch).toList()).size());
-                assertThat(binds).extracting(Bind::getPod).as("no pod bound twice").doesNotHaveDuplicates();
-                Map<String, Long> perNode = binds.stream().collect(Collectors.groupingBy(Bind::getNode, Collectors.counting()));
-                assertThat(perNode).as("1-cpu pods per 4-cpu node").allSatisfy((node, n) -> assertThat(n).isLessThanOrEqualTo(4));
+                        Cluster.binds(ds.stream()
+                                        .filter(d -> d.getEpoch() == secondEpoch)
+                                        .toList())
+                                .size());
+                assertThat(binds)
+                        .extracting(Bind::getPod)
+                        .as("no pod bound twice")
+                        .doesNotHaveDuplicates();
+                Map<String, Long> perNode =
+                        binds.stream().collect(Collectors.groupingBy(Bind::getNode, Collectors.counting()));
+                assertThat(perNode)
+                        .as("1-cpu pods per 4-cpu node")
+                        .allSatisfy((node, n) -> assertThat(n).isLessThanOrEqualTo(4));
                 assertThat(binds).as("every gang that fits is bound").hasSize(2 * 2 * NODES);
-                assertThat(Cluster.boundByJob(ds)).as("gangs bound whole").hasSize(2 * NODES)
+                assertThat(Cluster.boundByJob(ds))
+                        .as("gangs bound whole")
+                        .hasSize(2 * NODES)
                         .allSatisfy((job, pods) -> assertThat(pods).hasSize(2));
                 assertThat(ds).as("the successor decided").anyMatch(d -> d.getEpoch() == secondEpoch);
-                assertThat(afterTakeover(ds, firstEpoch, secondEpoch)).as("decisions of the dead epoch after the takeover")
+                assertThat(afterTakeover(ds, firstEpoch, secondEpoch))
+                        .as("decisions of the dead epoch after the takeover")
                         .isEmpty();
             }
         }
@@ -153,14 +187,22 @@ class SchedulerKillIT {
      * (read_uncommitted): more than the committed ones when the kill caught a transaction open.
      */
     private static int uncommittedBinds(LaharInfra infra, Cluster c, long epoch) {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                infra.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_uncommitted");
         String topic = Topics.SCHEDULER_DECISIONS.name();
         int binds = 0;
-        try (KafkaConsumer<String, SchedulerDecision> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-                new RegistrySerdes(infra.registryUrl()).value(SchedulerDecision.class).deserializer())) {
+        try (KafkaConsumer<String, SchedulerDecision> consumer = new KafkaConsumer<>(
+                config,
+                new StringDeserializer(),
+                new RegistrySerdes(infra.registryUrl())
+                        .value(SchedulerDecision.class)
+                        .deserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);

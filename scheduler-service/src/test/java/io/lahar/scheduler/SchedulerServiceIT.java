@@ -4,22 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lahar.scheduler.loop.LoopState;
 import io.lahar.scheduler.loop.SchedulingLoop;
+import io.lahar.scheduler.service.SchedulerService;
 import io.lahar.schema.DeadLetter;
+import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.QueueStatus;
+import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
+import io.lahar.testkit.LaharInfraTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import io.lahar.scheduler.service.SchedulerService;
-import io.lahar.schema.PodGroupStatus;
-import io.lahar.schema.SchedulerDecision;
-import io.lahar.testkit.LaharInfraTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -61,19 +61,27 @@ class SchedulerServiceIT {
         try (Wire wire = new Wire(bootstrapServers, registryUrl)) {
             Cluster c = new Cluster(wire, run, "volcano");
             // Not Avro: dead-lettered, and the scheduler goes on.
-            wire.sendRaw(Topics.POD_GROUPS.name(), Cluster.NAMESPACE + "/garbage-" + run,
+            wire.sendRaw(
+                    Topics.POD_GROUPS.name(),
+                    Cluster.NAMESPACE + "/garbage-" + run,
                     "not avro".getBytes(StandardCharsets.UTF_8));
             c.nodesAndQueue(2, "4");
-            c.gang(0, 3, "2", 0);   // 6 cpu of 8
-            c.gang(1, 2, "2", 1);   // 4 more: only one of the two gangs fits
+            c.gang(0, 3, "2", 0); // 6 cpu of 8
+            c.gang(1, 2, "2", 1); // 4 more: only one of the two gangs fits
 
-            List<SchedulerDecision> ds = wire.decisions(c::mine, found -> {
-                Map<String, PodGroupStatus> s = Cluster.lastStatus(found);
-                return s.size() == 2 && s.values().stream().anyMatch(x -> x.getPhase().equals("Running"))
-                        // NotEnoughTasks first, while the group's pods are still arriving.
-                        && s.values().stream().anyMatch(x -> x.getConditions().stream()
-                        .anyMatch(k -> "NotEnoughResources".equals(k.getReason())));
-            }, Duration.ofSeconds(60));
+            List<SchedulerDecision> ds = wire.decisions(
+                    c::mine,
+                    found -> {
+                        Map<String, PodGroupStatus> s = Cluster.lastStatus(found);
+                        return s.size() == 2
+                                && s.values().stream()
+                                        .anyMatch(x -> x.getPhase().equals("Running"))
+                                // NotEnoughTasks first, while the group's pods are still arriving.
+                                && s.values().stream()
+                                        .anyMatch(x -> x.getConditions().stream()
+                                                .anyMatch(k -> "NotEnoughResources".equals(k.getReason())));
+                    },
+                    Duration.ofSeconds(60));
 
             Map<String, Set<String>> bound = Cluster.boundByJob(ds);
             assertThat(bound).as("exactly one gang is bound, and whole").hasSize(1);
@@ -97,17 +105,27 @@ class SchedulerServiceIT {
             assertThat(ds).allSatisfy(d -> assertThat(d.getEpoch()).isEqualTo(service.epoch()));
             assertThat(service.state()).isEqualTo(LoopState.ACTIVE);
 
-            List<QueueStatus> queue = wire.read(Topics.QUEUE_STATUS.name(), QueueStatus.class,
-                    q -> q.getName().equals(c.queue), found -> !found.isEmpty()
-                            && found.get(found.size() - 1).getRunning() == 1, Duration.ofSeconds(30));
+            List<QueueStatus> queue = wire.read(
+                    Topics.QUEUE_STATUS.name(),
+                    QueueStatus.class,
+                    q -> q.getName().equals(c.queue),
+                    found -> !found.isEmpty() && found.get(found.size() - 1).getRunning() == 1,
+                    Duration.ofSeconds(30));
             QueueStatus last = queue.get(queue.size() - 1);
             assertThat(last.getRunning()).isEqualTo(1);
             assertThat(last.getInqueue()).as("the gang that waits").isEqualTo(1);
             assertThat(last.getAllocated()).containsEntry("cpu", size == 3 ? "6" : "4");
 
-            List<DeadLetter> letters = wire.read(Topics.DEAD_LETTERS.name(), DeadLetter.class,
-                    l -> l.getKey() != null && StandardCharsets.UTF_8.decode(l.getKey().duplicate()).toString()
-                            .equals(Cluster.NAMESPACE + "/garbage-" + run), found -> !found.isEmpty(), Duration.ofSeconds(30));
+            List<DeadLetter> letters = wire.read(
+                    Topics.DEAD_LETTERS.name(),
+                    DeadLetter.class,
+                    l -> l.getKey() != null
+                            && StandardCharsets.UTF_8
+                                    .decode(l.getKey().duplicate())
+                                    .toString()
+                                    .equals(Cluster.NAMESPACE + "/garbage-" + run),
+                    found -> !found.isEmpty(),
+                    Duration.ofSeconds(30));
             assertThat(letters.get(0).getTopic()).isEqualTo(Topics.POD_GROUPS.name());
             assertThat(letters.get(0).getProcessor()).isEqualTo(SchedulingLoop.PROCESSOR);
             assertThat(letters.get(0).getError()).isNotBlank();
@@ -117,7 +135,8 @@ class SchedulerServiceIT {
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).contains("\"status\": \"UP\"").contains("ACTIVE");
         String text = get(metrics).body();
-        assertThat(text).contains("lahar_scheduler_session_duration_seconds_count")
+        assertThat(text)
+                .contains("lahar_scheduler_session_duration_seconds_count")
                 .contains("lahar_scheduler_placements_total")
                 .contains("lahar_scheduler_podgroups_pending{reason=\"NotEnoughResources\"")
                 .contains("lahar_scheduler_bindings_unconfirmed");

@@ -8,9 +8,9 @@ import io.lahar.scheduler.loop.LoopSettings;
 import io.lahar.scheduler.loop.LoopState;
 import io.lahar.scheduler.loop.SchedulerMetrics;
 import io.lahar.scheduler.loop.SchedulingLoop;
-import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Bind;
 import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -36,8 +36,15 @@ class SchedulerTakeoverIT {
     private final String schedulerName = "takeover-" + run;
 
     private SchedulingLoop loop(LaharInfra infra) {
-        LoopSettings settings = new LoopSettings(infra.bootstrapServers(), infra.registryUrl(), "takeover-" + run,
-                "takeover-" + run, Duration.ofMillis(200), SchedulerConf.defaults(), 1000, Set.of(schedulerName),
+        LoopSettings settings = new LoopSettings(
+                infra.bootstrapServers(),
+                infra.registryUrl(),
+                "takeover-" + run,
+                "takeover-" + run,
+                Duration.ofMillis(200),
+                SchedulerConf.defaults(),
+                1000,
+                Set.of(schedulerName),
                 Duration.ofSeconds(30));
         return new SchedulingLoop(settings, new SchedulerMetrics(new SimpleMeterRegistry()), Clock.systemUTC());
     }
@@ -51,9 +58,12 @@ class SchedulerTakeoverIT {
         Thread b = null;
         try (Wire wire = new Wire(infra.bootstrapServers(), infra.registryUrl())) {
             Cluster c = new Cluster(wire, run, schedulerName);
-            c.nodesAndQueue(2, "4");                        // 8 cpu
+            c.nodesAndQueue(2, "4"); // 8 cpu
             for (int i = 0; i < 3; i++) c.gang(i, 2, "1", i); // 6 cpu, bound by the first instance
-            wire.decisions(d -> c.mine(d) && d.getEpoch() == first.epoch(), found -> Cluster.boundByJob(found).size() == 3, Duration.ofSeconds(60));
+            wire.decisions(
+                    d -> c.mine(d) && d.getEpoch() == first.epoch(),
+                    found -> Cluster.boundByJob(found).size() == 3,
+                    Duration.ofSeconds(60));
             assertThat(first.state()).isEqualTo(LoopState.ACTIVE);
 
             b = Thread.ofPlatform().name("scheduler-b").start(second);
@@ -64,16 +74,23 @@ class SchedulerTakeoverIT {
             Set<String> jobs = Set.of(c.job(0), c.job(1), c.job(2), c.job(3), c.job(4), c.job(5));
             // Another scheduler-service of this test JVM may write statuses about these pod groups
             // (it sees them before their pods, which are not its own): count only these two instances.
-            List<SchedulerDecision> ds = wire.decisions(d -> c.mine(d)
-                    && (d.getEpoch() == first.epoch() || d.getEpoch() == second.epoch()), found -> Cluster.lastStatus(found).keySet().containsAll(jobs)
-                    && Cluster.binds(found).size() >= 8, Duration.ofSeconds(60));
+            List<SchedulerDecision> ds = wire.decisions(
+                    d -> c.mine(d) && (d.getEpoch() == first.epoch() || d.getEpoch() == second.epoch()),
+                    found -> Cluster.lastStatus(found).keySet().containsAll(jobs)
+                            && Cluster.binds(found).size() >= 8,
+                    Duration.ofSeconds(60));
 
             List<Bind> binds = Cluster.binds(ds);
             assertThat(binds).extracting(Bind::getPod).doesNotHaveDuplicates();
-            Map<String, Long> perNode = binds.stream().collect(Collectors.groupingBy(Bind::getNode, Collectors.counting()));
-            assertThat(perNode).as("1-cpu pods per 4-cpu node").allSatisfy((node, n) -> assertThat(n).isLessThanOrEqualTo(4));
+            Map<String, Long> perNode =
+                    binds.stream().collect(Collectors.groupingBy(Bind::getNode, Collectors.counting()));
+            assertThat(perNode)
+                    .as("1-cpu pods per 4-cpu node")
+                    .allSatisfy((node, n) -> assertThat(n).isLessThanOrEqualTo(4));
             assertThat(binds).hasSize(8);
-            assertThat(Cluster.boundByJob(ds).values()).as("gangs bound whole").allSatisfy(p -> assertThat(p).hasSize(2));
+            assertThat(Cluster.boundByJob(ds).values())
+                    .as("gangs bound whole")
+                    .allSatisfy(p -> assertThat(p).hasSize(2));
 
             Map<Long, Long> byEpoch = new HashMap<>();
             ds.forEach(d -> byEpoch.merge(d.getEpoch(), 1L, Long::sum));

@@ -61,21 +61,21 @@ public final class Wire implements AutoCloseable {
      * Reads the committed decisions that are {@code wanted} until {@code done} holds for what was
      * read (or the deadline passes), and returns them in log order per partition.
      */
-    public List<SchedulerDecision> decisions(Predicate<SchedulerDecision> wanted,
-                                             Predicate<List<SchedulerDecision>> done, Duration timeout) {
+    public List<SchedulerDecision> decisions(
+            Predicate<SchedulerDecision> wanted, Predicate<List<SchedulerDecision>> done, Duration timeout) {
         return read(Topics.SCHEDULER_DECISIONS.name(), SchedulerDecision.class, wanted, done, timeout);
     }
 
-    public <T extends SpecificRecord> List<T> read(String topic, Class<T> type, Predicate<T> wanted,
-                                                   Predicate<List<T>> done, Duration timeout) {
+    public <T extends SpecificRecord> List<T> read(
+            String topic, Class<T> type, Predicate<T> wanted, Predicate<List<T>> done, Duration timeout) {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<T> found = new ArrayList<>();
-        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-                serdes.value(type).deserializer())) {
+        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(
+                config, new StringDeserializer(), serdes.value(type).deserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + timeout.toNanos();
             while (!done.test(found) && System.nanoTime() < deadline) {
@@ -84,7 +84,9 @@ public final class Wire implements AutoCloseable {
                 }
             }
         }
-        assertThat(done.test(found)).as("records read from %s: %s", topic, found).isTrue();
+        assertThat(done.test(found))
+                .as("records read from %s: %s", topic, found)
+                .isTrue();
         return found;
     }
 

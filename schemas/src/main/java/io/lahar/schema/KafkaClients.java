@@ -1,13 +1,12 @@
 package io.lahar.schema;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The one place a service builds a Kafka client: every producer, consumer and admin client starts
@@ -48,9 +47,13 @@ public final class KafkaClients {
 
     /** The connection settings with a client's {@code own} added. */
     public Map<String, Object> config(Map<String, ?> own) {
-        own.keySet().stream().filter(KafkaSettings::isConnectionSetting).findFirst().ifPresent(key -> {
-            throw new IllegalArgumentException(key + " is a connection setting: it comes from the service's kafka. settings");
-        });
+        own.keySet().stream()
+                .filter(KafkaSettings::isConnectionSetting)
+                .findFirst()
+                .ifPresent(key -> {
+                    throw new IllegalArgumentException(
+                            key + " is a connection setting: it comes from the service's kafka. settings");
+                });
         Map<String, Object> config = new HashMap<>(connection);
         config.putAll(own);
         return config;
@@ -71,6 +74,7 @@ public final class KafkaClients {
     /** Names the cluster, never a password. */
     @Override
     public String toString() {
-        return "KafkaClients[" + bootstrapServers() + ", " + connection.getOrDefault("security.protocol", "PLAINTEXT") + "]";
+        return "KafkaClients[" + bootstrapServers() + ", " + connection.getOrDefault("security.protocol", "PLAINTEXT")
+                + "]";
     }
 }

@@ -27,13 +27,15 @@ public final class KafkaSettings {
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
 
-    private KafkaSettings() {
-    }
+    private KafkaSettings() {}
 
     /** Whether {@code key} (without prefix) is a setting every client needs to reach the cluster. */
     public static boolean isConnectionSetting(String key) {
-        return key.equals(BOOTSTRAP_SERVERS) || key.equals("security.protocol") || key.startsWith("sasl.")
-                || key.startsWith("ssl.") || key.equals("client.dns.lookup")
+        return key.equals(BOOTSTRAP_SERVERS)
+                || key.equals("security.protocol")
+                || key.startsWith("sasl.")
+                || key.startsWith("ssl.")
+                || key.equals("client.dns.lookup")
                 // Quarkus' TLS registry: its ssl.engine.factory.class finds its configuration by this name.
                 || key.equals("tls-configuration-name");
     }
@@ -52,7 +54,9 @@ public final class KafkaSettings {
         });
         // Kafka's parsed form of its LIST setting, as a processor's appConfigs() hold it.
         if (out.get(BOOTSTRAP_SERVERS) instanceof List<?> servers) {
-            out.put(BOOTSTRAP_SERVERS, String.join(",", servers.stream().map(Object::toString).toList()));
+            out.put(
+                    BOOTSTRAP_SERVERS,
+                    String.join(",", servers.stream().map(Object::toString).toList()));
         }
         if (!(out.get(BOOTSTRAP_SERVERS) instanceof String s) || s.isBlank()) {
             throw new IllegalArgumentException(BOOTSTRAP_SERVERS + " is not set");
@@ -75,7 +79,8 @@ public final class KafkaSettings {
         try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(in);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read the Kafka client settings in " + file + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot read the Kafka client settings in " + file + ": " + e.getMessage(), e);
         }
         Map<String, Object> all = new HashMap<>();
         p.stringPropertyNames().forEach(k -> all.put(k, p.getProperty(k)));

@@ -1,5 +1,13 @@
 package io.lahar.schema;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -11,15 +19,6 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.TopicExistsException;
-
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Creates the topics of the contract that do not exist yet, with the partition counts, cleanup
@@ -38,11 +37,10 @@ public final class TopicBootstrap {
      * are stored, so changing them loses nothing. The cleanup policy is not among them: turning a
      * log into a compacted topic would drop its records.
      */
-    static final List<String> AT_REST = List.of(
-            TopicConfig.COMPRESSION_TYPE_CONFIG, TopicConfig.COMPRESSION_GZIP_LEVEL_CONFIG);
+    static final List<String> AT_REST =
+            List.of(TopicConfig.COMPRESSION_TYPE_CONFIG, TopicConfig.COMPRESSION_GZIP_LEVEL_CONFIG);
 
-    private TopicBootstrap() {
-    }
+    private TopicBootstrap() {}
 
     /** A topic of the contract to create: its partitions, the broker's replication factor, its settings. */
     public static NewTopic newTopic(Topics.TopicSpec topic) {
@@ -68,11 +66,13 @@ public final class TopicBootstrap {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot create Lahar topics on " + bootstrapServers + ": " + e.getCause(), e.getCause());
+            throw new IllegalStateException(
+                    "cannot create Lahar topics on " + bootstrapServers + ": " + e.getCause(), e.getCause());
         }
     }
 
-    private static void createMissing(Admin admin, Set<String> existing) throws InterruptedException, ExecutionException {
+    private static void createMissing(Admin admin, Set<String> existing)
+            throws InterruptedException, ExecutionException {
         List<NewTopic> missing = Topics.all().stream()
                 .filter(t -> !existing.contains(t.name()))
                 .map(TopicBootstrap::newTopic)
@@ -101,13 +101,16 @@ public final class TopicBootstrap {
      * will not start.
      */
     private static void giveCodec(Admin admin, Set<String> existing) throws InterruptedException, ExecutionException {
-        List<ConfigResource> resources = Topics.all().stream().filter(t -> existing.contains(t.name()))
-                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t.name())).toList();
+        List<ConfigResource> resources = Topics.all().stream()
+                .filter(t -> existing.contains(t.name()))
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t.name()))
+                .toList();
         if (resources.isEmpty()) {
             return;
         }
         try {
-            Map<ConfigResource, Config> current = admin.describeConfigs(resources).all().get();
+            Map<ConfigResource, Config> current =
+                    admin.describeConfigs(resources).all().get();
             Map<ConfigResource, Collection<AlterConfigOp>> changes = new HashMap<>();
             current.forEach((resource, config) -> {
                 List<AlterConfigOp> ops = changes(Topics.byName(resource.name()).orElseThrow(), config);
@@ -124,9 +127,12 @@ public final class TopicBootstrap {
             if (!(e.getCause() instanceof AuthorizationException || e.getCause() instanceof PolicyViolationException)) {
                 throw e;
             }
-            LOG.log(System.Logger.Level.WARNING, "cannot give the topics the contract''s {0} ({1}): a client that reads "
-                    + "gzip only (kafkajs) may not read what is written to them; see docs/topics.md, Compression",
-                    AT_REST, e.getCause().getMessage());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "cannot give the topics the contract''s {0} ({1}): a client that reads "
+                            + "gzip only (kafkajs) may not read what is written to them; see docs/topics.md, Compression",
+                    AT_REST,
+                    e.getCause().getMessage());
         }
     }
 

@@ -33,103 +33,113 @@ import org.junit.jupiter.api.Test;
  */
 class JsonExamplesTest {
 
-  private static final Path DOC = AvscFiles.MODULE.resolveSibling("docs").resolve("topics.md");
-  /** A heading naming a value schema, e.g. "### `JobCommand`: SubmitJob", then its json block. */
-  private static final Pattern EXAMPLE =
-      Pattern.compile("^### `(\\w+)`[^\\n]*\\n(?:(?!### )[^\\n]*\\n)*?```json\\n(.*?)\\n```", Pattern.MULTILINE | Pattern.DOTALL);
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path DOC = AvscFiles.MODULE.resolveSibling("docs").resolve("topics.md");
+    /** A heading naming a value schema, e.g. "### `JobCommand`: SubmitJob", then its json block. */
+    private static final Pattern EXAMPLE = Pattern.compile(
+            "^### `(\\w+)`[^\\n]*\\n(?:(?!### )[^\\n]*\\n)*?```json\\n(.*?)\\n```", Pattern.MULTILINE | Pattern.DOTALL);
 
-  record Example(String type, String json) {}
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Test
-  void everyExampleIsWhatAvrosJsonEncodingWritesForItsSchema() throws IOException {
-    Map<String, Schema> files = AvscFiles.byFullName(AvscFiles.CURRENT);
-    List<Example> examples = examples();
+    record Example(String type, String json) {}
 
-    assertThat(examples).isNotEmpty();
-    for (Example example : examples) {
-      Schema schema = files.get("io.lahar.schema." + example.type());
-      assertThat(schema).as("the .avsc of " + example.type()).isNotNull();
-      Object datum = decode(schema, example);
+    @Test
+    void everyExampleIsWhatAvrosJsonEncodingWritesForItsSchema() throws IOException {
+        Map<String, Schema> files = AvscFiles.byFullName(AvscFiles.CURRENT);
+        List<Example> examples = examples();
 
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      JsonEncoder encoder = EncoderFactory.get().jsonEncoder(schema, out);
-      new GenericDatumWriter<>(schema).write(datum, encoder);
-      encoder.flush();
-      assertThat(JSON.readTree(out.toByteArray())).as(example.type() + " written back by Avro")
-          .isEqualTo(JSON.readTree(example.json()));
-      // The generated class reads it too (its timestamps as Instant).
-      Schema generated = Topics.all().stream().map(Topics.TopicSpec::valueSchema)
-          .filter(s -> s.getFullName().equals(schema.getFullName())).findFirst().orElseThrow();
-      assertThat(new SpecificDatumReader<>(generated)
-          .read(null, DecoderFactory.get().jsonDecoder(generated, example.json()))).isNotNull();
-    }
-  }
+        assertThat(examples).isNotEmpty();
+        for (Example example : examples) {
+            Schema schema = files.get("io.lahar.schema." + example.type());
+            assertThat(schema).as("the .avsc of " + example.type()).isNotNull();
+            Object datum = decode(schema, example);
 
-  @Test
-  void everyRecordTypeOfEveryTopicIsInAnExample() throws IOException {
-    Map<String, Schema> files = AvscFiles.byFullName(AvscFiles.CURRENT);
-    Set<String> shown = new TreeSet<>();
-    for (Example example : examples()) {
-      collectRecordTypes(decode(files.get("io.lahar.schema." + example.type()), example), shown);
-    }
-    Set<String> all = new TreeSet<>();
-    Topics.all().forEach(t -> recordTypes(t.valueSchema(), all));
-
-    assertThat(shown).as("record types with an example in docs/topics.md").containsAll(all);
-  }
-
-  @Test
-  void aUnionOfRecordsIsWrittenWithItsBranchNamed() throws IOException {
-    Example submit = examples().stream().filter(e -> e.type().equals("JobCommand")).findFirst().orElseThrow();
-
-    assertThat(JSON.readTree(submit.json()).path("command").fieldNames().next())
-        .isEqualTo("io.lahar.schema.SubmitJob");
-  }
-
-  private static Object decode(Schema schema, Example example) throws IOException {
-    try {
-      return new GenericDatumReader<>(schema).read(null, DecoderFactory.get().jsonDecoder(schema, example.json()));
-    } catch (IOException | RuntimeException e) {
-      throw new AssertionError("the " + example.type() + " example does not decode: " + e.getMessage()
-          + "\n" + example.json(), e);
-    }
-  }
-
-  static List<Example> examples() throws IOException {
-    String markdown = Files.readString(DOC);
-    List<Example> examples = new ArrayList<>();
-    Matcher m = EXAMPLE.matcher(markdown);
-    while (m.find()) {
-      examples.add(new Example(m.group(1), m.group(2)));
-    }
-    return examples;
-  }
-
-  /** The full names of the records in a decoded datum, at any depth. */
-  private static void collectRecordTypes(Object datum, Set<String> names) {
-    if (datum instanceof GenericRecord record) {
-      names.add(record.getSchema().getFullName());
-      record.getSchema().getFields().forEach(f -> collectRecordTypes(record.get(f.pos()), names));
-    } else if (datum instanceof Collection<?> items) {
-      items.forEach(i -> collectRecordTypes(i, names));
-    } else if (datum instanceof Map<?, ?> map) {
-      map.values().forEach(v -> collectRecordTypes(v, names));
-    }
-  }
-
-  /** The full names of the records a schema can hold, at any depth. */
-  private static void recordTypes(Schema schema, Set<String> names) {
-    switch (schema.getType()) {
-      case RECORD -> {
-        if (names.add(schema.getFullName())) {
-          schema.getFields().forEach(f -> recordTypes(f.schema(), names));
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            JsonEncoder encoder = EncoderFactory.get().jsonEncoder(schema, out);
+            new GenericDatumWriter<>(schema).write(datum, encoder);
+            encoder.flush();
+            assertThat(JSON.readTree(out.toByteArray()))
+                    .as(example.type() + " written back by Avro")
+                    .isEqualTo(JSON.readTree(example.json()));
+            // The generated class reads it too (its timestamps as Instant).
+            Schema generated = Topics.all().stream()
+                    .map(Topics.TopicSpec::valueSchema)
+                    .filter(s -> s.getFullName().equals(schema.getFullName()))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(new SpecificDatumReader<>(generated)
+                            .read(null, DecoderFactory.get().jsonDecoder(generated, example.json())))
+                    .isNotNull();
         }
-      }
-      case ARRAY -> recordTypes(schema.getElementType(), names);
-      case MAP -> recordTypes(schema.getValueType(), names);
-      case UNION -> schema.getTypes().forEach(t -> recordTypes(t, names));
-      default -> { }
     }
-  }
+
+    @Test
+    void everyRecordTypeOfEveryTopicIsInAnExample() throws IOException {
+        Map<String, Schema> files = AvscFiles.byFullName(AvscFiles.CURRENT);
+        Set<String> shown = new TreeSet<>();
+        for (Example example : examples()) {
+            collectRecordTypes(decode(files.get("io.lahar.schema." + example.type()), example), shown);
+        }
+        Set<String> all = new TreeSet<>();
+        Topics.all().forEach(t -> recordTypes(t.valueSchema(), all));
+
+        assertThat(shown).as("record types with an example in docs/topics.md").containsAll(all);
+    }
+
+    @Test
+    void aUnionOfRecordsIsWrittenWithItsBranchNamed() throws IOException {
+        Example submit = examples().stream()
+                .filter(e -> e.type().equals("JobCommand"))
+                .findFirst()
+                .orElseThrow();
+
+        assertThat(JSON.readTree(submit.json()).path("command").fieldNames().next())
+                .isEqualTo("io.lahar.schema.SubmitJob");
+    }
+
+    private static Object decode(Schema schema, Example example) throws IOException {
+        try {
+            return new GenericDatumReader<>(schema)
+                    .read(null, DecoderFactory.get().jsonDecoder(schema, example.json()));
+        } catch (IOException | RuntimeException e) {
+            throw new AssertionError(
+                    "the " + example.type() + " example does not decode: " + e.getMessage() + "\n" + example.json(), e);
+        }
+    }
+
+    static List<Example> examples() throws IOException {
+        String markdown = Files.readString(DOC);
+        List<Example> examples = new ArrayList<>();
+        Matcher m = EXAMPLE.matcher(markdown);
+        while (m.find()) {
+            examples.add(new Example(m.group(1), m.group(2)));
+        }
+        return examples;
+    }
+
+    /** The full names of the records in a decoded datum, at any depth. */
+    private static void collectRecordTypes(Object datum, Set<String> names) {
+        if (datum instanceof GenericRecord record) {
+            names.add(record.getSchema().getFullName());
+            record.getSchema().getFields().forEach(f -> collectRecordTypes(record.get(f.pos()), names));
+        } else if (datum instanceof Collection<?> items) {
+            items.forEach(i -> collectRecordTypes(i, names));
+        } else if (datum instanceof Map<?, ?> map) {
+            map.values().forEach(v -> collectRecordTypes(v, names));
+        }
+    }
+
+    /** The full names of the records a schema can hold, at any depth. */
+    private static void recordTypes(Schema schema, Set<String> names) {
+        switch (schema.getType()) {
+            case RECORD -> {
+                if (names.add(schema.getFullName())) {
+                    schema.getFields().forEach(f -> recordTypes(f.schema(), names));
+                }
+            }
+            case ARRAY -> recordTypes(schema.getElementType(), names);
+            case MAP -> recordTypes(schema.getValueType(), names);
+            case UNION -> schema.getTypes().forEach(t -> recordTypes(t, names));
+            default -> {}
+        }
+    }
 }

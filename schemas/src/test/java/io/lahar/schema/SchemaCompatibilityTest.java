@@ -20,107 +20,115 @@ import org.junit.jupiter.api.Test;
  */
 class SchemaCompatibilityTest {
 
-  @Test
-  void everySchemaIsBackwardAndForwardCompatibleWithTheLastRelease() {
-    Map<String, Schema> released = AvscFiles.byFullName(AvscFiles.latestReleased());
+    @Test
+    void everySchemaIsBackwardAndForwardCompatibleWithTheLastRelease() {
+        Map<String, Schema> released = AvscFiles.byFullName(AvscFiles.latestReleased());
 
-    assertThat(released).as("released schemas").hasSizeGreaterThanOrEqualTo(16);
-    assertThat(problemsAgainst(released)).as("incompatibilities with " + AvscFiles.latestReleased().getFileName())
-        .isEmpty();
-  }
-
-  @Test
-  void everySchemaIsCompatibleWithEveryEarlierReleaseToo() {
-    // Consumers pinned to any earlier release must keep working (FULL_TRANSITIVE), not only the
-    // ones on the last release.
-    List<String> problems = new ArrayList<>();
-    for (Path version : AvscFiles.releasedVersions()) {
-      problemsAgainst(AvscFiles.byFullName(version)).forEach(p -> problems.add(version.getFileName() + ": " + p));
+        assertThat(released).as("released schemas").hasSizeGreaterThanOrEqualTo(16);
+        assertThat(problemsAgainst(released))
+                .as("incompatibilities with " + AvscFiles.latestReleased().getFileName())
+                .isEmpty();
     }
 
-    assertThat(problems).isEmpty();
-  }
+    @Test
+    void everySchemaIsCompatibleWithEveryEarlierReleaseToo() {
+        // Consumers pinned to any earlier release must keep working (FULL_TRANSITIVE), not only the
+        // ones on the last release.
+        List<String> problems = new ArrayList<>();
+        for (Path version : AvscFiles.releasedVersions()) {
+            problemsAgainst(AvscFiles.byFullName(version)).forEach(p -> problems.add(version.getFileName() + ": " + p));
+        }
 
-  private static List<String> problemsAgainst(Map<String, Schema> released) {
-    Map<String, Schema> current = AvscFiles.byFullName(AvscFiles.CURRENT);
-    List<String> problems = new ArrayList<>();
-    released.forEach((name, old) -> {
-      Schema now = current.get(name);
-      if (now == null) {
-        problems.add(name + ": removed (a released schema must stay)");
-      } else {
-        problems.addAll(incompatibilities(name, now, old));
-      }
-    });
-    return problems;
-  }
+        assertThat(problems).isEmpty();
+    }
 
-  @Test
-  void everyTopicValueSchemaHasBeenReleased() {
-    Map<String, Schema> released = AvscFiles.byFullName(AvscFiles.latestReleased());
+    private static List<String> problemsAgainst(Map<String, Schema> released) {
+        Map<String, Schema> current = AvscFiles.byFullName(AvscFiles.CURRENT);
+        List<String> problems = new ArrayList<>();
+        released.forEach((name, old) -> {
+            Schema now = current.get(name);
+            if (now == null) {
+                problems.add(name + ": removed (a released schema must stay)");
+            } else {
+                problems.addAll(incompatibilities(name, now, old));
+            }
+        });
+        return problems;
+    }
 
-    assertThat(Topics.all()).allSatisfy(t ->
-        assertThat(released).as(t.name()).containsKey(t.valueSchema().getFullName()));
-  }
+    @Test
+    void everyTopicValueSchemaHasBeenReleased() {
+        Map<String, Schema> released = AvscFiles.byFullName(AvscFiles.latestReleased());
 
-  @Test
-  void addingAnOptionalFieldWithADefaultIsCompatibleBothWays() {
-    Schema old = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.PodEvent");
-    Schema grown = withExtraField(old, """
+        assertThat(Topics.all())
+                .allSatisfy(t -> assertThat(released)
+                        .as(t.name())
+                        .containsKey(t.valueSchema().getFullName()));
+    }
+
+    @Test
+    void addingAnOptionalFieldWithADefaultIsCompatibleBothWays() {
+        Schema old = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.PodEvent");
+        Schema grown = withExtraField(old, """
         {"name": "ip", "type": ["null", "string"], "default": null, "doc": "Pod IP."}""");
 
-    assertThat(incompatibilities("PodEvent", grown, old)).isEmpty();
-  }
+        assertThat(incompatibilities("PodEvent", grown, old)).isEmpty();
+    }
 
-  @Test
-  void aRequiredNewFieldBreaksBackwardCompatibility() {
-    Schema old = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.PodEvent");
-    Schema grown = withExtraField(old, """
+    @Test
+    void aRequiredNewFieldBreaksBackwardCompatibility() {
+        Schema old = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.PodEvent");
+        Schema grown = withExtraField(old, """
         {"name": "ip", "type": "string", "doc": "Pod IP."}""");
 
-    assertThat(incompatibilities("PodEvent", grown, old))
-        .singleElement().asString().startsWith("PodEvent BACKWARD").contains("ip");
-  }
+        assertThat(incompatibilities("PodEvent", grown, old))
+                .singleElement()
+                .asString()
+                .startsWith("PodEvent BACKWARD")
+                .contains("ip");
+    }
 
-  @Test
-  void retypingAFieldBreaksCompatibility() {
-    Schema old = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.Tick");
-    Schema retyped = new Schema.Parser().parse("""
+    @Test
+    void retypingAFieldBreaksCompatibility() {
+        Schema old = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.Tick");
+        Schema retyped = new Schema.Parser().parse("""
         {"type": "record", "name": "Tick", "namespace": "io.lahar.schema", "doc": "t",
          "fields": [{"name": "time", "type": "string", "doc": "t"}]}""");
 
-    assertThat(incompatibilities("Tick", retyped, old)).hasSize(2);
-  }
-
-  @Test
-  void anEnumSymbolAddedLaterIsReadAsTheDefaultByOlderReaders() {
-    Schema old = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.JobCommand");
-    String json = old.toString().replace("\"SyncJob\",", "\"SyncJob\",\"SuspendJob\",");
-    Schema newer = new Schema.Parser().parse(json);
-
-    assertThat(json).contains("SuspendJob");
-    assertThat(incompatibilities("JobCommand", newer, old)).isEmpty();
-  }
-
-  /** Every way the pair fails, each direction named. */
-  static List<String> incompatibilities(String name, Schema current, Schema released) {
-    List<String> problems = new ArrayList<>();
-    check(name + " BACKWARD", current, released, problems);
-    check(name + " FORWARD", released, current, problems);
-    return problems;
-  }
-
-  private static void check(String label, Schema reader, Schema writer, List<String> problems) {
-    var result = SchemaCompatibility.checkReaderWriterCompatibility(reader, writer).getResult();
-    if (result.getCompatibility() != SchemaCompatibilityType.COMPATIBLE) {
-      result.getIncompatibilities().forEach(i ->
-          problems.add(label + ": " + i.getType() + " at " + i.getLocation() + ": " + i.getMessage()));
+        assertThat(incompatibilities("Tick", retyped, old)).hasSize(2);
     }
-  }
 
-  private static Schema withExtraField(Schema record, String fieldJson) {
-    String json = record.toString();
-    int end = json.lastIndexOf("]}");
-    return new Schema.Parser().parse(json.substring(0, end) + "," + fieldJson + json.substring(end));
-  }
+    @Test
+    void anEnumSymbolAddedLaterIsReadAsTheDefaultByOlderReaders() {
+        Schema old = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.JobCommand");
+        String json = old.toString().replace("\"SyncJob\",", "\"SyncJob\",\"SuspendJob\",");
+        Schema newer = new Schema.Parser().parse(json);
+
+        assertThat(json).contains("SuspendJob");
+        assertThat(incompatibilities("JobCommand", newer, old)).isEmpty();
+    }
+
+    /** Every way the pair fails, each direction named. */
+    static List<String> incompatibilities(String name, Schema current, Schema released) {
+        List<String> problems = new ArrayList<>();
+        check(name + " BACKWARD", current, released, problems);
+        check(name + " FORWARD", released, current, problems);
+        return problems;
+    }
+
+    private static void check(String label, Schema reader, Schema writer, List<String> problems) {
+        var result = SchemaCompatibility.checkReaderWriterCompatibility(reader, writer)
+                .getResult();
+        if (result.getCompatibility() != SchemaCompatibilityType.COMPATIBLE) {
+            result.getIncompatibilities()
+                    .forEach(i -> problems.add(
+                            label + ": " + i.getType() + " at " + i.getLocation() + ": " + i.getMessage()));
+        }
+    }
+
+    private static Schema withExtraField(Schema record, String fieldJson) {
+        String json = record.toString();
+        int end = json.lastIndexOf("]}");
+        return new Schema.Parser().parse(json.substring(0, end) + "," + fieldJson + json.substring(end));
+    }
 }

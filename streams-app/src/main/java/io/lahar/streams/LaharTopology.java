@@ -1,35 +1,36 @@
 package io.lahar.streams;
 
 import io.lahar.core.admission.AdmissionLimits;
-import io.lahar.schema.KafkaClients;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobStatusRecord;
-import io.lahar.schema.Queue;
-import io.lahar.schema.Topics;
 import io.lahar.schema.JobTransition;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
+import io.lahar.schema.Queue;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Tick;
+import io.lahar.schema.TopicBootstrap;
+import io.lahar.schema.Topics;
+import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.streams.cron.CronTopology;
+import io.lahar.streams.flow.FlowTopology;
 import io.lahar.streams.job.CronStatusFeed;
 import io.lahar.streams.job.FlowStatusFeed;
 import io.lahar.streams.job.JobLifecycleProcessor;
 import io.lahar.streams.job.JobStore;
 import io.lahar.streams.job.Sinks;
 import io.lahar.streams.job.TimerIndex;
-import io.lahar.schema.serde.RegistrySerdes;
-import io.lahar.streams.cron.CronTopology;
-import io.lahar.streams.flow.FlowTopology;
-import io.lahar.schema.TopicBootstrap;
 import io.lahar.streams.kafka.GlobalStoreUpdater;
 import io.lahar.streams.kafka.Guards;
 import io.lahar.streams.queue.QueueLookup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import java.util.List;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -42,8 +43,6 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-
-import java.util.List;
 
 /**
  * The streams-app topology. Sources read bytes so that a record which does not decode reaches a
@@ -69,6 +68,7 @@ public class LaharTopology {
     public static final String LIFECYCLE = "job-lifecycle";
     /** The source of every job input, the jobs' clock included. */
     public static final String JOB_INPUTS = "job-inputs";
+
     static final int DEFAULT_TICK_BUDGET = 500;
     static final java.time.Duration DEFAULT_MAX_CLOCK_STEP = java.time.Duration.ofMinutes(1);
 
@@ -76,7 +76,9 @@ public class LaharTopology {
     java.time.Duration maxClockStep;
 
     /** The most pods one Job may ask for (docs/decisions/040-admission-limits.md). */
-    @ConfigProperty(name = "lahar.admission.max-pods-per-job", defaultValue = "" + AdmissionLimits.DEFAULT_MAX_PODS_PER_JOB)
+    @ConfigProperty(
+            name = "lahar.admission.max-pods-per-job",
+            defaultValue = "" + AdmissionLimits.DEFAULT_MAX_PODS_PER_JOB)
     int maxPodsPerJob;
 
     @Produces
@@ -124,16 +126,24 @@ public class LaharTopology {
 
         // Every input about jobs in one source: the topics are co-partitioned, so one task reads
         // partition p of each, and the lifecycle node sees a job's records in the order read.
-        KStream<byte[], byte[]> inputs = builder.stream(List.of(Topics.JOB_COMMANDS.name(), Topics.POD_EVENTS.name(),
-                        Topics.SCHEDULER_DECISIONS.name(), Topics.CLOCK.name()),
+        KStream<byte[], byte[]> inputs = builder.stream(
+                List.of(
+                        Topics.JOB_COMMANDS.name(),
+                        Topics.POD_EVENTS.name(),
+                        Topics.SCHEDULER_DECISIONS.name(),
+                        Topics.CLOCK.name()),
                 Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOB_INPUTS));
-        var decoders = new JobLifecycleProcessor.Decoders(serdes.value(JobCommand.class).deserializer(),
-                serdes.value(PodEvent.class).deserializer(), serdes.value(SchedulerDecision.class).deserializer(),
-                serdes.value(Tick.class).deserializer(), queueSerde.deserializer());
+        var decoders = new JobLifecycleProcessor.Decoders(
+                serdes.value(JobCommand.class).deserializer(),
+                serdes.value(PodEvent.class).deserializer(),
+                serdes.value(SchedulerDecision.class).deserializer(),
+                serdes.value(Tick.class).deserializer(),
+                queueSerde.deserializer());
         var flows = new FlowStatusFeed(FlowTopology.JOB_STATUS_NODE, serdes.directValue(JobStatusRecord.class));
         var crons = new CronStatusFeed(CronTopology.JOB_STATUS_NODE);
         KStream<Object, Object> lifecycle = inputs.process(
-                () -> guards.guard(new JobLifecycleProcessor(decoders, flows, crons, tickBudget, maxClockStep, limits),
+                () -> guards.guard(
+                        new JobLifecycleProcessor(decoders, flows, crons, tickBudget, maxClockStep, limits),
                         Sinks.DEAD_LETTERS),
                 Named.as(LIFECYCLE));
         KStream<String, byte[]> results = FlowTopology.addRepartitions(builder, serdes, lifecycle, guards);
@@ -143,28 +153,59 @@ public class LaharTopology {
         FlowTopology.requireNode(topology, LIFECYCLE, CronTopology.JOB_STATUS_NODE);
 
         topology.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(QueueLookup.STORE), Serdes.String(), Serdes.ByteArray())
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(QueueLookup.STORE), Serdes.String(), Serdes.ByteArray())
                         .withLoggingDisabled(),
-                "queues-source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.QUEUES.name(),
-                "queues-store-updater", () -> new GlobalStoreUpdater<>(QueueLookup.STORE, Topics.QUEUES, queueSerde.deserializer(), guards));
+                "queues-source",
+                new StringDeserializer(),
+                new ByteArrayDeserializer(),
+                Topics.QUEUES.name(),
+                "queues-store-updater",
+                () -> new GlobalStoreUpdater<>(QueueLookup.STORE, Topics.QUEUES, queueSerde.deserializer(), guards));
 
         topology.addStateStore(JobStore.builder(), LIFECYCLE);
         topology.addStateStore(JobStore.podsBuilder(), LIFECYCLE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TimerIndex.NAME),
-                Serdes.String(), Serdes.ByteArray()), LIFECYCLE);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(TimerIndex.NAME), Serdes.String(), Serdes.ByteArray()),
+                LIFECYCLE);
 
-        topology.addSink(Sinks.RESULTS, Topics.COMMAND_RESULTS.name(), new StringSerializer(),
-                serdes.value(CommandResult.class).serializer(), LIFECYCLE);
-        topology.addSink(Sinks.STATUS, Topics.JOB_STATUS.name(), new StringSerializer(),
-                serdes.directValue(JobStatusRecord.class), LIFECYCLE);
-        topology.addSink(Sinks.TRANSITIONS, Topics.JOB_TRANSITIONS.name(), new StringSerializer(),
-                serdes.directValue(JobTransition.class), LIFECYCLE);
-        topology.addSink(Sinks.POD_INTENTS, Topics.POD_INTENTS.name(), new StringSerializer(),
-                serdes.value(PodIntent.class).serializer(), LIFECYCLE);
-        topology.addSink(Sinks.POD_GROUPS, Topics.POD_GROUPS.name(), new StringSerializer(),
-                serdes.value(PodGroup.class).serializer(), LIFECYCLE);
-        topology.addSink(Sinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(), LIFECYCLE);
+        topology.addSink(
+                Sinks.RESULTS,
+                Topics.COMMAND_RESULTS.name(),
+                new StringSerializer(),
+                serdes.value(CommandResult.class).serializer(),
+                LIFECYCLE);
+        topology.addSink(
+                Sinks.STATUS,
+                Topics.JOB_STATUS.name(),
+                new StringSerializer(),
+                serdes.directValue(JobStatusRecord.class),
+                LIFECYCLE);
+        topology.addSink(
+                Sinks.TRANSITIONS,
+                Topics.JOB_TRANSITIONS.name(),
+                new StringSerializer(),
+                serdes.directValue(JobTransition.class),
+                LIFECYCLE);
+        topology.addSink(
+                Sinks.POD_INTENTS,
+                Topics.POD_INTENTS.name(),
+                new StringSerializer(),
+                serdes.value(PodIntent.class).serializer(),
+                LIFECYCLE);
+        topology.addSink(
+                Sinks.POD_GROUPS,
+                Topics.POD_GROUPS.name(),
+                new StringSerializer(),
+                serdes.value(PodGroup.class).serializer(),
+                LIFECYCLE);
+        topology.addSink(
+                Sinks.DEAD_LETTERS,
+                Topics.DEAD_LETTERS.name(),
+                new ByteArraySerializer(),
+                serdes.value(DeadLetter.class).serializer(),
+                LIFECYCLE);
         FlowTopology.addTo(topology, serdes, tickBudget, guards, limits);
         CronTopology.addTo(topology, serdes, tickBudget, guards, limits);
         return topology;

@@ -1,5 +1,9 @@
 package io.lahar.streams;
 
+import static io.lahar.streams.TestManifests.job;
+import static io.lahar.streams.TestManifests.task;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
@@ -15,6 +19,10 @@ import io.lahar.schema.Violation;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -25,15 +33,6 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.file.Files;
-import java.time.Instant;
-import java.util.List;
-import java.util.Properties;
-
-import static io.lahar.streams.TestManifests.job;
-import static io.lahar.streams.TestManifests.task;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Users' numbers are hostile, through the whole topology: a job asking for more pods than the
@@ -69,11 +68,17 @@ class BoundedAdmissionDriverIT {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bounded-admission-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bounded-admission").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("bounded-admission").toString());
         driver = new TopologyTestDriver(LaharTopology.build(serdes, limits), props);
-        commands = driver.createInputTopic(Topics.JOB_COMMANDS.name(), new StringSerializer(),
+        commands = driver.createInputTopic(
+                Topics.JOB_COMMANDS.name(),
+                new StringSerializer(),
                 serdes.value(JobCommand.class).serializer());
-        flowCommands = driver.createInputTopic(Topics.FLOW_COMMANDS.name(), new StringSerializer(),
+        flowCommands = driver.createInputTopic(
+                Topics.FLOW_COMMANDS.name(),
+                new StringSerializer(),
                 serdes.value(FlowCommand.class).serializer());
         results = output(Topics.COMMAND_RESULTS, serdes, CommandResult.class);
         status = output(Topics.JOB_STATUS, serdes, JobStatusRecord.class);
@@ -87,8 +92,10 @@ class BoundedAdmissionDriverIT {
         driver.close();
     }
 
-    private <T extends SpecificRecord> TestOutputTopic<String, T> output(Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
-        return driver.createOutputTopic(topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
+    private <T extends SpecificRecord> TestOutputTopic<String, T> output(
+            Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
+        return driver.createOutputTopic(
+                topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
     }
 
     private CommandResult submit(String name, String manifest) {
@@ -97,13 +104,17 @@ class BoundedAdmissionDriverIT {
     }
 
     private static List<String> reasons(CommandResult result) {
-        return result.getViolations().stream().map(v -> v.getPath() + ": " + v.getMessage()).toList();
+        return result.getViolations().stream()
+                .map(v -> v.getPath() + ": " + v.getMessage())
+                .toList();
     }
 
     private void assertTheNextJobGoesThrough() {
         CommandResult ok = submit("after", job("after", task("worker", 2, "")));
         assertThat(ok.getAccepted()).as("%s", ok.getViolations()).isTrue();
-        assertThat(status.readValuesToList()).extracting(JobStatusRecord::getName).contains("after");
+        assertThat(status.readValuesToList())
+                .extracting(JobStatusRecord::getName)
+                .contains("after");
         assertThat(letters.readValuesToList()).isEmpty();
     }
 
@@ -111,9 +122,10 @@ class BoundedAdmissionDriverIT {
     void theLargestIntOfReplicasIsRefusedWithItsPathAndTheStreamGoesOn() {
         CommandResult r = submit("huge", job("huge", task("worker", Integer.MAX_VALUE, "")));
         assertThat(r.getAccepted()).isFalse();
-        assertThat(reasons(r)).containsExactly(
-                "spec.tasks[0].replicas: must be no more than 5000, the limit of pods per job (was 2147483647)",
-                "spec.tasks: the tasks' replicas sum to 2147483647 pods, over the limit of 5000 pods per job");
+        assertThat(reasons(r))
+                .containsExactly(
+                        "spec.tasks[0].replicas: must be no more than 5000, the limit of pods per job (was 2147483647)",
+                        "spec.tasks: the tasks' replicas sum to 2147483647 pods, over the limit of 5000 pods per job");
         assertThat(status.readValuesToList()).isEmpty();
         assertThat(podGroups.readValuesToList()).isEmpty();
         assertTheNextJobGoesThrough();
@@ -121,23 +133,34 @@ class BoundedAdmissionDriverIT {
 
     @Test
     void replicasWhoseIntSumWrapsAreRefused() {
-        CommandResult r = submit("wraps", job("wraps", task("a", Integer.MAX_VALUE, "") + task("b", Integer.MAX_VALUE, "")
-                + task("c", 4, "")));
+        CommandResult r = submit(
+                "wraps",
+                job("wraps", task("a", Integer.MAX_VALUE, "") + task("b", Integer.MAX_VALUE, "") + task("c", 4, "")));
         assertThat(r.getAccepted()).isFalse();
-        assertThat(reasons(r)).contains(
-                "spec.tasks: the tasks' replicas sum to 4294967298 pods, over the limit of 5000 pods per job");
+        assertThat(reasons(r))
+                .contains(
+                        "spec.tasks: the tasks' replicas sum to 4294967298 pods, over the limit of 5000 pods per job");
         assertTheNextJobGoesThrough();
     }
 
     @Test
     void anUpdateMayNotScalePastTheLimit() {
-        assertThat(submit("scaled", job("scaled", task("worker", 2, ""))).getAccepted()).isTrue();
-        commands.pipeInput("default/scaled", JobCommand.newBuilder().setRequestId("scale").setSender("test")
-                .setNamespace("default").setName("scaled").setTime(Instant.ofEpochMilli(T0 + 1000))
-                .setCommand(new UpdateJob(job("scaled", task("worker", 6000, "")))).build());
+        assertThat(submit("scaled", job("scaled", task("worker", 2, ""))).getAccepted())
+                .isTrue();
+        commands.pipeInput(
+                "default/scaled",
+                JobCommand.newBuilder()
+                        .setRequestId("scale")
+                        .setSender("test")
+                        .setNamespace("default")
+                        .setName("scaled")
+                        .setTime(Instant.ofEpochMilli(T0 + 1000))
+                        .setCommand(new UpdateJob(job("scaled", task("worker", 6000, ""))))
+                        .build());
         CommandResult r = results.readValuesToList().getLast();
         assertThat(r.getAccepted()).isFalse();
-        assertThat(reasons(r)).contains("spec.tasks[0].replicas: must be no more than 5000, the limit of pods per job (was 6000)");
+        assertThat(reasons(r))
+                .contains("spec.tasks[0].replicas: must be no more than 5000, the limit of pods per job (was 6000)");
         assertThat(letters.readValuesToList()).isEmpty();
     }
 
@@ -146,7 +169,9 @@ class BoundedAdmissionDriverIT {
         start(infra, new AdmissionLimits(10));
         assertThat(reasons(submit("eleven", job("eleven", task("worker", 11, "")))))
                 .contains("spec.tasks[0].replicas: must be no more than 10, the limit of pods per job (was 11)");
-        assertThat(submit("ten", job("ten", task("a", 6, "") + task("b", 4, ""))).getAccepted()).isTrue();
+        assertThat(submit("ten", job("ten", task("a", 6, "") + task("b", 4, "")))
+                        .getAccepted())
+                .isTrue();
     }
 
     @Test
@@ -157,14 +182,16 @@ class BoundedAdmissionDriverIT {
         assertThat(r.getAccepted()).isFalse();
         assertThat(r.getViolations()).singleElement().satisfies(v -> {
             assertThat(v.getPath()).isEqualTo("manifest");
-            assertThat(v.getMessage()).matches("too large: the job's state would be \\d+ bytes, over the limit of 790528 bytes"
-                    + " after a create or an update \\(one record holds at most 921600 bytes; the rest is kept for its pods and"
-                    + " status\\): make the manifest smaller");
+            assertThat(v.getMessage())
+                    .matches("too large: the job's state would be \\d+ bytes, over the limit of 790528 bytes"
+                            + " after a create or an update \\(one record holds at most 921600 bytes; the rest is kept for its pods and"
+                            + " status\\): make the manifest smaller");
         });
         assertThat(status.readValuesToList()).isEmpty();
         assertThat(podGroups.readValuesToList()).isEmpty();
         // No trace: the same name is free for a job that fits.
-        assertThat(submit("fat", job("fat", task("worker", 1, "small"))).getAccepted()).isTrue();
+        assertThat(submit("fat", job("fat", task("worker", 1, "small"))).getAccepted())
+                .isTrue();
         assertTheNextJobGoesThrough();
     }
 
@@ -187,18 +214,20 @@ class BoundedAdmissionDriverIT {
                         - name: c
                           image: busybox
                 """;
-        String json = io.lahar.core.api.Manifests.toJson(io.lahar.core.api.Manifests.readTrees(manifest).getFirst());
+        String json = io.lahar.core.api.Manifests.toJson(
+                io.lahar.core.api.Manifests.readTrees(manifest).getFirst());
         CommandResult r = submit("warned", json);
         assertThat(r.getAccepted()).isTrue();
-        assertThat(r.getWarnings()).containsExactly("unknown field \"spec.minAvailabel\"",
-                "unknown field \"spec.tasks[0].replica\"");
+        assertThat(r.getWarnings())
+                .containsExactly("unknown field \"spec.minAvailabel\"", "unknown field \"spec.tasks[0].replica\"");
         assertThat(r.getManifest()).doesNotContain("minAvailabel").doesNotContain("\"replica\"");
         // The same request again is answered from the remembered verdict, warnings and all.
         commands.pipeInput("default/warned", LifecycleScript.submit("submit-warned", "warned", json, T0));
         assertThat(results.readValuesToList().getLast().getWarnings()).hasSize(2);
 
-        CommandResult rejected = submit("warned-bad", json.replace("\"warned\"", "\"warned-bad\"")
-                .replace("\"replicas\":1", "\"replicas\":-1"));
+        CommandResult rejected = submit(
+                "warned-bad",
+                json.replace("\"warned\"", "\"warned-bad\"").replace("\"replicas\":1", "\"replicas\":-1"));
         assertThat(rejected.getAccepted()).isFalse();
         assertThat(rejected.getWarnings()).hasSize(2);
     }
@@ -214,14 +243,24 @@ class BoundedAdmissionDriverIT {
                 spec:
                   tasks:
                 %s""".formatted(task("worker", 1, "x".repeat(800_000)).indent(2));
-        String json = io.lahar.core.api.Manifests.toJson(io.lahar.core.api.Manifests.readTrees(template).getFirst());
-        flowCommands.pipeInput("default/fat", FlowCommand.newBuilder().setRequestId("t1").setSender("test")
-                .setNamespace("default").setName("fat").setTime(Instant.ofEpochMilli(T0)).setKind(FlowKind.JobTemplate)
-                .setCommand(new SubmitFlowObject(json)).build());
+        String json = io.lahar.core.api.Manifests.toJson(
+                io.lahar.core.api.Manifests.readTrees(template).getFirst());
+        flowCommands.pipeInput(
+                "default/fat",
+                FlowCommand.newBuilder()
+                        .setRequestId("t1")
+                        .setSender("test")
+                        .setNamespace("default")
+                        .setName("fat")
+                        .setTime(Instant.ofEpochMilli(T0))
+                        .setKind(FlowKind.JobTemplate)
+                        .setCommand(new SubmitFlowObject(json))
+                        .build());
         CommandResult r = results.readValuesToList().getLast();
         assertThat(r.getAccepted()).isFalse();
         assertThat(r.getViolations()).extracting(Violation::getPath).containsExactly("manifest");
-        assertThat(r.getViolations().getFirst().getMessage()).startsWith("too large: the jobtemplate's state would be ");
+        assertThat(r.getViolations().getFirst().getMessage())
+                .startsWith("too large: the jobtemplate's state would be ");
         assertThat(templates.readValuesToList()).isEmpty();
         assertThat(letters.readValuesToList()).isEmpty();
     }

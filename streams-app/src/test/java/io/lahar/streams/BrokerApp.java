@@ -4,6 +4,9 @@ import io.lahar.schema.JobCommand;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -14,15 +17,10 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.Properties;
-
 /** A test's own streams-app on the shared broker: its Kafka Streams settings, and a producer of its inputs. */
 final class BrokerApp {
 
-    private BrokerApp() {
-    }
+    private BrokerApp() {}
 
     /** Exactly-once, a commit every 100 ms, reading only what the test sends. */
     static Properties config(LaharInfra infra, String applicationId, Path stateDir) {
@@ -40,13 +38,21 @@ final class BrokerApp {
     @SuppressWarnings({"unchecked", "rawtypes"})
     static KafkaProducer<String, SpecificRecord> producer(LaharInfra infra, RegistrySerdes serdes) {
         // The registry serializer writes any generated record (the class only matters for reading).
-        Serializer<SpecificRecord> values = (Serializer) serdes.value(JobCommand.class).serializer();
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), values);
+        Serializer<SpecificRecord> values =
+                (Serializer) serdes.value(JobCommand.class).serializer();
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        infra.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                values);
     }
 
-    static RecordMetadata send(KafkaProducer<String, SpecificRecord> producer, Topics.TopicSpec topic, String key,
-                               SpecificRecord value) throws Exception {
+    static RecordMetadata send(
+            KafkaProducer<String, SpecificRecord> producer, Topics.TopicSpec topic, String key, SpecificRecord value)
+            throws Exception {
         return producer.send(new ProducerRecord<>(topic.name(), key, value)).get();
     }
 }

@@ -1,5 +1,7 @@
 package io.lahar.streams;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.sim.ScriptStep;
 import io.lahar.schema.CommandResult;
@@ -16,6 +18,10 @@ import io.lahar.streams.job.JobStore;
 import io.lahar.streams.job.kstreams.CommitHookStore;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -28,13 +34,6 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.time.Instant;
-import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The jobs store's commit hook under TopologyTestDriver, exactly-once: the driver commits the task's
@@ -67,19 +66,28 @@ class CommitHookDriverIT {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("commit-hook-driver").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("commit-hook-driver").toString());
         // A transactional producer: the driver's outputs are what each commit committed, no more.
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         driver = new TopologyTestDriver(LaharTopology.build(serdes), props);
-        commands = driver.createInputTopic(Topics.JOB_COMMANDS.name(), new StringSerializer(), serdes.value(JobCommand.class).serializer());
-        TestInputTopic<String, PodEvent> podEvents = driver.createInputTopic(Topics.POD_EVENTS.name(), new StringSerializer(),
+        commands = driver.createInputTopic(
+                Topics.JOB_COMMANDS.name(),
+                new StringSerializer(),
+                serdes.value(JobCommand.class).serializer());
+        TestInputTopic<String, PodEvent> podEvents = driver.createInputTopic(
+                Topics.POD_EVENTS.name(),
+                new StringSerializer(),
                 serdes.value(PodEvent.class).serializer());
-        TestInputTopic<String, SchedulerDecision> decisions = driver.createInputTopic(Topics.SCHEDULER_DECISIONS.name(),
-                new StringSerializer(), serdes.value(SchedulerDecision.class).serializer());
+        TestInputTopic<String, SchedulerDecision> decisions = driver.createInputTopic(
+                Topics.SCHEDULER_DECISIONS.name(),
+                new StringSerializer(),
+                serdes.value(SchedulerDecision.class).serializer());
         results = output(Topics.COMMAND_RESULTS, serdes, CommandResult.class);
         status = output(Topics.JOB_STATUS, serdes, JobStatusRecord.class);
-        changelog = driver.createOutputTopic(APP + "-" + JobStore.NAME + "-changelog", new StringDeserializer(),
-                new ByteArrayDeserializer());
+        changelog = driver.createOutputTopic(
+                APP + "-" + JobStore.NAME + "-changelog", new StringDeserializer(), new ByteArrayDeserializer());
         TestOutputTopic<String, PodIntent> intents = output(Topics.POD_INTENTS, serdes, PodIntent.class);
         TestOutputTopic<String, PodGroup> podGroups = output(Topics.POD_GROUPS, serdes, PodGroup.class);
         world = new DriverWorld(JOB, T0, podEvents, decisions, intents, podGroups);
@@ -90,14 +98,18 @@ class CommitHookDriverIT {
         driver.close();
     }
 
-    private <T extends SpecificRecord> TestOutputTopic<String, T> output(Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
-        return driver.createOutputTopic(topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
+    private <T extends SpecificRecord> TestOutputTopic<String, T> output(
+            Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
+        return driver.createOutputTopic(
+                topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
     }
 
     @Test
     void eachInputsEntryAndStatusAreCommittedWithIt() {
         commands.pipeInput(KEY, LifecycleScript.submit("submit-" + JOB, JOB, LifecycleScript.tfJob(JOB), T0));
-        assertThat(results.readValuesToList()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
+        assertThat(results.readValuesToList())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getAccepted()).isTrue());
         assertCommitted("the submit");
         world.settle();
         assertCommitted("the pods created");
@@ -123,16 +135,27 @@ class CommitHookDriverIT {
         }
         byte[] stored = ((CommitHookStore) driver.getAllStateStores().get(JobStore.NAME)).get(KEY);
         assertThat(stored).as("after %s: the job is in the jobs store", after).isNotNull();
-        assertThat(text(lastChangelogged)).as("after %s: the jobs store's changelog holds the store's entry, in the same commit"
-                + " (Kafka Streams no longer calls the commit hook before it commits?)", after).isEqualTo(text(stored));
+        assertThat(text(lastChangelogged))
+                .as(
+                        "after %s: the jobs store's changelog holds the store's entry, in the same commit"
+                                + " (Kafka Streams no longer calls the commit hook before it commits?)",
+                        after)
+                .isEqualTo(text(stored));
         JobEntry entry = new JobStore.Codec().decode(stored);
         JobStatus held = entry.info().job().status();
         assertThat(lastStatus).as("after %s: a status was committed", after).isNotNull();
-        assertThat(lastStatus.getStatus().getState().getPhase()).as("after %s: the status committed is the entry's", after)
+        assertThat(lastStatus.getStatus().getState().getPhase())
+                .as("after %s: the status committed is the entry's", after)
                 .isEqualTo(held.state().phase().name());
-        assertThat(lastStatus.getStatus().getRunning()).as("after %s: running", after).isEqualTo(nz(held.running()));
-        assertThat(lastStatus.getStatus().getSucceeded()).as("after %s: succeeded", after).isEqualTo(nz(held.succeeded()));
-        assertThat(lastStatus.getStatus().getPending()).as("after %s: pending", after).isEqualTo(nz(held.pending()));
+        assertThat(lastStatus.getStatus().getRunning())
+                .as("after %s: running", after)
+                .isEqualTo(nz(held.running()));
+        assertThat(lastStatus.getStatus().getSucceeded())
+                .as("after %s: succeeded", after)
+                .isEqualTo(nz(held.succeeded()));
+        assertThat(lastStatus.getStatus().getPending())
+                .as("after %s: pending", after)
+                .isEqualTo(nz(held.pending()));
     }
 
     private static String text(byte[] json) {

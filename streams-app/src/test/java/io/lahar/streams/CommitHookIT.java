@@ -1,5 +1,8 @@
 package io.lahar.streams;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.PodPhase;
 import io.lahar.schema.CreatePod;
@@ -14,6 +17,11 @@ import io.lahar.streams.kafka.Guards;
 import io.lahar.streams.kafka.StreamThreadFailures;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -29,15 +37,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The jobs store's commit hook on the real broker, exactly-once, a commit every 100 ms: once the
@@ -69,22 +68,40 @@ class CommitHookIT {
         KafkaStreams streams = new KafkaStreams(LaharTopology.build(guards), BrokerApp.config(infra, app, stateDir));
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(guards));
         try (KafkaProducer<String, SpecificRecord> producer = BrokerApp.producer(infra, serdes);
-             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers()));
-             KeyedReader<JobStatusRecord> statuses = new KeyedReader<>(infra.bootstrapServers(), infra.registryUrl(),
-                     Topics.JOB_STATUS.name(), JobStatusRecord.class, key);
-             KeyedReader<PodGroup> podGroups = new KeyedReader<>(infra.bootstrapServers(), infra.registryUrl(),
-                     Topics.POD_GROUPS.name(), PodGroup.class, key);
-             KeyedReader<PodIntent> intents = new KeyedReader<>(infra.bootstrapServers(), infra.registryUrl(),
-                     Topics.POD_INTENTS.name(), PodIntent.class, key)) {
+                Admin admin =
+                        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers()));
+                KeyedReader<JobStatusRecord> statuses = new KeyedReader<>(
+                        infra.bootstrapServers(),
+                        infra.registryUrl(),
+                        Topics.JOB_STATUS.name(),
+                        JobStatusRecord.class,
+                        key);
+                KeyedReader<PodGroup> podGroups = new KeyedReader<>(
+                        infra.bootstrapServers(), infra.registryUrl(), Topics.POD_GROUPS.name(), PodGroup.class, key);
+                KeyedReader<PodIntent> intents = new KeyedReader<>(
+                        infra.bootstrapServers(),
+                        infra.registryUrl(),
+                        Topics.POD_INTENTS.name(),
+                        PodIntent.class,
+                        key)) {
             streams.start();
             await().atMost(Duration.ofSeconds(90)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
             try (Changelog changelog = new Changelog(infra, app + "-" + JobStore.NAME + "-changelog", key)) {
                 long now = System.currentTimeMillis();
-                BrokerApp.send(producer, Topics.JOB_COMMANDS, key, LifecycleScript.submit("hook-" + run, job, LifecycleScript.tfJob(job), now));
+                BrokerApp.send(
+                        producer,
+                        Topics.JOB_COMMANDS,
+                        key,
+                        LifecycleScript.submit("hook-" + run, job, LifecycleScript.tfJob(job), now));
                 PodGroup group = podGroups.await(g -> g != null, 1).getFirst();
-                BrokerApp.send(producer, Topics.SCHEDULER_DECISIONS, key, LifecycleScript.podGroupPhase(job, group.getName(), "Inqueue", now));
+                BrokerApp.send(
+                        producer,
+                        Topics.SCHEDULER_DECISIONS,
+                        key,
+                        LifecycleScript.podGroupPhase(job, group.getName(), "Inqueue", now));
                 List<CreatePod> pods = intents.await(i -> i.getIntent() instanceof CreatePod, 3).stream()
-                        .map(i -> (CreatePod) i.getIntent()).toList();
+                        .map(i -> (CreatePod) i.getIntent())
+                        .toList();
 
                 burst(producer, admin, app, key, job, pods, "Running", null, now + 1_000);
                 assertCommitted(changelog, statuses, PodPhase.Running, "Running", 3, 0);
@@ -99,29 +116,54 @@ class CommitHookIT {
     }
 
     /** Every pod of the job in {@code phase} at once, then waits until the app has committed their offsets. */
-    private static void burst(KafkaProducer<String, SpecificRecord> producer, Admin admin, String app, String key, String job,
-                              List<CreatePod> pods, String phase, Integer exitCode, long time) throws Exception {
+    private static void burst(
+            KafkaProducer<String, SpecificRecord> producer,
+            Admin admin,
+            String app,
+            String key,
+            String job,
+            List<CreatePod> pods,
+            String phase,
+            Integer exitCode,
+            long time)
+            throws Exception {
         RecordMetadata last = null;
         for (CreatePod p : pods) {
-            last = BrokerApp.send(producer, Topics.POD_EVENTS, key, LifecycleScript.podEvent(job, p.getTask(), p.getIndex(), p.getJobVersion(),
-                    phase, exitCode, false, time));
+            last = BrokerApp.send(
+                    producer,
+                    Topics.POD_EVENTS,
+                    key,
+                    LifecycleScript.podEvent(
+                            job, p.getTask(), p.getIndex(), p.getJobVersion(), phase, exitCode, false, time));
         }
         TopicPartition partition = new TopicPartition(last.topic(), last.partition());
         long end = last.offset() + 1;
         await().atMost(Duration.ofSeconds(60)).until(() -> {
-            OffsetAndMetadata committed = admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata().get().get(partition);
+            OffsetAndMetadata committed = admin.listConsumerGroupOffsets(app)
+                    .partitionsToOffsetAndMetadata()
+                    .get()
+                    .get(partition);
             return committed != null && committed.offset() >= end;
         });
     }
 
     /** What the commit of the burst's offsets committed: the entry in the changelog, the status on the status topic. */
-    private static void assertCommitted(Changelog changelog, KeyedReader<JobStatusRecord> statuses, PodPhase podPhase,
-                                        String jobPhase, int running, int succeeded) {
+    private static void assertCommitted(
+            Changelog changelog,
+            KeyedReader<JobStatusRecord> statuses,
+            PodPhase podPhase,
+            String jobPhase,
+            int running,
+            int succeeded) {
         await().atMost(MARKERS).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
             JobInfo entry = changelog.latest();
-            assertThat(entry).as("the job's entry is in the jobs store's changelog, committed with the burst"
-                    + " (Kafka Streams no longer calls the commit hook before it commits?)").isNotNull();
-            assertThat(entry.pods().values()).as("the changelog's entry is the one of the burst's commit").hasSize(3)
+            assertThat(entry)
+                    .as("the job's entry is in the jobs store's changelog, committed with the burst"
+                            + " (Kafka Streams no longer calls the commit hook before it commits?)")
+                    .isNotNull();
+            assertThat(entry.pods().values())
+                    .as("the changelog's entry is the one of the burst's commit")
+                    .hasSize(3)
                     .allSatisfy(p -> assertThat(p.phase()).isEqualTo(podPhase));
             statuses.pollFor(Duration.ofMillis(100));
             List<JobStatusRecord> seen = statuses.all();
@@ -141,12 +183,18 @@ class CommitHookIT {
 
         Changelog(LaharInfra infra, String topic, String key) {
             this.key = key;
-            this.consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
-                    ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID(),
-                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                    new StringDeserializer(), new ByteArrayDeserializer());
+            this.consumer = new KafkaConsumer<>(
+                    Map.of(
+                            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            infra.bootstrapServers(),
+                            ConsumerConfig.GROUP_ID_CONFIG,
+                            "it-" + UUID.randomUUID(),
+                            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                            "earliest",
+                            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                            "read_committed"),
+                    new StringDeserializer(),
+                    new ByteArrayDeserializer());
             consumer.subscribe(List.of(topic));
         }
 

@@ -7,14 +7,13 @@ import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
 
 /**
  * The simulator's instant world, played against the topology under TopologyTestDriver: pods the
@@ -29,8 +28,7 @@ public final class DriverWorld {
     /** The key prefix of the jobs it serves. */
     private static final String NAMESPACE = "default/";
 
-    private record Pod(String task, int index, int version, String phase, Integer exitCode) {
-    }
+    private record Pod(String task, int index, int version, String phase, Integer exitCode) {}
 
     private final String job;
     private final TestInputTopic<String, PodEvent> podEvents;
@@ -45,9 +43,13 @@ public final class DriverWorld {
     private long time;
 
     /** @param job the job {@link #run}'s steps are about */
-    public DriverWorld(String job, long time, TestInputTopic<String, PodEvent> podEvents,
-                       TestInputTopic<String, SchedulerDecision> decisions, TestOutputTopic<String, PodIntent> intents,
-                       TestOutputTopic<String, PodGroup> podGroups) {
+    public DriverWorld(
+            String job,
+            long time,
+            TestInputTopic<String, PodEvent> podEvents,
+            TestInputTopic<String, SchedulerDecision> decisions,
+            TestOutputTopic<String, PodIntent> intents,
+            TestOutputTopic<String, PodGroup> podGroups) {
         this.job = job;
         this.time = time;
         this.podEvents = podEvents;
@@ -106,8 +108,7 @@ public final class DriverWorld {
                             acted = true;
                         }
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
             if (!acted) {
@@ -128,7 +129,15 @@ public final class DriverWorld {
         if (pod == null) {
             throw new AssertionError("pod " + name + " does not exist in the world at line " + p.line());
         }
-        pods.get(job).put(name, new Pod(pod.task(), pod.index(), pod.version(), p.phase().name(), p.exitCode()));
+        pods.get(job)
+                .put(
+                        name,
+                        new Pod(
+                                pod.task(),
+                                pod.index(),
+                                pod.version(),
+                                p.phase().name(),
+                                p.exitCode()));
         send(job, name, false);
         settle();
     }
@@ -158,7 +167,9 @@ public final class DriverWorld {
 
     private void send(String job, String name, boolean deleted) {
         Pod p = pods.get(job).get(name);
-        podEvents.pipeInput(NAMESPACE + job, LifecycleScript.podEvent(job, p.task(), p.index(), p.version(), p.phase(),
-                p.exitCode(), deleted, time));
+        podEvents.pipeInput(
+                NAMESPACE + job,
+                LifecycleScript.podEvent(
+                        job, p.task(), p.index(), p.version(), p.phase(), p.exitCode(), deleted, time));
     }
 }

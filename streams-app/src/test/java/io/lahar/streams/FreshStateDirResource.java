@@ -1,7 +1,6 @@
 package io.lahar.streams;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,13 +15,14 @@ public final class FreshStateDirResource implements QuarkusTestResourceLifecycle
     @Override
     public Map<String, String> start() {
         try {
-            return Map.of("kafka-streams.state.dir", Files.createTempDirectory("lahar-streams-test").toString());
+            return Map.of(
+                    "kafka-streams.state.dir",
+                    Files.createTempDirectory("lahar-streams-test").toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     @Override
-    public void stop() {
-    }
+    public void stop() {}
 }

@@ -1,5 +1,7 @@
 package io.lahar.streams;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
@@ -11,6 +13,17 @@ import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfraTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -23,20 +36,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.function.Predicate;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Admission end to end on the real broker and registry: a plain Kafka producer with the Avro
@@ -65,9 +64,12 @@ class JobAdmissionIT {
         String afterGarbage = "after-" + run;
         String tfJob = Files.readString(Path.of("../examples/tf-job.yaml"));
 
-        try (KafkaProducer<String, JobCommand> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(), avroSerializer());
-             KafkaProducer<String, byte[]> raw = new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(submit(valid, tfJob.replace("name: tf-job", "name: " + valid))).get();
+        try (KafkaProducer<String, JobCommand> producer =
+                        new KafkaProducer<>(producerConfig(), new StringSerializer(), avroSerializer());
+                KafkaProducer<String, byte[]> raw =
+                        new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(submit(valid, tfJob.replace("name: tf-job", "name: " + valid)))
+                    .get();
             producer.send(submit(invalid, """
                     apiVersion: batch.volcano.sh/v1alpha1
                     kind: Job
@@ -91,13 +93,20 @@ class JobAdmissionIT {
                             - name: w
                               image: busybox
                     """.formatted(invalid))).get();
-            raw.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), "default/garbage-" + run,
-                    "this is not avro".getBytes(StandardCharsets.UTF_8))).get();
-            producer.send(submit(afterGarbage, tfJob.replace("name: tf-job", "name: " + afterGarbage))).get();
+            raw.send(new ProducerRecord<>(
+                            Topics.JOB_COMMANDS.name(),
+                            "default/garbage-" + run,
+                            "this is not avro".getBytes(StandardCharsets.UTF_8)))
+                    .get();
+            producer.send(submit(afterGarbage, tfJob.replace("name: tf-job", "name: " + afterGarbage)))
+                    .get();
         }
 
-        List<CommandResult> results = await(Topics.COMMAND_RESULTS.name(), CommandResult.class,
-                r -> r.getName().endsWith(run), 3);
+        List<CommandResult> results = await(
+                Topics.COMMAND_RESULTS.name(),
+                CommandResult.class,
+                r -> r.getName().endsWith(run),
+                3);
         CommandResult ok = byName(results, valid);
         assertThat(ok.getAccepted()).isTrue();
         assertThat(ok.getViolations()).isEmpty();
@@ -105,21 +114,33 @@ class JobAdmissionIT {
 
         CommandResult rejected = byName(results, invalid);
         assertThat(rejected.getAccepted()).isFalse();
-        assertThat(rejected.getViolations()).extracting(v -> v.getPath() + ": " + v.getMessage())
+        assertThat(rejected.getViolations())
+                .extracting(v -> v.getPath() + ": " + v.getMessage())
                 .anySatisfy(v -> assertThat(v).startsWith("spec.tasks[1].name").contains("worker"))
                 .anySatisfy(v -> assertThat(v).startsWith("spec.minAvailable"));
 
         assertThat(byName(results, afterGarbage).getAccepted()).isTrue();
 
-        List<DeadLetter> letters = await(Topics.DEAD_LETTERS.name(), DeadLetter.class,
-                d -> d.getKey() != null && StandardCharsets.UTF_8.decode(d.getKey().duplicate()).toString().equals("default/garbage-" + run), 1);
+        List<DeadLetter> letters = await(
+                Topics.DEAD_LETTERS.name(),
+                DeadLetter.class,
+                d -> d.getKey() != null
+                        && StandardCharsets.UTF_8
+                                .decode(d.getKey().duplicate())
+                                .toString()
+                                .equals("default/garbage-" + run),
+                1);
         DeadLetter letter = letters.get(0);
         assertThat(letter.getTopic()).isEqualTo(Topics.JOB_COMMANDS.name());
-        assertThat(StandardCharsets.UTF_8.decode(letter.getValue().duplicate()).toString()).isEqualTo("this is not avro");
+        assertThat(StandardCharsets.UTF_8.decode(letter.getValue().duplicate()).toString())
+                .isEqualTo("this is not avro");
         assertThat(letter.getError()).isNotBlank();
 
-        List<JobStatusRecord> statuses = await(Topics.JOB_STATUS.name(), JobStatusRecord.class,
-                s -> s.getName().equals(valid), 1);
+        List<JobStatusRecord> statuses = await(
+                Topics.JOB_STATUS.name(),
+                JobStatusRecord.class,
+                s -> s.getName().equals(valid),
+                1);
         JobStatusRecord status = statuses.get(0);
         assertThat(status.getStatus().getState().getPhase()).isEqualTo("Pending");
         assertThat(status.getStatus().getMinAvailable()).isEqualTo(6);
@@ -140,7 +161,10 @@ class JobAdmissionIT {
     }
 
     private static CommandResult byName(List<CommandResult> results, String name) {
-        return results.stream().filter(r -> r.getName().equals(name)).findFirst().orElseThrow();
+        return results.stream()
+                .filter(r -> r.getName().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private <T extends SpecificRecord> List<T> await(String topic, Class<T> type, Predicate<T> wanted, int count) {
@@ -149,7 +173,9 @@ class JobAdmissionIT {
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<T> found = new ArrayList<>();
-        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(
+                config,
+                new StringDeserializer(),
                 new RegistrySerdes(registryUrl).value(type).deserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
@@ -178,9 +204,13 @@ class JobAdmissionIT {
     }
 
     private Map<String, Object> serdeConfig() {
-        return Map.of("apicurio.registry.url", registryUrl,
-                "apicurio.registry.auto-register", true,
-                "apicurio.registry.use-specific-avro-reader", true);
+        return Map.of(
+                "apicurio.registry.url",
+                registryUrl,
+                "apicurio.registry.auto-register",
+                true,
+                "apicurio.registry.use-specific-avro-reader",
+                true);
     }
 
     private AvroKafkaSerializer<JobCommand> avroSerializer() {
@@ -188,5 +218,4 @@ class JobAdmissionIT {
         serializer.configure(serdeConfig(), false);
         return serializer;
     }
-
 }

@@ -1,5 +1,7 @@
 package io.lahar.streams;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.JobStatusRecord;
@@ -7,12 +9,14 @@ import io.lahar.schema.JobTransition;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
-import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfraTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -20,12 +24,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The job lifecycle on the real broker and registry, driven the way the rest of Lahar drives it:
@@ -68,9 +66,16 @@ class JobLifecycleIT {
             // The registry serializer writes any generated record (the class only matters for reading).
             @SuppressWarnings({"unchecked", "rawtypes"})
             org.apache.kafka.common.serialization.Serializer<SpecificRecord> values =
-                    (org.apache.kafka.common.serialization.Serializer) serdes.value(PodEvent.class).serializer();
-            producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), values);
+                    (org.apache.kafka.common.serialization.Serializer)
+                            serdes.value(PodEvent.class).serializer();
+            producer = new KafkaProducer<>(
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            bootstrapServers,
+                            ProducerConfig.ACKS_CONFIG,
+                            "all"),
+                    new StringSerializer(),
+                    values);
         }
 
         private <T extends SpecificRecord> KeyedReader<T> reader(Topics.TopicSpec topic, Class<T> type) {
@@ -92,7 +97,8 @@ class JobLifecycleIT {
         /** As the scheduler would: the job's current pod group is Inqueue. */
         void admitGang(int groupsSoFar) {
             // Each new gang is first published Pending; the scheduler's answer re-publishes it Inqueue.
-            PodGroup group = podGroups.await(g -> g != null && g.getStatus().getPhase().equals("Pending"), groupsSoFar)
+            PodGroup group = podGroups
+                    .await(g -> g != null && g.getStatus().getPhase().equals("Pending"), groupsSoFar)
                     .get(groupsSoFar - 1);
             time += 1_000;
             send(Topics.SCHEDULER_DECISIONS, LifecycleScript.podGroupPhase(name, group.getName(), "Inqueue", time));
@@ -112,8 +118,12 @@ class JobLifecycleIT {
         }
 
         JobStatusRecord awaitPhase(String phase, int version) {
-            return status.await(s -> s != null && s.getStatus().getState().getPhase().equals(phase)
-                    && s.getStatus().getVersion() == version, 1).getLast();
+            return status.await(
+                            s -> s != null
+                                    && s.getStatus().getState().getPhase().equals(phase)
+                                    && s.getStatus().getVersion() == version,
+                            1)
+                    .getLast();
         }
 
         List<String> phases() {
@@ -139,9 +149,12 @@ class JobLifecycleIT {
             job.awaitPhase("Pending", 0);
             job.admitGang(1);
             List<PodIntent> creates = job.intents.await(i -> i.getIntent() instanceof CreatePod, 3);
-            assertThat(creates).extracting(i -> ((CreatePod) i.getIntent()).getPod())
+            assertThat(creates)
+                    .extracting(i -> ((CreatePod) i.getIntent()).getPod())
                     .containsExactlyInAnyOrder(name + "-ps-0", name + "-worker-0", name + "-worker-1");
-            assertThat(creates).allSatisfy(i -> assertThat(((CreatePod) i.getIntent()).getTemplate()).contains("-img"));
+            assertThat(creates)
+                    .allSatisfy(i -> assertThat(((CreatePod) i.getIntent()).getTemplate())
+                            .contains("-img"));
 
             job.allPods(0, "Running");
             JobStatusRecord running = job.awaitPhase("Running", 0);
@@ -153,8 +166,10 @@ class JobLifecycleIT {
             assertThat(done.getStatus().getSucceeded()).isEqualTo(3);
 
             job.transitions.await(t -> t.getTo().equals("Completed"), 1);
-            assertThat(job.phases()).containsExactly("Pending", "Running", "Completed")
-                    .containsExactlyElementsOf(LifecycleScript.simulatedPhases(manifest, LifecycleScript.RUN_TO_COMPLETION));
+            assertThat(job.phases())
+                    .containsExactly("Pending", "Running", "Completed")
+                    .containsExactlyElementsOf(
+                            LifecycleScript.simulatedPhases(manifest, LifecycleScript.RUN_TO_COMPLETION));
         }
     }
 
@@ -162,7 +177,8 @@ class JobLifecycleIT {
     void theTickersClockDeletesAFinishedJobWhenItsTtlExpires() {
         String name = "tf-ttl-" + run;
         // Time in this test runs a few seconds ahead of the wall clock: the TTL fires on a real tick.
-        String manifest = LifecycleScript.tfJob(name).replace("  maxRetry: 2\n", "  maxRetry: 2\n  ttlSecondsAfterFinished: 2\n");
+        String manifest =
+                LifecycleScript.tfJob(name).replace("  maxRetry: 2\n", "  maxRetry: 2\n  ttlSecondsAfterFinished: 2\n");
         try (JobUnderTest job = new JobUnderTest(name)) {
             job.submit(manifest);
             job.admitGang(1);
@@ -201,8 +217,10 @@ class JobLifecycleIT {
             // old pods are gone.
             job.admitGang(2);
             job.awaitPhase("Pending", 1);
-            List<PodIntent> recreated = job.intents.await(i -> i.getIntent() instanceof CreatePod c && c.getJobVersion() == 1, 3);
-            assertThat(recreated).extracting(i -> ((CreatePod) i.getIntent()).getPod())
+            List<PodIntent> recreated =
+                    job.intents.await(i -> i.getIntent() instanceof CreatePod c && c.getJobVersion() == 1, 3);
+            assertThat(recreated)
+                    .extracting(i -> ((CreatePod) i.getIntent()).getPod())
                     .containsExactlyInAnyOrder(name + "-ps-0", name + "-worker-0", name + "-worker-1");
             job.allPods(1, "Running");
             job.awaitPhase("Running", 1);
@@ -216,7 +234,8 @@ class JobLifecycleIT {
             job.transitions.await(t -> t.getTo().equals("Failed"), 1);
             assertThat(job.phases())
                     .containsExactly("Pending", "Running", "Restarting", "Pending", "Running", "Restarting", "Failed")
-                    .containsExactlyElementsOf(LifecycleScript.simulatedPhases(manifest, LifecycleScript.RESTART_UNTIL_FAILED));
+                    .containsExactlyElementsOf(
+                            LifecycleScript.simulatedPhases(manifest, LifecycleScript.RESTART_UNTIL_FAILED));
             JobTransition restart = job.transitions.all().get(2);
             assertThat(restart.getEvent()).isEqualTo("PodFailed");
             assertThat(restart.getPolicy()).isEqualTo("spec.policies[0]");

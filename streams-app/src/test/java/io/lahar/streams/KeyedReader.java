@@ -1,18 +1,17 @@
 package io.lahar.streams;
 
 import io.lahar.schema.serde.RegistrySerdes;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Reads one topic of the shared broker from the start, keeping only the records of one key (other
@@ -26,12 +25,18 @@ final class KeyedReader<T extends SpecificRecord> implements AutoCloseable {
 
     KeyedReader(String bootstrapServers, String registryUrl, String topic, Class<T> type, String key) {
         this.key = key;
-        this.consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                new StringDeserializer(), new RegistrySerdes(registryUrl).value(type).deserializer());
+        this.consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "it-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new StringDeserializer(),
+                new RegistrySerdes(registryUrl).value(type).deserializer());
         consumer.subscribe(List.of(topic));
     }
 

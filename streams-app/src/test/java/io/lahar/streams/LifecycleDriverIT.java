@@ -1,5 +1,7 @@
 package io.lahar.streams;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.sim.ScriptStep;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
@@ -17,6 +19,11 @@ import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.job.JobStore;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -31,14 +38,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.time.Instant;
-import java.util.List;
-import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The job lifecycle under TopologyTestDriver (the real registry, no broker): the simulator's
@@ -69,13 +68,16 @@ class LifecycleDriverIT {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "lifecycle-driver-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("lifecycle-driver").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("lifecycle-driver").toString());
         driver = new TopologyTestDriver(LaharTopology.build(serdes), props);
         commands = input(Topics.JOB_COMMANDS, serdes, JobCommand.class);
         podEvents = input(Topics.POD_EVENTS, serdes, PodEvent.class);
         decisions = input(Topics.SCHEDULER_DECISIONS, serdes, SchedulerDecision.class);
         clock = input(Topics.CLOCK, serdes, Tick.class);
-        rawPodEvents = driver.createInputTopic(Topics.POD_EVENTS.name(), new StringSerializer(), new ByteArraySerializer());
+        rawPodEvents =
+                driver.createInputTopic(Topics.POD_EVENTS.name(), new StringSerializer(), new ByteArraySerializer());
         results = output(Topics.COMMAND_RESULTS, serdes, CommandResult.class);
         status = output(Topics.JOB_STATUS, serdes, JobStatusRecord.class);
         transitions = output(Topics.JOB_TRANSITIONS, serdes, JobTransition.class);
@@ -89,18 +91,24 @@ class LifecycleDriverIT {
         driver.close();
     }
 
-    private <T extends SpecificRecord> TestInputTopic<String, T> input(Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
-        return driver.createInputTopic(topic.name(), new StringSerializer(), serdes.value(type).serializer());
+    private <T extends SpecificRecord> TestInputTopic<String, T> input(
+            Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
+        return driver.createInputTopic(
+                topic.name(), new StringSerializer(), serdes.value(type).serializer());
     }
 
-    private <T extends SpecificRecord> TestOutputTopic<String, T> output(Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
-        return driver.createOutputTopic(topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
+    private <T extends SpecificRecord> TestOutputTopic<String, T> output(
+            Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
+        return driver.createOutputTopic(
+                topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
     }
 
     private DriverWorld submit(String name, String manifest) {
         commands.pipeInput("default/" + name, LifecycleScript.submit("submit-" + name, name, manifest, T0));
-        assertThat(results.readValuesToList()).singleElement().satisfies(r -> assertThat(r.getAccepted())
-                .as("%s", r.getViolations()).isTrue());
+        assertThat(results.readValuesToList())
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
         DriverWorld world = new DriverWorld(name, T0, podEvents, decisions, intents, podGroups);
         world.settle();
         return world;
@@ -119,8 +127,10 @@ class LifecycleDriverIT {
         play(world, LifecycleScript.RESTART_UNTIL_FAILED);
 
         List<JobTransition> log = transitions.readValuesToList();
-        assertThat(log).extracting(JobTransition::getTo)
-                .containsExactlyElementsOf(LifecycleScript.simulatedPhases(manifest, LifecycleScript.RESTART_UNTIL_FAILED))
+        assertThat(log)
+                .extracting(JobTransition::getTo)
+                .containsExactlyElementsOf(
+                        LifecycleScript.simulatedPhases(manifest, LifecycleScript.RESTART_UNTIL_FAILED))
                 .containsExactly("Pending", "Running", "Restarting", "Pending", "Running", "Restarting", "Failed");
         JobTransition restart = log.get(2);
         assertThat(restart.getEvent()).isEqualTo("PodFailed");
@@ -137,10 +147,12 @@ class LifecycleDriverIT {
         assertThat(statuses).extracting(s -> s.getStatus().getVersion()).contains(0, 1, 2);
 
         // A finished job's phase is final: a restart command is answered rejected, with the reason.
-        commands.pipeInput("default/tf-restart", LifecycleScript.act("again", "tf-restart", JobAction.RestartJob, T0 + 60_000));
+        commands.pipeInput(
+                "default/tf-restart", LifecycleScript.act("again", "tf-restart", JobAction.RestartJob, T0 + 60_000));
         assertThat(results.readValuesToList()).singleElement().satisfies(r -> {
             assertThat(r.getAccepted()).isFalse();
-            assertThat(r.getViolations()).extracting(v -> v.getPath() + ": " + v.getMessage())
+            assertThat(r.getViolations())
+                    .extracting(v -> v.getPath() + ": " + v.getMessage())
                     .containsExactly("command.action: job is Failed, a final phase: RestartJob cannot change it");
         });
         assertThat(transitions.readValuesToList()).isEmpty();
@@ -153,7 +165,8 @@ class LifecycleDriverIT {
         DriverWorld world = submit("tf-done", manifest);
         play(world, LifecycleScript.RUN_TO_COMPLETION);
 
-        assertThat(transitions.readValuesToList()).extracting(JobTransition::getTo)
+        assertThat(transitions.readValuesToList())
+                .extracting(JobTransition::getTo)
                 .containsExactlyElementsOf(LifecycleScript.simulatedPhases(manifest, LifecycleScript.RUN_TO_COMPLETION))
                 .containsExactly("Pending", "Running", "Completed");
         assertThat(status.readValuesToList().getLast().getStatus()).satisfies(s -> {
@@ -174,8 +187,11 @@ class LifecycleDriverIT {
         String manifest = LifecycleScript.tfJob("tf-big").replace("replicas: 2", "replicas: " + workers);
         String ps = "{\"pod\":{\"task\":\"ps\",\"index\":0,\"phase\":\"%s\"%s}}\n";
         String worker = "{\"pod\":{\"task\":\"worker\",\"index\":%d,\"phase\":\"%s\"%s}}\n";
-        String running = ps.formatted("Running", "") + worker.formatted(0, "Running", "") + worker.formatted(1, "Running", "");
-        StringBuilder script = new StringBuilder(running).append(worker.formatted(200, "Failed", ",\"exitCode\":1")).append(running);
+        String running =
+                ps.formatted("Running", "") + worker.formatted(0, "Running", "") + worker.formatted(1, "Running", "");
+        StringBuilder script = new StringBuilder(running)
+                .append(worker.formatted(200, "Failed", ",\"exitCode\":1"))
+                .append(running);
         script.append(ps.formatted("Succeeded", ",\"exitCode\":0"));
         for (int i = 0; i < workers; i++) {
             script.append(worker.formatted(i, "Succeeded", ",\"exitCode\":0"));
@@ -183,7 +199,8 @@ class LifecycleDriverIT {
         DriverWorld world = submit("tf-big", manifest);
         play(world, script.toString());
 
-        assertThat(transitions.readValuesToList()).extracting(JobTransition::getTo)
+        assertThat(transitions.readValuesToList())
+                .extracting(JobTransition::getTo)
                 .containsExactlyElementsOf(LifecycleScript.simulatedPhases(manifest, script.toString()))
                 .containsExactly("Pending", "Running", "Restarting", "Pending", "Running", "Completed");
         assertThat(status.readValuesToList().getLast().getStatus()).satisfies(s -> {
@@ -196,38 +213,61 @@ class LifecycleDriverIT {
         try (KeyValueIterator<String, byte[]> it = buckets.prefixScan("default/tf-big/", new StringSerializer())) {
             it.forEachRemaining(kv -> keys.add(kv.key));
         }
-        assertThat(keys).containsExactlyInAnyOrder("default/tf-big/ps/0", "default/tf-big/worker/0",
-                "default/tf-big/worker/1", "default/tf-big/worker/2", "default/tf-big/worker/3", "default/tf-big/worker/4");
+        assertThat(keys)
+                .containsExactlyInAnyOrder(
+                        "default/tf-big/ps/0",
+                        "default/tf-big/worker/0",
+                        "default/tf-big/worker/1",
+                        "default/tf-big/worker/2",
+                        "default/tf-big/worker/3",
+                        "default/tf-big/worker/4");
     }
 
     @Test
     void theSchedulersPhaseIsPublishedOnThePodGroupAndPodsWaitForInqueue() {
-        commands.pipeInput("default/tf-gang", LifecycleScript.submit("s", "tf-gang", LifecycleScript.tfJob("tf-gang"), T0));
+        commands.pipeInput(
+                "default/tf-gang", LifecycleScript.submit("s", "tf-gang", LifecycleScript.tfJob("tf-gang"), T0));
         PodGroup group = podGroups.readValuesToList().getLast();
         assertThat(group.getStatus().getPhase()).isEqualTo("Pending");
         assertThat(group.getSpec().getMinMember()).isEqualTo(3);
         assertThat(intents.readValuesToList()).noneMatch(i -> i.getIntent() instanceof io.lahar.schema.CreatePod);
 
         // An older epoch's decision is dropped; a decision about another pod group is skipped.
-        decisions.pipeInput("default/tf-gang", withEpoch(LifecycleScript.podGroupPhase("tf-gang", group.getName(), "Inqueue", T0 + 1), 5));
+        decisions.pipeInput(
+                "default/tf-gang",
+                withEpoch(LifecycleScript.podGroupPhase("tf-gang", group.getName(), "Inqueue", T0 + 1), 5));
         List<PodIntent> created = intents.readValuesToList();
-        assertThat(created).filteredOn(i -> i.getIntent() instanceof io.lahar.schema.CreatePod).hasSize(3);
-        assertThat(podGroups.readValuesToList()).singleElement()
+        assertThat(created)
+                .filteredOn(i -> i.getIntent() instanceof io.lahar.schema.CreatePod)
+                .hasSize(3);
+        assertThat(podGroups.readValuesToList())
+                .singleElement()
                 .satisfies(g -> assertThat(g.getStatus().getPhase()).isEqualTo("Inqueue"));
-        decisions.pipeInput("default/tf-gang", withEpoch(LifecycleScript.podGroupPhase("tf-gang", group.getName(), "Pending", T0 + 2), 4));
-        decisions.pipeInput("default/tf-gang", LifecycleScript.podGroupPhase("tf-gang", "someone-else", "Pending", T0 + 3));
+        decisions.pipeInput(
+                "default/tf-gang",
+                withEpoch(LifecycleScript.podGroupPhase("tf-gang", group.getName(), "Pending", T0 + 2), 4));
+        decisions.pipeInput(
+                "default/tf-gang", LifecycleScript.podGroupPhase("tf-gang", "someone-else", "Pending", T0 + 3));
         assertThat(podGroups.readValuesToList()).isEmpty();
-        assertThat(transitions.readValuesToList()).extracting(JobTransition::getTo).containsExactly("Pending");
+        assertThat(transitions.readValuesToList())
+                .extracting(JobTransition::getTo)
+                .containsExactly("Pending");
 
         // Same phase, new reasons: the pod group record carries the scheduler's conditions.
         SchedulerDecision why = LifecycleScript.podGroupPhase("tf-gang", group.getName(), "Inqueue", T0 + 4);
-        ((io.lahar.schema.PodGroupStatus) why.getDecision()).setConditions(List.of(io.lahar.schema.PodGroupCondition.newBuilder()
-                .setType("Unschedulable").setStatus("True").setLastTransitionTime(Instant.ofEpochMilli(T0 + 4))
-                .setReason("NotEnoughResources").setMessage("0/2 nodes are available").build()));
+        ((io.lahar.schema.PodGroupStatus) why.getDecision())
+                .setConditions(List.of(io.lahar.schema.PodGroupCondition.newBuilder()
+                        .setType("Unschedulable")
+                        .setStatus("True")
+                        .setLastTransitionTime(Instant.ofEpochMilli(T0 + 4))
+                        .setReason("NotEnoughResources")
+                        .setMessage("0/2 nodes are available")
+                        .build()));
         decisions.pipeInput("default/tf-gang", withEpoch(why, 5));
         assertThat(podGroups.readValuesToList()).singleElement().satisfies(g -> {
             assertThat(g.getStatus().getPhase()).isEqualTo("Inqueue");
-            assertThat(g.getStatus().getConditions()).singleElement()
+            assertThat(g.getStatus().getConditions())
+                    .singleElement()
                     .satisfies(c -> assertThat(c.getReason()).isEqualTo("NotEnoughResources"));
             assertThat(g.getTime()).isEqualTo(Instant.ofEpochMilli(T0 + 4));
         });
@@ -244,26 +284,34 @@ class LifecycleDriverIT {
         commands.pipeInput(key, LifecycleScript.submit("s", "tf-again", LifecycleScript.tfJob("tf-again"), T0));
         PodGroup group = podGroups.readValuesToList().getLast();
         assertThat(group.getJobVersion()).isZero();
-        decisions.pipeInput(key, withVersion(LifecycleScript.podGroupPhase("tf-again", group.getName(), "Inqueue", T0 + 1), 0));
+        decisions.pipeInput(
+                key, withVersion(LifecycleScript.podGroupPhase("tf-again", group.getName(), "Inqueue", T0 + 1), 0));
         List<io.lahar.schema.CreatePod> first = creates(intents.readValuesToList());
         assertThat(first).hasSize(3);
 
         commands.pipeInput(key, LifecycleScript.act("again", "tf-again", JobAction.RestartJob, T0 + 2));
         for (io.lahar.schema.CreatePod c : first) {
-            podEvents.pipeInput(key, LifecycleScript.podEvent("tf-again", c.getTask(), c.getIndex(), 0, "Pending", null, true, T0 + 3));
+            podEvents.pipeInput(
+                    key,
+                    LifecycleScript.podEvent("tf-again", c.getTask(), c.getIndex(), 0, "Pending", null, true, T0 + 3));
         }
         PodGroup again = podGroups.readValuesToList().getLast();
         assertThat(again.getJobVersion()).isEqualTo(1);
         assertThat(again.getStatus().getPhase()).isEqualTo("Pending");
         assertThat(creates(intents.readValuesToList())).isEmpty();
 
-        decisions.pipeInput(key, withVersion(LifecycleScript.podGroupPhase("tf-again", group.getName(), "Running", T0 + 4), 0));
+        decisions.pipeInput(
+                key, withVersion(LifecycleScript.podGroupPhase("tf-again", group.getName(), "Running", T0 + 4), 0));
         assertThat(creates(intents.readValuesToList())).isEmpty();
         assertThat(podGroups.readValuesToList()).isEmpty();
 
-        decisions.pipeInput(key, withVersion(LifecycleScript.podGroupPhase("tf-again", group.getName(), "Inqueue", T0 + 5), 1));
-        assertThat(creates(intents.readValuesToList())).hasSize(3).allSatisfy(c -> assertThat(c.getJobVersion()).isEqualTo(1));
-        assertThat(podGroups.readValuesToList()).singleElement()
+        decisions.pipeInput(
+                key, withVersion(LifecycleScript.podGroupPhase("tf-again", group.getName(), "Inqueue", T0 + 5), 1));
+        assertThat(creates(intents.readValuesToList()))
+                .hasSize(3)
+                .allSatisfy(c -> assertThat(c.getJobVersion()).isEqualTo(1));
+        assertThat(podGroups.readValuesToList())
+                .singleElement()
                 .satisfies(g -> assertThat(g.getStatus().getPhase()).isEqualTo("Inqueue"));
     }
 
@@ -273,8 +321,10 @@ class LifecycleDriverIT {
     }
 
     private static List<io.lahar.schema.CreatePod> creates(List<PodIntent> intents) {
-        return intents.stream().filter(i -> i.getIntent() instanceof io.lahar.schema.CreatePod)
-                .map(i -> (io.lahar.schema.CreatePod) i.getIntent()).toList();
+        return intents.stream()
+                .filter(i -> i.getIntent() instanceof io.lahar.schema.CreatePod)
+                .map(i -> (io.lahar.schema.CreatePod) i.getIntent())
+                .toList();
     }
 
     private static SchedulerDecision withEpoch(SchedulerDecision d, long epoch) {
@@ -284,7 +334,8 @@ class LifecycleDriverIT {
 
     @Test
     void aClockTickDeletesAFinishedJobWhenItsTtlExpires() {
-        String manifest = LifecycleScript.tfJob("tf-ttl").replace("  maxRetry: 2\n", "  maxRetry: 2\n  ttlSecondsAfterFinished: 30\n");
+        String manifest = LifecycleScript.tfJob("tf-ttl")
+                .replace("  maxRetry: 2\n", "  maxRetry: 2\n  ttlSecondsAfterFinished: 30\n");
         DriverWorld world = submit("tf-ttl", manifest);
         play(world, LifecycleScript.RUN_TO_COMPLETION);
         status.readValuesToList();
@@ -300,12 +351,15 @@ class LifecycleDriverIT {
         });
         // Deleted: a new submit of the same name is a new job.
         commands.pipeInput("default/tf-ttl", LifecycleScript.submit("again", "tf-ttl", manifest, finished + 40_000));
-        assertThat(results.readValuesToList()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
+        assertThat(results.readValuesToList())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getAccepted()).isTrue());
     }
 
     @Test
     void afterAJumpInTimeDeadlinesExpireOverTheFollowingTicksNotAtOnce() {
-        String manifest = LifecycleScript.tfJob("tf-jump").replace("  maxRetry: 2\n", "  maxRetry: 2\n  ttlSecondsAfterFinished: 150\n");
+        String manifest = LifecycleScript.tfJob("tf-jump")
+                .replace("  maxRetry: 2\n", "  maxRetry: 2\n  ttlSecondsAfterFinished: 150\n");
         DriverWorld world = submit("tf-jump", manifest);
         play(world, LifecycleScript.RUN_TO_COMPLETION);
         status.readValuesToList();
@@ -315,12 +369,18 @@ class LifecycleDriverIT {
         Instant later = Instant.ofEpochMilli(finished + 3_600_000);
         clock.pipeInput("0", new Tick(later));
         clock.pipeInput("0", new Tick(later.plusSeconds(1)));
-        assertThat(status.readKeyValuesToList()).as("TTL due at +150 s, the clock is at +121 s").isEmpty();
+        assertThat(status.readKeyValuesToList())
+                .as("TTL due at +150 s, the clock is at +121 s")
+                .isEmpty();
         clock.pipeInput("0", new Tick(later.plusSeconds(2)));
-        assertThat(status.readKeyValuesToList()).singleElement().satisfies(kv -> assertThat(kv.value).isNull());
+        assertThat(status.readKeyValuesToList())
+                .singleElement()
+                .satisfies(kv -> assertThat(kv.value).isNull());
         // A tick from the past changes nothing.
         clock.pipeInput("0", new Tick(Instant.ofEpochMilli(finished)));
-        assertThat(transitions.readValuesToList()).extracting(JobTransition::getTo).endsWith("Completed");
+        assertThat(transitions.readValuesToList())
+                .extracting(JobTransition::getTo)
+                .endsWith("Completed");
     }
 
     @Test
@@ -328,8 +388,12 @@ class LifecycleDriverIT {
         rawPodEvents.pipeInput("default/x", "not avro".getBytes(StandardCharsets.UTF_8));
         podEvents.pipeInput("default/other", LifecycleScript.podEvent("x", "w", 0, 0, "Running", null, false, T0));
         commands.pipeInput("default/after", LifecycleScript.submit("a", "after", LifecycleScript.tfJob("after"), T0));
-        assertThat(letters.readValuesToList()).hasSize(2).allSatisfy(d -> assertThat(d.getTopic()).isEqualTo(Topics.POD_EVENTS.name()))
+        assertThat(letters.readValuesToList())
+                .hasSize(2)
+                .allSatisfy(d -> assertThat(d.getTopic()).isEqualTo(Topics.POD_EVENTS.name()))
                 .anySatisfy(d -> assertThat(d.getError()).contains("does not match"));
-        assertThat(results.readValuesToList()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
+        assertThat(results.readValuesToList())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getAccepted()).isTrue());
     }
 }

@@ -9,14 +9,13 @@ import io.lahar.core.sim.ScriptParser;
 import io.lahar.core.sim.ScriptStep;
 import io.lahar.core.sim.Simulation;
 import io.lahar.core.sim.StepReport;
+import io.lahar.schema.JobAction;
+import io.lahar.schema.JobActionCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.SubmitJob;
-import io.lahar.schema.JobActionCommand;
-import io.lahar.schema.JobAction;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,8 +79,7 @@ final class LifecycleScript {
             {"pod":{"task":"ps","index":0,"phase":"Succeeded","exitCode":0}}
             """;
 
-    private LifecycleScript() {
-    }
+    private LifecycleScript() {}
 
     static List<ScriptStep> steps(String script) {
         return ScriptParser.parse(script);
@@ -89,10 +87,12 @@ final class LifecycleScript {
 
     /** The phases the simulated job enters, in order, from its creation to the script's end. */
     static List<String> simulatedPhases(String manifest, String script) {
-        AdmissionContext admission = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
-                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
-        JobCommands.Decision d = JobCommands.decide(null, new JobRequest("sim", "test", "default",
-                nameOf(manifest), 0, new JobRequest.Submit(manifest)), admission);
+        AdmissionContext admission = AdmissionContext.of(List.of(
+                AdmissionContext.openQueue(Queue.ROOT, null), AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
+        JobCommands.Decision d = JobCommands.decide(
+                null,
+                new JobRequest("sim", "test", "default", nameOf(manifest), 0, new JobRequest.Submit(manifest)),
+                admission);
         Job admitted = d.next().job();
         Simulation sim = new Simulation(admitted, admission, false);
         List<String> phases = new ArrayList<>(sim.start().transitions());
@@ -105,31 +105,73 @@ final class LifecycleScript {
     }
 
     private static String nameOf(String manifest) {
-        return manifest.lines().filter(l -> l.startsWith("  name: ")).findFirst().orElseThrow().substring(8).strip();
+        return manifest.lines()
+                .filter(l -> l.startsWith("  name: "))
+                .findFirst()
+                .orElseThrow()
+                .substring(8)
+                .strip();
     }
 
     static JobCommand submit(String requestId, String name, String manifest, long time) {
-        return JobCommand.newBuilder().setRequestId(requestId).setSender("test").setNamespace("default").setName(name)
-                .setTime(Instant.ofEpochMilli(time)).setCommand(new SubmitJob(manifest)).build();
+        return JobCommand.newBuilder()
+                .setRequestId(requestId)
+                .setSender("test")
+                .setNamespace("default")
+                .setName(name)
+                .setTime(Instant.ofEpochMilli(time))
+                .setCommand(new SubmitJob(manifest))
+                .build();
     }
 
     static JobCommand act(String requestId, String name, JobAction action, long time) {
-        return JobCommand.newBuilder().setRequestId(requestId).setSender("test").setNamespace("default").setName(name)
-                .setTime(Instant.ofEpochMilli(time)).setCommand(new JobActionCommand(action, null, null, null)).build();
+        return JobCommand.newBuilder()
+                .setRequestId(requestId)
+                .setSender("test")
+                .setNamespace("default")
+                .setName(name)
+                .setTime(Instant.ofEpochMilli(time))
+                .setCommand(new JobActionCommand(action, null, null, null))
+                .build();
     }
 
-    static PodEvent podEvent(String job, String task, int index, int version, String phase, Integer exitCode,
-                             boolean deleted, long time) {
-        return PodEvent.newBuilder().setNamespace("default").setJob(job).setPod(job + "-" + task + "-" + index)
-                .setTask(task).setIndex(index).setJobVersion(version).setPhase(phase)
-                .setContainers(exitCode == null ? List.of() : List.of(io.lahar.schema.ContainerStatus.newBuilder()
-                        .setName(task).setExitCode(exitCode).build()))
-                .setDeleted(deleted).setTime(Instant.ofEpochMilli(time)).build();
+    static PodEvent podEvent(
+            String job,
+            String task,
+            int index,
+            int version,
+            String phase,
+            Integer exitCode,
+            boolean deleted,
+            long time) {
+        return PodEvent.newBuilder()
+                .setNamespace("default")
+                .setJob(job)
+                .setPod(job + "-" + task + "-" + index)
+                .setTask(task)
+                .setIndex(index)
+                .setJobVersion(version)
+                .setPhase(phase)
+                .setContainers(
+                        exitCode == null
+                                ? List.of()
+                                : List.of(io.lahar.schema.ContainerStatus.newBuilder()
+                                        .setName(task)
+                                        .setExitCode(exitCode)
+                                        .build()))
+                .setDeleted(deleted)
+                .setTime(Instant.ofEpochMilli(time))
+                .build();
     }
 
     static SchedulerDecision podGroupPhase(String job, String podGroup, String phase, long time) {
-        return SchedulerDecision.newBuilder().setNamespace("default").setJob(job).setPodGroup(podGroup).setEpoch(1)
-                .setTime(Instant.ofEpochMilli(time)).setDecision(PodGroupStatus.newBuilder().setPhase(phase).build())
+        return SchedulerDecision.newBuilder()
+                .setNamespace("default")
+                .setJob(job)
+                .setPodGroup(podGroup)
+                .setEpoch(1)
+                .setTime(Instant.ofEpochMilli(time))
+                .setDecision(PodGroupStatus.newBuilder().setPhase(phase).build())
                 .build();
     }
 }

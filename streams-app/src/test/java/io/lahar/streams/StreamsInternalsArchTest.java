@@ -1,5 +1,8 @@
 package io.lahar.streams;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -7,15 +10,11 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.lahar.streams.job.kstreams.CommitHookStore;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
 import org.junit.jupiter.api.Test;
-
-import java.util.Set;
-import java.util.stream.Collectors;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Kafka Streams' internals are used in one place, this package: a Kafka upgrade that changes them
@@ -25,9 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StreamsInternalsArchTest {
 
     static final ArchRule ONLY_THE_ADAPTER_USES_INTERNALS = noClasses()
-            .that().resideOutsideOfPackage(CommitHookStore.class.getPackageName() + "..")
-            .should().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..internals..")
-            .because("Kafka Streams internals change without notice: one adapter owns them (io.lahar.streams.job.kstreams)");
+            .that()
+            .resideOutsideOfPackage(CommitHookStore.class.getPackageName() + "..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("org.apache.kafka.streams..internals..")
+            .because(
+                    "Kafka Streams internals change without notice: one adapter owns them (io.lahar.streams.job.kstreams)");
 
     @Test
     void noClassOutsideTheAdapterDependsOnKafkaStreamsInternals() {
@@ -36,14 +39,20 @@ class StreamsInternalsArchTest {
                 .importPackages("io.lahar.streams");
         // Not vacuous: the engine and its store are among the classes checked, and the adapter does use internals.
         Set<String> found = main.stream().map(JavaClass::getName).collect(Collectors.toSet());
-        assertThat(found).contains("io.lahar.streams.job.JobEngine", "io.lahar.streams.job.JobEntryStore",
-                "io.lahar.streams.job.JobLifecycleProcessor", CommitHookStore.class.getName());
+        assertThat(found)
+                .contains(
+                        "io.lahar.streams.job.JobEngine",
+                        "io.lahar.streams.job.JobEntryStore",
+                        "io.lahar.streams.job.JobLifecycleProcessor",
+                        CommitHookStore.class.getName());
         assertThat(main.get(CommitHookStore.class).getDirectDependenciesFromSelf())
                 .anySatisfy(d -> assertThat(d.getTargetClass().getPackageName()).contains(".internals"));
 
         EvaluationResult result = ONLY_THE_ADAPTER_USES_INTERNALS.evaluate(main);
 
-        assertThat(result.hasViolation()).as(result.getFailureReport().toString()).isFalse();
+        assertThat(result.hasViolation())
+                .as(result.getFailureReport().toString())
+                .isFalse();
     }
 
     @Test
@@ -53,8 +62,10 @@ class StreamsInternalsArchTest {
         EvaluationResult result = ONLY_THE_ADAPTER_USES_INTERNALS.evaluate(fixture);
 
         assertThat(result.hasViolation()).isTrue();
-        assertThat(result.getFailureReport().getDetails()).anySatisfy(line -> assertThat(line)
-                .contains(SwapsTheCurrentNode.class.getName()).contains("InternalProcessorContext"));
+        assertThat(result.getFailureReport().getDetails())
+                .anySatisfy(line -> assertThat(line)
+                        .contains(SwapsTheCurrentNode.class.getName())
+                        .contains("InternalProcessorContext"));
     }
 
     /** What the rule is there to catch: a processor that reaches into Kafka Streams' context to forward from elsewhere. */

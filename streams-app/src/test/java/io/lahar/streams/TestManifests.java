@@ -3,8 +3,7 @@ package io.lahar.streams;
 /** Job manifests for tests that need many of a shape: tasks of given replicas, a payload to make them large. */
 public final class TestManifests {
 
-    private TestManifests() {
-    }
+    private TestManifests() {}
 
     public static String job(String name, String tasks) {
         return """

@@ -1,5 +1,7 @@
 package io.lahar.streams;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.lahar.schema.CommandResult;
@@ -12,6 +14,11 @@ import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.flow.FlowTopology;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -22,15 +29,6 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.Map;
-import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The topology under TopologyTestDriver: no broker, but the real registry, since the Avro serdes
@@ -53,17 +51,22 @@ class TopologyDriverIT {
         try (TopologyTestDriver driver = new TopologyTestDriver(LaharTopology.build(serdes), props)) {
             AvroKafkaSerializer<JobCommand> serializer = new AvroKafkaSerializer<>();
             serializer.configure(serdes.config(), false);
-            TestInputTopic<String, JobCommand> commands = driver.createInputTopic(Topics.JOB_COMMANDS.name(), new StringSerializer(), serializer);
-            TestInputTopic<String, byte[]> raw = driver.createInputTopic(Topics.JOB_COMMANDS.name(), new StringSerializer(), new ByteArraySerializer());
+            TestInputTopic<String, JobCommand> commands =
+                    driver.createInputTopic(Topics.JOB_COMMANDS.name(), new StringSerializer(), serializer);
+            TestInputTopic<String, byte[]> raw = driver.createInputTopic(
+                    Topics.JOB_COMMANDS.name(), new StringSerializer(), new ByteArraySerializer());
             AvroKafkaDeserializer<CommandResult> resultDeserializer = new AvroKafkaDeserializer<>();
             resultDeserializer.configure(serdes.config(), false);
-            TestOutputTopic<String, CommandResult> results = driver.createOutputTopic(Topics.COMMAND_RESULTS.name(), new StringDeserializer(), resultDeserializer);
+            TestOutputTopic<String, CommandResult> results = driver.createOutputTopic(
+                    Topics.COMMAND_RESULTS.name(), new StringDeserializer(), resultDeserializer);
             AvroKafkaDeserializer<JobStatusRecord> statusDeserializer = new AvroKafkaDeserializer<>();
             statusDeserializer.configure(serdes.config(), false);
-            TestOutputTopic<String, JobStatusRecord> status = driver.createOutputTopic(Topics.JOB_STATUS.name(), new StringDeserializer(), statusDeserializer);
+            TestOutputTopic<String, JobStatusRecord> status =
+                    driver.createOutputTopic(Topics.JOB_STATUS.name(), new StringDeserializer(), statusDeserializer);
             AvroKafkaDeserializer<DeadLetter> letterDeserializer = new AvroKafkaDeserializer<>();
             letterDeserializer.configure(serdes.config(), false);
-            TestOutputTopic<String, DeadLetter> letters = driver.createOutputTopic(Topics.DEAD_LETTERS.name(), new StringDeserializer(), letterDeserializer);
+            TestOutputTopic<String, DeadLetter> letters =
+                    driver.createOutputTopic(Topics.DEAD_LETTERS.name(), new StringDeserializer(), letterDeserializer);
 
             String tfJob = Files.readString(Path.of("../examples/tf-job.yaml"));
             commands.pipeInput("default/tf-job", command("r1", "tf-job", tfJob));
@@ -72,25 +75,40 @@ class TopologyDriverIT {
             commands.pipeInput("default/tf-job", command("r1", "tf-job", tfJob));
 
             var answers = results.readValuesToList();
-            assertThat(answers).extracting(CommandResult::getRequestId, CommandResult::getAccepted)
+            assertThat(answers)
+                    .extracting(CommandResult::getRequestId, CommandResult::getAccepted)
                     .containsExactly(
                             org.assertj.core.groups.Tuple.tuple("r1", true),
                             org.assertj.core.groups.Tuple.tuple("r2", false),
                             org.assertj.core.groups.Tuple.tuple("r1", true));
-            assertThat(answers.get(1).getViolations()).extracting(v -> v.getPath() + ": " + v.getMessage())
+            assertThat(answers.get(1).getViolations())
+                    .extracting(v -> v.getPath() + ": " + v.getMessage())
                     .containsExactly("metadata.name: job \"default/tf-job\" already exists");
-            assertThat(status.readValuesToList()).singleElement()
-                    .satisfies(s -> assertThat(s.getStatus().getState().getPhase()).isEqualTo("Pending"));
+            assertThat(status.readValuesToList())
+                    .singleElement()
+                    .satisfies(
+                            s -> assertThat(s.getStatus().getState().getPhase()).isEqualTo("Pending"));
             // No JobFlow made tf-job: its status is not handed to the flow engine.
-            assertThat(driver.createOutputTopic("driver-test-" + FlowTopology.REPARTITION + "-repartition",
-                    new StringDeserializer(), new ByteArrayDeserializer()).readKeyValuesToList()).isEmpty();
-            assertThat(letters.readValuesToList()).singleElement()
+            assertThat(driver.createOutputTopic(
+                                    "driver-test-" + FlowTopology.REPARTITION + "-repartition",
+                                    new StringDeserializer(),
+                                    new ByteArrayDeserializer())
+                            .readKeyValuesToList())
+                    .isEmpty();
+            assertThat(letters.readValuesToList())
+                    .singleElement()
                     .satisfies(d -> assertThat(d.getTopic()).isEqualTo(Topics.JOB_COMMANDS.name()));
         }
     }
 
     private static JobCommand command(String requestId, String name, String manifest) {
-        return JobCommand.newBuilder().setRequestId(requestId).setSender("test").setNamespace("default").setName(name)
-                .setTime(Instant.parse("2026-11-29T10:00:00Z")).setCommand(new SubmitJob(manifest)).build();
+        return JobCommand.newBuilder()
+                .setRequestId(requestId)
+                .setSender("test")
+                .setNamespace("default")
+                .setName(name)
+                .setTime(Instant.parse("2026-11-29T10:00:00Z"))
+                .setCommand(new SubmitJob(manifest))
+                .build();
     }
 }

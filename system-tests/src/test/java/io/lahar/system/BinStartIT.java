@@ -31,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BinStartIT {
 
-    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", "..")).toAbsolutePath().normalize();
+    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", ".."))
+            .toAbsolutePath()
+            .normalize();
     private static final Duration START = Duration.ofMinutes(8);
 
     @TempDir
@@ -45,20 +47,40 @@ class BinStartIT {
         Process first = start(firstOut, "trap '' INT; exec \"$0\" \"$@\"", data);
         List<ProcessHandle> started = new ArrayList<>();
         try {
-            await().atMost(START).pollInterval(Duration.ofSeconds(1))
+            await().atMost(START)
+                    .pollInterval(Duration.ofSeconds(1))
                     .until(() -> read(firstOut).contains("the submitted jobs finished") || !first.isAlive());
             String out = read(firstOut);
             assertThat(out).as(out).contains("the submitted jobs finished");
-            assertThat(out).contains("Lahar is running", "Kafka bootstrap", "Confluent-compat.", "REST API", "Console",
-                    "Metrics", "Kubernetes API", "export LAHAR_CONTEXT=" + data.resolve("context"));
-            assertThat(out.lines().filter(l -> l.startsWith("WARNING:"))).as("JVM warnings").isEmpty();
+            assertThat(out)
+                    .contains(
+                            "Lahar is running",
+                            "Kafka bootstrap",
+                            "Confluent-compat.",
+                            "REST API",
+                            "Console",
+                            "Metrics",
+                            "Kubernetes API",
+                            "export LAHAR_CONTEXT=" + data.resolve("context"));
+            assertThat(out.lines().filter(l -> l.startsWith("WARNING:")))
+                    .as("JVM warnings")
+                    .isEmpty();
 
             Properties context = new Properties();
             try (Reader in = Files.newBufferedReader(data.resolve("context"))) {
                 context.load(in);
             }
-            assertThat(context.stringPropertyNames()).contains("bootstrap", "registry", "registry.ccompat", "server",
-                    "console", "metrics", "kubeconfig", "token.file", "registry.credentials.file");
+            assertThat(context.stringPropertyNames())
+                    .contains(
+                            "bootstrap",
+                            "registry",
+                            "registry.ccompat",
+                            "server",
+                            "console",
+                            "metrics",
+                            "kubeconfig",
+                            "token.file",
+                            "registry.credentials.file");
             assertThat(out).contains("Kafka bootstrap      " + context.getProperty("bootstrap"));
             assertThat(get(context.getProperty("server") + "/q/health/ready")).isEqualTo(200);
             assertThat(get(context.getProperty("console"))).isEqualTo(200);
@@ -69,8 +91,14 @@ class BinStartIT {
             try (Reader in = Files.newBufferedReader(Path.of(context.getProperty("registry.credentials.file")))) {
                 credentials.load(in);
             }
-            assertThat(get(subjects, "Basic " + java.util.Base64.getEncoder().encodeToString((credentials.getProperty("username")
-                    + ":" + credentials.getProperty("password")).getBytes(StandardCharsets.UTF_8)))).isEqualTo(200);
+            assertThat(get(
+                            subjects,
+                            "Basic "
+                                    + java.util.Base64.getEncoder()
+                                            .encodeToString((credentials.getProperty("username") + ":"
+                                                            + credentials.getProperty("password"))
+                                                    .getBytes(StandardCharsets.UTF_8))))
+                    .isEqualTo(200);
             Path token = Path.of(context.getProperty("token.file"));
             assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(token)))
                     .isEqualTo("rw-------");
@@ -81,8 +109,13 @@ class BinStartIT {
 
             started.addAll(pids(data));
             assertThat(started).as("supervised processes").hasSizeGreaterThanOrEqualTo(6);
-            new ProcessBuilder("kill", "-INT", Long.toString(first.pid())).inheritIO().start().waitFor();
-            assertThat(first.waitFor(2, TimeUnit.MINUTES)).as("bin/start ends on SIGINT").isTrue();
+            new ProcessBuilder("kill", "-INT", Long.toString(first.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
+            assertThat(first.waitFor(2, TimeUnit.MINUTES))
+                    .as("bin/start ends on SIGINT")
+                    .isTrue();
             assertThat(started).as("every process it started").noneMatch(ProcessHandle::isAlive);
             assertThat(read(firstOut)).contains("stopped");
         } finally {
@@ -93,11 +126,17 @@ class BinStartIT {
         Path secondOut = dir.resolve("second.txt");
         Process second = start(secondOut, "exec \"$0\" \"$@\"", data, "--exit-after-demo");
         try {
-            assertThat(second.waitFor(START.toMinutes(), TimeUnit.MINUTES)).as("second bin/start ends").isTrue();
+            assertThat(second.waitFor(START.toMinutes(), TimeUnit.MINUTES))
+                    .as("second bin/start ends")
+                    .isTrue();
             String out = read(secondOut);
             assertThat(second.exitValue()).as(out).isZero();
-            assertThat(out).contains("default/tf-job exists already", "default/mpi-job exists already",
-                    "default/spark-job exists already", "Rejected Job: default/broken");
+            assertThat(out)
+                    .contains(
+                            "default/tf-job exists already",
+                            "default/mpi-job exists already",
+                            "default/spark-job exists already",
+                            "Rejected Job: default/broken");
             assertThat(out).doesNotContain("submitting example jobs", "phase as it changes");
         } finally {
             second.destroyForcibly();
@@ -106,10 +145,12 @@ class BinStartIT {
     }
 
     private static Process start(Path out, String shell, Path data, String... more) throws IOException {
-        List<String> command = new ArrayList<>(List.of("bash", "-c", shell, ROOT.resolve("bin/start").toString(),
-                "--data", data.toString(), "--skip-build"));
+        List<String> command = new ArrayList<>(List.of(
+                "bash", "-c", shell, ROOT.resolve("bin/start").toString(), "--data", data.toString(), "--skip-build"));
         command.addAll(List.of(more));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(ROOT.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(out.toFile());
         builder.environment().remove("LAHAR_START_SIGNALS");
         builder.environment().remove("LAHAR_CONTEXT");
@@ -138,11 +179,13 @@ class BinStartIT {
 
     private static int get(String url, String authorization) throws IOException, InterruptedException {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+            HttpRequest.Builder request =
+                    HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
             if (authorization != null) {
                 request.header("Authorization", authorization);
             }
-            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         }
     }
 

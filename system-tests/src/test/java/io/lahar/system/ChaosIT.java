@@ -61,11 +61,12 @@ class ChaosIT {
     void underAStreamOfJobsEveryFaultAndEveryPoisonLeavesNothingLostNothingDuplicated() throws Exception {
         long began = System.nanoTime();
         Map<String, Double> timeline = new LinkedHashMap<>();
-        Path dir = Path.of(System.getProperty("lahar.system-tests.dir", "target/system-tests")).toAbsolutePath()
+        Path dir = Path.of(System.getProperty("lahar.system-tests.dir", "target/system-tests"))
+                .toAbsolutePath()
                 .resolve("chaos-" + UUID.randomUUID().toString().substring(0, 6));
         try (ChaosInfra infra = ChaosInfra.start(dir.resolve("infra"));
-             LaharSystem system = LaharSystem.startDedicated(infra.infra());
-             Jobs jobs = new Jobs(system)) {
+                LaharSystem system = LaharSystem.startDedicated(infra.infra());
+                Jobs jobs = new Jobs(system)) {
             timeline.put("system up", seconds(began));
             String canary = system.submit(system.simJob("chaos-canary", 2, "20s"));
             jobs.add(canary);
@@ -74,7 +75,8 @@ class ChaosIT {
             ChaosPoison poison = new ChaosPoison(system);
             List<ChaosPoison.Sent> sent = poison.inject(poison.inputs(canary, canary + "-work-0"));
             timeline.put(sent.size() + " poison records written", seconds(began));
-            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
+            await().atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> system.records.phase(system.key(canary)).equals("Running"));
             timeline.put("first job running", seconds(began));
 
@@ -86,7 +88,9 @@ class ChaosIT {
             LaharSystem.sleep(REGISTRY_OUTAGE.toMillis()); // the outage's length, not a wait for a condition
             infra.startRegistry();
             scheduler.awaitReady(LaharSystem.READY_TIMEOUT);
-            timeline.put("registry away " + REGISTRY_OUTAGE.toSeconds() + " s, scheduler killed meanwhile, both back", seconds(began));
+            timeline.put(
+                    "registry away " + REGISTRY_OUTAGE.toSeconds() + " s, scheduler killed meanwhile, both back",
+                    seconds(began));
 
             system.killAndRestartBridge();
             timeline.put("k8s-bridge killed and back", seconds(began));
@@ -107,19 +111,23 @@ class ChaosIT {
             assertEveryPoisonDeadLettered(system, sent);
             timeline.put("decisions and dead letters checked", seconds(began));
         } finally {
-            System.out.println("ChaosIT: " + timeline.entrySet().stream().map(e -> String.format("%.0f s %s", e.getValue(), e.getKey()))
-                    .collect(Collectors.joining("; ")));
+            System.out.println("ChaosIT: "
+                    + timeline.entrySet().stream()
+                            .map(e -> String.format("%.0f s %s", e.getValue(), e.getKey()))
+                            .collect(Collectors.joining("; ")));
         }
     }
 
     /** Every job's latest status is a final phase. */
     private static void awaitFinal(LaharSystem system, List<String> jobs) {
         try {
-            await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(500))
+            await().atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> jobs.stream().allMatch(j -> FINAL.contains(system.records.phase(system.key(j)))));
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             Map<String, String> stuck = new TreeMap<>();
-            jobs.stream().filter(j -> !FINAL.contains(system.records.phase(system.key(j))))
+            jobs.stream()
+                    .filter(j -> !FINAL.contains(system.records.phase(system.key(j))))
                     .forEach(j -> stuck.put(j, system.records.phase(system.key(j)) + " after " + phases(system, j)));
             throw new AssertionError("jobs not in a final phase after " + TIMEOUT + ": " + stuck + system.logs(), e);
         }
@@ -128,9 +136,12 @@ class ChaosIT {
     /** None of them may fail: a job that did was hurt by a fault or a poison record. */
     private static void assertEveryJobCompleted(LaharSystem system, List<String> jobs) {
         Map<String, String> others = new TreeMap<>();
-        jobs.stream().filter(j -> !system.records.phase(system.key(j)).equals("Completed"))
+        jobs.stream()
+                .filter(j -> !system.records.phase(system.key(j)).equals("Completed"))
                 .forEach(j -> others.put(j, phases(system, j)));
-        assertThat(others).as("jobs that did not complete, with their transitions").isEmpty();
+        assertThat(others)
+                .as("jobs that did not complete, with their transitions")
+                .isEmpty();
     }
 
     private static void assertLiveEqualsReplay(LaharSystem system, List<String> jobs) throws Exception {
@@ -140,15 +151,19 @@ class ChaosIT {
             Map<String, Future<List<JobTransition>>> replays = new LinkedHashMap<>();
             for (String job : jobs) {
                 replays.put(job, pool.submit(() -> {
-                    InputLog.Log log = InputLog.read(KafkaSettings.plaintext(system.infra.bootstrapServers()), serdes,
-                            system.key(job), Duration.ofSeconds(60));
-                    return ReplayCommand.transitions(ReplayCommand.replay(system.namespace, job, KillRestartIT.MAX_CLOCK_STEP,
-                            log.queues(), log.inputs()));
+                    InputLog.Log log = InputLog.read(
+                            KafkaSettings.plaintext(system.infra.bootstrapServers()),
+                            serdes,
+                            system.key(job),
+                            Duration.ofSeconds(60));
+                    return ReplayCommand.transitions(ReplayCommand.replay(
+                            system.namespace, job, KillRestartIT.MAX_CLOCK_STEP, log.queues(), log.inputs()));
                 }));
             }
             for (var replay : replays.entrySet()) {
                 String key = system.key(replay.getKey());
-                assertThat(system.records.transitions(key)).as(key + ": lahar.job-transitions equals lahar replay")
+                assertThat(system.records.transitions(key))
+                        .as(key + ": lahar.job-transitions equals lahar replay")
                         .containsExactlyElementsOf(replay.getValue().get());
             }
         } finally {
@@ -161,8 +176,11 @@ class ChaosIT {
      * name), and each pod seen by the cluster on one node only.
      */
     private static void assertNoPodBoundTwice(LaharSystem system, List<ChaosPoison.Sent> poison) {
-        Set<String> poisonAt = poison.stream().map(p -> where(p.topic().name(), p.partition(), p.offset())).collect(Collectors.toSet());
-        Deserializer<SchedulerDecision> decisions = system.serdes.value(SchedulerDecision.class).deserializer();
+        Set<String> poisonAt = poison.stream()
+                .map(p -> where(p.topic().name(), p.partition(), p.offset()))
+                .collect(Collectors.toSet());
+        Deserializer<SchedulerDecision> decisions =
+                system.serdes.value(SchedulerDecision.class).deserializer();
         Map<String, List<String>> binds = new TreeMap<>();
         for (ConsumerRecord<String, byte[]> r : readAll(system, Topics.SCHEDULER_DECISIONS)) {
             if (poisonAt.contains(where(r.topic(), r.partition(), r.offset()))) {
@@ -170,13 +188,19 @@ class ChaosIT {
             }
             SchedulerDecision d = decisions.deserialize(r.topic(), r.value());
             if (d.getDecision() instanceof Bind b) {
-                binds.computeIfAbsent(r.key() + " pod " + b.getPod() + " version " + b.getJobVersion(), k -> new ArrayList<>())
-                        .add(b.getNode() + " (epoch " + d.getEpoch() + ", offset " + r.partition() + "@" + r.offset() + ")");
+                binds.computeIfAbsent(
+                                r.key() + " pod " + b.getPod() + " version " + b.getJobVersion(),
+                                k -> new ArrayList<>())
+                        .add(b.getNode() + " (epoch " + d.getEpoch() + ", offset " + r.partition() + "@" + r.offset()
+                                + ")");
             }
         }
         assertThat(binds).as("bind decisions").isNotEmpty();
-        assertThat(binds.entrySet().stream().filter(e -> e.getValue().size() > 1).toList())
-                .as("pods bound more than once (pod: its binds)").isEmpty();
+        assertThat(binds.entrySet().stream()
+                        .filter(e -> e.getValue().size() > 1)
+                        .toList())
+                .as("pods bound more than once (pod: its binds)")
+                .isEmpty();
 
         Deserializer<PodEvent> events = system.serdes.value(PodEvent.class).deserializer();
         Map<String, Set<String>> nodes = new TreeMap<>();
@@ -186,11 +210,15 @@ class ChaosIT {
             }
             PodEvent e = events.deserialize(r.topic(), r.value());
             if (e.getNode() != null && !e.getNode().isEmpty()) {
-                nodes.computeIfAbsent(r.key() + " pod " + e.getPod() + " uid " + e.getUid(), k -> new TreeSet<>()).add(e.getNode());
+                nodes.computeIfAbsent(r.key() + " pod " + e.getPod() + " uid " + e.getUid(), k -> new TreeSet<>())
+                        .add(e.getNode());
             }
         }
-        assertThat(nodes.entrySet().stream().filter(e -> e.getValue().size() > 1).toList())
-                .as("pods the cluster reported on more than one node").isEmpty();
+        assertThat(nodes.entrySet().stream()
+                        .filter(e -> e.getValue().size() > 1)
+                        .toList())
+                .as("pods the cluster reported on more than one node")
+                .isEmpty();
     }
 
     /**
@@ -198,41 +226,58 @@ class ChaosIT {
      * the cause; and no letter is of a record that was not poison.
      */
     private static void assertEveryPoisonDeadLettered(LaharSystem system, List<ChaosPoison.Sent> poison) {
-        Deserializer<DeadLetter> deserializer = system.serdes.value(DeadLetter.class).deserializer();
+        Deserializer<DeadLetter> deserializer =
+                system.serdes.value(DeadLetter.class).deserializer();
         Map<String, List<DeadLetter>> letters = new TreeMap<>();
         List<String> missing = new ArrayList<>();
         // The letters are written as each service reads the poison; a service started again re-reads.
         try {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-                letters.clear();
-                letters.putAll(lettersBySource(system, deserializer));
-                missing.clear();
-                missing.addAll(missing(poison, letters));
-                return missing.isEmpty();
-            });
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> {
+                        letters.clear();
+                        letters.putAll(lettersBySource(system, deserializer));
+                        missing.clear();
+                        missing.addAll(missing(poison, letters));
+                        return missing.isEmpty();
+                    });
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             throw new AssertionError(missing.size() + " dead letters missing:\n" + String.join("\n", missing), e);
         }
         for (ChaosPoison.Sent p : poison) {
             for (DeadLetter letter : letters.get(where(p.topic().name(), p.partition(), p.offset()))) {
-                assertThat(letter.getError()).as(p + ": the reason of " + letter.getProcessor()).contains(p.reason());
-                assertThat(letter.getKey() == null ? null : new String(bytes(letter.getKey()), java.nio.charset.StandardCharsets.UTF_8))
-                        .as(p + ": the key kept by " + letter.getProcessor()).isEqualTo(p.key());
+                assertThat(letter.getError())
+                        .as(p + ": the reason of " + letter.getProcessor())
+                        .contains(p.reason());
+                assertThat(
+                                letter.getKey() == null
+                                        ? null
+                                        : new String(bytes(letter.getKey()), java.nio.charset.StandardCharsets.UTF_8))
+                        .as(p + ": the key kept by " + letter.getProcessor())
+                        .isEqualTo(p.key());
                 assertThat(letter.getValue() == null ? null : bytes(letter.getValue()))
-                        .as(p + ": the bytes kept by " + letter.getProcessor()).isEqualTo(p.value());
+                        .as(p + ": the bytes kept by " + letter.getProcessor())
+                        .isEqualTo(p.value());
             }
         }
-        Set<String> poisonAt = poison.stream().map(p -> where(p.topic().name(), p.partition(), p.offset())).collect(Collectors.toSet());
-        assertThat(letters.entrySet().stream().filter(e -> !poisonAt.contains(e.getKey())).toList())
-                .as("dead letters of records that were not poison (a valid record dead-lettered)").isEmpty();
+        Set<String> poisonAt = poison.stream()
+                .map(p -> where(p.topic().name(), p.partition(), p.offset()))
+                .collect(Collectors.toSet());
+        assertThat(letters.entrySet().stream()
+                        .filter(e -> !poisonAt.contains(e.getKey()))
+                        .toList())
+                .as("dead letters of records that were not poison (a valid record dead-lettered)")
+                .isEmpty();
     }
 
     /** The dead letters so far, by where their record was ({@link #where}). */
-    private static Map<String, List<DeadLetter>> lettersBySource(LaharSystem system, Deserializer<DeadLetter> deserializer) {
+    private static Map<String, List<DeadLetter>> lettersBySource(
+            LaharSystem system, Deserializer<DeadLetter> deserializer) {
         Map<String, List<DeadLetter>> letters = new TreeMap<>();
         for (ConsumerRecord<String, byte[]> r : readAll(system, Topics.DEAD_LETTERS)) {
             DeadLetter letter = deserializer.deserialize(r.topic(), r.value());
-            letters.computeIfAbsent(where(letter.getTopic(), letter.getPartition(), letter.getOffset()), k -> new ArrayList<>())
+            letters.computeIfAbsent(
+                            where(letter.getTopic(), letter.getPartition(), letter.getOffset()), k -> new ArrayList<>())
                     .add(letter);
         }
         return letters;
@@ -253,18 +298,28 @@ class ChaosIT {
     }
 
     private static String describe(List<DeadLetter> letters) {
-        return letters.isEmpty() ? "none" : letters.stream().map(l -> l.getProcessor() + ": " + l.getError())
-                .collect(Collectors.joining(" | "));
+        return letters.isEmpty()
+                ? "none"
+                : letters.stream()
+                        .map(l -> l.getProcessor() + ": " + l.getError())
+                        .collect(Collectors.joining(" | "));
     }
 
     /** Every committed record of the topic, from its beginning to its end now. */
     static List<ConsumerRecord<String, byte[]>> readAll(LaharSystem system, Topics.TopicSpec topic) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, system.infra.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        system.infra.bootstrapServers(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = java.util.stream.IntStream.range(0, topic.partitions())
-                    .mapToObj(p -> new TopicPartition(topic.name(), p)).toList();
+                    .mapToObj(p -> new TopicPartition(topic.name(), p))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
@@ -281,8 +336,10 @@ class ChaosIT {
     }
 
     private static String phases(LaharSystem system, String job) {
-        return system.records.transitions(system.key(job)).stream().map(t -> t.getFrom() + "->" + t.getTo() + " (" + t.getEvent() + ")")
-                .toList().toString();
+        return system.records.transitions(system.key(job)).stream()
+                .map(t -> t.getFrom() + "->" + t.getTo() + " (" + t.getEvent() + ")")
+                .toList()
+                .toString();
     }
 
     private static String where(String topic, int partition, long offset) {
@@ -336,7 +393,9 @@ class ChaosIT {
         }
 
         long completed() {
-            return names.stream().filter(j -> system.records.phase(system.key(j)).equals("Completed")).count();
+            return names.stream()
+                    .filter(j -> system.records.phase(system.key(j)).equals("Completed"))
+                    .count();
         }
 
         /** Stops submitting; returns once the last submission is written. */

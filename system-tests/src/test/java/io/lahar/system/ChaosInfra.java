@@ -29,8 +29,10 @@ final class ChaosInfra implements AutoCloseable {
 
     /** Starts both, in parallel, on free ports. */
     static ChaosInfra start(Path dir) {
-        CompletableFuture<KafkaBroker> broker = CompletableFuture.supplyAsync(() -> KafkaBroker.start(dir), ChaosInfra::onNewThread);
-        CompletableFuture<ApicurioRegistry> registry = CompletableFuture.supplyAsync(() -> ApicurioRegistry.start(dir, true), ChaosInfra::onNewThread);
+        CompletableFuture<KafkaBroker> broker =
+                CompletableFuture.supplyAsync(() -> KafkaBroker.start(dir), ChaosInfra::onNewThread);
+        CompletableFuture<ApicurioRegistry> registry =
+                CompletableFuture.supplyAsync(() -> ApicurioRegistry.start(dir, true), ChaosInfra::onNewThread);
         try {
             return new ChaosInfra(dir, broker.join(), registry.join());
         } catch (RuntimeException e) {

@@ -69,21 +69,54 @@ final class ChaosPoison {
 
     /** The topics each service reads (docs/topics.md, "read by"). */
     private static final Map<String, Set<Topics.TopicSpec>> READS = Map.of(
-            STREAMS_APP, Set.of(Topics.JOB_COMMANDS, Topics.POD_EVENTS, Topics.SCHEDULER_DECISIONS, Topics.CLOCK,
-                    Topics.FLOW_COMMANDS, Topics.FLOW_CLOCK, Topics.CRONJOB_COMMANDS, Topics.CRON_CLOCK,
-                    Topics.COMMAND_RESULTS, Topics.QUEUES, Topics.JOB_TEMPLATES, Topics.FLOW_STATUS),
-            SCHEDULER, Set.of(Topics.NODES, Topics.QUEUES, Topics.POD_GROUPS, Topics.POD_INTENTS, Topics.POD_EVENTS,
-                    Topics.SCHEDULER_DECISIONS, Topics.QUEUE_STATUS),
-            BRIDGE, Set.of(Topics.POD_INTENTS, Topics.SCHEDULER_DECISIONS, Topics.POD_GROUPS, Topics.JOB_STATUS,
-                    Topics.COMMAND_RESULTS, Topics.FLOW_STATUS, Topics.QUEUE_STATUS, Topics.CRONJOB_STATUS));
+            STREAMS_APP,
+                    Set.of(
+                            Topics.JOB_COMMANDS,
+                            Topics.POD_EVENTS,
+                            Topics.SCHEDULER_DECISIONS,
+                            Topics.CLOCK,
+                            Topics.FLOW_COMMANDS,
+                            Topics.FLOW_CLOCK,
+                            Topics.CRONJOB_COMMANDS,
+                            Topics.CRON_CLOCK,
+                            Topics.COMMAND_RESULTS,
+                            Topics.QUEUES,
+                            Topics.JOB_TEMPLATES,
+                            Topics.FLOW_STATUS),
+            SCHEDULER,
+                    Set.of(
+                            Topics.NODES,
+                            Topics.QUEUES,
+                            Topics.POD_GROUPS,
+                            Topics.POD_INTENTS,
+                            Topics.POD_EVENTS,
+                            Topics.SCHEDULER_DECISIONS,
+                            Topics.QUEUE_STATUS),
+            BRIDGE,
+                    Set.of(
+                            Topics.POD_INTENTS,
+                            Topics.SCHEDULER_DECISIONS,
+                            Topics.POD_GROUPS,
+                            Topics.JOB_STATUS,
+                            Topics.COMMAND_RESULTS,
+                            Topics.FLOW_STATUS,
+                            Topics.QUEUE_STATUS,
+                            Topics.CRONJOB_STATUS));
 
     /** One poison record as written: where it went, and who must dead-letter it with which reason. */
-    record Sent(Poison kind, Topics.TopicSpec topic, String key, byte[] value, int partition, long offset,
-                Set<String> readers, String reason) {
+    record Sent(
+            Poison kind,
+            Topics.TopicSpec topic,
+            String key,
+            byte[] value,
+            int partition,
+            long offset,
+            Set<String> readers,
+            String reason) {
         @Override
         public String toString() {
-            return kind + " on " + topic.name() + "-" + partition + "@" + offset + " (key " + (key == null ? "none" : '"' + key + '"')
-                    + ")";
+            return kind + " on " + topic.name() + "-" + partition + "@" + offset + " (key "
+                    + (key == null ? "none" : '"' + key + '"') + ")";
         }
     }
 
@@ -107,50 +140,208 @@ final class ChaosPoison {
         String live = system.key(job);
         String other = ns + "/poison-other";
         List<Input> inputs = new ArrayList<>(List.of(
-                new Input(Topics.JOB_COMMANDS, live, JobCommand.newBuilder().setRequestId("poison-abort").setSender("chaos-poison")
-                        .setNamespace(ns).setName(job).setTime(now)
-                        .setCommand(new JobActionCommand(JobAction.AbortJob, null, null, "poison")).build(), other),
-                new Input(Topics.POD_EVENTS, live, PodEvent.newBuilder().setNamespace(ns).setJob(job).setPod(pod).setUid("poison")
-                        .setTask("work").setIndex(0).setJobVersion(0).setPhase("Failed").setNode("poison-node").setTime(now)
-                        .build(), other),
-                new Input(Topics.SCHEDULER_DECISIONS, live, SchedulerDecision.newBuilder().setNamespace(ns).setJob(job)
-                        .setPodGroup(job).setEpoch(1).setSession("poison").setTime(now)
-                        .setDecision(Bind.newBuilder().setPod(pod).setNode("poison-node").setAction("allocate").setJobVersion(0)
-                                .build()).build(), other),
-                new Input(Topics.POD_INTENTS, live, PodIntent.newBuilder().setNamespace(ns).setJob(job).setTime(now)
-                        .setIntent(DeletePod.newBuilder().setPod(pod).setJobVersion(0).setReason("poison").build()).build(), other),
-                new Input(Topics.FLOW_COMMANDS, ns + "/poison-flow", FlowCommand.newBuilder().setRequestId("poison")
-                        .setSender("chaos-poison").setNamespace(ns).setName("poison-flow").setTime(now).setKind(FlowKind.JobFlow)
-                        .setCommand(new SubmitFlowObject("{}")).build(), other),
-                new Input(Topics.CRONJOB_COMMANDS, ns + "/poison-cron", CronJobCommand.newBuilder().setRequestId("poison")
-                        .setSender("chaos-poison").setNamespace(ns).setName("poison-cron").setTime(now)
-                        .setCommand(new SubmitCronJob("{}")).build(), other),
-                new Input(Topics.COMMAND_RESULTS, ns + "/poison-job", CommandResult.newBuilder().setRequestId("poison")
-                        .setNamespace(ns).setName("poison-job").setKind("SubmitJob").setAccepted(false).setSender(flowSender)
-                        .setTime(now).build(), other),
-                new Input(Topics.QUEUES, "poison-q", Queue.newBuilder().setName("poison-q").setWeight(1).setState(QueueState.Open)
-                        .setTime(now).build(), "poison-q-other"),
-                new Input(Topics.JOB_TEMPLATES, ns + "/poison-template", JobTemplate.newBuilder().setNamespace(ns)
-                        .setName("poison-template").setUid("poison").setSpec("{}").setTime(now).build(), other),
-                new Input(Topics.FLOW_STATUS, ns + "/poison-flow", JobFlowStatusRecord.newBuilder().setNamespace(ns)
-                        .setName("poison-flow").setUid("poison").setManifest("{}").setTime(now)
-                        .setStatus(JobFlowStatus.newBuilder().setState(new JobFlowState("Running")).build()).build(), other),
-                new Input(Topics.NODES, "poison-node", Node.newBuilder().setName("poison-node")
-                        .setAllocatable(Map.of("cpu", "64", "memory", "256Gi")).setCapacity(Map.of("cpu", "64", "memory", "256Gi"))
-                        .setLabels(Map.of("lahar.io/pool", system.pool)).setReady(true).setTime(now).build(), "poison-node-other"),
-                new Input(Topics.POD_GROUPS, ns + "/poison-pg", PodGroup.newBuilder().setNamespace(ns).setName("poison-pg")
-                        .setJob("poison-pg").setCreationTimestamp(now)
-                        .setSpec(PodGroupSpec.newBuilder().setMinMember(1).setQueue("default").build())
-                        .setStatus(PodGroupStatus.newBuilder().setPhase("Pending").build()).setTime(now).build(), other),
-                new Input(Topics.QUEUE_STATUS, "poison-q", QueueStatus.newBuilder().setName("poison-q").setState(QueueState.Open)
-                        .setTime(now).build(), "poison-q-other"),
-                new Input(Topics.JOB_STATUS, ns + "/poison-job", JobStatusRecord.newBuilder().setNamespace(ns).setName("poison-job")
-                        .setUid("poison").setQueue("default").setManifest("{}").setTime(now)
-                        .setStatus(JobStatus.newBuilder().setState(JobState.newBuilder().setPhase("Running").build())
-                                .setMinAvailable(1).build()).build(), other),
-                new Input(Topics.CRONJOB_STATUS, ns + "/poison-cron", CronJobStatusRecord.newBuilder().setNamespace(ns)
-                        .setName("poison-cron").setUid("poison").setManifest("{}").setTime(now)
-                        .setStatus(CronJobStatus.newBuilder().build()).build(), other)));
+                new Input(
+                        Topics.JOB_COMMANDS,
+                        live,
+                        JobCommand.newBuilder()
+                                .setRequestId("poison-abort")
+                                .setSender("chaos-poison")
+                                .setNamespace(ns)
+                                .setName(job)
+                                .setTime(now)
+                                .setCommand(new JobActionCommand(JobAction.AbortJob, null, null, "poison"))
+                                .build(),
+                        other),
+                new Input(
+                        Topics.POD_EVENTS,
+                        live,
+                        PodEvent.newBuilder()
+                                .setNamespace(ns)
+                                .setJob(job)
+                                .setPod(pod)
+                                .setUid("poison")
+                                .setTask("work")
+                                .setIndex(0)
+                                .setJobVersion(0)
+                                .setPhase("Failed")
+                                .setNode("poison-node")
+                                .setTime(now)
+                                .build(),
+                        other),
+                new Input(
+                        Topics.SCHEDULER_DECISIONS,
+                        live,
+                        SchedulerDecision.newBuilder()
+                                .setNamespace(ns)
+                                .setJob(job)
+                                .setPodGroup(job)
+                                .setEpoch(1)
+                                .setSession("poison")
+                                .setTime(now)
+                                .setDecision(Bind.newBuilder()
+                                        .setPod(pod)
+                                        .setNode("poison-node")
+                                        .setAction("allocate")
+                                        .setJobVersion(0)
+                                        .build())
+                                .build(),
+                        other),
+                new Input(
+                        Topics.POD_INTENTS,
+                        live,
+                        PodIntent.newBuilder()
+                                .setNamespace(ns)
+                                .setJob(job)
+                                .setTime(now)
+                                .setIntent(DeletePod.newBuilder()
+                                        .setPod(pod)
+                                        .setJobVersion(0)
+                                        .setReason("poison")
+                                        .build())
+                                .build(),
+                        other),
+                new Input(
+                        Topics.FLOW_COMMANDS,
+                        ns + "/poison-flow",
+                        FlowCommand.newBuilder()
+                                .setRequestId("poison")
+                                .setSender("chaos-poison")
+                                .setNamespace(ns)
+                                .setName("poison-flow")
+                                .setTime(now)
+                                .setKind(FlowKind.JobFlow)
+                                .setCommand(new SubmitFlowObject("{}"))
+                                .build(),
+                        other),
+                new Input(
+                        Topics.CRONJOB_COMMANDS,
+                        ns + "/poison-cron",
+                        CronJobCommand.newBuilder()
+                                .setRequestId("poison")
+                                .setSender("chaos-poison")
+                                .setNamespace(ns)
+                                .setName("poison-cron")
+                                .setTime(now)
+                                .setCommand(new SubmitCronJob("{}"))
+                                .build(),
+                        other),
+                new Input(
+                        Topics.COMMAND_RESULTS,
+                        ns + "/poison-job",
+                        CommandResult.newBuilder()
+                                .setRequestId("poison")
+                                .setNamespace(ns)
+                                .setName("poison-job")
+                                .setKind("SubmitJob")
+                                .setAccepted(false)
+                                .setSender(flowSender)
+                                .setTime(now)
+                                .build(),
+                        other),
+                new Input(
+                        Topics.QUEUES,
+                        "poison-q",
+                        Queue.newBuilder()
+                                .setName("poison-q")
+                                .setWeight(1)
+                                .setState(QueueState.Open)
+                                .setTime(now)
+                                .build(),
+                        "poison-q-other"),
+                new Input(
+                        Topics.JOB_TEMPLATES,
+                        ns + "/poison-template",
+                        JobTemplate.newBuilder()
+                                .setNamespace(ns)
+                                .setName("poison-template")
+                                .setUid("poison")
+                                .setSpec("{}")
+                                .setTime(now)
+                                .build(),
+                        other),
+                new Input(
+                        Topics.FLOW_STATUS,
+                        ns + "/poison-flow",
+                        JobFlowStatusRecord.newBuilder()
+                                .setNamespace(ns)
+                                .setName("poison-flow")
+                                .setUid("poison")
+                                .setManifest("{}")
+                                .setTime(now)
+                                .setStatus(JobFlowStatus.newBuilder()
+                                        .setState(new JobFlowState("Running"))
+                                        .build())
+                                .build(),
+                        other),
+                new Input(
+                        Topics.NODES,
+                        "poison-node",
+                        Node.newBuilder()
+                                .setName("poison-node")
+                                .setAllocatable(Map.of("cpu", "64", "memory", "256Gi"))
+                                .setCapacity(Map.of("cpu", "64", "memory", "256Gi"))
+                                .setLabels(Map.of("lahar.io/pool", system.pool))
+                                .setReady(true)
+                                .setTime(now)
+                                .build(),
+                        "poison-node-other"),
+                new Input(
+                        Topics.POD_GROUPS,
+                        ns + "/poison-pg",
+                        PodGroup.newBuilder()
+                                .setNamespace(ns)
+                                .setName("poison-pg")
+                                .setJob("poison-pg")
+                                .setCreationTimestamp(now)
+                                .setSpec(PodGroupSpec.newBuilder()
+                                        .setMinMember(1)
+                                        .setQueue("default")
+                                        .build())
+                                .setStatus(PodGroupStatus.newBuilder()
+                                        .setPhase("Pending")
+                                        .build())
+                                .setTime(now)
+                                .build(),
+                        other),
+                new Input(
+                        Topics.QUEUE_STATUS,
+                        "poison-q",
+                        QueueStatus.newBuilder()
+                                .setName("poison-q")
+                                .setState(QueueState.Open)
+                                .setTime(now)
+                                .build(),
+                        "poison-q-other"),
+                new Input(
+                        Topics.JOB_STATUS,
+                        ns + "/poison-job",
+                        JobStatusRecord.newBuilder()
+                                .setNamespace(ns)
+                                .setName("poison-job")
+                                .setUid("poison")
+                                .setQueue("default")
+                                .setManifest("{}")
+                                .setTime(now)
+                                .setStatus(JobStatus.newBuilder()
+                                        .setState(JobState.newBuilder()
+                                                .setPhase("Running")
+                                                .build())
+                                        .setMinAvailable(1)
+                                        .build())
+                                .build(),
+                        other),
+                new Input(
+                        Topics.CRONJOB_STATUS,
+                        ns + "/poison-cron",
+                        CronJobStatusRecord.newBuilder()
+                                .setNamespace(ns)
+                                .setName("poison-cron")
+                                .setUid("poison")
+                                .setManifest("{}")
+                                .setTime(now)
+                                .setStatus(CronJobStatus.newBuilder().build())
+                                .build(),
+                        other)));
         // A tick is keyed by its partition's number: written to partition 0, "3" is not its identity.
         for (Topics.TopicSpec clock : List.of(Topics.CLOCK, Topics.FLOW_CLOCK, Topics.CRON_CLOCK)) {
             inputs.add(new Input(clock, Topics.clockKey(0), new Tick(now), Topics.clockKey(3)));
@@ -161,21 +352,41 @@ final class ChaosPoison {
     /** Writes every kind of poison on every input; returns what was written, in order. */
     List<Sent> inject(List<Input> inputs) {
         List<Sent> sent = new ArrayList<>();
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, system.infra.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        system.infra.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
             for (Input input : inputs) {
                 for (Poison kind : kinds(input.topic())) {
                     String key = kind.key(input);
-                    // Another topic's record, naming a flow as the results' poison must (a node, except on the nodes' topic).
+                    // Another topic's record, naming a flow as the results' poison must (a node, except on the nodes'
+                    // topic).
                     var otherType = input.topic() == Topics.NODES
-                            ? Queue.newBuilder().setName(flowSender).setTime(Instant.now()).build()
-                            : Node.newBuilder().setName(flowSender).setTime(Instant.now()).build();
+                            ? Queue.newBuilder()
+                                    .setName(flowSender)
+                                    .setTime(Instant.now())
+                                    .build()
+                            : Node.newBuilder()
+                                    .setName(flowSender)
+                                    .setTime(Instant.now())
+                                    .build();
                     byte[] value = kind.value(input, system.serdes, otherType, flowSender);
                     Integer partition = isClock(input.topic()) ? 0 : null;
-                    RecordMetadata written = send(producer, new ProducerRecord<>(input.topic().name(), partition, key, value));
-                    sent.add(new Sent(kind, input.topic(), key, value, written.partition(), written.offset(),
-                            readers(input.topic(), key), kind.reason(input)));
+                    RecordMetadata written =
+                            send(producer, new ProducerRecord<>(input.topic().name(), partition, key, value));
+                    sent.add(new Sent(
+                            kind,
+                            input.topic(),
+                            key,
+                            value,
+                            written.partition(),
+                            written.offset(),
+                            readers(input.topic(), key),
+                            kind.reason(input)));
                 }
             }
         }

@@ -54,17 +54,28 @@ class ClientExamplesIT {
         for (String file : List.of("package.json", "package-lock.json")) {
             Files.copy(examples(system).resolve("node").resolve(file), dir.resolve(file));
         }
-        ClientProcess install = ClientProcess.run(dir, dir.resolve("npm-ci.log"), INSTALL_TIMEOUT,
-                "npm", "ci", "--no-audit", "--no-fund");
+        ClientProcess install = ClientProcess.run(
+                dir, dir.resolve("npm-ci.log"), INSTALL_TIMEOUT, "npm", "ci", "--no-audit", "--no-fund");
         assumeInstalled(install.exit() == 0, "the Node client", install.toString());
         // The script as it is in the repository (it finds the contract's .avsc from there), its
         // packages from here.
         Path script = examples(system).resolve("node/submit-and-follow.js");
         registerTheCommandSchema(system);
 
-        ClientProcess run = ClientProcess.run(dir, dir.resolve("run.log"), RUN_TIMEOUT,
-                Map.of("NODE_PATH", dir.resolve("node_modules").toString()), "node", script.toString(), "--bootstrap", system.infra.bootstrapServers(),
-                "--registry", system.infra.ccompatUrl(), "--timeout", "120", manifest(system, "node-hello").toString());
+        ClientProcess run = ClientProcess.run(
+                dir,
+                dir.resolve("run.log"),
+                RUN_TIMEOUT,
+                Map.of("NODE_PATH", dir.resolve("node_modules").toString()),
+                "node",
+                script.toString(),
+                "--bootstrap",
+                system.infra.bootstrapServers(),
+                "--registry",
+                system.infra.ccompatUrl(),
+                "--timeout",
+                "120",
+                manifest(system, "node-hello").toString());
 
         assertFollowedToCompleted(system, "node-hello", run);
     }
@@ -73,19 +84,38 @@ class ClientExamplesIT {
     void thePythonClientSubmitsAJobReadsItsResultAndFollowsItToCompleted(LaharSystem system) throws IOException {
         String python = "/usr/bin/python3";
         Path dir = system.dir.resolve("clients/python");
-        ClientProcess check = ClientProcess.run(dir.getParent(), dir.resolve("import.log"), Duration.ofSeconds(30),
-                python, "-c", "import confluent_kafka, avro");
+        ClientProcess check = ClientProcess.run(
+                dir.getParent(),
+                dir.resolve("import.log"),
+                Duration.ofSeconds(30),
+                python,
+                "-c",
+                "import confluent_kafka, avro");
         if (check.exit() != 0) {
-            ClientProcess install = ClientProcess.run(dir.getParent(), dir.resolve("apt-get.log"), INSTALL_TIMEOUT,
-                    "sh", "-c", "apt-get update -qq && apt-get install -y -qq python3-confluent-kafka python3-avro");
+            ClientProcess install = ClientProcess.run(
+                    dir.getParent(),
+                    dir.resolve("apt-get.log"),
+                    INSTALL_TIMEOUT,
+                    "sh",
+                    "-c",
+                    "apt-get update -qq && apt-get install -y -qq python3-confluent-kafka python3-avro");
             assumeInstalled(install.exit() == 0, "the Python client", check + "\n" + install);
         }
 
         registerTheCommandSchema(system);
-        ClientProcess run = ClientProcess.run(dir, dir.resolve("run.log"), RUN_TIMEOUT,
-                python, examples(system).resolve("python/submit_and_follow.py").toString(),
-                "--bootstrap", system.infra.bootstrapServers(), "--registry", system.infra.ccompatUrl(),
-                "--timeout", "120", manifest(system, "python-hello").toString());
+        ClientProcess run = ClientProcess.run(
+                dir,
+                dir.resolve("run.log"),
+                RUN_TIMEOUT,
+                python,
+                examples(system).resolve("python/submit_and_follow.py").toString(),
+                "--bootstrap",
+                system.infra.bootstrapServers(),
+                "--registry",
+                system.infra.ccompatUrl(),
+                "--timeout",
+                "120",
+                manifest(system, "python-hello").toString());
 
         assertFollowedToCompleted(system, "python-hello", run);
     }
@@ -93,13 +123,20 @@ class ClientExamplesIT {
     @Test
     void everyTopicOfTheContractIsStoredInGzipAndTheBootstrapGivesTheCodecToATopicWithout(LaharSystem system)
             throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, system.infra.bootstrapServers()))) {
-            assertThat(compression(admin, Topics.all())).as("compression.type of every topic")
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, system.infra.bootstrapServers()))) {
+            assertThat(compression(admin, Topics.all()))
+                    .as("compression.type of every topic")
                     .allSatisfy((topic, codec) -> assertThat(codec).as(topic).isEqualTo("gzip"));
 
             ConfigResource deadLetters = new ConfigResource(ConfigResource.Type.TOPIC, Topics.DEAD_LETTERS.name());
-            admin.incrementalAlterConfigs(Map.of(deadLetters, List.of(new AlterConfigOp(
-                    new ConfigEntry(TopicConfig.COMPRESSION_TYPE_CONFIG, ""), AlterConfigOp.OpType.DELETE)))).all().get();
+            admin.incrementalAlterConfigs(Map.of(
+                            deadLetters,
+                            List.of(new AlterConfigOp(
+                                    new ConfigEntry(TopicConfig.COMPRESSION_TYPE_CONFIG, ""),
+                                    AlterConfigOp.OpType.DELETE))))
+                    .all()
+                    .get();
             assertThat(compression(admin, List.of(Topics.DEAD_LETTERS))).containsValue("producer");
 
             TopicBootstrap.ensureTopics(system.infra.bootstrapServers());
@@ -110,16 +147,26 @@ class ClientExamplesIT {
 
     private static void assertFollowedToCompleted(LaharSystem system, String job, ClientProcess run) {
         String key = system.key(job);
-        List<String> phases = run.lines().stream().filter(l -> l.startsWith("phase: "))
-                .map(l -> l.substring("phase: ".length()).split(" ")[0]).toList();
-        List<String> transitions = system.records.transitions(key).stream().map(JobTransition::getTo).toList();
+        List<String> phases = run.lines().stream()
+                .filter(l -> l.startsWith("phase: "))
+                .map(l -> l.substring("phase: ".length()).split(" ")[0])
+                .toList();
+        List<String> transitions = system.records.transitions(key).stream()
+                .map(JobTransition::getTo)
+                .toList();
 
         assertThat(run.exit()).as(run.toString() + system.logs()).isZero();
-        assertThat(run.lines()).as(run.toString()).containsSubsequence(
-                "accepted: " + key + " (SubmitJob)", "final phase: Completed");
+        assertThat(run.lines())
+                .as(run.toString())
+                .containsSubsequence("accepted: " + key + " (SubmitJob)", "final phase: Completed");
         assertThat(run.lines()).as(run.toString()).anyMatch(l -> l.startsWith("submitted " + key + " (request "));
-        assertThat(phases).as(run.toString()).startsWith("Pending").contains("Running").endsWith("Completed");
-        assertThat(phases).as("the phases printed are the Job's transitions\n" + run)
+        assertThat(phases)
+                .as(run.toString())
+                .startsWith("Pending")
+                .contains("Running")
+                .endsWith("Completed");
+        assertThat(phases)
+                .as("the phases printed are the Job's transitions\n" + run)
                 .isEqualTo(collapsed(transitions));
     }
 
@@ -129,9 +176,19 @@ class ClientExamplesIT {
      * it is registered here as any Lahar writer does with its first record (serialized, not sent).
      */
     private static void registerTheCommandSchema(LaharSystem system) {
-        system.serdes.value(JobCommand.class).serializer().serialize(Topics.JOB_COMMANDS.name(),
-                JobCommand.newBuilder().setRequestId("schema").setSender("system-tests").setNamespace(system.namespace)
-                        .setName("schema").setTime(Instant.now()).setCommand(new SubmitJob("{}")).build());
+        system.serdes
+                .value(JobCommand.class)
+                .serializer()
+                .serialize(
+                        Topics.JOB_COMMANDS.name(),
+                        JobCommand.newBuilder()
+                                .setRequestId("schema")
+                                .setSender("system-tests")
+                                .setNamespace(system.namespace)
+                                .setName("schema")
+                                .setTime(Instant.now())
+                                .setCommand(new SubmitJob("{}"))
+                                .build());
     }
 
     /** The list without consecutive repeats. */
@@ -148,14 +205,33 @@ class ClientExamplesIT {
     /** A two-pod Job for this run's namespace and scheduler, its pods done after a second, as a JSON file. */
     private static Path manifest(LaharSystem system, String name) throws IOException {
         Map<String, Object> job = Map.of(
-                "apiVersion", "batch.volcano.sh/v1alpha1",
-                "kind", "Job",
-                "metadata", Map.of("name", name, "namespace", system.namespace),
-                "spec", Map.of("minAvailable", 2, "schedulerName", system.schedulerName, "tasks", List.of(Map.of(
-                        "name", "main", "replicas", 2, "template", Map.of(
-                                "metadata", Map.of("annotations", Map.of("lahar.io/sim-duration", "1s")),
-                                "spec", Map.of("restartPolicy", "Never",
-                                        "containers", List.of(Map.of("name", "main", "image", "busybox"))))))));
+                "apiVersion",
+                "batch.volcano.sh/v1alpha1",
+                "kind",
+                "Job",
+                "metadata",
+                Map.of("name", name, "namespace", system.namespace),
+                "spec",
+                Map.of(
+                        "minAvailable",
+                        2,
+                        "schedulerName",
+                        system.schedulerName,
+                        "tasks",
+                        List.of(Map.of(
+                                "name",
+                                "main",
+                                "replicas",
+                                2,
+                                "template",
+                                Map.of(
+                                        "metadata", Map.of("annotations", Map.of("lahar.io/sim-duration", "1s")),
+                                        "spec",
+                                                Map.of(
+                                                        "restartPolicy",
+                                                        "Never",
+                                                        "containers",
+                                                        List.of(Map.of("name", "main", "image", "busybox"))))))));
         Path file = system.dir.resolve("clients").resolve(name + ".json");
         Files.createDirectories(file.getParent());
         JSON.writeValue(file.toFile(), job);
@@ -170,7 +246,8 @@ class ClientExamplesIT {
     private static void assumeInstalled(boolean installed, String client, String why) {
         if (!installed) {
             String banner = "*".repeat(100);
-            System.err.printf("%n%s%n*** ClientExamplesIT: %s NOT RUN: its dependencies cannot be installed here%n%s%n%s%n%n",
+            System.err.printf(
+                    "%n%s%n*** ClientExamplesIT: %s NOT RUN: its dependencies cannot be installed here%n%s%n%s%n%n",
                     banner, client, why, banner);
         }
         Assumptions.assumeTrue(installed, client + " not run: its dependencies cannot be installed here\n" + why);
@@ -178,9 +255,15 @@ class ClientExamplesIT {
 
     private static Map<String, String> compression(Admin admin, Collection<TopicSpec> topics) throws Exception {
         List<ConfigResource> resources = topics.stream()
-                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t.name())).toList();
-        Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get();
-        return configs.entrySet().stream().collect(Collectors.toMap(e -> e.getKey().name(),
-                e -> e.getValue().get(TopicConfig.COMPRESSION_TYPE_CONFIG).value()));
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t.name()))
+                .toList();
+        Map<ConfigResource, Config> configs =
+                admin.describeConfigs(resources).all().get();
+        return configs.entrySet().stream()
+                .collect(Collectors.toMap(
+                        e -> e.getKey().name(),
+                        e -> e.getValue()
+                                .get(TopicConfig.COMPRESSION_TYPE_CONFIG)
+                                .value()));
     }
 }

@@ -30,7 +30,9 @@ record ClientProcess(List<String> command, int exit, String output) {
         try {
             Files.createDirectories(dir);
             Files.createDirectories(log.getParent());
-            ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             builder.environment().putAll(env);
             process = builder.start();
@@ -44,7 +46,9 @@ record ClientProcess(List<String> command, int exit, String output) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
             String output = Files.readString(log, StandardCharsets.UTF_8);
-            return new ClientProcess(List.of(command), exited ? process.exitValue() : NOT_RUN,
+            return new ClientProcess(
+                    List.of(command),
+                    exited ? process.exitValue() : NOT_RUN,
                     exited ? output : output + "\n(killed after " + timeout.toSeconds() + " s)");
         } catch (IOException e) {
             throw new UncheckedIOException(e);

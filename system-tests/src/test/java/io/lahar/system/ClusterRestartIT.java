@@ -29,19 +29,27 @@ class ClusterRestartIT {
     @Test
     void afterAKillOfTheEmulatorAndThenOfTheBridgeEveryRunningJobCompletes(LaharSystem system) {
         long began = System.nanoTime();
-        List<String> running = IntStream.range(0, 6).mapToObj(i -> system.submit(system.simJob("restart-a" + i, 2, "30s"))).toList();
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
-                .until(() -> running.stream().allMatch(j -> system.records.phase(system.key(j)).equals("Running")));
+        List<String> running = IntStream.range(0, 6)
+                .mapToObj(i -> system.submit(system.simJob("restart-a" + i, 2, "30s")))
+                .toList();
+        await().atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> running.stream()
+                        .allMatch(j -> system.records.phase(system.key(j)).equals("Running")));
         long jobsRunning = System.nanoTime();
         Map<String, String> pods = pods(system);
         assertThat(pods).hasSize(12);
 
         system.killAndRestartEmulator();
-        assertThat(pods(system)).as("the pods after the emulator's restart, by uid").containsAllEntriesOf(pods);
+        assertThat(pods(system))
+                .as("the pods after the emulator's restart, by uid")
+                .containsAllEntriesOf(pods);
         long emulatorBack = System.nanoTime();
 
         // Their pods still to be created and bound when the bridge dies.
-        List<String> waiting = IntStream.range(0, 4).mapToObj(i -> system.submit(system.simJob("restart-b" + i, 2, "5s"))).toList();
+        List<String> waiting = IntStream.range(0, 4)
+                .mapToObj(i -> system.submit(system.simJob("restart-b" + i, 2, "5s")))
+                .toList();
         system.killAndRestartBridge();
         long bridgeBack = System.nanoTime();
 
@@ -51,20 +59,31 @@ class ClusterRestartIT {
             JobsOnSimulatedNodesIT.awaitPhase(system, system.key(job), "Completed", TIMEOUT);
         }
         for (String job : jobs) {
-            assertThat(system.records.transitions(system.key(job))).as(job + " on lahar.job-transitions")
-                    .extracting(JobTransition::getTo).startsWith("Pending").contains("Running").endsWith("Completed")
+            assertThat(system.records.transitions(system.key(job)))
+                    .as(job + " on lahar.job-transitions")
+                    .extracting(JobTransition::getTo)
+                    .startsWith("Pending")
+                    .contains("Running")
+                    .endsWith("Completed")
                     .doesNotContain("Restarting", "Aborting", "Failed", "Terminating");
         }
-        System.out.printf("ClusterRestartIT: jobs running after %.0f s, emulator back after %.0f s, bridge after %.0f s,"
-                        + " all %d jobs Completed after %.0f s%n", seconds(began, jobsRunning), seconds(began, emulatorBack),
-                seconds(began, bridgeBack), jobs.size(), seconds(began, System.nanoTime()));
+        System.out.printf(
+                "ClusterRestartIT: jobs running after %.0f s, emulator back after %.0f s, bridge after %.0f s,"
+                        + " all %d jobs Completed after %.0f s%n",
+                seconds(began, jobsRunning),
+                seconds(began, emulatorBack),
+                seconds(began, bridgeBack),
+                jobs.size(),
+                seconds(began, System.nanoTime()));
     }
 
     /** The first jobs' pods in the cluster: name → uid (the namespace is shared with other tests). */
     private static Map<String, String> pods(LaharSystem system) {
         return system.kube().pods().inNamespace(system.namespace).list().getItems().stream()
                 .filter(p -> p.getMetadata().getName().startsWith("restart-a"))
-                .collect(Collectors.toMap(p -> p.getMetadata().getName(), (Pod p) -> p.getMetadata().getUid()));
+                .collect(Collectors.toMap(
+                        p -> p.getMetadata().getName(),
+                        (Pod p) -> p.getMetadata().getUid()));
     }
 
     private static double seconds(long from, long to) {

@@ -32,7 +32,9 @@ class ConsoleSystemIT {
 
     @Test
     void everyPageFollowsTheSystemLive(LaharSystem system) throws Exception {
-        Path root = Path.of(System.getProperty("lahar.project.root", "..")).toAbsolutePath().normalize();
+        Path root = Path.of(System.getProperty("lahar.project.root", ".."))
+                .toAbsolutePath()
+                .normalize();
         Path shots = Path.of("target/screenshots").toAbsolutePath();
         String console = system.console().uri("/").toString();
         String ns = system.namespace;
@@ -51,7 +53,8 @@ class ConsoleSystemIT {
             // first, would be a row that is Completed already.
             system.submit(job("live-job", system.schedulerName, "15s"));
             browser.waitFor("window.seen.includes('Completed')", WAIT);
-            assertThat(browser.eval("window.seen").toString()).as("the row's phases as they were shown")
+            assertThat(browser.eval("window.seen").toString())
+                    .as("the row's phases as they were shown")
                     .contains("Running", "Completed");
             assertThat(browser.eval("window.notReloaded === true").asBoolean()).isTrue();
             shot(browser, shots, "jobs");
@@ -62,11 +65,18 @@ class ConsoleSystemIT {
             awaitConsole(system, "/api/jobs/" + ns + "/slow-job");
             browser.go(console + "#/jobs/" + ns + "/slow-job");
             browser.waitFor("document.querySelectorAll('#timeline li').length >= 1", WAIT);
-            int before = browser.eval("document.querySelectorAll('#timeline li').length").asInt();
+            int before = browser.eval("document.querySelectorAll('#timeline li').length")
+                    .asInt();
             browser.waitFor("document.querySelector('#timeline li[data-to=Completed]')", WAIT);
-            assertThat(browser.eval("document.querySelectorAll('#timeline li').length").asInt()).isGreaterThan(before);
-            assertThat(browser.eval("document.getElementById('pods').textContent").asText()).contains(system.pool);
-            assertThat(browser.eval("document.getElementById('timeline').textContent").asText()).contains("lahar.");
+            assertThat(browser.eval("document.querySelectorAll('#timeline li').length")
+                            .asInt())
+                    .isGreaterThan(before);
+            assertThat(browser.eval("document.getElementById('pods').textContent")
+                            .asText())
+                    .contains(system.pool);
+            assertThat(browser.eval("document.getElementById('timeline').textContent")
+                            .asText())
+                    .contains("lahar.");
             shot(browser, shots, "job");
 
             // Queues: the default queue's cpu bar moves while a job holds cpu.
@@ -85,12 +95,17 @@ class ConsoleSystemIT {
             Path templates = system.dir.resolve("console-templates.yaml");
             Path flow = system.dir.resolve("console-flow.yaml");
             Files.writeString(templates, FlowSystemIT.templates(system, "3s"));
-            var yaml = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+            var yaml = new com.fasterxml.jackson.databind.ObjectMapper(
+                    new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
             var manifest = (com.fasterxml.jackson.databind.node.ObjectNode) yaml.readTree(FlowSystemIT.flow());
             ((com.fasterxml.jackson.databind.node.ObjectNode) manifest.path("metadata")).put("name", "console-flow");
             Files.writeString(flow, yaml.writeValueAsString(manifest));
-            assertThat(system.lahar("jobtemplate", "create", "-f", templates.toString(), "-n", ns).exit()).isZero();
-            assertThat(system.lahar("flow", "create", "-f", flow.toString(), "-n", ns).exit()).isZero();
+            assertThat(system.lahar("jobtemplate", "create", "-f", templates.toString(), "-n", ns)
+                            .exit())
+                    .isZero();
+            assertThat(system.lahar("flow", "create", "-f", flow.toString(), "-n", ns)
+                            .exit())
+                    .isZero();
             // The page is opened once the console knows the flow: before, its first fetch is a 404,
             // which the browser reports as a console error.
             awaitConsole(system, "/api/flows/" + ns + "/console-flow");
@@ -103,11 +118,15 @@ class ConsoleSystemIT {
                         if (g) window.fills.add(g.dataset.phase + ' ' + getComputedStyle(g.querySelector('rect')).fill); }, 50);
                       return true; })()""");
             browser.waitFor(a + ".dataset.phase === 'Completed'", WAIT);
-            browser.waitFor("document.querySelector('#dag g[data-node=b]') && ['Running', 'Completed'].includes(document.querySelector('#dag g[data-node=b]').dataset.phase)", WAIT);
+            browser.waitFor(
+                    "document.querySelector('#dag g[data-node=b]') && ['Running', 'Completed'].includes(document.querySelector('#dag g[data-node=b]').dataset.phase)",
+                    WAIT);
             JsonNode fills = browser.eval("[...window.fills]");
             assertThat(fills.toString()).as("node a's phase and fill over time").contains("Completed");
-            assertThat(browser.eval("new Set([...window.fills].map(f => f.split(' ').slice(1).join(' '))).size").asInt())
-                    .as("node a changed colour").isGreaterThanOrEqualTo(2);
+            assertThat(browser.eval("new Set([...window.fills].map(f => f.split(' ').slice(1).join(' '))).size")
+                            .asInt())
+                    .as("node a changed colour")
+                    .isGreaterThanOrEqualTo(2);
             shot(browser, shots, "flow");
             // Finished before the other tests use the same templates (an unfinished flow holds them).
             browser.waitFor("document.querySelector('#flow .actions .phase').dataset.phase === 'Succeed'", WAIT);
@@ -117,20 +136,28 @@ class ConsoleSystemIT {
 
             // Nodes: this run's simulated nodes with their allocatable.
             browser.go(console + "#/nodes");
-            browser.waitFor("document.getElementById('nodes-table') && document.getElementById('nodes-table').textContent.includes('" + system.pool + "')", WAIT);
+            browser.waitFor(
+                    "document.getElementById('nodes-table') && document.getElementById('nodes-table').textContent.includes('"
+                            + system.pool + "')",
+                    WAIT);
             shot(browser, shots, "nodes");
 
             // Dead letters: a poison record on lahar.job-commands appears, dead-lettered by the streams-app.
             browser.go(console + "#/deadletters");
             browser.waitFor("document.getElementById('letters')", WAIT);
             browser.eval("window.notReloaded = true");
-            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, system.infra.bootstrapServers()),
-                    new StringSerializer(), new ByteArraySerializer())) {
-                producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), system.key("poison"),
-                        "this is not a command".getBytes(StandardCharsets.UTF_8))).get();
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, system.infra.bootstrapServers()),
+                    new StringSerializer(),
+                    new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(
+                                Topics.JOB_COMMANDS.name(),
+                                system.key("poison"),
+                                "this is not a command".getBytes(StandardCharsets.UTF_8)))
+                        .get();
             }
-            browser.waitFor("document.getElementById('letters').textContent.includes('" + system.key("poison") + "')", WAIT);
+            browser.waitFor(
+                    "document.getElementById('letters').textContent.includes('" + system.key("poison") + "')", WAIT);
             assertThat(browser.eval("window.notReloaded === true").asBoolean()).isTrue();
             shot(browser, shots, "deadletters");
 
@@ -142,7 +169,8 @@ class ConsoleSystemIT {
             browser.waitFor("document.querySelector('.actions .phase[data-phase=Running]')", WAIT);
             browser.click("button:text-is('Abort')");
             browser.waitFor("document.getElementById('action-status').textContent.includes('accepted')", WAIT);
-            browser.waitFor("['Aborting', 'Aborted'].includes(document.querySelector('.actions .phase').dataset.phase)", WAIT);
+            browser.waitFor(
+                    "['Aborting', 'Aborted'].includes(document.querySelector('.actions .phase').dataset.phase)", WAIT);
             shot(browser, shots, "job-aborted");
         } catch (AssertionError | RuntimeException e) {
             throw new AssertionError(e.getMessage() + system.logs(), e);
@@ -151,24 +179,35 @@ class ConsoleSystemIT {
 
     /** Until the job's first status is out (its page answers 404 before). */
     private static void awaitStatus(LaharSystem system, String job) {
-        org.awaitility.Awaitility.await().atMost(WAIT).until(() -> system.records.status(system.key(job)).isPresent());
+        org.awaitility.Awaitility.await()
+                .atMost(WAIT)
+                .until(() -> system.records.status(system.key(job)).isPresent());
     }
 
     /** Until the console's API answers {@code path} with 200. */
     private static void awaitConsole(LaharSystem system, String path) {
         java.net.URI uri = system.console().uri(path);
         try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
-            org.awaitility.Awaitility.await().atMost(WAIT).until(() -> http.send(
-                    java.net.http.HttpRequest.newBuilder(uri).build(),
-                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+            org.awaitility.Awaitility.await()
+                    .atMost(WAIT)
+                    .until(() -> http.send(
+                                            java.net.http.HttpRequest.newBuilder(uri)
+                                                    .build(),
+                                            java.net.http.HttpResponse.BodyHandlers.discarding())
+                                    .statusCode()
+                            == 200);
         }
     }
 
     private static void shot(Browser browser, Path shots, String name) {
-        assertThat(browser.eval("document.documentElement.scrollWidth").asInt()).as(name + " fits 1280 px").isLessThanOrEqualTo(1280);
+        assertThat(browser.eval("document.documentElement.scrollWidth").asInt())
+                .as(name + " fits 1280 px")
+                .isLessThanOrEqualTo(1280);
         JsonNode problems = browser.problems();
         assertThat(problems.path("errors")).as(name + ": script errors").isEmpty();
-        assertThat(problems.path("outside")).as(name + ": requests to other origins").isEmpty();
+        assertThat(problems.path("outside"))
+                .as(name + ": requests to other origins")
+                .isEmpty();
         browser.screenshot(shots.resolve(name + ".png"), false);
     }
 

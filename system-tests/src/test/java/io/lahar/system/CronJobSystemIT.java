@@ -42,47 +42,75 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CronJobSystemIT {
 
     static final ResourceDefinitionContext CRON_JOBS = new ResourceDefinitionContext.Builder()
-            .withGroup("batch.volcano.sh").withVersion("v1alpha1").withKind("CronJob").withPlural("cronjobs")
-            .withNamespaced(true).build();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            .withGroup("batch.volcano.sh")
+            .withVersion("v1alpha1")
+            .withKind("CronJob")
+            .withPlural("cronjobs")
+            .withNamespaced(true)
+            .build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     @Test
     void aCronJobCrCreatesTheJobOfItsMinuteAndTheCrShowsIt(LaharSystem system) throws Exception {
         String name = "sys-cron";
-        system.kube().genericKubernetesResources(CRON_JOBS).inNamespace(system.namespace)
-                .resource(Serialization.unmarshal(manifest(system, name, "* * * * *"), GenericKubernetesResource.class)).create();
+        system.kube()
+                .genericKubernetesResources(CRON_JOBS)
+                .inNamespace(system.namespace)
+                .resource(Serialization.unmarshal(manifest(system, name, "* * * * *"), GenericKubernetesResource.class))
+                .create();
 
         // The engine knows it once the REST API shows it, with its next scheduled minute.
-        JsonNode cronJob = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name),
-                c -> c != null && c.path("status").hasNonNull("nextScheduleTime"));
-        Instant minute = Instant.parse(cronJob.path("status").path("nextScheduleTime").asText());
+        JsonNode cronJob = await().atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> get(system, name),
+                        c -> c != null && c.path("status").hasNonNull("nextScheduleTime"));
+        Instant minute =
+                Instant.parse(cronJob.path("status").path("nextScheduleTime").asText());
         tick(system, minute.plusSeconds(1));
 
         String job = name + "-" + minute.getEpochSecond() / 60;
         try {
             JobsOnSimulatedNodesIT.awaitPhase(system, system.key(job), "Completed", TIMEOUT);
         } catch (AssertionError e) {
-            throw new AssertionError("the job of " + minute + " did not complete; the CronJob: " + get(system, name) + system.logs(), e);
+            throw new AssertionError(
+                    "the job of " + minute + " did not complete; the CronJob: " + get(system, name) + system.logs(), e);
         }
         GenericKubernetesResource done;
         try {
-            done = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
-                    .until(() -> system.kube().genericKubernetesResources(CRON_JOBS).inNamespace(system.namespace).withName(name).get(),
+            done = await().atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(
+                            () -> system.kube()
+                                    .genericKubernetesResources(CRON_JOBS)
+                                    .inNamespace(system.namespace)
+                                    .withName(name)
+                                    .get(),
                             cr -> status(cr).get("lastSuccessfulTime") != null);
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("the CronJob CR shows no success; the engine's view: " + get(system, name) + system.logs(), e);
+            throw new AssertionError(
+                    "the CronJob CR shows no success; the engine's view: " + get(system, name) + system.logs(), e);
         }
-        assertThat(status(done)).as("the CR's status").containsEntry("lastScheduleTime", minute.toString())
+        assertThat(status(done))
+                .as("the CR's status")
+                .containsEntry("lastScheduleTime", minute.toString())
                 .doesNotContainKey("active");
 
         LaharSystem.Cli view = system.lahar("cronjob", "view", name, "-n", system.namespace);
         assertThat(view.exit()).as(view.toString()).isZero();
         assertThat(view.out()).contains(job, "Completed", "SuccessfulCreate", "SawCompletedJob");
 
-        system.kube().genericKubernetesResources(CRON_JOBS).inNamespace(system.namespace).withName(name).delete();
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> system.records.deleted(system.key(job)));
+        system.kube()
+                .genericKubernetesResources(CRON_JOBS)
+                .inNamespace(system.namespace)
+                .withName(name)
+                .delete();
+        await().atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> system.records.deleted(system.key(job)));
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name) == null);
     }
 
@@ -103,25 +131,42 @@ class CronJobSystemIT {
 
         LaharSystem.Cli suspended = system.lahar("cronjob", "suspend", name, "-n", system.namespace);
         assertThat(suspended.exit()).as(suspended.toString()).isZero();
-        JsonNode off = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name),
-                c -> c != null && c.path("spec").path("suspend").asBoolean());
-        assertThat(off.path("status").has("nextScheduleTime")).as("a suspended CronJob is not due").isFalse();
+        JsonNode off = await().atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> get(system, name),
+                        c -> c != null && c.path("spec").path("suspend").asBoolean());
+        assertThat(off.path("status").has("nextScheduleTime"))
+                .as("a suspended CronJob is not due")
+                .isFalse();
         LaharSystem.Cli resumed = system.lahar("cronjob", "resume", name, "-n", system.namespace);
         assertThat(resumed.exit()).as(resumed.toString()).isZero();
-        JsonNode on = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name),
-                c -> c != null && !c.path("spec").path("suspend").asBoolean() && c.path("status").hasNonNull("nextScheduleTime"));
+        JsonNode on = await().atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> get(system, name),
+                        c -> c != null
+                                && !c.path("spec").path("suspend").asBoolean()
+                                && c.path("status").hasNonNull("nextScheduleTime"));
 
-        Instant minute = Instant.parse(on.path("status").path("nextScheduleTime").asText());
+        Instant minute =
+                Instant.parse(on.path("status").path("nextScheduleTime").asText());
         tick(system, minute.plusSeconds(1));
         String job = name + "-" + minute.getEpochSecond() / 60;
-        JsonNode ran = await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name),
-                c -> c != null && c.path("status").path("jobs").toString().contains(job));
+        JsonNode ran = await().atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> get(system, name),
+                        c -> c != null
+                                && c.path("status").path("jobs").toString().contains(job));
         assertThat(ran.path("status").path("lastScheduleTime").asText()).isEqualTo(minute.toString());
 
         LaharSystem.Cli deleted = system.lahar("cronjob", "delete", name, "-n", system.namespace);
         assertThat(deleted.exit()).as(deleted.toString()).isZero();
         await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> get(system, name) == null);
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> system.records.deleted(system.key(job)));
+        await().atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> system.records.deleted(system.key(job)));
         LaharSystem.Cli gone = system.lahar("cronjob", "suspend", name, "-n", system.namespace);
         assertThat(gone.exit()).as(gone.toString()).isEqualTo(1);
     }
@@ -160,25 +205,34 @@ class CronJobSystemIT {
 
     /** The CronJob as the REST API shows it; null while it is unknown. */
     private static JsonNode get(LaharSystem system, String name) throws Exception {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(system.streamsApp().uri("/api/v1/cronjobs/" + system.namespace
-                + "/" + name)).header("Authorization", system.authorization()).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HTTP.send(
+                HttpRequest.newBuilder(system.streamsApp().uri("/api/v1/cronjobs/" + system.namespace + "/" + name))
+                        .header("Authorization", system.authorization())
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
     }
 
     /** What the ticker writes when the time comes: a Tick into every partition of lahar.cron-clock. */
     private static void tick(LaharSystem system, Instant time) throws Exception {
         @SuppressWarnings("resource")
-        KafkaProducer<String, Tick> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                system.infra.bootstrapServers()), new StringSerializer(), system.serdes.value(Tick.class).serializer());
+        KafkaProducer<String, Tick> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, system.infra.bootstrapServers()),
+                new StringSerializer(),
+                system.serdes.value(Tick.class).serializer());
         try (producer) {
             for (int p = 0; p < Topics.CRON_CLOCK.partitions(); p++) {
-                producer.send(new ProducerRecord<>(Topics.CRON_CLOCK.name(), p, Topics.clockKey(p), new Tick(time))).get();
+                producer.send(new ProducerRecord<>(Topics.CRON_CLOCK.name(), p, Topics.clockKey(p), new Tick(time)))
+                        .get();
             }
         }
     }
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> status(GenericKubernetesResource cr) {
-        return cr != null && cr.getAdditionalProperties().get("status") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        return cr != null && cr.getAdditionalProperties().get("status") instanceof Map<?, ?> m
+                ? (Map<String, Object>) m
+                : Map.of();
     }
 }

@@ -68,24 +68,35 @@ class JobsOnSimulatedNodesIT {
 
         awaitPhase(system, key, "Completed");
 
-        Set<String> simulatedNodes = system.kube().nodes().withLabel("lahar.io/pool", system.pool).list().getItems()
-                .stream().map(n -> n.getMetadata().getName()).collect(Collectors.toSet());
+        Set<String> simulatedNodes =
+                system.kube().nodes().withLabel("lahar.io/pool", system.pool).list().getItems().stream()
+                        .map(n -> n.getMetadata().getName())
+                        .collect(Collectors.toSet());
         assertThat(simulatedNodes).hasSize(3);
-        List<Pod> pods = system.kube().pods().inNamespace(system.namespace).withLabel("volcano.sh/job-name", job)
-                .list().getItems();
-        assertThat(pods).extracting(p -> p.getMetadata().getName())
+        List<Pod> pods = system.kube()
+                .pods()
+                .inNamespace(system.namespace)
+                .withLabel("volcano.sh/job-name", job)
+                .list()
+                .getItems();
+        assertThat(pods)
+                .extracting(p -> p.getMetadata().getName())
                 .containsExactlyInAnyOrder("tf-job-ps-0", "tf-job-worker-0", "tf-job-worker-1");
         assertThat(pods).allSatisfy(p -> {
             assertThat(p.getSpec().getNodeName()).isIn(simulatedNodes);
             assertThat(p.getStatus().getPhase()).isEqualTo("Succeeded");
         });
-        assertThat(system.records.transitions(key)).extracting(JobTransition::getTo)
-                .startsWith("Pending").contains("Running").endsWith("Completed");
+        assertThat(system.records.transitions(key))
+                .extracting(JobTransition::getTo)
+                .startsWith("Pending")
+                .contains("Running")
+                .endsWith("Completed");
 
         // The engine's view of the same pods (REST, what lahar job view lists): each on the node
         // Kubernetes bound it to.
-        Map<String, String> bound = pods.stream().collect(Collectors.toMap(p -> p.getMetadata().getName(),
-                p -> p.getSpec().getNodeName()));
+        Map<String, String> bound = pods.stream()
+                .collect(Collectors.toMap(
+                        p -> p.getMetadata().getName(), p -> p.getSpec().getNodeName()));
         await().atMost(JOB_TIMEOUT).untilAsserted(() -> {
             Map<String, String> seen = new HashMap<>();
             for (JsonNode pod : enginePods(system, job)) {
@@ -98,9 +109,11 @@ class JobsOnSimulatedNodesIT {
 
     private static JsonNode enginePods(LaharSystem system, String job) throws Exception {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-                    system.streamsApp().uri("/api/v1/jobs/" + system.namespace + "/" + job + "/pods"))
-                    .header("Authorization", system.authorization()).build(),
+            HttpResponse<String> answer = http.send(
+                    HttpRequest.newBuilder(
+                                    system.streamsApp().uri("/api/v1/jobs/" + system.namespace + "/" + job + "/pods"))
+                            .header("Authorization", system.authorization())
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
             return new ObjectMapper().readTree(answer.body());
@@ -140,16 +153,23 @@ class JobsOnSimulatedNodesIT {
         awaitPhase(system, key, "Completed");
 
         List<JobTransition> transitions = system.records.transitions(key);
-        assertThat(transitions).filteredOn(t -> t.getTo().equals("Restarting")).singleElement().satisfies(t -> {
-            assertThat(t.getAction()).isEqualTo("RestartJob");
-            assertThat(t.getPolicy()).isEqualTo("spec.policies[0]");
-            assertThat(t.getVersion()).isEqualTo(1);
-        });
+        assertThat(transitions)
+                .filteredOn(t -> t.getTo().equals("Restarting"))
+                .singleElement()
+                .satisfies(t -> {
+                    assertThat(t.getAction()).isEqualTo("RestartJob");
+                    assertThat(t.getPolicy()).isEqualTo("spec.policies[0]");
+                    assertThat(t.getVersion()).isEqualTo(1);
+                });
         JobTransition completed = transitions.get(transitions.size() - 1);
         assertThat(completed.getTo()).isEqualTo("Completed");
         assertThat(completed.getVersion()).isEqualTo(1);
         assertThat(completed.getRetryCount()).isEqualTo(1);
-        Pod pod = system.kube().pods().inNamespace(system.namespace).withName("exit-once-main-0").get();
+        Pod pod = system.kube()
+                .pods()
+                .inNamespace(system.namespace)
+                .withName("exit-once-main-0")
+                .get();
         assertThat(pod.getMetadata().getAnnotations()).containsEntry("volcano.sh/job-version", "1");
         assertThat(pod.getStatus().getPhase()).isEqualTo("Succeeded");
     }
@@ -160,12 +180,17 @@ class JobsOnSimulatedNodesIT {
 
     static void awaitPhase(LaharSystem system, String key, String phase, Duration timeout) {
         try {
-            await().atMost(timeout).pollInterval(Duration.ofMillis(200))
+            await().atMost(timeout)
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> system.records.phase(key).equals(phase));
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-            throw new AssertionError(key + " did not reach " + phase + " within " + timeout + "; its transitions: "
-                    + system.records.transitions(key).stream().map(t -> t.getFrom() + "->" + t.getTo() + " (" + t.getEvent()
-                    + ")").toList() + system.logs(), e);
+            throw new AssertionError(
+                    key + " did not reach " + phase + " within " + timeout + "; its transitions: "
+                            + system.records.transitions(key).stream()
+                                    .map(t -> t.getFrom() + "->" + t.getTo() + " (" + t.getEvent() + ")")
+                                    .toList()
+                            + system.logs(),
+                    e);
         }
     }
 }

@@ -24,17 +24,21 @@ class KillRestartIT {
 
     /** The streams-app's lahar.clock.max-step (its default), which replay must use too. */
     static final long MAX_CLOCK_STEP = 60_000;
+
     static final Duration TIMEOUT = Duration.ofSeconds(120);
 
     @Test
     void afterAKillAndARestartFromTheChangelogsEveryJobsTransitionsEqualTheReplay(LaharSystem system) {
-        List<String> jobs = List.of(job(system, "crash-a", 2, "5s"), job(system, "crash-b", 3, "8s"),
-                job(system, "crash-c", 1, "12s"));
+        List<String> jobs = List.of(
+                job(system, "crash-a", 2, "5s"), job(system, "crash-b", 3, "8s"), job(system, "crash-c", 1, "12s"));
         // Every job has started; the shortest may already have finished, the longest has not.
-        await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
-                .until(() -> jobs.stream().allMatch(j -> system.records.transitions(system.key(j)).stream()
-                        .anyMatch(t -> t.getTo().equals("Running"))));
-        assertThat(system.records.phase(system.key("crash-c"))).as("the longest job when the streams-app is killed")
+        await().atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> jobs.stream()
+                        .allMatch(j -> system.records.transitions(system.key(j)).stream()
+                                .anyMatch(t -> t.getTo().equals("Running"))));
+        assertThat(system.records.phase(system.key("crash-c")))
+                .as("the longest job when the streams-app is killed")
                 .isEqualTo("Running");
 
         ServiceProcess crashed = system.streamsApp();
@@ -48,13 +52,19 @@ class KillRestartIT {
         for (String job : jobs) {
             String key = system.key(job);
             List<JobTransition> live = system.records.transitions(key);
-            InputLog.Log log = InputLog.read(io.lahar.schema.KafkaSettings.plaintext(system.infra.bootstrapServers()),
-                    new io.lahar.schema.serde.RegistrySerdes(system.infra.registryUrl()), key,
+            InputLog.Log log = InputLog.read(
+                    io.lahar.schema.KafkaSettings.plaintext(system.infra.bootstrapServers()),
+                    new io.lahar.schema.serde.RegistrySerdes(system.infra.registryUrl()),
+                    key,
                     Duration.ofSeconds(30));
             List<JobTransition> replayed = ReplayCommand.transitions(
                     ReplayCommand.replay(system.namespace, job, MAX_CLOCK_STEP, log.queues(), log.inputs()));
-            assertThat(live).as(key + " on lahar.job-transitions").extracting(JobTransition::getTo)
-                    .startsWith("Pending").contains("Running").endsWith("Completed");
+            assertThat(live)
+                    .as(key + " on lahar.job-transitions")
+                    .extracting(JobTransition::getTo)
+                    .startsWith("Pending")
+                    .contains("Running")
+                    .endsWith("Completed");
             assertThat(live).as(key + ": live equals replay").containsExactlyElementsOf(replayed);
         }
     }

@@ -71,6 +71,7 @@ final class LaharSystem implements AutoCloseable {
     final String schedulerName;
     /** The simulated nodes' pool label (key lahar.io/pool), the scheduler's node selector. */
     final String pool;
+
     final String streamsAppId;
     final Path dir;
     final Path kubeconfig;
@@ -85,6 +86,7 @@ final class LaharSystem implements AutoCloseable {
     private ServiceProcess console;
     /** The streams-app instance the console's actions go to. */
     private ServiceProcess consoleTarget;
+
     private KubernetesClient kube;
     private int stateDirs;
 
@@ -104,16 +106,25 @@ final class LaharSystem implements AutoCloseable {
         this.schedulerName = "lahar-sys-" + run;
         this.pool = "sys-" + run;
         this.streamsAppId = "lahar-sys-" + run;
-        this.root = Path.of(System.getProperty("lahar.project.root", "..")).toAbsolutePath().normalize();
-        this.dir = Path.of(System.getProperty("lahar.system-tests.dir", "target/system-tests")).toAbsolutePath()
+        this.root = Path.of(System.getProperty("lahar.project.root", ".."))
+                .toAbsolutePath()
+                .normalize();
+        this.dir = Path.of(System.getProperty("lahar.system-tests.dir", "target/system-tests"))
+                .toAbsolutePath()
                 .resolve(run);
         this.kubeconfig = dir.resolve("kubeconfig.yaml");
         this.serdes = new RegistrySerdes(infra.registryUrl());
         this.records = new TopicRecords(infra.bootstrapServers(), serdes, namespace + "/");
         @SuppressWarnings("unchecked")
         var serializer = serdes.value(JobCommand.class).serializer();
-        this.commands = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), serializer);
+        this.commands = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        infra.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                serializer);
     }
 
     static LaharSystem start(LaharInfra infra) {
@@ -132,8 +143,13 @@ final class LaharSystem implements AutoCloseable {
 
     /** A system of its own whose services reach Kafka through the SASL_SSL listener, and only through it. */
     static LaharSystem startSecure(LaharInfra infra) {
-        return start(infra, infra.secure().orElseThrow(() -> new AssertionError("the shared broker has no SASL_SSL"
-                + " listener (bin/test passes it as " + LaharInfra.KAFKA_SECURE_BOOTSTRAP_PROPERTY + ")")), false);
+        return start(
+                infra,
+                infra.secure()
+                        .orElseThrow(() -> new AssertionError(
+                                "the shared broker has no SASL_SSL" + " listener (bin/test passes it as "
+                                        + LaharInfra.KAFKA_SECURE_BOOTSTRAP_PROPERTY + ")")),
+                false);
     }
 
     private static LaharSystem start(LaharInfra infra, LaharInfra.Secure secure, boolean dedicated) {
@@ -167,7 +183,9 @@ final class LaharSystem implements AutoCloseable {
             console.awaitReady(READY_TIMEOUT);
         }
         try {
-            kube = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+            kube = new KubernetesClientBuilder()
+                    .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+                    .build();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -179,12 +197,18 @@ final class LaharSystem implements AutoCloseable {
      * {@code /readyz} answers.
      */
     private ServiceProcess startEmulator(int port) {
-        return ServiceProcess.startTlsProgram("kube-emulator", root.resolve("kube-emulator/target/kube-emulator.jar"), port,
-                List.of("--port", Integer.toString(port),
+        return ServiceProcess.startTlsProgram(
+                "kube-emulator",
+                root.resolve("kube-emulator/target/kube-emulator.jar"),
+                port,
+                List.of(
+                        "--port", Integer.toString(port),
                         "--nodes", "3x{name=" + pool + ",cpu=8,memory=32Gi,label=lahar.io/pool=" + pool + "}",
                         "--kubeconfig", kubeconfig.toString(),
                         "--data", dir.resolve("kube-emulator").toString(),
-                        "--time-scale", "1"), "/readyz", dir);
+                        "--time-scale", "1"),
+                "/readyz",
+                dir);
     }
 
     private ServiceProcess startScheduler() {
@@ -198,8 +222,8 @@ final class LaharSystem implements AutoCloseable {
             settings.put("lahar.scheduler.leader-session-timeout", "12s");
             settings.put("lahar.scheduler.transaction-timeout", "10s");
         }
-        return ServiceProcess.start("scheduler-service", jar("scheduler-service"), ServiceProcess.freePort(),
-                common(settings), dir);
+        return ServiceProcess.start(
+                "scheduler-service", jar("scheduler-service"), ServiceProcess.freePort(), common(settings), dir);
     }
 
     /**
@@ -240,11 +264,18 @@ final class LaharSystem implements AutoCloseable {
 
     /** The bridge of this run's namespace, on the emulator's cluster (its kubeconfig). */
     private ServiceProcess startBridge() {
-        return ServiceProcess.start("k8s-bridge", jar("k8s-bridge"), ServiceProcess.freePort(),
+        return ServiceProcess.start(
+                "k8s-bridge",
+                jar("k8s-bridge"),
+                ServiceProcess.freePort(),
                 common(Map.of(
-                        "lahar.bridge.group-id", "lahar-sys-" + run + "-bridge",
-                        "lahar.bridge.namespace", namespace,
-                        "kubeconfig", kubeconfig.toString())), dir);
+                        "lahar.bridge.group-id",
+                        "lahar-sys-" + run + "-bridge",
+                        "lahar.bridge.namespace",
+                        namespace,
+                        "kubeconfig",
+                        kubeconfig.toString())),
+                dir);
     }
 
     /** Every input of the lifecycle, as the test may send it: a submit of a Volcano Job in YAML, into this run's namespace. */
@@ -269,8 +300,11 @@ final class LaharSystem implements AutoCloseable {
 
     void send(JobCommand command) {
         try {
-            commands.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(),
-                    Topics.jobKey(command.getNamespace(), command.getName()), command)).get();
+            commands.send(new ProducerRecord<>(
+                            Topics.JOB_COMMANDS.name(),
+                            Topics.jobKey(command.getNamespace(), command.getName()),
+                            command))
+                    .get();
         } catch (Exception e) {
             throw new IllegalStateException("could not send " + command, e);
         }
@@ -352,9 +386,14 @@ final class LaharSystem implements AutoCloseable {
     /** The console, its actions through {@code streams} with the token the streams-app generates. */
     private ServiceProcess startConsole(ServiceProcess streams) {
         consoleTarget = streams;
-        return ServiceProcess.start("console", jar("console"), ServiceProcess.freePort(), common(Map.of(
-                "lahar.console.api-url", streams.uri("").toString(),
-                "lahar.console.api-token-file", apiTokenFile().toString())), dir);
+        return ServiceProcess.start(
+                "console",
+                jar("console"),
+                ServiceProcess.freePort(),
+                common(Map.of(
+                        "lahar.console.api-url", streams.uri("").toString(),
+                        "lahar.console.api-token-file", apiTokenFile().toString())),
+                dir);
     }
 
     /**
@@ -425,17 +464,27 @@ final class LaharSystem implements AutoCloseable {
 
     /** Starts another streams-app instance of the same application (same id), with a state dir of its own. */
     ServiceProcess startStreamsApp(Path stateDir) {
-        ServiceProcess streams = ServiceProcess.start("streams-app-" + (streamsApps.size() + 1), jar("streams-app"),
-                ServiceProcess.freePort(), common(Map.of(
-                        "quarkus.kafka-streams.bootstrap-servers", servicesBootstrap(),
-                        "quarkus.kafka-streams.application-id", streamsAppId,
-                        "kafka-streams.state.dir", stateDir.toString(),
-                        "lahar.api.token-file", apiTokenFile().toString(),
+        ServiceProcess streams = ServiceProcess.start(
+                "streams-app-" + (streamsApps.size() + 1),
+                jar("streams-app"),
+                ServiceProcess.freePort(),
+                common(Map.of(
+                        "quarkus.kafka-streams.bootstrap-servers",
+                        servicesBootstrap(),
+                        "quarkus.kafka-streams.application-id",
+                        streamsAppId,
+                        "kafka-streams.state.dir",
+                        stateDir.toString(),
+                        "lahar.api.token-file",
+                        apiTokenFile().toString(),
                         // After a SIGKILL, the dead member leaves the group and its open transaction
                         // is aborted only when these run out: shorter than the defaults (45 s, 30 s)
                         // to keep the crash test short; still session > transaction, as in production.
-                        "kafka-streams.consumer.session.timeout.ms", "12000",
-                        "kafka-streams.producer.transaction.timeout.ms", "10000")), dir);
+                        "kafka-streams.consumer.session.timeout.ms",
+                        "12000",
+                        "kafka-streams.producer.transaction.timeout.ms",
+                        "10000")),
+                dir);
         streamsApps.add(streams);
         stateDirOf.put(streams, stateDir);
         return streams;
@@ -487,8 +536,10 @@ final class LaharSystem implements AutoCloseable {
         });
         try {
             Files.createDirectories(dir);
-            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            Files.createFile(
+                    file,
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
             try (var out = Files.newBufferedWriter(file)) {
                 settings.store(out, "the services' Kafka security settings (kafka. prefix)");
             }
@@ -512,13 +563,20 @@ final class LaharSystem implements AutoCloseable {
      * flow engine's flow commands, which other modules' tests have written to as well.
      */
     private void startStreamsAtTheEnd() {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, streamsAppId,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        infra.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        streamsAppId,
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             List<String> inputs = new ArrayList<>(InputLog.TOPICS);
             inputs.add(Topics.FLOW_COMMANDS.name());
-            // The CronJob engine's: earlier runs' ticks (a test writes some ahead of the wall clock) would move its clock.
+            // The CronJob engine's: earlier runs' ticks (a test writes some ahead of the wall clock) would move its
+            // clock.
             inputs.add(Topics.CRONJOB_COMMANDS.name());
             inputs.add(Topics.CRON_CLOCK.name());
             List<TopicPartition> partitions = inputs.stream()

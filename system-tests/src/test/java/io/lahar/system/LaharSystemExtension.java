@@ -13,7 +13,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 final class LaharSystemExtension implements ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(LaharSystemExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(LaharSystemExtension.class);
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
@@ -23,7 +24,11 @@ final class LaharSystemExtension implements ParameterResolver {
     @Override
     public LaharSystem resolveParameter(ParameterContext parameter, ExtensionContext context) {
         // Closed (AutoCloseable) by JUnit with the root store, before the infrastructure is.
-        return context.getRoot().getStore(NAMESPACE).computeIfAbsent(LaharSystem.class,
-                key -> LaharSystem.start(LaharInfraExtension.infra(context)), LaharSystem.class);
+        return context.getRoot()
+                .getStore(NAMESPACE)
+                .computeIfAbsent(
+                        LaharSystem.class,
+                        key -> LaharSystem.start(LaharInfraExtension.infra(context)),
+                        LaharSystem.class);
     }
 }

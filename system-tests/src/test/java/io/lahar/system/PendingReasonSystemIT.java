@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LaharSystemExtension.class)
 class PendingReasonSystemIT {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -60,39 +61,56 @@ class PendingReasonSystemIT {
         AtomicReference<JobState> explained = new AtomicReference<>();
         try {
             await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
-                JobState state = system.records.status(key).map(s -> s.getStatus().getState()).orElse(null);
+                JobState state = system.records
+                        .status(key)
+                        .map(s -> s.getStatus().getState())
+                        .orElse(null);
                 explained.set(state);
-                return state != null && state.getMessage() != null && state.getMessage().contains("Insufficient cpu");
+                return state != null
+                        && state.getMessage() != null
+                        && state.getMessage().contains("Insufficient cpu");
             });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError(key + " never said why it is pending; its last state: " + explained.get()
-                    + system.logs(), e);
+            throw new AssertionError(
+                    key + " never said why it is pending; its last state: " + explained.get() + system.logs(), e);
         }
         JobState state = explained.get();
         assertThat(state.getPhase()).isEqualTo("Pending");
         assertThat(state.getReason()).isNotBlank();
-        assertThat(state.getMessage()).as("the pod group's Unschedulable condition, on the job")
-                .startsWith("pod group ").contains(" is ").contains("Insufficient cpu");
+        assertThat(state.getMessage())
+                .as("the pod group's Unschedulable condition, on the job")
+                .startsWith("pod group ")
+                .contains(" is ")
+                .contains("Insufficient cpu");
 
         // The REST API shows the same reason (its store may lag the topic by a commit: poll).
         AtomicReference<JsonNode> shown = new AtomicReference<>();
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                            system.streamsApp().uri("/api/v1/jobs/" + system.namespace + "/" + job))
-                    .header("Authorization", system.authorization())
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                return false;
-            }
-            shown.set(JSON.readTree(response.body()).path("status").path("state"));
-            return shown.get().path("message").asText().contains("Insufficient cpu");
-        });
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    HttpResponse<String> response = HTTP.send(
+                            HttpRequest.newBuilder(
+                                            system.streamsApp().uri("/api/v1/jobs/" + system.namespace + "/" + job))
+                                    .header("Authorization", system.authorization())
+                                    .timeout(Duration.ofSeconds(10))
+                                    .GET()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (response.statusCode() != 200) {
+                        return false;
+                    }
+                    shown.set(JSON.readTree(response.body()).path("status").path("state"));
+                    return shown.get().path("message").asText().contains("Insufficient cpu");
+                });
         JobStatusRecord latest = system.records.status(key).orElseThrow();
         assertThat(shown.get().path("phase").asText()).isEqualTo("Pending");
-        assertThat(shown.get().path("message").asText()).isEqualTo(latest.getStatus().getState().getMessage());
-        assertThat(shown.get().path("reason").asText()).isEqualTo(latest.getStatus().getState().getReason());
+        assertThat(shown.get().path("message").asText())
+                .isEqualTo(latest.getStatus().getState().getMessage());
+        assertThat(shown.get().path("reason").asText())
+                .isEqualTo(latest.getStatus().getState().getReason());
         // It never ran: no transition past Pending.
-        assertThat(system.records.transitions(key)).allSatisfy(t -> assertThat(t.getTo()).isEqualTo("Pending"));
+        assertThat(system.records.transitions(key))
+                .allSatisfy(t -> assertThat(t.getTo()).isEqualTo("Pending"));
 
         // Done with it: a gang that never fits must not stay in the way of the other tests.
         LaharSystem.Cli deleted = system.lahar("job", "delete", job, "-n", system.namespace);

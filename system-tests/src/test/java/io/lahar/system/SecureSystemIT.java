@@ -60,56 +60,82 @@ class SecureSystemIT {
         LaharSystem.Cli ran = system.lahar("job", "run", "-f", viaRest.toString());
         assertThat(ran.exit()).as(ran.toString()).isZero();
 
-        LaharSystem.Cli watched = system.laharOnKafka("watch", "--from-beginning", "--until-finished",
-                system.key("secure-kafka") + "," + system.key("secure-rest"), "--timeout", Long.toString(TIMEOUT.toSeconds()));
+        LaharSystem.Cli watched = system.laharOnKafka(
+                "watch",
+                "--from-beginning",
+                "--until-finished",
+                system.key("secure-kafka") + "," + system.key("secure-rest"),
+                "--timeout",
+                Long.toString(TIMEOUT.toSeconds()));
         assertThat(watched.exit()).as(watched + system.logs()).isZero();
-        assertThat(watched.out()).contains("secure-kafka").contains("secure-rest").contains("Completed");
+        assertThat(watched.out())
+                .contains("secure-kafka")
+                .contains("secure-rest")
+                .contains("Completed");
         LaharSystem.Cli viewed = system.lahar("job", "view", "secure-rest", "-n", system.namespace);
         assertThat(viewed.exit()).as(viewed.toString()).isZero();
         assertThat(viewed.out()).contains("Completed");
 
         // Every service's consumers are members of their groups, on the only listener they know.
         try (Admin admin = Admin.create(bounded(system.secure.clientConfig()))) {
-            Map<String, ConsumerGroupDescription> groups = admin.describeConsumerGroups(List.of(system.streamsAppId,
-                    "lahar-sys-" + system.run + "-scheduler-leader", "lahar-sys-" + system.run + "-bridge"))
-                    .all().get(30, TimeUnit.SECONDS);
-            groups.forEach((group, description) -> assertThat(description.members()).as(group).isNotEmpty());
+            Map<String, ConsumerGroupDescription> groups = admin.describeConsumerGroups(List.of(
+                            system.streamsAppId,
+                            "lahar-sys-" + system.run + "-scheduler-leader",
+                            "lahar-sys-" + system.run + "-bridge"))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            groups.forEach((group, description) ->
+                    assertThat(description.members()).as(group).isNotEmpty());
         }
     }
 
     @Test
     void aKafkaClientWithWrongCredentialsIsRefused() {
         Map<String, Object> config = system.secure.clientConfig();
-        config.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
-                + " username=\"lahar\" password=\"not-the-password\";");
+        config.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                        + " username=\"lahar\" password=\"not-the-password\";");
 
         assertThatThrownBy(() -> {
-            try (Admin admin = Admin.create(bounded(config))) {
-                admin.describeCluster().nodes().get(20, TimeUnit.SECONDS);
-            }
-        }).hasRootCauseInstanceOf(SaslAuthenticationException.class);
+                    try (Admin admin = Admin.create(bounded(config))) {
+                        admin.describeCluster().nodes().get(20, TimeUnit.SECONDS);
+                    }
+                })
+                .hasRootCauseInstanceOf(SaslAuthenticationException.class);
     }
 
     @Test
     void theApisWantTheirTokens() throws Exception {
-        HttpClient http = LoopbackTls.client().connectTimeout(Duration.ofSeconds(5)).build();
-        HttpResponse<String> jobs = http.send(HttpRequest.newBuilder(system.streamsApp().uri("/api/v1/jobs")).GET().build(),
+        HttpClient http =
+                LoopbackTls.client().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpResponse<String> jobs = http.send(
+                HttpRequest.newBuilder(system.streamsApp().uri("/api/v1/jobs"))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(jobs.statusCode()).isEqualTo(401);
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(system.apiTokenFile()))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(system.apiTokenFile())))
+                .isEqualTo("rw-------");
 
-        URI secrets = URI.create(system.kube().getMasterUrl().toString().replaceAll("/$", "")
-                + "/api/v1/namespaces/" + system.namespace + "/secrets");
-        HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(secrets).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        URI secrets = URI.create(system.kube().getMasterUrl().toString().replaceAll("/$", "") + "/api/v1/namespaces/"
+                + system.namespace + "/secrets");
+        HttpResponse<String> anonymous =
+                http.send(HttpRequest.newBuilder(secrets).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(anonymous.statusCode()).isEqualTo(401);
-        assertThat(http.send(HttpRequest.newBuilder(secrets).header("Authorization", "Bearer lahar-embedded-no-auth").GET()
-                .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+        assertThat(http.send(
+                                HttpRequest.newBuilder(secrets)
+                                        .header("Authorization", "Bearer lahar-embedded-no-auth")
+                                        .GET()
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(401);
     }
 
     private static Path manifest(String name) throws Exception {
-        String yaml = system.simJob(name, 2, "1s").replaceFirst("(?m)^  name: " + name + "$",
-                "  name: " + name + "\n  namespace: " + system.namespace);
+        String yaml = system.simJob(name, 2, "1s")
+                .replaceFirst("(?m)^  name: " + name + "$", "  name: " + name + "\n  namespace: " + system.namespace);
         return Files.writeString(system.dir.resolve(name + ".yaml"), yaml);
     }
 

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SupervisionIT {
 
-    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", "..")).toAbsolutePath().normalize();
+    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", ".."))
+            .toAbsolutePath()
+            .normalize();
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     @TempDir
@@ -53,8 +55,12 @@ class SupervisionIT {
             long restarted = pid("a").orElseThrow();
             script.destroy(); // SIGTERM: the script's exit stops what it supervises
             assertThat(script.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            assertThat(ProcessHandle.of(restarted).map(ProcessHandle::isAlive)).as("a after the stop").isNotEqualTo(Optional.of(true));
-            assertThat(ProcessHandle.of(b).map(ProcessHandle::isAlive)).as("b after the stop").isNotEqualTo(Optional.of(true));
+            assertThat(ProcessHandle.of(restarted).map(ProcessHandle::isAlive))
+                    .as("a after the stop")
+                    .isNotEqualTo(Optional.of(true));
+            assertThat(ProcessHandle.of(b).map(ProcessHandle::isAlive))
+                    .as("b after the stop")
+                    .isNotEqualTo(Optional.of(true));
             assertThat(Files.exists(data.resolve("run/a.pid"))).isFalse();
         } finally {
             script.destroyForcibly();
@@ -69,14 +75,22 @@ class SupervisionIT {
                 """.formatted(port), "LAHAR_RESTART_LIMIT=2");
         try {
             assertThat(script.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            assertThat(script.exitValue()).as("start-up fails: the service never came up").isEqualTo(1);
-            assertThat(output()).contains(
-                    "crashing exit status 3; restarting it in 1s (restart 1 of at most 2 in a row",
-                    "crashing exit status 3; restarting it in 2s (restart 2 of at most 2 in a row",
-                    "crashing exit status 3 after 2 restarts in a row: not restarting it again",
-                    "crashing did not come up");
-            assertThat(Files.readString(data.resolve("crashing.log"))).containsSubsequence("run", "restarted by bin/start (restart 1)",
-                    "run", "restarted by bin/start (restart 2)", "run");
+            assertThat(script.exitValue())
+                    .as("start-up fails: the service never came up")
+                    .isEqualTo(1);
+            assertThat(output())
+                    .contains(
+                            "crashing exit status 3; restarting it in 1s (restart 1 of at most 2 in a row",
+                            "crashing exit status 3; restarting it in 2s (restart 2 of at most 2 in a row",
+                            "crashing exit status 3 after 2 restarts in a row: not restarting it again",
+                            "crashing did not come up");
+            assertThat(Files.readString(data.resolve("crashing.log")))
+                    .containsSubsequence(
+                            "run",
+                            "restarted by bin/start (restart 1)",
+                            "run",
+                            "restarted by bin/start (restart 2)",
+                            "run");
         } finally {
             script.destroyForcibly();
         }
@@ -94,8 +108,10 @@ class SupervisionIT {
                 trap stop_supervised EXIT
                 trap 'exit 130' TERM
                 %s""".formatted(environment, data, ROOT.resolve("bin/lib/supervise.sh"), body));
-        return new ProcessBuilder("bash", file.toString()).redirectErrorStream(true)
-                .redirectOutput(data.resolve("out.txt").toFile()).start();
+        return new ProcessBuilder("bash", file.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(data.resolve("out.txt").toFile())
+                .start();
     }
 
     private String output() throws IOException {

@@ -45,9 +45,11 @@ final class TopicRecords implements AutoCloseable {
     private final Set<String> deletedJobs = ConcurrentHashMap.newKeySet();
     /** Keys whose latest flow-status record is a tombstone (the flow was deleted). */
     private final Set<String> deletedFlows = ConcurrentHashMap.newKeySet();
+
     private volatile RuntimeException failure;
     /** Whether a value that does not decode is passed over (a test wrote poison there) rather than a failure. */
     private volatile boolean skipUndecodable;
+
     private KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
@@ -61,11 +63,16 @@ final class TopicRecords implements AutoCloseable {
 
     /** Starts reading at the current end of both topics; returns once the position is taken. */
     void start() {
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
         for (Topics.TopicSpec topic : List.of(Topics.JOB_STATUS, Topics.JOB_TRANSITIONS, Topics.FLOW_STATUS)) {
             IntStream.range(0, topic.partitions()).forEach(p -> partitions.add(new TopicPartition(topic.name(), p)));
@@ -110,14 +117,16 @@ final class TopicRecords implements AutoCloseable {
     private void add(ConsumerRecord<String, byte[]> r) {
         if (r.topic().equals(Topics.FLOW_STATUS.name())) {
             deletedFlows.remove(r.key());
-            flowStatuses.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
+            flowStatuses
+                    .computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
                     .add(flowStatusDeserializer.deserialize(r.topic(), r.value()));
         } else if (r.topic().equals(Topics.JOB_STATUS.name())) {
             deletedJobs.remove(r.key());
             statuses.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
                     .add(statusDeserializer.deserialize(r.topic(), r.value()));
         } else {
-            transitions.computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
+            transitions
+                    .computeIfAbsent(r.key(), k -> new CopyOnWriteArrayList<>())
                     .add(transitionDeserializer.deserialize(r.topic(), r.value()));
         }
     }

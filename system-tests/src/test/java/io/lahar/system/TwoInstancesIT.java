@@ -31,7 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LaharSystemExtension.class)
 class TwoInstancesIT {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
     static final Duration TIMEOUT = Duration.ofSeconds(90);
 
@@ -59,14 +60,17 @@ class TwoInstancesIT {
             try {
                 await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(500)).until(() -> {
                     try {
-                        Set<String> onFirst = names(get(system, first, "/api/v1/jobs?local=true&namespace=" + system.namespace));
-                        Set<String> onSecond = names(get(system, second, "/api/v1/jobs?local=true&namespace=" + system.namespace));
+                        Set<String> onFirst =
+                                names(get(system, first, "/api/v1/jobs?local=true&namespace=" + system.namespace));
+                        Set<String> onSecond =
+                                names(get(system, second, "/api/v1/jobs?local=true&namespace=" + system.namespace));
                         last.set("first holds " + onFirst + ", second holds " + onSecond);
                         Set<String> both = new HashSet<>(onFirst);
                         both.addAll(onSecond);
                         everyJob.set(both);
                         // Other tests' jobs share the namespace: this test's must all be there, on both sides.
-                        return both.containsAll(jobs) && !Collections.disjoint(onFirst, jobs)
+                        return both.containsAll(jobs)
+                                && !Collections.disjoint(onFirst, jobs)
                                 && !Collections.disjoint(onSecond, jobs);
                     } catch (IOException e) {
                         last.set(e.getMessage());
@@ -74,18 +78,21 @@ class TwoInstancesIT {
                     }
                 });
             } catch (ConditionTimeoutException e) {
-                throw new AssertionError("the two instances did not split the jobs " + jobs + ": " + last.get()
-                        + system.logs(), e);
+                throw new AssertionError(
+                        "the two instances did not split the jobs " + jobs + ": " + last.get() + system.logs(), e);
             }
 
             for (ServiceProcess instance : List.of(first, second)) {
                 assertThat(names(get(system, instance, "/api/v1/jobs?namespace=" + system.namespace)))
-                        .as("the list on " + instance.name()).containsExactlyInAnyOrderElementsOf(everyJob.get());
+                        .as("the list on " + instance.name())
+                        .containsExactlyInAnyOrderElementsOf(everyJob.get());
                 for (String job : jobs) {
                     JsonNode found = get(system, instance, "/api/v1/jobs/" + system.namespace + "/" + job);
-                    assertThat(found.path("metadata").path("name").asText()).as(job + " on " + instance.name())
+                    assertThat(found.path("metadata").path("name").asText())
+                            .as(job + " on " + instance.name())
                             .isEqualTo(job);
-                    assertThat(found.path("status").path("state").path("phase").asText()).isEqualTo("Completed");
+                    assertThat(found.path("status").path("state").path("phase").asText())
+                            .isEqualTo("Completed");
                 }
             }
         } finally {
@@ -93,13 +100,18 @@ class TwoInstancesIT {
         }
     }
 
-    private static JsonNode get(LaharSystem system, ServiceProcess instance, String path) throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(instance.uri(path))
-                .header("Authorization", system.authorization())
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    private static JsonNode get(LaharSystem system, ServiceProcess instance, String path)
+            throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(
+                HttpRequest.newBuilder(instance.uri(path))
+                        .header("Authorization", system.authorization())
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
-            throw new IOException(instance.name() + " answered " + response.statusCode() + " to " + path + ": "
-                    + response.body());
+            throw new IOException(
+                    instance.name() + " answered " + response.statusCode() + " to " + path + ": " + response.body());
         }
         return JSON.readTree(response.body());
     }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.lahar.schema.JobTransition;
@@ -26,11 +26,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class VolcanoApiIT {
 
     static final ResourceDefinitionContext JOBS = new ResourceDefinitionContext.Builder()
-            .withGroup("batch.volcano.sh").withVersion("v1alpha1").withKind("Job").withPlural("jobs")
-            .withNamespaced(true).build();
+            .withGroup("batch.volcano.sh")
+            .withVersion("v1alpha1")
+            .withKind("Job")
+            .withPlural("jobs")
+            .withNamespaced(true)
+            .build();
     static final ResourceDefinitionContext COMMANDS = new ResourceDefinitionContext.Builder()
-            .withGroup("bus.volcano.sh").withVersion("v1alpha1").withKind("Command").withPlural("commands")
-            .withNamespaced(true).build();
+            .withGroup("bus.volcano.sh")
+            .withVersion("v1alpha1")
+            .withKind("Command")
+            .withPlural("commands")
+            .withNamespaced(true)
+            .build();
     static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     @Test
@@ -40,7 +48,10 @@ class VolcanoApiIT {
         GenericKubernetesResource done = awaitCrPhase(system, "cr-job", "Completed");
 
         Map<String, Object> status = map(done.getAdditionalProperties().get("status"));
-        assertThat(status).containsEntry("succeeded", 2).containsEntry("failed", 0).containsEntry("running", 0)
+        assertThat(status)
+                .containsEntry("succeeded", 2)
+                .containsEntry("failed", 0)
+                .containsEntry("running", 0)
                 .containsEntry("minAvailable", 2);
         // The bridge read the status before this test's own reader of the topic did: let it catch up.
         JobsOnSimulatedNodesIT.awaitPhase(system, system.key("cr-job"), "Completed", TIMEOUT);
@@ -53,35 +64,50 @@ class VolcanoApiIT {
 
         command(system, "suspend-cr-long", "AbortJob", "cr-long");
         awaitCrPhase(system, "cr-long", "Aborted");
-        await().atMost(TIMEOUT).until(() -> system.kube().pods().inNamespace(system.namespace)
-                .withLabel("volcano.sh/job-name", "cr-long").list().getItems().isEmpty());
+        await().atMost(TIMEOUT)
+                .until(() -> system.kube()
+                        .pods()
+                        .inNamespace(system.namespace)
+                        .withLabel("volcano.sh/job-name", "cr-long")
+                        .list()
+                        .getItems()
+                        .isEmpty());
 
         command(system, "resume-cr-long", "ResumeJob", "cr-long");
         awaitCrPhase(system, "cr-long", "Running");
 
         assertThat(system.records.transitions(system.key("cr-long")))
                 .filteredOn(t -> "CommandIssued".equals(t.getEvent()))
-                .extracting(JobTransition::getAction).containsSubsequence("AbortJob", "ResumeJob");
+                .extracting(JobTransition::getAction)
+                .containsSubsequence("AbortJob", "ResumeJob");
         // Done with it: deleting the CR deletes the job and its pods.
         jobs(system).withName("cr-long").delete();
-        await().atMost(TIMEOUT).until(() -> system.kube().pods().inNamespace(system.namespace)
-                .withLabel("volcano.sh/job-name", "cr-long").list().getItems().isEmpty());
+        await().atMost(TIMEOUT)
+                .until(() -> system.kube()
+                        .pods()
+                        .inNamespace(system.namespace)
+                        .withLabel("volcano.sh/job-name", "cr-long")
+                        .list()
+                        .getItems()
+                        .isEmpty());
     }
 
-    private static NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> jobs(
-            LaharSystem system) {
+    private static NonNamespaceOperation<
+                    GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            jobs(LaharSystem system) {
         return system.kube().genericKubernetesResources(JOBS).inNamespace(system.namespace);
     }
 
     private static GenericKubernetesResource job(LaharSystem system, String name, int replicas, String duration) {
-        GenericKubernetesResource job = Serialization.unmarshal(system.simJob(name, replicas, duration),
-                GenericKubernetesResource.class);
+        GenericKubernetesResource job =
+                Serialization.unmarshal(system.simJob(name, replicas, duration), GenericKubernetesResource.class);
         job.getMetadata().setNamespace(system.namespace);
         return job;
     }
 
     private static void command(LaharSystem system, String name, String action, String target) {
-        GenericKubernetesResource command = Serialization.unmarshal("""
+        GenericKubernetesResource command = Serialization.unmarshal(
+                """
                 apiVersion: bus.volcano.sh/v1alpha1
                 kind: Command
                 metadata:
@@ -93,19 +119,30 @@ class VolcanoApiIT {
                   kind: Job
                   name: %s
                 """.formatted(name, system.namespace, action, target), GenericKubernetesResource.class);
-        system.kube().genericKubernetesResources(COMMANDS).inNamespace(system.namespace).resource(command).create();
+        system.kube()
+                .genericKubernetesResources(COMMANDS)
+                .inNamespace(system.namespace)
+                .resource(command)
+                .create();
     }
 
     private static GenericKubernetesResource awaitCrPhase(LaharSystem system, String name, String phase) {
         try {
-            return await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
-                    .until(() -> jobs(system).withName(name).get(), cr -> phase.equals(crPhase(cr).orElse(null)));
+            return await().atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(
+                            () -> jobs(system).withName(name).get(),
+                            cr -> phase.equals(crPhase(cr).orElse(null)));
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             GenericKubernetesResource cr = jobs(system).withName(name).get();
-            throw new AssertionError("the CR " + name + " did not reach " + phase + " within " + TIMEOUT + "; it is "
-                    + (cr == null ? "gone" : crPhase(cr).orElse("without status")) + "; its transitions: "
-                    + system.records.transitions(system.key(name)).stream()
-                    .map(t -> t.getFrom() + "->" + t.getTo() + " (" + t.getEvent() + ")").toList() + system.logs(), e);
+            throw new AssertionError(
+                    "the CR " + name + " did not reach " + phase + " within " + TIMEOUT + "; it is "
+                            + (cr == null ? "gone" : crPhase(cr).orElse("without status")) + "; its transitions: "
+                            + system.records.transitions(system.key(name)).stream()
+                                    .map(t -> t.getFrom() + "->" + t.getTo() + " (" + t.getEvent() + ")")
+                                    .toList()
+                            + system.logs(),
+                    e);
         }
     }
 
@@ -113,7 +150,8 @@ class VolcanoApiIT {
         if (cr == null) {
             return Optional.empty();
         }
-        Object phase = map(map(cr.getAdditionalProperties().get("status")).get("state")).get("phase");
+        Object phase = map(map(cr.getAdditionalProperties().get("status")).get("state"))
+                .get("phase");
         return Optional.ofNullable(phase).map(Object::toString);
     }
 

@@ -41,8 +41,14 @@ public final class ApicurioRegistry implements AutoCloseable {
     private final ChildProcess process;
     private final Duration startupTime;
 
-    private ApicurioRegistry(Path dataDir, int port, int managementPort, boolean persistent, RegistryAuth auth,
-                             ChildProcess process, Duration startupTime) {
+    private ApicurioRegistry(
+            Path dataDir,
+            int port,
+            int managementPort,
+            boolean persistent,
+            RegistryAuth auth,
+            ChildProcess process,
+            Duration startupTime) {
         this.dataDir = dataDir;
         this.port = port;
         this.managementPort = managementPort;
@@ -79,8 +85,8 @@ public final class ApicurioRegistry implements AutoCloseable {
      * As {@link #start(Path, boolean, int, boolean)}; {@code preferred}: the port is a preference,
      * and a free one is taken when another process holds it.
      */
-    public static ApicurioRegistry start(Path dataDir, boolean persistent, int preferredPort, boolean secured,
-                                         boolean preferred) {
+    public static ApicurioRegistry start(
+            Path dataDir, boolean persistent, int preferredPort, boolean secured, boolean preferred) {
         int port = preferredPort;
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("registry port must be 0 (free) or 1..65535, got " + port);
@@ -107,8 +113,14 @@ public final class ApicurioRegistry implements AutoCloseable {
         throw last;
     }
 
-    private static ApicurioRegistry launch(Path dir, Path distribution, boolean persistent, RegistryAuth auth,
-                                           int apiPort, int managementPort, long began) {
+    private static ApicurioRegistry launch(
+            Path dir,
+            Path distribution,
+            boolean persistent,
+            RegistryAuth auth,
+            int apiPort,
+            int managementPort,
+            long began) {
         Path registryDir = dir.resolve("registry");
         try {
             Files.createDirectories(registryDir.resolve("tmp"));
@@ -118,11 +130,17 @@ public final class ApicurioRegistry implements AutoCloseable {
         } catch (IOException e) {
             throw new InfraException("cannot create " + registryDir + ": " + e.getMessage(), e);
         }
-        ChildProcess child = ChildProcess.startJava("apicurio-registry",
+        ChildProcess child = ChildProcess.startJava(
+                "apicurio-registry",
                 jvmOptions(registryDir, persistent, apiPort, managementPort),
-                List.of(distribution.resolve("quarkus-run.jar")), QUARKUS_MAIN, List.of(),
-                registryDir, dir.resolve("registry.log"), ChildProcess.DEFAULT_GRACE);
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+                List.of(distribution.resolve("quarkus-run.jar")),
+                QUARKUS_MAIN,
+                List.of(),
+                registryDir,
+                dir.resolve("registry.log"),
+                ChildProcess.DEFAULT_GRACE);
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         try {
             awaitReady(child, http, managementPort);
             setGlobalCompatibility(http, apiPort, auth);
@@ -130,11 +148,13 @@ public final class ApicurioRegistry implements AutoCloseable {
             String tail = child.logTail(40);
             child.close();
             if (Launcher.mentionsPortInUse(tail)) {
-                throw new PortTakenException("apicurio registry could not bind its ports " + apiPort
-                        + "/" + managementPort + ":\n" + tail);
+                throw new PortTakenException(
+                        "apicurio registry could not bind its ports " + apiPort + "/" + managementPort + ":\n" + tail);
             }
-            throw new InfraException("apicurio registry did not become ready (" + e.getMessage()
-                    + "); last lines of " + child.logFile() + ":\n" + tail, e);
+            throw new InfraException(
+                    "apicurio registry did not become ready (" + e.getMessage() + "); last lines of " + child.logFile()
+                            + ":\n" + tail,
+                    e);
         }
         Duration startup = Duration.ofNanos(System.nanoTime() - began);
         return new ApicurioRegistry(dir, apiPort, managementPort, persistent, auth, child, startup);
@@ -201,13 +221,15 @@ public final class ApicurioRegistry implements AutoCloseable {
     private static List<String> jvmOptions(Path registryDir, boolean persistent, int apiPort, int managementPort) {
         List<String> options = new ArrayList<>(Launcher.commonJvmOptions());
         options.addAll(List.of(
-                "-Xms64m", "-Xmx" + HEAP,
+                "-Xms64m",
+                "-Xmx" + HEAP,
                 "-XX:+UseSerialGC",
                 // A schema registry in a test does little work: C1 alone starts it faster on two cores.
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+ExitOnOutOfMemoryError",
                 // What quarkus-run.jar's manifest asks for when started with -jar.
-                "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+                "--add-opens",
+                "java.base/java.lang=ALL-UNNAMED",
                 "--enable-native-access=ALL-UNNAMED",
                 "-Djava.io.tmpdir=" + registryDir.resolve("tmp"),
                 "-Dquarkus.http.host=127.0.0.1",
@@ -244,9 +266,13 @@ public final class ApicurioRegistry implements AutoCloseable {
                 }
                 try {
                     HttpResponse<String> response = http.send(
-                            HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(5)).GET().build(),
+                            HttpRequest.newBuilder(health)
+                                    .timeout(Duration.ofSeconds(5))
+                                    .GET()
+                                    .build(),
                             HttpResponse.BodyHandlers.ofString());
-                    if (response.statusCode() == 200 && STATUS_UP.matcher(response.body()).find()) {
+                    if (response.statusCode() == 200
+                            && STATUS_UP.matcher(response.body()).find()) {
                         return;
                     }
                     lastAnswer = "HTTP " + response.statusCode() + " " + response.body();
@@ -272,16 +298,16 @@ public final class ApicurioRegistry implements AutoCloseable {
             if (auth != null) {
                 request.header("Authorization", auth.basicHeader());
             }
-            HttpResponse<String> response = http.send(request
-                            .timeout(Duration.ofSeconds(30))
+            HttpResponse<String> response = http.send(
+                    request.timeout(Duration.ofSeconds(30))
                             .header("Content-Type", "application/vnd.schemaregistry.v1+json")
                             .PUT(HttpRequest.BodyPublishers.ofString(
                                     "{\"compatibility\":\"" + GLOBAL_COMPATIBILITY + "\"}"))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200 || !response.body().contains(GLOBAL_COMPATIBILITY)) {
-                throw new InfraException("PUT " + config + " answered HTTP " + response.statusCode() + ": "
-                        + response.body());
+                throw new InfraException(
+                        "PUT " + config + " answered HTTP " + response.statusCode() + ": " + response.body());
             }
         } catch (IOException e) {
             throw new InfraException("PUT " + config + " failed: " + e.getMessage(), e);

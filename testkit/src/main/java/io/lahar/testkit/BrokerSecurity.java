@@ -60,11 +60,13 @@ final class BrokerSecurity {
             try (Reader in = Files.newBufferedReader(secrets, StandardCharsets.UTF_8)) {
                 p.load(in);
             }
-            BrokerSecurity read = new BrokerSecurity(tlsDir, p.getProperty("store.password"), p.getProperty("user.password"));
+            BrokerSecurity read =
+                    new BrokerSecurity(tlsDir, p.getProperty("store.password"), p.getProperty("user.password"));
             read.writeClientProperties(dir);
             return read;
         } catch (IOException e) {
-            throw new InfraException("cannot prepare the broker's TLS material in " + tlsDir + ": " + e.getMessage(), e);
+            throw new InfraException(
+                    "cannot prepare the broker's TLS material in " + tlsDir + ": " + e.getMessage(), e);
         }
     }
 
@@ -85,8 +87,10 @@ final class BrokerSecurity {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("security.protocol", "SASL_SSL");
         config.put("sasl.mechanism", MECHANISM);
-        config.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-                + USER + "\" password=\"" + userPassword + "\";");
+        config.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + USER + "\" password=\""
+                        + userPassword + "\";");
         config.put("ssl.truststore.type", "PKCS12");
         config.put("ssl.truststore.location", truststore().toString());
         config.put("ssl.truststore.password", storePassword);
@@ -112,20 +116,60 @@ final class BrokerSecurity {
     private void writeClientProperties(Path dir) throws IOException {
         Properties p = new Properties();
         clientConfig().forEach(p::setProperty);
-        PrivateFiles.write(dir.resolve(CLIENT_PROPERTIES), p,
+        PrivateFiles.write(
+                dir.resolve(CLIENT_PROPERTIES),
+                p,
                 "Client settings for the test broker's SASL_SSL listener (lahar-testkit); add bootstrap.servers.");
     }
 
     private void makeStores() {
         Path cert = tlsDir.resolve("broker.crt");
-        keytool("-genkeypair", "-alias", "broker", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "3650",
-                "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
-                "-keystore", keystore().toString(), "-storetype", "PKCS12",
-                "-storepass", storePassword, "-keypass", storePassword);
-        keytool("-exportcert", "-alias", "broker", "-rfc", "-file", cert.toString(),
-                "-keystore", keystore().toString(), "-storepass", storePassword);
-        keytool("-importcert", "-noprompt", "-alias", "broker", "-file", cert.toString(),
-                "-keystore", truststore().toString(), "-storetype", "PKCS12", "-storepass", storePassword);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "broker",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-validity",
+                "3650",
+                "-dname",
+                "CN=127.0.0.1",
+                "-ext",
+                "SAN=ip:127.0.0.1,dns:localhost",
+                "-keystore",
+                keystore().toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                storePassword,
+                "-keypass",
+                storePassword);
+        keytool(
+                "-exportcert",
+                "-alias",
+                "broker",
+                "-rfc",
+                "-file",
+                cert.toString(),
+                "-keystore",
+                keystore().toString(),
+                "-storepass",
+                storePassword);
+        keytool(
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                "broker",
+                "-file",
+                cert.toString(),
+                "-keystore",
+                truststore().toString(),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                storePassword);
     }
 
     private static void keytool(String... args) {
@@ -140,7 +184,8 @@ final class BrokerSecurity {
             }
             if (!p.waitFor(KEYTOOL_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                throw new InfraException("keytool " + args[0] + " did not finish within " + KEYTOOL_TIMEOUT.toSeconds() + " s");
+                throw new InfraException(
+                        "keytool " + args[0] + " did not finish within " + KEYTOOL_TIMEOUT.toSeconds() + " s");
             }
             if (p.exitValue() != 0) {
                 throw new InfraException("keytool " + args[0] + " failed (exit " + p.exitValue() + "): "
@@ -153,6 +198,4 @@ final class BrokerSecurity {
             throw new InfraException("interrupted while running keytool", e);
         }
     }
-
-
 }

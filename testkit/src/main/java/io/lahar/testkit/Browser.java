@@ -32,6 +32,7 @@ public final class Browser implements AutoCloseable {
 
     /** The npm package and version the driver needs (Node 20 or newer). */
     public static final String PLAYWRIGHT = "playwright-core@1.65.1";
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> CHROMIUMS = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser");
 
@@ -56,7 +57,8 @@ public final class Browser implements AutoCloseable {
     public static Browser start(Path tools, int width, int height) {
         String chromium = chromium().orElse(null);
         if (chromium == null) {
-            skipLoudly("no Chromium at " + CHROMIUMS + " and apt-get could not install one (not root, or no package source)");
+            skipLoudly("no Chromium at " + CHROMIUMS
+                    + " and apt-get could not install one (not root, or no package source)");
         }
         Optional<String> problem = playwright(tools);
         if (problem.isPresent()) {
@@ -67,13 +69,16 @@ public final class Browser implements AutoCloseable {
             try (InputStream script = Browser.class.getResourceAsStream("browser-driver.mjs")) {
                 Files.copy(script, driver, StandardCopyOption.REPLACE_EXISTING);
             }
-            Process p = new ProcessBuilder("node", driver.toString(), chromium, Integer.toString(width), Integer.toString(height))
+            Process p = new ProcessBuilder(
+                            "node", driver.toString(), chromium, Integer.toString(width), Integer.toString(height))
                     .directory(tools.toFile())
-                    .redirectError(ProcessBuilder.Redirect.appendTo(tools.resolve("browser-driver.log").toFile()))
+                    .redirectError(ProcessBuilder.Redirect.appendTo(
+                            tools.resolve("browser-driver.log").toFile()))
                     .start();
             return new Browser(p);
         } catch (IOException e) {
-            throw new UncheckedIOException("could not start the browser driver (see " + tools.resolve("browser-driver.log") + ")", e);
+            throw new UncheckedIOException(
+                    "could not start the browser driver (see " + tools.resolve("browser-driver.log") + ")", e);
         }
     }
 
@@ -134,7 +139,8 @@ public final class Browser implements AutoCloseable {
             in.flush();
             JsonNode answer = JSON.readTree(readLine(timeout));
             if (!answer.path("ok").asBoolean()) {
-                throw new AssertionError("browser: " + command.path("op").asText() + " failed: " + answer.path("error").asText());
+                throw new AssertionError("browser: " + command.path("op").asText() + " failed: "
+                        + answer.path("error").asText());
             }
             return answer.path("value");
         } catch (IOException e) {
@@ -176,7 +182,8 @@ public final class Browser implements AutoCloseable {
 
     /** Debian's Chromium, installed with apt-get when missing and this process may. */
     static Optional<String> chromium() {
-        Optional<String> found = CHROMIUMS.stream().filter(p -> Files.isExecutable(Path.of(p))).findFirst();
+        Optional<String> found =
+                CHROMIUMS.stream().filter(p -> Files.isExecutable(Path.of(p))).findFirst();
         if (found.isPresent() || !root() || !Files.isExecutable(Path.of("/usr/bin/apt-get"))) {
             return found;
         }
@@ -196,12 +203,22 @@ public final class Browser implements AutoCloseable {
         String wanted = PLAYWRIGHT.substring(PLAYWRIGHT.lastIndexOf('@') + 1);
         try {
             Files.createDirectories(tools);
-            if (!Files.isRegularFile(installed) || !Files.readString(installed).contains("\"version\": \"" + wanted + "\"")) {
+            if (!Files.isRegularFile(installed)
+                    || !Files.readString(installed).contains("\"version\": \"" + wanted + "\"")) {
                 System.err.println("[browser] npm install " + PLAYWRIGHT + " into " + tools);
-                run(Duration.ofMinutes(5), "npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix",
-                        tools.toString(), PLAYWRIGHT);
+                run(
+                        Duration.ofMinutes(5),
+                        "npm",
+                        "install",
+                        "--no-save",
+                        "--no-audit",
+                        "--no-fund",
+                        "--prefix",
+                        tools.toString(),
+                        PLAYWRIGHT);
             }
-            return Files.isRegularFile(installed) ? Optional.empty()
+            return Files.isRegularFile(installed)
+                    ? Optional.empty()
                     : Optional.of("npm could not install " + PLAYWRIGHT + " into " + tools);
         } catch (IOException e) {
             return Optional.of("could not prepare " + tools + ": " + e);
@@ -226,8 +243,10 @@ public final class Browser implements AutoCloseable {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             List<String> lines = new ArrayList<>();
-            Thread reader = new Thread(() -> new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
-                    .lines().forEach(lines::add));
+            Thread reader = new Thread(
+                    () -> new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
+                            .lines()
+                            .forEach(lines::add));
             reader.start();
             boolean done = p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS);
             if (!done) {

@@ -40,16 +40,24 @@ final class ChildProcess implements AutoCloseable {
      * Starts {@code mainClass} in a new JVM (the same {@code java} as this one) with the given JVM
      * options and classpath, wrapped by {@link ParentWatchdog}.
      */
-    static ChildProcess startJava(String name, List<String> jvmOptions, List<Path> classpath,
-                                  String mainClass, List<String> args, Path workDir, Path logFile,
-                                  Duration grace) {
+    static ChildProcess startJava(
+            String name,
+            List<String> jvmOptions,
+            List<Path> classpath,
+            String mainClass,
+            List<String> args,
+            Path workDir,
+            Path logFile,
+            Duration grace) {
         List<Path> fullClasspath = new ArrayList<>(classpath);
         fullClasspath.add(Launcher.ownClassesLocation());
         List<String> command = new ArrayList<>();
         command.add(Launcher.javaExecutable().toString());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(String.join(java.io.File.pathSeparator, fullClasspath.stream().map(Path::toString).toList()));
+        command.add(String.join(
+                java.io.File.pathSeparator,
+                fullClasspath.stream().map(Path::toString).toList()));
         command.add(ParentWatchdog.class.getName());
         command.add(Long.toString(ProcessHandle.current().pid()));
         command.add(mainClass);
@@ -62,8 +70,11 @@ final class ChildProcess implements AutoCloseable {
         try {
             Files.createDirectories(workDir);
             Files.createDirectories(logFile.toAbsolutePath().getParent());
-            Files.writeString(logFile, "=== lahar-testkit: starting " + name + ": " + String.join(" ", command) + "\n",
-                    StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+            Files.writeString(
+                    logFile,
+                    "=== lahar-testkit: starting " + name + ": " + String.join(" ", command) + "\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
             Process process = new ProcessBuilder(command)
                     .directory(workDir.toFile())

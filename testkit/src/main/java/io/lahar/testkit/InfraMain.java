@@ -21,15 +21,19 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class InfraMain {
 
-    static final String USAGE = "usage: infra start --dir DIR [--kafka-port P] [--registry-port P] [--persistent] [--secure-registry] [--prefer-ports]";
+    static final String USAGE =
+            "usage: infra start --dir DIR [--kafka-port P] [--registry-port P] [--persistent] [--secure-registry] [--prefer-ports]";
 
-    private InfraMain() {
-    }
+    private InfraMain() {}
 
     /** Parsed command line. */
-    record Options(Path dir, int kafkaPort, int registryPort, boolean persistent, boolean secureRegistry,
-                   boolean preferPorts) {
-    }
+    record Options(
+            Path dir,
+            int kafkaPort,
+            int registryPort,
+            boolean persistent,
+            boolean secureRegistry,
+            boolean preferPorts) {}
 
     public static void main(String[] args) throws InterruptedException {
         Options options;
@@ -43,8 +47,13 @@ public final class InfraMain {
         }
         LaharInfra infra;
         try {
-            infra = LaharInfra.start(options.dir(), options.persistent(), options.kafkaPort(), options.registryPort(),
-                    options.secureRegistry(), options.preferPorts());
+            infra = LaharInfra.start(
+                    options.dir(),
+                    options.persistent(),
+                    options.kafkaPort(),
+                    options.registryPort(),
+                    options.secureRegistry(),
+                    options.preferPorts());
         } catch (RuntimeException e) {
             System.err.println("infra: start failed: " + e.getMessage());
             System.exit(1);
@@ -52,17 +61,21 @@ public final class InfraMain {
         }
         Path envFile = options.dir().toAbsolutePath().resolve("infra.env");
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("infra: stopping");
-            try {
-                Files.deleteIfExists(envFile);
-            } catch (IOException ignored) {
-                // A stale infra.env names ports nobody listens on: harmless, and overwritten next start.
-            }
-            infra.close();
-            System.out.println("infra: stopped");
-            stopped.countDown();
-        }, "lahar-infra-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("infra: stopping");
+                            try {
+                                Files.deleteIfExists(envFile);
+                            } catch (IOException ignored) {
+                                // A stale infra.env names ports nobody listens on: harmless, and overwritten next
+                                // start.
+                            }
+                            infra.close();
+                            System.out.println("infra: stopped");
+                            stopped.countDown();
+                        },
+                        "lahar-infra-stop"));
         List<String> env = environment(infra);
         env.forEach(System.out::println);
         try {
@@ -93,11 +106,19 @@ public final class InfraMain {
     private static void printReady(PrintStream out, LaharInfra infra, Options options) {
         KafkaBroker broker = infra.broker().orElseThrow();
         ApicurioRegistry registry = infra.registry().orElseThrow();
-        out.printf(Locale.ROOT, "READY kafka=%s (pid %d, %.1f s, rss %s) registry=%s (pid %d, %.1f s, rss %s) dir=%s%s%n",
-                infra.bootstrapServers(), broker.pid(), broker.startupTime().toMillis() / 1000.0,
-                megabytes(broker.rssBytes()), infra.registryUrl(), registry.pid(),
-                registry.startupTime().toMillis() / 1000.0, megabytes(registry.rssBytes()),
-                options.dir().toAbsolutePath(), options.persistent() ? " persistent" : "");
+        out.printf(
+                Locale.ROOT,
+                "READY kafka=%s (pid %d, %.1f s, rss %s) registry=%s (pid %d, %.1f s, rss %s) dir=%s%s%n",
+                infra.bootstrapServers(),
+                broker.pid(),
+                broker.startupTime().toMillis() / 1000.0,
+                megabytes(broker.rssBytes()),
+                infra.registryUrl(),
+                registry.pid(),
+                registry.startupTime().toMillis() / 1000.0,
+                megabytes(registry.rssBytes()),
+                options.dir().toAbsolutePath(),
+                options.persistent() ? " persistent" : "");
         out.flush();
     }
 

@@ -47,8 +47,14 @@ public final class KafkaBroker implements AutoCloseable {
     private final ChildProcess process;
     private final Duration startupTime;
 
-    private KafkaBroker(Path dataDir, int port, int securePort, int controllerPort, BrokerSecurity security,
-                        ChildProcess process, Duration startupTime) {
+    private KafkaBroker(
+            Path dataDir,
+            int port,
+            int securePort,
+            int controllerPort,
+            BrokerSecurity security,
+            ChildProcess process,
+            Duration startupTime) {
         this.dataDir = dataDir;
         this.port = port;
         this.securePort = securePort;
@@ -104,11 +110,24 @@ public final class KafkaBroker implements AutoCloseable {
         throw last;
     }
 
-    private static KafkaBroker launch(Path dir, List<Path> classpath, int clientPort, int securePort,
-                                      int controllerPort, BrokerSecurity security, long began) {
+    private static KafkaBroker launch(
+            Path dir,
+            List<Path> classpath,
+            int clientPort,
+            int securePort,
+            int controllerPort,
+            BrokerSecurity security,
+            long began) {
         Path serverProperties = writeConfig(dir, clientPort, securePort, controllerPort, security);
-        ChildProcess child = ChildProcess.startJava("kafka-broker", jvmOptions(dir), classpath, "kafka.Kafka",
-                List.of(serverProperties.toString()), dir, dir.resolve("kafka.log"), ChildProcess.DEFAULT_GRACE);
+        ChildProcess child = ChildProcess.startJava(
+                "kafka-broker",
+                jvmOptions(dir),
+                classpath,
+                "kafka.Kafka",
+                List.of(serverProperties.toString()),
+                dir,
+                dir.resolve("kafka.log"),
+                ChildProcess.DEFAULT_GRACE);
         String bootstrap = "127.0.0.1:" + clientPort;
         try {
             awaitReady(child, bootstrap);
@@ -117,11 +136,13 @@ public final class KafkaBroker implements AutoCloseable {
             String tail = child.logTail(40);
             child.close();
             if (Launcher.mentionsPortInUse(tail)) {
-                throw new PortTakenException("kafka broker could not bind its ports " + clientPort + "/"
-                        + controllerPort + ":\n" + tail);
+                throw new PortTakenException(
+                        "kafka broker could not bind its ports " + clientPort + "/" + controllerPort + ":\n" + tail);
             }
-            throw new InfraException("kafka broker did not become ready (" + e.getMessage() + "); last lines of "
-                    + child.logFile() + ":\n" + tail, e);
+            throw new InfraException(
+                    "kafka broker did not become ready (" + e.getMessage() + "); last lines of " + child.logFile()
+                            + ":\n" + tail,
+                    e);
         }
         Duration startup = Duration.ofNanos(System.nanoTime() - began);
         return new KafkaBroker(dir, clientPort, securePort, controllerPort, security, child, startup);
@@ -130,9 +151,12 @@ public final class KafkaBroker implements AutoCloseable {
     /** The SCRAM user of the SASL_SSL listener, set (or set again) over the plaintext one. */
     private static void addScramUser(String bootstrap, BrokerSecurity security) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(security.user(),
-                            new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), security.userPassword())))
-                    .all().get(60, TimeUnit.SECONDS);
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(
+                            security.user(),
+                            new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192),
+                            security.userPassword())))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new InfraException("cannot create the SCRAM user of the SASL_SSL listener: " + e, e);
         } catch (InterruptedException e) {
@@ -208,10 +232,15 @@ public final class KafkaBroker implements AutoCloseable {
         // Format needs a complete server configuration; the ports in it are not recorded.
         int[] ports = Launcher.freePorts(3);
         Path serverProperties = writeConfig(dir, ports[0], ports[1], ports[2], security);
-        ChildProcess format = ChildProcess.startJava("kafka-storage-format", formatJvmOptions(dir),
-                classpath, "kafka.tools.StorageTool",
+        ChildProcess format = ChildProcess.startJava(
+                "kafka-storage-format",
+                formatJvmOptions(dir),
+                classpath,
+                "kafka.tools.StorageTool",
                 List.of("format", "-t", Uuid.randomUuid().toString(), "-c", serverProperties.toString()),
-                dir, dir.resolve("kafka.log"), ChildProcess.DEFAULT_GRACE);
+                dir,
+                dir.resolve("kafka.log"),
+                ChildProcess.DEFAULT_GRACE);
         try (format) {
             int exit = waitExit(format, Duration.ofSeconds(120));
             if (exit != 0) {
@@ -223,7 +252,9 @@ public final class KafkaBroker implements AutoCloseable {
 
     private static List<String> formatJvmOptions(Path dir) {
         List<String> options = new java.util.ArrayList<>(Launcher.commonJvmOptions());
-        options.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC",
+        options.addAll(List.of(
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
                 "-Dlog4j2.configurationFile=" + dir.resolve("kafka-log4j2.properties")));
         return options;
     }
@@ -242,7 +273,8 @@ public final class KafkaBroker implements AutoCloseable {
 
     static Path writeConfig(Path dir, int clientPort, int securePort, int controllerPort, BrokerSecurity security) {
         Path logDir = dir.resolve("kafka");
-        String server = """
+        String server =
+                """
                 # Written by lahar-testkit on every start.
                 process.roles=broker,controller
                 node.id=1
@@ -273,7 +305,7 @@ public final class KafkaBroker implements AutoCloseable {
                 num.recovery.threads.per.data.dir=1
                 log.retention.check.interval.ms=300000
                 """.formatted(clientPort, controllerPort, logDir.toString().replace("\\", "/"), securePort)
-                + security.serverConfig();
+                        + security.serverConfig();
         String log4j = """
                 # Written by lahar-testkit: the broker's output goes to stdout, which is kafka.log.
                 status = warn
@@ -307,7 +339,8 @@ public final class KafkaBroker implements AutoCloseable {
     private static List<String> jvmOptions(Path dir) {
         List<String> options = new java.util.ArrayList<>(Launcher.commonJvmOptions());
         options.addAll(List.of(
-                "-Xms128m", "-Xmx" + HEAP,
+                "-Xms128m",
+                "-Xmx" + HEAP,
                 // Several JVMs share two cores here: the serial collector keeps threads and RSS low.
                 "-XX:+UseSerialGC",
                 "-XX:+ExitOnOutOfMemoryError",
@@ -332,7 +365,8 @@ public final class KafkaBroker implements AutoCloseable {
                 }
                 try {
                     var nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(5000))
-                            .nodes().get(6, TimeUnit.SECONDS);
+                            .nodes()
+                            .get(6, TimeUnit.SECONDS);
                     if (!nodes.isEmpty()) {
                         return;
                     }

@@ -82,8 +82,13 @@ public final class LaharInfra implements AutoCloseable {
         }
     }
 
-    private LaharInfra(String bootstrapServers, String registryUrl, Secure secure, KafkaBroker broker,
-                       ApicurioRegistry registry, Path deleteOnClose) {
+    private LaharInfra(
+            String bootstrapServers,
+            String registryUrl,
+            Secure secure,
+            KafkaBroker broker,
+            ApicurioRegistry registry,
+            Path deleteOnClose) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.secure = secure;
@@ -109,19 +114,30 @@ public final class LaharInfra implements AutoCloseable {
     }
 
     /** As above; {@code secureRegistry}: the registry wants the credentials of {@link #registryAuth()}. */
-    public static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort,
-                                   boolean secureRegistry) {
+    public static LaharInfra start(
+            Path dir, boolean persistent, int kafkaPort, int registryPort, boolean secureRegistry) {
         return start(dir, persistent, kafkaPort, registryPort, secureRegistry, false, null);
     }
 
     /** As above; {@code preferPorts}: the two ports are preferences, free ones taken where they are in use. */
-    public static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort,
-                                   boolean secureRegistry, boolean preferPorts) {
+    public static LaharInfra start(
+            Path dir,
+            boolean persistent,
+            int kafkaPort,
+            int registryPort,
+            boolean secureRegistry,
+            boolean preferPorts) {
         return start(dir, persistent, kafkaPort, registryPort, secureRegistry, preferPorts, null);
     }
 
-    private static LaharInfra start(Path dir, boolean persistent, int kafkaPort, int registryPort,
-                                    boolean secureRegistry, boolean preferPorts, Path deleteOnClose) {
+    private static LaharInfra start(
+            Path dir,
+            boolean persistent,
+            int kafkaPort,
+            int registryPort,
+            boolean secureRegistry,
+            boolean preferPorts,
+            Path deleteOnClose) {
         Path root = dir.toAbsolutePath().normalize();
         if (!persistent) {
             deleteRecursively(root.resolve("kafka"));
@@ -147,8 +163,13 @@ public final class LaharInfra implements AutoCloseable {
         }
         KafkaBroker b = broker.join();
         ApicurioRegistry r = registry.join();
-        return new LaharInfra(b.bootstrapServers(), r.url(), new Secure(b.secureBootstrapServers(),
-                b.secureClientConfigFile()), b, r, deleteOnClose);
+        return new LaharInfra(
+                b.bootstrapServers(),
+                r.url(),
+                new Secure(b.secureBootstrapServers(), b.secureClientConfigFile()),
+                b,
+                r,
+                deleteOnClose);
     }
 
     private static void runOnNewThread(Runnable task) {
@@ -173,8 +194,8 @@ public final class LaharInfra implements AutoCloseable {
         if (registryUrl == null || registryUrl.isBlank()) {
             throw new IllegalArgumentException("registryUrl must not be empty");
         }
-        return new LaharInfra(bootstrapServers.strip(), normalizeRegistryUrl(registryUrl.strip()), secure, null, null,
-                null);
+        return new LaharInfra(
+                bootstrapServers.strip(), normalizeRegistryUrl(registryUrl.strip()), secure, null, null, null);
     }
 
     /**
@@ -190,16 +211,20 @@ public final class LaharInfra implements AutoCloseable {
         if (!bootstrap.isBlank() && !registryUrl.isBlank()) {
             String secureBootstrap = System.getProperty(KAFKA_SECURE_BOOTSTRAP_PROPERTY, "");
             String secureConfig = System.getProperty(KAFKA_SECURE_CONFIG_PROPERTY, "");
-            shared = external(bootstrap, registryUrl, secureBootstrap.isBlank() || secureConfig.isBlank() ? null
-                    : new Secure(secureBootstrap.strip(), Path.of(secureConfig.strip())));
+            shared = external(
+                    bootstrap,
+                    registryUrl,
+                    secureBootstrap.isBlank() || secureConfig.isBlank()
+                            ? null
+                            : new Secure(secureBootstrap.strip(), Path.of(secureConfig.strip())));
             return shared;
         }
         Path dir;
         try {
             dir = Files.createTempDirectory("lahar-infra-");
         } catch (IOException e) {
-            throw new InfraException("cannot create a temporary directory for the shared infrastructure: "
-                    + e.getMessage(), e);
+            throw new InfraException(
+                    "cannot create a temporary directory for the shared infrastructure: " + e.getMessage(), e);
         }
         LaharInfra started = start(dir, false, 0, 0, false, false, dir);
         Runtime.getRuntime().addShutdownHook(new Thread(started::close, "lahar-infra-shared-stop"));
@@ -281,7 +306,9 @@ public final class LaharInfra implements AutoCloseable {
 
     /** Creates topics with {@code partitions} partitions and one replica; existing ones are left as they are. */
     public void createTopics(int partitions, String... names) {
-        createTopics(Arrays.stream(names).map(n -> new NewTopic(n, partitions, (short) 1)).toList());
+        createTopics(Arrays.stream(names)
+                .map(n -> new NewTopic(n, partitions, (short) 1))
+                .toList());
     }
 
     /**
@@ -310,8 +337,8 @@ public final class LaharInfra implements AutoCloseable {
                 }
             });
             if (!failures.isEmpty()) {
-                throw new InfraException("cannot create topics on " + bootstrapServers + ": "
-                        + String.join("; ", failures));
+                throw new InfraException(
+                        "cannot create topics on " + bootstrapServers + ": " + String.join("; ", failures));
             }
             awaitLeaders(admin, topics.stream().map(NewTopic::name).collect(Collectors.toSet()));
         }
@@ -323,11 +350,12 @@ public final class LaharInfra implements AutoCloseable {
         try {
             while (System.nanoTime() < deadline) {
                 try {
-                    Map<String, TopicDescription> descriptions = admin.describeTopics(names).allTopicNames()
-                            .get(10, TimeUnit.SECONDS);
+                    Map<String, TopicDescription> descriptions =
+                            admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS);
                     boolean ready = descriptions.values().stream()
-                            .allMatch(d -> d.partitions().stream().allMatch(p -> p.leader() != null
-                                    && !p.leader().isEmpty()));
+                            .allMatch(d -> d.partitions().stream()
+                                    .allMatch(p ->
+                                            p.leader() != null && !p.leader().isEmpty()));
                     if (ready) {
                         return;
                     }
@@ -346,8 +374,8 @@ public final class LaharInfra implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new InfraException("interrupted while waiting for topics " + names, e);
         }
-        throw new InfraException("topics " + names + " not ready within " + TOPIC_READY_TIMEOUT.toSeconds()
-                + " s: " + lastProblem);
+        throw new InfraException(
+                "topics " + names + " not ready within " + TOPIC_READY_TIMEOUT.toSeconds() + " s: " + lastProblem);
     }
 
     /** Stops what this instance started (registry first, then broker); external infrastructure stays. */

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class LaharInfraExtension implements ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(LaharInfraExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(LaharInfraExtension.class);
 
     @Override
     public boolean supportsParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
@@ -26,8 +27,9 @@ public final class LaharInfraExtension implements ParameterResolver {
     /** The shared infrastructure, for extensions and tests that do not take it as a parameter. */
     public static LaharInfra infra(ExtensionContext context) {
         // The store entry only ties the shutdown to the end of the run; shared() is the instance.
-        context.getRoot().getStore(NAMESPACE).computeIfAbsent(SharedInfra.class, key -> new SharedInfra(),
-                SharedInfra.class);
+        context.getRoot()
+                .getStore(NAMESPACE)
+                .computeIfAbsent(SharedInfra.class, key -> new SharedInfra(), SharedInfra.class);
         return LaharInfra.shared();
     }
 

@@ -27,8 +27,7 @@ final class Launcher {
 
     private static final String BUILD_PROPERTIES = "testkit.properties";
 
-    private Launcher() {
-    }
+    private Launcher() {}
 
     /** The {@code java} of this JVM: the build runs on Temurin 25, so children do too. */
     static Path javaExecutable() {
@@ -41,10 +40,13 @@ final class Launcher {
         if (Files.isExecutable(fromHome)) {
             return fromHome;
         }
-        return ProcessHandle.current().info().command().map(Path::of)
+        return ProcessHandle.current()
+                .info()
+                .command()
+                .map(Path::of)
                 .filter(Files::isExecutable)
-                .orElseThrow(() -> new InfraException("cannot find this JVM's java executable (looked at "
-                        + fromHome + " and this process's command)"));
+                .orElseThrow(() -> new InfraException("cannot find this JVM's java executable (looked at " + fromHome
+                        + " and this process's command)"));
     }
 
     /**
@@ -52,9 +54,7 @@ final class Launcher {
      * prints warnings at every start; the flag allows it quietly (older JVMs reject the flag).
      */
     static List<String> commonJvmOptions() {
-        return Runtime.version().feature() >= 23
-                ? List.of("--sun-misc-unsafe-memory-access=allow")
-                : List.of();
+        return Runtime.version().feature() >= 23 ? List.of("--sun-misc-unsafe-memory-access=allow") : List.of();
     }
 
     /**
@@ -64,7 +64,8 @@ final class Launcher {
      */
     static Path ownClassesLocation() {
         var codeSource = ParentWatchdog.class.getProtectionDomain().getCodeSource();
-        if (codeSource != null && codeSource.getLocation() != null
+        if (codeSource != null
+                && codeSource.getLocation() != null
                 && "file".equals(codeSource.getLocation().getProtocol())) {
             try {
                 Path location = Path.of(codeSource.getLocation().toURI());
@@ -111,8 +112,8 @@ final class Launcher {
             }
         }
         if (!missing.isEmpty()) {
-            throw new InfraException("the Kafka broker classpath (" + file + ") names jars that are missing: "
-                    + missing + ": rebuild the testkit (mvn -pl testkit -am package -DskipTests)");
+            throw new InfraException("the Kafka broker classpath (" + file + ") names jars that are missing: " + missing
+                    + ": rebuild the testkit (mvn -pl testkit -am package -DskipTests)");
         }
         if (jars.stream().noneMatch(j -> j.getFileName().toString().startsWith("kafka_2.13-"))) {
             throw new InfraException("the Kafka broker classpath (" + file + ") has no kafka_2.13 jar");
@@ -200,7 +201,9 @@ final class Launcher {
 
     /** Whether the text of a log says a port was taken, the one start failure worth retrying. */
     static boolean mentionsPortInUse(String log) {
-        return log.contains("Address already in use") || log.contains("BindException")
-                || log.contains("Port already bound") || log.contains("port is already in use");
+        return log.contains("Address already in use")
+                || log.contains("BindException")
+                || log.contains("Port already bound")
+                || log.contains("port is already in use");
     }
 }

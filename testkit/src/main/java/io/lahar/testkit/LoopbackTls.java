@@ -16,13 +16,12 @@ import javax.net.ssl.X509ExtendedTrustManager;
  */
 public final class LoopbackTls {
 
-    private LoopbackTls() {
-    }
+    private LoopbackTls() {}
 
     public static HttpClient.Builder client() {
         try {
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[]{new AnyCertificate()}, null);
+            context.init(null, new TrustManager[] {new AnyCertificate()}, null);
             return HttpClient.newBuilder().sslContext(context);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("no TLS context", e);
@@ -32,28 +31,22 @@ public final class LoopbackTls {
     /** Extended, so the JDK adds no host-name check of its own. */
     private static final class AnyCertificate extends X509ExtendedTrustManager {
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
-        }
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {}
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
-        }
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {}
 
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-        }
+        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-        }
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {}
 
         @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
 
         @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
 
         @Override
         public X509Certificate[] getAcceptedIssuers() {

@@ -18,8 +18,7 @@ public final class ParentWatchdog {
     /** Exit status when the parent vanished (128 + SIGHUP, the convention for a lost session). */
     static final int PARENT_GONE_EXIT = 129;
 
-    private ParentWatchdog() {
-    }
+    private ParentWatchdog() {}
 
     public static void main(String[] args) throws Throwable {
         if (args.length < 2) {
@@ -32,12 +31,14 @@ public final class ParentWatchdog {
             System.err.println("lahar-testkit: parent process " + parentPid + " is gone; not starting");
             System.exit(PARENT_GONE_EXIT);
         }
-        Thread watcher = new Thread(() -> {
-            // onExit() of a non-child process is implemented by polling; the join is all we need.
-            parent.get().onExit().join();
-            System.err.println("lahar-testkit: parent process " + parentPid + " exited; stopping");
-            System.exit(PARENT_GONE_EXIT);
-        }, "lahar-parent-watchdog");
+        Thread watcher = new Thread(
+                () -> {
+                    // onExit() of a non-child process is implemented by polling; the join is all we need.
+                    parent.get().onExit().join();
+                    System.err.println("lahar-testkit: parent process " + parentPid + " exited; stopping");
+                    System.exit(PARENT_GONE_EXIT);
+                },
+                "lahar-parent-watchdog");
         watcher.setDaemon(true);
         watcher.start();
 

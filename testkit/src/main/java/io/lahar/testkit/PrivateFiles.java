@@ -12,8 +12,7 @@ import java.util.Properties;
 /** Secrets the testkit makes and the files that hold them: owner-only from the first byte. */
 final class PrivateFiles {
 
-    private PrivateFiles() {
-    }
+    private PrivateFiles() {}
 
     /** A random secret, 36 hex digits. */
     static String secret() {

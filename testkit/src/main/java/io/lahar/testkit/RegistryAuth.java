@@ -31,7 +31,8 @@ public record RegistryAuth(String username, String password, Path file) {
                 Properties p = new Properties();
                 p.setProperty("username", USER);
                 p.setProperty("password", PrivateFiles.secret());
-                PrivateFiles.write(file, p, "Credentials of the schema registry (lahar-testkit); every client needs them.");
+                PrivateFiles.write(
+                        file, p, "Credentials of the schema registry (lahar-testkit); every client needs them.");
             }
             Properties p = new Properties();
             try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -45,7 +46,8 @@ public record RegistryAuth(String username, String password, Path file) {
 
     /** {@code Authorization: Basic ...}. */
     public String basicHeader() {
-        return "Basic " + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return "Basic "
+                + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     /** The registry's runtime config: basic authentication for every API call, or nothing (an open registry). */
@@ -65,10 +67,8 @@ public record RegistryAuth(String username, String password, Path file) {
         PrivateFiles.write(file, p, "Written by lahar-testkit on every start.");
     }
 
-
     @Override
     public String toString() {
         return "RegistryAuth[username=" + username + ", password=***, file=" + file + "]";
     }
-
 }

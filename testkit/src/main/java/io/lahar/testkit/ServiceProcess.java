@@ -30,7 +30,8 @@ import java.util.jar.JarFile;
 public final class ServiceProcess implements AutoCloseable {
 
     // Any certificate: only this test's own loopback processes are asked (the kube-emulator serves TLS).
-    private static final HttpClient HTTP = LoopbackTls.client().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            LoopbackTls.client().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
     private static final String QUARKUS_READY = "/q/health/ready";
@@ -44,8 +45,8 @@ public final class ServiceProcess implements AutoCloseable {
     private final String scheme;
     private final String livePath;
 
-    private ServiceProcess(String name, int port, Path log, Process process, String readyPath, String livePath,
-                           String scheme) {
+    private ServiceProcess(
+            String name, int port, Path log, Process process, String readyPath, String livePath, String scheme) {
         this.scheme = scheme;
         this.name = name;
         this.port = port;
@@ -72,19 +73,27 @@ public final class ServiceProcess implements AutoCloseable {
      * Returns at once (see {@link #awaitReady}); a log of the same name is appended to, so a program
      * started again after a kill continues its log.
      */
-    public static ServiceProcess startProgram(String name, Path jar, int port, List<String> args, String healthPath,
-                                              Path dir) {
+    public static ServiceProcess startProgram(
+            String name, Path jar, int port, List<String> args, String healthPath, Path dir) {
         return launch(name, jar, port, List.of(), args, healthPath, healthPath, dir, "http");
     }
 
     /** As {@link #startProgram}, for a program that serves HTTPS (with a certificate of its own making). */
-    public static ServiceProcess startTlsProgram(String name, Path jar, int port, List<String> args, String healthPath,
-                                                 Path dir) {
+    public static ServiceProcess startTlsProgram(
+            String name, Path jar, int port, List<String> args, String healthPath, Path dir) {
         return launch(name, jar, port, List.of(), args, healthPath, healthPath, dir, "https");
     }
 
-    private static ServiceProcess launch(String name, Path jar, int port, List<String> options, List<String> args,
-                                         String readyPath, String livePath, Path dir, String scheme) {
+    private static ServiceProcess launch(
+            String name,
+            Path jar,
+            int port,
+            List<String> options,
+            List<String> args,
+            String readyPath,
+            String livePath,
+            Path dir,
+            String scheme) {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " does not exist: package the services first "
                     + "(mvn -pl streams-app,scheduler-service,k8s-bridge,kube-emulator -am package -DskipTests)");
@@ -100,8 +109,11 @@ public final class ServiceProcess implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             Path log = dir.resolve(name + ".log");
-            Files.writeString(log, "=== " + String.join(" ", command) + System.lineSeparator(),
-                    StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+            Files.writeString(
+                    log,
+                    "=== " + String.join(" ", command) + System.lineSeparator(),
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -135,7 +147,11 @@ public final class ServiceProcess implements AutoCloseable {
             if (manifest.getValue("Enable-Native-Access") != null) {
                 args.add("--enable-native-access=ALL-UNNAMED");
             }
-            Path watchdog = Path.of(ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path watchdog = Path.of(ParentWatchdog.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             args.add("-cp");
             args.add(watchdog + File.pathSeparator + jar);
             args.add(ParentWatchdog.class.getName());
@@ -151,7 +167,9 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** The JDK that runs this test, so the services run on the same one. */
     public static String javaExecutable() {
-        return ProcessHandle.current().info().command()
+        return ProcessHandle.current()
+                .info()
+                .command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
@@ -183,8 +201,12 @@ public final class ServiceProcess implements AutoCloseable {
     /** The body of {@code GET path}, or {@code null} when the service does not answer 200. */
     public String get(String path) {
         try {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(3))
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(uri(path))
+                            .timeout(Duration.ofSeconds(3))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 ? response.body() : null;
         } catch (IOException e) {
             return null;
@@ -200,12 +222,16 @@ public final class ServiceProcess implements AutoCloseable {
         String last = "no answer";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException(name + " exited with " + process.exitValue() + " before it was ready\n"
-                        + logTail(60));
+                throw new IllegalStateException(
+                        name + " exited with " + process.exitValue() + " before it was ready\n" + logTail(60));
             }
             try {
-                HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(3))
-                        .GET().build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = HTTP.send(
+                        HttpRequest.newBuilder(ready)
+                                .timeout(Duration.ofSeconds(3))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200) {
                     return this;
                 }
@@ -218,7 +244,8 @@ public final class ServiceProcess implements AutoCloseable {
             }
             sleep(250);
         }
-        throw new IllegalStateException(name + " not up at " + path + " after " + timeout + " (last: " + last + ")\n" + logTail(60));
+        throw new IllegalStateException(
+                name + " not up at " + path + " after " + timeout + " (last: " + last + ")\n" + logTail(60));
     }
 
     public URI uri(String path) {
@@ -276,7 +303,9 @@ public final class ServiceProcess implements AutoCloseable {
     public String logTail(int lines) {
         try {
             // Decoded leniently: a log may hold any bytes.
-            List<String> all = new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList();
+            List<String> all = new String(Files.readAllBytes(log), StandardCharsets.UTF_8)
+                    .lines()
+                    .toList();
             return "--- last " + Math.min(lines, all.size()) + " lines of " + log + " ---" + System.lineSeparator()
                     + String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
         } catch (IOException | UncheckedIOException e) {

@@ -108,7 +108,8 @@ public final class TcpProxy implements AutoCloseable {
     private void pipe(Socket from, Socket to) {
         Thread.ofPlatform().daemon().start(() -> {
             byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            try (InputStream in = from.getInputStream();
+                    OutputStream out = to.getOutputStream()) {
                 for (int n; (n = in.read(buffer)) >= 0; ) {
                     out.write(buffer, 0, n);
                     out.flush();

@@ -14,5 +14,4 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Documented
 @Inherited
 @ExtendWith(LaharInfraExtension.class)
-public @interface WithLaharInfra {
-}
+public @interface WithLaharInfra {}

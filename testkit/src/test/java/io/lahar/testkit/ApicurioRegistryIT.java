@@ -21,23 +21,28 @@ class ApicurioRegistryIT {
         long firstPid;
         try (ApicurioRegistry registry = ApicurioRegistry.start(dir, true)) {
             firstPid = registry.pid();
-            System.out.printf("apicurio registry (persistent, fresh): started in %d ms, RSS %d MB%n",
+            System.out.printf(
+                    "apicurio registry (persistent, fresh): started in %d ms, RSS %d MB%n",
                     registry.startupTime().toMillis(), registry.rssBytes().orElse(0) / (1024 * 1024));
             Ccompat.Answer answer = new Ccompat(registry.ccompatUrl()).register("queues-value", SCHEMA);
             assertThat(answer.status()).isEqualTo(200);
             id = answer.body().get("id").asInt();
         }
-        assertThat(ProcessHandle.of(firstPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-        assertThat(dir.resolve("registry")).isDirectoryContaining(p -> p.getFileName().toString().startsWith("registry-db"));
+        assertThat(ProcessHandle.of(firstPid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
+        assertThat(dir.resolve("registry"))
+                .isDirectoryContaining(p -> p.getFileName().toString().startsWith("registry-db"));
 
         try (ApicurioRegistry registry = ApicurioRegistry.start(dir, true)) {
-            System.out.printf("apicurio registry (persistent, restart): started in %d ms, RSS %d MB%n",
+            System.out.printf(
+                    "apicurio registry (persistent, restart): started in %d ms, RSS %d MB%n",
                     registry.startupTime().toMillis(), registry.rssBytes().orElse(0) / (1024 * 1024));
             Ccompat ccompat = new Ccompat(registry.ccompatUrl());
             Ccompat.Answer latest = ccompat.get("/subjects/queues-value/versions/latest");
             assertThat(latest.status()).isEqualTo(200);
             assertThat(latest.body().get("id").asInt()).isEqualTo(id);
-            assertThat(ccompat.get("/config").body().get("compatibilityLevel").asText()).isEqualTo("BACKWARD");
+            assertThat(ccompat.get("/config").body().get("compatibilityLevel").asText())
+                    .isEqualTo("BACKWARD");
         }
     }
 
@@ -56,7 +61,9 @@ class ApicurioRegistryIT {
             registry.close();
         }
         assertThat(registry.isAlive()).isFalse();
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-        assertThat(dir.resolve("registry")).isDirectoryNotContaining(p -> p.getFileName().toString().startsWith("registry-db"));
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
+        assertThat(dir.resolve("registry"))
+                .isDirectoryNotContaining(p -> p.getFileName().toString().startsWith("registry-db"));
     }
 }

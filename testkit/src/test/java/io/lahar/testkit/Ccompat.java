@@ -16,15 +16,15 @@ final class Ccompat {
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 
     private final String baseUrl;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     Ccompat(String baseUrl) {
         this.baseUrl = baseUrl;
     }
 
     /** An HTTP answer with its status and parsed JSON body. */
-    record Answer(int status, JsonNode body) {
-    }
+    record Answer(int status, JsonNode body) {}
 
     Answer register(String subject, String avroSchema) {
         String body = JSON.createObjectNode().put("schema", avroSchema).toString();

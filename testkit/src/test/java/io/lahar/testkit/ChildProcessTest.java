@@ -16,13 +16,25 @@ class ChildProcessTest {
     Path dir;
 
     private static Path testClasses() throws Exception {
-        return Path.of(Sleeper.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return Path.of(Sleeper.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
     }
 
     private ChildProcess sleeper(String name, Duration grace, String... args) throws Exception {
-        ChildProcess child = ChildProcess.startJava(name, List.of("-Xmx32m", "-XX:+UseSerialGC"),
-                List.of(testClasses()), Sleeper.class.getName(), List.of(args), dir, dir.resolve(name + ".log"), grace);
-        await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(child.logFile()).contains("sleeper up"));
+        ChildProcess child = ChildProcess.startJava(
+                name,
+                List.of("-Xmx32m", "-XX:+UseSerialGC"),
+                List.of(testClasses()),
+                Sleeper.class.getName(),
+                List.of(args),
+                dir,
+                dir.resolve(name + ".log"),
+                grace);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Files.readString(child.logFile()).contains("sleeper up"));
         return child;
     }
 
@@ -30,12 +42,14 @@ class ChildProcessTest {
     void closeStopsTheProcessWithSigterm() throws Exception {
         ChildProcess child = sleeper("polite", Duration.ofSeconds(20));
         long pid = child.pid();
-        assertThat(ProcessHandle.of(pid)).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
+        assertThat(ProcessHandle.of(pid))
+                .hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
 
         long began = System.nanoTime();
         child.close();
 
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
         assertThat(child.isAlive()).isFalse();
         // SIGTERM sufficed: nowhere near the 20 s grace period.
         assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(10));
@@ -48,7 +62,8 @@ class ChildProcessTest {
 
         child.close();
 
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
     }
 
     @Test
@@ -75,12 +90,19 @@ class ChildProcessTest {
     void aChildExitsByItselfWhenItsParentIsKilled() throws Exception {
         // A stand-in parent we can SIGKILL: the child watches it instead of this JVM.
         Process parent = new ProcessBuilder("sleep", "600").start();
-        List<String> command = List.of(Launcher.javaExecutable().toString(), "-Xmx32m", "-cp",
+        List<String> command = List.of(
+                Launcher.javaExecutable().toString(),
+                "-Xmx32m",
+                "-cp",
                 testClasses() + java.io.File.pathSeparator + Launcher.ownClassesLocation(),
-                ParentWatchdog.class.getName(), Long.toString(parent.pid()), Sleeper.class.getName(), "stubborn-not");
-        try (ChildProcess child = ChildProcess.start("orphan", command, dir, dir.resolve("orphan.log"),
-                Duration.ofSeconds(5))) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(child.logFile()).contains("sleeper up"));
+                ParentWatchdog.class.getName(),
+                Long.toString(parent.pid()),
+                Sleeper.class.getName(),
+                "stubborn-not");
+        try (ChildProcess child =
+                ChildProcess.start("orphan", command, dir, dir.resolve("orphan.log"), Duration.ofSeconds(5))) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> Files.readString(child.logFile()).contains("sleeper up"));
             assertThat(child.isAlive()).isTrue();
 
             parent.destroyForcibly().waitFor();
@@ -97,10 +119,16 @@ class ChildProcessTest {
     void theWatchdogRefusesToStartWhenTheParentIsAlreadyGone() throws Exception {
         Process parent = new ProcessBuilder("true").start();
         parent.waitFor();
-        List<String> command = List.of(Launcher.javaExecutable().toString(), "-Xmx32m", "-cp",
+        List<String> command = List.of(
+                Launcher.javaExecutable().toString(),
+                "-Xmx32m",
+                "-cp",
                 testClasses() + java.io.File.pathSeparator + Launcher.ownClassesLocation(),
-                ParentWatchdog.class.getName(), Long.toString(parent.pid()), Sleeper.class.getName());
-        try (ChildProcess child = ChildProcess.start("late", command, dir, dir.resolve("late.log"), Duration.ofSeconds(5))) {
+                ParentWatchdog.class.getName(),
+                Long.toString(parent.pid()),
+                Sleeper.class.getName());
+        try (ChildProcess child =
+                ChildProcess.start("late", command, dir, dir.resolve("late.log"), Duration.ofSeconds(5))) {
             assertThat(child.waitFor(Duration.ofSeconds(30))).isTrue();
             assertThat(child.exitValue()).isEqualTo(ParentWatchdog.PARENT_GONE_EXIT);
             assertThat(Files.readString(child.logFile())).doesNotContain("sleeper up");

@@ -80,12 +80,15 @@ class ExactlyOnceStreamsIT {
             try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerConfig)) {
                 consumer.subscribe(List.of(output));
                 await().atMost(Duration.ofSeconds(120)).pollInSameThread().until(() -> {
-                    consumer.poll(Duration.ofMillis(200)).forEach(r ->
-                            countsByJob.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value()));
+                    consumer.poll(Duration.ofMillis(200))
+                            .forEach(r -> countsByJob
+                                    .computeIfAbsent(r.key(), k -> new ArrayList<>())
+                                    .add(r.value()));
                     return countsByJob.values().stream().mapToInt(List::size).sum() >= 4;
                 });
             }
-            assertThat(countsByJob).containsEntry("default/a", List.of("1", "2", "3"))
+            assertThat(countsByJob)
+                    .containsEntry("default/a", List.of("1", "2", "3"))
                     .containsEntry("default/b", List.of("1"));
         }
     }

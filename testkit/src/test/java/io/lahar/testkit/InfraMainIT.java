@@ -34,15 +34,29 @@ class InfraMainIT {
     }
 
     private Process launch(String... options) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Launcher.javaExecutable().toString(), "-Xmx128m", "-cp",
-                Launcher.ownClassesLocation() + File.pathSeparator + String.join(File.pathSeparator,
-                        Launcher.kafkaClasspath().stream().map(Path::toString).toList()),
-                InfraMain.class.getName(), "start", "--dir", dir.toString()));
+        List<String> command = new ArrayList<>(List.of(
+                Launcher.javaExecutable().toString(),
+                "-Xmx128m",
+                "-cp",
+                Launcher.ownClassesLocation()
+                        + File.pathSeparator
+                        + String.join(
+                                File.pathSeparator,
+                                Launcher.kafkaClasspath().stream()
+                                        .map(Path::toString)
+                                        .toList()),
+                InfraMain.class.getName(),
+                "start",
+                "--dir",
+                dir.toString()));
         command.addAll(List.of(options));
-        infra = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("infra.out").toFile()).start();
+        infra = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("infra.out").toFile())
+                .start();
         Path env = dir.resolve("infra.env");
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(200))
+        await().atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> Files.exists(env) || !infra.isAlive());
         assertThat(infra.isAlive()).as("infra died: %s", output()).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> output().contains("READY "));
@@ -65,16 +79,23 @@ class InfraMainIT {
     void startsBothPrintsTheirAddressesAndStopsThemOnSigterm() throws Exception {
         Process process = launch("--persistent");
         Properties env = env();
-        System.out.println("InfraMain: " + output().lines().filter(l -> l.startsWith("READY")).findFirst().orElse(""));
-        assertThat(output()).contains("KAFKA_BOOTSTRAP=" + env.getProperty("KAFKA_BOOTSTRAP"))
+        System.out.println("InfraMain: "
+                + output().lines()
+                        .filter(l -> l.startsWith("READY"))
+                        .findFirst()
+                        .orElse(""));
+        assertThat(output())
+                .contains("KAFKA_BOOTSTRAP=" + env.getProperty("KAFKA_BOOTSTRAP"))
                 .contains("REGISTRY_URL=" + env.getProperty("REGISTRY_URL"));
         assertThat(env.getProperty("INFRA_PID")).isEqualTo(Long.toString(process.pid()));
 
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                env.getProperty("KAFKA_BOOTSTRAP")))) {
-            assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.getProperty("KAFKA_BOOTSTRAP")))) {
+            assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS))
+                    .hasSize(1);
         }
-        assertThat(new Ccompat(env.getProperty("CCOMPAT_URL")).get("/subjects").status()).isEqualTo(200);
+        assertThat(new Ccompat(env.getProperty("CCOMPAT_URL")).get("/subjects").status())
+                .isEqualTo(200);
         List<ProcessHandle> children = process.toHandle().children().toList();
         assertThat(children).hasSize(2);
 
@@ -85,7 +106,8 @@ class InfraMainIT {
         assertThat(children).noneMatch(ProcessHandle::isAlive);
         assertThat(dir.resolve("infra.env")).doesNotExist();
         assertThat(dir.resolve("kafka/meta.properties")).isRegularFile();
-        assertThat(dir.resolve("registry")).isDirectoryContaining(p -> p.getFileName().toString().startsWith("registry-db"));
+        assertThat(dir.resolve("registry"))
+                .isDirectoryContaining(p -> p.getFileName().toString().startsWith("registry-db"));
     }
 
     @Test
@@ -102,9 +124,14 @@ class InfraMainIT {
 
     @Test
     void badArgumentsExitWithUsage() throws Exception {
-        Process process = new ProcessBuilder(Launcher.javaExecutable().toString(), "-cp",
-                Launcher.ownClassesLocation().toString(), InfraMain.class.getName(), "start")
-                .redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(
+                        Launcher.javaExecutable().toString(),
+                        "-cp",
+                        Launcher.ownClassesLocation().toString(),
+                        InfraMain.class.getName(),
+                        "start")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).isEqualTo(2);

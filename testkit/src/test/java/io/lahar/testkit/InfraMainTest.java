@@ -11,8 +11,17 @@ class InfraMainTest {
     @Test
     void parsesEveryOption() {
         InfraMain.Options options = InfraMain.parse(new String[] {
-                "start", "--dir", "/tmp/x", "--kafka-port", "9092", "--registry-port", "8081", "--persistent",
-                "--secure-registry", "--prefer-ports"});
+            "start",
+            "--dir",
+            "/tmp/x",
+            "--kafka-port",
+            "9092",
+            "--registry-port",
+            "8081",
+            "--persistent",
+            "--secure-registry",
+            "--prefer-ports"
+        });
         assertThat(options).isEqualTo(new InfraMain.Options(Path.of("/tmp/x"), 9092, 8081, true, true, true));
     }
 
@@ -40,10 +49,11 @@ class InfraMainTest {
     @Test
     void theEnvironmentNamesEveryAddress() {
         LaharInfra infra = LaharInfra.external("127.0.0.1:9092", "http://127.0.0.1:8081");
-        assertThat(InfraMain.environment(infra)).containsExactly(
-                "KAFKA_BOOTSTRAP=127.0.0.1:9092",
-                "REGISTRY_URL=http://127.0.0.1:8081/apis/registry/v3",
-                "CCOMPAT_URL=http://127.0.0.1:8081/apis/ccompat/v7",
-                "INFRA_PID=" + ProcessHandle.current().pid());
+        assertThat(InfraMain.environment(infra))
+                .containsExactly(
+                        "KAFKA_BOOTSTRAP=127.0.0.1:9092",
+                        "REGISTRY_URL=http://127.0.0.1:8081/apis/registry/v3",
+                        "CCOMPAT_URL=http://127.0.0.1:8081/apis/ccompat/v7",
+                        "INFRA_PID=" + ProcessHandle.current().pid());
     }
 }

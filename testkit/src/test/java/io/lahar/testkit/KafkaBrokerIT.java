@@ -31,10 +31,12 @@ class KafkaBrokerIT {
     @Test
     void aPreferredPortInUseGivesWayToAFreeOne() throws Exception {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
-             KafkaBroker broker = KafkaBroker.start(dir, taken.getLocalPort(), true)) {
+                KafkaBroker broker = KafkaBroker.start(dir, taken.getLocalPort(), true)) {
             assertThat(broker.port()).isNotEqualTo(taken.getLocalPort());
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(1);
+            try (Admin admin =
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS))
+                        .hasSize(1);
             }
         }
     }
@@ -45,28 +47,40 @@ class KafkaBrokerIT {
         long firstPid;
         try (KafkaBroker broker = KafkaBroker.start(dir)) {
             firstPid = broker.pid();
-            System.out.printf("kafka broker (fresh dir): started in %d ms, RSS %d MB%n",
+            System.out.printf(
+                    "kafka broker (fresh dir): started in %d ms, RSS %d MB%n",
                     broker.startupTime().toMillis(), broker.rssBytes().orElse(0) / (1024 * 1024));
             assertThat(dir.resolve("kafka/meta.properties")).isRegularFile();
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            try (Admin admin =
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
             }
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-                producer.send(new ProducerRecord<>(topic, 1, "default/job", "kept")).get(30, TimeUnit.SECONDS);
+                producer.send(new ProducerRecord<>(topic, 1, "default/job", "kept"))
+                        .get(30, TimeUnit.SECONDS);
             }
         }
-        assertThat(ProcessHandle.of(firstPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(firstPid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
 
         try (KafkaBroker broker = KafkaBroker.start(dir)) {
-            System.out.printf("kafka broker (restart): started in %d ms, RSS %d MB%n",
+            System.out.printf(
+                    "kafka broker (restart): started in %d ms, RSS %d MB%n",
                     broker.startupTime().toMillis(), broker.rssBytes().orElse(0) / (1024 * 1024));
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            try (Admin admin =
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
                 assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains(topic);
-                assertThat(admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
-                        .get(topic).partitions()).hasSize(2);
+                assertThat(admin.describeTopics(List.of(topic))
+                                .allTopicNames()
+                                .get(30, TimeUnit.SECONDS)
+                                .get(topic)
+                                .partitions())
+                        .hasSize(2);
             }
             List<String> values = new ArrayList<>();
             try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
@@ -89,13 +103,15 @@ class KafkaBrokerIT {
     void aBrokerLeftRunningIsReapedOnClose() {
         KafkaBroker broker = KafkaBroker.start(dir);
         long pid = broker.pid();
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isTrue();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .isTrue();
         assertThat(broker.isAlive()).isTrue();
 
         broker.close();
 
         assertThat(broker.isAlive()).isFalse();
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
         assertThat(broker.logFile()).isRegularFile();
     }
 

@@ -32,10 +32,14 @@ class LaharInfraIT {
 
     @BeforeAll
     static void report(LaharInfra infra) {
-        infra.broker().ifPresent(b -> System.out.printf("kafka broker: started in %d ms, RSS %d MB%n",
-                b.startupTime().toMillis(), b.rssBytes().orElse(0) / (1024 * 1024)));
-        infra.registry().ifPresent(r -> System.out.printf("apicurio registry: started in %d ms, RSS %d MB%n",
-                r.startupTime().toMillis(), r.rssBytes().orElse(0) / (1024 * 1024)));
+        infra.broker()
+                .ifPresent(b -> System.out.printf(
+                        "kafka broker: started in %d ms, RSS %d MB%n",
+                        b.startupTime().toMillis(), b.rssBytes().orElse(0) / (1024 * 1024)));
+        infra.registry()
+                .ifPresent(r -> System.out.printf(
+                        "apicurio registry: started in %d ms, RSS %d MB%n",
+                        r.startupTime().toMillis(), r.rssBytes().orElse(0) / (1024 * 1024)));
     }
 
     @Test
@@ -98,9 +102,12 @@ class LaharInfraIT {
         infra.createTopics(4, topic);
         infra.createTopics(2, topic);
         try (Admin admin = Admin.create(infra.kafkaClientConfig())) {
-            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get(topic);
-            assertThat(description.partitions()).hasSize(4)
+            TopicDescription description = admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(topic);
+            assertThat(description.partitions())
+                    .hasSize(4)
                     .allSatisfy(p -> assertThat(p.leader()).isNotNull());
         }
     }
@@ -115,7 +122,8 @@ class LaharInfraIT {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig)) {
             var sent = producer.send(new ProducerRecord<>(topic, "k", "v"));
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> sent.get(30, TimeUnit.SECONDS))
-                    .cause().isInstanceOf(org.apache.kafka.common.errors.TimeoutException.class)
+                    .cause()
+                    .isInstanceOf(org.apache.kafka.common.errors.TimeoutException.class)
                     .hasMessageContaining("not present in metadata");
         }
         try (Admin admin = Admin.create(infra.kafkaClientConfig())) {
@@ -152,12 +160,12 @@ class LaharInfraIT {
     @Test
     void theGlobalCompatibilityIsBackward(LaharInfra infra) {
         Ccompat registry = new Ccompat(infra.ccompatUrl());
-        assertThat(registry.get("/config").body().get("compatibilityLevel").asText()).isEqualTo("BACKWARD");
+        assertThat(registry.get("/config").body().get("compatibilityLevel").asText())
+                .isEqualTo("BACKWARD");
 
         String subject = "evolve-" + UUID.randomUUID() + "-value";
         assertThat(registry.register(subject, """
-                {"type":"record","name":"PodEvent","fields":[{"name":"pod","type":"string"}]}""").status())
-                .isEqualTo(200);
+                {"type":"record","name":"PodEvent","fields":[{"name":"pod","type":"string"}]}""").status()).isEqualTo(200);
         // A new field without a default cannot read old records: rejected.
         Ccompat.Answer breaking = registry.register(subject, """
                 {"type":"record","name":"PodEvent","fields":[{"name":"pod","type":"string"},
@@ -173,9 +181,12 @@ class LaharInfraIT {
 
     @Test
     void apicuriosOwnApiAnswersAtTheRegistryUrl(LaharInfra infra) throws Exception {
-        HttpResponse<String> info = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create(infra.registryUrl() + "/system/info")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> info = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(infra.registryUrl() + "/system/info"))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(info.statusCode()).isEqualTo(200);
         assertThat(info.body()).contains("3.3.3");
     }

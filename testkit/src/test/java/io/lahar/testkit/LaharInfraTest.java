@@ -13,8 +13,13 @@ class LaharInfraTest {
 
     @Test
     void registryUrlsAreNormalisedToTheV3ApiAndTheCcompatOneIsDerived() {
-        for (String given : new String[] {"http://h:1", "http://h:1/", "http://h:1/apis/registry/v3",
-                "http://h:1/apis/registry/v3/", "http://h:1/apis/ccompat/v7"}) {
+        for (String given : new String[] {
+            "http://h:1",
+            "http://h:1/",
+            "http://h:1/apis/registry/v3",
+            "http://h:1/apis/registry/v3/",
+            "http://h:1/apis/ccompat/v7"
+        }) {
             LaharInfra infra = LaharInfra.external("h:9", given);
             assertThat(infra.registryUrl()).as(given).isEqualTo("http://h:1/apis/registry/v3");
             assertThat(infra.ccompatUrl()).as(given).isEqualTo("http://h:1/apis/ccompat/v7");
@@ -55,7 +60,8 @@ class LaharInfraTest {
             assertThat(LaharInfraTestResource.properties(shared))
                     .containsEntry("kafka.bootstrap.servers", "127.0.0.1:1")
                     .containsEntry("quarkus.kafka-streams.bootstrap-servers", "127.0.0.1:1")
-                    .containsEntry("mp.messaging.connector.smallrye-kafka.apicurio.registry.url",
+                    .containsEntry(
+                            "mp.messaging.connector.smallrye-kafka.apicurio.registry.url",
                             "http://127.0.0.1:2/apis/registry/v3")
                     .containsEntry("apicurio.registry.url", "http://127.0.0.1:2/apis/registry/v3");
         } finally {

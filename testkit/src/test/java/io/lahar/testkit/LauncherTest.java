@@ -14,7 +14,8 @@ class LauncherTest {
     void theBuildRecordedTheBrokerClasspathWithKafkaAndALoggingBinding() {
         List<Path> jars = Launcher.kafkaClasspath();
         assertThat(jars).allMatch(Files::isRegularFile);
-        assertThat(jars).extracting(p -> p.getFileName().toString())
+        assertThat(jars)
+                .extracting(p -> p.getFileName().toString())
                 .anyMatch(n -> n.startsWith("kafka_2.13-" + Launcher.buildProperty("kafka.version")))
                 .anyMatch(n -> n.startsWith("log4j-slf4j2-impl-"))
                 .anyMatch(n -> n.startsWith("log4j-core-"))
@@ -26,17 +27,20 @@ class LauncherTest {
     void theBuildUnpackedTheRegistryDistribution() {
         Path dir = Launcher.registryDistribution();
         assertThat(dir.resolve("quarkus-run.jar")).isRegularFile();
-        assertThat(dir.resolve("app/apicurio-registry-app-" + Launcher.buildProperty("apicurio.registry.version")
-                + ".jar")).isRegularFile();
+        assertThat(dir.resolve(
+                        "app/apicurio-registry-app-" + Launcher.buildProperty("apicurio.registry.version") + ".jar"))
+                .isRegularFile();
     }
 
     @Test
     void childrenFindTheWatchdogInTheTestkitsClasses() {
         Path location = Launcher.ownClassesLocation();
         assertThat(Files.isRegularFile(location)
-                || Files.isRegularFile(location.resolve("io/lahar/testkit/ParentWatchdog.class"))).isTrue();
+                        || Files.isRegularFile(location.resolve("io/lahar/testkit/ParentWatchdog.class")))
+                .isTrue();
         assertThat(Path.of(Launcher.buildProperty("testkit.classes.dir"))
-                .resolve("io/lahar/testkit/ParentWatchdog.class")).isRegularFile();
+                        .resolve("io/lahar/testkit/ParentWatchdog.class"))
+                .isRegularFile();
     }
 
     @Test
@@ -61,7 +65,8 @@ class LauncherTest {
 
     @Test
     void portConflictsAreRecognisedInLogs() {
-        assertThat(Launcher.mentionsPortInUse("java.net.BindException: Address already in use")).isTrue();
+        assertThat(Launcher.mentionsPortInUse("java.net.BindException: Address already in use"))
+                .isTrue();
         assertThat(Launcher.mentionsPortInUse("Port already bound: 8080")).isTrue();
         assertThat(Launcher.mentionsPortInUse("OutOfMemoryError")).isFalse();
     }

@@ -31,17 +31,21 @@ import org.junit.jupiter.api.Test;
  */
 class SecureListenerIT {
 
-    private final LaharInfra.Secure secure = LaharInfra.shared().secure().orElseThrow(
-            () -> new AssertionError("the shared broker has no SASL_SSL listener (bin/test passes it as "
+    private final LaharInfra.Secure secure = LaharInfra.shared()
+            .secure()
+            .orElseThrow(() -> new AssertionError("the shared broker has no SASL_SSL listener (bin/test passes it as "
                     + LaharInfra.KAFKA_SECURE_BOOTSTRAP_PROPERTY + ")"));
 
     @Test
     void aClientWithTheSettingsProducesAndConsumesOverSaslSsl() throws Exception {
         String topic = "secure-" + System.nanoTime();
         Map<String, Object> config = secure.clientConfig();
-        assertThat(config).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512");
+        assertThat(config)
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512");
         assertThat(Files.getPosixFilePermissions(secure.clientConfigFile()))
-                .as("the file holds the password").isEqualTo(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
+                .as("the file holds the password")
+                .isEqualTo(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
         try (Admin admin = Admin.create(config)) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
@@ -72,8 +76,10 @@ class SecureListenerIT {
     @Test
     void aClientWithAWrongPasswordIsRefused() {
         Map<String, Object> config = secure.clientConfig();
-        config.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
-                + " username=\"lahar\" password=\"guessed\";");
+        config.put(
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                        + " username=\"lahar\" password=\"guessed\";");
         assertThatThrownBy(() -> describe(config)).hasRootCauseInstanceOf(SaslAuthenticationException.class);
     }
 

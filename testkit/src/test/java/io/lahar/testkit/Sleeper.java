@@ -6,8 +6,7 @@ package io.lahar.testkit;
  */
 public final class Sleeper {
 
-    private Sleeper() {
-    }
+    private Sleeper() {}
 
     public static void main(String[] args) throws InterruptedException {
         if (args.length > 0 && args[0].equals("stubborn")) {

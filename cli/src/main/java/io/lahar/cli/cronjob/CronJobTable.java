@@ -3,7 +3,6 @@ package io.lahar.cli.cronjob;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.flow.Age;
 import io.lahar.cli.job.JobTable;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -13,18 +12,26 @@ import java.util.List;
  */
 public final class CronJobTable {
 
-    static final List<String> HEADERS = List.of("Name", "Namespace", "Schedule", "Timezone", "Suspend", "Active",
-            "Last-Schedule", "Next-Schedule", "Age");
+    static final List<String> HEADERS = List.of(
+            "Name", "Namespace", "Schedule", "Timezone", "Suspend", "Active", "Last-Schedule", "Next-Schedule", "Age");
 
-    private CronJobTable() {
-    }
+    private CronJobTable() {}
 
     /** The table of {@code rows} (GET /api/v1/cronjobs); {@code No resources found} when there are none. */
     public static String format(JsonNode rows, Instant now) {
-        return JobTable.rows(rows, HEADERS, row -> List.of(row.path("name").asText(""), row.path("namespace").asText(""),
-                row.path("schedule").asText(""), text(row.path("timeZone")), Boolean.toString(row.path("suspend").asBoolean(false)),
-                Integer.toString(row.path("active").asInt(0)), ago(row.path("lastScheduleTime"), now),
-                text(row.path("nextScheduleTime")), Age.since(row.path("creationTimestamp").asText(""), now)));
+        return JobTable.rows(
+                rows,
+                HEADERS,
+                row -> List.of(
+                        row.path("name").asText(""),
+                        row.path("namespace").asText(""),
+                        row.path("schedule").asText(""),
+                        text(row.path("timeZone")),
+                        Boolean.toString(row.path("suspend").asBoolean(false)),
+                        Integer.toString(row.path("active").asInt(0)),
+                        ago(row.path("lastScheduleTime"), now),
+                        text(row.path("nextScheduleTime")),
+                        Age.since(row.path("creationTimestamp").asText(""), now)));
     }
 
     private static String text(JsonNode value) {

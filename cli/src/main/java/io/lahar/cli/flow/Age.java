@@ -1,7 +1,6 @@
 package io.lahar.cli.flow;
 
 import io.lahar.core.util.HumanDuration;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -12,8 +11,7 @@ import java.time.format.DateTimeParseException;
  */
 public final class Age {
 
-    private Age() {
-    }
+    private Age() {}
 
     /** The age of an RFC 3339 {@code timestamp} at {@code now}; {@code <unknown>} when there is none or it does not parse. */
     public static String since(String timestamp, Instant now) {

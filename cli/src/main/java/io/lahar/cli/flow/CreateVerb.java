@@ -1,21 +1,20 @@
 package io.lahar.cli.flow;
 
-import io.lahar.cli.Results;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.cli.Lahar;
+import io.lahar.cli.Results;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import picocli.CommandLine.Option;
 
 /**
  * {@code create -f FILE}: every document of the file (YAML with {@code ---} separators, a JSON
@@ -33,15 +32,21 @@ public abstract class CreateVerb extends ApiVerb {
         this.resource = resource;
     }
 
-    @Option(names = {"-f", "--filename"}, required = true, description = "The manifests (YAML, several documents allowed, or JSON).")
+    @Option(
+            names = {"-f", "--filename"},
+            required = true,
+            description = "The manifests (YAML, several documents allowed, or JSON).")
     Path file;
 
-    @Option(names = {"-n", "--namespace"}, description = "Namespace of the documents that name none (a document naming another one is not sent).")
+    @Option(
+            names = {"-n", "--namespace"},
+            description = "Namespace of the documents that name none (a document naming another one is not sent).")
     String namespace;
 
-    @Option(names = {"-o", "--output"}, description = "Print the admitted objects: json or yaml.")
+    @Option(
+            names = {"-o", "--output"},
+            description = "Print the admitted objects: json or yaml.")
     Output.Format format;
-
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
@@ -73,16 +78,21 @@ public abstract class CreateVerb extends ApiVerb {
             ObjectNode manifest = ((ObjectNode) doc).deepCopy();
             if (namespace != null && !manifest.path("metadata").hasNonNull("namespace")) {
                 JsonNode metadata = manifest.path("metadata");
-                (metadata.isObject() ? (ObjectNode) metadata : manifest.putObject("metadata")).put("namespace", namespace);
+                (metadata.isObject() ? (ObjectNode) metadata : manifest.putObject("metadata"))
+                        .put("namespace", namespace);
             }
             LaharApi.Answer answer = api.post(resource.collection(), json(manifest), "application/json");
             if (!answer.ok()) {
-                worst = Math.max(worst, Output.error(err(), "create " + resource.kind() + " " + label(manifest), answer));
+                worst = Math.max(
+                        worst, Output.error(err(), "create " + resource.kind() + " " + label(manifest), answer));
                 continue;
             }
             JsonNode created = Output.parse(answer.body());
             if (format == null) {
-                out().println(Results.line("Created", resource.kind(), label(created.path("metadata").isObject() ? created : manifest)));
+                out().println(Results.line(
+                        "Created",
+                        resource.kind(),
+                        label(created.path("metadata").isObject() ? created : manifest)));
             } else {
                 if (printed && format == Output.Format.yaml) {
                     out().println("---");
@@ -97,7 +107,8 @@ public abstract class CreateVerb extends ApiVerb {
     /** Why a document is not sent, or null: it must be a mapping of this kind, in the namespace asked for. */
     private String problem(JsonNode doc) {
         if (!doc.isObject()) {
-            return "a manifest must be a mapping, found " + doc.getNodeType().name().toLowerCase();
+            return "a manifest must be a mapping, found "
+                    + doc.getNodeType().name().toLowerCase();
         }
         String kind = doc.path("kind").asText("");
         if (!kind.equals(resource.kind())) {

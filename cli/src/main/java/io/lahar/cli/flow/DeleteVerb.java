@@ -4,10 +4,9 @@ import io.lahar.cli.Results;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
+import java.io.IOException;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.io.IOException;
 
 /**
  * {@code delete NAME}: one DELETE; the server's refusal (unknown, or a template an unfinished
@@ -25,9 +24,11 @@ public abstract class DeleteVerb extends ApiVerb {
     @Parameters(index = "0", paramLabel = "NAME", description = "The object's name.")
     String name;
 
-    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-n", "--namespace"},
+            defaultValue = "default",
+            description = "Namespace (default: ${DEFAULT-VALUE}).")
     String namespace;
-
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {

@@ -2,7 +2,6 @@ package io.lahar.cli.flow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.JobTable;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,8 +19,7 @@ public final class FlowDescription {
 
     private static final String NONE = "-";
 
-    private FlowDescription() {
-    }
+    private FlowDescription() {}
 
     public static String describe(JsonNode flow) {
         JsonNode meta = flow.path("metadata");
@@ -34,9 +32,14 @@ public final class FlowDescription {
         fields.add(List.of("Creation:", meta.path("creationTimestamp").asText("")));
         fields.add(List.of("Phase:", status.path("state").path("phase").asText("")));
         fields.add(List.of("Job Retain Policy:", spec.path("jobRetainPolicy").asText("")));
-        fields.add(List.of("Jobs:", "Pending " + status.path("pendingJobs").size() + ", Running " + status.path("runningJobs").size()
-                + ", Completed " + status.path("completedJobs").size() + ", Failed " + status.path("failedJobs").size()
-                + ", Terminated " + status.path("terminatedJobs").size() + ", Unknown " + status.path("unKnowJobs").size()));
+        fields.add(List.of(
+                "Jobs:",
+                "Pending " + status.path("pendingJobs").size() + ", Running "
+                        + status.path("runningJobs").size()
+                        + ", Completed " + status.path("completedJobs").size() + ", Failed "
+                        + status.path("failedJobs").size()
+                        + ", Terminated " + status.path("terminatedJobs").size() + ", Unknown "
+                        + status.path("unKnowJobs").size()));
         StringBuilder out = new StringBuilder(JobTable.render(fields));
         List<List<String>> jobs = jobs(name, spec, status);
         if (jobs.size() > 1) {
@@ -59,7 +62,8 @@ public final class FlowDescription {
             String job = flowName + "-" + entryName;
             List<String> targets = new ArrayList<>();
             entry.path("dependsOn").path("targets").forEach(t -> targets.add(t.asText()));
-            rows.add(jobRow(entryName, job, targets.isEmpty() ? NONE : String.join(",", targets), jobStatus(status, job)));
+            rows.add(jobRow(
+                    entryName, job, targets.isEmpty() ? NONE : String.join(",", targets), jobStatus(status, job)));
             shown.add(job);
         }
         for (JsonNode job : status.path("jobStatusList")) {
@@ -73,8 +77,16 @@ public final class FlowDescription {
 
     /** A job not created yet has no status: its cells are dashes. */
     private static List<String> jobRow(String entry, String job, String dependsOn, JsonNode js) {
-        return List.of(entry, job, dependsOn, text(js.path("state")), text(js.path("startTimestamp")),
-                text(js.path("endTimestamp")), js.isMissingNode() ? NONE : Integer.toString(js.path("restartCount").asInt(0)));
+        return List.of(
+                entry,
+                job,
+                dependsOn,
+                text(js.path("state")),
+                text(js.path("startTimestamp")),
+                text(js.path("endTimestamp")),
+                js.isMissingNode()
+                        ? NONE
+                        : Integer.toString(js.path("restartCount").asInt(0)));
     }
 
     private static JsonNode jobStatus(JsonNode status, String job) {
@@ -91,8 +103,12 @@ public final class FlowDescription {
         rows.add(List.of("Job", "Phase", "Created", "Running For", "Tasks"));
         for (Map.Entry<String, JsonNode> c : conditions.properties()) {
             JsonNode condition = c.getValue();
-            rows.add(List.of(c.getKey(), text(condition.path("phase")), text(condition.path("createTime")),
-                    text(condition.path("runningDuration")), tasks(condition.path("taskStatusCount"))));
+            rows.add(List.of(
+                    c.getKey(),
+                    text(condition.path("phase")),
+                    text(condition.path("createTime")),
+                    text(condition.path("runningDuration")),
+                    tasks(condition.path("taskStatusCount"))));
         }
         return rows;
     }

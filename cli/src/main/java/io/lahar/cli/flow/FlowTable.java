@@ -2,7 +2,6 @@ package io.lahar.cli.flow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.JobTable;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +13,10 @@ import java.util.List;
  */
 public final class FlowTable {
 
-    static final List<String> HEADERS = List.of("Name", "Namespace", "Phase", "Jobs", "Pending", "Running",
-            "Completed", "Failed", "Age");
+    static final List<String> HEADERS =
+            List.of("Name", "Namespace", "Phase", "Jobs", "Pending", "Running", "Completed", "Failed", "Age");
 
-    private FlowTable() {
-    }
+    private FlowTable() {}
 
     /** The table of {@code rows} (GET /api/v1/jobflows); {@code No resources found} when there are none. */
     public static String format(JsonNode rows, Instant now) {

@@ -4,12 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine.Option;
 
 /** {@code list}: the rows of a namespace (or all), as a table or with {@code -o} as the server sent them. */
 public abstract class ListVerb extends ApiVerb {
@@ -21,15 +20,21 @@ public abstract class ListVerb extends ApiVerb {
         this.resource = resource;
     }
 
-    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-n", "--namespace"},
+            defaultValue = "default",
+            description = "Namespace (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    @Option(names = {"-A", "--all-namespaces"}, description = "Every namespace.")
+    @Option(
+            names = {"-A", "--all-namespaces"},
+            description = "Every namespace.")
     boolean allNamespaces;
 
-    @Option(names = {"-o", "--output"}, description = "json or yaml instead of the table.")
+    @Option(
+            names = {"-o", "--output"},
+            description = "json or yaml instead of the table.")
     Output.Format format;
-
 
     /** Filters besides the namespace, name to value; null values are left out. */
     protected Map<String, String> filters() {
@@ -43,7 +48,10 @@ public abstract class ListVerb extends ApiVerb {
             return Output.error(err(), "list " + resource.plural(), answer);
         }
         JsonNode rows = Output.parse(answer.body());
-        out().print(format != null ? Output.render(rows, format) : resource.table().apply(rows, Instant.now()));
+        out().print(
+                        format != null
+                                ? Output.render(rows, format)
+                                : resource.table().apply(rows, Instant.now()));
         return 0;
     }
 

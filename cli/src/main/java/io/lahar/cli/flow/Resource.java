@@ -2,7 +2,6 @@ package io.lahar.cli.flow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.LaharApi;
-
 import java.time.Instant;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -16,8 +15,8 @@ import java.util.function.Function;
  * @param table    the list's table of the rows; the instant gives the Age column
  * @param describe the description {@code view} prints without {@code -o}
  */
-public record Resource(String kind, String plural, BiFunction<JsonNode, Instant, String> table,
-                       Function<JsonNode, String> describe) {
+public record Resource(
+        String kind, String plural, BiFunction<JsonNode, Instant, String> table, Function<JsonNode, String> describe) {
 
     /** {@code /api/v1/jobflows}. */
     public String collection() {

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
+import java.io.IOException;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.io.IOException;
 
 /** {@code view NAME}: one object, described, or whole with {@code -o json|yaml}. */
 public abstract class ViewVerb extends ApiVerb {
@@ -22,12 +21,16 @@ public abstract class ViewVerb extends ApiVerb {
     @Parameters(index = "0", paramLabel = "NAME", description = "The object's name.")
     String name;
 
-    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-n", "--namespace"},
+            defaultValue = "default",
+            description = "Namespace (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    @Option(names = {"-o", "--output"}, description = "json or yaml: the whole object instead of the description.")
+    @Option(
+            names = {"-o", "--output"},
+            description = "json or yaml: the whole object instead of the description.")
     Output.Format format;
-
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
@@ -36,7 +39,10 @@ public abstract class ViewVerb extends ApiVerb {
             return Output.error(err(), "view " + resource.kind() + " " + namespace + "/" + name, answer);
         }
         JsonNode object = Output.parse(answer.body());
-        out().print(format != null ? Output.render(object, format) : resource.describe().apply(object));
+        out().print(
+                        format != null
+                                ? Output.render(object, format)
+                                : resource.describe().apply(object));
         return 0;
     }
 }

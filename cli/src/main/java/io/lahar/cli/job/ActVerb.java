@@ -1,11 +1,10 @@
 package io.lahar.cli.job;
 
 import io.lahar.cli.Results;
+import java.io.IOException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.io.IOException;
 
 /**
  * The verbs that send one command to a job and wait for its answer: suspend (AbortJob), resume
@@ -16,10 +15,15 @@ abstract class ActVerb extends ApiVerb {
     @Parameters(index = "0", paramLabel = "NAME", description = "The job's name.")
     String name;
 
-    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-n", "--namespace"},
+            defaultValue = "default",
+            description = "Namespace (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    @Option(names = {"-m", "--message"}, description = "Why, for the transition log.")
+    @Option(
+            names = {"-m", "--message"},
+            description = "Why, for the transition log.")
     String message;
 
     /** The action's name in the API, or null for delete. */
@@ -32,16 +36,20 @@ abstract class ActVerb extends ApiVerb {
     protected int run(LaharApi api) throws IOException, InterruptedException {
         String job = "/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name);
         String query = message == null ? "" : "?message=" + LaharApi.enc(message);
-        LaharApi.Answer answer = action() == null ? api.delete(job + query)
+        LaharApi.Answer answer = action() == null
+                ? api.delete(job + query)
                 : api.post(job + "/actions/" + action() + query, "", "text/plain");
         if (!answer.ok()) {
-            return Output.error(err(), (action() == null ? "delete" : action()) + " job " + namespace + "/" + name, answer);
+            return Output.error(
+                    err(), (action() == null ? "delete" : action()) + " job " + namespace + "/" + name, answer);
         }
         out().println(Results.line(done(), "Job", namespace + "/" + name));
         return 0;
     }
 
-    @Command(name = "suspend", description = "Suspend (abort) a job: AbortJob; its pods are deleted, resume brings it back.")
+    @Command(
+            name = "suspend",
+            description = "Suspend (abort) a job: AbortJob; its pods are deleted, resume brings it back.")
     static final class Suspend extends ActVerb {
         String action() {
             return "AbortJob";

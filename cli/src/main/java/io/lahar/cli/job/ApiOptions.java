@@ -1,14 +1,13 @@
 package io.lahar.cli.job;
 
 import io.lahar.cli.Context;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine.Option;
 
 /**
  * Where the API is and who calls it, shared by every verb over the REST API, resolved in the
@@ -20,15 +19,23 @@ public final class ApiOptions {
 
     static final String DEFAULT_SERVER = "http://127.0.0.1:8081";
 
-    @Option(names = "--context", paramLabel = "FILE",
-            description = "The Lahar context bin/start writes (default: $LAHAR_CONTEXT, ./.lahar/context, ~/.lahar/context).")
+    @Option(
+            names = "--context",
+            paramLabel = "FILE",
+            description =
+                    "The Lahar context bin/start writes (default: $LAHAR_CONTEXT, ./.lahar/context, ~/.lahar/context).")
     String context;
 
-    @Option(names = "--server", description = "streams-app REST API URL (default: $LAHAR_SERVER, else the context's, else "
-            + DEFAULT_SERVER + ").")
+    @Option(
+            names = "--server",
+            description = "streams-app REST API URL (default: $LAHAR_SERVER, else the context's, else " + DEFAULT_SERVER
+                    + ").")
     String server;
 
-    @Option(names = "--token", description = "API token (default: $LAHAR_TOKEN, the file $LAHAR_TOKEN_FILE, else the context's token file).")
+    @Option(
+            names = "--token",
+            description =
+                    "API token (default: $LAHAR_TOKEN, the file $LAHAR_TOKEN_FILE, else the context's token file).")
     String token;
 
     LaharApi api() throws IOException {
@@ -57,7 +64,8 @@ public final class ApiOptions {
             return Optional.empty();
         }
         try {
-            String text = Files.readString(Path.of(file.get()), StandardCharsets.UTF_8).strip();
+            String text = Files.readString(Path.of(file.get()), StandardCharsets.UTF_8)
+                    .strip();
             return text.isEmpty() ? Optional.empty() : Optional.of(text);
         } catch (IOException e) {
             throw new IOException("cannot read the API token from " + file.get() + ": " + e.getMessage(), e);

@@ -1,14 +1,13 @@
 package io.lahar.cli.job;
 
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * What every verb over the REST API shares ({@code lahar job}, {@code lahar flow}, {@code lahar jobtemplate}):
@@ -35,7 +34,8 @@ public abstract class ApiVerb implements Callable<Integer> {
         try {
             return run(apiOptions.api());
         } catch (ConnectException e) {
-            err().println("error: cannot reach the Lahar API (" + e.getMessage() + "); is streams-app running? (--server, $LAHAR_SERVER)");
+            err().println("error: cannot reach the Lahar API (" + e.getMessage()
+                    + "); is streams-app running? (--server, $LAHAR_SERVER)");
             return Output.EXIT_UNAVAILABLE;
         } catch (HttpTimeoutException e) {
             err().println("error: the Lahar API did not answer in time: " + e.getMessage());

@@ -8,10 +8,18 @@ import picocli.CommandLine.Command;
  * $LAHAR_SERVER or http://127.0.0.1:8081; writes send --token or $LAHAR_TOKEN as a bearer token).
  * Exit codes: 0 done, 1 rejected/not found/unauthorised, 2 bad input, 3 server unreachable or failing.
  */
-@Command(name = "job",
+@Command(
+        name = "job",
         description = "Run, list, view, suspend, resume and delete jobs through the REST API (like vcctl job).",
-        subcommands = {RunVerb.class, ListVerb.class, ViewVerb.class, ActVerb.Suspend.class, ActVerb.Resume.class,
-                ActVerb.Delete.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            RunVerb.class,
+            ListVerb.class,
+            ViewVerb.class,
+            ActVerb.Suspend.class,
+            ActVerb.Resume.class,
+            ActVerb.Delete.class,
+            CommandLine.HelpCommand.class
+        })
 public final class JobCli implements Runnable {
 
     @CommandLine.Spec
@@ -19,6 +27,7 @@ public final class JobCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a job verb is required: run, list, view, suspend, resume, delete");
+        throw new CommandLine.ParameterException(
+                spec.commandLine(), "a job verb is required: run, list, view, suspend, resume, delete");
     }
 }

@@ -1,15 +1,13 @@
 package io.lahar.cli.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /** {@code lahar job view NAME} without {@code -o}: the job's spec and status in a few lines, its tasks, its pods, its latest transitions. */
 public final class JobDescription {
 
-    private JobDescription() {
-    }
+    private JobDescription() {}
 
     public static String describe(JsonNode job) {
         JsonNode meta = job.path("metadata");
@@ -29,11 +27,23 @@ public final class JobDescription {
         if (!state.path("message").asText("").isEmpty()) {
             field(fields, "Message:", state.path("message").asText());
         }
-        field(fields, "Min Available:", status.path("minAvailable").asText(spec.path("minAvailable").asText("")));
-        field(fields, "Retry Count:", status.path("retryCount").asInt(0) + " of " + spec.path("maxRetry").asText("3"));
-        field(fields, "Pods:", "Pending " + status.path("pending").asInt(0) + ", Running " + status.path("running").asInt(0)
-                + ", Succeeded " + status.path("succeeded").asInt(0) + ", Failed " + status.path("failed").asInt(0)
-                + ", Unknown " + status.path("unknown").asInt(0));
+        field(
+                fields,
+                "Min Available:",
+                status.path("minAvailable").asText(spec.path("minAvailable").asText("")));
+        field(
+                fields,
+                "Retry Count:",
+                status.path("retryCount").asInt(0) + " of "
+                        + spec.path("maxRetry").asText("3"));
+        field(
+                fields,
+                "Pods:",
+                "Pending " + status.path("pending").asInt(0) + ", Running "
+                        + status.path("running").asInt(0)
+                        + ", Succeeded " + status.path("succeeded").asInt(0) + ", Failed "
+                        + status.path("failed").asInt(0)
+                        + ", Unknown " + status.path("unknown").asInt(0));
         StringBuilder out = new StringBuilder(JobTable.render(fields));
         List<List<String>> tasks = new ArrayList<>();
         List<String> header = new ArrayList<>(List.of("Task", "Replicas", "Min"));
@@ -41,7 +51,9 @@ public final class JobDescription {
         tasks.add(header);
         for (JsonNode task : spec.path("tasks")) {
             String name = task.path("name").asText("");
-            List<String> row = new ArrayList<>(List.of(name, task.path("replicas").asText("0"),
+            List<String> row = new ArrayList<>(List.of(
+                    name,
+                    task.path("replicas").asText("0"),
                     task.path("minAvailable").asText(task.path("replicas").asText("0"))));
             JsonNode counts = status.path("taskStatusCount").path(name).path("phase");
             TASK_PHASES.forEach(p -> row.add(Integer.toString(counts.path(p).asInt(0))));
@@ -72,10 +84,14 @@ public final class JobDescription {
                 continue;
             }
             String phase = p.path("phase").asText("");
-            rows.add(List.of(p.path("name").asText(""), p.path("task").asText("") + "[" + p.path("index").asInt() + "]",
+            rows.add(List.of(
+                    p.path("name").asText(""),
+                    p.path("task").asText("") + "[" + p.path("index").asInt() + "]",
                     p.path("terminating").asBoolean() ? phase + " (terminating)" : phase,
-                    p.path("node").asText("<none>"), Integer.toString(p.path("restarts").asInt()),
-                    p.path("exitCode").isNumber() ? p.path("exitCode").asText() : "", p.path("version").asText("")));
+                    p.path("node").asText("<none>"),
+                    Integer.toString(p.path("restarts").asInt()),
+                    p.path("exitCode").isNumber() ? p.path("exitCode").asText() : "",
+                    p.path("version").asText("")));
         }
         if (count == 0) {
             return "\nPods: none\n";
@@ -92,10 +108,16 @@ public final class JobDescription {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("Time", "From", "To", "Reason", "Message"));
         for (JsonNode t : list) {
-            rows.add(List.of(t.path("time").asText(""), t.path("from").asText("(new)"), t.path("to").asText(""),
-                    t.path("reason").asText(""), t.path("message").asText("")));
+            rows.add(List.of(
+                    t.path("time").asText(""),
+                    t.path("from").asText("(new)"),
+                    t.path("to").asText(""),
+                    t.path("reason").asText(""),
+                    t.path("message").asText("")));
         }
-        return rows.size() == 1 ? "\nTransitions: none yet\n" : "\nTransitions (newest last):\n" + JobTable.render(rows);
+        return rows.size() == 1
+                ? "\nTransitions: none yet\n"
+                : "\nTransitions (newest last):\n" + JobTable.render(rows);
     }
 
     private static void field(List<List<String>> fields, String label, String value) {

@@ -1,7 +1,6 @@
 package io.lahar.cli.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -14,11 +13,21 @@ import java.util.function.Function;
  */
 public final class JobTable {
 
-    static final List<String> HEADERS = List.of("Name", "Creation", "Phase", "JobType", "Replicas", "Min",
-            "Pending", "Running", "Succeeded", "Failed", "Unknown", "RetryCount");
+    static final List<String> HEADERS = List.of(
+            "Name",
+            "Creation",
+            "Phase",
+            "JobType",
+            "Replicas",
+            "Min",
+            "Pending",
+            "Running",
+            "Succeeded",
+            "Failed",
+            "Unknown",
+            "RetryCount");
 
-    private JobTable() {
-    }
+    private JobTable() {}
 
     /** The table of {@code rows} (the JSON summaries of GET /api/v1/jobs); a note when there are none. */
     public static String format(JsonNode rows, boolean withNamespace) {
@@ -36,7 +45,8 @@ public final class JobTable {
             cells.add(creationDate(row.path("creationTimestamp").asText("")));
             cells.add(row.path("phase").asText(""));
             cells.add(row.path("jobType").asText("Batch"));
-            for (String field : List.of("replicas", "minAvailable", "pending", "running", "succeeded", "failed", "unknown", "retryCount")) {
+            for (String field : List.of(
+                    "replicas", "minAvailable", "pending", "running", "succeeded", "failed", "unknown", "retryCount")) {
                 cells.add(Integer.toString(row.path(field).asInt(0)));
             }
             return cells;

@@ -26,7 +26,8 @@ public final class LaharApi {
     static final int RETRIES_ON_503 = 5;
     static final String REQUEST_ID = "X-Lahar-Request-Id";
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String server;
     private final String token;
 
@@ -59,7 +60,8 @@ public final class LaharApi {
 
     private HttpRequest.Builder base(String path) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(server + path))
-                .timeout(Duration.ofSeconds(90)).header("Accept", "application/json");
+                .timeout(Duration.ofSeconds(90))
+                .header("Accept", "application/json");
         if (token != null && !token.isBlank()) {
             builder.header("Authorization", "Bearer " + token);
         }

@@ -1,28 +1,41 @@
 package io.lahar.cli.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-
 /** {@code lahar job list}: the jobs of a namespace (or all), as vcctl prints them. */
-@Command(name = "list", description = "List jobs: Name Creation Phase JobType Replicas Min Pending Running Succeeded Failed Unknown RetryCount.")
+@Command(
+        name = "list",
+        description =
+                "List jobs: Name Creation Phase JobType Replicas Min Pending Running Succeeded Failed Unknown RetryCount.")
 final class ListVerb extends ApiVerb {
 
-    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-n", "--namespace"},
+            defaultValue = "default",
+            description = "Namespace (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    @Option(names = {"-A", "--all-namespaces"}, description = "Jobs of every namespace.")
+    @Option(
+            names = {"-A", "--all-namespaces"},
+            description = "Jobs of every namespace.")
     boolean allNamespaces;
 
-    @Option(names = {"-q", "--queue"}, description = "Only the jobs of this queue.")
+    @Option(
+            names = {"-q", "--queue"},
+            description = "Only the jobs of this queue.")
     String queue;
 
-    @Option(names = {"-p", "--phase"}, description = "Only the jobs in this phase.")
+    @Option(
+            names = {"-p", "--phase"},
+            description = "Only the jobs in this phase.")
     String phase;
 
-    @Option(names = {"-o", "--output"}, description = "json or yaml instead of the table.")
+    @Option(
+            names = {"-o", "--output"},
+            description = "json or yaml instead of the table.")
     Output.Format format;
 
     @Override

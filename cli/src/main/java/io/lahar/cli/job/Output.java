@@ -3,7 +3,6 @@ package io.lahar.cli.job;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Manifests;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 
@@ -13,15 +12,18 @@ public final class Output {
     /** Exit code when the server cannot be reached or answers with a server error. */
     public static final int EXIT_UNAVAILABLE = 3;
 
-    public enum Format { json, yaml }
-
-    private Output() {
+    public enum Format {
+        json,
+        yaml
     }
+
+    private Output() {}
 
     public static String render(JsonNode node, Format format) {
         try {
             return switch (format) {
-                case json -> Manifests.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n";
+                case json ->
+                    Manifests.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n";
                 case yaml -> Manifests.yamlMapper().writeValueAsString(node);
             };
         } catch (JsonProcessingException e) {
@@ -48,12 +50,14 @@ public final class Output {
         } catch (IOException | RuntimeException e) {
             body = null;
         }
-        String message = body != null && body.hasNonNull("error") ? body.get("error").asText() : answer.body();
+        String message =
+                body != null && body.hasNonNull("error") ? body.get("error").asText() : answer.body();
         err.println("error: " + what + ": " + message + " (HTTP " + answer.status() + ")");
         if (body != null) {
             for (JsonNode v : body.path("violations")) {
                 String path = v.path("path").asText("");
-                err.println("error: " + (path.isEmpty() ? "" : path + ": ") + v.path("message").asText(""));
+                err.println("error: " + (path.isEmpty() ? "" : path + ": ")
+                        + v.path("message").asText(""));
             }
         }
         return answer.status() >= 500 ? EXIT_UNAVAILABLE : io.lahar.cli.Lahar.EXIT_REJECTED;

@@ -1,11 +1,10 @@
 package io.lahar.cli.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-
-import java.io.IOException;
 
 /** {@code lahar job view NAME}: one job, described, or whole with {@code -o}. */
 @Command(name = "view", description = "Show one job: a description, or the whole job with -o json|yaml.")
@@ -17,10 +16,15 @@ final class ViewVerb extends ApiVerb {
     @Parameters(index = "0", paramLabel = "NAME", description = "The job's name.")
     String name;
 
-    @Option(names = {"-n", "--namespace"}, defaultValue = "default", description = "Namespace (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-n", "--namespace"},
+            defaultValue = "default",
+            description = "Namespace (default: ${DEFAULT-VALUE}).")
     String namespace;
 
-    @Option(names = {"-o", "--output"}, description = "json or yaml instead of the description.")
+    @Option(
+            names = {"-o", "--output"},
+            description = "json or yaml instead of the description.")
     Output.Format format;
 
     @Override

@@ -2,15 +2,13 @@ package io.lahar.cli.jobtemplate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.JobTable;
-
 import java.util.ArrayList;
 import java.util.List;
 
 /** {@code lahar jobtemplate view NAME} without {@code -o}: the job the template makes, in a few lines, then its tasks. */
 public final class TemplateDescription {
 
-    private TemplateDescription() {
-    }
+    private TemplateDescription() {}
 
     public static String describe(JsonNode template) {
         JsonNode meta = template.path("metadata");
@@ -28,7 +26,10 @@ public final class TemplateDescription {
         tasks.add(List.of("Task", "Replicas", "Min"));
         for (JsonNode task : spec.path("tasks")) {
             String replicas = task.path("replicas").asText("0");
-            tasks.add(List.of(task.path("name").asText(""), replicas, task.path("minAvailable").asText(replicas)));
+            tasks.add(List.of(
+                    task.path("name").asText(""),
+                    replicas,
+                    task.path("minAvailable").asText(replicas)));
         }
         if (tasks.size() > 1) {
             out.append('\n').append(JobTable.render(tasks));

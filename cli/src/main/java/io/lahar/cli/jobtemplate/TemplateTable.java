@@ -3,7 +3,6 @@ package io.lahar.cli.jobtemplate;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.flow.Age;
 import io.lahar.cli.job.JobTable;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -15,14 +14,20 @@ public final class TemplateTable {
 
     static final List<String> HEADERS = List.of("Name", "Namespace", "Queue", "Tasks", "Replicas", "Min", "Age");
 
-    private TemplateTable() {
-    }
+    private TemplateTable() {}
 
     /** The table of {@code rows} (GET /api/v1/jobtemplates); {@code No resources found} when there are none. */
     public static String format(JsonNode rows, Instant now) {
-        return JobTable.rows(rows, HEADERS, row -> List.of(row.path("name").asText(""), row.path("namespace").asText(""),
-                row.path("queue").asText(""), Integer.toString(row.path("tasks").asInt(0)),
-                Integer.toString(row.path("replicas").asInt(0)), Integer.toString(row.path("minAvailable").asInt(0)),
-                Age.since(row.path("creationTimestamp").asText(""), now)));
+        return JobTable.rows(
+                rows,
+                HEADERS,
+                row -> List.of(
+                        row.path("name").asText(""),
+                        row.path("namespace").asText(""),
+                        row.path("queue").asText(""),
+                        Integer.toString(row.path("tasks").asInt(0)),
+                        Integer.toString(row.path("replicas").asInt(0)),
+                        Integer.toString(row.path("minAvailable").asInt(0)),
+                        Age.since(row.path("creationTimestamp").asText(""), now)));
     }
 }

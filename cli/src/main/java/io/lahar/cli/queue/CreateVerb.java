@@ -1,39 +1,57 @@
 package io.lahar.cli.queue;
 
-import io.lahar.cli.Results;
 import io.lahar.cli.Lahar;
+import io.lahar.cli.Results;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.QueueAdmission;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.Queue;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /** {@code lahar queue create}: vcctl's queue create, admitted by Volcano's queue webhook rules. */
-@Command(name = "create", mixinStandardHelpOptions = true,
+@Command(
+        name = "create",
+        mixinStandardHelpOptions = true,
         description = "Create a queue (admitted like Volcano's queue webhook; written to lahar.queues).")
 final class CreateVerb extends QueueVerb {
 
-    @Option(names = {"-n", "--name"}, required = true, description = "Queue name.")
+    @Option(
+            names = {"-n", "--name"},
+            required = true,
+            description = "Queue name.")
     String name;
 
-    @Option(names = {"-w", "--weight"}, defaultValue = "1", description = "Relative weight (default 1).")
+    @Option(
+            names = {"-w", "--weight"},
+            defaultValue = "1",
+            description = "Relative weight (default 1).")
     int weight;
 
-    @Option(names = {"-s", "--state"}, defaultValue = "Open", description = "Open or Closed (default Open).")
+    @Option(
+            names = {"-s", "--state"},
+            defaultValue = "Open",
+            description = "Open or Closed (default Open).")
     String state;
 
-    @Option(names = {"-c", "--capability"}, split = ",", paramLabel = "RESOURCE=QUANTITY",
+    @Option(
+            names = {"-c", "--capability"},
+            split = ",",
+            paramLabel = "RESOURCE=QUANTITY",
             description = "Upper limit, e.g. cpu=8,memory=16Gi.")
     Map<String, String> capability = new LinkedHashMap<>();
 
-    @Option(names = {"-p", "--parent"}, description = "Parent queue (default root).")
+    @Option(
+            names = {"-p", "--parent"},
+            description = "Parent queue (default root).")
     String parent;
 
-    @Option(names = {"-r", "--reclaimable"}, arity = "1", defaultValue = "true",
+    @Option(
+            names = {"-r", "--reclaimable"},
+            arity = "1",
+            defaultValue = "true",
             description = "Whether other queues may reclaim what it uses beyond its share (default true).")
     boolean reclaimable;
 
@@ -47,9 +65,22 @@ final class CreateVerb extends QueueVerb {
             err().println("error: metadata.name: queue \"" + name + "\" already exists");
             return Lahar.EXIT_REJECTED;
         }
-        Queue queue = new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named(name),
-                new Queue.QueueSpec(weight, capability.isEmpty() ? null : capability, reclaimable, null, parent,
-                        null, null, null, null, null, priority),
+        Queue queue = new Queue(
+                Queue.API_VERSION,
+                Queue.KIND,
+                ObjectMeta.named(name),
+                new Queue.QueueSpec(
+                        weight,
+                        capability.isEmpty() ? null : capability,
+                        reclaimable,
+                        null,
+                        parent,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        priority),
                 new Queue.QueueStatus(state, null, null, null, null, null, null, null));
         AdmissionResult<Queue> result = QueueAdmission.create(queue, now.context());
         if (!result.accepted()) {
@@ -59,5 +90,4 @@ final class CreateVerb extends QueueVerb {
         out().println(Results.line("Created", "Queue", name));
         return 0;
     }
-
 }

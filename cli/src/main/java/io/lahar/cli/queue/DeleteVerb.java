@@ -12,17 +12,23 @@ import picocli.CommandLine.Option;
  * {@code lahar queue delete}: admitted like Volcano's webhook (not root or default, no child
  * queues), then a tombstone on {@code lahar.queues} so no consumer resurrects the queue.
  */
-@Command(name = "delete", mixinStandardHelpOptions = true,
+@Command(
+        name = "delete",
+        mixinStandardHelpOptions = true,
         description = "Delete a queue (a tombstone on lahar.queues).")
 final class DeleteVerb extends QueueVerb {
 
-    @Option(names = {"-n", "--name"}, required = true, description = "Queue name.")
+    @Option(
+            names = {"-n", "--name"},
+            required = true,
+            description = "Queue name.")
     String name;
 
     @Override
     int run(QueueTopics topics) {
         QueueSnapshot now = QueueSnapshot.of(topics.queues());
-        Queue target = now.queue(name).orElse(new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named(name), null, null));
+        Queue target =
+                now.queue(name).orElse(new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named(name), null, null));
         AdmissionResult<Queue> result = QueueAdmission.delete(target, now.context());
         if (!result.accepted()) {
             return rejected(result);

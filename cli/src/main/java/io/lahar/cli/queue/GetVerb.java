@@ -1,20 +1,25 @@
 package io.lahar.cli.queue;
 
 import io.lahar.core.api.Queue;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code lahar queue get}: one queue, as a table row or a document. */
 @Command(name = "get", mixinStandardHelpOptions = true, description = "Show one queue and its status.")
 final class GetVerb extends QueueVerb {
 
-    @Option(names = {"-n", "--name"}, required = true, description = "Queue name.")
+    @Option(
+            names = {"-n", "--name"},
+            required = true,
+            description = "Queue name.")
     String name;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table (default), json or yaml.")
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            description = "table (default), json or yaml.")
     String output;
 
     @Override

@@ -4,11 +4,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code lahar queue list}: every queue with its pod groups by phase, allocated and deserved. */
-@Command(name = "list", mixinStandardHelpOptions = true,
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
         description = "List queues: lahar.queues joined with the scheduler's lahar.queue-status.")
 final class ListVerb extends QueueVerb {
 
-    @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table (default), json or yaml.")
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "table",
+            description = "table (default), json or yaml.")
     String output;
 
     @Override

@@ -1,32 +1,41 @@
 package io.lahar.cli.queue;
 
-import io.lahar.cli.Results;
 import io.lahar.cli.Lahar;
+import io.lahar.cli.Results;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.QueueAdmission;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.util.Optional;
 import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code lahar queue operate}: vcctl's queue operate — open or close a queue, or update its
  * weight. The change is admitted as an UPDATE of the stored queue.
  */
-@Command(name = "operate", mixinStandardHelpOptions = true,
+@Command(
+        name = "operate",
+        mixinStandardHelpOptions = true,
         description = "Open, close or update (--weight) a queue: --action open|close|update.")
 final class OperateVerb extends QueueVerb {
 
-    @Option(names = {"-n", "--name"}, required = true, description = "Queue name.")
+    @Option(
+            names = {"-n", "--name"},
+            required = true,
+            description = "Queue name.")
     String name;
 
-    @Option(names = {"-a", "--action"}, required = true, description = "open, close or update.")
+    @Option(
+            names = {"-a", "--action"},
+            required = true,
+            description = "open, close or update.")
     String action;
 
-    @Option(names = {"-w", "--weight"}, description = "The new weight (with --action update).")
+    @Option(
+            names = {"-w", "--weight"},
+            description = "The new weight (with --action update).")
     Integer weight;
 
     @Override
@@ -60,11 +69,14 @@ final class OperateVerb extends QueueVerb {
             return rejected(result);
         }
         write(topics, result.object());
-        out().println(Results.line(switch (action) {
-            case "open" -> "Opened";
-            case "close" -> "Closed";
-            default -> "Updated";
-        }, "Queue", name));
+        out().println(Results.line(
+                switch (action) {
+                    case "open" -> "Opened";
+                    case "close" -> "Closed";
+                    default -> "Updated";
+                },
+                "Queue",
+                name));
         return 0;
     }
 }

@@ -4,7 +4,6 @@ import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Queue;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.codec.QueueCodec;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +31,8 @@ record QueueSnapshot(AdmissionContext context) {
     /** Every queue, sorted by name, joined with its status. */
     List<QueueView> views(Map<String, QueueStatus> statuses) {
         List<QueueView> out = new ArrayList<>();
-        context.queues().stream().sorted(java.util.Comparator.comparing(Queue::name))
+        context.queues().stream()
+                .sorted(java.util.Comparator.comparing(Queue::name))
                 .forEach(q -> out.add(QueueView.of(q, statuses.get(q.name()))));
         return out;
     }

@@ -2,7 +2,6 @@ package io.lahar.cli.queue;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.lahar.core.api.Manifests;
-
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,19 +11,35 @@ import java.util.stream.Collectors;
 /** Renders queues as vcctl's table (plus Allocated and Deserved), or as JSON or YAML documents. */
 final class QueueTable {
 
-    static final List<String> HEADER = List.of("Name", "Weight", "State", "Inqueue", "Pending", "Running", "Unknown",
-            "Completed", "Allocated", "Deserved");
+    static final List<String> HEADER = List.of(
+            "Name",
+            "Weight",
+            "State",
+            "Inqueue",
+            "Pending",
+            "Running",
+            "Unknown",
+            "Completed",
+            "Allocated",
+            "Deserved");
 
-    private QueueTable() {
-    }
+    private QueueTable() {}
 
     static String table(List<QueueView> queues) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(HEADER);
         for (QueueView q : queues) {
-            rows.add(List.of(q.name(), Integer.toString(q.weight()), q.state(), Integer.toString(q.inqueue()),
-                    Integer.toString(q.pending()), Integer.toString(q.running()), Integer.toString(q.unknown()),
-                    Integer.toString(q.completed()), resources(q.allocated()), resources(q.deserved())));
+            rows.add(List.of(
+                    q.name(),
+                    Integer.toString(q.weight()),
+                    q.state(),
+                    Integer.toString(q.inqueue()),
+                    Integer.toString(q.pending()),
+                    Integer.toString(q.running()),
+                    Integer.toString(q.unknown()),
+                    Integer.toString(q.completed()),
+                    resources(q.allocated()),
+                    resources(q.deserved())));
         }
         int[] widths = new int[HEADER.size()];
         for (List<String> row : rows) {
@@ -51,7 +66,9 @@ final class QueueTable {
         if (amounts.isEmpty()) {
             return "-";
         }
-        return amounts.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+        return amounts.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(","));
     }
 
     /** One document for {@code get}, a list for {@code list}. */
@@ -72,7 +89,9 @@ final class QueueTable {
     }
 
     static String render(String format, List<QueueView> queues, boolean single) {
-        Object docs = single ? queues.get(0).document() : queues.stream().map(QueueView::document).toList();
+        Object docs = single
+                ? queues.get(0).document()
+                : queues.stream().map(QueueView::document).toList();
         return switch (format) {
             case "json" -> json(docs);
             case "yaml" -> yaml(docs);

@@ -6,12 +6,11 @@ import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Queue;
 import io.lahar.schema.codec.QueueCodec;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-
-import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 
 /**
  * What every queue verb shares: the cluster options, reading the queues, and the exit codes —

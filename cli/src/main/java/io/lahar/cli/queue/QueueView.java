@@ -2,7 +2,6 @@ package io.lahar.cli.queue;
 
 import io.lahar.core.api.Queue;
 import io.lahar.schema.QueueStatus;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,23 +11,40 @@ import java.util.TreeMap;
  * and the scheduler's counts and shares from {@code lahar.queue-status} (zero when the scheduler
  * has not reported on it yet).
  */
-record QueueView(String name, int weight, String state, String parent, boolean reclaimable, int priority,
-                 Map<String, String> capability, Map<String, String> guarantee,
-                 int inqueue, int pending, int running, int unknown, int completed,
-                 Map<String, String> allocated, Map<String, String> deserved) {
+record QueueView(
+        String name,
+        int weight,
+        String state,
+        String parent,
+        boolean reclaimable,
+        int priority,
+        Map<String, String> capability,
+        Map<String, String> guarantee,
+        int inqueue,
+        int pending,
+        int running,
+        int unknown,
+        int completed,
+        Map<String, String> allocated,
+        Map<String, String> deserved) {
 
     static QueueView of(Queue queue, QueueStatus status) {
         Queue.QueueSpec spec = queue.spec();
-        Map<String, String> deserved = status != null && !status.getDeserved().isEmpty() ? status.getDeserved()
+        Map<String, String> deserved = status != null && !status.getDeserved().isEmpty()
+                ? status.getDeserved()
                 : spec == null ? null : spec.deserved();
-        return new QueueView(queue.name(),
+        return new QueueView(
+                queue.name(),
                 spec == null || spec.weight() == null ? 1 : spec.weight(),
                 state(queue, status),
                 queue.parentOrRoot(),
                 spec == null || spec.reclaimable() == null || spec.reclaimable(),
                 spec == null || spec.priority() == null ? 0 : spec.priority(),
                 sorted(spec == null ? null : spec.capability()),
-                sorted(spec == null || spec.guarantee() == null ? null : spec.guarantee().resource()),
+                sorted(
+                        spec == null || spec.guarantee() == null
+                                ? null
+                                : spec.guarantee().resource()),
                 status == null ? 0 : status.getInqueue(),
                 status == null ? 0 : status.getPending(),
                 status == null ? 0 : status.getRunning(),

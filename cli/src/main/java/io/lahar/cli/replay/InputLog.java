@@ -1,12 +1,17 @@
 package io.lahar.cli.replay;
 
 import io.lahar.schema.JobCommand;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Tick;
-import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -16,12 +21,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Reads what the streams-app's task for one job read: partition p (the default partitioner's for
@@ -33,15 +32,16 @@ import java.util.Map;
 public final class InputLog {
 
     /** The topics of the lifecycle source, in the order they are subscribed. */
-    public static final List<String> TOPICS = List.of(Topics.JOB_COMMANDS.name(), Topics.POD_EVENTS.name(),
-            Topics.SCHEDULER_DECISIONS.name(), Topics.CLOCK.name());
+    public static final List<String> TOPICS = List.of(
+            Topics.JOB_COMMANDS.name(),
+            Topics.POD_EVENTS.name(),
+            Topics.SCHEDULER_DECISIONS.name(),
+            Topics.CLOCK.name());
 
     /** The job's inputs in processing order, and the queues admission knew over time. */
-    public record Log(List<ReplayInput> inputs, QueueHistory queues) {
-    }
+    public record Log(List<ReplayInput> inputs, QueueHistory queues) {}
 
-    private InputLog() {
-    }
+    private InputLog() {}
 
     /** The partition the default partitioner gives a record key among {@code partitions}. */
     public static int partitionOf(String key, int partitions) {
@@ -57,22 +57,26 @@ public final class InputLog {
         Map<String, Deserializer<?>> decoders = Map.of(
                 Topics.JOB_COMMANDS.name(), serdes.value(JobCommand.class).deserializer(),
                 Topics.POD_EVENTS.name(), serdes.value(PodEvent.class).deserializer(),
-                Topics.SCHEDULER_DECISIONS.name(), serdes.value(SchedulerDecision.class).deserializer(),
+                Topics.SCHEDULER_DECISIONS.name(),
+                        serdes.value(SchedulerDecision.class).deserializer(),
                 Topics.CLOCK.name(), serdes.value(Tick.class).deserializer());
-        try (KafkaConsumer<String, byte[]> consumer = KafkaClients.of(kafka).consumer(config, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                KafkaClients.of(kafka).consumer(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = consumer.partitionsFor(Topics.JOB_COMMANDS.name(), timeout);
             if (infos == null || infos.isEmpty()) {
-                throw new IllegalStateException("topic " + Topics.JOB_COMMANDS.name() + " does not exist at " + bootstrap);
+                throw new IllegalStateException(
+                        "topic " + Topics.JOB_COMMANDS.name() + " does not exist at " + bootstrap);
             }
             int p = partitionOf(jobKey, infos.size());
-            List<TopicPartition> partitions = TOPICS.stream().map(t -> new TopicPartition(t, p)).toList();
+            List<TopicPartition> partitions =
+                    TOPICS.stream().map(t -> new TopicPartition(t, p)).toList();
             TopicPartition queuesPartition = new TopicPartition(Topics.QUEUES.name(), 0);
             List<TopicPartition> assigned = new ArrayList<>(partitions);
             assigned.add(queuesPartition);
             consumer.assign(assigned);
             consumer.seekToBeginning(assigned);
-            Deserializer<io.lahar.schema.Queue> queueDecoder = serdes.value(io.lahar.schema.Queue.class).deserializer();
+            Deserializer<io.lahar.schema.Queue> queueDecoder =
+                    serdes.value(io.lahar.schema.Queue.class).deserializer();
             List<QueueHistory.Change> queueChanges = new ArrayList<>();
             Map<TopicPartition, Long> ends = consumer.endOffsets(assigned, timeout);
             List<List<ReplayInput>> queues = new ArrayList<>();
@@ -89,7 +93,8 @@ public final class InputLog {
                     if (r.topic().equals(Topics.QUEUES.name())) {
                         Object queue = decode(queueDecoder, r.topic(), r.value());
                         if (r.key() != null && (r.value() == null || queue != null)) {
-                            queueChanges.add(new QueueHistory.Change(r.timestamp(), r.key(), (io.lahar.schema.Queue) queue));
+                            queueChanges.add(
+                                    new QueueHistory.Change(r.timestamp(), r.key(), (io.lahar.schema.Queue) queue));
                         }
                         continue;
                     }
@@ -98,15 +103,22 @@ public final class InputLog {
                     if (!clock && !jobKey.equals(r.key())) {
                         continue;
                     }
-                    queues.get(q).add(new ReplayInput(r.topic(), r.partition(), r.offset(), r.timestamp(),
-                            r.key() == null ? "" : r.key(), decode(decoders.get(r.topic()), r.topic(), r.value())));
+                    queues.get(q)
+                            .add(new ReplayInput(
+                                    r.topic(),
+                                    r.partition(),
+                                    r.offset(),
+                                    r.timestamp(),
+                                    r.key() == null ? "" : r.key(),
+                                    decode(decoders.get(r.topic()), r.topic(), r.value())));
                 }
             }
             return new Log(InputMerge.merge(queues), new QueueHistory(queueChanges));
         }
     }
 
-    private static boolean caughtUp(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions, Map<TopicPartition, Long> ends) {
+    private static boolean caughtUp(
+            KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions, Map<TopicPartition, Long> ends) {
         return partitions.stream().allMatch(tp -> consumer.position(tp) >= ends.get(tp));
     }
 

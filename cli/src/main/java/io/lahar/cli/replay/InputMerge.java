@@ -11,8 +11,7 @@ import java.util.List;
  */
 public final class InputMerge {
 
-    private InputMerge() {
-    }
+    private InputMerge() {}
 
     /** @param queues one list per partition, each in offset order */
     public static List<ReplayInput> merge(List<List<ReplayInput>> queues) {
@@ -22,7 +21,9 @@ public final class InputMerge {
             int best = -1;
             for (int q = 0; q < queues.size(); q++) {
                 if (heads[q] < queues.get(q).size()
-                        && (best < 0 || queues.get(q).get(heads[q]).timestamp() < queues.get(best).get(heads[best]).timestamp())) {
+                        && (best < 0
+                                || queues.get(q).get(heads[q]).timestamp()
+                                        < queues.get(best).get(heads[best]).timestamp())) {
                     best = q;
                 }
             }

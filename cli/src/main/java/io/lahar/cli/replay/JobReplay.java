@@ -29,7 +29,6 @@ import io.lahar.schema.codec.JobCommandCodec;
 import io.lahar.schema.codec.JobTransitionCodec;
 import io.lahar.schema.codec.PodEventCodec;
 import io.lahar.schema.codec.SchedulerDecisionCodec;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -49,9 +48,13 @@ import java.util.OptionalLong;
 public final class JobReplay {
 
     /** What one input did: its kind and summary, the transitions, or why it changed nothing. */
-    public record Step(ReplayInput input, String kind, String summary, List<JobTransition> transitions,
-                       List<Transition> causes, String note) {
-    }
+    public record Step(
+            ReplayInput input,
+            String kind,
+            String summary,
+            List<JobTransition> transitions,
+            List<Transition> causes,
+            String note) {}
 
     private final String namespace;
     private final String name;
@@ -97,8 +100,14 @@ public final class JobReplay {
                 case PodEvent e -> podEvent(in, e);
                 case SchedulerDecision d -> decision(in, d);
                 case Tick t -> tick(in, t);
-                default -> new Step(in, "unknown", in.value().getClass().getSimpleName(), List.of(), List.of(),
-                        "not an input of the job lifecycle");
+                default ->
+                    new Step(
+                            in,
+                            "unknown",
+                            in.value().getClass().getSimpleName(),
+                            List.of(),
+                            List.of(),
+                            "not an input of the job lifecycle");
             };
         } catch (RuntimeException e) {
             return new Step(in, kindOf(in.value()), "", List.of(), List.of(), "dead-lettered: " + e.getMessage());
@@ -140,7 +149,10 @@ public final class JobReplay {
             timerDropped = false;
         }
         JobVerdict verdict = step.verdict();
-        return note(in, "command", summary,
+        return note(
+                in,
+                "command",
+                summary,
                 verdict.accepted() ? "accepted, no change" : "rejected: " + violations(verdict.violations()));
     }
 
@@ -148,7 +160,8 @@ public final class JobReplay {
         String summary = event.getPod() + " " + event.getPhase() + (event.getDeleted() ? " (deleted)" : "");
         String expected = Topics.jobKey(event.getNamespace(), event.getJob());
         if (!in.key().equals(expected)) {
-            throw new IllegalArgumentException("key: record key \"" + in.key() + "\" does not match the event's job \"" + expected + "\"");
+            throw new IllegalArgumentException(
+                    "key: record key \"" + in.key() + "\" does not match the event's job \"" + expected + "\"");
         }
         Input.PodObserved input = PodEventCodec.toInput(event);
         Optional<String> notForJob = PodEvents.notForJob(event.getJobUid(), info);
@@ -159,26 +172,29 @@ public final class JobReplay {
     }
 
     private Step decision(ReplayInput in, SchedulerDecision decision) {
-        String summary = decision.getPodGroup() + " epoch " + decision.getEpoch() + " " + switch (decision.getDecision()) {
-            case PodGroupStatus s -> "phase " + s.getPhase();
-            case Bind b -> "bind pod " + b.getPod() + " to node " + b.getNode() + " (" + b.getAction() + ")";
-            case Evict e -> "evict pod " + e.getPod() + " (" + e.getAction() + "): " + e.getReason();
-            default -> decision.getDecision().getClass().getSimpleName();
-        };
+        String summary = decision.getPodGroup() + " epoch " + decision.getEpoch() + " "
+                + switch (decision.getDecision()) {
+                    case PodGroupStatus s -> "phase " + s.getPhase();
+                    case Bind b -> "bind pod " + b.getPod() + " to node " + b.getNode() + " (" + b.getAction() + ")";
+                    case Evict e -> "evict pod " + e.getPod() + " (" + e.getAction() + "): " + e.getReason();
+                    default -> decision.getDecision().getClass().getSimpleName();
+                };
         String expected = Topics.jobKey(decision.getNamespace(), decision.getJob());
         if (!in.key().equals(expected)) {
-            throw new IllegalArgumentException("key: record key \"" + in.key() + "\" does not match the decision's job \"" + expected + "\"");
+            throw new IllegalArgumentException(
+                    "key: record key \"" + in.key() + "\" does not match the decision's job \"" + expected + "\"");
         }
         Optional<Input.PodGroupObserved> observed = SchedulerDecisionCodec.toInput(decision);
         if (observed.isEmpty()) {
             return note(in, "decision", summary, "reaches the job through its pods' events");
         }
-        Optional<String> notForJob = PodGroupDecisions.notForJob(decision.getEpoch(), decision.getPodGroup(),
-                decision.getPodGroupVersion(), schedulerEpoch, info);
+        Optional<String> notForJob = PodGroupDecisions.notForJob(
+                decision.getEpoch(), decision.getPodGroup(), decision.getPodGroupVersion(), schedulerEpoch, info);
         if (notForJob.isPresent()) {
             return note(in, "decision", summary, notForJob.get());
         }
-        List<PodGroup.PodGroupCondition> next = SchedulerDecisionCodec.conditions((PodGroupStatus) decision.getDecision());
+        List<PodGroup.PodGroupCondition> next =
+                SchedulerDecisionCodec.conditions((PodGroupStatus) decision.getDecision());
         long epochBefore = schedulerEpoch;
         List<PodGroup.PodGroupCondition> conditionsBefore = conditions;
         schedulerEpoch = decision.getEpoch();
@@ -197,8 +213,12 @@ public final class JobReplay {
         String summary = tick.getTime().toString();
         // The streams-app dead-letters a tick keyed other than its partition's number (InputRecords.requireClockKey).
         if (!in.key().equals(Topics.clockKey(in.partition()))) {
-            return note(in, "tick", summary, "dead-lettered: the key \"" + in.key() + "\" is not the number of its partition, "
-                    + in.partition());
+            return note(
+                    in,
+                    "tick",
+                    summary,
+                    "dead-lettered: the key \"" + in.key() + "\" is not the number of its partition, "
+                            + in.partition());
         }
         OptionalLong next = TimerClock.advance(clock, announced, maxClockStep);
         if (next.isEmpty()) {
@@ -211,11 +231,16 @@ public final class JobReplay {
             return note(in, "tick", summary, "no timer due");
         }
         try {
-            return apply(in, "tick", summary + (time != announced ? " (clock at " + java.time.Instant.ofEpochMilli(time) + ")" : ""),
-                    new Input.Tick(time), recent);
+            return apply(
+                    in,
+                    "tick",
+                    summary + (time != announced ? " (clock at " + java.time.Instant.ofEpochMilli(time) + ")" : ""),
+                    new Input.Tick(time),
+                    recent);
         } catch (RuntimeException e) {
             timerDropped = true;
-            return note(in, "tick", summary, "timers could not fire, the job leaves the timer index: " + e.getMessage());
+            return note(
+                    in, "tick", summary, "timers could not fire, the job leaves the timer index: " + e.getMessage());
         }
     }
 
@@ -224,8 +249,8 @@ public final class JobReplay {
         info = outcome.state();
         recent = nextRecent;
         timerDropped = false;
-        List<JobTransition> records = JobTransitionCodec.toRecords(info, outcome.transitions(),
-                new JobTransitionCodec.Source(in.topic(), in.partition(), in.offset()));
+        List<JobTransition> records = JobTransitionCodec.toRecords(
+                info, outcome.transitions(), new JobTransitionCodec.Source(in.topic(), in.partition(), in.offset()));
         return new Step(in, kind, summary, records, info.job() == null ? List.of() : outcome.transitions(), null);
     }
 
@@ -244,7 +269,9 @@ public final class JobReplay {
     }
 
     private static String violations(List<Violation> violations) {
-        return String.join("; ", violations.stream().map(v -> v.path() + ": " + v.message()).toList());
+        return String.join(
+                "; ",
+                violations.stream().map(v -> v.path() + ": " + v.message()).toList());
     }
 
     public String key() {

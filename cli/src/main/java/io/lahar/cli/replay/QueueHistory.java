@@ -4,7 +4,6 @@ import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.Queue;
 import io.lahar.schema.codec.QueueCodec;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,8 +18,7 @@ import java.util.Map;
 public final class QueueHistory {
 
     /** One queues-topic record; {@code queue} null for a tombstone (the queue was deleted). */
-    public record Change(long timestamp, String name, io.lahar.schema.Queue queue) {
-    }
+    public record Change(long timestamp, String name, io.lahar.schema.Queue queue) {}
 
     private final List<Change> changes;
 

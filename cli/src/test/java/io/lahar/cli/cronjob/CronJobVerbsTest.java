@@ -1,15 +1,14 @@
 package io.lahar.cli.cronjob;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.cli.Lahar;
 import io.lahar.cli.flow.FakeApi;
+import java.nio.file.Path;
+import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.file.Path;
-import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code lahar cronjob} against a stand-in API: the requests it sends, what it prints, how it fails. */
 class CronJobVerbsTest {
@@ -40,7 +39,11 @@ class CronJobVerbsTest {
     @Test
     void createPostsTheExampleAndPrintsWhatWasCreated() {
         api.reply(201, "{\"metadata\":{\"name\":\"volcano-cronjob-example\",\"namespace\":\"default\"}}");
-        int code = api.lahar("cronjob", "create", "-f", Path.of("..", "examples", "cronjob.yaml").toString());
+        int code = api.lahar(
+                "cronjob",
+                "create",
+                "-f",
+                Path.of("..", "examples", "cronjob.yaml").toString());
         assertThat(code).as(api.err.toString()).isZero();
         assertThat(api.seen).singleElement().satisfies(s -> {
             assertThat(s.line()).isEqualTo("POST /api/v1/cronjobs");
@@ -53,7 +56,8 @@ class CronJobVerbsTest {
     void suspendAndResumePostToTheirPaths() {
         assertThat(api.lahar("cronjob", "suspend", "hello", "-n", "team")).isZero();
         assertThat(api.lahar("cronjob", "resume", "hello", "-n", "team")).isZero();
-        assertThat(api.seen).extracting(FakeApi.Seen::line)
+        assertThat(api.seen)
+                .extracting(FakeApi.Seen::line)
                 .containsExactly("POST /api/v1/cronjobs/team/hello/suspend", "POST /api/v1/cronjobs/team/hello/resume");
         assertThat(api.out.toString()).contains("Suspended", "Resumed");
     }
@@ -69,8 +73,16 @@ class CronJobVerbsTest {
     void viewDescribesTheScheduleTheJobsAndTheEvents() {
         api.reply(200, VIEWED);
         assertThat(api.lahar("cronjob", "view", "hello")).isZero();
-        assertThat(api.out.toString()).contains("Schedule:", "*/5 * * * *", "Forbid", "hello-29410385", "Running",
-                "Next Schedule Time:", "2026-11-29T10:10:00Z", "SuccessfulCreate");
+        assertThat(api.out.toString())
+                .contains(
+                        "Schedule:",
+                        "*/5 * * * *",
+                        "Forbid",
+                        "hello-29410385",
+                        "Running",
+                        "Next Schedule Time:",
+                        "2026-11-29T10:10:00Z",
+                        "SuccessfulCreate");
         assertThat(api.seen).extracting(FakeApi.Seen::line).containsExactly("GET /api/v1/cronjobs/default/hello");
     }
 

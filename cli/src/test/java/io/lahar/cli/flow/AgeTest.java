@@ -1,11 +1,10 @@
 package io.lahar.cli.flow;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class AgeTest {
 
@@ -13,7 +12,8 @@ class AgeTest {
 
     @Test
     void anAgeIsTheTimeSinceTheTimestamp() {
-        assertThat(Age.since(NOW.minus(Duration.ofSeconds(125)).toString(), NOW)).isEqualTo("2m5s");
+        assertThat(Age.since(NOW.minus(Duration.ofSeconds(125)).toString(), NOW))
+                .isEqualTo("2m5s");
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.lahar.cli.flow;
 
 import com.sun.net.httpserver.HttpServer;
 import io.lahar.cli.Lahar;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -20,15 +19,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class FakeApi implements AutoCloseable {
 
     /** What the server saw. */
-    public record Seen(String method, String uri, String contentType, String authorization, String requestId, String body) {
+    public record Seen(
+            String method, String uri, String contentType, String authorization, String requestId, String body) {
         public String line() {
             return method + " " + uri;
         }
     }
 
     /** One scripted answer. */
-    public record Reply(int status, String body) {
-    }
+    public record Reply(int status, String body) {}
 
     public final List<Seen> seen = new CopyOnWriteArrayList<>();
     private final Deque<Reply> replies = new ArrayDeque<>();
@@ -40,7 +39,9 @@ public final class FakeApi implements AutoCloseable {
     public FakeApi() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
-            seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
+            seen.add(new Seen(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().toString(),
                     exchange.getRequestHeaders().getFirst("Content-Type"),
                     exchange.getRequestHeaders().getFirst("Authorization"),
                     exchange.getRequestHeaders().getFirst("X-Lahar-Request-Id"),

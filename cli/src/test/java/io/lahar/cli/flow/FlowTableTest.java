@@ -1,12 +1,11 @@
 package io.lahar.cli.flow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Manifests;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class FlowTableTest {
 
@@ -25,7 +24,8 @@ class FlowTableTest {
                   "jobs":3,"pendingJobs":1,"runningJobs":1,"completedJobs":0,"failedJobs":1}]"""), NOW);
         String[] lines = table.split("\n");
         assertThat(lines).hasSize(3);
-        assertThat(lines[1].split("\\s+")).containsExactly("a-rather-long-flow", "default", "Succeed", "5", "0", "0", "5", "0", "60m");
+        assertThat(lines[1].split("\\s+"))
+                .containsExactly("a-rather-long-flow", "default", "Succeed", "5", "0", "0", "5", "0", "60m");
         assertThat(lines[2].split("\\s+")).containsExactly("f", "ml", "Running", "3", "1", "1", "0", "1", "30s");
         int namespace = lines[0].indexOf("Namespace");
         assertThat(namespace).isEqualTo("a-rather-long-flow".length() + 3);

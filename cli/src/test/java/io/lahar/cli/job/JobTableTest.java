@@ -1,10 +1,10 @@
 package io.lahar.cli.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Manifests;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class JobTableTest {
 
@@ -24,9 +24,22 @@ class JobTableTest {
                 """), false);
         String[] lines = table.split("\n");
         assertThat(lines).hasSize(3);
-        assertThat(lines[0].split("\\s+")).containsExactly("Name", "Creation", "Phase", "JobType", "Replicas", "Min",
-                "Pending", "Running", "Succeeded", "Failed", "Unknown", "RetryCount");
-        assertThat(lines[1].split("\\s+")).containsExactly("tf-job", "2026-11-29", "Running", "Batch", "6", "6", "0", "6", "0", "0", "0", "1");
+        assertThat(lines[0].split("\\s+"))
+                .containsExactly(
+                        "Name",
+                        "Creation",
+                        "Phase",
+                        "JobType",
+                        "Replicas",
+                        "Min",
+                        "Pending",
+                        "Running",
+                        "Succeeded",
+                        "Failed",
+                        "Unknown",
+                        "RetryCount");
+        assertThat(lines[1].split("\\s+"))
+                .containsExactly("tf-job", "2026-11-29", "Running", "Batch", "6", "6", "0", "6", "0", "0", "0", "1");
         // The creation column starts where the header's does, after the longest name and 3 spaces.
         int creation = lines[0].indexOf("Creation");
         assertThat(creation).isEqualTo("a-much-longer-job-name".length() + 3);
@@ -57,11 +70,23 @@ class JobTableTest {
                  "spec":{"queue":"default","maxRetry":3,"minAvailable":3,"tasks":[{"name":"ps","replicas":1},{"name":"worker","replicas":2,"minAvailable":1}]},
                  "status":{"state":{"phase":"Aborted","reason":"CommandIssued"},"minAvailable":3,"retryCount":1,"pending":0}}
                 """));
-        assertThat(text).contains("Name:            tf").contains("Phase:           Aborted")
-                .contains("Reason:          CommandIssued").contains("Retry Count:     1 of 3");
-        assertThat(text.lines().filter(l -> l.startsWith("worker")).findFirst().orElseThrow().split("\\s+"))
-                .as("replicas, min, then its pods by phase").containsExactly("worker", "2", "1", "0", "0", "0", "0", "0");
-        assertThat(text.lines().filter(l -> l.startsWith("Task")).findFirst().orElseThrow().split("\\s+"))
+        assertThat(text)
+                .contains("Name:            tf")
+                .contains("Phase:           Aborted")
+                .contains("Reason:          CommandIssued")
+                .contains("Retry Count:     1 of 3");
+        assertThat(text.lines()
+                        .filter(l -> l.startsWith("worker"))
+                        .findFirst()
+                        .orElseThrow()
+                        .split("\\s+"))
+                .as("replicas, min, then its pods by phase")
+                .containsExactly("worker", "2", "1", "0", "0", "0", "0", "0");
+        assertThat(text.lines()
+                        .filter(l -> l.startsWith("Task"))
+                        .findFirst()
+                        .orElseThrow()
+                        .split("\\s+"))
                 .containsExactly("Task", "Replicas", "Min", "Pending", "Running", "Succeeded", "Failed", "Unknown");
     }
 }

@@ -1,12 +1,9 @@
 package io.lahar.cli.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.sun.net.httpserver.HttpServer;
 import io.lahar.cli.Lahar;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
@@ -15,15 +12,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The verbs against a stand-in API server: what they ask, what they print, how they fail. */
 class JobVerbsTest {
 
     /** What the stand-in server saw: method, path with query, Authorization, body. */
-    record Seen(String method, String uri, String authorization, String requestId, String body) {
-    }
+    record Seen(String method, String uri, String authorization, String requestId, String body) {}
 
     private HttpServer server;
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
@@ -31,6 +29,7 @@ class JobVerbsTest {
     private volatile String reply = "{}";
     /** Answers by request path, where one verb asks more than one thing. */
     private final java.util.Map<String, String> replies = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
@@ -38,7 +37,9 @@ class JobVerbsTest {
     void start() throws Exception {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> {
-            seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
+            seen.add(new Seen(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().toString(),
                     exchange.getRequestHeaders().getFirst("Authorization"),
                     exchange.getRequestHeaders().getFirst("X-Lahar-Request-Id"),
                     new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
@@ -72,7 +73,8 @@ class JobVerbsTest {
         status = 201;
         reply = "{\"metadata\":{\"name\":\"j\",\"namespace\":\"default\"},\"spec\":{\"queue\":\"default\"}}";
 
-        assertThat(lahar("job", "run", "-f", file.toString(), "--token", "s3cret")).isZero();
+        assertThat(lahar("job", "run", "-f", file.toString(), "--token", "s3cret"))
+                .isZero();
 
         assertThat(seen).singleElement().satisfies(s -> {
             assertThat(s.method()).isEqualTo("POST");
@@ -95,14 +97,17 @@ class JobVerbsTest {
 
         assertThat(lahar("job", "run", "-f", file.toString())).isEqualTo(Lahar.EXIT_REJECTED);
 
-        assertThat(err.toString()).contains("SubmitJob rejected (HTTP 422)")
-                .contains("error: spec.minAvailable: exceeds 3").contains("error: spec.tasks[1].name: duplicate worker");
+        assertThat(err.toString())
+                .contains("SubmitJob rejected (HTTP 422)")
+                .contains("error: spec.minAvailable: exceeds 3")
+                .contains("error: spec.tasks[1].name: duplicate worker");
         assertThat(out.toString()).isEmpty();
     }
 
     @Test
     void listAsksWithTheFiltersAndPrintsTheTable() {
-        reply = "[{\"namespace\":\"ml\",\"name\":\"j\",\"phase\":\"Running\",\"replicas\":2,\"minAvailable\":2,\"running\":2}]";
+        reply =
+                "[{\"namespace\":\"ml\",\"name\":\"j\",\"phase\":\"Running\",\"replicas\":2,\"minAvailable\":2,\"running\":2}]";
 
         assertThat(lahar("job", "list", "-n", "ml", "--queue", "q a")).isZero();
         assertThat(seen.get(0).uri()).isEqualTo("/api/v1/jobs?namespace=ml&queue=q%20a");
@@ -115,14 +120,16 @@ class JobVerbsTest {
 
     @Test
     void suspendResumeAndDeleteSendTheirCommands() {
-        assertThat(lahar("job", "suspend", "j", "-n", "ml", "-m", "for maintenance")).isZero();
+        assertThat(lahar("job", "suspend", "j", "-n", "ml", "-m", "for maintenance"))
+                .isZero();
         assertThat(lahar("job", "resume", "j")).isZero();
         assertThat(lahar("job", "delete", "j")).isZero();
 
-        assertThat(seen).extracting(s -> s.method() + " " + s.uri()).containsExactly(
-                "POST /api/v1/jobs/ml/j/actions/AbortJob?message=for%20maintenance",
-                "POST /api/v1/jobs/default/j/actions/ResumeJob",
-                "DELETE /api/v1/jobs/default/j");
+        assertThat(seen)
+                .extracting(s -> s.method() + " " + s.uri())
+                .containsExactly(
+                        "POST /api/v1/jobs/ml/j/actions/AbortJob?message=for%20maintenance",
+                        "POST /api/v1/jobs/default/j/actions/ResumeJob", "DELETE /api/v1/jobs/default/j");
         assertThat(out.toString()).contains("Suspended Job: ml/j", "Resumed Job: default/j", "Deleted Job: default/j");
         assertThat(seen).extracting(Seen::requestId).doesNotContainNull().doesNotHaveDuplicates();
     }
@@ -156,28 +163,52 @@ class JobVerbsTest {
 
         String text = out.toString();
         assertThat(text).contains("Reason:").contains("PodsNotCreated").contains("waiting for the gang");
-        assertThat(text.lines().filter(l -> l.startsWith("worker")).findFirst().orElseThrow().split("\\s+"))
+        assertThat(text.lines()
+                        .filter(l -> l.startsWith("worker"))
+                        .findFirst()
+                        .orElseThrow()
+                        .split("\\s+"))
                 .containsExactly("worker", "2", "1", "1", "1", "0", "0", "0");
         assertThat(text).contains("Pods (2):");
-        assertThat(text.lines().filter(l -> l.startsWith("j-ps-0")).findFirst().orElseThrow().split("\\s+"))
+        assertThat(text.lines()
+                        .filter(l -> l.startsWith("j-ps-0"))
+                        .findFirst()
+                        .orElseThrow()
+                        .split("\\s+"))
                 .as("pod, task, phase, node, restarts, exit code, version")
                 .containsExactly("j-ps-0", "ps[0]", "Failed", "node-2", "3", "137", "1");
-        assertThat(text.lines().filter(l -> l.startsWith("j-worker-0")).findFirst().orElseThrow().split("\\s+"))
+        assertThat(text.lines()
+                        .filter(l -> l.startsWith("j-worker-0"))
+                        .findFirst()
+                        .orElseThrow()
+                        .split("\\s+"))
                 .containsExactly("j-worker-0", "worker[0]", "Pending", "<none>", "0", "1");
         assertThat(text.indexOf("Pods (2):")).isLessThan(text.indexOf("Transitions (newest last):"));
         assertThat(text).contains("Transitions (newest last):");
-        assertThat(text.lines().filter(l -> l.startsWith("2026-12-04T10:00:00Z")).findFirst().orElseThrow())
-                .contains("(new)").contains("Pending").contains("Created").contains("job created");
-        assertThat(seen).extracting(Seen::uri).containsExactly("/api/v1/jobs/default/j",
-                "/api/v1/jobs/default/j/pods", "/api/v1/jobs/default/j/transitions?limit=10");
+        assertThat(text.lines()
+                        .filter(l -> l.startsWith("2026-12-04T10:00:00Z"))
+                        .findFirst()
+                        .orElseThrow())
+                .contains("(new)")
+                .contains("Pending")
+                .contains("Created")
+                .contains("job created");
+        assertThat(seen)
+                .extracting(Seen::uri)
+                .containsExactly(
+                        "/api/v1/jobs/default/j",
+                        "/api/v1/jobs/default/j/pods",
+                        "/api/v1/jobs/default/j/transitions?limit=10");
     }
 
     @Test
     void anUnreachableServerExitsThree() {
         int port = server.getAddress().getPort();
         server.stop(0);
-        int code = Lahar.run(new String[]{"job", "list", "--server", "http://127.0.0.1:" + port},
-                new PrintWriter(out), new PrintWriter(err));
+        int code = Lahar.run(
+                new String[] {"job", "list", "--server", "http://127.0.0.1:" + port},
+                new PrintWriter(out),
+                new PrintWriter(err));
         assertThat(code).isEqualTo(Output.EXIT_UNAVAILABLE);
         assertThat(err.toString()).contains("cannot reach the Lahar API");
     }

@@ -1,18 +1,16 @@
 package io.lahar.cli.queue;
 
-import io.lahar.cli.Lahar;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.cli.Lahar;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The queue verbs' usage errors, caught before any connection is tried. */
 class QueueCommandTest {
 
-    record Run(int code, String out, String err) {
-    }
+    record Run(int code, String out, String err) {}
 
     static Run lahar(String... args) {
         StringWriter out = new StringWriter();
@@ -39,10 +37,30 @@ class QueueCommandTest {
 
     @Test
     void anUnknownActionIsAUsageErrorAndWeightOnlyGoesWithUpdate() {
-        Run bad = lahar("queue", "operate", "-n", "q", "--action", "drain",
-                "--bootstrap", "127.0.0.1:1", "--registry", "http://127.0.0.1:1");
-        Run weight = lahar("queue", "operate", "-n", "q", "--action", "close", "--weight", "3",
-                "--bootstrap", "127.0.0.1:1", "--registry", "http://127.0.0.1:1");
+        Run bad = lahar(
+                "queue",
+                "operate",
+                "-n",
+                "q",
+                "--action",
+                "drain",
+                "--bootstrap",
+                "127.0.0.1:1",
+                "--registry",
+                "http://127.0.0.1:1");
+        Run weight = lahar(
+                "queue",
+                "operate",
+                "-n",
+                "q",
+                "--action",
+                "close",
+                "--weight",
+                "3",
+                "--bootstrap",
+                "127.0.0.1:1",
+                "--registry",
+                "http://127.0.0.1:1");
 
         assertThat(bad.code()).isEqualTo(Lahar.EXIT_INPUT);
         assertThat(bad.err()).contains("--action must be open, close or update");

@@ -1,5 +1,7 @@
 package io.lahar.cli.queue;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.cli.Lahar;
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.QueueStatus;
@@ -7,6 +9,12 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -14,21 +22,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** The queue verbs against a real broker and registry: create, close, list, get, delete. */
 @WithLaharInfra
 class QueueVerbsIT {
 
-    record Run(int code, String out, String err) {
-    }
+    record Run(int code, String out, String err) {}
 
     @Test
     void createCloseListAndDeleteAQueue(LaharInfra infra) throws Exception {
@@ -56,12 +54,22 @@ class QueueVerbsIT {
         assertThat(closed.code()).as(closed.err()).isZero();
 
         // the scheduler-service's report on the queue, joined into the table
-        try (KafkaProducer<String, QueueStatus> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers()), new StringSerializer(),
+        try (KafkaProducer<String, QueueStatus> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers()),
+                new StringSerializer(),
                 new RegistrySerdes(infra.registryUrl()).value(QueueStatus.class).serializer())) {
-            producer.send(new ProducerRecord<>(Topics.QUEUE_STATUS.name(), name, QueueStatus.newBuilder()
-                    .setName(name).setPending(2).setRunning(1).setAllocated(Map.of("cpu", "1"))
-                    .setDeserved(Map.of("cpu", "3")).setTime(Instant.now()).build())).get();
+            producer.send(new ProducerRecord<>(
+                            Topics.QUEUE_STATUS.name(),
+                            name,
+                            QueueStatus.newBuilder()
+                                    .setName(name)
+                                    .setPending(2)
+                                    .setRunning(1)
+                                    .setAllocated(Map.of("cpu", "1"))
+                                    .setDeserved(Map.of("cpu", "3"))
+                                    .setTime(Instant.now())
+                                    .build()))
+                    .get();
         }
 
         Run list = lahar(at, "queue", "list");
@@ -70,7 +78,9 @@ class QueueVerbsIT {
         assertThat(lines.get(0)).startsWith("Name");
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("default "));
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("root "));
-        assertThat(lines).filteredOn(l -> l.startsWith(name + " ")).singleElement()
+        assertThat(lines)
+                .filteredOn(l -> l.startsWith(name + " "))
+                .singleElement()
                 .satisfies(l -> assertThat(l.split("\\s+"))
                         .containsExactly(name, "2", "Closed", "0", "2", "1", "0", "0", "cpu=1", "cpu=3"));
 

@@ -1,10 +1,9 @@
 package io.lahar.cli.replay;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class InputMergeTest {
 
@@ -21,8 +20,9 @@ class InputMergeTest {
 
         List<ReplayInput> merged = InputMerge.merge(List.of(commands, pods, clock));
 
-        assertThat(merged).extracting(ReplayInput::coordinates).containsExactly(
-                "c/0@0", "t/0@0", "p/0@0", "p/0@1", "c/0@1", "p/0@2");
+        assertThat(merged)
+                .extracting(ReplayInput::coordinates)
+                .containsExactly("c/0@0", "t/0@0", "p/0@0", "p/0@1", "c/0@1", "p/0@2");
     }
 
     @Test

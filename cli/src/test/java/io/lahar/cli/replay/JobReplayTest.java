@@ -1,20 +1,19 @@
 package io.lahar.cli.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.cli.ReplayCommand;
 import io.lahar.schema.Bind;
 import io.lahar.schema.JobAction;
 import io.lahar.schema.JobActionCommand;
 import io.lahar.schema.JobCommand;
-import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.JobTransition;
+import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class JobReplayTest {
 
@@ -65,17 +64,34 @@ class JobReplayTest {
         JobCommand submit = ReplayScript.submit("r-1", NAME, T0);
         String group = ReplayScript.podGroup(submit);
         add(Topics.JOB_COMMANDS.name(), submit, T0);
-        add(Topics.SCHEDULER_DECISIONS.name(), SchedulerDecision.newBuilder().setNamespace("default").setJob(NAME)
-                .setPodGroup(group).setEpoch(1).setTime(Instant.ofEpochMilli(T0 + 1))
-                .setDecision(new Bind(NAME + "-main-0", "node-3", "allocate", 0)).build(), T0 + 1);
-        add(Topics.JOB_COMMANDS.name(), JobCommand.newBuilder().setRequestId("r-2").setSender("ops").setNamespace("default")
-                .setName(NAME).setTime(Instant.ofEpochMilli(T0 + 2))
-                .setCommand(new JobActionCommand(JobAction.AbortJob, null, null, "disk full on node-3")).build(), T0 + 2);
+        add(
+                Topics.SCHEDULER_DECISIONS.name(),
+                SchedulerDecision.newBuilder()
+                        .setNamespace("default")
+                        .setJob(NAME)
+                        .setPodGroup(group)
+                        .setEpoch(1)
+                        .setTime(Instant.ofEpochMilli(T0 + 1))
+                        .setDecision(new Bind(NAME + "-main-0", "node-3", "allocate", 0))
+                        .build(),
+                T0 + 1);
+        add(
+                Topics.JOB_COMMANDS.name(),
+                JobCommand.newBuilder()
+                        .setRequestId("r-2")
+                        .setSender("ops")
+                        .setNamespace("default")
+                        .setName(NAME)
+                        .setTime(Instant.ofEpochMilli(T0 + 2))
+                        .setCommand(new JobActionCommand(JobAction.AbortJob, null, null, "disk full on node-3"))
+                        .build(),
+                T0 + 2);
 
         List<JobReplay.Step> steps = ReplayCommand.replay("default", NAME, 60_000, QueueHistory.none(), inputs);
 
         assertThat(steps.get(0).summary()).isEqualTo("SubmitJob r-1 from test");
-        assertThat(steps.get(1).summary()).isEqualTo(group + " epoch 1 bind pod replayed-main-0 to node node-3 (allocate)");
+        assertThat(steps.get(1).summary())
+                .isEqualTo(group + " epoch 1 bind pod replayed-main-0 to node node-3 (allocate)");
         assertThat(steps.get(2).summary()).isEqualTo("AbortJob r-2 from ops \"disk full on node-3\"");
     }
 
@@ -100,7 +116,9 @@ class JobReplayTest {
 
         assertThat(steps.get(0).note()).startsWith("dead-lettered: the key \"3\" is not the number of its partition");
         assertThat(steps.get(1).note()).startsWith("dead-lettered");
-        assertThat(steps.get(2).note()).as("the clock is where the ticker's ticks put it").isEqualTo("no timer due");
+        assertThat(steps.get(2).note())
+                .as("the clock is where the ticker's ticks put it")
+                .isEqualTo("no timer due");
     }
 
     @Test

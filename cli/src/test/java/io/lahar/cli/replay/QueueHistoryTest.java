@@ -1,17 +1,16 @@
 package io.lahar.cli.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.cli.ReplayCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobTransition;
 import io.lahar.schema.Queue;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class QueueHistoryTest {
 
@@ -19,19 +18,35 @@ class QueueHistoryTest {
 
     private static JobCommand submitTo(String queue, String name, String requestId, long time) {
         String manifest = ReplayScript.manifest(name).replace("\nspec:\n", "\nspec:\n  queue: " + queue + "\n");
-        return JobCommand.newBuilder().setRequestId(requestId).setSender("test").setNamespace("default").setName(name)
-                .setTime(Instant.ofEpochMilli(time)).setCommand(new SubmitJob(manifest)).build();
+        return JobCommand.newBuilder()
+                .setRequestId(requestId)
+                .setSender("test")
+                .setNamespace("default")
+                .setName(name)
+                .setTime(Instant.ofEpochMilli(time))
+                .setCommand(new SubmitJob(manifest))
+                .build();
     }
 
     private static Queue queue(String name, long time) {
-        return Queue.newBuilder().setName(name).setTime(Instant.ofEpochMilli(time)).build();
+        return Queue.newBuilder()
+                .setName(name)
+                .setTime(Instant.ofEpochMilli(time))
+                .build();
     }
 
     private static List<String> phasesOf(QueueHistory queues, String name, long submittedAt) {
-        ReplayInput in = new ReplayInput(Topics.JOB_COMMANDS.name(), 0, 0, submittedAt, Topics.jobKey("default", name),
+        ReplayInput in = new ReplayInput(
+                Topics.JOB_COMMANDS.name(),
+                0,
+                0,
+                submittedAt,
+                Topics.jobKey("default", name),
                 submitTo("research", name, "q-" + submittedAt, submittedAt));
         List<JobReplay.Step> steps = ReplayCommand.replay("default", name, 60_000, queues, List.of(in));
-        return ReplayCommand.transitions(steps).stream().map(JobTransition::getTo).toList();
+        return ReplayCommand.transitions(steps).stream()
+                .map(JobTransition::getTo)
+                .toList();
     }
 
     @Test
@@ -40,9 +55,13 @@ class QueueHistoryTest {
                 new QueueHistory.Change(T0, "research", queue("research", T0)),
                 new QueueHistory.Change(T0 + 100, "research", null)));
 
-        assertThat(phasesOf(history, "before", T0 - 1)).as("before the queue existed").isEmpty();
+        assertThat(phasesOf(history, "before", T0 - 1))
+                .as("before the queue existed")
+                .isEmpty();
         assertThat(phasesOf(history, "during", T0 + 50)).containsExactly("Pending");
-        assertThat(phasesOf(history, "after", T0 + 200)).as("after its tombstone").isEmpty();
+        assertThat(phasesOf(history, "after", T0 + 200))
+                .as("after its tombstone")
+                .isEmpty();
     }
 
     @Test
@@ -50,6 +69,8 @@ class QueueHistoryTest {
         QueueHistory history = new QueueHistory(List.of(new QueueHistory.Change(T0, "default", null)));
 
         assertThat(history.admissionAt(T0 + 1).queue("default")).isPresent();
-        assertThat(phasesOf(history, "still-default", T0 + 1).isEmpty()).as("a research job without its queue").isTrue();
+        assertThat(phasesOf(history, "still-default", T0 + 1).isEmpty())
+                .as("a research job without its queue")
+                .isTrue();
     }
 }

@@ -1,16 +1,29 @@
 package io.lahar.cli.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.cli.Lahar;
 import io.lahar.cli.ReplayCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobTransition;
 import io.lahar.schema.PodEvent;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.LaharTopology;
-import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.stream.IntStream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,20 +41,6 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Replay equals live: the real lifecycle topology runs in-process on the test broker over one
@@ -69,13 +68,20 @@ class ReplayIT {
         int p = InputLog.partitionOf(key, Topics.JOB_PARTITIONS);
         RegistrySerdes serdes = new RegistrySerdes(registry);
         @SuppressWarnings({"unchecked", "rawtypes"})
-        Serializer<SpecificRecord> values = (Serializer) serdes.value(PodEvent.class).serializer();
-        try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
-                new StringSerializer(), values)) {
+        Serializer<SpecificRecord> values =
+                (Serializer) serdes.value(PodEvent.class).serializer();
+        try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(),
+                values)) {
             send(producer, Topics.JOB_COMMANDS, null, t0, key, submit);
             send(producer, Topics.JOB_COMMANDS, null, t0 + 1, key, submit); // a retry: answered, not re-applied
-            send(producer, Topics.SCHEDULER_DECISIONS, null, t0 + 2, key,
+            send(
+                    producer,
+                    Topics.SCHEDULER_DECISIONS,
+                    null,
+                    t0 + 2,
+                    key,
                     ReplayScript.podGroupPhase(name, ReplayScript.podGroup(submit), 1, "Inqueue", t0 + 2));
             send(producer, Topics.POD_EVENTS, null, t0 + 3, key, ReplayScript.pod(name, "Running", null, t0 + 3));
             send(producer, Topics.CLOCK, p, t0 + 4, Topics.clockKey(p), ReplayScript.tick(t0 + 4));
@@ -83,25 +89,36 @@ class ReplayIT {
         }
 
         List<JobTransition> live;
-        try (KafkaStreams streams = new KafkaStreams(LaharTopology.build(serdes), streamsConfig(bootstrap, appId, stateDir))) {
+        try (KafkaStreams streams =
+                new KafkaStreams(LaharTopology.build(serdes), streamsConfig(bootstrap, appId, stateDir))) {
             streams.start();
             live = awaitTransitions(bootstrap, serdes, key, "Completed", Duration.ofSeconds(90));
             streams.close(Duration.ofSeconds(20));
         }
 
-        InputLog.Log log = InputLog.read(io.lahar.schema.KafkaSettings.plaintext(bootstrap), new io.lahar.schema.serde.RegistrySerdes(registry), key, Duration.ofSeconds(30));
-        List<JobTransition> replayed = ReplayCommand.transitions(
-                ReplayCommand.replay("default", name, 60_000, log.queues(), log.inputs()));
-        assertThat(live).extracting(JobTransition::getTo).contains("Pending", "Running").endsWith("Completed");
+        InputLog.Log log = InputLog.read(
+                io.lahar.schema.KafkaSettings.plaintext(bootstrap),
+                new io.lahar.schema.serde.RegistrySerdes(registry),
+                key,
+                Duration.ofSeconds(30));
+        List<JobTransition> replayed =
+                ReplayCommand.transitions(ReplayCommand.replay("default", name, 60_000, log.queues(), log.inputs()));
+        assertThat(live)
+                .extracting(JobTransition::getTo)
+                .contains("Pending", "Running")
+                .endsWith("Completed");
         assertThat(replayed).containsExactlyElementsOf(live);
 
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Lahar.run(new String[]{"replay", "--bootstrap", bootstrap, "--registry", registry, "--job", key, "--explain"},
-                new PrintWriter(out), new PrintWriter(err));
+        int code = Lahar.run(
+                new String[] {"replay", "--bootstrap", bootstrap, "--registry", registry, "--job", key, "--explain"},
+                new PrintWriter(out),
+                new PrintWriter(err));
         assertThat(code).as(err.toString()).isZero();
         String printed = out.toString();
-        assertThat(printed).contains(Topics.JOB_COMMANDS.name() + "/" + p + "@")
+        assertThat(printed)
+                .contains(Topics.JOB_COMMANDS.name() + "/" + p + "@")
                 .contains("command: SubmitJob replay-it-" + run)
                 .contains("(a retry: answered from the recent verdicts, nothing applied)")
                 .contains("  -> (new) -> Pending (")
@@ -111,24 +128,43 @@ class ReplayIT {
 
         StringWriter none = new StringWriter();
         StringWriter noneErr = new StringWriter();
-        int unknown = Lahar.run(new String[]{"replay", "--bootstrap", bootstrap, "--registry", registry, "--job",
-                key + "-never-submitted"}, new PrintWriter(none), new PrintWriter(noneErr));
+        int unknown = Lahar.run(
+                new String[] {
+                    "replay", "--bootstrap", bootstrap, "--registry", registry, "--job", key + "-never-submitted"
+                },
+                new PrintWriter(none),
+                new PrintWriter(noneErr));
         assertThat(unknown).as("a job the topics never saw").isEqualTo(Lahar.EXIT_REJECTED);
         assertThat(noneErr.toString()).contains("no such job");
         assertThat(none.toString()).isEmpty();
     }
 
-    private static void send(KafkaProducer<String, SpecificRecord> producer, Topics.TopicSpec topic, Integer partition,
-                             long timestamp, String key, SpecificRecord value) throws Exception {
-        producer.send(new ProducerRecord<>(topic.name(), partition, timestamp, key, value)).get();
+    private static void send(
+            KafkaProducer<String, SpecificRecord> producer,
+            Topics.TopicSpec topic,
+            Integer partition,
+            long timestamp,
+            String key,
+            SpecificRecord value)
+            throws Exception {
+        producer.send(new ProducerRecord<>(topic.name(), partition, timestamp, key, value))
+                .get();
     }
 
     private static void startAtTheEnd(String bootstrap, String groupId) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.GROUP_ID_CONFIG, groupId,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        groupId,
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = InputLog.TOPICS.stream()
-                    .flatMap(t -> IntStream.range(0, Topics.JOB_PARTITIONS).mapToObj(i -> new TopicPartition(t, i))).toList();
+                    .flatMap(t -> IntStream.range(0, Topics.JOB_PARTITIONS).mapToObj(i -> new TopicPartition(t, i)))
+                    .toList();
             Map<TopicPartition, OffsetAndMetadata> ends = new HashMap<>();
             consumer.endOffsets(partitions).forEach((tp, end) -> ends.put(tp, new OffsetAndMetadata(end)));
             consumer.commitSync(ends);
@@ -147,20 +183,27 @@ class ReplayIT {
     }
 
     /** The job's transitions on the topic, once one of them reaches {@code phase}. */
-    private static List<JobTransition> awaitTransitions(String bootstrap, RegistrySerdes serdes, String key, String phase,
-                                                        Duration timeout) {
+    private static List<JobTransition> awaitTransitions(
+            String bootstrap, RegistrySerdes serdes, String key, String phase, Duration timeout) {
         List<JobTransition> seen = new ArrayList<>();
-        try (KafkaConsumer<String, JobTransition> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(),
+        try (KafkaConsumer<String, JobTransition> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
                 serdes.value(JobTransition.class).deserializer())) {
             // The job's transitions are all in its partition, in the order written.
-            TopicPartition tp = new TopicPartition(Topics.JOB_TRANSITIONS.name(), InputLog.partitionOf(key, Topics.JOB_PARTITIONS));
+            TopicPartition tp =
+                    new TopicPartition(Topics.JOB_TRANSITIONS.name(), InputLog.partitionOf(key, Topics.JOB_PARTITIONS));
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline && seen.stream().noneMatch(t -> t.getTo().equals(phase))) {
+            while (System.nanoTime() < deadline
+                    && seen.stream().noneMatch(t -> t.getTo().equals(phase))) {
                 for (ConsumerRecord<String, JobTransition> r : consumer.poll(Duration.ofMillis(200))) {
                     if (key.equals(r.key()) && r.value() != null) {
                         seen.add(r.value());

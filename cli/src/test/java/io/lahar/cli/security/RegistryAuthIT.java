@@ -1,16 +1,13 @@
 package io.lahar.cli.security;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lahar.cli.Lahar;
 import io.lahar.schema.Tick;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.ApicurioRegistry;
 import io.lahar.testkit.RegistryAuth;
-import org.apache.kafka.common.serialization.Serde;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -22,9 +19,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Instant;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.kafka.common.serialization.Serde;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A secured registry, as bin/start runs it: nobody reads, registers or deletes a schema without
@@ -34,6 +33,7 @@ class RegistryAuthIT {
 
     @TempDir
     static Path dir;
+
     static ApicurioRegistry registry;
     static RegistryAuth auth;
     final HttpClient http = HttpClient.newHttpClient();
@@ -55,7 +55,8 @@ class RegistryAuthIT {
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
-        return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return http.send(request.build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     @Test
@@ -72,13 +73,14 @@ class RegistryAuthIT {
     @Test
     void theSerdesWithTheCredentialsRegisterAndReadAndWithoutThemFail() {
         Tick tick = new Tick(Instant.ofEpochMilli(1_700_000_000_000L));
-        Serde<Tick> serde = new RegistrySerdes(registry.url(), RegistrySerdes.Credentials.fromFile(auth.file()))
-                .value(Tick.class);
+        Serde<Tick> serde =
+                new RegistrySerdes(registry.url(), RegistrySerdes.Credentials.fromFile(auth.file())).value(Tick.class);
         byte[] bytes = serde.serializer().serialize("auth-it", tick);
         assertThat(serde.deserializer().deserialize("auth-it", bytes)).isEqualTo(tick);
 
         Serde<Tick> anonymous = new RegistrySerdes(registry.url()).value(Tick.class);
-        assertThatThrownBy(() -> anonymous.serializer().serialize("auth-it-2", tick)).hasStackTraceContaining("401");
+        assertThatThrownBy(() -> anonymous.serializer().serialize("auth-it-2", tick))
+                .hasStackTraceContaining("401");
     }
 
     @Test
@@ -86,8 +88,19 @@ class RegistryAuthIT {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         // No broker at this address: the verb fails on Kafka, after reading the credentials file.
-        int code = Lahar.run(new String[]{"queue", "list", "--bootstrap", "127.0.0.1:1", "--registry", registry.url(),
-                "--registry-credentials", dir.resolve("missing.properties").toString()}, new PrintWriter(out), new PrintWriter(err));
+        int code = Lahar.run(
+                new String[] {
+                    "queue",
+                    "list",
+                    "--bootstrap",
+                    "127.0.0.1:1",
+                    "--registry",
+                    registry.url(),
+                    "--registry-credentials",
+                    dir.resolve("missing.properties").toString()
+                },
+                new PrintWriter(out),
+                new PrintWriter(err));
         assertThat(code).isEqualTo(Lahar.EXIT_INPUT);
         assertThat(err.toString()).contains("cannot read the registry credentials in");
     }

@@ -11,9 +11,9 @@ import io.lahar.schema.Topics;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
-import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -38,26 +38,34 @@ public class ConsoleResource {
     ConsoleService console;
 
     /** What the header shows: whether actions are enabled, whether the views are complete, sizes. */
-    public record Summary(boolean readOnly, boolean caughtUp, Map<String, Integer> counts) {
-    }
+    public record Summary(boolean readOnly, boolean caughtUp, Map<String, Integer> counts) {}
 
     @GET
     @Path("/summary")
     public Summary summary() {
-        return new Summary(console.actions().readOnly(), console.caughtUp(), console.views().counts());
+        return new Summary(
+                console.actions().readOnly(),
+                console.caughtUp(),
+                console.views().counts());
     }
 
     @GET
     @Path("/jobs")
-    public Response jobs(@QueryParam("namespace") String namespace, @QueryParam("queue") String queue,
-                         @QueryParam("phase") String phase, @QueryParam("q") String text,
-                         @QueryParam("sort") String sort, @QueryParam("offset") @DefaultValue("0") int offset,
-                         @QueryParam("limit") @DefaultValue("50") int limit) {
+    public Response jobs(
+            @QueryParam("namespace") String namespace,
+            @QueryParam("queue") String queue,
+            @QueryParam("phase") String phase,
+            @QueryParam("q") String text,
+            @QueryParam("sort") String sort,
+            @QueryParam("offset") @DefaultValue("0") int offset,
+            @QueryParam("limit") @DefaultValue("50") int limit) {
         if (offset < 0 || limit < 0 || limit > MAX_LIMIT) {
-            return Response.status(400).entity(Map.of("error",
-                    "offset must be >= 0 and limit between 0 and " + MAX_LIMIT)).build();
+            return Response.status(400)
+                    .entity(Map.of("error", "offset must be >= 0 and limit between 0 and " + MAX_LIMIT))
+                    .build();
         }
-        JobsView.Page page = console.views().jobs(new JobsView.Query(namespace, queue, phase, text, sort, offset, limit));
+        JobsView.Page page =
+                console.views().jobs(new JobsView.Query(namespace, queue, phase, text, sort, offset, limit));
         return Response.ok(page).build();
     }
 
@@ -65,22 +73,29 @@ public class ConsoleResource {
     @Path("/jobs/{namespace}/{name}")
     public Response job(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         JobDetail job = console.views().job(Topics.jobKey(namespace, name));
-        return job == null ? notFound("job " + namespace + "/" + name) : Response.ok(job).build();
+        return job == null
+                ? notFound("job " + namespace + "/" + name)
+                : Response.ok(job).build();
     }
 
     /** Abort, resume or restart a job: passed to the streams-app with the console's token. */
     @POST
     @Path("/jobs/{namespace}/{name}/actions/{action}")
-    public Response act(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                        @PathParam("action") String action, @HeaderParam(JobActions.HEADER) String marker) {
+    public Response act(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @PathParam("action") String action,
+            @HeaderParam(JobActions.HEADER) String marker) {
         return JobActions.act(console.actions(), namespace, name, action, marker);
     }
 
     /** Delete a job: passed to the streams-app with the console's token. */
     @DELETE
     @Path("/jobs/{namespace}/{name}")
-    public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                           @HeaderParam(JobActions.HEADER) String marker) {
+    public Response delete(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @HeaderParam(JobActions.HEADER) String marker) {
         return JobActions.delete(console.actions(), namespace, name, marker);
     }
 
@@ -100,7 +115,9 @@ public class ConsoleResource {
     @Path("/flows/{namespace}/{name}")
     public Response flow(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         FlowsView.FlowDetail flow = console.views().flow(Topics.jobKey(namespace, name));
-        return flow == null ? notFound("flow " + namespace + "/" + name) : Response.ok(flow).build();
+        return flow == null
+                ? notFound("flow " + namespace + "/" + name)
+                : Response.ok(flow).build();
     }
 
     @GET
@@ -117,9 +134,11 @@ public class ConsoleResource {
 
     @GET
     @Path("/records/{topic}/{partition}/{offset}")
-    public Response record(@PathParam("topic") String topic, @PathParam("partition") int partition,
-                           @PathParam("offset") long offset) {
-        return console.records().find(topic, partition, offset).map(r -> Response.ok(r).build())
+    public Response record(
+            @PathParam("topic") String topic, @PathParam("partition") int partition, @PathParam("offset") long offset) {
+        return console.records()
+                .find(topic, partition, offset)
+                .map(r -> Response.ok(r).build())
                 .orElseGet(() -> notFound("record " + topic + "/" + partition + "@" + offset));
     }
 

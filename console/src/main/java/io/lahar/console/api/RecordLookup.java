@@ -29,19 +29,30 @@ public final class RecordLookup implements AutoCloseable {
     private static final Duration WAIT = Duration.ofSeconds(5);
 
     /** The record: key, timestamp, the writer schema's name, the value as JSON, or why it did not decode. */
-    public record Found(String topic, int partition, long offset, String key, long timestamp, String schema,
-                        JsonNode value, String error) {
-    }
+    public record Found(
+            String topic,
+            int partition,
+            long offset,
+            String key,
+            long timestamp,
+            String schema,
+            JsonNode value,
+            String error) {}
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final Deserializer<Object> generic;
 
     public RecordLookup(KafkaClients kafka, RegistrySerdes serdes) {
-        this.consumer = kafka.consumer(Map.of(
-                ConsumerConfig.CLIENT_ID_CONFIG, "lahar-console-records",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = kafka.consumer(
+                Map.of(
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        "lahar-console-records",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        1),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         this.generic = serdes.genericSerde().deserializer();
     }
 
@@ -73,10 +84,24 @@ public final class RecordLookup implements AutoCloseable {
         try {
             Object value = generic.deserialize(r.topic(), r.value());
             String schema = value instanceof GenericRecord g ? g.getSchema().getFullName() : null;
-            return new Found(r.topic(), r.partition(), r.offset(), r.key(), r.timestamp(), schema,
-                    JSON.readTree(GenericData.get().toString(value)), null);
+            return new Found(
+                    r.topic(),
+                    r.partition(),
+                    r.offset(),
+                    r.key(),
+                    r.timestamp(),
+                    schema,
+                    JSON.readTree(GenericData.get().toString(value)),
+                    null);
         } catch (Exception e) {
-            return new Found(r.topic(), r.partition(), r.offset(), r.key(), r.timestamp(), null, null,
+            return new Found(
+                    r.topic(),
+                    r.partition(),
+                    r.offset(),
+                    r.key(),
+                    r.timestamp(),
+                    null,
+                    null,
                     io.lahar.console.feed.TopicFeed.describe(e));
         }
     }

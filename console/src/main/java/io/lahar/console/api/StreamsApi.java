@@ -21,14 +21,14 @@ import java.util.Optional;
 public final class StreamsApi {
 
     /** The streams-app's answer, passed on to the browser as it came. */
-    public record Answer(int status, String body) {
-    }
+    public record Answer(int status, String body) {}
 
     private final URI base;
     private final Optional<String> token;
     private final Optional<Path> tokenFile;
     private final Duration timeout;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public StreamsApi(URI base, Optional<String> token, Optional<Path> tokenFile, Duration timeout) {
         this.base = base;

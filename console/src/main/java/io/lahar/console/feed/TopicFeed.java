@@ -58,6 +58,7 @@ public final class TopicFeed implements AutoCloseable {
             Topics.FLOW_STATUS, JobFlowStatusRecord.class,
             Topics.DEAD_LETTERS, DeadLetter.class,
             Topics.COMMAND_RESULTS, CommandResult.class);
+
     private static final Duration LOOK_AGAIN = Duration.ofSeconds(5);
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
 
@@ -73,13 +74,16 @@ public final class TopicFeed implements AutoCloseable {
 
     public TopicFeed(KafkaClients kafka, RegistrySerdes serdes, ConsoleViews views) {
         this.views = views;
-        TOPICS.forEach((topic, type) -> deserializers.put(topic.name(), serdes.value(type).deserializer()));
-        this.consumer = kafka.consumer(Map.of(
-                ConsumerConfig.CLIENT_ID_CONFIG, "lahar-console",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        TOPICS.forEach((topic, type) ->
+                deserializers.put(topic.name(), serdes.value(type).deserializer()));
+        this.consumer = kafka.consumer(
+                Map.of(
+                        ConsumerConfig.CLIENT_ID_CONFIG, "lahar-console",
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         this.nextLook = System.nanoTime();
         this.thread = new Thread(this::run, "console-feed");
         this.thread.setDaemon(true);
@@ -142,16 +146,19 @@ public final class TopicFeed implements AutoCloseable {
                 continue;
             }
             try {
-                Object value = r.value() == null ? null : deserializers.get(r.topic()).deserialize(r.topic(), r.value());
-                batch.add(new ConsoleViews.Input(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), value, null));
+                Object value =
+                        r.value() == null ? null : deserializers.get(r.topic()).deserialize(r.topic(), r.value());
+                batch.add(new ConsoleViews.Input(
+                        r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), value, null));
             } catch (RuntimeException e) {
                 if (Transients.isTransient(e)) {
-                    LOG.warnf("the schema registry did not answer for %s/%d@%d; reading it again: %s",
+                    LOG.warnf(
+                            "the schema registry did not answer for %s/%d@%d; reading it again: %s",
                             r.topic(), r.partition(), r.offset(), e);
                     retry.put(tp, r.offset());
                 } else {
-                    batch.add(new ConsoleViews.Input(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(),
-                            null, describe(e)));
+                    batch.add(new ConsoleViews.Input(
+                            r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), null, describe(e)));
                 }
             }
         }

@@ -12,13 +12,14 @@ import java.util.concurrent.TimeoutException;
  */
 final class Transients {
 
-    private Transients() {
-    }
+    private Transients() {}
 
     static boolean isTransient(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof HttpClosedException || cause instanceof SocketException
-                    || cause instanceof SocketTimeoutException || cause instanceof HttpTimeoutException
+            if (cause instanceof HttpClosedException
+                    || cause instanceof SocketException
+                    || cause instanceof SocketTimeoutException
+                    || cause instanceof HttpTimeoutException
                     || cause instanceof TimeoutException) {
                 return true;
             }

@@ -34,7 +34,8 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
         // first record in phase Running, both event times on lahar.pod-groups.
         this.jobLatency = DistributionSummary.builder("volcano.e2e.job.scheduling.latency.milliseconds")
                 .description("E2E job scheduling latency in milliseconds: pod group created to Running")
-                .serviceLevelObjectives(32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384).register(registry);
+                .serviceLevelObjectives(32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384)
+                .register(registry);
     }
 
     public void watch(ConsoleViews views) {
@@ -43,14 +44,21 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
 
     @Override
     public void commandResult(String kind, boolean accepted) {
-        Counter.builder("lahar.command.results").description("Command results on lahar.command-results, by kind and outcome")
-                .tags("kind", kind, "outcome", accepted ? "accepted" : "rejected").register(registry).increment();
+        Counter.builder("lahar.command.results")
+                .description("Command results on lahar.command-results, by kind and outcome")
+                .tags("kind", kind, "outcome", accepted ? "accepted" : "rejected")
+                .register(registry)
+                .increment();
     }
 
     @Override
     public void deadLetter(String topic, String processor) {
-        Counter.builder("lahar.dead.letters").description("Records on lahar.dead-letters, by the topic they came from and the processor that gave up")
-                .tags("topic", topic, "processor", processor).register(registry).increment();
+        Counter.builder("lahar.dead.letters")
+                .description(
+                        "Records on lahar.dead-letters, by the topic they came from and the processor that gave up")
+                .tags("topic", topic, "processor", processor)
+                .register(registry)
+                .increment();
     }
 
     @Override
@@ -61,14 +69,20 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
     @Override
     public void jobEntered(String queue, String phase) {
         Counter.builder("lahar.jobs.entered")
-                .description("Jobs seen entering a phase on lahar.job-status, by queue and phase (since the console started)")
-                .tags("queue", queue, "phase", phase).register(registry).increment();
+                .description(
+                        "Jobs seen entering a phase on lahar.job-status, by queue and phase (since the console started)")
+                .tags("queue", queue, "phase", phase)
+                .register(registry)
+                .increment();
     }
 
     @Override
     public void undecodable(String topic) {
-        Counter.builder("lahar.console.undecodable").description("Records the console could not decode, by topic")
-                .tags("topic", topic).register(registry).increment();
+        Counter.builder("lahar.console.undecodable")
+                .description("Records the console could not decode, by topic")
+                .tags("topic", topic)
+                .register(registry)
+                .increment();
     }
 
     /** Sets every gauge from the views as they are now. */
@@ -91,33 +105,47 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
             if (q.weight() != null) {
                 weight.add(MultiGauge.Row.of(tags, q.weight()));
             }
-            groups.forEach((phase, rows) -> rows.add(MultiGauge.Row.of(tags, q.podGroups().getOrDefault(phase, 0))));
+            groups.forEach((phase, rows) ->
+                    rows.add(MultiGauge.Row.of(tags, q.podGroups().getOrDefault(phase, 0))));
         }
         set("volcano.queue.weight", "The queue's weight", weight);
-        groups.forEach((phase, rows) -> set("volcano.queue.pod.group." + phase.toLowerCase(java.util.Locale.ROOT) + ".count",
-                "The queue's pod groups in phase " + phase, rows));
+        groups.forEach((phase, rows) -> set(
+                "volcano.queue.pod.group." + phase.toLowerCase(java.util.Locale.ROOT) + ".count",
+                "The queue's pod groups in phase " + phase,
+                rows));
 
         List<MultiGauge.Row<?>> jobs = new ArrayList<>();
-        views.jobsByQueue().forEach((queue, phases) -> phases.forEach((phase, n) ->
-                jobs.add(MultiGauge.Row.of(Tags.of("queue", queue, "phase", phase), n))));
+        views.jobsByQueue()
+                .forEach((queue, phases) -> phases.forEach(
+                        (phase, n) -> jobs.add(MultiGauge.Row.of(Tags.of("queue", queue, "phase", phase), n))));
         set("lahar.jobs", "Jobs on lahar.job-status, by queue and phase", jobs);
 
         List<MultiGauge.Row<?>> unschedulable = new ArrayList<>();
         int[] total = {0};
-        views.unschedulable().forEach((queue, reasons) -> reasons.forEach((reason, n) -> {
-            unschedulable.add(MultiGauge.Row.of(Tags.of("queue", queue, "reason", reason), n));
-            total[0] += n;
-        }));
-        set("lahar.podgroups.unschedulable", "Pending pod groups with an Unschedulable condition, by queue and reason", unschedulable);
-        set("volcano.unschedule.job.count", "Jobs whose pod group is unschedulable", List.of(MultiGauge.Row.of(Tags.empty(), total[0])));
+        views.unschedulable()
+                .forEach((queue, reasons) -> reasons.forEach((reason, n) -> {
+                    unschedulable.add(MultiGauge.Row.of(Tags.of("queue", queue, "reason", reason), n));
+                    total[0] += n;
+                }));
+        set(
+                "lahar.podgroups.unschedulable",
+                "Pending pod groups with an Unschedulable condition, by queue and reason",
+                unschedulable);
+        set(
+                "volcano.unschedule.job.count",
+                "Jobs whose pod group is unschedulable",
+                List.of(MultiGauge.Row.of(Tags.empty(), total[0])));
     }
 
     /**
      * Volcano's three gauges per quantity: milli-cpu, memory bytes, other resources (in milli-units,
      * as Volcano counts them); cpu and memory of every queue, 0 when absent, if {@code zeros}.
      */
-    private void resource(String what, List<QueuesView.QueueRow> queues,
-                          Function<QueuesView.QueueRow, Map<String, Amounts.Amount>> amounts, boolean zeros) {
+    private void resource(
+            String what,
+            List<QueuesView.QueueRow> queues,
+            Function<QueuesView.QueueRow, Map<String, Amounts.Amount>> amounts,
+            boolean zeros) {
         List<MultiGauge.Row<?>> cpu = new ArrayList<>();
         List<MultiGauge.Row<?>> memory = new ArrayList<>();
         List<MultiGauge.Row<?>> scalar = new ArrayList<>();
@@ -138,11 +166,16 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
         }
         set("volcano.queue." + what + ".milli.cpu", "The queue's " + what + " cpu in milli-cores", cpu);
         set("volcano.queue." + what + ".memory.bytes", "The queue's " + what + " memory in bytes", memory);
-        set("volcano.queue." + what + ".scalar.resources", "The queue's " + what + " other resources in milli-units", scalar);
+        set(
+                "volcano.queue." + what + ".scalar.resources",
+                "The queue's " + what + " other resources in milli-units",
+                scalar);
     }
 
     private void set(String name, String description, List<MultiGauge.Row<?>> rows) {
-        gauges.computeIfAbsent(name, n -> MultiGauge.builder(n).description(description).register(registry))
+        gauges.computeIfAbsent(
+                        name,
+                        n -> MultiGauge.builder(n).description(description).register(registry))
                 .register(rows, true);
     }
 }

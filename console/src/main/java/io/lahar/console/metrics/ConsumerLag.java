@@ -53,20 +53,24 @@ public final class ConsumerLag implements AutoCloseable {
                 if (!groups.matcher(g.groupId()).matches()) {
                     continue;
                 }
-                Map<TopicPartition, OffsetAndMetadata> committed =
-                        admin.listConsumerGroupOffsets(g.groupId()).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(g.groupId())
+                        .partitionsToOffsetAndMetadata()
+                        .get(10, TimeUnit.SECONDS);
                 Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
                 committed.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest()));
-                Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest,
-                        new org.apache.kafka.clients.admin.ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                        .all().get(10, TimeUnit.SECONDS);
+                Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(
+                                latest,
+                                new org.apache.kafka.clients.admin.ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                        .all()
+                        .get(10, TimeUnit.SECONDS);
                 Map<String, Long> byTopic = new HashMap<>();
                 committed.forEach((tp, offset) -> {
                     if (offset != null && ends.containsKey(tp)) {
                         byTopic.merge(tp.topic(), Math.max(0, ends.get(tp).offset() - offset.offset()), Long::sum);
                     }
                 });
-                byTopic.forEach((topic, n) -> rows.add(MultiGauge.Row.of(Tags.of("group", g.groupId(), "topic", topic), n)));
+                byTopic.forEach(
+                        (topic, n) -> rows.add(MultiGauge.Row.of(Tags.of("group", g.groupId(), "topic", topic), n)));
             }
             lag.register(rows, true);
         } catch (Exception e) {

@@ -55,7 +55,8 @@ public final class EventStream implements AutoCloseable {
 
     public void start(long intervalMillis, long heartbeatMillis) {
         timer.scheduleWithFixedDelay(this::publish, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(() -> broadcast(": ping\n\n"), heartbeatMillis, heartbeatMillis, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(
+                () -> broadcast(": ping\n\n"), heartbeatMillis, heartbeatMillis, TimeUnit.MILLISECONDS);
     }
 
     /** The route's handler: keeps the response open as an event stream. */
@@ -91,13 +92,13 @@ public final class EventStream implements AutoCloseable {
     private void broadcast(String event) {
         for (SseClient client : clients.values()) {
             switch (client.offer(event)) {
-                case QUEUED -> {
-                }
+                case QUEUED -> {}
                 case DROPPED -> {
                     clients.remove(client.name());
                     dropped.increment();
-                    LOG.warnf("dropped the event stream of %s: %d events waited for it to read", client.name(),
-                            clientBuffer);
+                    LOG.warnf(
+                            "dropped the event stream of %s: %d events waited for it to read",
+                            client.name(), clientBuffer);
                 }
                 case GONE -> clients.remove(client.name());
             }

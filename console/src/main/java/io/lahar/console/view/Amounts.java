@@ -17,12 +17,10 @@ public final class Amounts {
 
     private static final String[] BINARY = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
-    private Amounts() {
-    }
+    private Amounts() {}
 
     /** One resource's amount: the number in the resource's unit and the same, written for a reader. */
-    public record Amount(double value, String text) {
-    }
+    public record Amount(double value, String text) {}
 
     /** The amount of a quantity string, or empty when it is not one. */
     public static Optional<Double> value(String quantity) {
@@ -35,8 +33,8 @@ public final class Amounts {
         if (quantities == null) {
             return out;
         }
-        quantities.forEach((name, quantity) -> value(quantity.toString())
-                .ifPresent(v -> out.put(name.toString(), amount(name.toString(), v))));
+        quantities.forEach((name, quantity) ->
+                value(quantity.toString()).ifPresent(v -> out.put(name.toString(), amount(name.toString(), v))));
         return out;
     }
 

@@ -27,8 +27,7 @@ import java.util.function.Supplier;
 public final class ConsoleViews {
 
     /** Bounds on what the console keeps of the log topics. */
-    public record Limits(int transitionsPerJob, int podsPerJob, int jobsWithHistory, int deadLetters,
-                         int changedKeys) {
+    public record Limits(int transitionsPerJob, int podsPerJob, int jobsWithHistory, int deadLetters, int changedKeys) {
         public static final Limits DEFAULT = new Limits(200, 10_000, 50_000, 500, 200);
     }
 
@@ -48,8 +47,8 @@ public final class ConsoleViews {
     }
 
     /** One record read from a topic: a decoded value, a tombstone (both null) or an undecodable one. */
-    public record Input(String topic, int partition, long offset, long timestamp, String key, Object value,
-                        String error) {
+    public record Input(
+            String topic, int partition, long offset, long timestamp, String key, Object value, String error) {
         String position() {
             return topic + "/" + partition + "@" + offset;
         }
@@ -84,7 +83,13 @@ public final class ConsoleViews {
                     apply(in);
                 } catch (RuntimeException e) {
                     // A record the views cannot fold (a value no writer should send) is shown, not fatal.
-                    undecodable(new Input(in.topic(), in.partition(), in.offset(), in.timestamp(), in.key(), null,
+                    undecodable(new Input(
+                            in.topic(),
+                            in.partition(),
+                            in.offset(),
+                            in.timestamp(),
+                            in.key(),
+                            null,
                             "the console could not read it: " + e));
                 }
             }
@@ -110,8 +115,10 @@ public final class ConsoleViews {
                     JobStatusRecord r = (JobStatusRecord) v;
                     JobsView.Entry before = jobs.get(key);
                     String phase = r.getStatus().getState().getPhase();
-                    if (before == null || before.record() == null
-                            || !phase.equals(before.record().getStatus().getState().getPhase())) {
+                    if (before == null
+                            || before.record() == null
+                            || !phase.equals(
+                                    before.record().getStatus().getState().getPhase())) {
                         counters.jobEntered(r.getQueue(), phase);
                     }
                     jobs.put(key, r);
@@ -139,9 +146,12 @@ public final class ConsoleViews {
                     PodGroup g = (PodGroup) v;
                     PodGroupsView.PodGroupRow before = podGroups.get(key);
                     podGroups.put(key, g);
-                    if ("Running".equals(g.getStatus().getPhase()) && (before == null || !"Running".equals(before.phase())
-                            || before.jobVersion() != g.getJobVersion())) {
-                        counters.jobScheduled(g.getTime().toEpochMilli() - g.getCreationTimestamp().toEpochMilli());
+                    if ("Running".equals(g.getStatus().getPhase())
+                            && (before == null
+                                    || !"Running".equals(before.phase())
+                                    || before.jobVersion() != g.getJobVersion())) {
+                        counters.jobScheduled(g.getTime().toEpochMilli()
+                                - g.getCreationTimestamp().toEpochMilli());
                     }
                 }
                 changes.mark(Changes.JOBS, key);
@@ -211,8 +221,8 @@ public final class ConsoleViews {
 
     private void undecodable(Input in) {
         counters.undecodable(in.topic());
-        Undecodable u = deadLetters.undecodable(new Undecodable(in.topic(), in.partition(), in.offset(),
-                in.timestamp(), in.key(), in.error(), null));
+        Undecodable u = deadLetters.undecodable(
+                new Undecodable(in.topic(), in.partition(), in.offset(), in.timestamp(), in.key(), in.error(), null));
         if (in.key() != null && in.topic().equals(Topics.JOB_STATUS.name())) {
             jobs.undecodable(in.key(), u);
             changes.mark(Changes.JOBS, in.key());
@@ -256,8 +266,13 @@ public final class ConsoleViews {
             if (e.record() == null) {
                 return new JobDetail(e.row(), null, null, List.of(), transitions.of(key), podGroups.get(key));
             }
-            return new JobDetail(e.row(), JobDetail.Status.of(e.record().getStatus()), e.manifest(),
-                    pods.of(key, e.record().getUid()), transitions.of(key), podGroups.get(key));
+            return new JobDetail(
+                    e.row(),
+                    JobDetail.Status.of(e.record().getStatus()),
+                    e.manifest(),
+                    pods.of(key, e.record().getUid()),
+                    transitions.of(key),
+                    podGroups.get(key));
         });
     }
 
@@ -271,7 +286,8 @@ public final class ConsoleViews {
             Map<String, Map<String, Integer>> out = new TreeMap<>();
             for (JobsView.Entry e : jobs.entries()) {
                 if (e.record() != null) {
-                    out.computeIfAbsent(e.row().queue(), q -> new TreeMap<>()).merge(e.row().phase(), 1, Integer::sum);
+                    out.computeIfAbsent(e.row().queue(), q -> new TreeMap<>())
+                            .merge(e.row().phase(), 1, Integer::sum);
                 }
             }
             return out;
@@ -296,8 +312,7 @@ public final class ConsoleViews {
     }
 
     /** The dead-letters page: the latest letters and the records the console could not decode. */
-    public record DeadLetters(List<DeadLettersView.DeadLetterRow> letters, List<Undecodable> undecodable) {
-    }
+    public record DeadLetters(List<DeadLettersView.DeadLetterRow> letters, List<Undecodable> undecodable) {}
 
     public DeadLetters deadLetters() {
         return read(() -> new DeadLetters(deadLetters.letters(), deadLetters.undecodables()));

@@ -18,9 +18,16 @@ import java.util.Map;
 public final class DeadLettersView {
 
     /** A dead letter: where the record was, who gave up on it and why. */
-    public record DeadLetterRow(String topic, int partition, long offset, long timestamp, String processor,
-                                String error, String key, int valueBytes, String position) {
-    }
+    public record DeadLetterRow(
+            String topic,
+            int partition,
+            long offset,
+            long timestamp,
+            String processor,
+            String error,
+            String key,
+            int valueBytes,
+            String position) {}
 
     private final int capacity;
     private final ArrayDeque<DeadLetterRow> letters = new ArrayDeque<>();
@@ -34,9 +41,16 @@ public final class DeadLettersView {
 
     /** Returns the undecodable record this letter explains, with its reason, or null. */
     Undecodable add(DeadLetter d, String position) {
-        DeadLetterRow row = new DeadLetterRow(d.getTopic(), d.getPartition(), d.getOffset(),
-                d.getTimestamp().toEpochMilli(), d.getProcessor(), d.getError(), text(d.getKey()),
-                d.getValue() == null ? 0 : d.getValue().remaining(), position);
+        DeadLetterRow row = new DeadLetterRow(
+                d.getTopic(),
+                d.getPartition(),
+                d.getOffset(),
+                d.getTimestamp().toEpochMilli(),
+                d.getProcessor(),
+                d.getError(),
+                text(d.getKey()),
+                d.getValue() == null ? 0 : d.getValue().remaining(),
+                position);
         letters.addLast(row);
         String at = d.getTopic() + "/" + d.getPartition() + "@" + d.getOffset();
         reasons.put(at, d.getError());

@@ -21,24 +21,39 @@ public final class FlowsView {
     private final Map<String, Undecodable> undecodable = new HashMap<>();
 
     /** One line of the flows table: the flow's phase and its jobs per phase. */
-    public record FlowRow(String key, String namespace, String name, String phase, int jobs, int pending,
-                          int running, int completed, int failed, int terminated, int unknown, long updated,
-                          String error) {
-    }
+    public record FlowRow(
+            String key,
+            String namespace,
+            String name,
+            String phase,
+            int jobs,
+            int pending,
+            int running,
+            int completed,
+            int failed,
+            int terminated,
+            int unknown,
+            long updated,
+            String error) {}
 
     /** One vertex of the DAG: a flow entry, the job it creates and that job's life. */
-    public record FlowNode(String name, String job, String phase, List<String> targets, String strategy,
-                           Long created, Long runningDuration, int restartCount, String message,
-                           List<History> histories) {
-    }
+    public record FlowNode(
+            String name,
+            String job,
+            String phase,
+            List<String> targets,
+            String strategy,
+            Long created,
+            Long runningDuration,
+            int restartCount,
+            String message,
+            List<History> histories) {}
 
     /** A span of time the job spent in one phase (0 = not ended). */
-    public record History(String state, long start, long end) {
-    }
+    public record History(String state, long start, long end) {}
 
     /** A flow with its DAG: the nodes in the manifest's order; each names its targets (edges). */
-    public record FlowDetail(FlowRow row, List<FlowNode> nodes, String manifest) {
-    }
+    public record FlowDetail(FlowRow row, List<FlowNode> nodes, String manifest) {}
 
     void put(String key, JobFlowStatusRecord r) {
         flows.put(key, r);
@@ -60,8 +75,20 @@ public final class FlowsView {
         flows.forEach((key, r) -> out.add(row(key, r)));
         undecodable.forEach((key, u) -> {
             int slash = key.indexOf('/');
-            out.add(new FlowRow(key, slash < 0 ? "" : key.substring(0, slash), key.substring(slash + 1),
-                    JobRow.UNDECODABLE, 0, 0, 0, 0, 0, 0, 0, u.timestamp(), u.error()));
+            out.add(new FlowRow(
+                    key,
+                    slash < 0 ? "" : key.substring(0, slash),
+                    key.substring(slash + 1),
+                    JobRow.UNDECODABLE,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    u.timestamp(),
+                    u.error()));
         });
         out.sort(Comparator.comparing(FlowRow::key));
         return out;
@@ -84,15 +111,25 @@ public final class FlowsView {
             List<History> histories = new ArrayList<>();
             if (life != null) {
                 for (JobRunningHistory h : life.getRunningHistories()) {
-                    histories.add(new History(h.getState(), h.getStartTimestamp().toEpochMilli(), h.getEndTimestamp().toEpochMilli()));
+                    histories.add(new History(
+                            h.getState(),
+                            h.getStartTimestamp().toEpochMilli(),
+                            h.getEndTimestamp().toEpochMilli()));
                 }
             }
-            nodes.add(new FlowNode(f.name(), job, phase,
+            nodes.add(new FlowNode(
+                    f.name(),
+                    job,
+                    phase,
                     f.dependsOn() == null ? List.of() : f.dependsOn().targetsOrEmpty(),
                     f.dependsOn() == null ? null : f.dependsOn().strategy(),
-                    c == null || c.getCreateTime() == null ? null : c.getCreateTime().toEpochMilli(),
-                    c == null ? null : c.getRunningDuration(), life == null ? 0 : life.getRestartCount(),
-                    c == null ? null : c.getMessage(), List.copyOf(histories)));
+                    c == null || c.getCreateTime() == null
+                            ? null
+                            : c.getCreateTime().toEpochMilli(),
+                    c == null ? null : c.getRunningDuration(),
+                    life == null ? 0 : life.getRestartCount(),
+                    c == null ? null : c.getMessage(),
+                    List.copyOf(histories)));
         }
         return new FlowDetail(row(key, r), nodes, r.getManifest());
     }
@@ -109,8 +146,19 @@ public final class FlowsView {
     private static FlowRow row(String key, JobFlowStatusRecord r) {
         JobFlowStatus s = r.getStatus();
         int jobs = s.getJobStatusList().size();
-        return new FlowRow(key, r.getNamespace(), r.getName(), s.getState().getPhase(), jobs, s.getPendingJobs().size(),
-                s.getRunningJobs().size(), s.getCompletedJobs().size(), s.getFailedJobs().size(),
-                s.getTerminatedJobs().size(), s.getUnKnowJobs().size(), r.getTime().toEpochMilli(), null);
+        return new FlowRow(
+                key,
+                r.getNamespace(),
+                r.getName(),
+                s.getState().getPhase(),
+                jobs,
+                s.getPendingJobs().size(),
+                s.getRunningJobs().size(),
+                s.getCompletedJobs().size(),
+                s.getFailedJobs().size(),
+                s.getTerminatedJobs().size(),
+                s.getUnKnowJobs().size(),
+                r.getTime().toEpochMilli(),
+                null);
     }
 }

@@ -19,21 +19,27 @@ public record JobSpecFacts(List<Task> tasks, int replicas, Integer maxRetry, Str
     static final String CREATED_BY_FLOW = "volcano.sh/createdByJobFlow";
 
     /** One task: its pods' count and the requests of one pod (Kubernetes' effective requests). */
-    public record Task(String name, int replicas, Map<String, BigDecimal> requests) {
-    }
+    public record Task(String name, int replicas, Map<String, BigDecimal> requests) {}
 
     static JobSpecFacts of(String manifest) {
         try {
             Job job = Manifests.read(manifest, Job.class);
             List<Task> tasks = new ArrayList<>();
             int replicas = 0;
-            for (TaskSpec t : job.spec() == null ? List.<TaskSpec>of() : job.spec().tasksOrEmpty()) {
-                tasks.add(new Task(t.name(), t.replicasOrZero(), Map.copyOf(t.pod().effectiveRequests())));
+            for (TaskSpec t :
+                    job.spec() == null ? List.<TaskSpec>of() : job.spec().tasksOrEmpty()) {
+                tasks.add(new Task(
+                        t.name(), t.replicasOrZero(), Map.copyOf(t.pod().effectiveRequests())));
                 replicas += t.replicasOrZero();
             }
-            Map<String, String> annotations = job.metadata() == null ? null : job.metadata().annotations();
+            Map<String, String> annotations =
+                    job.metadata() == null ? null : job.metadata().annotations();
             String flow = annotations == null ? null : annotations.get(CREATED_BY_FLOW);
-            return new JobSpecFacts(List.copyOf(tasks), replicas, job.spec() == null ? null : job.spec().maxRetry(), flow);
+            return new JobSpecFacts(
+                    List.copyOf(tasks),
+                    replicas,
+                    job.spec() == null ? null : job.spec().maxRetry(),
+                    flow);
         } catch (RuntimeException e) {
             return NONE;
         }

@@ -17,8 +17,7 @@ import java.util.TreeMap;
 public final class JobsView {
 
     /** One job as the console holds it. {@code record} is null for an undecodable record. */
-    record Entry(JobStatusRecord record, String manifest, JobSpecFacts facts, JobRow row) {
-    }
+    record Entry(JobStatusRecord record, String manifest, JobSpecFacts facts, JobRow row) {}
 
     private final Map<String, Entry> jobs = new HashMap<>();
 
@@ -50,14 +49,17 @@ public final class JobsView {
     }
 
     /** The jobs table's filters (null or blank = any), sort and page. */
-    public record Query(String namespace, String queue, String phase, String text, String sort, int offset,
-                        int limit) {
-    }
+    public record Query(
+            String namespace, String queue, String phase, String text, String sort, int offset, int limit) {}
 
     /** One page of rows, the number of rows the filters match, and every value of each filter. */
-    public record Page(int total, int matched, List<JobRow> items, Map<String, Integer> namespaces,
-                       Map<String, Integer> queues, Map<String, Integer> phases) {
-    }
+    public record Page(
+            int total,
+            int matched,
+            List<JobRow> items,
+            Map<String, Integer> namespaces,
+            Map<String, Integer> queues,
+            Map<String, Integer> phases) {}
 
     Page query(Query q) {
         String text = blank(q.text()) ? null : q.text().strip().toLowerCase(Locale.ROOT);
@@ -72,7 +74,9 @@ public final class JobsView {
                 queues.merge(r.queue(), 1, Integer::sum);
             }
             phases.merge(r.phase(), 1, Integer::sum);
-            if (is(q.namespace(), r.namespace()) && is(q.queue(), r.queue()) && is(q.phase(), r.phase())
+            if (is(q.namespace(), r.namespace())
+                    && is(q.queue(), r.queue())
+                    && is(q.phase(), r.phase())
                     && (text == null || r.matches(text))) {
                 matched.add(r);
             }
@@ -114,7 +118,8 @@ public final class JobsView {
     /** Newest first unless told otherwise; the key breaks ties so pages are stable. */
     static Comparator<JobRow> order(String sort) {
         Comparator<JobRow> byKey = Comparator.comparing(JobRow::key);
-        Comparator<JobRow> created = Comparator.comparing((JobRow r) -> r.created() == null ? r.updated() : r.created());
+        Comparator<JobRow> created =
+                Comparator.comparing((JobRow r) -> r.created() == null ? r.updated() : r.created());
         Comparator<JobRow> primary = switch (sort == null ? "" : sort) {
             case "name" -> Comparator.comparing(JobRow::name);
             case "queue" -> Comparator.comparing(JobRow::queue);

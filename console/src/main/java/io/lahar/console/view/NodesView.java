@@ -17,18 +17,24 @@ public final class NodesView {
     private final Map<String, Node> nodes = new HashMap<>();
 
     /** A pod on a node: its job's key, name and phase. */
-    public record NodePod(String job, String pod, String phase) {
-    }
+    public record NodePod(String job, String pod, String phase) {}
 
     /**
      * One node. {@code allocated} sums the requests of the pods that hold it; {@code pods} are those
      * pods. A node no record names but pods are bound to appears with {@code known} false.
      */
-    public record NodeRow(String name, boolean known, boolean ready, boolean unschedulable, List<String> taints,
-                          Map<String, String> labels, Map<String, Amounts.Amount> allocatable,
-                          Map<String, Amounts.Amount> capacity, Map<String, Amounts.Amount> allocated,
-                          List<NodePod> pods, Long updated) {
-    }
+    public record NodeRow(
+            String name,
+            boolean known,
+            boolean ready,
+            boolean unschedulable,
+            List<String> taints,
+            Map<String, String> labels,
+            Map<String, Amounts.Amount> allocatable,
+            Map<String, Amounts.Amount> capacity,
+            Map<String, Amounts.Amount> allocated,
+            List<NodePod> pods,
+            Long updated) {}
 
     void put(String name, Node node) {
         nodes.put(name, node);
@@ -47,20 +53,26 @@ public final class NodesView {
         Map<String, List<NodePod>> podsOn = new HashMap<>();
         for (var job : pods.all()) {
             JobsView.Entry entry = jobs.get(job.getKey());
-            String uid = entry == null || entry.record() == null ? null : entry.record().getUid();
+            String uid = entry == null || entry.record() == null
+                    ? null
+                    : entry.record().getUid();
             for (PodsView.PodRow p : job.getValue().values()) {
                 if (!p.holdsNode() || (uid != null && p.jobUid() != null && !uid.equals(p.jobUid()))) {
                     continue;
                 }
-                podsOn.computeIfAbsent(p.node(), n -> new ArrayList<>()).add(new NodePod(job.getKey(), p.pod(), p.phase()));
+                podsOn.computeIfAbsent(p.node(), n -> new ArrayList<>())
+                        .add(new NodePod(job.getKey(), p.pod(), p.phase()));
                 if (entry != null) {
-                    Amounts.add(allocated.computeIfAbsent(p.node(), n -> new HashMap<>()), entry.facts().requestsOf(p.task()));
+                    Amounts.add(
+                            allocated.computeIfAbsent(p.node(), n -> new HashMap<>()),
+                            entry.facts().requestsOf(p.task()));
                 }
             }
         }
         TreeMap<String, NodeRow> out = new TreeMap<>();
         nodes.forEach((name, n) -> out.put(name, row(name, n, allocated.get(name), podsOn.get(name))));
-        podsOn.keySet().stream().filter(name -> !nodes.containsKey(name))
+        podsOn.keySet().stream()
+                .filter(name -> !nodes.containsKey(name))
                 .forEach(name -> out.put(name, row(name, null, allocated.get(name), podsOn.get(name))));
         return List.copyOf(out.values());
     }
@@ -70,8 +82,11 @@ public final class NodesView {
         if (allocated != null) {
             allocated.forEach((r, v) -> used.put(r, Amounts.amount(r, v)));
         }
-        List<NodePod> on = pods == null ? List.of() : pods.stream()
-                .sorted(java.util.Comparator.comparing(NodePod::job).thenComparing(NodePod::pod)).toList();
+        List<NodePod> on = pods == null
+                ? List.of()
+                : pods.stream()
+                        .sorted(java.util.Comparator.comparing(NodePod::job).thenComparing(NodePod::pod))
+                        .toList();
         if (n == null) {
             return new NodeRow(name, false, false, false, List.of(), Map.of(), Map.of(), Map.of(), used, on, null);
         }
@@ -79,7 +94,17 @@ public final class NodesView {
         for (Taint t : n.getTaints()) {
             taints.add(t.getKey() + (t.getValue() == null ? "" : "=" + t.getValue()) + ":" + t.getEffect());
         }
-        return new NodeRow(name, true, n.getReady(), n.getUnschedulable(), taints, new TreeMap<>(n.getLabels()),
-                Amounts.of(n.getAllocatable()), Amounts.of(n.getCapacity()), used, on, n.getTime().toEpochMilli());
+        return new NodeRow(
+                name,
+                true,
+                n.getReady(),
+                n.getUnschedulable(),
+                taints,
+                new TreeMap<>(n.getLabels()),
+                Amounts.of(n.getAllocatable()),
+                Amounts.of(n.getCapacity()),
+                used,
+                on,
+                n.getTime().toEpochMilli());
     }
 }

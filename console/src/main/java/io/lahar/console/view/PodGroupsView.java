@@ -12,25 +12,42 @@ import java.util.TreeMap;
 public final class PodGroupsView {
 
     /** A job's pod group: its phase, gang size, queue and the scheduler's conditions. */
-    public record PodGroupRow(String name, String queue, String phase, int minMember, int jobVersion,
-                              Map<String, Amounts.Amount> minResources, List<ConditionRow> conditions, long created) {
-    }
+    public record PodGroupRow(
+            String name,
+            String queue,
+            String phase,
+            int minMember,
+            int jobVersion,
+            Map<String, Amounts.Amount> minResources,
+            List<ConditionRow> conditions,
+            long created) {}
 
     /** One scheduling condition, e.g. Unschedulable with its reason and message. */
-    public record ConditionRow(String type, String status, String reason, String message, long time) {
-    }
+    public record ConditionRow(String type, String status, String reason, String message, long time) {}
 
     private final Map<String, PodGroupRow> groups = new HashMap<>();
 
     void put(String key, PodGroup g) {
         List<ConditionRow> conditions = new ArrayList<>();
         for (PodGroupCondition c : g.getStatus().getConditions()) {
-            conditions.add(new ConditionRow(c.getType(), c.getStatus(), c.getReason(), c.getMessage(),
+            conditions.add(new ConditionRow(
+                    c.getType(),
+                    c.getStatus(),
+                    c.getReason(),
+                    c.getMessage(),
                     c.getLastTransitionTime().toEpochMilli()));
         }
-        groups.put(key, new PodGroupRow(g.getName(), g.getSpec().getQueue(), g.getStatus().getPhase(),
-                g.getSpec().getMinMember(), g.getJobVersion(), Amounts.of(g.getSpec().getMinResources()),
-                List.copyOf(conditions), g.getCreationTimestamp().toEpochMilli()));
+        groups.put(
+                key,
+                new PodGroupRow(
+                        g.getName(),
+                        g.getSpec().getQueue(),
+                        g.getStatus().getPhase(),
+                        g.getSpec().getMinMember(),
+                        g.getJobVersion(),
+                        Amounts.of(g.getSpec().getMinResources()),
+                        List.copyOf(conditions),
+                        g.getCreationTimestamp().toEpochMilli()));
     }
 
     void remove(String key) {

@@ -17,9 +17,20 @@ import java.util.Map;
 public final class PodsView {
 
     /** One pod. {@code restarts} sums its containers' in-place restarts. */
-    public record PodRow(String pod, String task, int index, String phase, String node, int restarts,
-                         List<String> exitCodes, String reason, String message, int version, String jobUid,
-                         boolean deleted, long time) {
+    public record PodRow(
+            String pod,
+            String task,
+            int index,
+            String phase,
+            String node,
+            int restarts,
+            List<String> exitCodes,
+            String reason,
+            String message,
+            int version,
+            String jobUid,
+            boolean deleted,
+            long time) {
 
         static PodRow of(PodEvent e) {
             int restarts = 0;
@@ -27,18 +38,31 @@ public final class PodsView {
             for (ContainerStatus c : e.getContainers()) {
                 restarts += c.getRestartCount();
                 if (c.getExitCode() != null) {
-                    exits.add(c.getName() + "=" + c.getExitCode() + (c.getReason() == null ? "" : " (" + c.getReason() + ")"));
+                    exits.add(c.getName() + "=" + c.getExitCode()
+                            + (c.getReason() == null ? "" : " (" + c.getReason() + ")"));
                 }
             }
-            return new PodRow(e.getPod(), e.getTask(), e.getIndex(), e.getPhase(), e.getNode(), restarts,
-                    List.copyOf(exits), e.getReason(), e.getMessage(), e.getJobVersion(), e.getJobUid(),
-                    e.getDeleted(), e.getTime().toEpochMilli());
+            return new PodRow(
+                    e.getPod(),
+                    e.getTask(),
+                    e.getIndex(),
+                    e.getPhase(),
+                    e.getNode(),
+                    restarts,
+                    List.copyOf(exits),
+                    e.getReason(),
+                    e.getMessage(),
+                    e.getJobVersion(),
+                    e.getJobUid(),
+                    e.getDeleted(),
+                    e.getTime().toEpochMilli());
         }
 
         /** Whether the pod holds its node's resources: bound and not finished or gone. */
         boolean holdsNode() {
-            return node != null && !deleted && ("Pending".equals(phase) || "Running".equals(phase)
-                    || "Unknown".equals(phase));
+            return node != null
+                    && !deleted
+                    && ("Pending".equals(phase) || "Running".equals(phase) || "Unknown".equals(phase));
         }
     }
 

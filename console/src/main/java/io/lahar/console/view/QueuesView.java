@@ -25,13 +25,22 @@ public final class QueuesView {
      * phase as the scheduler last saw them; {@code jobs} its jobs per phase from {@code lahar.job-status};
      * {@code unschedulable} its pending pod groups per Unschedulable reason.
      */
-    public record QueueRow(String name, String parent, String state, Integer weight, Integer priority,
-                           Boolean reclaimable, Map<String, Amounts.Amount> capability,
-                           Map<String, Amounts.Amount> guarantee, Map<String, Amounts.Amount> deserved,
-                           Map<String, Amounts.Amount> allocated, Map<String, Integer> podGroups,
-                           Map<String, Integer> jobs, Map<String, Integer> unschedulable, boolean configured,
-                           Long updated) {
-    }
+    public record QueueRow(
+            String name,
+            String parent,
+            String state,
+            Integer weight,
+            Integer priority,
+            Boolean reclaimable,
+            Map<String, Amounts.Amount> capability,
+            Map<String, Amounts.Amount> guarantee,
+            Map<String, Amounts.Amount> deserved,
+            Map<String, Amounts.Amount> allocated,
+            Map<String, Integer> podGroups,
+            Map<String, Integer> jobs,
+            Map<String, Integer> unschedulable,
+            boolean configured,
+            Long updated) {}
 
     void putConfig(String name, Queue q) {
         configs.put(name, q);
@@ -49,7 +58,8 @@ public final class QueuesView {
         statuses.remove(name);
     }
 
-    List<QueueRow> rows(Map<String, Map<String, Integer>> jobsByQueue, Map<String, Map<String, Integer>> unschedulable) {
+    List<QueueRow> rows(
+            Map<String, Map<String, Integer>> jobsByQueue, Map<String, Map<String, Integer>> unschedulable) {
         TreeSet<String> names = new TreeSet<>(configs.keySet());
         names.addAll(statuses.keySet());
         List<QueueRow> out = new ArrayList<>();
@@ -65,17 +75,29 @@ public final class QueuesView {
                 groups.put("Unknown", s.getUnknown());
             }
             Map<String, Amounts.Amount> deserved = s != null && !s.getDeserved().isEmpty()
-                    ? Amounts.of(s.getDeserved()) : q == null ? Map.of() : Amounts.of(q.getDeserved());
-            String state = s != null ? s.getState().name() : q != null ? q.getState().name() : null;
-            Long updated = s != null ? Long.valueOf(s.getTime().toEpochMilli()) : q != null ? q.getTime().toEpochMilli() : null;
-            out.add(new QueueRow(name, q == null ? null : q.getParent(), state,
-                    q == null ? null : q.getWeight(), q == null ? null : q.getPriority(),
+                    ? Amounts.of(s.getDeserved())
+                    : q == null ? Map.of() : Amounts.of(q.getDeserved());
+            String state =
+                    s != null ? s.getState().name() : q != null ? q.getState().name() : null;
+            Long updated = s != null
+                    ? Long.valueOf(s.getTime().toEpochMilli())
+                    : q != null ? q.getTime().toEpochMilli() : null;
+            out.add(new QueueRow(
+                    name,
+                    q == null ? null : q.getParent(),
+                    state,
+                    q == null ? null : q.getWeight(),
+                    q == null ? null : q.getPriority(),
                     q == null ? null : q.getReclaimable(),
                     q == null ? Map.of() : Amounts.of(q.getCapability()),
-                    q == null ? Map.of() : Amounts.of(q.getGuarantee()), deserved,
-                    s == null ? Map.of() : Amounts.of(s.getAllocated()), groups,
-                    jobsByQueue.getOrDefault(name, Map.of()), unschedulable.getOrDefault(name, Map.of()),
-                    q != null, updated));
+                    q == null ? Map.of() : Amounts.of(q.getGuarantee()),
+                    deserved,
+                    s == null ? Map.of() : Amounts.of(s.getAllocated()),
+                    groups,
+                    jobsByQueue.getOrDefault(name, Map.of()),
+                    unschedulable.getOrDefault(name, Map.of()),
+                    q != null,
+                    updated));
         }
         return out;
     }

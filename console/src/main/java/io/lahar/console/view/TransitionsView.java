@@ -17,15 +17,34 @@ public final class TransitionsView {
      * One transition: what {@code lahar replay --explain} prints for it. {@code source} is the input
      * record that caused it ({@code topic/partition@offset}).
      */
-    public record TransitionRow(String from, String to, String event, String action, String policy, String reason,
-                                String message, int version, int retryCount, long time, String source,
-                                String position) {
+    public record TransitionRow(
+            String from,
+            String to,
+            String event,
+            String action,
+            String policy,
+            String reason,
+            String message,
+            int version,
+            int retryCount,
+            long time,
+            String source,
+            String position) {
 
         static TransitionRow of(JobTransition t, String position) {
-            return new TransitionRow(JobRow.text(t.getFrom()), t.getTo(), t.getEvent(), JobRow.text(t.getAction()),
-                    JobRow.text(t.getPolicy()), JobRow.text(t.getReason()), JobRow.text(t.getMessage()),
-                    t.getVersion(), t.getRetryCount(), t.getTime().toEpochMilli(),
-                    t.getSourceTopic() + "/" + t.getSourcePartition() + "@" + t.getSourceOffset(), position);
+            return new TransitionRow(
+                    JobRow.text(t.getFrom()),
+                    t.getTo(),
+                    t.getEvent(),
+                    JobRow.text(t.getAction()),
+                    JobRow.text(t.getPolicy()),
+                    JobRow.text(t.getReason()),
+                    JobRow.text(t.getMessage()),
+                    t.getVersion(),
+                    t.getRetryCount(),
+                    t.getTime().toEpochMilli(),
+                    t.getSourceTopic() + "/" + t.getSourcePartition() + "@" + t.getSourceOffset(),
+                    position);
         }
     }
 

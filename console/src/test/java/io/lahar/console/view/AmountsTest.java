@@ -9,8 +9,19 @@ class AmountsTest {
 
     @Test
     void mixedUnitsComeOutInOneUnitPerResource() {
-        Map<String, Amounts.Amount> a = Amounts.of(Map.of("cpu", "28400m", "memory", "128Gi",
-                "ephemeral-storage", "429496729600", "nvidia.com/gpu", "2", "pods", "110", "bogus", "12 apples"));
+        Map<String, Amounts.Amount> a = Amounts.of(Map.of(
+                "cpu",
+                "28400m",
+                "memory",
+                "128Gi",
+                "ephemeral-storage",
+                "429496729600",
+                "nvidia.com/gpu",
+                "2",
+                "pods",
+                "110",
+                "bogus",
+                "12 apples"));
         assertThat(a.get("cpu").value()).isEqualTo(28.4);
         assertThat(a.get("cpu").text()).isEqualTo("28.4");
         assertThat(a.get("memory").text()).isEqualTo("128 GiB");

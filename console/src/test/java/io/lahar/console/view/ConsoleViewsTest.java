@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class ConsoleViewsTest {
 
     private final List<String> counted = new ArrayList<>();
-    private final ConsoleViews views = new ConsoleViews(new ConsoleViews.Limits(3, 100, 1000, 2, 5),
-            new ConsoleViews.Counters() {
+    private final ConsoleViews views =
+            new ConsoleViews(new ConsoleViews.Limits(3, 100, 1000, 2, 5), new ConsoleViews.Counters() {
                 @Override
                 public void commandResult(String kind, boolean accepted) {
                     counted.add("result " + kind + " " + accepted);
@@ -47,10 +47,12 @@ class ConsoleViewsTest {
     }
 
     private void garbage(String topic, String key, long at) {
-        views.apply(List.of(new ConsoleViews.Input(topic, 1, at, T0.toEpochMilli(), key, null, "SerializationException bad magic")));
+        views.apply(List.of(new ConsoleViews.Input(
+                topic, 1, at, T0.toEpochMilli(), key, null, "SerializationException bad magic")));
     }
 
-    private static JobsView.Query query(String ns, String queue, String phase, String text, String sort, int offset, int limit) {
+    private static JobsView.Query query(
+            String ns, String queue, String phase, String text, String sort, int offset, int limit) {
         return new JobsView.Query(ns, queue, phase, text, sort, offset, limit);
     }
 
@@ -58,8 +60,11 @@ class ConsoleViewsTest {
     void jobsAreFilteredSortedAndPagedAndATombstoneRemovesOne() {
         for (int i = 0; i < 30; i++) {
             String phase = i % 3 == 0 ? "Running" : i % 3 == 1 ? "Pending" : "Completed";
-            put("lahar.job-status", "a/job-" + i, Fixtures.job("a", "job-" + i, i < 10 ? "q1" : "q2", phase,
-                    T0.plusSeconds(i), T0.plusSeconds(100 + i)));
+            put(
+                    "lahar.job-status",
+                    "a/job-" + i,
+                    Fixtures.job(
+                            "a", "job-" + i, i < 10 ? "q1" : "q2", phase, T0.plusSeconds(i), T0.plusSeconds(100 + i)));
         }
         put("lahar.job-status", "b/other", Fixtures.job("b", "other", "q1", "Failed", T0, T0.plusSeconds(1)));
 
@@ -71,13 +76,19 @@ class ConsoleViewsTest {
         assertThat(all.phases()).containsEntry("Failed", 1).containsEntry("Running", 10);
 
         JobsView.Page running = views.jobs(query("a", "q2", "Running", null, "name", 0, 100));
-        assertThat(running.items()).extracting(JobRow::name).containsExactly("job-12", "job-15", "job-18", "job-21", "job-24", "job-27");
-        assertThat(views.jobs(query(null, null, null, "insufficient", null, 0, 100)).matched()).isEqualTo(10);
-        assertThat(views.jobs(query(null, null, null, null, "oldest", 28, 10)).items()).extracting(JobRow::name)
+        assertThat(running.items())
+                .extracting(JobRow::name)
+                .containsExactly("job-12", "job-15", "job-18", "job-21", "job-24", "job-27");
+        assertThat(views.jobs(query(null, null, null, "insufficient", null, 0, 100))
+                        .matched())
+                .isEqualTo(10);
+        assertThat(views.jobs(query(null, null, null, null, "oldest", 28, 10)).items())
+                .extracting(JobRow::name)
                 .containsExactly("job-27", "job-28", "job-29");
 
         put("lahar.job-status", "b/other", null);
-        assertThat(views.jobs(query("b", null, null, null, null, 0, 10)).matched()).isZero();
+        assertThat(views.jobs(query("b", null, null, null, null, 0, 10)).matched())
+                .isZero();
         assertThat(views.job("b/other")).isNull();
     }
 
@@ -90,9 +101,14 @@ class ConsoleViewsTest {
         put("lahar.job-status", "a/k", Fixtures.job("a", "k", "q2", "Failed", T0, T0.plusSeconds(3)));
         put("lahar.job-status", "a/j", null);
         put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q1", "Pending", T0.plusSeconds(9), T0.plusSeconds(9)));
-        assertThat(counted).filteredOn(c -> c.startsWith("entered")).containsExactly(
-                "entered q1 Pending", "entered q1 Running", "entered q1 Completed", "entered q2 Failed",
-                "entered q1 Pending");
+        assertThat(counted)
+                .filteredOn(c -> c.startsWith("entered"))
+                .containsExactly(
+                        "entered q1 Pending",
+                        "entered q1 Running",
+                        "entered q1 Completed",
+                        "entered q2 Failed",
+                        "entered q1 Pending");
     }
 
     @Test
@@ -100,13 +116,17 @@ class ConsoleViewsTest {
         List<JobRow> rows = new ArrayList<>();
         java.util.Random random = new java.util.Random(7);
         for (int i = 0; i < 1000; i++) {
-            rows.add(JobRow.of("a/j" + i, Fixtures.job("a", "j" + i, "q" + random.nextInt(5), "Running",
-                    T0.plusSeconds(random.nextInt(100)), T0), JobSpecFacts.NONE));
+            rows.add(JobRow.of(
+                    "a/j" + i,
+                    Fixtures.job(
+                            "a", "j" + i, "q" + random.nextInt(5), "Running", T0.plusSeconds(random.nextInt(100)), T0),
+                    JobSpecFacts.NONE));
         }
         for (String sort : new String[] {null, "name", "queue", "oldest"}) {
             List<JobRow> all = new ArrayList<>(rows);
             all.sort(JobsView.order(sort));
-            assertThat(JobsView.first(new ArrayList<>(rows), 60, JobsView.order(sort))).isEqualTo(all.subList(0, 60));
+            assertThat(JobsView.first(new ArrayList<>(rows), 60, JobsView.order(sort)))
+                    .isEqualTo(all.subList(0, 60));
         }
     }
 
@@ -118,7 +138,9 @@ class ConsoleViewsTest {
         assertThat(row.maxRetry()).isEqualTo(3);
         assertThat(row.flow()).isEqualTo("my-flow");
         assertThat(row.created()).isEqualTo(T0.toEpochMilli());
-        assertThat(row.runningSince()).as("the Running condition's time").isEqualTo(T0.plusSeconds(5).toEpochMilli());
+        assertThat(row.runningSince())
+                .as("the Running condition's time")
+                .isEqualTo(T0.plusSeconds(5).toEpochMilli());
         assertThat(row.runningDuration()).isNull();
 
         put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q", "Completed", T0, T0.plusSeconds(60), 4, "my-flow"));
@@ -131,11 +153,25 @@ class ConsoleViewsTest {
     void aJobsPageHasItsLatestTransitionsPodsAndPodGroup() {
         put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q", "Running", T0, T0));
         for (int i = 0; i < 5; i++) {
-            put("lahar.job-transitions", "a/j", Fixtures.transition("a", "j", "Pending", "Running", "PodRunning" + i, null,
-                    null, 40 + i, T0.plusSeconds(i)));
+            put(
+                    "lahar.job-transitions",
+                    "a/j",
+                    Fixtures.transition(
+                            "a", "j", "Pending", "Running", "PodRunning" + i, null, null, 40 + i, T0.plusSeconds(i)));
         }
-        put("lahar.job-transitions", "a/j", Fixtures.transition("a", "j", "Running", "Restarting", "PodFailed", "RestartJob",
-                "spec.policies[0]", 77, T0.plusSeconds(9)));
+        put(
+                "lahar.job-transitions",
+                "a/j",
+                Fixtures.transition(
+                        "a",
+                        "j",
+                        "Running",
+                        "Restarting",
+                        "PodFailed",
+                        "RestartJob",
+                        "spec.policies[0]",
+                        77,
+                        T0.plusSeconds(9)));
         put("lahar.pod-events", "a/j", Fixtures.pod("a", "j", "worker", 1, "Running", "n1", null, T0));
         put("lahar.pod-events", "a/j", Fixtures.pod("a", "j", "worker", 0, "Failed", "n2", 137, T0));
         put("lahar.pod-groups", "a/j", Fixtures.podGroup("a", "j", "q", "Running", null));
@@ -181,12 +217,18 @@ class ConsoleViewsTest {
     void aQueueJoinsItsConfigurationItsStatusItsJobsAndWhyItsGroupsWait() {
         put("lahar.queues", "root", Fixtures.queue("root", null, 1, Map.of()));
         put("lahar.queues", "q", Fixtures.queue("q", "root", 3, Map.of("cpu", "36", "memory", "128Gi")));
-        put("lahar.queue-status", "q", Fixtures.queueStatus("q", 2, Map.of("cpu", "28400m", "ephemeral-storage", "429496729600"),
-                Map.of("cpu", "12")));
+        put(
+                "lahar.queue-status",
+                "q",
+                Fixtures.queueStatus(
+                        "q", 2, Map.of("cpu", "28400m", "ephemeral-storage", "429496729600"), Map.of("cpu", "12")));
         put("lahar.job-status", "a/j", Fixtures.job("a", "j", "q", "Pending", T0, T0));
         put("lahar.pod-groups", "a/j", Fixtures.podGroup("a", "j", "q", "Pending", "NotEnoughResources"));
 
-        QueuesView.QueueRow q = views.queues().stream().filter(r -> r.name().equals("q")).findFirst().orElseThrow();
+        QueuesView.QueueRow q = views.queues().stream()
+                .filter(r -> r.name().equals("q"))
+                .findFirst()
+                .orElseThrow();
         assertThat(q.parent()).isEqualTo("root");
         assertThat(q.weight()).isEqualTo(3);
         assertThat(q.capability().get("cpu").text()).isEqualTo("36");
@@ -204,7 +246,9 @@ class ConsoleViewsTest {
         put("lahar.flow-status", "a/f", Fixtures.flow("a", "f", "Running"));
         FlowsView.FlowDetail d = views.flow("a/f");
         assertThat(d.nodes()).extracting(FlowsView.FlowNode::name).containsExactly("a", "b", "c", "d", "e");
-        assertThat(d.nodes()).extracting(FlowsView.FlowNode::phase).containsExactly("Completed", "Running", "Waiting", "Waiting", "Waiting");
+        assertThat(d.nodes())
+                .extracting(FlowsView.FlowNode::phase)
+                .containsExactly("Completed", "Running", "Waiting", "Waiting", "Waiting");
         assertThat(d.nodes().get(4).targets()).containsExactly("c", "d");
         assertThat(d.row().completed()).isEqualTo(1);
         put("lahar.flow-status", "a/f", null);
@@ -218,13 +262,18 @@ class ConsoleViewsTest {
         assertThat(row.phase()).isEqualTo("Undecodable");
         assertThat(row.error()).contains("bad magic").doesNotContain("dead letter");
 
-        put("lahar.dead-letters", "a/bad", Fixtures.deadLetter("lahar.job-status", 1, 7, "a/bad", "not Avro: magic byte 120"));
+        put(
+                "lahar.dead-letters",
+                "a/bad",
+                Fixtures.deadLetter("lahar.job-status", 1, 7, "a/bad", "not Avro: magic byte 120"));
         assertThat(views.job("a/bad").row().error()).contains("dead letter: not Avro: magic byte 120");
 
         put("lahar.dead-letters", "a/x", Fixtures.deadLetter("lahar.pod-events", 1, 9, "a/x", "truncated record"));
         garbage("lahar.pod-events", "a/x", 9);
         ConsoleViews.DeadLetters letters = views.deadLetters();
-        assertThat(letters.letters()).as("newest first, at most 2").extracting(DeadLettersView.DeadLetterRow::error)
+        assertThat(letters.letters())
+                .as("newest first, at most 2")
+                .extracting(DeadLettersView.DeadLetterRow::error)
                 .containsExactly("truncated record", "not Avro: magic byte 120");
         assertThat(letters.undecodable().get(0).deadLetter()).isEqualTo("truncated record");
         assertThat(letters.undecodable().get(0).key()).isEqualTo("a/x");
@@ -238,7 +287,8 @@ class ConsoleViewsTest {
                 new ConsoleViews.Input("lahar.nodes", 0, 1, 0, "n1", Fixtures.queue("q", null, 1, Map.of()), null),
                 new ConsoleViews.Input("lahar.nodes", 0, 2, 0, "n2", Fixtures.node("n2", "4", "8Gi"), null)));
         assertThat(views.nodes()).extracting(NodesView.NodeRow::name).containsExactly("n2");
-        assertThat(views.deadLetters().undecodable()).singleElement()
+        assertThat(views.deadLetters().undecodable())
+                .singleElement()
                 .satisfies(u -> assertThat(u.error()).startsWith("the console could not read it"));
     }
 
@@ -252,7 +302,10 @@ class ConsoleViewsTest {
         assertThat(changes.get(Changes.FLOWS)).containsExactly("a/f");
         assertThat(views.drainChanges()).isEmpty();
         for (int i = 0; i < 6; i++) {
-            put("lahar.job-transitions", "a/" + i, Fixtures.transition("a", "" + i, null, "Pending", "JobSubmitted", null, null, i, T0));
+            put(
+                    "lahar.job-transitions",
+                    "a/" + i,
+                    Fixtures.transition("a", "" + i, null, "Pending", "JobSubmitted", null, null, i, T0));
         }
         assertThat(views.drainChanges().get(Changes.JOBS)).containsExactly(Changes.ALL);
     }
@@ -261,18 +314,36 @@ class ConsoleViewsTest {
     void aPodGroupScheduledWholeCountsItsLatencyOncePerVersion() {
         PodGroup pending = Fixtures.podGroup("a", "j", "q", "Pending", null);
         put("lahar.pod-groups", "a/j", pending);
-        PodGroup running = PodGroup.newBuilder(Fixtures.podGroup("a", "j", "q", "Running", null)).setTime(T0.plusMillis(1500)).build();
+        PodGroup running = PodGroup.newBuilder(Fixtures.podGroup("a", "j", "q", "Running", null))
+                .setTime(T0.plusMillis(1500))
+                .build();
         put("lahar.pod-groups", "a/j", running);
         put("lahar.pod-groups", "a/j", running);
         assertThat(counted).containsExactly("scheduled 1500");
-        put("lahar.pod-groups", "a/j", PodGroup.newBuilder(running).setJobVersion(1).setTime(T0.plusMillis(4000)).build());
+        put(
+                "lahar.pod-groups",
+                "a/j",
+                PodGroup.newBuilder(running)
+                        .setJobVersion(1)
+                        .setTime(T0.plusMillis(4000))
+                        .build());
         assertThat(counted).containsExactly("scheduled 1500", "scheduled 4000");
     }
 
     @Test
     void commandResultsAreCounted() {
-        put("lahar.command-results", "a/j", io.lahar.schema.CommandResult.newBuilder().setRequestId("r").setNamespace("a")
-                .setName("j").setKind("SubmitJob").setAccepted(false).setViolations(List.of()).setTime(T0).build());
+        put(
+                "lahar.command-results",
+                "a/j",
+                io.lahar.schema.CommandResult.newBuilder()
+                        .setRequestId("r")
+                        .setNamespace("a")
+                        .setName("j")
+                        .setKind("SubmitJob")
+                        .setAccepted(false)
+                        .setViolations(List.of())
+                        .setTime(T0)
+                        .build());
         assertThat(counted).containsExactly("result SubmitJob false");
     }
 }

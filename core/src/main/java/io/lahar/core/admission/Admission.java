@@ -8,7 +8,6 @@ import io.lahar.core.api.Manifest;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PriorityClass;
 import io.lahar.core.api.Queue;
-
 import java.util.List;
 
 /**
@@ -17,8 +16,7 @@ import java.util.List;
  */
 public final class Admission {
 
-    private Admission() {
-    }
+    private Admission() {}
 
     /** Admits {@code object} for {@code op}; {@code old} is the stored object of an UPDATE. */
     public static AdmissionResult<Manifest> admit(Operation op, Manifest object, Manifest old, AdmissionContext ctx) {
@@ -31,8 +29,8 @@ public final class Admission {
 
     public static AdmissionResult<Manifest> create(Manifest m, AdmissionContext ctx) {
         if (!m.name().isEmpty() && ctx.find(m).isPresent()) {
-            return AdmissionResult.reject(List.of(new Violation("metadata.name",
-                    m.kind().toLowerCase() + " \"" + m.name() + "\" already exists")));
+            return AdmissionResult.reject(List.of(
+                    new Violation("metadata.name", m.kind().toLowerCase() + " \"" + m.name() + "\" already exists")));
         }
         return switch (m) {
             case Job j -> widen(JobAdmission.create(j, ctx));
@@ -50,8 +48,8 @@ public final class Admission {
             throw new IllegalArgumentException("an update needs the stored object");
         }
         if (old.getClass() != m.getClass()) {
-            return AdmissionResult.reject(List.of(new Violation("kind",
-                    "may not be changed on update (was " + old.kind() + ", now " + m.kind() + ")")));
+            return AdmissionResult.reject(List.of(new Violation(
+                    "kind", "may not be changed on update (was " + old.kind() + ", now " + m.kind() + ")")));
         }
         return switch (m) {
             case Job j -> widen(JobAdmission.update((Job) old, j, ctx));

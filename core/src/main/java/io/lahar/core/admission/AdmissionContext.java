@@ -10,7 +10,6 @@ import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PriorityClass;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -34,10 +33,15 @@ public final class AdmissionContext {
     private final Map<String, CronJob> cronJobs;
     private final AdmissionLimits limits;
 
-    private AdmissionContext(Map<String, Queue> queues, Map<String, JobTemplate> templates,
-                             Map<String, JobFlow> flows, Map<String, Job> jobs,
-                             Map<String, PodGroup> podGroups, Map<String, PriorityClass> priorityClasses,
-                             Map<String, CronJob> cronJobs, AdmissionLimits limits) {
+    private AdmissionContext(
+            Map<String, Queue> queues,
+            Map<String, JobTemplate> templates,
+            Map<String, JobFlow> flows,
+            Map<String, Job> jobs,
+            Map<String, PodGroup> podGroups,
+            Map<String, PriorityClass> priorityClasses,
+            Map<String, CronJob> cronJobs,
+            AdmissionLimits limits) {
         this.cronJobs = cronJobs;
         this.limits = limits;
         this.queues = queues;
@@ -50,7 +54,8 @@ public final class AdmissionContext {
 
     /** Nothing exists, not even the root queue; the default limits. */
     public static AdmissionContext empty() {
-        return new AdmissionContext(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), AdmissionLimits.DEFAULTS);
+        return new AdmissionContext(
+                Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), AdmissionLimits.DEFAULTS);
     }
 
     /** A fresh Volcano install: the {@code root} queue and the open leaf {@code default} under it. */
@@ -72,7 +77,10 @@ public final class AdmissionContext {
     }
 
     public static Queue openQueue(String name, String parent) {
-        return new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named(name),
+        return new Queue(
+                Queue.API_VERSION,
+                Queue.KIND,
+                ObjectMeta.named(name),
                 new Queue.QueueSpec(1, null, true, null, parent, null, null, null, null, null, null),
                 Queue.QueueStatus.of(QueueState.Open));
     }
@@ -88,26 +96,54 @@ public final class AdmissionContext {
     /** This context with {@code m} added (or replacing the object of the same kind and name). */
     public AdmissionContext with(Manifest m) {
         return switch (m) {
-            case Queue q -> new AdmissionContext(put(queues, q.name(), q), templates, flows, jobs, podGroups, priorityClasses, cronJobs, limits);
-            case JobTemplate t -> new AdmissionContext(queues, put(templates, key(t), t), flows, jobs, podGroups, priorityClasses, cronJobs, limits);
-            case JobFlow f -> new AdmissionContext(queues, templates, put(flows, key(f), f), jobs, podGroups, priorityClasses, cronJobs, limits);
-            case Job j -> new AdmissionContext(queues, templates, flows, put(jobs, key(j), j), podGroups, priorityClasses, cronJobs, limits);
-            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, put(podGroups, key(p), p), priorityClasses, cronJobs, limits);
-            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, put(priorityClasses, p.name(), p), cronJobs, limits);
-            case CronJob c -> new AdmissionContext(queues, templates, flows, jobs, podGroups, priorityClasses, put(cronJobs, key(c), c), limits);
+            case Queue q ->
+                new AdmissionContext(
+                        put(queues, q.name(), q), templates, flows, jobs, podGroups, priorityClasses, cronJobs, limits);
+            case JobTemplate t ->
+                new AdmissionContext(
+                        queues, put(templates, key(t), t), flows, jobs, podGroups, priorityClasses, cronJobs, limits);
+            case JobFlow f ->
+                new AdmissionContext(
+                        queues, templates, put(flows, key(f), f), jobs, podGroups, priorityClasses, cronJobs, limits);
+            case Job j ->
+                new AdmissionContext(
+                        queues, templates, flows, put(jobs, key(j), j), podGroups, priorityClasses, cronJobs, limits);
+            case PodGroup p ->
+                new AdmissionContext(
+                        queues, templates, flows, jobs, put(podGroups, key(p), p), priorityClasses, cronJobs, limits);
+            case PriorityClass p ->
+                new AdmissionContext(
+                        queues, templates, flows, jobs, podGroups, put(priorityClasses, p.name(), p), cronJobs, limits);
+            case CronJob c ->
+                new AdmissionContext(
+                        queues, templates, flows, jobs, podGroups, priorityClasses, put(cronJobs, key(c), c), limits);
         };
     }
 
     /** This context with {@code m} deleted. */
     public AdmissionContext without(Manifest m) {
         return switch (m) {
-            case Queue q -> new AdmissionContext(remove(queues, q.name()), templates, flows, jobs, podGroups, priorityClasses, cronJobs, limits);
-            case JobTemplate t -> new AdmissionContext(queues, remove(templates, key(t)), flows, jobs, podGroups, priorityClasses, cronJobs, limits);
-            case JobFlow f -> new AdmissionContext(queues, templates, remove(flows, key(f)), jobs, podGroups, priorityClasses, cronJobs, limits);
-            case Job j -> new AdmissionContext(queues, templates, flows, remove(jobs, key(j)), podGroups, priorityClasses, cronJobs, limits);
-            case PodGroup p -> new AdmissionContext(queues, templates, flows, jobs, remove(podGroups, key(p)), priorityClasses, cronJobs, limits);
-            case PriorityClass p -> new AdmissionContext(queues, templates, flows, jobs, podGroups, remove(priorityClasses, p.name()), cronJobs, limits);
-            case CronJob c -> new AdmissionContext(queues, templates, flows, jobs, podGroups, priorityClasses, remove(cronJobs, key(c)), limits);
+            case Queue q ->
+                new AdmissionContext(
+                        remove(queues, q.name()), templates, flows, jobs, podGroups, priorityClasses, cronJobs, limits);
+            case JobTemplate t ->
+                new AdmissionContext(
+                        queues, remove(templates, key(t)), flows, jobs, podGroups, priorityClasses, cronJobs, limits);
+            case JobFlow f ->
+                new AdmissionContext(
+                        queues, templates, remove(flows, key(f)), jobs, podGroups, priorityClasses, cronJobs, limits);
+            case Job j ->
+                new AdmissionContext(
+                        queues, templates, flows, remove(jobs, key(j)), podGroups, priorityClasses, cronJobs, limits);
+            case PodGroup p ->
+                new AdmissionContext(
+                        queues, templates, flows, jobs, remove(podGroups, key(p)), priorityClasses, cronJobs, limits);
+            case PriorityClass p ->
+                new AdmissionContext(
+                        queues, templates, flows, jobs, podGroups, remove(priorityClasses, p.name()), cronJobs, limits);
+            case CronJob c ->
+                new AdmissionContext(
+                        queues, templates, flows, jobs, podGroups, priorityClasses, remove(cronJobs, key(c)), limits);
         };
     }
 
@@ -123,15 +159,16 @@ public final class AdmissionContext {
 
     /** The stored object of the same kind, namespace and name as {@code m}, if any. */
     public Optional<Manifest> find(Manifest m) {
-        return Optional.ofNullable(switch (m) {
-            case Queue q -> queues.get(q.name());
-            case JobTemplate t -> templates.get(key(t));
-            case JobFlow f -> flows.get(key(f));
-            case Job j -> jobs.get(key(j));
-            case PodGroup p -> podGroups.get(key(p));
-            case PriorityClass p -> priorityClasses.get(p.name());
-            case CronJob c -> cronJobs.get(key(c));
-        });
+        return Optional.ofNullable(
+                switch (m) {
+                    case Queue q -> queues.get(q.name());
+                    case JobTemplate t -> templates.get(key(t));
+                    case JobFlow f -> flows.get(key(f));
+                    case Job j -> jobs.get(key(j));
+                    case PodGroup p -> podGroups.get(key(p));
+                    case PriorityClass p -> priorityClasses.get(p.name());
+                    case CronJob c -> cronJobs.get(key(c));
+                });
     }
 
     public Optional<Queue> queue(String name) {

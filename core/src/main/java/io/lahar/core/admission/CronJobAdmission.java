@@ -12,7 +12,6 @@ import io.lahar.core.cron.Schedule;
 import io.lahar.core.cron.ScheduleException;
 import io.lahar.core.cron.SpecSchedule;
 import io.lahar.core.cron.Zones;
-
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.Arrays;
@@ -33,17 +32,18 @@ public final class CronJobAdmission {
 
     /** Kubernetes' CronJob name budget: a job name is {@code <cronjob>-<minutes>}, at most 63 characters. */
     static final int MAX_TOTAL_LENGTH = 63;
+
     static final int MAX_SUFFIX_LENGTH = 11;
     static final int MAX_NAME_LENGTH = MAX_TOTAL_LENGTH - MAX_SUFFIX_LENGTH;
     /** Lahar's bound on each history limit: the finished jobs kept are part of the CronJob's state. */
     public static final int MAX_HISTORY_LIMIT = 100;
+
     public static final int DEFAULT_SUCCESSFUL_HISTORY = 3;
     public static final int DEFAULT_FAILED_HISTORY = 1;
 
     private static final Pattern TIME_ZONE_PART = Pattern.compile("[A-Za-z.\\-_0-9+]{1,14}");
 
-    private CronJobAdmission() {
-    }
+    private CronJobAdmission() {}
 
     public static AdmissionResult<CronJob> create(CronJob cronJob, AdmissionContext ctx) {
         CronJob defaulted = defaults(cronJob);
@@ -92,11 +92,15 @@ public final class CronJobAdmission {
         if (name.isEmpty()) {
             v.add("metadata.name", "required");
         } else if (name.length() > MAX_NAME_LENGTH) {
-            v.add("metadata.name", "cronJob name must be no more than " + MAX_NAME_LENGTH
-                    + " characters to accommodate job name suffix (max " + MAX_TOTAL_LENGTH + " total)");
+            v.add(
+                    "metadata.name",
+                    "cronJob name must be no more than " + MAX_NAME_LENGTH
+                            + " characters to accommodate job name suffix (max " + MAX_TOTAL_LENGTH + " total)");
         } else if (!Names.dns1123Subdomain(name).isEmpty()) {
             // Volcano checks a qualified name; the jobs' names must also be DNS subdomains, so this is that check.
-            v.add("metadata.name", "invalid cronJob name \"" + name + "\": " + Names.join(Names.dns1123Subdomain(name)));
+            v.add(
+                    "metadata.name",
+                    "invalid cronJob name \"" + name + "\": " + Names.join(Names.dns1123Subdomain(name)));
         }
         if (cronJob.metadata() != null && cronJob.metadata().labels() != null) {
             Names.labels(Manifests.jsonMapper().valueToTree(cronJob.metadata().labels()), "metadata.labels", v);
@@ -114,8 +118,13 @@ public final class CronJobAdmission {
             v.add("spec.startingDeadlineSeconds", "must be >= 0");
         }
         if (ConcurrencyPolicy.of(spec.concurrencyPolicy()).isEmpty()) {
-            v.add("spec.concurrencyPolicy", PodTemplateValidation.unsupported(spec.concurrencyPolicy(),
-                    Arrays.stream(ConcurrencyPolicy.values()).map(Enum::name).toList()));
+            v.add(
+                    "spec.concurrencyPolicy",
+                    PodTemplateValidation.unsupported(
+                            spec.concurrencyPolicy(),
+                            Arrays.stream(ConcurrencyPolicy.values())
+                                    .map(Enum::name)
+                                    .toList()));
         }
         historyLimit(spec.successfulJobsHistoryLimit(), "spec.successfulJobsHistoryLimit", v);
         historyLimit(spec.failedJobsHistoryLimit(), "spec.failedJobsHistoryLimit", v);
@@ -129,7 +138,10 @@ public final class CronJobAdmission {
         if (limit < 0) {
             v.add(path, "must be >= 0");
         } else if (limit > MAX_HISTORY_LIMIT) {
-            v.add(path, "must be no more than " + MAX_HISTORY_LIMIT + " (the finished jobs kept are part of the CronJob's state)");
+            v.add(
+                    path,
+                    "must be no more than " + MAX_HISTORY_LIMIT
+                            + " (the finished jobs kept are part of the CronJob's state)");
         }
     }
 
@@ -139,7 +151,9 @@ public final class CronJobAdmission {
             return;
         }
         if (schedule.contains("TZ")) {
-            v.add("spec.schedule", "schedule should not contain TZ or CRON_TZ, TZ should only be set in the timeZone field");
+            v.add(
+                    "spec.schedule",
+                    "schedule should not contain TZ or CRON_TZ, TZ should only be set in the timeZone field");
             return;
         }
         Schedule parsed;
@@ -154,8 +168,10 @@ public final class CronJobAdmission {
             v.add("spec.schedule", "schedule \"" + schedule + "\" never fires: " + never);
         }
         if (parsed instanceof ConstantDelaySchedule c && c.delay().compareTo(Duration.ofMinutes(1)) < 0) {
-            v.add("spec.schedule", "schedule \"" + schedule + "\" fires more than once a minute, and the jobs of one"
-                    + " minute would have the same name (<cronjob>-<minutes since the epoch>): use @every 1m or more");
+            v.add(
+                    "spec.schedule",
+                    "schedule \"" + schedule + "\" fires more than once a minute, and the jobs of one"
+                            + " minute would have the same name (<cronjob>-<minutes since the epoch>): use @every 1m or more");
         }
     }
 
@@ -169,9 +185,14 @@ public final class CronJobAdmission {
             return;
         }
         for (String part : timeZone.split("/", -1)) {
-            if (part.equals(".") || part.equals("..") || part.startsWith("-") || !TIME_ZONE_PART.matcher(part).matches()) {
-                v.add("spec.timeZone", "unknown timeZone \"" + timeZone + "\": each part of the name must be 1 to 14"
-                        + " letters, digits or . - _ +, not . or .., and not start with -");
+            if (part.equals(".")
+                    || part.equals("..")
+                    || part.startsWith("-")
+                    || !TIME_ZONE_PART.matcher(part).matches()) {
+                v.add(
+                        "spec.timeZone",
+                        "unknown timeZone \"" + timeZone + "\": each part of the name must be 1 to 14"
+                                + " letters, digits or . - _ +, not . or .., and not start with -");
                 break;
             }
         }
@@ -193,15 +214,19 @@ public final class CronJobAdmission {
         JsonNode tree = Manifests.jsonMapper().valueToTree(meta);
         for (Map.Entry<String, JsonNode> field : tree.properties()) {
             String key = field.getKey();
-            boolean empty = field.getValue().isNull() || (field.getValue().isContainerNode() && field.getValue().isEmpty());
+            boolean empty = field.getValue().isNull()
+                    || (field.getValue().isContainerNode() && field.getValue().isEmpty());
             if (!empty && !key.equals("labels") && !key.equals("annotations")) {
-                v.add("spec.jobTemplate.metadata." + key, "not carried to the jobs: only the template's labels and annotations"
-                        + " are copied; each job is named <cronjob>-<scheduled time in minutes since the epoch>, in the"
-                        + " CronJob's namespace, owned by the CronJob");
+                v.add(
+                        "spec.jobTemplate.metadata." + key,
+                        "not carried to the jobs: only the template's labels and annotations"
+                                + " are copied; each job is named <cronjob>-<scheduled time in minutes since the epoch>, in the"
+                                + " CronJob's namespace, owned by the CronJob");
             }
         }
         if (meta.annotationsOrEmpty().containsKey(CronJob.SCHEDULED_TIMESTAMP_ANNOTATION)) {
-            v.add("spec.jobTemplate.metadata.annotations." + CronJob.SCHEDULED_TIMESTAMP_ANNOTATION,
+            v.add(
+                    "spec.jobTemplate.metadata.annotations." + CronJob.SCHEDULED_TIMESTAMP_ANNOTATION,
                     "set by the controller on each job (its scheduled time): it cannot be given in the template");
         }
     }
@@ -211,18 +236,23 @@ public final class CronJobAdmission {
      * its spec (defaulted) as a Job spec of a job named {@code <cronjob>-<10 digits>}, so pod names
      * fit; the queue is checked when each job is created (it may be opened or closed meanwhile).
      */
-    static void validateJobTemplate(String name, CronJob.JobTemplateSpec template, AdmissionLimits limits, Violations v) {
+    static void validateJobTemplate(
+            String name, CronJob.JobTemplateSpec template, AdmissionLimits limits, Violations v) {
         if (template == null) {
             v.add("spec.jobTemplate", "required");
             return;
         }
         if (template.metadata() != null && template.metadata().labels() != null) {
-            Names.labels(Manifests.jsonMapper().valueToTree(template.metadata().labels()), "spec.jobTemplate.metadata.labels", v);
+            Names.labels(
+                    Manifests.jsonMapper().valueToTree(template.metadata().labels()),
+                    "spec.jobTemplate.metadata.labels",
+                    v);
         }
         validateTemplateMetadata(template.metadata(), v);
         JobSpec spec = template.spec() == null ? null : JobDefaults.apply(template.spec());
         Violations inner = new Violations();
-        JobSpecValidation.validate(name.isEmpty() ? "" : name + "-" + "0".repeat(MAX_SUFFIX_LENGTH - 1), spec, limits, inner);
+        JobSpecValidation.validate(
+                name.isEmpty() ? "" : name + "-" + "0".repeat(MAX_SUFFIX_LENGTH - 1), spec, limits, inner);
         for (Violation x : inner.list()) {
             v.add("spec.jobTemplate." + x.path(), x.message());
         }

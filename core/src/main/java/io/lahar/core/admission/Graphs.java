@@ -9,8 +9,7 @@ import java.util.Optional;
 /** Cycle detection over "node -> the nodes it depends on", for task dependsOn and JobFlow flows. */
 final class Graphs {
 
-    private Graphs() {
-    }
+    private Graphs() {}
 
     /**
      * A cycle in running order, its first node repeated at the end (e.g. [b, c, d, b] when b
@@ -28,8 +27,8 @@ final class Graphs {
         return Optional.empty();
     }
 
-    private static Optional<List<String>> visit(String node, Map<String, List<String>> edges,
-                                                Map<String, Integer> state, List<String> stack) {
+    private static Optional<List<String>> visit(
+            String node, Map<String, List<String>> edges, Map<String, Integer> state, List<String> stack) {
         Integer s = state.get(node);
         if (s != null && s == 2) {
             return Optional.empty();

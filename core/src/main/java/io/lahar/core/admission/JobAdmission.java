@@ -8,7 +8,6 @@ import io.lahar.core.api.Manifests;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
 import io.lahar.core.api.TaskSpec;
-
 import java.util.List;
 import java.util.Optional;
 
@@ -18,8 +17,7 @@ import java.util.Optional;
  */
 public final class JobAdmission {
 
-    private JobAdmission() {
-    }
+    private JobAdmission() {}
 
     public static AdmissionResult<Job> create(Job job, AdmissionContext ctx) {
         Job defaulted = JobDefaults.apply(job);
@@ -59,11 +57,15 @@ public final class JobAdmission {
         if (spec.minAvailable() != null && spec.minAvailable() < 0) {
             v.add("spec.minAvailable", "must be >= 0");
         }
-        JobSpec oldSpec = before.spec() == null ? JobDefaults.apply(new JobSpec(null, null, null, null, null, null,
-                null, null, null, null, null, null, null)) : before.spec();
+        JobSpec oldSpec = before.spec() == null
+                ? JobDefaults.apply(
+                        new JobSpec(null, null, null, null, null, null, null, null, null, null, null, null, null))
+                : before.spec();
         if (oldSpec.tasksOrEmpty().size() != tasks.size()) {
-            v.add("spec.tasks", "job updates may not add or remove tasks (" + oldSpec.tasksOrEmpty().size()
-                    + " before, " + tasks.size() + " now)");
+            v.add(
+                    "spec.tasks",
+                    "job updates may not add or remove tasks ("
+                            + oldSpec.tasksOrEmpty().size() + " before, " + tasks.size() + " now)");
         } else {
             ObjectNode a = immutablePart(oldSpec);
             ObjectNode b = immutablePart(spec);
@@ -136,11 +138,18 @@ public final class JobAdmission {
             v.add("metadata.name", "invalid name \"" + name + "\": " + Names.join(errs));
         }
         if (m.metadata() != null && m.metadata().labels() != null) {
-            Names.labels(io.lahar.core.api.Manifests.jsonMapper().valueToTree(m.metadata().labels()), "metadata.labels", v);
+            Names.labels(
+                    io.lahar.core.api.Manifests.jsonMapper()
+                            .valueToTree(m.metadata().labels()),
+                    "metadata.labels",
+                    v);
         }
         if (m.metadata() != null && m.metadata().annotations() != null) {
-            Names.annotations(io.lahar.core.api.Manifests.jsonMapper().valueToTree(m.metadata().annotations()),
-                    "metadata.annotations", v);
+            Names.annotations(
+                    io.lahar.core.api.Manifests.jsonMapper()
+                            .valueToTree(m.metadata().annotations()),
+                    "metadata.annotations",
+                    v);
         }
         String ns = m.metadata() == null ? null : m.metadata().namespace();
         if (ns != null && !ns.isEmpty() && !Names.dns1123Label(ns).isEmpty()) {
@@ -161,14 +170,19 @@ public final class JobAdmission {
         }
         List<Queue> children = ctx.childrenOf(queueName);
         if (!children.isEmpty()) {
-            v.add(path, "can only submit " + what + " to leaf queue: queue \"" + queueName + "\" has child queues ("
-                    + String.join(", ", children.stream().map(Queue::name).sorted().toList()) + ")");
+            v.add(
+                    path,
+                    "can only submit " + what + " to leaf queue: queue \"" + queueName + "\" has child queues ("
+                            + String.join(
+                                    ", ",
+                                    children.stream().map(Queue::name).sorted().toList()) + ")");
         }
         QueueState state = queue.get().stateOrOpen();
         if (state != QueueState.Open) {
-            v.add(path, "can only submit " + what + " to queue with state Open, queue \"" + queueName
-                    + "\" status is " + state.name());
+            v.add(
+                    path,
+                    "can only submit " + what + " to queue with state Open, queue \"" + queueName + "\" status is "
+                            + state.name());
         }
     }
-
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +22,7 @@ public final class JobDefaults {
     /** Volcano names an unnamed task "default" + its index. */
     public static final String DEFAULT_TASK_PREFIX = "default";
 
-    private JobDefaults() {
-    }
+    private JobDefaults() {}
 
     public static Job apply(Job job) {
         return job.spec() == null ? job : job.withSpec(apply(job.spec()));
@@ -53,8 +51,10 @@ public final class JobDefaults {
         if (out.minAvailable() == null || out.minAvailable() == 0) {
             // Sum of the (already defaulted) task minAvailable, each defaulting to its replicas;
             // summed in a long, since admission reports replicas past the pod limit, not a wrapped sum.
-            long sum = out.tasksOrEmpty().stream().filter(java.util.Objects::nonNull)
-                    .mapToLong(t -> t.minAvailable() != null ? t.minAvailable() : t.replicasOrZero()).sum();
+            long sum = out.tasksOrEmpty().stream()
+                    .filter(java.util.Objects::nonNull)
+                    .mapToLong(t -> t.minAvailable() != null ? t.minAvailable() : t.replicasOrZero())
+                    .sum();
             out = out.withMinAvailable(saturated(sum));
         }
         if (out.plugins() != null) {
@@ -70,7 +70,9 @@ public final class JobDefaults {
         }
         if (t.template() != null) {
             JsonNode spec = t.template().path("spec");
-            if (spec.isObject() && spec.path("hostNetwork").asBoolean(false) && isEmpty(spec.path("dnsPolicy").asText(""))) {
+            if (spec.isObject()
+                    && spec.path("hostNetwork").asBoolean(false)
+                    && isEmpty(spec.path("dnsPolicy").asText(""))) {
                 // Host-network pods still need cluster DNS; Volcano sets ClusterFirstWithHostNet.
                 ObjectNode template = t.template().deepCopy();
                 ((ObjectNode) template.get("spec")).put("dnsPolicy", "ClusterFirstWithHostNet");
@@ -80,10 +82,15 @@ public final class JobDefaults {
         if (t.minAvailable() == null) {
             // A partitioned task's gang is its minimum partitions; otherwise every replica.
             var p = t.partitionPolicy();
-            boolean partitioned = p != null && p.minPartitions() != null && p.partitionSize() != null
-                    && p.minPartitions() >= 0 && p.partitionSize() > 0;
-            t = t.withMinAvailable(partitioned ? saturated((long) p.minPartitions() * p.partitionSize())
-                    : Math.max(0, t.replicasOrZero()));
+            boolean partitioned = p != null
+                    && p.minPartitions() != null
+                    && p.partitionSize() != null
+                    && p.minPartitions() >= 0
+                    && p.partitionSize() > 0;
+            t = t.withMinAvailable(
+                    partitioned
+                            ? saturated((long) p.minPartitions() * p.partitionSize())
+                            : Math.max(0, t.replicasOrZero()));
         }
         if (t.maxRetry() == null || t.maxRetry() == 0) {
             t = t.withMaxRetry(DEFAULT_MAX_RETRY);
@@ -94,7 +101,9 @@ public final class JobDefaults {
     /** tensorflow, mpi, pytorch and ray need svc; mpi also needs ssh (Volcano's patchDefaultPlugins). */
     static Map<String, List<String>> impliedPlugins(Map<String, List<String>> plugins) {
         Map<String, List<String>> out = new LinkedHashMap<>(plugins);
-        if (plugins.containsKey("tensorflow") || plugins.containsKey("mpi") || plugins.containsKey("pytorch")
+        if (plugins.containsKey("tensorflow")
+                || plugins.containsKey("mpi")
+                || plugins.containsKey("pytorch")
                 || plugins.containsKey("ray")) {
             out.putIfAbsent("svc", List.of());
         }

@@ -11,7 +11,6 @@ import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Probe;
 import io.lahar.core.flow.JobPatches;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -30,11 +29,10 @@ import java.util.Set;
 public final class JobFlowAdmission {
 
     /** The phases a {@code when} may wait for: the ones a job ends in. */
-    static final List<String> WHEN_PHASES = List.of(JobPhase.Completed.name(), JobPhase.Failed.name(),
-            JobPhase.Terminated.name(), JobPhase.Aborted.name());
+    static final List<String> WHEN_PHASES = List.of(
+            JobPhase.Completed.name(), JobPhase.Failed.name(), JobPhase.Terminated.name(), JobPhase.Aborted.name());
 
-    private JobFlowAdmission() {
-    }
+    private JobFlowAdmission() {}
 
     public static JobFlow applyDefaults(JobFlow flow) {
         if (flow.spec() == null) {
@@ -47,9 +45,16 @@ public final class JobFlowAdmission {
         if (spec.flows() != null) {
             List<Flow> flows = new ArrayList<>();
             for (Flow f : spec.flows()) {
-                if (f != null && f.dependsOn() != null && (f.dependsOn().strategy() == null || f.dependsOn().strategy().isEmpty())) {
-                    f = new Flow(f.name(), new DependsOn(f.dependsOn().targets(), f.dependsOn().probe(), DependsOn.ALL),
-                            f.patch(), f.retry(), f.when());
+                if (f != null
+                        && f.dependsOn() != null
+                        && (f.dependsOn().strategy() == null
+                                || f.dependsOn().strategy().isEmpty())) {
+                    f = new Flow(
+                            f.name(),
+                            new DependsOn(f.dependsOn().targets(), f.dependsOn().probe(), DependsOn.ALL),
+                            f.patch(),
+                            f.retry(),
+                            f.when());
                 }
                 flows.add(f);
             }
@@ -94,14 +99,18 @@ public final class JobFlowAdmission {
             if (name.isEmpty()) {
                 v.add(at + ".name", "required: the name of a JobTemplate");
             } else if (!Names.dns1123Subdomain(name).isEmpty()) {
-                v.add(at + ".name", "invalid template name \"" + name + "\": " + Names.join(Names.dns1123Subdomain(name)));
+                v.add(
+                        at + ".name",
+                        "invalid template name \"" + name + "\": " + Names.join(Names.dns1123Subdomain(name)));
             } else if (!seen.add(name)) {
                 v.add(at + ".name", "duplicate flow name \"" + name + "\"");
             } else {
                 String jobName = flow.name() + "-" + name;
                 if (!flow.name().isEmpty() && jobName.length() > Names.DNS1123_LABEL_MAX) {
-                    v.add(at + ".name", "the job it creates, \"" + jobName + "\" (<jobflow>-<template>), must be no more than "
-                            + Names.DNS1123_LABEL_MAX + " characters");
+                    v.add(
+                            at + ".name",
+                            "the job it creates, \"" + jobName + "\" (<jobflow>-<template>), must be no more than "
+                                    + Names.DNS1123_LABEL_MAX + " characters");
                 }
                 deps.put(name, new ArrayList<>());
             }
@@ -119,13 +128,15 @@ public final class JobFlowAdmission {
                 validateWhen(f, at + ".when", v);
             }
         }
-        Graphs.findCycle(deps).ifPresent(cycle -> v.add("spec.flows",
-                "jobflow flows do not form a directed acyclic graph (DAG): " + String.join(" -> ", cycle)));
+        Graphs.findCycle(deps)
+                .ifPresent(cycle -> v.add(
+                        "spec.flows",
+                        "jobflow flows do not form a directed acyclic graph (DAG): " + String.join(" -> ", cycle)));
         return AdmissionResult.of(flow, v.list());
     }
 
-    private static void validateDependsOn(Flow f, String at, Set<String> names, Map<String, List<String>> deps,
-                                          Violations v) {
+    private static void validateDependsOn(
+            Flow f, String at, Set<String> names, Map<String, List<String>> deps, Violations v) {
         DependsOn d = f.dependsOn();
         if (d == null) {
             return;
@@ -162,7 +173,9 @@ public final class JobFlowAdmission {
                     requireText(h.taskName(), hp + ".taskName", v);
                     requireText(h.path(), hp + ".path", v);
                     port(h.port(), hp + ".port", v);
-                    if (h.httpHeader() != null && (h.httpHeader().name() == null || h.httpHeader().name().isEmpty())) {
+                    if (h.httpHeader() != null
+                            && (h.httpHeader().name() == null
+                                    || h.httpHeader().name().isEmpty())) {
                         v.add(hp + ".httpHeader.name", "required");
                     }
                 }
@@ -193,8 +206,8 @@ public final class JobFlowAdmission {
      * than failing the flow later. The template may still change before the job is created; job
      * admission checks the job again then.
      */
-    private static void validateJob(JobFlow flow, Flow f, JobTemplate template, String at, AdmissionLimits limits,
-                                    Violations v) {
+    private static void validateJob(
+            JobFlow flow, Flow f, JobTemplate template, String at, AdmissionLimits limits, Violations v) {
         if (template.spec() == null) {
             return;
         }
@@ -244,8 +257,8 @@ public final class JobFlowAdmission {
                 v.add(tp + ".replicas", "must be an integer");
             } else if (replicas.isNumber() && replicas.bigIntegerValue().signum() < 0) {
                 v.add(tp + ".replicas", "must be >= 0");
-            } else if (replicas.isNumber() && replicas.bigIntegerValue().compareTo(
-                    java.math.BigInteger.valueOf(limits.maxPodsPerJob())) > 0) {
+            } else if (replicas.isNumber()
+                    && replicas.bigIntegerValue().compareTo(java.math.BigInteger.valueOf(limits.maxPodsPerJob())) > 0) {
                 v.add(tp + ".replicas", limits.overPodLimit(replicas.bigIntegerValue()));
             }
         }
@@ -321,8 +334,10 @@ public final class JobFlowAdmission {
     public static AdmissionResult<JobFlow> delete(JobFlow flow, AdmissionContext ctx) {
         JobFlow stored = ctx.find(flow).map(JobFlow.class::cast).orElse(flow);
         if (!JobTemplateAdmission.isFinished(stored)) {
-            return AdmissionResult.reject(List.of(new Violation("metadata.name", "jobflow \"" + stored.name()
-                    + "\" is not finished (phase " + JobTemplateAdmission.phase(stored) + ") and can not be deleted")));
+            return AdmissionResult.reject(List.of(new Violation(
+                    "metadata.name",
+                    "jobflow \"" + stored.name() + "\" is not finished (phase " + JobTemplateAdmission.phase(stored)
+                            + ") and can not be deleted")));
         }
         return AdmissionResult.accept(stored);
     }

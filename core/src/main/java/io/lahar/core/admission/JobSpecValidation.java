@@ -4,11 +4,10 @@ import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.PartitionPolicy;
 import io.lahar.core.api.PodTemplate;
-import io.lahar.core.resource.Quantity;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.api.VolumeSpec;
 import io.lahar.core.job.plugins.JobPluginRegistry;
-
+import io.lahar.core.resource.Quantity;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,11 +26,11 @@ final class JobSpecValidation {
 
     /** The job plugins the controller runs: admission accepts those and no other. */
     static final JobPluginRegistry PLUGINS = JobPluginRegistry.defaults();
+
     static final List<String> KNOWN_PLUGINS = List.copyOf(PLUGINS.names());
     static final List<String> TOPOLOGY_POLICIES = List.of("none", "best-effort", "restricted", "single-numa-node");
 
-    private JobSpecValidation() {
-    }
+    private JobSpecValidation() {}
 
     /** Validates {@code spec} of the object named {@code name} (empty when unnamed). */
     static void validate(String name, JobSpec spec, AdmissionLimits limits, Violations v) {
@@ -57,12 +56,14 @@ final class JobSpecValidation {
         PolicyValidation.validate(spec.policies(), "spec.policies", v);
         for (String plugin : spec.pluginsOrEmpty().keySet()) {
             if (!KNOWN_PLUGINS.contains(plugin)) {
-                v.add("spec.plugins." + plugin, "unable to find job plugin: " + plugin + " (known: "
-                        + String.join(", ", KNOWN_PLUGINS) + ")");
+                v.add(
+                        "spec.plugins." + plugin,
+                        "unable to find job plugin: " + plugin + " (known: " + String.join(", ", KNOWN_PLUGINS) + ")");
             }
         }
         validateVolumes(spec.volumes(), v);
-        if (spec.runningEstimate() != null && GoDuration.parse(spec.runningEstimate()).isEmpty()) {
+        if (spec.runningEstimate() != null
+                && GoDuration.parse(spec.runningEstimate()).isEmpty()) {
             v.add("spec.runningEstimate", "invalid duration \"" + spec.runningEstimate() + "\"");
         }
         if (spec.schedulerName() != null && spec.schedulerName().length() > 63) {
@@ -77,7 +78,8 @@ final class JobSpecValidation {
     private static void validateTasks(String jobName, JobSpec spec, Violations v) {
         List<TaskSpec> tasks = spec.tasksOrEmpty();
         Map<String, Integer> firstIndex = new HashMap<>();
-        boolean jobNameOk = !jobName.isEmpty() && Names.dns1123Subdomain(jobName).isEmpty();
+        boolean jobNameOk =
+                !jobName.isEmpty() && Names.dns1123Subdomain(jobName).isEmpty();
         for (int i = 0; i < tasks.size(); i++) {
             TaskSpec task = tasks.get(i);
             String at = "spec.tasks[" + i + "]";
@@ -101,8 +103,10 @@ final class JobSpecValidation {
                     String podName = jobName + "-" + name + "-" + Math.max(0, task.replicasOrZero() - 1);
                     List<String> podErrs = Names.dns1123Label(podName);
                     if (!podErrs.isEmpty()) {
-                        v.add(at + ".name", "pod name \"" + podName + "\" (<job>-<task>-<index>) is invalid: "
-                                + Names.join(podErrs));
+                        v.add(
+                                at + ".name",
+                                "pod name \"" + podName + "\" (<job>-<task>-<index>) is invalid: "
+                                        + Names.join(podErrs));
                     }
                 }
             }
@@ -110,9 +114,12 @@ final class JobSpecValidation {
             PodTemplateValidation.validate(task.template(), at + ".template", v);
             validateTopologyPolicy(task, at, v);
             validatePartition(task, at, v);
-            if (task.dependsOn() != null && task.dependsOn().iteration() != null
+            if (task.dependsOn() != null
+                    && task.dependsOn().iteration() != null
                     && !List.of("any", "all").contains(task.dependsOn().iteration())) {
-                v.add(at + ".dependsOn.iteration", PodTemplateValidation.unsupported(task.dependsOn().iteration(), List.of("any", "all")));
+                v.add(
+                        at + ".dependsOn.iteration",
+                        PodTemplateValidation.unsupported(task.dependsOn().iteration(), List.of("any", "all")));
             }
         }
     }
@@ -150,13 +157,17 @@ final class JobSpecValidation {
             v.add("spec.tasks", limits.sumOverPodLimit("the tasks' replicas", total));
         }
         if (spec.minAvailable() != null && spec.minAvailable() > total) {
-            v.add("spec.minAvailable", "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
+            v.add(
+                    "spec.minAvailable",
+                    "job 'minAvailable' should not be greater than total replicas in tasks (" + total + ")");
         }
         if (spec.minSuccess() != null) {
             if (spec.minSuccess() < 1) {
                 v.add("spec.minSuccess", "must be >= 1");
             } else if (spec.minSuccess() > total) {
-                v.add("spec.minSuccess", "job 'minSuccess' should not be greater than total replicas in tasks (" + total + ")");
+                v.add(
+                        "spec.minSuccess",
+                        "job 'minSuccess' should not be greater than total replicas in tasks (" + total + ")");
             }
         }
     }
@@ -180,22 +191,30 @@ final class JobSpecValidation {
         for (PodTemplate.Container c : all) {
             Map<String, String> limits = c.limits();
             Map<String, String> requests = c.requests().isEmpty() ? limits : c.requests();
-            boolean guaranteed = limits.containsKey("cpu") && limits.containsKey("memory")
-                    && requests.keySet().stream().allMatch(k -> !limits.containsKey(k) || sameQuantity(requests.get(k), limits.get(k)))
+            boolean guaranteed = limits.containsKey("cpu")
+                    && limits.containsKey("memory")
+                    && requests.keySet().stream()
+                            .allMatch(k -> !limits.containsKey(k) || sameQuantity(requests.get(k), limits.get(k)))
                     && sameQuantity(requests.get("cpu"), limits.get("cpu"))
                     && sameQuantity(requests.get("memory"), limits.get("memory"));
             if (!guaranteed) {
-                v.add(at + ".topologyPolicy", "topologyPolicy \"" + policy + "\" needs a Guaranteed pod: every container"
-                        + " must have cpu and memory limits equal to its requests");
+                v.add(
+                        at + ".topologyPolicy",
+                        "topologyPolicy \"" + policy + "\" needs a Guaranteed pod: every container"
+                                + " must have cpu and memory limits equal to its requests");
                 return;
             }
         }
         for (PodTemplate.Container c : all) {
-            String cpu = c.requests().isEmpty() ? c.limits().get("cpu") : c.requests().get("cpu");
+            String cpu = c.requests().isEmpty()
+                    ? c.limits().get("cpu")
+                    : c.requests().get("cpu");
             BigDecimal q = Quantity.amountOf(cpu).orElse(BigDecimal.ZERO);
             if (q.signum() == 0 || q.stripTrailingZeros().scale() > 0) {
-                v.add(at + ".topologyPolicy", "topologyPolicy \"" + policy + "\" needs a whole number of cpus in"
-                        + " container \"" + c.name().orElse("") + "\", found " + cpu);
+                v.add(
+                        at + ".topologyPolicy",
+                        "topologyPolicy \"" + policy + "\" needs a whole number of cpus in" + " container \""
+                                + c.name().orElse("") + "\", found " + cpu);
                 return;
             }
         }
@@ -227,16 +246,21 @@ final class JobSpecValidation {
             ok = false;
         }
         if (ok && (long) p.totalPartitions() * p.partitionSize() != task.replicasOrZero()) {
-            v.add(pp, "'Replicas' are not equal to TotalPartitions*PartitionSize (" + task.replicasOrZero() + " != "
-                    + p.totalPartitions() + "*" + p.partitionSize() + ")");
+            v.add(
+                    pp,
+                    "'Replicas' are not equal to TotalPartitions*PartitionSize (" + task.replicasOrZero() + " != "
+                            + p.totalPartitions() + "*" + p.partitionSize() + ")");
         }
         if (p.minPartitions() != null) {
             if (p.minPartitions() < 0 || (p.totalPartitions() != null && p.minPartitions() > p.totalPartitions())) {
                 v.add(pp + ".minPartitions", "must be between 0 and totalPartitions");
-            } else if (ok && task.minAvailable() != null
+            } else if (ok
+                    && task.minAvailable() != null
                     && (long) p.minPartitions() * p.partitionSize() != task.minAvailable()) {
-                v.add(at + ".minAvailable", "'MinAvailable' is not equal to MinPartitions*PartitionSize ("
-                        + task.minAvailable() + " != " + p.minPartitions() + "*" + p.partitionSize() + ")");
+                v.add(
+                        at + ".minAvailable",
+                        "'MinAvailable' is not equal to MinPartitions*PartitionSize (" + task.minAvailable() + " != "
+                                + p.minPartitions() + "*" + p.partitionSize() + ")");
             }
         }
         if (p.networkTopology() != null) {
@@ -251,7 +275,9 @@ final class JobSpecValidation {
         if (nt.highestTierAllowed() != null && nt.highestTierAllowed() < 0) {
             v.add(at + ".highestTierAllowed", "must be >= 0");
         }
-        if (nt.highestTierAllowed() != null && nt.highestTierName() != null && !nt.highestTierName().isEmpty()) {
+        if (nt.highestTierAllowed() != null
+                && nt.highestTierName() != null
+                && !nt.highestTierName().isEmpty()) {
             v.add(at, "must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology simultaneously");
         }
     }
@@ -284,15 +310,20 @@ final class JobSpecValidation {
             } else if (!paths.add(vol.mountPath())) {
                 v.add(at + ".mountPath", "duplicated mountPath: " + vol.mountPath());
             }
-            boolean hasName = vol.volumeClaimName() != null && !vol.volumeClaimName().isEmpty();
+            boolean hasName =
+                    vol.volumeClaimName() != null && !vol.volumeClaimName().isEmpty();
             if (vol.volumeClaim() == null && !hasName) {
                 v.add(at, "either VolumeClaim or VolumeClaimName must be specified");
             } else if (vol.volumeClaim() != null && hasName) {
-                v.add(at + ".volumeClaimName", "conflict: to use an existing PVC specify only volumeClaimName;"
-                        + " to create a new PVC specify only volumeClaim");
+                v.add(
+                        at + ".volumeClaimName",
+                        "conflict: to use an existing PVC specify only volumeClaimName;"
+                                + " to create a new PVC specify only volumeClaim");
             } else if (hasName && !Names.dns1123Subdomain(vol.volumeClaimName()).isEmpty()) {
-                v.add(at + ".volumeClaimName", "invalid volumeClaimName \"" + vol.volumeClaimName() + "\": "
-                        + Names.join(Names.dns1123Subdomain(vol.volumeClaimName())));
+                v.add(
+                        at + ".volumeClaimName",
+                        "invalid volumeClaimName \"" + vol.volumeClaimName() + "\": "
+                                + Names.join(Names.dns1123Subdomain(vol.volumeClaimName())));
             }
         }
     }
@@ -317,17 +348,21 @@ final class JobSpecValidation {
             for (int k = 0; k < names.size(); k++) {
                 String d = names.get(k);
                 if (!deps.containsKey(d)) {
-                    v.add("spec.tasks[" + i + "].dependsOn.name[" + k + "]", "task \"" + d + "\" not found in this job,"
-                            + " so the dependencies between tasks do not form a directed acyclic graph(DAG)");
+                    v.add(
+                            "spec.tasks[" + i + "].dependsOn.name[" + k + "]",
+                            "task \"" + d + "\" not found in this job,"
+                                    + " so the dependencies between tasks do not form a directed acyclic graph(DAG)");
                 } else if (t.name() != null) {
                     deps.get(t.name()).add(d);
                 }
             }
         }
         if (any) {
-            Graphs.findCycle(deps).ifPresent(cycle -> v.add("spec.tasks",
-                    "job has dependencies between tasks, but doesn't form a directed acyclic graph(DAG): "
-                            + String.join(" -> ", cycle)));
+            Graphs.findCycle(deps)
+                    .ifPresent(cycle -> v.add(
+                            "spec.tasks",
+                            "job has dependencies between tasks, but doesn't form a directed acyclic graph(DAG): "
+                                    + String.join(" -> ", cycle)));
         }
     }
 }

@@ -13,14 +13,13 @@ import io.lahar.core.api.JobTemplate;
  */
 public final class JobTemplateAdmission {
 
-    private JobTemplateAdmission() {
-    }
+    private JobTemplateAdmission() {}
 
     public static AdmissionResult<JobTemplate> create(JobTemplate template, AdmissionContext ctx) {
         Violations v = new Violations();
         JobAdmission.validateMetadata(template, v);
-        JobSpecValidation.validate(template.name(), template.spec() == null ? null : JobDefaults.apply(template.spec()),
-                ctx.limits(), v);
+        JobSpecValidation.validate(
+                template.name(), template.spec() == null ? null : JobDefaults.apply(template.spec()), ctx.limits(), v);
         return AdmissionResult.of(template, v.list());
     }
 
@@ -43,8 +42,10 @@ public final class JobTemplateAdmission {
             }
             for (Flow f : flow.spec().flowsOrEmpty()) {
                 if (f != null && template.name().equals(f.name())) {
-                    v.add("metadata.name", "jobtemplate \"" + template.name() + "\" is used by unfinished jobflow \""
-                            + flow.name() + "\" (phase " + phase(flow) + ") and can not be deleted");
+                    v.add(
+                            "metadata.name",
+                            "jobtemplate \"" + template.name() + "\" is used by unfinished jobflow \"" + flow.name()
+                                    + "\" (phase " + phase(flow) + ") and can not be deleted");
                     break;
                 }
             }
@@ -53,12 +54,16 @@ public final class JobTemplateAdmission {
     }
 
     static boolean isFinished(JobFlow flow) {
-        JobFlowPhase p = flow.status() == null || flow.status().state() == null ? null : flow.status().state().phase();
+        JobFlowPhase p = flow.status() == null || flow.status().state() == null
+                ? null
+                : flow.status().state().phase();
         return p != null && p.isFinished();
     }
 
     static String phase(JobFlow flow) {
-        JobFlowPhase p = flow.status() == null || flow.status().state() == null ? null : flow.status().state().phase();
+        JobFlowPhase p = flow.status() == null || flow.status().state() == null
+                ? null
+                : flow.status().state().phase();
         return p == null ? JobFlowPhase.Pending.name() : p.name();
     }
 }

@@ -11,12 +11,12 @@ public final class Names {
     public static final int DNS1123_SUBDOMAIN_MAX = 253;
 
     private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final Pattern SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern QUALIFIED = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
     private static final Pattern IANA_SVC = Pattern.compile("[-a-z0-9]+");
 
-    private Names() {
-    }
+    private Names() {}
 
     /** Empty when {@code value} is an RFC 1123 label (a pod, task or container name). */
     public static List<String> dns1123Label(String value) {
@@ -122,7 +122,9 @@ public final class Names {
             if (!keyErrs.isEmpty()) {
                 v.add(path, "invalid label key \"" + e.getKey() + "\": " + join(keyErrs));
             }
-            String value = e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString();
+            String value = e.getValue().isValueNode()
+                    ? e.getValue().asText()
+                    : e.getValue().toString();
             List<String> valueErrs = labelValue(value);
             if (!valueErrs.isEmpty()) {
                 v.add(path + "." + e.getKey(), "invalid label value \"" + value + "\": " + join(valueErrs));
@@ -145,12 +147,16 @@ public final class Names {
             if (!keyErrs.isEmpty()) {
                 v.add(path, "invalid annotation key \"" + e.getKey() + "\": " + join(keyErrs));
             }
-            String value = e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString();
+            String value = e.getValue().isValueNode()
+                    ? e.getValue().asText()
+                    : e.getValue().toString();
             bytes += utf8Length(e.getKey()) + utf8Length(value);
         }
         if (bytes > AdmissionLimits.ANNOTATIONS_MAX_BYTES) {
-            v.add(path, "must have at most " + AdmissionLimits.ANNOTATIONS_MAX_BYTES + " bytes, keys and values together (was "
-                    + bytes + ")");
+            v.add(
+                    path,
+                    "must have at most " + AdmissionLimits.ANNOTATIONS_MAX_BYTES
+                            + " bytes, keys and values together (was " + bytes + ")");
         }
     }
 
@@ -162,7 +168,9 @@ public final class Names {
                 n += 1;
             } else if (c < 0x800) {
                 n += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 n += 4;
                 i++;
             } else {

@@ -2,5 +2,7 @@ package io.lahar.core.admission;
 
 /** The admission request's operation, as in a Kubernetes AdmissionReview. */
 public enum Operation {
-    CREATE, UPDATE, DELETE
+    CREATE,
+    UPDATE,
+    DELETE
 }

@@ -1,20 +1,24 @@
 package io.lahar.core.admission;
 
 import io.lahar.core.api.PodGroup;
-
 import java.util.Map;
 
 /** Volcano's podgroup webhooks: queue defaults to {@code default}; it must be an open leaf queue. */
 public final class PodGroupAdmission {
 
-    private PodGroupAdmission() {
-    }
+    private PodGroupAdmission() {}
 
     public static AdmissionResult<PodGroup> create(PodGroup pg, AdmissionContext ctx) {
-        PodGroup.PodGroupSpec s = pg.spec() == null ? new PodGroup.PodGroupSpec(null, null, null, null, null, null) : pg.spec();
+        PodGroup.PodGroupSpec s =
+                pg.spec() == null ? new PodGroup.PodGroupSpec(null, null, null, null, null, null) : pg.spec();
         if (s.queue() == null || s.queue().isEmpty()) {
-            s = new PodGroup.PodGroupSpec(s.minMember(), s.minTaskMember(), JobDefaults.DEFAULT_QUEUE,
-                    s.priorityClassName(), s.minResources(), s.networkTopology());
+            s = new PodGroup.PodGroupSpec(
+                    s.minMember(),
+                    s.minTaskMember(),
+                    JobDefaults.DEFAULT_QUEUE,
+                    s.priorityClassName(),
+                    s.minResources(),
+                    s.networkTopology());
         }
         PodGroup out = new PodGroup(pg.apiVersion(), pg.kind(), pg.metadata(), s, pg.status());
         Violations v = new Violations();

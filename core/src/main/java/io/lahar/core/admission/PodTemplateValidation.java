@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.resource.Quantity;
 import io.lahar.core.scheduling.api.PodSpecReader;
 import io.lahar.core.scheduling.api.Problem;
-
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,14 +19,14 @@ import java.util.Set;
 final class PodTemplateValidation {
 
     private static final List<String> RESTART_POLICIES = List.of("Always", "OnFailure", "Never");
-    private static final List<String> DNS_POLICIES = List.of("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None");
+    private static final List<String> DNS_POLICIES =
+            List.of("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None");
     private static final List<String> PULL_POLICIES = List.of("Always", "Never", "IfNotPresent");
     private static final List<String> PROTOCOLS = List.of("TCP", "UDP", "SCTP");
     private static final List<String> TOLERATION_OPERATORS = List.of("Exists", "Equal");
     private static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
 
-    private PodTemplateValidation() {
-    }
+    private PodTemplateValidation() {}
 
     static void validate(JsonNode template, String path, Violations v) {
         if (template == null || template.isNull() || template.isMissingNode()) {
@@ -94,14 +93,16 @@ final class PodTemplateValidation {
                 v.add(at, "duplicate volume name \"" + name + "\"");
             }
             if (volumes.get(k).size() < 2) {
-                v.add(path + "[" + k + "]", "must specify a volume type (emptyDir, configMap, persistentVolumeClaim...)");
+                v.add(
+                        path + "[" + k + "]",
+                        "must specify a volume type (emptyDir, configMap, persistentVolumeClaim...)");
             }
         }
         return names;
     }
 
-    private static void containers(JsonNode list, String path, Set<String> volumeNames, Set<String> seenNames,
-                                   Violations v) {
+    private static void containers(
+            JsonNode list, String path, Set<String> volumeNames, Set<String> seenNames, Violations v) {
         if (!list.isArray()) {
             return;
         }
@@ -151,12 +152,16 @@ final class PodTemplateValidation {
                 if (limit == null) {
                     v.add(path + ".limits", "Limit must be set for non overcommitable resources (" + name + ")");
                 } else if (r.getValue().compareTo(limit) != 0) {
-                    v.add(path + ".requests." + name, "must be equal to " + name + " limit of "
-                            + resources.path("limits").path(name).asText());
+                    v.add(
+                            path + ".requests." + name,
+                            "must be equal to " + name + " limit of "
+                                    + resources.path("limits").path(name).asText());
                 }
             } else if (limit != null && r.getValue().compareTo(limit) > 0) {
-                v.add(path + ".requests." + name, "must be less than or equal to " + name + " limit of "
-                        + resources.path("limits").path(name).asText());
+                v.add(
+                        path + ".requests." + name,
+                        "must be less than or equal to " + name + " limit of "
+                                + resources.path("limits").path(name).asText());
             }
         }
         for (String list : List.of("requests", "limits")) {
@@ -164,9 +169,11 @@ final class PodTemplateValidation {
             if (m.isObject()) {
                 m.fieldNames().forEachRemaining(name -> {
                     if (!isStandard(name) && !isExtended(name)) {
-                        v.add(path + "." + list + "." + name, "invalid resource name \"" + name
-                                + "\": must be a standard resource (cpu, memory, ephemeral-storage, hugepages-<size>)"
-                                + " or fully qualified (e.g. nvidia.com/gpu)");
+                        v.add(
+                                path + "." + list + "." + name,
+                                "invalid resource name \"" + name
+                                        + "\": must be a standard resource (cpu, memory, ephemeral-storage, hugepages-<size>)"
+                                        + " or fully qualified (e.g. nvidia.com/gpu)");
                     }
                 });
             }
@@ -174,7 +181,9 @@ final class PodTemplateValidation {
     }
 
     private static boolean isStandard(String name) {
-        return name.equals("cpu") || name.equals("memory") || name.equals("ephemeral-storage")
+        return name.equals("cpu")
+                || name.equals("memory")
+                || name.equals("ephemeral-storage")
                 || name.startsWith("hugepages-");
     }
 
@@ -185,7 +194,9 @@ final class PodTemplateValidation {
             return false;
         }
         String domain = name.substring(0, slash);
-        return !domain.equals("kubernetes.io") && !domain.endsWith(".kubernetes.io") && !domain.startsWith("requests.")
+        return !domain.equals("kubernetes.io")
+                && !domain.endsWith(".kubernetes.io")
+                && !domain.startsWith("requests.")
                 && Names.dns1123Subdomain(domain).isEmpty();
     }
 
@@ -212,8 +223,10 @@ final class PodTemplateValidation {
         podRequests.forEach((k, q) -> {
             BigDecimal need = aggregate.get(k);
             if (need != null && q.compareTo(need) < 0) {
-                v.add(path + ".requests." + k, "must be greater than or equal to aggregate container requests of "
-                        + need.stripTrailingZeros().toPlainString());
+                v.add(
+                        path + ".requests." + k,
+                        "must be greater than or equal to aggregate container requests of "
+                                + need.stripTrailingZeros().toPlainString());
             }
         });
     }
@@ -235,8 +248,13 @@ final class PodTemplateValidation {
             String text = e.getValue().asText("");
             var q = e.getValue().isValueNode() ? Quantity.amountOf(text) : java.util.Optional.<BigDecimal>empty();
             if (q.isEmpty()) {
-                v.add(path + "." + e.getKey(), "invalid quantity \"" + (e.getValue().isValueNode() ? text : e.getValue().toString())
-                        + "\": must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+                v.add(
+                        path + "." + e.getKey(),
+                        "invalid quantity \""
+                                + (e.getValue().isValueNode()
+                                        ? text
+                                        : e.getValue().toString())
+                                + "\": must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
             } else if (q.get().signum() < 0) {
                 v.add(path + "." + e.getKey(), "must be greater than or equal to 0");
             } else {
@@ -313,7 +331,9 @@ final class PodTemplateValidation {
                 v.add(at + ".operator", unsupported(op, TOLERATION_OPERATORS));
             }
             if (key.isEmpty() && !op.equals("Exists")) {
-                v.add(at + ".operator", "operator must be Exists when `key` is empty, which means \"match all values and all keys\"");
+                v.add(
+                        at + ".operator",
+                        "operator must be Exists when `key` is empty, which means \"match all values and all keys\"");
             }
             if (op.equals("Exists") && !t.path("value").asText("").isEmpty()) {
                 v.add(at + ".value", "value must be empty when `operator` is 'Exists'");

@@ -4,7 +4,6 @@ import io.lahar.core.api.Action;
 import io.lahar.core.api.Event;
 import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.LifecyclePolicy;
-
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,13 +20,16 @@ import java.util.stream.Collectors;
  */
 final class PolicyValidation {
 
-    static final String VALID_EVENTS = Arrays.stream(Event.values()).filter(Event::userSettable)
-            .map(e -> "\"" + e.value() + "\"").collect(Collectors.joining(", "));
-    static final String VALID_ACTIONS = Arrays.stream(Action.values()).filter(Action::userSettable)
-            .map(a -> "\"" + a.value() + "\"").collect(Collectors.joining(", "));
+    static final String VALID_EVENTS = Arrays.stream(Event.values())
+            .filter(Event::userSettable)
+            .map(e -> "\"" + e.value() + "\"")
+            .collect(Collectors.joining(", "));
+    static final String VALID_ACTIONS = Arrays.stream(Action.values())
+            .filter(Action::userSettable)
+            .map(a -> "\"" + a.value() + "\"")
+            .collect(Collectors.joining(", "));
 
-    private PolicyValidation() {
-    }
+    private PolicyValidation() {}
 
     static void validate(List<LifecyclePolicy> policies, String path, Violations v) {
         if (policies == null) {
@@ -78,7 +80,9 @@ final class PolicyValidation {
             if (p.timeout() != null) {
                 Optional<Duration> d = GoDuration.parse(p.timeout());
                 if (d.isEmpty()) {
-                    v.add(at + ".timeout", "invalid duration \"" + p.timeout() + "\" (e.g. \"90s\", \"5m\", \"1h30m\")");
+                    v.add(
+                            at + ".timeout",
+                            "invalid duration \"" + p.timeout() + "\" (e.g. \"90s\", \"5m\", \"1h30m\")");
                 } else if (d.get().isNegative()) {
                     v.add(at + ".timeout", "must not be negative");
                 }

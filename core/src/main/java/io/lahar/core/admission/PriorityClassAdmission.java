@@ -1,7 +1,6 @@
 package io.lahar.core.admission;
 
 import io.lahar.core.api.PriorityClass;
-
 import java.util.List;
 
 /** Kubernetes' PriorityClass validation: a value at most 1e9 for user classes; the value is immutable. */
@@ -9,8 +8,7 @@ public final class PriorityClassAdmission {
 
     static final int HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
 
-    private PriorityClassAdmission() {
-    }
+    private PriorityClassAdmission() {}
 
     public static AdmissionResult<PriorityClass> create(PriorityClass pc, AdmissionContext ctx) {
         Violations v = new Violations();
@@ -20,8 +18,11 @@ public final class PriorityClassAdmission {
         } else if (pc.value() > HIGHEST_USER_DEFINABLE_PRIORITY && !pc.name().startsWith("system-")) {
             v.add("value", "must be no greater than " + HIGHEST_USER_DEFINABLE_PRIORITY);
         }
-        if (pc.preemptionPolicy() != null && !List.of("PreemptLowerPriority", "Never").contains(pc.preemptionPolicy())) {
-            v.add("preemptionPolicy", PodTemplateValidation.unsupported(pc.preemptionPolicy(), List.of("PreemptLowerPriority", "Never")));
+        if (pc.preemptionPolicy() != null
+                && !List.of("PreemptLowerPriority", "Never").contains(pc.preemptionPolicy())) {
+            v.add(
+                    "preemptionPolicy",
+                    PodTemplateValidation.unsupported(pc.preemptionPolicy(), List.of("PreemptLowerPriority", "Never")));
         }
         return AdmissionResult.of(pc, v.list());
     }

@@ -3,10 +3,9 @@ package io.lahar.core.admission;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.PodGroup;
-import io.lahar.core.resource.Quantity;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
-
+import io.lahar.core.resource.Quantity;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,13 +26,14 @@ public final class QueueAdmission {
 
     /** The annotations of Volcano's older annotation-based hierarchy (hdrf). */
     public static final String HIERARCHY_ANNOTATION = "volcano.sh/hierarchy";
+
     public static final String HIERARCHY_WEIGHTS_ANNOTATION = "volcano.sh/hierarchy-weights";
 
-    private QueueAdmission() {
-    }
+    private QueueAdmission() {}
 
     public static Queue applyDefaults(Queue queue) {
-        Queue.QueueSpec spec = queue.spec() != null ? queue.spec()
+        Queue.QueueSpec spec = queue.spec() != null
+                ? queue.spec()
                 : new Queue.QueueSpec(null, null, null, null, null, null, null, null, null, null, null);
         if (spec.weight() == null || spec.weight() == 0) {
             spec = spec.withWeight(1);
@@ -45,11 +45,20 @@ public final class QueueAdmission {
             spec = spec.withParent(Queue.ROOT);
         }
         Queue out = queue.withSpec(spec);
-        if (queue.status() == null || queue.status().state() == null || queue.status().state().isEmpty()) {
-            Queue.QueueStatus st = queue.status() == null ? Queue.QueueStatus.of(QueueState.Open)
-                    : new Queue.QueueStatus(QueueState.Open.name(), queue.status().unknown(), queue.status().pending(),
-                    queue.status().running(), queue.status().inqueue(), queue.status().completed(),
-                    queue.status().allocated(), queue.status().reservation());
+        if (queue.status() == null
+                || queue.status().state() == null
+                || queue.status().state().isEmpty()) {
+            Queue.QueueStatus st = queue.status() == null
+                    ? Queue.QueueStatus.of(QueueState.Open)
+                    : new Queue.QueueStatus(
+                            QueueState.Open.name(),
+                            queue.status().unknown(),
+                            queue.status().pending(),
+                            queue.status().running(),
+                            queue.status().inqueue(),
+                            queue.status().completed(),
+                            queue.status().allocated(),
+                            queue.status().reservation());
             out = out.withStatus(st);
         }
         ObjectMeta meta = out.metadata();
@@ -92,8 +101,10 @@ public final class QueueAdmission {
         } else {
             List<Queue> children = ctx.childrenOf(name);
             if (!children.isEmpty()) {
-                v.add("metadata.name", "queue " + name + " can not be deleted because it has " + children.size()
-                        + " child queues: " + names(children));
+                v.add(
+                        "metadata.name",
+                        "queue " + name + " can not be deleted because it has " + children.size() + " child queues: "
+                                + names(children));
             }
         }
         return AdmissionResult.of(ctx.queue(name).orElse(queue), v.list());
@@ -119,18 +130,23 @@ public final class QueueAdmission {
             if (d == null) {
                 v.add("spec.deserved." + r, "deserved[" + r + "] must be >= guarantee[" + r + "]=" + plain(g));
             } else if (d.compareTo(g) < 0) {
-                v.add("spec.deserved." + r, "deserved[" + r + "]=" + plain(d) + " must be >= guarantee[" + r + "]=" + plain(g));
+                v.add(
+                        "spec.deserved." + r,
+                        "deserved[" + r + "]=" + plain(d) + " must be >= guarantee[" + r + "]=" + plain(g));
             }
             BigDecimal c = capability.get(r);
             if (c != null && g.compareTo(c) > 0) {
-                v.add("spec.guarantee.resource." + r, "guarantee[" + r + "]=" + plain(g) + " must be <= capability["
-                        + r + "]=" + plain(c));
+                v.add(
+                        "spec.guarantee.resource." + r,
+                        "guarantee[" + r + "]=" + plain(g) + " must be <= capability[" + r + "]=" + plain(c));
             }
         });
         deserved.forEach((r, d) -> {
             BigDecimal c = capability.get(r);
             if (c != null && d.compareTo(c) > 0) {
-                v.add("spec.deserved." + r, "deserved[" + r + "]=" + plain(d) + " must be <= capability[" + r + "]=" + plain(c));
+                v.add(
+                        "spec.deserved." + r,
+                        "deserved[" + r + "]=" + plain(d) + " must be <= capability[" + r + "]=" + plain(c));
             }
         });
         validateHierarchyAnnotations(q, ctx, v);
@@ -144,7 +160,8 @@ public final class QueueAdmission {
         if (parentChanged && !validateParent(q, ctx, v)) {
             return;
         }
-        boolean resourcesChanged = old == null || parentChanged
+        boolean resourcesChanged = old == null
+                || parentChanged
                 || !Objects.equals(old.spec().capability(), spec.capability())
                 || !Objects.equals(old.spec().deserved(), spec.deserved())
                 || !Objects.equals(guaranteeOf(old.spec()), guaranteeOf(spec));
@@ -167,10 +184,14 @@ public final class QueueAdmission {
         }
         // Walking up from the parent must reach root without meeting this queue again.
         Set<String> seen = new HashSet<>();
-        for (Queue p = parent.get(); p != null && seen.add(p.name()); p = ctx.queue(p.parentOrRoot()).orElse(null)) {
+        for (Queue p = parent.get();
+                p != null && seen.add(p.name());
+                p = ctx.queue(p.parentOrRoot()).orElse(null)) {
             if (p.parentOrRoot().equals(q.name())) {
-                v.add("spec.parent", "queue \"" + parentName + "\" is a descendant of \"" + q.name()
-                        + "\": the hierarchy would form a cycle");
+                v.add(
+                        "spec.parent",
+                        "queue \"" + parentName + "\" is a descendant of \"" + q.name()
+                                + "\": the hierarchy would form a cycle");
                 return false;
             }
         }
@@ -190,16 +211,23 @@ public final class QueueAdmission {
             }
         }
         Queue.QueueStatus st = parent.get().status();
-        String pods = st == null || st.allocated() == null ? null : st.allocated().get("pods");
-        BigDecimal allocated = pods == null ? BigDecimal.ZERO : Quantity.amountOf(pods).orElse(BigDecimal.ZERO);
+        String pods =
+                st == null || st.allocated() == null ? null : st.allocated().get("pods");
+        BigDecimal allocated =
+                pods == null ? BigDecimal.ZERO : Quantity.amountOf(pods).orElse(BigDecimal.ZERO);
         if (allocated.signum() > 0) {
-            v.add("spec.parent", "queue " + parentName + " cannot be the parent queue of queue " + q.name()
-                    + " because it has allocated Pods: " + plain(allocated));
+            v.add(
+                    "spec.parent",
+                    "queue " + parentName + " cannot be the parent queue of queue " + q.name()
+                            + " because it has allocated Pods: " + plain(allocated));
             return false;
         }
         if (!jobs.isEmpty()) {
-            v.add("spec.parent", "queue " + parentName + " cannot be the parent queue of queue " + q.name()
-                    + " because jobs were submitted to it (" + String.join(", ", jobs.stream().sorted().toList()) + ")");
+            v.add(
+                    "spec.parent",
+                    "queue " + parentName + " cannot be the parent queue of queue " + q.name()
+                            + " because jobs were submitted to it ("
+                            + String.join(", ", jobs.stream().sorted().toList()) + ")");
             return false;
         }
         return true;
@@ -210,15 +238,21 @@ public final class QueueAdmission {
      * siblings' guarantees and deserved shares within the parent's, and, for a queue with
      * children, room for its descendants.
      */
-    private static void validateHierarchyResources(Queue q, Map<String, BigDecimal> capability,
-                                                   Map<String, BigDecimal> deserved, Map<String, BigDecimal> guarantee,
-                                                   AdmissionContext ctx, Violations v) {
+    private static void validateHierarchyResources(
+            Queue q,
+            Map<String, BigDecimal> capability,
+            Map<String, BigDecimal> deserved,
+            Map<String, BigDecimal> guarantee,
+            AdmissionContext ctx,
+            Violations v) {
         String parentName = q.parentOrRoot();
         if (!Queue.ROOT.equals(parentName)) {
             capability.forEach((r, c) -> nearestAncestorCapability(q, r, ctx).ifPresent(limit -> {
                 if (c.compareTo(limit) > 0) {
-                    v.add("spec.capability." + r, "queue " + q.name() + " capability[" + r + "]=" + plain(c)
-                            + " exceeds its ancestor's capability=" + plain(limit));
+                    v.add(
+                            "spec.capability." + r,
+                            "queue " + q.name() + " capability[" + r + "]=" + plain(c)
+                                    + " exceeds its ancestor's capability=" + plain(limit));
                 }
             }));
             ctx.queue(parentName).ifPresent(parent -> {
@@ -236,8 +270,10 @@ public final class QueueAdmission {
                 max = max.max(subtreeMaxCapability(child, r, ctx, new HashSet<>()));
             }
             if (c.compareTo(max) < 0) {
-                v.add("spec.capability." + r, "queue " + q.name() + " capability[" + r + "]=" + plain(c)
-                        + " is smaller than its descendants' max capability=" + plain(max));
+                v.add(
+                        "spec.capability." + r,
+                        "queue " + q.name() + " capability[" + r + "]=" + plain(c)
+                                + " is smaller than its descendants' max capability=" + plain(max));
             }
         });
         childrenWithin(q, children, guarantee, "guarantee", "spec.guarantee.resource", v);
@@ -252,7 +288,8 @@ public final class QueueAdmission {
             if (pq.isEmpty()) {
                 return Optional.empty();
             }
-            BigDecimal val = quantities(pq.get().spec() == null ? null : pq.get().spec().capability(), "", new Violations())
+            BigDecimal val = quantities(
+                            pq.get().spec() == null ? null : pq.get().spec().capability(), "", new Violations())
                     .get(resource);
             if (val != null && val.signum() > 0) {
                 return Optional.of(val);
@@ -266,7 +303,8 @@ public final class QueueAdmission {
         if (!seen.add(q.name())) {
             return BigDecimal.ZERO;
         }
-        BigDecimal own = quantities(q.spec() == null ? null : q.spec().capability(), "", new Violations()).get(resource);
+        BigDecimal own = quantities(q.spec() == null ? null : q.spec().capability(), "", new Violations())
+                .get(resource);
         if (own != null && own.signum() > 0) {
             return own;
         }
@@ -278,8 +316,14 @@ public final class QueueAdmission {
     }
 
     /** The queue's and its siblings' guarantees (or deserved) together must fit in the parent's; a missing one is 0. */
-    private static void siblingsWithin(Queue q, Queue parent, Map<String, BigDecimal> own, String what, String path,
-                                       AdmissionContext ctx, Violations v) {
+    private static void siblingsWithin(
+            Queue q,
+            Queue parent,
+            Map<String, BigDecimal> own,
+            String what,
+            String path,
+            AdmissionContext ctx,
+            Violations v) {
         Map<String, BigDecimal> total = new LinkedHashMap<>(own);
         for (Queue sibling : ctx.childrenOf(parent.name())) {
             if (!sibling.name().equals(q.name())) {
@@ -290,15 +334,18 @@ public final class QueueAdmission {
         for (String r : own.keySet()) {
             BigDecimal l = limit.getOrDefault(r, BigDecimal.ZERO);
             if (total.get(r).compareTo(l) > 0) {
-                v.add(path + "." + r, "parent queue " + parent.name() + " validation failed: sum of children's " + what
-                        + " (" + r + " " + plain(total.get(r)) + ") exceeds parent's " + what + " limit (" + plain(l) + ")");
+                v.add(
+                        path + "." + r,
+                        "parent queue " + parent.name() + " validation failed: sum of children's " + what + " (" + r
+                                + " " + plain(total.get(r)) + ") exceeds parent's " + what + " limit (" + plain(l)
+                                + ")");
             }
         }
     }
 
     /** A parent's own guarantee (or deserved) must cover the sum of its children's. */
-    private static void childrenWithin(Queue q, List<Queue> children, Map<String, BigDecimal> own, String what,
-                                       String path, Violations v) {
+    private static void childrenWithin(
+            Queue q, List<Queue> children, Map<String, BigDecimal> own, String what, String path, Violations v) {
         Map<String, BigDecimal> total = new LinkedHashMap<>();
         for (Queue child : children) {
             resourcesOf(child, what).forEach((r, val) -> total.merge(r, val, BigDecimal::add));
@@ -306,8 +353,10 @@ public final class QueueAdmission {
         total.forEach((r, sum) -> {
             BigDecimal l = own.getOrDefault(r, BigDecimal.ZERO);
             if (sum.compareTo(l) > 0) {
-                v.add(path + "." + r, "queue " + q.name() + " validation failed: sum of children's " + what + " ("
-                        + r + " " + plain(sum) + ") exceeds its " + what + " (" + plain(l) + ")");
+                v.add(
+                        path + "." + r,
+                        "queue " + q.name() + " validation failed: sum of children's " + what + " (" + r + " "
+                                + plain(sum) + ") exceeds its " + what + " (" + plain(l) + ")");
             }
         });
     }
@@ -316,11 +365,14 @@ public final class QueueAdmission {
         if (q.spec() == null) {
             return Map.of();
         }
-        return quantities(what.equals("guarantee") ? guaranteeOf(q.spec()) : q.spec().deserved(), "", new Violations());
+        return quantities(
+                what.equals("guarantee") ? guaranteeOf(q.spec()) : q.spec().deserved(), "", new Violations());
     }
 
     private static Map<String, String> guaranteeOf(Queue.QueueSpec spec) {
-        return spec == null || spec.guarantee() == null ? null : spec.guarantee().resource();
+        return spec == null || spec.guarantee() == null
+                ? null
+                : spec.guarantee().resource();
     }
 
     private static String plain(BigDecimal d) {
@@ -344,17 +396,22 @@ public final class QueueAdmission {
         for (String w : ws) {
             try {
                 if (Double.parseDouble(w) <= 0) {
-                    v.add("metadata.annotations." + HIERARCHY_WEIGHTS_ANNOTATION, w + " in the " + weights
-                            + " must be larger than 0");
+                    v.add(
+                            "metadata.annotations." + HIERARCHY_WEIGHTS_ANNOTATION,
+                            w + " in the " + weights + " must be larger than 0");
                     return;
                 }
             } catch (NumberFormatException e) {
-                v.add("metadata.annotations." + HIERARCHY_WEIGHTS_ANNOTATION, w + " in the " + weights + " is invalid number");
+                v.add(
+                        "metadata.annotations." + HIERARCHY_WEIGHTS_ANNOTATION,
+                        w + " in the " + weights + " is invalid number");
                 return;
             }
         }
         for (Queue other : ctx.queues()) {
-            String h = other.metadata() == null ? "" : other.metadata().annotationsOrEmpty().getOrDefault(HIERARCHY_ANNOTATION, "");
+            String h = other.metadata() == null
+                    ? ""
+                    : other.metadata().annotationsOrEmpty().getOrDefault(HIERARCHY_ANNOTATION, "");
             if (!h.isEmpty() && !other.name().equals(q.name()) && h.startsWith(hierarchy + "/")) {
                 v.add(path, hierarchy + " is not allowed to be in the sub path of " + h + " of queue " + other.name());
             }

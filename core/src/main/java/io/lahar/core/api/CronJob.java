@@ -6,12 +6,8 @@ import java.util.List;
  * batch.volcano.sh/v1alpha1 CronJob: a Volcano Job made from {@code spec.jobTemplate} on a cron
  * schedule, as Kubernetes' CronJob makes batch/v1 Jobs.
  */
-public record CronJob(
-        String apiVersion,
-        String kind,
-        ObjectMeta metadata,
-        CronJobSpec spec,
-        CronJobStatus status) implements Manifest {
+public record CronJob(String apiVersion, String kind, ObjectMeta metadata, CronJobSpec spec, CronJobStatus status)
+        implements Manifest {
 
     public static final String API_VERSION = "batch.volcano.sh/v1alpha1";
     public static final String KIND = "CronJob";
@@ -54,34 +50,68 @@ public record CronJob(
         }
 
         public CronJobSpec withTimeZone(String v) {
-            return new CronJobSpec(schedule, v, startingDeadlineSeconds, concurrencyPolicy, suspend, jobTemplate,
-                    successfulJobsHistoryLimit, failedJobsHistoryLimit);
+            return new CronJobSpec(
+                    schedule,
+                    v,
+                    startingDeadlineSeconds,
+                    concurrencyPolicy,
+                    suspend,
+                    jobTemplate,
+                    successfulJobsHistoryLimit,
+                    failedJobsHistoryLimit);
         }
 
         public CronJobSpec withConcurrencyPolicy(String v) {
-            return new CronJobSpec(schedule, timeZone, startingDeadlineSeconds, v, suspend, jobTemplate,
-                    successfulJobsHistoryLimit, failedJobsHistoryLimit);
+            return new CronJobSpec(
+                    schedule,
+                    timeZone,
+                    startingDeadlineSeconds,
+                    v,
+                    suspend,
+                    jobTemplate,
+                    successfulJobsHistoryLimit,
+                    failedJobsHistoryLimit);
         }
 
         public CronJobSpec withSuspend(Boolean v) {
-            return new CronJobSpec(schedule, timeZone, startingDeadlineSeconds, concurrencyPolicy, v, jobTemplate,
-                    successfulJobsHistoryLimit, failedJobsHistoryLimit);
+            return new CronJobSpec(
+                    schedule,
+                    timeZone,
+                    startingDeadlineSeconds,
+                    concurrencyPolicy,
+                    v,
+                    jobTemplate,
+                    successfulJobsHistoryLimit,
+                    failedJobsHistoryLimit);
         }
 
         public CronJobSpec withJobTemplate(JobTemplateSpec v) {
-            return new CronJobSpec(schedule, timeZone, startingDeadlineSeconds, concurrencyPolicy, suspend, v,
-                    successfulJobsHistoryLimit, failedJobsHistoryLimit);
+            return new CronJobSpec(
+                    schedule,
+                    timeZone,
+                    startingDeadlineSeconds,
+                    concurrencyPolicy,
+                    suspend,
+                    v,
+                    successfulJobsHistoryLimit,
+                    failedJobsHistoryLimit);
         }
 
         public CronJobSpec withHistoryLimits(Integer successful, Integer failed) {
-            return new CronJobSpec(schedule, timeZone, startingDeadlineSeconds, concurrencyPolicy, suspend, jobTemplate,
-                    successful, failed);
+            return new CronJobSpec(
+                    schedule,
+                    timeZone,
+                    startingDeadlineSeconds,
+                    concurrencyPolicy,
+                    suspend,
+                    jobTemplate,
+                    successful,
+                    failed);
         }
     }
 
     /** The Job each run creates: its labels and annotations, and its spec. */
-    public record JobTemplateSpec(ObjectMeta metadata, JobSpec spec) {
-    }
+    public record JobTemplateSpec(ObjectMeta metadata, JobSpec spec) {}
 
     /**
      * Volcano's CronJobStatus: the jobs running now, when a job was last scheduled and when one

@@ -4,6 +4,5 @@ package io.lahar.core.api;
 public record FlowRetry(Integer maxRetries, Backoff backoff) {
 
     /** Durations in Go syntax ("10s", "5m"): the first delay and the largest one. */
-    public record Backoff(String base, String cap) {
-    }
+    public record Backoff(String base, String cap) {}
 }

@@ -15,8 +15,7 @@ public final class GoDuration {
     private static final Pattern WHOLE = Pattern.compile("[-+]?((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+");
     private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h)");
 
-    private GoDuration() {
-    }
+    private GoDuration() {}
 
     /** The duration, or empty when the text is not a Go duration. "0" alone is valid, as in Go. */
     public static Optional<Duration> parse(String text) {
@@ -31,8 +30,9 @@ public final class GoDuration {
         return exact != null ? Optional.of(exact) : general(s);
     }
 
-    private static final long[] POW10 = {1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L,
-            100_000_000L, 1_000_000_000L};
+    private static final long[] POW10 = {
+        1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L
+    };
 
     /**
      * The common case without regular expressions or BigDecimal: a sign and parts of ASCII digits
@@ -104,8 +104,8 @@ public final class GoDuration {
                 if (fractionNanos % POW10[fractionDigits] != 0) {
                     return null;
                 }
-                total = Math.addExact(total, Math.addExact(Math.multiplyExact(whole, unit),
-                        fractionNanos / POW10[fractionDigits]));
+                total = Math.addExact(
+                        total, Math.addExact(Math.multiplyExact(whole, unit), fractionNanos / POW10[fractionDigits]));
             } catch (ArithmeticException overflow) {
                 return null;
             }

@@ -4,12 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /** flow.volcano.sh/v1alpha1 JobFlow: a DAG of jobs made from JobTemplates. */
-public record JobFlow(
-        String apiVersion,
-        String kind,
-        ObjectMeta metadata,
-        JobFlowSpec spec,
-        JobFlowStatus status) implements Manifest {
+public record JobFlow(String apiVersion, String kind, ObjectMeta metadata, JobFlowSpec spec, JobFlowStatus status)
+        implements Manifest {
 
     public static final String API_VERSION = "flow.volcano.sh/v1alpha1";
     public static final String KIND = "JobFlow";
@@ -51,8 +47,7 @@ public record JobFlow(
             List<String> unKnowJobs,
             List<JobStatusEntry> jobStatusList,
             Map<String, Condition> conditions,
-            State state) {
-    }
+            State state) {}
 
     /** The status of one created job, with its run history. */
     public record JobStatusEntry(
@@ -61,11 +56,9 @@ public record JobFlow(
             String startTimestamp,
             String endTimestamp,
             Integer restartCount,
-            List<JobRunningHistory> runningHistories) {
-    }
+            List<JobRunningHistory> runningHistories) {}
 
-    public record JobRunningHistory(String startTimestamp, String endTimestamp, String state) {
-    }
+    public record JobRunningHistory(String startTimestamp, String endTimestamp, String state) {}
 
     /**
      * Volcano's Condition of one flow entry; {@code message} is Lahar's: why the job is Failed when
@@ -76,9 +69,7 @@ public record JobFlow(
             String createTime,
             String runningDuration,
             Map<String, JobStatus.TaskState> taskStatusCount,
-            String message) {
-    }
+            String message) {}
 
-    public record State(JobFlowPhase phase) {
-    }
+    public record State(JobFlowPhase phase) {}
 }

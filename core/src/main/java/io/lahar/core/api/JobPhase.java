@@ -5,7 +5,16 @@ import java.util.Optional;
 
 /** Volcano's JobPhase; the constant names are Volcano's strings. */
 public enum JobPhase {
-    Pending, Aborting, Aborted, Running, Restarting, Completing, Completed, Terminating, Terminated, Failed;
+    Pending,
+    Aborting,
+    Aborted,
+    Running,
+    Restarting,
+    Completing,
+    Completed,
+    Terminating,
+    Terminated,
+    Failed;
 
     /** Completed, Terminated, Failed and Aborted end a job's run (Aborted can be resumed). */
     public boolean isFinished() {

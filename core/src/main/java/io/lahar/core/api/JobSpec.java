@@ -51,47 +51,155 @@ public record JobSpec(
     }
 
     public JobSpec withSchedulerName(String v) {
-        return new JobSpec(v, minAvailable, volumes, tasks, policies, plugins, runningEstimate, queue,
-                maxRetry, ttlSecondsAfterFinished, priorityClassName, minSuccess, networkTopology);
+        return new JobSpec(
+                v,
+                minAvailable,
+                volumes,
+                tasks,
+                policies,
+                plugins,
+                runningEstimate,
+                queue,
+                maxRetry,
+                ttlSecondsAfterFinished,
+                priorityClassName,
+                minSuccess,
+                networkTopology);
     }
 
     public JobSpec withMinAvailable(Integer v) {
-        return new JobSpec(schedulerName, v, volumes, tasks, policies, plugins, runningEstimate, queue,
-                maxRetry, ttlSecondsAfterFinished, priorityClassName, minSuccess, networkTopology);
+        return new JobSpec(
+                schedulerName,
+                v,
+                volumes,
+                tasks,
+                policies,
+                plugins,
+                runningEstimate,
+                queue,
+                maxRetry,
+                ttlSecondsAfterFinished,
+                priorityClassName,
+                minSuccess,
+                networkTopology);
     }
 
     public JobSpec withVolumes(List<VolumeSpec> v) {
-        return new JobSpec(schedulerName, minAvailable, v, tasks, policies, plugins, runningEstimate, queue,
-                maxRetry, ttlSecondsAfterFinished, priorityClassName, minSuccess, networkTopology);
+        return new JobSpec(
+                schedulerName,
+                minAvailable,
+                v,
+                tasks,
+                policies,
+                plugins,
+                runningEstimate,
+                queue,
+                maxRetry,
+                ttlSecondsAfterFinished,
+                priorityClassName,
+                minSuccess,
+                networkTopology);
     }
 
     public JobSpec withTasks(List<TaskSpec> v) {
-        return new JobSpec(schedulerName, minAvailable, volumes, v, policies, plugins, runningEstimate, queue,
-                maxRetry, ttlSecondsAfterFinished, priorityClassName, minSuccess, networkTopology);
+        return new JobSpec(
+                schedulerName,
+                minAvailable,
+                volumes,
+                v,
+                policies,
+                plugins,
+                runningEstimate,
+                queue,
+                maxRetry,
+                ttlSecondsAfterFinished,
+                priorityClassName,
+                minSuccess,
+                networkTopology);
     }
 
     public JobSpec withPolicies(List<LifecyclePolicy> v) {
-        return new JobSpec(schedulerName, minAvailable, volumes, tasks, v, plugins, runningEstimate, queue,
-                maxRetry, ttlSecondsAfterFinished, priorityClassName, minSuccess, networkTopology);
+        return new JobSpec(
+                schedulerName,
+                minAvailable,
+                volumes,
+                tasks,
+                v,
+                plugins,
+                runningEstimate,
+                queue,
+                maxRetry,
+                ttlSecondsAfterFinished,
+                priorityClassName,
+                minSuccess,
+                networkTopology);
     }
 
     public JobSpec withPlugins(Map<String, List<String>> v) {
-        return new JobSpec(schedulerName, minAvailable, volumes, tasks, policies, v, runningEstimate, queue,
-                maxRetry, ttlSecondsAfterFinished, priorityClassName, minSuccess, networkTopology);
+        return new JobSpec(
+                schedulerName,
+                minAvailable,
+                volumes,
+                tasks,
+                policies,
+                v,
+                runningEstimate,
+                queue,
+                maxRetry,
+                ttlSecondsAfterFinished,
+                priorityClassName,
+                minSuccess,
+                networkTopology);
     }
 
     public JobSpec withQueue(String v) {
-        return new JobSpec(schedulerName, minAvailable, volumes, tasks, policies, plugins, runningEstimate, v,
-                maxRetry, ttlSecondsAfterFinished, priorityClassName, minSuccess, networkTopology);
+        return new JobSpec(
+                schedulerName,
+                minAvailable,
+                volumes,
+                tasks,
+                policies,
+                plugins,
+                runningEstimate,
+                v,
+                maxRetry,
+                ttlSecondsAfterFinished,
+                priorityClassName,
+                minSuccess,
+                networkTopology);
     }
 
     public JobSpec withMaxRetry(Integer v) {
-        return new JobSpec(schedulerName, minAvailable, volumes, tasks, policies, plugins, runningEstimate, queue,
-                v, ttlSecondsAfterFinished, priorityClassName, minSuccess, networkTopology);
+        return new JobSpec(
+                schedulerName,
+                minAvailable,
+                volumes,
+                tasks,
+                policies,
+                plugins,
+                runningEstimate,
+                queue,
+                v,
+                ttlSecondsAfterFinished,
+                priorityClassName,
+                minSuccess,
+                networkTopology);
     }
 
     public JobSpec withPriorityClassName(String v) {
-        return new JobSpec(schedulerName, minAvailable, volumes, tasks, policies, plugins, runningEstimate, queue,
-                maxRetry, ttlSecondsAfterFinished, v, minSuccess, networkTopology);
+        return new JobSpec(
+                schedulerName,
+                minAvailable,
+                volumes,
+                tasks,
+                policies,
+                plugins,
+                runningEstimate,
+                queue,
+                maxRetry,
+                ttlSecondsAfterFinished,
+                v,
+                minSuccess,
+                networkTopology);
     }
 }

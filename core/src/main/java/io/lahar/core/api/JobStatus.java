@@ -21,10 +21,8 @@ public record JobStatus(
         List<JobCondition> conditions) {
 
     /** Pod counts per pod phase of one task. */
-    public record TaskState(Map<String, Integer> phase) {
-    }
+    public record TaskState(Map<String, Integer> phase) {}
 
     /** One entry of the job's phase history. */
-    public record JobCondition(JobPhase status, String lastTransitionTime) {
-    }
+    public record JobCondition(JobPhase status, String lastTransitionTime) {}
 }

@@ -3,12 +3,8 @@ package io.lahar.core.api;
 import java.util.List;
 
 /** flow.volcano.sh/v1alpha1 JobTemplate: a Job spec that JobFlows instantiate. */
-public record JobTemplate(
-        String apiVersion,
-        String kind,
-        ObjectMeta metadata,
-        JobSpec spec,
-        JobTemplateStatus status) implements Manifest {
+public record JobTemplate(String apiVersion, String kind, ObjectMeta metadata, JobSpec spec, JobTemplateStatus status)
+        implements Manifest {
 
     public static final String API_VERSION = "flow.volcano.sh/v1alpha1";
     public static final String KIND = "JobTemplate";
@@ -18,6 +14,5 @@ public record JobTemplate(
     }
 
     /** The flows that use this template (Volcano's jobDependsOnList). */
-    public record JobTemplateStatus(List<String> jobDependsOnList) {
-    }
+    public record JobTemplateStatus(List<String> jobDependsOnList) {}
 }

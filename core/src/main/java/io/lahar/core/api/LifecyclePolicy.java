@@ -1,7 +1,6 @@
 package io.lahar.core.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -14,12 +13,7 @@ import java.util.Optional;
  * strings so an unknown value reaches admission (which names it) instead of failing the parse;
  * {@link #actionValue()} and {@link #eventValues()} give the typed values of an admitted policy.
  */
-public record LifecyclePolicy(
-        String action,
-        String event,
-        List<String> events,
-        Integer exitCode,
-        String timeout) {
+public record LifecyclePolicy(String action, String event, List<String> events, Integer exitCode, String timeout) {
 
     public static LifecyclePolicy onEvent(Event event, Action action) {
         return new LifecyclePolicy(action.value(), event.value(), null, null, null);

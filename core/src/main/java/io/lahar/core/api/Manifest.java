@@ -19,7 +19,10 @@ public sealed interface Manifest permits Job, CronJob, JobTemplate, JobFlow, Que
 
     /** The object's namespace, "default" when unset, as kubectl would apply it. */
     default String namespace() {
-        return metadata() == null || metadata().namespace() == null || metadata().namespace().isEmpty()
-                ? "default" : metadata().namespace();
+        return metadata() == null
+                        || metadata().namespace() == null
+                        || metadata().namespace().isEmpty()
+                ? "default"
+                : metadata().namespace();
     }
 }

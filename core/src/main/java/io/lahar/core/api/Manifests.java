@@ -13,11 +13,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import org.yaml.snakeyaml.LoaderOptions;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads Volcano manifests from YAML (one or many documents) or JSON, dispatching on
@@ -44,7 +43,8 @@ public final class Manifests {
                     .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
                     .disable(YAMLGenerator.Feature.SPLIT_LINES)
                     .stringQuotingChecker(new CautiousQuoting())
-                    .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR))).build());
+                    .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)))
+            .build());
 
     private static LoaderOptions loaderOptions() {
         LoaderOptions options = new LoaderOptions();
@@ -55,15 +55,15 @@ public final class Manifests {
 
     private static final ObjectMapper JSON = configure(JsonMapper.builder().build());
 
-    private Manifests() {
-    }
+    private Manifests() {}
 
     /**
      * Quotes, besides what Jackson quotes, every string another YAML reader could take for a
      * number or a boolean (hex, octal, exponents, sexagesimal, .inf, y/n), so a value written
      * as a string reads back as the same string anywhere.
      */
-    private static final class CautiousQuoting extends com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker.Default {
+    private static final class CautiousQuoting
+            extends com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker.Default {
         private static final java.util.regex.Pattern NUMBERISH = java.util.regex.Pattern.compile(
                 "[-+]?(0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|[0-9][0-9_]*(\\.[0-9_]*)?([eE][-+]?[0-9]+)?"
                         + "|\\.[0-9_]+([eE][-+]?[0-9]+)?|\\.(inf|Inf|INF|nan|NaN|NAN)|[0-9][0-9_]*(:[0-5]?[0-9])+(\\.[0-9_]*)?)"
@@ -76,8 +76,7 @@ public final class Manifests {
     }
 
     private static ObjectMapper configure(ObjectMapper mapper) {
-        return mapper
-                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+        return mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
                 .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true)
                 .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, false)
                 .setSerializationInclusion(JsonInclude.Include.NON_NULL);
@@ -109,7 +108,9 @@ public final class Manifests {
 
         /** The unknown fields as the Kubernetes API server words its warnings: {@code unknown field "spec.foo"}. */
         public List<String> warnings() {
-            return unknownFields.stream().map(f -> "unknown field \"" + f + "\"").toList();
+            return unknownFields.stream()
+                    .map(f -> "unknown field \"" + f + "\"")
+                    .toList();
         }
     }
 
@@ -168,10 +169,13 @@ public final class Manifests {
                     docs.add(root);
                 }
             } else {
-                try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(text)) {
+                try (MappingIterator<JsonNode> it =
+                        YAML.readerFor(JsonNode.class).readValues(text)) {
                     while (it.hasNextValue()) {
                         JsonNode doc = it.nextValue();
-                        if (doc != null && !doc.isNull() && !doc.isMissingNode()
+                        if (doc != null
+                                && !doc.isNull()
+                                && !doc.isMissingNode()
                                 && !(doc.isTextual() && doc.asText().isBlank())) {
                             docs.add(mergeKeys(doc));
                         }
@@ -238,7 +242,8 @@ public final class Manifests {
     /** As {@link #fromTree}, with a warning for each field the manifest's kind does not have (it is dropped). */
     public static Reading fromTreeWithWarnings(JsonNode doc) {
         if (!doc.isObject()) {
-            throw new ManifestException("a manifest must be a mapping, found " + doc.getNodeType().name().toLowerCase());
+            throw new ManifestException("a manifest must be a mapping, found "
+                    + doc.getNodeType().name().toLowerCase());
         }
         String apiVersion = doc.path("apiVersion").asText("");
         String kind = doc.path("kind").asText("");
@@ -247,9 +252,11 @@ public final class Manifests {
         }
         Class<? extends Manifest> type = typeOf(apiVersion, kind);
         if (type == null) {
-            throw new ManifestException("unknown kind \"" + kind + "\" of apiVersion \"" + apiVersion
-                    + "\" (known: Job and CronJob batch.volcano.sh/v1alpha1, JobTemplate and JobFlow flow.volcano.sh/v1alpha1,"
-                    + " Queue and PodGroup scheduling.volcano.sh/v1beta1, PriorityClass scheduling.k8s.io/v1)", true);
+            throw new ManifestException(
+                    "unknown kind \"" + kind + "\" of apiVersion \"" + apiVersion
+                            + "\" (known: Job and CronJob batch.volcano.sh/v1alpha1, JobTemplate and JobFlow flow.volcano.sh/v1alpha1,"
+                            + " Queue and PodGroup scheduling.volcano.sh/v1beta1, PriorityClass scheduling.k8s.io/v1)",
+                    true);
         }
         UnknownFields unknown = new UnknownFields();
         try {
@@ -270,18 +277,23 @@ public final class Manifests {
      * default field validation (Warn) drops them and says so. Fields under a pod template or a
      * patch are kept as written (Kubernetes checks those when the pods are made).
      */
-    private static final class UnknownFields extends com.fasterxml.jackson.databind.deser.DeserializationProblemHandler {
+    private static final class UnknownFields
+            extends com.fasterxml.jackson.databind.deser.DeserializationProblemHandler {
         final List<String> fields = new ArrayList<>();
 
         @Override
-        public boolean handleUnknownProperty(com.fasterxml.jackson.databind.DeserializationContext ctxt,
-                                             com.fasterxml.jackson.core.JsonParser p,
-                                             com.fasterxml.jackson.databind.JsonDeserializer<?> deserializer,
-                                             Object beanOrClass, String propertyName) throws IOException {
+        public boolean handleUnknownProperty(
+                com.fasterxml.jackson.databind.DeserializationContext ctxt,
+                com.fasterxml.jackson.core.JsonParser p,
+                com.fasterxml.jackson.databind.JsonDeserializer<?> deserializer,
+                Object beanOrClass,
+                String propertyName)
+                throws IOException {
             // At a mapping or a list, the parser is already inside the unknown field's value.
             var holder = p.currentToken() == com.fasterxml.jackson.core.JsonToken.START_OBJECT
-                    || p.currentToken() == com.fasterxml.jackson.core.JsonToken.START_ARRAY
-                    ? p.getParsingContext().getParent() : p.getParsingContext();
+                            || p.currentToken() == com.fasterxml.jackson.core.JsonToken.START_ARRAY
+                    ? p.getParsingContext().getParent()
+                    : p.getParsingContext();
             fields.add(path(holder, propertyName));
             p.skipChildren();
             return true;
@@ -342,7 +354,9 @@ public final class Manifests {
             reason = "must not be a mapping";
         } else if (reason.contains("`java.util.ArrayList`") || reason.contains("`java.util.List")) {
             reason = "must be a list";
-        } else if (reason.contains("ObjectNode") || reason.contains("LinkedHashMap") || reason.contains("`java.util.Map")) {
+        } else if (reason.contains("ObjectNode")
+                || reason.contains("LinkedHashMap")
+                || reason.contains("`java.util.Map")) {
             reason = "must be a mapping";
         }
         return "cannot read " + what + ": " + (path.isEmpty() ? "" : path + ": ") + reason;
@@ -394,7 +408,8 @@ public final class Manifests {
         try {
             return JSON.treeToValue(tree, type);
         } catch (JsonProcessingException e) {
-            throw new ManifestException("cannot read " + type.getSimpleName() + ": " + firstLine(e.getOriginalMessage()));
+            throw new ManifestException(
+                    "cannot read " + type.getSimpleName() + ": " + firstLine(e.getOriginalMessage()));
         }
     }
 }

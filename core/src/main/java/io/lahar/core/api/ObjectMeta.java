@@ -27,28 +27,83 @@ public record ObjectMeta(
     }
 
     public ObjectMeta withName(String newName) {
-        return new ObjectMeta(newName, generateName, namespace, uid, resourceVersion, generation,
-                creationTimestamp, deletionTimestamp, labels, annotations, ownerReferences, finalizers);
+        return new ObjectMeta(
+                newName,
+                generateName,
+                namespace,
+                uid,
+                resourceVersion,
+                generation,
+                creationTimestamp,
+                deletionTimestamp,
+                labels,
+                annotations,
+                ownerReferences,
+                finalizers);
     }
 
     public ObjectMeta withNamespace(String newNamespace) {
-        return new ObjectMeta(name, generateName, newNamespace, uid, resourceVersion, generation,
-                creationTimestamp, deletionTimestamp, labels, annotations, ownerReferences, finalizers);
+        return new ObjectMeta(
+                name,
+                generateName,
+                newNamespace,
+                uid,
+                resourceVersion,
+                generation,
+                creationTimestamp,
+                deletionTimestamp,
+                labels,
+                annotations,
+                ownerReferences,
+                finalizers);
     }
 
     public ObjectMeta withLabels(Map<String, String> newLabels) {
-        return new ObjectMeta(name, generateName, namespace, uid, resourceVersion, generation,
-                creationTimestamp, deletionTimestamp, newLabels, annotations, ownerReferences, finalizers);
+        return new ObjectMeta(
+                name,
+                generateName,
+                namespace,
+                uid,
+                resourceVersion,
+                generation,
+                creationTimestamp,
+                deletionTimestamp,
+                newLabels,
+                annotations,
+                ownerReferences,
+                finalizers);
     }
 
     public ObjectMeta withAnnotations(Map<String, String> newAnnotations) {
-        return new ObjectMeta(name, generateName, namespace, uid, resourceVersion, generation,
-                creationTimestamp, deletionTimestamp, labels, newAnnotations, ownerReferences, finalizers);
+        return new ObjectMeta(
+                name,
+                generateName,
+                namespace,
+                uid,
+                resourceVersion,
+                generation,
+                creationTimestamp,
+                deletionTimestamp,
+                labels,
+                newAnnotations,
+                ownerReferences,
+                finalizers);
     }
 
     public ObjectMeta withOwnerReferences(List<OwnerReference> refs) {
-        return new ObjectMeta(name, generateName, namespace, uid, resourceVersion, generation,
-                creationTimestamp, deletionTimestamp, labels, annotations, refs, finalizers);
+        return new ObjectMeta(
+                name,
+                generateName,
+                namespace,
+                uid,
+                resourceVersion,
+                generation,
+                creationTimestamp,
+                deletionTimestamp,
+                labels,
+                annotations,
+                refs,
+                finalizers);
     }
 
     public Map<String, String> labelsOrEmpty() {

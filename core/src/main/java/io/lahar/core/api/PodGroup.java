@@ -4,12 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /** scheduling.volcano.sh/v1beta1 PodGroup: the gang the scheduler places all-or-nothing. */
-public record PodGroup(
-        String apiVersion,
-        String kind,
-        ObjectMeta metadata,
-        PodGroupSpec spec,
-        PodGroupStatus status) implements Manifest {
+public record PodGroup(String apiVersion, String kind, ObjectMeta metadata, PodGroupSpec spec, PodGroupStatus status)
+        implements Manifest {
 
     public static final String API_VERSION = "scheduling.volcano.sh/v1beta1";
     public static final String KIND = "PodGroup";
@@ -20,16 +16,14 @@ public record PodGroup(
             String queue,
             String priorityClassName,
             Map<String, String> minResources,
-            NetworkTopologySpec networkTopology) {
-    }
+            NetworkTopologySpec networkTopology) {}
 
     public record PodGroupStatus(
             PodGroupPhase phase,
             List<PodGroupCondition> conditions,
             Integer running,
             Integer succeeded,
-            Integer failed) {
-    }
+            Integer failed) {}
 
     public record PodGroupCondition(
             String type,
@@ -37,6 +31,5 @@ public record PodGroup(
             String transitionID,
             String lastTransitionTime,
             String reason,
-            String message) {
-    }
+            String message) {}
 }

@@ -2,5 +2,9 @@ package io.lahar.core.api;
 
 /** Volcano's PodGroupPhase; the constant names are Volcano's strings. */
 public enum PodGroupPhase {
-    Pending, Inqueue, Running, Unknown, Completed
+    Pending,
+    Inqueue,
+    Running,
+    Unknown,
+    Completed
 }

@@ -1,11 +1,9 @@
 package io.lahar.core.api;
 
-import io.lahar.core.resource.Quantity;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.lahar.core.resource.Quantity;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,7 +101,12 @@ public record PodTemplate(ObjectNode node) {
     static Map<String, String> stringMap(JsonNode n) {
         Map<String, String> out = new LinkedHashMap<>();
         if (n.isObject()) {
-            n.properties().forEach(e -> out.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
+            n.properties()
+                    .forEach(e -> out.put(
+                            e.getKey(),
+                            e.getValue().isValueNode()
+                                    ? e.getValue().asText()
+                                    : e.getValue().toString()));
         }
         return out;
     }

@@ -8,7 +8,8 @@ public record PriorityClass(
         Integer value,
         Boolean globalDefault,
         String description,
-        String preemptionPolicy) implements Manifest {
+        String preemptionPolicy)
+        implements Manifest {
 
     public static final String API_VERSION = "scheduling.k8s.io/v1";
     public static final String KIND = "PriorityClass";

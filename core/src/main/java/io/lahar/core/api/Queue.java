@@ -1,17 +1,12 @@
 package io.lahar.core.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.List;
 import java.util.Map;
 
 /** scheduling.volcano.sh/v1beta1 Queue: a weighted, optionally capped share of the cluster. */
-public record Queue(
-        String apiVersion,
-        String kind,
-        ObjectMeta metadata,
-        QueueSpec spec,
-        QueueStatus status) implements Manifest {
+public record Queue(String apiVersion, String kind, ObjectMeta metadata, QueueSpec spec, QueueStatus status)
+        implements Manifest {
 
     public static final String API_VERSION = "scheduling.volcano.sh/v1beta1";
     public static final String KIND = "Queue";
@@ -36,7 +31,8 @@ public record Queue(
 
     /** The queue's state, Open when not recorded (Volcano's controller opens new queues). */
     public QueueState stateOrOpen() {
-        return status == null || status.state() == null ? QueueState.Open
+        return status == null || status.state() == null
+                ? QueueState.Open
                 : QueueState.of(status.state()).orElse(QueueState.Unknown);
     }
 
@@ -55,23 +51,52 @@ public record Queue(
             Integer priority) {
 
         public QueueSpec withWeight(Integer v) {
-            return new QueueSpec(v, capability, reclaimable, preemptable, parent, guarantee, deserved, affinity,
-                    type, extendClusters, priority);
+            return new QueueSpec(
+                    v,
+                    capability,
+                    reclaimable,
+                    preemptable,
+                    parent,
+                    guarantee,
+                    deserved,
+                    affinity,
+                    type,
+                    extendClusters,
+                    priority);
         }
 
         public QueueSpec withReclaimable(Boolean v) {
-            return new QueueSpec(weight, capability, v, preemptable, parent, guarantee, deserved, affinity,
-                    type, extendClusters, priority);
+            return new QueueSpec(
+                    weight,
+                    capability,
+                    v,
+                    preemptable,
+                    parent,
+                    guarantee,
+                    deserved,
+                    affinity,
+                    type,
+                    extendClusters,
+                    priority);
         }
 
         public QueueSpec withParent(String v) {
-            return new QueueSpec(weight, capability, reclaimable, preemptable, v, guarantee, deserved, affinity,
-                    type, extendClusters, priority);
+            return new QueueSpec(
+                    weight,
+                    capability,
+                    reclaimable,
+                    preemptable,
+                    v,
+                    guarantee,
+                    deserved,
+                    affinity,
+                    type,
+                    extendClusters,
+                    priority);
         }
     }
 
-    public record Guarantee(Map<String, String> resource) {
-    }
+    public record Guarantee(Map<String, String> resource) {}
 
     public record QueueStatus(
             String state,
@@ -88,6 +113,5 @@ public record Queue(
         }
     }
 
-    public record Reservation(List<String> nodes, Map<String, String> resource) {
-    }
+    public record Reservation(List<String> nodes, Map<String, String> resource) {}
 }

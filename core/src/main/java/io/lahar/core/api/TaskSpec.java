@@ -2,7 +2,6 @@ package io.lahar.core.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.List;
 
 /**
@@ -36,27 +35,27 @@ public record TaskSpec(
     }
 
     public TaskSpec withName(String v) {
-        return new TaskSpec(v, replicas, minAvailable, template, policies, topologyPolicy, maxRetry, dependsOn,
-                partitionPolicy);
+        return new TaskSpec(
+                v, replicas, minAvailable, template, policies, topologyPolicy, maxRetry, dependsOn, partitionPolicy);
     }
 
     public TaskSpec withReplicas(Integer v) {
-        return new TaskSpec(name, v, minAvailable, template, policies, topologyPolicy, maxRetry, dependsOn,
-                partitionPolicy);
+        return new TaskSpec(
+                name, v, minAvailable, template, policies, topologyPolicy, maxRetry, dependsOn, partitionPolicy);
     }
 
     public TaskSpec withMinAvailable(Integer v) {
-        return new TaskSpec(name, replicas, v, template, policies, topologyPolicy, maxRetry, dependsOn,
-                partitionPolicy);
+        return new TaskSpec(
+                name, replicas, v, template, policies, topologyPolicy, maxRetry, dependsOn, partitionPolicy);
     }
 
     public TaskSpec withTemplate(ObjectNode v) {
-        return new TaskSpec(name, replicas, minAvailable, v, policies, topologyPolicy, maxRetry, dependsOn,
-                partitionPolicy);
+        return new TaskSpec(
+                name, replicas, minAvailable, v, policies, topologyPolicy, maxRetry, dependsOn, partitionPolicy);
     }
 
     public TaskSpec withMaxRetry(Integer v) {
-        return new TaskSpec(name, replicas, minAvailable, template, policies, topologyPolicy, v, dependsOn,
-                partitionPolicy);
+        return new TaskSpec(
+                name, replicas, minAvailable, template, policies, topologyPolicy, v, dependsOn, partitionPolicy);
     }
 }

@@ -17,8 +17,7 @@ import java.time.LocalDate;
  */
 public final class Timestamps {
 
-    private Timestamps() {
-    }
+    private Timestamps() {}
 
     /** The instant {@code text} names; {@code Instant.parse}'s result and exceptions. */
     public static Instant parse(CharSequence text) {
@@ -29,8 +28,13 @@ public final class Timestamps {
     /** {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z}, or null when {@code text} is not exactly that. */
     private static Instant utc(CharSequence s) {
         int n = s.length();
-        if (n < 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T' || s.charAt(13) != ':'
-                || s.charAt(16) != ':' || s.charAt(n - 1) != 'Z') {
+        if (n < 20
+                || s.charAt(4) != '-'
+                || s.charAt(7) != '-'
+                || s.charAt(10) != 'T'
+                || s.charAt(13) != ':'
+                || s.charAt(16) != ':'
+                || s.charAt(n - 1) != 'Z') {
             return null;
         }
         int year = digits(s, 0, 4);
@@ -39,8 +43,16 @@ public final class Timestamps {
         int hour = digits(s, 11, 2);
         int minute = digits(s, 14, 2);
         int second = digits(s, 17, 2);
-        if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59
-                || second < 0 || second > 59) {
+        if (year < 0
+                || month < 1
+                || month > 12
+                || day < 1
+                || hour < 0
+                || hour > 23
+                || minute < 0
+                || minute > 59
+                || second < 0
+                || second > 59) {
             return null;
         }
         int nanos = 0;

@@ -5,14 +5,6 @@ import com.fasterxml.jackson.core.io.IOContext;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactoryBuilder;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.events.AliasEvent;
-import org.yaml.snakeyaml.events.CollectionEndEvent;
-import org.yaml.snakeyaml.events.CollectionStartEvent;
-import org.yaml.snakeyaml.events.DocumentStartEvent;
-import org.yaml.snakeyaml.events.Event;
-import org.yaml.snakeyaml.events.NodeEvent;
-
 import java.io.ByteArrayInputStream;
 import java.io.CharArrayReader;
 import java.io.IOException;
@@ -26,6 +18,13 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.CollectionEndEvent;
+import org.yaml.snakeyaml.events.CollectionStartEvent;
+import org.yaml.snakeyaml.events.DocumentStartEvent;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.NodeEvent;
 
 /**
  * YAML's anchors and aliases, expanded as YAML means them: {@code args: *b} is the node anchored
@@ -44,8 +43,7 @@ final class YamlAliases {
     /** The most events (scalars, starts and ends of mappings and sequences) aliases may add to one document. */
     static final int MAX_EXPANDED_EVENTS = 100_000;
 
-    private YamlAliases() {
-    }
+    private YamlAliases() {}
 
     /** A YAML factory whose parsers expand aliases. */
     static YAMLFactory factory(YAMLFactoryBuilder builder) {
@@ -92,7 +90,13 @@ final class YamlAliases {
     private static final class Parser extends YAMLParser {
         private final Expander expander;
 
-        Parser(IOContext ctxt, int parserFeatures, int yamlFeatures, LoaderOptions options, ObjectCodec codec, Reader r) {
+        Parser(
+                IOContext ctxt,
+                int parserFeatures,
+                int yamlFeatures,
+                LoaderOptions options,
+                ObjectCodec codec,
+                Reader r) {
             super(ctxt, parserFeatures, yamlFeatures, options, codec, r);
             this.expander = new Expander(options.getMaxAliasesForCollections());
         }
@@ -163,13 +167,15 @@ final class YamlAliases {
             List<Event> events = anchors.get(name);
             if (events == null) {
                 boolean inside = open.stream().anyMatch(r -> r.anchor.equals(name));
-                throw new ManifestException("alias *" + name + (inside
-                        ? " is inside the node it names: a recursive structure is no manifest"
-                        : " names no anchor before it (&" + name + ")"));
+                throw new ManifestException("alias *" + name
+                        + (inside
+                                ? " is inside the node it names: a recursive structure is no manifest"
+                                : " names no anchor before it (&" + name + ")"));
             }
             if (events.size() > 1 && ++collectionAliases > maxCollectionAliases) {
-                throw new ManifestException("more than " + maxCollectionAliases + " aliases of mappings or sequences in one"
-                        + " document (SnakeYAML's maxAliasesForCollections): refused as a possible \"billion laughs\"");
+                throw new ManifestException(
+                        "more than " + maxCollectionAliases + " aliases of mappings or sequences in one"
+                                + " document (SnakeYAML's maxAliasesForCollections): refused as a possible \"billion laughs\"");
             }
             if ((long) expanded + events.size() > MAX_EXPANDED_EVENTS) {
                 throw new ManifestException("aliases expand the document by more than " + MAX_EXPANDED_EVENTS

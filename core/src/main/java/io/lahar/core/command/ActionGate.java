@@ -5,7 +5,6 @@ import io.lahar.core.api.Action;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.JobInfo;
-
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -25,20 +24,21 @@ public final class ActionGate {
     /** A command's message becomes the transition's and the job status's: bounded, as every user text kept. */
     static final int MAX_MESSAGE = 1024;
 
-    private ActionGate() {
-    }
+    private ActionGate() {}
 
     /** Every reason the action cannot apply to the job as it is; empty when it can. */
     public static List<Violation> check(JobInfo info, JobRequest.Act act) {
         JobPhase phase = info.phase();
         Action action = act.action();
         if (act.message() != null && act.message().length() > MAX_MESSAGE) {
-            return List.of(new Violation("command.message", "at most " + MAX_MESSAGE + " characters, was "
-                    + act.message().length()));
+            return List.of(new Violation(
+                    "command.message",
+                    "at most " + MAX_MESSAGE + " characters, was "
+                            + act.message().length()));
         }
         if (phase != null && phase.isFinished()) {
-            return List.of(new Violation("command.action", "job is " + phase + ", a final phase: " + action
-                    + " cannot change it"));
+            return List.of(new Violation(
+                    "command.action", "job is " + phase + ", a final phase: " + action + " cannot change it"));
         }
         if (action == Action.RESUME_JOB && !RESUMABLE.contains(phase)) {
             return List.of(new Violation("command.action", "ResumeJob resumes an aborted job; the job is " + phase));

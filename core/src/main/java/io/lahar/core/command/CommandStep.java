@@ -4,7 +4,6 @@ import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.Violation;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.JobInfo;
-
 import java.util.List;
 
 /**

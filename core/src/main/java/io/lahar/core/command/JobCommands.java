@@ -12,7 +12,6 @@ import io.lahar.core.api.Manifest;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.api.ObjectMeta;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,11 +45,9 @@ public final class JobCommands {
      * about a job that does not exist leaves no trace; a deleted job keeps its verdict history so
      * a retried delete is answered alike), and the effect.
      */
-    public record Decision(JobVerdict verdict, JobRecord next, Effect effect) {
-    }
+    public record Decision(JobVerdict verdict, JobRecord next, Effect effect) {}
 
-    private JobCommands() {
-    }
+    private JobCommands() {}
 
     public static Decision decide(JobRecord current, JobRequest request, AdmissionContext context) {
         JobRecord record = current == null ? new JobRecord(null, List.of()) : current;
@@ -61,12 +58,14 @@ public final class JobCommands {
         return switch (request.body()) {
             case JobRequest.Submit submit -> submit(record, request, submit.manifest(), context);
             case JobRequest.Update update -> update(record, request, update.manifest(), context);
-            case JobRequest.Delete delete -> record.exists()
-                    ? accepted(record, request, null, Effect.DELETED, List.of())
-                    : rejected(record, request, List.of(notFound(request)), List.of());
-            case JobRequest.Act act -> record.exists()
-                    ? accepted(record, request, record.job(), Effect.ACTION, List.of())
-                    : rejected(record, request, List.of(notFound(request)), List.of());
+            case JobRequest.Delete delete ->
+                record.exists()
+                        ? accepted(record, request, null, Effect.DELETED, List.of())
+                        : rejected(record, request, List.of(notFound(request)), List.of());
+            case JobRequest.Act act ->
+                record.exists()
+                        ? accepted(record, request, record.job(), Effect.ACTION, List.of())
+                        : rejected(record, request, List.of(notFound(request)), List.of());
         };
     }
 
@@ -84,8 +83,12 @@ public final class JobCommands {
         if (!admitted.accepted()) {
             return rejected(record, request, admitted.violations(), warnings);
         }
-        return accepted(record, request, admitted.object().withStatus(pending(admitted.object(), request.time())),
-                Effect.SUBMITTED, warnings);
+        return accepted(
+                record,
+                request,
+                admitted.object().withStatus(pending(admitted.object(), request.time())),
+                Effect.SUBMITTED,
+                warnings);
     }
 
     private static Decision update(JobRecord record, JobRequest request, String manifest, AdmissionContext context) {
@@ -101,18 +104,40 @@ public final class JobCommands {
         Job old = record.job();
         // The stored identity is kept: an update never changes who the job is or when it was made.
         ObjectMeta m = job.metadata();
-        Job candidate = job.withMetadata(new ObjectMeta(request.name(), null, request.namespace(),
-                old.metadata().uid(), null, old.metadata().generation() == null ? null : old.metadata().generation() + 1,
-                old.metadata().creationTimestamp(), null, m.labels(), m.annotations(), m.ownerReferences(), m.finalizers()));
+        Job candidate = job.withMetadata(new ObjectMeta(
+                request.name(),
+                null,
+                request.namespace(),
+                old.metadata().uid(),
+                null,
+                old.metadata().generation() == null ? null : old.metadata().generation() + 1,
+                old.metadata().creationTimestamp(),
+                null,
+                m.labels(),
+                m.annotations(),
+                m.ownerReferences(),
+                m.finalizers()));
         AdmissionResult<Job> admitted = JobAdmission.update(old, candidate, context);
         if (!admitted.accepted()) {
             return rejected(record, request, admitted.violations(), warnings);
         }
         JobStatus status = old.status();
-        Job updated = admitted.object().withStatus(new JobStatus(status.state(), admitted.object().spec().minAvailable(),
-                status.taskStatusCount(), status.pending(), status.running(), status.succeeded(), status.failed(),
-                status.terminating(), status.unknown(), status.version(), status.retryCount(), status.runningDuration(),
-                status.controlledResources(), status.conditions()));
+        Job updated = admitted.object()
+                .withStatus(new JobStatus(
+                        status.state(),
+                        admitted.object().spec().minAvailable(),
+                        status.taskStatusCount(),
+                        status.pending(),
+                        status.running(),
+                        status.succeeded(),
+                        status.failed(),
+                        status.terminating(),
+                        status.unknown(),
+                        status.version(),
+                        status.retryCount(),
+                        status.runningDuration(),
+                        status.controlledResources(),
+                        status.conditions()));
         return accepted(record, request, updated, Effect.UPDATED, warnings);
     }
 
@@ -139,10 +164,14 @@ public final class JobCommands {
             meta = meta.withNamespace(request.namespace());
         }
         if (!request.name().equals(meta.name())) {
-            violations.add(new Violation("metadata.name", "\"" + meta.name() + "\" does not match the command's job \"" + request.key() + "\""));
+            violations.add(new Violation(
+                    "metadata.name",
+                    "\"" + meta.name() + "\" does not match the command's job \"" + request.key() + "\""));
         }
         if (!request.namespace().equals(meta.namespace())) {
-            violations.add(new Violation("metadata.namespace", "\"" + meta.namespace() + "\" does not match the command's job \"" + request.key() + "\""));
+            violations.add(new Violation(
+                    "metadata.namespace",
+                    "\"" + meta.namespace() + "\" does not match the command's job \"" + request.key() + "\""));
         }
         return job.withMetadata(meta);
     }
@@ -153,17 +182,45 @@ public final class JobCommands {
      */
     private static Job identify(Job job, JobRequest request) {
         ObjectMeta m = job.metadata();
-        String uid = UUID.nameUUIDFromBytes((request.key() + "/" + request.requestId()).getBytes(StandardCharsets.UTF_8)).toString();
-        return job.withMetadata(new ObjectMeta(m.name(), m.generateName(), m.namespace(), uid, null, 1L,
-                Instant.ofEpochMilli(request.time()).toString(), null, m.labels(), m.annotations(),
-                m.ownerReferences(), m.finalizers()));
+        String uid = UUID.nameUUIDFromBytes(
+                        (request.key() + "/" + request.requestId()).getBytes(StandardCharsets.UTF_8))
+                .toString();
+        return job.withMetadata(new ObjectMeta(
+                m.name(),
+                m.generateName(),
+                m.namespace(),
+                uid,
+                null,
+                1L,
+                Instant.ofEpochMilli(request.time()).toString(),
+                null,
+                m.labels(),
+                m.annotations(),
+                m.ownerReferences(),
+                m.finalizers()));
     }
 
     /** The status Volcano's controller gives a job it has just accepted: Pending, nothing running yet. */
     static JobStatus pending(Job job, long time) {
         String now = Instant.ofEpochMilli(time).toString();
-        return new JobStatus(new JobState(JobPhase.Pending, "JobAccepted", "job admitted into queue \"" + job.spec().queue() + "\"", now),
-                job.spec().minAvailable(), Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, null, Map.of(),
+        return new JobStatus(
+                new JobState(
+                        JobPhase.Pending,
+                        "JobAccepted",
+                        "job admitted into queue \"" + job.spec().queue() + "\"",
+                        now),
+                job.spec().minAvailable(),
+                Map.of(),
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                null,
+                Map.of(),
                 List.of(new JobStatus.JobCondition(JobPhase.Pending, now)));
     }
 
@@ -171,12 +228,15 @@ public final class JobCommands {
         return new Violation("metadata.name", "job \"" + request.key() + "\" not found");
     }
 
-    private static Decision accepted(JobRecord record, JobRequest request, Job next, Effect effect, List<String> warnings) {
-        JobVerdict verdict = JobVerdict.accept(request, effect == Effect.ACTION || effect == Effect.DELETED ? null : next, warnings);
+    private static Decision accepted(
+            JobRecord record, JobRequest request, Job next, Effect effect, List<String> warnings) {
+        JobVerdict verdict =
+                JobVerdict.accept(request, effect == Effect.ACTION || effect == Effect.DELETED ? null : next, warnings);
         return new Decision(verdict, record.with(next, verdict), effect);
     }
 
-    private static Decision rejected(JobRecord record, JobRequest request, List<Violation> violations, List<String> warnings) {
+    private static Decision rejected(
+            JobRecord record, JobRequest request, List<Violation> violations, List<String> warnings) {
         JobVerdict verdict = JobVerdict.reject(request, violations, warnings);
         JobRecord next = record.exists() ? record.with(record.job(), verdict) : null;
         return new Decision(verdict, next, Effect.NONE);

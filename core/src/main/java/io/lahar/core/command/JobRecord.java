@@ -2,7 +2,6 @@ package io.lahar.core.command;
 
 import io.lahar.core.api.Job;
 import io.lahar.core.job.JobInfo;
-
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,6 @@
 package io.lahar.core.command;
 
 import io.lahar.core.api.Action;
-
 import java.util.Objects;
 
 /**
@@ -18,24 +17,19 @@ public record JobRequest(String requestId, String sender, String namespace, Stri
     }
 
     /** What the sender asks for. */
-    public sealed interface Body {
-    }
+    public sealed interface Body {}
 
     /** Create the Job described by the manifest (YAML or JSON). */
-    public record Submit(String manifest) implements Body {
-    }
+    public record Submit(String manifest) implements Body {}
 
     /** Replace the Job's spec (scale: minAvailable, replicas, priorityClassName). */
-    public record Update(String manifest) implements Body {
-    }
+    public record Update(String manifest) implements Body {}
 
     /** Delete the Job and everything it owns. */
-    public record Delete(String message) implements Body {
-    }
+    public record Delete(String message) implements Body {}
 
     /** A user action, as Volcano's bus Command carries it (vcctl job suspend/resume/...). */
-    public record Act(Action action, String task, String pod, String message) implements Body {
-    }
+    public record Act(Action action, String task, String pod, String message) implements Body {}
 
     /** The job's key on every job topic. */
     public String key() {

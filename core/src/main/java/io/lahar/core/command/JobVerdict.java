@@ -3,7 +3,6 @@ package io.lahar.core.command;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Job;
-
 import java.util.List;
 
 /**
@@ -12,8 +11,14 @@ import java.util.List;
  * (fields dropped as unknown). Kept per job so that a retried request gets the same answer
  * without being applied twice.
  */
-public record JobVerdict(String requestId, String kind, boolean accepted, List<Violation> violations, Job admitted, long time,
-                         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+public record JobVerdict(
+        String requestId,
+        String kind,
+        boolean accepted,
+        List<Violation> violations,
+        Job admitted,
+        long time,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
 
     public JobVerdict {
         violations = violations == null ? List.of() : List.copyOf(violations);
@@ -21,7 +26,8 @@ public record JobVerdict(String requestId, String kind, boolean accepted, List<V
     }
 
     /** A verdict without warnings. */
-    public JobVerdict(String requestId, String kind, boolean accepted, List<Violation> violations, Job admitted, long time) {
+    public JobVerdict(
+            String requestId, String kind, boolean accepted, List<Violation> violations, Job admitted, long time) {
         this(requestId, kind, accepted, violations, admitted, time, List.of());
     }
 

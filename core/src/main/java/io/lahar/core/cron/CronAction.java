@@ -11,15 +11,14 @@ import io.lahar.core.api.Job;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = CronAction.CreateJob.class, name = "CreateJob"),
-        @JsonSubTypes.Type(value = CronAction.DeleteJob.class, name = "DeleteJob")})
+    @JsonSubTypes.Type(value = CronAction.CreateJob.class, name = "CreateJob"),
+    @JsonSubTypes.Type(value = CronAction.DeleteJob.class, name = "DeleteJob")
+})
 public sealed interface CronAction {
 
     /** Create the job of a scheduled time: the template, named and owned by the CronJob. */
-    record CreateJob(Job job, long scheduledTime) implements CronAction {
-    }
+    record CreateJob(Job job, long scheduledTime) implements CronAction {}
 
     /** Delete a job the CronJob created (history limits, Replace, the CronJob deleted). */
-    record DeleteJob(String name, String reason) implements CronAction {
-    }
+    record DeleteJob(String name, String reason) implements CronAction {}
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.lahar.core.api.CronJob;
 import io.lahar.core.api.JobPhase;
-
 import java.util.List;
 
 /**
@@ -14,13 +13,14 @@ import java.util.List;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = CronInput.Submit.class, name = "Submit"),
-        @JsonSubTypes.Type(value = CronInput.Update.class, name = "Update"),
-        @JsonSubTypes.Type(value = CronInput.Delete.class, name = "Delete"),
-        @JsonSubTypes.Type(value = CronInput.Tick.class, name = "Tick"),
-        @JsonSubTypes.Type(value = CronInput.JobObserved.class, name = "JobObserved"),
-        @JsonSubTypes.Type(value = CronInput.JobRejected.class, name = "JobRejected"),
-        @JsonSubTypes.Type(value = CronInput.JobGone.class, name = "JobGone")})
+    @JsonSubTypes.Type(value = CronInput.Submit.class, name = "Submit"),
+    @JsonSubTypes.Type(value = CronInput.Update.class, name = "Update"),
+    @JsonSubTypes.Type(value = CronInput.Delete.class, name = "Delete"),
+    @JsonSubTypes.Type(value = CronInput.Tick.class, name = "Tick"),
+    @JsonSubTypes.Type(value = CronInput.JobObserved.class, name = "JobObserved"),
+    @JsonSubTypes.Type(value = CronInput.JobRejected.class, name = "JobRejected"),
+    @JsonSubTypes.Type(value = CronInput.JobGone.class, name = "JobGone")
+})
 public sealed interface CronInput {
 
     long time();
@@ -40,18 +40,17 @@ public sealed interface CronInput {
     }
 
     /** The CronJob is deleted: the jobs it owns go with it, as Kubernetes' garbage collector deletes them. */
-    record Delete(long time) implements CronInput {
-    }
+    record Delete(long time) implements CronInput {}
 
     /** Time passes: a scheduled time may have come. */
-    record Tick(long time) implements CronInput {
-    }
+    record Tick(long time) implements CronInput {}
 
     /**
      * A job the CronJob created reports its phase; {@code lastTransitionTime} is its state's
      * (when it finished, for a finished job), {@code uid} the job's.
      */
-    record JobObserved(String job, String uid, JobPhase phase, Long lastTransitionTime, long time) implements CronInput {
+    record JobObserved(String job, String uid, JobPhase phase, Long lastTransitionTime, long time)
+            implements CronInput {
         public JobObserved {
             if (job == null || job.isEmpty()) {
                 throw new IllegalArgumentException("job: the job's name is required");
@@ -82,7 +81,10 @@ public sealed interface CronInput {
     }
 
     private static void requireAdmitted(CronJob cronJob) {
-        if (cronJob == null || cronJob.spec() == null || cronJob.metadata() == null || cronJob.metadata().name() == null) {
+        if (cronJob == null
+                || cronJob.spec() == null
+                || cronJob.metadata() == null
+                || cronJob.metadata().name() == null) {
             throw new IllegalArgumentException("cronJob: an admitted CronJob with a name and a spec is required");
         }
     }

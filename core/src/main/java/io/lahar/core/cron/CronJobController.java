@@ -31,8 +31,7 @@ public final class CronJobController {
                 sync.delete();
                 return sync.outcome();
             }
-            case CronInput.Tick t -> {
-            }
+            case CronInput.Tick t -> {}
             case CronInput.JobObserved o -> sync.observe(o);
             case CronInput.JobRejected r -> sync.reject(r);
             case CronInput.JobGone g -> sync.gone(g);

@@ -3,7 +3,6 @@ package io.lahar.core.cron;
 import io.lahar.core.api.CronJob;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.ObjectReference;
-
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -77,11 +76,16 @@ public record CronJobInfo(
             OwnedJob j = job(name);
             refs.add(new ObjectReference(Job.KIND, namespace, name, j == null ? null : j.uid(), Job.API_VERSION, null));
         }
-        return new CronJob.CronJobStatus(refs.isEmpty() ? null : refs, rfc3339(lastScheduleTime), rfc3339(lastSuccessfulTime));
+        return new CronJob.CronJobStatus(
+                refs.isEmpty() ? null : refs, rfc3339(lastScheduleTime), rfc3339(lastSuccessfulTime));
     }
 
     /** Kubernetes' metav1.Time: RFC 3339 in UTC, whole seconds. */
     public static String rfc3339(Long epochMillis) {
-        return epochMillis == null ? null : Instant.ofEpochMilli(epochMillis).truncatedTo(ChronoUnit.SECONDS).toString();
+        return epochMillis == null
+                ? null
+                : Instant.ofEpochMilli(epochMillis)
+                        .truncatedTo(ChronoUnit.SECONDS)
+                        .toString();
     }
 }

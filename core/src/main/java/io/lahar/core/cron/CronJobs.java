@@ -4,7 +4,6 @@ import io.lahar.core.api.CronJob;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.OwnerReference;
-
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -20,8 +19,7 @@ public final class CronJobs {
     /** Go's time.RFC3339: seconds, and {@code Z} or {@code ±hh:mm}. */
     private static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
 
-    private CronJobs() {
-    }
+    private CronJobs() {}
 
     /**
      * {@code <cronjob>-<scheduled time in minutes since the epoch>}: deterministic, so one scheduled
@@ -40,8 +38,12 @@ public final class CronJobs {
             return Optional.empty();
         }
         return job.metadata().ownerReferences().stream()
-                .filter(r -> r != null && Boolean.TRUE.equals(r.controller()) && CronJob.KIND.equals(r.kind())
-                        && r.apiVersion() != null && r.apiVersion().startsWith("batch.volcano.sh/") && r.name() != null)
+                .filter(r -> r != null
+                        && Boolean.TRUE.equals(r.controller())
+                        && CronJob.KIND.equals(r.kind())
+                        && r.apiVersion() != null
+                        && r.apiVersion().startsWith("batch.volcano.sh/")
+                        && r.name() != null)
                 .findFirst();
     }
 
@@ -51,9 +53,24 @@ public final class CronJobs {
      */
     public static CronJob stamp(CronJob c, String namespace, String uid, long createdAt) {
         ObjectMeta m = c.metadata();
-        return new CronJob(c.apiVersion(), c.kind(), new ObjectMeta(m.name(), m.generateName(), namespace, uid,
-                m.resourceVersion(), m.generation(), Instant.ofEpochMilli(createdAt).toString(), null, m.labels(),
-                m.annotations(), m.ownerReferences(), m.finalizers()), c.spec(), null);
+        return new CronJob(
+                c.apiVersion(),
+                c.kind(),
+                new ObjectMeta(
+                        m.name(),
+                        m.generateName(),
+                        namespace,
+                        uid,
+                        m.resourceVersion(),
+                        m.generation(),
+                        Instant.ofEpochMilli(createdAt).toString(),
+                        null,
+                        m.labels(),
+                        m.annotations(),
+                        m.ownerReferences(),
+                        m.finalizers()),
+                c.spec(),
+                null);
     }
 
     /** The zone of the CronJob's {@code timeZone} (UTC when not set); empty when it names no zone. */
@@ -73,11 +90,29 @@ public final class CronJobs {
         Map<String, String> labels = meta == null || meta.labels() == null ? null : new LinkedHashMap<>(meta.labels());
         Map<String, String> annotations = new LinkedHashMap<>(meta == null ? Map.of() : meta.annotationsOrEmpty());
         ZoneId zone = zone(cronJob).orElse(ZoneOffset.UTC);
-        annotations.put(CronJob.SCHEDULED_TIMESTAMP_ANNOTATION, RFC3339.format(Instant.ofEpochMilli(scheduledTime).atZone(zone)));
-        OwnerReference owner = new OwnerReference(CronJob.API_VERSION, CronJob.KIND, cronJob.name(),
-                cronJob.metadata().uid(), true, true);
-        ObjectMeta jobMeta = new ObjectMeta(jobName(cronJob.name(), scheduledTime), null, cronJob.namespace(), null, null,
-                null, null, null, labels, annotations, List.of(owner), null);
+        annotations.put(
+                CronJob.SCHEDULED_TIMESTAMP_ANNOTATION,
+                RFC3339.format(Instant.ofEpochMilli(scheduledTime).atZone(zone)));
+        OwnerReference owner = new OwnerReference(
+                CronJob.API_VERSION,
+                CronJob.KIND,
+                cronJob.name(),
+                cronJob.metadata().uid(),
+                true,
+                true);
+        ObjectMeta jobMeta = new ObjectMeta(
+                jobName(cronJob.name(), scheduledTime),
+                null,
+                cronJob.namespace(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                labels,
+                annotations,
+                List.of(owner),
+                null);
         return new Job(Job.API_VERSION, Job.KIND, jobMeta, template == null ? null : template.spec(), null);
     }
 }

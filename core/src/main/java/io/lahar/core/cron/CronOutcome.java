@@ -7,5 +7,4 @@ import java.util.List;
  * error Volcano's sync would return (an unknown time zone, a schedule that does not parse or never
  * fires; null when none).
  */
-public record CronOutcome(CronJobInfo state, List<CronAction> actions, List<CronEvent> events, String error) {
-}
+public record CronOutcome(CronJobInfo state, List<CronAction> actions, List<CronEvent> events, String error) {}

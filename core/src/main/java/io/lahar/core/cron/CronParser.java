@@ -1,7 +1,6 @@
 package io.lahar.core.cron;
 
 import io.lahar.core.api.GoDuration;
-
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -19,8 +18,7 @@ import java.util.Optional;
  */
 public final class CronParser {
 
-    private CronParser() {
-    }
+    private CronParser() {}
 
     /**
      * The schedule of {@code spec}; {@code local} is the zone of a spec without a TZ prefix (Go's
@@ -40,8 +38,9 @@ public final class CronParser {
                 throw new ScheduleException("no schedule after the time zone: " + spec);
             }
             String name = spec.substring(eq + 1, space);
-            zone = Zones.load(name).orElseThrow(() -> new ScheduleException(
-                    "provided bad location " + name + ": unknown time zone " + name));
+            zone = Zones.load(name)
+                    .orElseThrow(() ->
+                            new ScheduleException("provided bad location " + name + ": unknown time zone " + name));
             spec = spec.substring(space).strip();
         }
         if (spec.startsWith("@")) {
@@ -49,10 +48,11 @@ public final class CronParser {
         }
         List<String> fields = fields(spec);
         if (fields.size() != 5) {
-            throw new ScheduleException("expected exactly 5 fields, found " + fields.size() + ": "
-                    + "[" + String.join(" ", fields) + "]");
+            throw new ScheduleException(
+                    "expected exactly 5 fields, found " + fields.size() + ": " + "[" + String.join(" ", fields) + "]");
         }
-        return new SpecSchedule(1L << SpecSchedule.SECONDS.min(),
+        return new SpecSchedule(
+                1L << SpecSchedule.SECONDS.min(),
                 getField(fields.get(0), SpecSchedule.MINUTES),
                 getField(fields.get(1), SpecSchedule.HOURS),
                 getField(fields.get(2), SpecSchedule.DOM),
@@ -137,7 +137,8 @@ public final class CronParser {
             throw new ScheduleException("end of range (" + end + ") above maximum (" + r.max() + "): " + expr);
         }
         if (start > end) {
-            throw new ScheduleException("beginning of range (" + start + ") beyond end of range (" + end + "): " + expr);
+            throw new ScheduleException(
+                    "beginning of range (" + start + ") beyond end of range (" + end + "): " + expr);
         }
         if (step == 0) {
             throw new ScheduleException("step of range should be a positive number: " + expr);
@@ -159,8 +160,8 @@ public final class CronParser {
     private static long mustParseInt(String expr) {
         String digits = expr.startsWith("+") || expr.startsWith("-") ? expr.substring(1) : expr;
         if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new ScheduleException("failed to parse int from " + expr + ": strconv.Atoi: parsing \"" + expr
-                    + "\": invalid syntax");
+            throw new ScheduleException(
+                    "failed to parse int from " + expr + ": strconv.Atoi: parsing \"" + expr + "\": invalid syntax");
         }
         long num;
         try {
@@ -198,27 +199,50 @@ public final class CronParser {
         long hour = 1L << SpecSchedule.HOURS.min();
         switch (descriptor) {
             case "@yearly", "@annually" -> {
-                return new SpecSchedule(sec, min, hour, 1L << SpecSchedule.DOM.min(), 1L << SpecSchedule.MONTHS.min(),
-                        all(SpecSchedule.DOW), zone);
+                return new SpecSchedule(
+                        sec,
+                        min,
+                        hour,
+                        1L << SpecSchedule.DOM.min(),
+                        1L << SpecSchedule.MONTHS.min(),
+                        all(SpecSchedule.DOW),
+                        zone);
             }
             case "@monthly" -> {
-                return new SpecSchedule(sec, min, hour, 1L << SpecSchedule.DOM.min(), all(SpecSchedule.MONTHS),
-                        all(SpecSchedule.DOW), zone);
+                return new SpecSchedule(
+                        sec,
+                        min,
+                        hour,
+                        1L << SpecSchedule.DOM.min(),
+                        all(SpecSchedule.MONTHS),
+                        all(SpecSchedule.DOW),
+                        zone);
             }
             case "@weekly" -> {
-                return new SpecSchedule(sec, min, hour, all(SpecSchedule.DOM), all(SpecSchedule.MONTHS),
-                        1L << SpecSchedule.DOW.min(), zone);
+                return new SpecSchedule(
+                        sec,
+                        min,
+                        hour,
+                        all(SpecSchedule.DOM),
+                        all(SpecSchedule.MONTHS),
+                        1L << SpecSchedule.DOW.min(),
+                        zone);
             }
             case "@daily", "@midnight" -> {
-                return new SpecSchedule(sec, min, hour, all(SpecSchedule.DOM), all(SpecSchedule.MONTHS),
-                        all(SpecSchedule.DOW), zone);
+                return new SpecSchedule(
+                        sec, min, hour, all(SpecSchedule.DOM), all(SpecSchedule.MONTHS), all(SpecSchedule.DOW), zone);
             }
             case "@hourly" -> {
-                return new SpecSchedule(sec, min, all(SpecSchedule.HOURS), all(SpecSchedule.DOM),
-                        all(SpecSchedule.MONTHS), all(SpecSchedule.DOW), zone);
+                return new SpecSchedule(
+                        sec,
+                        min,
+                        all(SpecSchedule.HOURS),
+                        all(SpecSchedule.DOM),
+                        all(SpecSchedule.MONTHS),
+                        all(SpecSchedule.DOW),
+                        zone);
             }
-            default -> {
-            }
+            default -> {}
         }
         String every = "@every ";
         if (descriptor.startsWith(every)) {
@@ -226,7 +250,8 @@ public final class CronParser {
             // Go's ParseDuration takes the text as it is: no surrounding blanks.
             Optional<Duration> d = text.strip().equals(text) ? GoDuration.parse(text) : Optional.empty();
             if (d.isEmpty()) {
-                throw new ScheduleException("failed to parse duration " + descriptor + ": time: invalid duration \"" + text + "\"");
+                throw new ScheduleException(
+                        "failed to parse duration " + descriptor + ": time: invalid duration \"" + text + "\"");
             }
             return ConstantDelaySchedule.every(d.get());
         }

@@ -1,17 +1,16 @@
 package io.lahar.core.cron;
 
+import static io.lahar.core.sim.ScriptLines.only;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.sim.ScriptException;
 import io.lahar.core.sim.ScriptLines;
-
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-
-import static io.lahar.core.sim.ScriptLines.only;
 
 /**
  * Reads a CronJob simulation script: JSON Lines, blank lines skipped. Steps:
@@ -21,8 +20,7 @@ import static io.lahar.core.sim.ScriptLines.only;
  */
 public final class CronScript {
 
-    private CronScript() {
-    }
+    private CronScript() {}
 
     public static List<CronStep> parse(String text) {
         return ScriptLines.parse(text, "{\"advance\":\"5m\"}", CronScript::step);
@@ -39,7 +37,8 @@ public final class CronScript {
             try {
                 return new CronStep.TickStep(line, Instant.parse(t));
             } catch (DateTimeParseException e) {
-                throw new ScriptException(line, "tick: expected an RFC 3339 time such as \"2026-12-01T10:05:00Z\", got \"" + t + "\"");
+                throw new ScriptException(
+                        line, "tick: expected an RFC 3339 time such as \"2026-12-01T10:05:00Z\", got \"" + t + "\"");
             }
         }
         if (node.has("job")) {
@@ -47,14 +46,18 @@ public final class CronScript {
             if (node.has("deleted")) {
                 only(line, node, Set.of("job", "deleted"));
                 if (!node.get("deleted").isBoolean() || !node.get("deleted").asBoolean()) {
-                    throw new ScriptException(line, "deleted: only true (the job was deleted), got " + node.get("deleted"));
+                    throw new ScriptException(
+                            line, "deleted: only true (the job was deleted), got " + node.get("deleted"));
                 }
                 return new CronStep.JobDeletedStep(line, job);
             }
             only(line, node, Set.of("job", "phase"));
             String phase = required(line, node, "phase");
-            JobPhase p = JobPhase.of(phase).orElseThrow(() -> new ScriptException(line,
-                    "phase: expected one of " + Arrays.toString(JobPhase.values()) + ", got \"" + phase + "\""));
+            JobPhase p = JobPhase.of(phase)
+                    .orElseThrow(() -> new ScriptException(
+                            line,
+                            "phase: expected one of " + Arrays.toString(JobPhase.values()) + ", got \"" + phase
+                                    + "\""));
             return new CronStep.JobPhaseStep(line, job, p);
         }
         if (node.has("suspend")) {

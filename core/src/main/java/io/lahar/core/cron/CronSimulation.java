@@ -7,7 +7,6 @@ import io.lahar.core.api.CronJob;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.Manifest;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -34,6 +33,7 @@ public final class CronSimulation {
     private long time;
     /** The jobs that exist, by name, with their phases; the last one created is {@code latest}. */
     private final Map<String, JobPhase> world = new LinkedHashMap<>();
+
     private final Map<String, Job> manifests = new LinkedHashMap<>();
     private String latest;
 
@@ -63,9 +63,10 @@ public final class CronSimulation {
         begin();
         String ignored = switch (s) {
             case CronStep.AdvanceStep a -> wakeUntil(time + a.by().toMillis());
-            case CronStep.TickStep t -> t.to().toEpochMilli() < time
-                    ? "time does not go back: " + t.to() + " is before " + java.time.Instant.ofEpochMilli(time)
-                    : wakeUntil(t.to().toEpochMilli());
+            case CronStep.TickStep t ->
+                t.to().toEpochMilli() < time
+                        ? "time does not go back: " + t.to() + " is before " + java.time.Instant.ofEpochMilli(time)
+                        : wakeUntil(t.to().toEpochMilli());
             case CronStep.JobPhaseStep j -> {
                 String name = resolve(j.job());
                 if (name == null) {
@@ -106,7 +107,8 @@ public final class CronSimulation {
         int wakes = 0;
         while (state.due() != null && state.due() <= target) {
             if (++wakes > MAX_WAKES) {
-                return "more than " + MAX_WAKES + " scheduled times in one step: advance in smaller steps (time stopped at "
+                return "more than " + MAX_WAKES
+                        + " scheduled times in one step: advance in smaller steps (time stopped at "
                         + java.time.Instant.ofEpochMilli(time) + ")";
             }
             time = Math.max(time, state.due());
@@ -135,8 +137,12 @@ public final class CronSimulation {
                             created.add(c.job().name());
                             latest = c.job().name();
                         } else {
-                            inputs.add(new CronInput.JobRejected(c.job().name(),
-                                    r.violations().stream().map(Object::toString).toList(), time));
+                            inputs.add(new CronInput.JobRejected(
+                                    c.job().name(),
+                                    r.violations().stream()
+                                            .map(Object::toString)
+                                            .toList(),
+                                    time));
                         }
                     }
                     case CronAction.DeleteJob d -> {
@@ -164,7 +170,8 @@ public final class CronSimulation {
     }
 
     private String missing(String job) {
-        return job.equals("latest") && latest == null ? "no job created yet"
+        return job.equals("latest") && latest == null
+                ? "no job created yet"
                 : "job " + (job.equals("latest") ? latest : job) + " does not exist (not created, or deleted)";
     }
 
@@ -177,7 +184,15 @@ public final class CronSimulation {
     private CronStepReport report(int step, String ignored) {
         Map<String, String> phases = new LinkedHashMap<>();
         world.forEach((k, v) -> phases.put(k, v.name()));
-        return new CronStepReport(step, java.time.Instant.ofEpochMilli(time).toString(), created, deleted, phases,
-                state.status(), CronJobInfo.rfc3339(state.due()), events.isEmpty() ? null : events, ignored);
+        return new CronStepReport(
+                step,
+                java.time.Instant.ofEpochMilli(time).toString(),
+                created,
+                deleted,
+                phases,
+                state.status(),
+                CronJobInfo.rfc3339(state.due()),
+                events.isEmpty() ? null : events,
+                ignored);
     }
 }

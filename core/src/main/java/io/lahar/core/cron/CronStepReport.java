@@ -3,7 +3,6 @@ package io.lahar.core.cron;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.lahar.core.api.CronJob;
-
 import java.util.List;
 import java.util.Map;
 
@@ -23,5 +22,4 @@ public record CronStepReport(
         CronJob.CronJobStatus status,
         String nextScheduleTime,
         List<String> events,
-        String ignored) {
-}
+        String ignored) {}

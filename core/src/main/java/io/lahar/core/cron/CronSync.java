@@ -5,7 +5,6 @@ import io.lahar.core.api.CronJob;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.Timestamps;
-
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -60,8 +59,8 @@ final class CronSync {
         if (kept.size() > CronJobInfo.MAX_EVENTS) {
             kept = kept.subList(kept.size() - CronJobInfo.MAX_EVENTS, kept.size());
         }
-        CronJobInfo state = new CronJobInfo(cronJob, createdAt, active, lastScheduleTime, lastSuccessfulTime, jobs, kept,
-                due, deleted, now);
+        CronJobInfo state = new CronJobInfo(
+                cronJob, createdAt, active, lastScheduleTime, lastSuccessfulTime, jobs, kept, due, deleted, now);
         return new CronOutcome(state, List.copyOf(actions), List.copyOf(events), error);
     }
 
@@ -113,7 +112,10 @@ final class CronSync {
         }
         jobs.remove(i);
         active.remove(r.job());
-        event(CronEvent.WARNING, "FailedCreate", "Error creating job " + r.job() + ": " + String.join("; ", r.reasons()));
+        event(
+                CronEvent.WARNING,
+                "FailedCreate",
+                "Error creating job " + r.job() + ": " + String.join("; ", r.reasons()));
     }
 
     /** A job is gone: it leaves the jobs; if it was active, the sync reports the stale reference. */
@@ -139,9 +141,10 @@ final class CronSync {
             return;
         }
         CronJob.CronJobSpec spec = cronJob.spec();
-        ScheduleTimes.Recent recentTimes = ScheduleTimes.mostRecent(schedule, createdAt, lastScheduleTime,
-                spec.startingDeadlineSeconds(), now, true);
-        Long scheduled = recentTimes.mostRecent() != null && recentTimes.mostRecent() <= now ? recentTimes.mostRecent() : null;
+        ScheduleTimes.Recent recentTimes = ScheduleTimes.mostRecent(
+                schedule, createdAt, lastScheduleTime, spec.startingDeadlineSeconds(), now, true);
+        Long scheduled =
+                recentTimes.mostRecent() != null && recentTimes.mostRecent() <= now ? recentTimes.mostRecent() : null;
         if (scheduled == null && recentTimes.error() != null) {
             event(CronEvent.WARNING, "InvalidSchedule", "Error getting schedule time: " + recentTimes.error());
             error = recentTimes.error();
@@ -149,7 +152,9 @@ final class CronSync {
             return;
         }
         if (scheduled != null && recentTimes.missed() == ScheduleTimes.Missed.MANY) {
-            event(CronEvent.WARNING, "TooManyMissedTimes",
+            event(
+                    CronEvent.WARNING,
+                    "TooManyMissedTimes",
                     "too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew");
         }
         if (scheduled == null) {
@@ -238,8 +243,11 @@ final class CronSync {
         String schedule = spec.schedule() == null ? "" : spec.schedule();
         ZoneId local = ZoneOffset.UTC;
         if (schedule.contains("TZ")) {
-            event(CronEvent.WARNING, "UnsupportedSchedule", "CRON_TZ or TZ in the schedule \"" + schedule
-                    + "\" is not officially supported. If set, the TimeZone field will be ignored during execution.");
+            event(
+                    CronEvent.WARNING,
+                    "UnsupportedSchedule",
+                    "CRON_TZ or TZ in the schedule \"" + schedule
+                            + "\" is not officially supported. If set, the TimeZone field will be ignored during execution.");
         } else if (spec.timeZone() != null) {
             local = Zones.load(spec.timeZone()).orElseThrow();
         }
@@ -258,7 +266,10 @@ final class CronSync {
     private boolean processConcurrencyPolicy() {
         ConcurrencyPolicy policy = cronJob.spec().concurrency();
         if (policy == ConcurrencyPolicy.Forbid && !active.isEmpty()) {
-            event(CronEvent.WARNING, "ForbidConcurrent", "Skipping job creation because another job is already running");
+            event(
+                    CronEvent.WARNING,
+                    "ForbidConcurrent",
+                    "Skipping job creation because another job is already running");
             return false;
         }
         if (policy == ConcurrencyPolicy.Replace && !active.isEmpty()) {
@@ -268,8 +279,10 @@ final class CronSync {
             }
         }
         if (active.size() >= MAX_ACTIVE) {
-            event(CronEvent.WARNING, "TooManyActiveJobs", "Skipping job creation: " + active.size()
-                    + " jobs are active, the most one CronJob may have");
+            event(
+                    CronEvent.WARNING,
+                    "TooManyActiveJobs",
+                    "Skipping job creation: " + active.size() + " jobs are active, the most one CronJob may have");
             return false;
         }
         return true;
@@ -291,8 +304,10 @@ final class CronSync {
         }
         Job job = CronJobs.fromTemplate(cronJob, scheduled);
         actions.add(new CronAction.CreateJob(job, scheduled));
-        event(CronEvent.NORMAL, "SuccessfulCreate", "Created job " + name + " for CronJob " + cronJob.namespace() + "/"
-                + cronJob.name());
+        event(
+                CronEvent.NORMAL,
+                "SuccessfulCreate",
+                "Created job " + name + " for CronJob " + cronJob.namespace() + "/" + cronJob.name());
         jobs.add(new OwnedJob(name, scheduled, now, null, null, null));
         active.add(name);
         lastScheduleTime = scheduled;

@@ -17,7 +17,8 @@ public record OwnedJob(String name, long scheduledTime, long createdAt, JobPhase
     }
 
     OwnedJob observed(JobPhase newPhase, Long lastTransitionTime, String newUid, long time) {
-        Long end = newPhase.isFinished() ? (lastTransitionTime == null ? Long.valueOf(time) : lastTransitionTime) : null;
+        Long end =
+                newPhase.isFinished() ? (lastTransitionTime == null ? Long.valueOf(time) : lastTransitionTime) : null;
         return new OwnedJob(name, scheduledTime, createdAt, newPhase, end, newUid == null ? uid : newUid);
     }
 }

@@ -11,18 +11,20 @@ public final class ScheduleTimes {
     /** Past this many missed start times Volcano warns TooManyMissedTimes. */
     static final int MANY_MISSED = 100;
 
-    private ScheduleTimes() {
-    }
+    private ScheduleTimes() {}
 
-    public enum Missed { NONE, FEW, MANY }
+    public enum Missed {
+        NONE,
+        FEW,
+        MANY
+    }
 
     /**
      * @param earliest   the CronJob's last schedule time or creation time (later: the starting deadline)
      * @param mostRecent the most recent time a job should have been created, null when none is due
      * @param error      the schedule never gives two distinct times (null when it does)
      */
-    public record Recent(long earliest, Long mostRecent, Missed missed, String error) {
-    }
+    public record Recent(long earliest, Long mostRecent, Missed missed, String error) {}
 
     /**
      * Volcano's mostRecentScheduleTime: the latest activation of {@code schedule} after the last
@@ -30,12 +32,18 @@ public final class ScheduleTimes {
      *
      * @param startingDeadlineSeconds null when not set; counted only with {@code includeDeadline}
      */
-    public static Recent mostRecent(Schedule schedule, long createdAt, Long lastScheduleTime,
-                                    Long startingDeadlineSeconds, long now, boolean includeDeadline) {
+    public static Recent mostRecent(
+            Schedule schedule,
+            long createdAt,
+            Long lastScheduleTime,
+            Long startingDeadlineSeconds,
+            long now,
+            boolean includeDeadline) {
         long earliest = lastScheduleTime != null ? lastScheduleTime : createdAt;
         if (includeDeadline && startingDeadlineSeconds != null) {
             // The controller schedules nothing before this point.
-            long deadline = startingDeadlineSeconds > now / 1000 + 1 ? Long.MIN_VALUE : now - startingDeadlineSeconds * 1000;
+            long deadline =
+                    startingDeadlineSeconds > now / 1000 + 1 ? Long.MIN_VALUE : now - startingDeadlineSeconds * 1000;
             if (deadline > earliest) {
                 earliest = deadline;
             }
@@ -51,7 +59,8 @@ public final class ScheduleTimes {
         // A schedule that parses but whose second time is missing or equal ("59 23 31 2 *").
         long between = t1 == null || t2 == null ? 0 : Math.round((t2 - t1) / 1000.0);
         if (between < 1) {
-            return new Recent(earliest, null, Missed.NONE, "time difference between two schedules is less than 1 second");
+            return new Recent(
+                    earliest, null, Missed.NONE, "time difference between two schedules is less than 1 second");
         }
         // A rough count: how many intervals like the first fit between it and now.
         long elapsed = (now - t1) / 1000;

@@ -20,20 +20,30 @@ public record SpecSchedule(long second, long minute, long hour, long dom, long m
     /** Set when a field was {@code *} or {@code ?}: the day-of-month and day-of-week rule depends on it. */
     static final long STAR_BIT = 1L << 63;
 
-    record Bounds(int min, int max, java.util.Map<String, Integer> names) {
-    }
+    record Bounds(int min, int max, java.util.Map<String, Integer> names) {}
 
     static final Bounds SECONDS = new Bounds(0, 59, null);
     static final Bounds MINUTES = new Bounds(0, 59, null);
     static final Bounds HOURS = new Bounds(0, 23, null);
     static final Bounds DOM = new Bounds(1, 31, null);
-    static final Bounds MONTHS = new Bounds(1, 12, java.util.Map.ofEntries(
-            java.util.Map.entry("jan", 1), java.util.Map.entry("feb", 2), java.util.Map.entry("mar", 3),
-            java.util.Map.entry("apr", 4), java.util.Map.entry("may", 5), java.util.Map.entry("jun", 6),
-            java.util.Map.entry("jul", 7), java.util.Map.entry("aug", 8), java.util.Map.entry("sep", 9),
-            java.util.Map.entry("oct", 10), java.util.Map.entry("nov", 11), java.util.Map.entry("dec", 12)));
-    static final Bounds DOW = new Bounds(0, 6, java.util.Map.of(
-            "sun", 0, "mon", 1, "tue", 2, "wed", 3, "thu", 4, "fri", 5, "sat", 6));
+    static final Bounds MONTHS = new Bounds(
+            1,
+            12,
+            java.util.Map.ofEntries(
+                    java.util.Map.entry("jan", 1),
+                    java.util.Map.entry("feb", 2),
+                    java.util.Map.entry("mar", 3),
+                    java.util.Map.entry("apr", 4),
+                    java.util.Map.entry("may", 5),
+                    java.util.Map.entry("jun", 6),
+                    java.util.Map.entry("jul", 7),
+                    java.util.Map.entry("aug", 8),
+                    java.util.Map.entry("sep", 9),
+                    java.util.Map.entry("oct", 10),
+                    java.util.Map.entry("nov", 11),
+                    java.util.Map.entry("dec", 12)));
+    static final Bounds DOW =
+            new Bounds(0, 6, java.util.Map.of("sun", 0, "mon", 1, "tue", 2, "wed", 3, "thu", 4, "fri", 5, "sat", 6));
 
     @Override
     public Instant next(Instant from) {
@@ -54,7 +64,14 @@ public record SpecSchedule(long second, long minute, long hour, long dom, long m
                     t = date(l.getYear(), l.getMonthValue(), 1, 0, rules);
                     l = local(t, rules);
                 }
-                t = date(l.getYear(), l.getMonthValue() + 1, l.getDayOfMonth(), l.getHour(), l.getMinute(), l.getSecond(), rules);
+                t = date(
+                        l.getYear(),
+                        l.getMonthValue() + 1,
+                        l.getDayOfMonth(),
+                        l.getHour(),
+                        l.getMinute(),
+                        l.getSecond(),
+                        rules);
                 l = local(t, rules);
                 if (l.getMonthValue() == 1) {
                     continue wrap;
@@ -66,7 +83,14 @@ public record SpecSchedule(long second, long minute, long hour, long dom, long m
                     t = date(l.getYear(), l.getMonthValue(), l.getDayOfMonth(), 0, rules);
                     l = local(t, rules);
                 }
-                t = date(l.getYear(), l.getMonthValue(), l.getDayOfMonth() + 1, l.getHour(), l.getMinute(), l.getSecond(), rules);
+                t = date(
+                        l.getYear(),
+                        l.getMonthValue(),
+                        l.getDayOfMonth() + 1,
+                        l.getHour(),
+                        l.getMinute(),
+                        l.getSecond(),
+                        rules);
                 l = local(t, rules);
                 // Midnight may not exist (a daylight saving jump at 0:00): back to the day's first hour.
                 if (l.getHour() != 0) {

@@ -12,8 +12,7 @@ import java.util.Optional;
  */
 public final class Zones {
 
-    private Zones() {
-    }
+    private Zones() {}
 
     public static Optional<ZoneId> load(String name) {
         if (name == null) {

@@ -2,14 +2,12 @@ package io.lahar.core.flow;
 
 import io.lahar.core.api.FlowRetry;
 import io.lahar.core.api.GoDuration;
-
 import java.time.Duration;
 
 /** Lahar's flow retry backoff: {@code base * 2^attempt}, never above {@code cap}; no backoff means at once. */
 public final class Backoffs {
 
-    private Backoffs() {
-    }
+    private Backoffs() {}
 
     /**
      * The delay before re-creating a job for the given retry.
@@ -42,6 +40,9 @@ public final class Backoffs {
         if (goDuration == null) {
             return absent;
         }
-        return GoDuration.parse(goDuration).filter(d -> !d.isNegative()).map(Duration::toMillis).orElse(absent);
+        return GoDuration.parse(goDuration)
+                .filter(d -> !d.isNegative())
+                .map(Duration::toMillis)
+                .orElse(absent);
     }
 }

@@ -2,7 +2,6 @@ package io.lahar.core.flow;
 
 import io.lahar.core.api.Job;
 import io.lahar.core.api.ObjectMeta;
-
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,8 +12,7 @@ import java.util.Optional;
  */
 public final class CreatedByFlow {
 
-    private CreatedByFlow() {
-    }
+    private CreatedByFlow() {}
 
     /** The name of the flow that made {@code job}; empty when it is no flow's. */
     public static Optional<String> of(Job job) {
@@ -22,7 +20,9 @@ public final class CreatedByFlow {
         if (meta == null) {
             return Optional.empty();
         }
-        return of(job.namespace(), meta.annotationsOrEmpty().get(FlowRun.CREATED_BY_JOB_FLOW),
+        return of(
+                job.namespace(),
+                meta.annotationsOrEmpty().get(FlowRun.CREATED_BY_JOB_FLOW),
                 meta.labelsOrEmpty().get(FlowRun.CREATED_BY_JOB_FLOW));
     }
 

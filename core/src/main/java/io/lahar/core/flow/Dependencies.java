@@ -4,7 +4,6 @@ import io.lahar.core.api.DependsOn;
 import io.lahar.core.api.Flow;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.Probe;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,13 +18,20 @@ import java.util.Map;
 public final class Dependencies {
 
     /** What to do with a waiting entry. */
-    public enum Verdict { RUN, WAIT, SKIP }
+    public enum Verdict {
+        RUN,
+        WAIT,
+        SKIP
+    }
 
     /** Where one target stands for one dependent entry. */
-    enum Target { HOLDS, PENDING, NEVER }
-
-    private Dependencies() {
+    enum Target {
+        HOLDS,
+        PENDING,
+        NEVER
     }
+
+    private Dependencies() {}
 
     public static Verdict judge(Flow entry, Map<String, FlowJob> jobs) {
         DependsOn d = entry.dependsOn();
@@ -39,8 +45,7 @@ public final class Dependencies {
             switch (target(entry, jobs.get(t))) {
                 case HOLDS -> holds++;
                 case NEVER -> never++;
-                case PENDING -> {
-                }
+                case PENDING -> {}
             }
         }
         int n = d.targetsOrEmpty().size();
@@ -74,7 +79,9 @@ public final class Dependencies {
 
     /** The phases the targets must end in: {@code when.phases}, or Completed as in Volcano. */
     static List<String> wanted(Flow entry) {
-        if (entry.when() == null || entry.when().phases() == null || entry.when().phases().isEmpty()) {
+        if (entry.when() == null
+                || entry.when().phases() == null
+                || entry.when().phases().isEmpty()) {
             return List.of(JobPhase.Completed.name());
         }
         return entry.when().phases();
@@ -109,7 +116,9 @@ public final class Dependencies {
      */
     public static boolean handled(FlowJob ended, List<Flow> flows) {
         for (Flow f : flows) {
-            if (f != null && f.when() != null && f.dependsOn() != null
+            if (f != null
+                    && f.when() != null
+                    && f.dependsOn() != null
                     && f.dependsOn().targetsOrEmpty().contains(ended.entry())
                     && wanted(f).contains(ended.phase().name())) {
                 return true;

@@ -6,5 +6,8 @@ package io.lahar.core.flow;
  * {@code Skipped} (a {@code when} that will never hold) are Lahar's.
  */
 public enum EntryState {
-    Waiting, Created, Backoff, Skipped
+    Waiting,
+    Created,
+    Backoff,
+    Skipped
 }

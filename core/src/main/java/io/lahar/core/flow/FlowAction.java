@@ -10,15 +10,14 @@ import io.lahar.core.api.Job;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = FlowAction.CreateJob.class, name = "CreateJob"),
-        @JsonSubTypes.Type(value = FlowAction.DeleteJob.class, name = "DeleteJob")})
+    @JsonSubTypes.Type(value = FlowAction.CreateJob.class, name = "CreateJob"),
+    @JsonSubTypes.Type(value = FlowAction.DeleteJob.class, name = "DeleteJob")
+})
 public sealed interface FlowAction {
 
     /** Create the job: the template with the flow's patch applied, owned and labelled by the flow. */
-    record CreateJob(Job job) implements FlowAction {
-    }
+    record CreateJob(Job job) implements FlowAction {}
 
     /** Delete a job the flow created (retry, jobRetainPolicy delete, the flow deleted). */
-    record DeleteJob(String name, String reason) implements FlowAction {
-    }
+    record DeleteJob(String name, String reason) implements FlowAction {}
 }

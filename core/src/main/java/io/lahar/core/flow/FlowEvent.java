@@ -5,5 +5,4 @@ package io.lahar.core.flow;
  * Kubernetes events: {@code Created} a job, {@code Retrying} one, {@code Skipped} an entry,
  * {@code TemplateNotFound}.
  */
-public record FlowEvent(String reason, String message, long time) {
-}
+public record FlowEvent(String reason, String message, long time) {}

@@ -3,7 +3,6 @@ package io.lahar.core.flow;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobFlowPhase;
 import io.lahar.core.api.JobTemplate;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 

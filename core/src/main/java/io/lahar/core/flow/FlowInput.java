@@ -6,7 +6,6 @@ import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.JobTemplate;
-
 import java.util.List;
 import java.util.Map;
 
@@ -16,12 +15,13 @@ import java.util.Map;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = FlowInput.Submit.class, name = "Submit"),
-        @JsonSubTypes.Type(value = FlowInput.JobStatusObserved.class, name = "JobStatusObserved"),
-        @JsonSubTypes.Type(value = FlowInput.JobRejected.class, name = "JobRejected"),
-        @JsonSubTypes.Type(value = FlowInput.Delete.class, name = "Delete"),
-        @JsonSubTypes.Type(value = FlowInput.Tick.class, name = "Tick"),
-        @JsonSubTypes.Type(value = FlowInput.TemplateChanged.class, name = "TemplateChanged")})
+    @JsonSubTypes.Type(value = FlowInput.Submit.class, name = "Submit"),
+    @JsonSubTypes.Type(value = FlowInput.JobStatusObserved.class, name = "JobStatusObserved"),
+    @JsonSubTypes.Type(value = FlowInput.JobRejected.class, name = "JobRejected"),
+    @JsonSubTypes.Type(value = FlowInput.Delete.class, name = "Delete"),
+    @JsonSubTypes.Type(value = FlowInput.Tick.class, name = "Tick"),
+    @JsonSubTypes.Type(value = FlowInput.TemplateChanged.class, name = "TemplateChanged")
+})
 public sealed interface FlowInput {
 
     long time();
@@ -32,7 +32,10 @@ public sealed interface FlowInput {
      */
     record Submit(JobFlow flow, List<JobTemplate> templates, long time) implements FlowInput {
         public Submit {
-            if (flow == null || flow.spec() == null || flow.metadata() == null || flow.metadata().name() == null) {
+            if (flow == null
+                    || flow.spec() == null
+                    || flow.metadata() == null
+                    || flow.metadata().name() == null) {
                 throw new IllegalArgumentException("flow: an admitted JobFlow with a name and a spec is required");
             }
             templates = templates == null ? List.of() : List.copyOf(templates);
@@ -44,11 +47,8 @@ public sealed interface FlowInput {
      * (Volcano's taskStatusCount), and its own retryCount.
      */
     record JobStatusObserved(
-            String job,
-            JobPhase phase,
-            Map<String, JobStatus.TaskState> taskStatusCount,
-            int retryCount,
-            long time) implements FlowInput {
+            String job, JobPhase phase, Map<String, JobStatus.TaskState> taskStatusCount, int retryCount, long time)
+            implements FlowInput {
         public JobStatusObserved {
             if (job == null || job.isEmpty()) {
                 throw new IllegalArgumentException("job: the job's name is required");
@@ -74,17 +74,17 @@ public sealed interface FlowInput {
     }
 
     /** The JobFlow is deleted: the jobs it owns go with it. */
-    record Delete(long time) implements FlowInput {
-    }
+    record Delete(long time) implements FlowInput {}
 
     /** Time passes: retry backoffs fire when due. */
-    record Tick(long time) implements FlowInput {
-    }
+    record Tick(long time) implements FlowInput {}
 
     /** A JobTemplate was created or updated: jobs not created yet use the new spec. */
     record TemplateChanged(JobTemplate template, long time) implements FlowInput {
         public TemplateChanged {
-            if (template == null || template.metadata() == null || template.metadata().name() == null) {
+            if (template == null
+                    || template.metadata() == null
+                    || template.metadata().name() == null) {
                 throw new IllegalArgumentException("template: a JobTemplate with a name is required");
             }
         }

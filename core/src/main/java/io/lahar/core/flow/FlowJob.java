@@ -4,7 +4,6 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobFlow.JobRunningHistory;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobStatus;
-
 import java.util.List;
 import java.util.Map;
 
@@ -55,8 +54,23 @@ public record FlowJob(
     }
 
     public static FlowJob waiting(String entry, String name) {
-        return new FlowJob(entry, name, EntryState.Waiting, null, null, false, null, null, 0, 0, null,
-                Map.of(), List.of(), List.of(), false, null);
+        return new FlowJob(
+                entry,
+                name,
+                EntryState.Waiting,
+                null,
+                null,
+                false,
+                null,
+                null,
+                0,
+                0,
+                null,
+                Map.of(),
+                List.of(),
+                List.of(),
+                false,
+                null);
     }
 
     /** The job's phase as Volcano would list it: a created job not observed yet is Pending. */
@@ -75,7 +89,22 @@ public record FlowJob(
     }
 
     FlowJob with(EntryState s, JobPhase p) {
-        return new FlowJob(entry, name, s, p, job, exists, createdAt, endedAt, retries, jobRetryCount, retryAt,
-                taskStatusCount, reachedTaskPhases, runningHistories, blocked, message);
+        return new FlowJob(
+                entry,
+                name,
+                s,
+                p,
+                job,
+                exists,
+                createdAt,
+                endedAt,
+                retries,
+                jobRetryCount,
+                retryAt,
+                taskStatusCount,
+                reachedTaskPhases,
+                runningHistories,
+                blocked,
+                message);
     }
 }

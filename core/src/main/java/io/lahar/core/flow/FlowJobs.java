@@ -3,7 +3,6 @@ package io.lahar.core.flow;
 import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.JobFlow.JobRunningHistory;
 import io.lahar.core.api.JobPhase;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -20,8 +19,7 @@ final class FlowJobs {
      */
     static final Set<JobPhase> ENDED = EnumSet.of(JobPhase.Completed, JobPhase.Failed, JobPhase.Terminated);
 
-    private FlowJobs() {
-    }
+    private FlowJobs() {}
 
     /** RFC 3339, as Kubernetes writes metav1.Time; computed from event time, never the clock. */
     static String timestamp(long epochMillis) {

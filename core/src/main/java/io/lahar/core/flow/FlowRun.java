@@ -10,7 +10,6 @@ import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.OwnerReference;
-
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -104,7 +103,9 @@ public final class FlowRun {
      */
     public void observe(FlowInput.JobStatusObserved o, boolean mayRetry) {
         FlowJob j = byJobName(o.job());
-        if (j == null || j.state() != EntryState.Created || !j.exists()
+        if (j == null
+                || j.state() != EntryState.Created
+                || !j.exists()
                 || (j.phase() != null && FINAL.contains(j.phase()))) {
             return;
         }
@@ -118,11 +119,26 @@ public final class FlowRun {
                 });
             }
         });
-        Long endedAt = FlowJobs.ENDED.contains(o.phase()) ? Long.valueOf(j.endedAt() != null && j.phase() == o.phase()
-                ? j.endedAt() : time) : null;
-        FlowJob updated = new FlowJob(j.entry(), j.name(), EntryState.Created, o.phase(), j.job(), true,
-                j.createdAt(), endedAt, j.retries(), o.retryCount(), null, Map.copyOf(o.taskStatusCount()),
-                List.copyOf(reached), FlowJobs.append(j.runningHistories(), o.phase(), time), false, null);
+        Long endedAt = FlowJobs.ENDED.contains(o.phase())
+                ? Long.valueOf(j.endedAt() != null && j.phase() == o.phase() ? j.endedAt() : time)
+                : null;
+        FlowJob updated = new FlowJob(
+                j.entry(),
+                j.name(),
+                EntryState.Created,
+                o.phase(),
+                j.job(),
+                true,
+                j.createdAt(),
+                endedAt,
+                j.retries(),
+                o.retryCount(),
+                null,
+                Map.copyOf(o.taskStatusCount()),
+                List.copyOf(reached),
+                FlowJobs.append(j.runningHistories(), o.phase(), time),
+                false,
+                null);
         jobs.put(j.entry(), updated);
         if (mayRetry && o.phase() == JobPhase.Failed) {
             Flow entry = entry(j.entry());
@@ -138,11 +154,30 @@ public final class FlowRun {
             // A job that admission rejected was never created: there is nothing to delete.
             actions.add(new FlowAction.DeleteJob(j.name(), "Retry"));
         }
-        events.add(new FlowEvent("Retrying", "job " + j.name() + " failed: retry " + (j.retries() + 1) + " of "
-                + Backoffs.maxRetries(entry.retry()) + " in " + FlowJobs.goDuration(delay), time));
-        jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), EntryState.Backoff, j.phase(), j.job(), false,
-                j.createdAt(), j.endedAt(), j.retries() + 1, j.jobRetryCount(), time + delay, j.taskStatusCount(),
-                j.reachedTaskPhases(), FlowJobs.close(j.runningHistories(), time), false, j.message()));
+        events.add(new FlowEvent(
+                "Retrying",
+                "job " + j.name() + " failed: retry " + (j.retries() + 1) + " of " + Backoffs.maxRetries(entry.retry())
+                        + " in " + FlowJobs.goDuration(delay),
+                time));
+        jobs.put(
+                j.entry(),
+                new FlowJob(
+                        j.entry(),
+                        j.name(),
+                        EntryState.Backoff,
+                        j.phase(),
+                        j.job(),
+                        false,
+                        j.createdAt(),
+                        j.endedAt(),
+                        j.retries() + 1,
+                        j.jobRetryCount(),
+                        time + delay,
+                        j.taskStatusCount(),
+                        j.reachedTaskPhases(),
+                        FlowJobs.close(j.runningHistories(), time),
+                        false,
+                        j.message()));
     }
 
     /**
@@ -159,9 +194,23 @@ public final class FlowRun {
         }
         String message = "job admission rejected the job: " + String.join("; ", r.reasons());
         events.add(new FlowEvent("JobRejected", "job " + j.name() + ": " + message, time));
-        FlowJob failed = new FlowJob(j.entry(), j.name(), EntryState.Created, JobPhase.Failed, j.job(), false,
-                j.createdAt(), time, j.retries(), 0, null, Map.of(), j.reachedTaskPhases(),
-                FlowJobs.close(FlowJobs.append(j.runningHistories(), JobPhase.Failed, time), time), false, message);
+        FlowJob failed = new FlowJob(
+                j.entry(),
+                j.name(),
+                EntryState.Created,
+                JobPhase.Failed,
+                j.job(),
+                false,
+                j.createdAt(),
+                time,
+                j.retries(),
+                0,
+                null,
+                Map.of(),
+                j.reachedTaskPhases(),
+                FlowJobs.close(FlowJobs.append(j.runningHistories(), JobPhase.Failed, time), time),
+                false,
+                message);
         jobs.put(j.entry(), failed);
         if (mayRetry) {
             Flow entry = entry(j.entry());
@@ -194,13 +243,15 @@ public final class FlowRun {
                     case RUN -> changed |= create(f, j);
                     case SKIP -> {
                         jobs.put(j.entry(), j.with(EntryState.Skipped, null));
-                        events.add(new FlowEvent("Skipped", "flow " + f.name() + " skipped: its dependencies "
-                                + f.dependsOn().targetsOrEmpty() + " can no longer hold"
-                                + (f.when() == null ? "" : " (when " + Dependencies.wanted(f) + ")"), time));
+                        events.add(new FlowEvent(
+                                "Skipped",
+                                "flow " + f.name() + " skipped: its dependencies "
+                                        + f.dependsOn().targetsOrEmpty() + " can no longer hold"
+                                        + (f.when() == null ? "" : " (when " + Dependencies.wanted(f) + ")"),
+                                time));
                         changed = true;
                     }
-                    case WAIT -> {
-                    }
+                    case WAIT -> {}
                 }
             }
         }
@@ -210,11 +261,30 @@ public final class FlowRun {
         JobTemplate template = templates.get(f.name());
         if (template == null || template.spec() == null) {
             if (!j.blocked()) {
-                events.add(new FlowEvent("TemplateNotFound", "flow " + f.name() + ": JobTemplate " + f.name()
-                        + " not found; the job is created when it appears", time));
-                jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), j.state(), j.phase(), j.job(), j.exists(),
-                        j.createdAt(), j.endedAt(), j.retries(), j.jobRetryCount(), j.retryAt(), j.taskStatusCount(),
-                        j.reachedTaskPhases(), j.runningHistories(), true, null));
+                events.add(new FlowEvent(
+                        "TemplateNotFound",
+                        "flow " + f.name() + ": JobTemplate " + f.name()
+                                + " not found; the job is created when it appears",
+                        time));
+                jobs.put(
+                        j.entry(),
+                        new FlowJob(
+                                j.entry(),
+                                j.name(),
+                                j.state(),
+                                j.phase(),
+                                j.job(),
+                                j.exists(),
+                                j.createdAt(),
+                                j.endedAt(),
+                                j.retries(),
+                                j.jobRetryCount(),
+                                j.retryAt(),
+                                j.taskStatusCount(),
+                                j.reachedTaskPhases(),
+                                j.runningHistories(),
+                                true,
+                                null));
             }
             return false;
         }
@@ -226,26 +296,76 @@ public final class FlowRun {
             // leaves the entry waiting, with the reason, rather than creating a wrong job.
             if (!j.blocked()) {
                 events.add(new FlowEvent("PatchFailed", "flow " + f.name() + ": " + e.getMessage(), time));
-                jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), j.state(), j.phase(), j.job(), j.exists(),
-                        j.createdAt(), j.endedAt(), j.retries(), j.jobRetryCount(), j.retryAt(), j.taskStatusCount(),
-                        j.reachedTaskPhases(), j.runningHistories(), true, null));
+                jobs.put(
+                        j.entry(),
+                        new FlowJob(
+                                j.entry(),
+                                j.name(),
+                                j.state(),
+                                j.phase(),
+                                j.job(),
+                                j.exists(),
+                                j.createdAt(),
+                                j.endedAt(),
+                                j.retries(),
+                                j.jobRetryCount(),
+                                j.retryAt(),
+                                j.taskStatusCount(),
+                                j.reachedTaskPhases(),
+                                j.runningHistories(),
+                                true,
+                                null));
             }
             return false;
         }
         Job job = new Job(Job.API_VERSION, Job.KIND, jobMeta(f.name()), spec, null);
         actions.add(new FlowAction.CreateJob(job));
         events.add(new FlowEvent("Created", "create a job named " + j.name(), time));
-        jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), EntryState.Created, null, job, true, time, null, 0, 0,
-                null, Map.of(), List.of(), FlowJobs.append(List.of(), JobPhase.Pending, time), false, null));
+        jobs.put(
+                j.entry(),
+                new FlowJob(
+                        j.entry(),
+                        j.name(),
+                        EntryState.Created,
+                        null,
+                        job,
+                        true,
+                        time,
+                        null,
+                        0,
+                        0,
+                        null,
+                        Map.of(),
+                        List.of(),
+                        FlowJobs.append(List.of(), JobPhase.Pending, time),
+                        false,
+                        null));
         return true;
     }
 
     private void recreate(FlowJob j) {
         actions.add(new FlowAction.CreateJob(j.job()));
-        events.add(new FlowEvent("Created", "re-create the job named " + j.name() + " (retry " + j.retries() + ")", time));
-        jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), EntryState.Created, null, j.job(), true, time, null,
-                j.retries(), 0, null, Map.of(), List.of(), FlowJobs.append(j.runningHistories(), JobPhase.Pending, time),
-                false, null));
+        events.add(
+                new FlowEvent("Created", "re-create the job named " + j.name() + " (retry " + j.retries() + ")", time));
+        jobs.put(
+                j.entry(),
+                new FlowJob(
+                        j.entry(),
+                        j.name(),
+                        EntryState.Created,
+                        null,
+                        j.job(),
+                        true,
+                        time,
+                        null,
+                        j.retries(),
+                        0,
+                        null,
+                        Map.of(),
+                        List.of(),
+                        FlowJobs.append(j.runningHistories(), JobPhase.Pending, time),
+                        false,
+                        null));
     }
 
     private ObjectMeta jobMeta(String template) {
@@ -254,9 +374,11 @@ public final class FlowRun {
         Map<String, String> marks = new LinkedHashMap<>();
         marks.put(CREATED_BY_JOB_TEMPLATE, prefix + template);
         marks.put(CREATED_BY_JOB_FLOW, prefix + flow.name());
-        OwnerReference owner = new OwnerReference(JobFlow.API_VERSION, JobFlow.KIND, flow.name(),
-                flow.metadata().uid(), true, true);
-        return ObjectMeta.named(ns, jobName(template)).withLabels(marks).withAnnotations(new LinkedHashMap<>(marks))
+        OwnerReference owner = new OwnerReference(
+                JobFlow.API_VERSION, JobFlow.KIND, flow.name(), flow.metadata().uid(), true, true);
+        return ObjectMeta.named(ns, jobName(template))
+                .withLabels(marks)
+                .withAnnotations(new LinkedHashMap<>(marks))
                 .withOwnerReferences(List.of(owner));
     }
 
@@ -273,13 +395,13 @@ public final class FlowRun {
             switch (j.state()) {
                 case Waiting, Backoff -> active = true;
                 case Created -> {
-                    if (j.endedUnsuccessfully() && !Dependencies.handled(j, flow.spec().flowsOrEmpty())) {
+                    if (j.endedUnsuccessfully()
+                            && !Dependencies.handled(j, flow.spec().flowsOrEmpty())) {
                         return FlowProgress.FAILED;
                     }
                     active |= !j.ended();
                 }
-                case Skipped -> {
-                }
+                case Skipped -> {}
             }
         }
         return active ? FlowProgress.ACTIVE : FlowProgress.SUCCEEDED;
@@ -293,8 +415,10 @@ public final class FlowRun {
     /** A failed job, for the message of a Failed transition. */
     public List<String> unhandledFailures() {
         return jobs.values().stream()
-                .filter(j -> j.endedUnsuccessfully() && !Dependencies.handled(j, flow.spec().flowsOrEmpty()))
-                .map(j -> j.name() + " " + j.phase() + (j.message() == null ? "" : " (" + j.message() + ")")).toList();
+                .filter(j -> j.endedUnsuccessfully()
+                        && !Dependencies.handled(j, flow.spec().flowsOrEmpty()))
+                .map(j -> j.name() + " " + j.phase() + (j.message() == null ? "" : " (" + j.message() + ")"))
+                .toList();
     }
 
     public boolean retainsJobs() {
@@ -306,9 +430,25 @@ public final class FlowRun {
         for (FlowJob j : List.copyOf(jobs.values())) {
             if (j.exists()) {
                 actions.add(new FlowAction.DeleteJob(j.name(), reason));
-                jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), j.state(), j.phase(), j.job(), false,
-                        j.createdAt(), j.endedAt(), j.retries(), j.jobRetryCount(), j.retryAt(), j.taskStatusCount(),
-                        j.reachedTaskPhases(), FlowJobs.close(j.runningHistories(), time), j.blocked(), j.message()));
+                jobs.put(
+                        j.entry(),
+                        new FlowJob(
+                                j.entry(),
+                                j.name(),
+                                j.state(),
+                                j.phase(),
+                                j.job(),
+                                false,
+                                j.createdAt(),
+                                j.endedAt(),
+                                j.retries(),
+                                j.jobRetryCount(),
+                                j.retryAt(),
+                                j.taskStatusCount(),
+                                j.reachedTaskPhases(),
+                                FlowJobs.close(j.runningHistories(), time),
+                                j.blocked(),
+                                j.message()));
             }
         }
     }
@@ -318,9 +458,25 @@ public final class FlowRun {
         deleteJobs("JobFlowDeleted");
         for (FlowJob j : List.copyOf(jobs.values())) {
             if (j.state() == EntryState.Backoff) {
-                jobs.put(j.entry(), new FlowJob(j.entry(), j.name(), j.state(), j.phase(), j.job(), false,
-                        j.createdAt(), j.endedAt(), j.retries(), j.jobRetryCount(), null, j.taskStatusCount(),
-                        j.reachedTaskPhases(), j.runningHistories(), j.blocked(), j.message()));
+                jobs.put(
+                        j.entry(),
+                        new FlowJob(
+                                j.entry(),
+                                j.name(),
+                                j.state(),
+                                j.phase(),
+                                j.job(),
+                                false,
+                                j.createdAt(),
+                                j.endedAt(),
+                                j.retries(),
+                                j.jobRetryCount(),
+                                null,
+                                j.taskStatusCount(),
+                                j.reachedTaskPhases(),
+                                j.runningHistories(),
+                                j.blocked(),
+                                j.message()));
             }
         }
         deleted = true;
@@ -337,16 +493,20 @@ public final class FlowRun {
     }
 
     private Flow entry(String name) {
-        return flow.spec().flowsOrEmpty().stream().filter(f -> f != null && name.equals(f.name())).findFirst()
+        return flow.spec().flowsOrEmpty().stream()
+                .filter(f -> f != null && name.equals(f.name()))
+                .findFirst()
                 .orElse(null);
     }
 
     private FlowJob byJobName(String name) {
-        return jobs.values().stream().filter(j -> j.name().equals(name)).findFirst().orElse(null);
+        return jobs.values().stream()
+                .filter(j -> j.name().equals(name))
+                .findFirst()
+                .orElse(null);
     }
 
     private String jobName(String template) {
         return flow.name() + "-" + template;
     }
-
 }

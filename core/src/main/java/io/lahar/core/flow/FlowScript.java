@@ -1,5 +1,8 @@
 package io.lahar.core.flow;
 
+import static io.lahar.core.sim.ScriptLines.only;
+import static io.lahar.core.sim.ScriptLines.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobTemplate;
@@ -9,13 +12,9 @@ import io.lahar.core.api.Manifests;
 import io.lahar.core.job.PodPhase;
 import io.lahar.core.sim.ScriptException;
 import io.lahar.core.sim.ScriptLines;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-
-import static io.lahar.core.sim.ScriptLines.only;
-import static io.lahar.core.sim.ScriptLines.text;
 
 /**
  * Reads a flow simulation script: JSON Lines, blank lines skipped. Steps:
@@ -25,8 +24,7 @@ import static io.lahar.core.sim.ScriptLines.text;
  */
 public final class FlowScript {
 
-    private FlowScript() {
-    }
+    private FlowScript() {}
 
     public static List<FlowStep> parse(String text) {
         return ScriptLines.parse(text, "{\"job\":\"b\",\"phase\":\"Completed\"}", FlowScript::step);
@@ -45,12 +43,18 @@ public final class FlowScript {
             }
             String task = text(line, node, "task");
             if (task != null) {
-                PodPhase p = PodPhase.of(phase).orElseThrow(() -> new ScriptException(line,
-                        "phase: a task's pods are one of " + Arrays.toString(PodPhase.values()) + ", got \"" + phase + "\""));
+                PodPhase p = PodPhase.of(phase)
+                        .orElseThrow(() -> new ScriptException(
+                                line,
+                                "phase: a task's pods are one of " + Arrays.toString(PodPhase.values()) + ", got \""
+                                        + phase + "\""));
                 return new FlowStep.TaskPhaseStep(line, template, task, p);
             }
-            JobPhase p = JobPhase.of(phase).orElseThrow(() -> new ScriptException(line,
-                    "phase: expected one of " + Arrays.toString(JobPhase.values()) + ", got \"" + phase + "\""));
+            JobPhase p = JobPhase.of(phase)
+                    .orElseThrow(() -> new ScriptException(
+                            line,
+                            "phase: expected one of " + Arrays.toString(JobPhase.values()) + ", got \"" + phase
+                                    + "\""));
             return new FlowStep.JobPhaseStep(line, template, p);
         }
         if (node.has("command")) {
@@ -73,7 +77,8 @@ public final class FlowScript {
                 throw new ScriptException(line, "template: " + e.getMessage());
             }
             if (!(m instanceof JobTemplate t) || t.name().isEmpty() || t.spec() == null) {
-                throw new ScriptException(line, "template: expected a JobTemplate with a name and a spec, got " + m.kind());
+                throw new ScriptException(
+                        line, "template: expected a JobTemplate with a name and a spec, got " + m.kind());
             }
             return new FlowStep.TemplateStep(line, t);
         }

@@ -6,7 +6,6 @@ import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.TaskSpec;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,8 +27,7 @@ public final class FlowSimulation {
     /** The jobs that exist, by name: their phase and their pods' phases per task. */
     private final Map<String, WorldJob> world = new LinkedHashMap<>();
 
-    private record WorldJob(Job job, JobPhase phase, Map<String, JobStatus.TaskState> tasks) {
-    }
+    private record WorldJob(Job job, JobPhase phase, Map<String, JobStatus.TaskState> tasks) {}
 
     /** @param admitted the JobFlow as admission accepted it (defaults applied) */
     public FlowSimulation(JobFlow admitted, List<JobTemplate> templates) {
@@ -67,13 +65,17 @@ public final class FlowSimulation {
                     yield apply(step, null, missing(t.template(), name));
                 }
                 TaskSpec task = w.job().spec().tasksOrEmpty().stream()
-                        .filter(x -> x != null && t.task().equals(x.name())).findFirst().orElse(null);
+                        .filter(x -> x != null && t.task().equals(x.name()))
+                        .findFirst()
+                        .orElse(null);
                 if (task == null) {
                     yield apply(step, null, "job " + name + " has no task " + t.task());
                 }
                 Map<String, JobStatus.TaskState> tasks = new TreeMap<>(w.tasks());
                 // Every pod of the task moves together: the task "reached" the phase.
-                tasks.put(t.task(), new JobStatus.TaskState(Map.of(t.phase().name(), Math.max(1, task.replicasOrZero()))));
+                tasks.put(
+                        t.task(),
+                        new JobStatus.TaskState(Map.of(t.phase().name(), Math.max(1, task.replicasOrZero()))));
                 WorldJob now = new WorldJob(w.job(), w.phase(), tasks);
                 world.put(name, now);
                 yield apply(step, observed(name, now), null);
@@ -87,7 +89,8 @@ public final class FlowSimulation {
 
     private String missing(String template, String name) {
         boolean known = state.jobs().containsKey(template);
-        return known ? "job " + name + " does not exist (not created yet, or deleted)"
+        return known
+                ? "job " + name + " does not exist (not created yet, or deleted)"
                 : "no flow entry \"" + template + "\" in jobflow " + flow.name();
     }
 
@@ -104,7 +107,8 @@ public final class FlowSimulation {
             state = o.state();
             for (FlowAction a : o.actions()) {
                 switch (a) {
-                    case FlowAction.CreateJob c -> world.put(c.job().name(), new WorldJob(c.job(), JobPhase.Pending, Map.of()));
+                    case FlowAction.CreateJob c ->
+                        world.put(c.job().name(), new WorldJob(c.job(), JobPhase.Pending, Map.of()));
                     case FlowAction.DeleteJob d -> {
                         if (world.remove(d.name()) != null) {
                             deleted.add(d.name());
@@ -112,7 +116,9 @@ public final class FlowSimulation {
                     }
                 }
             }
-            o.transitions().forEach(t -> transitions.add((t.from() == null ? "" : t.from() + " -> ") + t.to() + ": " + t.message()));
+            o.transitions()
+                    .forEach(t ->
+                            transitions.add((t.from() == null ? "" : t.from() + " -> ") + t.to() + ": " + t.message()));
             o.events().forEach(e -> events.add(e.reason() + ": " + e.message()));
         }
         List<String> created = new ArrayList<>();
@@ -124,8 +130,16 @@ public final class FlowSimulation {
                 jobs.put(j.name(), w.phase().name());
             }
         }
-        return new FlowStepReport(step, state.phase() == null ? null : state.phase().name(), created, jobs, deleted,
-                state.status(), transitions.isEmpty() ? null : transitions, events.isEmpty() ? null : events, ignored);
+        return new FlowStepReport(
+                step,
+                state.phase() == null ? null : state.phase().name(),
+                created,
+                jobs,
+                deleted,
+                state.status(),
+                transitions.isEmpty() ? null : transitions,
+                events.isEmpty() ? null : events,
+                ignored);
     }
 
     private String jobName(String template) {

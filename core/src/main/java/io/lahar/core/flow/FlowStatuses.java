@@ -3,7 +3,6 @@ package io.lahar.core.flow;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobFlow.Condition;
 import io.lahar.core.api.JobFlow.JobStatusEntry;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,8 +16,7 @@ import java.util.Map;
  */
 public final class FlowStatuses {
 
-    private FlowStatuses() {
-    }
+    private FlowStatuses() {}
 
     public static JobFlow.JobFlowStatus of(FlowInfo info) {
         List<String> pending = new ArrayList<>();
@@ -41,13 +39,25 @@ public final class FlowStatuses {
                 }
             }
             if (j.createdAt() != null) {
-                list.add(new JobStatusEntry(j.name(), j.phaseOrPending().name(), FlowJobs.timestamp(j.createdAt()),
+                list.add(new JobStatusEntry(
+                        j.name(),
+                        j.phaseOrPending().name(),
+                        FlowJobs.timestamp(j.createdAt()),
                         j.endedAt() == null ? null : FlowJobs.timestamp(j.endedAt()),
-                        j.retries() + j.jobRetryCount(), j.runningHistories()));
+                        j.retries() + j.jobRetryCount(),
+                        j.runningHistories()));
             }
             conditions.put(j.name(), condition(j, info.time()));
         }
-        return new JobFlow.JobFlowStatus(pending, running, failed, completed, terminated, unknown, list, conditions,
+        return new JobFlow.JobFlowStatus(
+                pending,
+                running,
+                failed,
+                completed,
+                terminated,
+                unknown,
+                list,
+                conditions,
                 info.phase() == null ? null : new JobFlow.State(info.phase()));
     }
 
@@ -56,9 +66,13 @@ public final class FlowStatuses {
             case Waiting, Skipped -> new Condition(j.state().name(), null, null, null, null);
             // A retry after a rejection keeps saying why, until the job is created again.
             case Backoff -> new Condition(j.state().name(), null, null, null, j.message());
-            case Created -> new Condition(j.phaseOrPending().name(), FlowJobs.timestamp(j.createdAt()),
-                    FlowJobs.goDuration((j.endedAt() == null ? now : j.endedAt()) - j.createdAt()),
-                    j.taskStatusCount().isEmpty() ? null : j.taskStatusCount(), j.message());
+            case Created ->
+                new Condition(
+                        j.phaseOrPending().name(),
+                        FlowJobs.timestamp(j.createdAt()),
+                        FlowJobs.goDuration((j.endedAt() == null ? now : j.endedAt()) - j.createdAt()),
+                        j.taskStatusCount().isEmpty() ? null : j.taskStatusCount(),
+                        j.message());
         };
     }
 }

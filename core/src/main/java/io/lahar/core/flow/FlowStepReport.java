@@ -3,7 +3,6 @@ package io.lahar.core.flow;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.lahar.core.api.JobFlow;
-
 import java.util.List;
 import java.util.Map;
 
@@ -24,5 +23,4 @@ public record FlowStepReport(
         JobFlow.JobFlowStatus status,
         List<String> transitions,
         List<String> events,
-        String ignored) {
-}
+        String ignored) {}

@@ -7,5 +7,4 @@ import io.lahar.core.api.JobFlowPhase;
  *
  * @param from null for the first transition (the flow is created Pending)
  */
-public record FlowTransition(JobFlowPhase from, JobFlowPhase to, String reason, String message, long time) {
-}
+public record FlowTransition(JobFlowPhase from, JobFlowPhase to, String reason, String message, long time) {}

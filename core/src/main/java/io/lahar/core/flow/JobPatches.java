@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.api.Patch;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -22,8 +21,7 @@ public final class JobPatches {
     /** Lists whose elements are matched by name, as Kubernetes' strategic merge keys them. */
     private static final Set<String> BY_NAME = Set.of("tasks", "containers", "initContainers");
 
-    private JobPatches() {
-    }
+    private JobPatches() {}
 
     /**
      * The patched spec. The template is never modified.

@@ -1,8 +1,8 @@
 package io.lahar.core.job;
 
-import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Event;
+import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobSpec;
@@ -17,7 +17,6 @@ import io.lahar.core.job.state.RetainPhases;
 import io.lahar.core.job.state.StateAction;
 import io.lahar.core.job.state.StatusUpdater;
 import io.lahar.core.job.state.Target;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,8 +99,13 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         switch (input) {
             case Input.Update u -> update(u.job());
             case Input.Delete d -> deleteJob(null);
-            case Input.Command c -> process(Request.command(c.action(), c.task(), c.pod(), status.version(),
-                    "command " + c.action().value() + targetText(c.task(), c.pod()) + messageText(c.message())));
+            case Input.Command c ->
+                process(Request.command(
+                        c.action(),
+                        c.task(),
+                        c.pod(),
+                        status.version(),
+                        "command " + c.action().value() + targetText(c.task(), c.pod()) + messageText(c.message())));
             case Input.PodObserved p -> podObserved(p);
             case Input.PodGroupObserved g -> podGroupObserved(g);
             case Input.Tick t -> {
@@ -137,9 +141,13 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         req = Request.sync(0);
         match = PolicyMatch.sync();
         JobSpec spec = job.spec();
-        move(JobPhase.Pending, "Created", "job created: " + spec.tasksOrEmpty().size() + " task(s), "
-                + spec.totalReplicas() + " pod(s), minAvailable " + TaskChecks.minAvailable(spec) + ", queue "
-                + (spec.queue() == null ? "default" : spec.queue()), false);
+        move(
+                JobPhase.Pending,
+                "Created",
+                "job created: " + spec.tasksOrEmpty().size() + " task(s), "
+                        + spec.totalReplicas() + " pod(s), minAvailable " + TaskChecks.minAvailable(spec) + ", queue "
+                        + (spec.queue() == null ? "default" : spec.queue()),
+                false);
         initiateJob();
         process(Request.sync(status.version()));
     }
@@ -154,9 +162,11 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         for (int i = 0; i < volumes.size(); i++) {
             VolumeSpec v = volumes.get(i);
             String claim = JobPods.claimName(job, i);
-            if ((v.volumeClaimName() == null || v.volumeClaimName().isEmpty()) && v.volumeClaim() != null
+            if ((v.volumeClaimName() == null || v.volumeClaimName().isEmpty())
+                    && v.volumeClaim() != null
                     && !status.controlledResources().containsKey("volume-pvc-" + claim)) {
-                actions.add(new WorldAction.CreatePersistentVolumeClaim(claim, v.volumeClaim().deepCopy()));
+                actions.add(new WorldAction.CreatePersistentVolumeClaim(
+                        claim, v.volumeClaim().deepCopy()));
                 status.controlResource("volume-pvc-" + claim, claim);
             }
         }
@@ -165,10 +175,13 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
 
     private void update(Job updated) {
         Job previous = job;
-        this.job = updated.withStatus(null).withMetadata(updated.metadata() == null ? previous.metadata()
-                : updated.metadata());
-        process(Request.job(Event.JOB_UPDATED, status.version(), "job spec updated (minAvailable "
-                + TaskChecks.minAvailable(job.spec()) + ", " + job.spec().totalReplicas() + " pod(s))"));
+        this.job = updated.withStatus(null)
+                .withMetadata(updated.metadata() == null ? previous.metadata() : updated.metadata());
+        process(Request.job(
+                Event.JOB_UPDATED,
+                status.version(),
+                "job spec updated (minAvailable " + TaskChecks.minAvailable(job.spec()) + ", "
+                        + job.spec().totalReplicas() + " pod(s))"));
     }
 
     private void podObserved(Input.PodObserved p) {
@@ -184,10 +197,11 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
             }
             return;
         }
-        JobPod base = old != null ? old
+        JobPod base = old != null
+                ? old
                 : new JobPod(p.pod(), p.task(), p.index(), p.version(), p.phase(), null, 0, false, false);
-        JobPod observed = base.withPhase(p.phase(), p.phase() == PodPhase.Failed ? p.exitCode() : null, p.restartCount(),
-                p.node());
+        JobPod observed = base.withPhase(
+                p.phase(), p.phase() == PodPhase.Failed ? p.exitCode() : null, p.restartCount(), p.node());
         pods.put(observed.name(), observed);
         process(PodRequests.observed(old, observed, job.spec(), pods.tally()));
     }
@@ -204,8 +218,11 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
             return;
         }
         if (g.phase() == PodGroupPhase.Unknown) {
-            process(Request.job(Event.JOB_UNKNOWN, status.version(), "pod group " + PodGroups.name(job)
-                    + " is Unknown: part of the gang cannot be scheduled while some pods run"));
+            process(Request.job(
+                    Event.JOB_UNKNOWN,
+                    status.version(),
+                    "pod group " + PodGroups.name(job)
+                            + " is Unknown: part of the gang cannot be scheduled while some pods run"));
         } else {
             process(Request.sync(status.version()));
         }
@@ -229,8 +246,9 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         }
         PendingWait wait = switch (g.phase()) {
             case Inqueue -> new PendingWait("CreatingPods", "admitted to its queue, its pods are being created");
-            case Running -> new PendingWait("StartingPods",
-                    "its gang is bound, waiting for " + status.minAvailable() + " pods to run");
+            case Running ->
+                new PendingWait(
+                        "StartingPods", "its gang is bound, waiting for " + status.minAvailable() + " pods to run");
             default -> null;
         };
         if (wait != null && (old != g.phase() || !wait.reason().equals(status.reason()))) {
@@ -238,8 +256,7 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         }
     }
 
-    private record PendingWait(String reason, String detail) {
-    }
+    private record PendingWait(String reason, String detail) {}
 
     // ---------------------------------------------------------------- requests and timers
 
@@ -288,8 +305,8 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
                 return;
             }
             switch (t) {
-                case Timer.TtlAfterFinished ttl -> deleteJob("ttlSecondsAfterFinished "
-                        + job.spec().ttlSecondsAfterFinished() + " expired");
+                case Timer.TtlAfterFinished ttl ->
+                    deleteJob("ttlSecondsAfterFinished " + job.spec().ttlSecondsAfterFinished() + " expired");
                 case Timer.DelayedAction d -> {
                     if (DelayedActions.stillApplies(d, status.version(), pods.get(d.pod()))) {
                         executeAndFollow(new PolicyMatch(d.action(), Duration.ZERO, d.policy()), Request.fired(d));
@@ -337,7 +354,8 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         }
         Set<String> specNames = specs.podNameSet(job);
         PodCounts counts = status.counts();
-        if (pods.size() == specNames.size() && pods.inSpec(specNames) == specNames.size()
+        if (pods.size() == specNames.size()
+                && pods.inSpec(specNames) == specNames.size()
                 && !pods.tally().unfinishedBefore(status.version())) {
             // Every pod of the spec is there, none outside it, none of an older run alive: the
             // scan below would create and delete nothing, and count what the tally counts.
@@ -395,8 +413,10 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         for (JobPod p : pods.values()) {
             if (!expected.contains(p.name())) {
                 if (!p.terminating()) {
-                    deletePod(p, "scaled down: task " + p.task() + " has " + TaskChecks.replicas(job.spec(), p.task())
-                            + " replica(s)");
+                    deletePod(
+                            p,
+                            "scaled down: task " + p.task() + " has " + TaskChecks.replicas(job.spec(), p.task())
+                                    + " replica(s)");
                 }
                 status.counts().countTerminating();
             }
@@ -410,7 +430,9 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         }
         // At the last retry the finished pods are kept whatever the action, to show why it failed.
         RetainPhases kept = status.retryCount() >= TaskChecks.maxRetry(job.spec()) - 1 ? RetainPhases.SOFT : retain;
-        String why = match.action() == Action.SYNC_JOB ? "job " + status.phase() : match.action().value();
+        String why = match.action() == Action.SYNC_JOB
+                ? "job " + status.phase()
+                : match.action().value();
         killPods(p -> !kept.retains(p.phase()), why);
         if (bumpVersion) {
             // Once per killing action, not per kill as in Volcano (see package-info).
@@ -429,8 +451,12 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         if (deleted) {
             return;
         }
-        killPods(p -> target != null && (target.pod() != null ? target.pod().equals(p.name())
-                : Objects.equals(target.task(), p.task())), match.action().value());
+        killPods(
+                p -> target != null
+                        && (target.pod() != null
+                                ? target.pod().equals(p.name())
+                                : Objects.equals(target.task(), p.task())),
+                match.action().value());
         update(updater);
     }
 
@@ -460,8 +486,18 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
     private void createPod(JobPod p) {
         TaskSpec t = TaskChecks.task(job.spec(), p.task());
         pods.put(p.name(), p);
-        actions.add(new WorldAction.CreatePod(p.name(), p.task(), p.index(), p.version(),
-                JobPods.create(job, t, p.index(), status.version(), status.retryCount(), PodGroups.name(job),
+        actions.add(new WorldAction.CreatePod(
+                p.name(),
+                p.task(),
+                p.index(),
+                p.version(),
+                JobPods.create(
+                        job,
+                        t,
+                        p.index(),
+                        status.version(),
+                        status.retryCount(),
+                        PodGroups.name(job),
                         plugins.of(job))));
     }
 
@@ -482,7 +518,11 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
             return;
         }
         podGroupSpec = pg.spec();
-        actions.add(new WorldAction.UpsertPodGroup(new PodGroup(pg.apiVersion(), pg.kind(), pg.metadata(), pg.spec(),
+        actions.add(new WorldAction.UpsertPodGroup(new PodGroup(
+                pg.apiVersion(),
+                pg.kind(),
+                pg.metadata(),
+                pg.spec(),
                 new PodGroup.PodGroupStatus(podGroupPhase, List.of(), null, null, null))));
     }
 
@@ -515,9 +555,18 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
             // as of the record that last touched it (time comes from records, never a clock).
             status.runningDuration(GoDuration.format(now - createdAt));
         }
-        JobInfo info = job == null ? JobInfo.empty()
-                : new JobInfo(job.withStatus(status.toStatus()), pods.freeze(), timers.timers(), podGroupSpec,
-                podGroupPhase, plugins.configMaps(), createdAt, deleted, status.lastCause());
+        JobInfo info = job == null
+                ? JobInfo.empty()
+                : new JobInfo(
+                        job.withStatus(status.toStatus()),
+                        pods.freeze(),
+                        timers.timers(),
+                        podGroupSpec,
+                        podGroupPhase,
+                        plugins.configMaps(),
+                        createdAt,
+                        deleted,
+                        status.lastCause());
         return new Outcome(info, List.copyOf(status.transitions()), List.copyOf(actions));
     }
 }

@@ -1,9 +1,8 @@
 package io.lahar.core.job;
 
-import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Event;
-
+import io.lahar.core.api.GoDuration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -48,9 +47,10 @@ final class DelayedActions {
                 break;
             }
         }
-        String cause = (r.cause() == null ? r.event() : r.cause()) + " for " + GoDuration.format(m.delay().toMillis());
-        own().add(new Timer.DelayedAction(now + m.delay().toMillis(), r.event(), m.action(), r.task(), r.pod(),
-                version, m.policy(), cause));
+        String cause = (r.cause() == null ? r.event() : r.cause()) + " for "
+                + GoDuration.format(m.delay().toMillis());
+        own().add(new Timer.DelayedAction(
+                now + m.delay().toMillis(), r.event(), m.action(), r.task(), r.pod(), version, m.policy(), cause));
     }
 
     /**
@@ -61,9 +61,11 @@ final class DelayedActions {
         if (!r.aboutPod() || r.event() == Event.POD_PENDING) {
             return;
         }
-        remove(t -> t instanceof Timer.DelayedAction d && r.pod().equals(d.pod())
+        remove(t -> t instanceof Timer.DelayedAction d
+                && r.pod().equals(d.pod())
                 && (d.event() == Event.POD_PENDING
-                || (r.event() == Event.POD_RUNNING && (d.event() == Event.POD_FAILED || d.event() == Event.POD_EVICTED))));
+                        || (r.event() == Event.POD_RUNNING
+                                && (d.event() == Event.POD_FAILED || d.event() == Event.POD_EVICTED))));
     }
 
     /** After an action ran, delayed actions of the same scope are moot (Volcano's cleanupDelayActions); a sync cancels none. */
@@ -71,18 +73,20 @@ final class DelayedActions {
         if (action == Action.SYNC_JOB) {
             return;
         }
-        remove(t -> t instanceof Timer.DelayedAction d && switch (action) {
-            case RESTART_TASK -> Objects.equals(d.task(), task) && d.action() == Action.RESTART_TASK;
-            case RESTART_POD -> Objects.equals(d.pod(), pod) && d.action() == Action.RESTART_POD;
-            default -> d.action() != Action.RESTART_TASK && d.action() != Action.RESTART_POD;
-        });
+        remove(t -> t instanceof Timer.DelayedAction d
+                && switch (action) {
+                    case RESTART_TASK -> Objects.equals(d.task(), task) && d.action() == Action.RESTART_TASK;
+                    case RESTART_POD -> Objects.equals(d.pod(), pod) && d.action() == Action.RESTART_POD;
+                    default -> d.action() != Action.RESTART_TASK && d.action() != Action.RESTART_POD;
+                });
     }
 
     /** The earliest timer due at {@code now}, taken out; null when none is due. */
     Timer takeDue(long now) {
         int due = -1;
         for (int i = 0; i < timers.size(); i++) {
-            if (timers.get(i).due() <= now && (due < 0 || timers.get(i).due() < timers.get(due).due())) {
+            if (timers.get(i).due() <= now
+                    && (due < 0 || timers.get(i).due() < timers.get(due).due())) {
                 due = i;
             }
         }
@@ -97,8 +101,7 @@ final class DelayedActions {
         if (d.version() != version) {
             return false;
         }
-        return d.event() != Event.POD_PENDING
-                || (pod != null && pod.phase() == PodPhase.Pending && !pod.terminating());
+        return d.event() != Event.POD_PENDING || (pod != null && pod.phase() == PodPhase.Pending && !pod.terminating());
     }
 
     /** ttlSecondsAfterFinished: the job is deleted at {@code due}, unless a TTL is armed already. */

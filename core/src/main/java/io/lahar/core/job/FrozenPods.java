@@ -256,6 +256,7 @@ final class FrozenPods extends AbstractMap<String, JobPod> implements SortedMap<
         private int size;
         /** Whether the chunk reference arrays are this builder's (copied once per run, then changed in place). */
         private boolean ownArrays;
+
         private PodTally tally;
         /**
          * Whether {@link #tally} is this builder's: it is shared with the map the run started from,

@@ -13,13 +13,14 @@ import io.lahar.core.api.PodGroupPhase;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = Input.Submit.class, name = "Submit"),
-        @JsonSubTypes.Type(value = Input.Update.class, name = "Update"),
-        @JsonSubTypes.Type(value = Input.Delete.class, name = "Delete"),
-        @JsonSubTypes.Type(value = Input.Command.class, name = "Command"),
-        @JsonSubTypes.Type(value = Input.PodObserved.class, name = "PodObserved"),
-        @JsonSubTypes.Type(value = Input.PodGroupObserved.class, name = "PodGroupObserved"),
-        @JsonSubTypes.Type(value = Input.Tick.class, name = "Tick")})
+    @JsonSubTypes.Type(value = Input.Submit.class, name = "Submit"),
+    @JsonSubTypes.Type(value = Input.Update.class, name = "Update"),
+    @JsonSubTypes.Type(value = Input.Delete.class, name = "Delete"),
+    @JsonSubTypes.Type(value = Input.Command.class, name = "Command"),
+    @JsonSubTypes.Type(value = Input.PodObserved.class, name = "PodObserved"),
+    @JsonSubTypes.Type(value = Input.PodGroupObserved.class, name = "PodGroupObserved"),
+    @JsonSubTypes.Type(value = Input.Tick.class, name = "Tick")
+})
 public sealed interface Input {
 
     long time();
@@ -43,8 +44,7 @@ public sealed interface Input {
     }
 
     /** The job object is deleted: everything it owns goes with it. */
-    record Delete(long time) implements Input {
-    }
+    record Delete(long time) implements Input {}
 
     /**
      * A user command (Volcano's bus Command): {@code task} names the target of RestartTask,
@@ -79,11 +79,20 @@ public sealed interface Input {
             int restartCount,
             boolean deleted,
             long time,
-            String node) implements Input {
+            String node)
+            implements Input {
 
         /** A report that names no node. */
-        public PodObserved(String pod, String task, int index, int version, PodPhase phase, Integer exitCode,
-                           int restartCount, boolean deleted, long time) {
+        public PodObserved(
+                String pod,
+                String task,
+                int index,
+                int version,
+                PodPhase phase,
+                Integer exitCode,
+                int restartCount,
+                boolean deleted,
+                long time) {
             this(pod, task, index, version, phase, exitCode, restartCount, deleted, time, null);
         }
 
@@ -119,6 +128,5 @@ public sealed interface Input {
     }
 
     /** Time passes: delayed actions and the TTL fire when due. */
-    record Tick(long time) implements Input {
-    }
+    record Tick(long time) implements Input {}
 }

@@ -11,6 +11,7 @@ public final class JobController {
 
     /** Pod groups derived from unchanged specs are reused: a cache, invisible in the outcome. */
     private final SpecMemo specs;
+
     private final JobPluginRegistry plugins;
 
     public JobController() {

@@ -4,7 +4,6 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PodGroupPhase;
-
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -85,22 +84,35 @@ public record JobInfo(
 
     /** The same state with {@code pods} instead (the streams-app keeps a job's pods apart from the rest). */
     public JobInfo withPods(Map<String, JobPod> pods) {
-        return new JobInfo(job, FrozenPods.copyOf(pods), timers, podGroupSpec, podGroupPhase, configMaps,
-                createdAt, deleted, lastCause);
+        return new JobInfo(
+                job,
+                FrozenPods.copyOf(pods),
+                timers,
+                podGroupSpec,
+                podGroupPhase,
+                configMaps,
+                createdAt,
+                deleted,
+                lastCause);
     }
 
     /** The job's version (bumped by each kill), 0 before it has a status. */
     public int version() {
-        return job == null || job.status() == null || job.status().version() == null ? 0 : job.status().version();
+        return job == null || job.status() == null || job.status().version() == null
+                ? 0
+                : job.status().version();
     }
 
     /** The job's retry count, 0 before it has a status. */
     public int retryCount() {
-        return job == null || job.status() == null || job.status().retryCount() == null ? 0 : job.status().retryCount();
+        return job == null || job.status() == null || job.status().retryCount() == null
+                ? 0
+                : job.status().retryCount();
     }
 
     public JobPhase phase() {
-        return job == null || job.status() == null || job.status().state() == null ? null
+        return job == null || job.status() == null || job.status().state() == null
+                ? null
                 : job.status().state().phase();
     }
 }

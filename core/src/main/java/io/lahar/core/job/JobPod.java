@@ -22,8 +22,16 @@ public record JobPod(
         String node) {
 
     /** A pod not bound to a node yet. */
-    public JobPod(String name, String task, int index, int version, PodPhase phase, Integer exitCode,
-                  int restartCount, boolean observed, boolean terminating) {
+    public JobPod(
+            String name,
+            String task,
+            int index,
+            int version,
+            PodPhase phase,
+            Integer exitCode,
+            int restartCount,
+            boolean observed,
+            boolean terminating) {
         this(name, task, index, version, phase, exitCode, restartCount, observed, terminating, null);
     }
 
@@ -33,7 +41,16 @@ public record JobPod(
 
     /** As the world reports it now; a report without a node (not bound, or not said) keeps the one known. */
     public JobPod withPhase(PodPhase newPhase, Integer newExitCode, int newRestartCount, String newNode) {
-        return new JobPod(name, task, index, version, newPhase, newExitCode, newRestartCount, true, terminating,
+        return new JobPod(
+                name,
+                task,
+                index,
+                version,
+                newPhase,
+                newExitCode,
+                newRestartCount,
+                true,
+                terminating,
                 newNode != null ? newNode : node);
     }
 

@@ -9,7 +9,6 @@ import io.lahar.core.api.VolumeSpec;
 import io.lahar.core.job.plugins.JobPlugin;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.core.job.plugins.Pods;
-
 import java.util.List;
 
 /**
@@ -19,8 +18,7 @@ import java.util.List;
  */
 public final class JobPods {
 
-    private JobPods() {
-    }
+    private JobPods() {}
 
     public static String podName(String job, String task, int index) {
         return Pods.podName(job, task, index);
@@ -30,13 +28,15 @@ public final class JobPods {
     public static String claimName(Job job, int volumeIndex) {
         VolumeSpec v = job.spec().volumesOrEmpty().get(volumeIndex);
         return v.volumeClaimName() != null && !v.volumeClaimName().isEmpty()
-                ? v.volumeClaimName() : job.name() + "-volume-" + volumeIndex;
+                ? v.volumeClaimName()
+                : job.name() + "-volume-" + volumeIndex;
     }
 
-    public static ObjectNode create(Job job, TaskSpec task, int index, int version, int retryCount,
-                                    String podGroup, List<JobPlugin> plugins) {
+    public static ObjectNode create(
+            Job job, TaskSpec task, int index, int version, int retryCount, String podGroup, List<JobPlugin> plugins) {
         JsonNodeFactory f = JsonNodeFactory.instance;
-        ObjectNode template = task.template() == null ? f.objectNode() : task.template().deepCopy();
+        ObjectNode template =
+                task.template() == null ? f.objectNode() : task.template().deepCopy();
         ObjectNode pod = f.objectNode();
         pod.put("apiVersion", "v1");
         pod.put("kind", "Pod");
@@ -62,7 +62,8 @@ public final class JobPods {
         if (Pods.text(spec.path("schedulerName")).isEmpty() && job.spec().schedulerName() != null) {
             spec.put("schedulerName", job.spec().schedulerName());
         }
-        if (Pods.text(spec.path("priorityClassName")).isEmpty() && job.spec().priorityClassName() != null
+        if (Pods.text(spec.path("priorityClassName")).isEmpty()
+                && job.spec().priorityClassName() != null
                 && !job.spec().priorityClassName().isEmpty()) {
             spec.put("priorityClassName", job.spec().priorityClassName());
         }

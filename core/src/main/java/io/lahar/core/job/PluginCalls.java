@@ -4,7 +4,6 @@ import io.lahar.core.api.Job;
 import io.lahar.core.job.plugins.JobPlugin;
 import io.lahar.core.job.plugins.JobPluginRegistry;
 import io.lahar.core.job.plugins.ObjectKind;
-
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,7 +1,6 @@
 package io.lahar.core.job;
 
 import io.lahar.core.api.JobStatus;
-
 import java.util.Map;
 
 /**
@@ -72,8 +71,9 @@ final class PodCounts {
         unknown = t.live(PodPhase.Unknown);
         terminating = t.terminating();
         tasks = t.taskCounts();
-        assert matchScan(pods) : "pod tally " + pending + "/" + running + "/" + succeeded + "/" + failed + "/"
-                + unknown + "/" + terminating + " differs from the pods " + pods.values();
+        assert matchScan(pods)
+                : "pod tally " + pending + "/" + running + "/" + succeeded + "/" + failed + "/" + unknown + "/"
+                        + terminating + " differs from the pods " + pods.values();
     }
 
     /** The counts {@link #recount} took from the tally, against a look at every pod (where assertions are on: the tests). */
@@ -89,9 +89,12 @@ final class PodCounts {
                 scanned.add(p.task(), p.phase());
             }
         }
-        return term == terminating && byPhase[PodPhase.Pending.ordinal()] == pending
-                && byPhase[PodPhase.Running.ordinal()] == running && byPhase[PodPhase.Succeeded.ordinal()] == succeeded
-                && byPhase[PodPhase.Failed.ordinal()] == failed && byPhase[PodPhase.Unknown.ordinal()] == unknown
+        return term == terminating
+                && byPhase[PodPhase.Pending.ordinal()] == pending
+                && byPhase[PodPhase.Running.ordinal()] == running
+                && byPhase[PodPhase.Succeeded.ordinal()] == succeeded
+                && byPhase[PodPhase.Failed.ordinal()] == failed
+                && byPhase[PodPhase.Unknown.ordinal()] == unknown
                 && scanned.toStatus().equals(tasks.toStatus());
     }
 

@@ -8,8 +8,7 @@ import java.util.Optional;
  */
 public final class PodEvents {
 
-    private PodEvents() {
-    }
+    private PodEvents() {}
 
     /**
      * Why a pod event is not taken for the job, empty when it is: the job was never submitted, or

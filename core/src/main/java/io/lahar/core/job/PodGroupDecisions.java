@@ -8,8 +8,7 @@ import java.util.Optional;
  */
 public final class PodGroupDecisions {
 
-    private PodGroupDecisions() {
-    }
+    private PodGroupDecisions() {}
 
     /**
      * Why a pod-group status decision is not taken for the job, empty when it is: the job does not
@@ -24,8 +23,8 @@ public final class PodGroupDecisions {
      * @param jobEpoch        the newest scheduler epoch the job has taken a decision of
      * @param job             the job's state
      */
-    public static Optional<String> notForJob(long epoch, String podGroup, Integer podGroupVersion, long jobEpoch,
-                                             JobInfo job) {
+    public static Optional<String> notForJob(
+            long epoch, String podGroup, Integer podGroupVersion, long jobEpoch, JobInfo job) {
         if (!job.live()) {
             return Optional.of("skipped: the job does not exist");
         }

@@ -6,7 +6,6 @@ import io.lahar.core.api.OwnerReference;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.resource.Resource;
-
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +19,7 @@ import java.util.Map;
  */
 public final class PodGroups {
 
-    private PodGroups() {
-    }
+    private PodGroups() {}
 
     /** Named {@code <job>-<uid>} when the job has a uid (today's Volcano), else after the job. */
     public static String name(Job job) {
@@ -30,16 +28,37 @@ public final class PodGroups {
     }
 
     public static PodGroup build(Job job) {
-        ObjectMeta meta = new ObjectMeta(name(job), null, job.namespace(), null, null, null, null, null, null,
-                null, List.of(new OwnerReference(Job.API_VERSION, Job.KIND, job.name(),
-                job.metadata() == null ? null : job.metadata().uid(), true, true)), null);
+        ObjectMeta meta = new ObjectMeta(
+                name(job),
+                null,
+                job.namespace(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of(new OwnerReference(
+                        Job.API_VERSION,
+                        Job.KIND,
+                        job.name(),
+                        job.metadata() == null ? null : job.metadata().uid(),
+                        true,
+                        true)),
+                null);
         Map<String, Integer> minTaskMember = new LinkedHashMap<>();
         for (TaskSpec t : job.spec().tasksOrEmpty()) {
             minTaskMember.put(t.name(), t.minAvailable() != null ? t.minAvailable() : t.replicasOrZero());
         }
         String queue = job.spec().queue() == null ? "default" : job.spec().queue();
-        PodGroup.PodGroupSpec spec = new PodGroup.PodGroupSpec(minAvailable(job), minTaskMember, queue,
-                job.spec().priorityClassName(), minResources(job).toQuantities(), job.spec().networkTopology());
+        PodGroup.PodGroupSpec spec = new PodGroup.PodGroupSpec(
+                minAvailable(job),
+                minTaskMember,
+                queue,
+                job.spec().priorityClassName(),
+                minResources(job).toQuantities(),
+                job.spec().networkTopology());
         return new PodGroup(PodGroup.API_VERSION, PodGroup.KIND, meta, spec, null);
     }
 

@@ -4,7 +4,11 @@ import java.util.Optional;
 
 /** Kubernetes' pod phases, the only pod facts Volcano's job controller counts. */
 public enum PodPhase {
-    Pending, Running, Succeeded, Failed, Unknown;
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+    Unknown;
 
     private static final Optional<PodPhase> PENDING = Optional.of(Pending);
     private static final Optional<PodPhase> RUNNING = Optional.of(Running);

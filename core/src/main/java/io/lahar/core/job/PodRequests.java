@@ -10,8 +10,7 @@ import io.lahar.core.api.JobSpec;
  */
 final class PodRequests {
 
-    private PodRequests() {
-    }
+    private PodRequests() {}
 
     /**
      * The pod is gone. If the engine had asked for that (it was terminating), it is only news to
@@ -21,7 +20,8 @@ final class PodRequests {
         if (gone.terminating()) {
             return Request.pod(Event.OUT_OF_SYNC, gone, null);
         }
-        return Request.pod(Event.POD_EVICTED, gone, "pod " + gone.name() + " was deleted by someone else while " + gone.phase());
+        return Request.pod(
+                Event.POD_EVICTED, gone, "pod " + gone.name() + " was deleted by someone else while " + gone.phase());
     }
 
     /**
@@ -39,23 +39,35 @@ final class PodRequests {
         boolean entered = was != now.phase() || !seen;
         String task = now.task();
         return switch (now.phase()) {
-            case Failed -> entered
-                    ? Request.podFailed(now, now.exitCode(), "pod " + now.name()
-                    + (now.exitCode() == null ? " failed" : " exited " + now.exitCode()))
-                    : Request.pod(Event.OUT_OF_SYNC, now, null);
-            case Succeeded -> entered && TaskChecks.completed(spec, tally, task)
-                    ? Request.pod(Event.TASK_COMPLETED, now, "task " + task + " completed: all "
-                    + TaskChecks.replicas(spec, task) + " pod(s) succeeded")
-                    : Request.pod(Event.OUT_OF_SYNC, now, null);
+            case Failed ->
+                entered
+                        ? Request.podFailed(
+                                now,
+                                now.exitCode(),
+                                "pod " + now.name()
+                                        + (now.exitCode() == null ? " failed" : " exited " + now.exitCode()))
+                        : Request.pod(Event.OUT_OF_SYNC, now, null);
+            case Succeeded ->
+                entered && TaskChecks.completed(spec, tally, task)
+                        ? Request.pod(
+                                Event.TASK_COMPLETED,
+                                now,
+                                "task " + task + " completed: all " + TaskChecks.replicas(spec, task)
+                                        + " pod(s) succeeded")
+                        : Request.pod(Event.OUT_OF_SYNC, now, null);
             case Pending, Running -> {
                 if (TaskChecks.failed(spec, tally, task)) {
-                    yield Request.pod(Event.TASK_FAILED, now, "task " + task + " containers restarted "
-                            + tally.restarts(task) + " times, over its maxRetry " + TaskChecks.maxRetry(spec, task));
+                    yield Request.pod(
+                            Event.TASK_FAILED,
+                            now,
+                            "task " + task + " containers restarted " + tally.restarts(task)
+                                    + " times, over its maxRetry " + TaskChecks.maxRetry(spec, task));
                 }
                 if (!entered) {
                     yield Request.pod(Event.OUT_OF_SYNC, now, null);
                 }
-                yield now.phase() == PodPhase.Running ? Request.pod(Event.POD_RUNNING, now, null)
+                yield now.phase() == PodPhase.Running
+                        ? Request.pod(Event.POD_RUNNING, now, null)
                         : Request.pod(Event.POD_PENDING, now, "pod " + now.name() + " is Pending");
             }
             case Unknown -> Request.pod(Event.OUT_OF_SYNC, now, null);

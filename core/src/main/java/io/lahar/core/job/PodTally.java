@@ -27,6 +27,7 @@ final class PodTally {
     private static final int PHASES = PHASE_VALUES.length;
     /** Per task: [0, PHASES) live pods per phase, then succeeded pods (any), then restarts. */
     private static final int SUCCEEDED = PHASES;
+
     private static final int RESTARTS = PHASES + 1;
 
     private int terminating;
@@ -38,10 +39,12 @@ final class PodTally {
      * is copied on every pod event.
      */
     private int[] versions;
+
     private int[] unfinished;
     private int versionCount;
     /** The spec pod names {@link #inSpec} counts against (by identity), null when not counted. */
     private Set<String> specNames;
+
     private int inSpec;
 
     PodTally() {

@@ -5,7 +5,6 @@ import io.lahar.core.api.Event;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.LifecyclePolicy;
 import io.lahar.core.api.TaskSpec;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -26,8 +25,7 @@ import java.util.Optional;
  */
 public final class Policies {
 
-    private Policies() {
-    }
+    private Policies() {}
 
     public static PolicyMatch resolve(JobSpec spec, Request req, int jobVersion) {
         if (req.action() != null) {
@@ -43,8 +41,8 @@ public final class Policies {
             List<TaskSpec> tasks = spec.tasksOrEmpty();
             for (int t = 0; t < tasks.size(); t++) {
                 if (req.task().equals(tasks.get(t).name())) {
-                    Optional<PolicyMatch> m = firstMatch(tasks.get(t).policiesOrEmpty(), req,
-                            "spec.tasks[" + t + "].policies");
+                    Optional<PolicyMatch> m =
+                            firstMatch(tasks.get(t).policiesOrEmpty(), req, "spec.tasks[" + t + "].policies");
                     if (m.isPresent()) {
                         return m.get();
                     }
@@ -67,13 +65,13 @@ public final class Policies {
             if (!events.isEmpty() && (events.contains(req.event().value()) || events.contains(Event.ANY.value()))) {
                 boolean pendingWithoutTimeout = req.event() == Event.POD_PENDING && timeout == null;
                 if (!pendingWithoutTimeout) {
-                    return Optional.of(new PolicyMatch(action.get(), timeout == null ? Duration.ZERO : timeout,
-                            path + "[" + i + "]"));
+                    return Optional.of(new PolicyMatch(
+                            action.get(), timeout == null ? Duration.ZERO : timeout, path + "[" + i + "]"));
                 }
             }
             if (p.exitCode() != null && req.exitCode() != null && p.exitCode().intValue() == req.exitCode()) {
-                return Optional.of(new PolicyMatch(action.get(), timeout == null ? Duration.ZERO : timeout,
-                        path + "[" + i + "]"));
+                return Optional.of(
+                        new PolicyMatch(action.get(), timeout == null ? Duration.ZERO : timeout, path + "[" + i + "]"));
             }
         }
         return Optional.empty();

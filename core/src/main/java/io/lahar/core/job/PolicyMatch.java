@@ -1,7 +1,6 @@
 package io.lahar.core.job;
 
 import io.lahar.core.api.Action;
-
 import java.time.Duration;
 
 /**

@@ -12,13 +12,7 @@ import io.lahar.core.api.Event;
  * @param cause    the event told for a person ("pod tf-job-worker-2 exited 137"), or null
  */
 public record Request(
-        Event event,
-        Action action,
-        String task,
-        String pod,
-        Integer exitCode,
-        int version,
-        String cause) {
+        Event event, Action action, String task, String pod, Integer exitCode, int version, String cause) {
 
     /** Nothing happened but the job may need reconciling (Volcano's OutOfSync). */
     public static Request sync(int version) {
@@ -57,9 +51,10 @@ public record Request(
 
     /** Events about one pod, which may cancel that pod's delayed actions. */
     public boolean aboutPod() {
-        return pod != null && switch (event) {
-            case POD_PENDING, POD_RUNNING, POD_FAILED, POD_EVICTED -> true;
-            default -> false;
-        };
+        return pod != null
+                && switch (event) {
+                    case POD_PENDING, POD_RUNNING, POD_FAILED, POD_EVICTED -> true;
+                    default -> false;
+                };
     }
 }

@@ -5,7 +5,6 @@ import io.lahar.core.api.Event;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobState;
 import io.lahar.core.api.JobStatus;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +24,9 @@ final class RunStatus {
 
     /** Conditions are a history; keep the record bounded. */
     private static final int MAX_CONDITIONS = 50;
-    private static final Set<JobPhase> TRANSIENT = Set.of(JobPhase.Restarting, JobPhase.Aborting,
-            JobPhase.Completing, JobPhase.Terminating);
+
+    private static final Set<JobPhase> TRANSIENT =
+            Set.of(JobPhase.Restarting, JobPhase.Aborting, JobPhase.Completing, JobPhase.Terminating);
 
     private JobPhase phase;
     private String reason;
@@ -43,6 +43,7 @@ final class RunStatus {
     private boolean conditionsOwned;
     /** What set off the last action-driven transition, in words (see {@link JobInfo#lastCause}). */
     private String lastCause;
+
     private final List<Transition> transitions = new ArrayList<>();
 
     RunStatus(JobStatus stored, String lastCause) {
@@ -157,8 +158,15 @@ final class RunStatus {
      *
      * @param retried  the move counted a retry, which the message says (of {@code maxRetry})
      */
-    void record(JobPhase to, String why, String detail, boolean retried, Request req, PolicyMatch match, long now,
-                int maxRetry) {
+    void record(
+            JobPhase to,
+            String why,
+            String detail,
+            boolean retried,
+            Request req,
+            PolicyMatch match,
+            long now,
+            int maxRetry) {
         JobPhase from = phase;
         phase = to;
         String event = (req == null ? Event.OUT_OF_SYNC : req.event()).value();
@@ -169,12 +177,20 @@ final class RunStatus {
         while (conditions.size() > MAX_CONDITIONS) {
             conditions.remove(0);
         }
-        transitions.add(new Transition(from, to, event, match == null ? null : match.action().value(),
-                match == null ? null : match.policy(), reason, message, now));
+        transitions.add(new Transition(
+                from,
+                to,
+                event,
+                match == null ? null : match.action().value(),
+                match == null ? null : match.policy(),
+                reason,
+                message,
+                now));
     }
 
     /** "PodFailed: pod tf-job-worker-2 exited 137 -> RestartJob (spec.policies[0]), retry 2/3". */
-    private String message(JobPhase from, String detail, boolean retried, int maxRetry, Request req, PolicyMatch match) {
+    private String message(
+            JobPhase from, String detail, boolean retried, int maxRetry, Request req, PolicyMatch match) {
         StringBuilder b = new StringBuilder();
         if (req != null && req.cause() != null) {
             b.append(req.event()).append(": ").append(req.cause());
@@ -210,9 +226,19 @@ final class RunStatus {
 
     /** The status this run leaves. */
     JobStatus toStatus() {
-        return new JobStatus(new JobState(phase, reason, message, lastTransitionTime), minAvailable,
-                counts.tasks().toStatus(), counts.pending(), counts.running(), counts.succeeded(), counts.failed(),
-                counts.terminating(), counts.unknown(), version, retryCount, runningDuration,
+        return new JobStatus(
+                new JobState(phase, reason, message, lastTransitionTime),
+                minAvailable,
+                counts.tasks().toStatus(),
+                counts.pending(),
+                counts.running(),
+                counts.succeeded(),
+                counts.failed(),
+                counts.terminating(),
+                counts.unknown(),
+                version,
+                retryCount,
+                runningDuration,
                 resourcesOwned ? new TreeMap<>(controlledResources) : sorted(controlledResources),
                 List.copyOf(conditions));
     }

@@ -5,7 +5,6 @@ import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.util.LruMap;
-
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -40,8 +39,7 @@ final class SpecMemo {
      */
     static final int DEFAULT_CAPACITY = 1024;
 
-    private record Key(String namespace, String name) {
-    }
+    private record Key(String namespace, String name) {}
 
     /** One job's derivations, each made when first asked for. */
     private static final class Derived {
@@ -60,7 +58,9 @@ final class SpecMemo {
 
         /** Made from {@code job}'s spec object, name, namespace and uid: what every derivation reads. */
         boolean of(Job job, String uid) {
-            return spec == job.spec() && Objects.equals(this.uid, uid) && Objects.equals(key.name(), job.name())
+            return spec == job.spec()
+                    && Objects.equals(this.uid, uid)
+                    && Objects.equals(key.name(), job.name())
                     && Objects.equals(key.namespace(), job.namespace());
         }
     }

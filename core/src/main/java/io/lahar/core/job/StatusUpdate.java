@@ -5,7 +5,6 @@ import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.state.PhaseState;
 import io.lahar.core.job.state.StatusView;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -108,7 +107,8 @@ final class StatusUpdate implements StatusView {
     @Override
     public int totalTaskMinAvailable() {
         return spec.tasksOrEmpty().stream()
-                .mapToInt(t -> t.minAvailable() != null ? t.minAvailable() : t.replicasOrZero()).sum();
+                .mapToInt(t -> t.minAvailable() != null ? t.minAvailable() : t.replicasOrZero())
+                .sum();
     }
 
     @Override

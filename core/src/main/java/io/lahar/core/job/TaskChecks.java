@@ -14,8 +14,7 @@ final class TaskChecks {
     /** Volcano's default maxRetry, for the job and for a task, when not given or 0. */
     static final int DEFAULT_MAX_RETRY = 3;
 
-    private TaskChecks() {
-    }
+    private TaskChecks() {}
 
     /** Volcano's TaskCompleted: as many of the task's pods succeeded as it has replicas. */
     static boolean completed(JobSpec spec, PodTally tally, String task) {
@@ -38,7 +37,8 @@ final class TaskChecks {
         if (deps == null || deps.namesOrEmpty().isEmpty()) {
             return true;
         }
-        boolean any = "any".equalsIgnoreCase(deps.iteration()) && deps.namesOrEmpty().size() > 1;
+        boolean any =
+                "any".equalsIgnoreCase(deps.iteration()) && deps.namesOrEmpty().size() > 1;
         for (String dep : deps.namesOrEmpty()) {
             boolean ready = ready(spec, tally, dep);
             if (any && ready) {

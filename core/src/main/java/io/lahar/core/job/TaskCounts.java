@@ -1,7 +1,6 @@
 package io.lahar.core.job;
 
 import io.lahar.core.api.JobStatus;
-
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,8 +27,9 @@ final class TaskCounts {
             stored.forEach((task, state) -> {
                 int[] n = counts.byTask.computeIfAbsent(task, t -> new int[PHASES.length]);
                 if (state != null && state.phase() != null) {
-                    state.phase().forEach((phase, count) -> PodPhase.of(phase)
-                            .ifPresent(p -> n[p.ordinal()] += count == null ? 0 : count));
+                    state.phase()
+                            .forEach((phase, count) ->
+                                    PodPhase.of(phase).ifPresent(p -> n[p.ordinal()] += count == null ? 0 : count));
                 }
             });
         }

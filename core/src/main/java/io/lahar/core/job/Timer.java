@@ -11,8 +11,9 @@ import io.lahar.core.api.Event;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = Timer.DelayedAction.class, name = "DelayedAction"),
-        @JsonSubTypes.Type(value = Timer.TtlAfterFinished.class, name = "TtlAfterFinished")})
+    @JsonSubTypes.Type(value = Timer.DelayedAction.class, name = "DelayedAction"),
+    @JsonSubTypes.Type(value = Timer.TtlAfterFinished.class, name = "TtlAfterFinished")
+})
 public sealed interface Timer {
 
     long due();
@@ -23,17 +24,9 @@ public sealed interface Timer {
      * timer was armed in; a restart in between cancels it.
      */
     record DelayedAction(
-            long due,
-            Event event,
-            Action action,
-            String task,
-            String pod,
-            int version,
-            String policy,
-            String cause) implements Timer {
-    }
+            long due, Event event, Action action, String task, String pod, int version, String policy, String cause)
+            implements Timer {}
 
     /** ttlSecondsAfterFinished: the finished job is deleted at {@code due}. */
-    record TtlAfterFinished(long due) implements Timer {
-    }
+    record TtlAfterFinished(long due) implements Timer {}
 }

@@ -8,8 +8,7 @@ import java.util.OptionalLong;
  */
 public final class TimerClock {
 
-    private TimerClock() {
-    }
+    private TimerClock() {}
 
     /**
      * The clock's time after a tick, empty when the tick is late or repeated (two tickers, a

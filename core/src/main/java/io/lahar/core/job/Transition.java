@@ -17,5 +17,4 @@ public record Transition(
         String policy,
         String reason,
         String message,
-        long time) {
-}
+        long time) {}

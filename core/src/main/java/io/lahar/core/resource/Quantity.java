@@ -58,8 +58,8 @@ public final class Quantity implements Comparable<Quantity> {
         String trimmed = text.strip();
         Matcher m = SYNTAX.matcher(trimmed);
         if (trimmed.isEmpty() || !m.matches()) {
-            throw new QuantityFormatException(text,
-                    "expected a number with an optional suffix (m, k, M, G, Ki, Mi, Gi, ... or an exponent e3)");
+            throw new QuantityFormatException(
+                    text, "expected a number with an optional suffix (m, k, M, G, Ki, Mi, Gi, ... or an exponent e3)");
         }
         BigDecimal number = new BigDecimal(m.group(1));
         String suffix = m.group(2);

@@ -72,7 +72,8 @@ public final class Resource {
             String name = e.getKey();
             try {
                 Object raw = e.getValue();
-                Quantity q = raw instanceof Number n ? Quantity.parse(n.toString())
+                Quantity q = raw instanceof Number n
+                        ? Quantity.parse(n.toString())
                         : Quantity.parse(raw == null ? null : raw.toString());
                 if (q.isNegative()) {
                     errors.add(name + ": must not be negative, got " + q);
@@ -104,8 +105,11 @@ public final class Resource {
         boolean hasCpu = quantities != null && quantities.containsKey(CPU);
         boolean hasMem = quantities != null && quantities.containsKey(MEMORY);
         boolean hasPods = quantities != null && quantities.containsKey(PODS);
-        return new Resource(hasCpu ? r.milliCpu : UNLIMITED, hasMem ? r.memory : UNLIMITED,
-                hasPods ? r.pods : UNLIMITED, r.scalars);
+        return new Resource(
+                hasCpu ? r.milliCpu : UNLIMITED,
+                hasMem ? r.memory : UNLIMITED,
+                hasPods ? r.pods : UNLIMITED,
+                r.scalars);
     }
 
     /** The limit that limits nothing. */
@@ -201,7 +205,10 @@ public final class Resource {
     public Resource minWithDimension(Resource limit) {
         Map<String, Long> s = new TreeMap<>(scalars);
         limit.scalars.forEach((k, v) -> s.put(k, Math.min(v, scalars.getOrDefault(k, 0L))));
-        return new Resource(Math.min(milliCpu, limit.milliCpu), Math.min(memory, limit.memory), Math.min(pods, limit.pods),
+        return new Resource(
+                Math.min(milliCpu, limit.milliCpu),
+                Math.min(memory, limit.memory),
+                Math.min(pods, limit.pods),
                 normalise(s));
     }
 
@@ -235,8 +242,11 @@ public final class Resource {
             }
             s = normalise(m);
         }
-        return new Resource(op.applyAsLong(milliCpu, o.milliCpu), op.applyAsLong(memory, o.memory),
-                op.applyAsLong(pods, o.pods), s);
+        return new Resource(
+                op.applyAsLong(milliCpu, o.milliCpu),
+                op.applyAsLong(memory, o.memory),
+                op.applyAsLong(pods, o.pods),
+                s);
     }
 
     private Set<String> scalarUnion(Resource o) {
@@ -395,7 +405,10 @@ public final class Resource {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Resource r && milliCpu == r.milliCpu && memory == r.memory && pods == r.pods
+        return o instanceof Resource r
+                && milliCpu == r.milliCpu
+                && memory == r.memory
+                && pods == r.pods
                 && scalars.equals(r.scalars);
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lahar.core.api.GoDuration;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -26,8 +25,7 @@ public final class ScriptLines {
         T read(int line, JsonNode node);
     }
 
-    private ScriptLines() {
-    }
+    private ScriptLines() {}
 
     /** @param example a step of the script's kind, for the message when a line is no JSON object */
     public static <T> List<T> parse(String text, String example, StepReader<T> reader) {

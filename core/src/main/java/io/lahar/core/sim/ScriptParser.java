@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.job.PodPhase;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -19,8 +18,7 @@ public final class ScriptParser {
 
     private static final Set<String> KINDS = Set.of("pod", "command", "advance", "update", "podgroup", "settle");
 
-    private ScriptParser() {
-    }
+    private ScriptParser() {}
 
     public static List<ScriptStep> parse(String text) {
         return ScriptLines.parse(text, "{\"advance\":\"30s\"}", ScriptParser::step);
@@ -30,12 +28,15 @@ public final class ScriptParser {
         List<String> keys = new ArrayList<>();
         node.fieldNames().forEachRemaining(keys::add);
         // A command names its target pod with a "pod" field: "command" decides the kind.
-        List<String> kinds = keys.contains("command") ? List.of("command")
+        List<String> kinds = keys.contains("command")
+                ? List.of("command")
                 : keys.stream().filter(KINDS::contains).toList();
         if (kinds.size() != 1) {
-            throw new ScriptException(line, kinds.isEmpty()
-                    ? "no step kind; expected one of pod, command, advance, update, podgroup, settle"
-                    : "several step kinds in one line: " + kinds);
+            throw new ScriptException(
+                    line,
+                    kinds.isEmpty()
+                            ? "no step kind; expected one of pod, command, advance, update, podgroup, settle"
+                            : "several step kinds in one line: " + kinds);
         }
         String kind = kinds.get(0);
         JsonNode v = node.get(kind);
@@ -55,11 +56,16 @@ public final class ScriptParser {
             }
             case "podgroup" -> {
                 only(line, node, Set.of("podgroup"), "");
-                PodGroupPhase phase = v.isTextual() ? Arrays.stream(PodGroupPhase.values())
-                        .filter(p -> p.name().equals(v.asText())).findFirst().orElse(null) : null;
+                PodGroupPhase phase = v.isTextual()
+                        ? Arrays.stream(PodGroupPhase.values())
+                                .filter(p -> p.name().equals(v.asText()))
+                                .findFirst()
+                                .orElse(null)
+                        : null;
                 if (phase == null) {
-                    throw new ScriptException(line, "podgroup: expected one of "
-                            + Arrays.toString(PodGroupPhase.values()) + ", got " + v);
+                    throw new ScriptException(
+                            line,
+                            "podgroup: expected one of " + Arrays.toString(PodGroupPhase.values()) + ", got " + v);
                 }
                 yield new ScriptStep.PodGroupStep(line, phase);
             }
@@ -75,7 +81,8 @@ public final class ScriptParser {
 
     private static ScriptStep pod(int line, JsonNode v) {
         if (!v.isObject()) {
-            throw new ScriptException(line, "pod: expected an object such as {\"task\":\"worker\",\"index\":0,\"phase\":\"Running\"}");
+            throw new ScriptException(
+                    line, "pod: expected an object such as {\"task\":\"worker\",\"index\":0,\"phase\":\"Running\"}");
         }
         only(line, v, Set.of("task", "index", "phase", "exitCode", "restartCount", "evicted"), "pod.");
         String task = text(line, v, "task", "pod.task");
@@ -89,8 +96,11 @@ public final class ScriptParser {
         PodPhase phase = null;
         String ph = text(line, v, "phase", "pod.phase");
         if (ph != null) {
-            phase = PodPhase.of(ph).orElseThrow(() -> new ScriptException(line,
-                    "pod.phase: expected one of " + Arrays.toString(PodPhase.values()) + ", got \"" + ph + "\""));
+            phase = PodPhase.of(ph)
+                    .orElseThrow(() -> new ScriptException(
+                            line,
+                            "pod.phase: expected one of " + Arrays.toString(PodPhase.values()) + ", got \"" + ph
+                                    + "\""));
         }
         Integer exitCode = integer(line, v, "exitCode", "pod.exitCode");
         Integer restarts = integer(line, v, "restartCount", "pod.restartCount");
@@ -165,7 +175,9 @@ public final class ScriptParser {
                 if (name == null) {
                     throw new ScriptException(line, at + ".name: required");
                 }
-                tasks.add(new ScriptStep.UpdateStep.TaskScale(name, integer(line, t, "replicas", at + ".replicas"),
+                tasks.add(new ScriptStep.UpdateStep.TaskScale(
+                        name,
+                        integer(line, t, "replicas", at + ".replicas"),
                         integer(line, t, "minAvailable", at + ".minAvailable")));
             }
         }

@@ -17,7 +17,6 @@ import io.lahar.core.job.Outcome;
 import io.lahar.core.job.PodPhase;
 import io.lahar.core.job.Transition;
 import io.lahar.core.job.WorldAction;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,8 +56,7 @@ public final class Simulation {
     private int stepStart;
 
     /** A pod as the world has it. */
-    private record WorldPod(String task, int index, int version, PodPhase phase, Integer exitCode, int restartCount) {
-    }
+    private record WorldPod(String task, int index, int version, PodPhase phase, Integer exitCode, int restartCount) {}
 
     /**
      * @param admitted the job as admission accepted it (defaults applied)
@@ -100,8 +98,8 @@ public final class Simulation {
         String ignored = null;
         switch (s) {
             case ScriptStep.PodStep p -> ignored = pod(p);
-            case ScriptStep.CommandStep c -> feed(new Input.Command(c.action(), c.task(),
-                    c.pod() == null ? null : jobName + "-" + c.pod(), time));
+            case ScriptStep.CommandStep c ->
+                feed(new Input.Command(c.action(), c.task(), c.pod() == null ? null : jobName + "-" + c.pod(), time));
             case ScriptStep.AdvanceStep a -> {
                 time += a.duration().toMillis();
                 feed(new Input.Tick(time));
@@ -135,8 +133,9 @@ public final class Simulation {
         return switch (a) {
             case WorldAction.CreatePod c -> "CreatePod " + c.name() + " (version " + c.version() + ")";
             case WorldAction.DeletePod d -> "DeletePod " + d.name() + " (" + d.reason() + ")";
-            case WorldAction.UpsertPodGroup u -> "UpsertPodGroup " + u.podGroup().metadata().name() + " (minMember "
-                    + u.podGroup().spec().minMember() + ")";
+            case WorldAction.UpsertPodGroup u ->
+                "UpsertPodGroup " + u.podGroup().metadata().name() + " (minMember "
+                        + u.podGroup().spec().minMember() + ")";
             case WorldAction.DeletePodGroup d -> "DeletePodGroup " + d.name();
             case WorldAction.CreateObject o -> "Create" + o.kind() + " " + o.name();
             case WorldAction.CreateConfigMap c -> "CreateConfigMap " + c.name();
@@ -162,8 +161,8 @@ public final class Simulation {
         if (p.evicted()) {
             world.remove(name);
             deleting.remove(name);
-            feed(new Input.PodObserved(name, w.task(), w.index(), w.version(), w.phase(), w.exitCode(),
-                    w.restartCount(), true, time));
+            feed(new Input.PodObserved(
+                    name, w.task(), w.index(), w.version(), w.phase(), w.exitCode(), w.restartCount(), true, time));
             return null;
         }
         PodPhase phase = p.phase() == null ? w.phase() : p.phase();
@@ -182,8 +181,8 @@ public final class Simulation {
         for (ScriptStep.UpdateStep.TaskScale scale : u.tasks()) {
             int i = indexOf(tasks, scale.name());
             if (i < 0) {
-                return List.of("error: spec.tasks: the job has no task \"" + scale.name()
-                        + "\" (updates may not add tasks)");
+                return List.of(
+                        "error: spec.tasks: the job has no task \"" + scale.name() + "\" (updates may not add tasks)");
             }
             TaskSpec t = tasks.get(i);
             if (scale.replicas() != null) {
@@ -226,8 +225,16 @@ public final class Simulation {
                     deleting.remove(name);
                     WorldPod w = world.remove(name);
                     if (w != null) {
-                        feed(new Input.PodObserved(name, w.task(), w.index(), w.version(), w.phase(), w.exitCode(),
-                                w.restartCount(), true, time));
+                        feed(new Input.PodObserved(
+                                name,
+                                w.task(),
+                                w.index(),
+                                w.version(),
+                                w.phase(),
+                                w.exitCode(),
+                                w.restartCount(),
+                                true,
+                                time));
                     }
                 }
             } else if (podGroupExists && podGroupPhase == PodGroupPhase.Pending) {
@@ -245,8 +252,8 @@ public final class Simulation {
         queue.add(first);
         for (int n = 0; !queue.isEmpty(); n++) {
             if (n > MAX_EXCHANGES) {
-                throw new IllegalStateException("the engine and the simulated world did not settle after "
-                        + MAX_EXCHANGES + " exchanges");
+                throw new IllegalStateException(
+                        "the engine and the simulated world did not settle after " + MAX_EXCHANGES + " exchanges");
             }
             Outcome o = controller.apply(state, queue.poll());
             state = store.apply(o.state());
@@ -263,8 +270,8 @@ public final class Simulation {
             case WorldAction.CreatePod c -> {
                 world.put(c.name(), new WorldPod(c.task(), c.index(), c.version(), PodPhase.Pending, null, 0));
                 deleting.remove(c.name());
-                queue.add(new Input.PodObserved(c.name(), c.task(), c.index(), c.version(), PodPhase.Pending, null, 0,
-                        false, time));
+                queue.add(new Input.PodObserved(
+                        c.name(), c.task(), c.index(), c.version(), PodPhase.Pending, null, 0, false, time));
             }
             case WorldAction.DeletePod d -> {
                 if (manual) {
@@ -275,11 +282,27 @@ public final class Simulation {
                     WorldPod w = world.remove(d.name());
                     JobPod known = state.pods().get(d.name());
                     if (w != null) {
-                        queue.add(new Input.PodObserved(d.name(), w.task(), w.index(), w.version(), w.phase(),
-                                w.exitCode(), w.restartCount(), true, time));
+                        queue.add(new Input.PodObserved(
+                                d.name(),
+                                w.task(),
+                                w.index(),
+                                w.version(),
+                                w.phase(),
+                                w.exitCode(),
+                                w.restartCount(),
+                                true,
+                                time));
                     } else if (known != null) {
-                        queue.add(new Input.PodObserved(d.name(), known.task(), known.index(), known.version(),
-                                known.phase(), known.exitCode(), known.restartCount(), true, time));
+                        queue.add(new Input.PodObserved(
+                                d.name(),
+                                known.task(),
+                                known.index(),
+                                known.version(),
+                                known.phase(),
+                                known.exitCode(),
+                                known.restartCount(),
+                                true,
+                                time));
                     }
                 }
             }
@@ -310,19 +333,37 @@ public final class Simulation {
         for (TaskSpec t : state.job().spec().tasksOrEmpty()) {
             taskOrder.put(t.name(), taskOrder.size());
         }
-        List<JobPod> current = new ArrayList<>(state.pods().values().stream().filter(p -> p.version() == version)
+        List<JobPod> current = new ArrayList<>(state.pods().values().stream()
+                .filter(p -> p.version() == version)
                 .toList());
         current.sort(Comparator.<JobPod>comparingInt(p -> taskOrder.getOrDefault(p.task(), Integer.MAX_VALUE))
-                .thenComparing(JobPod::task).thenComparingInt(JobPod::index));
+                .thenComparing(JobPod::task)
+                .thenComparingInt(JobPod::index));
         Map<String, String> pods = new LinkedHashMap<>();
         for (JobPod p : current) {
-            pods.put(p.task() + "-" + p.index(), p.terminating() ? "Terminating" : p.phase().name());
+            pods.put(
+                    p.task() + "-" + p.index(),
+                    p.terminating() ? "Terminating" : p.phase().name());
         }
         List<String> entered = stepTransitions.stream().map(t -> t.to().name()).toList();
-        return new StepReport(step, st.state().phase().name(), version, nz(st.retryCount()), nz(st.pending()),
-                nz(st.running()), nz(st.succeeded()), nz(st.failed()), nz(st.terminating()), nz(st.unknown()),
-                st.state().reason(), st.state().message(), entered, pods, state.deleted() ? Boolean.TRUE : null,
-                rejected, ignored);
+        return new StepReport(
+                step,
+                st.state().phase().name(),
+                version,
+                nz(st.retryCount()),
+                nz(st.pending()),
+                nz(st.running()),
+                nz(st.succeeded()),
+                nz(st.failed()),
+                nz(st.terminating()),
+                nz(st.unknown()),
+                st.state().reason(),
+                st.state().message(),
+                entered,
+                pods,
+                state.deleted() ? Boolean.TRUE : null,
+                rejected,
+                ignored);
     }
 
     private static int nz(Integer i) {

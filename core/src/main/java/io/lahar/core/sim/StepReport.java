@@ -2,7 +2,6 @@ package io.lahar.core.sim;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-
 import java.util.List;
 import java.util.Map;
 
@@ -13,8 +12,25 @@ import java.util.Map;
  * {@code ignored} when the step could not happen (a pod that does not exist any more).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"step", "phase", "version", "retryCount", "pending", "running", "succeeded", "failed",
-        "terminating", "unknown", "reason", "message", "transitions", "pods", "deleted", "rejected", "ignored"})
+@JsonPropertyOrder({
+    "step",
+    "phase",
+    "version",
+    "retryCount",
+    "pending",
+    "running",
+    "succeeded",
+    "failed",
+    "terminating",
+    "unknown",
+    "reason",
+    "message",
+    "transitions",
+    "pods",
+    "deleted",
+    "rejected",
+    "ignored"
+})
 public record StepReport(
         int step,
         String phase,
@@ -32,5 +48,4 @@ public record StepReport(
         Map<String, String> pods,
         Boolean deleted,
         List<String> rejected,
-        String ignored) {
-}
+        String ignored) {}

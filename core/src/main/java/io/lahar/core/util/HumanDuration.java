@@ -8,8 +8,7 @@ import java.time.Duration;
  */
 public final class HumanDuration {
 
-    private HumanDuration() {
-    }
+    private HumanDuration() {}
 
     /** {@code d} as kubectl prints an age; {@code <invalid>} for more than a second in the future. */
     public static String of(Duration d) {

@@ -1,17 +1,16 @@
 package io.lahar.core.admission;
 
-import io.lahar.core.api.Manifests;
-import io.lahar.core.api.PodGroup;
-import io.lahar.core.api.PriorityClass;
-import io.lahar.core.api.Queue;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static io.lahar.core.admission.Fixtures.assertAccepted;
 import static io.lahar.core.admission.Fixtures.assertRejected;
 import static io.lahar.core.admission.Fixtures.queue;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lahar.core.api.Manifests;
+import io.lahar.core.api.PodGroup;
+import io.lahar.core.api.PriorityClass;
+import io.lahar.core.api.Queue;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class ContextAndOtherKindsTest {
 
@@ -45,34 +44,53 @@ class ContextAndOtherKindsTest {
 
     @Test
     void podGroupsDefaultToTheDefaultQueueAndNeedAnOpenLeaf() {
-        PodGroup pg = Manifests.read("apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: pg}\n"
-                + "spec: {minMember: 2}\n", PodGroup.class);
-        assertThat(assertAccepted(PodGroupAdmission.create(pg, AdmissionContext.freshInstall())).spec().queue()).isEqualTo("default");
-        PodGroup bad = Manifests.read("apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: pg}\n"
-                + "spec: {minMember: -1, queue: root}\n", PodGroup.class);
-        assertRejected(PodGroupAdmission.create(bad, AdmissionContext.freshInstall()),
-                "spec.minMember: must be >= 0", "spec.queue: can not submit podgroup to root queue");
+        PodGroup pg = Manifests.read(
+                "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: pg}\n"
+                        + "spec: {minMember: 2}\n",
+                PodGroup.class);
+        assertThat(assertAccepted(PodGroupAdmission.create(pg, AdmissionContext.freshInstall()))
+                        .spec()
+                        .queue())
+                .isEqualTo("default");
+        PodGroup bad = Manifests.read(
+                "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: pg}\n"
+                        + "spec: {minMember: -1, queue: root}\n",
+                PodGroup.class);
+        assertRejected(
+                PodGroupAdmission.create(bad, AdmissionContext.freshInstall()),
+                "spec.minMember: must be >= 0",
+                "spec.queue: can not submit podgroup to root queue");
     }
 
     @Test
     void priorityClasses() {
-        PriorityClass tooHigh = Manifests.read("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\n"
-                + "value: 2000000000\npreemptionPolicy: Sometimes\n", PriorityClass.class);
-        assertRejected(PriorityClassAdmission.create(tooHigh, AdmissionContext.empty()),
+        PriorityClass tooHigh = Manifests.read(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\n"
+                        + "value: 2000000000\npreemptionPolicy: Sometimes\n",
+                PriorityClass.class);
+        assertRejected(
+                PriorityClassAdmission.create(tooHigh, AdmissionContext.empty()),
                 "value: must be no greater than 1000000000",
                 "preemptionPolicy: unsupported value \"Sometimes\": supported values: \"PreemptLowerPriority\", \"Never\"");
-        PriorityClass ok = Manifests.read("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\nvalue: 10\n",
+        PriorityClass ok = Manifests.read(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\nvalue: 10\n",
                 PriorityClass.class);
         assertAccepted(PriorityClassAdmission.create(ok, AdmissionContext.empty()));
-        PriorityClass changed = Manifests.read("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\nvalue: 11\n",
+        PriorityClass changed = Manifests.read(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\nvalue: 11\n",
                 PriorityClass.class);
-        assertRejected(PriorityClassAdmission.update(ok, changed, AdmissionContext.empty()), "value: field is immutable");
+        assertRejected(
+                PriorityClassAdmission.update(ok, changed, AdmissionContext.empty()), "value: field is immutable");
     }
 
     @Test
     void updatesMayNotChangeTheKind() {
-        assertRejected(Admission.update(AdmissionContext.openQueue("q", "root"), Fixtures.job("q", Fixtures.ONE_TASK),
-                AdmissionContext.freshInstall()), "kind: may not be changed on update (was Queue, now Job)");
+        assertRejected(
+                Admission.update(
+                        AdmissionContext.openQueue("q", "root"),
+                        Fixtures.job("q", Fixtures.ONE_TASK),
+                        AdmissionContext.freshInstall()),
+                "kind: may not be changed on update (was Queue, now Job)");
     }
 
     @Test

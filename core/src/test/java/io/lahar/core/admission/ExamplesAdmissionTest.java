@@ -1,17 +1,16 @@
 package io.lahar.core.admission;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Job;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.Manifests;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The seed examples are accepted in a fresh install, with Volcano's defaults. */
 class ExamplesAdmissionTest {
@@ -24,8 +23,16 @@ class ExamplesAdmissionTest {
     void everySeedExampleIsAccepted() throws IOException {
         AdmissionContext ctx = AdmissionContext.freshInstall();
         List<Manifest> admitted = new ArrayList<>();
-        for (String file : List.of("priority-classes.yaml", "queues.yaml", "jobflow-templates.yaml", "jobflow.yaml",
-                "tf-job.yaml", "spark-job.yaml", "mpi-job.yaml", "tf-dist-mnist.yaml", "mpi-pi.yaml")) {
+        for (String file : List.of(
+                "priority-classes.yaml",
+                "queues.yaml",
+                "jobflow-templates.yaml",
+                "jobflow.yaml",
+                "tf-job.yaml",
+                "spark-job.yaml",
+                "mpi-job.yaml",
+                "tf-dist-mnist.yaml",
+                "mpi-pi.yaml")) {
             for (Manifest m : read(file)) {
                 AdmissionResult<Manifest> r = Admission.create(m, ctx);
                 assertThat(r.violations()).as(file + " " + m.name()).isEmpty();
@@ -38,7 +45,8 @@ class ExamplesAdmissionTest {
 
     @Test
     void sparkJobKeepsItsGangOfThree() throws IOException {
-        Job spark = (Job) Admission.create(read("spark-job.yaml").get(0), AdmissionContext.freshInstall()).object();
+        Job spark = (Job) Admission.create(read("spark-job.yaml").get(0), AdmissionContext.freshInstall())
+                .object();
         assertThat(spark.spec().minAvailable()).isEqualTo(3);
         assertThat(spark.spec().queue()).isEqualTo("default");
         assertThat(spark.spec().tasks().get(1).minAvailable()).isEqualTo(5);
@@ -46,8 +54,15 @@ class ExamplesAdmissionTest {
 
     @Test
     void defaultsShowInTheYaml() throws IOException {
-        Job tf = (Job) Admission.create(read("tf-job.yaml").get(0), AdmissionContext.freshInstall()).object();
+        Job tf = (Job) Admission.create(read("tf-job.yaml").get(0), AdmissionContext.freshInstall())
+                .object();
         String yaml = Manifests.toYaml(tf);
-        assertThat(yaml).contains("queue: default", "schedulerName: volcano", "maxRetry: 3", "minAvailable: 6", "minAvailable: 5");
+        assertThat(yaml)
+                .contains(
+                        "queue: default",
+                        "schedulerName: volcano",
+                        "maxRetry: 3",
+                        "minAvailable: 6",
+                        "minAvailable: 5");
     }
 }

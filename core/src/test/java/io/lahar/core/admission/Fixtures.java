@@ -1,26 +1,26 @@
 package io.lahar.core.admission;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.api.Queue;
-
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Small YAML builders and assertions for admission tests. */
 final class Fixtures {
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /** A Job named {@code name} whose spec is the given YAML (indented by two spaces under spec:). */
     static Job job(String name, String specYaml) {
-        return Manifests.read("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata:\n  name: " + name
-                + "\nspec:\n" + indent(specYaml), Job.class);
+        return Manifests.read(
+                "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata:\n  name: " + name + "\nspec:\n"
+                        + indent(specYaml),
+                Job.class);
     }
 
     static Job job(String specYaml) {
@@ -28,13 +28,17 @@ final class Fixtures {
     }
 
     static JobTemplate template(String name, String specYaml) {
-        return Manifests.read("apiVersion: flow.volcano.sh/v1alpha1\nkind: JobTemplate\nmetadata:\n  name: " + name
-                + "\nspec:\n" + indent(specYaml), JobTemplate.class);
+        return Manifests.read(
+                "apiVersion: flow.volcano.sh/v1alpha1\nkind: JobTemplate\nmetadata:\n  name: " + name + "\nspec:\n"
+                        + indent(specYaml),
+                JobTemplate.class);
     }
 
     static JobFlow flow(String name, String specYaml) {
-        return Manifests.read("apiVersion: flow.volcano.sh/v1alpha1\nkind: JobFlow\nmetadata:\n  name: " + name
-                + "\n  namespace: default\nspec:\n" + indent(specYaml), JobFlow.class);
+        return Manifests.read(
+                "apiVersion: flow.volcano.sh/v1alpha1\nkind: JobFlow\nmetadata:\n  name: " + name
+                        + "\n  namespace: default\nspec:\n" + indent(specYaml),
+                JobFlow.class);
     }
 
     static Queue queue(String yaml) {

@@ -1,17 +1,5 @@
 package io.lahar.core.admission;
 
-import io.lahar.core.api.DependsOn;
-import io.lahar.core.api.JobFlow;
-import io.lahar.core.api.JobFlowPhase;
-import io.lahar.core.api.JobTemplate;
-import io.lahar.core.api.Manifests;
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
 import static io.lahar.core.admission.Fixtures.ONE_TASK;
 import static io.lahar.core.admission.Fixtures.assertAccepted;
 import static io.lahar.core.admission.Fixtures.assertRejected;
@@ -20,6 +8,17 @@ import static io.lahar.core.admission.Fixtures.messages;
 import static io.lahar.core.admission.Fixtures.task;
 import static io.lahar.core.admission.Fixtures.template;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lahar.core.api.DependsOn;
+import io.lahar.core.api.JobFlow;
+import io.lahar.core.api.JobFlowPhase;
+import io.lahar.core.api.JobTemplate;
+import io.lahar.core.api.Manifests;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class JobFlowAdmissionTest {
 
@@ -40,14 +39,19 @@ class JobFlowAdmissionTest {
 
     @Test
     void jobRetainPolicyDefaultsToRetain() {
-        assertThat(assertAccepted(admit(flow("f", "flows:\n- name: a\n"))).spec().jobRetainPolicy()).isEqualTo("retain");
-        assertRejected(admit(flow("f", "jobRetainPolicy: keep\nflows:\n- name: a\n")),
+        assertThat(assertAccepted(admit(flow("f", "flows:\n- name: a\n")))
+                        .spec()
+                        .jobRetainPolicy())
+                .isEqualTo("retain");
+        assertRejected(
+                admit(flow("f", "jobRetainPolicy: keep\nflows:\n- name: a\n")),
                 "spec.jobRetainPolicy: unsupported value \"keep\": supported values: \"retain\", \"delete\"");
     }
 
     @Test
     void duplicateFlowName() {
-        assertRejected(admit(flow("f", "flows:\n- name: a\n- name: b\n  dependsOn: {targets: [a]}\n- name: a\n")),
+        assertRejected(
+                admit(flow("f", "flows:\n- name: a\n- name: b\n  dependsOn: {targets: [a]}\n- name: a\n")),
                 "spec.flows[2].name: duplicate flow name \"a\"");
     }
 
@@ -64,19 +68,22 @@ class JobFlowAdmissionTest {
                 - name: d
                   dependsOn: {targets: [c]}
                 """));
-        assertThat(messages(r)).containsExactly(
-                "spec.flows: jobflow flows do not form a directed acyclic graph (DAG): b -> c -> d -> b");
+        assertThat(messages(r))
+                .containsExactly(
+                        "spec.flows: jobflow flows do not form a directed acyclic graph (DAG): b -> c -> d -> b");
     }
 
     @Test
     void selfDependencyIsACycle() {
-        assertRejected(admit(flow("f", "flows:\n- name: a\n  dependsOn: {targets: [a]}\n")),
+        assertRejected(
+                admit(flow("f", "flows:\n- name: a\n  dependsOn: {targets: [a]}\n")),
                 "spec.flows: jobflow flows do not form a directed acyclic graph (DAG): a -> a");
     }
 
     @Test
     void targetsMustNameFlowsOfThisFlow() {
-        assertRejected(admit(flow("f", "flows:\n- name: a\n  dependsOn: {targets: [x]}\n")),
+        assertRejected(
+                admit(flow("f", "flows:\n- name: a\n  dependsOn: {targets: [x]}\n")),
                 "spec.flows[0].dependsOn.targets[0]: flow \"x\" not found in this jobflow");
     }
 
@@ -94,11 +101,12 @@ class JobFlowAdmissionTest {
                       tcpSocketList: [{port: 22}]
                       taskStatusList: [{taskName: web}]
                 """));
-        assertThat(messages(r)).containsExactly(
-                "spec.flows[1].dependsOn.strategy: unsupported value \"most\": supported values: \"all\", \"any\"",
-                "spec.flows[1].dependsOn.probe.httpGetList[0].port: must be between 1 and 65535, inclusive",
-                "spec.flows[1].dependsOn.probe.tcpSocketList[0].taskName: required",
-                "spec.flows[1].dependsOn.probe.taskStatusList[0].phase: required");
+        assertThat(messages(r))
+                .containsExactly(
+                        "spec.flows[1].dependsOn.strategy: unsupported value \"most\": supported values: \"all\", \"any\"",
+                        "spec.flows[1].dependsOn.probe.httpGetList[0].port: must be between 1 and 65535, inclusive",
+                        "spec.flows[1].dependsOn.probe.tcpSocketList[0].taskName: required",
+                        "spec.flows[1].dependsOn.probe.taskStatusList[0].phase: required");
     }
 
     @Test
@@ -119,18 +127,21 @@ class JobFlowAdmissionTest {
                   retry: {maxRetries: -1, backoff: {base: 1m, cap: 10s}}
                   when: {phases: [Running]}
                 """));
-        assertThat(messages(r)).containsExactly(
-                "spec.flows[0].retry.maxRetries: must be >= 0",
-                "spec.flows[0].retry.backoff.cap: must not be less than base (1m)",
-                "spec.flows[0].when.phases[0]: unsupported value \"Running\": supported values: \"Completed\", \"Failed\", \"Terminated\", \"Aborted\"",
-                "spec.flows[0].when: requires dependsOn.targets: it is a condition on the targets' phases");
-        assertRejected(admit(flow("f", "flows:\n- name: a\n  retry: {maxRetries: 1, backoff: {base: soon}}\n")),
+        assertThat(messages(r))
+                .containsExactly(
+                        "spec.flows[0].retry.maxRetries: must be >= 0",
+                        "spec.flows[0].retry.backoff.cap: must not be less than base (1m)",
+                        "spec.flows[0].when.phases[0]: unsupported value \"Running\": supported values: \"Completed\", \"Failed\", \"Terminated\", \"Aborted\"",
+                        "spec.flows[0].when: requires dependsOn.targets: it is a condition on the targets' phases");
+        assertRejected(
+                admit(flow("f", "flows:\n- name: a\n  retry: {maxRetries: 1, backoff: {base: soon}}\n")),
                 "spec.flows[0].retry.backoff.base: invalid duration \"soon\" (e.g. \"10s\", \"5m\")");
     }
 
     @Test
     void patchTasksAreMatchedByName() {
-        assertRejected(admit(flow("f", "flows:\n- name: a\n  patch: {spec: {tasks: [{replicas: 2}]}}\n")),
+        assertRejected(
+                admit(flow("f", "flows:\n- name: a\n  patch: {spec: {tasks: [{replicas: 2}]}}\n")),
                 "spec.flows[0].patch.spec.tasks[0].name: required: patched tasks are matched to the template's by name");
     }
 
@@ -143,7 +154,8 @@ class JobFlowAdmissionTest {
     @Test
     void anUnfinishedFlowCanNotBeDeleted() {
         JobFlow running = flow("f", "flows:\n- name: a\n").withStatus(status(JobFlowPhase.Running));
-        assertRejected(JobFlowAdmission.delete(running, FRESH),
+        assertRejected(
+                JobFlowAdmission.delete(running, FRESH),
                 "metadata.name: jobflow \"f\" is not finished (phase Running) and can not be deleted");
         assertAccepted(JobFlowAdmission.delete(running.withStatus(status(JobFlowPhase.Succeed)), FRESH));
     }
@@ -153,7 +165,8 @@ class JobFlowAdmissionTest {
         JobTemplate a = template("a", ONE_TASK);
         JobFlow pending = flow("f", "flows:\n- name: a\n");
         AdmissionContext ctx = FRESH.with(a).with(pending);
-        assertRejected(JobTemplateAdmission.delete(a, ctx),
+        assertRejected(
+                JobTemplateAdmission.delete(a, ctx),
                 "metadata.name: jobtemplate \"a\" is used by unfinished jobflow \"f\" (phase Pending) and can not be deleted");
         AdmissionContext done = FRESH.with(a).with(pending.withStatus(status(JobFlowPhase.Failed)));
         assertAccepted(JobTemplateAdmission.delete(a, done));
@@ -161,14 +174,23 @@ class JobFlowAdmissionTest {
 
     @Test
     void templatesAreValidatedLikeJobsButStoredAsWritten() {
-        assertRejected(JobTemplateAdmission.create(template("t", "tasks:\n" + task("w", 1) + task("w", 1)), FRESH),
+        assertRejected(
+                JobTemplateAdmission.create(template("t", "tasks:\n" + task("w", 1) + task("w", 1)), FRESH),
                 "spec.tasks[1].name: duplicate task name \"w\"");
         JobTemplate t = assertAccepted(JobTemplateAdmission.create(template("t", ONE_TASK), FRESH));
         assertThat(t.spec().queue()).isNull();
     }
 
     static JobFlow.JobFlowStatus status(JobFlowPhase phase) {
-        return new JobFlow.JobFlowStatus(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-                null, new JobFlow.State(phase));
+        return new JobFlow.JobFlowStatus(
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                null,
+                new JobFlow.State(phase));
     }
 }

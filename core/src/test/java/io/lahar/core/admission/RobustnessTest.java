@@ -1,5 +1,8 @@
 package io.lahar.core.admission;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -7,8 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
 
 /**
  * Bad input never crashes: randomly damaged manifests (fields removed, nulled, retyped, list
@@ -28,15 +27,26 @@ import static org.assertj.core.api.Assertions.fail;
 class RobustnessTest {
 
     static final JsonNodeFactory F = JsonNodeFactory.instance;
-    static final JsonNode[] REPLACEMENTS = {F.nullNode(), F.textNode(""), F.textNode("x"), F.numberNode(-1),
-            F.numberNode(0), F.booleanNode(true), F.arrayNode(), F.objectNode(), F.arrayNode().addNull(),
-            F.textNode("*"), F.numberNode(70000)};
+    static final JsonNode[] REPLACEMENTS = {
+        F.nullNode(),
+        F.textNode(""),
+        F.textNode("x"),
+        F.numberNode(-1),
+        F.numberNode(0),
+        F.booleanNode(true),
+        F.arrayNode(),
+        F.objectNode(),
+        F.arrayNode().addNull(),
+        F.textNode("*"),
+        F.numberNode(70000)
+    };
 
     @Test
     void damagedManifestsNeverCrashAdmission() throws IOException {
         List<JsonNode> seeds = new ArrayList<>();
         try (Stream<Path> files = Files.list(Path.of("..", "examples"))) {
-            for (Path p : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path p :
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 seeds.addAll(Manifests.readTrees(Files.readString(p)));
             }
         }
@@ -62,7 +72,8 @@ class RobustnessTest {
                             .isEqualTo(Manifests.toJson(r.object()));
                     admitted++;
                 } else {
-                    assertThat(r.violations()).allSatisfy(v -> assertThat(v.path()).isNotBlank());
+                    assertThat(r.violations())
+                            .allSatisfy(v -> assertThat(v.path()).isNotBlank());
                 }
                 Admission.update(m, m, ctx);
                 Admission.delete(m, ctx.with(m));

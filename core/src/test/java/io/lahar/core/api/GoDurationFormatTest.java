@@ -1,12 +1,10 @@
 package io.lahar.core.api;
 
-import io.lahar.core.api.GoDuration;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class GoDurationFormatTest {
 

@@ -1,12 +1,11 @@
 package io.lahar.core.api;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class GoDurationTest {
 
@@ -16,7 +15,8 @@ class GoDurationTest {
         assertThat(GoDuration.parse("1m30s")).contains(Duration.ofSeconds(90));
         assertThat(GoDuration.parse("1.5h")).contains(Duration.ofMinutes(90));
         assertThat(GoDuration.parse("300ms")).contains(Duration.ofMillis(300));
-        assertThat(GoDuration.parse("2h45m0.5s")).contains(Duration.ofHours(2).plusMinutes(45).plusMillis(500));
+        assertThat(GoDuration.parse("2h45m0.5s"))
+                .contains(Duration.ofHours(2).plusMinutes(45).plusMillis(500));
         assertThat(GoDuration.parse("-1.5s")).contains(Duration.ofMillis(-1500));
         assertThat(GoDuration.parse(".5s")).contains(Duration.ofMillis(500));
         assertThat(GoDuration.parse("1.s")).contains(Duration.ofSeconds(1));
@@ -34,8 +34,30 @@ class GoDurationTest {
     void theCommonCaseAnswersAsTheGeneralParserDoes() {
         // Random texts over the grammar's pieces and some that break it: where the fast path answers,
         // it must be the exact sum the general path computes; where it does not, the general path decides.
-        String[] pieces = {"0", "1", "9", "12", "999999999", "9223372036854775807", "123456789012345678", ".", ".5",
-                ".000000001", "1.", "ns", "us", "µs", "ms", "s", "m", "h", "-", "+", "x", " "};
+        String[] pieces = {
+            "0",
+            "1",
+            "9",
+            "12",
+            "999999999",
+            "9223372036854775807",
+            "123456789012345678",
+            ".",
+            ".5",
+            ".000000001",
+            "1.",
+            "ns",
+            "us",
+            "µs",
+            "ms",
+            "s",
+            "m",
+            "h",
+            "-",
+            "+",
+            "x",
+            " "
+        };
         Random random = new Random(11);
         int answered = 0;
         for (int run = 0; run < 200_000; run++) {

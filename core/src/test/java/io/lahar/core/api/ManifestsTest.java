@@ -1,19 +1,17 @@
 package io.lahar.core.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lahar.core.resource.Quantity;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ManifestsTest {
 
@@ -21,9 +19,12 @@ class ManifestsTest {
 
     static Stream<Path> exampleFiles() throws IOException {
         try (Stream<Path> files = Files.list(EXAMPLES)) {
-            return files.filter(p -> p.toString().endsWith(".yaml"))
+            return files
+                    .filter(p -> p.toString().endsWith(".yaml"))
                     .filter(p -> !p.getFileName().toString().startsWith("invalid-"))
-                    .sorted().toList().stream();
+                    .sorted()
+                    .toList()
+                    .stream();
         }
     }
 
@@ -50,14 +51,16 @@ class ManifestsTest {
         LifecyclePolicy p = job.spec().policies().get(0);
         assertThat(p.eventValues()).containsExactly(Event.ANY);
         assertThat(p.actionValue()).contains(Action.RESTART_JOB);
-        assertThat(job.spec().tasks().get(1).pod().containers()).singleElement()
+        assertThat(job.spec().tasks().get(1).pod().containers())
+                .singleElement()
                 .satisfies(c -> assertThat(c.image()).contains("worker-img"));
     }
 
     @Test
     void readsEveryKindOfTheSeeds() throws IOException {
         assertThat(Manifests.readAll(Files.readString(EXAMPLES.resolve("jobflow-templates.yaml"))))
-                .hasSize(5).allMatch(m -> m instanceof JobTemplate);
+                .hasSize(5)
+                .allMatch(m -> m instanceof JobTemplate);
         JobFlow flow = Manifests.read(Files.readString(EXAMPLES.resolve("jobflow.yaml")), JobFlow.class);
         assertThat(flow.spec().jobRetainPolicy()).isEqualTo("delete");
         assertThat(flow.spec().flows().get(4).dependsOn().targets()).containsExactly("c", "d");
@@ -66,7 +69,8 @@ class ManifestsTest {
         assertThat(high.spec().weight()).isEqualTo(3);
         assertThat(high.spec().capability()).containsEntry("cpu", "8");
         assertThat(((Queue) queues.get(1)).spec().reclaimable()).isFalse();
-        PriorityClass pc = Manifests.read(Files.readString(EXAMPLES.resolve("priority-classes.yaml")), PriorityClass.class);
+        PriorityClass pc =
+                Manifests.read(Files.readString(EXAMPLES.resolve("priority-classes.yaml")), PriorityClass.class);
         assertThat(pc.value()).isEqualTo(100);
     }
 
@@ -81,8 +85,12 @@ class ManifestsTest {
 
     @Test
     void writesStableYamlWithoutNulls() {
-        String yaml = Manifests.toYaml(new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named("q"),
-                new Queue.QueueSpec(2, null, true, null, null, null, null, null, null, null, null), null));
+        String yaml = Manifests.toYaml(new Queue(
+                Queue.API_VERSION,
+                Queue.KIND,
+                ObjectMeta.named("q"),
+                new Queue.QueueSpec(2, null, true, null, null, null, null, null, null, null, null),
+                null));
         assertThat(yaml).isEqualTo("""
                 apiVersion: scheduling.volcano.sh/v1beta1
                 kind: Queue
@@ -96,16 +104,33 @@ class ManifestsTest {
 
     @Test
     void starEventIsQuotedSoItReadsBack() {
-        Job job = new Job(Job.API_VERSION, Job.KIND, ObjectMeta.named("j"),
-                new JobSpec(null, null, null, null, List.of(LifecyclePolicy.onEvent(Event.ANY, Action.RESTART_JOB)),
-                        null, null, null, null, null, null, null, null), null);
+        Job job = new Job(
+                Job.API_VERSION,
+                Job.KIND,
+                ObjectMeta.named("j"),
+                new JobSpec(
+                        null,
+                        null,
+                        null,
+                        null,
+                        List.of(LifecyclePolicy.onEvent(Event.ANY, Action.RESTART_JOB)),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null),
+                null);
         assertThat(Manifests.read(Manifests.toYaml(job))).isEqualTo(job);
     }
 
     @Test
     void stringsThatLookLikeNumbersOrBooleansStayStrings() {
         java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
-        for (String v : List.of("yes", "null", "1.5", "0x1F", "~", "true", "", "1e3", "on", "012", "y", "8", "1:30", ".inf")) {
+        for (String v :
+                List.of("yes", "null", "1.5", "0x1F", "~", "true", "", "1e3", "on", "012", "y", "8", "1:30", ".inf")) {
             labels.put("k" + labels.size(), v);
         }
         Queue q = new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named("q").withLabels(labels), null, null);
@@ -116,8 +141,11 @@ class ManifestsTest {
 
     @Test
     void readsJsonAndMultiDocumentYamlAndLists() {
-        assertThat(Manifests.readAll("{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\",\"metadata\":{\"name\":\"a\"}}"))
-                .singleElement().isInstanceOf(Queue.class);
+        assertThat(
+                        Manifests.readAll(
+                                "{\"apiVersion\":\"scheduling.volcano.sh/v1beta1\",\"kind\":\"Queue\",\"metadata\":{\"name\":\"a\"}}"))
+                .singleElement()
+                .isInstanceOf(Queue.class);
         assertThat(Manifests.readAll("""
                 ---
                 apiVersion: scheduling.volcano.sh/v1beta1
@@ -153,9 +181,11 @@ class ManifestsTest {
                   tasks:
                   - name: a
                     replicas: many
-                """)).isInstanceOf(ManifestException.class)
+                """))
+                .isInstanceOf(ManifestException.class)
                 .hasMessage("cannot read Job \"j\": spec.tasks[0].replicas: must be an integer");
-        assertThatThrownBy(() -> Manifests.readAll("a: [b\n")).isInstanceOf(ManifestException.class)
+        assertThatThrownBy(() -> Manifests.readAll("a: [b\n"))
+                .isInstanceOf(ManifestException.class)
                 .hasMessageStartingWith("cannot parse");
     }
 

@@ -1,20 +1,19 @@
 package io.lahar.core.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * YAML read as YAML: anchors and aliases expanded (with the limits that stop a "billion laughs"),
@@ -53,8 +52,17 @@ class YamlAsYamlTest {
     @Test
     void anAliasIsTheNodeItsAnchorNames() {
         Job job = Manifests.read(JOB, Job.class);
-        assertThat(job.spec().tasks().get(1).template()).isEqualTo(job.spec().tasks().get(0).template());
-        assertThat(job.spec().tasks().get(2).pod().containers().getFirst().node().path("args").toString())
+        assertThat(job.spec().tasks().get(1).template())
+                .isEqualTo(job.spec().tasks().get(0).template());
+        assertThat(job.spec()
+                        .tasks()
+                        .get(2)
+                        .pod()
+                        .containers()
+                        .getFirst()
+                        .node()
+                        .path("args")
+                        .toString())
                 .isEqualTo("[\"--port\",\"2222\"]");
     }
 
@@ -83,12 +91,13 @@ class YamlAsYamlTest {
                 two:
                   <<: [*m, *d]
                 """).getFirst();
-        assertThat(doc.path("one").toString()).isEqualTo(
-                "{\"name\":\"c\",\"image\":\"mine\",\"imagePullPolicy\":\"IfNotPresent\"}");
+        assertThat(doc.path("one").toString())
+                .isEqualTo("{\"name\":\"c\",\"image\":\"mine\",\"imagePullPolicy\":\"IfNotPresent\"}");
         // The first mapping of the list wins over the later ones.
         assertThat(doc.path("two").path("image").asText()).isEqualTo("other");
         assertThat(doc.path("two").path("imagePullPolicy").asText()).isEqualTo("IfNotPresent");
-        assertThatThrownBy(() -> Manifests.readTrees("a:\n  <<: 3\n")).isInstanceOf(ManifestException.class)
+        assertThatThrownBy(() -> Manifests.readTrees("a:\n  <<: 3\n"))
+                .isInstanceOf(ManifestException.class)
                 .hasMessageContaining("<<: a merge key takes a mapping or a list of mappings, found number");
     }
 
@@ -96,20 +105,23 @@ class YamlAsYamlTest {
     void anchorsBelongToTheirDocument() {
         List<JsonNode> docs = Manifests.readTrees("a: &x 1\nb: *x\n---\na: &x 2\nb: *x\n");
         assertThat(docs).extracting(d -> d.path("b").asInt()).containsExactly(1, 2);
-        assertThatThrownBy(() -> Manifests.readTrees("a: &x 1\n---\nb: *x\n")).isInstanceOf(ManifestException.class)
+        assertThatThrownBy(() -> Manifests.readTrees("a: &x 1\n---\nb: *x\n"))
+                .isInstanceOf(ManifestException.class)
                 .hasMessageContaining("alias *x names no anchor before it (&x)");
     }
 
     @Test
     void aRecursiveAliasIsRefused() {
-        assertThatThrownBy(() -> Manifests.readTrees("a: &x\n  b: *x\n")).isInstanceOf(ManifestException.class)
+        assertThatThrownBy(() -> Manifests.readTrees("a: &x\n  b: *x\n"))
+                .isInstanceOf(ManifestException.class)
                 .hasMessageContaining("alias *x is inside the node it names");
     }
 
     @Test
     void billionLaughsIsRefusedByTheAliasCount() {
         // The classic: nine levels of nine aliases each, 9^9 strings once expanded.
-        StringBuilder yaml = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        StringBuilder yaml =
+                new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
         char previous = 'a';
         for (char c = 'b'; c <= 'i'; c++) {
             yaml.append(c).append(": &").append(c).append(" [");
@@ -119,7 +131,8 @@ class YamlAsYamlTest {
             yaml.append("]\n");
             previous = c;
         }
-        assertThatThrownBy(() -> Manifests.readTrees(yaml.toString())).isInstanceOf(ManifestException.class)
+        assertThatThrownBy(() -> Manifests.readTrees(yaml.toString()))
+                .isInstanceOf(ManifestException.class)
                 .hasMessageContaining("refused as a possible \"billion laughs\"");
     }
 
@@ -127,11 +140,15 @@ class YamlAsYamlTest {
     void moreThanFiftyAliasesOfCollectionsAreRefused() {
         String fifty = "a: &a [1]\nb: [" + "*a,".repeat(49) + "*a]\n";
         assertThat(Manifests.readTrees(fifty).getFirst().path("b")).hasSize(50);
-        assertThatThrownBy(() -> Manifests.readTrees(fifty.replace("[*a,", "[*a,*a,"))).isInstanceOf(ManifestException.class)
+        assertThatThrownBy(() -> Manifests.readTrees(fifty.replace("[*a,", "[*a,*a,")))
+                .isInstanceOf(ManifestException.class)
                 .hasMessageContaining("more than 50 aliases of mappings or sequences in one document"
                         + " (SnakeYAML's maxAliasesForCollections): refused as a possible \"billion laughs\"");
         // Aliases of scalars cost no more than the scalar: not counted.
-        assertThat(Manifests.readTrees("s: &s x\nb: [" + "*s,".repeat(199) + "*s]\n").getFirst().path("b")).hasSize(200);
+        assertThat(Manifests.readTrees("s: &s x\nb: [" + "*s,".repeat(199) + "*s]\n")
+                        .getFirst()
+                        .path("b"))
+                .hasSize(200);
     }
 
     @Test
@@ -139,10 +156,18 @@ class YamlAsYamlTest {
         // Two aliases a level, 24 levels: within the alias count, 2^24 nodes once expanded.
         StringBuilder yaml = new StringBuilder("l0: &l0 [x, x]\n");
         for (int i = 1; i <= 24; i++) {
-            yaml.append("l").append(i).append(": &l").append(i).append(" [*l").append(i - 1).append(", *l").append(i - 1)
+            yaml.append("l")
+                    .append(i)
+                    .append(": &l")
+                    .append(i)
+                    .append(" [*l")
+                    .append(i - 1)
+                    .append(", *l")
+                    .append(i - 1)
                     .append("]\n");
         }
-        assertThatThrownBy(() -> Manifests.readTrees(yaml.toString())).isInstanceOf(ManifestException.class)
+        assertThatThrownBy(() -> Manifests.readTrees(yaml.toString()))
+                .isInstanceOf(ManifestException.class)
                 .hasMessageContaining("aliases expand the document by more than 100000 nodes: refused as a possible"
                         + " \"billion laughs\"");
     }
@@ -150,17 +175,22 @@ class YamlAsYamlTest {
     @Test
     void aDocumentOverThreeMebibytesIsRefused() {
         String big = "a: \"" + "x".repeat(Manifests.MAX_DOCUMENT_CODE_POINTS) + "\"\n";
-        assertThatThrownBy(() -> Manifests.readTrees(big)).isInstanceOf(ManifestException.class)
+        assertThatThrownBy(() -> Manifests.readTrees(big))
+                .isInstanceOf(ManifestException.class)
                 .hasMessageContaining("3145728");
-        assertThatThrownBy(() -> Manifests.readTrees("{\"a\":\"" + "x".repeat(Manifests.MAX_DOCUMENT_CODE_POINTS) + "\"}"))
-                .isInstanceOf(ManifestException.class).hasMessageContaining("over the limit of 3145728");
+        assertThatThrownBy(
+                        () -> Manifests.readTrees("{\"a\":\"" + "x".repeat(Manifests.MAX_DOCUMENT_CODE_POINTS) + "\"}"))
+                .isInstanceOf(ManifestException.class)
+                .hasMessageContaining("over the limit of 3145728");
     }
 
     static List<Path> examples() throws IOException {
         List<Path> out = new ArrayList<>();
         for (Path dir : List.of(Path.of("..", "examples"), Path.of("..", "examples", "demo"))) {
             try (var files = Files.list(dir)) {
-                out.addAll(files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList());
+                out.addAll(files.filter(p -> p.toString().endsWith(".yaml"))
+                        .sorted()
+                        .toList());
             }
         }
         return out;
@@ -172,24 +202,32 @@ class YamlAsYamlTest {
     void aDocumentWithoutAliasesReadsAsPlainJacksonReadsIt(Path file) throws IOException {
         String text = Files.readString(file);
         List<JsonNode> plain = new ArrayList<>();
-        try (MappingIterator<JsonNode> it = new YAMLMapper().readerFor(JsonNode.class).readValues(text)) {
+        try (MappingIterator<JsonNode> it =
+                new YAMLMapper().readerFor(JsonNode.class).readValues(text)) {
             while (it.hasNextValue()) {
                 plain.add(it.nextValue());
             }
         }
-        assertThat(Manifests.readTrees(text)).isEqualTo(plain.stream()
-                .filter(d -> d != null && !d.isNull() && !d.isMissingNode())
-                .flatMap(d -> d.path("kind").asText().equals("List") ? toList(d.path("items")).stream() : List.of(d).stream())
-                .toList());
+        assertThat(Manifests.readTrees(text))
+                .isEqualTo(plain.stream()
+                        .filter(d -> d != null && !d.isNull() && !d.isMissingNode())
+                        .flatMap(d -> d.path("kind").asText().equals("List")
+                                ? toList(d.path("items")).stream()
+                                : List.of(d).stream())
+                        .toList());
         // And no example has a field Lahar would drop.
-        assertThat(Manifests.readAllWithWarnings(text)).allSatisfy(r -> assertThat(r.warnings()).isEmpty());
+        assertThat(Manifests.readAllWithWarnings(text))
+                .allSatisfy(r -> assertThat(r.warnings()).isEmpty());
     }
 
     @Test
     void scalarsKeepTheirTypesThroughAliases() throws IOException {
         String scalars = "[yes, no, on, 0x1F, 010, 1_000, 1e3, ~, null, Null, '12', 12, 1.5, true, False]";
         JsonNode plain = new YAMLMapper().readTree("a: " + scalars);
-        assertThat(Manifests.readTrees("a: &s " + scalars + "\nb: *s\n").getFirst().path("b")).isEqualTo(plain.path("a"));
+        assertThat(Manifests.readTrees("a: &s " + scalars + "\nb: *s\n")
+                        .getFirst()
+                        .path("b"))
+                .isEqualTo(plain.path("a"));
     }
 
     private static List<JsonNode> toList(JsonNode array) {
@@ -221,12 +259,23 @@ class YamlAsYamlTest {
                       action: RestartJob
                       when: later
                 """);
-        assertThat(r.warnings()).containsExactlyInAnyOrder("unknown field \"metadata.colour\"", "unknown field \"specs\"",
-                "unknown field \"spec.minAvailabel\"", "unknown field \"spec.extra\"",
-                "unknown field \"spec.tasks[0].replica\"", "unknown field \"spec.tasks[0].policies[0].when\"");
+        assertThat(r.warnings())
+                .containsExactlyInAnyOrder(
+                        "unknown field \"metadata.colour\"",
+                        "unknown field \"specs\"",
+                        "unknown field \"spec.minAvailabel\"",
+                        "unknown field \"spec.extra\"",
+                        "unknown field \"spec.tasks[0].replica\"",
+                        "unknown field \"spec.tasks[0].policies[0].when\"");
         Job job = (Job) r.manifest();
         assertThat(job.spec().tasks().getFirst().replicas()).isNull();
-        assertThat(job.spec().tasks().getFirst().template().path("spec").path("notAPodField").asText())
+        assertThat(job.spec()
+                        .tasks()
+                        .getFirst()
+                        .template()
+                        .path("spec")
+                        .path("notAPodField")
+                        .asText())
                 .isEqualTo("kept for Kubernetes to judge");
         assertThat(Manifests.readWithWarnings(Manifests.toJson(job)).warnings()).isEmpty();
     }

@@ -1,15 +1,14 @@
 package io.lahar.core.command;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Action;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class CommandStepTest {
 
@@ -31,7 +30,8 @@ class CommandStepTest {
 
     @Test
     void anAcceptedSubmitEntersTheEngineAndIsRemembered() {
-        CommandStep step = CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
+        CommandStep step =
+                CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
         assertThat(step.verdict().accepted()).isTrue();
         assertThat(step.input()).isInstanceOf(Input.Submit.class);
         assertThat(step.recent()).containsExactly(step.verdict());
@@ -40,8 +40,10 @@ class CommandStepTest {
 
     @Test
     void aRetryIsAnsweredWithItsFirstVerdictAndAppliesNothing() {
-        CommandStep first = CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
-        CommandStep retry = CommandStep.of(submitted(first), first.recent(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
+        CommandStep first =
+                CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
+        CommandStep retry =
+                CommandStep.of(submitted(first), first.recent(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
         assertThat(retry.replayed()).isTrue();
         assertThat(retry.verdict()).isEqualTo(first.verdict());
         assertThat(retry.input()).isNull();
@@ -55,8 +57,10 @@ class CommandStepTest {
         assertThat(none.recent()).isNull();
         assertThat(none.replayed()).isFalse();
 
-        CommandStep first = CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
-        CommandStep again = CommandStep.of(submitted(first), first.recent(), request("r2", new JobRequest.Submit(MANIFEST)), FRESH);
+        CommandStep first =
+                CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
+        CommandStep again =
+                CommandStep.of(submitted(first), first.recent(), request("r2", new JobRequest.Submit(MANIFEST)), FRESH);
         assertThat(again.verdict().accepted()).isFalse();
         assertThat(again.input()).isNull();
         assertThat(again.recent()).containsExactly(first.verdict(), again.verdict());
@@ -64,11 +68,13 @@ class CommandStepTest {
 
     @Test
     void anActionThePhaseHasNoUseForIsRejectedByTheActionGateAndNeverReachesTheEngine() {
-        CommandStep first = CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
+        CommandStep first =
+                CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
         JobInfo pending = submitted(first);
         CommandStep resume = CommandStep.of(pending, first.recent(), act("r2", Action.RESUME_JOB), FRESH);
         assertThat(resume.verdict().accepted()).isFalse();
-        assertThat(resume.verdict().violations()).extracting(Object::toString)
+        assertThat(resume.verdict().violations())
+                .extracting(Object::toString)
                 .containsExactly("command.action: ResumeJob resumes an aborted job; the job is Pending");
         assertThat(resume.input()).isNull();
         assertThat(resume.recent()).containsExactly(first.verdict(), resume.verdict());
@@ -80,28 +86,39 @@ class CommandStepTest {
 
     @Test
     void anActionsMessageGoesToTheEngineBoundedInLength() {
-        CommandStep first = CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
+        CommandStep first =
+                CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
         JobInfo pending = submitted(first);
-        CommandStep abort = CommandStep.of(pending, first.recent(),
-                request("r2", new JobRequest.Act(Action.ABORT_JOB, null, null, "node maintenance")), FRESH);
-        assertThat(abort.input()).isEqualTo(new Input.Command(Action.ABORT_JOB, null, null, "node maintenance", 1_000L));
+        CommandStep abort = CommandStep.of(
+                pending,
+                first.recent(),
+                request("r2", new JobRequest.Act(Action.ABORT_JOB, null, null, "node maintenance")),
+                FRESH);
+        assertThat(abort.input())
+                .isEqualTo(new Input.Command(Action.ABORT_JOB, null, null, "node maintenance", 1_000L));
 
         String tooLong = "x".repeat(ActionGate.MAX_MESSAGE + 1);
-        CommandStep refused = CommandStep.of(pending, first.recent(),
-                request("r3", new JobRequest.Act(Action.ABORT_JOB, null, null, tooLong)), FRESH);
+        CommandStep refused = CommandStep.of(
+                pending,
+                first.recent(),
+                request("r3", new JobRequest.Act(Action.ABORT_JOB, null, null, tooLong)),
+                FRESH);
         assertThat(refused.verdict().accepted()).isFalse();
-        assertThat(refused.verdict().violations()).extracting(Object::toString)
+        assertThat(refused.verdict().violations())
+                .extracting(Object::toString)
                 .containsExactly("command.message: at most 1024 characters, was 1025");
         assertThat(refused.input()).isNull();
     }
 
     @Test
     void theRecentVerdictsAreBounded() {
-        CommandStep first = CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
+        CommandStep first =
+                CommandStep.of(JobInfo.empty(), List.of(), request("r1", new JobRequest.Submit(MANIFEST)), FRESH);
         JobInfo pending = submitted(first);
         List<JobVerdict> recent = first.recent();
         for (int i = 0; i < JobRecord.RECENT_LIMIT + 5; i++) {
-            recent = CommandStep.of(pending, recent, act("a" + i, Action.RESUME_JOB), FRESH).recent();
+            recent = CommandStep.of(pending, recent, act("a" + i, Action.RESUME_JOB), FRESH)
+                    .recent();
         }
         assertThat(recent).hasSize(JobRecord.RECENT_LIMIT);
         assertThat(recent.get(recent.size() - 1).requestId()).isEqualTo("a" + (JobRecord.RECENT_LIMIT + 4));

@@ -1,11 +1,11 @@
 package io.lahar.core.command;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.JobPhase;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class JobCommandsTest {
 
@@ -51,7 +51,8 @@ class JobCommandsTest {
     void sameRequestGivesTheSameUidOnReplay() {
         var first = JobCommands.decide(null, request("r1", "j", new JobRequest.Submit(job("j", 2))), FRESH);
         var again = JobCommands.decide(null, request("r1", "j", new JobRequest.Submit(job("j", 2))), FRESH);
-        assertThat(again.next().job().metadata().uid()).isEqualTo(first.next().job().metadata().uid());
+        assertThat(again.next().job().metadata().uid())
+                .isEqualTo(first.next().job().metadata().uid());
     }
 
     @Test
@@ -59,7 +60,8 @@ class JobCommandsTest {
         var first = JobCommands.decide(null, request("r1", "j", new JobRequest.Submit(job("j", 2))), FRESH);
         var second = JobCommands.decide(first.next(), request("r2", "j", new JobRequest.Submit(job("j", 2))), FRESH);
         assertThat(second.verdict().accepted()).isFalse();
-        assertThat(second.verdict().violations()).extracting(Object::toString)
+        assertThat(second.verdict().violations())
+                .extracting(Object::toString)
                 .containsExactly("metadata.name: job \"default/j\" already exists");
         var retry = JobCommands.decide(second.next(), request("r1", "j", new JobRequest.Submit(job("j", 2))), FRESH);
         assertThat(retry.effect()).isEqualTo(JobCommands.Effect.REPLAYED);
@@ -79,8 +81,7 @@ class JobCommandsTest {
                   tasks: []
                 """)), FRESH);
         assertThat(decision.verdict().accepted()).isFalse();
-        assertThat(decision.verdict().violations()).extracting(v -> v.path())
-                .contains("metadata.name");
+        assertThat(decision.verdict().violations()).extracting(v -> v.path()).contains("metadata.name");
         assertThat(decision.next()).isNull();
     }
 
@@ -103,7 +104,8 @@ class JobCommandsTest {
                         - name: w
                           image: busybox
                 """)), FRESH);
-        assertThat(decision.verdict().violations()).extracting(v -> v.path())
+        assertThat(decision.verdict().violations())
+                .extracting(v -> v.path())
                 .contains("spec.minAvailable", "spec.queue");
     }
 
@@ -117,16 +119,26 @@ class JobCommandsTest {
     @Test
     void updateOfAMissingJobIsRejected() {
         var decision = JobCommands.decide(null, request("r1", "j", new JobRequest.Update(job("j", 3))), FRESH);
-        assertThat(decision.verdict().violations()).extracting(Object::toString)
+        assertThat(decision.verdict().violations())
+                .extracting(Object::toString)
                 .containsExactly("metadata.name: job \"default/j\" not found");
     }
 
     @Test
     void scaleUpdateKeepsIdentityAndStatus() {
         var created = JobCommands.decide(null, request("r1", "j", new JobRequest.Submit(job("j", 2))), FRESH);
-        var updated = JobCommands.decide(created.next(), request("r2", "j", new JobRequest.Update(job("j", 4).replace("  tasks:", "  minAvailable: 4\n  tasks:"))), FRESH);
-        assertThat(updated.effect()).as(updated.verdict().violations().toString()).isEqualTo(JobCommands.Effect.UPDATED);
-        assertThat(updated.next().job().metadata().uid()).isEqualTo(created.next().job().metadata().uid());
+        var updated = JobCommands.decide(
+                created.next(),
+                request(
+                        "r2",
+                        "j",
+                        new JobRequest.Update(job("j", 4).replace("  tasks:", "  minAvailable: 4\n  tasks:"))),
+                FRESH);
+        assertThat(updated.effect())
+                .as(updated.verdict().violations().toString())
+                .isEqualTo(JobCommands.Effect.UPDATED);
+        assertThat(updated.next().job().metadata().uid())
+                .isEqualTo(created.next().job().metadata().uid());
         assertThat(updated.next().job().status().minAvailable()).isEqualTo(4);
         assertThat(updated.next().job().status().state().phase()).isEqualTo(JobPhase.Pending);
     }
@@ -139,22 +151,26 @@ class JobCommandsTest {
         assertThat(deleted.next().exists()).isFalse();
         var retried = JobCommands.decide(deleted.next(), request("r2", "j", new JobRequest.Delete(null)), FRESH);
         assertThat(retried.verdict().accepted()).isTrue();
-        var resubmitted = JobCommands.decide(deleted.next(), request("r3", "j", new JobRequest.Submit(job("j", 2))), FRESH);
+        var resubmitted =
+                JobCommands.decide(deleted.next(), request("r3", "j", new JobRequest.Submit(job("j", 2))), FRESH);
         assertThat(resubmitted.effect()).isEqualTo(JobCommands.Effect.SUBMITTED);
     }
 
     @Test
     void actionsNeedAnExistingJob() {
-        var decision = JobCommands.decide(null, request("r1", "j", new JobRequest.Act(Action.ABORT_JOB, null, null, null)), FRESH);
+        var decision = JobCommands.decide(
+                null, request("r1", "j", new JobRequest.Act(Action.ABORT_JOB, null, null, null)), FRESH);
         assertThat(decision.verdict().accepted()).isFalse();
         assertThat(decision.verdict().kind()).isEqualTo("AbortJob");
     }
 
     @Test
     void historyIsBounded() {
-        var record = JobCommands.decide(null, request("r0", "j", new JobRequest.Submit(job("j", 2))), FRESH).next();
+        var record = JobCommands.decide(null, request("r0", "j", new JobRequest.Submit(job("j", 2))), FRESH)
+                .next();
         for (int i = 1; i <= 100; i++) {
-            record = JobCommands.decide(record, request("r" + i, "j", new JobRequest.Submit(job("j", 2))), FRESH).next();
+            record = JobCommands.decide(record, request("r" + i, "j", new JobRequest.Submit(job("j", 2))), FRESH)
+                    .next();
         }
         assertThat(record.recent()).hasSize(JobRecord.RECENT_LIMIT);
     }

@@ -1,5 +1,7 @@
 package io.lahar.core.cron;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.admission.Admission;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.AdmissionResult;
@@ -13,8 +15,6 @@ import io.lahar.core.api.Manifest;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.OwnerReference;
-import org.junit.jupiter.api.Test;
-
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.time.Instant;
@@ -23,8 +23,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Walks Volcano's CronJobSpec field by field: every value admission accepts changes what the
@@ -35,8 +34,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CronJobSpecWalkTest {
 
     /** Volcano's CronJobSpec (batch.volcano.sh/v1alpha1), its JSON names in its order. */
-    static final List<String> VOLCANO_SPEC = List.of("schedule", "timeZone", "startingDeadlineSeconds", "concurrencyPolicy",
-            "suspend", "jobTemplate", "successfulJobsHistoryLimit", "failedJobsHistoryLimit");
+    static final List<String> VOLCANO_SPEC = List.of(
+            "schedule",
+            "timeZone",
+            "startingDeadlineSeconds",
+            "concurrencyPolicy",
+            "suspend",
+            "jobTemplate",
+            "successfulJobsHistoryLimit",
+            "failedJobsHistoryLimit");
 
     static final long T0 = Instant.parse("2026-12-01T10:00:20Z").toEpochMilli();
     static final long MIN = 60_000;
@@ -67,8 +73,10 @@ class CronJobSpecWalkTest {
     }
 
     static CronJob cronJob(String spec, String template) {
-        return Manifests.read("apiVersion: batch.volcano.sh/v1alpha1\nkind: CronJob\nmetadata: {name: walk, namespace: team}\nspec:\n"
-                + (spec + "\n" + template).indent(2), CronJob.class);
+        return Manifests.read(
+                "apiVersion: batch.volcano.sh/v1alpha1\nkind: CronJob\nmetadata: {name: walk, namespace: team}\nspec:\n"
+                        + (spec + "\n" + template).indent(2),
+                CronJob.class);
     }
 
     static List<Violation> refused(String spec) {
@@ -76,7 +84,8 @@ class CronJobSpecWalkTest {
     }
 
     static List<Violation> refused(String spec, String template) {
-        return CronJobAdmission.create(cronJob(spec, template), AdmissionContext.freshInstall()).violations();
+        return CronJobAdmission.create(cronJob(spec, template), AdmissionContext.freshInstall())
+                .violations();
     }
 
     /** The controller over one admitted CronJob, each job it creates admitted as job admission admits it. */
@@ -92,7 +101,8 @@ class CronJobSpecWalkTest {
         }
 
         Run(String spec, String template) {
-            AdmissionResult<CronJob> admitted = CronJobAdmission.create(cronJob(spec, template), AdmissionContext.freshInstall());
+            AdmissionResult<CronJob> admitted =
+                    CronJobAdmission.create(cronJob(spec, template), AdmissionContext.freshInstall());
             assertThat(admitted.violations()).as(spec).isEmpty();
             apply(new CronInput.Submit(CronJobs.stamp(admitted.object(), "team", "uid-walk", T0), T0));
         }
@@ -105,7 +115,9 @@ class CronJobSpecWalkTest {
                 switch (a) {
                     case CronAction.CreateJob c -> {
                         AdmissionResult<Manifest> r = Admission.create(c.job(), AdmissionContext.freshInstall());
-                        assertThat(r.violations()).as("job admission of " + c.job().name()).isEmpty();
+                        assertThat(r.violations())
+                                .as("job admission of " + c.job().name())
+                                .isEmpty();
                         created.put(c.job().name(), (Job) r.object());
                     }
                     case CronAction.DeleteJob d -> deleted.add(d.name());
@@ -148,11 +160,15 @@ class CronJobSpecWalkTest {
 
     @Test
     void everyFieldOfVolcanosSpecIsInTheModelAndWalkedHere() {
-        assertThat(Arrays.stream(CronJob.CronJobSpec.class.getRecordComponents()).map(RecordComponent::getName))
-                .as("the fields Lahar reads from a CronJob's spec").containsExactlyElementsOf(VOLCANO_SPEC);
+        assertThat(Arrays.stream(CronJob.CronJobSpec.class.getRecordComponents())
+                        .map(RecordComponent::getName))
+                .as("the fields Lahar reads from a CronJob's spec")
+                .containsExactlyElementsOf(VOLCANO_SPEC);
         assertThat(Arrays.stream(getClass().getDeclaredMethods())
-                .filter(m -> m.isAnnotationPresent(Test.class)).map(Method::getName))
-                .as("a test per field").containsAll(VOLCANO_SPEC);
+                        .filter(m -> m.isAnnotationPresent(Test.class))
+                        .map(Method::getName))
+                .as("a test per field")
+                .containsAll(VOLCANO_SPEC);
     }
 
     @Test
@@ -175,7 +191,8 @@ class CronJobSpecWalkTest {
         long scheduled = Instant.parse("2026-12-02T02:00:00Z").toEpochMilli();
         assertThat(tokyo.state.due()).isEqualTo(scheduled);
         Run utc = new Run("schedule: \"0 11 * * *\"");
-        assertThat(utc.state.due()).isEqualTo(Instant.parse("2026-12-01T11:00:00Z").toEpochMilli());
+        assertThat(utc.state.due())
+                .isEqualTo(Instant.parse("2026-12-01T11:00:00Z").toEpochMilli());
         tokyo.tick(Instant.parse("2026-12-01T11:00:00.500Z").toEpochMilli());
         assertThat(tokyo.created).isEmpty();
         tokyo.tick(scheduled + 500);
@@ -183,7 +200,8 @@ class CronJobSpecWalkTest {
         assertThat(tokyo.created.get(job(scheduled)).metadata().annotations())
                 .containsEntry(CronJob.SCHEDULED_TIMESTAMP_ANNOTATION, "2026-12-02T11:00:00+09:00");
 
-        refusedAt(refused("schedule: \"0 11 * * *\"\ntimeZone: Mars/Olympus_Mons"), "spec.timeZone", "invalid timeZone");
+        refusedAt(
+                refused("schedule: \"0 11 * * *\"\ntimeZone: Mars/Olympus_Mons"), "spec.timeZone", "invalid timeZone");
         refusedAt(refused("schedule: \"0 11 * * *\"\ntimeZone: Local"), "spec.timeZone", "can't be Local");
         refusedAt(refused("schedule: \"0 11 * * *\"\ntimeZone: \"\""), "spec.timeZone", "must be nil or non-empty");
     }
@@ -198,7 +216,10 @@ class CronJobSpecWalkTest {
         ten.tick(minute(2) + 5_000);
         assertThat(ten.created.keySet()).containsExactly(job(minute(2)));
 
-        refusedAt(refused("schedule: \"* * * * *\"\nstartingDeadlineSeconds: -1"), "spec.startingDeadlineSeconds", "must be >= 0");
+        refusedAt(
+                refused("schedule: \"* * * * *\"\nstartingDeadlineSeconds: -1"),
+                "spec.startingDeadlineSeconds",
+                "must be >= 0");
     }
 
     @Test
@@ -213,9 +234,14 @@ class CronJobSpecWalkTest {
         assertThat(replace.deleted).containsExactly(job(minute(1)));
         assertThat(replace.state.active()).containsExactly(job(minute(2)));
         Run unset = new Run("schedule: \"* * * * *\"");
-        assertThat(unset.state.cronJob().spec().concurrencyPolicy()).as("the CRD's default").isEqualTo("Allow");
+        assertThat(unset.state.cronJob().spec().concurrencyPolicy())
+                .as("the CRD's default")
+                .isEqualTo("Allow");
 
-        refusedAt(refused("schedule: \"* * * * *\"\nconcurrencyPolicy: Sometimes"), "spec.concurrencyPolicy", "Sometimes");
+        refusedAt(
+                refused("schedule: \"* * * * *\"\nconcurrencyPolicy: Sometimes"),
+                "spec.concurrencyPolicy",
+                "Sometimes");
     }
 
     @Test
@@ -224,10 +250,14 @@ class CronJobSpecWalkTest {
         assertThat(suspended.created).isEmpty();
         assertThat(suspended.state.due()).isNull();
         suspended.suspend(false, minute(3) + 20_000);
-        assertThat(suspended.created.keySet()).as("resumed: the latest missed time runs").containsExactly(job(minute(3)));
+        assertThat(suspended.created.keySet())
+                .as("resumed: the latest missed time runs")
+                .containsExactly(job(minute(3)));
         suspended.suspend(true, minute(3) + 30_000).ticks(4, 5);
         assertThat(suspended.created).hasSize(1);
-        assertThat(suspended.state.active()).as("suspending leaves the running jobs alone").containsExactly(job(minute(3)));
+        assertThat(suspended.state.active())
+                .as("suspending leaves the running jobs alone")
+                .containsExactly(job(minute(3)));
         // A boolean has no value admission could refuse: both are walked above.
     }
 
@@ -236,24 +266,34 @@ class CronJobSpecWalkTest {
         Run run = new Run("schedule: \"* * * * *\"").ticks(1, 1);
         Job made = run.created.get(job(minute(1)));
         CronJob cronJob = cronJob("schedule: \"* * * * *\"", TEMPLATE);
-        assertThat(made.spec()).as("the whole template spec, as job admission defaults it")
+        assertThat(made.spec())
+                .as("the whole template spec, as job admission defaults it")
                 .isEqualTo(JobDefaults.apply(cronJob.spec().jobTemplate().spec()));
         assertThat(made.metadata().labels()).isEqualTo(Map.of("team", "ml"));
-        assertThat(made.metadata().annotations()).containsEntry("owner", "alice")
+        assertThat(made.metadata().annotations())
+                .containsEntry("owner", "alice")
                 .containsEntry(CronJob.SCHEDULED_TIMESTAMP_ANNOTATION, "2026-12-01T10:01:00Z");
         assertThat(made.metadata().namespace()).isEqualTo("team");
-        assertThat(made.metadata().ownerReferences()).containsExactly(
-                new OwnerReference(CronJob.API_VERSION, CronJob.KIND, "walk", "uid-walk", true, true));
+        assertThat(made.metadata().ownerReferences())
+                .containsExactly(new OwnerReference(CronJob.API_VERSION, CronJob.KIND, "walk", "uid-walk", true, true));
 
         // The template's spec is admitted as a Job's; a job admission would refuse is refused up front.
-        refusedAt(refused("schedule: \"* * * * *\"", TEMPLATE.replace("minAvailable: 2", "minAvailable: 3")),
-                "spec.jobTemplate.spec.minAvailable", "");
+        refusedAt(
+                refused("schedule: \"* * * * *\"", TEMPLATE.replace("minAvailable: 2", "minAvailable: 3")),
+                "spec.jobTemplate.spec.minAvailable",
+                "");
         refusedAt(refused("schedule: \"* * * * *\"", ""), "spec.jobTemplate", "required");
-        refusedAt(refused("schedule: \"* * * * *\"", TEMPLATE.replace("team: ml", "\"bad label\": ml")),
-                "spec.jobTemplate.metadata.labels", "");
-        refusedAt(refused("schedule: \"* * * * *\"", TEMPLATE.replace("owner: alice",
-                        CronJob.SCHEDULED_TIMESTAMP_ANNOTATION + ": \"2020-01-01T00:00:00Z\"")),
-                "spec.jobTemplate.metadata.annotations." + CronJob.SCHEDULED_TIMESTAMP_ANNOTATION, "set by the controller");
+        refusedAt(
+                refused("schedule: \"* * * * *\"", TEMPLATE.replace("team: ml", "\"bad label\": ml")),
+                "spec.jobTemplate.metadata.labels",
+                "");
+        refusedAt(
+                refused(
+                        "schedule: \"* * * * *\"",
+                        TEMPLATE.replace(
+                                "owner: alice", CronJob.SCHEDULED_TIMESTAMP_ANNOTATION + ": \"2020-01-01T00:00:00Z\"")),
+                "spec.jobTemplate.metadata.annotations." + CronJob.SCHEDULED_TIMESTAMP_ANNOTATION,
+                "set by the controller");
     }
 
     /** The template's metadata: labels and annotations are copied to each job; every other field is refused. */
@@ -270,16 +310,24 @@ class CronJobSpecWalkTest {
         samples.put("deletionTimestamp", "deletionTimestamp: \"2026-01-01T00:00:00Z\"");
         samples.put("ownerReferences", "ownerReferences: [{apiVersion: v1, kind: ConfigMap, name: cm, uid: u-2}]");
         samples.put("finalizers", "finalizers: [example.com/keep]");
-        List<String> others = Arrays.stream(ObjectMeta.class.getRecordComponents()).map(RecordComponent::getName)
-                .filter(n -> !n.equals("labels") && !n.equals("annotations")).toList();
+        List<String> others = Arrays.stream(ObjectMeta.class.getRecordComponents())
+                .map(RecordComponent::getName)
+                .filter(n -> !n.equals("labels") && !n.equals("annotations"))
+                .toList();
         assertThat(samples.keySet()).as("every other field of ObjectMeta").containsExactlyInAnyOrderElementsOf(others);
 
-        samples.forEach((field, yaml) -> refusedAt(refused("schedule: \"* * * * *\"",
+        samples.forEach((field, yaml) -> refusedAt(
+                refused(
+                        "schedule: \"* * * * *\"",
                         TEMPLATE.replace("  metadata:\n", "  metadata:\n    " + yaml + "\n")),
-                "spec.jobTemplate.metadata." + field, "not carried to the jobs"));
+                "spec.jobTemplate.metadata." + field,
+                "not carried to the jobs"));
         // Empty ones carry nothing, and a null creationTimestamp is what kubectl's dry runs write.
-        assertThat(refused("schedule: \"* * * * *\"", TEMPLATE.replace("  metadata:\n",
-                "  metadata:\n    creationTimestamp: null\n    finalizers: []\n"))).isEmpty();
+        assertThat(refused(
+                        "schedule: \"* * * * *\"",
+                        TEMPLATE.replace(
+                                "  metadata:\n", "  metadata:\n    creationTimestamp: null\n    finalizers: []\n")))
+                .isEmpty();
     }
 
     @Test
@@ -294,10 +342,17 @@ class CronJobSpecWalkTest {
         none.tick(minute(1)).finished(job(minute(1)), JobPhase.Completed, minute(1) + 10_000);
         assertThat(none.deleted).containsExactly(job(minute(1)));
         Run unset = new Run("schedule: \"* * * * *\"");
-        assertThat(unset.state.cronJob().spec().successfulJobsHistoryLimit()).as("the CRD's default").isEqualTo(3);
+        assertThat(unset.state.cronJob().spec().successfulJobsHistoryLimit())
+                .as("the CRD's default")
+                .isEqualTo(3);
 
-        refusedAt(refused("schedule: \"* * * * *\"\nsuccessfulJobsHistoryLimit: -1"), "spec.successfulJobsHistoryLimit", ">= 0");
-        refusedAt(refused("schedule: \"* * * * *\"\nsuccessfulJobsHistoryLimit: 101"), "spec.successfulJobsHistoryLimit",
+        refusedAt(
+                refused("schedule: \"* * * * *\"\nsuccessfulJobsHistoryLimit: -1"),
+                "spec.successfulJobsHistoryLimit",
+                ">= 0");
+        refusedAt(
+                refused("schedule: \"* * * * *\"\nsuccessfulJobsHistoryLimit: 101"),
+                "spec.successfulJobsHistoryLimit",
                 "no more than " + CronJobAdmission.MAX_HISTORY_LIMIT);
     }
 
@@ -305,15 +360,21 @@ class CronJobSpecWalkTest {
     void failedJobsHistoryLimit() {
         Run run = new Run("schedule: \"* * * * *\"\nfailedJobsHistoryLimit: 2");
         for (int m = 1; m <= 3; m++) {
-            run.tick(minute(m)).finished(job(minute(m)), m == 2 ? JobPhase.Terminated : JobPhase.Failed, minute(m) + 10_000);
+            run.tick(minute(m))
+                    .finished(job(minute(m)), m == 2 ? JobPhase.Terminated : JobPhase.Failed, minute(m) + 10_000);
         }
         assertThat(run.deleted).containsExactly(job(minute(1)));
         assertThat(run.state.jobs()).extracting(OwnedJob::name).containsExactly(job(minute(2)), job(minute(3)));
         Run unset = new Run("schedule: \"* * * * *\"");
-        assertThat(unset.state.cronJob().spec().failedJobsHistoryLimit()).as("the CRD's default").isEqualTo(1);
+        assertThat(unset.state.cronJob().spec().failedJobsHistoryLimit())
+                .as("the CRD's default")
+                .isEqualTo(1);
 
-        refusedAt(refused("schedule: \"* * * * *\"\nfailedJobsHistoryLimit: -1"), "spec.failedJobsHistoryLimit", ">= 0");
-        refusedAt(refused("schedule: \"* * * * *\"\nfailedJobsHistoryLimit: 101"), "spec.failedJobsHistoryLimit",
+        refusedAt(
+                refused("schedule: \"* * * * *\"\nfailedJobsHistoryLimit: -1"), "spec.failedJobsHistoryLimit", ">= 0");
+        refusedAt(
+                refused("schedule: \"* * * * *\"\nfailedJobsHistoryLimit: 101"),
+                "spec.failedJobsHistoryLimit",
                 "no more than " + CronJobAdmission.MAX_HISTORY_LIMIT);
     }
 }

@@ -1,14 +1,13 @@
 package io.lahar.core.cron;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.CronJob;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.Manifests;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Volcano's TestGetJobFromTemplate (cronjob_controller_util_test.go): the job of a scheduled time. */
 class CronJobsTest {
@@ -47,24 +46,33 @@ class CronJobsTest {
                       - {event: PodEvicted, action: RestartJob}
                 """, CronJob.class);
         CronJob.JobTemplateSpec t = cj.spec().jobTemplate();
-        return cj.withSpec(cj.spec().withTimeZone(timeZone)
+        return cj.withSpec(cj.spec()
+                .withTimeZone(timeZone)
                 .withJobTemplate(new CronJob.JobTemplateSpec(t.metadata().withAnnotations(annotations), t.spec())));
     }
 
     @Test
     void testGetJobFromTemplate() {
         Object[][] rows = {
-                {"UTC timezone and one annotation", "UTC", Map.of("x", "y"), "2025-03-11T10:00:00Z", 2},
-                {"nil timezone and one annotation", null, Map.of("x", "y"), "2025-03-11T10:00:00Z", 2},
-                {"correct timezone and multiple annotation", "Europe/Rome", Map.of("x", "y", "z", "x"),
-                        "2025-03-11T11:00:00+01:00", 3}};
+            {"UTC timezone and one annotation", "UTC", Map.of("x", "y"), "2025-03-11T10:00:00Z", 2},
+            {"nil timezone and one annotation", null, Map.of("x", "y"), "2025-03-11T10:00:00Z", 2},
+            {
+                "correct timezone and multiple annotation",
+                "Europe/Rome",
+                Map.of("x", "y", "z", "x"),
+                "2025-03-11T11:00:00+01:00",
+                3
+            }
+        };
         for (Object[] r : rows) {
             @SuppressWarnings("unchecked")
             Job job = CronJobs.fromTemplate(volcanoCronJob((String) r[1], (Map<String, String>) r[2]), TOP);
             String name = (String) r[0];
             assertThat(job.name()).as(name).startsWith("mycronjob-").isEqualTo("mycronjob--" + TOP / 60_000);
             assertThat(job.metadata().labels()).as(name).hasSize(1);
-            assertThat(job.metadata().annotations()).as(name).hasSize((Integer) r[4])
+            assertThat(job.metadata().annotations())
+                    .as(name)
+                    .hasSize((Integer) r[4])
                     .containsEntry(CronJob.SCHEDULED_TIMESTAMP_ANNOTATION, (String) r[3]);
             assertThat(job.namespace()).isEqualTo("snazzycats");
             assertThat(job.spec().tasks()).hasSize(1);

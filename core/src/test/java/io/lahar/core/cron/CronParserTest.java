@@ -1,12 +1,5 @@
 package io.lahar.core.cron;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.List;
-
 import static io.lahar.core.cron.CronParser.all;
 import static io.lahar.core.cron.SpecSchedule.DOM;
 import static io.lahar.core.cron.SpecSchedule.DOW;
@@ -16,6 +9,12 @@ import static io.lahar.core.cron.SpecSchedule.MONTHS;
 import static io.lahar.core.cron.SpecSchedule.STAR_BIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * robfig/cron v3.0.1's parser_test.go tables (TestRange, TestField, TestAll, TestBits,
@@ -28,8 +27,7 @@ class CronParserTest {
     static final ZoneId LOCAL = ZoneOffset.UTC;
     static final ZoneId TOKYO = ZoneId.of("Asia/Tokyo");
 
-    record RangeRow(String expr, int min, int max, long expected, String err) {
-    }
+    record RangeRow(String expr, int min, int max, long expected, String err) {}
 
     @Test
     void testRange() {
@@ -59,8 +57,10 @@ class CronParserTest {
             if (r.err().isEmpty()) {
                 assertThat(CronParser.getRange(r.expr(), b)).as(r.expr()).isEqualTo(r.expected());
             } else {
-                assertThatThrownBy(() -> CronParser.getRange(r.expr(), b)).as(r.expr())
-                        .isInstanceOf(ScheduleException.class).hasMessageContaining(r.err());
+                assertThatThrownBy(() -> CronParser.getRange(r.expr(), b))
+                        .as(r.expr())
+                        .isInstanceOf(ScheduleException.class)
+                        .hasMessageContaining(r.err());
             }
         }
     }
@@ -94,11 +94,17 @@ class CronParserTest {
     @Test
     void testParseScheduleErrors() {
         // "* 5 j * * *" is the six-field row: the standard parser reads "5 j * * *" alike.
-        for (String[] row : new String[][]{{"5 j * * *", "failed to parse int from"},
-                {"@every Xm", "failed to parse duration"}, {"@unrecognized", "unrecognized descriptor"},
-                {"* * * *", "expected exactly 5 fields"}, {"", "empty spec string"}}) {
-            assertThatThrownBy(() -> CronParser.parseStandard(row[0], LOCAL)).as(row[0])
-                    .isInstanceOf(ScheduleException.class).hasMessageContaining(row[1]);
+        for (String[] row : new String[][] {
+            {"5 j * * *", "failed to parse int from"},
+            {"@every Xm", "failed to parse duration"},
+            {"@unrecognized", "unrecognized descriptor"},
+            {"* * * *", "expected exactly 5 fields"},
+            {"", "empty spec string"}
+        }) {
+            assertThatThrownBy(() -> CronParser.parseStandard(row[0], LOCAL))
+                    .as(row[0])
+                    .isInstanceOf(ScheduleException.class)
+                    .hasMessageContaining(row[1]);
         }
     }
 
@@ -118,8 +124,10 @@ class CronParserTest {
     void testParseSchedule() {
         assertThat(CronParser.parseStandard("5 * * * *", LOCAL)).isEqualTo(every5min(LOCAL));
         assertThat(CronParser.parseStandard("CRON_TZ=UTC  5 * * * *", TOKYO)).isEqualTo(every5min(ZoneOffset.UTC));
-        assertThat(CronParser.parseStandard("CRON_TZ=Asia/Tokyo 5 * * * *", LOCAL)).isEqualTo(every5min(TOKYO));
-        assertThat(CronParser.parseStandard("@every 5m", LOCAL)).isEqualTo(new ConstantDelaySchedule(Duration.ofMinutes(5)));
+        assertThat(CronParser.parseStandard("CRON_TZ=Asia/Tokyo 5 * * * *", LOCAL))
+                .isEqualTo(every5min(TOKYO));
+        assertThat(CronParser.parseStandard("@every 5m", LOCAL))
+                .isEqualTo(new ConstantDelaySchedule(Duration.ofMinutes(5)));
         assertThat(CronParser.parseStandard("@midnight", LOCAL)).isEqualTo(midnight(LOCAL));
         assertThat(CronParser.parseStandard("TZ=UTC  @midnight", TOKYO)).isEqualTo(midnight(ZoneOffset.UTC));
         assertThat(CronParser.parseStandard("TZ=Asia/Tokyo @midnight", LOCAL)).isEqualTo(midnight(TOKYO));
@@ -132,16 +140,22 @@ class CronParserTest {
     void testStandardSpecSchedule() {
         assertThat(CronParser.parseStandard("5 * * * *", LOCAL))
                 .isEqualTo(new SpecSchedule(1, 1L << 5, all(HOURS), all(DOM), all(MONTHS), all(DOW), LOCAL));
-        assertThat(CronParser.parseStandard("@every 5m", LOCAL)).isEqualTo(new ConstantDelaySchedule(Duration.ofMinutes(5)));
-        assertThatThrownBy(() -> CronParser.parseStandard("5 j * * *", LOCAL)).hasMessageContaining("failed to parse int from");
-        assertThatThrownBy(() -> CronParser.parseStandard("* * * *", LOCAL)).hasMessageContaining("expected exactly 5 fields");
+        assertThat(CronParser.parseStandard("@every 5m", LOCAL))
+                .isEqualTo(new ConstantDelaySchedule(Duration.ofMinutes(5)));
+        assertThatThrownBy(() -> CronParser.parseStandard("5 j * * *", LOCAL))
+                .hasMessageContaining("failed to parse int from");
+        assertThatThrownBy(() -> CronParser.parseStandard("* * * *", LOCAL))
+                .hasMessageContaining("expected exactly 5 fields");
     }
 
     /** spec_test.go TestErrors and TestSlash0NoHang. */
     @Test
     void testErrors() {
-        for (String spec : List.of("xyz", "60 0 * * *", "0 60 * * *", "0 0 * * XYZ", "TZ=America/New_York 15/0 * * * *")) {
-            assertThatThrownBy(() -> CronParser.parseStandard(spec, LOCAL)).as(spec).isInstanceOf(ScheduleException.class);
+        for (String spec :
+                List.of("xyz", "60 0 * * *", "0 60 * * *", "0 0 * * XYZ", "TZ=America/New_York 15/0 * * * *")) {
+            assertThatThrownBy(() -> CronParser.parseStandard(spec, LOCAL))
+                    .as(spec)
+                    .isInstanceOf(ScheduleException.class);
         }
     }
 
@@ -159,7 +173,8 @@ class CronParserTest {
                 .hasMessage("failed to parse int from x: strconv.Atoi: parsing \"x\": invalid syntax");
         assertThatThrownBy(() -> CronParser.parseStandard("*/99999999999999999999 * * * *", LOCAL))
                 .hasMessageContaining("value out of range");
-        assertThatThrownBy(() -> CronParser.parseStandard("TZ=UTC", LOCAL)).hasMessageContaining("no schedule after the time zone");
+        assertThatThrownBy(() -> CronParser.parseStandard("TZ=UTC", LOCAL))
+                .hasMessageContaining("no schedule after the time zone");
     }
 
     @Test
@@ -169,22 +184,34 @@ class CronParserTest {
                 .isEqualTo(new SpecSchedule(1, 1, 1, all(DOM), 1L << 1 | 1L << 2, 0x7f, LOCAL));
         assertThat(CronParser.parseStandard("? ? ? ? ?", LOCAL))
                 .isEqualTo(new SpecSchedule(1, all(MINUTES), all(HOURS), all(DOM), all(MONTHS), all(DOW), LOCAL));
-        assertThat(((SpecSchedule) CronParser.parseStandard("1/9223372036854775807 * * * *", LOCAL)).minute()).isEqualTo(1L << 1);
+        assertThat(((SpecSchedule) CronParser.parseStandard("1/9223372036854775807 * * * *", LOCAL)).minute())
+                .isEqualTo(1L << 1);
         // @every rounds down to the second, and up to one second.
-        assertThat(CronParser.parseStandard("@every 1m30.5s", LOCAL)).isEqualTo(new ConstantDelaySchedule(Duration.ofSeconds(90)));
-        assertThat(CronParser.parseStandard("@every 10ms", LOCAL)).isEqualTo(new ConstantDelaySchedule(Duration.ofSeconds(1)));
-        assertThatThrownBy(() -> CronParser.parseStandard("@every  1h", LOCAL)).hasMessageContaining("failed to parse duration");
-        assertThatThrownBy(() -> CronParser.parseStandard("@daily ", LOCAL)).hasMessageContaining("unrecognized descriptor");
-        assertThatThrownBy(() -> CronParser.parseStandard("@every 9999999999999h", LOCAL)).hasMessageContaining("failed to parse duration");
+        assertThat(CronParser.parseStandard("@every 1m30.5s", LOCAL))
+                .isEqualTo(new ConstantDelaySchedule(Duration.ofSeconds(90)));
+        assertThat(CronParser.parseStandard("@every 10ms", LOCAL))
+                .isEqualTo(new ConstantDelaySchedule(Duration.ofSeconds(1)));
+        assertThatThrownBy(() -> CronParser.parseStandard("@every  1h", LOCAL))
+                .hasMessageContaining("failed to parse duration");
+        assertThatThrownBy(() -> CronParser.parseStandard("@daily ", LOCAL))
+                .hasMessageContaining("unrecognized descriptor");
+        assertThatThrownBy(() -> CronParser.parseStandard("@every 9999999999999h", LOCAL))
+                .hasMessageContaining("failed to parse duration");
     }
 
     @Test
     void neverFiringSchedulesAreNamed() {
-        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 30 2 *", LOCAL)).neverFires()).contains("none of its months");
-        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 31 4,6 *", LOCAL)).neverFires()).isNotNull();
-        assertThat(((SpecSchedule) CronParser.parseStandard(", * * * *", LOCAL)).neverFires()).contains("minute field");
-        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 29 2 *", LOCAL)).neverFires()).isNull();
-        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 30 2 Mon", LOCAL)).neverFires()).isNull();
-        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 31 * *", LOCAL)).neverFires()).isNull();
+        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 30 2 *", LOCAL)).neverFires())
+                .contains("none of its months");
+        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 31 4,6 *", LOCAL)).neverFires())
+                .isNotNull();
+        assertThat(((SpecSchedule) CronParser.parseStandard(", * * * *", LOCAL)).neverFires())
+                .contains("minute field");
+        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 29 2 *", LOCAL)).neverFires())
+                .isNull();
+        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 30 2 Mon", LOCAL)).neverFires())
+                .isNull();
+        assertThat(((SpecSchedule) CronParser.parseStandard("0 0 31 * *", LOCAL)).neverFires())
+                .isNull();
     }
 }

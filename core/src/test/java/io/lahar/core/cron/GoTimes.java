@@ -19,8 +19,7 @@ final class GoTimes {
             DateTimeFormatter.ofPattern("MMM d HH:mm:ss.SSS yyyy", Locale.ENGLISH));
     private static final DateTimeFormatter OFFSET = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssxx");
 
-    private GoTimes() {
-    }
+    private GoTimes() {}
 
     /** The instant of {@code value}; null for "" (Go's zero time). A {@code TZ=} prefix only names the zone. */
     static Instant time(String value) {

@@ -1,5 +1,7 @@
 package io.lahar.core.flow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.JobFlowAdmission;
@@ -8,12 +10,9 @@ import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifests;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Drives the controller through inputs, keeping the state and every action, for the tests. */
 final class FlowDriver {
@@ -79,8 +78,8 @@ final class FlowDriver {
     }
 
     FlowOutcome task(String template, JobPhase jobPhase, String task, String podPhase) {
-        return apply(new FlowInput.JobStatusObserved("test-" + template, jobPhase,
-                Map.of(task, new JobStatus.TaskState(Map.of(podPhase, 1))), 0, time));
+        return apply(new FlowInput.JobStatusObserved(
+                "test-" + template, jobPhase, Map.of(task, new JobStatus.TaskState(Map.of(podPhase, 1))), 0, time));
     }
 
     FlowOutcome tick(long at) {
@@ -90,13 +89,17 @@ final class FlowDriver {
 
     /** Names of the jobs created by the last input. */
     List<String> created() {
-        return last.actions().stream().filter(a -> a instanceof FlowAction.CreateJob)
-                .map(a -> ((FlowAction.CreateJob) a).job().name()).toList();
+        return last.actions().stream()
+                .filter(a -> a instanceof FlowAction.CreateJob)
+                .map(a -> ((FlowAction.CreateJob) a).job().name())
+                .toList();
     }
 
     List<String> deleted() {
-        return last.actions().stream().filter(a -> a instanceof FlowAction.DeleteJob)
-                .map(a -> ((FlowAction.DeleteJob) a).name()).toList();
+        return last.actions().stream()
+                .filter(a -> a instanceof FlowAction.DeleteJob)
+                .map(a -> ((FlowAction.DeleteJob) a).name())
+                .toList();
     }
 
     String condition(String template) {

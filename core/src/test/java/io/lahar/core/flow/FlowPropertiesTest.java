@@ -1,23 +1,22 @@
 package io.lahar.core.flow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobFlowPhase;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.Manifests;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Invariants of the flow engine over random job histories of a DAG with a retry and an any-join. */
 class FlowPropertiesTest {
@@ -41,20 +40,28 @@ class FlowPropertiesTest {
     static final ObjectMapper JSON = Manifests.jsonMapper();
 
     /** One random input: a job of an entry reports a phase, or time passes ({@code entry} -1). */
-    record Step(int entry, JobPhase phase, long advance) {
-    }
+    record Step(int entry, JobPhase phase, long advance) {}
 
     @Provide
     Arbitrary<List<Step>> scripts() {
-        Arbitrary<Step> observe = Combinators.combine(Arbitraries.integers().between(0, 5),
-                        Arbitraries.of(JobPhase.Running, JobPhase.Completed, JobPhase.Failed, JobPhase.Aborted,
-                                JobPhase.Restarting, JobPhase.Pending))
+        Arbitrary<Step> observe = Combinators.combine(
+                        Arbitraries.integers().between(0, 5),
+                        Arbitraries.of(
+                                JobPhase.Running,
+                                JobPhase.Completed,
+                                JobPhase.Failed,
+                                JobPhase.Aborted,
+                                JobPhase.Restarting,
+                                JobPhase.Pending))
                 .as((e, p) -> new Step(e, p, 0));
         Arbitrary<Step> tick = Arbitraries.longs().between(0, 10_000).map(t -> new Step(-1, null, t));
         Arbitrary<Step> delete = Arbitraries.just(new Step(-2, null, 0));
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(8, observe), net.jqwik.api.Tuple.of(2, tick), net.jqwik.api.Tuple.of(1, delete))
-                .list().ofMaxSize(40);
+                        net.jqwik.api.Tuple.of(8, observe),
+                        net.jqwik.api.Tuple.of(2, tick),
+                        net.jqwik.api.Tuple.of(1, delete))
+                .list()
+                .ofMaxSize(40);
     }
 
     @Property(tries = 300)
@@ -62,8 +69,10 @@ class FlowPropertiesTest {
             throws Exception {
         JobFlowController c = new JobFlowController();
         long time = 0;
-        FlowOutcome o = c.apply(FlowInfo.empty(), new FlowInput.Submit(FLOW, ENTRIES.stream()
-                .map(FlowDriver::template).toList(), time));
+        FlowOutcome o = c.apply(
+                FlowInfo.empty(),
+                new FlowInput.Submit(
+                        FLOW, ENTRIES.stream().map(FlowDriver::template).toList(), time));
         FlowInfo live = o.state();
         FlowInfo stored = roundTrip(live);
         Set<String> exist = new HashSet<>();
@@ -72,12 +81,14 @@ class FlowPropertiesTest {
             FlowInput in = switch (s.entry()) {
                 case -1 -> new FlowInput.Tick(time += s.advance());
                 case -2 -> new FlowInput.Delete(time);
-                default -> new FlowInput.JobStatusObserved("test-" + ENTRIES.get(s.entry()), s.phase(), Map.of(), 0, time);
+                default ->
+                    new FlowInput.JobStatusObserved("test-" + ENTRIES.get(s.entry()), s.phase(), Map.of(), 0, time);
             };
             FlowInfo before = live;
             o = c.apply(live, in);
             FlowOutcome replayed = c.apply(stored, in);
-            assertThat(JSON.writeValueAsString(replayed)).as("a stored state behaves as the live one")
+            assertThat(JSON.writeValueAsString(replayed))
+                    .as("a stored state behaves as the live one")
                     .isEqualTo(JSON.writeValueAsString(o));
             apply(o, before, exist);
             live = o.state();
@@ -89,10 +100,13 @@ class FlowPropertiesTest {
                 assertThat(live.phase()).isIn(before.phase(), JobFlowPhase.Terminating);
                 assertThat(o.actions()).allMatch(a -> a instanceof FlowAction.DeleteJob);
             }
-            live.jobs().values().forEach(j -> assertThat(j.runningHistories()).hasSizeLessThanOrEqualTo(FlowJob.MAX_HISTORIES));
+            live.jobs()
+                    .values()
+                    .forEach(j -> assertThat(j.runningHistories()).hasSizeLessThanOrEqualTo(FlowJob.MAX_HISTORIES));
             if (live.phase() == JobFlowPhase.Succeed) {
-                assertThat(live.jobs().values()).allMatch(j -> j.state() == EntryState.Skipped
-                        || (j.state() == EntryState.Created && j.ended()));
+                assertThat(live.jobs().values())
+                        .allMatch(
+                                j -> j.state() == EntryState.Skipped || (j.state() == EntryState.Created && j.ended()));
             }
         }
     }
@@ -103,23 +117,34 @@ class FlowPropertiesTest {
             switch (a) {
                 case FlowAction.CreateJob cj -> {
                     String name = cj.job().name();
-                    assertThat(exist.add(name)).as("%s is created while it exists", name).isTrue();
+                    assertThat(exist.add(name))
+                            .as("%s is created while it exists", name)
+                            .isTrue();
                     String entry = name.substring("test-".length());
                     FlowJob prior = before.jobs().get(entry);
                     if (prior != null && prior.state() == EntryState.Waiting) {
-                        var deps = FLOW.spec().flowsOrEmpty().get(ENTRIES.indexOf(entry)).dependsOn();
+                        var deps = FLOW.spec()
+                                .flowsOrEmpty()
+                                .get(ENTRIES.indexOf(entry))
+                                .dependsOn();
                         if (deps != null) {
                             long completed = deps.targetsOrEmpty().stream()
                                     .filter(t -> o.state().jobs().get(t).ended()
                                             && o.state().jobs().get(t).phase() == JobPhase.Completed)
                                     .count();
-                            assertThat(completed).as("targets of %s completed", entry)
-                                    .isGreaterThanOrEqualTo(deps.strategy().equals("any") ? 1 : deps.targetsOrEmpty().size());
+                            assertThat(completed)
+                                    .as("targets of %s completed", entry)
+                                    .isGreaterThanOrEqualTo(
+                                            deps.strategy().equals("any")
+                                                    ? 1
+                                                    : deps.targetsOrEmpty().size());
                         }
                     }
                 }
-                case FlowAction.DeleteJob dj -> assertThat(exist.remove(dj.name()))
-                        .as("%s is deleted while it does not exist", dj.name()).isTrue();
+                case FlowAction.DeleteJob dj ->
+                    assertThat(exist.remove(dj.name()))
+                            .as("%s is deleted while it does not exist", dj.name())
+                            .isTrue();
             }
         }
     }

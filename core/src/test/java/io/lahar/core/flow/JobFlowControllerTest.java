@@ -1,14 +1,5 @@
 package io.lahar.core.flow;
 
-import io.lahar.core.api.Job;
-import io.lahar.core.api.JobFlow;
-import io.lahar.core.api.JobFlowPhase;
-import io.lahar.core.api.JobPhase;
-import io.lahar.core.api.Manifests;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static io.lahar.core.api.JobFlowPhase.Failed;
 import static io.lahar.core.api.JobFlowPhase.Pending;
 import static io.lahar.core.api.JobFlowPhase.Running;
@@ -16,6 +7,14 @@ import static io.lahar.core.api.JobFlowPhase.Succeed;
 import static io.lahar.core.api.JobFlowPhase.Terminating;
 import static io.lahar.core.api.JobPhase.Completed;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lahar.core.api.Job;
+import io.lahar.core.api.JobFlow;
+import io.lahar.core.api.JobFlowPhase;
+import io.lahar.core.api.JobPhase;
+import io.lahar.core.api.Manifests;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class JobFlowControllerTest {
 
@@ -81,7 +80,8 @@ class JobFlowControllerTest {
         Job job = ((FlowAction.CreateJob) d.last.actions().get(0)).job();
         assertThat(job.name()).isEqualTo("test-a");
         assertThat(job.metadata().namespace()).isEqualTo("ns");
-        assertThat(job.metadata().labels()).containsEntry(FlowRun.CREATED_BY_JOB_TEMPLATE, "ns.a")
+        assertThat(job.metadata().labels())
+                .containsEntry(FlowRun.CREATED_BY_JOB_TEMPLATE, "ns.a")
                 .containsEntry(FlowRun.CREATED_BY_JOB_FLOW, "ns.test");
         assertThat(job.metadata().annotations()).containsEntry(FlowRun.CREATED_BY_JOB_TEMPLATE, "ns.a");
         assertThat(job.metadata().ownerReferences()).singleElement().satisfies(o -> {
@@ -145,7 +145,8 @@ class JobFlowControllerTest {
         assertThat(d.created()).isEmpty();
         d.task("a", JobPhase.Running, "worker", "Running");
         assertThat(d.created()).containsExactly("test-b");
-        assertThat(d.state.status().conditions().get("test-a").taskStatusCount()).containsKey("worker");
+        assertThat(d.state.status().conditions().get("test-a").taskStatusCount())
+                .containsKey("worker");
     }
 
     @Test
@@ -187,12 +188,16 @@ class JobFlowControllerTest {
         assertThat(job.spec().tasks()).singleElement().satisfies(t -> {
             assertThat(t.replicas()).isEqualTo(3);
             assertThat(t.pod().containers()).hasSize(2);
-            assertThat(t.template().at("/spec/containers/0/image").asText()).as("unpatched fields stay").isEqualTo("img:1");
+            assertThat(t.template().at("/spec/containers/0/image").asText())
+                    .as("unpatched fields stay")
+                    .isEqualTo("img:1");
             assertThat(t.template().at("/spec/containers/0/command/2").asText()).isEqualTo("sleep 1s");
             assertThat(t.template().at("/spec/containers/1/image").asText()).isEqualTo("side:1");
             assertThat(t.template().at("/spec/restartPolicy").asText()).isEqualTo("OnFailure");
         });
-        assertThat(d.state.templates().get("a").spec().tasks().get(0).replicas()).as("the template is untouched").isEqualTo(2);
+        assertThat(d.state.templates().get("a").spec().tasks().get(0).replicas())
+                .as("the template is untouched")
+                .isEqualTo(2);
     }
 
     @Test
@@ -252,8 +257,10 @@ class JobFlowControllerTest {
         assertThat(d.state.status().pendingJobs()).isEmpty();
         assertThat(d.state.status().conditions().get("test-a").message())
                 .isEqualTo("job admission rejected the job: spec.queue: queue \"gone\" not found");
-        assertThat(d.last.transitions()).singleElement()
-                .satisfies(t -> assertThat(t.message()).contains("test-a Failed").contains("queue \"gone\" not found"));
+        assertThat(d.last.transitions())
+                .singleElement()
+                .satisfies(
+                        t -> assertThat(t.message()).contains("test-a Failed").contains("queue \"gone\" not found"));
     }
 
     @Test
@@ -282,7 +289,9 @@ class JobFlowControllerTest {
         assertThat(d.state.phase()).isNotIn(Failed, Succeed);
         d.tick(10_000);
         assertThat(d.created()).containsExactly("test-a");
-        assertThat(d.state.status().conditions().get("test-a").message()).as("a new attempt, no reason yet").isNull();
+        assertThat(d.state.status().conditions().get("test-a").message())
+                .as("a new attempt, no reason yet")
+                .isNull();
         d.apply(new FlowInput.JobRejected("test-a", List.of("spec.queue: queue \"q\" is closed"), 10_000));
         assertThat(d.state.phase()).isEqualTo(Failed);
         assertThat(d.state.status().jobStatusList().get(0).restartCount()).isEqualTo(1);
@@ -368,7 +377,9 @@ class JobFlowControllerTest {
         assertThat(d.state.status().failedJobs()).containsExactly("test-a");
         d.job("b", Completed);
         assertThat(d.state.phase()).as("Failed is final").isEqualTo(Failed);
-        assertThat(d.state.status().completedJobs()).as("the status still follows the jobs").containsExactly("test-b");
+        assertThat(d.state.status().completedJobs())
+                .as("the status still follows the jobs")
+                .containsExactly("test-b");
         assertThat(d.created()).as("nothing more is created").isEmpty();
     }
 
@@ -523,7 +534,8 @@ class JobFlowControllerTest {
     @Test
     void theStateSurvivesJsonAndReplayGivesTheSameOutcomes() throws Exception {
         List<FlowInput> inputs = List.of(
-                new FlowInput.Submit(FlowDriver.flow("""
+                new FlowInput.Submit(
+                        FlowDriver.flow("""
                         flows:
                         - name: a
                           retry: {maxRetries: 1, backoff: {base: 5s}}

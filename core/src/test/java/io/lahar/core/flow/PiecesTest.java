@@ -1,18 +1,17 @@
 package io.lahar.core.flow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.FlowRetry;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobSpec;
-import io.lahar.core.api.Manifests;
 import io.lahar.core.api.ManifestException;
+import io.lahar.core.api.Manifests;
 import io.lahar.core.api.Patch;
 import io.lahar.core.sim.ScriptException;
 import org.junit.jupiter.api.Test;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The small rules under the engine: backoff, patch merge, durations, the script parser. */
 class PiecesTest {
@@ -26,7 +25,8 @@ class PiecesTest {
         assertThat(Backoffs.delayMillis(r, 3)).isEqualTo(60_000);
         assertThat(Backoffs.delayMillis(r, 500)).isEqualTo(60_000);
         assertThat(Backoffs.delayMillis(new FlowRetry(1, new FlowRetry.Backoff("1h", null)), 200))
-                .as("no cap: saturates instead of overflowing").isPositive();
+                .as("no cap: saturates instead of overflowing")
+                .isPositive();
         assertThat(Backoffs.delayMillis(new FlowRetry(1, null), 3)).isZero();
         assertThat(Backoffs.maxRetries(null)).isZero();
     }
@@ -49,7 +49,12 @@ class PiecesTest {
                         command: [echo]
                 """)));
         assertThat(patched.minAvailable()).isNull();
-        assertThat(patched.tasks().get(0).template().at("/spec/containers/0/command").size()).isEqualTo(1);
+        assertThat(patched.tasks()
+                        .get(0)
+                        .template()
+                        .at("/spec/containers/0/command")
+                        .size())
+                .isEqualTo(1);
         assertThat(patched.tasks().get(0).replicas()).isEqualTo(2);
         assertThat(JobPatches.apply(spec, null)).isSameAs(spec);
     }
@@ -90,7 +95,8 @@ class PiecesTest {
     @Test
     void scriptErrorsNameTheLineAndField() {
         assertThatThrownBy(() -> FlowScript.parse("{\"job\":\"b\",\"phase\":\"Done\"}"))
-                .isInstanceOf(ScriptException.class).hasMessageContaining("line 1: phase: expected one of");
+                .isInstanceOf(ScriptException.class)
+                .hasMessageContaining("line 1: phase: expected one of");
         assertThatThrownBy(() -> FlowScript.parse("\n{\"job\":\"b\",\"task\":\"w\",\"phase\":\"Completed\"}"))
                 .hasMessageContaining("line 2: phase: a task's pods are one of");
         assertThatThrownBy(() -> FlowScript.parse("{\"command\":\"abort\"}")).hasMessageContaining("command:");
@@ -102,12 +108,18 @@ class PiecesTest {
 
     @Test
     void simulationIgnoresStepsForJobsThatDoNotExist() {
-        FlowSimulation sim = new FlowSimulation(FlowDriver.flow("flows:\n- name: a\n- name: b\n  dependsOn: {targets: [a]}\n"),
+        FlowSimulation sim = new FlowSimulation(
+                FlowDriver.flow("flows:\n- name: a\n- name: b\n  dependsOn: {targets: [a]}\n"),
                 java.util.List.of(FlowDriver.template("a"), FlowDriver.template("b")));
         assertThat(sim.start().created()).containsExactly("test-a");
-        assertThat(sim.run(1, new FlowStep.JobPhaseStep(1, "b", JobPhase.Running)).ignored()).contains("does not exist");
-        assertThat(sim.run(2, new FlowStep.JobPhaseStep(2, "zz", JobPhase.Running)).ignored()).contains("no flow entry");
-        assertThat(sim.run(3, new FlowStep.TaskPhaseStep(3, "a", "nope", io.lahar.core.job.PodPhase.Running)).ignored())
+        assertThat(sim.run(1, new FlowStep.JobPhaseStep(1, "b", JobPhase.Running))
+                        .ignored())
+                .contains("does not exist");
+        assertThat(sim.run(2, new FlowStep.JobPhaseStep(2, "zz", JobPhase.Running))
+                        .ignored())
+                .contains("no flow entry");
+        assertThat(sim.run(3, new FlowStep.TaskPhaseStep(3, "a", "nope", io.lahar.core.job.PodPhase.Running))
+                        .ignored())
                 .contains("has no task nope");
         FlowStepReport r = sim.run(4, new FlowStep.JobPhaseStep(4, "a", JobPhase.Completed));
         assertThat(r.created()).containsExactly("test-a", "test-b");

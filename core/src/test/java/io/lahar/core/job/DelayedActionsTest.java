@@ -1,13 +1,12 @@
 package io.lahar.core.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Event;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class DelayedActionsTest {
 
@@ -25,8 +24,16 @@ class DelayedActionsTest {
     void armingRemembersTheActionWithItsDueTimeAndCause() {
         DelayedActions timers = new DelayedActions(List.of());
         timers.arm(Request.pod(Event.POD_PENDING, POD, "pod j-w-0 is Pending"), after(Action.ABORT_JOB, 90), 1_000, 0);
-        assertThat(timers.timers()).containsExactly(new Timer.DelayedAction(91_000, Event.POD_PENDING, Action.ABORT_JOB,
-                "w", "j-w-0", 0, "spec.policies[0]", "pod j-w-0 is Pending for 1m30s"));
+        assertThat(timers.timers())
+                .containsExactly(new Timer.DelayedAction(
+                        91_000,
+                        Event.POD_PENDING,
+                        Action.ABORT_JOB,
+                        "w",
+                        "j-w-0",
+                        0,
+                        "spec.policies[0]",
+                        "pod j-w-0 is Pending for 1m30s"));
     }
 
     @Test
@@ -37,7 +44,9 @@ class DelayedActionsTest {
         timers.arm(pending, after(Action.ABORT_JOB, 9), 1_000, 0);
         assertThat(timers.timers()).extracting(Timer::due).containsExactly(5_000L);
         timers.arm(pending, after(Action.RESTART_JOB, 9), 1_000, 0);
-        assertThat(timers.timers()).singleElement().extracting(t -> ((Timer.DelayedAction) t).action())
+        assertThat(timers.timers())
+                .singleElement()
+                .extracting(t -> ((Timer.DelayedAction) t).action())
                 .isEqualTo(Action.RESTART_JOB);
     }
 
@@ -89,8 +98,11 @@ class DelayedActionsTest {
         assertThat(DelayedActions.stillApplies(pending, 0, POD)).isTrue();
         assertThat(DelayedActions.stillApplies(pending, 1, POD)).isFalse();
         assertThat(DelayedActions.stillApplies(pending, 0, null)).isFalse();
-        assertThat(DelayedActions.stillApplies(pending, 0, POD.withPhase(PodPhase.Running, null, 0))).isFalse();
-        assertThat(DelayedActions.stillApplies(pending, 0, POD.markTerminating())).isFalse();
-        assertThat(DelayedActions.stillApplies(delayed(Event.POD_FAILED, Action.RESTART_JOB), 0, null)).isTrue();
+        assertThat(DelayedActions.stillApplies(pending, 0, POD.withPhase(PodPhase.Running, null, 0)))
+                .isFalse();
+        assertThat(DelayedActions.stillApplies(pending, 0, POD.markTerminating()))
+                .isFalse();
+        assertThat(DelayedActions.stillApplies(delayed(Event.POD_FAILED, Action.RESTART_JOB), 0, null))
+                .isTrue();
     }
 }

@@ -1,6 +1,7 @@
 package io.lahar.core.job;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -9,9 +10,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class FrozenPodsTest {
 
@@ -50,7 +49,8 @@ class FrozenPodsTest {
         JobInfo info = new JobInfo(null, frozen, null, null, null, null, 0, false, null);
 
         assertThat(info.pods()).isSameAs(frozen);
-        assertThat(new JobInfo(null, info.pods(), null, null, null, null, 0, false, null).pods()).isSameAs(frozen);
+        assertThat(new JobInfo(null, info.pods(), null, null, null, null, 0, false, null).pods())
+                .isSameAs(frozen);
     }
 
     @Test
@@ -72,7 +72,11 @@ class FrozenPodsTest {
         run.put(name(10), pod(name(10)).withPhase(PodPhase.Running, null, 0));
 
         assertThat(before).isEqualTo(start);
-        assertThat(after).hasSize(300).containsKey("j-worker-0099x").doesNotContainKey(name(8)).containsKey(name(9));
+        assertThat(after)
+                .hasSize(300)
+                .containsKey("j-worker-0099x")
+                .doesNotContainKey(name(8))
+                .containsKey(name(9));
         assertThat(after.get(name(7)).terminating()).isTrue();
         assertThat(after.get(name(10)).phase()).isEqualTo(PodPhase.Pending);
         assertThat(run.freeze()).hasSize(299).doesNotContainKey(name(9));
@@ -97,8 +101,15 @@ class FrozenPodsTest {
                 if (random.nextInt(4) == 0) {
                     assertThat(b.remove(name)).isEqualTo(expected.remove(name));
                 } else {
-                    JobPod p = new JobPod(name, "t" + random.nextInt(3), 0, random.nextInt(6),
-                            phases[random.nextInt(phases.length)], null, random.nextInt(4), random.nextBoolean(),
+                    JobPod p = new JobPod(
+                            name,
+                            "t" + random.nextInt(3),
+                            0,
+                            random.nextInt(6),
+                            phases[random.nextInt(phases.length)],
+                            null,
+                            random.nextInt(4),
+                            random.nextBoolean(),
                             random.nextInt(5) == 0);
                     b.put(name, p);
                     expected.put(name, p);
@@ -174,25 +185,34 @@ class FrozenPodsTest {
         for (int i = 0; i < 600; i += 2) {
             spec.add(name(i));
         }
-        assertThat(b.inSpec(spec)).isEqualTo((int) pods.keySet().stream().filter(spec::contains).count());
-        assertThat(t.terminating()).isEqualTo((int) pods.values().stream().filter(JobPod::terminating).count());
+        assertThat(b.inSpec(spec))
+                .isEqualTo((int) pods.keySet().stream().filter(spec::contains).count());
+        assertThat(t.terminating()).isEqualTo((int)
+                pods.values().stream().filter(JobPod::terminating).count());
         for (PodPhase phase : PodPhase.values()) {
             assertThat(t.live(phase)).isEqualTo((int) pods.values().stream()
-                    .filter(p -> !p.terminating() && p.phase() == phase).count());
+                    .filter(p -> !p.terminating() && p.phase() == phase)
+                    .count());
         }
         for (String task : List.of("t0", "t1", "t2")) {
             assertThat(t.succeeded(task)).isEqualTo((int) pods.values().stream()
-                    .filter(p -> p.task().equals(task) && p.phase() == PodPhase.Succeeded).count());
-            assertThat(t.restarts(task)).isEqualTo(pods.values().stream()
-                    .filter(p -> p.task().equals(task) && (p.phase() == PodPhase.Pending || p.phase() == PodPhase.Running))
-                    .mapToInt(JobPod::restartCount).sum());
+                    .filter(p -> p.task().equals(task) && p.phase() == PodPhase.Succeeded)
+                    .count());
+            assertThat(t.restarts(task))
+                    .isEqualTo(pods.values().stream()
+                            .filter(p -> p.task().equals(task)
+                                    && (p.phase() == PodPhase.Pending || p.phase() == PodPhase.Running))
+                            .mapToInt(JobPod::restartCount)
+                            .sum());
             assertThat(t.live(task, PodPhase.Running)).isEqualTo((int) pods.values().stream()
-                    .filter(p -> p.task().equals(task) && !p.terminating() && p.phase() == PodPhase.Running).count());
+                    .filter(p -> p.task().equals(task) && !p.terminating() && p.phase() == PodPhase.Running)
+                    .count());
         }
         for (int version = 0; version <= 6; version++) {
             int v = version;
-            assertThat(t.unfinishedBefore(version)).isEqualTo(pods.values().stream()
-                    .anyMatch(p -> !p.terminating() && !p.phase().isTerminal() && p.version() < v));
+            assertThat(t.unfinishedBefore(version))
+                    .isEqualTo(pods.values().stream()
+                            .anyMatch(p -> !p.terminating() && !p.phase().isTerminal() && p.version() < v));
         }
     }
 

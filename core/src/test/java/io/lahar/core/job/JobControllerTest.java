@@ -1,17 +1,16 @@
 package io.lahar.core.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PodGroupPhase;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class JobControllerTest {
 
@@ -35,8 +34,10 @@ class JobControllerTest {
         JobInfo s = apply(JobInfo.empty(), new Input.Submit(job, 0));
         s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 0));
         for (JobPod p : List.copyOf(s.pods().values())) {
-            s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), PodPhase.Pending, null, 0,
-                    false, 0));
+            s = apply(
+                    s,
+                    new Input.PodObserved(
+                            p.name(), p.task(), p.index(), p.version(), PodPhase.Pending, null, 0, false, 0));
         }
         return s;
     }
@@ -49,8 +50,11 @@ class JobControllerTest {
     @Test
     void thePodGroupCarriesTheGang() {
         apply(JobInfo.empty(), new Input.Submit(spark(), 0));
-        PodGroup pg = actions.stream().filter(a -> a instanceof WorldAction.UpsertPodGroup)
-                .map(a -> ((WorldAction.UpsertPodGroup) a).podGroup()).findFirst().orElseThrow();
+        PodGroup pg = actions.stream()
+                .filter(a -> a instanceof WorldAction.UpsertPodGroup)
+                .map(a -> ((WorldAction.UpsertPodGroup) a).podGroup())
+                .findFirst()
+                .orElseThrow();
         assertThat(pg.metadata().name()).isEqualTo("spark");
         assertThat(pg.spec().minMember()).isEqualTo(3);
         assertThat(pg.spec().minTaskMember()).containsEntry("driver", 1).containsEntry("executor", 4);
@@ -65,12 +69,15 @@ class JobControllerTest {
         JobInfo s = started(spark());
         assertThat(s.pods().get("spark-driver-0").node()).as("not bound yet").isNull();
         JobPod p = s.pods().get("spark-driver-0");
-        s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), PodPhase.Running, null, 0,
-                false, 3, "node-a"));
+        s = apply(
+                s,
+                new Input.PodObserved(
+                        p.name(), p.task(), p.index(), p.version(), PodPhase.Running, null, 0, false, 3, "node-a"));
         assertThat(s.pods().get("spark-driver-0").node()).isEqualTo("node-a");
         // A report that names no node (some writers leave it out once the pod ends) keeps the one known.
         s = observe(s, "spark-driver-0", PodPhase.Failed, 1, 2, 4);
-        assertThat(s.pods().get("spark-driver-0")).extracting(JobPod::node, JobPod::restartCount, JobPod::exitCode)
+        assertThat(s.pods().get("spark-driver-0"))
+                .extracting(JobPod::node, JobPod::restartCount, JobPod::exitCode)
                 .containsExactly("node-a", 2, 1);
     }
 
@@ -88,7 +95,9 @@ class JobControllerTest {
         actions.clear();
         // Reported by the world, yet the spec has executors 0..3 only (a scale down seen late, a stray pod).
         s = apply(s, new Input.PodObserved("spark-executor-4", "executor", 4, 0, PodPhase.Running, null, 0, false, 5));
-        assertThat(actions).containsExactly(new WorldAction.DeletePod("spark-executor-4", "scaled down: task executor has 4 replica(s)"));
+        assertThat(actions)
+                .containsExactly(
+                        new WorldAction.DeletePod("spark-executor-4", "scaled down: task executor has 4 replica(s)"));
         assertThat(s.pods().get("spark-executor-4").terminating()).isTrue();
         assertThat(s.job().status().terminating()).isEqualTo(1);
         assertThat(s.job().status().pending()).isEqualTo(5);
@@ -144,7 +153,8 @@ class JobControllerTest {
         }
         s = apply(s, new Input.Command(Action.COMPLETE_JOB, null, null, 6));
         for (JobPod p : List.copyOf(s.pods().values())) {
-            s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 7));
+            s = apply(
+                    s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 7));
         }
         assertThat(s.phase()).isEqualTo(JobPhase.Completed);
         assertThat(s.deleted()).isTrue();
@@ -179,6 +189,7 @@ class JobControllerTest {
         Input in = json.readValue(json.writeValueAsString(new Input.Tick(5)), Input.class);
         assertThat(in).isEqualTo(new Input.Tick(5));
     }
+
     @Test
     void aKillGivesBackThePluginObjectsAndARestartedJobGetsThemAnew() {
         Job job = TestJobs.job("pl", """
@@ -187,14 +198,18 @@ class JobControllerTest {
                   ssh: []
                 """, "w:1");
         JobInfo s = started(job);
-        assertThat(s.job().status().controlledResources()).containsEntry("plugin-svc", "svc")
+        assertThat(s.job().status().controlledResources())
+                .containsEntry("plugin-svc", "svc")
                 .containsEntry("plugin-ssh", "ssh");
         actions.clear();
         s = apply(s, new Input.Command(Action.RESTART_JOB, null, null, 1));
-        assertThat(actions).anyMatch(a -> a instanceof WorldAction.DeleteObject d && d.kind().equals("Secret"));
+        assertThat(actions)
+                .anyMatch(
+                        a -> a instanceof WorldAction.DeleteObject d && d.kind().equals("Secret"));
         assertThat(s.job().status().controlledResources()).doesNotContainKey("plugin-ssh");
         for (JobPod p : List.copyOf(s.pods().values())) {
-            s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 2));
+            s = apply(
+                    s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 2));
         }
         actions.clear();
         s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 3));
@@ -203,6 +218,7 @@ class JobControllerTest {
         assertThat(actions).anyMatch(a -> a instanceof WorldAction.CreatePod);
         assertThat(s.job().status().controlledResources()).containsKeys("plugin-svc", "plugin-ssh");
     }
+
     @Test
     void newsOfAnEarlierPodOfTheSameNameIsIgnored() {
         JobInfo s = started(TestJobs.job("st", "", "w:1"));
@@ -225,7 +241,8 @@ class JobControllerTest {
         assertThat(s.phase()).isEqualTo(JobPhase.Aborting);
         assertThat(s.version()).isEqualTo(1);
         for (JobPod p : List.copyOf(s.pods().values())) {
-            s = apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 3));
+            s = apply(
+                    s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), p.phase(), null, 0, true, 3));
         }
         assertThat(s.phase()).isEqualTo(JobPhase.Aborted);
         assertThat(transitions).extracting(Transition::to).containsSubsequence(JobPhase.Aborting, JobPhase.Aborted);
@@ -238,8 +255,13 @@ class JobControllerTest {
     void aPendingJobSaysWhyItsGangCannotBeScheduledAndWhenItIsAdmitted() {
         JobInfo s = apply(JobInfo.empty(), new Input.Submit(spark(), 0));
         int before = transitions.size();
-        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Pending, 1, "NotEnoughResources",
-                "3/5 tasks in gang unschedulable: 3 Insufficient cpu (need 4, largest free 2 on node-7)"));
+        s = apply(
+                s,
+                new Input.PodGroupObserved(
+                        PodGroupPhase.Pending,
+                        1,
+                        "NotEnoughResources",
+                        "3/5 tasks in gang unschedulable: 3 Insufficient cpu (need 4, largest free 2 on node-7)"));
         assertThat(s.phase()).isEqualTo(JobPhase.Pending);
         assertThat(s.job().status().state().reason()).isEqualTo("NotEnoughResources");
         assertThat(s.job().status().state().message())
@@ -292,7 +314,9 @@ class JobControllerTest {
         assertThat(s.phase()).isEqualTo(JobPhase.Running);
         String reason = s.job().status().state().reason();
         String message = s.job().status().state().message();
-        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Running, 2, "NotEnoughResources", "1/2 tasks unschedulable"));
+        s = apply(
+                s,
+                new Input.PodGroupObserved(PodGroupPhase.Running, 2, "NotEnoughResources", "1/2 tasks unschedulable"));
         assertThat(s.job().status().state().reason()).isEqualTo(reason);
         assertThat(s.job().status().state().message()).isEqualTo(message);
     }
@@ -303,10 +327,12 @@ class JobControllerTest {
         s = apply(s, new Input.Command(Action.ABORT_JOB, null, null, "node maintenance, back at 14:00", 1));
         assertThat(s.phase()).isEqualTo(JobPhase.Aborting);
         Transition aborting = transitions.get(transitions.size() - 1);
-        assertThat(aborting.message()).isEqualTo("CommandIssued: command AbortJob: node maintenance, back at 14:00 -> AbortJob");
+        assertThat(aborting.message())
+                .isEqualTo("CommandIssued: command AbortJob: node maintenance, back at 14:00 -> AbortJob");
         assertThat(s.job().status().state().message()).isEqualTo(aborting.message());
         for (String pod : List.of("msg-w-0", "msg-w-1")) {
-            s = apply(s, new Input.PodObserved(pod, "w", Integer.parseInt(pod.substring(6)), 0, null, null, 0, true, 2));
+            s = apply(
+                    s, new Input.PodObserved(pod, "w", Integer.parseInt(pod.substring(6)), 0, null, null, 0, true, 2));
         }
         assertThat(s.phase()).isEqualTo(JobPhase.Aborted);
         // The phase that ends the kill still says why it started.
@@ -314,7 +340,10 @@ class JobControllerTest {
 
         s = apply(s, new Input.Command(Action.RESUME_JOB, null, null, "  ", 3));
         // A blank message adds nothing.
-        assertThat(transitions).filteredOn(t -> t.to() == JobPhase.Restarting).last().extracting(Transition::message)
+        assertThat(transitions)
+                .filteredOn(t -> t.to() == JobPhase.Restarting)
+                .last()
+                .extracting(Transition::message)
                 .isEqualTo("CommandIssued: command ResumeJob -> ResumeJob, retry 1/3");
     }
 }

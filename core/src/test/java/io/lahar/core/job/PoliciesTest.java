@@ -1,13 +1,12 @@
 package io.lahar.core.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Event;
 import io.lahar.core.api.Job;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class PoliciesTest {
 
@@ -37,7 +36,8 @@ class PoliciesTest {
             """);
 
     private static Request req(String event, String task, Integer exit) {
-        return new Request(Event.of(event).orElseThrow(), null, task, task == null ? null : "p-" + task + "-0", exit, 0, null);
+        return new Request(
+                Event.of(event).orElseThrow(), null, task, task == null ? null : "p-" + task + "-0", exit, 0, null);
     }
 
     @Test
@@ -68,8 +68,10 @@ class PoliciesTest {
 
     @Test
     void eventsListAndJobLevelEventsWithoutATask() {
-        assertThat(Policies.resolve(JOB.spec(), req("Unknown", null, null), 0).action()).isEqualTo(Action.ABORT_JOB);
-        assertThat(Policies.resolve(JOB.spec(), req("TaskCompleted", "executor", null), 0).action())
+        assertThat(Policies.resolve(JOB.spec(), req("Unknown", null, null), 0).action())
+                .isEqualTo(Action.ABORT_JOB);
+        assertThat(Policies.resolve(JOB.spec(), req("TaskCompleted", "executor", null), 0)
+                        .action())
                 .isEqualTo(Action.COMPLETE_JOB);
     }
 
@@ -84,9 +86,11 @@ class PoliciesTest {
 
     @Test
     void internalEventsAndOldVersionsOnlySync() {
-        assertThat(Policies.resolve(JOB.spec(), req("OutOfSync", "driver", null), 0).action())
+        assertThat(Policies.resolve(JOB.spec(), req("OutOfSync", "driver", null), 0)
+                        .action())
                 .isEqualTo(Action.SYNC_JOB);
-        assertThat(Policies.resolve(JOB.spec(), req("PodRunning", "driver", null), 0).action())
+        assertThat(Policies.resolve(JOB.spec(), req("PodRunning", "driver", null), 0)
+                        .action())
                 .isEqualTo(Action.SYNC_JOB);
         Request old = new Request(Event.POD_EVICTED, null, "executor", "p-executor-0", null, 1, null);
         assertThat(Policies.resolve(JOB.spec(), old, 2).action()).isEqualTo(Action.SYNC_JOB);
@@ -104,6 +108,7 @@ class PoliciesTest {
     @Test
     void noMatchSyncs() {
         Job plain = TestJobs.job("plain", "", "w:2");
-        assertThat(Policies.resolve(plain.spec(), req("PodFailed", "w", 1), 0).action()).isEqualTo(Action.SYNC_JOB);
+        assertThat(Policies.resolve(plain.spec(), req("PodFailed", "w", 1), 0).action())
+                .isEqualTo(Action.SYNC_JOB);
     }
 }

@@ -1,20 +1,30 @@
 package io.lahar.core.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Job;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.PodGroup;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The pod group and pod names remembered per job while its spec is the same object. */
 class SpecMemoTest {
 
     private static Job withUid(Job job, String uid) {
         ObjectMeta m = job.metadata();
-        return job.withMetadata(new ObjectMeta(m.name(), m.generateName(), m.namespace(), uid, m.resourceVersion(),
-                m.generation(), m.creationTimestamp(), m.deletionTimestamp(), m.labels(), m.annotations(),
-                m.ownerReferences(), m.finalizers()));
+        return job.withMetadata(new ObjectMeta(
+                m.name(),
+                m.generateName(),
+                m.namespace(),
+                uid,
+                m.resourceVersion(),
+                m.generation(),
+                m.creationTimestamp(),
+                m.deletionTimestamp(),
+                m.labels(),
+                m.annotations(),
+                m.ownerReferences(),
+                m.finalizers()));
     }
 
     @Test
@@ -74,9 +84,19 @@ class SpecMemoTest {
 
     private static Job renamed(Job job, String name) {
         ObjectMeta m = job.metadata();
-        return job.withMetadata(new ObjectMeta(name, m.generateName(), m.namespace(), m.uid(), m.resourceVersion(),
-                m.generation(), m.creationTimestamp(), m.deletionTimestamp(), m.labels(), m.annotations(),
-                m.ownerReferences(), m.finalizers()));
+        return job.withMetadata(new ObjectMeta(
+                name,
+                m.generateName(),
+                m.namespace(),
+                m.uid(),
+                m.resourceVersion(),
+                m.generation(),
+                m.creationTimestamp(),
+                m.deletionTimestamp(),
+                m.labels(),
+                m.annotations(),
+                m.ownerReferences(),
+                m.finalizers()));
     }
 
     @Test

@@ -1,12 +1,11 @@
 package io.lahar.core.job;
 
-import io.lahar.core.api.JobSpec;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.core.api.JobSpec;
 import java.util.HashMap;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class TaskChecksTest {
 
@@ -42,14 +41,20 @@ class TaskChecksTest {
 
     @Test
     void dependenciesAreReadyWhenAllOrAnyHaveMinAvailablePodsRunningOrDone() {
-        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "a"))).isTrue();
-        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "all"))).isFalse();
-        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "any"))).isFalse();
+        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "a")))
+                .isTrue();
+        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "all")))
+                .isFalse();
+        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "any")))
+                .isFalse();
         pod("a", 0, PodPhase.Running, 0);
-        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "all"))).isFalse();
-        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "any"))).isTrue();
+        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "all")))
+                .isFalse();
+        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "any")))
+                .isTrue();
         pod("b", 0, PodPhase.Succeeded, 0);
-        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "all"))).isTrue();
+        assertThat(TaskChecks.dependenciesReady(SPEC, tally(), TaskChecks.task(SPEC, "all")))
+                .isTrue();
     }
 
     @Test

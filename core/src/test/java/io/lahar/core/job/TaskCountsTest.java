@@ -1,11 +1,10 @@
 package io.lahar.core.job;
 
-import io.lahar.core.api.JobStatus;
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lahar.core.api.JobStatus;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class TaskCountsTest {
 
@@ -22,9 +21,10 @@ class TaskCountsTest {
         assertThat(counts.count("worker", PodPhase.Running)).isEqualTo(2);
         assertThat(counts.count("worker", PodPhase.Failed)).isZero();
         assertThat(counts.count("chief", PodPhase.Running)).isZero();
-        assertThat(counts.toStatus()).isEqualTo(Map.of(
-                "worker", new JobStatus.TaskState(Map.of("Running", 2, "Succeeded", 1)),
-                "ps", new JobStatus.TaskState(Map.of("Pending", 1))));
+        assertThat(counts.toStatus())
+                .isEqualTo(Map.of(
+                        "worker", new JobStatus.TaskState(Map.of("Running", 2, "Succeeded", 1)),
+                        "ps", new JobStatus.TaskState(Map.of("Pending", 1))));
     }
 
     @Test
@@ -49,9 +49,10 @@ class TaskCountsTest {
 
         assertThat(counts.counted("ps")).isTrue();
         assertThat(counts.count("worker", PodPhase.Succeeded)).isEqualTo(1);
-        assertThat(counts.toStatus()).isEqualTo(Map.of(
-                "worker", new JobStatus.TaskState(Map.of("Running", 2, "Succeeded", 1)),
-                "ps", new JobStatus.TaskState(Map.of())));
+        assertThat(counts.toStatus())
+                .isEqualTo(Map.of(
+                        "worker", new JobStatus.TaskState(Map.of("Running", 2, "Succeeded", 1)),
+                        "ps", new JobStatus.TaskState(Map.of())));
         assertThat(TaskCounts.of(null).toStatus()).isEmpty();
     }
 

@@ -47,7 +47,8 @@ class ResourceTest {
         assertThat(b.lessEqual(a)).isTrue();
         assertThat(a.lessEqual(b)).isFalse();
         assertThat(a.exceeding(b)).containsExactly("cpu", "memory", "nvidia.com/gpu");
-        assertThat(Resource.of(0, 0, 0, Map.of("nvidia.com/gpu", 1000L)).fitsIn(Resource.of(8000, 8 * GI))).isFalse();
+        assertThat(Resource.of(0, 0, 0, Map.of("nvidia.com/gpu", 1000L)).fitsIn(Resource.of(8000, 8 * GI)))
+                .isFalse();
         assertThat(b.sub(a).exceeding(Resource.EMPTY)).isEmpty();
         assertThat(b.subClamped(a)).isEqualTo(Resource.EMPTY);
         assertThat(Resource.EMPTY).hasToString("none");
@@ -81,16 +82,19 @@ class ResourceTest {
     }
 
     @Property
-    void aWrittenQuantityReadsBackAsTheSameAmount(@ForAll @LongRange(max = 1L << 50) long cpu,
-                                                   @ForAll @LongRange(max = 1L << 60) long memory) {
+    void aWrittenQuantityReadsBackAsTheSameAmount(
+            @ForAll @LongRange(max = 1L << 50) long cpu, @ForAll @LongRange(max = 1L << 60) long memory) {
         Resource r = Resource.of(cpu, memory);
         assertThat(Resource.parse(Map.copyOf(r.toQuantities()))).isEqualTo(r);
     }
 
     @Property
-    void addThenSubIsIdentity(@ForAll @LongRange(max = 1_000_000_000L) long c1, @ForAll @LongRange(max = 1L << 40) long m1,
-                              @ForAll @LongRange(max = 1_000_000_000L) long c2, @ForAll @LongRange(max = 1L << 40) long m2,
-                              @ForAll @LongRange(max = 8000) long g) {
+    void addThenSubIsIdentity(
+            @ForAll @LongRange(max = 1_000_000_000L) long c1,
+            @ForAll @LongRange(max = 1L << 40) long m1,
+            @ForAll @LongRange(max = 1_000_000_000L) long c2,
+            @ForAll @LongRange(max = 1L << 40) long m2,
+            @ForAll @LongRange(max = 8000) long g) {
         Resource a = Resource.of(c1, m1, 0, Map.of("nvidia.com/gpu", g));
         Resource b = Resource.of(c2, m2);
         assertThat(a.add(b).sub(b)).isEqualTo(a);

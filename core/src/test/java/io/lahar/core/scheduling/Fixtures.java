@@ -1,8 +1,8 @@
 package io.lahar.core.scheduling;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskInfo;
@@ -16,11 +16,12 @@ import java.util.Map;
 
 /** Small builders for scheduling scenarios. */
 public final class Fixtures {
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static NodeInfo node(String name, String cpu, String memory) {
-        return NodeInfo.builder(name).allocatable(Map.of("cpu", cpu, "memory", memory)).build();
+        return NodeInfo.builder(name)
+                .allocatable(Map.of("cpu", cpu, "memory", memory))
+                .build();
     }
 
     public static List<NodeInfo> nodes(int count, String cpu, String memory) {
@@ -31,16 +32,25 @@ public final class Fixtures {
 
     /** A pending gang of {@code count} identical tasks in a queue. */
     public static JobInfo gang(String name, String queue, int count, int minMember, String cpu) {
-        return JobInfo.builder(name).queue(queue).tasks("worker", count, Map.of("cpu", cpu, "memory", "1Gi"))
-                .minMember(minMember).minResources(null).build();
+        return JobInfo.builder(name)
+                .queue(queue)
+                .tasks("worker", count, Map.of("cpu", cpu, "memory", "1Gi"))
+                .minMember(minMember)
+                .minResources(null)
+                .build();
     }
 
     /** A job of {@code count} tasks already running (one per listed node, round robin). */
     public static JobInfo running(String name, String queue, int priority, String cpu, String... nodes) {
-        JobInfo.Builder b = JobInfo.builder(name).queue(queue).priority(priority).phase(PodGroupPhase.Running);
+        JobInfo.Builder b =
+                JobInfo.builder(name).queue(queue).priority(priority).phase(PodGroupPhase.Running);
         for (int i = 0; i < nodes.length; i++) {
-            b.task(TaskInfo.builder(name + "-worker-" + i).role("worker").priority(priority)
-                    .resreq(Map.of("cpu", cpu, "memory", "1Gi")).on(nodes[i], TaskStatus.Running).build());
+            b.task(TaskInfo.builder(name + "-worker-" + i)
+                    .role("worker")
+                    .priority(priority)
+                    .resreq(Map.of("cpu", cpu, "memory", "1Gi"))
+                    .on(nodes[i], TaskStatus.Running)
+                    .build());
         }
         return b.minMember(1).build();
     }
@@ -54,7 +64,8 @@ public final class Fixtures {
         return SchedulerConf.parse(SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", actions));
     }
 
-    public static SessionResult run(SchedulerConf conf, List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs) {
+    public static SessionResult run(
+            SchedulerConf conf, List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs) {
         return new Scheduler(conf).schedule(new Snapshot(nodes, queues, jobs));
     }
 

@@ -2,10 +2,10 @@ package io.lahar.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaintEffect;
@@ -31,7 +31,8 @@ import net.jqwik.api.Property;
  */
 class SchedulingPropertiesTest {
 
-    private static final SchedulerConf ALL_ACTIONS = Fixtures.defaultTiers("enqueue, allocate, backfill, preempt, reclaim");
+    private static final SchedulerConf ALL_ACTIONS =
+            Fixtures.defaultTiers("enqueue, allocate, backfill, preempt, reclaim");
 
     /** A random snapshot from a seed (jqwik varies the seed; the snapshot is a pure function of it). */
     static Snapshot randomSnapshot(long seed) {
@@ -39,9 +40,16 @@ class SchedulingPropertiesTest {
         List<NodeInfo> nodes = new ArrayList<>();
         int nodeCount = 1 + rnd.nextInt(6);
         for (int i = 0; i < nodeCount; i++) {
-            NodeInfo.Builder b = NodeInfo.builder("n" + i).allocatable(Map.of("cpu", (1 + rnd.nextInt(8)) + "",
-                    "memory", (1 + rnd.nextInt(16)) + "Gi", "pods", (2 + rnd.nextInt(8)) + "",
-                    "nvidia.com/gpu", rnd.nextInt(3) + ""));
+            NodeInfo.Builder b = NodeInfo.builder("n" + i)
+                    .allocatable(Map.of(
+                            "cpu",
+                            (1 + rnd.nextInt(8)) + "",
+                            "memory",
+                            (1 + rnd.nextInt(16)) + "Gi",
+                            "pods",
+                            (2 + rnd.nextInt(8)) + "",
+                            "nvidia.com/gpu",
+                            rnd.nextInt(3) + ""));
             b.label("zone", rnd.nextBoolean() ? "a" : "b");
             if (rnd.nextInt(4) == 0) b.taint("dedicated", "x", TaintEffect.NoSchedule);
             if (rnd.nextInt(10) == 0) b.unschedulable(true);
@@ -63,7 +71,10 @@ class SchedulingPropertiesTest {
         int jobCount = 1 + rnd.nextInt(8);
         for (int j = 0; j < jobCount; j++) {
             String name = "j" + j;
-            JobInfo.Builder b = JobInfo.builder(name).queue("q" + rnd.nextInt(3)).priority(rnd.nextInt(4)).creationIndex(j);
+            JobInfo.Builder b = JobInfo.builder(name)
+                    .queue("q" + rnd.nextInt(3))
+                    .priority(rnd.nextInt(4))
+                    .creationIndex(j);
             int taskCount = 1 + rnd.nextInt(5);
             boolean running = rnd.nextInt(3) == 0;
             int placed = 0;
@@ -73,8 +84,11 @@ class SchedulingPropertiesTest {
                 if (rnd.nextInt(6) != 0) req.put("cpu", (250 * (1 + rnd.nextInt(12))) + "m");
                 if (rnd.nextBoolean()) req.put("memory", (256 * (1 + rnd.nextInt(8))) + "Mi");
                 if (rnd.nextInt(8) == 0) req.put("nvidia.com/gpu", "1");
-                TaskInfo.Builder tb = TaskInfo.builder(name + "-" + role + "-" + t).role(role).resreq(req)
-                        .priority(rnd.nextInt(4)).preemptable(rnd.nextInt(5) != 0);
+                TaskInfo.Builder tb = TaskInfo.builder(name + "-" + role + "-" + t)
+                        .role(role)
+                        .resreq(req)
+                        .priority(rnd.nextInt(4))
+                        .preemptable(rnd.nextInt(5) != 0);
                 if (rnd.nextInt(5) == 0) tb.nodeSelector("zone", rnd.nextBoolean() ? "a" : "b");
                 if (rnd.nextInt(3) == 0) tb.toleration(Toleration.exists("dedicated", null));
                 Resource r = Resource.parse(req);
@@ -91,12 +105,14 @@ class SchedulingPropertiesTest {
                 }
                 b.task(tb.build());
             }
-            int minMember = running ? Math.max(1, Math.min(placed, 1 + rnd.nextInt(taskCount)))
-                    : 1 + rnd.nextInt(taskCount);
+            int minMember =
+                    running ? Math.max(1, Math.min(placed, 1 + rnd.nextInt(taskCount))) : 1 + rnd.nextInt(taskCount);
             b.minMember(minMember);
             if (rnd.nextInt(4) == 0) b.minTaskMember("worker", 1);
-            b.phase(running && placed >= minMember ? PodGroupPhase.Running
-                    : rnd.nextBoolean() ? PodGroupPhase.Inqueue : PodGroupPhase.Pending);
+            b.phase(
+                    running && placed >= minMember
+                            ? PodGroupPhase.Running
+                            : rnd.nextBoolean() ? PodGroupPhase.Inqueue : PodGroupPhase.Pending);
             jobs.add(b.build());
         }
         return new Snapshot(nodes, queues, jobs);
@@ -123,7 +139,9 @@ class SchedulingPropertiesTest {
             }
         }
         Map<String, Resource> requests = new HashMap<>();
-        for (JobInfo j : s.jobs()) for (TaskInfo t : j.tasks()) requests.put(j.key() + "/" + t.name(), t.resreq().withPods(1));
+        for (JobInfo j : s.jobs())
+            for (TaskInfo t : j.tasks())
+                requests.put(j.key() + "/" + t.name(), t.resreq().withPods(1));
         for (SessionResult.Binding b : r.bindings()) {
             now.merge(b.node(), requests.get(b.job() + "/" + b.task()), Resource::add);
             future.merge(b.node(), requests.get(b.job() + "/" + b.task()), Resource::add);
@@ -133,8 +151,12 @@ class SchedulingPropertiesTest {
         }
         for (NodeInfo n : s.nodes()) {
             Resource alloc = n.allocatable();
-            assertThat(now.getOrDefault(n.name(), Resource.EMPTY).lessEqual(alloc)).as("node %s now", n.name()).isTrue();
-            assertThat(future.getOrDefault(n.name(), Resource.EMPTY).lessEqual(alloc)).as("node %s after evictions", n.name()).isTrue();
+            assertThat(now.getOrDefault(n.name(), Resource.EMPTY).lessEqual(alloc))
+                    .as("node %s now", n.name())
+                    .isTrue();
+            assertThat(future.getOrDefault(n.name(), Resource.EMPTY).lessEqual(alloc))
+                    .as("node %s after evictions", n.name())
+                    .isTrue();
         }
     }
 
@@ -154,7 +176,8 @@ class SchedulingPropertiesTest {
             Map<String, Integer> perRole = new HashMap<>();
             int ready = 0;
             for (TaskInfo t : j.tasks()) {
-                boolean holds = (t.status().isAllocated() || t.status() == TaskStatus.Succeeded) && !evicted.contains(t.name());
+                boolean holds =
+                        (t.status().isAllocated() || t.status() == TaskStatus.Succeeded) && !evicted.contains(t.name());
                 boolean isBound = bound.stream().anyMatch(b -> b.task().equals(t.name()));
                 if (holds || isBound) {
                     ready++;
@@ -162,7 +185,9 @@ class SchedulingPropertiesTest {
                 }
             }
             assertThat(ready).as("%s binds %d tasks", j.key(), bound.size()).isGreaterThanOrEqualTo(j.minMember());
-            j.minTaskMember().forEach((role, min) -> assertThat(perRole.getOrDefault(role, 0)).isGreaterThanOrEqualTo(min));
+            j.minTaskMember()
+                    .forEach((role, min) ->
+                            assertThat(perRole.getOrDefault(role, 0)).isGreaterThanOrEqualTo(min));
         }
     }
 
@@ -172,8 +197,10 @@ class SchedulingPropertiesTest {
     }
 
     static void assertIndexEqualsScan(Snapshot s) {
-        String yaml = SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", "enqueue, allocate, backfill, preempt, reclaim");
-        SchedulerConf scan = SchedulerConf.parse(yaml + "configurations:\n- name: allocate\n  arguments: {candidateIndex: false}\n");
+        String yaml = SchedulerConf.DEFAULT_YAML.replace(
+                "enqueue, allocate, backfill", "enqueue, allocate, backfill, preempt, reclaim");
+        SchedulerConf scan =
+                SchedulerConf.parse(yaml + "configurations:\n- name: allocate\n  arguments: {candidateIndex: false}\n");
         SessionResult indexed = new Scheduler(ALL_ACTIONS).schedule(s);
         SessionResult scanned = new Scheduler(scan).schedule(s);
         assertThat(indexed.bindings()).containsExactlyElementsOf(scanned.bindings());
@@ -209,7 +236,9 @@ class SchedulingPropertiesTest {
                 SessionResult.PodGroupCondition c = r.conditions().get(j.key());
                 assertThat(c).as(j.key()).isNotNull();
                 if (c.type().equals(SessionResult.PodGroupCondition.UNSCHEDULABLE)) {
-                    assertThat(c.message()).contains("tasks in gang unschedulable: ").doesNotEndWith(": ");
+                    assertThat(c.message())
+                            .contains("tasks in gang unschedulable: ")
+                            .doesNotEndWith(": ");
                 }
             }
         }

@@ -10,8 +10,7 @@ import java.util.TreeMap;
 
 /** What the tables after Volcano's own test tables share: its uthelper's one tier, nodes, binds. */
 public final class VolcanoTables {
-    private VolcanoTables() {
-    }
+    private VolcanoTables() {}
 
     /**
      * One tier of the named plugins with only the given switches on (Volcano's uthelper leaves the
@@ -22,14 +21,19 @@ public final class VolcanoTables {
     }
 
     /** As above, with plugins' arguments (a YAML flow mapping per plugin, as {@code {ancestorReclaimLevel: 1}}). */
-    public static SchedulerConf conf(String actions, Map<String, Set<Extension>> tier, Map<String, String> arguments,
-                                     String configurations) {
+    public static SchedulerConf conf(
+            String actions, Map<String, Set<Extension>> tier, Map<String, String> arguments, String configurations) {
         StringBuilder y = new StringBuilder("actions: \"" + actions + "\"\ntiers:\n- plugins:\n");
         tier.forEach((plugin, on) -> {
             y.append("  - name: ").append(plugin).append('\n');
-            if (arguments.containsKey(plugin)) y.append("    arguments: ").append(arguments.get(plugin)).append('\n');
+            if (arguments.containsKey(plugin))
+                y.append("    arguments: ").append(arguments.get(plugin)).append('\n');
             for (Extension e : Extension.values()) {
-                y.append("    ").append(e.confKey()).append(": ").append(on.contains(e)).append('\n');
+                y.append("    ")
+                        .append(e.confKey())
+                        .append(": ")
+                        .append(on.contains(e))
+                        .append('\n');
             }
         });
         return SchedulerConf.parse(y + configurations);
@@ -45,7 +49,8 @@ public final class VolcanoTables {
     /** The bindings as Volcano's ExpectBindMap: namespace/pod to node. */
     public static Map<String, String> bound(SessionResult r) {
         Map<String, String> out = new TreeMap<>();
-        for (SessionResult.Binding b : r.bindings()) out.put(b.job().substring(0, b.job().indexOf('/')) + "/" + b.task(), b.node());
+        for (SessionResult.Binding b : r.bindings())
+            out.put(b.job().substring(0, b.job().indexOf('/')) + "/" + b.task(), b.node());
         return out;
     }
 }

@@ -1,5 +1,7 @@
 package io.lahar.core.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Action;
@@ -7,16 +9,13 @@ import io.lahar.core.api.Job;
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.PodPhase;
 import io.lahar.core.job.TestJobs;
-import org.junit.jupiter.api.Test;
-
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.UnaryOperator;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The streams app keeps a job's state as JSON between records. Over many random scripts, a run
@@ -62,8 +61,15 @@ class ReplayTest {
     private static List<ScriptStep> script(Random r, int n) {
         List<ScriptStep> steps = new ArrayList<>();
         PodPhase[] phases = PodPhase.values();
-        Action[] commands = {Action.ABORT_JOB, Action.RESUME_JOB, Action.RESTART_JOB, Action.COMPLETE_JOB,
-                Action.TERMINATE_JOB, Action.RESTART_TASK, Action.SYNC_JOB};
+        Action[] commands = {
+            Action.ABORT_JOB,
+            Action.RESUME_JOB,
+            Action.RESTART_JOB,
+            Action.COMPLETE_JOB,
+            Action.TERMINATE_JOB,
+            Action.RESTART_TASK,
+            Action.SYNC_JOB
+        };
         for (int i = 0; i < n; i++) {
             int line = i + 1;
             boolean taskA = r.nextBoolean();
@@ -73,10 +79,18 @@ class ReplayTest {
                 case 0 -> steps.add(new ScriptStep.CommandStep(line, commands[r.nextInt(commands.length)], task, null));
                 case 1 -> steps.add(new ScriptStep.AdvanceStep(line, Duration.ofSeconds(30L * (1 + r.nextInt(8)))));
                 case 2 -> steps.add(new ScriptStep.PodStep(line, task, index, null, null, null, true));
-                case 3 -> steps.add(new ScriptStep.PodStep(line, task, index, PodPhase.Failed,
-                        r.nextBoolean() ? 7 : 1, null, false));
-                default -> steps.add(new ScriptStep.PodStep(line, task, index, phases[r.nextInt(3)], null,
-                        r.nextInt(4) == 0 ? r.nextInt(5) : null, false));
+                case 3 ->
+                    steps.add(new ScriptStep.PodStep(
+                            line, task, index, PodPhase.Failed, r.nextBoolean() ? 7 : 1, null, false));
+                default ->
+                    steps.add(new ScriptStep.PodStep(
+                            line,
+                            task,
+                            index,
+                            phases[r.nextInt(3)],
+                            null,
+                            r.nextInt(4) == 0 ? r.nextInt(5) : null,
+                            false));
             }
         }
         return steps;
@@ -96,7 +110,8 @@ class ReplayTest {
                 StepReport b = stored.run(i + 1, steps.get(i));
                 assertThat(b).as("run %d step %d: %s", run, i + 1, steps.get(i)).isEqualTo(a);
                 assertThat(a.pending() + a.running() + a.succeeded() + a.failed() + a.unknown())
-                        .as("live pods never exceed replicas").isLessThanOrEqualTo(3 + 3);
+                        .as("live pods never exceed replicas")
+                        .isLessThanOrEqualTo(3 + 3);
                 assertThat(a.retryCount()).isLessThanOrEqualTo(4);
                 if (finished != null) {
                     assertThat(a.phase()).as("a finished job stays finished").isEqualTo(finished);

@@ -1,15 +1,14 @@
 package io.lahar.core.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Job;
 import io.lahar.core.job.TestJobs;
 import io.lahar.core.job.WorldAction;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class SimulationTest {
 
@@ -126,7 +125,8 @@ class SimulationTest {
                 """);
         StepReport s = last(r);
         assertThat(s.phase()).isEqualTo("Restarting");
-        assertThat(s.message()).isEqualTo("PodFailed: pod tf-worker-1 exited 137 -> RestartJob (spec.policies[0]), retry 1/3");
+        assertThat(s.message())
+                .isEqualTo("PodFailed: pod tf-worker-1 exited 137 -> RestartJob (spec.policies[0]), retry 1/3");
         assertThat(s.terminating()).isEqualTo(3);
     }
 
@@ -268,7 +268,9 @@ class SimulationTest {
         assertThat(r.get(2).terminating()).isEqualTo(3);
         assertThat(r.get(3).transitions()).containsExactly("Pending");
         assertThat(r.get(3).version()).isEqualTo(1);
-        assertThat(r.get(3).pods()).hasSize(3).allSatisfy((k, v) -> assertThat(v).isEqualTo("Pending"));
+        assertThat(r.get(3).pods())
+                .hasSize(3)
+                .allSatisfy((k, v) -> assertThat(v).isEqualTo("Pending"));
     }
 
     @Test
@@ -320,6 +322,7 @@ class SimulationTest {
         assertThat(a.actions()).anyMatch(x -> x instanceof WorldAction.RequestSshSecret);
         assertThat(a.state()).isEqualTo(b.state());
     }
+
     @Test
     void aTaskThatDependsOnAnotherStartsOnceThatOneRuns() {
         Job job = TestJobs.admitted("""

@@ -38,5 +38,4 @@ class HumanDurationTest {
         assertThat(age(Duration.ofMillis(-1500))).isEqualTo("0s");
         assertThat(age(Duration.ofSeconds(-5))).isEqualTo("<invalid>");
     }
-
 }

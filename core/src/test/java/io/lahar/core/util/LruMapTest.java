@@ -1,9 +1,9 @@
 package io.lahar.core.util;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 class LruMapTest {
 
@@ -19,7 +19,8 @@ class LruMapTest {
 
     @Test
     void aCapacityBelowOneIsRefused() {
-        assertThatThrownBy(() -> new LruMap<String, Integer>(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new LruMap<String, Integer>(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("was 0");
     }
 }

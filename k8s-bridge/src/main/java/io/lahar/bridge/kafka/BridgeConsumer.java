@@ -1,8 +1,8 @@
 package io.lahar.bridge.kafka;
 
 import io.lahar.bridge.reconcile.CommandResultReporter;
-import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.CronJobStatusWriter;
+import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
@@ -10,20 +10,28 @@ import io.lahar.bridge.reconcile.PodIntentReconciler;
 import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.RecordSink;
 import io.lahar.schema.CommandResult;
-import io.lahar.schema.DeletePod;
 import io.lahar.schema.CronJobStatusRecord;
+import io.lahar.schema.DeadLetter;
+import io.lahar.schema.DeletePod;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
-import io.lahar.schema.DeadLetter;
 import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.deadletter.InputRecords;
-import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.micrometer.core.instrument.Metrics;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -35,16 +43,7 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import io.micrometer.core.instrument.Metrics;
 import org.jboss.logging.Logger;
-
-import java.time.Duration;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * The bridge's input loop: pod intents, scheduler decisions, pod groups, job, flow, CronJob and queue status
@@ -85,14 +84,20 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     static final int MAX_IN_FLIGHT = 32;
     /** How long a member leaving partitions, or stopping, waits for their records' calls to complete. */
     static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(10);
-    static final List<String> TOPICS = List.of(Topics.POD_INTENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
-            Topics.POD_GROUPS.name(), Topics.JOB_STATUS.name(), Topics.COMMAND_RESULTS.name(), Topics.FLOW_STATUS.name(), Topics.QUEUE_STATUS.name(),
+
+    static final List<String> TOPICS = List.of(
+            Topics.POD_INTENTS.name(),
+            Topics.SCHEDULER_DECISIONS.name(),
+            Topics.POD_GROUPS.name(),
+            Topics.JOB_STATUS.name(),
+            Topics.COMMAND_RESULTS.name(),
+            Topics.FLOW_STATUS.name(),
+            Topics.QUEUE_STATUS.name(),
             Topics.CRONJOB_STATUS.name());
 
     private final KafkaConsumer<String, byte[]> consumer;
     /** An input topic and the reader of its values. */
-    private record Input(Topics.TopicSpec topic, Deserializer<? extends SpecificRecord> values) {
-    }
+    private record Input(Topics.TopicSpec topic, Deserializer<? extends SpecificRecord> values) {}
 
     private final Map<String, Input> inputs = new HashMap<>();
     private final PodIntentReconciler intentReconciler;
@@ -111,16 +116,26 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final java.util.concurrent.atomic.AtomicInteger retrying = new java.util.concurrent.atomic.AtomicInteger();
     /** Whether the loop stopped reading because the lanes are full. */
     private boolean paused;
+
     private final DeletionLookahead lookahead;
     private volatile boolean running = true;
     private volatile String holding;
     private long lastRetry = System.nanoTime();
 
-    public BridgeConsumer(KafkaClients kafka, RegistrySerdes serdes, String groupId,
-                          PodIntentReconciler intentReconciler, DecisionReconciler decisionReconciler,
-                          PodGroupReconciler podGroupReconciler, JobStatusWriter statusWriter,
-                          FlowStatusWriter flowStatusWriter, CronJobStatusWriter cronJobStatusWriter, QueueStatusWriter queueStatusWriter,
-                          CommandResultReporter resultReporter, RecordSink sink, Optional<String> namespace) {
+    public BridgeConsumer(
+            KafkaClients kafka,
+            RegistrySerdes serdes,
+            String groupId,
+            PodIntentReconciler intentReconciler,
+            DecisionReconciler decisionReconciler,
+            PodGroupReconciler podGroupReconciler,
+            JobStatusWriter statusWriter,
+            FlowStatusWriter flowStatusWriter,
+            CronJobStatusWriter cronJobStatusWriter,
+            QueueStatusWriter queueStatusWriter,
+            CommandResultReporter resultReporter,
+            RecordSink sink,
+            Optional<String> namespace) {
         this.namespace = namespace;
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -179,7 +194,10 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                         ledger.handled(partition, record.offset());
                     } else {
                         ledger.started(partition, record.offset());
-                        lanes.submit(lane(record, decoded.value()), partition, record.offset(),
+                        lanes.submit(
+                                lane(record, decoded.value()),
+                                partition,
+                                record.offset(),
                                 () -> reconcileRetrying(record, decoded.value()));
                     }
                 }
@@ -367,7 +385,11 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
      * What became of a record: done (reconciled, skipped or dead-lettered), done but with work
      * waiting in memory (its offset is held until the work is done), or to be tried again later.
      */
-    enum Handled { DONE, WAITING, LATER }
+    enum Handled {
+        DONE,
+        WAITING,
+        LATER
+    }
 
     /** @param waitingKey the reconciler's key of the waiting work, with {@link Handled#WAITING} */
     record Verdict(Handled handled, String waitingKey) {
@@ -387,8 +409,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     }
 
     /** A record decoded (verdict null), or what became of it if it cannot be reconciled now or ever. */
-    record Decoded(Verdict verdict, SpecificRecord value) {
-    }
+    record Decoded(Verdict verdict, SpecificRecord value) {}
 
     /** Decodes a record on the loop (its lane depends on what it says); a record it cannot decode is done with here. */
     Decoded decode(ConsumerRecord<String, byte[]> record) {
@@ -409,8 +430,13 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
 
     private static Verdict count(ConsumerRecord<String, byte[]> record, Verdict verdict) {
         // Quarkus serves Micrometer's global registry at /q/metrics (docs/metrics.md).
-        Metrics.counter("lahar.bridge.reconcile", "topic", record.topic(),
-                "outcome", verdict.handled().name().toLowerCase(java.util.Locale.ROOT)).increment();
+        Metrics.counter(
+                        "lahar.bridge.reconcile",
+                        "topic",
+                        record.topic(),
+                        "outcome",
+                        verdict.handled().name().toLowerCase(java.util.Locale.ROOT))
+                .increment();
         return verdict;
     }
 
@@ -449,7 +475,9 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                         podGroupReconciler.apply(record.key(), null);
                     }
                 }
-                default -> throw new IllegalStateException("no reconciler for " + value.getClass().getName());
+                default ->
+                    throw new IllegalStateException(
+                            "no reconciler for " + value.getClass().getName());
             }
         } catch (RuntimeException e) {
             return failed(record, e);
@@ -460,12 +488,18 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     /** A passing failure puts the record off; any other sends it to the dead letters. */
     private Verdict failed(ConsumerRecord<String, byte[]> record, RuntimeException e) {
         boolean transientError = Transients.isTransient(e);
-        Metrics.counter("lahar.bridge.reconcile.errors", "topic", record.topic(),
-                "kind", transientError ? "transient" : "dead-lettered").increment();
+        Metrics.counter(
+                        "lahar.bridge.reconcile.errors",
+                        "topic",
+                        record.topic(),
+                        "kind",
+                        transientError ? "transient" : "dead-lettered")
+                .increment();
         if (transientError) {
             holding = DeadLetters.reason(e);
-            LOG.warnf("%s key %s: %s; will try again", DeadLetters.where(record.topic(), record.partition(), record.offset()),
-                    record.key(), holding);
+            LOG.warnf(
+                    "%s key %s: %s; will try again",
+                    DeadLetters.where(record.topic(), record.partition(), record.offset()), record.key(), holding);
             return Verdict.LATER;
         }
         try {

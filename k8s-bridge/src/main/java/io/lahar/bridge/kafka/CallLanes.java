@@ -1,8 +1,5 @@
 package io.lahar.bridge.kafka;
 
-import org.apache.kafka.common.TopicPartition;
-import org.jboss.logging.Logger;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.kafka.common.TopicPartition;
+import org.jboss.logging.Logger;
 
 /**
  * Where the input loop's records are reconciled: each in a lane named for the object it concerns
@@ -29,13 +28,13 @@ final class CallLanes implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(CallLanes.class);
 
     /** What became of the record at {@code offset} of {@code partition}. */
-    record Done(TopicPartition partition, long offset, BridgeConsumer.Verdict verdict) {
-    }
+    record Done(TopicPartition partition, long offset, BridgeConsumer.Verdict verdict) {}
 
     private final int capacity;
     private final ExecutorService calls;
     /** lane → the last work handed to it, which the next one waits for. */
     private final Map<String, CompletableFuture<Void>> tails = new HashMap<>();
+
     private final LinkedBlockingQueue<Done> done = new LinkedBlockingQueue<>();
     private final AtomicInteger records = new AtomicInteger();
     private final AtomicInteger retries = new AtomicInteger();
@@ -46,7 +45,8 @@ final class CallLanes implements AutoCloseable {
         }
         this.capacity = capacity;
         // A call mostly waits for the API's answer: a virtual thread per call costs little while it does.
-        this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("lahar-bridge-call-", 0).factory());
+        this.calls = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("lahar-bridge-call-", 0).factory());
     }
 
     /** Whether the lanes hold as many records as they may: the loop reads no more until some are done. */
@@ -71,7 +71,11 @@ final class CallLanes implements AutoCloseable {
             try {
                 verdict = work.get();
             } catch (RuntimeException | Error e) {
-                LOG.errorf(e, "reconciling %s@%d failed outside the reconcilers; it will be read again", partition, offset);
+                LOG.errorf(
+                        e,
+                        "reconciling %s@%d failed outside the reconcilers; it will be read again",
+                        partition,
+                        offset);
             } finally {
                 done.add(new Done(partition, offset, verdict));
                 records.decrementAndGet();
@@ -144,7 +148,9 @@ final class CallLanes implements AutoCloseable {
     void settle(Duration timeout, Consumer<Done> sink) {
         long deadline = System.nanoTime() + timeout.toNanos();
         drain(sink);
-        while (records.get() > 0 && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+        while (records.get() > 0
+                && System.nanoTime() < deadline
+                && !Thread.currentThread().isInterrupted()) {
             await(Duration.ofMillis(50), sink);
         }
         drain(sink);

@@ -1,12 +1,19 @@
 package io.lahar.bridge.kafka;
 
 import io.lahar.schema.DeletePod;
-import io.lahar.schema.PodIntent;
 import io.lahar.schema.KafkaClients;
+import io.lahar.schema.PodIntent;
 import io.lahar.schema.Topics;
 import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.deadletter.Failures;
 import io.lahar.schema.deadletter.InputRecords;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -16,14 +23,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
-
-import java.time.Duration;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.function.BiConsumer;
 
 /**
  * After a restart (or any new assignment) the loop re-reads the pod intents after the committed
@@ -43,8 +42,11 @@ final class DeletionLookahead {
     private final Deserializer<PodIntent> intents;
     private final Optional<String> namespace;
 
-    DeletionLookahead(KafkaClients kafka, Map<String, Object> consumerProps, Deserializer<PodIntent> intents,
-                      Optional<String> namespace) {
+    DeletionLookahead(
+            KafkaClients kafka,
+            Map<String, Object> consumerProps,
+            Deserializer<PodIntent> intents,
+            Optional<String> namespace) {
         this.kafka = kafka;
         this.props = new HashMap<>(consumerProps);
         // A plain reader of assigned partitions: no group, nothing committed.
@@ -55,8 +57,13 @@ final class DeletionLookahead {
     }
 
     /** Scans the assigned pod-intent partitions from the group's committed offsets to their ends. */
-    void scan(KafkaConsumer<String, byte[]> group, Collection<TopicPartition> assigned, BiConsumer<String, DeletePod> deleted) {
-        List<TopicPartition> partitions = assigned.stream().filter(p -> p.topic().equals(Topics.POD_INTENTS.name())).toList();
+    void scan(
+            KafkaConsumer<String, byte[]> group,
+            Collection<TopicPartition> assigned,
+            BiConsumer<String, DeletePod> deleted) {
+        List<TopicPartition> partitions = assigned.stream()
+                .filter(p -> p.topic().equals(Topics.POD_INTENTS.name()))
+                .toList();
         if (partitions.isEmpty()) {
             return;
         }
@@ -74,7 +81,9 @@ final class DeletionLookahead {
             }
             if (!from.isEmpty()) {
                 int found = read(from, ends, deleted);
-                LOG.infof("look-ahead over %d pod-intent partitions found %d deletions to honour on re-read", from.size(), found);
+                LOG.infof(
+                        "look-ahead over %d pod-intent partitions found %d deletions to honour on re-read",
+                        from.size(), found);
             }
         } catch (RuntimeException e) {
             // Only a refinement: without it a re-read create may briefly resurrect a deleted pod.
@@ -82,9 +91,11 @@ final class DeletionLookahead {
         }
     }
 
-    private int read(Map<TopicPartition, Long> from, Map<TopicPartition, Long> ends, BiConsumer<String, DeletePod> deleted) {
+    private int read(
+            Map<TopicPartition, Long> from, Map<TopicPartition, Long> ends, BiConsumer<String, DeletePod> deleted) {
         int found = 0;
-        try (KafkaConsumer<String, byte[]> reader = kafka.consumer(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> reader =
+                kafka.consumer(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             reader.assign(from.keySet());
             from.forEach((p, offset) -> {
                 if (offset < 0) {

@@ -3,6 +3,9 @@ package io.lahar.bridge.kafka;
 import io.lahar.bridge.reconcile.RecordSink;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -11,10 +14,6 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 
 /**
  * The bridge's one producer, for every topic it writes (pod events, nodes, job commands, queues,
@@ -28,10 +27,13 @@ public final class KafkaRecordSink implements RecordSink, AutoCloseable {
     private final Map<Class<?>, Serializer<SpecificRecord>> serializers = new ConcurrentHashMap<>();
 
     public KafkaRecordSink(KafkaClients kafka, RegistrySerdes serdes) {
-        this.producer = kafka.producer(Map.of(
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.CLIENT_ID_CONFIG, "lahar-k8s-bridge"), new StringSerializer(), new ByteArraySerializer());
+        this.producer = kafka.producer(
+                Map.of(
+                        ProducerConfig.ACKS_CONFIG, "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                        ProducerConfig.CLIENT_ID_CONFIG, "lahar-k8s-bridge"),
+                new StringSerializer(),
+                new ByteArraySerializer());
         this.serdes = serdes;
     }
 
@@ -44,13 +46,17 @@ public final class KafkaRecordSink implements RecordSink, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new KafkaException("interrupted sending to " + topic, e);
         } catch (ExecutionException e) {
-            throw new KafkaException("sending to " + topic + " key " + key + " failed: " + e.getCause().getMessage(), e.getCause());
+            throw new KafkaException(
+                    "sending to " + topic + " key " + key + " failed: "
+                            + e.getCause().getMessage(),
+                    e.getCause());
         }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private Serializer<SpecificRecord> serializer(Class<?> type) {
-        return serializers.computeIfAbsent(type, t -> (Serializer<SpecificRecord>) (Serializer) serdes.value((Class) t).serializer());
+        return serializers.computeIfAbsent(type, t -> (Serializer<SpecificRecord>)
+                (Serializer) serdes.value((Class) t).serializer());
     }
 
     @Override

@@ -12,8 +12,7 @@ import io.lahar.schema.deadletter.Failures;
  */
 final class Transients {
 
-    private Transients() {
-    }
+    private Transients() {}
 
     static boolean isTransient(Throwable error) {
         if (Failures.isTransient(error)) {

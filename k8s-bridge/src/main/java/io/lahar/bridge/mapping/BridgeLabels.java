@@ -7,10 +7,10 @@ public final class BridgeLabels {
     public static final String JOB_UID = "lahar.io/job-uid";
     /** Set on every object the bridge creates; the pod watch selects on it, so pods of others are left alone. */
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+
     public static final String MANAGER = "lahar";
     /** Volcano's default scheduler name: the default kube-scheduler leaves such pods alone. */
     public static final String DEFAULT_SCHEDULER = "volcano";
 
-    private BridgeLabels() {
-    }
+    private BridgeLabels() {}
 }

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.lahar.schema.CommandResult;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -26,8 +25,7 @@ public final class CommandEvents {
     /** Kubernetes caps an Event's message at 1 KiB. */
     static final int MAX_MESSAGE = 1024;
 
-    private CommandEvents() {
-    }
+    private CommandEvents() {}
 
     /** The CR kinds whose commands the bridge sends, and how a result's kind names them. */
     public enum Target {
@@ -73,11 +71,22 @@ public final class CommandEvents {
      */
     public static Event event(CommandResult result, Optional<String> jobUid) {
         Target target = Target.of(result);
-        String message = result.getAccepted() ? "accepted by Lahar (" + result.getRequestId() + ")"
-                : result.getViolations().stream().map(v -> v.getPath() + ": " + v.getMessage()).collect(Collectors.joining("; "));
-        return event(result.getNamespace(), result.getName(), result.getRequestId(), target.apiVersion, target.kind.getKind(),
-                jobUid.orElse(null), result.getAccepted() ? "Normal" : "Warning", result.getAccepted() ? "Admitted" : "Rejected",
-                message, result.getTime());
+        String message = result.getAccepted()
+                ? "accepted by Lahar (" + result.getRequestId() + ")"
+                : result.getViolations().stream()
+                        .map(v -> v.getPath() + ": " + v.getMessage())
+                        .collect(Collectors.joining("; "));
+        return event(
+                result.getNamespace(),
+                result.getName(),
+                result.getRequestId(),
+                target.apiVersion,
+                target.kind.getKind(),
+                jobUid.orElse(null),
+                result.getAccepted() ? "Normal" : "Warning",
+                result.getAccepted() ? "Admitted" : "Rejected",
+                message,
+                result.getTime());
     }
 
     /**
@@ -85,8 +94,17 @@ public final class CommandEvents {
      * at Kubernetes' limit; named {@code <name>.<digest of nameSeed>}, so the same seed never
      * makes a second one.
      */
-    static Event event(String namespace, String name, String nameSeed, String apiVersion, String kind, String uid,
-                       String type, String reason, String message, Instant at) {
+    static Event event(
+            String namespace,
+            String name,
+            String nameSeed,
+            String apiVersion,
+            String kind,
+            String uid,
+            String type,
+            String reason,
+            String message,
+            Instant at) {
         if (message.length() > MAX_MESSAGE) {
             message = message.substring(0, MAX_MESSAGE - 3) + "...";
         }
@@ -97,15 +115,22 @@ public final class CommandEvents {
                 .withNamespace(namespace)
                 .endMetadata()
                 .withNewInvolvedObject()
-                .withApiVersion(apiVersion).withKind(kind)
-                .withName(name).withNamespace(namespace).withUid(uid)
+                .withApiVersion(apiVersion)
+                .withKind(kind)
+                .withName(name)
+                .withNamespace(namespace)
+                .withUid(uid)
                 .endInvolvedObject()
                 .withType(type)
                 .withReason(reason)
                 .withMessage(message)
-                .withNewSource().withComponent("lahar").endSource()
+                .withNewSource()
+                .withComponent("lahar")
+                .endSource()
                 .withReportingComponent("lahar")
-                .withFirstTimestamp(time).withLastTimestamp(time).withCount(1)
+                .withFirstTimestamp(time)
+                .withLastTimestamp(time)
+                .withCount(1)
                 .build();
     }
 

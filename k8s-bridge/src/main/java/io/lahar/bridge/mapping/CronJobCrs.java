@@ -12,7 +12,6 @@ import io.lahar.schema.CronJobEvent;
 import io.lahar.schema.CronJobStatusRecord;
 import io.lahar.schema.DeleteCronJob;
 import io.lahar.schema.SubmitCronJob;
-
 import java.time.Instant;
 import java.util.Map;
 
@@ -26,8 +25,7 @@ public final class CronJobCrs {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private CronJobCrs() {
-    }
+    private CronJobCrs() {}
 
     /** A CronJob seen for the first time; the request id comes from the CR's UID, so a re-list sends the same command. */
     public static CronJobCommand submit(GenericKubernetesResource cr, Instant time) {
@@ -36,12 +34,20 @@ public final class CronJobCrs {
 
     /** A change of the spec (schedule, suspend, template, ...) updates the CronJob. */
     public static CronJobCommand resubmit(GenericKubernetesResource cr, Instant time) {
-        return command(cr, "k8s:" + cr.getMetadata().getUid() + ":" + VolcanoCrs.specVersion(cr), time, new SubmitCronJob(manifest(cr)));
+        return command(
+                cr,
+                "k8s:" + cr.getMetadata().getUid() + ":" + VolcanoCrs.specVersion(cr),
+                time,
+                new SubmitCronJob(manifest(cr)));
     }
 
     public static CronJobCommand delete(GenericKubernetesResource cr, Instant time) {
-        return command(cr, "k8s:" + cr.getMetadata().getUid() + ":delete", time, new DeleteCronJob("CronJob "
-                + VolcanoCrs.namespace(cr.getMetadata()) + "/" + cr.getMetadata().getName() + " deleted in Kubernetes"));
+        return command(
+                cr,
+                "k8s:" + cr.getMetadata().getUid() + ":delete",
+                time,
+                new DeleteCronJob("CronJob " + VolcanoCrs.namespace(cr.getMetadata()) + "/"
+                        + cr.getMetadata().getName() + " deleted in Kubernetes"));
     }
 
     private static String manifest(GenericKubernetesResource cr) {
@@ -66,7 +72,10 @@ public final class CronJobCrs {
         if (!record.getStatus().getActive().isEmpty()) {
             ArrayNode active = out.putArray("active");
             for (CronJobActiveJob a : record.getStatus().getActive()) {
-                ObjectNode ref = active.addObject().put("kind", "Job").put("namespace", record.getNamespace()).put("name", a.getName());
+                ObjectNode ref = active.addObject()
+                        .put("kind", "Job")
+                        .put("namespace", record.getNamespace())
+                        .put("name", a.getName());
                 if (a.getUid() != null) {
                     ref.put("uid", a.getUid());
                 }
@@ -87,8 +96,16 @@ public final class CronJobCrs {
      * CronJob, the event's time, reason and message, so writing it again creates nothing new.
      */
     public static Event event(CronJobStatusRecord record, CronJobEvent e, String uid) {
-        return CommandEvents.event(record.getNamespace(), record.getName(), e.getTime().toEpochMilli() + "/" + e.getReason()
-                        + "/" + e.getMessage(), VolcanoKinds.BATCH_API_VERSION, "CronJob", uid, e.getType(), e.getReason(),
-                e.getMessage(), e.getTime());
+        return CommandEvents.event(
+                record.getNamespace(),
+                record.getName(),
+                e.getTime().toEpochMilli() + "/" + e.getReason() + "/" + e.getMessage(),
+                VolcanoKinds.BATCH_API_VERSION,
+                "CronJob",
+                uid,
+                e.getType(),
+                e.getReason(),
+                e.getMessage(),
+                e.getTime());
     }
 }

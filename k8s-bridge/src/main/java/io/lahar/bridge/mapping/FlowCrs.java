@@ -12,7 +12,6 @@ import io.lahar.schema.FlowKind;
 import io.lahar.schema.JobFlowStatus;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.SubmitFlowObject;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -27,15 +26,18 @@ public final class FlowCrs {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private FlowCrs() {
-    }
+    private FlowCrs() {}
 
     /**
      * A JobFlow or JobTemplate seen for the first time. The request id comes from the CR's UID, so
      * an informer's re-list re-sends the same command and the engine applies it once.
      */
     public static FlowCommand submit(GenericKubernetesResource cr, FlowKind kind, Instant time) {
-        return command(cr, kind, "k8s:" + cr.getMetadata().getUid() + ":submit", time,
+        return command(
+                cr,
+                kind,
+                "k8s:" + cr.getMetadata().getUid() + ":submit",
+                time,
                 new SubmitFlowObject(VolcanoCrs.manifest(cr, VolcanoKinds.FLOW_API_VERSION, kind.name())));
     }
 
@@ -44,17 +46,26 @@ public final class FlowCrs {
      * refused by the engine (as Volcano's webhook refuses it), and the refusal becomes an Event.
      */
     public static FlowCommand resubmit(GenericKubernetesResource cr, FlowKind kind, Instant time) {
-        return command(cr, kind, "k8s:" + cr.getMetadata().getUid() + ":" + VolcanoCrs.specVersion(cr), time,
+        return command(
+                cr,
+                kind,
+                "k8s:" + cr.getMetadata().getUid() + ":" + VolcanoCrs.specVersion(cr),
+                time,
                 new SubmitFlowObject(VolcanoCrs.manifest(cr, VolcanoKinds.FLOW_API_VERSION, kind.name())));
     }
 
     public static FlowCommand delete(GenericKubernetesResource cr, FlowKind kind, Instant time) {
-        return command(cr, kind, "k8s:" + cr.getMetadata().getUid() + ":delete", time,
+        return command(
+                cr,
+                kind,
+                "k8s:" + cr.getMetadata().getUid() + ":delete",
+                time,
                 new DeleteFlowObject(kind.name() + " " + VolcanoCrs.namespace(cr.getMetadata()) + "/"
                         + cr.getMetadata().getName() + " deleted in Kubernetes"));
     }
 
-    private static FlowCommand command(GenericKubernetesResource cr, FlowKind kind, String requestId, Instant time, Object body) {
+    private static FlowCommand command(
+            GenericKubernetesResource cr, FlowKind kind, String requestId, Instant time, Object body) {
         return FlowCommand.newBuilder()
                 .setRequestId(requestId)
                 .setSender(VolcanoCrs.SENDER)
@@ -116,7 +127,9 @@ public final class FlowCrs {
                 }
                 if (!c.getTaskStatusCount().isEmpty()) {
                     ObjectNode tasks = condition.putObject("taskStatusCount");
-                    c.getTaskStatusCount().forEach((task, ts) -> tasks.putObject(task).set("phase", MAPPER.valueToTree(ts.getPhase())));
+                    c.getTaskStatusCount()
+                            .forEach((task, ts) ->
+                                    tasks.putObject(task).set("phase", MAPPER.valueToTree(ts.getPhase())));
                 }
             });
         }

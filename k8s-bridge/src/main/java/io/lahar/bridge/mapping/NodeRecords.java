@@ -3,7 +3,6 @@ package io.lahar.bridge.mapping;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.lahar.schema.Taint;
-
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,23 +12,33 @@ import java.util.TreeMap;
 /** A watched Kubernetes Node as the node record the scheduler reads. */
 public final class NodeRecords {
 
-    private NodeRecords() {
-    }
+    private NodeRecords() {}
 
     public static io.lahar.schema.Node node(Node node, Instant time) {
         var status = node.getStatus();
         var spec = node.getSpec();
-        boolean ready = status != null && status.getConditions() != null && status.getConditions().stream()
-                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        boolean ready = status != null
+                && status.getConditions() != null
+                && status.getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
         return io.lahar.schema.Node.newBuilder()
                 .setName(node.getMetadata().getName())
                 .setAllocatable(quantities(status == null ? null : status.getAllocatable()))
                 .setCapacity(quantities(status == null ? null : status.getCapacity()))
-                .setLabels(node.getMetadata().getLabels() == null ? Map.of() : new TreeMap<>(node.getMetadata().getLabels()))
-                .setTaints(spec == null || spec.getTaints() == null ? List.of() : spec.getTaints().stream()
-                        .map(t -> Taint.newBuilder().setKey(t.getKey()).setValue(t.getValue())
-                                .setEffect(t.getEffect() == null ? "NoSchedule" : t.getEffect()).build())
-                        .toList())
+                .setLabels(
+                        node.getMetadata().getLabels() == null
+                                ? Map.of()
+                                : new TreeMap<>(node.getMetadata().getLabels()))
+                .setTaints(
+                        spec == null || spec.getTaints() == null
+                                ? List.of()
+                                : spec.getTaints().stream()
+                                        .map(t -> Taint.newBuilder()
+                                                .setKey(t.getKey())
+                                                .setValue(t.getValue())
+                                                .setEffect(t.getEffect() == null ? "NoSchedule" : t.getEffect())
+                                                .build())
+                                        .toList())
                 .setUnschedulable(spec != null && Boolean.TRUE.equals(spec.getUnschedulable()))
                 .setReady(ready)
                 .setTime(time)

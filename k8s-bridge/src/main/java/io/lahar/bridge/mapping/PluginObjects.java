@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.lahar.schema.EnsureConfigMap;
 import io.lahar.schema.EnsureService;
 import io.lahar.schema.EnsureSshSecret;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -24,11 +23,11 @@ public final class PluginObjects {
 
     /** The ssh plugin's file names, as Volcano's ssh plugin mounts them into ~/.ssh. */
     public static final String PRIVATE_KEY = "id_rsa";
+
     public static final String PUBLIC_KEY = "id_rsa.pub";
     public static final String AUTHORIZED_KEYS = "authorized_keys";
 
-    private PluginObjects() {
-    }
+    private PluginObjects() {}
 
     /**
      * A plugin's Service: the svc plugin's is headless, clusterIP None with not-ready addresses
@@ -38,7 +37,8 @@ public final class PluginObjects {
         boolean headless = ensure.getHeadless();
         return new ServiceBuilder()
                 .withNewMetadata()
-                .withName(ensure.getName()).withNamespace(namespace)
+                .withName(ensure.getName())
+                .withNamespace(namespace)
                 .withLabels(managed(ensure.getLabels()))
                 .withOwnerReferences(owner.stream().toList())
                 .endMetadata()
@@ -46,9 +46,14 @@ public final class PluginObjects {
                 .withClusterIP(headless ? "None" : null)
                 .withPublishNotReadyAddresses(headless ? true : null)
                 .withSelector(new LinkedHashMap<>(ensure.getSelector()))
-                .withPorts(ensure.getPorts().stream().map(p -> new ServicePortBuilder()
-                        .withName(p.getName()).withPort(p.getPort()).withProtocol(p.getProtocol())
-                        .withTargetPort(new IntOrString(p.getPort())).build()).toList())
+                .withPorts(ensure.getPorts().stream()
+                        .map(p -> new ServicePortBuilder()
+                                .withName(p.getName())
+                                .withPort(p.getPort())
+                                .withProtocol(p.getProtocol())
+                                .withTargetPort(new IntOrString(p.getPort()))
+                                .build())
+                        .toList())
                 .endSpec()
                 .build();
     }
@@ -56,7 +61,8 @@ public final class PluginObjects {
     public static ConfigMap configMap(String namespace, EnsureConfigMap ensure, Optional<OwnerReference> owner) {
         return new ConfigMapBuilder()
                 .withNewMetadata()
-                .withName(ensure.getName()).withNamespace(namespace)
+                .withName(ensure.getName())
+                .withNamespace(namespace)
                 .withLabels(managed(ensure.getLabels()))
                 .withOwnerReferences(owner.stream().toList())
                 .endMetadata()
@@ -65,7 +71,8 @@ public final class PluginObjects {
     }
 
     /** The ssh Secret: the intent's non-secret entries plus a fresh key pair that never passes through Kafka. */
-    public static Secret sshSecret(String namespace, EnsureSshSecret ensure, SshKeyPair keys, Optional<OwnerReference> owner) {
+    public static Secret sshSecret(
+            String namespace, EnsureSshSecret ensure, SshKeyPair keys, Optional<OwnerReference> owner) {
         Map<String, String> data = new LinkedHashMap<>();
         ensure.getData().forEach((k, v) -> data.put(k, base64(v)));
         data.put(PRIVATE_KEY, base64(keys.privateKeyPem()));
@@ -73,7 +80,8 @@ public final class PluginObjects {
         data.put(AUTHORIZED_KEYS, base64(keys.publicKey() + "\n"));
         return new SecretBuilder()
                 .withNewMetadata()
-                .withName(ensure.getName()).withNamespace(namespace)
+                .withName(ensure.getName())
+                .withNamespace(namespace)
                 .withLabels(managed(ensure.getLabels()))
                 .withOwnerReferences(owner.stream().toList())
                 .endMetadata()

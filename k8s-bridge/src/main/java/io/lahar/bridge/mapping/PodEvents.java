@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.PodEvent;
-
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +14,7 @@ import java.util.Optional;
 /** A watched pod as the pod event the job state machine consumes. */
 public final class PodEvents {
 
-    private PodEvents() {
-    }
+    private PodEvents() {}
 
     /** Whether the pod carries what a pod event needs (the job it belongs to). */
     public static boolean isJobPod(Pod pod) {
@@ -30,8 +28,8 @@ public final class PodEvents {
     public static PodEvent event(Pod pod, boolean deleted, boolean deletedByOthers, Instant time) {
         var status = pod.getStatus();
         String phase = status == null || status.getPhase() == null ? "Pending" : status.getPhase();
-        List<ContainerStatus> containers = status == null || status.getContainerStatuses() == null
-                ? List.of() : status.getContainerStatuses();
+        List<ContainerStatus> containers =
+                status == null || status.getContainerStatuses() == null ? List.of() : status.getContainerStatuses();
         String name = pod.getMetadata().getName();
         return PodEvent.newBuilder()
                 .setNamespace(pod.getMetadata().getNamespace())
@@ -56,7 +54,8 @@ public final class PodEvents {
     /** The last termination of the container: the current state when terminated, else the previous one. */
     static io.lahar.schema.ContainerStatus container(ContainerStatus status) {
         ContainerState state = status.getState();
-        ContainerStateTerminated terminated = state != null && state.getTerminated() != null ? state.getTerminated()
+        ContainerStateTerminated terminated = state != null && state.getTerminated() != null
+                ? state.getTerminated()
                 : status.getLastState() == null ? null : status.getLastState().getTerminated();
         String reason = null;
         if (state != null && state.getTerminated() != null) {

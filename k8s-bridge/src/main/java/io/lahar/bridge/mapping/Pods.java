@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodIntent;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -20,8 +19,7 @@ public final class Pods {
 
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
-    private Pods() {
-    }
+    private Pods() {}
 
     /**
      * The pod: the intent's template (carried intact) with the intent's name, namespace, labels and
@@ -49,8 +47,10 @@ public final class Pods {
             annotations.put(BridgeLabels.JOB_UID, intent.getJobUid());
         }
         PodSpec spec = template.getSpec() == null ? new PodSpec() : template.getSpec();
-        spec.setSchedulerName(create.getSchedulerName() == null || create.getSchedulerName().isBlank()
-                ? BridgeLabels.DEFAULT_SCHEDULER : create.getSchedulerName());
+        spec.setSchedulerName(
+                create.getSchedulerName() == null || create.getSchedulerName().isBlank()
+                        ? BridgeLabels.DEFAULT_SCHEDULER
+                        : create.getSchedulerName());
         // Lahar binds through the Binding subresource; a nodeName in the template would bypass the gang.
         spec.setNodeName(null);
         return new PodBuilder()
@@ -72,10 +72,12 @@ public final class Pods {
 
     static Optional<Integer> intAnnotation(Pod pod, String key) {
         String value = pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
-                ? null : pod.getMetadata().getAnnotations().get(key);
+                ? null
+                : pod.getMetadata().getAnnotations().get(key);
         if (value == null) {
             String label = pod.getMetadata() == null || pod.getMetadata().getLabels() == null
-                    ? null : pod.getMetadata().getLabels().get(key);
+                    ? null
+                    : pod.getMetadata().getLabels().get(key);
             value = label;
         }
         if (value == null) {

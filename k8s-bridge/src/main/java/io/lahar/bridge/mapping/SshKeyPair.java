@@ -45,10 +45,17 @@ public record SshKeyPair(String publicKey, String privateKeyPem) {
     /** RFC 8017 A.1.2 RSAPrivateKey, DER, in a PEM block of 64-character lines. */
     static String pkcs1Pem(RSAPrivateCrtKey key) {
         byte[] der = sequence(
-                integer(BigInteger.ZERO), integer(key.getModulus()), integer(key.getPublicExponent()),
-                integer(key.getPrivateExponent()), integer(key.getPrimeP()), integer(key.getPrimeQ()),
-                integer(key.getPrimeExponentP()), integer(key.getPrimeExponentQ()), integer(key.getCrtCoefficient()));
-        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+                integer(BigInteger.ZERO),
+                integer(key.getModulus()),
+                integer(key.getPublicExponent()),
+                integer(key.getPrivateExponent()),
+                integer(key.getPrimeP()),
+                integer(key.getPrimeQ()),
+                integer(key.getPrimeExponentP()),
+                integer(key.getPrimeExponentQ()),
+                integer(key.getCrtCoefficient()));
+        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(der);
         return "-----BEGIN RSA PRIVATE KEY-----\n" + body + "\n-----END RSA PRIVATE KEY-----\n";
     }
 

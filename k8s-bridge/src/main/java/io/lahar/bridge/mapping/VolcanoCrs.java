@@ -21,7 +21,6 @@ import io.lahar.schema.QueueState;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.UpdateJob;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -43,8 +42,7 @@ public final class VolcanoCrs {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private VolcanoCrs() {
-    }
+    private VolcanoCrs() {}
 
     // ---- batch.volcano.sh Job → job commands -------------------------------------------------
 
@@ -60,12 +58,17 @@ public final class VolcanoCrs {
     public static JobCommand update(GenericKubernetesResource job, Instant time) {
         // An apiserver bumps the generation on every spec change; an emulator might not, and then
         // the resource version (which changes on every write) keeps two updates apart.
-        return command(job, "k8s:" + job.getMetadata().getUid() + ":" + specVersion(job), time, new UpdateJob(manifest(job)));
+        return command(
+                job, "k8s:" + job.getMetadata().getUid() + ":" + specVersion(job), time, new UpdateJob(manifest(job)));
     }
 
     public static JobCommand delete(GenericKubernetesResource job, Instant time) {
-        return command(job, "k8s:" + job.getMetadata().getUid() + ":delete", time,
-                new DeleteJob("Job " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + " deleted in Kubernetes"));
+        return command(
+                job,
+                "k8s:" + job.getMetadata().getUid() + ":delete",
+                time,
+                new DeleteJob("Job " + job.getMetadata().getNamespace() + "/"
+                        + job.getMetadata().getName() + " deleted in Kubernetes"));
     }
 
     /** The Volcano Job manifest as JSON: identity, labels, annotations and the spec, pod templates intact; no status. */
@@ -129,8 +132,10 @@ public final class VolcanoCrs {
         if (!(rawAction instanceof String name) || name.isBlank()) {
             errors.add("action: missing");
         } else {
-            action = Arrays.stream(JobAction.values()).filter(a -> a != JobAction.Unknown && a.name().equals(name))
-                    .findFirst().orElse(null);
+            action = Arrays.stream(JobAction.values())
+                    .filter(a -> a != JobAction.Unknown && a.name().equals(name))
+                    .findFirst()
+                    .orElse(null);
             if (action == null) {
                 errors.add("action: \"" + name + "\" is not a Volcano job action");
             }
@@ -153,15 +158,21 @@ public final class VolcanoCrs {
             throw new IllegalArgumentException("Command " + namespace(command.getMetadata()) + "/"
                     + command.getMetadata().getName() + ": " + String.join("; ", errors));
         }
-        String message = props.get("message") instanceof String m ? m
-                : props.get("reason") instanceof String r ? r : "Command " + command.getMetadata().getName();
+        String message = props.get("message") instanceof String m
+                ? m
+                : props.get("reason") instanceof String r
+                        ? r
+                        : "Command " + command.getMetadata().getName();
         return JobCommand.newBuilder()
                 .setRequestId("k8s:command:" + command.getMetadata().getUid())
                 .setSender(SENDER)
                 .setNamespace(namespace(command.getMetadata()))
                 .setName(target)
                 .setTime(time)
-                .setCommand(JobActionCommand.newBuilder().setAction(action).setMessage(message).build())
+                .setCommand(JobActionCommand.newBuilder()
+                        .setAction(action)
+                        .setMessage(message)
+                        .build())
                 .build();
     }
 
@@ -172,7 +183,9 @@ public final class VolcanoCrs {
         JsonNode spec = tree(queue.getAdditionalProperties().get("spec"));
         JsonNode status = tree(queue.getAdditionalProperties().get("status"));
         String state = status.path("state").asText("Open");
-        QueueState queueState = Arrays.stream(QueueState.values()).filter(s -> s.name().equals(state)).findFirst()
+        QueueState queueState = Arrays.stream(QueueState.values())
+                .filter(s -> s.name().equals(state))
+                .findFirst()
                 .orElse(QueueState.Unknown);
         return Queue.newBuilder()
                 .setName(queue.getMetadata().getName())
@@ -287,7 +300,8 @@ public final class VolcanoCrs {
         out.put("minAvailable", s.getMinAvailable());
         if (!s.getTaskStatusCount().isEmpty()) {
             ObjectNode tasks = out.putObject("taskStatusCount");
-            s.getTaskStatusCount().forEach((task, ts) -> tasks.putObject(task).set("phase", MAPPER.valueToTree(ts.getPhase())));
+            s.getTaskStatusCount()
+                    .forEach((task, ts) -> tasks.putObject(task).set("phase", MAPPER.valueToTree(ts.getPhase())));
         }
         out.put("pending", s.getPending());
         out.put("running", s.getRunning());
@@ -304,9 +318,11 @@ public final class VolcanoCrs {
             out.set("controlledResources", MAPPER.valueToTree(s.getControlledResources()));
         }
         ArrayNode conditions = out.putArray("conditions");
-        s.getConditions().forEach(c -> conditions.addObject()
-                .put("status", c.getStatus())
-                .put("lastTransitionTime", rfc3339(c.getLastTransitionTime())));
+        s.getConditions()
+                .forEach(c -> conditions
+                        .addObject()
+                        .put("status", c.getStatus())
+                        .put("lastTransitionTime", rfc3339(c.getLastTransitionTime())));
         return MAPPER.convertValue(out, Map.class);
     }
 
@@ -333,7 +349,9 @@ public final class VolcanoCrs {
     /** The request-id suffix of a spec change: the generation, or the resource version where an emulator keeps none. */
     static String specVersion(GenericKubernetesResource cr) {
         Long generation = cr.getMetadata().getGeneration();
-        return generation != null ? "generation-" + generation : "rv-" + cr.getMetadata().getResourceVersion();
+        return generation != null
+                ? "generation-" + generation
+                : "rv-" + cr.getMetadata().getResourceVersion();
     }
 
     static String rfc3339(Instant time) {

@@ -5,13 +5,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.CommandEvents;
 import io.lahar.schema.CommandResult;
-
 import java.util.Optional;
 
 /** Reports the engine's answers to commands from Volcano CRs as Events on the CR (see {@link CommandEvents}). */
 public final class CommandResultReporter {
 
-    public enum Outcome { REPORTED, ALREADY_REPORTED, NOT_OURS }
+    public enum Outcome {
+        REPORTED,
+        ALREADY_REPORTED,
+        NOT_OURS
+    }
 
     private final KubernetesClient client;
     private final Retry retry;
@@ -27,9 +30,14 @@ public final class CommandResultReporter {
         }
         Optional<String> uid;
         try {
-            GenericKubernetesResource cr = retry.call(() -> client.genericKubernetesResources(CommandEvents.Target.of(result).kind)
-                    .inNamespace(result.getNamespace()).withName(result.getName()).get());
-            uid = cr == null ? Optional.empty() : Optional.ofNullable(cr.getMetadata().getUid());
+            GenericKubernetesResource cr =
+                    retry.call(() -> client.genericKubernetesResources(CommandEvents.Target.of(result).kind)
+                            .inNamespace(result.getNamespace())
+                            .withName(result.getName())
+                            .get());
+            uid = cr == null
+                    ? Optional.empty()
+                    : Optional.ofNullable(cr.getMetadata().getUid());
         } catch (KubernetesClientException e) {
             if (!Retry.isNotFound(e)) {
                 throw e;
@@ -38,7 +46,11 @@ public final class CommandResultReporter {
         }
         var event = CommandEvents.event(result, uid);
         try {
-            retry.call(() -> client.v1().events().inNamespace(result.getNamespace()).resource(event).create());
+            retry.call(() -> client.v1()
+                    .events()
+                    .inNamespace(result.getNamespace())
+                    .resource(event)
+                    .create());
             return Outcome.REPORTED;
         } catch (KubernetesClientException e) {
             if (Retry.isConflict(e)) {

@@ -1,6 +1,5 @@
 package io.lahar.bridge.reconcile;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.CronJobCrs;
@@ -8,7 +7,6 @@ import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.core.util.LruMap;
 import io.lahar.schema.CronJobEvent;
 import io.lahar.schema.CronJobStatusRecord;
-
 import java.util.Map;
 
 /**
@@ -34,7 +32,8 @@ public final class CronJobStatusWriter {
     }
 
     public synchronized StatusSubresource.Outcome apply(CronJobStatusRecord record) {
-        StatusSubresource.Outcome outcome = status.write(record.getNamespace(), record.getName(), CronJobCrs.cronJobStatus(record));
+        StatusSubresource.Outcome outcome =
+                status.write(record.getNamespace(), record.getName(), CronJobCrs.cronJobStatus(record));
         if (outcome != StatusSubresource.Outcome.NO_CR) {
             events(record);
         }
@@ -50,8 +49,11 @@ public final class CronJobStatusWriter {
                 continue;
             }
             try {
-                retry.call(() -> client.v1().events().inNamespace(record.getNamespace())
-                        .resource(CronJobCrs.event(record, e, record.getUid())).create());
+                retry.call(() -> client.v1()
+                        .events()
+                        .inNamespace(record.getNamespace())
+                        .resource(CronJobCrs.event(record, e, record.getUid()))
+                        .create());
             } catch (KubernetesClientException ex) {
                 if (!Retry.isConflict(ex)) {
                     throw ex;

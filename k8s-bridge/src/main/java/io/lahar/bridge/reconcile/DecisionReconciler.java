@@ -10,11 +10,10 @@ import io.lahar.schema.Bind;
 import io.lahar.schema.Evict;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
-import org.jboss.logging.Logger;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jboss.logging.Logger;
 
 /**
  * Carries out the scheduler's decisions, as read back from the decisions topic (never from the
@@ -29,7 +28,15 @@ public final class DecisionReconciler {
 
     private static final Logger LOG = Logger.getLogger(DecisionReconciler.class);
 
-    public enum Outcome { BOUND, ALREADY_BOUND, WAITING, STALE, EVICTED, ABSENT, IGNORED }
+    public enum Outcome {
+        BOUND,
+        ALREADY_BOUND,
+        WAITING,
+        STALE,
+        EVICTED,
+        ABSENT,
+        IGNORED
+    }
 
     private final KubernetesClient client;
     private final Retry retry;
@@ -45,7 +52,8 @@ public final class DecisionReconciler {
     public Outcome apply(SchedulerDecision decision) {
         synchronized (this) {
             if (decision.getEpoch() < epoch) {
-                LOG.infof("decision for %s/%s of epoch %d dropped: epoch %d has taken over",
+                LOG.infof(
+                        "decision for %s/%s of epoch %d dropped: epoch %d has taken over",
                         decision.getNamespace(), decision.getJob(), decision.getEpoch(), epoch);
                 return Outcome.STALE;
             }
@@ -61,7 +69,9 @@ public final class DecisionReconciler {
             // The pod group's phase reaches Kubernetes through the pod-groups topic, which the
             // engine derives from this same decision; writing it here too would race that record.
             case PodGroupStatus ignored -> Outcome.IGNORED;
-            default -> throw new IllegalArgumentException("decision: unknown kind " + decision.getDecision().getClass().getSimpleName());
+            default ->
+                throw new IllegalArgumentException("decision: unknown kind "
+                        + decision.getDecision().getClass().getSimpleName());
         };
     }
 
@@ -107,7 +117,8 @@ public final class DecisionReconciler {
     private Outcome bind(SchedulerDecision decision, Bind bind) {
         String ns = decision.getNamespace();
         String key = ns + "/" + bind.getPod();
-        Pod pod = retry.call(() -> client.pods().inNamespace(ns).withName(bind.getPod()).get());
+        Pod pod = retry.call(
+                () -> client.pods().inNamespace(ns).withName(bind.getPod()).get());
         if (pod == null) {
             return waitFor(key, decision);
         }
@@ -125,8 +136,15 @@ public final class DecisionReconciler {
             return alreadyBound(key, current, bind);
         }
         Binding binding = new BindingBuilder()
-                .withNewMetadata().withName(bind.getPod()).withNamespace(ns).endMetadata()
-                .withNewTarget().withApiVersion("v1").withKind("Node").withName(bind.getNode()).endTarget()
+                .withNewMetadata()
+                .withName(bind.getPod())
+                .withNamespace(ns)
+                .endMetadata()
+                .withNewTarget()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(bind.getNode())
+                .endTarget()
                 .build();
         try {
             retry.call(() -> client.bindings().inNamespace(ns).resource(binding).create());
@@ -137,8 +155,11 @@ public final class DecisionReconciler {
             }
             if (Retry.isConflict(e)) {
                 // Bound meanwhile (a redelivered decision, or another binder): see to whom.
-                Pod again = retry.call(() -> client.pods().inNamespace(ns).withName(bind.getPod()).get());
-                String node = again == null || again.getSpec() == null ? null : again.getSpec().getNodeName();
+                Pod again = retry.call(() ->
+                        client.pods().inNamespace(ns).withName(bind.getPod()).get());
+                String node = again == null || again.getSpec() == null
+                        ? null
+                        : again.getSpec().getNodeName();
                 return alreadyBound(key, node, bind);
             }
             throw e;
@@ -169,7 +190,8 @@ public final class DecisionReconciler {
     /** An eviction deletes the victim; its deletion is reported as by others, Volcano's PodEvicted. */
     private Outcome evict(String ns, Evict evict) {
         forget(ns, evict.getPod());
-        Pod pod = retry.call(() -> client.pods().inNamespace(ns).withName(evict.getPod()).get());
+        Pod pod = retry.call(
+                () -> client.pods().inNamespace(ns).withName(evict.getPod()).get());
         if (pod == null) {
             return Outcome.ABSENT;
         }
@@ -177,7 +199,8 @@ public final class DecisionReconciler {
             return Outcome.STALE;
         }
         LOG.infof("pod %s/%s evicted: %s (%s)", ns, evict.getPod(), evict.getReason(), evict.getAction());
-        var gone = retry.call(() -> client.pods().inNamespace(ns).withName(evict.getPod()).delete());
+        var gone = retry.call(
+                () -> client.pods().inNamespace(ns).withName(evict.getPod()).delete());
         return gone.isEmpty() ? Outcome.ABSENT : Outcome.EVICTED;
     }
 }

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.Pods;
 import io.lahar.bridge.mapping.VolcanoKinds;
-
 import java.util.Optional;
 
 /**
@@ -25,8 +24,10 @@ final class JobOwners {
 
     Optional<OwnerReference> owner(String namespace, String job) {
         try {
-            GenericKubernetesResource cr = retry.call(() ->
-                    client.genericKubernetesResources(VolcanoKinds.JOBS).inNamespace(namespace).withName(job).get());
+            GenericKubernetesResource cr = retry.call(() -> client.genericKubernetesResources(VolcanoKinds.JOBS)
+                    .inNamespace(namespace)
+                    .withName(job)
+                    .get());
             // A CR on its way out would garbage-collect what we create at once.
             if (cr == null || cr.getMetadata().getDeletionTimestamp() != null) {
                 return Optional.empty();

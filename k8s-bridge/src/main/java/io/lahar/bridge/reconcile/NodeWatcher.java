@@ -6,12 +6,11 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.lahar.bridge.mapping.NodeRecords;
 import io.lahar.schema.Topics;
-import org.jboss.logging.Logger;
-
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
 
 /** Node inventory for the scheduler: every node as a record on the compacted nodes topic; a removed node as a tombstone. */
 public final class NodeWatcher implements AutoCloseable {
@@ -24,6 +23,7 @@ public final class NodeWatcher implements AutoCloseable {
     private final long resyncMillis;
     /** node → last record sent, time left out, so heartbeats that change nothing the scheduler reads send nothing. */
     private final Map<String, io.lahar.schema.Node> reported = new ConcurrentHashMap<>();
+
     private SharedIndexInformer<Node> informer;
 
     /** @param resyncMillis how often every node is replayed (0: never), which re-sends a record whose send failed */
@@ -35,28 +35,31 @@ public final class NodeWatcher implements AutoCloseable {
     }
 
     public NodeWatcher start() {
-        informer = client.nodes().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Node node) {
-                upsert(node);
-            }
+        informer = client.nodes()
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(Node node) {
+                                upsert(node);
+                            }
 
-            @Override
-            public void onUpdate(Node old, Node node) {
-                upsert(node);
-            }
+                            @Override
+                            public void onUpdate(Node old, Node node) {
+                                upsert(node);
+                            }
 
-            @Override
-            public void onDelete(Node node, boolean finalStateUnknown) {
-                String name = node.getMetadata().getName();
-                try {
-                    sink.send(Topics.NODES.name(), name, null);
-                    reported.remove(name);
-                } catch (RuntimeException e) {
-                    LOG.errorf(e, "node %s: tombstone not sent", name);
-                }
-            }
-        }, resyncMillis);
+                            @Override
+                            public void onDelete(Node node, boolean finalStateUnknown) {
+                                String name = node.getMetadata().getName();
+                                try {
+                                    sink.send(Topics.NODES.name(), name, null);
+                                    reported.remove(name);
+                                } catch (RuntimeException e) {
+                                    LOG.errorf(e, "node %s: tombstone not sent", name);
+                                }
+                            }
+                        },
+                        resyncMillis);
         return this;
     }
 
@@ -64,7 +67,9 @@ public final class NodeWatcher implements AutoCloseable {
         String name = node.getMetadata().getName();
         try {
             io.lahar.schema.Node record = NodeRecords.node(node, clock.instant());
-            io.lahar.schema.Node timeless = io.lahar.schema.Node.newBuilder(record).setTime(java.time.Instant.EPOCH).build();
+            io.lahar.schema.Node timeless = io.lahar.schema.Node.newBuilder(record)
+                    .setTime(java.time.Instant.EPOCH)
+                    .build();
             if (Objects.equals(reported.get(name), timeless)) {
                 return;
             }

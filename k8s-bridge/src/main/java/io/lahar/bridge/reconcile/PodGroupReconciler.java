@@ -8,7 +8,6 @@ import io.lahar.bridge.mapping.VolcanoCrs;
 import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.PodGroup;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -20,7 +19,13 @@ import java.util.Objects;
  */
 public final class PodGroupReconciler {
 
-    public enum Outcome { CREATED, UPDATED, UNCHANGED, DELETED, ABSENT }
+    public enum Outcome {
+        CREATED,
+        UPDATED,
+        UNCHANGED,
+        DELETED,
+        ABSENT
+    }
 
     private final KubernetesClient client;
     private final Retry retry;
@@ -37,27 +42,34 @@ public final class PodGroupReconciler {
         if (group == null) {
             return delete(key);
         }
-        GenericKubernetesResource wanted = VolcanoCrs.podGroup(group, owners.owner(group.getNamespace(), group.getJob()));
+        GenericKubernetesResource wanted =
+                VolcanoCrs.podGroup(group, owners.owner(group.getNamespace(), group.getJob()));
         Map<String, String> labels = new LinkedHashMap<>(wanted.getMetadata().getLabels());
         labels.put(PodLabels.JOB_NAME, group.getJob());
         labels.put(PodLabels.JOB_NAMESPACE, group.getNamespace());
         wanted.getMetadata().setLabels(labels);
         var resource = client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                .inNamespace(group.getNamespace()).withName(group.getName());
+                .inNamespace(group.getNamespace())
+                .withName(group.getName());
         for (int attempt = 0; attempt < 5; attempt++) {
             try {
                 GenericKubernetesResource current = retry.call(resource::get);
                 if (current == null) {
-                    GenericKubernetesResource created = retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                            .inNamespace(group.getNamespace()).resource(wanted).create());
+                    GenericKubernetesResource created =
+                            retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                                    .inNamespace(group.getNamespace())
+                                    .resource(wanted)
+                                    .create());
                     // A real apiserver drops status on create for a CRD with a status subresource.
                     writeStatus(created, wanted);
                     return Outcome.CREATED;
                 }
                 Object spec = wanted.getAdditionalProperties().get("spec");
                 Object status = wanted.getAdditionalProperties().get("status");
-                boolean specSame = Objects.equals(current.getAdditionalProperties().get("spec"), spec);
-                boolean statusSame = Objects.equals(current.getAdditionalProperties().get("status"), status);
+                boolean specSame =
+                        Objects.equals(current.getAdditionalProperties().get("spec"), spec);
+                boolean statusSame =
+                        Objects.equals(current.getAdditionalProperties().get("status"), status);
                 if (specSame && statusSame) {
                     return Outcome.UNCHANGED;
                 }
@@ -65,7 +77,9 @@ public final class PodGroupReconciler {
                 if (!specSame) {
                     current.setAdditionalProperty("spec", spec);
                     latest = retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                            .inNamespace(group.getNamespace()).resource(current).update());
+                            .inNamespace(group.getNamespace())
+                            .resource(current)
+                            .update());
                 }
                 if (!statusSame) {
                     writeStatus(latest, wanted);
@@ -83,7 +97,9 @@ public final class PodGroupReconciler {
     private void writeStatus(GenericKubernetesResource current, GenericKubernetesResource wanted) {
         current.setAdditionalProperty("status", wanted.getAdditionalProperties().get("status"));
         retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                .inNamespace(current.getMetadata().getNamespace()).resource(current).updateStatus());
+                .inNamespace(current.getMetadata().getNamespace())
+                .resource(current)
+                .updateStatus());
     }
 
     private Outcome delete(String key) {
@@ -93,8 +109,11 @@ public final class PodGroupReconciler {
         }
         String ns = key.substring(0, slash);
         String job = key.substring(slash + 1);
-        var gone = retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS).inNamespace(ns)
-                .withLabel(PodLabels.JOB_NAME, job).withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER).delete());
+        var gone = retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace(ns)
+                .withLabel(PodLabels.JOB_NAME, job)
+                .withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
+                .delete());
         return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
     }
 }

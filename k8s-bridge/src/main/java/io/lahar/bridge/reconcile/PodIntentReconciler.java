@@ -19,8 +19,6 @@ import io.lahar.schema.EnsureConfigMap;
 import io.lahar.schema.EnsureService;
 import io.lahar.schema.EnsureSshSecret;
 import io.lahar.schema.PodIntent;
-import org.jboss.logging.Logger;
-
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.IntFunction;
+import org.jboss.logging.Logger;
 
 /**
  * Makes Kubernetes match the pod intents: create-if-absent, so a redelivered intent never makes a
@@ -45,7 +44,15 @@ public final class PodIntentReconciler {
     private static final Logger LOG = Logger.getLogger(PodIntentReconciler.class);
 
     /** What became of an intent; tests and logs read it. */
-    public enum Outcome { CREATED, EXISTS, WAITING, STALE, DELETED, ABSENT, ENSURED }
+    public enum Outcome {
+        CREATED,
+        EXISTS,
+        WAITING,
+        STALE,
+        DELETED,
+        ABSENT,
+        ENSURED
+    }
 
     private static final int DELETED_LIMIT = 200_000;
     /**
@@ -67,7 +74,8 @@ public final class PodIntentReconciler {
     /** ns/pod → the create waiting for the old pod to be gone. */
     private final Map<String, PodIntent> waiting = new LinkedHashMap<>();
 
-    public PodIntentReconciler(KubernetesClient client, Retry retry, EngineDeletions deletions, IntFunction<SshKeyPair> keys) {
+    public PodIntentReconciler(
+            KubernetesClient client, Retry retry, EngineDeletions deletions, IntFunction<SshKeyPair> keys) {
         this.client = client;
         this.retry = retry;
         this.owners = new JobOwners(client, retry);
@@ -81,10 +89,13 @@ public final class PodIntentReconciler {
             case CreatePod create -> create(intent, create);
             case DeletePod delete -> delete(ns, delete);
             case EnsureService svc -> ensureAbsent(PluginObjects.service(ns, svc, owners.owner(ns, intent.getJob())));
-            case EnsureConfigMap cm -> ensureConfigMap(PluginObjects.configMap(ns, cm, owners.owner(ns, intent.getJob())));
+            case EnsureConfigMap cm ->
+                ensureConfigMap(PluginObjects.configMap(ns, cm, owners.owner(ns, intent.getJob())));
             case EnsureSshSecret ssh -> ensureSecret(intent, ssh);
             case DeleteObject object -> deleteObject(ns, object);
-            default -> throw new IllegalArgumentException("intent: unknown kind " + intent.getIntent().getClass().getSimpleName());
+            default ->
+                throw new IllegalArgumentException(
+                        "intent: unknown kind " + intent.getIntent().getClass().getSimpleName());
         };
     }
 
@@ -137,11 +148,15 @@ public final class PodIntentReconciler {
         synchronized (this) {
             if (deletedUpTo.getOrDefault(key, -1) >= create.getJobVersion()) {
                 waiting.remove(key);
-                LOG.debugf("pod %s: create of version %d dropped, a later delete covers it", key, create.getJobVersion());
+                LOG.debugf(
+                        "pod %s: create of version %d dropped, a later delete covers it", key, create.getJobVersion());
                 return Outcome.STALE;
             }
         }
-        Pod existing = retry.call(() -> client.pods().inNamespace(intent.getNamespace()).withName(create.getPod()).get());
+        Pod existing = retry.call(() -> client.pods()
+                .inNamespace(intent.getNamespace())
+                .withName(create.getPod())
+                .get());
         if (existing != null) {
             int version = Pods.jobVersion(existing);
             if (existing.getMetadata().getDeletionTimestamp() == null && version >= create.getJobVersion()) {
@@ -152,7 +167,10 @@ public final class PodIntentReconciler {
         }
         Pod pod = Pods.pod(intent, create, owners.owner(intent.getNamespace(), intent.getJob()));
         try {
-            retry.call(() -> client.pods().inNamespace(intent.getNamespace()).resource(pod).create());
+            retry.call(() -> client.pods()
+                    .inNamespace(intent.getNamespace())
+                    .resource(pod)
+                    .create());
             stopWaiting(key);
             return Outcome.CREATED;
         } catch (KubernetesClientException e) {
@@ -173,7 +191,8 @@ public final class PodIntentReconciler {
                 waiting.remove(key);
             }
         }
-        Pod existing = retry.call(() -> client.pods().inNamespace(ns).withName(delete.getPod()).get());
+        Pod existing = retry.call(
+                () -> client.pods().inNamespace(ns).withName(delete.getPod()).get());
         if (existing == null) {
             return Outcome.ABSENT;
         }
@@ -182,7 +201,8 @@ public final class PodIntentReconciler {
             return Outcome.STALE;
         }
         deletions.requested(existing.getMetadata().getUid());
-        List<StatusDetails> gone = retry.call(() -> client.pods().inNamespace(ns).withName(delete.getPod()).delete());
+        List<StatusDetails> gone = retry.call(
+                () -> client.pods().inNamespace(ns).withName(delete.getPod()).delete());
         LOG.debugf("pod %s deleted (%s)", key, delete.getReason());
         return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
     }
@@ -210,7 +230,9 @@ public final class PodIntentReconciler {
 
     /** Host lists change when a job scales: the ConfigMap is created, or its data replaced. */
     private Outcome ensureConfigMap(ConfigMap wanted) {
-        var resource = client.configMaps().inNamespace(wanted.getMetadata().getNamespace()).withName(wanted.getMetadata().getName());
+        var resource = client.configMaps()
+                .inNamespace(wanted.getMetadata().getNamespace())
+                .withName(wanted.getMetadata().getName());
         for (int attempt = 0; attempt < 5; attempt++) {
             ConfigMap current = retry.call(resource::get);
             try {
@@ -231,16 +253,20 @@ public final class PodIntentReconciler {
                 // Created or changed under us: read again.
             }
         }
-        throw new KubernetesClientException("ConfigMap " + wanted.getMetadata().getName() + ": still conflicting after 5 attempts");
+        throw new KubernetesClientException(
+                "ConfigMap " + wanted.getMetadata().getName() + ": still conflicting after 5 attempts");
     }
 
     /** Create-if-absent keeps the key pair stable across restarts of the job and of the bridge. */
     private Outcome ensureSecret(PodIntent intent, EnsureSshSecret ssh) {
         String ns = intent.getNamespace();
-        if (retry.call(() -> client.secrets().inNamespace(ns).withName(ssh.getName()).get()) != null) {
+        if (retry.call(() ->
+                        client.secrets().inNamespace(ns).withName(ssh.getName()).get())
+                != null) {
             return Outcome.EXISTS;
         }
-        return ensureAbsent(PluginObjects.sshSecret(ns, ssh, keys.apply(ssh.getKeyBits()), owners.owner(ns, intent.getJob())));
+        return ensureAbsent(
+                PluginObjects.sshSecret(ns, ssh, keys.apply(ssh.getKeyBits()), owners.owner(ns, intent.getJob())));
     }
 
     /**
@@ -255,9 +281,15 @@ public final class PodIntentReconciler {
         }
         // Named by its apiVersion and kind, the object reads back as its fabric8 model class, whose
         // resource path the client knows without asking the API server.
-        HasMetadata named = client.getKubernetesSerialization().unmarshal(client.getKubernetesSerialization().asJson(
-                Map.of("apiVersion", kind.apiVersion(), "kind", kind.kind(),
-                        "metadata", Map.of("name", object.getName(), "namespace", ns))));
+        HasMetadata named = client.getKubernetesSerialization()
+                .unmarshal(client.getKubernetesSerialization()
+                        .asJson(Map.of(
+                                "apiVersion",
+                                kind.apiVersion(),
+                                "kind",
+                                kind.kind(),
+                                "metadata",
+                                Map.of("name", object.getName(), "namespace", ns))));
         var gone = retry.call(() -> client.resource(named).delete());
         return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
     }

@@ -8,13 +8,12 @@ import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.PodEvents;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.Topics;
-import org.jboss.logging.Logger;
-
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
 
 /**
  * Watches the pods the bridge created (label-selected) and reports each change that matters to the
@@ -33,6 +32,7 @@ public final class PodWatcher implements AutoCloseable {
     private final Optional<String> namespace;
     /** pod UID → what was last reported, so resyncs and status writes that change nothing send nothing. */
     private final Map<String, PodEvent> reported = new ConcurrentHashMap<>();
+
     private SharedIndexInformer<Pod> informer;
 
     /**
@@ -40,8 +40,13 @@ public final class PodWatcher implements AutoCloseable {
      *                     send failed is sent again then, since only sent events are remembered
      * @param namespace    the one namespace to watch, or empty for all
      */
-    public PodWatcher(KubernetesClient client, RecordSink sink, EngineDeletions deletions, Clock clock, long resyncMillis,
-                      Optional<String> namespace) {
+    public PodWatcher(
+            KubernetesClient client,
+            RecordSink sink,
+            EngineDeletions deletions,
+            Clock clock,
+            long resyncMillis,
+            Optional<String> namespace) {
         this.resyncMillis = resyncMillis;
         this.namespace = namespace;
         this.client = client;
@@ -51,24 +56,28 @@ public final class PodWatcher implements AutoCloseable {
     }
 
     public PodWatcher start() {
-        var pods = namespace.isPresent() ? client.pods().inNamespace(namespace.get()) : client.pods().inAnyNamespace();
+        var pods = namespace.isPresent()
+                ? client.pods().inNamespace(namespace.get())
+                : client.pods().inAnyNamespace();
         informer = pods.withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
-                .inform(new ResourceEventHandler<>() {
-                    @Override
-                    public void onAdd(Pod pod) {
-                        changed(pod, false);
-                    }
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(Pod pod) {
+                                changed(pod, false);
+                            }
 
-                    @Override
-                    public void onUpdate(Pod old, Pod pod) {
-                        changed(pod, false);
-                    }
+                            @Override
+                            public void onUpdate(Pod old, Pod pod) {
+                                changed(pod, false);
+                            }
 
-                    @Override
-                    public void onDelete(Pod pod, boolean finalStateUnknown) {
-                        changed(pod, true);
-                    }
-                }, resyncMillis);
+                            @Override
+                            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                                changed(pod, true);
+                            }
+                        },
+                        resyncMillis);
         return this;
     }
 
@@ -89,13 +98,19 @@ public final class PodWatcher implements AutoCloseable {
                 reported.put(uid, event);
             }
         } catch (RuntimeException e) {
-            LOG.errorf(e, "pod %s/%s: pod event not sent", pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+            LOG.errorf(
+                    e,
+                    "pod %s/%s: pod event not sent",
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName());
         }
     }
 
     static boolean sameFacts(PodEvent a, PodEvent b) {
-        return Objects.equals(a.getPhase(), b.getPhase()) && Objects.equals(a.getContainers(), b.getContainers())
-                && Objects.equals(a.getNode(), b.getNode()) && Objects.equals(a.getReason(), b.getReason());
+        return Objects.equals(a.getPhase(), b.getPhase())
+                && Objects.equals(a.getContainers(), b.getContainers())
+                && Objects.equals(a.getNode(), b.getNode())
+                && Objects.equals(a.getReason(), b.getReason());
     }
 
     @Override

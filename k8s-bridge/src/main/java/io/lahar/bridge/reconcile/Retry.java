@@ -1,7 +1,6 @@
 package io.lahar.bridge.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-
 import java.time.Duration;
 import java.util.function.Supplier;
 

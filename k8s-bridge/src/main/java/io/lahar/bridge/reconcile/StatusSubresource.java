@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-
 import java.util.Map;
 import java.util.Objects;
 
@@ -15,7 +14,11 @@ import java.util.Objects;
  */
 public final class StatusSubresource {
 
-    public enum Outcome { WRITTEN, UNCHANGED, NO_CR }
+    public enum Outcome {
+        WRITTEN,
+        UNCHANGED,
+        NO_CR
+    }
 
     private static final int ATTEMPTS = 5;
 
@@ -61,12 +64,15 @@ public final class StatusSubresource {
                 }
             }
         }
-        throw new KubernetesClientException(kind.getKind() + " " + (kind.isNamespaceScoped() ? namespace + "/" : "") + name + ": status still conflicting after "
-                + ATTEMPTS + " attempts");
+        throw new KubernetesClientException(kind.getKind() + " " + (kind.isNamespaceScoped() ? namespace + "/" : "")
+                + name + ": status still conflicting after " + ATTEMPTS + " attempts");
     }
 
-    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<GenericKubernetesResource, io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-            io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>> resources(String namespace) {
+    private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+                    GenericKubernetesResource,
+                    io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+                    io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+            resources(String namespace) {
         var all = client.genericKubernetesResources(kind);
         return kind.isNamespaceScoped() ? all.inNamespace(namespace) : all;
     }

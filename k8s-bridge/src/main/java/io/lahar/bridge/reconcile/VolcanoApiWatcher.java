@@ -14,8 +14,6 @@ import io.lahar.schema.FlowCommand;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.Topics;
-import org.jboss.logging.Logger;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import org.jboss.logging.Logger;
 
 /**
  * Volcano's own API as Lahar input, so {@code kubectl apply -f job.yaml} and {@code vcctl} work:
@@ -51,7 +50,8 @@ public final class VolcanoApiWatcher implements AutoCloseable {
      * @param namespace    the one namespace to watch, or empty for all; Queues are cluster-scoped and
      *                     are watched only by a bridge that watches every namespace
      */
-    public VolcanoApiWatcher(KubernetesClient client, RecordSink sink, Clock clock, long resyncMillis, Optional<String> namespace) {
+    public VolcanoApiWatcher(
+            KubernetesClient client, RecordSink sink, Clock clock, long resyncMillis, Optional<String> namespace) {
         this.namespace = namespace;
         this.client = client;
         this.sink = sink;
@@ -61,14 +61,21 @@ public final class VolcanoApiWatcher implements AutoCloseable {
 
     public VolcanoApiWatcher start() {
         informers.add(inform(VolcanoKinds.JOBS, new Handler(this::jobAdded, this::jobUpdated, this::jobDeleted)));
-        informers.add(inform(VolcanoKinds.COMMANDS, new Handler(this::commandAdded, (o, n) -> commandAdded(n), c -> { })));
+        informers.add(
+                inform(VolcanoKinds.COMMANDS, new Handler(this::commandAdded, (o, n) -> commandAdded(n), c -> {})));
         for (FlowKind kind : List.of(FlowKind.JobFlow, FlowKind.JobTemplate)) {
-            informers.add(inform(kind == FlowKind.JobFlow ? VolcanoKinds.JOB_FLOWS : VolcanoKinds.JOB_TEMPLATES,
-                    new Handler(cr -> flowAdded(kind, cr), (o, n) -> flowUpdated(kind, o, n), cr -> flowDeleted(kind, cr))));
+            informers.add(inform(
+                    kind == FlowKind.JobFlow ? VolcanoKinds.JOB_FLOWS : VolcanoKinds.JOB_TEMPLATES,
+                    new Handler(
+                            cr -> flowAdded(kind, cr),
+                            (o, n) -> flowUpdated(kind, o, n),
+                            cr -> flowDeleted(kind, cr))));
         }
-        informers.add(inform(VolcanoKinds.CRON_JOBS, new Handler(this::cronJobAdded, this::cronJobUpdated, this::cronJobDeleted)));
+        informers.add(inform(
+                VolcanoKinds.CRON_JOBS, new Handler(this::cronJobAdded, this::cronJobUpdated, this::cronJobDeleted)));
         if (namespace.isEmpty()) {
-            informers.add(inform(VolcanoKinds.QUEUES, new Handler(this::queueChanged, this::queueUpdated, this::queueDeleted)));
+            informers.add(inform(
+                    VolcanoKinds.QUEUES, new Handler(this::queueChanged, this::queueUpdated, this::queueDeleted)));
         }
         return this;
     }
@@ -79,7 +86,8 @@ public final class VolcanoApiWatcher implements AutoCloseable {
         if (!kind.isNamespaceScoped()) {
             return resources.inform(handler, resyncMillis);
         }
-        return namespace.isPresent() ? resources.inNamespace(namespace.get()).inform(handler, resyncMillis)
+        return namespace.isPresent()
+                ? resources.inNamespace(namespace.get()).inform(handler, resyncMillis)
                 : resources.inAnyNamespace().inform(handler, resyncMillis);
     }
 
@@ -102,7 +110,9 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     void jobUpdated(GenericKubernetesResource old, GenericKubernetesResource job) {
         if (unsent.contains(job.getMetadata().getUid())) {
             jobAdded(job);
-        } else if (!Objects.equals(old.getAdditionalProperties().get("spec"), job.getAdditionalProperties().get("spec"))) {
+        } else if (!Objects.equals(
+                old.getAdditionalProperties().get("spec"),
+                job.getAdditionalProperties().get("spec"))) {
             sendCommand(VolcanoCrs.update(job, clock.instant()));
         }
     }
@@ -116,10 +126,14 @@ public final class VolcanoApiWatcher implements AutoCloseable {
         String ns = command.getMetadata().getNamespace();
         sendCommand(VolcanoCrs.action(command, clock.instant()));
         try {
-            client.genericKubernetesResources(VolcanoKinds.COMMANDS).inNamespace(ns)
-                    .withName(command.getMetadata().getName()).delete();
+            client.genericKubernetesResources(VolcanoKinds.COMMANDS)
+                    .inNamespace(ns)
+                    .withName(command.getMetadata().getName())
+                    .delete();
         } catch (KubernetesClientException e) {
-            LOG.warnf("Command %s/%s sent but not deleted: %s", ns, command.getMetadata().getName(), e.getMessage());
+            LOG.warnf(
+                    "Command %s/%s sent but not deleted: %s",
+                    ns, command.getMetadata().getName(), e.getMessage());
         }
     }
 
@@ -140,7 +154,9 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     void flowUpdated(FlowKind kind, GenericKubernetesResource old, GenericKubernetesResource cr) {
         if (unsent.contains(cr.getMetadata().getUid())) {
             flowAdded(kind, cr);
-        } else if (!Objects.equals(old.getAdditionalProperties().get("spec"), cr.getAdditionalProperties().get("spec"))) {
+        } else if (!Objects.equals(
+                old.getAdditionalProperties().get("spec"),
+                cr.getAdditionalProperties().get("spec"))) {
             sendFlowCommand(FlowCrs.resubmit(cr, kind, clock.instant()));
         }
     }
@@ -163,7 +179,9 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     void cronJobUpdated(GenericKubernetesResource old, GenericKubernetesResource cr) {
         if (unsent.contains(cr.getMetadata().getUid())) {
             cronJobAdded(cr);
-        } else if (!Objects.equals(old.getAdditionalProperties().get("spec"), cr.getAdditionalProperties().get("spec"))) {
+        } else if (!Objects.equals(
+                old.getAdditionalProperties().get("spec"),
+                cr.getAdditionalProperties().get("spec"))) {
             sendCronJobCommand(CronJobCrs.resubmit(cr, clock.instant()));
         }
     }
@@ -177,7 +195,8 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     }
 
     private static boolean hasPhase(GenericKubernetesResource cr) {
-        return cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status && status.get("state") instanceof Map<?, ?> state
+        return cr.getAdditionalProperties().get("status") instanceof Map<?, ?> status
+                && status.get("state") instanceof Map<?, ?> state
                 && state.get("phase") != null;
     }
 
@@ -196,8 +215,12 @@ public final class VolcanoApiWatcher implements AutoCloseable {
      * re-sends what Kafka may have refused.
      */
     void queueUpdated(GenericKubernetesResource old, GenericKubernetesResource queue) {
-        boolean resync = Objects.equals(old.getMetadata().getResourceVersion(), queue.getMetadata().getResourceVersion());
-        if (resync || !Objects.equals(old.getAdditionalProperties().get("spec"), queue.getAdditionalProperties().get("spec"))
+        boolean resync = Objects.equals(
+                old.getMetadata().getResourceVersion(), queue.getMetadata().getResourceVersion());
+        if (resync
+                || !Objects.equals(
+                        old.getAdditionalProperties().get("spec"),
+                        queue.getAdditionalProperties().get("spec"))
                 || !Objects.equals(state(old), state(queue))) {
             queueChanged(queue);
         }
@@ -205,7 +228,8 @@ public final class VolcanoApiWatcher implements AutoCloseable {
 
     /** A Queue without a state is Open (Volcano's default), as {@link VolcanoCrs#queue} reads it. */
     private static Object state(GenericKubernetesResource queue) {
-        Object state = queue.getAdditionalProperties().get("status") instanceof Map<?, ?> status ? status.get("state") : null;
+        Object state =
+                queue.getAdditionalProperties().get("status") instanceof Map<?, ?> status ? status.get("state") : null;
         return state == null ? "Open" : state;
     }
 
@@ -223,9 +247,11 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     }
 
     /** Every handler failure is logged with the object, and never stops the informer. */
-    private record Handler(Consumer<GenericKubernetesResource> added,
-                           java.util.function.BiConsumer<GenericKubernetesResource, GenericKubernetesResource> updated,
-                           Consumer<GenericKubernetesResource> deleted) implements ResourceEventHandler<GenericKubernetesResource> {
+    private record Handler(
+            Consumer<GenericKubernetesResource> added,
+            java.util.function.BiConsumer<GenericKubernetesResource, GenericKubernetesResource> updated,
+            Consumer<GenericKubernetesResource> deleted)
+            implements ResourceEventHandler<GenericKubernetesResource> {
         @Override
         public void onAdd(GenericKubernetesResource obj) {
             guarded(obj, () -> added.accept(obj));
@@ -245,7 +271,11 @@ public final class VolcanoApiWatcher implements AutoCloseable {
             try {
                 action.run();
             } catch (RuntimeException e) {
-                LOG.errorf("%s %s/%s: %s", obj.getKind(), obj.getMetadata().getNamespace(), obj.getMetadata().getName(),
+                LOG.errorf(
+                        "%s %s/%s: %s",
+                        obj.getKind(),
+                        obj.getMetadata().getNamespace(),
+                        obj.getMetadata().getName(),
                         e.getMessage());
             }
         }

@@ -1,5 +1,7 @@
 package io.lahar.bridge.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -17,19 +19,16 @@ import io.lahar.bridge.reconcile.Retry;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** The input loop's verdict per record, with nothing reachable: no broker, no registry, no cluster. */
 class BridgeConsumerTest {
@@ -40,12 +39,21 @@ class BridgeConsumerTest {
 
     @BeforeEach
     void setUp() {
-        client = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:1").build()).build();
-        Retry retry = new Retry(1, Duration.ZERO, Duration.ZERO, d -> { });
-        consumer = new BridgeConsumer(io.lahar.schema.KafkaClients.plaintext("127.0.0.1:1"), new RegistrySerdes("http://127.0.0.1:1/apis/registry/v3", Duration.ofSeconds(1)), "test",
+        client = new KubernetesClientBuilder()
+                .withConfig(
+                        new ConfigBuilder().withMasterUrl("http://127.0.0.1:1").build())
+                .build();
+        Retry retry = new Retry(1, Duration.ZERO, Duration.ZERO, d -> {});
+        consumer = new BridgeConsumer(
+                io.lahar.schema.KafkaClients.plaintext("127.0.0.1:1"),
+                new RegistrySerdes("http://127.0.0.1:1/apis/registry/v3", Duration.ofSeconds(1)),
+                "test",
                 new PodIntentReconciler(client, retry, new EngineDeletions(), SshKeyPair::generate),
-                new DecisionReconciler(client, retry), new PodGroupReconciler(client, retry), new JobStatusWriter(client, retry),
-                new FlowStatusWriter(client, retry), new io.lahar.bridge.reconcile.CronJobStatusWriter(client, retry),
+                new DecisionReconciler(client, retry),
+                new PodGroupReconciler(client, retry),
+                new JobStatusWriter(client, retry),
+                new FlowStatusWriter(client, retry),
+                new io.lahar.bridge.reconcile.CronJobStatusWriter(client, retry),
                 new QueueStatusWriter(client, retry),
                 new CommandResultReporter(client, retry),
                 (topic, key, value) -> {
@@ -67,7 +75,8 @@ class BridgeConsumerTest {
 
     @Test
     void aRecordThatIsNotAvroIsADeadLetterWithItsPlace() {
-        assertThat(consumer.handle(record("team/job", new byte[] {9, 9, 9})).handled()).isEqualTo(BridgeConsumer.Handled.DONE);
+        assertThat(consumer.handle(record("team/job", new byte[] {9, 9, 9})).handled())
+                .isEqualTo(BridgeConsumer.Handled.DONE);
         assertThat(dead).singleElement().isInstanceOfSatisfying(DeadLetter.class, d -> {
             assertThat(d.getTopic()).isEqualTo(Topics.POD_INTENTS.name());
             assertThat(d.getPartition()).isEqualTo(3);
@@ -86,32 +95,53 @@ class BridgeConsumerTest {
 
     @Test
     void recordsOfOtherNamespacesAreSkippedUndecoded() {
-        assertThat(consumer.handle(record("other/job", new byte[] {9, 9, 9})).handled()).isEqualTo(BridgeConsumer.Handled.DONE);
+        assertThat(consumer.handle(record("other/job", new byte[] {9, 9, 9})).handled())
+                .isEqualTo(BridgeConsumer.Handled.DONE);
         assertThat(dead).isEmpty();
     }
 
     @Test
     void transientFailuresAreToldFromPermanentOnes() {
-        assertThat(Transients.isTransient(new KubernetesClientException("down", 503, null))).isTrue();
-        assertThat(Transients.isTransient(new RuntimeException(new ConnectException("refused")))).isTrue();
-        assertThat(Transients.isTransient(new KubernetesClientException("invalid", 422, null))).isFalse();
-        assertThat(Transients.isTransient(new IllegalArgumentException("intent.template: not JSON"))).isFalse();
+        assertThat(Transients.isTransient(new KubernetesClientException("down", 503, null)))
+                .isTrue();
+        assertThat(Transients.isTransient(new RuntimeException(new ConnectException("refused"))))
+                .isTrue();
+        assertThat(Transients.isTransient(new KubernetesClientException("invalid", 422, null)))
+                .isFalse();
+        assertThat(Transients.isTransient(new IllegalArgumentException("intent.template: not JSON")))
+                .isFalse();
     }
 
     @Test
     void aPodsCreateBindEvictionAndDeleteShareOneLaneAndOtherPodsAndObjectsHaveTheirOwn() {
-        var create = io.lahar.bridge.TestIntents.create("team", "j", "w", 0, 1, io.lahar.bridge.TestIntents.template("true"));
+        var create = io.lahar.bridge.TestIntents.create(
+                "team", "j", "w", 0, 1, io.lahar.bridge.TestIntents.template("true"));
         var delete = io.lahar.bridge.TestIntents.delete("team", "j", "j-w-0", 1);
-        var bind = io.lahar.schema.SchedulerDecision.newBuilder().setNamespace("team").setJob("j").setPodGroup("j").setEpoch(1)
+        var bind = io.lahar.schema.SchedulerDecision.newBuilder()
+                .setNamespace("team")
+                .setJob("j")
+                .setPodGroup("j")
+                .setEpoch(1)
                 .setTime(io.lahar.bridge.TestIntents.T0)
-                .setDecision(io.lahar.schema.Bind.newBuilder().setPod("j-w-0").setNode("n1").setAction("allocate")
-                        .setJobVersion(1).build()).build();
+                .setDecision(io.lahar.schema.Bind.newBuilder()
+                        .setPod("j-w-0")
+                        .setNode("n1")
+                        .setAction("allocate")
+                        .setJobVersion(1)
+                        .build())
+                .build();
         var evict = io.lahar.schema.SchedulerDecision.newBuilder(bind)
-                .setDecision(io.lahar.schema.Evict.newBuilder().setPod("j-w-0").setReason("preempted").setAction("preempt")
-                        .build()).build();
-        var otherPod = io.lahar.bridge.TestIntents.create("team", "j", "w", 1, 1, io.lahar.bridge.TestIntents.template("true"));
+                .setDecision(io.lahar.schema.Evict.newBuilder()
+                        .setPod("j-w-0")
+                        .setReason("preempted")
+                        .setAction("preempt")
+                        .build())
+                .build();
+        var otherPod = io.lahar.bridge.TestIntents.create(
+                "team", "j", "w", 1, 1, io.lahar.bridge.TestIntents.template("true"));
         ConsumerRecord<String, byte[]> intents = record("team/j", null);
-        ConsumerRecord<String, byte[]> decisions = new ConsumerRecord<>(Topics.SCHEDULER_DECISIONS.name(), 0, 1L, "team/j", null);
+        ConsumerRecord<String, byte[]> decisions =
+                new ConsumerRecord<>(Topics.SCHEDULER_DECISIONS.name(), 0, 1L, "team/j", null);
         ConsumerRecord<String, byte[]> groups = new ConsumerRecord<>(Topics.POD_GROUPS.name(), 0, 1L, "team/j", null);
 
         String lane = BridgeConsumer.lane(intents, create);

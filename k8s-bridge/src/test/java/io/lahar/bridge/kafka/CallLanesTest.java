@@ -1,8 +1,6 @@
 package io.lahar.bridge.kafka;
 
-import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,8 +8,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class CallLanesTest {
 
@@ -81,7 +80,7 @@ class CallLanesTest {
             await(release);
             return BridgeConsumer.Verdict.DONE;
         });
-        assertThat(lanes.offer("pod:ns/a", () -> { })).isFalse();
+        assertThat(lanes.offer("pod:ns/a", () -> {})).isFalse();
         CountDownLatch retried = new CountDownLatch(1);
         assertThat(lanes.offer("pod:ns/b", retried::countDown)).isTrue();
         assertThat(retried.await(10, TimeUnit.SECONDS)).isTrue();

@@ -1,15 +1,14 @@
 package io.lahar.bridge.kafka;
 
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
 
 class OffsetLedgerTest {
 
@@ -20,7 +19,8 @@ class OffsetLedgerTest {
     private final Set<String> waiting = new HashSet<>();
 
     private Map<TopicPartition, OffsetAndMetadata> commit() {
-        Map<TopicPartition, OffsetAndMetadata> offsets = ledger.commitable((topic, key) -> waiting.contains(topic + ":" + key));
+        Map<TopicPartition, OffsetAndMetadata> offsets =
+                ledger.commitable((topic, key) -> waiting.contains(topic + ":" + key));
         ledger.committed(offsets);
         return offsets;
     }
@@ -41,7 +41,9 @@ class OffsetLedgerTest {
         ledger.handled(DECISIONS, 6);
         ledger.handled(INTENTS, 3);
 
-        assertThat(commit()).containsOnly(Map.entry(DECISIONS, new OffsetAndMetadata(5)), Map.entry(INTENTS, new OffsetAndMetadata(4)));
+        assertThat(commit())
+                .containsOnly(
+                        Map.entry(DECISIONS, new OffsetAndMetadata(5)), Map.entry(INTENTS, new OffsetAndMetadata(4)));
         ledger.handled(DECISIONS, 7);
         assertThat(commit()).isEmpty();
         assertThat(ledger.heldCount()).isEqualTo(1);

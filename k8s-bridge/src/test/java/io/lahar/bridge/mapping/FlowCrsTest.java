@@ -1,5 +1,7 @@
 package io.lahar.bridge.mapping;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.core.api.JobFlow;
@@ -13,14 +15,11 @@ import io.lahar.schema.JobFlowState;
 import io.lahar.schema.JobFlowStatus;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.SubmitFlowObject;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class FlowCrsTest {
 
@@ -60,15 +59,23 @@ class FlowCrsTest {
         assertThat(FlowCrs.resubmit(flow, FlowKind.JobFlow, NOW).getRequestId()).isEqualTo("k8s:u-1:generation-3");
         FlowCommand delete = FlowCrs.delete(flow, FlowKind.JobFlow, NOW);
         assertThat(delete.getRequestId()).isEqualTo("k8s:u-1:delete");
-        assertThat(((DeleteFlowObject) delete.getCommand()).getMessage()).isEqualTo("JobFlow team/test deleted in Kubernetes");
+        assertThat(((DeleteFlowObject) delete.getCommand()).getMessage())
+                .isEqualTo("JobFlow team/test deleted in Kubernetes");
     }
 
     @Test
     void theFlowStatusLeavesOutEmptyListsAndZeroTimes() {
-        JobFlowStatusRecord record = JobFlowStatusRecord.newBuilder().setNamespace("team").setName("test").setManifest("{}").setTime(NOW)
+        JobFlowStatusRecord record = JobFlowStatusRecord.newBuilder()
+                .setNamespace("team")
+                .setName("test")
+                .setManifest("{}")
+                .setTime(NOW)
                 .setStatus(JobFlowStatus.newBuilder()
                         .setPendingJobs(List.of("test-b"))
-                        .setJobStatusList(List.of(FlowJobStatus.newBuilder().setName("test-b").setState("Waiting").build()))
+                        .setJobStatusList(List.of(FlowJobStatus.newBuilder()
+                                .setName("test-b")
+                                .setState("Waiting")
+                                .build()))
                         .setState(new JobFlowState("Pending"))
                         .build())
                 .build();
@@ -83,27 +90,42 @@ class FlowCrsTest {
 
     @Test
     void aRefusedJobsConditionCarriesTheRefusalsMessage() {
-        JobFlowStatusRecord record = JobFlowStatusRecord.newBuilder().setNamespace("team").setName("test").setManifest("{}").setTime(NOW)
+        JobFlowStatusRecord record = JobFlowStatusRecord.newBuilder()
+                .setNamespace("team")
+                .setName("test")
+                .setManifest("{}")
+                .setTime(NOW)
                 .setStatus(JobFlowStatus.newBuilder()
                         .setFailedJobs(List.of("test-a"))
-                        .setConditions(Map.of("test-a", io.lahar.schema.FlowCondition.newBuilder().setPhase("Failed")
-                                .setMessage("spec.queue: queue \"gone\" does not exist").build()))
+                        .setConditions(Map.of(
+                                "test-a",
+                                io.lahar.schema.FlowCondition.newBuilder()
+                                        .setPhase("Failed")
+                                        .setMessage("spec.queue: queue \"gone\" does not exist")
+                                        .build()))
                         .setState(new JobFlowState("Failed"))
                         .build())
                 .build();
 
         Map<String, Object> status = FlowCrs.flowStatus(record);
 
-        assertThat(status.get("conditions")).isEqualTo(Map.of("test-a",
-                Map.of("phase", "Failed", "message", "spec.queue: queue \"gone\" does not exist")));
+        assertThat(status.get("conditions"))
+                .isEqualTo(Map.of(
+                        "test-a", Map.of("phase", "Failed", "message", "spec.queue: queue \"gone\" does not exist")));
     }
 
     @Test
     void resultsAreReportedOnTheKindOfObjectTheirCommandWasAbout() {
-        CommandResult.Builder result = CommandResult.newBuilder().setRequestId("k8s:u-1:submit").setNamespace("team").setName("test")
-                .setAccepted(false).setTime(NOW);
-        assertThat(CommandEvents.Target.of(result.setKind("SubmitJobFlow").build())).isEqualTo(CommandEvents.Target.JOB_FLOW);
-        assertThat(CommandEvents.Target.of(result.setKind("DeleteJobTemplate").build())).isEqualTo(CommandEvents.Target.JOB_TEMPLATE);
+        CommandResult.Builder result = CommandResult.newBuilder()
+                .setRequestId("k8s:u-1:submit")
+                .setNamespace("team")
+                .setName("test")
+                .setAccepted(false)
+                .setTime(NOW);
+        assertThat(CommandEvents.Target.of(result.setKind("SubmitJobFlow").build()))
+                .isEqualTo(CommandEvents.Target.JOB_FLOW);
+        assertThat(CommandEvents.Target.of(result.setKind("DeleteJobTemplate").build()))
+                .isEqualTo(CommandEvents.Target.JOB_TEMPLATE);
         assertThat(CommandEvents.Target.of(result.setKind("AbortJob").build())).isEqualTo(CommandEvents.Target.JOB);
         var event = CommandEvents.event(result.setKind("SubmitJobTemplate").build(), Optional.of("u-1"));
         assertThat(event.getInvolvedObject().getKind()).isEqualTo("JobTemplate");

@@ -1,26 +1,39 @@
 package io.lahar.bridge.mapping;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class NodeRecordsTest {
 
     @Test
     void nodeRecordCarriesResourcesLabelsTaintsAndReadiness() {
-        var node = new NodeBuilder().withNewMetadata().withName("gpu-0").addToLabels("pool", "gpu").endMetadata()
-                .withNewSpec().withUnschedulable(true)
-                .addNewTaint().withKey("nvidia.com/gpu").withValue("present").withEffect("NoSchedule").endTaint()
+        var node = new NodeBuilder()
+                .withNewMetadata()
+                .withName("gpu-0")
+                .addToLabels("pool", "gpu")
+                .endMetadata()
+                .withNewSpec()
+                .withUnschedulable(true)
+                .addNewTaint()
+                .withKey("nvidia.com/gpu")
+                .withValue("present")
+                .withEffect("NoSchedule")
+                .endTaint()
                 .endSpec()
                 .withNewStatus()
-                .addToAllocatable("cpu", new Quantity("7500m")).addToAllocatable("memory", new Quantity("30Gi"))
+                .addToAllocatable("cpu", new Quantity("7500m"))
+                .addToAllocatable("memory", new Quantity("30Gi"))
                 .addToCapacity("cpu", new Quantity("8"))
-                .addNewCondition().withType("Ready").withStatus("True").endCondition()
-                .endStatus().build();
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .endCondition()
+                .endStatus()
+                .build();
 
         var record = NodeRecords.node(node, Instant.EPOCH);
 
@@ -39,7 +52,8 @@ class NodeRecordsTest {
 
     @Test
     void aNodeWithoutReadyConditionIsNotReady() {
-        var node = new NodeBuilder().withNewMetadata().withName("n").endMetadata().build();
+        var node =
+                new NodeBuilder().withNewMetadata().withName("n").endMetadata().build();
         var record = NodeRecords.node(node, Instant.EPOCH);
         assertThat(record.getReady()).isFalse();
         assertThat(record.getUnschedulable()).isFalse();

@@ -1,38 +1,65 @@
 package io.lahar.bridge.mapping;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.PodEvent;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class PodEventsTest {
 
     private static final Instant NOW = Instant.parse("2026-02-03T04:05:06Z");
 
     private static PodBuilder pod() {
-        return new PodBuilder().withNewMetadata().withName("tf-worker-2").withNamespace("ns").withUid("pod-uid")
-                .addToLabels(PodLabels.JOB_NAME, "tf").addToLabels(PodLabels.TASK_SPEC, "worker")
-                .addToAnnotations(PodLabels.JOB_VERSION, "4").addToAnnotations(BridgeLabels.JOB_UID, "job-uid")
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("tf-worker-2")
+                .withNamespace("ns")
+                .withUid("pod-uid")
+                .addToLabels(PodLabels.JOB_NAME, "tf")
+                .addToLabels(PodLabels.TASK_SPEC, "worker")
+                .addToAnnotations(PodLabels.JOB_VERSION, "4")
+                .addToAnnotations(BridgeLabels.JOB_UID, "job-uid")
                 .endMetadata()
-                .withNewSpec().withNodeName("node-1").endSpec();
+                .withNewSpec()
+                .withNodeName("node-1")
+                .endSpec();
     }
 
     @Test
     void failedPodReportsEachContainersExitCodeAndReason() {
-        Pod pod = pod().withNewStatus().withPhase("Failed")
-                .addToContainerStatuses(new ContainerStatusBuilder().withName("main").withRestartCount(0)
-                        .withNewState().withNewTerminated().withExitCode(3).withReason("Error").endTerminated().endState().build())
-                .addToContainerStatuses(new ContainerStatusBuilder().withName("side").withRestartCount(2)
-                        .withNewState().withNewRunning().endRunning().endState()
-                        .withNewLastState().withNewTerminated().withExitCode(137).withReason("OOMKilled").endTerminated().endLastState()
+        Pod pod = pod().withNewStatus()
+                .withPhase("Failed")
+                .addToContainerStatuses(new ContainerStatusBuilder()
+                        .withName("main")
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(3)
+                        .withReason("Error")
+                        .endTerminated()
+                        .endState()
                         .build())
-                .endStatus().build();
+                .addToContainerStatuses(new ContainerStatusBuilder()
+                        .withName("side")
+                        .withRestartCount(2)
+                        .withNewState()
+                        .withNewRunning()
+                        .endRunning()
+                        .endState()
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withExitCode(137)
+                        .withReason("OOMKilled")
+                        .endTerminated()
+                        .endLastState()
+                        .build())
+                .endStatus()
+                .build();
 
         PodEvent event = PodEvents.event(pod, false, false, NOW);
 
@@ -66,7 +93,10 @@ class PodEventsTest {
 
     @Test
     void indexFromTheAnnotationElseTheName() {
-        Pod annotated = pod().editMetadata().addToAnnotations(PodLabels.TASK_INDEX, "7").endMetadata().build();
+        Pod annotated = pod().editMetadata()
+                .addToAnnotations(PodLabels.TASK_INDEX, "7")
+                .endMetadata()
+                .build();
         assertThat(PodEvents.event(annotated, false, false, NOW).getIndex()).isEqualTo(7);
         assertThat(PodEvents.indexFromName("a-b-12")).isEqualTo(12);
         assertThat(PodEvents.indexFromName("weird")).isZero();
@@ -75,6 +105,11 @@ class PodEventsTest {
     @Test
     void onlyPodsWithAJobAreJobPods() {
         assertThat(PodEvents.isJobPod(pod().build())).isTrue();
-        assertThat(PodEvents.isJobPod(new PodBuilder().withNewMetadata().withName("x").endMetadata().build())).isFalse();
+        assertThat(PodEvents.isJobPod(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("x")
+                        .endMetadata()
+                        .build()))
+                .isFalse();
     }
 }

@@ -1,5 +1,8 @@
 package io.lahar.bridge.mapping;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.lahar.bridge.TestIntents;
@@ -14,12 +17,8 @@ import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.codec.PodIntentCodec;
-import org.junit.jupiter.api.Test;
-
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class PodsTest {
 
@@ -43,7 +42,8 @@ class PodsTest {
                 .containsEntry(BridgeLabels.JOB_UID, "uid-tf");
         assertThat(pod.getSpec().getSchedulerName()).isEqualTo("volcano");
         assertThat(pod.getSpec().getRestartPolicy()).isEqualTo("Never");
-        assertThat(pod.getSpec().getContainers()).singleElement()
+        assertThat(pod.getSpec().getContainers())
+                .singleElement()
                 .satisfies(c -> assertThat(c.getCommand()).containsExactly("sh", "-c", "sleep 5"));
         assertThat(pod.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
             assertThat(o.getApiVersion()).isEqualTo("batch.volcano.sh/v1alpha1");
@@ -56,7 +56,12 @@ class PodsTest {
 
     @Test
     void withoutCrNoOwnerAndATemplateNodeNameIsDropped() {
-        PodIntent intent = TestIntents.create("ns1", "tf", "ps", 0, 1,
+        PodIntent intent = TestIntents.create(
+                "ns1",
+                "tf",
+                "ps",
+                0,
+                1,
                 "{\"spec\":{\"nodeName\":\"sneaky\",\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}");
         CreatePod create = (CreatePod) intent.getIntent();
         create.setSchedulerName("");
@@ -86,17 +91,27 @@ class PodsTest {
                   tasks:
                   - {name: master, replicas: 1, template: {spec: {containers: [{name: c, image: i}]}}}
                   - {name: worker, replicas: 2, template: {spec: {containers: [{name: c, image: i}]}}}
-                """, Job.class), AdmissionContext.freshInstall()).object();
-        ObjectNode created = JobPods.create(job, job.spec().tasks().get(1), 1, 0, 0, "ddp-pg",
+                """, Job.class), AdmissionContext.freshInstall())
+                .object();
+        ObjectNode created = JobPods.create(
+                job,
+                job.spec().tasks().get(1),
+                1,
+                0,
+                0,
+                "ddp-pg",
                 JobPluginRegistry.defaults().plugins(job.spec().plugins()));
-        PodIntentCodec.Mapping m = PodIntentCodec.map(new PodIntentCodec.Context("ml", "ddp", "u", 0, 0),
+        PodIntentCodec.Mapping m = PodIntentCodec.map(
+                new PodIntentCodec.Context("ml", "ddp", "u", 0, 0),
                 new WorldAction.CreatePod("ddp-worker-1", "worker", 1, 0, created));
         PodIntent intent = ((PodIntentCodec.Intent) m).intent();
         Pod pod = Pods.pod(intent, (CreatePod) intent.getIntent(), Optional.empty());
 
-        assertThat(pod.getSpec().getContainers().get(0).getEnv()).extracting(e -> e.getName() + "=" + e.getValue())
+        assertThat(pod.getSpec().getContainers().get(0).getEnv())
+                .extracting(e -> e.getName() + "=" + e.getValue())
                 .contains("MASTER_ADDR=ddp-master-0.ddp", "MASTER_PORT=23456", "WORLD_SIZE=3", "RANK=2");
-        assertThat(pod.getSpec().getContainers().get(0).getPorts()).singleElement()
+        assertThat(pod.getSpec().getContainers().get(0).getPorts())
+                .singleElement()
                 .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(23456));
         assertThat(pod.getSpec().getInitContainers()).singleElement().satisfies(c -> {
             assertThat(c.getName()).isEqualTo("wait-for-master");

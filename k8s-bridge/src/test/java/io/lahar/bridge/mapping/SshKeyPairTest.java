@@ -1,6 +1,6 @@
 package io.lahar.bridge.mapping;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -14,8 +14,7 @@ import java.security.spec.RSAPrivateCrtKeySpec;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class SshKeyPairTest {
 
@@ -27,7 +26,8 @@ class SshKeyPairTest {
         SshKeyPair keys = SshKeyPair.of(pair);
 
         assertThat(keys.publicKey()).startsWith("ssh-rsa ").doesNotContain("\n");
-        ByteBuffer blob = ByteBuffer.wrap(Base64.getDecoder().decode(keys.publicKey().substring("ssh-rsa ".length())));
+        ByteBuffer blob =
+                ByteBuffer.wrap(Base64.getDecoder().decode(keys.publicKey().substring("ssh-rsa ".length())));
         assertThat(new String(read(blob), StandardCharsets.US_ASCII)).isEqualTo("ssh-rsa");
         RSAPublicKey pub = (RSAPublicKey) pair.getPublic();
         assertThat(new BigInteger(read(blob))).isEqualTo(pub.getPublicExponent());
@@ -49,8 +49,16 @@ class SshKeyPairTest {
         List<BigInteger> ints = derIntegers(Base64.getDecoder().decode(body));
         assertThat(ints).hasSize(9);
         assertThat(ints.get(0)).isZero();
-        var key = KeyFactory.getInstance("RSA").generatePrivate(new RSAPrivateCrtKeySpec(ints.get(1), ints.get(2),
-                ints.get(3), ints.get(4), ints.get(5), ints.get(6), ints.get(7), ints.get(8)));
+        var key = KeyFactory.getInstance("RSA")
+                .generatePrivate(new RSAPrivateCrtKeySpec(
+                        ints.get(1),
+                        ints.get(2),
+                        ints.get(3),
+                        ints.get(4),
+                        ints.get(5),
+                        ints.get(6),
+                        ints.get(7),
+                        ints.get(8)));
         Signature signer = Signature.getInstance("SHA256withRSA");
         signer.initSign(key);
         signer.update("hello".getBytes(StandardCharsets.UTF_8));
@@ -67,7 +75,8 @@ class SshKeyPairTest {
         SshKeyPair b = SshKeyPair.generate(2048);
         assertThat(a.publicKey()).isNotEqualTo(b.publicKey());
         // 2048-bit modulus: 256 bytes (+1 sign byte) dominate the blob.
-        assertThat(Base64.getDecoder().decode(a.publicKey().substring(8)).length).isBetween(270, 290);
+        assertThat(Base64.getDecoder().decode(a.publicKey().substring(8)).length)
+                .isBetween(270, 290);
     }
 
     private static byte[] read(ByteBuffer buffer) {

@@ -1,5 +1,8 @@
 package io.lahar.bridge.mapping;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.core.api.Job;
@@ -20,16 +23,12 @@ import io.lahar.schema.QueueState;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.TaskState;
 import io.lahar.schema.UpdateJob;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class VolcanoCrsTest {
 
@@ -79,13 +78,18 @@ class VolcanoCrsTest {
         assertThat(command.getRequestId()).isEqualTo("k8s:1234:submit");
         assertThat(command.getTime()).isEqualTo(NOW);
         String manifest = ((SubmitJob) command.getCommand()).getManifest();
-        assertThat(manifest).doesNotContain("status").doesNotContain("last-applied").doesNotContain("resourceVersion");
+        assertThat(manifest)
+                .doesNotContain("status")
+                .doesNotContain("last-applied")
+                .doesNotContain("resourceVersion");
         Job job = Manifests.read(manifest, Job.class);
         assertThat(job.name()).isEqualTo("tf-job");
         assertThat(job.namespace()).isEqualTo("team");
         assertThat(job.metadata().labels()).containsEntry("app", "tf");
         assertThat(job.metadata().annotations()).containsOnlyKeys("owner");
-        assertThat(job.spec().tasks()).singleElement().satisfies(t -> assertThat(t.replicas()).isEqualTo(2));
+        assertThat(job.spec().tasks())
+                .singleElement()
+                .satisfies(t -> assertThat(t.replicas()).isEqualTo(2));
         assertThat(manifest).contains("sleep 10");
     }
 
@@ -166,45 +170,93 @@ class VolcanoCrsTest {
     @Test
     @SuppressWarnings("unchecked")
     void podGroupRecordBecomesTheCr() {
-        PodGroup group = PodGroup.newBuilder().setNamespace("team").setName("tf-job").setJob("tf-job")
-                .setCreationTimestamp(NOW).setTime(NOW)
-                .setSpec(PodGroupSpec.newBuilder().setMinMember(6).setQueue("default")
-                        .setMinTaskMember(Map.of("ps", 1)).setMinResources(Map.of("cpu", "6")).build())
-                .setStatus(PodGroupStatus.newBuilder().setPhase("Inqueue").setRunning(0).setSucceeded(0).setFailed(0)
-                        .setConditions(List.of(PodGroupCondition.newBuilder().setType("Unschedulable").setStatus("True")
-                                .setReason("NotEnoughResources").setLastTransitionTime(NOW).build()))
+        PodGroup group = PodGroup.newBuilder()
+                .setNamespace("team")
+                .setName("tf-job")
+                .setJob("tf-job")
+                .setCreationTimestamp(NOW)
+                .setTime(NOW)
+                .setSpec(PodGroupSpec.newBuilder()
+                        .setMinMember(6)
+                        .setQueue("default")
+                        .setMinTaskMember(Map.of("ps", 1))
+                        .setMinResources(Map.of("cpu", "6"))
+                        .build())
+                .setStatus(PodGroupStatus.newBuilder()
+                        .setPhase("Inqueue")
+                        .setRunning(0)
+                        .setSucceeded(0)
+                        .setFailed(0)
+                        .setConditions(List.of(PodGroupCondition.newBuilder()
+                                .setType("Unschedulable")
+                                .setStatus("True")
+                                .setReason("NotEnoughResources")
+                                .setLastTransitionTime(NOW)
+                                .build()))
                         .build())
                 .build();
         GenericKubernetesResource cr = VolcanoCrs.podGroup(group, Optional.of(Pods.jobOwner("tf-job", "u")));
         assertThat(cr.getApiVersion()).isEqualTo("scheduling.volcano.sh/v1beta1");
         assertThat(cr.getKind()).isEqualTo("PodGroup");
         assertThat(cr.getMetadata().getOwnerReferences()).hasSize(1);
-        Map<String, Object> spec = (Map<String, Object>) cr.getAdditionalProperties().get("spec");
-        assertThat(spec).containsEntry("minMember", 6).containsEntry("queue", "default")
-                .containsEntry("minTaskMember", Map.of("ps", 1)).containsEntry("minResources", Map.of("cpu", "6"));
-        Map<String, Object> status = (Map<String, Object>) cr.getAdditionalProperties().get("status");
+        Map<String, Object> spec =
+                (Map<String, Object>) cr.getAdditionalProperties().get("spec");
+        assertThat(spec)
+                .containsEntry("minMember", 6)
+                .containsEntry("queue", "default")
+                .containsEntry("minTaskMember", Map.of("ps", 1))
+                .containsEntry("minResources", Map.of("cpu", "6"));
+        Map<String, Object> status =
+                (Map<String, Object>) cr.getAdditionalProperties().get("status");
         assertThat(status).containsEntry("phase", "Inqueue");
-        assertThat((List<Map<String, Object>>) status.get("conditions")).singleElement()
-                .satisfies(c -> assertThat(c).containsEntry("reason", "NotEnoughResources")
+        assertThat((List<Map<String, Object>>) status.get("conditions"))
+                .singleElement()
+                .satisfies(c -> assertThat(c)
+                        .containsEntry("reason", "NotEnoughResources")
                         .containsEntry("lastTransitionTime", "2026-03-04T05:06:07Z"));
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void jobStatusAsVolcanosJson() {
-        JobStatusRecord record = JobStatusRecord.newBuilder().setNamespace("team").setName("tf-job").setUid("u")
-                .setQueue("default").setManifest("{}").setTime(NOW)
+        JobStatusRecord record = JobStatusRecord.newBuilder()
+                .setNamespace("team")
+                .setName("tf-job")
+                .setUid("u")
+                .setQueue("default")
+                .setManifest("{}")
+                .setTime(NOW)
                 .setStatus(JobStatus.newBuilder()
-                        .setState(JobState.newBuilder().setPhase("Running").setReason("PodsRunning").setLastTransitionTime(NOW).build())
-                        .setMinAvailable(2).setRunning(2).setVersion(1).setRetryCount(0)
-                        .setRunningDuration(Duration.ofSeconds(90).plusMillis(500).toMillis())
-                        .setTaskStatusCount(Map.of("worker", TaskState.newBuilder().setPhase(Map.of("Running", 2)).build()))
-                        .setConditions(List.of(JobCondition.newBuilder().setStatus("Running").setLastTransitionTime(NOW).build()))
+                        .setState(JobState.newBuilder()
+                                .setPhase("Running")
+                                .setReason("PodsRunning")
+                                .setLastTransitionTime(NOW)
+                                .build())
+                        .setMinAvailable(2)
+                        .setRunning(2)
+                        .setVersion(1)
+                        .setRetryCount(0)
+                        .setRunningDuration(
+                                Duration.ofSeconds(90).plusMillis(500).toMillis())
+                        .setTaskStatusCount(Map.of(
+                                "worker",
+                                TaskState.newBuilder()
+                                        .setPhase(Map.of("Running", 2))
+                                        .build()))
+                        .setConditions(List.of(JobCondition.newBuilder()
+                                .setStatus("Running")
+                                .setLastTransitionTime(NOW)
+                                .build()))
                         .build())
                 .build();
         Map<String, Object> status = VolcanoCrs.jobStatus(record);
-        assertThat((Map<String, Object>) status.get("state")).containsEntry("phase", "Running").containsEntry("reason", "PodsRunning");
-        assertThat(status).containsEntry("minAvailable", 2).containsEntry("running", 2).containsEntry("version", 1)
+        assertThat((Map<String, Object>) status.get("state"))
+                .containsEntry("phase", "Running")
+                .containsEntry("reason", "PodsRunning");
+        assertThat(status)
+                .containsEntry("minAvailable", 2)
+                .containsEntry("running", 2)
+                .containsEntry("version", 1)
                 .containsEntry("runningDuration", "1m30.5s")
                 .containsEntry("taskStatusCount", Map.of("worker", Map.of("phase", Map.of("Running", 2))));
         assertThat((List<?>) status.get("conditions")).hasSize(1);

@@ -1,15 +1,13 @@
 package io.lahar.bridge.reconcile;
 
-import org.apache.avro.specific.SpecificRecord;
-
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.avro.specific.SpecificRecord;
 
 /** A record sink that keeps what it is sent, for tests. */
 final class ListSink implements RecordSink {
 
-    record Sent(String topic, String key, SpecificRecord value) {
-    }
+    record Sent(String topic, String key, SpecificRecord value) {}
 
     final List<Sent> sent = new CopyOnWriteArrayList<>();
 
@@ -19,6 +17,9 @@ final class ListSink implements RecordSink {
     }
 
     <T> List<T> values(String topic, Class<T> type) {
-        return sent.stream().filter(s -> s.topic().equals(topic) && type.isInstance(s.value())).map(s -> type.cast(s.value())).toList();
+        return sent.stream()
+                .filter(s -> s.topic().equals(topic) && type.isInstance(s.value()))
+                .map(s -> type.cast(s.value()))
+                .toList();
     }
 }

@@ -1,5 +1,16 @@
 package io.lahar.bridge.reconcile;
 
+import static io.lahar.bridge.reconcile.DecisionReconciler.Outcome.ALREADY_BOUND;
+import static io.lahar.bridge.reconcile.DecisionReconciler.Outcome.BOUND;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.CREATED;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.DELETED;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.EXISTS;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.STALE;
+import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.WAITING;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.bridge.TestIntents;
@@ -16,26 +27,14 @@ import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static io.lahar.bridge.reconcile.DecisionReconciler.Outcome.ALREADY_BOUND;
-import static io.lahar.bridge.reconcile.DecisionReconciler.Outcome.BOUND;
-import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.CREATED;
-import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.DELETED;
-import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.EXISTS;
-import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.STALE;
-import static io.lahar.bridge.reconcile.PodIntentReconciler.Outcome.WAITING;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** Pod intents and scheduler decisions against the embedded cluster, driven with records directly. */
 class PodReconcilersTest {
@@ -45,12 +44,14 @@ class PodReconcilersTest {
     private static EmbeddedCluster cluster;
     private static KubernetesClient client;
     private static final EngineDeletions deletions = new EngineDeletions();
-    private static final Retry RETRY = new Retry(3, Duration.ofMillis(10), Duration.ofMillis(50), d -> Thread.sleep(d.toMillis()));
+    private static final Retry RETRY =
+            new Retry(3, Duration.ofMillis(10), Duration.ofMillis(50), d -> Thread.sleep(d.toMillis()));
 
     @BeforeAll
     static void start() {
         cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults()
-                .withNodes(NodeSpec.parse("2x{cpu=8,memory=32Gi}")).withTimeScale(0.1));
+                .withNodes(NodeSpec.parse("2x{cpu=8,memory=32Gi}"))
+                .withTimeScale(0.1));
         client = cluster.client();
     }
 
@@ -68,13 +69,26 @@ class PodReconcilersTest {
     }
 
     private static List<Pod> podsOf(String job) {
-        return client.pods().inNamespace(NS).withLabel(PodLabels.JOB_NAME, job).list().getItems();
+        return client.pods()
+                .inNamespace(NS)
+                .withLabel(PodLabels.JOB_NAME, job)
+                .list()
+                .getItems();
     }
 
     static SchedulerDecision bind(String job, String pod, String node, long epoch, int version) {
-        return SchedulerDecision.newBuilder().setNamespace(NS).setJob(job).setPodGroup(job).setEpoch(epoch)
+        return SchedulerDecision.newBuilder()
+                .setNamespace(NS)
+                .setJob(job)
+                .setPodGroup(job)
+                .setEpoch(epoch)
                 .setTime(TestIntents.T0)
-                .setDecision(Bind.newBuilder().setPod(pod).setNode(node).setAction("allocate").setJobVersion(version).build())
+                .setDecision(Bind.newBuilder()
+                        .setPod(pod)
+                        .setNode(node)
+                        .setAction("allocate")
+                        .setJobVersion(version)
+                        .build())
                 .build();
     }
 
@@ -90,30 +104,69 @@ class PodReconcilersTest {
         // A second bridge instance (or a restarted one) sees the same intent.
         assertThat(intents().apply(intent)).isEqualTo(EXISTS);
 
-        assertThat(podsOf(job)).singleElement().satisfies(p -> assertThat(p.getMetadata().getUid()).isEqualTo(uid));
+        assertThat(podsOf(job))
+                .singleElement()
+                .satisfies(p -> assertThat(p.getMetadata().getUid()).isEqualTo(uid));
     }
 
     @Test
     void pluginObjectsOfEveryKindTheEngineReleasesAreDeletedIdempotently() {
         String job = job();
-        client.network().networkPolicies().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder()
-                .withNewMetadata().withName(job).withNamespace(NS).endMetadata().withNewSpec().endSpec().build()).create();
-        client.configMaps().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
-                .withNewMetadata().withName(job).withNamespace(NS).endMetadata().build()).create();
-        client.secrets().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
-                .withNewMetadata().withName(job).withNamespace(NS).endMetadata().build()).create();
+        client.network()
+                .networkPolicies()
+                .inNamespace(NS)
+                .resource(new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder()
+                        .withNewMetadata()
+                        .withName(job)
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .withNewSpec()
+                        .endSpec()
+                        .build())
+                .create();
+        client.configMaps()
+                .inNamespace(NS)
+                .resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(job)
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .build())
+                .create();
+        client.secrets()
+                .inNamespace(NS)
+                .resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                        .withNewMetadata()
+                        .withName(job)
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .build())
+                .create();
         PodIntentReconciler reconciler = intents();
         List<String> kinds = new java.util.ArrayList<>(List.of(ObjectKind.PERSISTENT_VOLUME_CLAIM.kind()));
         JobPluginRegistry.defaults().objectKinds().forEach(k -> kinds.add(k.kind()));
         assertThat(kinds).contains("NetworkPolicy", "Service", "ConfigMap", "Secret");
         for (String kind : kinds) {
-            PodIntent release = PodIntent.newBuilder().setNamespace(NS).setJob(job).setJobUid("uid-" + job).setTime(TestIntents.T0)
-                    .setIntent(io.lahar.schema.DeleteObject.newBuilder().setKind(kind).setName(job).setReason("JobCompleted").build())
+            PodIntent release = PodIntent.newBuilder()
+                    .setNamespace(NS)
+                    .setJob(job)
+                    .setJobUid("uid-" + job)
+                    .setTime(TestIntents.T0)
+                    .setIntent(io.lahar.schema.DeleteObject.newBuilder()
+                            .setKind(kind)
+                            .setName(job)
+                            .setReason("JobCompleted")
+                            .build())
                     .build();
             reconciler.apply(release);
             assertThat(reconciler.apply(release)).isEqualTo(PodIntentReconciler.Outcome.ABSENT);
         }
-        assertThat(client.network().networkPolicies().inNamespace(NS).withName(job).get()).isNull();
+        assertThat(client.network()
+                        .networkPolicies()
+                        .inNamespace(NS)
+                        .withName(job)
+                        .get())
+                .isNull();
         assertThat(client.configMaps().inNamespace(NS).withName(job).get()).isNull();
         assertThat(client.secrets().inNamespace(NS).withName(job).get()).isNull();
     }
@@ -121,11 +174,21 @@ class PodReconcilersTest {
     @Test
     void aKindNoPluginDeclaresIsRefusedNamingTheKnownOnes() {
         String job = job();
-        PodIntent release = PodIntent.newBuilder().setNamespace(NS).setJob(job).setJobUid("uid-" + job).setTime(TestIntents.T0)
-                .setIntent(io.lahar.schema.DeleteObject.newBuilder().setKind("Deployment").setName(job).setReason("JobCompleted").build())
+        PodIntent release = PodIntent.newBuilder()
+                .setNamespace(NS)
+                .setJob(job)
+                .setJobUid("uid-" + job)
+                .setTime(TestIntents.T0)
+                .setIntent(io.lahar.schema.DeleteObject.newBuilder()
+                        .setKind("Deployment")
+                        .setName(job)
+                        .setReason("JobCompleted")
+                        .build())
                 .build();
-        assertThatThrownBy(() -> intents().apply(release)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("intent.kind: \"Deployment\" is not one of ConfigMap, NetworkPolicy, PersistentVolumeClaim, Secret, Service");
+        assertThatThrownBy(() -> intents().apply(release))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "intent.kind: \"Deployment\" is not one of ConfigMap, NetworkPolicy, PersistentVolumeClaim, Secret, Service");
     }
 
     @Test
@@ -135,12 +198,16 @@ class PodReconcilersTest {
         String pod = job + "-worker-0";
 
         assertThat(reconciler.apply(TestIntents.delete(NS, job, pod, 1))).isEqualTo(PodIntentReconciler.Outcome.ABSENT);
-        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 1")))).isEqualTo(STALE);
+        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 1"))))
+                .isEqualTo(STALE);
         assertThat(podsOf(job)).isEmpty();
 
         // The next version's create is a new pod.
-        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 2, TestIntents.template("sleep 1")))).isEqualTo(CREATED);
-        assertThat(podsOf(job)).singleElement().satisfies(p -> assertThat(Pods.jobVersion(p)).isEqualTo(2));
+        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 2, TestIntents.template("sleep 1"))))
+                .isEqualTo(CREATED);
+        assertThat(podsOf(job))
+                .singleElement()
+                .satisfies(p -> assertThat(Pods.jobVersion(p)).isEqualTo(2));
     }
 
     @Test
@@ -148,13 +215,16 @@ class PodReconcilersTest {
         String job = job();
         PodIntentReconciler reconciler = intents();
         String template = TestIntents.template("sleep 600");
-        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 1, template))).isEqualTo(CREATED);
+        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 1, template)))
+                .isEqualTo(CREATED);
         String oldUid = podsOf(job).getFirst().getMetadata().getUid();
 
         // The create of version 2 overtakes the delete of version 1.
-        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 2, template))).isEqualTo(WAITING);
+        assertThat(reconciler.apply(TestIntents.create(NS, job, "worker", 0, 2, template)))
+                .isEqualTo(WAITING);
         assertThat(reconciler.pendingCount()).isEqualTo(1);
-        assertThat(reconciler.apply(TestIntents.delete(NS, job, job + "-worker-0", 1))).isEqualTo(DELETED);
+        assertThat(reconciler.apply(TestIntents.delete(NS, job, job + "-worker-0", 1)))
+                .isEqualTo(DELETED);
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             reconciler.retryPending();
@@ -164,7 +234,9 @@ class PodReconcilersTest {
             });
         });
         assertThat(reconciler.pendingCount()).isZero();
-        assertThat(deletions.consume(oldUid)).as("the deletion is recorded as the engine's").isTrue();
+        assertThat(deletions.consume(oldUid))
+                .as("the deletion is recorded as the engine's")
+                .isTrue();
     }
 
     @Test
@@ -173,27 +245,42 @@ class PodReconcilersTest {
         intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
         DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
 
-        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-1", 1, 1))).isEqualTo(BOUND);
-        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-1", 1, 1))).isEqualTo(ALREADY_BOUND);
+        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-1", 1, 1)))
+                .isEqualTo(BOUND);
+        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-1", 1, 1)))
+                .isEqualTo(ALREADY_BOUND);
 
         Pod pod = client.pods().inNamespace(NS).withName(job + "-worker-0").get();
         assertThat(pod.getSpec().getNodeName()).isEqualTo("node-1");
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-                "Running".equals(client.pods().inNamespace(NS).withName(job + "-worker-0").get().getStatus().getPhase()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "Running"
+                        .equals(client.pods()
+                                .inNamespace(NS)
+                                .withName(job + "-worker-0")
+                                .get()
+                                .getStatus()
+                                .getPhase()));
     }
 
     @Test
     void aBindBeforeItsPodWaitsForThePod() {
         String job = job();
         DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
-        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-0", 1, 1))).isEqualTo(DecisionReconciler.Outcome.WAITING);
+        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-0", 1, 1)))
+                .isEqualTo(DecisionReconciler.Outcome.WAITING);
         assertThat(decisions.pendingCount()).isEqualTo(1);
 
         intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
         decisions.retryPending();
 
         assertThat(decisions.pendingCount()).isZero();
-        assertThat(client.pods().inNamespace(NS).withName(job + "-worker-0").get().getSpec().getNodeName()).isEqualTo("node-0");
+        assertThat(client.pods()
+                        .inNamespace(NS)
+                        .withName(job + "-worker-0")
+                        .get()
+                        .getSpec()
+                        .getNodeName())
+                .isEqualTo("node-0");
     }
 
     @Test
@@ -202,17 +289,26 @@ class PodReconcilersTest {
         intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
         DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
         String other = job();
-        assertThat(decisions.apply(bind(other, other + "-x-0", "node-0", 7, 1))).isEqualTo(DecisionReconciler.Outcome.WAITING);
+        assertThat(decisions.apply(bind(other, other + "-x-0", "node-0", 7, 1)))
+                .isEqualTo(DecisionReconciler.Outcome.WAITING);
 
-        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-0", 6, 1))).isEqualTo(DecisionReconciler.Outcome.STALE);
-        assertThat(client.pods().inNamespace(NS).withName(job + "-worker-0").get().getSpec().getNodeName()).isNull();
+        assertThat(decisions.apply(bind(job, job + "-worker-0", "node-0", 6, 1)))
+                .isEqualTo(DecisionReconciler.Outcome.STALE);
+        assertThat(client.pods()
+                        .inNamespace(NS)
+                        .withName(job + "-worker-0")
+                        .get()
+                        .getSpec()
+                        .getNodeName())
+                .isNull();
     }
 
     @Test
     void statusChangesBecomePodEventsWithExitCodesAndDeletionsAreTold() {
         String job = job();
         ListSink sink = new ListSink();
-        try (PodWatcher watcher = new PodWatcher(client, sink, deletions, Clock.systemUTC(), 0, Optional.empty()).start()) {
+        try (PodWatcher watcher =
+                new PodWatcher(client, sink, deletions, Clock.systemUTC(), 0, Optional.empty()).start()) {
             String template = """
                     {"metadata":{"annotations":{"lahar.io/sim-duration":"2s","lahar.io/sim-exit-code":"3"}},
                      "spec":{"containers":[{"name":"main","image":"busybox"}]}}""";
@@ -222,8 +318,9 @@ class PodReconcilersTest {
             DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
             decisions.apply(bind(job, job + "-worker-0", "node-0", 1, 1));
 
-            await().atMost(Duration.ofSeconds(15)).until(() -> eventsOf(sink, job + "-worker-0").stream()
-                    .anyMatch(e -> e.getPhase().equals("Failed")));
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> eventsOf(sink, job + "-worker-0").stream()
+                            .anyMatch(e -> e.getPhase().equals("Failed")));
             List<PodEvent> events = eventsOf(sink, job + "-worker-0");
             assertThat(events).extracting(PodEvent::getPhase).containsSubsequence("Pending", "Running", "Failed");
             PodEvent failed = events.getLast();
@@ -231,24 +328,41 @@ class PodReconcilersTest {
             assertThat(failed.getJob()).isEqualTo(job);
             assertThat(failed.getTask()).isEqualTo("worker");
             assertThat(failed.getJobVersion()).isEqualTo(1);
-            assertThat(failed.getContainers()).singleElement().satisfies(c -> assertThat(c.getExitCode()).isEqualTo(3));
-            assertThat(sink.sent).filteredOn(s -> s.value() instanceof PodEvent e && e.getJob().equals(job))
+            assertThat(failed.getContainers())
+                    .singleElement()
+                    .satisfies(c -> assertThat(c.getExitCode()).isEqualTo(3));
+            assertThat(sink.sent)
+                    .filteredOn(
+                            s -> s.value() instanceof PodEvent e && e.getJob().equals(job))
                     .allSatisfy(s -> assertThat(s.key()).isEqualTo(Topics.jobKey(NS, job)));
 
             // The engine's deletion is not an eviction; the scheduler's eviction is.
             reconciler.apply(TestIntents.delete(NS, job, job + "-worker-0", 1));
-            decisions.apply(SchedulerDecision.newBuilder().setNamespace(NS).setJob(job).setPodGroup(job).setEpoch(1)
+            decisions.apply(SchedulerDecision.newBuilder()
+                    .setNamespace(NS)
+                    .setJob(job)
+                    .setPodGroup(job)
+                    .setEpoch(1)
                     .setTime(TestIntents.T0)
-                    .setDecision(Evict.newBuilder().setPod(job + "-worker-1").setReason("preempted").setAction("preempt").build())
+                    .setDecision(Evict.newBuilder()
+                            .setPod(job + "-worker-1")
+                            .setReason("preempted")
+                            .setAction("preempt")
+                            .build())
                     .build());
-            await().atMost(Duration.ofSeconds(10)).until(() -> eventsOf(sink, job + "-worker-0").getLast().getDeleted()
-                    && eventsOf(sink, job + "-worker-1").getLast().getDeleted());
-            assertThat(eventsOf(sink, job + "-worker-0").getLast().getDeletedByOthers()).isFalse();
-            assertThat(eventsOf(sink, job + "-worker-1").getLast().getDeletedByOthers()).isTrue();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> eventsOf(sink, job + "-worker-0").getLast().getDeleted()
+                            && eventsOf(sink, job + "-worker-1").getLast().getDeleted());
+            assertThat(eventsOf(sink, job + "-worker-0").getLast().getDeletedByOthers())
+                    .isFalse();
+            assertThat(eventsOf(sink, job + "-worker-1").getLast().getDeletedByOthers())
+                    .isTrue();
         }
     }
 
     private static List<PodEvent> eventsOf(ListSink sink, String pod) {
-        return sink.values(Topics.POD_EVENTS.name(), PodEvent.class).stream().filter(e -> e.getPod().equals(pod)).toList();
+        return sink.values(Topics.POD_EVENTS.name(), PodEvent.class).stream()
+                .filter(e -> e.getPod().equals(pod))
+                .toList();
     }
 }

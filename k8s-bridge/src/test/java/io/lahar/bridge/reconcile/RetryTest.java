@@ -1,15 +1,14 @@
 package io.lahar.bridge.reconcile;
 
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class RetryTest {
 
@@ -38,9 +37,10 @@ class RetryTest {
         for (int code : new int[] {404, 409, 400, 422}) {
             AtomicInteger calls = new AtomicInteger();
             assertThatThrownBy(() -> retry.call(() -> {
-                calls.incrementAndGet();
-                throw status(code);
-            })).isInstanceOf(KubernetesClientException.class);
+                        calls.incrementAndGet();
+                        throw status(code);
+                    }))
+                    .isInstanceOf(KubernetesClientException.class);
             assertThat(calls).hasValue(1);
         }
         assertThat(slept).isEmpty();
@@ -50,9 +50,10 @@ class RetryTest {
     void givesUpAfterTheLastAttempt() {
         AtomicInteger calls = new AtomicInteger();
         assertThatThrownBy(() -> retry.run(() -> {
-            calls.incrementAndGet();
-            throw status(500);
-        })).isInstanceOf(KubernetesClientException.class);
+                    calls.incrementAndGet();
+                    throw status(500);
+                }))
+                .isInstanceOf(KubernetesClientException.class);
         assertThat(calls).hasValue(5);
         assertThat(slept).hasSize(4);
     }

@@ -3,7 +3,6 @@ package io.lahar.emulator.bench;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.emulator.EmbeddedCluster;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -22,21 +21,30 @@ public final class ApiRequestBench {
 
     private static final long SECONDS = 4;
 
-    private ApiRequestBench() {
-    }
+    private ApiRequestBench() {}
 
     public static void main(String[] args) throws Exception {
         int pods = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults());
-             KubernetesClient client = cluster.newClient();
-             ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                KubernetesClient client = cluster.newClient();
+                ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> creates = new ArrayList<>();
             for (int i = 0; i < pods; i++) {
                 String name = "p" + i;
-                creates.add(callers.submit(() -> client.pods().inNamespace("default").resource(new PodBuilder()
-                        .withNewMetadata().withName(name).endMetadata()
-                        .withNewSpec().addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()
-                        .build()).create()));
+                creates.add(callers.submit(() -> client.pods()
+                        .inNamespace("default")
+                        .resource(new PodBuilder()
+                                .withNewMetadata()
+                                .withName(name)
+                                .endMetadata()
+                                .withNewSpec()
+                                .addNewContainer()
+                                .withName("c")
+                                .withImage("busybox")
+                                .endContainer()
+                                .endSpec()
+                                .build())
+                        .create()));
                 if (creates.size() == 16) {
                     for (Future<?> f : creates) {
                         f.get();
@@ -55,7 +63,10 @@ public final class ApiRequestBench {
                     Random random = new Random(t);
                     readers.add(callers.submit(() -> {
                         while (System.nanoTime() < end) {
-                            client.pods().inNamespace("default").withName("p" + random.nextInt(pods)).get();
+                            client.pods()
+                                    .inNamespace("default")
+                                    .withName("p" + random.nextInt(pods))
+                                    .get();
                             answered.incrementAndGet();
                         }
                         return null;
@@ -64,8 +75,9 @@ public final class ApiRequestBench {
                 for (Future<?> r : readers) {
                     r.get();
                 }
-                System.out.printf("%d pods, %d concurrent callers: %.0f GETs/s%n", pods, concurrency,
-                        answered.get() / (double) SECONDS);
+                System.out.printf(
+                        "%d pods, %d concurrent callers: %.0f GETs/s%n",
+                        pods, concurrency, answered.get() / (double) SECONDS);
             }
         }
     }

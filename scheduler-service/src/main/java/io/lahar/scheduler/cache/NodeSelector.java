@@ -67,7 +67,8 @@ public record NodeSelector(Map<String, String> labels) {
     public String toString() {
         if (labels.isEmpty()) return "all nodes";
         StringBuilder text = new StringBuilder();
-        labels.forEach((k, v) -> text.append(text.isEmpty() ? "" : ",").append(k).append(':').append(v));
+        labels.forEach((k, v) ->
+                text.append(text.isEmpty() ? "" : ",").append(k).append(':').append(v));
         return text.toString();
     }
 }

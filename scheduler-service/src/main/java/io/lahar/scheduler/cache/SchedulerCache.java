@@ -1,10 +1,10 @@
 package io.lahar.scheduler.cache;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.ForeignPod;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskInfo;
@@ -61,6 +61,7 @@ public final class SchedulerCache {
     private final NodeSelector nodeSelector;
     /** Parsed on arrival, with no other usage: the snapshot adds it to the nodes that have some. */
     private final Map<String, NodeInfo> nodes = new TreeMap<>();
+
     private final Map<String, QueueInfo> queues = new TreeMap<>();
     private final Map<String, JobEntry> jobs = new TreeMap<>();
     private long maxEpoch;
@@ -89,9 +90,11 @@ public final class SchedulerCache {
         PodGroup group;
         /** The pod group parsed on arrival, with no tasks and its recorded phase. */
         JobInfo groupInfo;
+
         PodGroupStatus lastDecided;
         /** The job version of the group {@link #lastDecided} was about; null when not known. */
         Integer lastDecidedVersion;
+
         final Map<String, PodEntry> pods = new TreeMap<>();
         boolean built;
         /** The gang as the last snapshot saw it; null when it was not in it. */
@@ -105,14 +108,14 @@ public final class SchedulerCache {
     }
 
     /** A pod on a node that is no task of the snapshot: its requests and, when its intent is known, its spec. */
-    record Other(String node, Resource requests, ForeignPod pod) {
-    }
+    record Other(String node, Resource requests, ForeignPod pod) {}
 
     /** One pod: the intent that describes it (null until it arrives) and its status as last known. */
     static final class PodEntry {
         CreatePod intent;
         /** The intent parsed on arrival, with the pod group's priority left to the snapshot. */
         TaskInfo template;
+
         boolean ours;
         int jobVersion;
         TaskStatus status = TaskStatus.Pending;
@@ -352,7 +355,8 @@ public final class SchedulerCache {
         for (Map.Entry<String, JobEntry> e : jobs.entrySet()) {
             JobEntry j = e.getValue();
             if (!j.built) build(e.getKey(), j);
-            for (Other o : j.otherUsage) others.computeIfAbsent(o.node(), k -> new ArrayList<>()).add(o);
+            for (Other o : j.otherUsage)
+                others.computeIfAbsent(o.node(), k -> new ArrayList<>()).add(o);
             if (j.info != null) jobInfos.add(j.info);
         }
         List<NodeInfo> nodeInfos = new ArrayList<>(nodes.size());
@@ -383,7 +387,8 @@ public final class SchedulerCache {
             if (!inSnapshot && p.node != null && p.status.occupiesNode()) {
                 if (usage.isEmpty()) usage = new ArrayList<>();
                 // A pod being deleted no longer counts for the inter-pod rules (as a task releasing its node).
-                ForeignPod spec = p.intent == null || p.status == TaskStatus.Releasing ? null
+                ForeignPod spec = p.intent == null || p.status == TaskStatus.Releasing
+                        ? null
                         : new ForeignPod(namespace, p.template.spec());
                 usage.add(new Other(p.node, p.intent == null ? Resource.EMPTY : p.template.resreq(), spec));
             }

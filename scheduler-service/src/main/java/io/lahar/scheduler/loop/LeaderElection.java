@@ -49,14 +49,24 @@ public final class LeaderElection implements Runnable {
      * @param sessionTimeout how long a silent leader keeps its leadership; no shorter than the
      *                       transaction timeout
      */
-    public LeaderElection(String bootstrapServers, String groupId, Optional<String> instanceId, Duration sessionTimeout,
-                          Runnable onElected, Runnable onDeposed) {
+    public LeaderElection(
+            String bootstrapServers,
+            String groupId,
+            Optional<String> instanceId,
+            Duration sessionTimeout,
+            Runnable onElected,
+            Runnable onDeposed) {
         this(KafkaClients.plaintext(bootstrapServers), groupId, instanceId, sessionTimeout, onElected, onDeposed);
     }
 
     /** @param kafka how the election's consumer reaches Kafka (the service's kafka. settings) */
-    public LeaderElection(KafkaClients kafka, String groupId, Optional<String> instanceId, Duration sessionTimeout,
-                          Runnable onElected, Runnable onDeposed) {
+    public LeaderElection(
+            KafkaClients kafka,
+            String groupId,
+            Optional<String> instanceId,
+            Duration sessionTimeout,
+            Runnable onElected,
+            Runnable onDeposed) {
         this.kafka = kafka;
         this.onElected = onElected;
         this.onDeposed = onDeposed;
@@ -64,7 +74,9 @@ public final class LeaderElection implements Runnable {
         instanceId.ifPresent(id -> config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
         config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
         config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, sessionTimeout.toMillis() / 6));
-        config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, List.of(CooperativeStickyAssignor.class.getName()));
+        config.put(
+                ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                List.of(CooperativeStickyAssignor.class.getName()));
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
@@ -82,7 +94,8 @@ public final class LeaderElection implements Runnable {
 
     @Override
     public void run() {
-        try (KafkaConsumer<byte[], byte[]> c = kafka.consumer(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c =
+                kafka.consumer(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer = c;
             c.subscribe(List.of(LEASE.topic()), new ConsumerRebalanceListener() {
                 @Override

@@ -1,9 +1,9 @@
 package io.lahar.scheduler.loop;
 
 import io.lahar.core.scheduling.framework.SchedulerConf;
+import io.lahar.scheduler.cache.NodeSelector;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
-import io.lahar.scheduler.cache.NodeSelector;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -23,17 +23,26 @@ import java.util.Set;
  * @param transactionTimeout     the producer's transaction timeout
  * @param nodeSelector           the nodes this scheduler may use (Volcano's --node-selector); all by default
  */
-public record LoopSettings(KafkaClients kafka, String registryUrl, RegistrySerdes.Credentials registryCredentials,
-                           String transactionalId, String groupId,
-                           Duration period, SchedulerConf conf, int maxUnconfirmedBindings,
-                           Set<String> schedulerNames, Duration transactionTimeout, NodeSelector nodeSelector) {
+public record LoopSettings(
+        KafkaClients kafka,
+        String registryUrl,
+        RegistrySerdes.Credentials registryCredentials,
+        String transactionalId,
+        String groupId,
+        Duration period,
+        SchedulerConf conf,
+        int maxUnconfirmedBindings,
+        Set<String> schedulerNames,
+        Duration transactionTimeout,
+        NodeSelector nodeSelector) {
     public LoopSettings {
         Objects.requireNonNull(kafka, "kafka");
         Objects.requireNonNull(registryUrl, "registryUrl");
         Objects.requireNonNull(transactionalId, "transactionalId");
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(conf, "conf");
-        if (period == null || period.isNegative() || period.isZero()) throw new IllegalArgumentException("period must be positive");
+        if (period == null || period.isNegative() || period.isZero())
+            throw new IllegalArgumentException("period must be positive");
         if (maxUnconfirmedBindings < 1) throw new IllegalArgumentException("maxUnconfirmedBindings must be at least 1");
         schedulerNames = Set.copyOf(schedulerNames);
         transactionTimeout = transactionTimeout == null ? Duration.ofSeconds(30) : transactionTimeout;
@@ -41,19 +50,53 @@ public record LoopSettings(KafkaClients kafka, String registryUrl, RegistrySerde
     }
 
     /** Settings for a plaintext cluster and an open registry. */
-    public LoopSettings(String bootstrapServers, String registryUrl, String transactionalId, String groupId,
-                        Duration period, SchedulerConf conf, int maxUnconfirmedBindings,
-                        Set<String> schedulerNames, Duration transactionTimeout, NodeSelector nodeSelector) {
-        this(KafkaClients.plaintext(bootstrapServers), registryUrl, null, transactionalId, groupId, period, conf,
-                maxUnconfirmedBindings, schedulerNames, transactionTimeout, nodeSelector);
+    public LoopSettings(
+            String bootstrapServers,
+            String registryUrl,
+            String transactionalId,
+            String groupId,
+            Duration period,
+            SchedulerConf conf,
+            int maxUnconfirmedBindings,
+            Set<String> schedulerNames,
+            Duration transactionTimeout,
+            NodeSelector nodeSelector) {
+        this(
+                KafkaClients.plaintext(bootstrapServers),
+                registryUrl,
+                null,
+                transactionalId,
+                groupId,
+                period,
+                conf,
+                maxUnconfirmedBindings,
+                schedulerNames,
+                transactionTimeout,
+                nodeSelector);
     }
 
     /** Settings for a scheduler that may use every node. */
-    public LoopSettings(String bootstrapServers, String registryUrl, String transactionalId, String groupId,
-                        Duration period, SchedulerConf conf, int maxUnconfirmedBindings,
-                        Set<String> schedulerNames, Duration transactionTimeout) {
-        this(bootstrapServers, registryUrl, transactionalId, groupId, period, conf, maxUnconfirmedBindings,
-                schedulerNames, transactionTimeout, NodeSelector.ALL);
+    public LoopSettings(
+            String bootstrapServers,
+            String registryUrl,
+            String transactionalId,
+            String groupId,
+            Duration period,
+            SchedulerConf conf,
+            int maxUnconfirmedBindings,
+            Set<String> schedulerNames,
+            Duration transactionTimeout) {
+        this(
+                bootstrapServers,
+                registryUrl,
+                transactionalId,
+                groupId,
+                period,
+                conf,
+                maxUnconfirmedBindings,
+                schedulerNames,
+                transactionTimeout,
+                NodeSelector.ALL);
     }
 
     public String bootstrapServers() {

@@ -1,8 +1,8 @@
 package io.lahar.scheduler.loop;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.framework.SessionResult;
 import io.lahar.schema.QueueState;
@@ -36,7 +36,8 @@ public final class QueueStatuses {
             int[] c = counts.getOrDefault(q.name(), new int[PodGroupPhase.values().length]);
             QueueStatus s = QueueStatus.newBuilder()
                     .setName(q.name())
-                    .setState(QueueState.valueOf(q.state().name())) // in effect: Closing while a closed queue has pod groups
+                    .setState(QueueState.valueOf(
+                            q.state().name())) // in effect: Closing while a closed queue has pod groups
                     .setPending(c[PodGroupPhase.Pending.ordinal()])
                     .setInqueue(c[PodGroupPhase.Inqueue.ordinal()])
                     .setRunning(c[PodGroupPhase.Running.ordinal()])
@@ -45,7 +46,8 @@ public final class QueueStatuses {
                     .setAllocated(q.allocated().toQuantities())
                     .setDeserved(q.deserved() == null ? Map.of() : q.deserved().toQuantities())
                     .setCapability(q.capability() == null ? Map.of() : limited(q.capability()))
-                    .setGuarantee(q.guarantee() == null ? Map.of() : q.guarantee().toQuantities())
+                    .setGuarantee(
+                            q.guarantee() == null ? Map.of() : q.guarantee().toQuantities())
                     .setPlugin(q.plugin())
                     .setTime(now)
                     .build();
@@ -80,11 +82,17 @@ public final class QueueStatuses {
     // Field by field: Avro's copying builder would resolve the enum through a class loader that,
     // inside Quarkus, holds another copy of the generated classes.
     private static boolean sameButTime(QueueStatus a, QueueStatus b) {
-        return a.getState() == b.getState() && a.getPending() == b.getPending() && a.getInqueue() == b.getInqueue()
-                && a.getRunning() == b.getRunning() && a.getCompleted() == b.getCompleted()
-                && a.getUnknown() == b.getUnknown() && a.getAllocated().equals(b.getAllocated())
-                && a.getDeserved().equals(b.getDeserved()) && a.getCapability().equals(b.getCapability())
-                && a.getGuarantee().equals(b.getGuarantee()) && java.util.Objects.equals(str(a.getPlugin()), str(b.getPlugin()));
+        return a.getState() == b.getState()
+                && a.getPending() == b.getPending()
+                && a.getInqueue() == b.getInqueue()
+                && a.getRunning() == b.getRunning()
+                && a.getCompleted() == b.getCompleted()
+                && a.getUnknown() == b.getUnknown()
+                && a.getAllocated().equals(b.getAllocated())
+                && a.getDeserved().equals(b.getDeserved())
+                && a.getCapability().equals(b.getCapability())
+                && a.getGuarantee().equals(b.getGuarantee())
+                && java.util.Objects.equals(str(a.getPlugin()), str(b.getPlugin()));
     }
 
     private static String str(CharSequence s) {

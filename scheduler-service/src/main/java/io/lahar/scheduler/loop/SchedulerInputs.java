@@ -60,12 +60,14 @@ final class SchedulerInputs {
      * @param held        the first offset of each partition to read again, after an outage
      * @param outage      why, or null when nothing is held
      */
-    record Fold(boolean changed, List<ProducerRecord<String, byte[]>> deadLetters, Map<TopicPartition, Long> held, String outage) {
-    }
+    record Fold(
+            boolean changed,
+            List<ProducerRecord<String, byte[]>> deadLetters,
+            Map<TopicPartition, Long> held,
+            String outage) {}
 
     /** An input topic and the reader of its values. */
-    private record Input(Topics.TopicSpec topic, Deserializer<? extends SpecificRecord> values) {
-    }
+    private record Input(Topics.TopicSpec topic, Deserializer<? extends SpecificRecord> values) {}
 
     private final Map<String, Input> inputs = new HashMap<>();
     private final Serializer<DeadLetter> deadLetterSerializer;
@@ -107,7 +109,8 @@ final class SchedulerInputs {
                 // Only an outage gets here: the registry did not answer, to read the record or to write its letter.
                 outage = DeadLetters.reason(e);
                 held.put(new TopicPartition(r.topic(), r.partition()), r.offset());
-                LOG.warnf("%s: held with the rest of its input until the registry answers: %s",
+                LOG.warnf(
+                        "%s: held with the rest of its input until the registry answers: %s",
                         DeadLetters.where(r.topic(), r.partition(), r.offset()), outage);
             }
         }
@@ -135,7 +138,8 @@ final class SchedulerInputs {
         }
     }
 
-    private void deadLetter(ConsumerRecord<String, byte[]> r, RuntimeException error, List<ProducerRecord<String, byte[]>> letters) {
+    private void deadLetter(
+            ConsumerRecord<String, byte[]> r, RuntimeException error, List<ProducerRecord<String, byte[]>> letters) {
         DeadLetter letter = DeadLetters.of(SchedulingLoop.PROCESSOR, r, error);
         if (r.offset() < deadLetteredBefore.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
             LOG.debugf("%s (dead-lettered before)", DeadLetters.describe(letter));

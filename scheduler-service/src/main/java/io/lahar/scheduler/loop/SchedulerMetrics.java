@@ -31,21 +31,28 @@ public final class SchedulerMetrics {
     public SchedulerMetrics(MeterRegistry registry) {
         this.registry = registry;
         sessionDuration = Timer.builder("lahar.scheduler.session.duration")
-                .description("Duration of one scheduling session").register(registry);
+                .description("Duration of one scheduling session")
+                .register(registry);
         // Volcano's name and buckets (5 ms doubling ten times): a session from snapshot to decisions.
         e2eLatency = DistributionSummary.builder("volcano.e2e.scheduling.latency.milliseconds")
                 .description("E2E scheduling latency in milliseconds (scheduling algorithm + binding)")
-                .serviceLevelObjectives(5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560).register(registry);
+                .serviceLevelObjectives(5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560)
+                .register(registry);
         placements = Counter.builder("lahar.scheduler.placements")
-                .description("Pods bound by the scheduler").register(registry);
+                .description("Pods bound by the scheduler")
+                .register(registry);
         evictions = Counter.builder("lahar.scheduler.evictions")
-                .description("Pods evicted by the scheduler").register(registry);
+                .description("Pods evicted by the scheduler")
+                .register(registry);
         pausedSessions = Counter.builder("lahar.scheduler.sessions.paused")
-                .description("Sessions skipped because too many bindings wait for confirmation").register(registry);
+                .description("Sessions skipped because too many bindings wait for confirmation")
+                .register(registry);
         Gauge.builder("lahar.scheduler.bindings.unconfirmed", unconfirmed, AtomicInteger::get)
-                .description("Bindings decided and not yet confirmed by a pod event").register(registry);
+                .description("Bindings decided and not yet confirmed by a pod event")
+                .register(registry);
         Gauge.builder("lahar.scheduler.epoch", epoch, AtomicLong::get)
-                .description("The epoch this instance writes its decisions with").register(registry);
+                .description("The epoch this instance writes its decisions with")
+                .register(registry);
     }
 
     void session(Duration took, int placed, int evicted, Map<String, Integer> pending) {
@@ -55,13 +62,16 @@ public final class SchedulerMetrics {
         evictions.increment(evicted);
         // A reason that no group has any more drops to zero rather than keeping its last count.
         pendingByReason.values().forEach(v -> v.set(0));
-        pending.forEach((reason, n) -> pendingByReason.computeIfAbsent(reason, r -> {
-            AtomicInteger holder = new AtomicInteger();
-            Gauge.builder("lahar.scheduler.podgroups.pending", holder, AtomicInteger::get)
-                    .description("Pod groups not scheduled, by the reason of their Unschedulable condition")
-                    .tag("reason", r).register(registry);
-            return holder;
-        }).set(n));
+        pending.forEach((reason, n) -> pendingByReason
+                .computeIfAbsent(reason, r -> {
+                    AtomicInteger holder = new AtomicInteger();
+                    Gauge.builder("lahar.scheduler.podgroups.pending", holder, AtomicInteger::get)
+                            .description("Pod groups not scheduled, by the reason of their Unschedulable condition")
+                            .tag("reason", r)
+                            .register(registry);
+                    return holder;
+                })
+                .set(n));
     }
 
     void paused() {

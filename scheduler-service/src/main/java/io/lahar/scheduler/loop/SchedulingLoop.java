@@ -83,12 +83,18 @@ public final class SchedulingLoop implements Runnable {
     private static final Duration MAX_POLL = Duration.ofMillis(100);
     /** How long the input is first held after an outage of the registry; doubled while it lasts. */
     static final Duration FIRST_HOLD = Duration.ofSeconds(1);
+
     static final Duration MAX_HOLD = Duration.ofSeconds(30);
     public static final String PROCESSOR = "scheduler-service";
 
     /** Topics folded into the cache; the last two are the scheduler's own outputs, read back. */
-    static final List<String> INPUTS = List.of(Topics.NODES.name(), Topics.QUEUES.name(), Topics.POD_GROUPS.name(),
-            Topics.POD_INTENTS.name(), Topics.POD_EVENTS.name(), Topics.SCHEDULER_DECISIONS.name(),
+    static final List<String> INPUTS = List.of(
+            Topics.NODES.name(),
+            Topics.QUEUES.name(),
+            Topics.POD_GROUPS.name(),
+            Topics.POD_INTENTS.name(),
+            Topics.POD_EVENTS.name(),
+            Topics.SCHEDULER_DECISIONS.name(),
             Topics.QUEUE_STATUS.name());
 
     private final LoopSettings settings;
@@ -105,6 +111,7 @@ public final class SchedulingLoop implements Runnable {
     private volatile String holding;
     /** While the input is held: when to read it again (millis of the clock); 0 while it is read. */
     private long resumeAt;
+
     private Duration holdFor = FIRST_HOLD;
     private SchedulerCache cache;
     private QueueStatuses queueStatuses = new QueueStatuses();
@@ -148,10 +155,10 @@ public final class SchedulingLoop implements Runnable {
 
     @Override
     public void run() {
-        try (KafkaConsumer<String, byte[]> c = settings.kafka().consumer(consumerConfig(), new StringDeserializer(),
-                new ByteArrayDeserializer());
-             KafkaProducer<String, byte[]> producer = settings.kafka().producer(producerConfig(), new StringSerializer(),
-                     new ByteArraySerializer())) {
+        try (KafkaConsumer<String, byte[]> c = settings.kafka()
+                        .consumer(consumerConfig(), new StringDeserializer(), new ByteArrayDeserializer());
+                KafkaProducer<String, byte[]> producer = settings.kafka()
+                        .producer(producerConfig(), new StringSerializer(), new ByteArraySerializer())) {
             consumer = c;
             state = LoopState.CATCHING_UP;
             producer.initTransactions();
@@ -169,7 +176,9 @@ public final class SchedulingLoop implements Runnable {
         } catch (RuntimeException e) {
             if (fenced(e)) {
                 state = LoopState.FENCED;
-                LOG.warnf("scheduler %s epoch %d fenced by a newer instance; stopping", settings.transactionalId(), epoch);
+                LOG.warnf(
+                        "scheduler %s epoch %d fenced by a newer instance; stopping",
+                        settings.transactionalId(), epoch);
             } else if (stopRequested) {
                 state = LoopState.STOPPED;
             } else {
@@ -181,8 +190,11 @@ public final class SchedulingLoop implements Runnable {
         }
     }
 
-    private void loop(KafkaConsumer<String, byte[]> c, KafkaProducer<String, byte[]> producer,
-                      List<TopicPartition> partitions, List<ProducerRecord<String, byte[]>> pending) {
+    private void loop(
+            KafkaConsumer<String, byte[]> c,
+            KafkaProducer<String, byte[]> producer,
+            List<TopicPartition> partitions,
+            List<ProducerRecord<String, byte[]>> pending) {
         long nextSession = clock.millis();
         long lastSession = 0;
         long lastCommit = clock.millis();
@@ -205,7 +217,8 @@ public final class SchedulingLoop implements Runnable {
             // log on every start): commit them with the next decisions, or once a period. A
             // transaction per poll made the loop wait on the broker more than it decided
             // (docs/decisions/009-scheduler-work-follows-changes.md).
-            boolean offsetsDue = consumed && now - lastCommit >= settings.period().toMillis();
+            boolean offsetsDue =
+                    consumed && now - lastCommit >= settings.period().toMillis();
             if (out.isEmpty() && !offsetsDue) continue;
             try {
                 producer.beginTransaction();
@@ -228,7 +241,8 @@ public final class SchedulingLoop implements Runnable {
     }
 
     /** Reads every partition from the beginning up to its current end, folding into a new cache. */
-    private List<ProducerRecord<String, byte[]>> catchUp(KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
+    private List<ProducerRecord<String, byte[]>> catchUp(
+            KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
         cache = new SchedulerCache(settings.schedulerNames(), settings.nodeSelector());
         queueStatuses = new QueueStatuses();
         inputs.deadLetteredBefore(committed(c, partitions));
@@ -255,8 +269,10 @@ public final class SchedulingLoop implements Runnable {
      * read again later: the input is paused for a while that doubles as long as the outage lasts,
      * while sessions go on with what the cache holds.
      */
-    private boolean fold(KafkaConsumer<String, byte[]> c, ConsumerRecords<String, byte[]> records,
-                         List<ProducerRecord<String, byte[]>> deadLetters) {
+    private boolean fold(
+            KafkaConsumer<String, byte[]> c,
+            ConsumerRecords<String, byte[]> records,
+            List<ProducerRecord<String, byte[]>> deadLetters) {
         SchedulerInputs.Fold fold = inputs.fold(records, this::apply);
         deadLetters.addAll(fold.deadLetters());
         long now = clock.millis();
@@ -276,7 +292,8 @@ public final class SchedulingLoop implements Runnable {
         return fold.changed();
     }
 
-    private static Map<TopicPartition, Long> committed(KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
+    private static Map<TopicPartition, Long> committed(
+            KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
         Map<TopicPartition, Long> out = new HashMap<>();
         c.committed(Set.copyOf(partitions)).forEach((tp, offset) -> {
             if (offset != null) out.put(tp, offset.offset());
@@ -321,19 +338,22 @@ public final class SchedulingLoop implements Runnable {
         SessionResult result = scheduler.schedule(snapshot);
         String session = epoch + "-" + (++sessions);
         SessionDecisions.Outcome outcome = SessionDecisions.apply(cache, snapshot, result, epoch, session, now);
-        metrics.session(Duration.ofNanos(System.nanoTime() - started), outcome.placements(), outcome.evictions(),
+        metrics.session(
+                Duration.ofNanos(System.nanoTime() - started),
+                outcome.placements(),
+                outcome.evictions(),
                 outcome.pendingByReason());
         metrics.unconfirmed(cache.unconfirmedBindings());
         String topic = Topics.SCHEDULER_DECISIONS.name();
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
         for (SchedulerDecision d : outcome.decisions()) {
-            out.add(new ProducerRecord<>(topic, Topics.jobKey(d.getNamespace(), d.getJob()),
-                    decisionSerializer.serialize(topic, d)));
+            out.add(new ProducerRecord<>(
+                    topic, Topics.jobKey(d.getNamespace(), d.getJob()), decisionSerializer.serialize(topic, d)));
         }
         String queueTopic = Topics.QUEUE_STATUS.name();
         Map<String, QueueStatus> queues = queueStatuses.changes(snapshot, result, now);
-        queues.forEach((name, status) -> out.add(new ProducerRecord<>(queueTopic, name,
-                status == null ? null : queueStatusSerializer.serialize(queueTopic, status))));
+        queues.forEach((name, status) -> out.add(new ProducerRecord<>(
+                queueTopic, name, status == null ? null : queueStatusSerializer.serialize(queueTopic, status))));
         // Assumed written: a failed transaction rebuilds everything, these included.
         queueStatuses.written(queues);
         return out;
@@ -346,8 +366,8 @@ public final class SchedulingLoop implements Runnable {
         return false;
     }
 
-    private static Map<TopicPartition, OffsetAndMetadata> positions(KafkaConsumer<String, byte[]> c,
-                                                                    List<TopicPartition> partitions) {
+    private static Map<TopicPartition, OffsetAndMetadata> positions(
+            KafkaConsumer<String, byte[]> c, List<TopicPartition> partitions) {
         Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
         for (TopicPartition tp : partitions) out.put(tp, new OffsetAndMetadata(c.position(tp)));
         return out;
@@ -379,7 +399,8 @@ public final class SchedulingLoop implements Runnable {
         config.put(ProducerConfig.CLIENT_ID_CONFIG, settings.transactionalId() + "-producer");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) settings.transactionTimeout().toMillis());
+        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int)
+                settings.transactionTimeout().toMillis());
         return config;
     }
 }

@@ -1,7 +1,7 @@
 package io.lahar.scheduler.loop;
 
-import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.framework.SessionResult;
@@ -30,15 +30,13 @@ import java.util.TreeMap;
 public final class SessionDecisions {
 
     /** What one session wrote, and the pending groups by reason for the metrics. */
-    public record Outcome(List<SchedulerDecision> decisions, int placements, int evictions,
-                          Map<String, Integer> pendingByReason) {
-    }
+    public record Outcome(
+            List<SchedulerDecision> decisions, int placements, int evictions, Map<String, Integer> pendingByReason) {}
 
-    private SessionDecisions() {
-    }
+    private SessionDecisions() {}
 
-    public static Outcome apply(SchedulerCache cache, Snapshot snapshot, SessionResult result, long epoch,
-                                String session, Instant now) {
+    public static Outcome apply(
+            SchedulerCache cache, Snapshot snapshot, SessionResult result, long epoch, String session, Instant now) {
         List<SchedulerDecision> out = new ArrayList<>();
         for (SessionResult.Binding b : result.bindings()) {
             int version = cache.jobVersion(b.job(), b.task());
@@ -47,7 +45,8 @@ public final class SessionDecisions {
         }
         for (SessionResult.Eviction e : result.evictions()) {
             int version = cache.jobVersion(e.job(), e.task());
-            out.add(decision(cache, e.job(), epoch, session, now, new Evict(e.task(), e.reason(), e.action(), version)));
+            out.add(decision(
+                    cache, e.job(), epoch, session, now, new Evict(e.task(), e.reason(), e.action(), version)));
             cache.assumeEviction(e.job(), e.task());
         }
         Map<String, Integer> pendingByReason = new TreeMap<>();
@@ -55,8 +54,10 @@ public final class SessionDecisions {
             String key = job.key();
             PodGroupPhase phase = result.phaseOf(key, job.phase());
             SessionResult.PodGroupCondition c = result.conditions().get(key);
-            if (c != null && SessionResult.PodGroupCondition.UNSCHEDULABLE.equals(c.type())
-                    && phase != PodGroupPhase.Running && phase != PodGroupPhase.Completed) {
+            if (c != null
+                    && SessionResult.PodGroupCondition.UNSCHEDULABLE.equals(c.type())
+                    && phase != PodGroupPhase.Running
+                    && phase != PodGroupPhase.Completed) {
                 pendingByReason.merge(c.reason(), 1, Integer::sum);
             }
             PodGroupStatus status = status(job, phase, c, session, now);
@@ -68,8 +69,8 @@ public final class SessionDecisions {
         return new Outcome(out, result.bindings().size(), result.evictions().size(), pendingByReason);
     }
 
-    private static PodGroupStatus status(JobInfo job, PodGroupPhase phase, SessionResult.PodGroupCondition c,
-                                         String session, Instant now) {
+    private static PodGroupStatus status(
+            JobInfo job, PodGroupPhase phase, SessionResult.PodGroupCondition c, String session, Instant now) {
         int running = 0, succeeded = 0, failed = 0;
         for (TaskInfo t : job.tasks()) {
             switch (t.status()) {
@@ -81,7 +82,8 @@ public final class SessionDecisions {
                 }
             }
         }
-        List<PodGroupCondition> conditions = c == null ? List.of()
+        List<PodGroupCondition> conditions = c == null
+                ? List.of()
                 : List.of(new PodGroupCondition(c.type(), c.status(), session, now, c.reason(), c.message()));
         return new PodGroupStatus(phase.name(), conditions, running, succeeded, failed);
     }
@@ -89,24 +91,28 @@ public final class SessionDecisions {
     /** Equal but for the session and time stamps of the condition. */
     static boolean sameStatus(PodGroupStatus a, PodGroupStatus b) {
         if (a == null || b == null) return a == b;
-        if (!a.getPhase().equals(b.getPhase()) || a.getRunning() != b.getRunning()
-                || a.getSucceeded() != b.getSucceeded() || a.getFailed() != b.getFailed()
+        if (!a.getPhase().equals(b.getPhase())
+                || a.getRunning() != b.getRunning()
+                || a.getSucceeded() != b.getSucceeded()
+                || a.getFailed() != b.getFailed()
                 || a.getConditions().size() != b.getConditions().size()) {
             return false;
         }
         for (int i = 0; i < a.getConditions().size(); i++) {
             PodGroupCondition x = a.getConditions().get(i);
             PodGroupCondition y = b.getConditions().get(i);
-            if (!x.getType().equals(y.getType()) || !x.getStatus().equals(y.getStatus())
-                    || !Objects.equals(x.getReason(), y.getReason()) || !Objects.equals(x.getMessage(), y.getMessage())) {
+            if (!x.getType().equals(y.getType())
+                    || !x.getStatus().equals(y.getStatus())
+                    || !Objects.equals(x.getReason(), y.getReason())
+                    || !Objects.equals(x.getMessage(), y.getMessage())) {
                 return false;
             }
         }
         return true;
     }
 
-    private static SchedulerDecision decision(SchedulerCache cache, String key, long epoch, String session,
-                                              Instant now, Object decision) {
+    private static SchedulerDecision decision(
+            SchedulerCache cache, String key, long epoch, String session, Instant now, Object decision) {
         int slash = key.indexOf('/');
         return SchedulerDecision.newBuilder()
                 .setNamespace(key.substring(0, slash))

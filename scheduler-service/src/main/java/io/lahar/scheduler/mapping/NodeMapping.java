@@ -12,8 +12,7 @@ import java.util.List;
 
 /** {@code lahar.nodes} record to the scheduler's {@link NodeInfo}. */
 public final class NodeMapping {
-    private NodeMapping() {
-    }
+    private NodeMapping() {}
 
     /**
      * A node that is not Ready is unschedulable, as Volcano's predicates treat a NotReady node.
@@ -29,7 +28,8 @@ public final class NodeMapping {
             io.lahar.schema.Taint t = node.getTaints().get(i);
             TaintEffect effect = effect(Strings.of(t.getEffect()));
             if (effect == null) {
-                problems.add(new Problem("taints[" + i + "].effect",
+                problems.add(new Problem(
+                        "taints[" + i + "].effect",
                         "unknown effect \"" + t.getEffect() + "\" (NoSchedule, PreferNoSchedule or NoExecute)"));
             } else {
                 taints.add(new Taint(Strings.of(t.getKey()), Strings.of(t.getValue()), effect));
@@ -38,12 +38,24 @@ public final class NodeMapping {
         List<NodeImage> images = new ArrayList<>(node.getImages().size());
         for (int i = 0; i < node.getImages().size(); i++) {
             io.lahar.schema.NodeImage im = node.getImages().get(i);
-            if (im.getSizeBytes() < 0) problems.add(new Problem("images[" + i + "].sizeBytes", "must not be negative, got " + im.getSizeBytes()));
-            else images.add(new NodeImage(im.getNames().stream().map(CharSequence::toString).toList(), im.getSizeBytes()));
+            if (im.getSizeBytes() < 0)
+                problems.add(
+                        new Problem("images[" + i + "].sizeBytes", "must not be negative, got " + im.getSizeBytes()));
+            else
+                images.add(new NodeImage(
+                        im.getNames().stream().map(CharSequence::toString).toList(), im.getSizeBytes()));
         }
         MappingException.throwIfAny(problems);
-        return new NodeInfo(node.getName().toString(), allocatable, otherUsed, otherPods,
-                Strings.map(node.getLabels()), taints, node.getUnschedulable() || !node.getReady(), images, List.of());
+        return new NodeInfo(
+                node.getName().toString(),
+                allocatable,
+                otherUsed,
+                otherPods,
+                Strings.map(node.getLabels()),
+                taints,
+                node.getUnschedulable() || !node.getReady(),
+                images,
+                List.of());
     }
 
     /** Checks a node record when it arrives, so a bad one is dead-lettered rather than kept. */

@@ -8,8 +8,7 @@ import io.lahar.schema.PodEvent;
  * with a node is Bound, a running pod that is being deleted is Releasing.
  */
 public final class PodEventMapping {
-    private PodEventMapping() {
-    }
+    private PodEventMapping() {}
 
     /** The status the event reports, or null when the pod is gone (deleted). */
     public static TaskStatus status(PodEvent e, boolean deleting) {

@@ -1,8 +1,8 @@
 package io.lahar.scheduler.mapping;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.schema.PodGroup;
@@ -17,23 +17,33 @@ import java.util.TreeMap;
  * {@code namespace/job} that every decision about it carries.
  */
 public final class PodGroupMapping {
-    private PodGroupMapping() {
-    }
+    private PodGroupMapping() {}
 
     /** @throws MappingException naming every bad field */
     public static JobInfo toJobInfo(PodGroup group, PodGroupPhase phase, List<TaskInfo> tasks) {
         List<Problem> problems = new ArrayList<>();
         Resource min = Quantities.parse(group.getSpec().getMinResources(), "spec.minResources", problems);
         if (group.getSpec().getMinMember() < 0) {
-            problems.add(new Problem("spec.minMember", "must not be negative, got " + group.getSpec().getMinMember()));
+            problems.add(new Problem(
+                    "spec.minMember",
+                    "must not be negative, got " + group.getSpec().getMinMember()));
         }
         MappingException.throwIfAny(problems);
         Map<String, Integer> minTaskMember = new TreeMap<>();
         group.getSpec().getMinTaskMember().forEach((k, v) -> minTaskMember.put(k.toString(), v));
-        return new JobInfo(group.getNamespace().toString(), group.getJob().toString(),
-                group.getSpec().getQueue().toString(), group.getSpec().getMinMember(), minTaskMember, min,
-                group.getSpec().getPriority(), group.getCreationTimestamp().toEpochMilli(), phase, tasks,
-                group.getCreationTimestamp(), null);
+        return new JobInfo(
+                group.getNamespace().toString(),
+                group.getJob().toString(),
+                group.getSpec().getQueue().toString(),
+                group.getSpec().getMinMember(),
+                minTaskMember,
+                min,
+                group.getSpec().getPriority(),
+                group.getCreationTimestamp().toEpochMilli(),
+                phase,
+                tasks,
+                group.getCreationTimestamp(),
+                null);
     }
 
     /** Checks a pod group when it arrives, so a bad one is dead-lettered rather than kept. */

@@ -3,8 +3,8 @@ package io.lahar.scheduler.mapping;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lahar.core.resource.Resource;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.PodSpec;
 import io.lahar.core.scheduling.api.PodSpecReader;
 import io.lahar.core.scheduling.api.Problem;
@@ -28,8 +28,7 @@ public final class PodMapping {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private PodMapping() {
-    }
+    private PodMapping() {}
 
     /**
      * The task's scheduling requirements; status and node are set by the cache. Node affinity and
@@ -61,13 +60,30 @@ public final class PodMapping {
         MappingException.throwIfAny(problems);
         PodSpec a = fromAffinity.spec();
         PodSpec t = fromTemplate.spec();
-        PodSpec merged = new PodSpec(labels, a.preferredNodeAffinity(), a.requiredAffinity(), a.requiredAntiAffinity(),
-                a.preferredAffinity(), a.preferredAntiAffinity(), t.topologySpread(), t.hostPorts(), t.images());
+        PodSpec merged = new PodSpec(
+                labels,
+                a.preferredNodeAffinity(),
+                a.requiredAffinity(),
+                a.requiredAntiAffinity(),
+                a.preferredAffinity(),
+                a.preferredAntiAffinity(),
+                t.topologySpread(),
+                t.hostPorts(),
+                t.images());
         boolean preemptable = !"false".equals(Strings.map(pod.getAnnotations()).get(PREEMPTABLE_ANNOTATION));
         int priority = pod.getPriority() == null ? groupPriority : pod.getPriority();
-        return new TaskInfo(pod.getPod().toString(), pod.getTask().toString(), requests,
-                Strings.map(pod.getNodeSelector()), fromAffinity.requiredNodeAffinity(), tolerations, priority, preemptable,
-                status, node, merged);
+        return new TaskInfo(
+                pod.getPod().toString(),
+                pod.getTask().toString(),
+                requests,
+                Strings.map(pod.getNodeSelector()),
+                fromAffinity.requiredNodeAffinity(),
+                tolerations,
+                priority,
+                preemptable,
+                status,
+                node,
+                merged);
     }
 
     /** Checks an intent when it arrives, so a bad one is dead-lettered rather than kept. */
@@ -105,5 +121,4 @@ public final class PodMapping {
         }
         return new Toleration(Strings.of(t.getKey()), op, Strings.of(t.getValue()), effect);
     }
-
 }

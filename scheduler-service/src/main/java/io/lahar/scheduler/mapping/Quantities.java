@@ -8,8 +8,7 @@ import java.util.function.Function;
 
 /** Parses the Kubernetes quantity maps of the Avro records, naming a bad entry by its path. */
 final class Quantities {
-    private Quantities() {
-    }
+    private Quantities() {}
 
     static Resource parse(Map<String, String> raw, String path, List<Problem> problems) {
         return parse(raw, path, problems, Resource::parse);
@@ -19,8 +18,8 @@ final class Quantities {
         return parse(raw, path, problems, Resource::parseLimit);
     }
 
-    private static Resource parse(Map<String, String> raw, String path, List<Problem> problems,
-                                  Function<Map<String, ?>, Resource> parser) {
+    private static Resource parse(
+            Map<String, String> raw, String path, List<Problem> problems, Function<Map<String, ?>, Resource> parser) {
         Map<String, String> plain = Strings.map(raw);
         try {
             return parser.apply(plain);

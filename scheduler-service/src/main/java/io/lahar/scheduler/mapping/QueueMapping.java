@@ -1,17 +1,16 @@
 package io.lahar.scheduler.mapping;
 
+import io.lahar.core.api.QueueState;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
-import io.lahar.core.api.QueueState;
 import io.lahar.schema.Queue;
 import java.util.ArrayList;
 import java.util.List;
 
 /** {@code lahar.queues} record to the scheduler's {@link QueueInfo}. */
 public final class QueueMapping {
-    private QueueMapping() {
-    }
+    private QueueMapping() {}
 
     /** @throws MappingException naming every bad field */
     public static QueueInfo toQueueInfo(Queue queue) {
@@ -22,8 +21,16 @@ public final class QueueMapping {
         Resource guarantee = Quantities.parse(queue.getGuarantee(), "guarantee", problems);
         Resource deserved = Quantities.parse(queue.getDeserved(), "deserved", problems);
         MappingException.throwIfAny(problems);
-        return new QueueInfo(queue.getName().toString(), queue.getWeight(), capability, guarantee,
-                queue.getReclaimable(), Strings.of(queue.getParent()), state(queue.getState()), queue.getPriority(), deserved);
+        return new QueueInfo(
+                queue.getName().toString(),
+                queue.getWeight(),
+                capability,
+                guarantee,
+                queue.getReclaimable(),
+                Strings.of(queue.getParent()),
+                state(queue.getState()),
+                queue.getPriority(),
+                deserved);
     }
 
     /** Unknown (what an older reader sees for a newer state) takes no new work, like Closed. */

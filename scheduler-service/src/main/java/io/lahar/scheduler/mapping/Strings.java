@@ -5,8 +5,7 @@ import java.util.TreeMap;
 
 /** Avro hands out CharSequence (Utf8) for strings; the core wants String. */
 final class Strings {
-    private Strings() {
-    }
+    private Strings() {}
 
     static String of(CharSequence s) {
         return s == null ? null : s.toString();

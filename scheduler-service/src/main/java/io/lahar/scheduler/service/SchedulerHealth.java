@@ -16,11 +16,11 @@ import org.eclipse.microprofile.health.Readiness;
  */
 public final class SchedulerHealth {
 
-    private SchedulerHealth() {
-    }
+    private SchedulerHealth() {}
 
     static HealthCheckResponse response(String name, boolean up, SchedulerService service) {
-        return HealthCheckResponse.named(name).status(up)
+        return HealthCheckResponse.named(name)
+                .status(up)
                 .withData("state", service.state().name())
                 .withData("epoch", service.epoch())
                 .withData("leader", service.leader())
@@ -36,8 +36,12 @@ public final class SchedulerHealth {
 
         @Override
         public HealthCheckResponse call() {
-            return response("scheduler", !service.enabled()
-                    || (service.state() == LoopState.ACTIVE && service.holding().isEmpty()), service);
+            return response(
+                    "scheduler",
+                    !service.enabled()
+                            || (service.state() == LoopState.ACTIVE
+                                    && service.holding().isEmpty()),
+                    service);
         }
     }
 

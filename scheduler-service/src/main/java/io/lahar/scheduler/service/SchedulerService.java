@@ -1,25 +1,23 @@
 package io.lahar.scheduler.service;
 
-import io.lahar.schema.KafkaClients;
-import io.lahar.schema.TopicBootstrap;
-import io.lahar.schema.serde.RegistrySerdes;
-import io.smallrye.common.annotation.Identifier;
-import jakarta.inject.Inject;
-import java.util.Map;
-import org.eclipse.microprofile.config.Config;
 import io.lahar.core.scheduling.framework.InvalidConfException;
 import io.lahar.core.scheduling.framework.SchedulerConf;
-import io.lahar.scheduler.loop.LeaderElection;
 import io.lahar.scheduler.cache.NodeSelector;
+import io.lahar.scheduler.loop.LeaderElection;
 import io.lahar.scheduler.loop.LoopSettings;
 import io.lahar.scheduler.loop.LoopState;
 import io.lahar.scheduler.loop.SchedulerMetrics;
 import io.lahar.scheduler.loop.SchedulingLoop;
+import io.lahar.schema.KafkaClients;
+import io.lahar.schema.TopicBootstrap;
+import io.lahar.schema.serde.RegistrySerdes;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +25,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -114,10 +114,17 @@ public class SchedulerService {
         SchedulerConf conf = conf();
         KafkaClients kafka = KafkaClients.of(kafkaConfig);
         if (createTopics) TopicBootstrap.ensureTopics(kafka);
-        settings = new LoopSettings(kafka, registryUrl,
+        settings = new LoopSettings(
+                kafka,
+                registryUrl,
                 RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)),
-                transactionalId, groupId, period, conf,
-                maxUnconfirmedBindings, new HashSet<>(schedulerNames), transactionTimeout,
+                transactionalId,
+                groupId,
+                period,
+                conf,
+                maxUnconfirmedBindings,
+                new HashSet<>(schedulerNames),
+                transactionTimeout,
                 NodeSelector.parse(nodeSelector.orElse("")));
         LOG.info("scheduler uses " + settings.nodeSelector());
         metrics = new SchedulerMetrics(meterRegistry);
@@ -129,9 +136,15 @@ public class SchedulerService {
             throw new IllegalStateException("lahar.scheduler.leader-session-timeout (" + leaderSessionTimeout
                     + ") must not be shorter than lahar.scheduler.transaction-timeout (" + transactionTimeout + ")");
         }
-        election = new LeaderElection(kafka, groupId + "-leader", instanceId.filter(s -> !s.isBlank()),
-                leaderSessionTimeout, this::startLoop, this::stopLoop);
-        electionThread = Thread.ofPlatform().name("lahar-scheduler-election").daemon().start(election);
+        election = new LeaderElection(
+                kafka,
+                groupId + "-leader",
+                instanceId.filter(s -> !s.isBlank()),
+                leaderSessionTimeout,
+                this::startLoop,
+                this::stopLoop);
+        electionThread =
+                Thread.ofPlatform().name("lahar-scheduler-election").daemon().start(election);
     }
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
@@ -193,7 +206,8 @@ public class SchedulerService {
         try {
             return SchedulerConf.parse(Files.readString(path));
         } catch (IOException e) {
-            throw new IllegalStateException("lahar.scheduler.conf-file: cannot read " + path + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "lahar.scheduler.conf-file: cannot read " + path + ": " + e.getMessage(), e);
         } catch (InvalidConfException e) {
             throw new IllegalStateException("lahar.scheduler.conf-file " + path + ": " + e.getMessage(), e);
         }

@@ -40,8 +40,7 @@ record BenchWorkload(String run, int nodes, int pods, long seed, List<Gang> gang
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
 
     /** One gang: its index (creation order), size, request and priority. */
-    record Gang(int index, int size, String cpu, String memory, int priority) {
-    }
+    record Gang(int index, int size, String cpu, String memory, int priority) {}
 
     BenchWorkload(String run, int nodes, int pods, long seed) {
         this(run, nodes, pods, seed, draw(pods, seed));
@@ -53,7 +52,11 @@ record BenchWorkload(String run, int nodes, int pods, long seed, List<Gang> gang
         int n = 0;
         for (int j = 0; n < pods; j++) {
             int size = Math.min(1 + rnd.nextInt(64), pods - n);
-            out.add(new Gang(j, size, CPU[rnd.nextInt(CPU.length)], MEMORY[rnd.nextInt(MEMORY.length)],
+            out.add(new Gang(
+                    j,
+                    size,
+                    CPU[rnd.nextInt(CPU.length)],
+                    MEMORY[rnd.nextInt(MEMORY.length)],
                     PRIORITY[rnd.nextInt(PRIORITY.length)]));
             n += size;
         }
@@ -83,7 +86,12 @@ record BenchWorkload(String run, int nodes, int pods, long seed, List<Gang> gang
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
         for (int q = 0; q < QUEUES.length; q++) {
             String name = QUEUES[q] + "-" + run;
-            Queue queue = Queue.newBuilder().setName(name).setWeight(q + 1).setState(QueueState.Open).setTime(T0).build();
+            Queue queue = Queue.newBuilder()
+                    .setName(name)
+                    .setWeight(q + 1)
+                    .setState(QueueState.Open)
+                    .setTime(T0)
+                    .build();
             out.add(new ProducerRecord<>(topic, name, ser.serialize(topic, queue)));
         }
         return out;
@@ -95,11 +103,19 @@ record BenchWorkload(String run, int nodes, int pods, long seed, List<Gang> gang
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>(nodes);
         for (int i = 0; i < nodes; i++) {
             int cpu = NODE_CPU[i % NODE_CPU.length];
-            Map<String, String> allocatable = Map.of("cpu", Integer.toString(cpu), "memory", (cpu * 4) + "Gi", "pods", "110");
+            Map<String, String> allocatable =
+                    Map.of("cpu", Integer.toString(cpu), "memory", (cpu * 4) + "Gi", "pods", "110");
             String name = String.format("node-%s-%06d", run, i);
-            Node node = Node.newBuilder().setName(name).setAllocatable(allocatable).setCapacity(allocatable)
-                    .setLabels(Map.of("zone", "z" + (i % 4))).setTaints(List.of()).setUnschedulable(false)
-                    .setReady(true).setTime(T0).build();
+            Node node = Node.newBuilder()
+                    .setName(name)
+                    .setAllocatable(allocatable)
+                    .setCapacity(allocatable)
+                    .setLabels(Map.of("zone", "z" + (i % 4)))
+                    .setTaints(List.of())
+                    .setUnschedulable(false)
+                    .setReady(true)
+                    .setTime(T0)
+                    .build();
             out.add(new ProducerRecord<>(topic, name, ser.serialize(topic, node)));
         }
         return out;
@@ -114,26 +130,59 @@ record BenchWorkload(String run, int nodes, int pods, long seed, List<Gang> gang
         for (Gang g : gangList) {
             String job = job(g.index());
             String key = Topics.jobKey(NAMESPACE, job);
-            PodGroup group = PodGroup.newBuilder().setNamespace(NAMESPACE).setName(job + "-pg").setJob(job).setJobVersion(0)
+            PodGroup group = PodGroup.newBuilder()
+                    .setNamespace(NAMESPACE)
+                    .setName(job + "-pg")
+                    .setJob(job)
+                    .setJobVersion(0)
                     .setCreationTimestamp(T0.plusMillis(g.index()))
-                    .setSpec(PodGroupSpec.newBuilder().setMinMember(g.size()).setQueue(queue(g.index()))
-                            .setPriority(g.priority()).build())
-                    .setStatus(PodGroupStatus.newBuilder().setPhase("Pending").setConditions(List.of()).build())
-                    .setTime(T0).build();
+                    .setSpec(PodGroupSpec.newBuilder()
+                            .setMinMember(g.size())
+                            .setQueue(queue(g.index()))
+                            .setPriority(g.priority())
+                            .build())
+                    .setStatus(PodGroupStatus.newBuilder()
+                            .setPhase("Pending")
+                            .setConditions(List.of())
+                            .build())
+                    .setTime(T0)
+                    .build();
             send.accept(new ProducerRecord<>(groupTopic, key, groups.serialize(groupTopic, group)));
             for (int p = 0; p < g.size(); p++) {
-                CreatePod pod = CreatePod.newBuilder().setPod(job + "-worker-" + p).setTask("worker").setIndex(p)
-                        .setJobVersion(0).setPodGroup(job + "-pg").setSchedulerName(schedulerName()).setTemplate("{}")
-                        .setRequests(Map.of("cpu", g.cpu(), "memory", g.memory())).setPriority(g.priority()).build();
-                PodIntent intent = PodIntent.newBuilder().setNamespace(NAMESPACE).setJob(job).setTime(T0).setIntent(pod).build();
+                CreatePod pod = CreatePod.newBuilder()
+                        .setPod(job + "-worker-" + p)
+                        .setTask("worker")
+                        .setIndex(p)
+                        .setJobVersion(0)
+                        .setPodGroup(job + "-pg")
+                        .setSchedulerName(schedulerName())
+                        .setTemplate("{}")
+                        .setRequests(Map.of("cpu", g.cpu(), "memory", g.memory()))
+                        .setPriority(g.priority())
+                        .build();
+                PodIntent intent = PodIntent.newBuilder()
+                        .setNamespace(NAMESPACE)
+                        .setJob(job)
+                        .setTime(T0)
+                        .setIntent(pod)
+                        .build();
                 send.accept(new ProducerRecord<>(intentTopic, key, intents.serialize(intentTopic, intent)));
             }
         }
     }
 
     static KafkaProducer<String, byte[]> producer(String bootstrap) {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024), new StringSerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        5,
+                        ProducerConfig.BATCH_SIZE_CONFIG,
+                        256 * 1024),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 }

@@ -6,7 +6,6 @@ import io.lahar.scheduler.loop.LoopState;
 import io.lahar.scheduler.loop.SchedulerMetrics;
 import io.lahar.scheduler.loop.SchedulingLoop;
 import io.lahar.schema.TopicBootstrap;
-import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.micrometer.core.instrument.Counter;
@@ -77,8 +76,13 @@ public final class EndToEndBenchmark {
         try {
             if (!kubelet) maxUnconfirmed = Math.max(maxUnconfirmed, pods + 1);
             String run = UUID.randomUUID().toString().substring(0, 6);
-            new EndToEndBenchmark().run(LaharInfra.shared(), new BenchWorkload(run, nodes, pods, 42),
-                    maxUnconfirmed, kubelet, Duration.ofSeconds(timeoutSeconds));
+            new EndToEndBenchmark()
+                    .run(
+                            LaharInfra.shared(),
+                            new BenchWorkload(run, nodes, pods, 42),
+                            maxUnconfirmed,
+                            kubelet,
+                            Duration.ofSeconds(timeoutSeconds));
         } catch (Exception e) {
             System.err.println("bench-scheduler --e2e: failed: " + e);
             e.printStackTrace();
@@ -99,8 +103,14 @@ public final class EndToEndBenchmark {
             throws Exception {
         String bootstrap = infra.bootstrapServers();
         RegistrySerdes serdes = new RegistrySerdes(infra.registryUrl());
-        log("%d nodes, %d pods in %d gangs, %d queues; broker %s; kubelet %s, max-unconfirmed-bindings %d",
-                w.nodes(), w.pods(), w.gangs(), BenchWorkload.QUEUES.length, bootstrap, confirm ? "on" : "off",
+        log(
+                "%d nodes, %d pods in %d gangs, %d queues; broker %s; kubelet %s, max-unconfirmed-bindings %d",
+                w.nodes(),
+                w.pods(),
+                w.gangs(),
+                BenchWorkload.QUEUES.length,
+                bootstrap,
+                confirm ? "on" : "off",
                 maxUnconfirmed);
         TopicBootstrap.ensureTopics(bootstrap);
         Records out = new Records(bootstrap, serdes);
@@ -108,8 +118,15 @@ public final class EndToEndBenchmark {
         log("nodes and queues written");
 
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        LoopSettings settings = new LoopSettings(bootstrap, infra.registryUrl(), "bench-" + w.run(), "bench-" + w.run(),
-                Duration.ofSeconds(1), SchedulerConf.defaults(), maxUnconfirmed, Set.of(w.schedulerName()),
+        LoopSettings settings = new LoopSettings(
+                bootstrap,
+                infra.registryUrl(),
+                "bench-" + w.run(),
+                "bench-" + w.run(),
+                Duration.ofSeconds(1),
+                SchedulerConf.defaults(),
+                maxUnconfirmed,
+                Set.of(w.schedulerName()),
                 Duration.ofSeconds(30));
         SchedulingLoop loop = new SchedulingLoop(settings, new SchedulerMetrics(registry), Clock.systemUTC());
         Thread loopThread = Thread.ofPlatform().name("lahar-scheduler").start(loop);
@@ -128,7 +145,8 @@ public final class EndToEndBenchmark {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             long loopCpu0 = threads.getThreadCpuTime(loopThread.threadId());
             long t0 = System.nanoTime();
-            Thread progress = Thread.ofPlatform().daemon().name("progress").start(() -> progress(registry, kubelet, t0));
+            Thread progress =
+                    Thread.ofPlatform().daemon().name("progress").start(() -> progress(registry, kubelet, t0));
             out.gangs(w);
             long produced = System.nanoTime();
             log("%d pod groups and %d intents written in %.2f s", w.gangs(), w.pods(), (produced - t0) / 1e9);
@@ -148,20 +166,39 @@ public final class EndToEndBenchmark {
             kubelet.stop();
             kubeletThread.join(Duration.ofSeconds(10));
             System.out.println();
-            System.out.printf(Locale.ROOT, "scheduler end to end: %d nodes x %d pods (%d gangs, %d queues), kubelet %s, %d cores%n",
-                    w.nodes(), w.pods(), w.gangs(), BenchWorkload.QUEUES.length, confirm ? "confirming" : "off",
+            System.out.printf(
+                    Locale.ROOT,
+                    "scheduler end to end: %d nodes x %d pods (%d gangs, %d queues), kubelet %s, %d cores%n",
+                    w.nodes(),
+                    w.pods(),
+                    w.gangs(),
+                    BenchWorkload.QUEUES.length,
+                    confirm ? "confirming" : "off",
                     Runtime.getRuntime().availableProcessors());
             System.out.printf(Locale.ROOT, "  produced (groups + intents)   %8.3f s%n", (produced - t0) / 1e9);
-            System.out.printf(Locale.ROOT, "  first bind committed after    %8.3f s%n", (kubelet.firstBindNanos() - t0) / 1e9);
+            System.out.printf(
+                    Locale.ROOT, "  first bind committed after    %8.3f s%n", (kubelet.firstBindNanos() - t0) / 1e9);
             System.out.printf(Locale.ROOT, "  last bind committed after     %8.3f s%n", seconds);
             System.out.printf(Locale.ROOT, "  pods bound per second         %8.0f%n", w.pods() / seconds);
-            System.out.printf(Locale.ROOT, "  loop thread CPU               %8.3f s = %.0f pods per loop CPU-second%n",
-                    loopCpu, w.pods() / loopCpu);
-            System.out.printf(Locale.ROOT, "  sessions %d (paused %d): mean %.1f ms, max %.1f ms, total %.3f s%n",
-                    sessions.count(), (long) paused.count(), sessions.mean(TimeUnit.MILLISECONDS),
-                    sessions.max(TimeUnit.MILLISECONDS), sessions.totalTime(TimeUnit.SECONDS));
-            System.out.printf(Locale.ROOT, "  bind decisions read %d, duplicates %d, pod events sent %d%n",
-                    kubelet.binds(), kubelet.duplicates(), kubelet.confirmed());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  loop thread CPU               %8.3f s = %.0f pods per loop CPU-second%n",
+                    loopCpu,
+                    w.pods() / loopCpu);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  sessions %d (paused %d): mean %.1f ms, max %.1f ms, total %.3f s%n",
+                    sessions.count(),
+                    (long) paused.count(),
+                    sessions.mean(TimeUnit.MILLISECONDS),
+                    sessions.max(TimeUnit.MILLISECONDS),
+                    sessions.totalTime(TimeUnit.SECONDS));
+            System.out.printf(
+                    Locale.ROOT,
+                    "  bind decisions read %d, duplicates %d, pod events sent %d%n",
+                    kubelet.binds(),
+                    kubelet.duplicates(),
+                    kubelet.confirmed());
             if (kubelet.duplicates() > 0) throw new IllegalStateException(kubelet.duplicates() + " pods bound twice");
         } finally {
             loop.stop();
@@ -175,10 +212,17 @@ public final class EndToEndBenchmark {
         try {
             while (true) {
                 Thread.sleep(1000);
-                log("t=%5.1f s  bound %6d  sessions %4d  paused %4d  unconfirmed %5.0f", (System.nanoTime() - t0) / 1e9,
-                        kubelet.binds(), registry.get("lahar.scheduler.session.duration").timer().count(),
-                        (long) registry.get("lahar.scheduler.sessions.paused").counter().count(),
-                        registry.get("lahar.scheduler.bindings.unconfirmed").gauge().value());
+                log(
+                        "t=%5.1f s  bound %6d  sessions %4d  paused %4d  unconfirmed %5.0f",
+                        (System.nanoTime() - t0) / 1e9,
+                        kubelet.binds(),
+                        registry.get("lahar.scheduler.session.duration").timer().count(),
+                        (long) registry.get("lahar.scheduler.sessions.paused")
+                                .counter()
+                                .count(),
+                        registry.get("lahar.scheduler.bindings.unconfirmed")
+                                .gauge()
+                                .value());
             }
         } catch (InterruptedException e) {
             // the run is over

@@ -46,9 +46,16 @@ final class Kubelet implements Runnable, AutoCloseable {
     private volatile boolean stopped;
 
     Kubelet(String bootstrap, RegistrySerdes serdes, long epoch, boolean confirm) {
-        this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         this.producer = BenchWorkload.producer(bootstrap);
         this.decisions = serdes.value(SchedulerDecision.class).deserializer();
         this.events = serdes.value(PodEvent.class).serializer();
@@ -60,7 +67,8 @@ final class Kubelet implements Runnable, AutoCloseable {
     void positioned() {
         String topic = Topics.SCHEDULER_DECISIONS.name();
         List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                .map(p -> new TopicPartition(topic, p.partition())).toList();
+                .map(p -> new TopicPartition(topic, p.partition()))
+                .toList();
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         partitions.forEach(consumer::position); // resolves the end now, before anything is timed
@@ -85,9 +93,17 @@ final class Kubelet implements Runnable, AutoCloseable {
                     lastBind = now;
                     binds++;
                     if (confirm) {
-                        PodEvent e = PodEvent.newBuilder().setNamespace(d.getNamespace()).setJob(d.getJob())
-                                .setPod(b.getPod()).setTask("worker").setIndex(0).setJobVersion(b.getJobVersion())
-                                .setPhase("Running").setNode(b.getNode()).setTime(Instant.now()).build();
+                        PodEvent e = PodEvent.newBuilder()
+                                .setNamespace(d.getNamespace())
+                                .setJob(d.getJob())
+                                .setPod(b.getPod())
+                                .setTask("worker")
+                                .setIndex(0)
+                                .setJobVersion(b.getJobVersion())
+                                .setPhase("Running")
+                                .setNode(b.getNode())
+                                .setTime(Instant.now())
+                                .build();
                         producer.send(new ProducerRecord<>(topic, r.key(), events.serialize(topic, e)));
                         confirmed++;
                         sent = true;

@@ -57,10 +57,16 @@ public final class SerdeCostBench {
         List<PodEvent> events = new ArrayList<>();
         for (int i = 0; i < DISTINCT; i++) {
             statuses.add(status("job-" + i, i % 7));
-            events.add(podEvent("job-" + i / 8, "job-" + i / 8 + "-worker-" + i % 8, i % 3 == 0 ? "Succeeded" : "Running"));
+            events.add(podEvent(
+                    "job-" + i / 8, "job-" + i / 8 + "-worker-" + i % 8, i % 3 == 0 ? "Succeeded" : "Running"));
         }
-        System.out.printf(Locale.ROOT, "%-34s %10s %10s %8s%n", "per record (best of " + ROUNDS + " x " + records + ")",
-                "before ns", "after ns", "speed-up");
+        System.out.printf(
+                Locale.ROOT,
+                "%-34s %10s %10s %8s%n",
+                "per record (best of " + ROUNDS + " x " + records + ")",
+                "before ns",
+                "after ns",
+                "speed-up");
         decode(serdes, "JobStatusRecord decode", JobStatusRecord.class, "bench-status-" + run, statuses, records);
         decode(serdes, "PodEvent decode", PodEvent.class, "bench-events-" + run, events, records);
         encode(serdes, "JobStatusRecord encode", JobStatusRecord.class, "bench-status-" + run, statuses, records);
@@ -68,24 +74,42 @@ public final class SerdeCostBench {
         System.exit(0);
     }
 
-    private static <T extends SpecificRecord> void decode(RegistrySerdes serdes, String label, Class<T> type, String topic,
-                                                          List<T> values, int records) {
+    private static <T extends SpecificRecord> void decode(
+            RegistrySerdes serdes, String label, Class<T> type, String topic, List<T> values, int records) {
         Serializer<Object> writer = serdes.genericSerde().serializer();
         byte[][] bytes = values.stream().map(v -> writer.serialize(topic, v)).toArray(byte[][]::new);
-        Deserializer<T> before = new SpecificAvroDeserializer<>(type, serdes.genericSerde().deserializer());
+        Deserializer<T> before =
+                new SpecificAvroDeserializer<>(type, serdes.genericSerde().deserializer());
         Deserializer<T> after = serdes.value(type).deserializer();
         for (int i = 0; i < DISTINCT; i++) {
             if (!before.deserialize(topic, bytes[i]).equals(after.deserialize(topic, bytes[i]))) {
                 throw new IllegalStateException(label + ": the paths disagree on record " + i);
             }
         }
-        report(label,
-                best(() -> { int h = 0; for (int i = 0; i < records; i++) h += before.deserialize(topic, bytes[i % DISTINCT]).hashCode(); return h; }, records),
-                best(() -> { int h = 0; for (int i = 0; i < records; i++) h += after.deserialize(topic, bytes[i % DISTINCT]).hashCode(); return h; }, records));
+        report(
+                label,
+                best(
+                        () -> {
+                            int h = 0;
+                            for (int i = 0; i < records; i++)
+                                h += before.deserialize(topic, bytes[i % DISTINCT])
+                                        .hashCode();
+                            return h;
+                        },
+                        records),
+                best(
+                        () -> {
+                            int h = 0;
+                            for (int i = 0; i < records; i++)
+                                h += after.deserialize(topic, bytes[i % DISTINCT])
+                                        .hashCode();
+                            return h;
+                        },
+                        records));
     }
 
-    private static <T extends SpecificRecord> void encode(RegistrySerdes serdes, String label, Class<T> type, String topic,
-                                                          List<T> values, int records) {
+    private static <T extends SpecificRecord> void encode(
+            RegistrySerdes serdes, String label, Class<T> type, String topic, List<T> values, int records) {
         Serializer<Object> before = serdes.genericSerde().serializer();
         Serializer<T> after = serdes.value(type).serializer();
         for (T v : values) {
@@ -93,9 +117,24 @@ public final class SerdeCostBench {
                 throw new IllegalStateException(label + ": the paths write different bytes for " + v);
             }
         }
-        report(label,
-                best(() -> { int h = 0; for (int i = 0; i < records; i++) h += before.serialize(topic, values.get(i % DISTINCT)).length; return h; }, records),
-                best(() -> { int h = 0; for (int i = 0; i < records; i++) h += after.serialize(topic, values.get(i % DISTINCT)).length; return h; }, records));
+        report(
+                label,
+                best(
+                        () -> {
+                            int h = 0;
+                            for (int i = 0; i < records; i++)
+                                h += before.serialize(topic, values.get(i % DISTINCT)).length;
+                            return h;
+                        },
+                        records),
+                best(
+                        () -> {
+                            int h = 0;
+                            for (int i = 0; i < records; i++)
+                                h += after.serialize(topic, values.get(i % DISTINCT)).length;
+                            return h;
+                        },
+                        records));
     }
 
     /** The fewest CPU nanoseconds per record over the rounds; the checksum keeps the work alive. */
@@ -117,23 +156,48 @@ public final class SerdeCostBench {
 
     private static JobStatusRecord status(String name, int failed) {
         return JobStatusRecord.newBuilder()
-                .setNamespace("default").setName(name).setUid("u-" + name).setQueue("default")
-                .setManifest("{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"" + name + "\"}}")
+                .setNamespace("default")
+                .setName(name)
+                .setUid("u-" + name)
+                .setQueue("default")
+                .setManifest("{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\""
+                        + name + "\"}}")
                 .setTime(T0.plusSeconds(failed))
                 .setStatus(JobStatus.newBuilder()
-                        .setState(JobState.newBuilder().setPhase("Running").setReason("PodRunning").setLastTransitionTime(T0).build())
+                        .setState(JobState.newBuilder()
+                                .setPhase("Running")
+                                .setReason("PodRunning")
+                                .setLastTransitionTime(T0)
+                                .build())
                         .setMinAvailable(6)
-                        .setTaskStatusCount(Map.of("ps", new TaskState(Map.of("Running", 1)),
-                                "worker", new TaskState(Map.of("Running", 5 - Math.min(failed, 5), "Failed", failed))))
-                        .setRunning(6).setFailed(failed).setVersion(1).setRetryCount(failed)
-                        .setConditions(List.of(new JobCondition("Pending", T0.minusSeconds(60)), new JobCondition("Running", T0)))
+                        .setTaskStatusCount(Map.of(
+                                "ps",
+                                new TaskState(Map.of("Running", 1)),
+                                "worker",
+                                new TaskState(Map.of("Running", 5 - Math.min(failed, 5), "Failed", failed))))
+                        .setRunning(6)
+                        .setFailed(failed)
+                        .setVersion(1)
+                        .setRetryCount(failed)
+                        .setConditions(List.of(
+                                new JobCondition("Pending", T0.minusSeconds(60)), new JobCondition("Running", T0)))
                         .build())
                 .build();
     }
 
     private static PodEvent podEvent(String job, String pod, String phase) {
-        return PodEvent.newBuilder().setNamespace("default").setJob(job).setPod(pod).setUid("uid-" + pod).setJobUid("uid-" + job)
-                .setTask("worker").setIndex(pod.length() % 8).setJobVersion(0).setPhase(phase).setNode("node-" + pod.hashCode() % 64)
-                .setTime(T0).build();
+        return PodEvent.newBuilder()
+                .setNamespace("default")
+                .setJob(job)
+                .setPod(pod)
+                .setUid("uid-" + pod)
+                .setJobUid("uid-" + job)
+                .setTask("worker")
+                .setIndex(pod.length() % 8)
+                .setJobVersion(0)
+                .setPhase(phase)
+                .setNode("node-" + pod.hashCode() % 64)
+                .setTime(T0)
+                .build();
     }
 }

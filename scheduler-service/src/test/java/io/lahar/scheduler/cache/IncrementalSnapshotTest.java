@@ -51,8 +51,11 @@ class IncrementalSnapshotTest {
                 SchedulerCache fresh = cache();
                 records.forEach(r -> r.accept(fresh));
                 Snapshot expected = fresh.snapshot();
-                assertThat(incremental.snapshot()).as("seed %d step %d", seed, step).isEqualTo(expected);
-                assertThat(incremental.unconfirmedBindings()).as("seed %d step %d", seed, step)
+                assertThat(incremental.snapshot())
+                        .as("seed %d step %d", seed, step)
+                        .isEqualTo(expected);
+                assertThat(incremental.unconfirmedBindings())
+                        .as("seed %d step %d", seed, step)
                         .isEqualTo(incremental.countUnconfirmedBindings())
                         .isEqualTo(fresh.unconfirmedBindings());
             }
@@ -65,7 +68,9 @@ class IncrementalSnapshotTest {
         cache.onNode("n1", node("n1", "8", "8Gi", Map.of(), List.of()));
         cache.onPodGroup("ns/a", podGroup("ns", "a", "q", 3, "Inqueue", 0));
         for (int i = 0; i < 3; i++) {
-            cache.onPodIntent("ns/a", intent("ns", "a", createPod("a", "w", i, "volcano", "1").build()));
+            cache.onPodIntent(
+                    "ns/a",
+                    intent("ns", "a", createPod("a", "w", i, "volcano", "1").build()));
             cache.assumeBinding("ns/a", "a-w-" + i, "n1", 0);
         }
         cache.assumeBinding("ns/a", "a-w-0", "n1", 0); // the decision read back: no second count
@@ -76,7 +81,8 @@ class IncrementalSnapshotTest {
         assertThat(cache.unconfirmedBindings()).isEqualTo(1);
         cache.assumeEviction("ns/a", "a-w-2");
         assertThat(cache.unconfirmedBindings()).isZero();
-        assertThat(cache.snapshot().jobs().get(0).tasks()).extracting(t -> t.status())
+        assertThat(cache.snapshot().jobs().get(0).tasks())
+                .extracting(t -> t.status())
                 .containsExactly(TaskStatus.Running, TaskStatus.Releasing);
     }
 
@@ -91,8 +97,10 @@ class IncrementalSnapshotTest {
         int version = random.nextInt(2);
         String node = pick(random, NODES);
         return switch (random.nextInt(11)) {
-            case 0 -> random.nextInt(4) == 0 ? c -> c.onNode(node, null)
-                    : withNode(node, String.valueOf(2 + random.nextInt(6)), random.nextBoolean());
+            case 0 ->
+                random.nextInt(4) == 0
+                        ? c -> c.onNode(node, null)
+                        : withNode(node, String.valueOf(2 + random.nextInt(6)), random.nextBoolean());
             case 1 -> {
                 if (random.nextInt(4) == 0) yield c -> c.onPodGroup(key, null);
                 PodGroup g = podGroup("ns", job, "q", 1 + random.nextInt(3), pick(random, PHASES), random.nextInt(5));
@@ -100,29 +108,50 @@ class IncrementalSnapshotTest {
                 yield c -> c.onPodGroup(key, g);
             }
             case 2, 3 -> {
-                CreatePod.Builder b = createPod(job, "w", Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1)),
-                        random.nextInt(4) == 0 ? "default-scheduler" : "volcano", (1 + random.nextInt(3)) + "")
+                CreatePod.Builder b = createPod(
+                                job,
+                                "w",
+                                Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1)),
+                                random.nextInt(4) == 0 ? "default-scheduler" : "volcano",
+                                (1 + random.nextInt(3)) + "")
                         .setJobVersion(version);
                 if (random.nextBoolean()) b.setPriority(random.nextInt(100));
                 CreatePod c = b.build();
                 yield cache -> cache.onPodIntent(key, intent("ns", job, c));
             }
             case 4 -> {
-                DeletePod d = DeletePod.newBuilder().setPod(pod).setJobVersion(version).setReason("test").build();
+                DeletePod d = DeletePod.newBuilder()
+                        .setPod(pod)
+                        .setJobVersion(version)
+                        .setReason("test")
+                        .build();
                 yield c -> c.onPodIntent(key, intent("ns", job, d));
             }
             case 5, 6 -> {
-                PodEvent e = PodEvent.newBuilder(podEvent("ns", job, pod, pick(random, POD_PHASES),
-                        random.nextBoolean() ? node : null, random.nextInt(5) == 0)).setJobVersion(version).build();
+                PodEvent e = PodEvent.newBuilder(podEvent(
+                                "ns",
+                                job,
+                                pod,
+                                pick(random, POD_PHASES),
+                                random.nextBoolean() ? node : null,
+                                random.nextInt(5) == 0))
+                        .setJobVersion(version)
+                        .build();
                 yield c -> c.onPodEvent(key, e);
             }
             case 7, 8 -> c -> c.assumeBinding(key, pod, node, version);
             case 9 -> c -> c.assumeEviction(key, pod);
             default -> {
                 PodGroupStatus s = new PodGroupStatus(pick(random, PHASES), List.of(), random.nextInt(3), 0, 0);
-                SchedulerDecision d = SchedulerDecision.newBuilder().setNamespace("ns").setJob(job)
-                        .setPodGroup(job + "-pg").setEpoch(1).setSession("s").setTime(Records.T0)
-                        .setDecision(random.nextBoolean() ? s : new Bind(pod, node, "allocate", version)).build();
+                SchedulerDecision d = SchedulerDecision.newBuilder()
+                        .setNamespace("ns")
+                        .setJob(job)
+                        .setPodGroup(job + "-pg")
+                        .setEpoch(1)
+                        .setSession("s")
+                        .setTime(Records.T0)
+                        .setDecision(random.nextBoolean() ? s : new Bind(pod, node, "allocate", version))
+                        .build();
                 yield c -> c.onDecision(key, d);
             }
         };

@@ -45,9 +45,12 @@ class NodeSelectorTest {
 
         assertThat(selector.matches(node("n", "1", "1Gi", Map.of("pool", "batch", "zone", "a", "x", "y"), List.of())))
                 .isTrue();
-        assertThat(selector.matches(node("n", "1", "1Gi", Map.of("pool", "batch"), List.of()))).isFalse();
-        assertThat(selector.matches(node("n", "1", "1Gi", Map.of("pool", "batch", "zone", "b"), List.of()))).isFalse();
-        assertThat(NodeSelector.ALL.matches(node("n", "1", "1Gi", Map.of(), List.of()))).isTrue();
+        assertThat(selector.matches(node("n", "1", "1Gi", Map.of("pool", "batch"), List.of())))
+                .isFalse();
+        assertThat(selector.matches(node("n", "1", "1Gi", Map.of("pool", "batch", "zone", "b"), List.of())))
+                .isFalse();
+        assertThat(NodeSelector.ALL.matches(node("n", "1", "1Gi", Map.of(), List.of())))
+                .isTrue();
     }
 
     @Test
@@ -58,15 +61,19 @@ class NodeSelectorTest {
         cache.onQueue("q", Records.queue("q", 1));
         cache.onPodGroup("ns/a", podGroup("ns", "a", "q", 2, "Inqueue", 0));
         for (int i = 0; i < 2; i++) {
-            cache.onPodIntent("ns/a", intent("ns", "a", createPod("a", "w", i, "volcano", "1").build()));
+            cache.onPodIntent(
+                    "ns/a",
+                    intent("ns", "a", createPod("a", "w", i, "volcano", "1").build()));
         }
 
         assertThat(cache.snapshot().nodes()).extracting(NodeInfo::name).containsExactly("mine-0");
         var snapshot = cache.snapshot();
         SessionResult result = Scheduler.withDefaults().schedule(snapshot);
         SessionDecisions.Outcome outcome = SessionDecisions.apply(cache, snapshot, result, 1, "s", Records.T0);
-        assertThat(outcome.decisions()).filteredOn(d -> d.getDecision() instanceof Bind)
-                .extracting(d -> ((Bind) d.getDecision()).getNode()).containsExactly("mine-0", "mine-0");
+        assertThat(outcome.decisions())
+                .filteredOn(d -> d.getDecision() instanceof Bind)
+                .extracting(d -> ((Bind) d.getDecision()).getNode())
+                .containsExactly("mine-0", "mine-0");
 
         cache.onNode("mine-0", node("mine-0", "4", "8Gi", Map.of("pool", "moved"), List.of()));
         assertThat(cache.snapshot().nodes()).isEmpty();

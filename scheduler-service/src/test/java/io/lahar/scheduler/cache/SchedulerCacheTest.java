@@ -8,8 +8,8 @@ import static io.lahar.scheduler.Records.podGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
@@ -37,7 +37,9 @@ class SchedulerCacheTest {
     private void gang(String job, int pods, String cpu, String scheduler) {
         cache.onPodGroup("ns/" + job, podGroup("ns", job, "q", pods, "Inqueue", written.size()));
         for (int i = 0; i < pods; i++) {
-            cache.onPodIntent("ns/" + job, intent("ns", job, createPod(job, "w", i, scheduler, cpu).build()));
+            cache.onPodIntent(
+                    "ns/" + job,
+                    intent("ns", job, createPod(job, "w", i, scheduler, cpu).build()));
         }
     }
 
@@ -50,7 +52,10 @@ class SchedulerCacheTest {
     }
 
     private TaskInfo task(String job, String pod) {
-        JobInfo j = cache.snapshot().jobs().stream().filter(x -> x.name().equals(job)).findFirst().orElseThrow();
+        JobInfo j = cache.snapshot().jobs().stream()
+                .filter(x -> x.name().equals(job))
+                .findFirst()
+                .orElseThrow();
         return j.tasks().stream().filter(t -> t.name().equals(pod)).findFirst().orElseThrow();
     }
 
@@ -62,10 +67,14 @@ class SchedulerCacheTest {
 
         SessionDecisions.Outcome first = session();
         assertThat(first.placements()).isEqualTo(2);
-        assertThat(first.decisions()).filteredOn(d -> d.getDecision() instanceof Bind)
-                .extracting(d -> ((Bind) d.getDecision()).getNode()).containsExactly("n1", "n1");
-        assertThat(first.decisions()).filteredOn(d -> d.getDecision() instanceof PodGroupStatus)
-                .singleElement().satisfies(d -> {
+        assertThat(first.decisions())
+                .filteredOn(d -> d.getDecision() instanceof Bind)
+                .extracting(d -> ((Bind) d.getDecision()).getNode())
+                .containsExactly("n1", "n1");
+        assertThat(first.decisions())
+                .filteredOn(d -> d.getDecision() instanceof PodGroupStatus)
+                .singleElement()
+                .satisfies(d -> {
                     assertThat(d.getJob()).isEqualTo("a");
                     assertThat(d.getPodGroup()).isEqualTo("a-pg");
                     assertThat(d.getEpoch()).isEqualTo(1);
@@ -89,8 +98,11 @@ class SchedulerCacheTest {
         SessionDecisions.Outcome second = session();
         assertThat(second.placements()).isZero();
         assertThat(second.pendingByReason()).containsEntry("NotEnoughResources", 1);
-        PodGroupStatus b = second.decisions().stream().filter(d -> d.getJob().equals("b"))
-                .map(d -> (PodGroupStatus) d.getDecision()).findFirst().orElseThrow();
+        PodGroupStatus b = second.decisions().stream()
+                .filter(d -> d.getJob().equals("b"))
+                .map(d -> (PodGroupStatus) d.getDecision())
+                .findFirst()
+                .orElseThrow();
         assertThat(b.getPhase()).isNotEqualTo("Running");
         assertThat(b.getConditions()).singleElement().satisfies(c -> {
             assertThat(c.getType()).isEqualTo("Unschedulable");
@@ -112,14 +124,20 @@ class SchedulerCacheTest {
         // The decisions topic may be read ahead of the intents: the bindings still hold.
         written.forEach(d -> next.onDecision("ns/" + d.getJob(), d));
         next.onPodGroup("ns/a", podGroup("ns", "a", "q", 2, "Inqueue", 0));
-        for (int i = 0; i < 2; i++) next.onPodIntent("ns/a", intent("ns", "a", createPod("a", "w", i, "volcano", "1").build()));
+        for (int i = 0; i < 2; i++)
+            next.onPodIntent(
+                    "ns/a",
+                    intent("ns", "a", createPod("a", "w", i, "volcano", "1").build()));
         next.onPodGroup("ns/b", podGroup("ns", "b", "q", 1, "Inqueue", 1));
-        next.onPodIntent("ns/b", intent("ns", "b", createPod("b", "w", 0, "volcano", "1").build()));
+        next.onPodIntent(
+                "ns/b", intent("ns", "b", createPod("b", "w", 0, "volcano", "1").build()));
 
         assertThat(next.maxEpoch()).isEqualTo(1);
         assertThat(next.unconfirmedBindings()).isEqualTo(2);
         SessionResult r = Scheduler.withDefaults().schedule(next.snapshot());
-        assertThat(r.bindings()).as("the node is taken by the predecessor's bindings").isEmpty();
+        assertThat(r.bindings())
+                .as("the node is taken by the predecessor's bindings")
+                .isEmpty();
         assertThat(r.conditions().get("ns/b").reason()).isEqualTo("NotEnoughResources");
     }
 
@@ -143,19 +161,34 @@ class SchedulerCacheTest {
         cache.onNode("n2", node("n2", "8", "8Gi", Map.of(), List.of()));
         cache.onQueue("q", Records.queue("q", 1));
         cache.onPodGroup("ns/other", podGroup("ns", "other", "q", 1, "Inqueue", 0));
-        cache.onPodIntent("ns/other", intent("ns", "other", createPod("other", "w", 0, "default-scheduler", "1")
-                .setLabels(Map.of("app", "db")).setAffinity("""
+        cache.onPodIntent(
+                "ns/other",
+                intent(
+                        "ns",
+                        "other",
+                        createPod("other", "w", 0, "default-scheduler", "1")
+                                .setLabels(Map.of("app", "db"))
+                                .setAffinity("""
                         {"podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[
-                          {"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"kubernetes.io/hostname"}]}}""").build()));
+                          {"labelSelector":{"matchLabels":{"app":"web"}},"topologyKey":"kubernetes.io/hostname"}]}}""")
+                                .build()));
         cache.onPodEvent("ns/other", podEvent("ns", "other", "other-w-0", "Running", "n1", false));
         cache.onPodGroup("ns/mine", podGroup("ns", "mine", "q", 1, "Inqueue", 0));
-        cache.onPodIntent("ns/mine", intent("ns", "mine", createPod("mine", "w", 0, "volcano", "1")
-                .setLabels(Map.of("app", "web")).build()));
+        cache.onPodIntent(
+                "ns/mine",
+                intent(
+                        "ns",
+                        "mine",
+                        createPod("mine", "w", 0, "volcano", "1")
+                                .setLabels(Map.of("app", "web"))
+                                .build()));
 
         Snapshot s = cache.snapshot();
-        assertThat(s.nodes().get(0).foreignPods()).singleElement()
+        assertThat(s.nodes().get(0).foreignPods())
+                .singleElement()
                 .satisfies(f -> assertThat(f.spec().labels()).containsEntry("app", "db"));
-        assertThat(Scheduler.withDefaults().schedule(s).bindings()).singleElement()
+        assertThat(Scheduler.withDefaults().schedule(s).bindings())
+                .singleElement()
                 .satisfies(b -> assertThat(b.node()).isEqualTo("n2"));
     }
 
@@ -219,26 +252,46 @@ class SchedulerCacheTest {
     void aDecisionReadBackForAnEarlierIncarnationOfTheGroupIsNotTakenForTheNewOne() {
         cache.onQueue("q", Records.queue("q", 1));
         cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
-        SchedulerDecision admittedBeforeTheRestart = SchedulerDecision.newBuilder().setNamespace("ns").setJob("a")
-                .setPodGroup("a-pg").setEpoch(1).setTime(Records.T0)
-                .setDecision(new PodGroupStatus("Running", List.of(), 1, 0, 0)).setPodGroupVersion(0).build();
-        cache.onPodGroup("ns/a", PodGroup.newBuilder(podGroup("ns", "a", "q", 1, "Pending", 0)).setJobVersion(1).build());
+        SchedulerDecision admittedBeforeTheRestart = SchedulerDecision.newBuilder()
+                .setNamespace("ns")
+                .setJob("a")
+                .setPodGroup("a-pg")
+                .setEpoch(1)
+                .setTime(Records.T0)
+                .setDecision(new PodGroupStatus("Running", List.of(), 1, 0, 0))
+                .setPodGroupVersion(0)
+                .build();
+        cache.onPodGroup(
+                "ns/a",
+                PodGroup.newBuilder(podGroup("ns", "a", "q", 1, "Pending", 0))
+                        .setJobVersion(1)
+                        .build());
         cache.onDecision("ns/a", admittedBeforeTheRestart);
 
         assertThat(cache.lastStatus("ns/a")).isNull();
         assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Pending);
         SessionDecisions.Outcome o = session();
         SchedulerDecision status = o.decisions().stream()
-                .filter(d -> d.getDecision() instanceof PodGroupStatus).findFirst().orElseThrow();
+                .filter(d -> d.getDecision() instanceof PodGroupStatus)
+                .findFirst()
+                .orElseThrow();
         assertThat(((PodGroupStatus) status.getDecision()).getPhase()).isEqualTo("Inqueue");
         assertThat(status.getPodGroupVersion()).isEqualTo(1);
         assertThat(cache.lastStatus("ns/a")).isNotNull();
 
         // A decision for the group's own version (or one written before versions were) counts.
-        cache.onDecision("ns/a", SchedulerDecision.newBuilder(admittedBeforeTheRestart).setPodGroupVersion(1).build());
+        cache.onDecision(
+                "ns/a",
+                SchedulerDecision.newBuilder(admittedBeforeTheRestart)
+                        .setPodGroupVersion(1)
+                        .build());
         assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Running);
-        cache.onDecision("ns/a", SchedulerDecision.newBuilder(admittedBeforeTheRestart).setPodGroupVersion(null)
-                .setDecision(new PodGroupStatus("Inqueue", List.of(), 0, 0, 0)).build());
+        cache.onDecision(
+                "ns/a",
+                SchedulerDecision.newBuilder(admittedBeforeTheRestart)
+                        .setPodGroupVersion(null)
+                        .setDecision(new PodGroupStatus("Inqueue", List.of(), 0, 0, 0))
+                        .build());
         assertThat(cache.snapshot().jobs().get(0).phase()).isEqualTo(PodGroupPhase.Inqueue);
     }
 

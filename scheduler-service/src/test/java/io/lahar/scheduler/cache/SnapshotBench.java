@@ -38,12 +38,29 @@ public final class SnapshotBench {
         for (int i = 0; i < nodes; i++) {
             String name = String.format("node-%06d", i);
             int cpu = NODE_CPU[i % NODE_CPU.length];
-            Map<String, String> allocatable = Map.of("cpu", Integer.toString(cpu), "memory", cpu * 4 + "Gi", "pods", "110");
-            cache.onNode(name, Node.newBuilder().setName(name).setAllocatable(allocatable).setCapacity(allocatable)
-                    .setLabels(Map.of("zone", "z" + i % 4)).setTaints(List.of()).setUnschedulable(false).setReady(true)
-                    .setTime(T0).build());
+            Map<String, String> allocatable =
+                    Map.of("cpu", Integer.toString(cpu), "memory", cpu * 4 + "Gi", "pods", "110");
+            cache.onNode(
+                    name,
+                    Node.newBuilder()
+                            .setName(name)
+                            .setAllocatable(allocatable)
+                            .setCapacity(allocatable)
+                            .setLabels(Map.of("zone", "z" + i % 4))
+                            .setTaints(List.of())
+                            .setUnschedulable(false)
+                            .setReady(true)
+                            .setTime(T0)
+                            .build());
         }
-        cache.onQueue("q", Queue.newBuilder().setName("q").setWeight(1).setState(QueueState.Open).setTime(T0).build());
+        cache.onQueue(
+                "q",
+                Queue.newBuilder()
+                        .setName("q")
+                        .setWeight(1)
+                        .setState(QueueState.Open)
+                        .setTime(T0)
+                        .build());
         SplittableRandom random = new SplittableRandom(42);
         List<PodEvent> confirmations = new ArrayList<>();
         int made = 0;
@@ -51,23 +68,59 @@ public final class SnapshotBench {
             int size = Math.min(1 + random.nextInt(64), pods - made);
             String job = String.format("job-%05d", g);
             String key = "bench/" + job;
-            cache.onPodGroup(key, PodGroup.newBuilder().setNamespace("bench").setName(job + "-pg").setJob(job)
-                    .setJobVersion(0).setCreationTimestamp(T0.plusMillis(g))
-                    .setSpec(PodGroupSpec.newBuilder().setMinMember(size).setQueue("q").setPriority(10).build())
-                    .setStatus(PodGroupStatus.newBuilder().setPhase("Running").setConditions(List.of()).build())
-                    .setTime(T0).build());
+            cache.onPodGroup(
+                    key,
+                    PodGroup.newBuilder()
+                            .setNamespace("bench")
+                            .setName(job + "-pg")
+                            .setJob(job)
+                            .setJobVersion(0)
+                            .setCreationTimestamp(T0.plusMillis(g))
+                            .setSpec(PodGroupSpec.newBuilder()
+                                    .setMinMember(size)
+                                    .setQueue("q")
+                                    .setPriority(10)
+                                    .build())
+                            .setStatus(PodGroupStatus.newBuilder()
+                                    .setPhase("Running")
+                                    .setConditions(List.of())
+                                    .build())
+                            .setTime(T0)
+                            .build());
             for (int p = 0; p < size; p++, made++) {
                 String pod = job + "-worker-" + p;
                 String node = String.format("node-%06d", made % nodes);
-                cache.onPodIntent(key, PodIntent.newBuilder().setNamespace("bench").setJob(job).setTime(T0)
-                        .setIntent(CreatePod.newBuilder().setPod(pod).setTask("worker").setIndex(p).setJobVersion(0)
-                                .setPodGroup(job + "-pg").setSchedulerName("volcano").setTemplate("{}")
-                                .setRequests(Map.of("cpu", "1", "memory", "1Gi")).build())
-                        .build());
+                cache.onPodIntent(
+                        key,
+                        PodIntent.newBuilder()
+                                .setNamespace("bench")
+                                .setJob(job)
+                                .setTime(T0)
+                                .setIntent(CreatePod.newBuilder()
+                                        .setPod(pod)
+                                        .setTask("worker")
+                                        .setIndex(p)
+                                        .setJobVersion(0)
+                                        .setPodGroup(job + "-pg")
+                                        .setSchedulerName("volcano")
+                                        .setTemplate("{}")
+                                        .setRequests(Map.of("cpu", "1", "memory", "1Gi"))
+                                        .build())
+                                .build());
                 cache.assumeBinding(key, pod, node, 0);
-                confirmations.add(PodEvent.newBuilder().setNamespace("bench").setJob(job).setPod(pod).setTask("worker")
-                        .setIndex(p).setJobVersion(0).setPhase("Running").setNode(node).setDeleted(false)
-                        .setContainers(new ArrayList<>()).setTime(T0).build());
+                confirmations.add(PodEvent.newBuilder()
+                        .setNamespace("bench")
+                        .setJob(job)
+                        .setPod(pod)
+                        .setTask("worker")
+                        .setIndex(p)
+                        .setJobVersion(0)
+                        .setPhase("Running")
+                        .setNode(node)
+                        .setDeleted(false)
+                        .setContainers(new ArrayList<>())
+                        .setTime(T0)
+                        .build());
             }
         }
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
@@ -89,7 +142,8 @@ public final class SnapshotBench {
                 total += cpu;
             }
         }
-        System.out.printf("%d nodes x %d pods: unconfirmedBindings() + snapshot() CPU best %.2f ms, mean %.2f ms (%d rounds)%n",
+        System.out.printf(
+                "%d nodes x %d pods: unconfirmedBindings() + snapshot() CPU best %.2f ms, mean %.2f ms (%d rounds)%n",
                 nodes, pods, best / 1e6, total / 1e6 / rounds, rounds);
     }
 }

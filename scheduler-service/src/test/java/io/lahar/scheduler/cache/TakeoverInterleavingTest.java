@@ -34,8 +34,7 @@ import net.jqwik.api.Property;
  */
 class TakeoverInterleavingTest {
 
-    private record In(String topic, String key, Object value) {
-    }
+    private record In(String topic, String key, Object value) {}
 
     private static final Scheduler SCHEDULER = Scheduler.withDefaults();
 
@@ -52,7 +51,8 @@ class TakeoverInterleavingTest {
         for (int i = 0; i < nodeCount; i++) {
             int cpu = 2 + rnd.nextInt(6);
             allocatable.put("n" + i, cpu * 1000L);
-            nodes.add(new In("nodes", "n" + i, Records.node("n" + i, Integer.toString(cpu), "64Gi", Map.of(), List.of())));
+            nodes.add(new In(
+                    "nodes", "n" + i, Records.node("n" + i, Integer.toString(cpu), "64Gi", Map.of(), List.of())));
         }
         int gangs = 1 + rnd.nextInt(5);
         for (int g = 0; g < gangs; g++) {
@@ -62,8 +62,14 @@ class TakeoverInterleavingTest {
             for (int p = 0; p < pods; p++) {
                 int cpu = 1 + rnd.nextInt(3);
                 podCpu.put(job + "-w-" + p, cpu * 1000L);
-                intents.add(new In("intents", "ns/" + job, intent("ns", job,
-                        createPod(job, "w", p, "volcano", Integer.toString(cpu)).build())));
+                intents.add(new In(
+                        "intents",
+                        "ns/" + job,
+                        intent(
+                                "ns",
+                                job,
+                                createPod(job, "w", p, "volcano", Integer.toString(cpu))
+                                        .build())));
             }
         }
 
@@ -81,7 +87,8 @@ class TakeoverInterleavingTest {
             String key = "ns/" + d.getJob();
             events.add(new In("events", key, podEvent("ns", d.getJob(), b.getPod(), "Running", b.getNode(), false)));
             if (rnd.nextInt(3) == 0) {
-                events.add(new In("events", key, podEvent("ns", d.getJob(), b.getPod(), "Succeeded", b.getNode(), false)));
+                events.add(
+                        new In("events", key, podEvent("ns", d.getJob(), b.getPod(), "Succeeded", b.getNode(), false)));
                 finished.add(b.getPod());
             }
         }
@@ -90,25 +97,30 @@ class TakeoverInterleavingTest {
 
         // The successor reads the same log, topics interleaved at random, then decides.
         List<In> decided = decisions.stream()
-                .map(d -> new In("decisions", "ns/" + d.getJob(), d)).toList();
+                .map(d -> new In("decisions", "ns/" + d.getJob(), d))
+                .toList();
         SchedulerCache second = new SchedulerCache(Set.of("volcano"));
         interleave(rnd, List.of(nodes, groups, intents, events, decided)).forEach(r -> fold(second, r));
         assertThat(second.maxEpoch()).isEqualTo(1);
         decisions.addAll(session(second, 2));
 
-        List<Bind> binds = decisions.stream().filter(d -> d.getDecision() instanceof Bind)
-                .map(d -> (Bind) d.getDecision()).toList();
+        List<Bind> binds = decisions.stream()
+                .filter(d -> d.getDecision() instanceof Bind)
+                .map(d -> (Bind) d.getDecision())
+                .toList();
         assertThat(binds).extracting(Bind::getPod).doesNotHaveDuplicates();
         Map<String, Long> used = new HashMap<>();
         for (Bind b : binds) {
             if (!finished.contains(b.getPod())) used.merge(b.getNode(), podCpu.get(b.getPod()), Long::sum);
         }
-        used.forEach((node, cpu) -> assertThat(cpu).as("cpu held on %s", node).isLessThanOrEqualTo(allocatable.get(node)));
+        used.forEach(
+                (node, cpu) -> assertThat(cpu).as("cpu held on %s", node).isLessThanOrEqualTo(allocatable.get(node)));
     }
 
     private static List<SchedulerDecision> session(SchedulerCache cache, long epoch) {
         Snapshot s = cache.snapshot();
-        return SessionDecisions.apply(cache, s, SCHEDULER.schedule(s), epoch, epoch + "-1", Records.T0).decisions();
+        return SessionDecisions.apply(cache, s, SCHEDULER.schedule(s), epoch, epoch + "-1", Records.T0)
+                .decisions();
     }
 
     private static void fold(SchedulerCache cache, In r) {

@@ -2,9 +2,9 @@ package io.lahar.scheduler.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.framework.Scheduler;
@@ -17,13 +17,23 @@ import org.junit.jupiter.api.Test;
 
 class QueueStatusesTest {
 
-    private final NodeInfo node = NodeInfo.builder("n1").allocatable(Map.of("cpu", "4", "memory", "8Gi")).build();
+    private final NodeInfo node = NodeInfo.builder("n1")
+            .allocatable(Map.of("cpu", "4", "memory", "8Gi"))
+            .build();
 
     private Snapshot snapshot(List<QueueInfo> queues) {
-        JobInfo fits = JobInfo.builder("fits").queue("q").phase(PodGroupPhase.Inqueue).creationIndex(1)
-                .tasks("w", 2, Map.of("cpu", "1")).build();
-        JobInfo tooBig = JobInfo.builder("big").queue("q").phase(PodGroupPhase.Inqueue).creationIndex(2)
-                .tasks("w", 2, Map.of("cpu", "3")).build();
+        JobInfo fits = JobInfo.builder("fits")
+                .queue("q")
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(1)
+                .tasks("w", 2, Map.of("cpu", "1"))
+                .build();
+        JobInfo tooBig = JobInfo.builder("big")
+                .queue("q")
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(2)
+                .tasks("w", 2, Map.of("cpu", "3"))
+                .build();
         return new Snapshot(List.of(node), queues, List.of(fits, tooBig));
     }
 
@@ -43,7 +53,9 @@ class QueueStatusesTest {
         assertThat(first.get("default").getState()).isEqualTo(io.lahar.schema.QueueState.Open);
         statuses.written(first);
 
-        assertThat(statuses.changes(s, r, Records.T0.plusSeconds(1))).as("nothing changed").isEmpty();
+        assertThat(statuses.changes(s, r, Records.T0.plusSeconds(1)))
+                .as("nothing changed")
+                .isEmpty();
 
         // Read back after a restart: the same statuses are not written again.
         QueueStatuses restarted = new QueueStatuses();
@@ -51,25 +63,34 @@ class QueueStatusesTest {
         assertThat(restarted.changes(s, r, Records.T0.plusSeconds(2))).isEmpty();
 
         Snapshot without = new Snapshot(s.nodes(), List.of(), List.of());
-        Map<String, QueueStatus> gone = statuses.changes(without, Scheduler.withDefaults().schedule(without), Records.T0);
+        Map<String, QueueStatus> gone =
+                statuses.changes(without, Scheduler.withDefaults().schedule(without), Records.T0);
         assertThat(gone).containsEntry("q", null);
     }
 
     /** The state in effect (a closed queue with pod groups is Closing), the real capability, the guarantee and the plugin. */
     @Test
     void writesTheStateInEffectAndWhatTheQueuePluginEnforces() {
-        QueueInfo closed = QueueInfo.of("q", 1).withCapability(Map.of("cpu", "3")).withGuarantee(Map.of("cpu", "1"))
+        QueueInfo closed = QueueInfo.of("q", 1)
+                .withCapability(Map.of("cpu", "3"))
+                .withGuarantee(Map.of("cpu", "1"))
                 .withState(io.lahar.core.api.QueueState.Closed);
         Snapshot s = snapshot(List.of(closed));
-        Map<String, QueueStatus> out = new QueueStatuses().changes(s, Scheduler.withDefaults().schedule(s), Records.T0);
+        Map<String, QueueStatus> out =
+                new QueueStatuses().changes(s, Scheduler.withDefaults().schedule(s), Records.T0);
         QueueStatus q = out.get("q");
         assertThat(q.getState()).isEqualTo(io.lahar.schema.QueueState.Closing);
-        assertThat(q.getCapability()).containsEntry("cpu", "3").containsEntry("memory", "8Gi"); // memory: what the cluster has
+        assertThat(q.getCapability())
+                .containsEntry("cpu", "3")
+                .containsEntry("memory", "8Gi"); // memory: what the cluster has
         assertThat(q.getGuarantee()).containsEntry("cpu", "1");
         assertThat(q.getPlugin()).hasToString("proportion");
 
         Snapshot empty = new Snapshot(List.of(node), List.of(closed), List.of());
-        assertThat(new QueueStatuses().changes(empty, Scheduler.withDefaults().schedule(empty), Records.T0).get("q").getState())
+        assertThat(new QueueStatuses()
+                        .changes(empty, Scheduler.withDefaults().schedule(empty), Records.T0)
+                        .get("q")
+                        .getState())
                 .isEqualTo(io.lahar.schema.QueueState.Closed);
     }
 }

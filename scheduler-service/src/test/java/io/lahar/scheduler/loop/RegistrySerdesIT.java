@@ -37,12 +37,19 @@ class RegistrySerdesIT {
         String topic = "caching-it-" + run;
         Serializer<PodIntent> ser = serdes.value(PodIntent.class).serializer();
         CachingAvroDeserializer<PodIntent> fast = new CachingAvroDeserializer<>(PodIntent.class, serdes);
-        var slow = new SpecificAvroDeserializer<>(PodIntent.class, serdes.genericSerde().deserializer());
+        var slow = new SpecificAvroDeserializer<>(
+                PodIntent.class, serdes.genericSerde().deserializer());
         for (int i = 0; i < 3; i++) {
-            PodIntent intent = Records.intent("ns", "job-" + i, Records.createPod("job-" + i, "worker", i, "volcano", i + "")
-                    .setNodeSelector(Map.of("zone", "z" + i)).build());
+            PodIntent intent = Records.intent(
+                    "ns",
+                    "job-" + i,
+                    Records.createPod("job-" + i, "worker", i, "volcano", i + "")
+                            .setNodeSelector(Map.of("zone", "z" + i))
+                            .build());
             byte[] bytes = ser.serialize(topic, intent);
-            assertThat(fast.deserialize(topic, bytes)).isEqualTo(slow.deserialize(topic, bytes)).isEqualTo(intent);
+            assertThat(fast.deserialize(topic, bytes))
+                    .isEqualTo(slow.deserialize(topic, bytes))
+                    .isEqualTo(intent);
         }
         assertThat(fast.deserialize(topic, null)).isNull();
     }
@@ -65,9 +72,13 @@ class RegistrySerdesIT {
 
         CachingAvroDeserializer<Node> fast = new CachingAvroDeserializer<>(Node.class, serdes);
         Node first = fast.deserialize(topic, bytes);
-        Node again = fast.deserialize(topic, bytes);     // the cached reader
-        assertThat(first).isEqualTo(again).isEqualTo(serdes.value(Node.class).deserializer().deserialize(topic, bytes))
-                .isEqualTo(new SpecificAvroDeserializer<>(Node.class, serdes.genericSerde().deserializer()).deserialize(topic, bytes));
+        Node again = fast.deserialize(topic, bytes); // the cached reader
+        assertThat(first)
+                .isEqualTo(again)
+                .isEqualTo(serdes.value(Node.class).deserializer().deserialize(topic, bytes))
+                .isEqualTo(new SpecificAvroDeserializer<>(
+                                Node.class, serdes.genericSerde().deserializer())
+                        .deserialize(topic, bytes));
         assertThat(first.getName()).isEqualTo("n1");
         assertThat(first.getReady()).as("an added field takes its default").isTrue();
         assertThat(first.getTaints()).isEmpty();
@@ -80,11 +91,22 @@ class RegistrySerdesIT {
         String topic = "caching-ser-" + run;
         CachingAvroSerializer<SchedulerDecision> fast = new CachingAvroSerializer<>(SchedulerDecision.class, serdes);
         Serializer<Object> slow = serdes.genericSerde().serializer();
-        var reader = new SpecificAvroDeserializer<>(SchedulerDecision.class, serdes.genericSerde().deserializer());
+        var reader = new SpecificAvroDeserializer<>(
+                SchedulerDecision.class, serdes.genericSerde().deserializer());
         for (int i = 0; i < 3; i++) {
-            SchedulerDecision d = SchedulerDecision.newBuilder().setNamespace("ns").setJob("j" + i).setPodGroup("j-pg")
-                    .setEpoch(i).setSession(i == 1 ? null : "s" + i).setTime(Records.T0.plusSeconds(i))
-                    .setDecision(Bind.newBuilder().setPod("j-w-" + i).setNode("n" + i).setAction("allocate").build()).build();
+            SchedulerDecision d = SchedulerDecision.newBuilder()
+                    .setNamespace("ns")
+                    .setJob("j" + i)
+                    .setPodGroup("j-pg")
+                    .setEpoch(i)
+                    .setSession(i == 1 ? null : "s" + i)
+                    .setTime(Records.T0.plusSeconds(i))
+                    .setDecision(Bind.newBuilder()
+                            .setPod("j-w-" + i)
+                            .setNode("n" + i)
+                            .setAction("allocate")
+                            .build())
+                    .build();
             byte[] bytes = fast.serialize(topic, d);
             assertThat(bytes).as("record %d", i).isEqualTo(slow.serialize(topic, d));
             assertThat(reader.deserialize(topic, bytes)).isEqualTo(d);
@@ -96,11 +118,24 @@ class RegistrySerdesIT {
     void decodesUnionMembersOfTheDecisionsTopic(LaharInfra infra) {
         RegistrySerdes serdes = new RegistrySerdes(infra.registryUrl());
         String topic = "caching-dec-" + run;
-        SchedulerDecision d = SchedulerDecision.newBuilder().setNamespace("ns").setJob("j").setPodGroup("j-pg")
-                .setEpoch(3).setSession("3-1").setTime(Records.T0)
-                .setDecision(Bind.newBuilder().setPod("j-w-0").setNode("n1").setAction("allocate").setJobVersion(0).build()).build();
+        SchedulerDecision d = SchedulerDecision.newBuilder()
+                .setNamespace("ns")
+                .setJob("j")
+                .setPodGroup("j-pg")
+                .setEpoch(3)
+                .setSession("3-1")
+                .setTime(Records.T0)
+                .setDecision(Bind.newBuilder()
+                        .setPod("j-w-0")
+                        .setNode("n1")
+                        .setAction("allocate")
+                        .setJobVersion(0)
+                        .build())
+                .build();
         byte[] bytes = serdes.value(SchedulerDecision.class).serializer().serialize(topic, d);
-        CachingAvroDeserializer<SchedulerDecision> fast = new CachingAvroDeserializer<>(SchedulerDecision.class, serdes);
-        assertThat(List.of(fast.deserialize(topic, bytes), fast.deserialize(topic, bytes))).containsOnly(d);
+        CachingAvroDeserializer<SchedulerDecision> fast =
+                new CachingAvroDeserializer<>(SchedulerDecision.class, serdes);
+        assertThat(List.of(fast.deserialize(topic, bytes), fast.deserialize(topic, bytes)))
+                .containsOnly(d);
     }
 }

@@ -1,5 +1,7 @@
 package io.lahar.scheduler.loop;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.scheduler.Records;
 import io.lahar.scheduler.cache.SchedulerCache;
@@ -13,6 +15,12 @@ import io.lahar.schema.deadletter.Poison;
 import io.lahar.schema.deadletter.Poison.Input;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -22,15 +30,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * Every kind of poison on every topic the scheduler reads is dead-lettered with its reason, in the
  * loop's transaction, and leaves the cache as it was: {@link SchedulerInputs} with the real
@@ -38,22 +37,56 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SchedulerPoisonIT {
 
-    private static final RegistrySerdes SERDES = new RegistrySerdes(LaharInfra.shared().registryUrl());
+    private static final RegistrySerdes SERDES =
+            new RegistrySerdes(LaharInfra.shared().registryUrl());
 
     static List<Input> inputs() {
         return List.of(
                 new Input(Topics.NODES, "b", Records.node("b", "8", "32Gi", Map.of(), List.of()), "a"),
                 new Input(Topics.QUEUES, "relia-q", Records.queue("relia-q", 1), "other-q"),
-                new Input(Topics.POD_GROUPS, "team/tf", Records.podGroup("team", "tf", "default", 1, "Pending", 0), "team/other"),
-                new Input(Topics.POD_INTENTS, "team/tf", Records.intent("team", "tf",
-                        Records.createPod("tf", "w", 0, "volcano", "1").build()), "team/other"),
-                new Input(Topics.POD_EVENTS, "team/tf", Records.podEvent("team", "tf", "tf-w-0", "Running", "b", false), "team/other"),
-                new Input(Topics.SCHEDULER_DECISIONS, "team/tf", SchedulerDecision.newBuilder().setNamespace("team").setJob("tf")
-                        .setPodGroup("tf-pg").setEpoch(7).setSession("7-1").setTime(Records.T0)
-                        .setDecision(PodGroupStatus.newBuilder().setPhase("Inqueue").setConditions(List.of()).build()).build(),
+                new Input(
+                        Topics.POD_GROUPS,
+                        "team/tf",
+                        Records.podGroup("team", "tf", "default", 1, "Pending", 0),
                         "team/other"),
-                new Input(Topics.QUEUE_STATUS, "relia-q", QueueStatus.newBuilder().setName("relia-q").setState(QueueState.Open)
-                        .setTime(Records.T0).build(), "other-q"));
+                new Input(
+                        Topics.POD_INTENTS,
+                        "team/tf",
+                        Records.intent(
+                                "team",
+                                "tf",
+                                Records.createPod("tf", "w", 0, "volcano", "1").build()),
+                        "team/other"),
+                new Input(
+                        Topics.POD_EVENTS,
+                        "team/tf",
+                        Records.podEvent("team", "tf", "tf-w-0", "Running", "b", false),
+                        "team/other"),
+                new Input(
+                        Topics.SCHEDULER_DECISIONS,
+                        "team/tf",
+                        SchedulerDecision.newBuilder()
+                                .setNamespace("team")
+                                .setJob("tf")
+                                .setPodGroup("tf-pg")
+                                .setEpoch(7)
+                                .setSession("7-1")
+                                .setTime(Records.T0)
+                                .setDecision(PodGroupStatus.newBuilder()
+                                        .setPhase("Inqueue")
+                                        .setConditions(List.of())
+                                        .build())
+                                .build(),
+                        "team/other"),
+                new Input(
+                        Topics.QUEUE_STATUS,
+                        "relia-q",
+                        QueueStatus.newBuilder()
+                                .setName("relia-q")
+                                .setState(QueueState.Open)
+                                .setTime(Records.T0)
+                                .build(),
+                        "other-q"));
     }
 
     static Stream<Arguments> cases() {
@@ -66,10 +99,16 @@ class SchedulerPoisonIT {
         SchedulerCache cache = new SchedulerCache(Set.of("volcano"));
         SchedulerInputs inputs = new SchedulerInputs(SERDES);
         String key = poison.key(input);
-        byte[] value = poison.value(input, SERDES, input.topic() == Topics.NODES ? Records.queue("b", 1)
-                : Records.node(input.key(), "8", "32Gi", Map.of(), List.of()), "poison");
+        byte[] value = poison.value(
+                input,
+                SERDES,
+                input.topic() == Topics.NODES
+                        ? Records.queue("b", 1)
+                        : Records.node(input.key(), "8", "32Gi", Map.of(), List.of()),
+                "poison");
 
-        SchedulerInputs.Fold fold = inputs.fold(List.of(new ConsumerRecord<>(input.topic().name(), 0, 42L, key, value)),
+        SchedulerInputs.Fold fold = inputs.fold(
+                List.of(new ConsumerRecord<>(input.topic().name(), 0, 42L, key, value)),
                 (topic, k, v) -> apply(cache, topic, k, v));
 
         assertThat(fold.outage()).isNull();
@@ -93,10 +132,22 @@ class SchedulerPoisonIT {
     void validRecordsChangeTheCacheAndATombstoneOnACompactedTopicDeletes() {
         SchedulerCache cache = new SchedulerCache(Set.of("volcano"));
         SchedulerInputs inputs = new SchedulerInputs(SERDES);
-        SchedulerInputs.Fold fold = inputs.fold(List.of(
-                new ConsumerRecord<>(Topics.NODES.name(), 0, 1L, "b", encode(Topics.NODES.name(), inputs().getFirst().valid())),
-                new ConsumerRecord<>(Topics.QUEUES.name(), 0, 1L, "relia-q", encode(Topics.QUEUES.name(), Records.queue("relia-q", 1))),
-                new ConsumerRecord<>(Topics.QUEUES.name(), 0, 2L, "relia-q", null)), (topic, k, v) -> apply(cache, topic, k, v));
+        SchedulerInputs.Fold fold = inputs.fold(
+                List.of(
+                        new ConsumerRecord<>(
+                                Topics.NODES.name(),
+                                0,
+                                1L,
+                                "b",
+                                encode(Topics.NODES.name(), inputs().getFirst().valid())),
+                        new ConsumerRecord<>(
+                                Topics.QUEUES.name(),
+                                0,
+                                1L,
+                                "relia-q",
+                                encode(Topics.QUEUES.name(), Records.queue("relia-q", 1))),
+                        new ConsumerRecord<>(Topics.QUEUES.name(), 0, 2L, "relia-q", null)),
+                (topic, k, v) -> apply(cache, topic, k, v));
         assertThat(fold.deadLetters()).isEmpty();
         assertThat(fold.changed()).isTrue();
         assertThat(cache.snapshot().nodes()).extracting(n -> n.name()).containsExactly("b");
@@ -107,24 +158,34 @@ class SchedulerPoisonIT {
     void poisonBeforeTheCommittedOffsetsWasDeadLetteredByThePredecessor() {
         SchedulerInputs inputs = new SchedulerInputs(SERDES);
         inputs.deadLetteredBefore(Map.of(new TopicPartition(Topics.POD_INTENTS.name(), 0), 43L));
-        SchedulerInputs.Fold fold = inputs.fold(List.of(
-                new ConsumerRecord<>(Topics.POD_INTENTS.name(), 0, 42L, "team/tf", (byte[]) null),
-                new ConsumerRecord<>(Topics.POD_INTENTS.name(), 0, 43L, "team/tf", (byte[]) null)), (topic, k, v) -> true);
+        SchedulerInputs.Fold fold = inputs.fold(
+                List.of(
+                        new ConsumerRecord<>(Topics.POD_INTENTS.name(), 0, 42L, "team/tf", (byte[]) null),
+                        new ConsumerRecord<>(Topics.POD_INTENTS.name(), 0, 43L, "team/tf", (byte[]) null)),
+                (topic, k, v) -> true);
         assertThat(fold.deadLetters()).extracting(r -> letter(r).getOffset()).containsExactly(43L);
     }
 
     @Test
     void aRecordThatNeedsARegistryThatDoesNotAnswerIsHeldWithTheRestNeverDeadLettered() {
-        SchedulerInputs inputs = new SchedulerInputs(new RegistrySerdes("http://127.0.0.1:1/apis/registry/v3", Duration.ofSeconds(1)));
+        SchedulerInputs inputs =
+                new SchedulerInputs(new RegistrySerdes("http://127.0.0.1:1/apis/registry/v3", Duration.ofSeconds(1)));
         byte[] needsTheRegistry = encode(Topics.QUEUES.name(), Records.queue("relia-q", 1));
-        SchedulerInputs.Fold fold = inputs.fold(List.of(
-                new ConsumerRecord<>(Topics.QUEUES.name(), 0, 5L, "relia-q", needsTheRegistry),
-                new ConsumerRecord<>(Topics.QUEUES.name(), 0, 6L, "", "not avro".getBytes(StandardCharsets.UTF_8)),
-                new ConsumerRecord<>(Topics.NODES.name(), 0, 9L, "b", needsTheRegistry)), (topic, k, v) -> true);
+        SchedulerInputs.Fold fold = inputs.fold(
+                List.of(
+                        new ConsumerRecord<>(Topics.QUEUES.name(), 0, 5L, "relia-q", needsTheRegistry),
+                        new ConsumerRecord<>(
+                                Topics.QUEUES.name(), 0, 6L, "", "not avro".getBytes(StandardCharsets.UTF_8)),
+                        new ConsumerRecord<>(Topics.NODES.name(), 0, 9L, "b", needsTheRegistry)),
+                (topic, k, v) -> true);
         assertThat(fold.outage()).contains("127.0.0.1:1");
-        assertThat(fold.deadLetters()).as("nothing judged while the registry is away").isEmpty();
-        assertThat(fold.held()).containsExactly(Map.entry(new TopicPartition(Topics.QUEUES.name(), 0), 5L),
-                Map.entry(new TopicPartition(Topics.NODES.name(), 0), 9L));
+        assertThat(fold.deadLetters())
+                .as("nothing judged while the registry is away")
+                .isEmpty();
+        assertThat(fold.held())
+                .containsExactly(
+                        Map.entry(new TopicPartition(Topics.QUEUES.name(), 0), 5L),
+                        Map.entry(new TopicPartition(Topics.NODES.name(), 0), 9L));
     }
 
     /** As the loop applies them: the decisions read back to the cache's own method, queue statuses to none. */

@@ -6,12 +6,12 @@ import static io.lahar.scheduler.Records.podGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.api.QueueState;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.QueueInfo;
-import io.lahar.core.api.QueueState;
 import io.lahar.core.scheduling.api.TaintEffect;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
@@ -50,9 +50,11 @@ class MappingTest {
         Node n = node("n1", "four", "8Gi", Map.of(), List.of(Records.taint("a", "b")));
         n.getTaints().get(0).setEffect("Sometimes");
         assertThatThrownBy(() -> NodeMapping.check(n))
-                .isInstanceOfSatisfying(MappingException.class, e -> assertThat(e.problems())
-                        .extracting(p -> p.path())
-                        .containsExactlyInAnyOrder("allocatable.cpu", "taints[0].effect"));
+                .isInstanceOfSatisfying(
+                        MappingException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(p -> p.path())
+                                .containsExactlyInAnyOrder("allocatable.cpu", "taints[0].effect"));
     }
 
     @Test
@@ -79,8 +81,11 @@ class MappingTest {
         Queue q = Records.queue("q1", 0);
         q.setGuarantee(Map.of("memory", "-1Gi"));
         assertThatThrownBy(() -> QueueMapping.toQueueInfo(q))
-                .isInstanceOfSatisfying(MappingException.class, e -> assertThat(e.problems())
-                        .extracting(p -> p.path()).containsExactlyInAnyOrder("weight", "guarantee.memory"));
+                .isInstanceOfSatisfying(
+                        MappingException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(p -> p.path())
+                                .containsExactlyInAnyOrder("weight", "guarantee.memory"));
     }
 
     @Test
@@ -100,15 +105,21 @@ class MappingTest {
         assertThat(t.nodeSelector()).containsEntry("disk", "ssd");
         assertThat(t.affinity().matches(Map.of("zone", "b"))).isTrue();
         assertThat(t.affinity().matches(Map.of("zone", "c"))).isFalse();
-        assertThat(t.tolerations()).singleElement()
-                .satisfies(tol -> assertThat(tol.tolerates(new io.lahar.core.scheduling.api.Taint("gpu", "yes", TaintEffect.NoSchedule))).isTrue());
-        assertThat(t.priority()).as("the pod group's priority when the pod names none").isEqualTo(7);
+        assertThat(t.tolerations())
+                .singleElement()
+                .satisfies(tol -> assertThat(tol.tolerates(
+                                new io.lahar.core.scheduling.api.Taint("gpu", "yes", TaintEffect.NoSchedule)))
+                        .isTrue());
+        assertThat(t.priority())
+                .as("the pod group's priority when the pod names none")
+                .isEqualTo(7);
         assertThat(t.preemptable()).isFalse();
         assertThat(t.status()).isEqualTo(TaskStatus.Binding);
         assertThat(t.nodeName()).isEqualTo("n1");
 
         pod.setPriority(100);
-        assertThat(PodMapping.toTaskInfo(pod, 7, TaskStatus.Pending, null).priority()).isEqualTo(100);
+        assertThat(PodMapping.toTaskInfo(pod, 7, TaskStatus.Pending, null).priority())
+                .isEqualTo(100);
     }
 
     @Test
@@ -126,14 +137,20 @@ class MappingTest {
                 .build();
         TaskInfo t = PodMapping.toTaskInfo(pod, 0, TaskStatus.Pending, null);
         assertThat(t.spec().labels()).containsEntry("app", "web").containsEntry("volcano.sh/job-name", "j");
-        assertThat(t.spec().requiredAntiAffinity()).singleElement()
+        assertThat(t.spec().requiredAntiAffinity())
+                .singleElement()
                 .satisfies(a -> assertThat(a.topologyKey()).isEqualTo("kubernetes.io/hostname"));
         assertThat(t.spec().topologySpread()).singleElement().satisfies(c -> {
             assertThat(c.maxSkew()).isEqualTo(1);
-            assertThat(c.labelSelector().matches(Map.of("app", "web", "volcano.sh/job-name", "j"))).isTrue();
-            assertThat(c.labelSelector().matches(Map.of("app", "web", "volcano.sh/job-name", "other"))).as("matchLabelKeys merged").isFalse();
+            assertThat(c.labelSelector().matches(Map.of("app", "web", "volcano.sh/job-name", "j")))
+                    .isTrue();
+            assertThat(c.labelSelector().matches(Map.of("app", "web", "volcano.sh/job-name", "other")))
+                    .as("matchLabelKeys merged")
+                    .isFalse();
         });
-        assertThat(t.spec().hostPorts()).singleElement().satisfies(p -> assertThat(p.port()).isEqualTo(8080));
+        assertThat(t.spec().hostPorts())
+                .singleElement()
+                .satisfies(p -> assertThat(p.port()).isEqualTo(8080));
         assertThat(t.spec().images()).containsExactly("web:1");
     }
 
@@ -145,18 +162,24 @@ class MappingTest {
                 .setTemplate("""
                         {"spec":{"topologySpreadConstraints":[{"maxSkew":0,"topologyKey":"zone","whenUnsatisfiable":"Sometimes"}]}}""")
                 .build();
-        assertThatThrownBy(() -> PodMapping.check(pod)).isInstanceOfSatisfying(MappingException.class, e -> assertThat(e.problems())
-                .extracting(p -> p.path()).containsExactlyInAnyOrder(
-                        "intent.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey",
-                        "intent.template.spec.topologySpreadConstraints[0].maxSkew",
-                        "intent.template.spec.topologySpreadConstraints[0].whenUnsatisfiable"));
+        assertThatThrownBy(() -> PodMapping.check(pod))
+                .isInstanceOfSatisfying(
+                        MappingException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(p -> p.path())
+                                .containsExactlyInAnyOrder(
+                                        "intent.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey",
+                                        "intent.template.spec.topologySpreadConstraints[0].maxSkew",
+                                        "intent.template.spec.topologySpreadConstraints[0].whenUnsatisfiable"));
     }
 
     @Test
     void nodeImagesAreRead() {
         Node n = node("n1", "4", "8Gi", Map.of(), List.of());
-        n.setImages(List.of(io.lahar.schema.NodeImage.newBuilder().setNames(List.of("web:1", "registry/web@sha256:x"))
-                .setSizeBytes(300L << 20).build()));
+        n.setImages(List.of(io.lahar.schema.NodeImage.newBuilder()
+                .setNames(List.of("web:1", "registry/web@sha256:x"))
+                .setSizeBytes(300L << 20)
+                .build()));
         NodeInfo info = NodeMapping.toNodeInfo(n, Resource.EMPTY, 0);
         assertThat(info.images()).singleElement().satisfies(i -> {
             assertThat(i.names()).containsExactly("web:1", "registry/web@sha256:x");
@@ -167,19 +190,30 @@ class MappingTest {
     @Test
     void badCreatePodNamesEveryReasonWithItsPath() {
         CreatePod pod = createPod("j", "worker", 0, "volcano", "lots")
-                .setTolerations(List.of(io.lahar.schema.Toleration.newBuilder().setKey("k").setOperator("Maybe").build()))
+                .setTolerations(List.of(io.lahar.schema.Toleration.newBuilder()
+                        .setKey("k")
+                        .setOperator("Maybe")
+                        .build()))
                 .setAffinity("""
                         {"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[
                           {"matchExpressions":[{"key":"zone","operator":"Near"}]}]}}}""")
                 .build();
         assertThatThrownBy(() -> PodMapping.check(pod))
-                .isInstanceOfSatisfying(MappingException.class, e -> assertThat(e.problems()).extracting(p -> p.path())
-                        .containsExactlyInAnyOrder("intent.requests.cpu", "intent.tolerations[0].operator",
-                                "intent.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator"));
+                .isInstanceOfSatisfying(
+                        MappingException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(p -> p.path())
+                                .containsExactlyInAnyOrder(
+                                        "intent.requests.cpu",
+                                        "intent.tolerations[0].operator",
+                                        "intent.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator"));
 
-        CreatePod notJson = createPod("j", "worker", 0, "volcano", "1").setAffinity("{nope").build();
-        assertThatThrownBy(() -> PodMapping.check(notJson)).isInstanceOfSatisfying(MappingException.class,
-                e -> assertThat(e.problems()).extracting(p -> p.path()).containsExactly("intent.affinity"));
+        CreatePod notJson =
+                createPod("j", "worker", 0, "volcano", "1").setAffinity("{nope").build();
+        assertThatThrownBy(() -> PodMapping.check(notJson))
+                .isInstanceOfSatisfying(
+                        MappingException.class,
+                        e -> assertThat(e.problems()).extracting(p -> p.path()).containsExactly("intent.affinity"));
     }
 
     @Test
@@ -207,9 +241,12 @@ class MappingTest {
     void badPodGroupNamesItsFields() {
         PodGroup g = podGroup("ns1", "train", "q1", -1, "Pending", 0);
         g.getSpec().setMinResources(Map.of("cpu", "x"));
-        assertThatThrownBy(() -> PodGroupMapping.check(g)).isInstanceOfSatisfying(MappingException.class,
-                e -> assertThat(e.problems()).extracting(p -> p.path())
-                        .containsExactlyInAnyOrder("spec.minMember", "spec.minResources.cpu"));
+        assertThatThrownBy(() -> PodGroupMapping.check(g))
+                .isInstanceOfSatisfying(
+                        MappingException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(p -> p.path())
+                                .containsExactlyInAnyOrder("spec.minMember", "spec.minResources.cpu"));
     }
 
     @Test

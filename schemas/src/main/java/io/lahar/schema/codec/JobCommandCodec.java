@@ -11,15 +11,13 @@ import io.lahar.schema.JobActionCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.UpdateJob;
-
 import java.time.Instant;
 import java.util.List;
 
 /** {@code lahar.job-commands} to the core's {@link JobRequest}, and verdicts to {@code lahar.command-results}. */
 public final class JobCommandCodec {
 
-    private JobCommandCodec() {
-    }
+    private JobCommandCodec() {}
 
     /**
      * The command as the core sees it.
@@ -32,15 +30,25 @@ public final class JobCommandCodec {
             case SubmitJob s -> new JobRequest.Submit(s.getManifest());
             case UpdateJob u -> new JobRequest.Update(u.getManifest());
             case DeleteJob d -> new JobRequest.Delete(d.getMessage());
-            case JobActionCommand a -> new JobRequest.Act(
-                    Action.of(a.getAction().name()).orElseThrow(() -> new IllegalArgumentException(
-                            "command.action: " + a.getAction() + " is not an action this engine knows")),
-                    a.getTask(), a.getPod(), a.getMessage());
-            default -> throw new IllegalArgumentException("command: unknown command type "
-                    + command.getCommand().getClass().getName());
+            case JobActionCommand a ->
+                new JobRequest.Act(
+                        Action.of(a.getAction().name())
+                                .orElseThrow(() -> new IllegalArgumentException(
+                                        "command.action: " + a.getAction() + " is not an action this engine knows")),
+                        a.getTask(),
+                        a.getPod(),
+                        a.getMessage());
+            default ->
+                throw new IllegalArgumentException("command: unknown command type "
+                        + command.getCommand().getClass().getName());
         };
-        return new JobRequest(command.getRequestId(), command.getSender(), command.getNamespace(), command.getName(),
-                command.getTime().toEpochMilli(), body);
+        return new JobRequest(
+                command.getRequestId(),
+                command.getSender(),
+                command.getNamespace(),
+                command.getName(),
+                command.getTime().toEpochMilli(),
+                body);
     }
 
     public static CommandResult toResult(JobRequest request, JobVerdict verdict) {
@@ -85,6 +93,8 @@ public final class JobCommandCodec {
     }
 
     static List<io.lahar.schema.Violation> toViolations(List<Violation> violations) {
-        return violations.stream().map(v -> new io.lahar.schema.Violation(v.path(), v.message())).toList();
+        return violations.stream()
+                .map(v -> new io.lahar.schema.Violation(v.path(), v.message()))
+                .toList();
     }
 }

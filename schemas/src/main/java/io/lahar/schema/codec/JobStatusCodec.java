@@ -8,9 +8,6 @@ import io.lahar.core.api.Timestamps;
 import io.lahar.schema.JobCondition;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.TaskState;
-import org.apache.avro.io.Encoder;
-import org.apache.avro.util.Utf8;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,12 +15,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apache.avro.io.Encoder;
+import org.apache.avro.util.Utf8;
 
 /** A Job with the engine's status to its {@code lahar.job-status} record. */
 public final class JobStatusCodec {
 
-    private JobStatusCodec() {
-    }
+    private JobStatusCodec() {}
 
     /**
      * @param job  a job whose status the engine has set
@@ -45,8 +43,13 @@ public final class JobStatusCodec {
         // Sorted maps: the same state must give the same bytes, so replay can be compared byte for byte.
         TreeMap<String, TaskState> tasks = new TreeMap<>();
         if (status.taskStatusCount() != null) {
-            status.taskStatusCount().forEach((task, counts) -> tasks.put(task,
-                    new TaskState(counts == null || counts.phase() == null ? Map.of() : new TreeMap<>(counts.phase()))));
+            status.taskStatusCount()
+                    .forEach((task, counts) -> tasks.put(
+                            task,
+                            new TaskState(
+                                    counts == null || counts.phase() == null
+                                            ? Map.of()
+                                            : new TreeMap<>(counts.phase()))));
         }
         return JobStatusRecord.newBuilder()
                 .setNamespace(job.namespace())
@@ -72,11 +75,17 @@ public final class JobStatusCodec {
                         .setVersion(orZero(status.version()))
                         .setRetryCount(orZero(status.retryCount()))
                         .setRunningDuration(runningDurationMillis(status))
-                        .setControlledResources(status.controlledResources() == null ? Map.of()
-                                : new TreeMap<>(status.controlledResources()))
-                        .setConditions(status.conditions() == null ? List.of() : status.conditions().stream()
-                                .map(c -> new JobCondition(c.status().name(), Timestamps.parse(c.lastTransitionTime())))
-                                .toList())
+                        .setControlledResources(
+                                status.controlledResources() == null
+                                        ? Map.of()
+                                        : new TreeMap<>(status.controlledResources()))
+                        .setConditions(
+                                status.conditions() == null
+                                        ? List.of()
+                                        : status.conditions().stream()
+                                                .map(c -> new JobCondition(
+                                                        c.status().name(), Timestamps.parse(c.lastTransitionTime())))
+                                                .toList())
                         .build())
                 .setTime(Instant.ofEpochMilli(time))
                 .build();
@@ -85,7 +94,9 @@ public final class JobStatusCodec {
     // What the record makes of the job, one place for the record and its straight writing.
 
     private static String uid(Job job) {
-        return job.metadata() == null || job.metadata().uid() == null ? "" : job.metadata().uid();
+        return job.metadata() == null || job.metadata().uid() == null
+                ? ""
+                : job.metadata().uid();
     }
 
     private static String queue(Job job) {
@@ -94,16 +105,19 @@ public final class JobStatusCodec {
 
     /** Null when unset or not a Go duration. */
     private static Long runningDurationMillis(JobStatus status) {
-        return status.runningDuration() == null ? null
-                : GoDuration.parse(status.runningDuration()).map(Duration::toMillis).orElse(null);
+        return status.runningDuration() == null
+                ? null
+                : GoDuration.parse(status.runningDuration())
+                        .map(Duration::toMillis)
+                        .orElse(null);
     }
 
     /** @throws IllegalArgumentException when the engine has not set the job's phase: no record can show it */
     public static void requirePhase(Job job) {
         JobStatus status = job.status();
         if (status == null || status.state() == null || status.state().phase() == null) {
-            throw new IllegalArgumentException("status.state.phase: job " + job.namespace() + "/" + job.name()
-                    + " has no phase yet");
+            throw new IllegalArgumentException(
+                    "status.state.phase: job " + job.namespace() + "/" + job.name() + " has no phase yet");
         }
     }
 
@@ -131,10 +145,14 @@ public final class JobStatusCodec {
         out.writeString(state.phase().name());
         NullableWrites.string(state.reason(), out);
         NullableWrites.string(state.message(), out);
-        NullableWrites.number(state.lastTransitionTime() == null ? null
-                : Timestamps.parse(state.lastTransitionTime()).toEpochMilli(), out);
+        NullableWrites.number(
+                state.lastTransitionTime() == null
+                        ? null
+                        : Timestamps.parse(state.lastTransitionTime()).toEpochMilli(),
+                out);
         out.writeInt(orZero(status.minAvailable()));
-        Map<String, JobStatus.TaskState> tasks = status.taskStatusCount() == null ? Map.of() : sorted(status.taskStatusCount());
+        Map<String, JobStatus.TaskState> tasks =
+                status.taskStatusCount() == null ? Map.of() : sorted(status.taskStatusCount());
         out.writeMapStart();
         out.setItemCount(tasks.size());
         for (Map.Entry<String, JobStatus.TaskState> task : tasks.entrySet()) {
@@ -161,7 +179,8 @@ public final class JobStatusCodec {
         out.writeInt(orZero(status.version()));
         out.writeInt(orZero(status.retryCount()));
         NullableWrites.number(runningDurationMillis(status), out);
-        Map<String, String> resources = status.controlledResources() == null ? Map.of() : sorted(status.controlledResources());
+        Map<String, String> resources =
+                status.controlledResources() == null ? Map.of() : sorted(status.controlledResources());
         out.writeMapStart();
         out.setItemCount(resources.size());
         for (Map.Entry<String, String> resource : resources.entrySet()) {

@@ -5,22 +5,19 @@ import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.Transition;
 import io.lahar.schema.JobTransition;
 import io.lahar.schema.serde.CachingAvroSerializer;
-import org.apache.avro.io.Encoder;
-
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.avro.io.Encoder;
 
 /** One {@link Transition} of the engine to its {@code lahar.job-transitions} record. */
 public final class JobTransitionCodec {
 
-    private JobTransitionCodec() {
-    }
+    private JobTransitionCodec() {}
 
     /** Where the input that caused a transition was read: the audit trail back to the log. */
-    public record Source(String topic, int partition, long offset) {
-    }
+    public record Source(String topic, int partition, long offset) {}
 
     /**
      * The records of the transitions one input caused, each with the job's version and retry count
@@ -40,8 +37,9 @@ public final class JobTransitionCodec {
      * fields, five of them unions Avro's writer resolves one by one. CodecTest holds the bytes to the
      * generic writer's over transitions with every field set and unset.
      */
-    public record Value(String namespace, String name, Transition transition, int version, int retryCount,
-                        Source source) implements CachingAvroSerializer.Direct<JobTransition> {
+    public record Value(
+            String namespace, String name, Transition transition, int version, int retryCount, Source source)
+            implements CachingAvroSerializer.Direct<JobTransition> {
         @Override
         public JobTransition record() {
             return toRecord(namespace, name, transition, version, retryCount, source);
@@ -85,8 +83,8 @@ public final class JobTransitionCodec {
      * @param version    the job's version after the input was applied
      * @param retryCount the job's retry count after the input was applied
      */
-    public static JobTransition toRecord(String namespace, String name, Transition t, int version, int retryCount,
-                                         Source source) {
+    public static JobTransition toRecord(
+            String namespace, String name, Transition t, int version, int retryCount, Source source) {
         return JobTransition.newBuilder()
                 .setNamespace(namespace)
                 .setName(name)

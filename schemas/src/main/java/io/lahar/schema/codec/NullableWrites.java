@@ -1,8 +1,7 @@
 package io.lahar.schema.codec;
 
-import org.apache.avro.io.Encoder;
-
 import java.io.IOException;
+import org.apache.avro.io.Encoder;
 
 /**
  * The {@code ["null", T]} unions of the records the codecs write straight (job statuses,
@@ -10,8 +9,7 @@ import java.io.IOException;
  */
 final class NullableWrites {
 
-    private NullableWrites() {
-    }
+    private NullableWrites() {}
 
     static void string(String value, Encoder out) throws IOException {
         if (value == null) {

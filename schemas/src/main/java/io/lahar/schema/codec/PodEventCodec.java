@@ -4,15 +4,13 @@ import io.lahar.core.job.Input;
 import io.lahar.core.job.PodPhase;
 import io.lahar.schema.ContainerStatus;
 import io.lahar.schema.PodEvent;
-import org.apache.avro.io.Decoder;
-
 import java.io.IOException;
+import org.apache.avro.io.Decoder;
 
 /** A {@code lahar.pod-events} record to the engine's {@link Input.PodObserved}. */
 public final class PodEventCodec {
 
-    private PodEventCodec() {
-    }
+    private PodEventCodec() {}
 
     /**
      * The pod as the engine sees it. A phase this engine does not know (the schema keeps phases
@@ -31,9 +29,20 @@ public final class PodEventCodec {
      * containers folded into the first exit code and the most restarts, the two deletion flags
      * into {@code gone}).
      */
-    public record Fields(String namespace, String job, String jobUid, String pod, String task, int index,
-                         int jobVersion, String phase, Integer exitCode, int restarts, boolean gone, long time,
-                         String node) {
+    public record Fields(
+            String namespace,
+            String job,
+            String jobUid,
+            String pod,
+            String task,
+            int index,
+            int jobVersion,
+            String phase,
+            Integer exitCode,
+            int restarts,
+            boolean gone,
+            long time,
+            String node) {
 
         /** See {@link PodEventCodec#toInput(PodEvent)}. */
         public Input.PodObserved toInput() {
@@ -46,8 +55,17 @@ public final class PodEventCodec {
             if (index < 0) {
                 throw new IllegalArgumentException("index: must be >= 0, got " + index);
             }
-            return new Input.PodObserved(pod, task, index, jobVersion, PodPhase.of(phase).orElse(PodPhase.Unknown),
-                    exitCode, restarts, gone, time, node);
+            return new Input.PodObserved(
+                    pod,
+                    task,
+                    index,
+                    jobVersion,
+                    PodPhase.of(phase).orElse(PodPhase.Unknown),
+                    exitCode,
+                    restarts,
+                    gone,
+                    time,
+                    node);
         }
     }
 
@@ -61,9 +79,20 @@ public final class PodEventCodec {
             }
             restarts = Math.max(restarts, c.getRestartCount());
         }
-        return new Fields(event.getNamespace(), event.getJob(), event.getJobUid(), event.getPod(), event.getTask(),
-                event.getIndex(), event.getJobVersion(), event.getPhase(), exitCode, restarts,
-                event.getDeleted() || event.getDeletedByOthers(), event.getTime().toEpochMilli(), event.getNode());
+        return new Fields(
+                event.getNamespace(),
+                event.getJob(),
+                event.getJobUid(),
+                event.getPod(),
+                event.getTask(),
+                event.getIndex(),
+                event.getJobVersion(),
+                event.getPhase(),
+                exitCode,
+                restarts,
+                event.getDeleted() || event.getDeletedByOthers(),
+                event.getTime().toEpochMilli(),
+                event.getNode());
     }
 
     /**
@@ -107,8 +136,20 @@ public final class PodEventCodec {
         skipOptionalString(in); // reason
         skipOptionalString(in); // message
         long time = in.readLong();
-        return new Fields(namespace, job, jobUid, pod, task, index, jobVersion, phase, exitCode, restarts,
-                deleted || deletedByOthers, time, node);
+        return new Fields(
+                namespace,
+                job,
+                jobUid,
+                pod,
+                task,
+                index,
+                jobVersion,
+                phase,
+                exitCode,
+                restarts,
+                deleted || deletedByOthers,
+                time,
+                node);
     }
 
     /** A {@code ["null", "string"]} union skipped. */

@@ -8,7 +8,6 @@ import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupSpec;
 import io.lahar.schema.PodGroupStatus;
-
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
@@ -17,22 +16,27 @@ import java.util.TreeMap;
 /** The engine's pod group (spec as asked, phase as last seen) to its {@code lahar.pod-groups} record. */
 public final class PodGroupCodec {
 
-    private PodGroupCodec() {
-    }
+    private PodGroupCodec() {}
 
     /** The job the group belongs to, and when. */
-    public record Context(String namespace, String job, String jobUid, int jobVersion, long createdAt, long time) {
-    }
+    public record Context(String namespace, String job, String jobUid, int jobVersion, long createdAt, long time) {}
 
     /**
      * The scheduler's conditions as the job keeps them (from {@link SchedulerDecisionCodec#conditions})
      * back to the record's; a condition without a transition time takes {@code time}.
      */
-    public static List<PodGroupCondition> conditions(List<io.lahar.core.api.PodGroup.PodGroupCondition> kept, long time) {
+    public static List<PodGroupCondition> conditions(
+            List<io.lahar.core.api.PodGroup.PodGroupCondition> kept, long time) {
         return kept.stream()
-                .map(c -> new PodGroupCondition(c.type(), c.status(), c.transitionID(),
-                        c.lastTransitionTime() == null ? Instant.ofEpochMilli(time) : Timestamps.parse(c.lastTransitionTime()),
-                        c.reason(), c.message()))
+                .map(c -> new PodGroupCondition(
+                        c.type(),
+                        c.status(),
+                        c.transitionID(),
+                        c.lastTransitionTime() == null
+                                ? Instant.ofEpochMilli(time)
+                                : Timestamps.parse(c.lastTransitionTime()),
+                        c.reason(),
+                        c.message()))
                 .toList();
     }
 
@@ -42,9 +46,15 @@ public final class PodGroupCodec {
      * @param conditions the scheduler's conditions as last decided; empty when none
      * @param running    the job's pods running, succeeded and failed, as counted from pod events
      */
-    public static PodGroup toRecord(Context ctx, String name, io.lahar.core.api.PodGroup.PodGroupSpec spec,
-                                    PodGroupPhase phase, List<PodGroupCondition> conditions,
-                                    int running, int succeeded, int failed) {
+    public static PodGroup toRecord(
+            Context ctx,
+            String name,
+            io.lahar.core.api.PodGroup.PodGroupSpec spec,
+            PodGroupPhase phase,
+            List<PodGroupCondition> conditions,
+            int running,
+            int succeeded,
+            int failed) {
         return PodGroup.newBuilder()
                 .setNamespace(ctx.namespace())
                 .setName(name)
@@ -54,11 +64,13 @@ public final class PodGroupCodec {
                 .setCreationTimestamp(Instant.ofEpochMilli(ctx.createdAt()))
                 .setSpec(PodGroupSpec.newBuilder()
                         .setMinMember(spec.minMember() == null ? 0 : spec.minMember())
-                        .setMinTaskMember(spec.minTaskMember() == null ? new TreeMap<>() : new TreeMap<>(spec.minTaskMember()))
+                        .setMinTaskMember(
+                                spec.minTaskMember() == null ? new TreeMap<>() : new TreeMap<>(spec.minTaskMember()))
                         .setQueue(spec.queue() == null ? "default" : spec.queue())
                         .setPriorityClassName(spec.priorityClassName())
                         .setPriority(0)
-                        .setMinResources(spec.minResources() == null ? new TreeMap<>() : new TreeMap<>(spec.minResources()))
+                        .setMinResources(
+                                spec.minResources() == null ? new TreeMap<>() : new TreeMap<>(spec.minResources()))
                         .setNetworkTopology(spec.networkTopology() == null ? null : json(spec.networkTopology()))
                         .build())
                 .setStatus(PodGroupStatus.newBuilder()

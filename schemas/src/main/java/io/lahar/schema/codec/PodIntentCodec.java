@@ -15,7 +15,6 @@ import io.lahar.schema.EnsureSshSecret;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.ServicePort;
 import io.lahar.schema.Toleration;
-
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,47 +32,51 @@ public final class PodIntentCodec {
 
     /** The Kubernetes scheduler a pod without {@code schedulerName} goes to. */
     static final String DEFAULT_SCHEDULER = "default-scheduler";
+
     static final String GROUP_NAME = "scheduling.k8s.io/group-name";
     static final String JOB_NAME = "volcano.sh/job-name";
     static final String JOB_NAMESPACE = "volcano.sh/job-namespace";
 
-    private PodIntentCodec() {
-    }
+    private PodIntentCodec() {}
 
     /** Which job and moment an intent belongs to. */
-    public record Context(String namespace, String job, String jobUid, int jobVersion, long time) {
-    }
+    public record Context(String namespace, String job, String jobUid, int jobVersion, long time) {}
 
     /** How one world action travels. */
-    public sealed interface Mapping {
-    }
+    public sealed interface Mapping {}
 
     /** As this pod intent. */
-    public record Intent(PodIntent intent) implements Mapping {
-    }
+    public record Intent(PodIntent intent) implements Mapping {}
 
     /** On another topic: the pod group (pod-groups) or the job's own deletion (job-status tombstone). */
-    public record Elsewhere() implements Mapping {
-    }
+    public record Elsewhere() implements Mapping {}
 
     /** The 0.1.0 intent union has no branch for it; {@code why} says what is not carried. */
-    public record NotInContract(String why) implements Mapping {
-    }
+    public record NotInContract(String why) implements Mapping {}
 
     public static Mapping map(Context ctx, WorldAction action) {
         return switch (action) {
             case WorldAction.CreatePod c -> intent(ctx, createPod(ctx, c));
             case WorldAction.DeletePod d -> intent(ctx, new DeletePod(d.name(), ctx.jobVersion(), d.reason()));
-            case WorldAction.CreateObject o when ObjectKind.SERVICE.kind().equals(o.kind()) -> intent(ctx, service(ctx, o));
-            case WorldAction.CreateObject o -> new NotInContract(o.kind() + " " + o.name()
-                    + ": the intent union has no branch for this kind");
-            case WorldAction.CreateConfigMap cm -> intent(ctx, new EnsureConfigMap(cm.name(), jobLabels(ctx),
-                    new TreeMap<>(cm.data())));
-            case WorldAction.RequestSshSecret s -> intent(ctx, EnsureSshSecret.newBuilder().setName(s.name())
-                    .setLabels(jobLabels(ctx)).setData(new TreeMap<>(s.data())).setKeyBits(2048).build());
+            case WorldAction.CreateObject o
+            when ObjectKind.SERVICE.kind().equals(o.kind()) -> intent(ctx, service(ctx, o));
+            case WorldAction.CreateObject o ->
+                new NotInContract(o.kind() + " " + o.name() + ": the intent union has no branch for this kind");
+            case WorldAction.CreateConfigMap cm ->
+                intent(ctx, new EnsureConfigMap(cm.name(), jobLabels(ctx), new TreeMap<>(cm.data())));
+            case WorldAction.RequestSshSecret s ->
+                intent(
+                        ctx,
+                        EnsureSshSecret.newBuilder()
+                                .setName(s.name())
+                                .setLabels(jobLabels(ctx))
+                                .setData(new TreeMap<>(s.data()))
+                                .setKeyBits(2048)
+                                .build());
             case WorldAction.DeleteObject d -> intent(ctx, new DeleteObject(d.kind(), d.name(), "PluginReleased"));
-            case WorldAction.CreatePersistentVolumeClaim pvc -> new NotInContract("PersistentVolumeClaim " + pvc.name()
-                    + ": the intent union has no branch for volume claims");
+            case WorldAction.CreatePersistentVolumeClaim pvc ->
+                new NotInContract(
+                        "PersistentVolumeClaim " + pvc.name() + ": the intent union has no branch for volume claims");
             case WorldAction.UpsertPodGroup u -> new Elsewhere();
             case WorldAction.DeletePodGroup d -> new Elsewhere();
             case WorldAction.DeleteJob d -> new Elsewhere();
@@ -100,8 +103,14 @@ public final class PodIntentCodec {
     static CreatePod createPod(Context ctx, WorldAction.CreatePod c) {
         ObjectNode pod = c.pod();
         ObjectNode template = JsonNodeFactory.instance.objectNode();
-        template.set("metadata", pod.path("metadata").isObject() ? pod.get("metadata").deepCopy() : JsonNodeFactory.instance.objectNode());
-        template.set("spec", pod.path("spec").isObject() ? pod.get("spec").deepCopy() : JsonNodeFactory.instance.objectNode());
+        template.set(
+                "metadata",
+                pod.path("metadata").isObject()
+                        ? pod.get("metadata").deepCopy()
+                        : JsonNodeFactory.instance.objectNode());
+        template.set(
+                "spec",
+                pod.path("spec").isObject() ? pod.get("spec").deepCopy() : JsonNodeFactory.instance.objectNode());
         PodTemplate view = new PodTemplate(template);
         Map<String, String> annotations = strings(view.metadata().path("annotations"));
         Map<String, String> requests = new TreeMap<>();
@@ -124,7 +133,9 @@ public final class PodIntentCodec {
                 .setPriority(priority.isInt() ? priority.asInt() : null)
                 .setNodeSelector(new TreeMap<>(view.nodeSelector()))
                 .setAffinity(view.affinity().map(JsonNode::toString).orElse(null))
-                .setTolerations(view.tolerations().stream().map(PodIntentCodec::toleration).toList())
+                .setTolerations(view.tolerations().stream()
+                        .map(PodIntentCodec::toleration)
+                        .toList())
                 .build();
     }
 
@@ -134,7 +145,10 @@ public final class PodIntentCodec {
                 .setOperator(text(t.path("operator")))
                 .setValue(text(t.path("value")))
                 .setEffect(text(t.path("effect")))
-                .setTolerationSeconds(t.path("tolerationSeconds").canConvertToLong() ? t.path("tolerationSeconds").asLong() : null)
+                .setTolerationSeconds(
+                        t.path("tolerationSeconds").canConvertToLong()
+                                ? t.path("tolerationSeconds").asLong()
+                                : null)
                 .build();
     }
 
@@ -144,7 +158,9 @@ public final class PodIntentCodec {
         JsonNode list = spec.path("ports");
         if (list.isArray()) {
             for (JsonNode p : list) {
-                ports.add(new ServicePort(p.path("name").asText(""), p.path("port").asInt(),
+                ports.add(new ServicePort(
+                        p.path("name").asText(""),
+                        p.path("port").asInt(),
                         p.path("protocol").asText("TCP")));
             }
         }
@@ -157,8 +173,12 @@ public final class PodIntentCodec {
     private static Map<String, String> strings(JsonNode node) {
         Map<String, String> out = new TreeMap<>();
         if (node.isObject()) {
-            node.properties().forEach(e -> out.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText()
-                    : e.getValue().toString()));
+            node.properties()
+                    .forEach(e -> out.put(
+                            e.getKey(),
+                            e.getValue().isValueNode()
+                                    ? e.getValue().asText()
+                                    : e.getValue().toString()));
         }
         return out;
     }

@@ -3,7 +3,6 @@ package io.lahar.schema.codec;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
-
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,8 +15,7 @@ import java.util.TreeMap;
  */
 public final class QueueCodec {
 
-    private QueueCodec() {
-    }
+    private QueueCodec() {}
 
     /** The record of an admitted (defaulted) queue, written at {@code time} (epoch ms). */
     public static io.lahar.schema.Queue toRecord(Queue queue, long time) {
@@ -27,9 +25,13 @@ public final class QueueCodec {
                 .setWeight(spec == null || spec.weight() == null ? 1 : spec.weight())
                 .setCapability(sorted(spec == null ? null : spec.capability()))
                 .setDeserved(sorted(spec == null ? null : spec.deserved()))
-                .setGuarantee(sorted(spec == null || spec.guarantee() == null ? null : spec.guarantee().resource()))
+                .setGuarantee(sorted(
+                        spec == null || spec.guarantee() == null
+                                ? null
+                                : spec.guarantee().resource()))
                 .setReclaimable(spec == null || spec.reclaimable() == null || spec.reclaimable())
-                .setParent(spec == null || spec.parent() == null || spec.parent().isEmpty() ? null : spec.parent())
+                .setParent(
+                        spec == null || spec.parent() == null || spec.parent().isEmpty() ? null : spec.parent())
                 .setState(io.lahar.schema.QueueState.valueOf(queue.stateOrOpen().name()))
                 .setPriority(spec == null || spec.priority() == null ? 0 : spec.priority())
                 .setTime(Instant.ofEpochMilli(time))
@@ -44,7 +46,8 @@ public final class QueueCodec {
                 record.getReclaimable(),
                 null,
                 record.getParent() == null ? null : record.getParent().toString(),
-                record.getGuarantee() == null || record.getGuarantee().isEmpty() ? null
+                record.getGuarantee() == null || record.getGuarantee().isEmpty()
+                        ? null
                         : new Queue.Guarantee(strings(record.getGuarantee())),
                 emptyToNull(record.getDeserved()),
                 null,
@@ -53,7 +56,11 @@ public final class QueueCodec {
                 record.getPriority());
         // An older reader sees a newer state as Unknown; keep it rather than guessing Open.
         QueueState state = QueueState.of(record.getState().name()).orElse(QueueState.Unknown);
-        return new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named(record.getName().toString()), spec,
+        return new Queue(
+                Queue.API_VERSION,
+                Queue.KIND,
+                ObjectMeta.named(record.getName().toString()),
+                spec,
                 Queue.QueueStatus.of(state));
     }
 

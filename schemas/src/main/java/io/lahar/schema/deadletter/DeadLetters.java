@@ -28,13 +28,19 @@ public final class DeadLetters {
     /** The most characters of a reason (an exception message may quote a whole manifest). */
     public static final int MAX_REASON_CHARS = 8 * 1024;
 
-    private DeadLetters() {
-    }
+    private DeadLetters() {}
 
     /** The letter of a record read with a plain consumer whose keys are UTF-8 strings. */
     public static DeadLetter of(String processor, ConsumerRecord<String, byte[]> record, Throwable error) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        return of(processor, record.topic(), record.partition(), record.offset(), record.timestamp(), key, record.value(),
+        return of(
+                processor,
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                record.timestamp(),
+                key,
+                record.value(),
                 reason(error));
     }
 
@@ -43,14 +49,21 @@ public final class DeadLetters {
      * @param key       its key bytes, or null
      * @param value     its value bytes, or null
      */
-    public static DeadLetter of(String processor, String topic, int partition, long offset, long timestamp, byte[] key,
-                                byte[] value, String reason) {
+    public static DeadLetter of(
+            String processor,
+            String topic,
+            int partition,
+            long offset,
+            long timestamp,
+            byte[] key,
+            byte[] value,
+            String reason) {
         String why = reason;
         byte[] kept = value;
         if (value != null && value.length > MAX_VALUE_BYTES) {
             kept = Arrays.copyOf(value, MAX_VALUE_BYTES);
-            why = why + " (value cut to its first " + MAX_VALUE_BYTES + " of " + value.length + " bytes; the whole record is at "
-                    + where(topic, partition, offset) + ")";
+            why = why + " (value cut to its first " + MAX_VALUE_BYTES + " of " + value.length
+                    + " bytes; the whole record is at " + where(topic, partition, offset) + ")";
         }
         if (why.length() > MAX_REASON_CHARS) {
             why = why.substring(0, MAX_REASON_CHARS - 3) + "...";
@@ -89,9 +102,14 @@ public final class DeadLetters {
 
     /** The log line of a dead letter: where the record was, its key and the reason. */
     public static String describe(DeadLetter letter) {
-        String key = letter.getKey() == null ? "(none)"
-                : '"' + StandardCharsets.UTF_8.decode(letter.getKey().duplicate()).toString() + '"';
-        return "dead-lettering " + where(letter.getTopic(), letter.getPartition(), letter.getOffset()) + " key " + key + ": "
-                + letter.getError();
+        String key = letter.getKey() == null
+                ? "(none)"
+                : '"'
+                        + StandardCharsets.UTF_8
+                                .decode(letter.getKey().duplicate())
+                                .toString()
+                        + '"';
+        return "dead-lettering " + where(letter.getTopic(), letter.getPartition(), letter.getOffset()) + " key " + key
+                + ": " + letter.getError();
     }
 }

@@ -15,13 +15,16 @@ import org.apache.kafka.common.errors.RetriableException;
  */
 public final class Failures {
 
-    private Failures() {
-    }
+    private Failures() {}
 
     public static boolean isTransient(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof TransientFailure || t instanceof SocketException || t instanceof SocketTimeoutException
-                    || t instanceof UnknownHostException || t instanceof HttpTimeoutException || t instanceof TimeoutException
+            if (t instanceof TransientFailure
+                    || t instanceof SocketException
+                    || t instanceof SocketTimeoutException
+                    || t instanceof UnknownHostException
+                    || t instanceof HttpTimeoutException
+                    || t instanceof TimeoutException
                     || t instanceof RetriableException) {
                 return true;
             }

@@ -31,15 +31,15 @@ import org.apache.kafka.common.serialization.Deserializer;
  */
 public final class InputRecords {
 
-    private InputRecords() {
-    }
+    private InputRecords() {}
 
     /**
      * The value of a record read from {@code topic}, checked.
      *
      * @return the decoded record, or null for a tombstone on a compacted topic
      */
-    public static <T extends SpecificRecord> T read(Topics.TopicSpec topic, String key, byte[] value, Deserializer<T> deserializer) {
+    public static <T extends SpecificRecord> T read(
+            Topics.TopicSpec topic, String key, byte[] value, Deserializer<T> deserializer) {
         requireKey(topic, key);
         if (value == null) {
             requireTombstoneAllowed(topic);
@@ -64,8 +64,8 @@ public final class InputRecords {
     /** Only a compacted topic has tombstones: elsewhere a null value is a record without content. */
     public static void requireTombstoneAllowed(Topics.TopicSpec topic) {
         if (!topic.compacted()) {
-            throw new IllegalArgumentException("value: the record has no value, and " + topic.name()
-                    + " has no tombstones (it is not compacted)");
+            throw new IllegalArgumentException(
+                    "value: the record has no value, and " + topic.name() + " has no tombstones (it is not compacted)");
         }
     }
 
@@ -85,8 +85,9 @@ public final class InputRecords {
     public static void requireClockKey(Topics.TopicSpec topic, String key, int partition) {
         requireKey(topic, key);
         if (!key.equals(Topics.clockKey(partition))) {
-            throw new IllegalArgumentException("key: the record key \"" + key + "\" is not the number of its partition, "
-                    + partition + ": " + topic.name() + " is keyed by " + topic.keyDescription());
+            throw new IllegalArgumentException(
+                    "key: the record key \"" + key + "\" is not the number of its partition, " + partition + ": "
+                            + topic.name() + " is keyed by " + topic.keyDescription());
         }
     }
 

@@ -36,7 +36,8 @@ final class ByteArrayDecoder extends Decoder {
     /** Reads {@code length} bytes of {@code buf} from {@code offset}. */
     ByteArrayDecoder(byte[] buf, int offset, int length) {
         if (offset < 0 || length < 0 || offset + length > buf.length) {
-            throw new IndexOutOfBoundsException("offset " + offset + ", length " + length + " of " + buf.length + " bytes");
+            throw new IndexOutOfBoundsException(
+                    "offset " + offset + ", length " + length + " of " + buf.length + " bytes");
         }
         this.buf = buf;
         this.pos = offset;
@@ -44,8 +45,7 @@ final class ByteArrayDecoder extends Decoder {
     }
 
     @Override
-    public void readNull() {
-    }
+    public void readNull() {}
 
     @Override
     public boolean readBoolean() throws IOException {
@@ -235,7 +235,8 @@ final class ByteArrayDecoder extends Decoder {
             throw new AvroRuntimeException("Malformed data. Length is negative: " + bytes);
         }
         if (bytes > limit - pos) {
-            throw new EOFException("record ends at byte " + limit + ", " + bytes + " more byte(s) needed at byte " + pos);
+            throw new EOFException(
+                    "record ends at byte " + limit + ", " + bytes + " more byte(s) needed at byte " + pos);
         }
     }
 }

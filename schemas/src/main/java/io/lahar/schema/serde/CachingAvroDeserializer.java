@@ -2,7 +2,6 @@ package io.lahar.schema.serde;
 
 import io.lahar.schema.deadletter.TransientFailure;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,8 +62,7 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
      * own does (same Parsing Canonical Form: the same fields and types in the same order, so the
      * same bytes; docs, defaults and logical types aside).
      */
-    private record Reader<T>(SpecificDatumReader<T> datumReader, boolean sameLayout, String wrongType) {
-    }
+    private record Reader<T>(SpecificDatumReader<T> datumReader, boolean sameLayout, String wrongType) {}
 
     /** Reads a record's fields straight from its Avro binary, laid out as {@code T}'s own schema. */
     @FunctionalInterface
@@ -110,8 +108,10 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
             return fallback.deserialize(topic, bytes);
         } catch (RuntimeException e) {
             if (RegistrySerdes.unanswered(e) || e instanceof TransientFailure) throw e;
-            throw new IllegalArgumentException("value: not a registry-encoded record on " + topic + " (" + bytes.length
-                    + " bytes; the wire format is the magic byte 0 and a 4-byte schema id before the Avro binary)", e);
+            throw new IllegalArgumentException(
+                    "value: not a registry-encoded record on " + topic + " (" + bytes.length
+                            + " bytes; the wire format is the magic byte 0 and a 4-byte schema id before the Avro binary)",
+                    e);
         }
     }
 
@@ -154,11 +154,17 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
             Object decoded = fetch(topic, bytes, id);
             if (!(decoded instanceof GenericRecord record)) return null;
             Schema writer = record.getSchema();
-            String wrongType = sameType(writer) ? null : "value: schema id " + id + " on " + topic + " is the schema of "
-                    + writer.getFullName() + " records, not of " + readerSchema.getFullName() + " records: a record of another topic";
+            String wrongType = sameType(writer)
+                    ? null
+                    : "value: schema id " + id + " on " + topic + " is the schema of " + writer.getFullName()
+                            + " records, not of " + readerSchema.getFullName() + " records: a record of another topic";
             // Two threads meeting a new id at once may both build one; either is right.
-            reader = readers.computeIfAbsent(id, ignored -> new Reader<>(new SpecificDatumReader<>(writer, readerSchema, data),
-                    readerLayout.equals(SchemaNormalization.toParsingForm(writer)), wrongType));
+            reader = readers.computeIfAbsent(
+                    id,
+                    ignored -> new Reader<>(
+                            new SpecificDatumReader<>(writer, readerSchema, data),
+                            readerLayout.equals(SchemaNormalization.toParsingForm(writer)),
+                            wrongType));
         }
         if (reader.wrongType() != null) throw new IllegalArgumentException(reader.wrongType());
         return reader;
@@ -171,8 +177,10 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
         } catch (RuntimeException e) {
             if (RegistrySerdes.unanswered(e) || e instanceof TransientFailure) throw e;
             throw RegistrySerdes.answer(e)
-                    .map(answer -> new IllegalArgumentException("value: schema id " + id + " on " + topic
-                            + " is not in the schema registry, which answered " + answer, e))
+                    .map(answer -> new IllegalArgumentException(
+                            "value: schema id " + id + " on " + topic
+                                    + " is not in the schema registry, which answered " + answer,
+                            e))
                     .orElseGet(() -> undecodable(topic, id, e));
         }
     }
@@ -180,7 +188,8 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
     /** The Avro specification's rule: a reader reads records of its own name or of one of its aliases. */
     private boolean sameType(Schema writer) {
         return writer.getType() == Schema.Type.RECORD
-                && (writer.getName().equals(readerSchema.getName()) || readerSchema.getAliases().contains(writer.getFullName()));
+                && (writer.getName().equals(readerSchema.getName())
+                        || readerSchema.getAliases().contains(writer.getFullName()));
     }
 
     /** The record resolved into {@code T} from its writer's schema. */
@@ -198,8 +207,10 @@ public final class CachingAvroDeserializer<T extends SpecificRecord> implements 
     }
 
     private IllegalArgumentException undecodable(String topic, int id, Exception e) {
-        return new IllegalArgumentException("value: cannot decode a record of schema id " + id + " on " + topic + " as "
-                + readerSchema.getName() + ": " + e.getMessage(), e);
+        return new IllegalArgumentException(
+                "value: cannot decode a record of schema id " + id + " on " + topic + " as " + readerSchema.getName()
+                        + ": " + e.getMessage(),
+                e);
     }
 
     /** How many writer schema ids this has met (one reader each). */

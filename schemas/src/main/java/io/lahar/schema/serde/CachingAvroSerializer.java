@@ -42,11 +42,9 @@ public final class CachingAvroSerializer<T extends SpecificRecord> implements Se
      * (a test or a tool writing several topics with one producer does), and each class has its own
      * schema, so its own id and writer.
      */
-    private record Key(String topic, Class<?> type) {
-    }
+    private record Key(String topic, Class<?> type) {}
 
-    private record Cached(byte[] header, SpecificDatumWriter<SpecificRecord> writer) {
-    }
+    private record Cached(byte[] header, SpecificDatumWriter<SpecificRecord> writer) {}
 
     /** With the registry serializer of {@code serdes}. */
     public CachingAvroSerializer(Class<T> type, RegistrySerdes serdes) {
@@ -70,12 +68,14 @@ public final class CachingAvroSerializer<T extends SpecificRecord> implements Se
             byte[] first = registry.serialize(topic, value);
             // Only the wire format this class knows is cached; anything else stays the registry's.
             if (first != null && first.length >= HEADER && first[0] == MAGIC) {
-                cache.putIfAbsent(key, new Cached(Arrays.copyOf(first, HEADER),
-                        new SpecificDatumWriter<>(value.getSchema(), data)));
+                cache.putIfAbsent(
+                        key,
+                        new Cached(Arrays.copyOf(first, HEADER), new SpecificDatumWriter<>(value.getSchema(), data)));
             }
             return first;
         }
-        return encode(topic, value.getClass(), cached.header(), out -> cached.writer().write(value, out));
+        return encode(
+                topic, value.getClass(), cached.header(), out -> cached.writer().write(value, out));
     }
 
     /**
@@ -123,8 +123,8 @@ public final class CachingAvroSerializer<T extends SpecificRecord> implements Se
         } catch (IOException | RuntimeException e) {
             // A record that failed half-way leaves bytes in the encoder's buffer: never reuse it.
             buffer.encoder = null;
-            throw new IllegalArgumentException("cannot encode a " + type.getSimpleName() + " for " + topic
-                    + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot encode a " + type.getSimpleName() + " for " + topic + ": " + e.getMessage(), e);
         }
     }
 
@@ -136,6 +136,7 @@ public final class CachingAvroSerializer<T extends SpecificRecord> implements Se
      * record, not kept for good.
      */
     private static final ThreadLocal<Buffer> BUFFER = ThreadLocal.withInitial(Buffer::new);
+
     private static final int KEPT_BYTES = 256 * 1024;
 
     private static final class Buffer extends ByteArrayOutputStream {

@@ -18,12 +18,6 @@ import io.lahar.schema.deadletter.TransientFailure;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.Serdes;
-
 import java.io.IOException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -38,6 +32,11 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Avro serdes for the topic contract, backed by the schema registry. Values are written in the
@@ -68,6 +67,7 @@ public final class RegistrySerdes {
     public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(10);
     /** How long one call keeps trying a registry that does not answer before it fails as transient. */
     public static final Duration WAIT = Duration.ofSeconds(20);
+
     private static final long FIRST_RETRY_DELAY_MS = 250;
     private static final long MAX_RETRY_DELAY_MS = 4_000;
     /** An outage no call has looked at for this long is checked by {@link #outage()} itself. */
@@ -93,7 +93,8 @@ public final class RegistrySerdes {
             try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 p.load(in);
             } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read the registry credentials in " + file + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException(
+                        "cannot read the registry credentials in " + file + ": " + e.getMessage(), e);
             }
             return new Credentials(p.getProperty("username"), p.getProperty("password"));
         }
@@ -102,6 +103,7 @@ public final class RegistrySerdes {
         public static final String FILE_KEY = "lahar.schema-registry.credentials-file";
         /** Or the two as configuration values (an environment variable from a secret, say). */
         public static final String USERNAME_KEY = "lahar.schema-registry.username";
+
         public static final String PASSWORD_KEY = "lahar.schema-registry.password";
 
         /**
@@ -116,8 +118,8 @@ public final class RegistrySerdes {
             Optional<String> password = config.apply(PASSWORD_KEY).filter(v -> !v.isEmpty());
             if (file.isPresent()) {
                 if (username.isPresent() || password.isPresent()) {
-                    throw new IllegalArgumentException(FILE_KEY + " and " + USERNAME_KEY + "/" + PASSWORD_KEY
-                            + " are both set: set one of them");
+                    throw new IllegalArgumentException(
+                            FILE_KEY + " and " + USERNAME_KEY + "/" + PASSWORD_KEY + " are both set: set one of them");
                 }
                 return fromFile(Path.of(file.get().strip()));
             }
@@ -125,7 +127,8 @@ public final class RegistrySerdes {
                 return null;
             }
             if (username.isEmpty() || password.isEmpty()) {
-                throw new IllegalArgumentException(USERNAME_KEY + " and " + PASSWORD_KEY + " go together: one of them is not set");
+                throw new IllegalArgumentException(
+                        USERNAME_KEY + " and " + PASSWORD_KEY + " go together: one of them is not set");
             }
             return new Credentials(username.get(), password.get());
         }
@@ -148,6 +151,7 @@ public final class RegistrySerdes {
         RegistryClientFacade client;
         /** Null while the registry answers; else since when, and why, it has not. */
         volatile Outage outage;
+
         volatile boolean stopped;
 
         Registry(String url, Credentials credentials, Duration idleTimeout) {
@@ -157,8 +161,7 @@ public final class RegistrySerdes {
         }
     }
 
-    private record Outage(Instant since, Instant lastTried, String reason) {
-    }
+    private record Outage(Instant since, Instant lastTried, String reason) {}
 
     /** @param registryUrl the Apicurio Registry v3 API, e.g. http://127.0.0.1:8080/apis/registry/v3 */
     public RegistrySerdes(String registryUrl) {
@@ -207,7 +210,8 @@ public final class RegistrySerdes {
      */
     public <T extends SpecificRecord> Serde<T> value(Class<T> type) {
         Serde<Object> serde = genericSerde();
-        return Serdes.serdeFrom(new CachingAvroSerializer<>(type, serde.serializer()),
+        return Serdes.serdeFrom(
+                new CachingAvroSerializer<>(type, serde.serializer()),
                 new CachingAvroDeserializer<>(type, serde.deserializer()));
     }
 
@@ -217,7 +221,8 @@ public final class RegistrySerdes {
      * {@link #value(Class)}'s serializer. Thread-safe.
      */
     public <T extends SpecificRecord> Serializer<CachingAvroSerializer.Direct<T>> directValue(Class<T> type) {
-        CachingAvroSerializer<T> caching = new CachingAvroSerializer<>(type, genericSerde().serializer());
+        CachingAvroSerializer<T> caching =
+                new CachingAvroSerializer<>(type, genericSerde().serializer());
         return new Serializer<>() {
             @Override
             public byte[] serialize(String topic, CachingAvroSerializer.Direct<T> value) {
@@ -277,18 +282,26 @@ public final class RegistrySerdes {
             Instant now = Instant.now();
             registry.outage = new Outage(before == null ? now : before.since(), now, DeadLetters.reason(failure));
             if (before == null) {
-                LOG.log(System.Logger.Level.WARNING, "the schema registry at {0} does not answer ({1}); what needs it waits",
-                        registry.url, registry.outage.reason());
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "the schema registry at {0} does not answer ({1}); what needs it waits",
+                        registry.url,
+                        registry.outage.reason());
             }
             if (registry.stopped || System.nanoTime() + delay * 1_000_000 >= deadline) {
-                throw new TransientFailure("the schema registry at " + registry.url + " does not answer"
-                        + (registry.stopped ? " (no more waiting: shutting down)" : " (tried for " + wait.toSeconds() + " s)"), failure);
+                throw new TransientFailure(
+                        "the schema registry at " + registry.url + " does not answer"
+                                + (registry.stopped
+                                        ? " (no more waiting: shutting down)"
+                                        : " (tried for " + wait.toSeconds() + " s)"),
+                        failure);
             }
             try {
                 Thread.sleep(delay);
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
-                throw new TransientFailure("interrupted while waiting for the schema registry at " + registry.url, failure);
+                throw new TransientFailure(
+                        "interrupted while waiting for the schema registry at " + registry.url, failure);
             }
             delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
         }
@@ -299,7 +312,10 @@ public final class RegistrySerdes {
         Outage over = registry.outage;
         if (over != null) {
             registry.outage = null;
-            LOG.log(System.Logger.Level.INFO, "the schema registry at {0} answers again, after {1} s", registry.url,
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "the schema registry at {0} answers again, after {1} s",
+                    registry.url,
                     Duration.between(over.since(), Instant.now()).toSeconds());
         }
     }
@@ -311,8 +327,10 @@ public final class RegistrySerdes {
      */
     static boolean unanswered(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof HttpClosedException || cause instanceof SocketException
-                    || cause instanceof SocketTimeoutException || cause instanceof TimeoutException) return true;
+            if (cause instanceof HttpClosedException
+                    || cause instanceof SocketException
+                    || cause instanceof SocketTimeoutException
+                    || cause instanceof TimeoutException) return true;
             if (cause instanceof ApiException api && (status(api) >= 500 || status(api) == 429)) return true;
         }
         return false;
@@ -352,8 +370,8 @@ public final class RegistrySerdes {
             current = probe(current);
             if (current == null) return Optional.empty();
         }
-        return Optional.of("the schema registry at " + registry.url + " has not answered since " + current.since() + ": "
-                + current.reason());
+        return Optional.of("the schema registry at " + registry.url + " has not answered since " + current.since()
+                + ": " + current.reason());
     }
 
     /**
@@ -397,9 +415,11 @@ public final class RegistrySerdes {
                 // Apicurio's process-wide Vert.x (the one its serdes use when given nothing), with a
                 // web client of our own that carries the timeouts.
                 var vertx = DefaultVertxInstance.get();
-                WebClient web = WebClient.create(vertx, new WebClientOptions()
-                        .setConnectTimeout((int) CONNECT_TIMEOUT.toMillis())
-                        .setIdleTimeout((int) registry.idleTimeout.toSeconds()));
+                WebClient web = WebClient.create(
+                        vertx,
+                        new WebClientOptions()
+                                .setConnectTimeout((int) CONNECT_TIMEOUT.toMillis())
+                                .setIdleTimeout((int) registry.idleTimeout.toSeconds()));
                 RegistryClientOptions options = RegistryClientOptions.create(registry.url, vertx)
                         .customWebClient(web)
                         .disableRetry();

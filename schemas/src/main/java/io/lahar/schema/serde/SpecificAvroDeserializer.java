@@ -1,5 +1,8 @@
 package io.lahar.schema.serde;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.apache.avro.Schema;
 import org.apache.avro.data.TimeConversions;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -11,10 +14,6 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
-
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * Reads a registry-encoded record as the generated class {@code T}. The registry serde decodes
@@ -53,7 +52,8 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
             return type.cast(decoded);
         }
         if (!(decoded instanceof GenericRecord record)) {
-            throw new IllegalArgumentException("expected an Avro record for " + type.getSimpleName() + ", got " + decoded.getClass().getName());
+            throw new IllegalArgumentException("expected an Avro record for " + type.getSimpleName() + ", got "
+                    + decoded.getClass().getName());
         }
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();

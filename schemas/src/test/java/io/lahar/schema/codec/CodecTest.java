@@ -1,5 +1,8 @@
 package io.lahar.schema.codec;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Job;
@@ -22,8 +25,8 @@ import io.lahar.schema.CreatePod;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.EnsureConfigMap;
 import io.lahar.schema.EnsureService;
-import io.lahar.schema.JobActionCommand;
 import io.lahar.schema.JobAction;
+import io.lahar.schema.JobActionCommand;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.JobTransition;
@@ -33,14 +36,10 @@ import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class CodecTest {
 
@@ -83,10 +82,10 @@ class CodecTest {
     private final JobController controller = new JobController();
 
     private static Job admitted() {
-        AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
-                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
-        JobCommands.Decision d = JobCommands.decide(null, new JobRequest("r1", "test", "ns", "tf", 1_000,
-                new JobRequest.Submit(JOB)), ctx);
+        AdmissionContext ctx = AdmissionContext.of(List.of(
+                AdmissionContext.openQueue(Queue.ROOT, null), AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
+        JobCommands.Decision d = JobCommands.decide(
+                null, new JobRequest("r1", "test", "ns", "tf", 1_000, new JobRequest.Submit(JOB)), ctx);
         assertThat(d.verdict().accepted()).as("%s", d.verdict().violations()).isTrue();
         return d.next().job();
     }
@@ -95,7 +94,7 @@ class CodecTest {
     private Outcome[] started() {
         Outcome submitted = controller.apply(JobInfo.empty(), new Input.Submit(admitted(), 1_000));
         Outcome inqueue = controller.apply(submitted.state(), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 2_000));
-        return new Outcome[]{submitted, inqueue};
+        return new Outcome[] {submitted, inqueue};
     }
 
     @Test
@@ -130,45 +129,97 @@ class CodecTest {
         resources.put("volume-pvc-b", "pvc-b");
         resources.put("plugin-svc", "svc \u00e9");
         io.lahar.core.api.JobStatus full = new io.lahar.core.api.JobStatus(
-                new io.lahar.core.api.JobState(io.lahar.core.api.JobPhase.Running, "PodFailed",
-                        "pod tf-worker-2 exited 137 -> RestartJob \u2192 retry 2/3", "2026-12-02T10:00:01.250Z"),
-                3, tasks, 1, 2, 3, 4, 5, 6, 7, 8, "1h2m3.125s", resources,
-                List.of(new io.lahar.core.api.JobStatus.JobCondition(io.lahar.core.api.JobPhase.Pending, "2026-12-02T09:59:00Z"),
-                        new io.lahar.core.api.JobStatus.JobCondition(io.lahar.core.api.JobPhase.Running, "2026-12-02T10:00:01.250Z")));
+                new io.lahar.core.api.JobState(
+                        io.lahar.core.api.JobPhase.Running,
+                        "PodFailed",
+                        "pod tf-worker-2 exited 137 -> RestartJob \u2192 retry 2/3",
+                        "2026-12-02T10:00:01.250Z"),
+                3,
+                tasks,
+                1,
+                2,
+                3,
+                4,
+                5,
+                6,
+                7,
+                8,
+                "1h2m3.125s",
+                resources,
+                List.of(
+                        new io.lahar.core.api.JobStatus.JobCondition(
+                                io.lahar.core.api.JobPhase.Pending, "2026-12-02T09:59:00Z"),
+                        new io.lahar.core.api.JobStatus.JobCondition(
+                                io.lahar.core.api.JobPhase.Running, "2026-12-02T10:00:01.250Z")));
         io.lahar.core.api.JobStatus bare = new io.lahar.core.api.JobStatus(
                 new io.lahar.core.api.JobState(io.lahar.core.api.JobPhase.Pending, null, null, null),
-                null, null, null, null, null, null, null, null, null, null, null, null, null);
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
         io.lahar.core.api.JobStatus odd = new io.lahar.core.api.JobStatus(
                 new io.lahar.core.api.JobState(io.lahar.core.api.JobPhase.Failed, "", "", "2026-12-02T10:00:00+01:00"),
-                0, java.util.Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, "not a duration", java.util.Map.of(), List.of());
+                0,
+                java.util.Map.of(),
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                "not a duration",
+                java.util.Map.of(),
+                List.of());
         List<Job> jobs = new ArrayList<>();
         for (io.lahar.core.api.JobStatus status : List.of(full, bare, odd)) {
             jobs.add(job.withStatus(status));
-            jobs.add(job.withStatus(status).withMetadata(io.lahar.core.api.ObjectMeta.named("n\u00e9s", "j"))
+            jobs.add(job.withStatus(status)
+                    .withMetadata(io.lahar.core.api.ObjectMeta.named("n\u00e9s", "j"))
                     .withSpec(job.spec().withQueue(null)));
-            jobs.add(job.withStatus(status).withMetadata(null == job.metadata() ? null : job.metadata().withName("other"))
+            jobs.add(job.withStatus(status)
+                    .withMetadata(null == job.metadata() ? null : job.metadata().withName("other"))
                     .withSpec(job.spec().withQueue("team-\u00e9")));
         }
         for (Job j : jobs) {
-            for (String manifest : List.of(io.lahar.core.api.Manifests.toJson(j.withStatus(null)), "", "{\"m\":\"\u00e9\u4e2d\"}")) {
+            for (String manifest :
+                    List.of(io.lahar.core.api.Manifests.toJson(j.withStatus(null)), "", "{\"m\":\"\u00e9\u4e2d\"}")) {
                 java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
                 org.apache.avro.specific.SpecificData data = new org.apache.avro.specific.SpecificData();
                 data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
-                org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(expected, null);
-                new org.apache.avro.specific.SpecificDatumWriter<JobStatusRecord>(JobStatusRecord.getClassSchema(), data)
+                org.apache.avro.io.BinaryEncoder encoder =
+                        org.apache.avro.io.EncoderFactory.get().binaryEncoder(expected, null);
+                new org.apache.avro.specific.SpecificDatumWriter<JobStatusRecord>(
+                                JobStatusRecord.getClassSchema(), data)
                         .write(JobStatusCodec.toRecord(j, manifest, 42_000), encoder);
                 encoder.flush();
 
                 java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
-                org.apache.avro.io.BinaryEncoder direct = org.apache.avro.io.EncoderFactory.get().binaryEncoder(written, null);
+                org.apache.avro.io.BinaryEncoder direct =
+                        org.apache.avro.io.EncoderFactory.get().binaryEncoder(written, null);
                 JobStatusCodec.write(j, new org.apache.avro.util.Utf8(manifest), 42_000, direct);
                 direct.flush();
                 assertThat(written.toByteArray()).as("%s", j.status()).isEqualTo(expected.toByteArray());
             }
         }
-        assertThatThrownBy(() -> JobStatusCodec.write(job.withStatus(null), new org.apache.avro.util.Utf8("{}"), 1,
-                org.apache.avro.io.EncoderFactory.get().binaryEncoder(new java.io.ByteArrayOutputStream(), null)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("status.state.phase: ");
+        assertThatThrownBy(() -> JobStatusCodec.write(
+                        job.withStatus(null),
+                        new org.apache.avro.util.Utf8("{}"),
+                        1,
+                        org.apache.avro.io.EncoderFactory.get()
+                                .binaryEncoder(new java.io.ByteArrayOutputStream(), null)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("status.state.phase: ");
     }
 
     @Test
@@ -177,8 +228,12 @@ class CodecTest {
         Job job = inqueue.state().job();
         List<CreatePod> creates = new ArrayList<>();
         for (WorldAction a : inqueue.actions()) {
-            if (PodIntentCodec.map(new PodIntentCodec.Context("ns", "tf", job.metadata().uid(), 0, 2_000), a)
-                    instanceof PodIntentCodec.Intent(PodIntent intent) && intent.getIntent() instanceof CreatePod c) {
+            if (PodIntentCodec.map(
+                                    new PodIntentCodec.Context(
+                                            "ns", "tf", job.metadata().uid(), 0, 2_000),
+                                    a)
+                            instanceof PodIntentCodec.Intent(PodIntent intent)
+                    && intent.getIntent() instanceof CreatePod c) {
                 assertThat(intent.getJobUid()).isEqualTo(job.metadata().uid());
                 creates.add(c);
             }
@@ -187,7 +242,9 @@ class CodecTest {
         CreatePod ps = creates.get(0);
         assertThat(ps.getRequests()).containsEntry("cpu", "0.5").containsEntry("memory", "1073741824");
         assertThat(ps.getPodGroup()).isEqualTo("tf-" + job.metadata().uid());
-        assertThat(ps.getLabels()).containsEntry("volcano.sh/job-name", "tf").containsEntry("volcano.sh/task-spec", "ps");
+        assertThat(ps.getLabels())
+                .containsEntry("volcano.sh/job-name", "tf")
+                .containsEntry("volcano.sh/task-spec", "ps");
         assertThat(ps.getTemplate()).contains("\"metadata\"").contains("ps-img").doesNotContain("\"kind\":\"Pod\"");
         CreatePod worker = creates.get(1);
         assertThat(worker.getRequests()).containsEntry("cpu", "2");
@@ -216,7 +273,8 @@ class CodecTest {
                     assertThat(s.getName()).isEqualTo("rc-head-svc");
                     assertThat(s.getHeadless()).isFalse();
                     assertThat(s.getSelector()).containsEntry("volcano.sh/task-spec", "head");
-                    assertThat(s.getPorts()).extracting(p -> p.getName() + ":" + p.getPort())
+                    assertThat(s.getPorts())
+                            .extracting(p -> p.getName() + ":" + p.getPort())
                             .containsExactly("gcs:6380", "dashboard:8265", "client-server:10001");
                 });
     }
@@ -231,10 +289,11 @@ class CodecTest {
                 bodies.add(intent.getIntent());
             }
         }
-        assertThat(bodies).anySatisfy(b -> assertThat(b).isInstanceOfSatisfying(EnsureService.class, s -> {
-            assertThat(s.getName()).isEqualTo("tf");
-            assertThat(s.getHeadless()).isTrue();
-        }));
+        assertThat(bodies)
+                .anySatisfy(b -> assertThat(b).isInstanceOfSatisfying(EnsureService.class, s -> {
+                    assertThat(s.getName()).isEqualTo("tf");
+                    assertThat(s.getHeadless()).isTrue();
+                }));
         assertThat(bodies).anySatisfy(b -> assertThat(b).isInstanceOf(EnsureConfigMap.class));
         assertThat(PodIntentCodec.map(ctx, new WorldAction.DeletePod("tf-ps-0", "RestartJob")))
                 .isInstanceOfSatisfying(PodIntentCodec.Intent.class, i -> {
@@ -242,19 +301,31 @@ class CodecTest {
                     assertThat(d.getJobVersion()).isEqualTo(3);
                     assertThat(d.getReason()).isEqualTo("RestartJob");
                 });
-        assertThat(PodIntentCodec.map(ctx, new WorldAction.DeletePodGroup("g"))).isInstanceOf(PodIntentCodec.Elsewhere.class);
+        assertThat(PodIntentCodec.map(ctx, new WorldAction.DeletePodGroup("g")))
+                .isInstanceOf(PodIntentCodec.Elsewhere.class);
         assertThat(PodIntentCodec.map(ctx, new WorldAction.CreatePersistentVolumeClaim("c", null)))
-                .isInstanceOfSatisfying(PodIntentCodec.NotInContract.class, n -> assertThat(n.why()).contains("c"));
+                .isInstanceOfSatisfying(
+                        PodIntentCodec.NotInContract.class,
+                        n -> assertThat(n.why()).contains("c"));
     }
 
     @Test
     void podGroupRecordHasTheSpecAndTheLastSeenPhase() {
         Outcome submitted = started()[0];
         WorldAction.UpsertPodGroup upsert = submitted.actions().stream()
-                .filter(WorldAction.UpsertPodGroup.class::isInstance).map(WorldAction.UpsertPodGroup.class::cast)
-                .findFirst().orElseThrow();
-        PodGroup record = PodGroupCodec.toRecord(new PodGroupCodec.Context("ns", "tf", "u", 0, 1_000, 2_000),
-                upsert.podGroup().metadata().name(), upsert.podGroup().spec(), PodGroupPhase.Inqueue, List.of(), 1, 0, 0);
+                .filter(WorldAction.UpsertPodGroup.class::isInstance)
+                .map(WorldAction.UpsertPodGroup.class::cast)
+                .findFirst()
+                .orElseThrow();
+        PodGroup record = PodGroupCodec.toRecord(
+                new PodGroupCodec.Context("ns", "tf", "u", 0, 1_000, 2_000),
+                upsert.podGroup().metadata().name(),
+                upsert.podGroup().spec(),
+                PodGroupPhase.Inqueue,
+                List.of(),
+                1,
+                0,
+                0);
         assertThat(record.getSpec().getMinMember()).isEqualTo(3);
         assertThat(record.getSpec().getMinTaskMember()).containsEntry("ps", 1).containsEntry("worker", 2);
         assertThat(record.getSpec().getMinResources()).containsKey("cpu");
@@ -265,9 +336,19 @@ class CodecTest {
 
     @Test
     void podEventsBecomeObservations() {
-        PodEvent failed = event("Failed").setContainers(List.of(
-                ContainerStatus.newBuilder().setName("a").setExitCode(null).setRestartCount(1).build(),
-                ContainerStatus.newBuilder().setName("b").setExitCode(137).setRestartCount(4).build())).build();
+        PodEvent failed = event("Failed")
+                .setContainers(List.of(
+                        ContainerStatus.newBuilder()
+                                .setName("a")
+                                .setExitCode(null)
+                                .setRestartCount(1)
+                                .build(),
+                        ContainerStatus.newBuilder()
+                                .setName("b")
+                                .setExitCode(137)
+                                .setRestartCount(4)
+                                .build()))
+                .build();
         Input.PodObserved in = PodEventCodec.toInput(failed);
         assertThat(in.phase()).isEqualTo(PodPhase.Failed);
         assertThat(in.exitCode()).isEqualTo(137);
@@ -276,10 +357,15 @@ class CodecTest {
         assertThat(in.version()).isEqualTo(2);
         assertThat(in.time()).isEqualTo(7_000);
 
-        assertThat(PodEventCodec.toInput(event("Running").setDeletedByOthers(true).build()).deleted()).isTrue();
+        assertThat(PodEventCodec.toInput(
+                                event("Running").setDeletedByOthers(true).build())
+                        .deleted())
+                .isTrue();
         assertThat(PodEventCodec.toInput(event("Hibernating").build()).phase()).isEqualTo(PodPhase.Unknown);
-        assertThatThrownBy(() -> PodEventCodec.toInput(event("Running").setTask("").build()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("task: ");
+        assertThatThrownBy(
+                        () -> PodEventCodec.toInput(event("Running").setTask("").build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("task: ");
     }
 
     @Test
@@ -287,24 +373,62 @@ class CodecTest {
         // Every field set and unset, containers none to several: read() must follow the schema's layout.
         List<PodEvent> events = new ArrayList<>();
         events.add(event("Running").build());
-        events.add(event("Failed").setUid("pod-uid").setJobUid("job-uid").setNode("n1").setDeletedByOthers(true)
-                .setDeleted(true).setReason("Evicted").setMessage("the node was low on memory \u00e9")
+        events.add(event("Failed")
+                .setUid("pod-uid")
+                .setJobUid("job-uid")
+                .setNode("n1")
+                .setDeletedByOthers(true)
+                .setDeleted(true)
+                .setReason("Evicted")
+                .setMessage("the node was low on memory \u00e9")
                 .setContainers(List.of(
-                        ContainerStatus.newBuilder().setName("init").setExitCode(null).setReason("Completed").setRestartCount(2).build(),
-                        ContainerStatus.newBuilder().setName("main").setExitCode(137).setReason("OOMKilled").setRestartCount(5).build(),
-                        ContainerStatus.newBuilder().setName("side").setExitCode(1).setReason(null).setRestartCount(0).build()))
+                        ContainerStatus.newBuilder()
+                                .setName("init")
+                                .setExitCode(null)
+                                .setReason("Completed")
+                                .setRestartCount(2)
+                                .build(),
+                        ContainerStatus.newBuilder()
+                                .setName("main")
+                                .setExitCode(137)
+                                .setReason("OOMKilled")
+                                .setRestartCount(5)
+                                .build(),
+                        ContainerStatus.newBuilder()
+                                .setName("side")
+                                .setExitCode(1)
+                                .setReason(null)
+                                .setRestartCount(0)
+                                .build()))
                 .build());
-        events.add(event("Succeeded").setJobUid("").setIndex(0).setJobVersion(0).setTime(Instant.ofEpochMilli(Long.MAX_VALUE / 2))
-                .setContainers(List.of(ContainerStatus.newBuilder().setName("").setExitCode(0).setRestartCount(0).build())).build());
-        events.add(event("Hibernating").setPod("").setTask("").setIndex(-3).setDeleted(true).build());
+        events.add(event("Succeeded")
+                .setJobUid("")
+                .setIndex(0)
+                .setJobVersion(0)
+                .setTime(Instant.ofEpochMilli(Long.MAX_VALUE / 2))
+                .setContainers(List.of(ContainerStatus.newBuilder()
+                        .setName("")
+                        .setExitCode(0)
+                        .setRestartCount(0)
+                        .build()))
+                .build());
+        events.add(event("Hibernating")
+                .setPod("")
+                .setTask("")
+                .setIndex(-3)
+                .setDeleted(true)
+                .build());
         for (PodEvent event : events) {
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             org.apache.avro.specific.SpecificData data = new org.apache.avro.specific.SpecificData();
             data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
-            org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
-            new org.apache.avro.specific.SpecificDatumWriter<PodEvent>(PodEvent.getClassSchema(), data).write(event, encoder);
+            org.apache.avro.io.BinaryEncoder encoder =
+                    org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+            new org.apache.avro.specific.SpecificDatumWriter<PodEvent>(PodEvent.getClassSchema(), data)
+                    .write(event, encoder);
             encoder.flush();
-            org.apache.avro.io.BinaryDecoder in = org.apache.avro.io.DecoderFactory.get().binaryDecoder(out.toByteArray(), null);
+            org.apache.avro.io.BinaryDecoder in =
+                    org.apache.avro.io.DecoderFactory.get().binaryDecoder(out.toByteArray(), null);
 
             assertThat(PodEventCodec.read(in)).isEqualTo(PodEventCodec.fields(event));
             assertThat(in.isEnd()).as("every byte of the record read").isTrue();
@@ -315,45 +439,91 @@ class CodecTest {
     void bytesThatAreNotAPodEventFailToRead() {
         // A union branch past the two there are.
         byte[] bytes = {2, 'n', 2, 'j', 2, 'p', 6};
-        assertThatThrownBy(() -> PodEventCodec.read(org.apache.avro.io.DecoderFactory.get().binaryDecoder(bytes, null)))
-                .isInstanceOf(java.io.IOException.class).hasMessageContaining("union branch 3");
-        assertThatThrownBy(() -> PodEventCodec.read(org.apache.avro.io.DecoderFactory.get().binaryDecoder(new byte[] {2, 'n'}, null)))
+        assertThatThrownBy(() -> PodEventCodec.read(
+                        org.apache.avro.io.DecoderFactory.get().binaryDecoder(bytes, null)))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("union branch 3");
+        assertThatThrownBy(() -> PodEventCodec.read(
+                        org.apache.avro.io.DecoderFactory.get().binaryDecoder(new byte[] {2, 'n'}, null)))
                 .isInstanceOf(java.io.EOFException.class);
     }
 
     private static PodEvent.Builder event(String phase) {
-        return PodEvent.newBuilder().setNamespace("ns").setJob("tf").setPod("tf-worker-1").setTask("worker").setIndex(1)
-                .setJobVersion(2).setPhase(phase).setTime(Instant.ofEpochMilli(7_000));
+        return PodEvent.newBuilder()
+                .setNamespace("ns")
+                .setJob("tf")
+                .setPod("tf-worker-1")
+                .setTask("worker")
+                .setIndex(1)
+                .setJobVersion(2)
+                .setPhase(phase)
+                .setTime(Instant.ofEpochMilli(7_000));
     }
 
     @Test
     void onlyPodGroupStatusDecisionsReachTheEngine() {
-        SchedulerDecision.Builder d = SchedulerDecision.newBuilder().setNamespace("ns").setJob("tf").setPodGroup("g")
-                .setEpoch(1).setTime(Instant.ofEpochMilli(9_000));
-        assertThat(SchedulerDecisionCodec.toInput(d.setDecision(new Bind("tf-ps-0", "n1", "allocate", 0)).build())).isEmpty();
-        assertThat(SchedulerDecisionCodec.toInput(d.setDecision(PodGroupStatus.newBuilder().setPhase("Inqueue").build()).build()))
+        SchedulerDecision.Builder d = SchedulerDecision.newBuilder()
+                .setNamespace("ns")
+                .setJob("tf")
+                .setPodGroup("g")
+                .setEpoch(1)
+                .setTime(Instant.ofEpochMilli(9_000));
+        assertThat(SchedulerDecisionCodec.toInput(
+                        d.setDecision(new Bind("tf-ps-0", "n1", "allocate", 0)).build()))
+                .isEmpty();
+        assertThat(SchedulerDecisionCodec.toInput(d.setDecision(
+                                PodGroupStatus.newBuilder().setPhase("Inqueue").build())
+                        .build()))
                 .hasValue(new Input.PodGroupObserved(PodGroupPhase.Inqueue, 9_000));
-        PodGroupCondition unschedulable = PodGroupCondition.newBuilder().setType("Unschedulable").setStatus("True")
-                .setTransitionID("s-7").setLastTransitionTime(Instant.ofEpochMilli(9_000)).setReason("NotEnoughResources")
-                .setMessage("2/2 tasks in gang unschedulable: 2 Insufficient cpu").build();
-        assertThat(SchedulerDecisionCodec.toInput(d.setDecision(PodGroupStatus.newBuilder().setPhase("Pending")
-                .setConditions(java.util.List.of(unschedulable)).build()).build()))
-                .hasValue(new Input.PodGroupObserved(PodGroupPhase.Pending, 9_000, "NotEnoughResources",
+        PodGroupCondition unschedulable = PodGroupCondition.newBuilder()
+                .setType("Unschedulable")
+                .setStatus("True")
+                .setTransitionID("s-7")
+                .setLastTransitionTime(Instant.ofEpochMilli(9_000))
+                .setReason("NotEnoughResources")
+                .setMessage("2/2 tasks in gang unschedulable: 2 Insufficient cpu")
+                .build();
+        assertThat(SchedulerDecisionCodec.toInput(d.setDecision(PodGroupStatus.newBuilder()
+                                .setPhase("Pending")
+                                .setConditions(java.util.List.of(unschedulable))
+                                .build())
+                        .build()))
+                .hasValue(new Input.PodGroupObserved(
+                        PodGroupPhase.Pending,
+                        9_000,
+                        "NotEnoughResources",
                         "2/2 tasks in gang unschedulable: 2 Insufficient cpu"));
-        assertThatThrownBy(() -> SchedulerDecisionCodec.toInput(d.setDecision(PodGroupStatus.newBuilder().setPhase("Dreaming").build()).build()))
+        assertThatThrownBy(() -> SchedulerDecisionCodec.toInput(d.setDecision(
+                                PodGroupStatus.newBuilder().setPhase("Dreaming").build())
+                        .build()))
                 .hasMessageStartingWith("decision.phase: ");
     }
 
     @Test
     void aTransitionWrittenStraightIsItsRecordsBinary() throws Exception {
         List<Transition> transitions = List.of(
-                new Transition(io.lahar.core.api.JobPhase.Running, io.lahar.core.api.JobPhase.Restarting, "PodFailed",
-                        "RestartJob", "spec.policies[0]", "PodFailed", "pod tf-worker-0 exited 1 \u2192 retry 1/3", 11_000),
+                new Transition(
+                        io.lahar.core.api.JobPhase.Running,
+                        io.lahar.core.api.JobPhase.Restarting,
+                        "PodFailed",
+                        "RestartJob",
+                        "spec.policies[0]",
+                        "PodFailed",
+                        "pod tf-worker-0 exited 1 \u2192 retry 1/3",
+                        11_000),
                 new Transition(null, io.lahar.core.api.JobPhase.Pending, null, null, null, null, null, 0),
-                new Transition(io.lahar.core.api.JobPhase.Pending, io.lahar.core.api.JobPhase.Running, "", "", "", "", "",
+                new Transition(
+                        io.lahar.core.api.JobPhase.Pending,
+                        io.lahar.core.api.JobPhase.Running,
+                        "",
+                        "",
+                        "",
+                        "",
+                        "",
                         Long.MAX_VALUE / 4));
         JobInfo after = started()[1].state();
-        for (JobTransitionCodec.Source source : List.of(new JobTransitionCodec.Source("lahar.pod-events", 3, 42),
+        for (JobTransitionCodec.Source source : List.of(
+                new JobTransitionCodec.Source("lahar.pod-events", 3, 42),
                 new JobTransitionCodec.Source("t\u00e9", 0, Long.MAX_VALUE))) {
             List<JobTransition> records = JobTransitionCodec.toRecords(after, transitions, source);
             List<JobTransitionCodec.Value> values = JobTransitionCodec.toValues(after, transitions, source);
@@ -363,26 +533,37 @@ class CodecTest {
                 java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
                 org.apache.avro.specific.SpecificData data = new org.apache.avro.specific.SpecificData();
                 data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
-                org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(expected, null);
+                org.apache.avro.io.BinaryEncoder encoder =
+                        org.apache.avro.io.EncoderFactory.get().binaryEncoder(expected, null);
                 new org.apache.avro.specific.SpecificDatumWriter<JobTransition>(JobTransition.getClassSchema(), data)
                         .write(records.get(i), encoder);
                 encoder.flush();
                 java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
-                org.apache.avro.io.BinaryEncoder direct = org.apache.avro.io.EncoderFactory.get().binaryEncoder(written, null);
+                org.apache.avro.io.BinaryEncoder direct =
+                        org.apache.avro.io.EncoderFactory.get().binaryEncoder(written, null);
                 values.get(i).write(direct);
                 direct.flush();
                 assertThat(written.toByteArray()).as("%s", transitions.get(i)).isEqualTo(expected.toByteArray());
             }
         }
         assertThat(JobTransitionCodec.toValues(JobInfo.empty(), transitions, new JobTransitionCodec.Source("t", 0, 0)))
-                .as("none once the job is gone").isEmpty();
+                .as("none once the job is gone")
+                .isEmpty();
     }
 
     @Test
     void transitionsKeepTheirCauseAndTheInputsCoordinates() {
-        Transition t = new Transition(io.lahar.core.api.JobPhase.Running, io.lahar.core.api.JobPhase.Restarting, "PodFailed",
-                "RestartJob", "spec.policies[0]", "PodFailed", "pod tf-worker-0 exited 1", 11_000);
-        JobTransition r = JobTransitionCodec.toRecord("ns", "tf", t, 1, 1, new JobTransitionCodec.Source("lahar.pod-events", 3, 42));
+        Transition t = new Transition(
+                io.lahar.core.api.JobPhase.Running,
+                io.lahar.core.api.JobPhase.Restarting,
+                "PodFailed",
+                "RestartJob",
+                "spec.policies[0]",
+                "PodFailed",
+                "pod tf-worker-0 exited 1",
+                11_000);
+        JobTransition r = JobTransitionCodec.toRecord(
+                "ns", "tf", t, 1, 1, new JobTransitionCodec.Source("lahar.pod-events", 3, 42));
         assertThat(r.getFrom()).isEqualTo("Running");
         assertThat(r.getTo()).isEqualTo("Restarting");
         assertThat(r.getPolicy()).isEqualTo("spec.policies[0]");
@@ -394,12 +575,20 @@ class CodecTest {
 
     @Test
     void commandsBecomeRequestsAndUnknownActionsAreRefusedByPath() {
-        JobCommand.Builder c = JobCommand.newBuilder().setRequestId("r").setSender("s").setNamespace("ns").setName("tf")
+        JobCommand.Builder c = JobCommand.newBuilder()
+                .setRequestId("r")
+                .setSender("s")
+                .setNamespace("ns")
+                .setName("tf")
                 .setTime(Instant.ofEpochMilli(5));
-        JobRequest r = JobCommandCodec.toRequest(c.setCommand(new JobActionCommand(JobAction.RestartTask, "worker", null, "why")).build());
+        JobRequest r = JobCommandCodec.toRequest(
+                c.setCommand(new JobActionCommand(JobAction.RestartTask, "worker", null, "why"))
+                        .build());
         assertThat(r.body()).isEqualTo(new JobRequest.Act(Action.RESTART_TASK, "worker", null, "why"));
         assertThat(r.kind()).isEqualTo("RestartTask");
-        assertThatThrownBy(() -> JobCommandCodec.toRequest(c.setCommand(new JobActionCommand(JobAction.Unknown, null, null, null)).build()))
+        assertThatThrownBy(() -> JobCommandCodec.toRequest(
+                        c.setCommand(new JobActionCommand(JobAction.Unknown, null, null, null))
+                                .build()))
                 .hasMessageStartingWith("command.action: ");
     }
 }

@@ -1,28 +1,44 @@
 package io.lahar.schema.codec;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.QueueAdmission;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class QueueCodecTest {
 
     static Queue queue(String name, Queue.QueueSpec spec, QueueState state) {
-        return new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named(name), spec,
+        return new Queue(
+                Queue.API_VERSION,
+                Queue.KIND,
+                ObjectMeta.named(name),
+                spec,
                 state == null ? null : Queue.QueueStatus.of(state));
     }
 
     @Test
     void encodesEveryFieldTheRecordHas() {
-        Queue q = queue("ml", new Queue.QueueSpec(3, Map.of("memory", "16Gi", "cpu", "8"), false, null, "research",
-                new Queue.Guarantee(Map.of("cpu", "2")), Map.of("cpu", "4"), null, null, null, 5), QueueState.Closed);
+        Queue q = queue(
+                "ml",
+                new Queue.QueueSpec(
+                        3,
+                        Map.of("memory", "16Gi", "cpu", "8"),
+                        false,
+                        null,
+                        "research",
+                        new Queue.Guarantee(Map.of("cpu", "2")),
+                        Map.of("cpu", "4"),
+                        null,
+                        null,
+                        null,
+                        5),
+                QueueState.Closed);
 
         io.lahar.schema.Queue r = QueueCodec.toRecord(q, 1_700_000_000_000L);
 
@@ -51,8 +67,14 @@ class QueueCodecTest {
 
     @Test
     void anAdmittedQueueSurvivesTheRoundTrip() {
-        Queue admitted = QueueAdmission.create(queue("team-a", new Queue.QueueSpec(2, Map.of("cpu", "8"), null, null,
-                null, null, null, null, null, null, null), QueueState.Closed), AdmissionContext.freshInstall()).object();
+        Queue admitted = QueueAdmission.create(
+                        queue(
+                                "team-a",
+                                new Queue.QueueSpec(
+                                        2, Map.of("cpu", "8"), null, null, null, null, null, null, null, null, null),
+                                QueueState.Closed),
+                        AdmissionContext.freshInstall())
+                .object();
 
         Queue back = QueueCodec.toQueue(QueueCodec.toRecord(admitted, 42));
 
@@ -63,7 +85,10 @@ class QueueCodecTest {
         assertThat(back.parentOrRoot()).isEqualTo("root");
         assertThat(back.stateOrOpen()).isEqualTo(QueueState.Closed);
         // what admission compares on update must not see a change after the trip
-        assertThat(QueueAdmission.update(back, back, AdmissionContext.freshInstall().with(back)).accepted()).isTrue();
+        assertThat(QueueAdmission.update(
+                                back, back, AdmissionContext.freshInstall().with(back))
+                        .accepted())
+                .isTrue();
         assertThat(QueueCodec.toRecord(back, 42)).isEqualTo(QueueCodec.toRecord(admitted, 42));
     }
 

@@ -16,7 +16,13 @@ import org.junit.jupiter.params.provider.Arguments;
  * jar), the record each kind makes of a valid one, and the words its dead letter's reason must hold.
  */
 public enum Poison {
-    UNDECODABLE_BYTES, UNKNOWN_SCHEMA_ID, WRONG_RECORD_TYPE, KEY_NOT_THE_IDENTITY, EMPTY_KEY, NO_KEY, TOMBSTONE;
+    UNDECODABLE_BYTES,
+    UNKNOWN_SCHEMA_ID,
+    WRONG_RECORD_TYPE,
+    KEY_NOT_THE_IDENTITY,
+    EMPTY_KEY,
+    NO_KEY,
+    TOMBSTONE;
 
     /** A schema id no registry of the tests has handed out. */
     public static final int UNKNOWN_ID = 999_999;
@@ -34,9 +40,10 @@ public enum Poison {
 
     /** Every kind on every input, tombstones only on the topics that have none. */
     public static Stream<Arguments> cases(List<Input> inputs) {
-        return inputs.stream().flatMap(input -> Arrays.stream(values())
-                .filter(p -> p != TOMBSTONE || !input.topic().compacted())
-                .map(p -> Arguments.of(input, p)));
+        return inputs.stream()
+                .flatMap(input -> Arrays.stream(values())
+                        .filter(p -> p != TOMBSTONE || !input.topic().compacted())
+                        .map(p -> Arguments.of(input, p)));
     }
 
     public String key(Input input) {
@@ -56,8 +63,17 @@ public enum Poison {
         byte[] body = text.getBytes(StandardCharsets.UTF_8);
         return switch (this) {
             case UNDECODABLE_BYTES -> ("not avro " + text).getBytes(StandardCharsets.UTF_8);
-            case UNKNOWN_SCHEMA_ID -> ByteBuffer.allocate(5 + body.length).put((byte) 0).putInt(UNKNOWN_ID).put(body).array();
-            case WRONG_RECORD_TYPE -> encode(serdes, Topics.byName(otherTopic(otherType)).orElseThrow().name(), otherType);
+            case UNKNOWN_SCHEMA_ID ->
+                ByteBuffer.allocate(5 + body.length)
+                        .put((byte) 0)
+                        .putInt(UNKNOWN_ID)
+                        .put(body)
+                        .array();
+            case WRONG_RECORD_TYPE ->
+                encode(
+                        serdes,
+                        Topics.byName(otherTopic(otherType)).orElseThrow().name(),
+                        otherType);
             case TOMBSTONE -> null;
             default -> encode(serdes, input.topic().name(), input.valid());
         };
@@ -66,13 +82,19 @@ public enum Poison {
     /** What the dead letter's reason says of this kind. */
     public String reason(Input input) {
         return switch (this) {
-            case UNDECODABLE_BYTES -> "not a registry-encoded record on " + input.topic().name();
-            case UNKNOWN_SCHEMA_ID -> "schema id " + UNKNOWN_ID + " on " + input.topic().name()
-                    + " is not in the schema registry, which answered 404";
-            case WRONG_RECORD_TYPE -> "records, not of io.lahar.schema." + input.valid().getSchema().getName() + " records";
-            case KEY_NOT_THE_IDENTITY -> input.topic() == Topics.CLOCK || input.topic() == Topics.FLOW_CLOCK || input.topic() == Topics.CRON_CLOCK
-                    ? "the record key \"" + input.otherKey() + "\" is not the number of its partition"
-                    : "\"" + input.otherKey() + "\" does not match";
+            case UNDECODABLE_BYTES ->
+                "not a registry-encoded record on " + input.topic().name();
+            case UNKNOWN_SCHEMA_ID ->
+                "schema id " + UNKNOWN_ID + " on " + input.topic().name()
+                        + " is not in the schema registry, which answered 404";
+            case WRONG_RECORD_TYPE ->
+                "records, not of io.lahar.schema." + input.valid().getSchema().getName() + " records";
+            case KEY_NOT_THE_IDENTITY ->
+                input.topic() == Topics.CLOCK
+                                || input.topic() == Topics.FLOW_CLOCK
+                                || input.topic() == Topics.CRON_CLOCK
+                        ? "the record key \"" + input.otherKey() + "\" is not the number of its partition"
+                        : "\"" + input.otherKey() + "\" does not match";
             case EMPTY_KEY -> "an empty key";
             case NO_KEY -> "no key";
             case TOMBSTONE -> "no value";
@@ -81,8 +103,12 @@ public enum Poison {
 
     /** The topic a record of this type belongs on: a record of another type is one misrouted from there. */
     private static String otherTopic(SpecificRecord record) {
-        return Topics.all().stream().filter(t -> t.valueSchema().getFullName().equals(record.getSchema().getFullName()))
-                .findFirst().orElseThrow().name();
+        return Topics.all().stream()
+                .filter(t ->
+                        t.valueSchema().getFullName().equals(record.getSchema().getFullName()))
+                .findFirst()
+                .orElseThrow()
+                .name();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

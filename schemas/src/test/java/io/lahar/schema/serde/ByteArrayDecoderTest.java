@@ -20,7 +20,6 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.Decoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.Encoder;
@@ -70,12 +69,14 @@ class ByteArrayDecoderTest {
             for (boolean blocking : new boolean[] {false, true}) {
                 byte[] bytes = write(record, blocking);
                 GenericRecord ours = read(ALL, ALL, new ByteArrayDecoder(bytes, 0, bytes.length));
-                assertThat(ours).as("record %d, %s blocks", n, blocking ? "sized" : "plain")
+                assertThat(ours)
+                        .as("record %d, %s blocks", n, blocking ? "sized" : "plain")
                         .isEqualTo(read(ALL, ALL, DecoderFactory.get().binaryDecoder(bytes, null)))
                         .isEqualTo(record);
                 assertThat(ours.get("s")).isInstanceOf(String.class);
                 assertThat(ours.get("u")).isInstanceOf(Utf8.class);
-                assertThat(read(ALL, SOME, new ByteArrayDecoder(bytes, 0, bytes.length))).as("record %d projected", n)
+                assertThat(read(ALL, SOME, new ByteArrayDecoder(bytes, 0, bytes.length)))
+                        .as("record %d projected", n)
                         .isEqualTo(read(ALL, SOME, DecoderFactory.get().binaryDecoder(bytes, null)));
             }
         }
@@ -89,11 +90,13 @@ class ByteArrayDecoderTest {
         Arrays.fill(padded, (byte) 0x55);
         System.arraycopy(bytes, 0, padded, 9, bytes.length);
 
-        assertThat(read(ALL, ALL, new ByteArrayDecoder(padded, 9, bytes.length))).isEqualTo(record);
+        assertThat(read(ALL, ALL, new ByteArrayDecoder(padded, 9, bytes.length)))
+                .isEqualTo(record);
         // One byte short of the record, with the array's bytes right after it: the end is the given length.
         assertThatThrownBy(() -> read(ALL, ALL, new ByteArrayDecoder(padded, 9, bytes.length - 1)))
                 .isInstanceOf(EOFException.class);
-        assertThatThrownBy(() -> new ByteArrayDecoder(padded, 9, padded.length)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> new ByteArrayDecoder(padded, 9, padded.length))
+                .isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
@@ -102,9 +105,11 @@ class ByteArrayDecoderTest {
         for (int cut = 0; cut < bytes.length; cut++) {
             byte[] prefix = Arrays.copyOf(bytes, cut);
             assertThatThrownBy(() -> read(ALL, ALL, DecoderFactory.get().binaryDecoder(prefix, null)))
-                    .as("Avro's own, cut at %d", cut).isInstanceOf(EOFException.class);
+                    .as("Avro's own, cut at %d", cut)
+                    .isInstanceOf(EOFException.class);
             assertThatThrownBy(() -> read(ALL, ALL, new ByteArrayDecoder(prefix, 0, prefix.length)))
-                    .as("cut at %d", cut).isInstanceOf(EOFException.class);
+                    .as("cut at %d", cut)
+                    .isInstanceOf(EOFException.class);
         }
     }
 
@@ -112,21 +117,29 @@ class ByteArrayDecoderTest {
     void malformedNumbersAndLengthsFailAsAvroSays() {
         byte[] sixByteInt = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0};
         assertThatThrownBy(() -> new ByteArrayDecoder(sixByteInt, 0, 6).readInt())
-                .isInstanceOf(InvalidNumberEncodingException.class).hasMessage("Invalid int encoding");
-        assertThatThrownBy(() -> DecoderFactory.get().binaryDecoder(sixByteInt, null).readInt())
-                .isInstanceOf(InvalidNumberEncodingException.class).hasMessage("Invalid int encoding");
+                .isInstanceOf(InvalidNumberEncodingException.class)
+                .hasMessage("Invalid int encoding");
+        assertThatThrownBy(() ->
+                        DecoderFactory.get().binaryDecoder(sixByteInt, null).readInt())
+                .isInstanceOf(InvalidNumberEncodingException.class)
+                .hasMessage("Invalid int encoding");
         byte[] elevenByteLong = new byte[11];
         Arrays.fill(elevenByteLong, (byte) 0x80);
         assertThatThrownBy(() -> new ByteArrayDecoder(elevenByteLong, 0, 11).readLong())
-                .isInstanceOf(InvalidNumberEncodingException.class).hasMessage("Invalid long encoding");
+                .isInstanceOf(InvalidNumberEncodingException.class)
+                .hasMessage("Invalid long encoding");
 
         byte[] minusOne = {1};
         assertThatThrownBy(() -> new ByteArrayDecoder(minusOne, 0, 1).readString())
-                .isInstanceOf(AvroRuntimeException.class).hasMessage("Malformed data. Length is negative: -1");
-        assertThatThrownBy(() -> DecoderFactory.get().binaryDecoder(minusOne, null).readString())
-                .isInstanceOf(AvroRuntimeException.class).hasMessage("Malformed data. Length is negative: -1");
+                .isInstanceOf(AvroRuntimeException.class)
+                .hasMessage("Malformed data. Length is negative: -1");
+        assertThatThrownBy(
+                        () -> DecoderFactory.get().binaryDecoder(minusOne, null).readString())
+                .isInstanceOf(AvroRuntimeException.class)
+                .hasMessage("Malformed data. Length is negative: -1");
         assertThatThrownBy(() -> new ByteArrayDecoder(minusOne, 0, 1).skipString())
-                .isInstanceOf(AvroRuntimeException.class).hasMessage("Malformed data. Length is negative: -1");
+                .isInstanceOf(AvroRuntimeException.class)
+                .hasMessage("Malformed data. Length is negative: -1");
     }
 
     @Test
@@ -177,7 +190,11 @@ class ByteArrayDecoderTest {
         byte[] three = new byte[3];
         random.nextBytes(three);
         r.put("fx", new GenericData.Fixed(ALL.getField("fx").schema(), three));
-        r.put("e", new GenericData.EnumSymbol(ALL.getField("e").schema(), List.of("Pending", "Running", "Succeeded").get(n % 3)));
+        r.put(
+                "e",
+                new GenericData.EnumSymbol(
+                        ALL.getField("e").schema(),
+                        List.of("Pending", "Running", "Succeeded").get(n % 3)));
         List<CharSequence> array = new ArrayList<>();
         for (int k = random.nextInt(n % 5 == 0 ? 200 : 6); k > 0; k--) {
             array.add(new Utf8(text(random, k)));
@@ -197,11 +214,13 @@ class ByteArrayDecoderTest {
             inners.add(c);
         }
         r.put("r", inners);
-        r.put("o", switch (n % 3) {
-            case 0 -> null;
-            case 1 -> new Utf8(text(random, n));
-            default -> random.nextLong();
-        });
+        r.put(
+                "o",
+                switch (n % 3) {
+                    case 0 -> null;
+                    case 1 -> new Utf8(text(random, n));
+                    default -> random.nextLong();
+                });
         r.put("n", null);
         r.put("last", n);
         return r;

@@ -34,18 +34,29 @@ class CachingAvroSerdeTest {
     private static final String TOPIC = "lahar.job-status";
 
     private final FakeRegistry registry = new FakeRegistry();
-    private final CachingAvroSerializer<JobStatusRecord> serializer = new CachingAvroSerializer<>(JobStatusRecord.class, registry.serializer());
-    private final CachingAvroDeserializer<JobStatusRecord> deserializer = new CachingAvroDeserializer<>(JobStatusRecord.class, registry.deserializer());
+    private final CachingAvroSerializer<JobStatusRecord> serializer =
+            new CachingAvroSerializer<>(JobStatusRecord.class, registry.serializer());
+    private final CachingAvroDeserializer<JobStatusRecord> deserializer =
+            new CachingAvroDeserializer<>(JobStatusRecord.class, registry.deserializer());
 
     static JobStatusRecord status(String name, int running) {
         return JobStatusRecord.newBuilder()
-                .setNamespace("default").setName(name).setUid("u-" + name).setQueue("default").setManifest("{}")
+                .setNamespace("default")
+                .setName(name)
+                .setUid("u-" + name)
+                .setQueue("default")
+                .setManifest("{}")
                 .setTime(T0.plusSeconds(running))
                 .setStatus(JobStatus.newBuilder()
-                        .setState(JobState.newBuilder().setPhase("Running").setReason("PodRunning").setLastTransitionTime(T0).build())
+                        .setState(JobState.newBuilder()
+                                .setPhase("Running")
+                                .setReason("PodRunning")
+                                .setLastTransitionTime(T0)
+                                .build())
                         .setMinAvailable(2)
                         .setTaskStatusCount(Map.of("worker", new TaskState(Map.of("Running", running))))
-                        .setRunning(running).setVersion(1)
+                        .setRunning(running)
+                        .setVersion(1)
                         .setConditions(List.of(new JobCondition("Running", T0)))
                         .build())
                 .build();
@@ -57,13 +68,18 @@ class CachingAvroSerdeTest {
             JobStatusRecord record = status("tf-" + i, i);
             byte[] bytes = serializer.serialize(TOPIC, record);
             assertThat(bytes[0]).as("magic byte").isZero();
-            assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt()).isEqualTo(registry.idOf(JobStatusRecord.getClassSchema()));
+            assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt())
+                    .isEqualTo(registry.idOf(JobStatusRecord.getClassSchema()));
             assertThat(bytes).as("record %d", i).isEqualTo(registry.write(JobStatusRecord.getClassSchema(), record));
             assertThat(deserializer.deserialize(TOPIC, bytes)).isEqualTo(record);
         }
-        assertThat(registry.serializations).as("the registry writes the first record of the topic only").hasValue(1);
+        assertThat(registry.serializations)
+                .as("the registry writes the first record of the topic only")
+                .hasValue(1);
         serializer.serialize("another-topic", status("x", 1));
-        assertThat(registry.serializations).as("and the first of every other topic: its own subject").hasValue(2);
+        assertThat(registry.serializations)
+                .as("and the first of every other topic: its own subject")
+                .hasValue(2);
     }
 
     @Test
@@ -74,14 +90,16 @@ class CachingAvroSerdeTest {
             JobStatusRecord record = status("tf", 1);
             record.setManifest(manifest);
             byte[] bytes = serializer.serialize(TOPIC, record);
-            assertThat(bytes).as("manifest of %d chars", manifest.length())
+            assertThat(bytes)
+                    .as("manifest of %d chars", manifest.length())
                     .isEqualTo(registry.write(JobStatusRecord.getClassSchema(), record));
             assertThat(deserializer.deserialize(TOPIC, bytes)).isEqualTo(record);
         }
     }
 
     /** A value that writes its own binary, here by the generic writer of the record it carries (or fails half-way). */
-    private record Direct(JobStatusRecord record, boolean failHalfWay) implements CachingAvroSerializer.Direct<JobStatusRecord> {
+    private record Direct(JobStatusRecord record, boolean failHalfWay)
+            implements CachingAvroSerializer.Direct<JobStatusRecord> {
         @Override
         public void write(org.apache.avro.io.Encoder out) throws IOException {
             out.writeString(record.getNamespace());
@@ -92,7 +110,8 @@ class CachingAvroSerdeTest {
             data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
             org.apache.avro.Schema rest = JobStatusRecord.getClassSchema();
             // The namespace is written above; the rest field by field as the record's writer would.
-            for (org.apache.avro.Schema.Field f : rest.getFields().subList(1, rest.getFields().size())) {
+            for (org.apache.avro.Schema.Field f :
+                    rest.getFields().subList(1, rest.getFields().size())) {
                 new org.apache.avro.specific.SpecificDatumWriter<>(f.schema(), data).write(record.get(f.pos()), out);
             }
         }
@@ -107,7 +126,9 @@ class CachingAvroSerdeTest {
             assertThat(bytes).as("value %d", i).isEqualTo(registry.write(JobStatusRecord.getClassSchema(), record));
             assertThat(deserializer.deserialize(TOPIC, bytes)).isEqualTo(record);
         }
-        assertThat(registry.serializations).as("the first value went to the registry as its record").hasValue(1);
+        assertThat(registry.serializations)
+                .as("the first value went to the registry as its record")
+                .hasValue(1);
         // The header is the topic's and the class's, whichever way its first value came.
         serializer.serialize("another-topic", status("x", 1));
         JobStatusRecord other = status("y", 2);
@@ -115,8 +136,11 @@ class CachingAvroSerdeTest {
                 .isEqualTo(registry.write(JobStatusRecord.getClassSchema(), other));
         assertThat(registry.serializations).hasValue(2);
 
-        assertThatThrownBy(() -> serializer.serialize(TOPIC, JobStatusRecord.class, new Direct(status("broken", 1), true)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("JobStatusRecord").hasMessageContaining("half-way");
+        assertThatThrownBy(
+                        () -> serializer.serialize(TOPIC, JobStatusRecord.class, new Direct(status("broken", 1), true)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("JobStatusRecord")
+                .hasMessageContaining("half-way");
         JobStatusRecord next = status("next", 2);
         assertThat(serializer.serialize(TOPIC, JobStatusRecord.class, new Direct(next, false)))
                 .as("nothing of the failed value is left in the thread's buffer")
@@ -129,7 +153,8 @@ class CachingAvroSerdeTest {
         JobStatusRecord broken = status("broken", 1);
         // Required: the writer fails after it has encoded the fields before it.
         broken.setStatus(null);
-        assertThatThrownBy(() -> serializer.serialize(TOPIC, broken)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> serializer.serialize(TOPIC, broken))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("JobStatusRecord");
         JobStatusRecord next = status("next", 2);
         assertThat(serializer.serialize(TOPIC, next)).isEqualTo(registry.write(JobStatusRecord.getClassSchema(), next));
@@ -140,30 +165,47 @@ class CachingAvroSerdeTest {
     void oneSerializerWritesRecordsOfAnyGeneratedClassEachWithItsOwnSchema() {
         // A producer of several topics (tests, tools) hands one serializer records of many classes.
         org.apache.kafka.common.serialization.Serializer any = serializer;
-        PodEvent event = PodEvent.newBuilder().setNamespace("default").setJob("tf").setPod("tf-worker-0").setTask("worker")
-                .setIndex(0).setJobVersion(0).setPhase("Running").setTime(T0).build();
+        PodEvent event = PodEvent.newBuilder()
+                .setNamespace("default")
+                .setJob("tf")
+                .setPod("tf-worker-0")
+                .setTask("worker")
+                .setIndex(0)
+                .setJobVersion(0)
+                .setPhase("Running")
+                .setTime(T0)
+                .build();
         for (int i = 0; i < 2; i++) {
             serializer.serialize(TOPIC, status("tf", i));
             byte[] bytes = any.serialize("lahar.pod-events", event);
             assertThat(bytes).as("round %d", i).isEqualTo(registry.write(PodEvent.getClassSchema(), event));
-            assertThat(new CachingAvroDeserializer<>(PodEvent.class, registry.deserializer()).deserialize("lahar.pod-events", bytes))
+            assertThat(new CachingAvroDeserializer<>(PodEvent.class, registry.deserializer())
+                            .deserialize("lahar.pod-events", bytes))
                     .isEqualTo(event);
         }
-        assertThat(registry.serializations).as("the registry writes the first record of each class only").hasValue(2);
+        assertThat(registry.serializations)
+                .as("the registry writes the first record of each class only")
+                .hasValue(2);
     }
 
     @Test
     void aRecordWrittenWithTheReleasedSchemaReadsIntoTheCurrentClass() throws IOException {
         Schema released = releasedSchema("0.1.0", "job-status.avsc");
-        assertThat(released.toString()).as("a schema of its own, hence an id of its own")
+        assertThat(released.toString())
+                .as("a schema of its own, hence an id of its own")
                 .isNotEqualTo(JobStatusRecord.getClassSchema().toString());
         JobStatusRecord record = status("old", 3);
         byte[] bytes = registry.write(released, record);
 
         assertThat(deserializer.deserialize(TOPIC, bytes)).isEqualTo(record);
-        assertThat(deserializer.deserialize(TOPIC, bytes)).as("the cached reader").isEqualTo(record);
-        assertThat(deserializer.deserialize(TOPIC, serializer.serialize(TOPIC, record))).isEqualTo(record);
-        assertThat(deserializer.cachedReaders()).as("one reader per writer schema").isEqualTo(2);
+        assertThat(deserializer.deserialize(TOPIC, bytes))
+                .as("the cached reader")
+                .isEqualTo(record);
+        assertThat(deserializer.deserialize(TOPIC, serializer.serialize(TOPIC, record)))
+                .isEqualTo(record);
+        assertThat(deserializer.cachedReaders())
+                .as("one reader per writer schema")
+                .isEqualTo(2);
     }
 
     @Test
@@ -203,7 +245,9 @@ class CachingAvroSerdeTest {
         newer.put("priority", 7);
         byte[] fromANewerWriter = registry.write(grown, newer);
         for (int i = 0; i < 5; i++) {
-            assertThat(deserializer.deserialize(TOPIC, fromANewerWriter)).as("a newer writer's field is skipped").isEqualTo(base);
+            assertThat(deserializer.deserialize(TOPIC, fromANewerWriter))
+                    .as("a newer writer's field is skipped")
+                    .isEqualTo(base);
         }
         assertThat(registry.deserializations).as("one fetch per schema id").hasValue(2);
         assertThat(deserializer.cachedReaders()).isEqualTo(2);
@@ -211,9 +255,18 @@ class CachingAvroSerdeTest {
 
     @Test
     void aDirectReaderReadsRecordsLaidOutAsTheClassesOwnSchemaAndNoOthers() {
-        CachingAvroDeserializer<PodEvent> events = new CachingAvroDeserializer<>(PodEvent.class, registry.deserializer());
-        PodEvent event = PodEvent.newBuilder().setNamespace("ns").setJob("tf").setPod("tf-worker-0").setTask("worker")
-                .setIndex(0).setJobVersion(1).setPhase("Running").setTime(T0).build();
+        CachingAvroDeserializer<PodEvent> events =
+                new CachingAvroDeserializer<>(PodEvent.class, registry.deserializer());
+        PodEvent event = PodEvent.newBuilder()
+                .setNamespace("ns")
+                .setJob("tf")
+                .setPod("tf-worker-0")
+                .setTask("worker")
+                .setIndex(0)
+                .setJobVersion(1)
+                .setPhase("Running")
+                .setTime(T0)
+                .build();
         java.util.concurrent.atomic.AtomicInteger direct = new java.util.concurrent.atomic.AtomicInteger();
         CachingAvroDeserializer.DirectReader<String> pod = in -> {
             direct.incrementAndGet();
@@ -223,63 +276,83 @@ class CachingAvroSerdeTest {
         };
 
         byte[] own = registry.write(PodEvent.getClassSchema(), event);
-        assertThat(events.read("lahar.pod-events", own, pod, e -> "decoded " + e.getPod())).isEqualTo("tf-worker-0");
+        assertThat(events.read("lahar.pod-events", own, pod, e -> "decoded " + e.getPod()))
+                .isEqualTo("tf-worker-0");
         assertThat(direct).hasValue(1);
 
         // Another writer schema: the fields laid out otherwise, so the record is decoded and resolved.
-        Schema grown = new Schema.Parser().parse(PodEvent.getClassSchema().toString().replaceFirst(
-                "\\{\"name\":\"pod\"", "{\"name\":\"cluster\",\"type\":\"string\",\"default\":\"\"},{\"name\":\"pod\""));
+        Schema grown = new Schema.Parser()
+                .parse(PodEvent.getClassSchema()
+                        .toString()
+                        .replaceFirst(
+                                "\\{\"name\":\"pod\"",
+                                "{\"name\":\"cluster\",\"type\":\"string\",\"default\":\"\"},{\"name\":\"pod\""));
         GenericRecord newer = new GenericData.Record(grown);
         for (Schema.Field f : PodEvent.getClassSchema().getFields()) newer.put(f.name(), event.get(f.pos()));
         newer.put("cluster", "east");
         newer.put("time", T0.toEpochMilli());
         byte[] other = registry.write(grown, newer);
-        assertThat(events.read("lahar.pod-events", other, pod, e -> "decoded " + e.getPod())).isEqualTo("decoded tf-worker-0");
+        assertThat(events.read("lahar.pod-events", other, pod, e -> "decoded " + e.getPod()))
+                .isEqualTo("decoded tf-worker-0");
         assertThat(direct).as("not read directly").hasValue(1);
 
         assertThat(events.read("lahar.pod-events", null, pod, e -> "decoded")).isNull();
         assertThatThrownBy(() -> events.read("lahar.pod-events", java.util.Arrays.copyOf(own, 9), pod, e -> "decoded"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("value: cannot decode a record of schema id").hasMessageContaining("lahar.pod-events");
+                .hasMessageStartingWith("value: cannot decode a record of schema id")
+                .hasMessageContaining("lahar.pod-events");
     }
 
     @Test
     void aRecordOfAnotherTypeIsRefusedNotResolvedByItsFieldNames() {
         // A Node on lahar.queues: Avro's Java resolution alone would read it as an open queue named after the node.
-        Node node = Node.newBuilder().setName("b").setAllocatable(Map.of("cpu", "8")).setTime(T0).build();
+        Node node = Node.newBuilder()
+                .setName("b")
+                .setAllocatable(Map.of("cpu", "8"))
+                .setTime(T0)
+                .build();
         byte[] misrouted = registry.write(Node.getClassSchema(), node);
-        CachingAvroDeserializer<io.lahar.schema.Queue> queues = new CachingAvroDeserializer<>(io.lahar.schema.Queue.class,
-                registry.deserializer());
+        CachingAvroDeserializer<io.lahar.schema.Queue> queues =
+                new CachingAvroDeserializer<>(io.lahar.schema.Queue.class, registry.deserializer());
         for (int i = 0; i < 2; i++) {
             assertThatThrownBy(() -> queues.deserialize("lahar.queues", misrouted))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("value: schema id " + registry.idOf(Node.getClassSchema()) + " on lahar.queues is the schema of "
-                            + "io.lahar.schema.Node records, not of io.lahar.schema.Queue records: a record of another topic");
+                    .hasMessage(
+                            "value: schema id " + registry.idOf(Node.getClassSchema())
+                                    + " on lahar.queues is the schema of "
+                                    + "io.lahar.schema.Node records, not of io.lahar.schema.Queue records: a record of another topic");
         }
-        assertThat(registry.deserializations).as("the verdict on the id is cached like a reader").hasValue(1);
+        assertThat(registry.deserializations)
+                .as("the verdict on the id is cached like a reader")
+                .hasValue(1);
     }
 
     @Test
     void anIdTheRegistryDoesNotKnowSaysWhichAndWhatTheRegistryAnswered() {
-        io.apicurio.registry.rest.client.models.ProblemDetails notFound = new io.apicurio.registry.rest.client.models.ProblemDetails();
+        io.apicurio.registry.rest.client.models.ProblemDetails notFound =
+                new io.apicurio.registry.rest.client.models.ProblemDetails();
         notFound.setStatus(404);
         notFound.setDetail("ContentNotFoundException: No content with ID '999999' was found.");
-        CachingAvroDeserializer<JobStatusRecord> reader = new CachingAvroDeserializer<>(JobStatusRecord.class, (topic, bytes) -> {
-            throw new RuntimeException(notFound);
-        });
+        CachingAvroDeserializer<JobStatusRecord> reader =
+                new CachingAvroDeserializer<>(JobStatusRecord.class, (topic, bytes) -> {
+                    throw new RuntimeException(notFound);
+                });
         byte[] unknown = {0, 0, 0x0f, 0x42, 0x3f, 2, 98};
         assertThatThrownBy(() -> reader.deserialize(TOPIC, unknown))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("value: schema id 999999 on " + TOPIC + " is not in the schema registry, which answered 404 "
-                        + "ContentNotFoundException: No content with ID '999999' was found.");
+                .hasMessage(
+                        "value: schema id 999999 on " + TOPIC + " is not in the schema registry, which answered 404 "
+                                + "ContentNotFoundException: No content with ID '999999' was found.");
     }
 
     @Test
     void bytesWithoutTheRegistrysHeaderSaySo() {
-        CachingAvroDeserializer<JobStatusRecord> reader = new CachingAvroDeserializer<>(JobStatusRecord.class, (topic, bytes) -> {
-            throw new IllegalStateException("Unknown magic byte!");
-        });
-        assertThatThrownBy(() -> reader.deserialize(TOPIC, "not avro".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        CachingAvroDeserializer<JobStatusRecord> reader =
+                new CachingAvroDeserializer<>(JobStatusRecord.class, (topic, bytes) -> {
+                    throw new IllegalStateException("Unknown magic byte!");
+                });
+        assertThatThrownBy(
+                        () -> reader.deserialize(TOPIC, "not avro".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("value: not a registry-encoded record on " + TOPIC + " (8 bytes;")
                 .hasRootCauseMessage("Unknown magic byte!");
@@ -317,7 +390,8 @@ class CachingAvroSerdeTest {
                 work.add(() -> {
                     for (int i = 0; i < 2_000; i++) {
                         PodEvent event = podEvent("j" + thread, "p-" + i, i % 2 == 0 ? "Running" : "Succeeded");
-                        if (!de.deserialize("lahar.pod-events", ser.serialize("lahar.pod-events", event)).equals(event)) return false;
+                        if (!de.deserialize("lahar.pod-events", ser.serialize("lahar.pod-events", event))
+                                .equals(event)) return false;
                     }
                     return true;
                 });
@@ -330,15 +404,25 @@ class CachingAvroSerdeTest {
     }
 
     static PodEvent podEvent(String job, String pod, String phase) {
-        return PodEvent.newBuilder().setNamespace("ns").setJob(job).setPod(pod).setTask("worker").setIndex(0).setJobVersion(0).setPhase(phase)
-                .setNode("n1").setTime(T0).build();
+        return PodEvent.newBuilder()
+                .setNamespace("ns")
+                .setJob(job)
+                .setPod(pod)
+                .setTask("worker")
+                .setIndex(0)
+                .setJobVersion(0)
+                .setPhase(phase)
+                .setNode("n1")
+                .setTime(T0)
+                .build();
     }
 
     private static Schema withExtraField(Schema schema) {
         String json = schema.toString();
         int end = json.lastIndexOf("]");
-        return new Schema.Parser().parse(json.substring(0, end)
-                + ",{\"name\":\"priority\",\"type\":\"int\",\"default\":0}" + json.substring(end));
+        return new Schema.Parser()
+                .parse(json.substring(0, end) + ",{\"name\":\"priority\",\"type\":\"int\",\"default\":0}"
+                        + json.substring(end));
     }
 
     /** A released topic schema, parsed after the shared types it uses (as the build parses them). */

@@ -69,9 +69,12 @@ final class FakeRegistry {
             deserializations.incrementAndGet();
             if (bytes == null) return null;
             Schema writer = schemas.get(ByteBuffer.wrap(bytes, 1, 4).getInt());
-            if (writer == null) throw new IllegalArgumentException("no schema with id " + ByteBuffer.wrap(bytes, 1, 4).getInt());
+            if (writer == null)
+                throw new IllegalArgumentException(
+                        "no schema with id " + ByteBuffer.wrap(bytes, 1, 4).getInt());
             try {
-                return new GenericDatumReader<>(writer).read(null, DecoderFactory.get().binaryDecoder(bytes, 5, bytes.length - 5, null));
+                return new GenericDatumReader<>(writer)
+                        .read(null, DecoderFactory.get().binaryDecoder(bytes, 5, bytes.length - 5, null));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

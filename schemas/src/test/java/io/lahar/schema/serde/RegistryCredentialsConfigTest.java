@@ -30,7 +30,8 @@ class RegistryCredentialsConfigTest {
     void theFileTheCliReadsToo() throws Exception {
         Path file = Files.writeString(dir.resolve("registry-credentials"), "username=lahar\npassword=s3cret\n");
 
-        assertThat(configured(Map.of(Credentials.FILE_KEY, file.toString()))).isEqualTo(new Credentials("lahar", "s3cret"));
+        assertThat(configured(Map.of(Credentials.FILE_KEY, file.toString())))
+                .isEqualTo(new Credentials("lahar", "s3cret"));
     }
 
     @Test

@@ -48,7 +48,11 @@ class SilentRegistryTest {
         String url = "http://127.0.0.1:" + silent.getLocalPort() + "/apis/registry/v3";
         RegistrySerdes serdes = new RegistrySerdes(url, Duration.ofSeconds(1), Duration.ofSeconds(5));
         var serializer = serdes.value(Node.class).serializer();
-        Node node = Node.newBuilder().setName("n-0").setAllocatable(Map.of("cpu", "8")).setTime(java.time.Instant.EPOCH).build();
+        Node node = Node.newBuilder()
+                .setName("n-0")
+                .setAllocatable(Map.of("cpu", "8"))
+                .setTime(java.time.Instant.EPOCH)
+                .build();
 
         ExecutorService sender = Executors.newSingleThreadExecutor();
         long started = System.nanoTime();
@@ -61,10 +65,12 @@ class SilentRegistryTest {
         } finally {
             sender.shutdownNow();
         }
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("tried again after the first silence")
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("tried again after the first silence")
                 .isGreaterThan(Duration.ofSeconds(4));
         assertThat(accepted).isNotEmpty();
-        assertThat(serdes.outage()).hasValueSatisfying(o -> assertThat(o).contains(url).contains("HttpClosedException"));
+        assertThat(serdes.outage())
+                .hasValueSatisfying(o -> assertThat(o).contains(url).contains("HttpClosedException"));
     }
 
     @Test
@@ -73,10 +79,14 @@ class SilentRegistryTest {
         var deserializer = serdes.value(Node.class).deserializer();
         long started = System.nanoTime();
         assertThatThrownBy(() -> deserializer.deserialize("lahar.nodes", new byte[] {0, 0, 0, 0, 7, 2, 98}))
-                .isInstanceOf(TransientFailure.class).hasMessageContaining("does not answer (tried for 1 s)")
+                .isInstanceOf(TransientFailure.class)
+                .hasMessageContaining("does not answer (tried for 1 s)")
                 .hasRootCauseInstanceOf(java.net.ConnectException.class);
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("tried again for the wait").isGreaterThan(Duration.ofMillis(500));
-        assertThat(Failures.isTransient(new RuntimeException(new TransientFailure("away", null)))).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("tried again for the wait")
+                .isGreaterThan(Duration.ofMillis(500));
+        assertThat(Failures.isTransient(new RuntimeException(new TransientFailure("away", null))))
+                .isTrue();
         assertThat(serdes.outage()).isPresent();
     }
 
@@ -87,25 +97,37 @@ class SilentRegistryTest {
         assertThat(serdes.outage()).isEmpty();
         serdes.stopWaiting();
         long started = System.nanoTime();
-        assertThatThrownBy(() -> patient.value(Node.class).deserializer().deserialize("lahar.nodes", new byte[] {0, 0, 0, 0, 7, 2, 98}))
-                .isInstanceOf(TransientFailure.class).hasMessageContaining("no more waiting: shutting down");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("not the view's five minutes").isLessThan(Duration.ofSeconds(30));
+        assertThatThrownBy(() -> patient.value(Node.class)
+                        .deserializer()
+                        .deserialize("lahar.nodes", new byte[] {0, 0, 0, 0, 7, 2, 98}))
+                .isInstanceOf(TransientFailure.class)
+                .hasMessageContaining("no more waiting: shutting down");
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("not the view's five minutes")
+                .isLessThan(Duration.ofSeconds(30));
         assertThat(serdes.outage()).as("one registry, one outage").isPresent();
     }
 
     @Test
     void onlyARegistryThatDoesNotAnswerIsTriedAgainNotADecodingErrorOrAnAnswer() {
         // As Apicurio's client wraps them: RuntimeException(RuntimeException(ExecutionException(cause))).
-        assertThat(RegistrySerdes.unanswered(wrapped(new io.vertx.core.http.HttpClosedException("closed")))).isTrue();
-        assertThat(RegistrySerdes.unanswered(wrapped(new java.net.ConnectException("refused")))).isTrue();
-        assertThat(RegistrySerdes.unanswered(wrapped(new java.net.SocketTimeoutException("timed out")))).isTrue();
+        assertThat(RegistrySerdes.unanswered(wrapped(new io.vertx.core.http.HttpClosedException("closed"))))
+                .isTrue();
+        assertThat(RegistrySerdes.unanswered(wrapped(new java.net.ConnectException("refused"))))
+                .isTrue();
+        assertThat(RegistrySerdes.unanswered(wrapped(new java.net.SocketTimeoutException("timed out"))))
+                .isTrue();
         assertThat(RegistrySerdes.unanswered(wrapped(problem(503)))).isTrue();
         assertThat(RegistrySerdes.unanswered(wrapped(problem(429)))).isTrue();
         assertThat(RegistrySerdes.unanswered(wrapped(problem(404)))).isFalse();
-        assertThat(RegistrySerdes.unanswered(wrapped(new java.io.EOFException("truncated record")))).isFalse();
-        assertThat(RegistrySerdes.unanswered(new org.apache.kafka.common.errors.SerializationException("unknown magic byte"))).isFalse();
+        assertThat(RegistrySerdes.unanswered(wrapped(new java.io.EOFException("truncated record"))))
+                .isFalse();
+        assertThat(RegistrySerdes.unanswered(
+                        new org.apache.kafka.common.errors.SerializationException("unknown magic byte")))
+                .isFalse();
         assertThat(RegistrySerdes.answer(wrapped(problem(404)))).hasValue("404 ContentNotFoundException: no such id");
-        assertThat(RegistrySerdes.answer(new IllegalStateException("Unknown magic byte!"))).isEmpty();
+        assertThat(RegistrySerdes.answer(new IllegalStateException("Unknown magic byte!")))
+                .isEmpty();
     }
 
     private static io.apicurio.registry.rest.client.models.ProblemDetails problem(int status) {

@@ -1,14 +1,13 @@
 package io.lahar.streams.clock;
 
-import org.apache.kafka.streams.KeyValue;
-import org.jboss.logging.Logger;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.jboss.logging.Logger;
 
 /**
  * The objects of an engine (JobFlows, CronJobs) with something due, keyed by due time so that a
@@ -35,7 +34,9 @@ public class DueIndex {
 
     public OptionalLong clock() {
         byte[] b = store.get(CLOCK);
-        return b == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(new String(b, StandardCharsets.US_ASCII)));
+        return b == null
+                ? OptionalLong.empty()
+                : OptionalLong.of(Long.parseLong(new String(b, StandardCharsets.US_ASCII)));
     }
 
     public void clock(long time) {
@@ -52,8 +53,7 @@ public class DueIndex {
     }
 
     /** One object due at {@code due}, by its key (a JobFlow's or a CronJob's). */
-    public record Due(long due, String key) {
-    }
+    public record Due(long due, String key) {}
 
     public void remove(Due d) {
         store.delete(key(d.due(), d.key()));
@@ -83,7 +83,13 @@ public class DueIndex {
             try {
                 waker.wake(due);
             } catch (RuntimeException e) {
-                LOG.errorf(e, "%s %s due at %d could not be woken at %d; it leaves the index", what, due.key(), due.due(), time);
+                LOG.errorf(
+                        e,
+                        "%s %s due at %d could not be woken at %d; it leaves the index",
+                        what,
+                        due.key(),
+                        due.due(),
+                        time);
                 remove(due);
             }
         }

@@ -10,13 +10,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,6 +17,12 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * Makes time an event: every {@code lahar.clock.interval} (1s by default) writes one {@link Tick}
@@ -60,17 +59,19 @@ public class Ticker {
         if (!enabled) {
             return;
         }
-        producer = kafka.producer(Map.of(
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 0),
-                new StringSerializer(), serdes.value(Tick.class).serializer());
+        producer = kafka.producer(
+                Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 0),
+                new StringSerializer(),
+                serdes.value(Tick.class).serializer());
         executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lahar-ticker");
             t.setDaemon(true);
             return t;
         });
         executor.scheduleAtFixedRate(this::tick, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-        LOG.infof("ticking every %s into %s", interval, CLOCKS.stream().map(TopicSpec::name).toList());
+        LOG.infof(
+                "ticking every %s into %s",
+                interval, CLOCKS.stream().map(TopicSpec::name).toList());
     }
 
     void tick() {

@@ -17,12 +17,11 @@ import io.lahar.schema.SuspendCronJob;
 import io.lahar.schema.Topics;
 import io.lahar.streams.flow.FlowCommandInput;
 import io.lahar.streams.flow.FlowVerdict;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 
 /**
  * CronJob commands, answered on {@code lahar.command-results} with the command's requestId and
@@ -50,8 +49,10 @@ final class CronCommandInput {
         String expected = Topics.jobKey(command.getNamespace(), command.getName());
         if (!key.equals(expected)) {
             // Answered, so the sender does not wait for its timeout, and dead-lettered: it is bad input.
-            Violation violation = new Violation("key", "record key \"" + key + "\" does not match the command's CronJob \""
-                    + expected + "\": CronJob commands are keyed namespace/name");
+            Violation violation = new Violation(
+                    "key",
+                    "record key \"" + key + "\" does not match the command's CronJob \"" + expected
+                            + "\": CronJob commands are keyed namespace/name");
             // Keyed as it should have been: its readers find it by requestId, and a result is keyed by its object.
             answer(expected, command, reject(command, kind, List.of(violation)), timestamp);
             throw new IllegalArgumentException(violation.path() + ": " + violation.message());
@@ -71,7 +72,10 @@ final class CronCommandInput {
                 }
                 CronJob stored = entry.info().cronJob();
                 FlowVerdict v = accept(command, kind, null, time);
-                engine.apply(key, entry.remember(v), new CronInput.Update(stored.withSpec(stored.spec().withSuspend(s.getSuspend())), time),
+                engine.apply(
+                        key,
+                        entry.remember(v),
+                        new CronInput.Update(stored.withSpec(stored.spec().withSuspend(s.getSuspend())), time),
                         timestamp);
                 yield v;
             }
@@ -83,40 +87,65 @@ final class CronCommandInput {
                 engine.apply(key, entry.remember(v), new CronInput.Delete(time), timestamp);
                 yield v;
             }
-            default -> reject(command, kind, List.of(new Violation("command",
-                    "unknown command " + command.getCommand().getClass().getSimpleName())));
+            default ->
+                reject(
+                        command,
+                        kind,
+                        List.of(new Violation(
+                                "command",
+                                "unknown command "
+                                        + command.getCommand().getClass().getSimpleName())));
         };
         answer(key, command, verdict, timestamp);
     }
 
-    private FlowVerdict submit(String key, CronEntry entry, CronJobCommand command, SubmitCronJob submit, String kind, long time,
-                               long timestamp) {
+    private FlowVerdict submit(
+            String key,
+            CronEntry entry,
+            CronJobCommand command,
+            SubmitCronJob submit,
+            String kind,
+            long time,
+            long timestamp) {
         CronJob cronJob;
         List<String> warnings;
         try {
             Manifests.Reading reading = Manifests.readWithWarnings(submit.getManifest());
             if (!(reading.manifest() instanceof CronJob c)) {
-                throw new ManifestException("expected a CronJob, found a " + reading.manifest().kind());
+                throw new ManifestException(
+                        "expected a CronJob, found a " + reading.manifest().kind());
             }
             cronJob = c;
             warnings = reading.warnings();
         } catch (ManifestException e) {
             return remembered(key, entry, reject(command, kind, List.of(new Violation("", e.getMessage()))));
         }
-        if (!cronJob.namespace().equals(command.getNamespace()) || !cronJob.name().equals(command.getName())) {
-            return remembered(key, entry, reject(command, kind, List.of(new Violation("metadata.name", "the manifest is "
-                    + cronJob.namespace() + "/" + cronJob.name() + " but the command is about " + key))).withWarnings(warnings));
+        if (!cronJob.namespace().equals(command.getNamespace())
+                || !cronJob.name().equals(command.getName())) {
+            return remembered(
+                    key,
+                    entry,
+                    reject(
+                                    command,
+                                    kind,
+                                    List.of(new Violation(
+                                            "metadata.name",
+                                            "the manifest is " + cronJob.namespace() + "/" + cronJob.name()
+                                                    + " but the command is about " + key)))
+                            .withWarnings(warnings));
         }
         AdmissionContext ctx = AdmissionContext.empty().withLimits(limits);
         if (entry.live()) {
             CronJob stored = entry.info().cronJob();
             AdmissionResult<CronJob> r = CronJobAdmission.update(stored, cronJob, ctx);
             if (!r.accepted()) {
-                return remembered(key, entry, reject(command, kind, r.violations()).withWarnings(warnings));
+                return remembered(
+                        key, entry, reject(command, kind, r.violations()).withWarnings(warnings));
             }
             // Who the CronJob is and when it was made stay.
             CronJob updated = r.object().withMetadata(stored.metadata()).withStatus(null);
-            FlowVerdict v = accept(command, kind, Manifests.toJson(updated), time).withWarnings(warnings);
+            FlowVerdict v =
+                    accept(command, kind, Manifests.toJson(updated), time).withWarnings(warnings);
             engine.apply(key, entry.remember(v), new CronInput.Update(updated, time), timestamp);
             return v;
         }
@@ -126,8 +155,11 @@ final class CronCommandInput {
         }
         // What the API server adds on create: the CR's uid when it came from Kubernetes, else one from
         // the key and the requestId, so replay gives the same.
-        String uid = cronJob.metadata().uid() != null ? cronJob.metadata().uid()
-                : UUID.nameUUIDFromBytes(("CronJob/" + key + "/" + command.getRequestId()).getBytes(StandardCharsets.UTF_8)).toString();
+        String uid = cronJob.metadata().uid() != null
+                ? cronJob.metadata().uid()
+                : UUID.nameUUIDFromBytes(
+                                ("CronJob/" + key + "/" + command.getRequestId()).getBytes(StandardCharsets.UTF_8))
+                        .toString();
         CronJob admitted = CronJobs.stamp(r.object(), command.getNamespace(), uid, time);
         FlowVerdict v = accept(command, kind, Manifests.toJson(admitted), time).withWarnings(warnings);
         engine.apply(key, entry.remember(v), new CronInput.Submit(admitted, time), timestamp);
@@ -152,12 +184,22 @@ final class CronCommandInput {
     }
 
     private static FlowVerdict notFound(CronJobCommand command, String kind) {
-        return reject(command, kind, List.of(new Violation("metadata.name", "cronjob \"" + command.getName() + "\" "
-                + FlowCommandInput.NOT_FOUND + " in namespace " + command.getNamespace())));
+        return reject(
+                command,
+                kind,
+                List.of(new Violation(
+                        "metadata.name",
+                        "cronjob \"" + command.getName() + "\" " + FlowCommandInput.NOT_FOUND + " in namespace "
+                                + command.getNamespace())));
     }
 
     private static FlowVerdict reject(CronJobCommand command, String kind, List<Violation> violations) {
-        return FlowVerdict.rejected(command.getRequestId(), kind, violations, command.getSender(), command.getTime().toEpochMilli());
+        return FlowVerdict.rejected(
+                command.getRequestId(),
+                kind,
+                violations,
+                command.getSender(),
+                command.getTime().toEpochMilli());
     }
 
     private static FlowVerdict accept(CronJobCommand command, String kind, String manifest, long time) {
@@ -165,6 +207,8 @@ final class CronCommandInput {
     }
 
     private void answer(String key, CronJobCommand command, FlowVerdict verdict, long timestamp) {
-        context.forward(new Record<>(key, verdict.toResult(command.getNamespace(), command.getName()), timestamp), CronSinks.RESULTS);
+        context.forward(
+                new Record<>(key, verdict.toResult(command.getNamespace(), command.getName()), timestamp),
+                CronSinks.RESULTS);
     }
 }

@@ -13,14 +13,13 @@ import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
 import io.lahar.streams.clock.DueIndex;
 import io.lahar.streams.flow.FlowStores;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.OptionalLong;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jboss.logging.Logger;
-
-import java.time.Instant;
-import java.util.Objects;
-import java.util.OptionalLong;
 
 /**
  * Runs inputs through {@link CronJobController} for one CronJob and carries out what came of
@@ -55,7 +54,9 @@ final class CronEngine {
     }
 
     static OptionalLong due(CronEntry entry) {
-        return entry.live() && entry.info().due() != null ? OptionalLong.of(entry.info().due()) : OptionalLong.empty();
+        return entry.live() && entry.info().due() != null
+                ? OptionalLong.of(entry.info().due())
+                : OptionalLong.empty();
     }
 
     /** Applies {@code input} to the CronJob under {@code key}, saves and emits; returns the new entry. */
@@ -71,11 +72,13 @@ final class CronEngine {
         }
         for (CronAction action : outcome.actions()) {
             JobCommand command = switch (action) {
-                case CronAction.CreateJob c -> command(after, c.job().name(), "create", new SubmitJob(Manifests.toJson(c.job())));
-                case CronAction.DeleteJob d -> command(after, d.name(), "delete",
-                        new DeleteJob("deleted by cronjob " + key + ": " + d.reason()));
+                case CronAction.CreateJob c ->
+                    command(after, c.job().name(), "create", new SubmitJob(Manifests.toJson(c.job())));
+                case CronAction.DeleteJob d ->
+                    command(after, d.name(), "delete", new DeleteJob("deleted by cronjob " + key + ": " + d.reason()));
             };
-            context.forward(new Record<>(Topics.jobKey(command.getNamespace(), command.getName()), command, timestamp),
+            context.forward(
+                    new Record<>(Topics.jobKey(command.getNamespace(), command.getName()), command, timestamp),
                     CronSinks.JOB_COMMANDS);
         }
         CronEntry next = entry.withInfo(after);
@@ -132,7 +135,16 @@ final class CronEngine {
 
     /** What the status record shows of the state: all but the time of the last input. */
     private static CronJobInfo shown(CronJobInfo i) {
-        return new CronJobInfo(i.cronJob(), i.createdAt(), i.active(), i.lastScheduleTime(), i.lastSuccessfulTime(),
-                i.jobs(), i.events(), i.due(), i.deleted(), 0);
+        return new CronJobInfo(
+                i.cronJob(),
+                i.createdAt(),
+                i.active(),
+                i.lastScheduleTime(),
+                i.lastSuccessfulTime(),
+                i.jobs(),
+                i.events(),
+                i.due(),
+                i.deleted(),
+                0);
     }
 }

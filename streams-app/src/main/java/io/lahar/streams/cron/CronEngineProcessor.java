@@ -1,5 +1,10 @@
 package io.lahar.streams.cron;
 
+import static io.lahar.streams.flow.EngineRecords.decode;
+import static io.lahar.streams.flow.EngineRecords.keyOf;
+import static io.lahar.streams.flow.EngineRecords.reasons;
+import static io.lahar.streams.flow.EngineRecords.required;
+
 import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.core.cron.CronInput;
 import io.lahar.core.cron.OwnedJob;
@@ -17,11 +22,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.jboss.logging.Logger;
 
-import static io.lahar.streams.flow.EngineRecords.decode;
-import static io.lahar.streams.flow.EngineRecords.keyOf;
-import static io.lahar.streams.flow.EngineRecords.reasons;
-import static io.lahar.streams.flow.EngineRecords.required;
-
 /**
  * The CronJob engine: one node, keyed by CronJob ({@code namespace/name}), reading the CronJob
  * commands, what the job lifecycle observes of the jobs the CronJobs created (through the
@@ -37,8 +37,8 @@ final class CronEngineProcessor implements Processor<Object, byte[], Object, Obj
 
     private static final Logger LOG = Logger.getLogger(CronEngineProcessor.class);
 
-    record Decoders(Deserializer<CronJobCommand> commands, Deserializer<Tick> ticks, Deserializer<CommandResult> results) {
-    }
+    record Decoders(
+            Deserializer<CronJobCommand> commands, Deserializer<Tick> ticks, Deserializer<CommandResult> results) {}
 
     private final Decoders decoders;
     private final int tickBudget;
@@ -73,7 +73,8 @@ final class CronEngineProcessor implements Processor<Object, byte[], Object, Obj
         } else if (topic.endsWith(CronTopology.REPARTITION + "-repartition")) {
             observed(key, CronObservation.of(required(topic, record.value())), record.timestamp());
         } else if (topic.endsWith(CronTopology.REJECTIONS + "-repartition")) {
-            rejection(key, decode(decoders.results(), Topics.COMMAND_RESULTS.name(), record.value()), record.timestamp());
+            rejection(
+                    key, decode(decoders.results(), Topics.COMMAND_RESULTS.name(), record.value()), record.timestamp());
         } else {
             // The node's fourth source: lahar.cron-clock, keyed by partition.
             InputRecords.requireClockKey(Topics.CRON_CLOCK, key, meta.partition());
@@ -96,7 +97,9 @@ final class CronEngineProcessor implements Processor<Object, byte[], Object, Obj
      * creation time): anything else is a late echo and ignored.
      */
     private void rejection(String key, CommandResult result, long timestamp) {
-        if (FlowJobRejectionRekey.ownerKey(result, CronEngine.SENDER_PREFIX).filter(key::equals).isEmpty()) {
+        if (FlowJobRejectionRekey.ownerKey(result, CronEngine.SENDER_PREFIX)
+                .filter(key::equals)
+                .isEmpty()) {
             throw new IllegalArgumentException("key: command result " + result.getRequestId() + " re-keyed to \"" + key
                     + "\" is no refused job creation of that CronJob (sender " + result.getSender() + ")");
         }
@@ -105,11 +108,20 @@ final class CronEngineProcessor implements Processor<Object, byte[], Object, Obj
             return;
         }
         OwnedJob job = entry.info().job(result.getName());
-        if (job == null || !CronEngine.requestId(entry.info(), "create", job.name(), job.createdAt()).equals(result.getRequestId())) {
-            LOG.debugf("cronjob %s: refusal %s is not about the current job %s; ignored", key, result.getRequestId(), result.getName());
+        if (job == null
+                || !CronEngine.requestId(entry.info(), "create", job.name(), job.createdAt())
+                        .equals(result.getRequestId())) {
+            LOG.debugf(
+                    "cronjob %s: refusal %s is not about the current job %s; ignored",
+                    key, result.getRequestId(), result.getName());
             return;
         }
-        engine.apply(key, entry, new CronInput.JobRejected(job.name(), reasons(result), result.getTime().toEpochMilli()), timestamp);
+        engine.apply(
+                key,
+                entry,
+                new CronInput.JobRejected(
+                        job.name(), reasons(result), result.getTime().toEpochMilli()),
+                timestamp);
     }
 
     /**

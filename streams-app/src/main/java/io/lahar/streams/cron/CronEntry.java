@@ -2,7 +2,6 @@ package io.lahar.streams.cron;
 
 import io.lahar.core.cron.CronJobInfo;
 import io.lahar.streams.flow.FlowVerdict;
-
 import java.util.List;
 
 /**

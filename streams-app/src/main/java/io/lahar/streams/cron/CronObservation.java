@@ -3,7 +3,6 @@ package io.lahar.streams.cron;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.cron.CronInput;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -16,11 +15,13 @@ import java.io.UncheckedIOException;
  *                 of the same name is not this one's
  * @param lastTransitionTime the Job's {@code state.lastTransitionTime} (epoch ms), null when absent
  */
-public record CronObservation(String job, String uid, String ownerUid, JobPhase phase, Long lastTransitionTime,
-                              boolean gone, long time) {
+public record CronObservation(
+        String job, String uid, String ownerUid, JobPhase phase, Long lastTransitionTime, boolean gone, long time) {
 
     public CronInput input() {
-        return gone ? new CronInput.JobGone(job, time) : new CronInput.JobObserved(job, uid, phase, lastTransitionTime, time);
+        return gone
+                ? new CronInput.JobGone(job, time)
+                : new CronInput.JobObserved(job, uid, phase, lastTransitionTime, time);
     }
 
     public byte[] bytes() {

@@ -8,6 +8,5 @@ final class CronSinks {
     static final String STATUS = "cronjob-status-sink";
     static final String DEAD_LETTERS = "cron-dead-letters-sink";
 
-    private CronSinks() {
-    }
+    private CronSinks() {}
 }

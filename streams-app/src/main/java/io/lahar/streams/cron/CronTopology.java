@@ -46,22 +46,24 @@ public final class CronTopology {
     public static final String REPARTITION = "cron-job-status";
     /** The repartition's first node, to which the job lifecycle forwards (Kafka Streams names it after the repartition). */
     public static final String JOB_STATUS_NODE = REPARTITION + "-repartition-filter";
+
     public static final String REJECTIONS = "cron-job-rejections";
     /** Re-keys job admission's refusals of the CronJobs' jobs to the CronJob; forwards them to {@link #REJECTIONS_NODE}. */
     static final String REKEY = "cron-job-rejection-rekey";
     /** The first node of the rejections' repartition, named by Kafka Streams after it. */
     static final String REJECTIONS_NODE = REJECTIONS + "-repartition-filter";
+
     static final String REKEY_DEAD_LETTERS = "cron-job-rejection-dead-letters";
     public static final String ENGINE = "cron-engine";
     /** CronJob key → {@link CronEntry}: persistent, on the partition of the CronJob's key; what the REST API reads. */
     public static final String STORE = "cronjobs";
     /** The CronJobs with something due, by due time ({@link io.lahar.streams.clock.DueIndex}). */
     static final String TIMERS = "cron-timers";
+
     static final String COMMANDS_SOURCE = "cronjob-commands-source";
     static final String CLOCK_SOURCE = "cron-clock-source";
 
-    private CronTopology() {
-    }
+    private CronTopology() {}
 
     /**
      * @param lifecycle the job lifecycle's stream: what it forwards to {@link #JOB_STATUS_NODE} is a
@@ -69,16 +71,22 @@ public final class CronTopology {
      * @param results   {@code lahar.command-results} as read ({@link FlowTopology#addRepartitions})
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public static void addRepartitions(RegistrySerdes serdes, KStream<Object, Object> lifecycle, KStream<String, byte[]> results,
-                                       Guards guards) {
-        ((KStream<String, byte[]>) (KStream) lifecycle).repartition(Repartitioned.<String, byte[]>as(REPARTITION)
-                .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
-                .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+    public static void addRepartitions(
+            RegistrySerdes serdes, KStream<Object, Object> lifecycle, KStream<String, byte[]> results, Guards guards) {
+        ((KStream<String, byte[]>) (KStream) lifecycle)
+                .repartition(Repartitioned.<String, byte[]>as(REPARTITION)
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.ByteArray())
+                        .withNumberOfPartitions(Topics.JOB_PARTITIONS));
         var resultDecoder = serdes.value(CommandResult.class).deserializer();
-        results.process(() -> guards.guard(new FlowJobRejectionRekey(CronEngine.SENDER_PREFIX, REJECTIONS_NODE, resultDecoder),
-                        REKEY_DEAD_LETTERS), Named.as(REKEY))
+        results.process(
+                        () -> guards.guard(
+                                new FlowJobRejectionRekey(CronEngine.SENDER_PREFIX, REJECTIONS_NODE, resultDecoder),
+                                REKEY_DEAD_LETTERS),
+                        Named.as(REKEY))
                 .repartition(Repartitioned.<String, byte[]>as(REJECTIONS)
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.ByteArray())
                         .withNumberOfPartitions(Topics.JOB_PARTITIONS));
     }
 
@@ -89,29 +97,63 @@ public final class CronTopology {
      * @param tickBudget at most this many CronJobs are woken by one tick per partition
      * @param limits     the bounds job admission puts on a job's numbers, which the job template is held to
      */
-    public static void addTo(Topology topology, RegistrySerdes serdes, int tickBudget, Guards guards, AdmissionLimits limits) {
-        topology.addSource(COMMANDS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.CRONJOB_COMMANDS.name());
-        topology.addSource(CLOCK_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.CRON_CLOCK.name());
-        var decoders = new CronEngineProcessor.Decoders(serdes.value(CronJobCommand.class).deserializer(),
-                serdes.value(Tick.class).deserializer(), serdes.value(CommandResult.class).deserializer());
-        topology.addProcessor(ENGINE, () -> guards.guard(new CronEngineProcessor(decoders, tickBudget, limits), CronSinks.DEAD_LETTERS),
+    public static void addTo(
+            Topology topology, RegistrySerdes serdes, int tickBudget, Guards guards, AdmissionLimits limits) {
+        topology.addSource(
                 COMMANDS_SOURCE,
-                FlowTopology.repartitionSource(topology, REPARTITION), FlowTopology.repartitionSource(topology, REJECTIONS),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer(),
+                Topics.CRONJOB_COMMANDS.name());
+        topology.addSource(
+                CLOCK_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.CRON_CLOCK.name());
+        var decoders = new CronEngineProcessor.Decoders(
+                serdes.value(CronJobCommand.class).deserializer(),
+                serdes.value(Tick.class).deserializer(),
+                serdes.value(CommandResult.class).deserializer());
+        topology.addProcessor(
+                ENGINE,
+                () -> guards.guard(new CronEngineProcessor(decoders, tickBudget, limits), CronSinks.DEAD_LETTERS),
+                COMMANDS_SOURCE,
+                FlowTopology.repartitionSource(topology, REPARTITION),
+                FlowTopology.repartitionSource(topology, REJECTIONS),
                 CLOCK_SOURCE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE),
-                Serdes.String(), Serdes.ByteArray()), ENGINE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS),
-                Serdes.String(), Serdes.ByteArray()), ENGINE);
-        topology.addSink(CronSinks.RESULTS, Topics.COMMAND_RESULTS.name(), new StringSerializer(),
-                serdes.value(CommandResult.class).serializer(), ENGINE);
-        topology.addSink(CronSinks.JOB_COMMANDS, Topics.JOB_COMMANDS.name(), new StringSerializer(),
-                serdes.value(JobCommand.class).serializer(), ENGINE);
-        topology.addSink(CronSinks.STATUS, Topics.CRONJOB_STATUS.name(), new StringSerializer(),
-                serdes.value(CronJobStatusRecord.class).serializer(), ENGINE);
-        topology.addSink(CronSinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(), ENGINE);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(), Serdes.ByteArray()),
+                ENGINE);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(TIMERS), Serdes.String(), Serdes.ByteArray()),
+                ENGINE);
+        topology.addSink(
+                CronSinks.RESULTS,
+                Topics.COMMAND_RESULTS.name(),
+                new StringSerializer(),
+                serdes.value(CommandResult.class).serializer(),
+                ENGINE);
+        topology.addSink(
+                CronSinks.JOB_COMMANDS,
+                Topics.JOB_COMMANDS.name(),
+                new StringSerializer(),
+                serdes.value(JobCommand.class).serializer(),
+                ENGINE);
+        topology.addSink(
+                CronSinks.STATUS,
+                Topics.CRONJOB_STATUS.name(),
+                new StringSerializer(),
+                serdes.value(CronJobStatusRecord.class).serializer(),
+                ENGINE);
+        topology.addSink(
+                CronSinks.DEAD_LETTERS,
+                Topics.DEAD_LETTERS.name(),
+                new ByteArraySerializer(),
+                serdes.value(DeadLetter.class).serializer(),
+                ENGINE);
         FlowTopology.requireNode(topology, REKEY, REJECTIONS_NODE);
-        topology.addSink(REKEY_DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(), REKEY);
+        topology.addSink(
+                REKEY_DEAD_LETTERS,
+                Topics.DEAD_LETTERS.name(),
+                new ByteArraySerializer(),
+                serdes.value(DeadLetter.class).serializer(),
+                REKEY);
     }
 }

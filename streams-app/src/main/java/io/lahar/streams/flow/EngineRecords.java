@@ -1,10 +1,9 @@
 package io.lahar.streams.flow;
 
 import io.lahar.schema.CommandResult;
-import org.apache.kafka.common.serialization.Deserializer;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * What the JobFlow and CronJob engines do with the records they read as bytes: their key as a
@@ -13,8 +12,7 @@ import java.util.List;
  */
 public final class EngineRecords {
 
-    private EngineRecords() {
-    }
+    private EngineRecords() {}
 
     public static String keyOf(Object key) {
         String text = switch (key) {
@@ -32,7 +30,8 @@ public final class EngineRecords {
 
     public static byte[] required(String topic, byte[] value) {
         if (value == null) {
-            throw new IllegalArgumentException("value: the record has no value; a " + topic + " record here cannot be a tombstone");
+            throw new IllegalArgumentException(
+                    "value: the record has no value; a " + topic + " record here cannot be a tombstone");
         }
         return value;
     }
@@ -40,7 +39,8 @@ public final class EngineRecords {
     /** Job admission's reasons for refusing a job the engine asked for, each as {@code path: message}. */
     public static List<String> reasons(CommandResult result) {
         return result.getViolations().stream()
-                .map(v -> v.getPath().isEmpty() ? v.getMessage() : v.getPath() + ": " + v.getMessage()).toList();
+                .map(v -> v.getPath().isEmpty() ? v.getMessage() : v.getPath() + ": " + v.getMessage())
+                .toList();
     }
 
     public static <T> T decode(Deserializer<T> deserializer, String topic, byte[] value) {

@@ -22,7 +22,6 @@ import io.lahar.schema.JobRunningHistory;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.TaskState;
 import io.lahar.schema.Topics;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,8 +34,7 @@ import java.util.TreeMap;
 /** The flow engine's records: core flow state to {@code lahar.flow-status}, templates, job status to flow input. */
 public final class FlowCodecs {
 
-    private FlowCodecs() {
-    }
+    private FlowCodecs() {}
 
     /** The flow's state as its compacted status record: the admitted manifest and Volcano's JobFlowStatus. */
     public static JobFlowStatusRecord toStatusRecord(FlowInfo info) {
@@ -45,21 +43,46 @@ public final class FlowCodecs {
         List<FlowJobStatus> list = new ArrayList<>();
         for (JobFlow.JobStatusEntry e : s.jobStatusList()) {
             List<JobRunningHistory> histories = new ArrayList<>();
-            for (JobFlow.JobRunningHistory h : e.runningHistories() == null ? List.<JobFlow.JobRunningHistory>of() : e.runningHistories()) {
+            for (JobFlow.JobRunningHistory h :
+                    e.runningHistories() == null ? List.<JobFlow.JobRunningHistory>of() : e.runningHistories()) {
                 histories.add(new JobRunningHistory(instant(h.startTimestamp()), instant(h.endTimestamp()), h.state()));
             }
-            list.add(new FlowJobStatus(e.name(), e.state(), instant(e.startTimestamp()), instant(e.endTimestamp()),
-                    e.restartCount() == null ? 0 : e.restartCount(), histories));
+            list.add(new FlowJobStatus(
+                    e.name(),
+                    e.state(),
+                    instant(e.startTimestamp()),
+                    instant(e.endTimestamp()),
+                    e.restartCount() == null ? 0 : e.restartCount(),
+                    histories));
         }
         // Sorted maps: the same state gives the same bytes, so a replay can be compared byte for byte.
         Map<String, FlowCondition> conditions = new TreeMap<>();
-        s.conditions().forEach((job, c) -> conditions.put(job, new FlowCondition(c.phase(),
-                c.createTime() == null ? null : Instant.parse(c.createTime()),
-                c.runningDuration() == null ? null : GoDuration.parse(c.runningDuration()).map(Duration::toMillis).orElse(null),
-                tasks(c.taskStatusCount()), c.message())));
-        JobFlowStatus status = new JobFlowStatus(s.pendingJobs(), s.runningJobs(), s.completedJobs(), s.failedJobs(),
-                s.terminatedJobs(), s.unKnowJobs(), list, conditions,
-                new JobFlowState(s.state() == null || s.state().phase() == null ? "Pending" : s.state().phase().name()));
+        s.conditions()
+                .forEach((job, c) -> conditions.put(
+                        job,
+                        new FlowCondition(
+                                c.phase(),
+                                c.createTime() == null ? null : Instant.parse(c.createTime()),
+                                c.runningDuration() == null
+                                        ? null
+                                        : GoDuration.parse(c.runningDuration())
+                                                .map(Duration::toMillis)
+                                                .orElse(null),
+                                tasks(c.taskStatusCount()),
+                                c.message())));
+        JobFlowStatus status = new JobFlowStatus(
+                s.pendingJobs(),
+                s.runningJobs(),
+                s.completedJobs(),
+                s.failedJobs(),
+                s.terminatedJobs(),
+                s.unKnowJobs(),
+                list,
+                conditions,
+                new JobFlowState(
+                        s.state() == null || s.state().phase() == null
+                                ? "Pending"
+                                : s.state().phase().name()));
         return JobFlowStatusRecord.newBuilder()
                 .setNamespace(flow.namespace())
                 .setName(flow.name())
@@ -73,7 +96,8 @@ public final class FlowCodecs {
     private static Map<String, TaskState> tasks(Map<String, JobStatus.TaskState> counts) {
         Map<String, TaskState> out = new TreeMap<>();
         if (counts != null) {
-            counts.forEach((task, c) -> out.put(task, new TaskState(c == null || c.phase() == null ? Map.of() : new TreeMap<>(c.phase()))));
+            counts.forEach((task, c) ->
+                    out.put(task, new TaskState(c == null || c.phase() == null ? Map.of() : new TreeMap<>(c.phase()))));
         }
         return out;
     }
@@ -86,8 +110,10 @@ public final class FlowCodecs {
     /** A JobFlow as the status record keeps it, with the phase it had: what template deletion checks. */
     public static JobFlow flowOf(JobFlowStatusRecord record) {
         JobFlow flow = Manifests.read(record.getManifest(), JobFlow.class);
-        io.lahar.core.api.JobFlowPhase phase = io.lahar.core.api.JobFlowPhase.valueOf(record.getStatus().getState().getPhase());
-        return flow.withStatus(new JobFlow.JobFlowStatus(null, null, null, null, null, null, null, null, new JobFlow.State(phase)));
+        io.lahar.core.api.JobFlowPhase phase = io.lahar.core.api.JobFlowPhase.valueOf(
+                record.getStatus().getState().getPhase());
+        return flow.withStatus(
+                new JobFlow.JobFlowStatus(null, null, null, null, null, null, null, null, new JobFlow.State(phase)));
     }
 
     /** The admitted template as lahar.job-templates carries it. */
@@ -112,10 +138,21 @@ public final class FlowCodecs {
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException("spec: not JSON: " + e.getMessage(), e);
         }
-        ObjectMeta meta = new ObjectMeta(r.getName(), null, r.getNamespace(), r.getUid(), null, null, null, null,
+        ObjectMeta meta = new ObjectMeta(
+                r.getName(),
+                null,
+                r.getNamespace(),
+                r.getUid(),
+                null,
+                null,
+                null,
+                null,
                 r.getLabels().isEmpty() ? null : new LinkedHashMap<>(r.getLabels()),
-                r.getAnnotations().isEmpty() ? null : new LinkedHashMap<>(r.getAnnotations()), null, null);
-        return new JobTemplate(JobTemplate.API_VERSION, JobTemplate.KIND, meta, Manifests.convert(spec, JobSpec.class), null);
+                r.getAnnotations().isEmpty() ? null : new LinkedHashMap<>(r.getAnnotations()),
+                null,
+                null);
+        return new JobTemplate(
+                JobTemplate.API_VERSION, JobTemplate.KIND, meta, Manifests.convert(spec, JobSpec.class), null);
     }
 
     /**
@@ -130,9 +167,15 @@ public final class FlowCodecs {
             return Optional.empty();
         }
         Map<String, JobStatus.TaskState> tasks = new TreeMap<>();
-        r.getStatus().getTaskStatusCount().forEach((task, counts) ->
-                tasks.put(task, new JobStatus.TaskState(counts == null ? Map.of() : new TreeMap<>(counts.getPhase()))));
-        return Optional.of(new FlowInput.JobStatusObserved(r.getName(), phase, tasks, r.getStatus().getRetryCount(),
+        r.getStatus()
+                .getTaskStatusCount()
+                .forEach((task, counts) -> tasks.put(
+                        task, new JobStatus.TaskState(counts == null ? Map.of() : new TreeMap<>(counts.getPhase()))));
+        return Optional.of(new FlowInput.JobStatusObserved(
+                r.getName(),
+                phase,
+                tasks,
+                r.getStatus().getRetryCount(),
                 r.getTime().toEpochMilli()));
     }
 
@@ -148,7 +191,9 @@ public final class FlowCodecs {
             return Optional.empty();
         }
         String mark = FlowRun.CREATED_BY_JOB_FLOW;
-        return CreatedByFlow.of(status.getNamespace(), meta.path("annotations").path(mark).asText(""),
+        return CreatedByFlow.of(
+                        status.getNamespace(),
+                        meta.path("annotations").path(mark).asText(""),
                         meta.path("labels").path(mark).asText(""))
                 .map(flow -> Topics.jobKey(status.getNamespace(), flow));
     }

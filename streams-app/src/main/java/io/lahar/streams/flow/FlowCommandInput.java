@@ -22,15 +22,14 @@ import io.lahar.schema.FlowKind;
 import io.lahar.schema.SubmitFlowObject;
 import io.lahar.schema.Topics;
 import io.lahar.streams.kafka.StateSize;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Flow commands: admission of JobFlows and JobTemplates (core), answered on
@@ -61,8 +60,12 @@ public final class FlowCommandInput {
     private final TemplateLookup lookup;
     private final AdmissionLimits limits;
 
-    FlowCommandInput(ProcessorContext<Object, Object> context, FlowEngine engine, KeyValueStore<String, byte[]> templates,
-                     TemplateLookup lookup, AdmissionLimits limits) {
+    FlowCommandInput(
+            ProcessorContext<Object, Object> context,
+            FlowEngine engine,
+            KeyValueStore<String, byte[]> templates,
+            TemplateLookup lookup,
+            AdmissionLimits limits) {
         this.context = context;
         this.engine = engine;
         this.templates = templates;
@@ -92,8 +95,10 @@ public final class FlowCommandInput {
         String expected = Topics.jobKey(command.getNamespace(), command.getName());
         if (!key.equals(expected)) {
             // Answered, so the sender does not wait for its timeout, and dead-lettered: it is bad input.
-            Violation violation = new Violation("key", "record key \"" + key + "\" does not match the command's object \""
-                    + expected + "\": flow commands are keyed namespace/name");
+            Violation violation = new Violation(
+                    "key",
+                    "record key \"" + key + "\" does not match the command's object \"" + expected
+                            + "\": flow commands are keyed namespace/name");
             // Keyed as it should have been: its readers find it by requestId, and a result is keyed by its object.
             answer(expected, command, reject(command, kind, List.of(violation)), timestamp);
             throw new IllegalArgumentException(violation.path() + ": " + violation.message());
@@ -101,8 +106,18 @@ public final class FlowCommandInput {
         switch (command.getKind()) {
             case JobFlow -> flowCommand(key, command, kind, time, timestamp);
             case JobTemplate -> templateCommand(key, command, kind, time, timestamp);
-            default -> answer(key, command, reject(command, kind, List.of(new Violation("kind",
-                    "unknown kind " + command.getKind() + ": this engine handles JobFlow and JobTemplate"))), timestamp);
+            default ->
+                answer(
+                        key,
+                        command,
+                        reject(
+                                command,
+                                kind,
+                                List.of(new Violation(
+                                        "kind",
+                                        "unknown kind " + command.getKind()
+                                                + ": this engine handles JobFlow and JobTemplate"))),
+                        timestamp);
         }
     }
 
@@ -129,8 +144,14 @@ public final class FlowCommandInput {
         }
     }
 
-    private FlowVerdict submitFlow(String key, FlowEntry entry, FlowCommand command, SubmitFlowObject submit, String kind,
-                                   long time, long timestamp) {
+    private FlowVerdict submitFlow(
+            String key,
+            FlowEntry entry,
+            FlowCommand command,
+            SubmitFlowObject submit,
+            String kind,
+            long time,
+            long timestamp) {
         JobFlow flow;
         List<String> warnings;
         try {
@@ -148,8 +169,10 @@ public final class FlowCommandInput {
         List<Violation> violations = new ArrayList<>(result.violations());
         List<Violation> missing = entry.live() ? List.of() : missingTemplates(flow);
         if (violations.isEmpty() && entry.held() != null) {
-            violations.add(new Violation("metadata.name", "jobflow \"" + command.getName() + "\" is being admitted (request "
-                    + entry.held().requestId() + " waits for its JobTemplates): it " + ALREADY_EXISTS));
+            violations.add(new Violation(
+                    "metadata.name",
+                    "jobflow \"" + command.getName() + "\" is being admitted (request "
+                            + entry.held().requestId() + " waits for its JobTemplates): it " + ALREADY_EXISTS));
         }
         if (!violations.isEmpty()) {
             violations.addAll(missing);
@@ -164,22 +187,36 @@ public final class FlowCommandInput {
             try {
                 engine.save(key, entry, entry.withHeld(HeldSubmit.of(command, submit)), FlowStores.COMMAND_MAX_BYTES);
             } catch (StateSize.TooLarge e) {
-                return reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs"))).withWarnings(warnings);
+                return reject(command, kind, List.of(e.violation("jobflow", "its status and its jobs")))
+                        .withWarnings(warnings);
             }
             return null;
         }
         return admit(key, entry, command, kind, (JobFlow) result.object(), time, timestamp, warnings);
     }
 
-    private FlowVerdict admit(String key, FlowEntry entry, FlowCommand command, String kind, JobFlow flow, long time,
-                              long timestamp, List<String> warnings) {
+    private FlowVerdict admit(
+            String key,
+            FlowEntry entry,
+            FlowCommand command,
+            String kind,
+            JobFlow flow,
+            long time,
+            long timestamp,
+            List<String> warnings) {
         JobFlow admitted = stamp(flow, command, time);
-        FlowVerdict verdict = accept(command, kind, Manifests.toJson(admitted), time).withWarnings(warnings);
+        FlowVerdict verdict =
+                accept(command, kind, Manifests.toJson(admitted), time).withWarnings(warnings);
         FlowEntry fresh = new FlowEntry(null, entry.recent(), null).remember(verdict);
         List<JobTemplate> used = lookup.templatesOf(admitted);
         try {
             // Saved from the entry as it was, so its hold's timer goes with it.
-            engine.apply(key, entry, fresh, new FlowInput.Submit(admitted, used, time), timestamp,
+            engine.apply(
+                    key,
+                    entry,
+                    fresh,
+                    new FlowInput.Submit(admitted, used, time),
+                    timestamp,
                     FlowStores.COMMAND_MAX_BYTES - jobsYetToCome(admitted, used));
             return verdict;
         } catch (StateSize.TooLarge e) {
@@ -228,8 +265,13 @@ public final class FlowCommandInput {
         }
         AdmissionResult<Manifest> result = flow == null ? null : Admission.create(flow, admission(flow));
         if (result == null || !result.accepted()) {
-            verdict = reject(command, kind, result == null ? List.of(new Violation("", "the held manifest no longer reads"))
-                    : result.violations()).withWarnings(warnings);
+            verdict = reject(
+                            command,
+                            kind,
+                            result == null
+                                    ? List.of(new Violation("", "the held manifest no longer reads"))
+                                    : result.violations())
+                    .withWarnings(warnings);
             engine.save(key, entry, entry.withHeld(null).remember(verdict));
         } else {
             List<Violation> missing = missingTemplates(flow);
@@ -256,21 +298,32 @@ public final class FlowCommandInput {
         List<Flow> flows = flow.spec() == null ? List.of() : flow.spec().flowsOrEmpty();
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
-            if (f != null && f.name() != null && !f.name().isEmpty() && lookup.template(flow.namespace(), f.name()).isEmpty()) {
-                out.add(new Violation("spec.flows[" + i + "].name", "jobtemplate \"" + f.name() + "\" " + NOT_FOUND
-                        + " in namespace " + flow.namespace()));
+            if (f != null
+                    && f.name() != null
+                    && !f.name().isEmpty()
+                    && lookup.template(flow.namespace(), f.name()).isEmpty()) {
+                out.add(new Violation(
+                        "spec.flows[" + i + "].name",
+                        "jobtemplate \"" + f.name() + "\" " + NOT_FOUND + " in namespace " + flow.namespace()));
             }
         }
         return out;
     }
 
-    private FlowVerdict deleteFlow(String key, FlowEntry entry, FlowCommand command, String kind, long time, long timestamp) {
+    private FlowVerdict deleteFlow(
+            String key, FlowEntry entry, FlowCommand command, String kind, long time, long timestamp) {
         if (!entry.live()) {
-            return reject(command, kind, List.of(new Violation("metadata.name", "jobflow \"" + command.getName() + "\" "
-                    + NOT_FOUND + " in namespace " + command.getNamespace())));
+            return reject(
+                    command,
+                    kind,
+                    List.of(new Violation(
+                            "metadata.name",
+                            "jobflow \"" + command.getName() + "\" " + NOT_FOUND + " in namespace "
+                                    + command.getNamespace())));
         }
         JobFlow stored = entry.info().flow().withStatus(entry.info().status());
-        AdmissionResult<JobFlow> result = JobFlowAdmission.delete(stored, admission().with(stored));
+        AdmissionResult<JobFlow> result =
+                JobFlowAdmission.delete(stored, admission().with(stored));
         if (!result.accepted()) {
             FlowVerdict verdict = reject(command, kind, result.violations());
             engine.save(key, entry, entry.remember(verdict));
@@ -310,12 +363,14 @@ public final class FlowCommandInput {
                 violations = List.of(new Violation("", e.getMessage()));
             }
             JobTemplate admitted = violations.isEmpty() ? stamp(template, entry.template(), command, time) : null;
-            FlowVerdict accepted = admitted == null ? null
+            FlowVerdict accepted = admitted == null
+                    ? null
                     : accept(command, kind, Manifests.toJson(admitted), time).withWarnings(warnings);
             if (admitted != null) {
                 try {
                     // Checked before the template is published: no template is out there without its entry.
-                    encoded = FlowStores.encode(key, entry.withTemplate(admitted).remember(accepted), FlowStores.COMMAND_MAX_BYTES);
+                    encoded = FlowStores.encode(
+                            key, entry.withTemplate(admitted).remember(accepted), FlowStores.COMMAND_MAX_BYTES);
                 } catch (StateSize.TooLarge e) {
                     violations = List.of(e.violation("jobtemplate", "the answers to its later commands"));
                 }
@@ -323,15 +378,21 @@ public final class FlowCommandInput {
             if (violations.isEmpty()) {
                 verdict = accepted;
                 next = entry.withTemplate(admitted).remember(verdict);
-                context.forward(new Record<>(key, FlowCodecs.toTemplateRecord(admitted, time), timestamp), FlowSinks.TEMPLATES);
+                context.forward(
+                        new Record<>(key, FlowCodecs.toTemplateRecord(admitted, time), timestamp), FlowSinks.TEMPLATES);
             } else {
                 verdict = reject(command, kind, violations).withWarnings(warnings);
                 next = entry.template() == null ? null : entry.remember(verdict);
                 encoded = null;
             }
         } else if (entry.template() == null) {
-            verdict = reject(command, kind, List.of(new Violation("metadata.name", "jobtemplate \"" + command.getName()
-                    + "\" " + NOT_FOUND + " in namespace " + command.getNamespace())));
+            verdict = reject(
+                    command,
+                    kind,
+                    List.of(new Violation(
+                            "metadata.name",
+                            "jobtemplate \"" + command.getName() + "\" " + NOT_FOUND + " in namespace "
+                                    + command.getNamespace())));
             next = entry.recent().isEmpty() ? null : entry.remember(verdict);
         } else {
             AdmissionContext ctx = admission();
@@ -365,8 +426,8 @@ public final class FlowCommandInput {
             throw new ManifestException("expected a " + type.getSimpleName() + ", found a " + m.kind());
         }
         if (!m.namespace().equals(command.getNamespace()) || !m.name().equals(command.getName())) {
-            throw new ManifestException("the manifest is " + m.namespace() + "/" + m.name() + " but the command is about "
-                    + command.getNamespace() + "/" + command.getName());
+            throw new ManifestException("the manifest is " + m.namespace() + "/" + m.name()
+                    + " but the command is about " + command.getNamespace() + "/" + command.getName());
         }
         return reading;
     }
@@ -376,31 +437,61 @@ public final class FlowCommandInput {
      * uid is derived from the key and the requestId, the time is the command's: replay gives the same.
      */
     private static JobFlow stamp(JobFlow flow, FlowCommand command, long time) {
-        return new JobFlow(flow.apiVersion(), flow.kind(), stampMeta(flow.metadata(), null, command, time), flow.spec(), null);
+        return new JobFlow(
+                flow.apiVersion(), flow.kind(), stampMeta(flow.metadata(), null, command, time), flow.spec(), null);
     }
 
     private static JobTemplate stamp(JobTemplate t, JobTemplate old, FlowCommand command, long time) {
-        return new JobTemplate(t.apiVersion(), t.kind(), stampMeta(t.metadata(), old == null ? null : old.metadata(), command, time),
-                t.spec(), null);
+        return new JobTemplate(
+                t.apiVersion(),
+                t.kind(),
+                stampMeta(t.metadata(), old == null ? null : old.metadata(), command, time),
+                t.spec(),
+                null);
     }
 
     private static ObjectMeta stampMeta(ObjectMeta m, ObjectMeta old, FlowCommand command, long time) {
-        String uid = old != null && old.uid() != null ? old.uid() : m.uid() != null ? m.uid()
-                : UUID.nameUUIDFromBytes((command.getKind() + "/" + command.getNamespace() + "/" + command.getName() + "/"
-                + command.getRequestId()).getBytes(StandardCharsets.UTF_8)).toString();
-        String created = old != null && old.creationTimestamp() != null ? old.creationTimestamp()
+        String uid = old != null && old.uid() != null
+                ? old.uid()
+                : m.uid() != null
+                        ? m.uid()
+                        : UUID.nameUUIDFromBytes((command.getKind() + "/" + command.getNamespace() + "/"
+                                                + command.getName() + "/" + command.getRequestId())
+                                        .getBytes(StandardCharsets.UTF_8))
+                                .toString();
+        String created = old != null && old.creationTimestamp() != null
+                ? old.creationTimestamp()
                 : Instant.ofEpochMilli(time).toString();
-        return new ObjectMeta(m.name(), m.generateName(), command.getNamespace(), uid, m.resourceVersion(), m.generation(),
-                created, null, m.labels(), m.annotations(), m.ownerReferences(), m.finalizers());
+        return new ObjectMeta(
+                m.name(),
+                m.generateName(),
+                command.getNamespace(),
+                uid,
+                m.resourceVersion(),
+                m.generation(),
+                created,
+                null,
+                m.labels(),
+                m.annotations(),
+                m.ownerReferences(),
+                m.finalizers());
     }
 
     static String kindOf(FlowCommand command) {
         String verb = command.getCommand() instanceof DeleteFlowObject ? "Delete" : "Submit";
-        return verb + (command.getKind() == FlowKind.Unknown ? "" : command.getKind().name());
+        return verb
+                + (command.getKind() == FlowKind.Unknown
+                        ? ""
+                        : command.getKind().name());
     }
 
     private static FlowVerdict reject(FlowCommand command, String kind, List<Violation> violations) {
-        return FlowVerdict.rejected(command.getRequestId(), kind, violations, command.getSender(), command.getTime().toEpochMilli());
+        return FlowVerdict.rejected(
+                command.getRequestId(),
+                kind,
+                violations,
+                command.getSender(),
+                command.getTime().toEpochMilli());
     }
 
     private static FlowVerdict accept(FlowCommand command, String kind, String manifest, long time) {

@@ -1,6 +1,5 @@
 package io.lahar.streams.flow;
 
-import io.lahar.core.api.Job;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.flow.EntryState;
@@ -17,16 +16,15 @@ import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
 import io.lahar.streams.kafka.StateSize;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.jboss.logging.Logger;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.jboss.logging.Logger;
 
 /**
  * Runs inputs through {@link JobFlowController} for one flow and carries out what came of them:
@@ -45,8 +43,11 @@ final class FlowEngine {
     private final FlowTimers timers;
     private final TemplateLookup lookup;
 
-    FlowEngine(ProcessorContext<Object, Object> context, KeyValueStore<String, byte[]> flows, FlowTimers timers,
-               TemplateLookup lookup) {
+    FlowEngine(
+            ProcessorContext<Object, Object> context,
+            KeyValueStore<String, byte[]> flows,
+            FlowTimers timers,
+            TemplateLookup lookup) {
         this.context = context;
         this.flows = flows;
         this.timers = timers;
@@ -106,7 +107,8 @@ final class FlowEngine {
         FlowEntry after = entry.withInfo(state);
         save(key, stored, after, limit);
         for (JobCommand command : commands) {
-            context.forward(new Record<>(Topics.jobKey(command.getNamespace(), command.getName()), command, timestamp),
+            context.forward(
+                    new Record<>(Topics.jobKey(command.getNamespace(), command.getName()), command, timestamp),
                     FlowSinks.JOB_COMMANDS);
         }
         publish(key, before, state, timestamp);
@@ -127,10 +129,15 @@ final class FlowEngine {
             JobCommand command = switch (action) {
                 // The flow's time (not the input's, which may be late): a created job's createdAt,
                 // so a refusal of this command can be matched to the job it concerns.
-                case FlowAction.CreateJob c -> command(next, c.job().name(), "create", next.time(),
-                        new SubmitJob(Manifests.toJson(c.job())));
-                case FlowAction.DeleteJob d -> command(next, d.name(), "delete", next.time(),
-                        new DeleteJob("deleted by jobflow " + key + ": " + d.reason()));
+                case FlowAction.CreateJob c ->
+                    command(next, c.job().name(), "create", next.time(), new SubmitJob(Manifests.toJson(c.job())));
+                case FlowAction.DeleteJob d ->
+                    command(
+                            next,
+                            d.name(),
+                            "delete",
+                            next.time(),
+                            new DeleteJob("deleted by jobflow " + key + ": " + d.reason()));
             };
             commands.add(command);
         }
@@ -173,7 +180,9 @@ final class FlowEngine {
             }
             return;
         }
-        boolean changed = before == null || before.flow() == null || before.deleted()
+        boolean changed = before == null
+                || before.flow() == null
+                || before.deleted()
                 || !Objects.equals(before.status(), after.status());
         if (changed) {
             context.forward(new Record<>(key, FlowCodecs.toStatusRecord(after), timestamp), FlowSinks.FLOW_STATUS);

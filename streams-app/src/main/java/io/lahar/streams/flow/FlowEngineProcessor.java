@@ -1,5 +1,9 @@
 package io.lahar.streams.flow;
 
+import static io.lahar.streams.flow.EngineRecords.decode;
+import static io.lahar.streams.flow.EngineRecords.keyOf;
+import static io.lahar.streams.flow.EngineRecords.reasons;
+
 import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.core.flow.FlowInput;
 import io.lahar.core.flow.FlowJob;
@@ -10,18 +14,13 @@ import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.schema.deadletter.InputRecords;
+import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.jboss.logging.Logger;
-
-import static io.lahar.streams.flow.EngineRecords.decode;
-import static io.lahar.streams.flow.EngineRecords.keyOf;
-import static io.lahar.streams.flow.EngineRecords.reasons;
-
-import java.util.Optional;
 
 /**
  * The JobFlow engine: one node, keyed by flow ({@code namespace/name}), reading the flow commands,
@@ -40,10 +39,13 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
     private static final Logger LOG = Logger.getLogger(FlowEngineProcessor.class);
 
     /** Decoders of the inputs and of the global stores' values. */
-    record Decoders(Deserializer<FlowCommand> commands, Deserializer<JobStatusRecord> jobStatus,
-                    Deserializer<Tick> ticks, Deserializer<io.lahar.schema.JobTemplate> templates,
-                    Deserializer<JobFlowStatusRecord> flowStatus, Deserializer<CommandResult> results) {
-    }
+    record Decoders(
+            Deserializer<FlowCommand> commands,
+            Deserializer<JobStatusRecord> jobStatus,
+            Deserializer<Tick> ticks,
+            Deserializer<io.lahar.schema.JobTemplate> templates,
+            Deserializer<JobFlowStatusRecord> flowStatus,
+            Deserializer<CommandResult> results) {}
 
     private final Decoders decoders;
     private final int tickBudget;
@@ -64,10 +66,14 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         // No store scan here: a partition with many flows would stall the rebalance.
         this.context = context;
         this.timers = new FlowTimers(context.getStateStore(FlowStores.TIMERS));
-        TemplateLookup lookup = new TemplateLookup(context.getStateStore(FlowStores.GLOBAL_TEMPLATES), decoders.templates(),
-                context.getStateStore(FlowStores.GLOBAL_FLOW_STATUS), decoders.flowStatus());
+        TemplateLookup lookup = new TemplateLookup(
+                context.getStateStore(FlowStores.GLOBAL_TEMPLATES),
+                decoders.templates(),
+                context.getStateStore(FlowStores.GLOBAL_FLOW_STATUS),
+                decoders.flowStatus());
         this.engine = new FlowEngine(context, context.getStateStore(FlowStores.FLOWS), timers, lookup);
-        this.commands = new FlowCommandInput(context, engine, context.getStateStore(FlowStores.TEMPLATES), lookup, limits);
+        this.commands =
+                new FlowCommandInput(context, engine, context.getStateStore(FlowStores.TEMPLATES), lookup, limits);
     }
 
     @Override
@@ -80,7 +86,8 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         } else if (topic.endsWith(FlowTopology.REPARTITION + "-repartition")) {
             jobStatus(key, decode(decoders.jobStatus(), Topics.JOB_STATUS.name(), record.value()), record.timestamp());
         } else if (topic.endsWith(FlowTopology.REJECTIONS + "-repartition")) {
-            rejection(key, decode(decoders.results(), Topics.COMMAND_RESULTS.name(), record.value()), record.timestamp());
+            rejection(
+                    key, decode(decoders.results(), Topics.COMMAND_RESULTS.name(), record.value()), record.timestamp());
         } else {
             // The node's fourth source: lahar.flow-clock, keyed by partition.
             InputRecords.requireClockKey(Topics.FLOW_CLOCK, key, meta.partition());
@@ -101,8 +108,9 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         if (observed.isPresent()) {
             engine.apply(key, entry, observed.get(), timestamp);
         } else {
-            LOG.warnf("jobflow %s: job %s is in phase %s, which this engine does not know; ignored", key,
-                    status.getName(), status.getStatus().getState().getPhase());
+            LOG.warnf(
+                    "jobflow %s: job %s is in phase %s, which this engine does not know; ignored",
+                    key, status.getName(), status.getStatus().getState().getPhase());
         }
     }
 
@@ -121,13 +129,25 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
         if (!entry.live()) {
             return;
         }
-        FlowJob job = entry.info().jobs().values().stream().filter(j -> j.name().equals(result.getName())).findFirst().orElse(null);
-        if (job == null || job.createdAt() == null
-                || !FlowEngine.requestId(entry.info(), "create", job.name(), job.createdAt()).equals(result.getRequestId())) {
-            LOG.debugf("jobflow %s: refusal %s is not about the current job %s; ignored", key, result.getRequestId(), result.getName());
+        FlowJob job = entry.info().jobs().values().stream()
+                .filter(j -> j.name().equals(result.getName()))
+                .findFirst()
+                .orElse(null);
+        if (job == null
+                || job.createdAt() == null
+                || !FlowEngine.requestId(entry.info(), "create", job.name(), job.createdAt())
+                        .equals(result.getRequestId())) {
+            LOG.debugf(
+                    "jobflow %s: refusal %s is not about the current job %s; ignored",
+                    key, result.getRequestId(), result.getName());
             return;
         }
-        engine.apply(key, entry, new FlowInput.JobRejected(job.name(), reasons(result), result.getTime().toEpochMilli()), timestamp);
+        engine.apply(
+                key,
+                entry,
+                new FlowInput.JobRejected(
+                        job.name(), reasons(result), result.getTime().toEpochMilli()),
+                timestamp);
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.lahar.streams.flow;
 
 import io.lahar.core.flow.FlowInfo;
-
 import java.util.List;
 
 /**

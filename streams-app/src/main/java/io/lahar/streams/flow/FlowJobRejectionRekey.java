@@ -3,13 +3,12 @@ package io.lahar.streams.flow;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.Topics;
 import io.lahar.schema.deadletter.InputRecords;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-
-import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 
 /**
  * Re-keys job admission's refusals of the jobs a JobFlow asked for from the job's key to the
@@ -57,7 +56,8 @@ public final class FlowJobRejectionRekey implements Processor<String, byte[], St
         this(senderPrefix, next, false, deserializer);
     }
 
-    private FlowJobRejectionRekey(String senderPrefix, String next, boolean judgesTombstones, Deserializer<CommandResult> deserializer) {
+    private FlowJobRejectionRekey(
+            String senderPrefix, String next, boolean judgesTombstones, Deserializer<CommandResult> deserializer) {
         this.prefix = senderPrefix;
         this.next = next;
         this.judgesTombstones = judgesTombstones;
@@ -98,7 +98,9 @@ public final class FlowJobRejectionRekey implements Processor<String, byte[], St
         }
         String flow = sender.substring(senderPrefix.length());
         int slash = flow.indexOf('/');
-        if (slash <= 0 || slash == flow.length() - 1 || !flow.substring(0, slash).equals(result.getNamespace())) {
+        if (slash <= 0
+                || slash == flow.length() - 1
+                || !flow.substring(0, slash).equals(result.getNamespace())) {
             return Optional.empty();
         }
         return Optional.of(flow);

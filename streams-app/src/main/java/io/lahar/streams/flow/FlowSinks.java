@@ -9,6 +9,5 @@ public final class FlowSinks {
     public static final String TEMPLATES = "job-templates-sink";
     public static final String DEAD_LETTERS = "flow-dead-letters-sink";
 
-    private FlowSinks() {
-    }
+    private FlowSinks() {}
 }

@@ -3,7 +3,6 @@ package io.lahar.streams.flow;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.lahar.core.api.Manifests;
 import io.lahar.streams.kafka.StateSize;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -37,8 +36,7 @@ public final class FlowStores {
     /** The most a create or an update may leave an entry at, before any estimate of what its flow's jobs add. */
     static final int COMMAND_MAX_BYTES = MAX_BYTES - GROWTH_BYTES;
 
-    private FlowStores() {
-    }
+    private FlowStores() {}
 
     /**
      * @throws StateSize.TooLarge naming the key and the size when the value would not fit in one

@@ -4,9 +4,8 @@ import io.lahar.core.flow.EntryState;
 import io.lahar.core.flow.FlowInfo;
 import io.lahar.core.flow.FlowJob;
 import io.lahar.streams.clock.DueIndex;
-import org.apache.kafka.streams.state.KeyValueStore;
-
 import java.util.OptionalLong;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /** The flows' entries in a {@link DueIndex}: when each flow next needs a tick. */
 final class FlowTimers extends DueIndex {
@@ -29,7 +28,11 @@ final class FlowTimers extends DueIndex {
     }
 
     static OptionalLong nextDue(FlowInfo info) {
-        if (info == null || info.flow() == null || info.deleted() || info.phase() == null || info.phase().isFinished()) {
+        if (info == null
+                || info.flow() == null
+                || info.deleted()
+                || info.phase() == null
+                || info.phase().isFinished()) {
             return OptionalLong.empty();
         }
         long due = Long.MAX_VALUE;

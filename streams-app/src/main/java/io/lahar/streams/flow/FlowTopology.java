@@ -1,8 +1,6 @@
 package io.lahar.streams.flow;
 
 import io.lahar.core.admission.AdmissionLimits;
-import io.lahar.streams.kafka.GlobalStoreUpdater;
-import io.lahar.streams.kafka.Guards;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.FlowCommand;
@@ -13,6 +11,8 @@ import io.lahar.schema.JobTemplate;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.streams.kafka.GlobalStoreUpdater;
+import io.lahar.streams.kafka.Guards;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -57,17 +57,18 @@ public final class FlowTopology {
     public static final String JOB_STATUS_NODE = REPARTITION + "-repartition-filter";
     /** The repartition of job admission's refusals of the flows' jobs: {@code <application.id>-flow-job-rejections-repartition}. */
     public static final String REJECTIONS = "flow-job-rejections";
+
     public static final String ENGINE = "flow-engine";
     /** Re-keys job admission's refusals of the flows' jobs to the flow; forwards them to {@link #REJECTIONS_NODE}. */
     static final String REKEY = "flow-job-rejection-rekey";
     /** The first node of the rejections' repartition, named by Kafka Streams after it. */
     static final String REJECTIONS_NODE = REJECTIONS + "-repartition-filter";
+
     static final String REKEY_DEAD_LETTERS = "flow-job-rejection-dead-letters";
     static final String COMMANDS_SOURCE = "flow-commands-source";
     static final String CLOCK_SOURCE = "flow-clock-source";
 
-    private FlowTopology() {
-    }
+    private FlowTopology() {}
 
     /**
      * The DSL steps: the status of the flows' jobs, which the job lifecycle forwards under the
@@ -80,17 +81,23 @@ public final class FlowTopology {
      * @return {@code lahar.command-results} as read (a topic has one source): the CronJob engine
      *         re-keys its own refusals from it
      */
-    public static KStream<String, byte[]> addRepartitions(StreamsBuilder builder, RegistrySerdes serdes,
-                                                         KStream<Object, Object> lifecycle, Guards guards) {
-        flowStatuses(lifecycle).repartition(Repartitioned.<String, byte[]>as(REPARTITION)
-                .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
-                .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+    public static KStream<String, byte[]> addRepartitions(
+            StreamsBuilder builder, RegistrySerdes serdes, KStream<Object, Object> lifecycle, Guards guards) {
+        flowStatuses(lifecycle)
+                .repartition(Repartitioned.<String, byte[]>as(REPARTITION)
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.ByteArray())
+                        .withNumberOfPartitions(Topics.JOB_PARTITIONS));
         var resultDecoder = serdes.value(CommandResult.class).deserializer();
-        KStream<String, byte[]> results = builder.stream(Topics.COMMAND_RESULTS.name(),
+        KStream<String, byte[]> results = builder.stream(
+                Topics.COMMAND_RESULTS.name(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("flow-job-results-source"));
-        results.process(() -> guards.guard(new FlowJobRejectionRekey(resultDecoder), REKEY_DEAD_LETTERS), Named.as(REKEY))
+        results.process(
+                        () -> guards.guard(new FlowJobRejectionRekey(resultDecoder), REKEY_DEAD_LETTERS),
+                        Named.as(REKEY))
                 .repartition(Repartitioned.<String, byte[]>as(REJECTIONS)
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray())
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(Serdes.ByteArray())
                         .withNumberOfPartitions(Topics.JOB_PARTITIONS));
         return results;
     }
@@ -116,7 +123,8 @@ public final class FlowTopology {
     public static void requireNode(Topology topology, String node, String next) {
         for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
             for (TopologyDescription.Node n : sub.nodes()) {
-                if (n.name().equals(node) && n.successors().stream().anyMatch(s -> s.name().equals(next))) {
+                if (n.name().equals(node)
+                        && n.successors().stream().anyMatch(s -> s.name().equals(next))) {
                     return;
                 }
             }
@@ -132,64 +140,122 @@ public final class FlowTopology {
      * @param tickBudget at most this many flows are woken by one tick per partition
      * @param limits     the bounds admission puts on the numbers of JobTemplates and JobFlows
      */
-    public static void addTo(Topology topology, RegistrySerdes serdes, int tickBudget, Guards guards,
-            AdmissionLimits limits) {
+    public static void addTo(
+            Topology topology, RegistrySerdes serdes, int tickBudget, Guards guards, AdmissionLimits limits) {
         var templateSerde = serdes.value(JobTemplate.class);
         var flowStatusSerde = serdes.value(JobFlowStatusRecord.class);
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_TEMPLATES),
-                                Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(),
-                "job-templates-global-source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.JOB_TEMPLATES.name(),
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_TEMPLATES),
+                                Serdes.String(),
+                                Serdes.ByteArray())
+                        .withLoggingDisabled(),
+                "job-templates-global-source",
+                new StringDeserializer(),
+                new ByteArrayDeserializer(),
+                Topics.JOB_TEMPLATES.name(),
                 "job-templates-global-updater",
-                () -> new GlobalStoreUpdater<>(FlowStores.GLOBAL_TEMPLATES, Topics.JOB_TEMPLATES, templateSerde.deserializer(), guards));
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_FLOW_STATUS),
-                                Serdes.String(), Serdes.ByteArray()).withLoggingDisabled(),
-                "flow-status-global-source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_STATUS.name(),
+                () -> new GlobalStoreUpdater<>(
+                        FlowStores.GLOBAL_TEMPLATES, Topics.JOB_TEMPLATES, templateSerde.deserializer(), guards));
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_FLOW_STATUS),
+                                Serdes.String(),
+                                Serdes.ByteArray())
+                        .withLoggingDisabled(),
+                "flow-status-global-source",
+                new StringDeserializer(),
+                new ByteArrayDeserializer(),
+                Topics.FLOW_STATUS.name(),
                 "flow-status-global-updater",
-                () -> new GlobalStoreUpdater<>(FlowStores.GLOBAL_FLOW_STATUS, Topics.FLOW_STATUS, flowStatusSerde.deserializer(), guards));
+                () -> new GlobalStoreUpdater<>(
+                        FlowStores.GLOBAL_FLOW_STATUS, Topics.FLOW_STATUS, flowStatusSerde.deserializer(), guards));
 
-        topology.addSource(COMMANDS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_COMMANDS.name());
+        topology.addSource(
+                COMMANDS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_COMMANDS.name());
         // A clock topic of its own: on lahar.clock the engine would share the job inputs' source, and
         // so their task, which Kafka Streams checks partition by partition before every record.
-        topology.addSource(CLOCK_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_CLOCK.name());
-        var decoders = new FlowEngineProcessor.Decoders(serdes.value(FlowCommand.class).deserializer(),
-                serdes.value(JobStatusRecord.class).deserializer(), serdes.value(Tick.class).deserializer(),
-                templateSerde.deserializer(), flowStatusSerde.deserializer(), serdes.value(CommandResult.class).deserializer());
-        topology.addProcessor(ENGINE,
+        topology.addSource(
+                CLOCK_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_CLOCK.name());
+        var decoders = new FlowEngineProcessor.Decoders(
+                serdes.value(FlowCommand.class).deserializer(),
+                serdes.value(JobStatusRecord.class).deserializer(),
+                serdes.value(Tick.class).deserializer(),
+                templateSerde.deserializer(),
+                flowStatusSerde.deserializer(),
+                serdes.value(CommandResult.class).deserializer());
+        topology.addProcessor(
+                ENGINE,
                 () -> guards.guard(new FlowEngineProcessor(decoders, tickBudget, limits), FlowSinks.DEAD_LETTERS),
-                COMMANDS_SOURCE, repartitionSource(topology, REPARTITION), repartitionSource(topology, REJECTIONS), CLOCK_SOURCE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FlowStores.FLOWS),
-                Serdes.String(), Serdes.ByteArray()), ENGINE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FlowStores.TEMPLATES),
-                Serdes.String(), Serdes.ByteArray()), ENGINE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(FlowStores.TIMERS),
-                Serdes.String(), Serdes.ByteArray()), ENGINE);
+                COMMANDS_SOURCE,
+                repartitionSource(topology, REPARTITION),
+                repartitionSource(topology, REJECTIONS),
+                CLOCK_SOURCE);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(FlowStores.FLOWS), Serdes.String(), Serdes.ByteArray()),
+                ENGINE);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(FlowStores.TEMPLATES), Serdes.String(), Serdes.ByteArray()),
+                ENGINE);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(FlowStores.TIMERS), Serdes.String(), Serdes.ByteArray()),
+                ENGINE);
         // The global stores need no connection: every processor may read them.
 
-        topology.addSink(FlowSinks.RESULTS, Topics.COMMAND_RESULTS.name(), new StringSerializer(),
-                serdes.value(CommandResult.class).serializer(), ENGINE);
-        topology.addSink(FlowSinks.JOB_COMMANDS, Topics.JOB_COMMANDS.name(), new StringSerializer(),
-                serdes.value(JobCommand.class).serializer(), ENGINE);
-        topology.addSink(FlowSinks.FLOW_STATUS, Topics.FLOW_STATUS.name(), new StringSerializer(),
-                flowStatusSerde.serializer(), ENGINE);
-        topology.addSink(FlowSinks.TEMPLATES, Topics.JOB_TEMPLATES.name(), new StringSerializer(),
-                templateSerde.serializer(), ENGINE);
-        topology.addSink(FlowSinks.DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(), ENGINE);
+        topology.addSink(
+                FlowSinks.RESULTS,
+                Topics.COMMAND_RESULTS.name(),
+                new StringSerializer(),
+                serdes.value(CommandResult.class).serializer(),
+                ENGINE);
+        topology.addSink(
+                FlowSinks.JOB_COMMANDS,
+                Topics.JOB_COMMANDS.name(),
+                new StringSerializer(),
+                serdes.value(JobCommand.class).serializer(),
+                ENGINE);
+        topology.addSink(
+                FlowSinks.FLOW_STATUS,
+                Topics.FLOW_STATUS.name(),
+                new StringSerializer(),
+                flowStatusSerde.serializer(),
+                ENGINE);
+        topology.addSink(
+                FlowSinks.TEMPLATES,
+                Topics.JOB_TEMPLATES.name(),
+                new StringSerializer(),
+                templateSerde.serializer(),
+                ENGINE);
+        topology.addSink(
+                FlowSinks.DEAD_LETTERS,
+                Topics.DEAD_LETTERS.name(),
+                new ByteArraySerializer(),
+                serdes.value(DeadLetter.class).serializer(),
+                ENGINE);
         requireNode(topology, REKEY, REJECTIONS_NODE);
-        topology.addSink(REKEY_DEAD_LETTERS, Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(), REKEY);
+        topology.addSink(
+                REKEY_DEAD_LETTERS,
+                Topics.DEAD_LETTERS.name(),
+                new ByteArraySerializer(),
+                serdes.value(DeadLetter.class).serializer(),
+                REKEY);
     }
 
     /** The DSL names the repartition's source node itself; find it by its topic. */
     public static String repartitionSource(Topology topology, String repartition) {
         for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
             for (TopologyDescription.Node node : sub.nodes()) {
-                if (node instanceof TopologyDescription.Source s && s.topicSet() != null
+                if (node instanceof TopologyDescription.Source s
+                        && s.topicSet() != null
                         && s.topicSet().stream().anyMatch(t -> t.endsWith(repartition + "-repartition"))) {
                     return s.name();
                 }
             }
         }
-        throw new IllegalStateException("the topology has no " + repartition + " repartition: call addRepartitions first");
+        throw new IllegalStateException(
+                "the topology has no " + repartition + " repartition: call addRepartitions first");
     }
 }

@@ -3,7 +3,6 @@ package io.lahar.streams.flow;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.lahar.core.admission.Violation;
 import io.lahar.schema.CommandResult;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +14,15 @@ import java.util.List;
  * @param manifest the admitted manifest as JSON when accepted, else null
  * @param warnings the fields its manifest held that were dropped as unknown
  */
-public record FlowVerdict(String requestId, String kind, boolean accepted, List<Violation> violations,
-                          String manifest, String sender, long time,
-                          @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
+public record FlowVerdict(
+        String requestId,
+        String kind,
+        boolean accepted,
+        List<Violation> violations,
+        String manifest,
+        String sender,
+        long time,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> warnings) {
 
     /** How many answers an object remembers: enough for any client's retries, bounded so the entry stays small. */
     static final int RECENT_LIMIT = 16;
@@ -28,8 +33,14 @@ public record FlowVerdict(String requestId, String kind, boolean accepted, List<
     }
 
     /** An answer without warnings. */
-    public FlowVerdict(String requestId, String kind, boolean accepted, List<Violation> violations, String manifest,
-                       String sender, long time) {
+    public FlowVerdict(
+            String requestId,
+            String kind,
+            boolean accepted,
+            List<Violation> violations,
+            String manifest,
+            String sender,
+            long time) {
         this(requestId, kind, accepted, violations, manifest, sender, time, List.of());
     }
 
@@ -37,7 +48,8 @@ public record FlowVerdict(String requestId, String kind, boolean accepted, List<
         return new FlowVerdict(requestId, kind, accepted, violations, manifest, sender, time, next);
     }
 
-    public static FlowVerdict rejected(String requestId, String kind, List<Violation> violations, String sender, long time) {
+    public static FlowVerdict rejected(
+            String requestId, String kind, List<Violation> violations, String sender, long time) {
         return new FlowVerdict(requestId, kind, false, violations, null, sender, time);
     }
 
@@ -52,7 +64,9 @@ public record FlowVerdict(String requestId, String kind, boolean accepted, List<
                 .setName(name)
                 .setKind(kind)
                 .setAccepted(accepted)
-                .setViolations(violations.stream().map(v -> new io.lahar.schema.Violation(v.path(), v.message())).toList())
+                .setViolations(violations.stream()
+                        .map(v -> new io.lahar.schema.Violation(v.path(), v.message()))
+                        .toList())
                 .setManifest(manifest)
                 .setSender(sender)
                 .setTime(Instant.ofEpochMilli(time))
@@ -64,7 +78,9 @@ public record FlowVerdict(String requestId, String kind, boolean accepted, List<
     public static List<FlowVerdict> remember(List<FlowVerdict> recent, FlowVerdict verdict) {
         List<FlowVerdict> next = new ArrayList<>(recent == null ? List.of() : recent);
         next.add(verdict);
-        return next.size() > RECENT_LIMIT ? List.copyOf(next.subList(next.size() - RECENT_LIMIT, next.size())) : List.copyOf(next);
+        return next.size() > RECENT_LIMIT
+                ? List.copyOf(next.subList(next.size() - RECENT_LIMIT, next.size()))
+                : List.copyOf(next);
     }
 
     public static FlowVerdict find(List<FlowVerdict> recent, String requestId) {

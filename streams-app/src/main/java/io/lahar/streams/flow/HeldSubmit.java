@@ -3,7 +3,6 @@ package io.lahar.streams.flow;
 import io.lahar.schema.FlowCommand;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.SubmitFlowObject;
-
 import java.time.Instant;
 
 /**
@@ -18,8 +17,8 @@ import java.time.Instant;
  *
  * @param checks the ticks that looked at it so far
  */
-public record HeldSubmit(String requestId, String sender, String namespace, String name, String manifest, long time,
-                         int checks) {
+public record HeldSubmit(
+        String requestId, String sender, String namespace, String name, String manifest, long time, int checks) {
 
     /** Event time a submission waits for its templates: far above the global store's lag, far below the REST timeout. */
     static final long GRACE_MILLIS = 5_000;
@@ -27,8 +26,14 @@ public record HeldSubmit(String requestId, String sender, String namespace, Stri
     static final int MAX_CHECKS = 10;
 
     static HeldSubmit of(FlowCommand command, SubmitFlowObject submit) {
-        return new HeldSubmit(command.getRequestId(), command.getSender(), command.getNamespace(), command.getName(),
-                submit.getManifest(), command.getTime().toEpochMilli(), 0);
+        return new HeldSubmit(
+                command.getRequestId(),
+                command.getSender(),
+                command.getNamespace(),
+                command.getName(),
+                submit.getManifest(),
+                command.getTime().toEpochMilli(),
+                0);
     }
 
     HeldSubmit checked() {
@@ -42,8 +47,14 @@ public record HeldSubmit(String requestId, String sender, String namespace, Stri
 
     /** The command as it was sent, to be answered under its own requestId. */
     FlowCommand command() {
-        return FlowCommand.newBuilder().setRequestId(requestId).setSender(sender).setNamespace(namespace).setName(name)
-                .setTime(Instant.ofEpochMilli(time)).setKind(FlowKind.JobFlow).setCommand(new SubmitFlowObject(manifest))
+        return FlowCommand.newBuilder()
+                .setRequestId(requestId)
+                .setSender(sender)
+                .setNamespace(namespace)
+                .setName(name)
+                .setTime(Instant.ofEpochMilli(time))
+                .setKind(FlowKind.JobFlow)
+                .setCommand(new SubmitFlowObject(manifest))
                 .build();
     }
 }

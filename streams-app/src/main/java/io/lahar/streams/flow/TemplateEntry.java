@@ -1,7 +1,6 @@
 package io.lahar.streams.flow;
 
 import io.lahar.core.api.JobTemplate;
-
 import java.util.List;
 
 /**

@@ -4,15 +4,14 @@ import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jboss.logging.Logger;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * Reads of the two global stores: the JobTemplates every flow may instantiate (lahar.job-templates)
@@ -33,8 +32,11 @@ final class TemplateLookup {
     private final KeyValueStore<String, byte[]> flowStatus;
     private final Deserializer<JobFlowStatusRecord> statusDecoder;
 
-    TemplateLookup(KeyValueStore<String, byte[]> templates, Deserializer<io.lahar.schema.JobTemplate> templateDecoder,
-                   KeyValueStore<String, byte[]> flowStatus, Deserializer<JobFlowStatusRecord> statusDecoder) {
+    TemplateLookup(
+            KeyValueStore<String, byte[]> templates,
+            Deserializer<io.lahar.schema.JobTemplate> templateDecoder,
+            KeyValueStore<String, byte[]> flowStatus,
+            Deserializer<JobFlowStatusRecord> statusDecoder) {
         this.templates = templates;
         this.templateDecoder = templateDecoder;
         this.flowStatus = flowStatus;
@@ -47,9 +49,11 @@ final class TemplateLookup {
             return Optional.empty();
         }
         try {
-            return Optional.of(FlowCodecs.fromTemplateRecord(templateDecoder.deserialize(Topics.JOB_TEMPLATES.name(), bytes)));
+            return Optional.of(
+                    FlowCodecs.fromTemplateRecord(templateDecoder.deserialize(Topics.JOB_TEMPLATES.name(), bytes)));
         } catch (RuntimeException e) {
-            LOG.errorf("template %s/%s in the global store does not decode, treated as missing: %s", namespace, name, e);
+            LOG.errorf(
+                    "template %s/%s in the global store does not decode, treated as missing: %s", namespace, name, e);
             return Optional.empty();
         }
     }

@@ -4,10 +4,9 @@ import io.lahar.core.job.Input;
 import io.lahar.core.job.TimerClock;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
+import java.util.OptionalLong;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.jboss.logging.Logger;
-
-import java.util.OptionalLong;
 
 /**
  * Clock ticks: every job of this partition with a timer due by the tick's time gets a
@@ -51,8 +50,12 @@ final class ClockInput implements InputHandler {
             } catch (RuntimeException e) {
                 // One job the engine cannot handle must not hold back the others due on this tick,
                 // nor fail again on every tick: it leaves the index until its next input.
-                LOG.errorf(e, "timers of job %s due at %d could not fire at %d; the job leaves the timer index", due.job(),
-                        due.due(), time);
+                LOG.errorf(
+                        e,
+                        "timers of job %s due at %d could not fire at %d; the job leaves the timer index",
+                        due.job(),
+                        due.due(),
+                        time);
                 timers.remove(due);
             }
         }

@@ -1,7 +1,7 @@
 package io.lahar.streams.job;
 
-import io.lahar.core.admission.Violation;
 import io.lahar.core.admission.AdmissionLimits;
+import io.lahar.core.admission.Violation;
 import io.lahar.core.command.CommandStep;
 import io.lahar.core.command.JobRecord;
 import io.lahar.core.command.JobRequest;
@@ -12,12 +12,11 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.codec.JobCommandCodec;
 import io.lahar.streams.kafka.StateSize;
 import io.lahar.streams.queue.QueueLookup;
+import java.util.List;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.jboss.logging.Logger;
-
-import java.util.List;
 
 /**
  * Job commands: the core's command gate (parse, admission, idempotency by requestId, and the
@@ -37,8 +36,12 @@ final class CommandInput implements InputHandler {
     private final QueueLookup queues;
     private final AdmissionLimits limits;
 
-    CommandInput(Deserializer<JobCommand> deserializer, ProcessorContext<Object, Object> context, JobEngine engine,
-                 QueueLookup queues, AdmissionLimits limits) {
+    CommandInput(
+            Deserializer<JobCommand> deserializer,
+            ProcessorContext<Object, Object> context,
+            JobEngine engine,
+            QueueLookup queues,
+            AdmissionLimits limits) {
         this.deserializer = deserializer;
         this.context = context;
         this.engine = engine;
@@ -52,8 +55,10 @@ final class CommandInput implements InputHandler {
         String expected = Topics.jobKey(command.getNamespace(), command.getName());
         if (!key.equals(expected)) {
             // Answered, so the sender does not wait for its timeout, and dead-lettered: it is bad input.
-            Violation violation = new Violation("key", "record key \"" + key + "\" does not match the command's job \""
-                    + expected + "\": every record about a job is keyed namespace/name");
+            Violation violation = new Violation(
+                    "key",
+                    "record key \"" + key + "\" does not match the command's job \"" + expected
+                            + "\": every record about a job is keyed namespace/name");
             // Keyed as it should have been: its readers find it by requestId, and a result is keyed by its job.
             answer(expected, JobCommandCodec.rejection(command, List.of(violation)), timestamp);
             throw new IllegalArgumentException(violation.path() + ": " + violation.message());
@@ -67,7 +72,8 @@ final class CommandInput implements InputHandler {
         }
         LOG.debugf("command %s (%s) for %s", request.requestId(), request.kind(), key);
         JobEntry entry = engine.load(key);
-        CommandStep step = CommandStep.of(entry.info(), entry.recent(), request, queues.admissionContext().withLimits(limits));
+        CommandStep step = CommandStep.of(
+                entry.info(), entry.recent(), request, queues.admissionContext().withLimits(limits));
         JobVerdict verdict = step.verdict();
         if (step.recent() != null) {
             JobEntry next = entry.withRecent(step.recent());
@@ -87,16 +93,25 @@ final class CommandInput implements InputHandler {
      * {@link JobStore#COMMAND_MAX_BYTES}; otherwise it is refused with the size, before anything is
      * written, and the job (if it exists) stays as it was, remembering the refusal for a retry.
      */
-    private JobVerdict applyWithinSize(String key, JobEntry entry, JobEntry next, CommandStep step, JobRequest request,
-                                       long timestamp) {
+    private JobVerdict applyWithinSize(
+            String key, JobEntry entry, JobEntry next, CommandStep step, JobRequest request, long timestamp) {
         try {
             engine.apply(key, next, step.input(), timestamp, JobStore.COMMAND_MAX_BYTES);
             return step.verdict();
         } catch (StateSize.TooLarge e) {
-            JobVerdict refused = new JobVerdict(request.requestId(), request.kind(), false,
-                    List.of(e.violation("job", "its pods and status")), null, request.time());
+            JobVerdict refused = new JobVerdict(
+                    request.requestId(),
+                    request.kind(),
+                    false,
+                    List.of(e.violation("job", "its pods and status")),
+                    null,
+                    request.time());
             if (entry.info().submitted()) {
-                engine.save(key, entry, entry.withRecent(JobRecord.of(entry.info(), entry.recent()).recentWith(refused)));
+                engine.save(
+                        key,
+                        entry,
+                        entry.withRecent(
+                                JobRecord.of(entry.info(), entry.recent()).recentWith(refused)));
             }
             return refused;
         }

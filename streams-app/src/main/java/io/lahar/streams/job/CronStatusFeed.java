@@ -7,7 +7,6 @@ import io.lahar.core.api.Timestamps;
 import io.lahar.core.cron.CronJobs;
 import io.lahar.schema.Topics;
 import io.lahar.streams.cron.CronObservation;
-
 import java.util.Optional;
 
 /**
@@ -28,14 +27,20 @@ public record CronStatusFeed(String node) {
         if (owner.isEmpty() || state == null || state.phase() == null) {
             return Optional.empty();
         }
-        Long lastTransition = state.lastTransitionTime() == null ? null : Timestamps.parse(state.lastTransitionTime()).toEpochMilli();
-        return Optional.of(keyed(job, owner.get(), new CronObservation(job.name(), uid(job), owner.get().uid(), state.phase(),
-                lastTransition, false, time)));
+        Long lastTransition = state.lastTransitionTime() == null
+                ? null
+                : Timestamps.parse(state.lastTransitionTime()).toEpochMilli();
+        return Optional.of(keyed(
+                job,
+                owner.get(),
+                new CronObservation(
+                        job.name(), uid(job), owner.get().uid(), state.phase(), lastTransition, false, time)));
     }
 
     /** {@code job} was deleted, when it is a CronJob's. */
     Optional<Keyed> gone(Job job, long time) {
-        return CronJobs.owner(job).map(o -> keyed(job, o, new CronObservation(job.name(), uid(job), o.uid(), null, null, true, time)));
+        return CronJobs.owner(job)
+                .map(o -> keyed(job, o, new CronObservation(job.name(), uid(job), o.uid(), null, null, true, time)));
     }
 
     private static Keyed keyed(Job job, OwnerReference owner, CronObservation o) {
@@ -47,6 +52,5 @@ public record CronStatusFeed(String node) {
     }
 
     /** An observation under its CronJob's key. */
-    record Keyed(String cronKey, byte[] observation) {
-    }
+    record Keyed(String cronKey, byte[] observation) {}
 }

@@ -7,11 +7,10 @@ import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
 import io.lahar.schema.codec.SchedulerDecisionCodec;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.jboss.logging.Logger;
-
 import java.util.List;
 import java.util.Optional;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.jboss.logging.Logger;
 
 /**
  * Scheduler decisions: a pod-group status moves the job's gang (Inqueue lets its pods be
@@ -37,22 +36,28 @@ final class DecisionInput implements InputHandler {
         SchedulerDecision decision = Decoding.decode(deserializer, Topics.SCHEDULER_DECISIONS.name(), value);
         String expected = Topics.jobKey(decision.getNamespace(), decision.getJob());
         if (!key.equals(expected)) {
-            throw new IllegalArgumentException("key: record key \"" + key + "\" does not match the decision's job \""
-                    + expected + "\"");
+            throw new IllegalArgumentException(
+                    "key: record key \"" + key + "\" does not match the decision's job \"" + expected + "\"");
         }
         Optional<Input.PodGroupObserved> observed = SchedulerDecisionCodec.toInput(decision);
         if (observed.isEmpty()) {
             return;
         }
         JobEntry entry = engine.load(key);
-        Optional<String> notForJob = PodGroupDecisions.notForJob(decision.getEpoch(), decision.getPodGroup(),
-                decision.getPodGroupVersion(), entry.schedulerEpoch(), entry.info());
+        Optional<String> notForJob = PodGroupDecisions.notForJob(
+                decision.getEpoch(),
+                decision.getPodGroup(),
+                decision.getPodGroupVersion(),
+                entry.schedulerEpoch(),
+                entry.info());
         if (notForJob.isPresent()) {
-            LOG.debugf("decision for %s about pod group %s, epoch %d: %s", key, decision.getPodGroup(), decision.getEpoch(),
-                    notForJob.get());
+            LOG.debugf(
+                    "decision for %s about pod group %s, epoch %d: %s",
+                    key, decision.getPodGroup(), decision.getEpoch(), notForJob.get());
             return;
         }
-        List<PodGroup.PodGroupCondition> conditions = SchedulerDecisionCodec.conditions((PodGroupStatus) decision.getDecision());
+        List<PodGroup.PodGroupCondition> conditions =
+                SchedulerDecisionCodec.conditions((PodGroupStatus) decision.getDecision());
         boolean conditionsChanged = !conditions.equals(entry.podGroupConditions());
         JobEntry next = entry.withScheduler(decision.getEpoch(), conditions);
         JobEntry after = engine.apply(key, next, observed.get(), timestamp);

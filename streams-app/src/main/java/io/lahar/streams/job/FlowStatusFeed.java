@@ -5,9 +5,8 @@ import io.lahar.core.flow.CreatedByFlow;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.CachingAvroSerializer;
-import org.apache.kafka.common.serialization.Serializer;
-
 import java.util.Optional;
+import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * The status records of the jobs a JobFlow created, handed by the job lifecycle to the flow engine:
@@ -31,11 +30,11 @@ public record FlowStatusFeed(String node, Serializer<CachingAvroSerializer.Direc
     /** The flow's key and the record's bytes when {@code value}'s job is a flow's; empty otherwise. */
     Optional<Keyed> toFlow(StatusRecords.Value value) {
         Job job = value.job();
-        return CreatedByFlow.of(job).map(flow -> new Keyed(Topics.jobKey(job.namespace(), flow),
-                serializer.serialize(Topics.JOB_STATUS.name(), value)));
+        return CreatedByFlow.of(job)
+                .map(flow -> new Keyed(
+                        Topics.jobKey(job.namespace(), flow), serializer.serialize(Topics.JOB_STATUS.name(), value)));
     }
 
     /** A status record under its flow's key. */
-    record Keyed(String flowKey, byte[] status) {
-    }
+    record Keyed(String flowKey, byte[] status) {}
 }

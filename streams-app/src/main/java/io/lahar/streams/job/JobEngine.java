@@ -1,9 +1,9 @@
 package io.lahar.streams.job;
 
 import io.lahar.core.api.Job;
+import io.lahar.core.api.JobStatus;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PodGroupPhase;
-import io.lahar.core.api.JobStatus;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
@@ -16,13 +16,12 @@ import io.lahar.schema.codec.PodGroupCodec;
 import io.lahar.schema.codec.PodIntentCodec;
 import io.lahar.streams.job.kstreams.TaskCommit;
 import io.lahar.streams.kafka.StateSize;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.jboss.logging.Logger;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.jboss.logging.Logger;
 
 /**
  * Runs one input through {@link JobController} for one job and writes what came of it: the
@@ -51,6 +50,7 @@ public final class JobEngine {
 
     /** Its spec memo remembers the jobs the entry cache keeps as objects, no more (beyond them it never hits). */
     private final JobController controller = new JobController(JobEntryStore.DEFAULT_CAPACITY);
+
     private final ProcessorContext<Object, Object> context;
     private final TaskCommit commit;
     private final JobEntryStore jobs;
@@ -70,6 +70,7 @@ public final class JobEngine {
         private Job job;
         /** With a tombstone: the job deleted, whose owner (a CronJob) learns of it when the tombstone is sent. */
         private Job gone;
+
         private long time;
         private long timestamp;
         private TaskCommit.Origin origin;
@@ -87,8 +88,13 @@ public final class JobEngine {
         }
     }
 
-    public JobEngine(ProcessorContext<Object, Object> context, TaskCommit commit, JobEntryStore jobs, TimerIndex timers,
-                     FlowStatusFeed flows, CronStatusFeed crons) {
+    public JobEngine(
+            ProcessorContext<Object, Object> context,
+            TaskCommit commit,
+            JobEntryStore jobs,
+            TimerIndex timers,
+            FlowStatusFeed flows,
+            CronStatusFeed crons) {
         this.context = context;
         this.commit = commit;
         this.jobs = jobs;
@@ -183,8 +189,10 @@ public final class JobEngine {
                     podGroupSent = true;
                 }
                 default -> {
-                    int podVersion = action instanceof WorldAction.DeletePod d ? podVersion(was, d.name(), version) : version;
-                    PodIntentCodec.Context ctx = new PodIntentCodec.Context(job.namespace(), job.name(), uid, podVersion, time);
+                    int podVersion =
+                            action instanceof WorldAction.DeletePod d ? podVersion(was, d.name(), version) : version;
+                    PodIntentCodec.Context ctx =
+                            new PodIntentCodec.Context(job.namespace(), job.name(), uid, podVersion, time);
                     switch (PodIntentCodec.map(ctx, action)) {
                         case PodIntentCodec.Intent i -> forward(key, i.intent(), timestamp, Sinks.POD_INTENTS);
                         case PodIntentCodec.NotInContract n -> LOG.warnf("job %s: %s; not sent", key, n.why());
@@ -232,8 +240,11 @@ public final class JobEngine {
         try {
             for (Map.Entry<String, PendingStatus> e : pending.entrySet()) {
                 PendingStatus p = e.getValue();
-                sendStatus(e.getKey(), p, (key, value, timestamp, sink) ->
-                        commit.forward(p.origin, new Record<>(key, value, timestamp), sink));
+                sendStatus(
+                        e.getKey(),
+                        p,
+                        (key, value, timestamp, sink) ->
+                                commit.forward(p.origin, new Record<>(key, value, timestamp), sink));
             }
         } finally {
             pending.clear();
@@ -252,9 +263,11 @@ public final class JobEngine {
         send.send(key, value, p.timestamp, Sinks.STATUS);
         if (value != null) {
             flows.toFlow(value).ifPresent(f -> send.send(f.flowKey(), f.status(), p.timestamp, flows.node()));
-            crons.observed(value.job(), p.time).ifPresent(c -> send.send(c.cronKey(), c.observation(), p.timestamp, crons.node()));
+            crons.observed(value.job(), p.time)
+                    .ifPresent(c -> send.send(c.cronKey(), c.observation(), p.timestamp, crons.node()));
         } else if (p.gone != null) {
-            crons.gone(p.gone, p.time).ifPresent(c -> send.send(c.cronKey(), c.observation(), p.timestamp, crons.node()));
+            crons.gone(p.gone, p.time)
+                    .ifPresent(c -> send.send(c.cronKey(), c.observation(), p.timestamp, crons.node()));
         }
     }
 
@@ -276,14 +289,21 @@ public final class JobEngine {
         return p == null ? fallback : p.version();
     }
 
-    private io.lahar.schema.PodGroup podGroup(JobEntry entry, PodGroup.PodGroupSpec spec, PodGroupPhase phase, long time) {
+    private io.lahar.schema.PodGroup podGroup(
+            JobEntry entry, PodGroup.PodGroupSpec spec, PodGroupPhase phase, long time) {
         JobInfo info = entry.info();
         Job job = info.job();
         JobStatus st = job.status();
-        PodGroupCodec.Context ctx = new PodGroupCodec.Context(job.namespace(), job.name(),
-                info.uid(), info.version(), info.createdAt(), time);
-        return PodGroupCodec.toRecord(ctx, PodGroups.name(job), spec, phase, PodGroupCodec.conditions(entry.podGroupConditions(), time),
-                nz(st == null ? null : st.running()), nz(st == null ? null : st.succeeded()),
+        PodGroupCodec.Context ctx = new PodGroupCodec.Context(
+                job.namespace(), job.name(), info.uid(), info.version(), info.createdAt(), time);
+        return PodGroupCodec.toRecord(
+                ctx,
+                PodGroups.name(job),
+                spec,
+                phase,
+                PodGroupCodec.conditions(entry.podGroupConditions(), time),
+                nz(st == null ? null : st.running()),
+                nz(st == null ? null : st.succeeded()),
                 nz(st == null ? null : st.failed()));
     }
 

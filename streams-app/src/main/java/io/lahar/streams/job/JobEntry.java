@@ -3,7 +3,6 @@ package io.lahar.streams.job;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.command.JobVerdict;
 import io.lahar.core.job.JobInfo;
-
 import java.util.List;
 
 /**
@@ -13,8 +12,11 @@ import java.util.List;
  * conditions on the pod group. The admitted job is kept once, in {@code info}: the gate's view is
  * derived from it.
  */
-public record JobEntry(List<JobVerdict> recent, JobInfo info, long schedulerEpoch,
-                       List<PodGroup.PodGroupCondition> podGroupConditions) {
+public record JobEntry(
+        List<JobVerdict> recent,
+        JobInfo info,
+        long schedulerEpoch,
+        List<PodGroup.PodGroupCondition> podGroupConditions) {
 
     public JobEntry {
         recent = recent == null ? List.of() : List.copyOf(recent);

@@ -13,7 +13,6 @@ import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.JobPod;
 import io.lahar.core.job.Timer;
 import io.lahar.core.util.LruMap;
-
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
@@ -45,10 +44,9 @@ import java.util.Map;
 final class JobEntryJson {
 
     private static final ObjectMapper PLAIN = Manifests.jsonMapper();
-    private static final ObjectWriter TIMERS = PLAIN.writerFor(new TypeReference<List<Timer>>() {
-    });
-    private static final ObjectWriter CONFIG_MAPS = PLAIN.writerFor(new TypeReference<Map<String, Map<String, String>>>() {
-    });
+    private static final ObjectWriter TIMERS = PLAIN.writerFor(new TypeReference<List<Timer>>() {});
+    private static final ObjectWriter CONFIG_MAPS =
+            PLAIN.writerFor(new TypeReference<Map<String, Map<String, String>>>() {});
 
     private final Map<String, Parts> rendered;
 
@@ -181,7 +179,8 @@ final class JobEntryJson {
         if (status.taskStatusCount() != null) {
             out.field(TASK_STATUS_COUNT);
             out.startObject();
-            for (Map.Entry<String, JobStatus.TaskState> e : status.taskStatusCount().entrySet()) {
+            for (Map.Entry<String, JobStatus.TaskState> e :
+                    status.taskStatusCount().entrySet()) {
                 JobStatus.TaskState task = e.getValue();
                 if (task == null) {
                     continue;

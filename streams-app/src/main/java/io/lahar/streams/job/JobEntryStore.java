@@ -3,8 +3,6 @@ package io.lahar.streams.job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.job.JobPod;
 import io.lahar.streams.kafka.StateSize;
-import org.apache.kafka.streams.state.KeyValueStore;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The {@code jobs} store as the lifecycle sees it: decoded {@link JobEntry} objects in front of
@@ -60,6 +59,7 @@ public final class JobEntryStore {
     private final KeyValueStore<String, byte[]> inner;
     /** The {@code job-pods} store ({@link JobStore#PODS}). */
     private final KeyValueStore<String, byte[]> pods;
+
     private final JobStore.Codec codec;
     private final int capacity;
     private final Map<String, Slot> slots;
@@ -103,7 +103,11 @@ public final class JobEntryStore {
      * @param inner the {@code jobs} byte store (changelogged), which keeps the entries as encoded at each commit
      * @param pods  the {@code job-pods} byte store (changelogged), which keeps the pods of big jobs in buckets
      */
-    public JobEntryStore(KeyValueStore<String, byte[]> inner, KeyValueStore<String, byte[]> pods, JobStore.Codec codec, int capacity) {
+    public JobEntryStore(
+            KeyValueStore<String, byte[]> inner,
+            KeyValueStore<String, byte[]> pods,
+            JobStore.Codec codec,
+            int capacity) {
         this.inner = inner;
         this.pods = pods;
         this.codec = codec;
@@ -137,7 +141,8 @@ public final class JobEntryStore {
         }
         JobEntry entry = codec.decode(bytes);
         // An entry that holds its pods has no records of them (a flush moves them one way or the other).
-        SortedMap<String, JobPod> stored = entry.info().pods().isEmpty() ? storedPods(key) : Collections.emptySortedMap();
+        SortedMap<String, JobPod> stored =
+                entry.info().pods().isEmpty() ? storedPods(key) : Collections.emptySortedMap();
         if (!stored.isEmpty()) {
             TreeMap<String, JobPod> all = new TreeMap<>(entry.info().pods());
             all.putAll(stored);

@@ -10,15 +10,13 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.deadletter.InputRecords;
 import io.lahar.streams.job.kstreams.CommitHookStore;
 import io.lahar.streams.queue.QueueLookup;
-
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
  * The job lifecycle: one processor node reads every input about jobs — commands, pod events,
@@ -37,10 +35,12 @@ import java.util.Map;
 public final class JobLifecycleProcessor implements Processor<byte[], byte[], Object, Object> {
 
     /** Decoders of the input topics, from the registry serdes. */
-    public record Decoders(Deserializer<JobCommand> commands, Deserializer<PodEvent> podEvents,
-                           Deserializer<SchedulerDecision> decisions, Deserializer<Tick> ticks,
-                           Deserializer<Queue> queues) {
-    }
+    public record Decoders(
+            Deserializer<JobCommand> commands,
+            Deserializer<PodEvent> podEvents,
+            Deserializer<SchedulerDecision> decisions,
+            Deserializer<Tick> ticks,
+            Deserializer<Queue> queues) {}
 
     private final Decoders decoders;
     private final FlowStatusFeed flows;
@@ -60,8 +60,13 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
      * @param maxClockStep the most (ms) the timer clock advances on one tick (catch-up after an outage)
      * @param limits       the bounds job admission puts on a job's numbers
      */
-    public JobLifecycleProcessor(Decoders decoders, FlowStatusFeed flows, CronStatusFeed crons, int tickBudget, long maxClockStep,
-                                 AdmissionLimits limits) {
+    public JobLifecycleProcessor(
+            Decoders decoders,
+            FlowStatusFeed flows,
+            CronStatusFeed crons,
+            int tickBudget,
+            long maxClockStep,
+            AdmissionLimits limits) {
         this.decoders = decoders;
         this.flows = flows;
         this.crons = crons;
@@ -76,7 +81,10 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
         this.context = context;
         TimerIndex timers = new TimerIndex(context.getStateStore(TimerIndex.NAME));
         CommitHookStore store = context.getStateStore(JobStore.NAME);
-        JobEntryStore jobs = new JobEntryStore(store.inner(), context.getStateStore(JobStore.PODS), new JobStore.Codec(),
+        JobEntryStore jobs = new JobEntryStore(
+                store.inner(),
+                context.getStateStore(JobStore.PODS),
+                new JobStore.Codec(),
                 JobEntryStore.DEFAULT_CAPACITY);
         JobEngine engine = new JobEngine(context, store.taskCommit(context), jobs, timers, flows, crons);
         QueueLookup queues = new QueueLookup(context.getStateStore(QueueLookup.STORE), decoders.queues());
@@ -97,8 +105,8 @@ public final class JobLifecycleProcessor implements Processor<byte[], byte[], Ob
             throw new IllegalStateException("no handler for topic " + topic);
         }
         if (record.key() == null || record.key().length == 0) {
-            throw new IllegalArgumentException("key: the record has " + (record.key() == null ? "no" : "an empty") + " key; "
-                    + topic + " records are keyed");
+            throw new IllegalArgumentException("key: the record has " + (record.key() == null ? "no" : "an empty")
+                    + " key; " + topic + " records are keyed");
         }
         String key = new String(record.key(), StandardCharsets.UTF_8);
         if (handler == clock) {

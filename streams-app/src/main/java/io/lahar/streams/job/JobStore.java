@@ -5,14 +5,13 @@ import io.lahar.core.api.Manifests;
 import io.lahar.core.job.JobPod;
 import io.lahar.streams.job.kstreams.CommitHookStore;
 import io.lahar.streams.kafka.StateSize;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.List;
 
 /**
  * How a job's entry is kept in the {@code jobs} state store, and its pods in the {@code job-pods}
@@ -47,16 +46,15 @@ public final class JobStore {
      */
     public static final int COMMAND_MAX_BYTES = MAX_BYTES - GROWTH_BYTES;
 
-    private JobStore() {
-    }
+    private JobStore() {}
 
     /**
      * The {@code jobs} store: a persistent, changelogged byte store that hears the task's commits, so
      * that the lifecycle's entry cache ({@link JobEntryStore}) in front of it writes at each.
      */
     public static StoreBuilder<CommitHookStore> builder() {
-        return CommitHookStore.builder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NAME), Serdes.String(),
-                Serdes.ByteArray()));
+        return CommitHookStore.builder(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NAME), Serdes.String(), Serdes.ByteArray()));
     }
 
     /** The {@code job-pods} store: persistent and changelogged, written by the {@code jobs} store at its commits. */
@@ -80,7 +78,8 @@ public final class JobStore {
          * two caches order their jobs by different uses). No more: the parts are matched by identity, a
          * job decoded afresh never matches, and what is remembered keeps its objects alive.
          */
-        private static final int RENDERED_CAPACITY = JobEntryStore.DEFAULT_CAPACITY + JobEntryStore.DEFAULT_CAPACITY / 8;
+        private static final int RENDERED_CAPACITY =
+                JobEntryStore.DEFAULT_CAPACITY + JobEntryStore.DEFAULT_CAPACITY / 8;
         // Bound to the type once: no per-call type resolution.
         private static final ObjectReader READER = Manifests.jsonMapper().readerFor(JobEntry.class);
         private static final ObjectReader POD_READER = Manifests.jsonMapper().readerFor(JobPod[].class);

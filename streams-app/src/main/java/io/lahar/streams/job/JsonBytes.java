@@ -2,7 +2,6 @@ package io.lahar.streams.job;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.core.io.NumberOutput;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

@@ -2,17 +2,16 @@ package io.lahar.streams.job;
 
 import io.lahar.core.job.JobPod;
 import io.lahar.core.job.PodChanges;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The pods of a big job in the {@code job-pods} store: a record per bucket of up to {@value #SIZE}
@@ -32,8 +31,7 @@ final class PodBuckets {
     /** The most pods in one bucket. */
     static final int SIZE = 64;
 
-    private PodBuckets() {
-    }
+    private PodBuckets() {}
 
     /** A bucket: pods of {@code task} with an index in [number × SIZE, (number + 1) × SIZE). */
     record Bucket(String task, int number) {
@@ -49,7 +47,8 @@ final class PodBuckets {
     /** The job's pods in the store, by name. */
     static SortedMap<String, JobPod> read(String jobKey, KeyValueStore<String, byte[]> pods, JobStore.Codec codec) {
         TreeMap<String, JobPod> found = new TreeMap<>();
-        try (KeyValueIterator<String, byte[]> it = pods.prefixScan(JobStore.podPrefix(jobKey), new StringSerializer())) {
+        try (KeyValueIterator<String, byte[]> it =
+                pods.prefixScan(JobStore.podPrefix(jobKey), new StringSerializer())) {
             while (it.hasNext()) {
                 KeyValue<String, byte[]> kv = it.next();
                 for (JobPod pod : codec.decodePods(kv.value)) {
@@ -64,8 +63,12 @@ final class PodBuckets {
      * Brings the store from the job's pods {@code before} (as last written) to {@code after}: the
      * buckets of the pods that changed, came or went are rewritten (or deleted when empty).
      */
-    static void write(String jobKey, SortedMap<String, JobPod> before, SortedMap<String, JobPod> after,
-                      KeyValueStore<String, byte[]> pods, JobStore.Codec codec) {
+    static void write(
+            String jobKey,
+            SortedMap<String, JobPod> before,
+            SortedMap<String, JobPod> after,
+            KeyValueStore<String, byte[]> pods,
+            JobStore.Codec codec) {
         // The buckets the change touched, each with what it holds now (gathered below).
         Map<Bucket, List<JobPod>> dirty = new LinkedHashMap<>();
         PodChanges.between(before, after, new PodChanges() {

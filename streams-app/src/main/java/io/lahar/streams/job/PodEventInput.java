@@ -6,10 +6,9 @@ import io.lahar.schema.PodEvent;
 import io.lahar.schema.Topics;
 import io.lahar.schema.codec.PodEventCodec;
 import io.lahar.schema.serde.CachingAvroDeserializer;
+import java.util.Optional;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.jboss.logging.Logger;
-
-import java.util.Optional;
 
 /**
  * Pod events: what the kubelet (through the bridge) saw happen to one of the job's pods. Events

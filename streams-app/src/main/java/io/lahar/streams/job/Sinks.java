@@ -10,6 +10,5 @@ public final class Sinks {
     public static final String POD_GROUPS = "pod-groups-sink";
     public static final String DEAD_LETTERS = "dead-letters-sink";
 
-    private Sinks() {
-    }
+    private Sinks() {}
 }

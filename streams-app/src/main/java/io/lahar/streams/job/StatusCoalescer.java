@@ -3,7 +3,6 @@ package io.lahar.streams.job;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobStatus;
-
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -23,8 +22,7 @@ import java.util.function.Supplier;
  */
 final class StatusCoalescer {
 
-    private StatusCoalescer() {
-    }
+    private StatusCoalescer() {}
 
     /**
      * Whether {@code newer} may replace {@code older} given the job's last status sent, which
@@ -51,7 +49,8 @@ final class StatusCoalescer {
      */
     static boolean showsAllOf(Job older, Job newer, Job shown) {
         JobPhase phase = phase(older);
-        boolean phaseShown = Objects.equals(phase, phase(newer)) || shown != null && Objects.equals(phase, phase(shown));
+        boolean phaseShown =
+                Objects.equals(phase, phase(newer)) || shown != null && Objects.equals(phase, phase(shown));
         return phaseShown && showsEveryTaskPhaseOf(older, newer, shown);
     }
 
@@ -70,13 +69,16 @@ final class StatusCoalescer {
         Map<String, JobStatus.TaskState> after = taskStatusCount(newer);
         Map<String, JobStatus.TaskState> seen = shown == null ? Map.of() : taskStatusCount(shown);
         for (Map.Entry<String, JobStatus.TaskState> t : before.entrySet()) {
-            Map<String, Integer> phases = t.getValue() == null ? null : t.getValue().phase();
+            Map<String, Integer> phases =
+                    t.getValue() == null ? null : t.getValue().phase();
             if (phases == null) {
                 continue;
             }
             for (Map.Entry<String, Integer> p : phases.entrySet()) {
-                if (p.getValue() != null && p.getValue() > 0
-                        && !hasPods(after, t.getKey(), p.getKey()) && !hasPods(seen, t.getKey(), p.getKey())) {
+                if (p.getValue() != null
+                        && p.getValue() > 0
+                        && !hasPods(after, t.getKey(), p.getKey())
+                        && !hasPods(seen, t.getKey(), p.getKey())) {
                     return false;
                 }
             }
@@ -86,7 +88,8 @@ final class StatusCoalescer {
 
     private static boolean hasPods(Map<String, JobStatus.TaskState> counts, String task, String phase) {
         JobStatus.TaskState state = counts.get(task);
-        Integer n = state == null || state.phase() == null ? null : state.phase().get(phase);
+        Integer n =
+                state == null || state.phase() == null ? null : state.phase().get(phase);
         return n != null && n > 0;
     }
 

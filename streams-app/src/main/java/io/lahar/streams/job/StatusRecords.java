@@ -7,12 +7,11 @@ import io.lahar.core.util.LruMap;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.codec.JobStatusCodec;
 import io.lahar.schema.serde.CachingAvroSerializer;
-import org.apache.avro.io.Encoder;
-import org.apache.avro.util.Utf8;
-
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.avro.io.Encoder;
+import org.apache.avro.util.Utf8;
 
 /**
  * Job-status records with the job's manifest rendered once per spec, not once per record: the
@@ -32,8 +31,7 @@ import java.util.Objects;
 final class StatusRecords {
 
     /** {@code shown}: the job of the last record made, null when not known. */
-    private record Rendered(Job bare, Utf8 manifest, Job shown) {
-    }
+    private record Rendered(Job bare, Utf8 manifest, Job shown) {}
 
     /**
      * A status record to send, written straight from the job by {@link JobStatusCodec#write} (the
@@ -68,7 +66,8 @@ final class StatusRecords {
         Job bare = job.withStatus(null);
         Rendered rendered = manifests.get(key);
         Utf8 manifest = rendered == null || !sameManifest(rendered.bare(), bare)
-                ? new Utf8(Manifests.toJson(bare)) : rendered.manifest();
+                ? new Utf8(Manifests.toJson(bare))
+                : rendered.manifest();
         manifests.put(key, new Rendered(bare, manifest, job));
         return new Value(job, manifest, time);
     }
@@ -91,8 +90,10 @@ final class StatusRecords {
 
     /** Same spec object (pod events keep it), equal metadata, apiVersion and kind. */
     private static boolean sameManifest(Job a, Job b) {
-        return a.spec() == b.spec() && Objects.equals(a.metadata(), b.metadata())
-                && Objects.equals(a.apiVersion(), b.apiVersion()) && Objects.equals(a.kind(), b.kind());
+        return a.spec() == b.spec()
+                && Objects.equals(a.metadata(), b.metadata())
+                && Objects.equals(a.apiVersion(), b.apiVersion())
+                && Objects.equals(a.kind(), b.kind());
     }
 
     private static JobSpec queueOnly(JobSpec spec) {

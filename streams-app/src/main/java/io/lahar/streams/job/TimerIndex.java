@@ -1,12 +1,11 @@
 package io.lahar.streams.job;
 
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The jobs with an armed timer, keyed by due time so that a tick finds the due ones with one
@@ -37,7 +36,9 @@ public final class TimerIndex {
 
     public OptionalLong clock() {
         byte[] b = store.get(CLOCK);
-        return b == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(new String(b, java.nio.charset.StandardCharsets.US_ASCII)));
+        return b == null
+                ? OptionalLong.empty()
+                : OptionalLong.of(Long.parseLong(new String(b, java.nio.charset.StandardCharsets.US_ASCII)));
     }
 
     public void clock(long time) {
@@ -54,8 +55,7 @@ public final class TimerIndex {
     }
 
     /** A job with a timer due. */
-    public record Due(long due, String job) {
-    }
+    public record Due(long due, String job) {}
 
     /** Takes the job out of the index (its timers then wait for its next input to be indexed again). */
     public void remove(Due entry) {

@@ -1,11 +1,10 @@
 package io.lahar.streams.kafka;
 
 import io.lahar.schema.deadletter.DeadLetters;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * The records that killed a stream thread, so that no record can do it twice. A processor notes the
@@ -33,6 +32,7 @@ public final class FatalRecords {
 
     /** The record each stream thread is processing; a one-element array so a processor keeps its thread's slot. */
     private final ThreadLocal<RecordMetadata[]> inFlight = ThreadLocal.withInitial(() -> new RecordMetadata[1]);
+
     private final Map<Place, String> fatal = new LinkedHashMap<>() {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Place, String> eldest) {
@@ -82,7 +82,10 @@ public final class FatalRecords {
         }
         Place place = new Place(record.topic(), record.partition(), record.offset());
         synchronized (fatal) {
-            fatal.put(place, "the record killed stream thread " + Thread.currentThread().getName() + ": " + DeadLetters.reason(error));
+            fatal.put(
+                    place,
+                    "the record killed stream thread " + Thread.currentThread().getName() + ": "
+                            + DeadLetters.reason(error));
             any = true;
         }
         return Optional.of(place.toString());

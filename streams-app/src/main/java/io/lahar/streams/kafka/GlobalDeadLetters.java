@@ -3,6 +3,8 @@ package io.lahar.streams.kafka;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.Topics;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -10,9 +12,6 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
-
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Where the global stores' processors send their dead letters: a global processor has no sink (it
@@ -51,7 +50,9 @@ public interface GlobalDeadLetters extends AutoCloseable {
             String topic = Topics.DEAD_LETTERS.name();
             byte[] value = serializer.serialize(topic, letter);
             try {
-                producer(context.appConfigs()).send(new ProducerRecord<>(topic, key, value)).get();
+                producer(context.appConfigs())
+                        .send(new ProducerRecord<>(topic, key, value))
+                        .get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new KafkaException("interrupted sending a dead letter", e);
@@ -64,10 +65,14 @@ public interface GlobalDeadLetters extends AutoCloseable {
             if (producer == null) {
                 // The streams client's settings are the service's kafka. ones (Quarkus passes them
                 // all to Kafka Streams): its connection settings are the other clients'.
-                producer = KafkaClients.of(appConfigs).producer(Map.of(
-                        ProducerConfig.CLIENT_ID_CONFIG, "lahar-global-dead-letters",
-                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                        ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
+                producer = KafkaClients.of(appConfigs)
+                        .producer(
+                                Map.of(
+                                        ProducerConfig.CLIENT_ID_CONFIG, "lahar-global-dead-letters",
+                                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                                        ProducerConfig.ACKS_CONFIG, "all"),
+                                new ByteArraySerializer(),
+                                new ByteArraySerializer());
             }
             return producer;
         }

@@ -5,6 +5,8 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.deadletter.Failures;
 import io.lahar.schema.deadletter.InputRecords;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -13,9 +15,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.jboss.logging.Logger;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 
 /**
  * Keeps a global store equal to a compacted topic, values as the topic's bytes. Kafka Streams runs
@@ -76,11 +75,14 @@ public final class GlobalStoreUpdater<T extends SpecificRecord> implements Proce
                     return;
                 }
                 if (guards.stopping()) {
-                    LOG.warnf("%s: not applied to %s, the client is shutting down: %s", where(), storeName, DeadLetters.reason(e));
+                    LOG.warnf(
+                            "%s: not applied to %s, the client is shutting down: %s",
+                            where(), storeName, DeadLetters.reason(e));
                     return;
                 }
-                LOG.warnf("%s: cannot be applied to %s yet (%s); trying again in %d ms", where(), storeName,
-                        DeadLetters.reason(e), pause.toMillis());
+                LOG.warnf(
+                        "%s: cannot be applied to %s yet (%s); trying again in %d ms",
+                        where(), storeName, DeadLetters.reason(e), pause.toMillis());
                 sleep(pause);
                 pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
             }
@@ -111,14 +113,23 @@ public final class GlobalStoreUpdater<T extends SpecificRecord> implements Proce
     private void deadLetter(Record<String, byte[]> record, Throwable error) {
         RecordMetadata meta = context.recordMetadata().orElse(null);
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        DeadLetter letter = DeadLetters.of(GuardedProcessor.PROCESSOR, topic.name(), meta == null ? -1 : meta.partition(),
-                meta == null ? -1L : meta.offset(), record.timestamp(), key, record.value(), DeadLetters.reason(error));
+        DeadLetter letter = DeadLetters.of(
+                GuardedProcessor.PROCESSOR,
+                topic.name(),
+                meta == null ? -1 : meta.partition(),
+                meta == null ? -1L : meta.offset(),
+                record.timestamp(),
+                key,
+                record.value(),
+                DeadLetters.reason(error));
         LOG.warn(DeadLetters.describe(letter) + " (not kept in " + storeName + ")");
         guards.globalDeadLetters().send(context, key, letter);
     }
 
     private String where() {
-        return context.recordMetadata().map(m -> DeadLetters.where(m.topic(), m.partition(), m.offset())).orElse(topic.name());
+        return context.recordMetadata()
+                .map(m -> DeadLetters.where(m.topic(), m.partition(), m.offset()))
+                .orElse(topic.name());
     }
 
     private static void sleep(Duration pause) {

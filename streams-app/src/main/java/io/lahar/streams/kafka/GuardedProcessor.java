@@ -3,13 +3,12 @@ package io.lahar.streams.kafka;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.deadletter.Failures;
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.jboss.logging.Logger;
-
-import java.nio.charset.StandardCharsets;
 
 /**
  * Every stream processor of the topology runs inside one of these, which holds it to the rules of
@@ -88,8 +87,15 @@ public final class GuardedProcessor<K, KOut, VOut> implements Processor<K, byte[
     private void deadLetter(Record<K, byte[]> record, String reason) {
         RecordMetadata meta = context.recordMetadata().orElse(null);
         byte[] key = keyBytes(record.key());
-        DeadLetter letter = DeadLetters.of(PROCESSOR, meta == null ? "unknown" : meta.topic(),
-                meta == null ? -1 : meta.partition(), meta == null ? -1L : meta.offset(), record.timestamp(), key, record.value(), reason);
+        DeadLetter letter = DeadLetters.of(
+                PROCESSOR,
+                meta == null ? "unknown" : meta.topic(),
+                meta == null ? -1 : meta.partition(),
+                meta == null ? -1L : meta.offset(),
+                record.timestamp(),
+                key,
+                record.value(),
+                reason);
         LOG.warn(DeadLetters.describe(letter));
         // The sink's types are the letter's, not the processor's own outputs'.
         ((ProcessorContext) context).forward(new Record<>(key, letter, record.timestamp()), deadLetters);

@@ -2,10 +2,9 @@ package io.lahar.streams.kafka;
 
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.serde.RegistrySerdes;
+import java.time.Duration;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.processor.api.Processor;
-
-import java.time.Duration;
 
 /**
  * What the topology's processors share to hold their input to the rules of bad input: the
@@ -47,7 +46,8 @@ public final class Guards implements KafkaStreams.StateListener, AutoCloseable {
     }
 
     /** {@code processor} inside a {@link GuardedProcessor} that dead-letters to its sink {@code deadLetters}. */
-    public <K, KOut, VOut> Processor<K, byte[], KOut, VOut> guard(Processor<K, byte[], KOut, VOut> processor, String deadLetters) {
+    public <K, KOut, VOut> Processor<K, byte[], KOut, VOut> guard(
+            Processor<K, byte[], KOut, VOut> processor, String deadLetters) {
         return new GuardedProcessor<>(fatal, deadLetters, processor);
     }
 
@@ -66,8 +66,10 @@ public final class Guards implements KafkaStreams.StateListener, AutoCloseable {
 
     @Override
     public void onChange(KafkaStreams.State newState, KafkaStreams.State oldState) {
-        if (newState == KafkaStreams.State.PENDING_SHUTDOWN || newState == KafkaStreams.State.PENDING_ERROR
-                || newState == KafkaStreams.State.ERROR || newState == KafkaStreams.State.NOT_RUNNING) {
+        if (newState == KafkaStreams.State.PENDING_SHUTDOWN
+                || newState == KafkaStreams.State.PENDING_ERROR
+                || newState == KafkaStreams.State.ERROR
+                || newState == KafkaStreams.State.NOT_RUNNING) {
             stopping = true;
             serdes.stopWaiting();
         }

@@ -1,5 +1,7 @@
 package io.lahar.streams.kafka;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.jboss.logging.Logger;
@@ -8,9 +10,6 @@ import org.rocksdb.Cache;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.WriteBufferManager;
-
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * RocksDB's memory for every persistent store of this JVM, bounded as a whole, with memtables large
@@ -61,7 +60,9 @@ public final class RocksDbMemory implements RocksDBConfigSetter {
             long blocks = bytes(configs, BLOCK_CACHE_BYTES_CONFIG, DEFAULT_BLOCK_CACHE_BYTES);
             long writeBuffer = bytes(configs, WRITE_BUFFER_BYTES_CONFIG, DEFAULT_WRITE_BUFFER_BYTES);
             if (writeBuffer > memtables) {
-                throw new ConfigException(WRITE_BUFFER_BYTES_CONFIG, writeBuffer,
+                throw new ConfigException(
+                        WRITE_BUFFER_BYTES_CONFIG,
+                        writeBuffer,
                         "must be at most " + MEMTABLE_BYTES_CONFIG + " (" + memtables + ")");
             }
             return new Budget(memtables, blocks, writeBuffer);
@@ -74,7 +75,9 @@ public final class RocksDbMemory implements RocksDBConfigSetter {
             }
             long bytes;
             try {
-                bytes = value instanceof Number n ? n.longValue() : Long.parseLong(value.toString().trim());
+                bytes = value instanceof Number n
+                        ? n.longValue()
+                        : Long.parseLong(value.toString().trim());
             } catch (NumberFormatException e) {
                 throw new ConfigException(name, value, "must be a number of bytes");
             }
@@ -89,9 +92,11 @@ public final class RocksDbMemory implements RocksDBConfigSetter {
     record Shared(Cache cache, WriteBufferManager writeBuffers) {
 
         static Shared of(Budget budget) {
-            LOG.infof("RocksDB stores share %d MiB of memtables (up to %d MiB each) and a %d MiB block cache",
+            LOG.infof(
+                    "RocksDB stores share %d MiB of memtables (up to %d MiB each) and a %d MiB block cache",
                     budget.memtableBytes() >> 20, budget.writeBufferBytes() >> 20, budget.blockCacheBytes() >> 20);
-            Cache cache = new LRUCache(budget.memtableBytes() + budget.blockCacheBytes(), -1, false, HIGH_PRIORITY_RATIO);
+            Cache cache =
+                    new LRUCache(budget.memtableBytes() + budget.blockCacheBytes(), -1, false, HIGH_PRIORITY_RATIO);
             return new Shared(cache, new WriteBufferManager(budget.memtableBytes(), cache));
         }
     }
@@ -100,6 +105,7 @@ public final class RocksDbMemory implements RocksDBConfigSetter {
     static Shared shared(Budget budget) {
         return SHARED.computeIfAbsent(budget, Shared::of);
     }
+
     @Override
     public void setConfig(String storeName, Options options, Map<String, Object> configs) {
         Budget budget = Budget.of(configs);

@@ -18,7 +18,7 @@ public class SerdesProducer {
     @Produces
     @Singleton
     RegistrySerdes serdes(@ConfigProperty(name = "lahar.schema-registry.url") String registryUrl, Config config) {
-        return new RegistrySerdes(registryUrl,
-                RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)));
+        return new RegistrySerdes(
+                registryUrl, RegistrySerdes.Credentials.configured(key -> config.getOptionalValue(key, String.class)));
     }
 }

@@ -12,8 +12,7 @@ public final class StateSize {
     /** The most one value of a state store may be; a record above it would not fit in the changelog topic. */
     public static final int MAX_BYTES = 900 * 1024;
 
-    private StateSize() {
-    }
+    private StateSize() {}
 
     /** A value that would not fit: what it is the state of, its encoded size and the limit it is over. Nothing was written. */
     public static final class TooLarge extends IllegalStateException {
@@ -41,9 +40,12 @@ public final class StateSize {
          * the rest of one record is kept for).
          */
         public Violation violation(String object, String kept) {
-            return new Violation("manifest", "too large: the " + object + "'s state would be " + size
-                    + " bytes, over the limit of " + limit + " bytes after a create or an update (one record holds at most "
-                    + MAX_BYTES + " bytes; the rest is kept for " + kept + "): make the manifest smaller");
+            return new Violation(
+                    "manifest",
+                    "too large: the " + object + "'s state would be " + size
+                            + " bytes, over the limit of " + limit
+                            + " bytes after a create or an update (one record holds at most "
+                            + MAX_BYTES + " bytes; the rest is kept for " + kept + "): make the manifest smaller");
         }
     }
 

@@ -2,11 +2,10 @@ package io.lahar.streams.kafka;
 
 import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.deadletter.Failures;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
-import org.jboss.logging.Logger;
-
 import java.time.Duration;
 import java.util.Optional;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.jboss.logging.Logger;
 
 /**
  * What becomes of a stream thread that an exception kills: it is replaced
@@ -50,12 +49,18 @@ public final class StreamThreadFailures implements StreamsUncaughtExceptionHandl
         }
         Duration pause = pause();
         if (Failures.isTransient(error)) {
-            LOG.warnf("stream thread %s stopped on an outage (%s); its records since the last commit are read again by a new"
-                    + " thread in %d ms", thread, DeadLetters.reason(error), pause.toMillis());
+            LOG.warnf(
+                    "stream thread %s stopped on an outage (%s); its records since the last commit are read again by a new"
+                            + " thread in %d ms",
+                    thread, DeadLetters.reason(error), pause.toMillis());
         } else {
             Optional<String> record = guards.fatal().killed(error);
-            LOG.errorf(error, "stream thread %s was killed%s; a new thread replaces it in %d ms%s", thread,
-                    record.map(r -> " processing " + r).orElse(""), pause.toMillis(),
+            LOG.errorf(
+                    error,
+                    "stream thread %s was killed%s; a new thread replaces it in %d ms%s",
+                    thread,
+                    record.map(r -> " processing " + r).orElse(""),
+                    pause.toMillis(),
                     record.isPresent() ? ", and dead-letters that record when it reads it again" : "");
         }
         if (!guards.stopping()) {

@@ -3,12 +3,11 @@ package io.lahar.streams.kafka;
 import io.lahar.schema.serde.RegistrySerdes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Optional;
 import org.apache.kafka.streams.KafkaStreams;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-
-import java.util.Optional;
 
 /**
  * {@code /q/health/ready}: ready while Kafka Streams is RUNNING and the schema registry answers. Not

@@ -4,15 +4,14 @@ import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.Queue;
 import io.lahar.schema.codec.QueueCodec;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Admission's view of the queues: the global queue store, over the queues every Volcano install

@@ -3,7 +3,6 @@ package io.lahar.streams.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Manifests;
 import jakarta.ws.rs.core.Response;
-
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -11,16 +10,20 @@ import java.nio.charset.StandardCharsets;
 /** The answers and small helpers every resource shares, so each status means one thing across the API. */
 final class Answers {
 
-    private Answers() {
-    }
+    private Answers() {}
 
     static Response notFound(String what) {
-        return Response.status(Response.Status.NOT_FOUND).entity(ApiError.of(what + " not found")).build();
+        return Response.status(Response.Status.NOT_FOUND)
+                .entity(ApiError.of(what + " not found"))
+                .build();
     }
 
     /** 503 with {@code Retry-After}: the condition passes (a rebalance, a restore, a broker back). */
     static Response unavailable(String why) {
-        return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "1").entity(ApiError.of(why)).build();
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE)
+                .header("Retry-After", "1")
+                .entity(ApiError.of(why))
+                .build();
     }
 
     /** A command the producer could not write: 413 when too large for a record, else 503 (the broker may come back). */
@@ -31,7 +34,9 @@ final class Answers {
     /** An admitted manifest (JSON, as the engine wrote it) as a tree; null as JSON null. */
     static JsonNode readJson(String json) {
         try {
-            return json == null ? Manifests.jsonMapper().nullNode() : Manifests.jsonMapper().readTree(json);
+            return json == null
+                    ? Manifests.jsonMapper().nullNode()
+                    : Manifests.jsonMapper().readTree(json);
         } catch (IOException e) {
             throw new IllegalStateException("the admitted manifest is not JSON", e);
         }

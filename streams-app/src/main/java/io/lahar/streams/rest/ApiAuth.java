@@ -8,9 +8,8 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.Provider;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.util.Set;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Every call of the REST API carries {@code Authorization: Bearer <token>} ({@link ApiToken}),
@@ -44,7 +43,8 @@ public class ApiAuth implements ContainerRequestFilter {
             return null;
         }
         return Response.status(Response.Status.UNAUTHORIZED)
-                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"lahar\"").type(MediaType.APPLICATION_JSON)
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"lahar\"")
+                .type(MediaType.APPLICATION_JSON)
                 .entity(ApiError.of((read ? "reads" : "writes") + " need 'Authorization: Bearer <token>': the token is"
                         + " lahar.api.token, else the content of lahar.api.token-file (bin/start: <data>/api-token)"))
                 .build();

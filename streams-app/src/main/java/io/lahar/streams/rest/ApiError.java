@@ -6,8 +6,7 @@ import java.util.List;
 public record ApiError(String error, List<Reason> violations) {
 
     /** One reason, with the field path it concerns ({@code ""} for the whole request). */
-    public record Reason(String path, String message) {
-    }
+    public record Reason(String path, String message) {}
 
     public ApiError {
         violations = violations == null ? List.of() : List.copyOf(violations);

@@ -2,9 +2,6 @@ package io.lahar.streams.rest;
 
 import io.quarkus.runtime.Startup;
 import jakarta.inject.Singleton;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +17,8 @@ import java.util.Base64;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * The REST API's bearer token. Without one configured ({@code lahar.api.token}, for a deployment
@@ -33,20 +32,24 @@ import java.util.Set;
 public class ApiToken {
 
     private static final Logger LOG = Logger.getLogger(ApiToken.class);
-    private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ,
-            PosixFilePermission.OWNER_WRITE);
+    private static final Set<PosixFilePermission> OWNER_ONLY =
+            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
     private final byte[] expected;
     private final String token;
 
-    ApiToken(@ConfigProperty(name = "lahar.api.token") Optional<String> configured,
-             @ConfigProperty(name = "lahar.api.token-file") Optional<String> file) {
+    ApiToken(
+            @ConfigProperty(name = "lahar.api.token") Optional<String> configured,
+            @ConfigProperty(name = "lahar.api.token-file") Optional<String> file) {
         Optional<String> given = configured.map(String::strip).filter(t -> !t.isEmpty());
         if (given.isPresent()) {
             token = given.get();
         } else {
-            Path path = Path.of(file.filter(f -> !f.isBlank()).orElseThrow(() -> new IllegalStateException(
-                    "lahar.api.token-file is not set: the REST API needs a token (lahar.api.token) or a file to keep one")));
+            Path path = Path.of(
+                    file.filter(f -> !f.isBlank())
+                            .orElseThrow(
+                                    () -> new IllegalStateException(
+                                            "lahar.api.token-file is not set: the REST API needs a token (lahar.api.token) or a file to keep one")));
             token = readOrCreate(path);
         }
         expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
@@ -78,14 +81,19 @@ public class ApiToken {
     private static void create(Path file) throws IOException {
         Path dir = file.getParent();
         if (!Files.isDirectory(dir)) {
-            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(EnumSet.of(PosixFilePermission.OWNER_READ,
-                    PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE)));
+            Files.createDirectories(
+                    dir,
+                    PosixFilePermissions.asFileAttribute(EnumSet.of(
+                            PosixFilePermission.OWNER_READ,
+                            PosixFilePermission.OWNER_WRITE,
+                            PosixFilePermission.OWNER_EXECUTE)));
         }
         byte[] random = new byte[32];
         new SecureRandom().nextBytes(random);
         Path tmp = Files.createTempFile(dir, ".api-token-", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
         try {
-            Files.writeString(tmp, Base64.getUrlEncoder().withoutPadding().encodeToString(random) + "\n", StandardCharsets.UTF_8);
+            Files.writeString(
+                    tmp, Base64.getUrlEncoder().withoutPadding().encodeToString(random) + "\n", StandardCharsets.UTF_8);
             // A link fails when the file exists: of instances starting together one writes, the others read it.
             Files.createLink(file, tmp);
             LOG.infof("generated the REST API token in %s (mode 0600)", file);
@@ -103,7 +111,8 @@ public class ApiToken {
         }
         Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS);
         if (!OWNER_ONLY.containsAll(mode)) {
-            throw new IOException("mode " + PosixFilePermissions.toString(mode) + " lets others read or change it: chmod 600 it");
+            throw new IOException(
+                    "mode " + PosixFilePermissions.toString(mode) + " lets others read or change it: chmod 600 it");
         }
         String owner = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName();
         if (!owner.equals(System.getProperty("user.name"))) {

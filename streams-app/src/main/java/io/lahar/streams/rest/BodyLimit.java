@@ -2,10 +2,9 @@ package io.lahar.streams.rest;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The size bound of a posted manifest: a command carries it in one Kafka record, and the object's
@@ -38,12 +37,15 @@ public class BodyLimit {
             return null;
         }
         int bytes = text.getBytes(StandardCharsets.UTF_8).length;
-        return bytes <= maxBytes ? null : tooLarge(what + " is " + bytes + " bytes, over the limit of " + maxBytes
-                + " bytes (lahar.api.max-body-bytes): an object's state must fit in one record");
+        return bytes <= maxBytes
+                ? null
+                : tooLarge(what + " is " + bytes + " bytes, over the limit of " + maxBytes
+                        + " bytes (lahar.api.max-body-bytes): an object's state must fit in one record");
     }
 
     static Response tooLarge(String why) {
         return Response.status(Response.Status.REQUEST_ENTITY_TOO_LARGE)
-                .entity(new ApiError("request entity too large", List.of(new ApiError.Reason("", why)))).build();
+                .entity(new ApiError("request entity too large", List.of(new ApiError.Reason("", why))))
+                .build();
     }
 }

@@ -12,6 +12,16 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,17 +35,6 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
-
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Commands out, replies back over Kafka. The caller chooses the request id, registers for its
@@ -61,6 +60,7 @@ public class CommandGateway {
     private KafkaProducer<String, FlowCommand> flowProducer;
     /** CronJob commands go to lahar.cronjob-commands. */
     private KafkaProducer<String, CronJobCommand> cronProducer;
+
     private KafkaConsumer<String, CommandResult> consumer;
     private Thread reader;
     private volatile boolean running = true;
@@ -70,18 +70,30 @@ public class CommandGateway {
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-commands");
-        producer = kafka.producer(producerConfig, new StringSerializer(), serdes.value(JobCommand.class).serializer());
+        producer = kafka.producer(
+                producerConfig,
+                new StringSerializer(),
+                serdes.value(JobCommand.class).serializer());
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-flow-commands");
-        flowProducer = kafka.producer(producerConfig, new StringSerializer(), serdes.value(FlowCommand.class).serializer());
+        flowProducer = kafka.producer(
+                producerConfig,
+                new StringSerializer(),
+                serdes.value(FlowCommand.class).serializer());
         producerConfig.put(ProducerConfig.CLIENT_ID_CONFIG, "lahar-rest-cronjob-commands");
-        cronProducer = kafka.producer(producerConfig, new StringSerializer(), serdes.value(CronJobCommand.class).serializer());
+        cronProducer = kafka.producer(
+                producerConfig,
+                new StringSerializer(),
+                serdes.value(CronJobCommand.class).serializer());
 
         Map<String, Object> consumerConfig = new HashMap<>();
         // Only committed answers: the streams-app writes them in exactly-once transactions.
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.put(ConsumerConfig.CLIENT_ID_CONFIG, "lahar-rest-results");
-        consumer = kafka.consumer(consumerConfig, new StringDeserializer(), serdes.value(CommandResult.class).deserializer());
+        consumer = kafka.consumer(
+                consumerConfig,
+                new StringDeserializer(),
+                serdes.value(CommandResult.class).deserializer());
         reader = Thread.ofPlatform().name("lahar-rest-results").daemon().start(this::readResults);
     }
 
@@ -116,8 +128,13 @@ public class CommandGateway {
      * @throws NotSent when the command could not be written
      */
     public CommandResult send(JobCommand command, Duration timeout) throws TimeoutException, InterruptedException {
-        return sendAndAwait(producer, Topics.JOB_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()),
-                command.getRequestId(), command, timeout);
+        return sendAndAwait(
+                producer,
+                Topics.JOB_COMMANDS.name(),
+                Topics.jobKey(command.getNamespace(), command.getName()),
+                command.getRequestId(),
+                command,
+                timeout);
     }
 
     /**
@@ -127,8 +144,13 @@ public class CommandGateway {
      * @throws NotSent when the command could not be written
      */
     public CommandResult send(FlowCommand command, Duration timeout) throws TimeoutException, InterruptedException {
-        return sendAndAwait(flowProducer, Topics.FLOW_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()),
-                command.getRequestId(), command, timeout);
+        return sendAndAwait(
+                flowProducer,
+                Topics.FLOW_COMMANDS.name(),
+                Topics.jobKey(command.getNamespace(), command.getName()),
+                command.getRequestId(),
+                command,
+                timeout);
     }
 
     /**
@@ -137,20 +159,27 @@ public class CommandGateway {
      * @throws TimeoutException when no answer came within {@code timeout}
      */
     public CommandResult send(CronJobCommand command, Duration timeout) throws TimeoutException, InterruptedException {
-        return sendAndAwait(cronProducer, Topics.CRONJOB_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()),
-                command.getRequestId(), command, timeout);
+        return sendAndAwait(
+                cronProducer,
+                Topics.CRONJOB_COMMANDS.name(),
+                Topics.jobKey(command.getNamespace(), command.getName()),
+                command.getRequestId(),
+                command,
+                timeout);
     }
 
     /** Every kind of command is answered on lahar.command-results by request id. */
-    private <V> CommandResult sendAndAwait(KafkaProducer<String, V> to, String topic, String key, String requestId, V command,
-                                           Duration timeout) throws TimeoutException, InterruptedException {
+    private <V> CommandResult sendAndAwait(
+            KafkaProducer<String, V> to, String topic, String key, String requestId, V command, Duration timeout)
+            throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!positioned.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new TimeoutException("the result reader is not positioned yet");
         }
         CompletableFuture<CommandResult> answer = waiting.computeIfAbsent(requestId, id -> new CompletableFuture<>());
         try {
-            to.send(new ProducerRecord<>(topic, key, command)).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            to.send(new ProducerRecord<>(topic, key, command))
+                    .get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             return answer.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw new NotSent(requestId, e.getCause());
@@ -188,7 +217,8 @@ public class CommandGateway {
             List<TopicPartition> partitions = List.of();
             while (running && partitions.isEmpty()) {
                 partitions = consumer.partitionsFor(Topics.COMMAND_RESULTS.name()).stream()
-                        .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                        .map(p -> new TopicPartition(p.topic(), p.partition()))
+                        .toList();
                 if (partitions.isEmpty()) {
                     Thread.sleep(200);
                 }

@@ -1,5 +1,8 @@
 package io.lahar.streams.rest;
 
+import static io.lahar.streams.rest.Answers.blank;
+import static io.lahar.streams.rest.Answers.enc;
+
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,7 +31,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,9 +38,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-
-import static io.lahar.streams.rest.Answers.blank;
-import static io.lahar.streams.rest.Answers.enc;
 
 /**
  * The CronJob API (batch.volcano.sh/v1alpha1 CronJob). Reads answer from the CronJob engine's
@@ -58,24 +57,42 @@ public class CronJobResource {
     @Inject
     CommandGateway gateway;
 
-
     /** One CronJob in the list: what {@code kubectl get cronjobs} shows, and when it next runs. */
-    record CronRow(String namespace, String name, String creationTimestamp, String schedule, String timeZone, boolean suspend,
-                   int active, String lastScheduleTime, String nextScheduleTime) {
+    record CronRow(
+            String namespace,
+            String name,
+            String creationTimestamp,
+            String schedule,
+            String timeZone,
+            boolean suspend,
+            int active,
+            String lastScheduleTime,
+            String nextScheduleTime) {
 
         static CronRow of(CronJobInfo info) {
             CronJob c = info.cronJob();
-            return new CronRow(c.namespace(), c.name(), c.metadata().creationTimestamp(), c.spec().schedule(), c.spec().timeZone(),
-                    c.spec().suspended(), info.active().size(), CronJobInfo.rfc3339(info.lastScheduleTime()),
+            return new CronRow(
+                    c.namespace(),
+                    c.name(),
+                    c.metadata().creationTimestamp(),
+                    c.spec().schedule(),
+                    c.spec().timeZone(),
+                    c.spec().suspended(),
+                    info.active().size(),
+                    CronJobInfo.rfc3339(info.lastScheduleTime()),
                     CronJobInfo.rfc3339(info.due()));
         }
     }
 
     @GET
-    public Response list(@QueryParam("namespace") String namespace, @QueryParam("local") @DefaultValue("false") boolean localOnly) {
-        return stores.list(StoreQueries.CRONJOBS, "/api/v1/cronjobs", localOnly, this::localRows,
-                new TypeReference<List<CronRow>>() {
-                },
+    public Response list(
+            @QueryParam("namespace") String namespace, @QueryParam("local") @DefaultValue("false") boolean localOnly) {
+        return stores.list(
+                StoreQueries.CRONJOBS,
+                "/api/v1/cronjobs",
+                localOnly,
+                this::localRows,
+                new TypeReference<List<CronRow>>() {},
                 r -> blank(namespace) || namespace.equals(r.namespace()),
                 Comparator.comparing(CronRow::namespace).thenComparing(CronRow::name));
     }
@@ -99,11 +116,14 @@ public class CronJobResource {
     @Path("/{namespace}/{name}")
     public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         String key = Topics.jobKey(namespace, name);
-        return stores.get(StoreQueries.CRONJOBS, key, "/api/v1/cronjobs/" + enc(namespace) + "/" + enc(name), "cronjob", () -> {
-            byte[] bytes = stores.get(StoreQueries.CRONJOBS, key);
-            CronEntry entry = bytes == null ? null : FlowStores.decode(bytes, CronEntry.class);
-            return entry == null || !entry.live() ? Optional.empty() : Optional.of(Response.ok(view(entry.info())).build());
-        });
+        return stores.get(
+                StoreQueries.CRONJOBS, key, "/api/v1/cronjobs/" + enc(namespace) + "/" + enc(name), "cronjob", () -> {
+                    byte[] bytes = stores.get(StoreQueries.CRONJOBS, key);
+                    CronEntry entry = bytes == null ? null : FlowStores.decode(bytes, CronEntry.class);
+                    return entry == null || !entry.live()
+                            ? Optional.empty()
+                            : Optional.of(Response.ok(view(entry.info())).build());
+                });
     }
 
     static ObjectNode view(CronJobInfo info) {
@@ -114,12 +134,17 @@ public class CronJobResource {
         }
         ArrayNode jobs = status.putArray("jobs");
         for (OwnedJob j : info.jobs()) {
-            jobs.addObject().put("name", j.name()).put("scheduledTime", CronJobInfo.rfc3339(j.scheduledTime()))
+            jobs.addObject()
+                    .put("name", j.name())
+                    .put("scheduledTime", CronJobInfo.rfc3339(j.scheduledTime()))
                     .put("phase", j.phase() == null ? "Pending" : j.phase().name());
         }
         ArrayNode events = status.putArray("events");
         for (CronEvent e : info.events()) {
-            events.addObject().put("type", e.type()).put("reason", e.reason()).put("message", e.message())
+            events.addObject()
+                    .put("type", e.type())
+                    .put("reason", e.reason())
+                    .put("message", e.message())
                     .put("time", Instant.ofEpochMilli(e.time()).toString());
         }
         return tree;
@@ -130,55 +155,102 @@ public class CronJobResource {
      * every reason; {@code fieldValidation} (Ignore, Warn, Strict) as for the other kinds.
      */
     @POST
-    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
-    public Response submit(String body,
-                           @HeaderParam(JobResource.REQUEST_ID) String requestId,
-                           @QueryParam("fieldValidation") String fieldValidation) {
-        return requests.posted(body, CronJob.KIND, CronJob.API_VERSION, fieldValidation, (valid, validation) ->
-                send(command(requestId, valid.namespace(), valid.name(), new SubmitCronJob(valid.manifestJson())), "SubmitCronJob",
-                        false, validation,
-                        result -> Response.created(URI.create("/api/v1/cronjobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                                .entity(Answers.readJson(result.getManifest())).build()));
+    @Consumes({
+        "application/yaml",
+        "application/x-yaml",
+        "text/yaml",
+        MediaType.APPLICATION_JSON,
+        MediaType.TEXT_PLAIN,
+        MediaType.WILDCARD
+    })
+    public Response submit(
+            String body,
+            @HeaderParam(JobResource.REQUEST_ID) String requestId,
+            @QueryParam("fieldValidation") String fieldValidation) {
+        return requests.posted(
+                body,
+                CronJob.KIND,
+                CronJob.API_VERSION,
+                fieldValidation,
+                (valid, validation) -> send(
+                        command(requestId, valid.namespace(), valid.name(), new SubmitCronJob(valid.manifestJson())),
+                        "SubmitCronJob",
+                        false,
+                        validation,
+                        result -> Response.created(URI.create(
+                                        "/api/v1/cronjobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
+                                .entity(Answers.readJson(result.getManifest()))
+                                .build()));
     }
 
     @DELETE
     @Path("/{namespace}/{name}")
-    public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                           @QueryParam("message") String message,
-                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
-        return send(command(requestId, namespace, name, new DeleteCronJob(message)), "DeleteCronJob", true, FieldValidation.Warn,
+    public Response delete(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @QueryParam("message") String message,
+            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+        return send(
+                command(requestId, namespace, name, new DeleteCronJob(message)),
+                "DeleteCronJob",
+                true,
+                FieldValidation.Warn,
                 FlowRequests::deleted);
     }
 
     @POST
     @Path("/{namespace}/{name}/suspend")
-    public Response suspend(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+    public Response suspend(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
         return suspend(namespace, name, true, requestId);
     }
 
     @POST
     @Path("/{namespace}/{name}/resume")
-    public Response resume(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                           @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+    public Response resume(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
         return suspend(namespace, name, false, requestId);
     }
 
     private Response suspend(String namespace, String name, boolean suspend, String requestId) {
         // A suspend of a CronJob that does not exist is 404, as a delete is.
-        return send(command(requestId, namespace, name, new SuspendCronJob(suspend)), "SuspendCronJob", true, FieldValidation.Warn,
+        return send(
+                command(requestId, namespace, name, new SuspendCronJob(suspend)),
+                "SuspendCronJob",
+                true,
+                FieldValidation.Warn,
                 FlowRequests::deleted);
     }
 
-    private Response send(CronJobCommand command, String kind, boolean notFoundIs404, FieldValidation validation,
-                          java.util.function.Function<io.lahar.schema.CommandResult, Response> onAccepted) {
-        return requests.answer(new FlowRequests.Sent(kind, "cronjob", command.getRequestId(), command.getNamespace(),
-                command.getName(), notFoundIs404), () -> gateway.send(command, requests.commandTimeout()), validation, onAccepted);
+    private Response send(
+            CronJobCommand command,
+            String kind,
+            boolean notFoundIs404,
+            FieldValidation validation,
+            java.util.function.Function<io.lahar.schema.CommandResult, Response> onAccepted) {
+        return requests.answer(
+                new FlowRequests.Sent(
+                        kind,
+                        "cronjob",
+                        command.getRequestId(),
+                        command.getNamespace(),
+                        command.getName(),
+                        notFoundIs404),
+                () -> gateway.send(command, requests.commandTimeout()),
+                validation,
+                onAccepted);
     }
 
     private static CronJobCommand command(String requestId, String namespace, String name, Object body) {
         return CronJobCommand.newBuilder()
-                .setRequestId(requestId == null || requestId.isBlank() ? UUID.randomUUID().toString() : requestId)
+                .setRequestId(
+                        requestId == null || requestId.isBlank()
+                                ? UUID.randomUUID().toString()
+                                : requestId)
                 .setSender(FlowRequests.SENDER)
                 .setNamespace(namespace)
                 .setName(name)

@@ -3,7 +3,6 @@ package io.lahar.streams.rest;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
 import jakarta.ws.rs.core.Response;
-
 import java.util.List;
 import java.util.Optional;
 
@@ -15,7 +14,9 @@ import java.util.Optional;
  * docs/decisions/041-yaml-and-unknown-fields.md says why.
  */
 enum FieldValidation {
-    Ignore, Warn, Strict;
+    Ignore,
+    Warn,
+    Strict;
 
     /** The query parameter's value, the default when absent; empty when it is none of the three. */
     static Optional<FieldValidation> of(String value) {
@@ -31,8 +32,12 @@ enum FieldValidation {
     }
 
     static Response invalid(String value) {
-        return Response.status(400).entity(new ApiError("bad query", List.of(new ApiError.Reason("fieldValidation",
-                "must be Ignore, Warn or Strict, was \"" + value + "\"")))).build();
+        return Response.status(400)
+                .entity(new ApiError(
+                        "bad query",
+                        List.of(new ApiError.Reason(
+                                "fieldValidation", "must be Ignore, Warn or Strict, was \"" + value + "\""))))
+                .build();
     }
 
     /** Null when the manifest may be sent; under Strict, 422 with each unknown field. */
@@ -47,8 +52,15 @@ enum FieldValidation {
             // Not readable as its kind: admission answers that, with its own reasons.
             return null;
         }
-        return unknown.isEmpty() ? null : Response.status(422).entity(new ApiError("strict decoding error",
-                unknown.stream().map(f -> new ApiError.Reason(f, "unknown field (fieldValidation=Strict)")).toList())).build();
+        return unknown.isEmpty()
+                ? null
+                : Response.status(422)
+                        .entity(new ApiError(
+                                "strict decoding error",
+                                unknown.stream()
+                                        .map(f -> new ApiError.Reason(f, "unknown field (fieldValidation=Strict)"))
+                                        .toList()))
+                        .build();
     }
 
     /** The answer with each of the command's warnings as a {@code Warning: 299 - "..."} header, unless Ignore. */

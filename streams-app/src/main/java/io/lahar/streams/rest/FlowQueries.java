@@ -5,7 +5,6 @@ import io.lahar.streams.flow.FlowStores;
 import io.lahar.streams.flow.TemplateEntry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +18,9 @@ public class FlowQueries {
 
     public Optional<FlowEntry> flow(String key) {
         byte[] bytes = stores.get(StoreQueries.FLOWS, key);
-        return bytes == null ? Optional.empty() : Optional.of(FlowStores.decode(bytes, FlowEntry.class)).filter(FlowEntry::live);
+        return bytes == null
+                ? Optional.empty()
+                : Optional.of(FlowStores.decode(bytes, FlowEntry.class)).filter(FlowEntry::live);
     }
 
     public List<FlowEntry> flows() {
@@ -35,7 +36,8 @@ public class FlowQueries {
 
     public Optional<TemplateEntry> template(String key) {
         byte[] bytes = stores.get(StoreQueries.TEMPLATES, key);
-        return bytes == null ? Optional.empty()
+        return bytes == null
+                ? Optional.empty()
                 : Optional.of(FlowStores.decode(bytes, TemplateEntry.class)).filter(t -> t.template() != null);
     }
 

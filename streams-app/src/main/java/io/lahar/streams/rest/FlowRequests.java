@@ -13,9 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
-import org.apache.kafka.streams.KafkaStreams;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +21,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.apache.kafka.streams.KafkaStreams;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * What the JobFlow, JobTemplate and CronJob resources share: reading a posted manifest far enough
@@ -49,22 +48,20 @@ public class FlowRequests {
     @Inject
     BodyLimit bodyLimit;
 
-
     @ConfigProperty(name = "lahar.api.command-timeout", defaultValue = "30S")
     Duration commandTimeout;
 
     /** A posted manifest, addressed: its namespace and name and the manifest as JSON. */
     sealed interface Posted {
-        record Valid(String namespace, String name, String manifestJson) implements Posted {
-        }
+        record Valid(String namespace, String name, String manifestJson) implements Posted {}
 
-        record Invalid(List<ApiError.Reason> reasons) implements Posted {
-        }
+        record Invalid(List<ApiError.Reason> reasons) implements Posted {}
     }
 
     static Posted parse(String body, String kind, String apiVersion) {
         if (body == null || body.isBlank()) {
-            return new Posted.Invalid(List.of(new ApiError.Reason("", "the body is empty: send one " + kind + " in YAML or JSON")));
+            return new Posted.Invalid(
+                    List.of(new ApiError.Reason("", "the body is empty: send one " + kind + " in YAML or JSON")));
         }
         List<JsonNode> docs;
         try {
@@ -73,7 +70,8 @@ public class FlowRequests {
             return new Posted.Invalid(List.of(new ApiError.Reason("", e.getMessage())));
         }
         if (docs.size() != 1) {
-            return new Posted.Invalid(List.of(new ApiError.Reason("", "expected one " + kind + ", found " + docs.size() + " documents")));
+            return new Posted.Invalid(
+                    List.of(new ApiError.Reason("", "expected one " + kind + ", found " + docs.size() + " documents")));
         }
         JsonNode doc = docs.get(0);
         if (!doc.isObject()) {
@@ -81,10 +79,14 @@ public class FlowRequests {
         }
         List<ApiError.Reason> reasons = new ArrayList<>();
         if (!kind.equals(doc.path("kind").asText())) {
-            reasons.add(new ApiError.Reason("kind", "expected " + kind + ", found '" + doc.path("kind").asText() + "'"));
+            reasons.add(new ApiError.Reason(
+                    "kind", "expected " + kind + ", found '" + doc.path("kind").asText() + "'"));
         }
         if (!apiVersion.equals(doc.path("apiVersion").asText())) {
-            reasons.add(new ApiError.Reason("apiVersion", "expected " + apiVersion + ", found '" + doc.path("apiVersion").asText() + "'"));
+            reasons.add(new ApiError.Reason(
+                    "apiVersion",
+                    "expected " + apiVersion + ", found '"
+                            + doc.path("apiVersion").asText() + "'"));
         }
         String name = doc.path("metadata").path("name").asText("");
         if (name.isBlank()) {
@@ -101,10 +103,21 @@ public class FlowRequests {
      * Sends a posted manifest as a submit command: 413 over the size limit (the body, then the
      * manifest as JSON), 422 when it cannot be addressed, otherwise the command's answer.
      */
-    Response submit(String body, FlowKind kind, String apiVersion, String requestId, String fieldValidation,
-                    java.util.function.BiFunction<Posted.Valid, CommandResult, Response> onAccepted) {
-        return posted(body, kind.name(), apiVersion, fieldValidation, (valid, validation) ->
-                answer(submit(requestId, kind, valid.namespace(), valid.name(), valid.manifestJson()), validation,
+    Response submit(
+            String body,
+            FlowKind kind,
+            String apiVersion,
+            String requestId,
+            String fieldValidation,
+            java.util.function.BiFunction<Posted.Valid, CommandResult, Response> onAccepted) {
+        return posted(
+                body,
+                kind.name(),
+                apiVersion,
+                fieldValidation,
+                (valid, validation) -> answer(
+                        submit(requestId, kind, valid.namespace(), valid.name(), valid.manifestJson()),
+                        validation,
                         result -> onAccepted.apply(valid, result)));
     }
 
@@ -113,8 +126,12 @@ public class FlowRequests {
      * {@code fieldValidation}, 413 over the size limit (the body, then the manifest as JSON), 422
      * when it cannot be addressed or (Strict) holds unknown fields; otherwise what {@code send} answers.
      */
-    Response posted(String body, String kind, String apiVersion, String fieldValidation,
-                    java.util.function.BiFunction<Posted.Valid, FieldValidation, Response> send) {
+    Response posted(
+            String body,
+            String kind,
+            String apiVersion,
+            String fieldValidation,
+            java.util.function.BiFunction<Posted.Valid, FieldValidation, Response> send) {
         Optional<FieldValidation> validation = FieldValidation.of(fieldValidation);
         if (validation.isEmpty()) {
             return FieldValidation.invalid(fieldValidation);
@@ -124,15 +141,19 @@ public class FlowRequests {
             return tooLarge;
         }
         return switch (parse(body, kind, apiVersion)) {
-            case Posted.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
-            case Posted.Valid valid when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
-                    bodyLimit.refuseManifest(valid.manifestJson());
-            case Posted.Valid valid when validation.get().refuse(valid.manifestJson()) != null ->
-                    validation.get().refuse(valid.manifestJson());
+            case Posted.Invalid invalid ->
+                Response.status(422)
+                        .entity(new ApiError("invalid manifest", invalid.reasons()))
+                        .build();
+            case Posted.Valid valid
+            when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
+                bodyLimit.refuseManifest(valid.manifestJson());
+            case Posted.Valid valid
+            when validation.get().refuse(valid.manifestJson()) != null ->
+                validation.get().refuse(valid.manifestJson());
             case Posted.Valid valid -> send.apply(valid, validation.get());
         };
     }
-
 
     static FlowCommand submit(String requestId, FlowKind kind, String namespace, String name, String manifestJson) {
         return command(requestId, kind, namespace, name, new SubmitFlowObject(manifestJson));
@@ -144,7 +165,10 @@ public class FlowRequests {
 
     private static FlowCommand command(String requestId, FlowKind kind, String namespace, String name, Object body) {
         return FlowCommand.newBuilder()
-                .setRequestId(requestId == null || requestId.isBlank() ? UUID.randomUUID().toString() : requestId)
+                .setRequestId(
+                        requestId == null || requestId.isBlank()
+                                ? UUID.randomUUID().toString()
+                                : requestId)
                 .setSender(SENDER)
                 .setNamespace(namespace)
                 .setName(name)
@@ -163,17 +187,31 @@ public class FlowRequests {
     /** As {@link #answer(FlowCommand, Function)}, the command's warnings as {@code Warning} headers as {@code validation} says. */
     Response answer(FlowCommand command, FieldValidation validation, Function<CommandResult, Response> onAccepted) {
         boolean delete = command.getCommand() instanceof DeleteFlowObject;
-        return answer(new Sent((delete ? "Delete" : "Submit") + command.getKind().name(), command.getKind().name().toLowerCase(),
-                command.getRequestId(), command.getNamespace(), command.getName(), delete),
-                () -> gateway.send(command, commandTimeout), validation, onAccepted);
+        return answer(
+                new Sent(
+                        (delete ? "Delete" : "Submit") + command.getKind().name(),
+                        command.getKind().name().toLowerCase(),
+                        command.getRequestId(),
+                        command.getNamespace(),
+                        command.getName(),
+                        delete),
+                () -> gateway.send(command, commandTimeout),
+                validation,
+                onAccepted);
     }
 
     /**
      * A command on its way, as the answer needs it: its result kind, what it is about (for the
      * messages), and whether it deletes (a delete of nothing is 404).
      */
-    record Sent(String kind, String what, String requestId, String namespace, String name, boolean delete,
-                boolean existsIsConflict) {
+    record Sent(
+            String kind,
+            String what,
+            String requestId,
+            String namespace,
+            String name,
+            boolean delete,
+            boolean existsIsConflict) {
         Sent(String kind, String what, String requestId, String namespace, String name, boolean delete) {
             this(kind, what, requestId, namespace, name, delete, true);
         }
@@ -191,7 +229,8 @@ public class FlowRequests {
      * Kafka Streams is not running, 504 without an answer in time; the command's warnings as
      * {@code Warning} headers as {@code validation} says.
      */
-    Response answer(Sent sent, Sender sender, FieldValidation validation, Function<CommandResult, Response> onAccepted) {
+    Response answer(
+            Sent sent, Sender sender, FieldValidation validation, Function<CommandResult, Response> onAccepted) {
         String kind = sent.kind();
         if (!streams.state().isRunningOrRebalancing()) {
             return Answers.unavailable("Kafka Streams is " + streams.state() + "; retry shortly");
@@ -200,34 +239,50 @@ public class FlowRequests {
         try {
             result = sender.send();
         } catch (TimeoutException e) {
-            metrics.counter("lahar.rest.commands", "kind", kind, "outcome", "timeout").increment();
-            return Response.status(Response.Status.GATEWAY_TIMEOUT).header(JobResource.REQUEST_ID, sent.requestId())
+            metrics.counter("lahar.rest.commands", "kind", kind, "outcome", "timeout")
+                    .increment();
+            return Response.status(Response.Status.GATEWAY_TIMEOUT)
+                    .header(JobResource.REQUEST_ID, sent.requestId())
                     .entity(ApiError.of("no answer to command " + sent.requestId() + " within " + commandTimeout
-                            + "; it may still be applied")).build();
+                            + "; it may still be applied"))
+                    .build();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Answers.unavailable("interrupted");
         } catch (CommandGateway.NotSent e) {
             return Answers.notSent(e);
         }
-        metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected").increment();
+        metrics.counter("lahar.rest.commands", "kind", kind, "outcome", result.getAccepted() ? "accepted" : "rejected")
+                .increment();
         if (result.getAccepted()) {
             return validation.withWarnings(onAccepted.apply(result), result.getWarnings());
         }
         List<ApiError.Reason> reasons = result.getViolations().stream()
-                .map(v -> new ApiError.Reason(v.getPath(), v.getMessage())).toList();
+                .map(v -> new ApiError.Reason(v.getPath(), v.getMessage()))
+                .toList();
         String what = sent.what() + " " + sent.namespace() + "/" + sent.name();
-        boolean exists = sent.existsIsConflict() && reasons.stream().anyMatch(r -> r.path().equals("metadata.name")
-                && r.message().endsWith(FlowCommandInput.ALREADY_EXISTS));
-        boolean missing = sent.delete() && reasons.size() == 1
-                && reasons.get(0).path().equals("metadata.name") && reasons.get(0).message().contains(FlowCommandInput.NOT_FOUND);
+        boolean exists = sent.existsIsConflict()
+                && reasons.stream()
+                        .anyMatch(r -> r.path().equals("metadata.name")
+                                && r.message().endsWith(FlowCommandInput.ALREADY_EXISTS));
+        boolean missing = sent.delete()
+                && reasons.size() == 1
+                && reasons.get(0).path().equals("metadata.name")
+                && reasons.get(0).message().contains(FlowCommandInput.NOT_FOUND);
         if (exists) {
-            return Response.status(Response.Status.CONFLICT).entity(new ApiError(what + " already exists", reasons)).build();
+            return Response.status(Response.Status.CONFLICT)
+                    .entity(new ApiError(what + " already exists", reasons))
+                    .build();
         }
         if (missing) {
-            return Response.status(Response.Status.NOT_FOUND).entity(new ApiError(what + " not found", reasons)).build();
+            return Response.status(Response.Status.NOT_FOUND)
+                    .entity(new ApiError(what + " not found", reasons))
+                    .build();
         }
-        return validation.withWarnings(Response.status(422).entity(new ApiError(kind + " rejected", reasons)).build(),
+        return validation.withWarnings(
+                Response.status(422)
+                        .entity(new ApiError(kind + " rejected", reasons))
+                        .build(),
                 result.getWarnings());
     }
 

@@ -5,7 +5,6 @@ import io.lahar.core.api.Manifests;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +23,8 @@ import java.util.List;
 @ApplicationScoped
 public class Forwarder {
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** The instances of one deployment share the API token: the other one wants it as a client would. */
     @Inject
@@ -34,14 +34,20 @@ public class Forwarder {
     public Response get(String hostPort, String pathAndQuery) {
         try {
             HttpResponse<String> response = fetch(hostPort, pathAndQuery);
-            return Response.status(response.statusCode()).entity(response.body())
-                    .type(response.headers().firstValue("Content-Type").orElse("application/json")).build();
+            return Response.status(response.statusCode())
+                    .entity(response.body())
+                    .type(response.headers().firstValue("Content-Type").orElse("application/json"))
+                    .build();
         } catch (IOException e) {
-            return Response.status(Response.Status.SERVICE_UNAVAILABLE).header("Retry-After", "1")
-                    .entity(ApiError.of("instance " + hostPort + " unreachable: " + e.getMessage())).build();
+            return Response.status(Response.Status.SERVICE_UNAVAILABLE)
+                    .header("Retry-After", "1")
+                    .entity(ApiError.of("instance " + hostPort + " unreachable: " + e.getMessage()))
+                    .build();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Response.status(Response.Status.SERVICE_UNAVAILABLE).entity(ApiError.of("interrupted")).build();
+            return Response.status(Response.Status.SERVICE_UNAVAILABLE)
+                    .entity(ApiError.of("interrupted"))
+                    .build();
         }
     }
 
@@ -68,8 +74,11 @@ public class Forwarder {
     /** The raw answer of another instance. */
     public HttpResponse<String> fetch(String hostPort, String pathAndQuery) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + hostPort + pathAndQuery))
-                .timeout(Duration.ofSeconds(10)).header("Accept", "application/json")
-                .header("Authorization", token.header()).GET().build();
+                .timeout(Duration.ofSeconds(10))
+                .header("Accept", "application/json")
+                .header("Authorization", token.header())
+                .GET()
+                .build();
         return client.send(request, HttpResponse.BodyHandlers.ofString());
     }
 }

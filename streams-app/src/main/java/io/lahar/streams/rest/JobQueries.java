@@ -5,7 +5,6 @@ import io.lahar.streams.job.JobEntry;
 import io.lahar.streams.job.JobStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

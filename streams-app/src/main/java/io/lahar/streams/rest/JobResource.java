@@ -1,5 +1,8 @@
 package io.lahar.streams.rest;
 
+import static io.lahar.streams.rest.Answers.blank;
+import static io.lahar.streams.rest.Answers.enc;
+
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Manifests;
@@ -23,8 +26,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,9 +34,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-
-import static io.lahar.streams.rest.Answers.blank;
-import static io.lahar.streams.rest.Answers.enc;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The job API of the streams-app. Reads answer from the {@code jobs} store (this instance's, or
@@ -67,22 +66,26 @@ public class JobResource {
     @Inject
     TransitionReader transitions;
 
-
     @Inject
     BodyLimit bodyLimit;
-
 
     @ConfigProperty(name = "lahar.api.command-timeout", defaultValue = "30S")
     Duration commandTimeout;
 
     @GET
-    public Response list(@QueryParam("namespace") String namespace, @QueryParam("queue") String queue,
-                         @QueryParam("phase") String phase, @QueryParam("local") @DefaultValue("false") boolean localOnly) {
-        return stores.list(StoreQueries.JOBS, "/api/v1/jobs", localOnly,
+    public Response list(
+            @QueryParam("namespace") String namespace,
+            @QueryParam("queue") String queue,
+            @QueryParam("phase") String phase,
+            @QueryParam("local") @DefaultValue("false") boolean localOnly) {
+        return stores.list(
+                StoreQueries.JOBS,
+                "/api/v1/jobs",
+                localOnly,
                 () -> queries.allLocal().stream().map(JobSummary::of).toList(),
-                new TypeReference<List<JobSummary>>() {
-                },
-                j -> (blank(namespace) || namespace.equals(j.namespace())) && (blank(queue) || queue.equals(j.queue()))
+                new TypeReference<List<JobSummary>>() {},
+                j -> (blank(namespace) || namespace.equals(j.namespace()))
+                        && (blank(queue) || queue.equals(j.queue()))
                         && (blank(phase) || phase.equalsIgnoreCase(j.phase())),
                 Comparator.comparing(JobSummary::namespace).thenComparing(JobSummary::name));
     }
@@ -91,8 +94,13 @@ public class JobResource {
     @Path("/{namespace}/{name}")
     public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         String key = Topics.jobKey(namespace, name);
-        return stores.get(StoreQueries.JOBS, key, "/api/v1/jobs/" + enc(namespace) + "/" + enc(name), "job",
-                () -> queries.local(key).map(info -> Response.ok(Manifests.toTree(info.job())).build()));
+        return stores.get(
+                StoreQueries.JOBS,
+                key,
+                "/api/v1/jobs/" + enc(namespace) + "/" + enc(name),
+                "job",
+                () -> queries.local(key)
+                        .map(info -> Response.ok(Manifests.toTree(info.job())).build()));
     }
 
     /**
@@ -103,35 +111,73 @@ public class JobResource {
     @Path("/{namespace}/{name}/pods")
     public Response pods(@PathParam("namespace") String namespace, @PathParam("name") String name) {
         String key = Topics.jobKey(namespace, name);
-        return stores.get(StoreQueries.JOBS, key, "/api/v1/jobs/" + enc(namespace) + "/" + enc(name) + "/pods", "job",
-                () -> queries.local(key).map(info -> Response.ok(info.pods().values().stream().map(PodView::of).toList()).build()));
+        return stores.get(
+                StoreQueries.JOBS,
+                key,
+                "/api/v1/jobs/" + enc(namespace) + "/" + enc(name) + "/pods",
+                "job",
+                () -> queries.local(key)
+                        .map(info -> Response.ok(info.pods().values().stream()
+                                        .map(PodView::of)
+                                        .toList())
+                                .build()));
     }
 
     /** One pod of {@link #pods}, as JSON. */
-    public record PodView(String name, String task, int index, int version, String phase, String node,
-                          int restarts, Integer exitCode, boolean terminating) {
+    public record PodView(
+            String name,
+            String task,
+            int index,
+            int version,
+            String phase,
+            String node,
+            int restarts,
+            Integer exitCode,
+            boolean terminating) {
         static PodView of(io.lahar.core.job.JobPod pod) {
-            return new PodView(pod.name(), pod.task(), pod.index(), pod.version(),
-                    pod.phase() == null ? null : pod.phase().name(), pod.node(), pod.restartCount(), pod.exitCode(),
+            return new PodView(
+                    pod.name(),
+                    pod.task(),
+                    pod.index(),
+                    pod.version(),
+                    pod.phase() == null ? null : pod.phase().name(),
+                    pod.node(),
+                    pod.restartCount(),
+                    pod.exitCode(),
                     pod.terminating());
         }
     }
 
     @GET
     @Path("/{namespace}/{name}/transitions")
-    public Response transitions(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                                @QueryParam("limit") @DefaultValue("100") int limit) {
+    public Response transitions(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @QueryParam("limit") @DefaultValue("100") int limit) {
         if (limit < 1 || limit > 10_000) {
-            return Response.status(400).entity(new ApiError("bad query",
-                    List.of(new ApiError.Reason("limit", "must be between 1 and 10000, was " + limit)))).build();
+            return Response.status(400)
+                    .entity(new ApiError(
+                            "bad query",
+                            List.of(new ApiError.Reason("limit", "must be between 1 and 10000, was " + limit))))
+                    .build();
         }
-        return Response.ok(transitions.read(Topics.jobKey(namespace, name), limit, Duration.ofSeconds(10))).build();
+        return Response.ok(transitions.read(Topics.jobKey(namespace, name), limit, Duration.ofSeconds(10)))
+                .build();
     }
 
     @POST
-    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN, MediaType.WILDCARD})
-    public Response submit(String body,
-                           @HeaderParam(REQUEST_ID) String requestId, @QueryParam("fieldValidation") String fieldValidation) {
+    @Consumes({
+        "application/yaml",
+        "application/x-yaml",
+        "text/yaml",
+        MediaType.APPLICATION_JSON,
+        MediaType.TEXT_PLAIN,
+        MediaType.WILDCARD
+    })
+    public Response submit(
+            String body,
+            @HeaderParam(REQUEST_ID) String requestId,
+            @QueryParam("fieldValidation") String fieldValidation) {
         Optional<FieldValidation> validation = FieldValidation.of(fieldValidation);
         if (validation.isEmpty()) {
             return FieldValidation.invalid(fieldValidation);
@@ -141,17 +187,25 @@ public class JobResource {
             return tooLarge;
         }
         return switch (SubmitRequest.parse(body)) {
-            case SubmitRequest.Invalid invalid -> Response.status(422).entity(new ApiError("invalid manifest", invalid.reasons())).build();
-            case SubmitRequest.Valid valid when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
-                    bodyLimit.refuseManifest(valid.manifestJson());
-            case SubmitRequest.Valid valid when validation.get().refuse(valid.manifestJson()) != null ->
-                    validation.get().refuse(valid.manifestJson());
+            case SubmitRequest.Invalid invalid ->
+                Response.status(422)
+                        .entity(new ApiError("invalid manifest", invalid.reasons()))
+                        .build();
+            case SubmitRequest.Valid valid
+            when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
+                bodyLimit.refuseManifest(valid.manifestJson());
+            case SubmitRequest.Valid valid
+            when validation.get().refuse(valid.manifestJson()) != null ->
+                validation.get().refuse(valid.manifestJson());
             case SubmitRequest.Valid valid -> {
-                JobCommand command = command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
+                JobCommand command =
+                        command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
                 yield answer(command, validation.get(), result -> {
                     JsonNode admitted = Answers.readJson(result.getManifest());
-                    return Response.created(URI.create("/api/v1/jobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                            .entity(admitted).build();
+                    return Response.created(
+                                    URI.create("/api/v1/jobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
+                            .entity(admitted)
+                            .build();
                 });
             }
         };
@@ -159,16 +213,29 @@ public class JobResource {
 
     @POST
     @Path("/{namespace}/{name}/actions/{action}")
-    public Response act(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                        @PathParam("action") String action, @QueryParam("task") String task, @QueryParam("pod") String pod,
-                        @QueryParam("message") String message,
-                        @HeaderParam(REQUEST_ID) String requestId) {
+    public Response act(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @PathParam("action") String action,
+            @QueryParam("task") String task,
+            @QueryParam("pod") String pod,
+            @QueryParam("message") String message,
+            @HeaderParam(REQUEST_ID) String requestId) {
         Optional<JobAction> known = Arrays.stream(JobAction.values())
-                .filter(a -> a != JobAction.Unknown && a.name().equals(action)).findFirst();
+                .filter(a -> a != JobAction.Unknown && a.name().equals(action))
+                .findFirst();
         if (known.isEmpty()) {
-            return Response.status(422).entity(new ApiError("unknown action", List.of(new ApiError.Reason("action",
-                    "'" + action + "' is not one of " + Arrays.stream(JobAction.values())
-                            .filter(a -> a != JobAction.Unknown).map(Enum::name).toList())))).build();
+            return Response.status(422)
+                    .entity(new ApiError(
+                            "unknown action",
+                            List.of(new ApiError.Reason(
+                                    "action",
+                                    "'" + action + "' is not one of "
+                                            + Arrays.stream(JobAction.values())
+                                                    .filter(a -> a != JobAction.Unknown)
+                                                    .map(Enum::name)
+                                                    .toList()))))
+                    .build();
         }
         JobCommand command = command(requestId, namespace, name, new JobActionCommand(known.get(), task, pod, message));
         return answer(command, result -> Response.ok(Accepted.of(result)).build());
@@ -176,10 +243,14 @@ public class JobResource {
 
     @DELETE
     @Path("/{namespace}/{name}")
-    public Response delete(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                           @QueryParam("message") String message,
-                        @HeaderParam(REQUEST_ID) String requestId) {
-        return answer(command(requestId, namespace, name, new DeleteJob(message)), result -> Response.ok(Accepted.of(result)).build());
+    public Response delete(
+            @PathParam("namespace") String namespace,
+            @PathParam("name") String name,
+            @QueryParam("message") String message,
+            @HeaderParam(REQUEST_ID) String requestId) {
+        return answer(
+                command(requestId, namespace, name, new DeleteJob(message)),
+                result -> Response.ok(Accepted.of(result)).build());
     }
 
     /** The answer to an accepted action or delete. */
@@ -194,19 +265,25 @@ public class JobResource {
     }
 
     /** The command's answer, its warnings as {@code Warning} headers as {@code validation} says. */
-    private Response answer(JobCommand command, FieldValidation validation,
-                            java.util.function.Function<CommandResult, Response> onAccepted) {
-        String kind = command.getCommand() instanceof JobActionCommand a ? a.getAction().name()
+    private Response answer(
+            JobCommand command,
+            FieldValidation validation,
+            java.util.function.Function<CommandResult, Response> onAccepted) {
+        String kind = command.getCommand() instanceof JobActionCommand a
+                ? a.getAction().name()
                 : command.getCommand().getClass().getSimpleName();
         // A job that exists or is missing is a 422 with its reason, as the job API has always answered.
-        FlowRequests.Sent sent = new FlowRequests.Sent(kind, "job", command.getRequestId(), command.getNamespace(),
-                command.getName(), false, false);
+        FlowRequests.Sent sent = new FlowRequests.Sent(
+                kind, "job", command.getRequestId(), command.getNamespace(), command.getName(), false, false);
         return requests.answer(sent, () -> gateway.send(command, commandTimeout), validation, onAccepted);
     }
 
     private static JobCommand command(String requestId, String namespace, String name, Object body) {
         return JobCommand.newBuilder()
-                .setRequestId(requestId == null || requestId.isBlank() ? UUID.randomUUID().toString() : requestId)
+                .setRequestId(
+                        requestId == null || requestId.isBlank()
+                                ? UUID.randomUUID().toString()
+                                : requestId)
                 .setSender(SENDER)
                 .setNamespace(namespace)
                 .setName(name)

@@ -8,6 +8,15 @@ import io.lahar.streams.job.JobStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -21,16 +30,6 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
-
 /**
  * Interactive queries on the engines' partitioned stores, and the two reads every resource
  * serves from them. A key lives on the instance whose task owns its partition: {@link #locate}
@@ -42,8 +41,7 @@ import java.util.function.Supplier;
 public class StoreQueries {
 
     /** A store and the input topic it is partitioned like. */
-    public record Store(String name, String partitionedLike) {
-    }
+    public record Store(String name, String partitionedLike) {}
 
     public static final Store JOBS = new Store(JobStore.NAME, Topics.JOB_COMMANDS.name());
     public static final Store FLOWS = new Store(FlowStores.FLOWS, Topics.FLOW_COMMANDS.name());
@@ -59,11 +57,9 @@ public class StoreQueries {
 
     /** Where a key's entry lives: here, or at another instance's host:port. */
     public sealed interface Location {
-        record Local() implements Location {
-        }
+        record Local() implements Location {}
 
-        record Remote(String hostPort) implements Location {
-        }
+        record Remote(String hostPort) implements Location {}
     }
 
     @Inject
@@ -92,14 +88,21 @@ public class StoreQueries {
      * ({@code path?local=true}), filtered and sorted; 503 while a part cannot be had, since a list
      * missing a partition would look complete.
      */
-    public <R> Response list(Store store, String path, boolean localOnly, Supplier<List<R>> local,
-                             TypeReference<List<R>> type, Predicate<R> filter, Comparator<R> order) {
+    public <R> Response list(
+            Store store,
+            String path,
+            boolean localOnly,
+            Supplier<List<R>> local,
+            TypeReference<List<R>> type,
+            Predicate<R> filter,
+            Comparator<R> order) {
         try {
             List<R> rows = new ArrayList<>(local.get());
             if (!localOnly) {
                 rows.addAll(forwarder.rowsOf(otherInstances(store), path, type));
             }
-            return Response.ok(rows.stream().filter(filter).sorted(order).toList()).build();
+            return Response.ok(rows.stream().filter(filter).sorted(order).toList())
+                    .build();
         } catch (Unavailable e) {
             return Answers.unavailable(e.getMessage());
         } catch (IOException e) {
@@ -113,16 +116,20 @@ public class StoreQueries {
     public Location locate(Store store, String key) {
         KeyQueryMetadata metadata;
         try {
-            metadata = streams.queryMetadataForKey(store.name(), key, Serdes.String().serializer());
+            metadata = streams.queryMetadataForKey(
+                    store.name(), key, Serdes.String().serializer());
         } catch (IllegalStateException e) {
             throw new Unavailable("streams not running: " + e.getMessage());
         }
-        if (metadata == null || KeyQueryMetadata.NOT_AVAILABLE.equals(metadata)
+        if (metadata == null
+                || KeyQueryMetadata.NOT_AVAILABLE.equals(metadata)
                 || HostInfo.unavailable().equals(metadata.activeHost())) {
             throw new Unavailable("no instance owns " + key + " right now");
         }
-        return localPartitions(store).contains(metadata.partition()) ? new Location.Local()
-                : new Location.Remote(metadata.activeHost().host() + ":" + metadata.activeHost().port());
+        return localPartitions(store).contains(metadata.partition())
+                ? new Location.Local()
+                : new Location.Remote(metadata.activeHost().host() + ":"
+                        + metadata.activeHost().port());
     }
 
     /** The other instances (host:port) holding a part of {@code store}. */
@@ -134,7 +141,8 @@ public class StoreQueries {
                 boolean here = metadata.topicPartitions().stream()
                         .anyMatch(tp -> tp.topic().equals(store.partitionedLike()) && local.contains(tp.partition()));
                 if (!here) {
-                    others.add(metadata.hostInfo().host() + ":" + metadata.hostInfo().port());
+                    others.add(metadata.hostInfo().host() + ":"
+                            + metadata.hostInfo().port());
                 }
             }
         } catch (IllegalStateException e) {
@@ -165,8 +173,8 @@ public class StoreQueries {
 
     private ReadOnlyKeyValueStore<String, byte[]> open(Store store) {
         try {
-            return streams.store(StoreQueryParameters.fromNameAndType(store.name(),
-                    QueryableStoreTypes.<String, byte[]>keyValueStore()));
+            return streams.store(StoreQueryParameters.fromNameAndType(
+                    store.name(), QueryableStoreTypes.<String, byte[]>keyValueStore()));
         } catch (InvalidStateStoreException e) {
             throw new Unavailable(store.name() + " store not queryable: " + e.getMessage());
         }
@@ -181,7 +189,8 @@ public class StoreQueries {
         Set<Integer> partitions = new HashSet<>();
         for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
             for (TaskMetadata task : thread.activeTasks()) {
-                task.topicPartitions().stream().filter(tp -> tp.topic().equals(store.partitionedLike()))
+                task.topicPartitions().stream()
+                        .filter(tp -> tp.topic().equals(store.partitionedLike()))
                         .forEach(tp -> partitions.add(tp.partition()));
             }
         }

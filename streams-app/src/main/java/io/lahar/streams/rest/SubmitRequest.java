@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,16 +15,15 @@ import java.util.List;
 public sealed interface SubmitRequest {
 
     /** A job to submit: the key's parts and the manifest as JSON, as the user wrote it. */
-    record Valid(String namespace, String name, String manifestJson) implements SubmitRequest {
-    }
+    record Valid(String namespace, String name, String manifestJson) implements SubmitRequest {}
 
     /** The body cannot be addressed; every reason with its path. */
-    record Invalid(List<ApiError.Reason> reasons) implements SubmitRequest {
-    }
+    record Invalid(List<ApiError.Reason> reasons) implements SubmitRequest {}
 
     static SubmitRequest parse(String body) {
         if (body == null || body.isBlank()) {
-            return new Invalid(List.of(new ApiError.Reason("", "the body is empty: send one Volcano Job in YAML or JSON")));
+            return new Invalid(
+                    List.of(new ApiError.Reason("", "the body is empty: send one Volcano Job in YAML or JSON")));
         }
         List<JsonNode> docs;
         try {
@@ -34,7 +32,8 @@ public sealed interface SubmitRequest {
             return new Invalid(List.of(new ApiError.Reason("", e.getMessage())));
         }
         if (docs.size() != 1) {
-            return new Invalid(List.of(new ApiError.Reason("", "expected one Job, found " + docs.size() + " documents")));
+            return new Invalid(
+                    List.of(new ApiError.Reason("", "expected one Job, found " + docs.size() + " documents")));
         }
         JsonNode doc = docs.get(0);
         List<ApiError.Reason> reasons = new ArrayList<>();
@@ -42,10 +41,14 @@ public sealed interface SubmitRequest {
             return new Invalid(List.of(new ApiError.Reason("", "a manifest must be a mapping")));
         }
         if (!Job.KIND.equals(doc.path("kind").asText())) {
-            reasons.add(new ApiError.Reason("kind", "expected Job, found '" + doc.path("kind").asText() + "'"));
+            reasons.add(new ApiError.Reason(
+                    "kind", "expected Job, found '" + doc.path("kind").asText() + "'"));
         }
         if (!Job.API_VERSION.equals(doc.path("apiVersion").asText())) {
-            reasons.add(new ApiError.Reason("apiVersion", "expected " + Job.API_VERSION + ", found '" + doc.path("apiVersion").asText() + "'"));
+            reasons.add(new ApiError.Reason(
+                    "apiVersion",
+                    "expected " + Job.API_VERSION + ", found '"
+                            + doc.path("apiVersion").asText() + "'"));
         }
         String name = doc.path("metadata").path("name").asText("");
         if (name.isBlank()) {

@@ -6,6 +6,13 @@ import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -14,14 +21,6 @@ import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * A job's transitions from {@code lahar.job-transitions}: the jobs store keeps no history (state
@@ -32,9 +31,18 @@ import java.util.Map;
 public class TransitionReader {
 
     /** One transition as the API returns it. */
-    public record TransitionView(String from, String to, String event, String action, String policy, String reason,
-                                 String message, int version, int retryCount, String time, String source) {
-    }
+    public record TransitionView(
+            String from,
+            String to,
+            String event,
+            String action,
+            String policy,
+            String reason,
+            String message,
+            int version,
+            int retryCount,
+            String time,
+            String source) {}
 
     @Inject
     KafkaClients kafka;
@@ -50,9 +58,12 @@ public class TransitionReader {
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         Deque<TransitionView> newest = new ArrayDeque<>();
-        try (KafkaConsumer<String, JobTransition> consumer = kafka.consumer(config, new StringDeserializer(),
+        try (KafkaConsumer<String, JobTransition> consumer = kafka.consumer(
+                config,
+                new StringDeserializer(),
                 serdes.value(JobTransition.class).deserializer())) {
-            int partitions = consumer.partitionsFor(Topics.JOB_TRANSITIONS.name()).size();
+            int partitions =
+                    consumer.partitionsFor(Topics.JOB_TRANSITIONS.name()).size();
             if (partitions == 0) {
                 return List.of();
             }
@@ -84,8 +95,17 @@ public class TransitionReader {
 
     private static TransitionView view(ConsumerRecord<String, JobTransition> record) {
         JobTransition t = record.value();
-        return new TransitionView(t.getFrom(), t.getTo(), t.getEvent(), t.getAction(), t.getPolicy(), t.getReason(),
-                t.getMessage(), t.getVersion(), t.getRetryCount(), t.getTime().toString(),
+        return new TransitionView(
+                t.getFrom(),
+                t.getTo(),
+                t.getEvent(),
+                t.getAction(),
+                t.getPolicy(),
+                t.getReason(),
+                t.getMessage(),
+                t.getVersion(),
+                t.getRetryCount(),
+                t.getTime().toString(),
                 t.getSourceTopic() + "/" + t.getSourcePartition() + "@" + t.getSourceOffset());
     }
 }

@@ -1,5 +1,9 @@
 package io.lahar.streams.bench;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiPredicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -8,11 +12,6 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.function.BiPredicate;
 
 /**
  * Watches one topic from its current end, committed records only (what a dashboard sees), on its
@@ -34,13 +33,19 @@ final class Arrivals implements AutoCloseable {
     Arrivals(String bootstrap, String topic, long wanted, BiPredicate<String, byte[]> counts) {
         this.counts = counts;
         this.wanted = wanted;
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                .map((PartitionInfo p) -> new TopicPartition(topic, p.partition())).toList();
+                .map((PartitionInfo p) -> new TopicPartition(topic, p.partition()))
+                .toList();
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         // Resolve the end offsets now, before the clock starts.

@@ -38,7 +38,8 @@ final class BenchProcess implements AutoCloseable {
      *
      * @param name what it is, for the log and the CPU report ("topology JVM")
      */
-    BenchProcess(String name, Class<?> mainClass, List<String> args, Duration timeout) throws IOException, InterruptedException {
+    BenchProcess(String name, Class<?> mainClass, List<String> args, Duration timeout)
+            throws IOException, InterruptedException {
         this.name = name;
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -47,11 +48,14 @@ final class BenchProcess implements AutoCloseable {
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass.getName());
         command.addAll(args);
-        process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         // One reader for the child's stdout: it waits for READY, and passes every other line to the
         // log (an unread pipe would block the child once full).
         CompletableFuture<Boolean> ready = new CompletableFuture<>();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         Thread.ofPlatform().daemon().name(name + " stdout").start(() -> {
             try {
                 for (String line; (line = out.readLine()) != null; ) {
@@ -91,7 +95,9 @@ final class BenchProcess implements AutoCloseable {
 
     /** "" while it runs, else how it ended: for the message of a round that never completes. */
     String state() {
-        return process.isAlive() ? "" : " (" + name + " exited with status " + process.exitValue() + ", see its log above)";
+        return process.isAlive()
+                ? ""
+                : " (" + name + " exited with status " + process.exitValue() + ", see its log above)";
     }
 
     /** Closes its stdin, which stops it; kills it if it has not exited within 30 s. */

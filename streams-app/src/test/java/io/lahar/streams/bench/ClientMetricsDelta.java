@@ -1,13 +1,12 @@
 package io.lahar.streams.bench;
 
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
-
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 
 /**
  * Where the stream thread's time went in the timed window: the cumulative ({@code -total})
@@ -17,8 +16,12 @@ import java.util.function.Supplier;
  * calls and the time blocked on the broker can be set against the window's length.
  */
 final class ClientMetricsDelta {
-    private static final Set<String> GROUPS = Set.of("stream-thread-metrics", "producer-metrics",
-            "consumer-metrics", "consumer-fetch-manager-metrics", "consumer-coordinator-metrics");
+    private static final Set<String> GROUPS = Set.of(
+            "stream-thread-metrics",
+            "producer-metrics",
+            "consumer-metrics",
+            "consumer-fetch-manager-metrics",
+            "consumer-coordinator-metrics");
 
     private final Supplier<Map<MetricName, ? extends Metric>> metrics;
     private final Map<String, Double> before;
@@ -38,8 +41,8 @@ final class ClientMetricsDelta {
     }
 
     final class Timeline implements AutoCloseable {
-        private final StringBuilder rows = new StringBuilder(
-                "      ms  processed  commits  blocked-ms  flush-ms  poll-wait-ms  extra\n");
+        private final StringBuilder rows =
+                new StringBuilder("      ms  processed  commits  blocked-ms  flush-ms  poll-wait-ms  extra\n");
         private final Thread sampler;
         private volatile boolean running = true;
 
@@ -48,7 +51,9 @@ final class ClientMetricsDelta {
             sampler = Thread.ofPlatform().daemon().name("bench-timeline").start(() -> {
                 while (running) {
                     Map<String, Double> now = totals();
-                    rows.append(String.format(Locale.ROOT, "  %6d  %9.0f  %7.0f  %10.1f  %8.1f  %12.1f  %s%n",
+                    rows.append(String.format(
+                            Locale.ROOT,
+                            "  %6d  %9.0f  %7.0f  %10.1f  %8.1f  %12.1f  %s%n",
                             (System.nanoTime() - start) / 1_000_000,
                             sum(now, "stream-thread-metrics", "process-total"),
                             sum(now, "stream-thread-metrics", "commit-total"),
@@ -67,9 +72,11 @@ final class ClientMetricsDelta {
 
         private double sum(Map<String, Double> totals, String group, String suffix) {
             return totals.entrySet().stream()
-                    .filter(e -> e.getKey().startsWith(group + " ") && e.getKey().endsWith(suffix)
+                    .filter(e -> e.getKey().startsWith(group + " ")
+                            && e.getKey().endsWith(suffix)
                             && !e.getKey().contains("global"))
-                    .mapToDouble(e -> e.getValue() - before.getOrDefault(e.getKey(), 0.0)).sum();
+                    .mapToDouble(e -> e.getValue() - before.getOrDefault(e.getKey(), 0.0))
+                    .sum();
         }
 
         @Override
@@ -105,12 +112,16 @@ final class ClientMetricsDelta {
         Map<String, Double> totals = new TreeMap<>();
         metrics.get().forEach((name, metric) -> {
             // Client totals only: the per-topic and per-partition ones of the same name would count twice.
-            if (!GROUPS.contains(name.group()) || !name.name().endsWith("-total")
-                    || name.tags().containsKey("topic") || name.tags().containsKey("partition")) return;
+            if (!GROUPS.contains(name.group())
+                    || !name.name().endsWith("-total")
+                    || name.tags().containsKey("topic")
+                    || name.tags().containsKey("partition")) return;
             if (!(metric.metricValue() instanceof Number number)) return;
             String client = name.tags().getOrDefault("client-id", name.tags().getOrDefault("thread-id", ""));
-            totals.merge(name.group() + " " + client.replaceAll(".*-StreamThread-", "thread-") + " " + name.name(),
-                    number.doubleValue(), Double::sum);
+            totals.merge(
+                    name.group() + " " + client.replaceAll(".*-StreamThread-", "thread-") + " " + name.name(),
+                    number.doubleValue(),
+                    Double::sum);
         });
         return totals;
     }

@@ -6,10 +6,25 @@ import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
-import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -29,22 +44,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
-import java.util.Set;
-import java.util.UUID;
-import java.util.function.BiConsumer;
-import java.util.function.BooleanSupplier;
 
 /**
  * The lifecycle benchmark (not a test: it never runs in {@code mvn verify}; {@code bin/bench-lifecycle}
@@ -86,6 +85,7 @@ public final class LifecycleBenchmark {
     private final RegistrySerdes serdes;
     /** The run's id and size; each round's jobs are named after it (see {@link #round}). */
     private final Workload workload;
+
     private final int warmUpRounds;
     private final int rounds;
     /** Whether to sample the stream thread's totals every 50 ms in measured rounds and print them. */
@@ -94,6 +94,7 @@ public final class LifecycleBenchmark {
     private final boolean gcBetweenRounds;
     /** Whether the topology and each raw side run in JVMs of their own rather than in this one. */
     private final boolean separateJvms;
+
     private final String registryUrl;
     private static final long T0 = 1_800_000_000_000L;
     private final Duration timeout;
@@ -107,10 +108,19 @@ public final class LifecycleBenchmark {
      */
     private final Map<String, Long> processes = new java.util.LinkedHashMap<>();
 
-    private LifecycleBenchmark(LaharInfra infra, Workload workload, int warmUpRounds, int rounds, boolean separateJvms,
-                               boolean timeline, boolean gcBetweenRounds, Duration timeout) throws java.io.IOException {
+    private LifecycleBenchmark(
+            LaharInfra infra,
+            Workload workload,
+            int warmUpRounds,
+            int rounds,
+            boolean separateJvms,
+            boolean timeline,
+            boolean gcBetweenRounds,
+            Duration timeout)
+            throws java.io.IOException {
         Properties streamsConfig = streamsConfig();
-        if (!StreamsConfig.EXACTLY_ONCE_V2.equals(streamsConfig.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
+        if (!StreamsConfig.EXACTLY_ONCE_V2.equals(
+                streamsConfig.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))) {
             throw new IllegalStateException("the benchmark compares the topology with a transactional loop: it expects "
                     + "processing.guarantee=exactly_once_v2, the streams-app has " + streamsConfig);
         }
@@ -184,8 +194,16 @@ public final class LifecycleBenchmark {
         try {
             LaharInfra infra = LaharInfra.shared();
             int warmUp = warmUpRounds != null ? warmUpRounds : defaultWarmUpRounds(2L * jobs * pods);
-            new LifecycleBenchmark(infra, new Workload(run, jobs, pods, T0, interleaved), warmUp, rounds,
-                    separateJvms, timeline, gcBetweenRounds, Duration.ofSeconds(timeoutSeconds)).run();
+            new LifecycleBenchmark(
+                            infra,
+                            new Workload(run, jobs, pods, T0, interleaved),
+                            warmUp,
+                            rounds,
+                            separateJvms,
+                            timeline,
+                            gcBetweenRounds,
+                            Duration.ofSeconds(timeoutSeconds))
+                    .run();
         } catch (Exception e) {
             System.err.println("bench-lifecycle: failed: " + e);
             e.printStackTrace();
@@ -195,8 +213,9 @@ public final class LifecycleBenchmark {
         System.exit(status);
     }
 
-    private static final String USAGE = "usage: LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS]"
-            + " [--timeline | --separate-jvms] [--gc-between-rounds] [--interleave] [--timeout SECONDS]";
+    private static final String USAGE =
+            "usage: LifecycleBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS]"
+                    + " [--timeline | --separate-jvms] [--gc-between-rounds] [--interleave] [--timeout SECONDS]";
 
     /**
      * The test classpath's log manager has no configuration and would format the clients' DEBUG and
@@ -252,7 +271,8 @@ public final class LifecycleBenchmark {
      */
     private void run() throws Exception {
         long events = 2L * workload.jobs() * workload.pods();
-        log("%d jobs x %d pods = %d pod events a round, %d warm-up and %d measured rounds; broker %s",
+        log(
+                "%d jobs x %d pods = %d pod events a round, %d warm-up and %d measured rounds; broker %s",
                 workload.jobs(), workload.pods(), events, warmUpRounds, rounds, bootstrap);
         TopicBootstrap.ensureTopics(bootstrap);
         overrideTopicConfigs();
@@ -262,10 +282,12 @@ public final class LifecycleBenchmark {
         List<Measurement> plain = new java.util.ArrayList<>();
         double averageRecordSize = 0;
         Path stateDir = Files.createTempDirectory("lahar-bench-state");
-        try (RawLoops txLoops = new RawLoops(bootstrap, workload.run(), true, threads, PARTITIONS, cadence, timeout, separateJvms);
-             RawLoops plainLoops = new RawLoops(bootstrap, workload.run(), false, threads, PARTITIONS, cadence, timeout, separateJvms);
-             RunningTopology topologyRun = startTopology(stateDir);
-             KafkaProducer<String, byte[]> producer = producer()) {
+        try (RawLoops txLoops = new RawLoops(
+                        bootstrap, workload.run(), true, threads, PARTITIONS, cadence, timeout, separateJvms);
+                RawLoops plainLoops = new RawLoops(
+                        bootstrap, workload.run(), false, threads, PARTITIONS, cadence, timeout, separateJvms);
+                RunningTopology topologyRun = startTopology(stateDir);
+                KafkaProducer<String, byte[]> producer = producer()) {
             topologyRun.process().ifPresent(p -> processes.put(p.name(), p.pid()));
             for (RawLoops loops : List.of(txLoops, plainLoops)) {
                 loops.process().ifPresent(p -> processes.put(p.name(), p.pid()));
@@ -283,33 +305,56 @@ public final class LifecycleBenchmark {
                 List<Workload.Keyed<byte[]>> records = podEvents(new Round(jobs, admitJobs(producer, jobs)));
                 String round = "round " + r + "/" + rounds + ": ";
                 settleHeap();
-                ClientMetricsDelta metrics = topologyRun.streams().map(s -> new ClientMetricsDelta(s::metrics)).orElse(null);
-                ThreadCpu cpu = new ThreadCpu(topologyRun.process().map(BenchProcess::pid).orElse(ProcessHandle.current().pid()));
+                ClientMetricsDelta metrics = topologyRun
+                        .streams()
+                        .map(s -> new ClientMetricsDelta(s::metrics))
+                        .orElse(null);
+                ThreadCpu cpu = new ThreadCpu(topologyRun
+                        .process()
+                        .map(BenchProcess::pid)
+                        .orElse(ProcessHandle.current().pid()));
                 ProcessCpu processCpu = new ProcessCpu(processes);
                 Measurement m = timeTopology(producer, records, jobs, metrics).withCpu(processCpu.millis());
                 log("%s", m.line(round + "topology"));
                 log("CPU of the processes over the round: %s", ProcessCpu.format(m.cpu()));
-                log("CPU of %s threads over the round:%n%s", separateJvms ? "the topology JVM's" : "this JVM's", cpu.report());
+                log(
+                        "CPU of %s threads over the round:%n%s",
+                        separateJvms ? "the topology JVM's" : "this JVM's", cpu.report());
                 if (metrics != null) {
                     log("the Kafka Streams client's totals over the round:%n%s", metrics.report());
                 }
                 topology.add(m);
                 tx.add(timeRaw(txLoops, producer, records, round));
                 plain.add(timeRaw(plainLoops, producer, records, round));
-                averageRecordSize = records.stream().mapToInt(rec -> rec.value().length).average().orElse(0);
+                averageRecordSize = records.stream()
+                        .mapToInt(rec -> rec.value().length)
+                        .average()
+                        .orElse(0);
             }
         }
 
         System.out.println();
-        System.out.printf(Locale.ROOT, "lifecycle benchmark: %d jobs x %d pods, %d pod events a round (%.1f KB average; %s), %d cores,"
+        System.out.printf(
+                Locale.ROOT,
+                "lifecycle benchmark: %d jobs x %d pods, %d pod events a round (%.1f KB average; %s), %d cores,"
                         + " %d stream thread(s) and as many raw loops, commit interval %d ms, poll %d ms; %d warm-up rounds, then %d measured,"
                         + " each round through the topology, then the raw loops; %s%n",
-                workload.jobs(), workload.pods(), events,
-                averageRecordSize / 1024.0, workload.interleaved() ? "one pod of each job in turn, --interleave" : "each job's pods together",
-                Runtime.getRuntime().availableProcessors(), threads, cadence.commitInterval().toMillis(), cadence.poll().toMillis(), warmUpRounds, rounds,
-                separateJvms ? "the topology and each raw side in a JVM of its own (--separate-jvms)"
-                        : gcBetweenRounds ? "all in one JVM, its heap collected before each measured side (--gc-between-rounds)"
-                        : "all in one JVM");
+                workload.jobs(),
+                workload.pods(),
+                events,
+                averageRecordSize / 1024.0,
+                workload.interleaved() ? "one pod of each job in turn, --interleave" : "each job's pods together",
+                Runtime.getRuntime().availableProcessors(),
+                threads,
+                cadence.commitInterval().toMillis(),
+                cadence.poll().toMillis(),
+                warmUpRounds,
+                rounds,
+                separateJvms
+                        ? "the topology and each raw side in a JVM of its own (--separate-jvms)"
+                        : gcBetweenRounds
+                                ? "all in one JVM, its heap collected before each measured side (--gc-between-rounds)"
+                                : "all in one JVM");
         List<Double> roundRatios = new java.util.ArrayList<>();
         for (int r = 0; r < rounds; r++) {
             roundRatios.add(topology.get(r).rate() / tx.get(r).rate());
@@ -323,27 +368,38 @@ public final class LifecycleBenchmark {
         System.out.println(medianTopology.line("topology (exactly_once_v2)"));
         System.out.println(medianTx.line("raw consume->produce, transactional"));
         System.out.println(medianPlain.line("raw consume->produce, plain"));
-        System.out.printf(Locale.ROOT, "ratio topology / raw transactional: %.2f%n", medianTopology.rate() / medianTx.rate());
-        System.out.printf(Locale.ROOT, "ratio topology / raw plain:         %.2f%n", medianTopology.rate() / medianPlain.rate());
+        System.out.printf(
+                Locale.ROOT, "ratio topology / raw transactional: %.2f%n", medianTopology.rate() / medianTx.rate());
+        System.out.printf(
+                Locale.ROOT, "ratio topology / raw plain:         %.2f%n", medianTopology.rate() / medianPlain.rate());
         // Each round against the raw round timed right after it: what the machine's drift does not move.
-        System.out.printf(Locale.ROOT, "ratio topology / raw transactional, round by round: %s (median %.2f)%n",
-                roundRatios.stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).collect(java.util.stream.Collectors.joining(" · ")),
+        System.out.printf(
+                Locale.ROOT,
+                "ratio topology / raw transactional, round by round: %s (median %.2f)%n",
+                roundRatios.stream()
+                        .map(x -> String.format(Locale.ROOT, "%.2f", x))
+                        .collect(java.util.stream.Collectors.joining(" · ")),
                 roundRatios.stream().sorted().toList().get((rounds - 1) / 2));
         // A round the hypervisor took cores from is slower for no cause of its own: say which.
-        System.out.printf(Locale.ROOT, "cores' time stolen by the hypervisor, round by round (topology / raw transactional): %s ms%n",
+        System.out.printf(
+                Locale.ROOT,
+                "cores' time stolen by the hypervisor, round by round (topology / raw transactional): %s ms%n",
                 java.util.stream.IntStream.range(0, rounds)
                         .mapToObj(r -> stolen(topology.get(r)) + " / " + stolen(tx.get(r)))
                         .collect(java.util.stream.Collectors.joining(" · ")));
         // What bounds the ratio on a machine of few cores: the CPU all processes spend on a round.
-        System.out.printf(Locale.ROOT, "CPU per round (median round, from the first event sent to the last read, the watcher's close included):%n");
+        System.out.printf(
+                Locale.ROOT,
+                "CPU per round (median round, from the first event sent to the last read, the watcher's close included):%n");
         System.out.printf(Locale.ROOT, "  topology:          %s%n", ProcessCpu.format(medianTopology.cpu()));
         System.out.printf(Locale.ROOT, "  raw transactional: %s%n", ProcessCpu.format(medianTx.cpu()));
         System.out.printf(Locale.ROOT, "  raw plain:         %s%n", ProcessCpu.format(medianPlain.cpu()));
     }
 
     /** One measured round through raw loops, with the processes' CPU over it. */
-    private Measurement timeRaw(RawLoops loops, KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records,
-                                String round) throws InterruptedException {
+    private Measurement timeRaw(
+            RawLoops loops, KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records, String round)
+            throws InterruptedException {
         settleHeap();
         ProcessCpu processCpu = new ProcessCpu(processes);
         Optional<ThreadCpu> cpu = loops.process().map(p -> new ThreadCpu(p.pid()));
@@ -351,7 +407,9 @@ public final class LifecycleBenchmark {
         log("%s", m.line(round + "raw " + loops.mode()));
         log("CPU of the processes over the round: %s", ProcessCpu.format(m.cpu()));
         if (cpu.isPresent()) {
-            log("CPU of the raw %s loops' JVM's threads over the round:%n%s", loops.mode(), cpu.get().report());
+            log(
+                    "CPU of the raw %s loops' JVM's threads over the round:%n%s",
+                    loops.mode(), cpu.get().report());
         }
         return m;
     }
@@ -364,13 +422,14 @@ public final class LifecycleBenchmark {
 
     /** The round of median rate (the lower middle one for an even count). */
     private static Measurement median(List<Measurement> rounds) {
-        List<Measurement> byRate = rounds.stream().sorted(java.util.Comparator.comparingDouble(Measurement::rate)).toList();
+        List<Measurement> byRate = rounds.stream()
+                .sorted(java.util.Comparator.comparingDouble(Measurement::rate))
+                .toList();
         return byRate.get((byRate.size() - 1) / 2);
     }
 
     /** One round: its jobs and, once admitted, each job's uid (its pod events carry it). */
-    private record Round(Workload jobs, Map<Integer, String> jobUids) {
-    }
+    private record Round(Workload jobs, Map<Integer, String> jobUids) {}
 
     /**
      * The round's pod events, serialized: the same bytes each time (the serializer's schema id is
@@ -399,13 +458,20 @@ public final class LifecycleBenchmark {
         }
 
         String line(String what) {
-            return String.format(Locale.ROOT, "%-38s %8d events in %7.3f s = %9.0f events/s  (%d output records read)",
-                    what, events, seconds, rate(), recordsRead);
+            return String.format(
+                    Locale.ROOT,
+                    "%-38s %8d events in %7.3f s = %9.0f events/s  (%d output records read)",
+                    what,
+                    events,
+                    seconds,
+                    rate(),
+                    recordsRead);
         }
     }
 
     /** The topology under test: its client when it runs in this JVM, else the JVM it runs in. */
-    private record RunningTopology(Optional<KafkaStreams> streams, Optional<BenchProcess> process) implements AutoCloseable {
+    private record RunningTopology(Optional<KafkaStreams> streams, Optional<BenchProcess> process)
+            implements AutoCloseable {
         @Override
         public void close() throws InterruptedException {
             streams.ifPresent(s -> s.close(Duration.ofSeconds(30)));
@@ -416,11 +482,19 @@ public final class LifecycleBenchmark {
     private RunningTopology startTopology(Path stateDir) throws Exception {
         String applicationId = "lahar-bench-" + workload.run();
         RunningTopology running = separateJvms
-                ? new RunningTopology(Optional.empty(), Optional.of(new BenchProcess("topology JVM", TopologyProcess.class,
-                        TopologyProcess.args(bootstrap, registryUrl, applicationId, stateDir.toString()), timeout)))
-                : new RunningTopology(Optional.of(TopologyProcess.start(bootstrap, serdes, applicationId, stateDir.toString())),
+                ? new RunningTopology(
+                        Optional.empty(),
+                        Optional.of(new BenchProcess(
+                                "topology JVM",
+                                TopologyProcess.class,
+                                TopologyProcess.args(bootstrap, registryUrl, applicationId, stateDir.toString()),
+                                timeout)))
+                : new RunningTopology(
+                        Optional.of(TopologyProcess.start(bootstrap, serdes, applicationId, stateDir.toString())),
                         Optional.empty());
-        log("topology running%s", running.process().map(p -> " (pid " + p.pid() + ")").orElse(" in this JVM"));
+        log(
+                "topology running%s",
+                running.process().map(p -> " (pid " + p.pid() + ")").orElse(" in this JVM"));
         return running;
     }
 
@@ -438,9 +512,11 @@ public final class LifecycleBenchmark {
             app.load(in);
         }
         Properties props = new Properties();
-        app.stringPropertyNames().stream().filter(k -> k.startsWith("kafka-streams."))
+        app.stringPropertyNames().stream()
+                .filter(k -> k.startsWith("kafka-streams."))
                 .forEach(k -> props.put(k.substring("kafka-streams.".length()), app.getProperty(k)));
-        System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("bench.streams."))
+        System.getProperties().stringPropertyNames().stream()
+                .filter(k -> k.startsWith("bench.streams."))
                 .forEach(k -> props.put(k.substring("bench.streams.".length()), System.getProperty(k)));
         return props;
     }
@@ -453,7 +529,8 @@ public final class LifecycleBenchmark {
     private void overrideTopicConfigs() throws Exception {
         List<AlterConfigOp> ops = System.getProperties().stringPropertyNames().stream()
                 .filter(k -> k.startsWith("bench.topics."))
-                .map(k -> new AlterConfigOp(new ConfigEntry(k.substring("bench.topics.".length()), System.getProperty(k)),
+                .map(k -> new AlterConfigOp(
+                        new ConfigEntry(k.substring("bench.topics.".length()), System.getProperty(k)),
                         AlterConfigOp.OpType.SET))
                 .toList();
         if (ops.isEmpty()) {
@@ -464,12 +541,18 @@ public final class LifecycleBenchmark {
             Topics.all().forEach(t -> all.put(new ConfigResource(ConfigResource.Type.TOPIC, t.name()), ops));
             admin.incrementalAlterConfigs(all).all().get();
         }
-        log("topic settings of every contract topic: %s", ops.stream().map(o -> o.configEntry().name() + "=" + o.configEntry().value()).toList());
+        log(
+                "topic settings of every contract topic: %s",
+                ops.stream()
+                        .map(o -> o.configEntry().name() + "=" + o.configEntry().value())
+                        .toList());
     }
 
     private KafkaProducer<String, byte[]> producer() {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     /**
@@ -477,10 +560,13 @@ public final class LifecycleBenchmark {
      * and waits for every pod's CreatePod intent, so each job runs its pods when the events come.
      * Returns each job's uid (the pod events carry it, as the bridge's do).
      */
-    private Map<Integer, String> admitJobs(KafkaProducer<String, byte[]> producer, Workload workload) throws InterruptedException {
+    private Map<Integer, String> admitJobs(KafkaProducer<String, byte[]> producer, Workload workload)
+            throws InterruptedException {
         var commands = serdes.value(JobCommand.class).serializer();
         for (int i = 0; i < workload.jobs(); i++) {
-            producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), workload.key(i),
+            producer.send(new ProducerRecord<>(
+                    Topics.JOB_COMMANDS.name(),
+                    workload.key(i),
                     commands.serialize(Topics.JOB_COMMANDS.name(), workload.submit(i))));
         }
         producer.flush();
@@ -491,36 +577,66 @@ public final class LifecycleBenchmark {
         }
         Map<Integer, String> jobUids = new HashMap<>();
         var decisions = serdes.value(SchedulerDecision.class).serializer();
-        readAll(workload, Topics.POD_GROUPS.name(), serdes.value(PodGroup.class).deserializer(), (key, group) -> {
-            if (group != null && group.getStatus().getPhase().equals("Pending") && !jobUids.containsKey(index.get(key))) {
-                int i = index.get(key);
-                jobUids.put(i, group.getJobUid());
-                producer.send(new ProducerRecord<>(Topics.SCHEDULER_DECISIONS.name(), key,
-                        decisions.serialize(Topics.SCHEDULER_DECISIONS.name(), workload.inqueue(i, group.getName()))));
-            }
-        }, () -> jobUids.size() == workload.jobs(), "every job's Pending pod group");
+        readAll(
+                workload,
+                Topics.POD_GROUPS.name(),
+                serdes.value(PodGroup.class).deserializer(),
+                (key, group) -> {
+                    if (group != null
+                            && group.getStatus().getPhase().equals("Pending")
+                            && !jobUids.containsKey(index.get(key))) {
+                        int i = index.get(key);
+                        jobUids.put(i, group.getJobUid());
+                        producer.send(new ProducerRecord<>(
+                                Topics.SCHEDULER_DECISIONS.name(),
+                                key,
+                                decisions.serialize(
+                                        Topics.SCHEDULER_DECISIONS.name(), workload.inqueue(i, group.getName()))));
+                    }
+                },
+                () -> jobUids.size() == workload.jobs(),
+                "every job's Pending pod group");
         producer.flush();
         log("%d jobs admitted, their pod groups Inqueue", jobUids.size());
 
         Set<String> created = new HashSet<>();
-        readAll(workload, Topics.POD_INTENTS.name(), serdes.value(PodIntent.class).deserializer(), (key, intent) -> {
-            if (intent != null && intent.getIntent() instanceof CreatePod create) {
-                created.add(create.getPod());
-            }
-        }, () -> created.size() == workload.jobs() * workload.pods(), "every pod's CreatePod intent");
+        readAll(
+                workload,
+                Topics.POD_INTENTS.name(),
+                serdes.value(PodIntent.class).deserializer(),
+                (key, intent) -> {
+                    if (intent != null && intent.getIntent() instanceof CreatePod create) {
+                        created.add(create.getPod());
+                    }
+                },
+                () -> created.size() == workload.jobs() * workload.pods(),
+                "every pod's CreatePod intent");
         log("%d pods created", created.size());
         return jobUids;
     }
 
     /** Reads a topic from its start (committed records of this run only) until {@code done}. */
-    private <T> void readAll(Workload workload, String topic, Deserializer<T> values, BiConsumer<String, T> each, BooleanSupplier done,
-                             String what) throws InterruptedException {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new ByteArrayDeserializer())) {
+    private <T> void readAll(
+            Workload workload,
+            String topic,
+            Deserializer<T> values,
+            BiConsumer<String, T> each,
+            BooleanSupplier done,
+            String what)
+            throws InterruptedException {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -538,12 +654,19 @@ public final class LifecycleBenchmark {
     }
 
     /** @param metrics the client's totals to sample for the timeline (with {@code --timeline}); null in warm-up rounds */
-    private Measurement timeTopology(KafkaProducer<String, byte[]> producer, List<Workload.Keyed<byte[]>> records,
-                                     Workload workload, ClientMetricsDelta metrics) throws InterruptedException {
+    private Measurement timeTopology(
+            KafkaProducer<String, byte[]> producer,
+            List<Workload.Keyed<byte[]>> records,
+            Workload workload,
+            ClientMetricsDelta metrics)
+            throws InterruptedException {
         StatusPhase phases = new StatusPhase();
         Set<String> completed = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        try (Arrivals arrivals = new Arrivals(bootstrap, Topics.JOB_STATUS.name(), workload.jobs(), (key, value) ->
-                workload.owns(key) && "Completed".equals(phases.of(value)) && completed.add(key))) {
+        try (Arrivals arrivals = new Arrivals(
+                bootstrap,
+                Topics.JOB_STATUS.name(),
+                workload.jobs(),
+                (key, value) -> workload.owns(key) && "Completed".equals(phases.of(value)) && completed.add(key))) {
             log("timing the topology: %d pod events", records.size());
             if (metrics == null || !timeline) {
                 long start = send(producer, Topics.POD_EVENTS.name(), records);
@@ -557,7 +680,8 @@ public final class LifecycleBenchmark {
                 sent = System.nanoTime();
                 end = arrivals.awaitDone(timeout);
                 timeline.close();
-                log("timeline (every 50 ms; the pod events were all sent and acknowledged at %d ms):%n%s",
+                log(
+                        "timeline (every 50 ms; the pod events were all sent and acknowledged at %d ms):%n%s",
                         (sent - start) / 1_000_000, timeline.rows());
             }
             return new Measurement(records.size(), (end - start) / 1e9, arrivals.records());
@@ -567,7 +691,8 @@ public final class LifecycleBenchmark {
     /** Sends every record as fast as the producer takes them; returns when the first was sent. */
     static long send(KafkaProducer<String, byte[]> producer, String topic, List<Workload.Keyed<byte[]>> records) {
         long start = System.nanoTime();
-        java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Exception> failed =
+                new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicLong failures = new java.util.concurrent.atomic.AtomicLong();
         for (Workload.Keyed<byte[]> r : records) {
             producer.send(new ProducerRecord<>(topic, r.key(), r.value()), (metadata, e) -> {
@@ -580,8 +705,10 @@ public final class LifecycleBenchmark {
         producer.flush();
         // A record the broker refused would only show as a count that never completes: say so now.
         if (failed.get() != null) {
-            throw new IllegalStateException(failures.get() + " of " + records.size() + " records to " + topic
-                    + " were not sent: " + failed.get(), failed.get());
+            throw new IllegalStateException(
+                    failures.get() + " of " + records.size() + " records to " + topic + " were not sent: "
+                            + failed.get(),
+                    failed.get());
         }
         return start;
     }

@@ -1,9 +1,9 @@
 package io.lahar.streams.bench;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 /** The harness's reading of Linux's process and machine CPU counters. */
 class ProcessCpuTest {
@@ -17,7 +17,8 @@ class ProcessCpuTest {
 
     @Test
     void theStolenTimeIsTheEighthCounterOfTheCpuLine() {
-        assertThat(ProcessCpu.stealTicks("cpu  4705 150 1120 16250 520 0 30 977 0 0")).isEqualTo(977);
+        assertThat(ProcessCpu.stealTicks("cpu  4705 150 1120 16250 520 0 30 977 0 0"))
+                .isEqualTo(977);
         assertThatThrownBy(() -> ProcessCpu.stealTicks("cpu0 4705 150 1120 16250 520 0 30 977 0 0"))
                 .hasMessageContaining("not the cpu line");
     }

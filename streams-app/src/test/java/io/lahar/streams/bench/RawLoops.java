@@ -1,15 +1,14 @@
 package io.lahar.streams.bench;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
  * One side of the raw comparison: an input and an output topic of their own and as many
@@ -28,6 +27,7 @@ final class RawLoops implements AutoCloseable {
     private final Duration timeout;
     /** The loops when they run here; empty when {@link #process} runs them. */
     private final List<RawPipe> pipes;
+
     private final BenchProcess process;
 
     /**
@@ -36,8 +36,16 @@ final class RawLoops implements AutoCloseable {
      * @param run        the benchmark run's id (topic, group and transactional id names)
      * @param ownProcess whether the loops run in a JVM of their own
      */
-    RawLoops(String bootstrap, String run, boolean transactional, int loops, int partitions, RawPipe.Cadence cadence,
-             Duration timeout, boolean ownProcess) throws Exception {
+    RawLoops(
+            String bootstrap,
+            String run,
+            boolean transactional,
+            int loops,
+            int partitions,
+            RawPipe.Cadence cadence,
+            Duration timeout,
+            boolean ownProcess)
+            throws Exception {
         this.bootstrap = bootstrap;
         this.mode = mode(transactional);
         this.input = input(run, transactional);
@@ -46,8 +54,12 @@ final class RawLoops implements AutoCloseable {
         createTopics(partitions);
         if (ownProcess) {
             pipes = List.of();
-            process = new BenchProcess("raw " + mode + " JVM", RawLoopsProcess.class, RawLoopsProcess.args(
-                    new RawLoopsProcess.Settings(bootstrap, run, transactional, loops, partitions, cadence, timeout)), timeout);
+            process = new BenchProcess(
+                    "raw " + mode + " JVM",
+                    RawLoopsProcess.class,
+                    RawLoopsProcess.args(new RawLoopsProcess.Settings(
+                            bootstrap, run, transactional, loops, partitions, cadence, timeout)),
+                    timeout);
         } else {
             pipes = start(bootstrap, run, transactional, loops, partitions, cadence, timeout);
             process = null;
@@ -68,8 +80,10 @@ final class RawLoops implements AutoCloseable {
 
     private void createTopics(int partitions) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(input, partitions, (short) 1), new NewTopic(output, partitions, (short) 1)))
-                    .all().get();
+            admin.createTopics(List.of(
+                            new NewTopic(input, partitions, (short) 1), new NewTopic(output, partitions, (short) 1)))
+                    .all()
+                    .get();
             LifecycleBenchmark.await(timeout, "topics " + input + ", " + output, () -> {
                 try {
                     return admin.describeTopics(List.of(input, output)).allTopicNames().get().values().stream()
@@ -82,18 +96,33 @@ final class RawLoops implements AutoCloseable {
     }
 
     /** Starts the loops on the run's topics (which exist); returns once they hold every input partition. */
-    static List<RawPipe> start(String bootstrap, String run, boolean transactional, int loops, int partitions,
-                               RawPipe.Cadence cadence, Duration timeout) throws Exception {
+    static List<RawPipe> start(
+            String bootstrap,
+            String run,
+            boolean transactional,
+            int loops,
+            int partitions,
+            RawPipe.Cadence cadence,
+            Duration timeout)
+            throws Exception {
         String mode = mode(transactional);
         List<RawPipe> pipes = new ArrayList<>();
         try {
             for (int i = 0; i < loops; i++) {
-                RawPipe pipe = new RawPipe(bootstrap, input(run, transactional), output(run, transactional),
-                        "bench-" + run + "-" + mode + "-" + i, "bench-" + run + "-" + mode, transactional, cadence);
+                RawPipe pipe = new RawPipe(
+                        bootstrap,
+                        input(run, transactional),
+                        output(run, transactional),
+                        "bench-" + run + "-" + mode + "-" + i,
+                        "bench-" + run + "-" + mode,
+                        transactional,
+                        cadence);
                 pipes.add(pipe);
                 pipe.start(timeout);
             }
-            LifecycleBenchmark.await(timeout, "the raw " + mode + " loops to share the input's partitions",
+            LifecycleBenchmark.await(
+                    timeout,
+                    "the raw " + mode + " loops to share the input's partitions",
                     () -> pipes.stream().allMatch(p -> p.partitions() > 0)
                             && pipes.stream().mapToInt(RawPipe::partitions).sum() == partitions);
             return pipes;
@@ -140,7 +169,11 @@ final class RawLoops implements AutoCloseable {
 
     /** The first failure among the loops, null while they all run. */
     static Throwable failure(List<RawPipe> pipes) {
-        return pipes.stream().map(RawPipe::failure).filter(Objects::nonNull).findFirst().orElse(null);
+        return pipes.stream()
+                .map(RawPipe::failure)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse(null);
     }
 
     static void close(List<RawPipe> pipes) throws InterruptedException {

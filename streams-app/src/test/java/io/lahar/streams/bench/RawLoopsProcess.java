@@ -11,15 +11,20 @@ import java.util.List;
  */
 public final class RawLoopsProcess {
 
-    static final String USAGE = "usage: RawLoopsProcess BOOTSTRAP RUN tx|plain LOOPS PARTITIONS COMMIT_INTERVAL_MS POLL_MS TIMEOUT_S";
+    static final String USAGE =
+            "usage: RawLoopsProcess BOOTSTRAP RUN tx|plain LOOPS PARTITIONS COMMIT_INTERVAL_MS POLL_MS TIMEOUT_S";
 
-    private RawLoopsProcess() {
-    }
+    private RawLoopsProcess() {}
 
     /** What the loops are started with; {@link #args} writes it, {@link #parse} reads it back. */
-    record Settings(String bootstrap, String run, boolean transactional, int loops, int partitions,
-                    RawPipe.Cadence cadence, Duration timeout) {
-    }
+    record Settings(
+            String bootstrap,
+            String run,
+            boolean transactional,
+            int loops,
+            int partitions,
+            RawPipe.Cadence cadence,
+            Duration timeout) {}
 
     public static void main(String[] args) throws Exception {
         Settings settings;
@@ -31,8 +36,14 @@ public final class RawLoopsProcess {
             return;
         }
         LifecycleBenchmark.quietClientLogs();
-        List<RawPipe> pipes = RawLoops.start(settings.bootstrap(), settings.run(), settings.transactional(), settings.loops(),
-                settings.partitions(), settings.cadence(), settings.timeout());
+        List<RawPipe> pipes = RawLoops.start(
+                settings.bootstrap(),
+                settings.run(),
+                settings.transactional(),
+                settings.loops(),
+                settings.partitions(),
+                settings.cadence(),
+                settings.timeout());
         // A loop that fails stops copying: say why, and end, so the parent's round reports the exit.
         Thread.ofPlatform().daemon().name("raw loops watch").start(() -> {
             while (true) {
@@ -58,9 +69,15 @@ public final class RawLoopsProcess {
 
     /** The arguments {@link #main} takes. */
     static List<String> args(Settings s) {
-        return List.of(s.bootstrap(), s.run(), RawLoops.mode(s.transactional()), Integer.toString(s.loops()),
-                Integer.toString(s.partitions()), Long.toString(s.cadence().commitInterval().toMillis()),
-                Long.toString(s.cadence().poll().toMillis()), Long.toString(s.timeout().toSeconds()));
+        return List.of(
+                s.bootstrap(),
+                s.run(),
+                RawLoops.mode(s.transactional()),
+                Integer.toString(s.loops()),
+                Integer.toString(s.partitions()),
+                Long.toString(s.cadence().commitInterval().toMillis()),
+                Long.toString(s.cadence().poll().toMillis()),
+                Long.toString(s.timeout().toSeconds()));
     }
 
     /**
@@ -75,11 +92,18 @@ public final class RawLoopsProcess {
         // The mode as args() wrote it: RawLoops.mode's two names, read back here and nowhere else.
         boolean transactional = RawLoops.mode(true).equals(args[2]);
         if (!transactional && !RawLoops.mode(false).equals(args[2])) {
-            throw new IllegalArgumentException(RawLoops.mode(true) + " or " + RawLoops.mode(false) + " expected, not " + args[2]);
+            throw new IllegalArgumentException(
+                    RawLoops.mode(true) + " or " + RawLoops.mode(false) + " expected, not " + args[2]);
         }
         try {
-            return new Settings(args[0], args[1], transactional, Integer.parseInt(args[3]), Integer.parseInt(args[4]),
-                    new RawPipe.Cadence(Duration.ofMillis(Long.parseLong(args[5])), Duration.ofMillis(Long.parseLong(args[6]))),
+            return new Settings(
+                    args[0],
+                    args[1],
+                    transactional,
+                    Integer.parseInt(args[3]),
+                    Integer.parseInt(args[4]),
+                    new RawPipe.Cadence(
+                            Duration.ofMillis(Long.parseLong(args[5])), Duration.ofMillis(Long.parseLong(args[6]))),
                     Duration.ofSeconds(Long.parseLong(args[7])));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("a number expected: " + e.getMessage());

@@ -1,5 +1,12 @@
 package io.lahar.streams.bench;
 
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -12,14 +19,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import java.time.Duration;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The raw broker's rate for the same records: a plain consume→produce loop copying bytes from
@@ -41,6 +40,7 @@ final class RawPipe implements AutoCloseable {
     private final CountDownLatch assigned = new CountDownLatch(1);
     /** How many input partitions the group gives this loop now (several loops share the input). */
     private volatile int partitions;
+
     private volatile boolean running = true;
     private volatile Throwable failure;
 
@@ -49,29 +49,40 @@ final class RawPipe implements AutoCloseable {
      * {@code commit.interval.ms} and {@code poll.ms}, so both sides end a burst alike (each looks
      * whether a commit is due only when a poll returns).
      */
-    record Cadence(Duration commitInterval, Duration poll) {
-    }
+    record Cadence(Duration commitInterval, Duration poll) {}
 
     /**
      * @param id    this loop's transactional id (and thread name)
      * @param group the consumer group, shared by the loops of one run
      */
-    RawPipe(String bootstrap, String input, String output, String id, String group, boolean transactional,
+    RawPipe(
+            String bootstrap,
+            String input,
+            String output,
+            String id,
+            String group,
+            boolean transactional,
             Cadence cadence) {
         this.output = output;
         this.transactional = transactional;
         this.commitIntervalNanos = cadence.commitInterval().toNanos();
         this.poll = cadence.poll();
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, group,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        Map<String, Object> producerConfig = new HashMap<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all"));
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        group,
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        Map<String, Object> producerConfig = new HashMap<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"));
         if (transactional) {
             producerConfig.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, id);
         }

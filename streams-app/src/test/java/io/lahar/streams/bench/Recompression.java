@@ -52,7 +52,9 @@ public final class Recompression {
                 passes = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--sent")) {
                 String name = args[++i];
-                sentIn = CODECS.stream().filter(c -> c.name().startsWith(name)).findFirst()
+                sentIn = CODECS.stream()
+                        .filter(c -> c.name().startsWith(name))
+                        .findFirst()
                         .orElseThrow(() -> new IllegalArgumentException("unknown codec " + name));
             } else {
                 segments.add(new File(args[i]));
@@ -60,15 +62,30 @@ public final class Recompression {
         }
         List<List<Record>> batches = read(segments);
         long records = batches.stream().mapToLong(List::size).sum();
-        long raw = batches.stream().flatMap(List::stream).mapToLong(Record::sizeInBytes).sum();
+        long raw = batches.stream()
+                .flatMap(List::stream)
+                .mapToLong(Record::sizeInBytes)
+                .sum();
         // What the producer sends: the same batches in its codec (the streams-app's: lz4).
         Codec producerCodec = sentIn;
-        List<MemoryRecords> sent = batches.stream().map(b -> write(b, producerCodec.compression())).toList();
-        System.out.printf(Locale.ROOT, "%d batches, %d records, %.1f MB of records uncompressed, %.2f MB sent in %s%n",
-                batches.size(), records, raw / 1e6, sent.stream().mapToLong(MemoryRecords::sizeInBytes).sum() / 1e6,
+        List<MemoryRecords> sent =
+                batches.stream().map(b -> write(b, producerCodec.compression())).toList();
+        System.out.printf(
+                Locale.ROOT,
+                "%d batches, %d records, %.1f MB of records uncompressed, %.2f MB sent in %s%n",
+                batches.size(),
+                records,
+                raw / 1e6,
+                sent.stream().mapToLong(MemoryRecords::sizeInBytes).sum() / 1e6,
                 sentIn.name());
-        System.out.printf(Locale.ROOT, "%-32s %10s %24s %36s %26s%n", "codec", "stored MB", "producer: compress (ms)",
-                "broker: validate, rewrite (ms)", "consumer: decompress (ms)");
+        System.out.printf(
+                Locale.ROOT,
+                "%-32s %10s %24s %36s %26s%n",
+                "codec",
+                "stored MB",
+                "producer: compress (ms)",
+                "broker: validate, rewrite (ms)",
+                "consumer: decompress (ms)");
         // Untimed passes first, so every codec's code is compiled before any is timed.
         for (int warmUp = 0; warmUp < 2; warmUp++) {
             for (Codec codec : CODECS) {
@@ -77,16 +94,23 @@ public final class Recompression {
         }
         for (Codec codec : CODECS) {
             double[] m = measure(batches, sent, sentIn, codec, passes);
-            System.out.printf(Locale.ROOT, "%-32s %10.2f %24.0f %36.0f %26.0f%n", codec.name(), m[0] / 1e6,
-                    m[1] / 1e6, m[2] / 1e6, m[3] / 1e6);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-32s %10.2f %24.0f %36.0f %26.0f%n",
+                    codec.name(),
+                    m[0] / 1e6,
+                    m[1] / 1e6,
+                    m[2] / 1e6,
+                    m[3] / 1e6);
         }
     }
 
     /** Bytes stored, then the median CPU ns of the producer's, the broker's and a consumer's work. */
-    private static double[] measure(List<List<Record>> batches, List<MemoryRecords> sent, Codec sentIn, Codec codec,
-                                    int passes) {
+    private static double[] measure(
+            List<List<Record>> batches, List<MemoryRecords> sent, Codec sentIn, Codec codec, int passes) {
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        List<MemoryRecords> stored = batches.stream().map(b -> write(b, codec.compression())).toList();
+        List<MemoryRecords> stored =
+                batches.stream().map(b -> write(b, codec.compression())).toList();
         long[] producer = new long[passes];
         long[] broker = new long[passes];
         long[] consumer = new long[passes];
@@ -94,7 +118,8 @@ public final class Recompression {
             long t0 = cpu.getCurrentThreadCpuTime();
             batches.forEach(b -> write(b, codec.compression()));
             long t1 = cpu.getCurrentThreadCpuTime();
-            List<List<Record>> validated = sent.stream().map(Recompression::readThrough).toList();
+            List<List<Record>> validated =
+                    sent.stream().map(Recompression::readThrough).toList();
             if (codec != sentIn) {
                 validated.forEach(b -> write(b, codec.compression()));
             }
@@ -105,8 +130,12 @@ public final class Recompression {
             broker[p] = t2 - t1;
             consumer[p] = t3 - t2;
         }
-        return new double[] {stored.stream().mapToLong(MemoryRecords::sizeInBytes).sum(), median(producer),
-            median(broker), median(consumer)};
+        return new double[] {
+            stored.stream().mapToLong(MemoryRecords::sizeInBytes).sum(),
+            median(producer),
+            median(broker),
+            median(consumer)
+        };
     }
 
     /** The records of every batch of the segments, decompressed. */
@@ -139,8 +168,8 @@ public final class Recompression {
 
     private static MemoryRecords write(List<Record> records, Compression compression) {
         // As the producer does: a batch-sized buffer, grown if need be.
-        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(16 * 1024), compression,
-                TimestampType.CREATE_TIME, 0L);
+        MemoryRecordsBuilder builder =
+                MemoryRecords.builder(ByteBuffer.allocate(16 * 1024), compression, TimestampType.CREATE_TIME, 0L);
         records.forEach(r -> builder.append(r.timestamp(), r.key(), r.value(), r.headers()));
         return builder.build();
     }
@@ -151,6 +180,5 @@ public final class Recompression {
         return sorted[sorted.length / 2];
     }
 
-    private Recompression() {
-    }
+    private Recompression() {}
 }

@@ -1,15 +1,14 @@
 package io.lahar.streams.bench;
 
 import io.lahar.schema.JobStatusRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * Reads only {@code status.state.phase} of a {@code lahar.job-status} record's bytes (registry wire
@@ -35,12 +34,25 @@ final class StatusPhase {
         Schema status = writer.getField("status").schema();
         Schema state = status.getField("state").schema();
         // The same record names as the writer's: Avro resolves records by name.
-        Schema stateProjection = SchemaBuilder.record(state.getName()).namespace(state.getNamespace())
-                .fields().requiredString("phase").endRecord();
-        Schema statusProjection = SchemaBuilder.record(status.getName()).namespace(status.getNamespace())
-                .fields().name("state").type(stateProjection).noDefault().endRecord();
-        Schema projection = SchemaBuilder.record(writer.getName()).namespace(writer.getNamespace())
-                .fields().name("status").type(statusProjection).noDefault().endRecord();
+        Schema stateProjection = SchemaBuilder.record(state.getName())
+                .namespace(state.getNamespace())
+                .fields()
+                .requiredString("phase")
+                .endRecord();
+        Schema statusProjection = SchemaBuilder.record(status.getName())
+                .namespace(status.getNamespace())
+                .fields()
+                .name("state")
+                .type(stateProjection)
+                .noDefault()
+                .endRecord();
+        Schema projection = SchemaBuilder.record(writer.getName())
+                .namespace(writer.getNamespace())
+                .fields()
+                .name("status")
+                .type(statusProjection)
+                .noDefault()
+                .endRecord();
         reader = new GenericDatumReader<>(writer, projection);
     }
 
@@ -52,7 +64,9 @@ final class StatusPhase {
         decoder = DecoderFactory.get().binaryDecoder(value, HEADER, value.length - HEADER, decoder);
         try {
             GenericRecord record = reader.read(null, decoder);
-            return ((GenericRecord) ((GenericRecord) record.get("status")).get("state")).get("phase").toString();
+            return ((GenericRecord) ((GenericRecord) record.get("status")).get("state"))
+                    .get("phase")
+                    .toString();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

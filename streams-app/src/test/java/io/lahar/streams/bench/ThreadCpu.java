@@ -49,20 +49,25 @@ final class ThreadCpu {
             Sample was = before.getOrDefault(task, new Sample(0, 0L));
             long delta = now.ticks() - was.ticks();
             if (delta <= 0) return;
-            Long waited = now.waitedNs() == null ? null : now.waitedNs() - (was.waitedNs() == null ? 0 : was.waitedNs());
+            Long waited =
+                    now.waitedNs() == null ? null : now.waitedNs() - (was.waitedNs() == null ? 0 : was.waitedNs());
             byName.merge(task.substring(task.indexOf(' ') + 1), new Sample(delta, waited), Sample::plus);
         });
         Sample total = byName.values().stream().reduce(new Sample(0, null), Sample::plus);
         StringBuilder out = new StringBuilder();
         out.append(line("all threads", total));
-        byName.entrySet().stream().sorted(Comparator.comparingLong((Map.Entry<String, Sample> e) -> e.getValue().ticks()).reversed())
+        byName.entrySet().stream()
+                .sorted(Comparator.comparingLong(
+                                (Map.Entry<String, Sample> e) -> e.getValue().ticks())
+                        .reversed())
                 .forEach(e -> out.append(line(e.getKey(), e.getValue())));
         return out.toString();
     }
 
     private static String line(String name, Sample used) {
         return String.format(Locale.ROOT, "  %-40s %6d ms", name, used.ticks() * ProcessCpu.TICK_MS)
-                + (used.waitedNs() == null ? ""
+                + (used.waitedNs() == null
+                        ? ""
                         : String.format(Locale.ROOT, "   waited %5d ms for a core", used.waitedNs() / 1_000_000))
                 + System.lineSeparator();
     }
@@ -88,7 +93,8 @@ final class ThreadCpu {
                 try {
                     String stat = Files.readString(task.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-                            .replaceAll("[#-]?\\d+$", "").replaceAll("\\d+", "N");
+                            .replaceAll("[#-]?\\d+$", "")
+                            .replaceAll("\\d+", "N");
                     samples.put(task.getFileName() + " " + name, new Sample(ProcessCpu.cpuTicks(stat), waitedNs(task)));
                 } catch (IOException | RuntimeException gone) {
                     // The thread ended between the listing and the read.

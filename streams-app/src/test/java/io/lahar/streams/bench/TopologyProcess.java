@@ -2,13 +2,12 @@ package io.lahar.streams.bench;
 
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.LaharTopology;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 
 /**
  * The benchmark's topology in a JVM of its own, as the streams-app runs it: {@link LaharTopology}
@@ -19,8 +18,7 @@ import java.util.Properties;
  */
 public final class TopologyProcess {
 
-    private TopologyProcess() {
-    }
+    private TopologyProcess() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length != 4) {
@@ -40,7 +38,8 @@ public final class TopologyProcess {
      * Starts the topology with the streams-app's settings; returns once it runs. A stream thread
      * that fails ends the process with status 1: a round would otherwise only time out, minutes later.
      */
-    static KafkaStreams start(String bootstrap, RegistrySerdes serdes, String applicationId, String stateDir) throws Exception {
+    static KafkaStreams start(String bootstrap, RegistrySerdes serdes, String applicationId, String stateDir)
+            throws Exception {
         Properties props = LifecycleBenchmark.streamsConfig();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -54,7 +53,8 @@ public final class TopologyProcess {
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
         streams.start();
-        LifecycleBenchmark.await(Duration.ofMinutes(2), "the topology to run", () -> streams.state() == KafkaStreams.State.RUNNING);
+        LifecycleBenchmark.await(
+                Duration.ofMinutes(2), "the topology to run", () -> streams.state() == KafkaStreams.State.RUNNING);
         return streams;
     }
 

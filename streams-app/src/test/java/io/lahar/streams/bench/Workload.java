@@ -6,7 +6,6 @@ import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,16 +66,26 @@ record Workload(String run, int jobs, int pods, long t0, boolean interleaved) {
     }
 
     JobCommand submit(int i) {
-        return JobCommand.newBuilder().setRequestId("bench-" + run + "-" + i).setSender("bench")
-                .setNamespace(NAMESPACE).setName(jobName(i)).setTime(Instant.ofEpochMilli(t0))
-                .setCommand(new SubmitJob(manifest(i))).build();
+        return JobCommand.newBuilder()
+                .setRequestId("bench-" + run + "-" + i)
+                .setSender("bench")
+                .setNamespace(NAMESPACE)
+                .setName(jobName(i))
+                .setTime(Instant.ofEpochMilli(t0))
+                .setCommand(new SubmitJob(manifest(i)))
+                .build();
     }
 
     /** The scheduler's answer to a pending gang: its pod group is Inqueue, so the pods are created. */
     SchedulerDecision inqueue(int i, String podGroup) {
-        return SchedulerDecision.newBuilder().setNamespace(NAMESPACE).setJob(jobName(i)).setPodGroup(podGroup)
-                .setEpoch(1).setTime(Instant.ofEpochMilli(t0 + 1_000))
-                .setDecision(PodGroupStatus.newBuilder().setPhase("Inqueue").build()).build();
+        return SchedulerDecision.newBuilder()
+                .setNamespace(NAMESPACE)
+                .setJob(jobName(i))
+                .setPodGroup(podGroup)
+                .setEpoch(1)
+                .setTime(Instant.ofEpochMilli(t0 + 1_000))
+                .setDecision(PodGroupStatus.newBuilder().setPhase("Inqueue").build())
+                .build();
     }
 
     /**
@@ -102,15 +111,26 @@ record Workload(String run, int jobs, int pods, long t0, boolean interleaved) {
     private PodEvent podEvent(int i, int index, String phase, String jobUid, long time) {
         String pod = jobName(i) + "-" + TASK + "-" + index;
         boolean done = phase.equals("Succeeded");
-        return PodEvent.newBuilder().setNamespace(NAMESPACE).setJob(jobName(i)).setPod(pod)
-                .setUid(pod + "-uid").setJobUid(jobUid).setTask(TASK).setIndex(index).setJobVersion(0)
-                .setPhase(phase).setNode("node-" + (index % 16))
-                .setContainers(List.of(io.lahar.schema.ContainerStatus.newBuilder().setName(TASK)
-                        .setExitCode(done ? 0 : null).setReason(done ? "Completed" : null).build()))
-                .setTime(Instant.ofEpochMilli(time)).build();
+        return PodEvent.newBuilder()
+                .setNamespace(NAMESPACE)
+                .setJob(jobName(i))
+                .setPod(pod)
+                .setUid(pod + "-uid")
+                .setJobUid(jobUid)
+                .setTask(TASK)
+                .setIndex(index)
+                .setJobVersion(0)
+                .setPhase(phase)
+                .setNode("node-" + (index % 16))
+                .setContainers(List.of(io.lahar.schema.ContainerStatus.newBuilder()
+                        .setName(TASK)
+                        .setExitCode(done ? 0 : null)
+                        .setReason(done ? "Completed" : null)
+                        .build()))
+                .setTime(Instant.ofEpochMilli(time))
+                .build();
     }
 
     /** A value with its record key. */
-    record Keyed<T>(String key, T value) {
-    }
+    record Keyed<T>(String key, T value) {}
 }

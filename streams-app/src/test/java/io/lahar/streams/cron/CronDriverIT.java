@@ -1,5 +1,7 @@
 package io.lahar.streams.cron;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.CronJobCommand;
@@ -22,6 +24,12 @@ import io.lahar.streams.DriverWorld;
 import io.lahar.streams.LaharTopology;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -34,15 +42,6 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The CronJob engine under TopologyTestDriver (the whole streams-app topology, the real registry,
@@ -80,14 +79,20 @@ class CronDriverIT {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("cron-driver").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("cron-driver").toString());
         driver = new TopologyTestDriver(LaharTopology.build(serdes), props);
         cronCommands = input(Topics.CRONJOB_COMMANDS, CronJobCommand.class);
         clock = input(Topics.CRON_CLOCK, Tick.class);
         userJobCommands = input(Topics.JOB_COMMANDS, JobCommand.class);
-        world = new DriverWorld("", T0, input(Topics.POD_EVENTS, PodEvent.class),
+        world = new DriverWorld(
+                "",
+                T0,
+                input(Topics.POD_EVENTS, PodEvent.class),
                 input(Topics.SCHEDULER_DECISIONS, SchedulerDecision.class),
-                output(Topics.POD_INTENTS, PodIntent.class), output(Topics.POD_GROUPS, PodGroup.class));
+                output(Topics.POD_INTENTS, PodIntent.class),
+                output(Topics.POD_GROUPS, PodGroup.class));
         results = output(Topics.COMMAND_RESULTS, CommandResult.class);
         jobCommands = output(Topics.JOB_COMMANDS, JobCommand.class);
         status = output(Topics.CRONJOB_STATUS, CronJobStatusRecord.class);
@@ -100,15 +105,18 @@ class CronDriverIT {
     }
 
     private <T extends SpecificRecord> TestInputTopic<String, T> input(Topics.TopicSpec topic, Class<T> type) {
-        return driver.createInputTopic(topic.name(), new StringSerializer(), serdes.value(type).serializer());
+        return driver.createInputTopic(
+                topic.name(), new StringSerializer(), serdes.value(type).serializer());
     }
 
     private <T extends SpecificRecord> TestOutputTopic<String, T> output(Topics.TopicSpec topic, Class<T> type) {
-        return driver.createOutputTopic(topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
+        return driver.createOutputTopic(
+                topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
     }
 
     static String cronJob(String name, String spec) {
-        return Manifests.toJson(Manifests.readTrees("""
+        return Manifests.toJson(
+                Manifests.readTrees("""
                 apiVersion: batch.volcano.sh/v1alpha1
                 kind: CronJob
                 metadata: {name: %s, namespace: default}
@@ -126,16 +134,24 @@ class CronDriverIT {
                           spec:
                             restartPolicy: Never
                             containers: [{name: c, image: busybox}]
-                """.formatted(name, spec.indent(2).stripTrailing())).getFirst());
+                """.formatted(name, spec.indent(2).stripTrailing()))
+                        .getFirst());
     }
 
     static CronJobCommand command(String requestId, String name, Object body, long time) {
-        return CronJobCommand.newBuilder().setRequestId(requestId).setSender("test").setNamespace("default").setName(name)
-                .setTime(Instant.ofEpochMilli(time)).setCommand(body).build();
+        return CronJobCommand.newBuilder()
+                .setRequestId(requestId)
+                .setSender("test")
+                .setNamespace("default")
+                .setName(name)
+                .setTime(Instant.ofEpochMilli(time))
+                .setCommand(body)
+                .build();
     }
 
     private void submit(String requestId, String name, String spec, long time) {
-        cronCommands.pipeInput("default/" + name, command(requestId, name, new SubmitCronJob(cronJob(name, spec)), time));
+        cronCommands.pipeInput(
+                "default/" + name, command(requestId, name, new SubmitCronJob(cronJob(name, spec)), time));
     }
 
     /** A tick into partition 0 (TopologyTestDriver has one task per sub-topology). */
@@ -163,7 +179,9 @@ class CronDriverIT {
                 continue; // the test's own
             }
             assertThat(kv.key).isEqualTo("default/" + c.getName());
-            out.add((c.getCommand() instanceof SubmitJob ? "Submit " : c.getCommand() instanceof DeleteJob ? "Delete " : "? ")
+            out.add((c.getCommand() instanceof SubmitJob
+                            ? "Submit "
+                            : c.getCommand() instanceof DeleteJob ? "Delete " : "? ")
                     + c.getName());
         }
         return out;
@@ -201,9 +219,14 @@ class CronDriverIT {
         tick(T0 + 2 * MIN + 400);
         assertThat(jobCommandsWritten()).containsExactly("Submit " + job("hello", T0 + 2 * MIN));
         assertThat(cronResults()).isEmpty();
-        assertThat(jobAnswers).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        assertThat(jobAnswers)
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
         CronJobStatusRecord created = lastStatus();
-        assertThat(created.getStatus().getActive()).extracting(a -> a.getName()).containsExactly(job("hello", T0 + 2 * MIN));
+        assertThat(created.getStatus().getActive())
+                .extracting(a -> a.getName())
+                .containsExactly(job("hello", T0 + 2 * MIN));
         assertThat(created.getStatus().getLastScheduleTime()).isEqualTo(Instant.ofEpochMilli(T0 + 2 * MIN));
 
         // The job runs; at 10:04 Forbid skips the run.
@@ -224,7 +247,8 @@ class CronDriverIT {
         world.allPods(job("hello", T0 + 4 * MIN), "Running");
         world.allPods(job("hello", T0 + 4 * MIN), "Succeeded");
         assertThat(jobCommandsWritten()).containsExactly("Delete " + job("hello", T0 + 2 * MIN));
-        assertThat(lastStatus().getJobs()).extracting(j -> j.getName() + " " + j.getPhase())
+        assertThat(lastStatus().getJobs())
+                .extracting(j -> j.getName() + " " + j.getPhase())
                 .containsExactly(job("hello", T0 + 4 * MIN) + " Completed");
         assertThat(letters.readValuesToList()).isEmpty();
     }
@@ -232,12 +256,16 @@ class CronDriverIT {
     @Test
     void replaceDeletesTheActiveJobAndSuspendStopsNewRuns() {
         submit("c-1", "rep", "schedule: \"* * * * *\"\nconcurrencyPolicy: Replace", T0);
-        assertThat(cronResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
+        assertThat(cronResults())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getAccepted()).isTrue());
         tick(T0 + MIN);
         assertThat(jobCommandsWritten()).containsExactly("Submit " + job("rep", T0 + MIN));
         tick(T0 + 2 * MIN);
-        assertThat(jobCommandsWritten()).containsExactly("Delete " + job("rep", T0 + MIN), "Submit " + job("rep", T0 + 2 * MIN));
-        assertThat(lastStatus().getEvents()).extracting(e -> e.getReason())
+        assertThat(jobCommandsWritten())
+                .containsExactly("Delete " + job("rep", T0 + MIN), "Submit " + job("rep", T0 + 2 * MIN));
+        assertThat(lastStatus().getEvents())
+                .extracting(e -> e.getReason())
                 .contains("ReplaceConcurrent", "SuccessfulDelete", "SuccessfulCreate");
 
         cronCommands.pipeInput("default/rep", command("s-1", "rep", new SuspendCronJob(true), T0 + 2 * MIN + 5_000));
@@ -250,16 +278,23 @@ class CronDriverIT {
         tick(T0 + 4 * MIN);
         assertThat(jobCommandsWritten()).isEmpty();
         cronCommands.pipeInput("default/rep", command("s-2", "rep", new SuspendCronJob(false), T0 + 4 * MIN + 1_000));
-        assertThat(jobCommandsWritten()).as("resumed: the latest missed run")
+        assertThat(jobCommandsWritten())
+                .as("resumed: the latest missed run")
                 .containsExactly("Delete " + job("rep", T0 + 2 * MIN), "Submit " + job("rep", T0 + 4 * MIN));
-        assertThat(cronResults()).singleElement().satisfies(r -> assertThat(r.getRequestId()).isEqualTo("s-2"));
+        assertThat(cronResults())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getRequestId()).isEqualTo("s-2"));
 
         // Deleting the CronJob deletes its jobs and tombstones its status; a retry is answered alike.
         cronCommands.pipeInput("default/rep", command("d-1", "rep", new DeleteCronJob("test"), T0 + 5 * MIN));
         cronCommands.pipeInput("default/rep", command("d-1", "rep", new DeleteCronJob("test"), T0 + 5 * MIN));
-        assertThat(cronResults()).hasSize(2).allSatisfy(r -> assertThat(r.getAccepted()).isTrue());
+        assertThat(cronResults())
+                .hasSize(2)
+                .allSatisfy(r -> assertThat(r.getAccepted()).isTrue());
         assertThat(jobCommandsWritten()).containsExactly("Delete " + job("rep", T0 + 4 * MIN));
-        assertThat(status.readKeyValuesToList()).last().satisfies(kv -> assertThat(kv.value).isNull());
+        assertThat(status.readKeyValuesToList())
+                .last()
+                .satisfies(kv -> assertThat(kv.value).isNull());
         tick(T0 + 6 * MIN);
         assertThat(jobCommandsWritten()).isEmpty();
     }
@@ -269,9 +304,13 @@ class CronDriverIT {
         submit("c-1", "gpu", "schedule: \"* * * * *\"", T0);
         cronResults();
         // The template names a queue that does not exist: every job is refused by job admission.
-        String refused = cronJob("gpu", "schedule: \"* * * * *\"").replace("\"minAvailable\":1", "\"minAvailable\":1,\"queue\":\"gpu\"");
+        String refused = cronJob("gpu", "schedule: \"* * * * *\"")
+                .replace("\"minAvailable\":1", "\"minAvailable\":1,\"queue\":\"gpu\"");
         cronCommands.pipeInput("default/gpu", command("c-2", "gpu", new SubmitCronJob(refused), T0 + 1_000));
-        assertThat(cronResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        assertThat(cronResults())
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
         tick(T0 + MIN);
         assertThat(jobCommandsWritten()).containsExactly("Submit " + job("gpu", T0 + MIN));
         CronJobStatusRecord failed = lastStatus();
@@ -282,20 +321,34 @@ class CronDriverIT {
         });
 
         // Back to the default queue; the job of 10:02 runs, and someone deletes it.
-        cronCommands.pipeInput("default/gpu", command("c-3", "gpu", new SubmitCronJob(cronJob("gpu",
-                "schedule: \"* * * * *\"\nconcurrencyPolicy: Forbid")), T0 + MIN + 1_000));
+        cronCommands.pipeInput(
+                "default/gpu",
+                command(
+                        "c-3",
+                        "gpu",
+                        new SubmitCronJob(cronJob("gpu", "schedule: \"* * * * *\"\nconcurrencyPolicy: Forbid")),
+                        T0 + MIN + 1_000));
         cronResults();
         tick(T0 + 2 * MIN);
         assertThat(jobCommandsWritten()).containsExactly("Submit " + job("gpu", T0 + 2 * MIN));
-        userJobCommands.pipeInput("default/" + job("gpu", T0 + 2 * MIN), JobCommand.newBuilder().setRequestId("user-del")
-                .setSender("user").setNamespace("default").setName(job("gpu", T0 + 2 * MIN))
-                .setTime(Instant.ofEpochMilli(T0 + 2 * MIN + 5_000)).setCommand(new DeleteJob("by hand")).build());
+        userJobCommands.pipeInput(
+                "default/" + job("gpu", T0 + 2 * MIN),
+                JobCommand.newBuilder()
+                        .setRequestId("user-del")
+                        .setSender("user")
+                        .setNamespace("default")
+                        .setName(job("gpu", T0 + 2 * MIN))
+                        .setTime(Instant.ofEpochMilli(T0 + 2 * MIN + 5_000))
+                        .setCommand(new DeleteJob("by hand"))
+                        .build());
         world.settle();
         CronJobStatusRecord stale = lastStatus();
         assertThat(stale.getEvents()).extracting(e -> e.getReason()).contains("StaleReference");
         assertThat(stale.getStatus().getActive()).isEmpty();
         tick(T0 + 3 * MIN);
-        assertThat(jobCommandsWritten()).as("Forbid waits for no job that is gone").containsExactly("Submit " + job("gpu", T0 + 3 * MIN));
+        assertThat(jobCommandsWritten())
+                .as("Forbid waits for no job that is gone")
+                .containsExactly("Submit " + job("gpu", T0 + 3 * MIN));
     }
 
     @Test
@@ -303,22 +356,31 @@ class CronDriverIT {
         submit("bad-1", "bad", "schedule: \"*/5 * * *\"", T0);
         assertThat(cronResults()).singleElement().satisfies(r -> {
             assertThat(r.getAccepted()).isFalse();
-            assertThat(r.getViolations()).extracting(v -> v.getPath() + ": " + v.getMessage())
-                    .containsExactly("spec.schedule: schedule is not a valid cron expression: expected exactly 5 fields, found 4: [*/5 * * *]");
+            assertThat(r.getViolations())
+                    .extracting(v -> v.getPath() + ": " + v.getMessage())
+                    .containsExactly(
+                            "spec.schedule: schedule is not a valid cron expression: expected exactly 5 fields, found 4: [*/5 * * *]");
         });
         cronCommands.pipeInput("default/none", command("s-1", "none", new SuspendCronJob(true), T0));
-        assertThat(cronResults()).singleElement().satisfies(r -> assertThat(r.getViolations()).extracting(v -> v.getMessage())
-                .containsExactly("cronjob \"none\" not found in namespace default"));
+        assertThat(cronResults())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getViolations())
+                        .extracting(v -> v.getMessage())
+                        .containsExactly("cronjob \"none\" not found in namespace default"));
         driver.createInputTopic(Topics.CRONJOB_COMMANDS.name(), new StringSerializer(), new ByteArraySerializer())
                 .pipeInput("default/x", "not avro".getBytes(StandardCharsets.UTF_8));
-        assertThat(letters.readValuesToList()).singleElement().satisfies(l -> assertThat(l.getTopic()).isEqualTo(Topics.CRONJOB_COMMANDS.name()));
+        assertThat(letters.readValuesToList())
+                .singleElement()
+                .satisfies(l -> assertThat(l.getTopic()).isEqualTo(Topics.CRONJOB_COMMANDS.name()));
         // A command keyed as another CronJob is answered under its own key, and dead-lettered.
         cronCommands.pipeInput("default/other", command("k-1", "keyed", new SuspendCronJob(true), T0));
         assertThat(results.readKeyValuesToList()).singleElement().satisfies(kv -> {
             assertThat(kv.key).isEqualTo("default/keyed");
             assertThat(kv.value.getViolations()).extracting(v -> v.getPath()).containsExactly("key");
         });
-        assertThat(letters.readValuesToList()).singleElement().satisfies(l -> assertThat(l.getError()).contains("key: record key"));
+        assertThat(letters.readValuesToList())
+                .singleElement()
+                .satisfies(l -> assertThat(l.getError()).contains("key: record key"));
         assertThat(status.readValuesToList()).isEmpty();
     }
 
@@ -345,7 +407,11 @@ class CronDriverIT {
     }
 
     private List<String> run() {
-        submit("c-1", "again", "schedule: \"*/2 * * * *\"\nsuccessfulJobsHistoryLimit: 0\nfailedJobsHistoryLimit: 0", T0);
+        submit(
+                "c-1",
+                "again",
+                "schedule: \"*/2 * * * *\"\nsuccessfulJobsHistoryLimit: 0\nfailedJobsHistoryLimit: 0",
+                T0);
         for (long t = T0 + 20_000; t <= T0 + 12 * MIN; t += 20_000) {
             clock.pipeInput(Topics.clockKey(0), new Tick(Instant.ofEpochMilli(t)));
         }

@@ -1,14 +1,13 @@
 package io.lahar.streams.flow;
 
-import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.util.Random;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class ByteMarkerTest {
 
@@ -36,9 +35,12 @@ class ByteMarkerTest {
             byte[] needle = randomBytes(random, alphabet, 1 + random.nextInt(6));
             byte[] haystack = randomBytes(random, alphabet, random.nextInt(40));
             if (random.nextInt(3) == 0 && haystack.length >= needle.length) {
-                System.arraycopy(needle, 0, haystack, random.nextInt(haystack.length - needle.length + 1), needle.length);
+                System.arraycopy(
+                        needle, 0, haystack, random.nextInt(haystack.length - needle.length + 1), needle.length);
             }
-            assertEquals(plainScan(haystack, needle), new ByteMarker(needle).in(haystack),
+            assertEquals(
+                    plainScan(haystack, needle),
+                    new ByteMarker(needle).in(haystack),
                     () -> "needle " + java.util.Arrays.toString(needle) + " in " + java.util.Arrays.toString(haystack));
         }
     }

@@ -1,5 +1,7 @@
 package io.lahar.streams.flow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
@@ -23,6 +25,15 @@ import io.lahar.streams.DriverWorld;
 import io.lahar.streams.LaharTopology;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -37,18 +48,6 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The flow engine under TopologyTestDriver (the whole streams-app topology, the real registry, no
@@ -71,6 +70,7 @@ class FlowDriverIT {
     private Deserializer<JobStatusRecord> statusDecoder;
     /** The phase of each job on lahar.job-status, as read there. */
     private final Map<String, String> jobPhases = new HashMap<>();
+
     private TestInputTopic<String, Tick> clock;
     private TestInputTopic<String, byte[]> rawFlowCommands;
     private TestOutputTopic<String, CommandResult> results;
@@ -82,6 +82,7 @@ class FlowDriverIT {
     private final Map<String, String> created = new HashMap<>();
     /** The job engine's answers to the flow's own job commands, read while looking for the flows' answers. */
     private final List<CommandResult> jobAnswers = new ArrayList<>();
+
     private long time = T0;
 
     @BeforeEach
@@ -90,18 +91,27 @@ class FlowDriverIT {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "flow-driver-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("flow-driver").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("flow-driver").toString());
         driver = new TopologyTestDriver(LaharTopology.build(serdes), props);
         flowCommands = input(Topics.FLOW_COMMANDS, serdes, FlowCommand.class);
-        world = new DriverWorld("", T0, input(Topics.POD_EVENTS, serdes, PodEvent.class),
+        world = new DriverWorld(
+                "",
+                T0,
+                input(Topics.POD_EVENTS, serdes, PodEvent.class),
                 input(Topics.SCHEDULER_DECISIONS, serdes, SchedulerDecision.class),
-                output(Topics.POD_INTENTS, serdes, PodIntent.class), output(Topics.POD_GROUPS, serdes, PodGroup.class));
+                output(Topics.POD_INTENTS, serdes, PodIntent.class),
+                output(Topics.POD_GROUPS, serdes, PodGroup.class));
         jobStatus = output(Topics.JOB_STATUS, serdes, JobStatusRecord.class);
-        toFlows = driver.createOutputTopic("flow-driver-test-" + FlowTopology.REPARTITION + "-repartition",
-                new StringDeserializer(), new ByteArrayDeserializer());
+        toFlows = driver.createOutputTopic(
+                "flow-driver-test-" + FlowTopology.REPARTITION + "-repartition",
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         statusDecoder = serdes.value(JobStatusRecord.class).deserializer();
         clock = input(Topics.FLOW_CLOCK, serdes, Tick.class);
-        rawFlowCommands = driver.createInputTopic(Topics.FLOW_COMMANDS.name(), new StringSerializer(), new ByteArraySerializer());
+        rawFlowCommands =
+                driver.createInputTopic(Topics.FLOW_COMMANDS.name(), new StringSerializer(), new ByteArraySerializer());
         results = output(Topics.COMMAND_RESULTS, serdes, CommandResult.class);
         jobCommands = output(Topics.JOB_COMMANDS, serdes, JobCommand.class);
         flowStatus = output(Topics.FLOW_STATUS, serdes, JobFlowStatusRecord.class);
@@ -114,34 +124,60 @@ class FlowDriverIT {
         driver.close();
     }
 
-    private <T extends SpecificRecord> TestInputTopic<String, T> input(Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
-        return driver.createInputTopic(topic.name(), new StringSerializer(), serdes.value(type).serializer());
+    private <T extends SpecificRecord> TestInputTopic<String, T> input(
+            Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
+        return driver.createInputTopic(
+                topic.name(), new StringSerializer(), serdes.value(type).serializer());
     }
 
-    private <T extends SpecificRecord> TestOutputTopic<String, T> output(Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
-        return driver.createOutputTopic(topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
+    private <T extends SpecificRecord> TestOutputTopic<String, T> output(
+            Topics.TopicSpec topic, RegistrySerdes serdes, Class<T> type) {
+        return driver.createOutputTopic(
+                topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
     }
 
     static FlowCommand submit(String requestId, FlowKind kind, String name, String manifestText, long time) {
         String json = Manifests.toJson(Manifests.readTrees(manifestText).getFirst());
-        return FlowCommand.newBuilder().setRequestId(requestId).setSender("test").setNamespace("default").setName(name)
-                .setTime(Instant.ofEpochMilli(time)).setKind(kind).setCommand(new SubmitFlowObject(json)).build();
+        return FlowCommand.newBuilder()
+                .setRequestId(requestId)
+                .setSender("test")
+                .setNamespace("default")
+                .setName(name)
+                .setTime(Instant.ofEpochMilli(time))
+                .setKind(kind)
+                .setCommand(new SubmitFlowObject(json))
+                .build();
     }
 
     static FlowCommand delete(String requestId, FlowKind kind, String name, long time) {
-        return FlowCommand.newBuilder().setRequestId(requestId).setSender("test").setNamespace("default").setName(name)
-                .setTime(Instant.ofEpochMilli(time)).setKind(kind).setCommand(new DeleteFlowObject("test")).build();
+        return FlowCommand.newBuilder()
+                .setRequestId(requestId)
+                .setSender("test")
+                .setNamespace("default")
+                .setName(name)
+                .setTime(Instant.ofEpochMilli(time))
+                .setKind(kind)
+                .setCommand(new DeleteFlowObject("test"))
+                .build();
     }
 
     /** The seed's five templates a..e, each answered accepted and published on lahar.job-templates. */
     private void submitTemplates() throws Exception {
         String all = Files.readString(Path.of("../examples/jobflow-templates.yaml"));
         for (String doc : all.split("(?m)^---$")) {
-            String name = Manifests.readTrees(doc).getFirst().path("metadata").path("name").asText();
+            String name = Manifests.readTrees(doc)
+                    .getFirst()
+                    .path("metadata")
+                    .path("name")
+                    .asText();
             flowCommands.pipeInput("default/" + name, submit("jt-" + name, FlowKind.JobTemplate, name, doc, time));
         }
-        assertThat(flowResults()).hasSize(5).allSatisfy(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
-        assertThat(templates.readKeyValuesToList()).extracting(kv -> kv.key)
+        assertThat(flowResults())
+                .hasSize(5)
+                .allSatisfy(r ->
+                        assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        assertThat(templates.readKeyValuesToList())
+                .extracting(kv -> kv.key)
                 .containsExactly("default/a", "default/b", "default/c", "default/d", "default/e");
     }
 
@@ -184,16 +220,19 @@ class FlowDriverIT {
     private void phase(String job, String phase) {
         world.advanceTo(time);
         world.settle();
-        world.allPods(job, switch (phase) {
-            case "Running" -> "Running";
-            case "Completed" -> "Succeeded";
-            case "Failed" -> "Failed";
-            default -> throw new IllegalArgumentException("no pod phase makes a job " + phase);
-        });
+        world.allPods(
+                job,
+                switch (phase) {
+                    case "Running" -> "Running";
+                    case "Completed" -> "Succeeded";
+                    case "Failed" -> "Failed";
+                    default -> throw new IllegalArgumentException("no pod phase makes a job " + phase);
+                });
         time = world.time();
         for (KeyValue<String, JobStatusRecord> kv : jobStatus.readKeyValuesToList()) {
             if (kv.value != null) {
-                jobPhases.put(kv.value.getName(), kv.value.getStatus().getState().getPhase());
+                jobPhases.put(
+                        kv.value.getName(), kv.value.getStatus().getState().getPhase());
             }
         }
         assertThat(jobPhases.get(job)).as("the phase of job %s", job).isEqualTo(phase);
@@ -219,7 +258,8 @@ class FlowDriverIT {
             assertThat(r.getManifest()).contains("\"jobRetainPolicy\":\"delete\"");
         });
         assertThat(jobCommandsWritten()).containsExactly("Submit test-a");
-        assertThat(created.get("test-a")).contains("\"volcano.sh/createdByJobFlow\":\"default.test\"")
+        assertThat(created.get("test-a"))
+                .contains("\"volcano.sh/createdByJobFlow\":\"default.test\"")
                 .contains("\"volcano.sh/createdByJobTemplate\":\"default.a\"");
         assertThat(lastStatus("default/test").getStatus().getState().getPhase()).isEqualTo("Pending");
 
@@ -241,7 +281,10 @@ class FlowDriverIT {
         flowCommands.pipeInput("default/e", delete("del-e", FlowKind.JobTemplate, "e", time));
         assertThat(flowResults()).singleElement().satisfies(r -> {
             assertThat(r.getAccepted()).isFalse();
-            assertThat(r.getViolations()).extracting(v -> v.getMessage()).singleElement().asString()
+            assertThat(r.getViolations())
+                    .extracting(v -> v.getMessage())
+                    .singleElement()
+                    .asString()
                     .contains("jobflow \"test\"");
         });
         assertThat(templates.readKeyValuesToList()).isEmpty();
@@ -261,17 +304,22 @@ class FlowDriverIT {
         phase("test-e", "Running");
         phase("test-e", "Completed");
         // Succeed, and jobRetainPolicy delete removes every job the flow created.
-        assertThat(jobCommandsWritten()).containsExactlyInAnyOrder("Delete test-a", "Delete test-b", "Delete test-c",
-                "Delete test-d", "Delete test-e");
+        assertThat(jobCommandsWritten())
+                .containsExactlyInAnyOrder(
+                        "Delete test-a", "Delete test-b", "Delete test-c", "Delete test-d", "Delete test-e");
         JobFlowStatusRecord done = lastStatus("default/test");
         assertThat(done.getStatus().getState().getPhase()).isEqualTo("Succeed");
         assertThat(done.getStatus().getCompletedJobs()).hasSize(5);
-        assertThat(done.getStatus().getJobStatusList()).extracting(j -> j.getName())
+        assertThat(done.getStatus().getJobStatusList())
+                .extracting(j -> j.getName())
                 .containsExactly("test-a", "test-b", "test-c", "test-d", "test-e");
 
         // The template is no longer used by an unfinished flow: it can go now.
         flowCommands.pipeInput("default/e", delete("del-e-2", FlowKind.JobTemplate, "e", time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        assertThat(flowResults())
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
         assertThat(templates.readKeyValuesToList()).singleElement().satisfies(kv -> {
             assertThat(kv.key).isEqualTo("default/e");
             assertThat(kv.value).isNull();
@@ -280,7 +328,9 @@ class FlowDriverIT {
         // A finished flow can be deleted: its status is tombstoned; the retried command is answered alike.
         flowCommands.pipeInput("default/test", delete("jf-del", FlowKind.JobFlow, "test", time));
         flowCommands.pipeInput("default/test", delete("jf-del", FlowKind.JobFlow, "test", time));
-        assertThat(flowResults()).hasSize(2).allSatisfy(r -> assertThat(r.getAccepted()).isTrue());
+        assertThat(flowResults())
+                .hasSize(2)
+                .allSatisfy(r -> assertThat(r.getAccepted()).isTrue());
         List<KeyValue<String, JobFlowStatusRecord>> gone = flowStatus.readKeyValuesToList();
         assertThat(gone).singleElement().satisfies(kv -> assertThat(kv.value).isNull());
         assertThat(jobCommandsWritten()).isEmpty();
@@ -288,7 +338,10 @@ class FlowDriverIT {
         // What the lifecycle handed the flow engine: its jobs' status records, under the flow's key.
         assertThat(toFlows.readKeyValuesToList()).isNotEmpty().allSatisfy(kv -> {
             assertThat(kv.key).isEqualTo("default/test");
-            assertThat(statusDecoder.deserialize(Topics.JOB_STATUS.name(), kv.value).getName()).startsWith("test-");
+            assertThat(statusDecoder
+                            .deserialize(Topics.JOB_STATUS.name(), kv.value)
+                            .getName())
+                    .startsWith("test-");
         });
     }
 
@@ -300,16 +353,20 @@ class FlowDriverIT {
         assertThat(flowResults()).singleElement().satisfies(r -> {
             assertThat(r.getRequestId()).isEqualTo("bad");
             assertThat(r.getAccepted()).isFalse();
-            assertThat(r.getViolations()).extracting(v -> v.getPath() + ": " + v.getMessage())
-                    .anySatisfy(v -> assertThat(v).startsWith("spec.flows[4].dependsOn.targets[0]: flow \"x\" not found"))
-                    .anySatisfy(v -> assertThat(v).startsWith("spec.flows: jobflow flows do not form a directed acyclic graph"));
+            assertThat(r.getViolations())
+                    .extracting(v -> v.getPath() + ": " + v.getMessage())
+                    .anySatisfy(
+                            v -> assertThat(v).startsWith("spec.flows[4].dependsOn.targets[0]: flow \"x\" not found"))
+                    .anySatisfy(v ->
+                            assertThat(v).startsWith("spec.flows: jobflow flows do not form a directed acyclic graph"));
         });
         assertThat(jobCommandsWritten()).isEmpty();
         assertThat(flowStatus.readValuesToList()).isEmpty();
 
         // An entry naming no JobTemplate of the namespace is refused too, once the grace a template
         // posted a moment before needs to become visible is over (the answer waits for it).
-        String unknown = flowManifest("lost").replace("- name: e", "- name: nope").replace("- d\n", "- d\n");
+        String unknown =
+                flowManifest("lost").replace("- name: e", "- name: nope").replace("- d\n", "- d\n");
         flowCommands.pipeInput("default/lost", submit("lost-1", FlowKind.JobFlow, "lost", unknown, time));
         assertThat(flowResults()).isEmpty();
         tick(time + 1_000);
@@ -317,25 +374,31 @@ class FlowDriverIT {
         tick(time + HeldSubmit.GRACE_MILLIS);
         assertThat(flowResults()).singleElement().satisfies(r -> {
             assertThat(r.getRequestId()).isEqualTo("lost-1");
-            assertThat(r.getViolations()).extracting(v -> v.getPath() + ": " + v.getMessage())
+            assertThat(r.getViolations())
+                    .extracting(v -> v.getPath() + ": " + v.getMessage())
                     .containsExactly("spec.flows[4].name: jobtemplate \"nope\" not found in namespace default");
         });
         assertThat(jobCommandsWritten()).isEmpty();
         assertThat(flowStatus.readValuesToList()).isEmpty();
         // Sent again, it is answered alike, at once.
         flowCommands.pipeInput("default/lost", submit("lost-1", FlowKind.JobFlow, "lost", unknown, time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isFalse());
+        assertThat(flowResults())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getAccepted()).isFalse());
 
         // A second flow of an existing name is refused (Volcano rejects JobFlow updates).
         flowCommands.pipeInput("default/twice", submit("t-1", FlowKind.JobFlow, "twice", flowManifest("twice"), time));
         flowCommands.pipeInput("default/twice", submit("t-2", FlowKind.JobFlow, "twice", flowManifest("twice"), time));
         List<CommandResult> answers = flowResults();
         assertThat(answers).extracting(CommandResult::getAccepted).containsExactly(true, false);
-        assertThat(answers.get(1).getViolations()).extracting(v -> v.getMessage())
+        assertThat(answers.get(1).getViolations())
+                .extracting(v -> v.getMessage())
                 .containsExactly("jobflow \"twice\" already exists");
         // Deleting it while it runs is refused (seed 001: only finished flows can be deleted).
         flowCommands.pipeInput("default/twice", delete("t-del", FlowKind.JobFlow, "twice", time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isFalse());
+        assertThat(flowResults())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getAccepted()).isFalse());
     }
 
     @Test
@@ -359,7 +422,10 @@ class FlowDriverIT {
                       targets: [a]
                 """;
         flowCommands.pipeInput("default/again", submit("again-1", FlowKind.JobFlow, "again", flow, time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        assertThat(flowResults())
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
         assertThat(jobCommandsWritten()).containsExactly("Submit again-a");
 
         phase("again-a", "Running");
@@ -367,21 +433,35 @@ class FlowDriverIT {
         long failedAt = time;
         // The failed job is deleted and waits out its backoff; the flow does not fail.
         assertThat(jobCommandsWritten()).containsExactly("Delete again-a");
-        assertThat(lastStatus("default/again").getStatus().getState().getPhase()).isEqualTo("Running");
+        assertThat(lastStatus("default/again").getStatus().getState().getPhase())
+                .isEqualTo("Running");
 
-        clock.pipeInput("0", Tick.newBuilder().setTime(Instant.ofEpochMilli(failedAt + 10_000)).build(), failedAt + 10_000);
+        clock.pipeInput(
+                "0",
+                Tick.newBuilder()
+                        .setTime(Instant.ofEpochMilli(failedAt + 10_000))
+                        .build(),
+                failedAt + 10_000);
         assertThat(jobCommandsWritten()).isEmpty();
-        clock.pipeInput("0", Tick.newBuilder().setTime(Instant.ofEpochMilli(failedAt + 31_000)).build(), failedAt + 31_000);
+        clock.pipeInput(
+                "0",
+                Tick.newBuilder()
+                        .setTime(Instant.ofEpochMilli(failedAt + 31_000))
+                        .build(),
+                failedAt + 31_000);
         assertThat(jobCommandsWritten()).containsExactly("Submit again-a");
 
         time = failedAt + 32_000;
         phase("again-a", "Completed");
         assertThat(jobCommandsWritten()).containsExactly("Submit again-b");
         JobFlowStatusRecord status = lastStatus("default/again");
-        assertThat(status.getStatus().getJobStatusList()).filteredOn(j -> j.getName().equals("again-a"))
-                .singleElement().satisfies(j -> assertThat(j.getRestartCount()).isEqualTo(1));
+        assertThat(status.getStatus().getJobStatusList())
+                .filteredOn(j -> j.getName().equals("again-a"))
+                .singleElement()
+                .satisfies(j -> assertThat(j.getRestartCount()).isEqualTo(1));
         phase("again-b", "Completed");
-        assertThat(lastStatus("default/again").getStatus().getState().getPhase()).isEqualTo("Succeed");
+        assertThat(lastStatus("default/again").getStatus().getState().getPhase())
+                .isEqualTo("Succeed");
         // jobRetainPolicy defaults to retain: nothing is deleted.
         assertThat(jobCommandsWritten()).isEmpty();
     }
@@ -413,7 +493,11 @@ class FlowDriverIT {
         assertThat(flowResults()).singleElement().satisfies(r -> {
             assertThat(r.getRequestId()).isEqualTo("early-2");
             assertThat(r.getAccepted()).isFalse();
-            assertThat(r.getViolations()).extracting(v -> v.getMessage()).first().asString().endsWith("already exists");
+            assertThat(r.getViolations())
+                    .extracting(v -> v.getMessage())
+                    .first()
+                    .asString()
+                    .endsWith("already exists");
         });
 
         submitTemplateInQueue("late", "default");
@@ -424,12 +508,15 @@ class FlowDriverIT {
             assertThat(r.getKind()).isEqualTo("SubmitJobFlow");
         });
         assertThat(jobCommandsWritten()).containsExactly("Submit early-late");
-        assertThat(lastStatus("default/early").getStatus().getState().getPhase()).isNotEqualTo("Failed");
+        assertThat(lastStatus("default/early").getStatus().getState().getPhase())
+                .isNotEqualTo("Failed");
         // Admitted: later ticks do not answer again, a retry gets the same answer.
         tick(time + 2_000);
         assertThat(flowResults()).isEmpty();
         flowCommands.pipeInput("default/early", submit("early-1", FlowKind.JobFlow, "early", flow, time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
+        assertThat(flowResults())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getAccepted()).isTrue());
         assertThat(jobCommandsWritten()).isEmpty();
     }
 
@@ -454,7 +541,10 @@ class FlowDriverIT {
                         restartPolicy: Never
                 """.formatted(name, queue);
         flowCommands.pipeInput("default/" + name, submit("jt-" + name, FlowKind.JobTemplate, name, doc, time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        assertThat(flowResults())
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
         templates.readKeyValuesToList();
     }
 
@@ -486,7 +576,10 @@ class FlowDriverIT {
                       targets: [lost]
                 """;
         flowCommands.pipeInput("default/refused", submit("refused-1", FlowKind.JobFlow, "refused", flow, time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+        assertThat(flowResults())
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
         // The job engine refused the job (the topology runs whole); the refusal came back to the flow.
         assertThat(jobResults()).singleElement().satisfies(r -> {
             assertThat(r.getName()).isEqualTo("refused-lost");
@@ -497,12 +590,15 @@ class FlowDriverIT {
         assertThat(status.getStatus().getState().getPhase()).isEqualTo("Failed");
         assertThat(status.getStatus().getFailedJobs()).containsExactly("refused-lost");
         assertThat(status.getStatus().getPendingJobs()).isEmpty();
-        assertThat(status.getStatus().getConditions().get("refused-lost").getPhase()).isEqualTo("Failed");
+        assertThat(status.getStatus().getConditions().get("refused-lost").getPhase())
+                .isEqualTo("Failed");
         assertThat(status.getStatus().getConditions().get("refused-lost").getMessage())
                 .contains("spec.queue: queue \"no-such-queue\" not found");
         // As when a job fails: what depends on it can never run.
-        assertThat(status.getStatus().getConditions().get("refused-b").getPhase()).isEqualTo("Skipped");
-        assertThat(status.getStatus().getConditions().get("refused-b").getMessage()).isNull();
+        assertThat(status.getStatus().getConditions().get("refused-b").getPhase())
+                .isEqualTo("Skipped");
+        assertThat(status.getStatus().getConditions().get("refused-b").getMessage())
+                .isNull();
         assertThat(letters.readValuesToList()).isEmpty();
     }
 
@@ -524,20 +620,30 @@ class FlowDriverIT {
                         base: 10s
                 """;
         flowCommands.pipeInput("default/stubborn", submit("stubborn-1", FlowKind.JobFlow, "stubborn", flow, time));
-        assertThat(flowResults()).singleElement().satisfies(r -> assertThat(r.getAccepted()).isTrue());
+        assertThat(flowResults())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getAccepted()).isTrue());
         // Rejected: no delete (the job never existed), a backoff with the reason, the flow goes on.
         assertThat(jobCommandsWritten()).containsExactly("Submit stubborn-lost");
         JobFlowStatusRecord waiting = lastStatus("default/stubborn");
         assertThat(waiting.getStatus().getState().getPhase()).isNotEqualTo("Failed");
-        assertThat(waiting.getStatus().getConditions().get("stubborn-lost").getPhase()).isEqualTo("Backoff");
-        assertThat(waiting.getStatus().getConditions().get("stubborn-lost").getMessage()).contains("no-such-queue");
+        assertThat(waiting.getStatus().getConditions().get("stubborn-lost").getPhase())
+                .isEqualTo("Backoff");
+        assertThat(waiting.getStatus().getConditions().get("stubborn-lost").getMessage())
+                .contains("no-such-queue");
 
-        clock.pipeInput("0", Tick.newBuilder().setTime(Instant.ofEpochMilli(time + 11_000)).build(), time + 11_000);
+        clock.pipeInput(
+                "0",
+                Tick.newBuilder().setTime(Instant.ofEpochMilli(time + 11_000)).build(),
+                time + 11_000);
         assertThat(jobCommandsWritten()).containsExactly("Submit stubborn-lost");
-        assertThat(jobResults()).hasSize(2).allSatisfy(r -> assertThat(r.getAccepted()).isFalse());
+        assertThat(jobResults())
+                .hasSize(2)
+                .allSatisfy(r -> assertThat(r.getAccepted()).isFalse());
         JobFlowStatusRecord failed = lastStatus("default/stubborn");
         assertThat(failed.getStatus().getState().getPhase()).isEqualTo("Failed");
-        assertThat(failed.getStatus().getJobStatusList()).singleElement()
+        assertThat(failed.getStatus().getJobStatusList())
+                .singleElement()
                 .satisfies(j -> assertThat(j.getRestartCount()).isEqualTo(1));
     }
 

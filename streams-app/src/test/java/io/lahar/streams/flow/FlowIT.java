@@ -1,5 +1,8 @@
 package io.lahar.streams.flow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.CreatePod;
@@ -17,22 +20,6 @@ import io.lahar.testkit.LaharInfraTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.Test;
-
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
@@ -50,9 +37,21 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
 
 /**
  * The seed's JobFlow a → b → {c, d} → e with {@code jobRetainPolicy: delete}, end to end on the
@@ -83,18 +82,27 @@ class FlowIT {
 
     @Test
     void theSeedDagRunsEndToEndThroughTheRestApi() throws Exception {
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(send("GET", "q/health/ready", null, null).statusCode()).isEqualTo(200));
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(
+                                send("GET", "q/health/ready", null, null).statusCode())
+                        .isEqualTo(200));
 
         // The five templates, each a one-pod nginx job.
         String templates = Files.readString(Path.of("../examples/jobflow-templates.yaml"));
         for (String doc : templates.split("(?m)^---$")) {
             String yaml = inNamespace(doc);
-            String name = Manifests.readTrees(yaml).getFirst().path("metadata").path("name").asText();
-            assertThat(send("POST", "api/v1/jobtemplates", yaml, null).statusCode()).isEqualTo(401);
+            String name = Manifests.readTrees(yaml)
+                    .getFirst()
+                    .path("metadata")
+                    .path("name")
+                    .asText();
+            assertThat(send("POST", "api/v1/jobtemplates", yaml, null).statusCode())
+                    .isEqualTo(401);
             HttpResponse<String> created = send("POST", "api/v1/jobtemplates", yaml, TOKEN);
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-            assertThat(created.headers().firstValue("Location").orElseThrow()).endsWith("/api/v1/jobtemplates/" + ns + "/" + name);
+            assertThat(created.headers().firstValue("Location").orElseThrow())
+                    .endsWith("/api/v1/jobtemplates/" + ns + "/" + name);
             assertThat(json(created).path("kind").asText()).isEqualTo("JobTemplate");
         }
         JsonNode rows = json(send("GET", "api/v1/jobtemplates?namespace=" + ns, null, TOKEN));
@@ -104,25 +112,38 @@ class FlowIT {
         assertThat(rows.get(0).path("replicas").asInt()).isEqualTo(1);
         assertThat(rows.get(0).path("minAvailable").asInt()).isEqualTo(1);
         assertThat(rows.get(0).path("queue").asText()).isEqualTo("default");
-        assertThat(json(send("GET", "api/v1/jobtemplates/" + ns + "/b", null, TOKEN)).path("spec").path("tasks").get(0)
-                .path("name").asText()).isEqualTo("default-nginx");
-        assertThat(send("GET", "api/v1/jobtemplates/" + ns + "/nope", null, TOKEN).statusCode()).isEqualTo(404);
+        assertThat(json(send("GET", "api/v1/jobtemplates/" + ns + "/b", null, TOKEN))
+                        .path("spec")
+                        .path("tasks")
+                        .get(0)
+                        .path("name")
+                        .asText())
+                .isEqualTo("default-nginx");
+        assertThat(send("GET", "api/v1/jobtemplates/" + ns + "/nope", null, TOKEN)
+                        .statusCode())
+                .isEqualTo(404);
 
         // A cyclic flow is refused with every reason; an unknown flow is 404.
-        HttpResponse<String> cyclic = send("POST", "api/v1/jobflows",
-                inNamespace(Files.readString(Path.of("../examples/invalid-jobflow-cycle.yaml"))), TOKEN);
+        HttpResponse<String> cyclic = send(
+                "POST",
+                "api/v1/jobflows",
+                inNamespace(Files.readString(Path.of("../examples/invalid-jobflow-cycle.yaml"))),
+                TOKEN);
         assertThat(cyclic.statusCode()).as(cyclic.body()).isEqualTo(422);
         List<String> paths = new ArrayList<>();
         json(cyclic).path("violations").forEach(v -> paths.add(v.path("path").asText()));
         assertThat(paths).contains("spec.flows", "spec.flows[4].dependsOn.targets[0]");
-        assertThat(send("GET", "api/v1/jobflows/" + ns + "/cyclic", null, TOKEN).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "api/v1/jobflows/" + ns + "/cyclic", null, TOKEN).statusCode())
+                .isEqualTo(404);
 
         String flow = inNamespace(Files.readString(Path.of("../examples/jobflow.yaml")));
         try (World world = new World()) {
             HttpResponse<String> created = send("POST", "api/v1/jobflows", flow, TOKEN);
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-            assertThat(created.headers().firstValue("Location").orElseThrow()).endsWith("/api/v1/jobflows/" + ns + "/test");
-            assertThat(json(created).path("spec").path("jobRetainPolicy").asText()).isEqualTo("delete");
+            assertThat(created.headers().firstValue("Location").orElseThrow())
+                    .endsWith("/api/v1/jobflows/" + ns + "/test");
+            assertThat(json(created).path("spec").path("jobRetainPolicy").asText())
+                    .isEqualTo("delete");
             HttpResponse<String> again = send("POST", "api/v1/jobflows", flow, TOKEN);
             assertThat(again.statusCode()).as(again.body()).isEqualTo(409);
 
@@ -132,26 +153,41 @@ class FlowIT {
             world.until("test-b runs", () -> world.phase("test-b").equals("Running"));
             world.succeed("test-b");
             // c and d depend on b alone: both are created, and run side by side.
-            world.until("test-c and test-d run together", () -> world.flowStatus() != null
-                    && world.flowStatus().getStatus().getRunningJobs().containsAll(List.of("test-c", "test-d")));
+            world.until(
+                    "test-c and test-d run together",
+                    () -> world.flowStatus() != null
+                            && world.flowStatus()
+                                    .getStatus()
+                                    .getRunningJobs()
+                                    .containsAll(List.of("test-c", "test-d")));
             assertThat(world.jobs()).containsExactlyInAnyOrder("test-a", "test-b", "test-c", "test-d");
 
             world.succeed("test-c");
-            world.until("test-c completed in the flow's status", () ->
-                    world.flowStatus().getStatus().getCompletedJobs().contains("test-c"));
+            world.until(
+                    "test-c completed in the flow's status",
+                    () -> world.flowStatus().getStatus().getCompletedJobs().contains("test-c"));
             // e waits for d too.
-            assertThat(world.flowStatus().getStatus().getConditions().get("test-e").getPhase()).isEqualTo("Waiting");
+            assertThat(world.flowStatus()
+                            .getStatus()
+                            .getConditions()
+                            .get("test-e")
+                            .getPhase())
+                    .isEqualTo("Waiting");
             assertThat(world.jobs()).doesNotContain("test-e");
 
             world.succeed("test-d");
             world.until("test-e runs", () -> world.phase("test-e").equals("Running"));
             world.succeed("test-e");
-            world.until("the flow succeeds", () -> world.flowStatus().getStatus().getState().getPhase().equals("Succeed"));
+            world.until(
+                    "the flow succeeds",
+                    () -> world.flowStatus().getStatus().getState().getPhase().equals("Succeed"));
             // jobRetainPolicy delete: every job the flow created is deleted (job-status tombstones).
-            world.until("the jobs are deleted", () -> world.deletedJobs().containsAll(
-                    List.of("test-a", "test-b", "test-c", "test-d", "test-e")));
+            world.until(
+                    "the jobs are deleted",
+                    () -> world.deletedJobs().containsAll(List.of("test-a", "test-b", "test-c", "test-d", "test-e")));
             JobFlowStatusRecord done = world.flowStatus();
-            assertThat(done.getStatus().getCompletedJobs()).containsExactlyInAnyOrder("test-a", "test-b", "test-c", "test-d", "test-e");
+            assertThat(done.getStatus().getCompletedJobs())
+                    .containsExactlyInAnyOrder("test-a", "test-b", "test-c", "test-d", "test-e");
         }
 
         JsonNode list = json(send("GET", "api/v1/jobflows?namespace=" + ns, null, TOKEN));
@@ -159,29 +195,44 @@ class FlowIT {
         assertThat(list.get(0).path("phase").asText()).isEqualTo("Succeed");
         assertThat(list.get(0).path("jobs").asInt()).isEqualTo(5);
         assertThat(list.get(0).path("completedJobs").asInt()).isEqualTo(5);
-        assertThat(json(send("GET", "api/v1/jobflows?namespace=" + ns + "&phase=Running", null, TOKEN))).isEmpty();
+        assertThat(json(send("GET", "api/v1/jobflows?namespace=" + ns + "&phase=Running", null, TOKEN)))
+                .isEmpty();
         JsonNode one = json(send("GET", "api/v1/jobflows/" + ns + "/test", null, TOKEN));
         assertThat(one.path("status").path("state").path("phase").asText()).isEqualTo("Succeed");
         assertThat(one.path("status").path("jobStatusList")).hasSize(5);
-        assertThat(one.path("status").path("conditions").path("test-e").path("phase").asText()).isEqualTo("Completed");
+        assertThat(one.path("status")
+                        .path("conditions")
+                        .path("test-e")
+                        .path("phase")
+                        .asText())
+                .isEqualTo("Completed");
 
         String deleteId = UUID.randomUUID().toString();
         HttpResponse<String> deleted = send("DELETE", "api/v1/jobflows/" + ns + "/test", null, TOKEN, deleteId);
         assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
         assertThat(json(deleted).path("accepted").asBoolean()).isTrue();
-        assertThat(json(send("DELETE", "api/v1/jobflows/" + ns + "/test", null, TOKEN, deleteId)).path("requestId").asText())
+        assertThat(json(send("DELETE", "api/v1/jobflows/" + ns + "/test", null, TOKEN, deleteId))
+                        .path("requestId")
+                        .asText())
                 .isEqualTo(deleteId);
-        assertThat(send("GET", "api/v1/jobflows/" + ns + "/test", null, TOKEN).statusCode()).isEqualTo(404);
-        assertThat(send("DELETE", "api/v1/jobflows/" + ns + "/test", null, TOKEN).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "api/v1/jobflows/" + ns + "/test", null, TOKEN).statusCode())
+                .isEqualTo(404);
+        assertThat(send("DELETE", "api/v1/jobflows/" + ns + "/test", null, TOKEN)
+                        .statusCode())
+                .isEqualTo(404);
         HttpResponse<String> template = send("DELETE", "api/v1/jobtemplates/" + ns + "/e", null, TOKEN);
         assertThat(template.statusCode()).as(template.body()).isEqualTo(200);
-        assertThat(send("GET", "api/v1/jobtemplates/" + ns + "/e", null, TOKEN).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "api/v1/jobtemplates/" + ns + "/e", null, TOKEN).statusCode())
+                .isEqualTo(404);
     }
 
     @Test
     void aJobAdmissionRefusesFailsItsFlowAndAFlowWithoutItsTemplateIsAnsweredAfterTheGrace() throws Exception {
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(send("GET", "q/health/ready", null, null).statusCode()).isEqualTo(200));
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(
+                                send("GET", "q/health/ready", null, null).statusCode())
+                        .isEqualTo(200));
         String template = """
                 apiVersion: flow.volcano.sh/v1alpha1
                 kind: JobTemplate
@@ -217,11 +268,22 @@ class FlowIT {
                     """.formatted(ns), TOKEN);
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
             // Job admission refuses the job (its queue does not exist): the flow learns it and fails.
-            world.until("the flow fails", () -> world.flowStatus() != null
-                    && world.flowStatus().getStatus().getState().getPhase().equals("Failed"));
+            world.until(
+                    "the flow fails",
+                    () -> world.flowStatus() != null
+                            && world.flowStatus()
+                                    .getStatus()
+                                    .getState()
+                                    .getPhase()
+                                    .equals("Failed"));
             assertThat(world.flowStatus().getStatus().getFailedJobs()).containsExactly("refused-lost");
-            assertThat(world.flowStatus().getStatus().getConditions().get("refused-lost").getMessage())
-                    .contains("spec.queue").contains("no-such-queue-" + run);
+            assertThat(world.flowStatus()
+                            .getStatus()
+                            .getConditions()
+                            .get("refused-lost")
+                            .getMessage())
+                    .contains("spec.queue")
+                    .contains("no-such-queue-" + run);
             assertThat(world.jobs()).as("the job was never created").isEmpty();
         }
         // A template that never comes: the answer waits out the grace, then names it.
@@ -237,11 +299,13 @@ class FlowIT {
                 """.formatted(ns), TOKEN);
         assertThat(orphan.statusCode()).as(orphan.body()).isEqualTo(422);
         assertThat(json(orphan).path("violations").get(0).path("path").asText()).isEqualTo("spec.flows[0].name");
-        assertThat(json(orphan).path("violations").get(0).path("message").asText()).contains("jobtemplate \"ghost\" not found");
+        assertThat(json(orphan).path("violations").get(0).path("message").asText())
+                .contains("jobtemplate \"ghost\" not found");
     }
 
     private String inNamespace(String yaml) {
-        return yaml.replaceAll("(?m)^  namespace: \\S+\\n", "").replaceFirst("(?m)^metadata:\\n", "metadata:\n  namespace: " + ns + "\n");
+        return yaml.replaceAll("(?m)^  namespace: \\S+\\n", "")
+                .replaceFirst("(?m)^metadata:\\n", "metadata:\n  namespace: " + ns + "\n");
     }
 
     /**
@@ -261,11 +325,22 @@ class FlowIT {
         World() {
             RegistrySerdes serdes = new RegistrySerdes(registryUrl);
             decoders.put(Topics.POD_GROUPS.name(), serdes.value(PodGroup.class).deserializer());
-            decoders.put(Topics.POD_INTENTS.name(), serdes.value(PodIntent.class).deserializer());
-            decoders.put(Topics.JOB_STATUS.name(), serdes.value(JobStatusRecord.class).deserializer());
-            decoders.put(Topics.FLOW_STATUS.name(), serdes.value(JobFlowStatusRecord.class).deserializer());
-            consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), new ByteArrayDeserializer());
+            decoders.put(
+                    Topics.POD_INTENTS.name(), serdes.value(PodIntent.class).deserializer());
+            decoders.put(
+                    Topics.JOB_STATUS.name(),
+                    serdes.value(JobStatusRecord.class).deserializer());
+            decoders.put(
+                    Topics.FLOW_STATUS.name(),
+                    serdes.value(JobFlowStatusRecord.class).deserializer());
+            consumer = new KafkaConsumer<>(
+                    Map.of(
+                            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            bootstrapServers,
+                            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                            "read_committed"),
+                    new StringDeserializer(),
+                    new ByteArrayDeserializer());
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : decoders.keySet()) {
                 consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
@@ -273,9 +348,16 @@ class FlowIT {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             @SuppressWarnings({"unchecked", "rawtypes"})
-            Serializer<SpecificRecord> values = (Serializer) serdes.value(PodEvent.class).serializer();
-            producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), values);
+            Serializer<SpecificRecord> values =
+                    (Serializer) serdes.value(PodEvent.class).serializer();
+            producer = new KafkaProducer<>(
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            bootstrapServers,
+                            ProducerConfig.ACKS_CONFIG,
+                            "all"),
+                    new StringSerializer(),
+                    values);
         }
 
         String phase(String job) {
@@ -322,20 +404,31 @@ class FlowIT {
                     continue;
                 }
                 String name = r.key().substring(ns.length() + 1);
-                Object value = r.value() == null ? null : decoders.get(r.topic()).deserialize(r.topic(), r.value());
+                Object value =
+                        r.value() == null ? null : decoders.get(r.topic()).deserialize(r.topic(), r.value());
                 switch (value) {
                     case null -> {
                         if (r.topic().equals(Topics.JOB_STATUS.name())) {
                             deleted.add(name);
                         }
                     }
-                    case JobStatusRecord s -> phases.put(name, s.getStatus().getState().getPhase());
+                    case JobStatusRecord s ->
+                        phases.put(name, s.getStatus().getState().getPhase());
                     case JobFlowStatusRecord f -> flowStatus = f;
                     case PodGroup g -> {
                         if (g.getStatus().getPhase().equals("Pending") && admitted.add(name)) {
-                            send(r.key(), SchedulerDecision.newBuilder().setNamespace(ns).setJob(name).setPodGroup(g.getName())
-                                    .setEpoch(1).setTime(Instant.now())
-                                    .setDecision(PodGroupStatus.newBuilder().setPhase("Inqueue").build()).build());
+                            send(
+                                    r.key(),
+                                    SchedulerDecision.newBuilder()
+                                            .setNamespace(ns)
+                                            .setJob(name)
+                                            .setPodGroup(g.getName())
+                                            .setEpoch(1)
+                                            .setTime(Instant.now())
+                                            .setDecision(PodGroupStatus.newBuilder()
+                                                    .setPhase("Inqueue")
+                                                    .build())
+                                            .build());
                         }
                     }
                     case PodIntent i -> {
@@ -344,18 +437,32 @@ class FlowIT {
                             podEvent(name, c, "Running");
                         }
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
         }
 
         private void podEvent(String job, CreatePod pod, String phase) {
-            send(ns + "/" + job, PodEvent.newBuilder().setNamespace(ns).setJob(job).setPod(pod.getPod()).setTask(pod.getTask())
-                    .setIndex(pod.getIndex()).setJobVersion(pod.getJobVersion()).setPhase(phase)
-                    .setContainers(phase.equals("Succeeded") ? List.of(io.lahar.schema.ContainerStatus.newBuilder()
-                            .setName("nginx").setExitCode(0).build()) : List.of())
-                    .setDeleted(false).setTime(Instant.now()).build());
+            send(
+                    ns + "/" + job,
+                    PodEvent.newBuilder()
+                            .setNamespace(ns)
+                            .setJob(job)
+                            .setPod(pod.getPod())
+                            .setTask(pod.getTask())
+                            .setIndex(pod.getIndex())
+                            .setJobVersion(pod.getJobVersion())
+                            .setPhase(phase)
+                            .setContainers(
+                                    phase.equals("Succeeded")
+                                            ? List.of(io.lahar.schema.ContainerStatus.newBuilder()
+                                                    .setName("nginx")
+                                                    .setExitCode(0)
+                                                    .build())
+                                            : List.of())
+                            .setDeleted(false)
+                            .setTime(Instant.now())
+                            .build());
         }
 
         private void send(String key, SpecificRecord value) {
@@ -382,9 +489,13 @@ class FlowIT {
         return send(method, path, body, token, null);
     }
 
-    private HttpResponse<String> send(String method, String path, String body, String token, String requestId) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base.toString() + path)).timeout(Duration.ofSeconds(60))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+    private HttpResponse<String> send(String method, String path, String body, String token, String requestId)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base.toString() + path))
+                .timeout(Duration.ofSeconds(60))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/yaml");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);

@@ -1,35 +1,54 @@
 package io.lahar.streams.flow;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.Violation;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class FlowJobRejectionRekeyTest {
 
     private static CommandResult result(String kind, boolean accepted, String sender, String namespace) {
-        return CommandResult.newBuilder().setRequestId("jobflow:uid:create:f-a:1").setNamespace(namespace).setName("f-a")
-                .setKind(kind).setAccepted(accepted).setViolations(accepted ? List.of() : List.of(new Violation("spec.queue", "gone")))
-                .setSender(sender).setTime(Instant.EPOCH).build();
+        return CommandResult.newBuilder()
+                .setRequestId("jobflow:uid:create:f-a:1")
+                .setNamespace(namespace)
+                .setName("f-a")
+                .setKind(kind)
+                .setAccepted(accepted)
+                .setViolations(accepted ? List.of() : List.of(new Violation("spec.queue", "gone")))
+                .setSender(sender)
+                .setTime(Instant.EPOCH)
+                .build();
     }
 
     @Test
     void aRefusedCreateOfAFlowsJobGoesToTheFlow() {
-        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, "jobflow:ns/f", "ns"))).hasValue("ns/f");
+        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, "jobflow:ns/f", "ns")))
+                .hasValue("ns/f");
     }
 
     @Test
     void everythingElseIsDropped() {
-        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", true, "jobflow:ns/f", "ns"))).as("accepted").isEmpty();
-        assertThat(FlowJobRejectionRekey.flowKey(result("DeleteJob", false, "jobflow:ns/f", "ns"))).as("a delete").isEmpty();
-        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, "cli", "ns"))).as("not a flow's").isEmpty();
-        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, null, "ns"))).as("no sender").isEmpty();
-        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, "jobflow:other/f", "ns"))).as("another namespace").isEmpty();
-        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, "jobflow:ns/", "ns"))).as("no flow name").isEmpty();
+        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", true, "jobflow:ns/f", "ns")))
+                .as("accepted")
+                .isEmpty();
+        assertThat(FlowJobRejectionRekey.flowKey(result("DeleteJob", false, "jobflow:ns/f", "ns")))
+                .as("a delete")
+                .isEmpty();
+        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, "cli", "ns")))
+                .as("not a flow's")
+                .isEmpty();
+        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, null, "ns")))
+                .as("no sender")
+                .isEmpty();
+        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, "jobflow:other/f", "ns")))
+                .as("another namespace")
+                .isEmpty();
+        assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, "jobflow:ns/", "ns")))
+                .as("no flow name")
+                .isEmpty();
     }
 
     @Test
@@ -41,7 +60,9 @@ class FlowJobRejectionRekeyTest {
         for (int i = 0; i < HeldSubmit.MAX_CHECKS - 1; i++) {
             looked = looked.checked();
         }
-        assertThat(looked.expiresAt(0)).as("a sender clock far ahead of the ticks").isTrue();
+        assertThat(looked.expiresAt(0))
+                .as("a sender clock far ahead of the ticks")
+                .isTrue();
         assertThat(looked.command().getRequestId()).isEqualTo("r");
         assertThat(looked.command().getTime().toEpochMilli()).isEqualTo(1_000);
     }

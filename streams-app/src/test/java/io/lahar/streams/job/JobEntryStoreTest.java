@@ -1,5 +1,8 @@
 package io.lahar.streams.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.core.api.Job;
@@ -13,26 +16,22 @@ import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.JobPod;
 import io.lahar.core.job.PodPhase;
 import io.lahar.schema.codec.JobStatusCodec;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The write-back cache of decoded job entries in front of the {@code jobs} store, and the
@@ -73,8 +72,10 @@ class JobEntryStoreTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         var context = new MockProcessorContext<>(props, new TaskId(0, 0), stateDir.toFile()).getStateStoreContext();
-        jobs = Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobStore.NAME), Serdes.String(), Serdes.ByteArray())
-                .withLoggingDisabled().build();
+        jobs = Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(JobStore.NAME), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled()
+                .build();
         jobs.init(context, jobs);
         pods = JobStore.podsBuilder().withLoggingDisabled().build();
         pods.init(context, pods);
@@ -96,11 +97,13 @@ class JobEntryStoreTest {
 
     private static Job admitted() {
         // The store must hold jobs bigger than the default pod limit: a deployment may raise it.
-        AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
-                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)))
+        AdmissionContext ctx = AdmissionContext.of(List.of(
+                        AdmissionContext.openQueue(Queue.ROOT, null),
+                        AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)))
                 .withLimits(new AdmissionLimits(AdmissionLimits.CEILING_MAX_PODS_PER_JOB));
         return JobCommands.decide(null, new JobRequest("r", "t", "default", "j", 0, new JobRequest.Submit(JOB)), ctx)
-                .next().job();
+                .next()
+                .job();
     }
 
     private JobInfo apply(JobInfo info, Input... inputs) {
@@ -111,7 +114,8 @@ class JobEntryStoreTest {
     }
 
     private JobInfo submitted() {
-        return apply(JobInfo.empty(), new Input.Submit(admitted(), 0), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1));
+        return apply(
+                JobInfo.empty(), new Input.Submit(admitted(), 0), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1));
     }
 
     private JobInfo running(JobInfo info, int pod) {
@@ -131,7 +135,9 @@ class JobEntryStoreTest {
         JobEntry entry = codec.decode(bytes);
         Map<String, JobPod> all = new TreeMap<>(entry.info().pods());
         Map<String, JobPod> records = storedPods(key);
-        assertThat(entry.info().pods().isEmpty() || records.isEmpty()).as("pods in the entry or in records, not both").isTrue();
+        assertThat(entry.info().pods().isEmpty() || records.isEmpty())
+                .as("pods in the entry or in records, not both")
+                .isTrue();
         all.putAll(records);
         return entry.withInfo(entry.info().withPods(all));
     }
@@ -238,17 +244,31 @@ class JobEntryStoreTest {
     void aNewOrRespecifiedEntryIsSizeCheckedWhenSavedAStatusChangeWhenFlushed() {
         store = open(16);
         String huge = "x".repeat(JobStore.MAX_BYTES);
-        JobEntry tooBig = new JobEntry(List.of(), submitted(), 0, List.of(
-                new io.lahar.core.api.PodGroup.PodGroupCondition("Unschedulable", "True", null, null, null, huge)));
-        assertThatThrownBy(() -> store.save("ns/new", tooBig)).hasMessageContaining("ns/new").hasMessageContaining("limit");
+        JobEntry tooBig = new JobEntry(
+                List.of(),
+                submitted(),
+                0,
+                List.of(new io.lahar.core.api.PodGroup.PodGroupCondition(
+                        "Unschedulable", "True", null, null, null, huge)));
+        assertThatThrownBy(() -> store.save("ns/new", tooBig))
+                .hasMessageContaining("ns/new")
+                .hasMessageContaining("limit");
         assertThat(store.load("ns/new")).as("nothing kept").isEqualTo(JobEntry.empty());
 
         JobEntry small = entry(submitted());
 
         JobInfo i = small.info();
         // An equal spec, but another object: an update went through admission.
-        JobInfo respecified = new JobInfo(i.job().withSpec(copy(i.job().spec())), i.pods(), i.timers(), i.podGroupSpec(),
-                i.podGroupPhase(), i.configMaps(), i.createdAt(), i.deleted(), i.lastCause());
+        JobInfo respecified = new JobInfo(
+                i.job().withSpec(copy(i.job().spec())),
+                i.pods(),
+                i.timers(),
+                i.podGroupSpec(),
+                i.podGroupPhase(),
+                i.configMaps(),
+                i.createdAt(),
+                i.deleted(),
+                i.lastCause());
         store.save("ns/other", small);
         store.commit();
         JobEntry bigRespec = new JobEntry(List.of(), respecified, 0, tooBig.podGroupConditions());
@@ -264,11 +284,22 @@ class JobEntryStoreTest {
 
     private JobInfo submitted(int replicas) {
         // The store must hold jobs bigger than the default pod limit: a deployment may raise it.
-        AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
-                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)))
+        AdmissionContext ctx = AdmissionContext.of(List.of(
+                        AdmissionContext.openQueue(Queue.ROOT, null),
+                        AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)))
                 .withLimits(new AdmissionLimits(AdmissionLimits.CEILING_MAX_PODS_PER_JOB));
-        Job job = JobCommands.decide(null, new JobRequest("r", "t", "default", "j", 0,
-                new JobRequest.Submit(JOB.replace("replicas: 2", "replicas: " + replicas))), ctx).next().job();
+        Job job = JobCommands.decide(
+                        null,
+                        new JobRequest(
+                                "r",
+                                "t",
+                                "default",
+                                "j",
+                                0,
+                                new JobRequest.Submit(JOB.replace("replicas: 2", "replicas: " + replicas))),
+                        ctx)
+                .next()
+                .job();
         return apply(JobInfo.empty(), new Input.Submit(job, 0), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1));
     }
 
@@ -291,18 +322,33 @@ class JobEntryStoreTest {
         store.save("default/j", submitted);
         store.commit();
         assertThat(codec.decode(jobs.get("default/j")).info().pods()).isEmpty();
-        assertThat(bucketKeys("default/j")).containsExactlyInAnyOrder("default/j/w/0", "default/j/w/1", "default/j/w/2",
-                "default/j/w/3", "default/j/w/4", "default/j/w/5", "default/j/w/6");
-        assertThat(codec.decodePods(pods.get("default/j/w/6"))).extracting(JobPod::index)
-                .containsExactlyInAnyOrder(java.util.stream.IntStream.range(384, 400).boxed().toArray(Integer[]::new));
+        assertThat(bucketKeys("default/j"))
+                .containsExactlyInAnyOrder(
+                        "default/j/w/0",
+                        "default/j/w/1",
+                        "default/j/w/2",
+                        "default/j/w/3",
+                        "default/j/w/4",
+                        "default/j/w/5",
+                        "default/j/w/6");
+        assertThat(codec.decodePods(pods.get("default/j/w/6")))
+                .extracting(JobPod::index)
+                .containsExactlyInAnyOrder(
+                        java.util.stream.IntStream.range(384, 400).boxed().toArray(Integer[]::new));
         assertThat(storedPods("default/j")).isEqualTo(submitted.info().pods());
 
         JobEntry oneRunning = entry(running(submitted.info(), 0));
         store.save("default/j", oneRunning);
         pods.delete("default/j/w/1"); // not rewritten unless one of its pods changed
         store.commit();
-        assertThat(bucketKeys("default/j")).containsExactlyInAnyOrder("default/j/w/0", "default/j/w/2", "default/j/w/3",
-                "default/j/w/4", "default/j/w/5", "default/j/w/6");
+        assertThat(bucketKeys("default/j"))
+                .containsExactlyInAnyOrder(
+                        "default/j/w/0",
+                        "default/j/w/2",
+                        "default/j/w/3",
+                        "default/j/w/4",
+                        "default/j/w/5",
+                        "default/j/w/6");
         assertThat(storedPods("default/j").get("j-w-0").phase()).isEqualTo(PodPhase.Running);
 
         Map<String, JobPod> left = new TreeMap<>(oneRunning.info().pods());
@@ -312,9 +358,14 @@ class JobEntryStoreTest {
         }
         store.save("default/j", entry(oneRunning.info().withPods(left)));
         store.commit();
-        assertThat(bucketKeys("default/j")).as("an empty bucket is deleted").containsExactlyInAnyOrder("default/j/w/0",
-                "default/j/w/2", "default/j/w/3", "default/j/w/4", "default/j/w/5");
-        assertThat(storedPods("default/j")).doesNotContainKey("j-w-0").containsKey("j-w-1").hasSize(63 + 4 * 64);
+        assertThat(bucketKeys("default/j"))
+                .as("an empty bucket is deleted")
+                .containsExactlyInAnyOrder(
+                        "default/j/w/0", "default/j/w/2", "default/j/w/3", "default/j/w/4", "default/j/w/5");
+        assertThat(storedPods("default/j"))
+                .doesNotContainKey("j-w-0")
+                .containsKey("j-w-1")
+                .hasSize(63 + 4 * 64);
     }
 
     @Test
@@ -332,7 +383,9 @@ class JobEntryStoreTest {
         JobEntry scaledDown = entry(big.withPods(fewer));
         store.save("default/j", scaledDown);
         store.commit();
-        assertThat(storedPods("default/j")).as("records deleted, the pods back in the entry").isEmpty();
+        assertThat(storedPods("default/j"))
+                .as("records deleted, the pods back in the entry")
+                .isEmpty();
         assertThat(stored("default/j")).isEqualTo(scaledDown);
 
         JobEntry scaledUp = entry(big);
@@ -361,9 +414,20 @@ class JobEntryStoreTest {
     }
 
     private static io.lahar.core.api.JobSpec copy(io.lahar.core.api.JobSpec s) {
-        return new io.lahar.core.api.JobSpec(s.schedulerName(), s.minAvailable(), s.volumes(), s.tasks(), s.policies(),
-                s.plugins(), s.runningEstimate(), s.queue(), s.maxRetry(), s.ttlSecondsAfterFinished(),
-                s.priorityClassName(), s.minSuccess(), s.networkTopology());
+        return new io.lahar.core.api.JobSpec(
+                s.schedulerName(),
+                s.minAvailable(),
+                s.volumes(),
+                s.tasks(),
+                s.policies(),
+                s.plugins(),
+                s.runningEstimate(),
+                s.queue(),
+                s.maxRetry(),
+                s.ttlSecondsAfterFinished(),
+                s.priorityClassName(),
+                s.minSuccess(),
+                s.networkTopology());
     }
 
     @Test
@@ -375,14 +439,28 @@ class JobEntryStoreTest {
             Job job = info.job();
             assertSameRecord(records.toRecord("default/j", job, 100 + pod), JobStatusCodec.toRecord(job, 100 + pod));
         }
-        Job rescaled = info.job().withSpec(new io.lahar.core.api.JobSpec(null, 1, null, info.job().spec().tasks(), null,
-                null, null, "default", 3, null, null, null, null));
+        Job rescaled = info.job()
+                .withSpec(new io.lahar.core.api.JobSpec(
+                        null,
+                        1,
+                        null,
+                        info.job().spec().tasks(),
+                        null,
+                        null,
+                        null,
+                        "default",
+                        3,
+                        null,
+                        null,
+                        null,
+                        null));
         assertSameRecord(records.toRecord("default/j", rescaled, 200), JobStatusCodec.toRecord(rescaled, 200));
         Job renamed = rescaled.withMetadata(rescaled.metadata().withName("k"));
         assertSameRecord(records.toRecord("default/j", renamed, 300), JobStatusCodec.toRecord(renamed, 300));
         assertThatThrownBy(() -> records.toRecord("default/j", renamed.withStatus(null), 400))
                 .as("a job without a phase fails where the record is made, not in the sink")
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("status.state.phase: ");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("status.state.phase: ");
     }
 
     /** The value is the record, and writes the record's own binary. */
@@ -392,12 +470,14 @@ class JobEntryStoreTest {
             org.apache.avro.specific.SpecificData data = new org.apache.avro.specific.SpecificData();
             data.addLogicalTypeConversion(new org.apache.avro.data.TimeConversions.TimestampMillisConversion());
             java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
-            org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(expected, null);
+            org.apache.avro.io.BinaryEncoder encoder =
+                    org.apache.avro.io.EncoderFactory.get().binaryEncoder(expected, null);
             new org.apache.avro.specific.SpecificDatumWriter<io.lahar.schema.JobStatusRecord>(record.getSchema(), data)
                     .write(record, encoder);
             encoder.flush();
             java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
-            org.apache.avro.io.BinaryEncoder direct = org.apache.avro.io.EncoderFactory.get().binaryEncoder(written, null);
+            org.apache.avro.io.BinaryEncoder direct =
+                    org.apache.avro.io.EncoderFactory.get().binaryEncoder(written, null);
             value.write(direct);
             direct.flush();
             assertThat(written.toByteArray()).isEqualTo(expected.toByteArray());
@@ -418,7 +498,9 @@ class JobEntryStoreTest {
         assertThat(records.shown("default/j")).isSameAs(second);
 
         records.forgetShown();
-        assertThat(records.shown("default/j")).as("the transaction that sent it was dropped").isNull();
+        assertThat(records.shown("default/j"))
+                .as("the transaction that sent it was dropped")
+                .isNull();
         assertSameRecord(records.toRecord("default/j", second, 102), JobStatusCodec.toRecord(second, 102));
 
         records.tombstone("default/j");

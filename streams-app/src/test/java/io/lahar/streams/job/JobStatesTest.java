@@ -1,6 +1,8 @@
 package io.lahar.streams.job;
 
-import io.lahar.core.command.JobRecord;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Job;
@@ -9,17 +11,14 @@ import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.Queue;
 import io.lahar.core.command.ActionGate;
 import io.lahar.core.command.JobCommands;
+import io.lahar.core.command.JobRecord;
 import io.lahar.core.command.JobRequest;
 import io.lahar.core.job.Input;
 import io.lahar.core.job.JobController;
 import io.lahar.core.job.JobInfo;
 import io.lahar.core.job.PodPhase;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The lifecycle's pure pieces: the action gate, the stored entry, a job's queue share. */
 class JobStatesTest {
@@ -50,10 +49,11 @@ class JobStatesTest {
     private final JobController controller = new JobController();
 
     private static Job admitted() {
-        AdmissionContext ctx = AdmissionContext.of(List.of(AdmissionContext.openQueue(Queue.ROOT, null),
-                AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
+        AdmissionContext ctx = AdmissionContext.of(List.of(
+                AdmissionContext.openQueue(Queue.ROOT, null), AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT)));
         return JobCommands.decide(null, new JobRequest("r", "t", "default", "j", 0, new JobRequest.Submit(JOB)), ctx)
-                .next().job();
+                .next()
+                .job();
     }
 
     private JobInfo apply(JobInfo info, Input... inputs) {
@@ -64,14 +64,18 @@ class JobStatesTest {
     }
 
     private JobInfo running() {
-        return apply(JobInfo.empty(), new Input.Submit(admitted(), 0), new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1),
+        return apply(
+                JobInfo.empty(),
+                new Input.Submit(admitted(), 0),
+                new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1),
                 new Input.PodObserved("j-w-0", "w", 0, 0, PodPhase.Running, null, 0, false, 2),
                 new Input.PodObserved("j-w-1", "w", 1, 0, PodPhase.Running, null, 0, false, 3));
     }
 
     private static List<String> reasons(JobInfo info, Action action, String task, String pod) {
         return ActionGate.check(info, new JobRequest.Act(action, task, pod, null)).stream()
-                .map(v -> v.path() + ": " + v.message()).toList();
+                .map(v -> v.path() + ": " + v.message())
+                .toList();
     }
 
     @Test
@@ -87,7 +91,9 @@ class JobStatesTest {
         assertThat(reasons(running, Action.RESTART_POD, null, "j-w-7"))
                 .containsExactly("command.pod: the job has no pod \"j-w-7\" now");
 
-        JobInfo aborted = apply(running, new Input.Command(Action.ABORT_JOB, null, null, 4),
+        JobInfo aborted = apply(
+                running,
+                new Input.Command(Action.ABORT_JOB, null, null, 4),
                 new Input.PodObserved("j-w-0", "w", 0, 0, PodPhase.Running, null, 0, true, 5),
                 new Input.PodObserved("j-w-1", "w", 1, 0, PodPhase.Running, null, 0, true, 6));
         assertThat(aborted.phase()).isEqualTo(JobPhase.Aborted);
@@ -95,7 +101,9 @@ class JobStatesTest {
         assertThat(reasons(aborted, Action.RESTART_JOB, null, null))
                 .containsExactly("command.action: job is Aborted: only ResumeJob applies, not RestartJob");
 
-        JobInfo completed = apply(running, new Input.PodObserved("j-w-0", "w", 0, 0, PodPhase.Succeeded, 0, 0, false, 7),
+        JobInfo completed = apply(
+                running,
+                new Input.PodObserved("j-w-0", "w", 0, 0, PodPhase.Succeeded, 0, 0, false, 7),
                 new Input.PodObserved("j-w-1", "w", 1, 0, PodPhase.Succeeded, 0, 0, false, 8));
         assertThat(completed.phase()).isEqualTo(JobPhase.Completed);
         assertThat(reasons(completed, Action.ABORT_JOB, null, null))
@@ -121,10 +129,14 @@ class JobStatesTest {
 
     @Test
     void anEntryTooLargeForOneRecordFailsLoudlyWithItsKey() {
-        JobEntry huge = new JobEntry(List.of(), JobInfo.empty(), 0, List.of(new io.lahar.core.api.PodGroup.PodGroupCondition(
-                "Unschedulable", "True", null, null, null, "x".repeat(JobStore.MAX_BYTES))));
+        JobEntry huge = new JobEntry(
+                List.of(),
+                JobInfo.empty(),
+                0,
+                List.of(new io.lahar.core.api.PodGroup.PodGroupCondition(
+                        "Unschedulable", "True", null, null, null, "x".repeat(JobStore.MAX_BYTES))));
         assertThatThrownBy(() -> new JobStore.Codec().encode("ns/big", huge))
-                .hasMessageContaining("ns/big").hasMessageContaining("limit");
+                .hasMessageContaining("ns/big")
+                .hasMessageContaining("limit");
     }
-
 }

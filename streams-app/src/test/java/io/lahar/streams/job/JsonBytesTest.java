@@ -1,32 +1,41 @@
 package io.lahar.streams.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lahar.core.api.Manifests;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** {@link JsonBytes} writes what Jackson's generator writes: separators, escapes, numbers. */
 class JsonBytesTest {
 
     private static final ObjectMapper JSON = Manifests.jsonMapper();
 
-    private static final List<String> STRINGS = List.of("", "plain ascii", "quote \" and backslash \\", "tab\tnew\nline\r",
-            "control \u0001\u001f and del \u007f", "slash / and <html>&", "caf\u00e9 \u4e2d\u6587", "emoji \ud83d\ude80 end",
-            "\u2028 line separator", "ends with escape \n");
+    private static final List<String> STRINGS = List.of(
+            "",
+            "plain ascii",
+            "quote \" and backslash \\",
+            "tab\tnew\nline\r",
+            "control \u0001\u001f and del \u007f",
+            "slash / and <html>&",
+            "caf\u00e9 \u4e2d\u6587",
+            "emoji \ud83d\ude80 end",
+            "\u2028 line separator",
+            "ends with escape \n");
 
     @Test
     void stringsAreQuotedAndEscapedAsJacksonDoes() throws Exception {
         for (String s : STRINGS) {
             JsonBytes out = new JsonBytes();
             out.value(s);
-            assertThat(new String(out.toByteArray(), StandardCharsets.UTF_8)).as(s).isEqualTo(JSON.writeValueAsString(s));
+            assertThat(new String(out.toByteArray(), StandardCharsets.UTF_8))
+                    .as(s)
+                    .isEqualTo(JSON.writeValueAsString(s));
         }
     }
 

@@ -1,23 +1,35 @@
 package io.lahar.streams.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobState;
 import io.lahar.core.api.JobStatus;
-import org.junit.jupiter.api.Test;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Which pending job statuses a newer one may replace within one commit. */
 class StatusCoalescerTest {
 
     private static Job job(JobPhase phase, Map<String, Integer> taskPods) {
         Map<String, Integer> counts = new LinkedHashMap<>(taskPods);
-        JobStatus status = new JobStatus(new JobState(phase, null, null, null), 1,
-                Map.of("w", new JobStatus.TaskState(counts)), 0, 0, 0, 0, 0, 0, 1, 0, null, null, null);
+        JobStatus status = new JobStatus(
+                new JobState(phase, null, null, null),
+                1,
+                Map.of("w", new JobStatus.TaskState(counts)),
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                1,
+                0,
+                null,
+                null,
+                null);
         return new Job("batch.volcano.sh/v1alpha1", "Job", null, null, status);
     }
 
@@ -56,9 +68,26 @@ class StatusCoalescerTest {
     @Test
     void aTaskThatDisappearsKeepsTheOlderStatus() {
         Job older = job(JobPhase.Running, Map.of("Running", 2));
-        Job newer = new Job("batch.volcano.sh/v1alpha1", "Job", null, null,
-                new JobStatus(new JobState(JobPhase.Running, null, null, null), 1,
-                        Map.of("ps", new JobStatus.TaskState(Map.of("Running", 2))), 0, 0, 0, 0, 0, 0, 1, 0, null, null, null));
+        Job newer = new Job(
+                "batch.volcano.sh/v1alpha1",
+                "Job",
+                null,
+                null,
+                new JobStatus(
+                        new JobState(JobPhase.Running, null, null, null),
+                        1,
+                        Map.of("ps", new JobStatus.TaskState(Map.of("Running", 2))),
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        1,
+                        0,
+                        null,
+                        null,
+                        null));
         assertThat(StatusCoalescer.replaces(older, newer, () -> null)).isFalse();
     }
 
@@ -88,13 +117,18 @@ class StatusCoalescerTest {
         Job shown = job(JobPhase.Running, Map.of("Running", 4));
         Job older = job(JobPhase.Restarting, Map.of("Running", 4));
         Job newer = job(JobPhase.Running, Map.of("Pending", 4));
-        assertThat(StatusCoalescer.replaces(older, newer, () -> shown)).as("job phase Restarting").isFalse();
+        assertThat(StatusCoalescer.replaces(older, newer, () -> shown))
+                .as("job phase Restarting")
+                .isFalse();
 
         Job olderPods = job(JobPhase.Running, Map.of("Running", 3, "Failed", 1));
         Job newerPods = job(JobPhase.Running, Map.of("Running", 3, "Pending", 1));
-        assertThat(StatusCoalescer.replaces(olderPods, newerPods, () -> shown)).as("pod phase Failed").isFalse();
+        assertThat(StatusCoalescer.replaces(olderPods, newerPods, () -> shown))
+                .as("pod phase Failed")
+                .isFalse();
         Job shownFailed = job(JobPhase.Running, Map.of("Running", 3, "Failed", 1));
-        assertThat(StatusCoalescer.replaces(olderPods, newerPods, () -> shownFailed)).isTrue();
+        assertThat(StatusCoalescer.replaces(olderPods, newerPods, () -> shownFailed))
+                .isTrue();
     }
 
     @Test
@@ -119,7 +153,8 @@ class StatusCoalescerTest {
                 }
                 for (Job shown : jobs) {
                     assertThat(StatusCoalescer.showsAllOf(older, newer, shown))
-                            .as("%s replaced by %s, then shown %s", older, newer, shown).isTrue();
+                            .as("%s replaced by %s, then shown %s", older, newer, shown)
+                            .isTrue();
                     checked++;
                 }
             }

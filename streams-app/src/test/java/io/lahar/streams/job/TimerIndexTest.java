@@ -1,5 +1,8 @@
 package io.lahar.streams.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.OptionalLong;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -7,18 +10,16 @@ import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.OptionalLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 class TimerIndexTest {
 
     private TimerIndex index;
 
     @BeforeEach
     void store() {
-        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("t"),
-                Serdes.String(), Serdes.ByteArray()).withLoggingDisabled().build();
+        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore("t"), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled()
+                .build();
         store.init(new MockProcessorContext<>().getStateStoreContext(), store);
         index = new TimerIndex(store);
     }

@@ -1,11 +1,24 @@
 package io.lahar.streams.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -17,27 +30,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.ThreadMetadata;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.Set;
-import java.util.UUID;
-import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A record that kills the stream thread (an Error, as the OutOfMemoryError a job of 2^31-1
@@ -73,7 +72,8 @@ class FatalRecordIT {
     }
 
     @Test
-    void aRecordThatKillsTheThreadIsDeadLetteredOnItsNextReadingAndTheRestIsProcessed(LaharInfra infra) throws Exception {
+    void aRecordThatKillsTheThreadIsDeadLetteredOnItsNextReadingAndTheRestIsProcessed(LaharInfra infra)
+            throws Exception {
         String run = UUID.randomUUID().toString().substring(0, 8);
         String input = "test.fatal-in-" + run;
         String output = "test.fatal-out-" + run;
@@ -86,8 +86,12 @@ class FatalRecordIT {
         topology.addSource("in", input);
         topology.addProcessor("fragile", () -> guards.guard(new Fragile(), "dead-letters"), "in");
         topology.addSink("out", output, "fragile");
-        topology.addSink("dead-letters", Topics.DEAD_LETTERS.name(), new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(), "fragile");
+        topology.addSink(
+                "dead-letters",
+                Topics.DEAD_LETTERS.name(),
+                new ByteArraySerializer(),
+                serdes.value(DeadLetter.class).serializer(),
+                "fragile");
 
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fatal-record-" + run);
@@ -95,13 +99,19 @@ class FatalRecordIT {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, org.apache.kafka.common.serialization.Serdes.ByteArraySerde.class);
-        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, org.apache.kafka.common.serialization.Serdes.ByteArraySerde.class);
+        props.put(
+                StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG,
+                org.apache.kafka.common.serialization.Serdes.ByteArraySerde.class);
+        props.put(
+                StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG,
+                org.apache.kafka.common.serialization.Serdes.ByteArraySerde.class);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
 
         try (KafkaStreams streams = new KafkaStreams(topology, props);
-             KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+                KafkaProducer<String, String> producer = new KafkaProducer<>(
+                        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers()),
+                        new StringSerializer(),
+                        new StringSerializer())) {
             streams.setUncaughtExceptionHandler(new StreamThreadFailures(guards));
             streams.setStateListener(guards);
             streams.start();
@@ -112,24 +122,35 @@ class FatalRecordIT {
                 producer.send(new ProducerRecord<>(input, "k", value)).get();
             }
 
-            assertThat(read(infra, output, 3, r -> true)).as("every other record, exactly once")
-                    .extracting(r -> new String(r.value(), StandardCharsets.UTF_8)).containsExactly("a", "b", "c");
-            List<ConsumerRecord<byte[], byte[]>> letters = read(infra, Topics.DEAD_LETTERS.name(), 1,
+            assertThat(read(infra, output, 3, r -> true))
+                    .as("every other record, exactly once")
+                    .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+                    .containsExactly("a", "b", "c");
+            List<ConsumerRecord<byte[], byte[]>> letters = read(
+                    infra,
+                    Topics.DEAD_LETTERS.name(),
+                    1,
                     r -> input.equals(letter(serdes, r).getTopic()));
             assertThat(letters).singleElement().satisfies(r -> {
                 DeadLetter letter = letter(serdes, r);
                 assertThat(letter.getOffset()).isEqualTo(1L);
-                assertThat(StandardCharsets.UTF_8.decode(letter.getValue()).toString()).isEqualTo(KILLER);
+                assertThat(StandardCharsets.UTF_8.decode(letter.getValue()).toString())
+                        .isEqualTo(KILLER);
                 assertThat(letter.getProcessor()).isEqualTo("streams-app");
-                assertThat(letter.getError()).startsWith("the record killed stream thread ")
+                assertThat(letter.getError())
+                        .startsWith("the record killed stream thread ")
                         .contains("java.lang.OutOfMemoryError: Requested array size exceeds VM limit");
             });
             await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
-            assertThat(threads(streams)).as("the thread was replaced").hasSize(1).doesNotContainAnyElementsOf(firstThreads);
+            assertThat(threads(streams))
+                    .as("the thread was replaced")
+                    .hasSize(1)
+                    .doesNotContainAnyElementsOf(firstThreads);
 
             // Later records still go through the replacement thread.
             producer.send(new ProducerRecord<>(input, "k", "d")).get();
-            assertThat(read(infra, output, 4, r -> true)).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+            assertThat(read(infra, output, 4, r -> true))
+                    .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
                     .containsExactly("a", "b", "c", "d");
             streams.close(Duration.ofSeconds(30));
         } finally {
@@ -138,7 +159,9 @@ class FatalRecordIT {
     }
 
     private static Set<String> threads(KafkaStreams streams) {
-        return streams.metadataForLocalThreads().stream().map(ThreadMetadata::threadName).collect(Collectors.toSet());
+        return streams.metadataForLocalThreads().stream()
+                .map(ThreadMetadata::threadName)
+                .collect(Collectors.toSet());
     }
 
     private static DeadLetter letter(RegistrySerdes serdes, ConsumerRecord<byte[], byte[]> r) {
@@ -146,13 +169,23 @@ class FatalRecordIT {
     }
 
     /** The committed records of {@code topic} that {@code wanted} keeps, once there are at least {@code count}. */
-    private static List<ConsumerRecord<byte[], byte[]>> read(LaharInfra infra, String topic, int count,
-                                                           java.util.function.Predicate<ConsumerRecord<byte[], byte[]>> wanted) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "fatal-reader-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    private static List<ConsumerRecord<byte[], byte[]>> read(
+            LaharInfra infra,
+            String topic,
+            int count,
+            java.util.function.Predicate<ConsumerRecord<byte[], byte[]>> wanted) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        infra.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "fatal-reader-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             List<ConsumerRecord<byte[], byte[]>> seen = new ArrayList<>();
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();

@@ -1,5 +1,12 @@
 package io.lahar.streams.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -8,14 +15,6 @@ import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RocksDbMemoryTest {
 
@@ -37,9 +36,12 @@ class RocksDbMemoryTest {
     @Test
     void readsNumbersAndTheirText() {
         RocksDbMemory.Budget budget = RocksDbMemory.Budget.of(Map.of(
-                RocksDbMemory.MEMTABLE_BYTES_CONFIG, " 1000 ",
-                RocksDbMemory.BLOCK_CACHE_BYTES_CONFIG, 600,
-                RocksDbMemory.WRITE_BUFFER_BYTES_CONFIG, 200L));
+                RocksDbMemory.MEMTABLE_BYTES_CONFIG,
+                " 1000 ",
+                RocksDbMemory.BLOCK_CACHE_BYTES_CONFIG,
+                600,
+                RocksDbMemory.WRITE_BUFFER_BYTES_CONFIG,
+                200L));
 
         assertThat(budget).isEqualTo(new RocksDbMemory.Budget(1000, 600, 200));
     }
@@ -55,7 +57,10 @@ class RocksDbMemoryTest {
                 .hasMessageContaining(RocksDbMemory.BLOCK_CACHE_BYTES_CONFIG)
                 .hasMessageContaining("must be positive");
         assertThatThrownBy(() -> RocksDbMemory.Budget.of(Map.of(
-                RocksDbMemory.MEMTABLE_BYTES_CONFIG, 32 * MIB, RocksDbMemory.WRITE_BUFFER_BYTES_CONFIG, 33 * MIB)))
+                        RocksDbMemory.MEMTABLE_BYTES_CONFIG,
+                        32 * MIB,
+                        RocksDbMemory.WRITE_BUFFER_BYTES_CONFIG,
+                        33 * MIB)))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining(RocksDbMemory.WRITE_BUFFER_BYTES_CONFIG)
                 .hasMessageContaining("at most " + RocksDbMemory.MEMTABLE_BYTES_CONFIG);
@@ -80,7 +85,8 @@ class RocksDbMemoryTest {
         RocksDbMemory.Shared shared = RocksDbMemory.shared(RocksDbMemory.Budget.of(configs));
         long before = shared.cache().getUsage();
 
-        try (Options options = new Options().setCreateIfMissing(true).setTableFormatConfig(new BlockBasedTableConfig())) {
+        try (Options options =
+                new Options().setCreateIfMissing(true).setTableFormatConfig(new BlockBasedTableConfig())) {
             new RocksDbMemory().setConfig("jobs", options, configs);
             assertThat(options.writeBufferSize()).isEqualTo(4 * MIB);
             try (RocksDB db = RocksDB.open(options, dir.toString())) {

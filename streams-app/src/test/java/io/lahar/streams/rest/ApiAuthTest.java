@@ -24,10 +24,12 @@ class ApiAuthTest {
     void byDefaultReadsAndWritesNeedTheToken() {
         ApiAuth auth = auth(false);
 
-        for (String method : new String[]{"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"}) {
+        for (String method : new String[] {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"}) {
             assertThat(status(auth.check(method, null))).as(method).isEqualTo(401);
             assertThat(status(auth.check(method, "Bearer wrong"))).as(method).isEqualTo(401);
-            assertThat(status(auth.check(method, "t0ken"))).as(method + " without the scheme").isEqualTo(401);
+            assertThat(status(auth.check(method, "t0ken")))
+                    .as(method + " without the scheme")
+                    .isEqualTo(401);
             assertThat(auth.check(method, "Bearer t0ken")).as(method).isNull();
         }
     }

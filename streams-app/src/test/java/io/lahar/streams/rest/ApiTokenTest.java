@@ -23,8 +23,10 @@ class ApiTokenTest {
 
         String written = Files.readString(file).strip();
         assertThat(written).hasSizeGreaterThanOrEqualTo(43); // 256 bits, base64url
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent()))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())))
+                .isEqualTo("rwx------");
         assertThat(token.admits("Bearer " + written)).isTrue();
         assertThat(token.admits("Bearer " + written + "x")).isFalse();
         assertThat(token.admits(null)).isFalse();
@@ -59,7 +61,8 @@ class ApiTokenTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-r--"));
 
         assertThatThrownBy(() -> new ApiToken(Optional.empty(), Optional.of(file.toString())))
-                .hasMessageContaining("rw-rw-r--").hasMessageContaining("chmod 600");
+                .hasMessageContaining("rw-rw-r--")
+                .hasMessageContaining("chmod 600");
     }
 
     @Test
@@ -67,6 +70,7 @@ class ApiTokenTest {
         Path file = Files.writeString(dir.resolve("api-token"), "\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
 
-        assertThatThrownBy(() -> new ApiToken(Optional.empty(), Optional.of(file.toString()))).hasMessageContaining("empty");
+        assertThatThrownBy(() -> new ApiToken(Optional.empty(), Optional.of(file.toString())))
+                .hasMessageContaining("empty");
     }
 }

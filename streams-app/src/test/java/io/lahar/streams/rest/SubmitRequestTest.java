@@ -1,10 +1,10 @@
 package io.lahar.streams.rest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Job;
 import io.lahar.core.api.Manifests;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class SubmitRequestTest {
 
@@ -22,31 +22,48 @@ class SubmitRequestTest {
         assertThat(request).isInstanceOfSatisfying(SubmitRequest.Valid.class, valid -> {
             assertThat(valid.namespace()).isEqualTo("ml");
             assertThat(valid.name()).isEqualTo("tf");
-            assertThat(valid.manifestJson()).startsWith("{").contains("\"name\":\"tf\"").contains("\"tasks\":[]");
+            assertThat(valid.manifestJson())
+                    .startsWith("{")
+                    .contains("\"name\":\"tf\"")
+                    .contains("\"tasks\":[]");
         });
     }
 
     @Test
     void theNamespaceDefaultsToDefault() {
-        assertThat(SubmitRequest.parse("{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\"}}"))
-                .isEqualTo(new SubmitRequest.Valid("default", "j",
-                        "{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\"}}"));
+        assertThat(
+                        SubmitRequest.parse(
+                                "{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\"}}"))
+                .isEqualTo(
+                        new SubmitRequest.Valid(
+                                "default",
+                                "j",
+                                "{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j\"}}"));
     }
 
     @Test
     void everyAddressingProblemIsNamedWithItsPath() {
         assertThat(SubmitRequest.parse("apiVersion: v1\nkind: Queue\nmetadata: {}\n"))
-                .isInstanceOfSatisfying(SubmitRequest.Invalid.class, invalid -> assertThat(invalid.reasons())
-                        .extracting(ApiError.Reason::path).containsExactly("kind", "apiVersion", "metadata.name"));
+                .isInstanceOfSatisfying(
+                        SubmitRequest.Invalid.class,
+                        invalid -> assertThat(invalid.reasons())
+                                .extracting(ApiError.Reason::path)
+                                .containsExactly("kind", "apiVersion", "metadata.name"));
     }
 
     @Test
     void unreadableEmptyAndMultiDocumentBodiesAreRejected() {
         assertThat(SubmitRequest.parse("")).isInstanceOf(SubmitRequest.Invalid.class);
-        assertThat(SubmitRequest.parse("{not json")).isInstanceOfSatisfying(SubmitRequest.Invalid.class,
-                invalid -> assertThat(invalid.reasons().get(0).message()).startsWith("cannot parse"));
-        assertThat(SubmitRequest.parse("kind: Job\n---\nkind: Job\n")).isInstanceOfSatisfying(SubmitRequest.Invalid.class,
-                invalid -> assertThat(invalid.reasons().get(0).message()).contains("2 documents"));
+        assertThat(SubmitRequest.parse("{not json"))
+                .isInstanceOfSatisfying(
+                        SubmitRequest.Invalid.class,
+                        invalid ->
+                                assertThat(invalid.reasons().get(0).message()).startsWith("cannot parse"));
+        assertThat(SubmitRequest.parse("kind: Job\n---\nkind: Job\n"))
+                .isInstanceOfSatisfying(
+                        SubmitRequest.Invalid.class,
+                        invalid ->
+                                assertThat(invalid.reasons().get(0).message()).contains("2 documents"));
         assertThat(SubmitRequest.parse("- a\n- b\n")).isInstanceOf(SubmitRequest.Invalid.class);
     }
 
@@ -72,6 +89,7 @@ class SubmitRequestTest {
                   pending: 1
                   retryCount: 1
                 """, Job.class);
-        assertThat(JobSummary.of(job)).isEqualTo(new JobSummary("ml", "j", null, "Running", "MPI", "q", 5, 2, 1, 4, 0, 0, 0, 1));
+        assertThat(JobSummary.of(job))
+                .isEqualTo(new JobSummary("ml", "j", null, "Running", "MPI", "q", 5, 2, 1, 4, 0, 0, 0, 1));
     }
 }

@@ -7,8 +7,16 @@ import java.nio.file.Path;
  * cluster's capacity in pods (for the occupancy it reports), the jobs' shape and rate, the phases'
  * lengths. The defaults are the aim's: 100-pod gangs at 10 jobs a second (1,000 pods a second).
  */
-record BenchSettings(Path data, double rate, int pods, String podDuration, String podCpu, int warmupSeconds,
-                     int durationSeconds, int drainSeconds, int capacity) {
+record BenchSettings(
+        Path data,
+        double rate,
+        int pods,
+        String podDuration,
+        String podCpu,
+        int warmupSeconds,
+        int durationSeconds,
+        int drainSeconds,
+        int capacity) {
 
     static final String USAGE = "usage: SystemBenchmark --data DIR [--rate JOBS_PER_SECOND] [--pods N]"
             + " [--pod-duration D] [--pod-cpu C] [--warmup S] [--duration S] [--drain S] [--capacity PODS]";

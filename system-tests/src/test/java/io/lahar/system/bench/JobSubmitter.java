@@ -35,14 +35,22 @@ final class JobSubmitter implements AutoCloseable {
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     private int sent;
 
-    JobSubmitter(Map<String, Object> kafka, RegistrySerdes serdes, String namespace, String prefix, int pods,
-                 String podDuration, String podCpu, Tally tally) {
+    JobSubmitter(
+            Map<String, Object> kafka,
+            RegistrySerdes serdes,
+            String namespace,
+            String prefix,
+            int pods,
+            String podDuration,
+            String podCpu,
+            Tally tally) {
         Map<String, Object> config = new HashMap<>(kafka);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         config.put(ProducerConfig.CLIENT_ID_CONFIG, "bench-system-submitter");
         @SuppressWarnings("unchecked")
-        Serializer<JobCommand> value = (Serializer<JobCommand>) serdes.value(JobCommand.class).serializer();
+        Serializer<JobCommand> value =
+                (Serializer<JobCommand>) serdes.value(JobCommand.class).serializer();
         this.producer = new KafkaProducer<>(config, new StringSerializer(), value);
         this.namespace = namespace;
         this.prefix = prefix;
@@ -85,7 +93,8 @@ final class JobSubmitter implements AutoCloseable {
                 .setCommand(new SubmitJob(manifest(name)))
                 .build();
         tally.submitted(name, at.toEpochMilli());
-        producer.send(new ProducerRecord<>(Topics.JOB_COMMANDS.name(), Topics.jobKey(namespace, name), command),
+        producer.send(
+                new ProducerRecord<>(Topics.JOB_COMMANDS.name(), Topics.jobKey(namespace, name), command),
                 (metadata, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
@@ -102,8 +111,7 @@ final class JobSubmitter implements AutoCloseable {
                 "tasks":[{"name":"work","replicas":%d,"template":{\
                 "metadata":{"annotations":{"lahar.io/sim-duration":"%s"}},\
                 "spec":{"restartPolicy":"Never","containers":[{"name":"work","image":"busybox",\
-                "resources":{"requests":{"cpu":"%s"}}}]}}}]}}"""
-                .formatted(name, namespace, pods, pods, podDuration, podCpu);
+                "resources":{"requests":{"cpu":"%s"}}}]}}}]}}""".formatted(name, namespace, pods, pods, podDuration, podCpu);
     }
 
     @Override

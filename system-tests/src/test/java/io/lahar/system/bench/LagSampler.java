@@ -32,17 +32,21 @@ final class LagSampler implements AutoCloseable {
     /** Group id to its lag now, sorted by group id. */
     Map<String, Long> sample() throws Exception {
         Map<String, Long> lag = new TreeMap<>();
-        for (GroupListing g : admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get(10, TimeUnit.SECONDS)) {
-            Map<TopicPartition, OffsetAndMetadata> committed =
-                    admin.listConsumerGroupOffsets(g.groupId()).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+        for (GroupListing g :
+                admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get(10, TimeUnit.SECONDS)) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(g.groupId())
+                    .partitionsToOffsetAndMetadata()
+                    .get(10, TimeUnit.SECONDS);
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             committed.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest()));
             var ends = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                    .all().get(10, TimeUnit.SECONDS);
+                    .all()
+                    .get(10, TimeUnit.SECONDS);
             long total = 0;
             for (var e : committed.entrySet()) {
                 if (e.getValue() != null && ends.containsKey(e.getKey())) {
-                    total += Math.max(0, ends.get(e.getKey()).offset() - e.getValue().offset());
+                    total += Math.max(
+                            0, ends.get(e.getKey()).offset() - e.getValue().offset());
                 }
             }
             lag.put(g.groupId(), total);

@@ -93,14 +93,17 @@ final class RunObserver implements AutoCloseable {
         switch (value) {
             case SchedulerDecision d when d.getDecision() instanceof Bind -> tally.bound(r.timestamp());
             case PodEvent e when e.getDeleted() || FINISHED.contains(e.getPhase()) -> tally.podGone(e.getUid());
-            case PodEvent e when "Running".equals(e.getPhase()) -> tally.podRunning(e.getUid(), e.getTime().toEpochMilli());
-            case JobTransition t when "Running".equals(t.getTo()) && !"Running".equals(t.getFrom()) ->
-                    tally.jobRunning(t.getName(), t.getTime().toEpochMilli());
-            case JobTransition t when "Completed".equals(t.getTo()) && !"Completed".equals(t.getFrom()) ->
-                    tally.jobCompleted(t.getTime().toEpochMilli());
+            case PodEvent e
+            when "Running".equals(e.getPhase()) ->
+                tally.podRunning(e.getUid(), e.getTime().toEpochMilli());
+            case JobTransition t
+            when "Running".equals(t.getTo()) && !"Running".equals(t.getFrom()) ->
+                tally.jobRunning(t.getName(), t.getTime().toEpochMilli());
+            case JobTransition t
+            when "Completed".equals(t.getTo()) && !"Completed".equals(t.getFrom()) ->
+                tally.jobCompleted(t.getTime().toEpochMilli());
             case CommandResult c when !c.getAccepted() -> tally.rejected(c.getName() + ": " + c.getViolations());
-            default -> {
-            }
+            default -> {}
         }
     }
 

@@ -1,7 +1,6 @@
 package io.lahar.system.bench;
 
 import io.lahar.schema.serde.RegistrySerdes;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,7 +50,8 @@ public final class SystemBenchmark {
         }
         Map<String, Object> kafka = new HashMap<>();
         kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, context.getProperty("bootstrap"));
-        RegistrySerdes serdes = new RegistrySerdes(context.getProperty("registry"),
+        RegistrySerdes serdes = new RegistrySerdes(
+                context.getProperty("registry"),
                 RegistrySerdes.Credentials.fromFile(Path.of(context.getProperty("registry.credentials.file"))));
         String namespace = "bench";
         String prefix = "b" + UUID.randomUUID().toString().substring(0, 4) + "-";
@@ -65,22 +65,27 @@ public final class SystemBenchmark {
         List<Sample> samples = new ArrayList<>();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         try (RunObserver observer = new RunObserver(kafka, serdes, namespace, tally);
-             JobSubmitter submitter = new JobSubmitter(kafka, serdes, namespace, prefix, s.pods(), s.podDuration(),
-                     s.podCpu(), tally);
-             LagSampler lag = new LagSampler(kafka)) {
+                JobSubmitter submitter = new JobSubmitter(
+                        kafka, serdes, namespace, prefix, s.pods(), s.podDuration(), s.podCpu(), tally);
+                LagSampler lag = new LagSampler(kafka)) {
             observer.start();
-            sampler.scheduleAtFixedRate(() -> {
-                try {
-                    Sample sample = new Sample(System.currentTimeMillis(), lag.sample(), tally.occupancy());
-                    synchronized (samples) {
-                        samples.add(sample);
-                    }
-                } catch (Exception e) {
-                    System.err.println("bench-system: could not sample the lag: " + e);
-                }
-            }, SAMPLE_MS, SAMPLE_MS, TimeUnit.MILLISECONDS);
+            sampler.scheduleAtFixedRate(
+                    () -> {
+                        try {
+                            Sample sample = new Sample(System.currentTimeMillis(), lag.sample(), tally.occupancy());
+                            synchronized (samples) {
+                                samples.add(sample);
+                            }
+                        } catch (Exception e) {
+                            System.err.println("bench-system: could not sample the lag: " + e);
+                        }
+                    },
+                    SAMPLE_MS,
+                    SAMPLE_MS,
+                    TimeUnit.MILLISECONDS);
 
-            System.out.printf("bench-system: warm-up, %d s at %.1f jobs/s of %d pods%n", s.warmupSeconds(), s.rate(), s.pods());
+            System.out.printf(
+                    "bench-system: warm-up, %d s at %.1f jobs/s of %d pods%n", s.warmupSeconds(), s.rate(), s.pods());
             submitter.run(s.rate(), t0);
             Map<String, Long> cpu0 = SystemProcesses.cpuMillis(pids);
             long stolen0 = SystemProcesses.stolenMillis();
@@ -88,7 +93,8 @@ public final class SystemBenchmark {
             int sent = submitter.run(s.rate(), t1);
             Map<String, Long> cpu1 = SystemProcesses.cpuMillis(pids);
             long stolen1 = SystemProcesses.stolenMillis();
-            System.out.printf("bench-system: %d jobs submitted; waiting up to %d s for the steady phase's jobs to run%n",
+            System.out.printf(
+                    "bench-system: %d jobs submitted; waiting up to %d s for the steady phase's jobs to run%n",
                     sent, s.drainSeconds());
             long drainEnd = System.currentTimeMillis() + s.drainSeconds() * 1000L;
             while (tally.notRunning(t0, t1) > 0 && System.currentTimeMillis() < drainEnd) {
@@ -100,8 +106,14 @@ public final class SystemBenchmark {
             synchronized (samples) {
                 taken = List.copyOf(samples);
             }
-            return new BenchReport(s, tally, taken, t0, t1, WINDOWS).print(System.out, cpu0, cpu1, stolen1 - stolen0,
-                    pids.keySet(), SystemProcesses.find(s.data()).equals(pids));
+            return new BenchReport(s, tally, taken, t0, t1, WINDOWS)
+                    .print(
+                            System.out,
+                            cpu0,
+                            cpu1,
+                            stolen1 - stolen0,
+                            pids.keySet(),
+                            SystemProcesses.find(s.data()).equals(pids));
         } finally {
             sampler.shutdownNow();
         }

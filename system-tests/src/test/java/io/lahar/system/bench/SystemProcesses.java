@@ -20,11 +20,11 @@ final class SystemProcesses {
 
     /** Linux's clock tick: USER_HZ is 100. */
     static final long TICK_MS = 10;
-    static final List<String> SERVICES = List.of("streams-app", "scheduler-service", "k8s-bridge", "kube-emulator",
-            "console");
 
-    private SystemProcesses() {
-    }
+    static final List<String> SERVICES =
+            List.of("streams-app", "scheduler-service", "k8s-bridge", "kube-emulator", "console");
+
+    private SystemProcesses() {}
 
     /** Name to pid, in report order; a process that cannot be found is left out. */
     static Map<String, Long> find(Path data) {
@@ -39,14 +39,15 @@ final class SystemProcesses {
             throw new UncheckedIOException("no infra.env under " + data, e);
         }
         long launcher = Long.parseLong(env.getProperty("INFRA_PID").strip());
-        ProcessHandle.of(launcher).ifPresent(infra -> infra.descendants().forEach(p -> {
-            String line = commandLine(p.pid());
-            if (line.contains("kafka.Kafka")) {
-                pids.put("kafka broker", p.pid());
-            } else if (line.contains("quarkus-run.jar") || line.contains("apicurio")) {
-                pids.put("registry", p.pid());
-            }
-        }));
+        ProcessHandle.of(launcher)
+                .ifPresent(infra -> infra.descendants().forEach(p -> {
+                    String line = commandLine(p.pid());
+                    if (line.contains("kafka.Kafka")) {
+                        pids.put("kafka broker", p.pid());
+                    } else if (line.contains("quarkus-run.jar") || line.contains("apicurio")) {
+                        pids.put("registry", p.pid());
+                    }
+                }));
         pids.put("bench harness", ProcessHandle.current().pid());
         return pids;
     }

@@ -24,6 +24,7 @@ final class Tally {
     private final Map<String, Long> running = new HashMap<>();
     /** Pods (by uid) seen Running and not yet seen finished or deleted: the cluster's occupancy. */
     private final Set<String> occupying = new HashSet<>();
+
     private int rejected;
     private String firstRejection;
 
@@ -108,9 +109,17 @@ final class Tally {
         }
         long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
         double secs = (to - from) / 1000.0;
-        return new Window(from, to, submittedIn, sorted.length, sum(jobsCompleted, from, to) / secs,
-                sum(binds, from, to) / secs, sum(podsStarted, from, to) / secs,
-                percentile(sorted, 50), percentile(sorted, 99), sorted.length == 0 ? -1 : sorted[sorted.length - 1]);
+        return new Window(
+                from,
+                to,
+                submittedIn,
+                sorted.length,
+                sum(jobsCompleted, from, to) / secs,
+                sum(binds, from, to) / secs,
+                sum(podsStarted, from, to) / secs,
+                percentile(sorted, 50),
+                percentile(sorted, 99),
+                sorted.length == 0 ? -1 : sorted[sorted.length - 1]);
     }
 
     /** The nearest-rank percentile of sorted values; -1 for none. */
@@ -139,7 +148,15 @@ final class Tally {
      * One window of the run: jobs submitted in it and how many of those reached Running; jobs
      * completed, pods bound and pods started per second in it; submit→Running percentiles in ms.
      */
-    record Window(long from, long to, int submitted, int reachedRunning, double jobsCompletedPerSecond,
-                  double podsBoundPerSecond, double podsStartedPerSecond, long p50, long p99, long max) {
-    }
+    record Window(
+            long from,
+            long to,
+            int submitted,
+            int reachedRunning,
+            double jobsCompletedPerSecond,
+            double podsBoundPerSecond,
+            double podsStartedPerSecond,
+            long p50,
+            long p99,
+            long max) {}
 }

@@ -9,8 +9,7 @@ import io.lahar.core.flow.FlowRun;
  */
 final class Finished {
 
-    private Finished() {
-    }
+    private Finished() {}
 
     static void apply(FlowRun run, FlowInput input) {
         switch (input) {
@@ -18,10 +17,8 @@ final class Finished {
             case FlowInput.JobStatusObserved o -> run.observe(o, false);
             case FlowInput.JobRejected r -> run.reject(r, false);
             case FlowInput.TemplateChanged c -> run.changeTemplate(c);
-            case FlowInput.Tick t -> {
-            }
-            case FlowInput.Submit s -> {
-            }
+            case FlowInput.Tick t -> {}
+            case FlowInput.Submit s -> {}
         }
     }
 }

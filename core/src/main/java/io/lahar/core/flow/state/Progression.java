@@ -7,8 +7,7 @@ import io.lahar.core.flow.FlowRun;
 /** What Pending and Running share: sync the flow on every input, then finish it when nothing is left to do. */
 final class Progression {
 
-    private Progression() {
-    }
+    private Progression() {}
 
     /** Applies an input to an unfinished flow; returns false when the flow was deleted. */
     static boolean apply(FlowRun run, FlowInput input) {
@@ -20,10 +19,8 @@ final class Progression {
             case FlowInput.JobStatusObserved o -> run.observe(o, true);
             case FlowInput.JobRejected r -> run.reject(r, true);
             case FlowInput.TemplateChanged c -> run.changeTemplate(c);
-            case FlowInput.Tick t -> {
-            }
-            case FlowInput.Submit s -> {
-            }
+            case FlowInput.Tick t -> {}
+            case FlowInput.Submit s -> {}
         }
         run.sync();
         return true;
@@ -40,7 +37,10 @@ final class Progression {
                 return true;
             }
             case FAILED -> {
-                run.moveTo(JobFlowPhase.Failed, "Failed", "the flow can not go on: " + String.join(", ", run.unhandledFailures()));
+                run.moveTo(
+                        JobFlowPhase.Failed,
+                        "Failed",
+                        "the flow can not go on: " + String.join(", ", run.unhandledFailures()));
                 return true;
             }
             default -> {

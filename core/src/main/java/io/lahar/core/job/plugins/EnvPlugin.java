@@ -3,9 +3,7 @@ package io.lahar.core.job.plugins;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
-
 import java.util.List;
-
 import java.util.Set;
 
 /**

@@ -18,10 +18,13 @@ import java.util.Optional;
  */
 final class GoFlags {
 
-    enum Type { STRING, INT, BOOL }
-
-    private record Flag(Type type, String dflt) {
+    enum Type {
+        STRING,
+        INT,
+        BOOL
     }
+
+    private record Flag(Type type, String dflt) {}
 
     private final Map<String, Flag> declared = new LinkedHashMap<>();
     private final Map<String, String> values = new LinkedHashMap<>();
@@ -68,7 +71,8 @@ final class GoFlags {
             }
             Flag flag = declared.get(name);
             if (flag == null) {
-                return fail("flag provided but not defined: -" + name + " (known: " + String.join(", ", declared.keySet()) + ")");
+                return fail("flag provided but not defined: -" + name + " (known: "
+                        + String.join(", ", declared.keySet()) + ")");
             }
             if (flag.type() == Type.BOOL) {
                 String b = value == null ? "true" : parseBool(value);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
-
 import java.util.List;
 import java.util.Set;
 
@@ -27,7 +26,10 @@ public final class HcclRankPlugin implements JobPlugin {
     private final String worker;
 
     public HcclRankPlugin(List<String> args) {
-        flags = new GoFlags().string("master", "master").string("worker", "worker").parse(args);
+        flags = new GoFlags()
+                .string("master", "master")
+                .string("worker", "worker")
+                .parse(args);
         master = flags.string("master");
         worker = flags.string("worker");
     }
@@ -60,7 +62,10 @@ public final class HcclRankPlugin implements JobPlugin {
             if (task.equals(master)) {
                 rank = Integer.toString(index);
             } else if (task.equals(worker)) {
-                rank = Integer.toString(Pods.task(job.spec(), master).map(t -> t.replicasOrZero()).orElse(0) + index);
+                rank = Integer.toString(Pods.task(job.spec(), master)
+                                .map(t -> t.replicasOrZero())
+                                .orElse(0)
+                        + index);
             } else {
                 return;
             }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.job.WorldAction;
-
 import java.util.List;
 
 /**

@@ -1,7 +1,6 @@
 package io.lahar.core.job.plugins;
 
 import io.lahar.core.api.JobSpec;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -71,7 +70,8 @@ public final class JobPluginRegistry {
 
     /** Every kind of object the registered plugins create besides pods, ordered by kind. */
     public Set<ObjectKind> objectKinds() {
-        Set<ObjectKind> out = new TreeSet<>(Comparator.comparing(ObjectKind::kind).thenComparing(ObjectKind::apiVersion));
+        Set<ObjectKind> out =
+                new TreeSet<>(Comparator.comparing(ObjectKind::kind).thenComparing(ObjectKind::apiVersion));
         types.values().forEach(t -> out.addAll(t.objects()));
         return Collections.unmodifiableSet(out);
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +29,11 @@ public final class MpiPlugin implements JobPlugin {
     private final GoFlags flags;
 
     public MpiPlugin(List<String> args) {
-        flags = new GoFlags().string("master", "master").string("worker", "worker").integer("port", 22).parse(args);
+        flags = new GoFlags()
+                .string("master", "master")
+                .string("worker", "worker")
+                .integer("port", 22)
+                .parse(args);
         this.master = flags.string("master");
         this.worker = flags.string("worker");
         this.port = flags.integer("port");
@@ -55,7 +58,9 @@ public final class MpiPlugin implements JobPlugin {
 
     /** The worker hosts, comma-separated, as MPI_HOST holds them. */
     public String workerHosts(Job job) {
-        Optional<TaskSpec> w = job.spec().tasksOrEmpty().stream().filter(t -> worker.equals(t.name())).findFirst();
+        Optional<TaskSpec> w = job.spec().tasksOrEmpty().stream()
+                .filter(t -> worker.equals(t.name()))
+                .findFirst();
         if (w.isEmpty()) {
             return "";
         }

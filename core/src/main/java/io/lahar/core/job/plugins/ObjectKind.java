@@ -15,7 +15,8 @@ public record ObjectKind(String apiVersion, String kind) {
 
     public ObjectKind {
         if (apiVersion == null || apiVersion.isEmpty() || kind == null || kind.isEmpty()) {
-            throw new IllegalArgumentException("an object kind needs its apiVersion and kind, was " + apiVersion + " " + kind);
+            throw new IllegalArgumentException(
+                    "an object kind needs its apiVersion and kind, was " + apiVersion + " " + kind);
         }
     }
 

@@ -15,6 +15,5 @@ public final class PodLabels {
     public static final String NUMA_POLICY = "volcano.sh/numa-topology-policy";
     public static final String GROUP_NAME = "scheduling.k8s.io/group-name";
 
-    private PodLabels() {
-    }
+    private PodLabels() {}
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,8 +14,7 @@ import java.util.function.Consumer;
 /** Small edits of a pod's JSON tree that several plugins make. */
 public final class Pods {
 
-    private Pods() {
-    }
+    private Pods() {}
 
     /** Calls {@code edit} on every container and init container of the pod. */
     public static void eachContainer(ObjectNode pod, Consumer<ObjectNode> edit) {
@@ -58,7 +56,9 @@ public final class Pods {
 
     /** The task of the job named {@code name}, if there is one. */
     public static Optional<TaskSpec> task(JobSpec spec, String name) {
-        return spec.tasksOrEmpty().stream().filter(t -> t != null && name.equals(t.name())).findFirst();
+        return spec.tasksOrEmpty().stream()
+                .filter(t -> t != null && name.equals(t.name()))
+                .findFirst();
     }
 
     public static ObjectNode spec(ObjectNode pod) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

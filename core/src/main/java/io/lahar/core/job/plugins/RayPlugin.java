@@ -7,7 +7,6 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.WorldAction;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -79,15 +78,19 @@ public final class RayPlugin implements JobPlugin {
         if (h.isEmpty()) {
             out.add("the head task \"" + head + "\" was not found: a Ray cluster needs its head");
         } else if (!hasContainer(h.get(), headContainer)) {
-            out.add("the head task \"" + head + "\" has no container \"" + headContainer + "\" (--headContainer) to run the Ray head");
+            out.add("the head task \"" + head + "\" has no container \"" + headContainer
+                    + "\" (--headContainer) to run the Ray head");
         }
-        Pods.task(spec, worker).filter(w -> !hasContainer(w, workerContainer)).ifPresent(w -> out.add("the worker task \""
-                + worker + "\" has no container \"" + workerContainer + "\" (--workerContainer) to run a Ray worker"));
+        Pods.task(spec, worker)
+                .filter(w -> !hasContainer(w, workerContainer))
+                .ifPresent(w -> out.add("the worker task \"" + worker + "\" has no container \"" + workerContainer
+                        + "\" (--workerContainer) to run a Ray worker"));
         return out;
     }
 
     private static boolean hasContainer(TaskSpec task, String name) {
-        return task.pod().containers().stream().anyMatch(c -> c.name().filter(name::equals).isPresent());
+        return task.pod().containers().stream()
+                .anyMatch(c -> c.name().filter(name::equals).isPresent());
     }
 
     @Override
@@ -102,8 +105,10 @@ public final class RayPlugin implements JobPlugin {
                 Pods.openPort(c, GCS_PORT, port);
                 Pods.openPort(c, DASHBOARD_PORT, dashboardPort);
                 Pods.openPort(c, CLIENT_SERVER_PORT, clientPort);
-                command(c, "ray start --head --block --dashboard-host=0.0.0.0 --port=" + port
-                        + " --dashboard-port=" + dashboardPort + " --ray-client-server-port=" + clientPort);
+                command(
+                        c,
+                        "ray start --head --block --dashboard-host=0.0.0.0 --port=" + port + " --dashboard-port="
+                                + dashboardPort + " --ray-client-server-port=" + clientPort);
             }
             if (task.equals(worker) && name.equals(workerContainer)) {
                 command(c, "ray start --block --address=" + Pods.host(job, h.get(), 0) + ":" + port);

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.WorldAction;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +29,7 @@ public final class SshPlugin implements JobPlugin {
     public static final String RELATIVE_PATH = ".ssh";
     /** 0600: keys readable by their owner only, or ssh refuses them. */
     public static final int KEY_MODE = 0600;
+
     public static final JobPluginType TYPE = new JobPluginType(NAME, Set.of(ObjectKind.SECRET), SshPlugin::new);
 
     private final String keyPath;
@@ -40,8 +40,12 @@ public final class SshPlugin implements JobPlugin {
     private final GoFlags flags;
 
     public SshPlugin(List<String> args) {
-        flags = new GoFlags().string("ssh-key-file-path", DEFAULT_PATH).string("ssh-private-key", "")
-                .string("ssh-public-key", "").integer("ssh-port", 22).parse(args);
+        flags = new GoFlags()
+                .string("ssh-key-file-path", DEFAULT_PATH)
+                .string("ssh-private-key", "")
+                .string("ssh-public-key", "")
+                .integer("ssh-port", 22)
+                .parse(args);
         this.keyPath = flags.string("ssh-key-file-path");
         this.privateKey = flags.string("ssh-private-key");
         this.publicKey = flags.string("ssh-public-key");
@@ -102,8 +106,8 @@ public final class SshPlugin implements JobPlugin {
             data.put(AUTHORIZED_KEYS, publicKey);
             return List.of(new WorldAction.RequestSshSecret(secretName(job), data, List.of()));
         }
-        return List.of(new WorldAction.RequestSshSecret(secretName(job), data,
-                List.of(PRIVATE_KEY, PUBLIC_KEY, AUTHORIZED_KEYS)));
+        return List.of(new WorldAction.RequestSshSecret(
+                secretName(job), data, List.of(PRIVATE_KEY, PUBLIC_KEY, AUTHORIZED_KEYS)));
     }
 
     @Override

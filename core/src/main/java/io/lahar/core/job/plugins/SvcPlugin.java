@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.WorldAction;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,8 +23,8 @@ public final class SvcPlugin implements JobPlugin {
 
     public static final String NAME = "svc";
     public static final String MOUNT_PATH = "/etc/volcano";
-    public static final JobPluginType TYPE = new JobPluginType(NAME,
-            Set.of(ObjectKind.CONFIG_MAP, ObjectKind.SERVICE, ObjectKind.NETWORK_POLICY), SvcPlugin::new);
+    public static final JobPluginType TYPE = new JobPluginType(
+            NAME, Set.of(ObjectKind.CONFIG_MAP, ObjectKind.SERVICE, ObjectKind.NETWORK_POLICY), SvcPlugin::new);
 
     private final boolean publishNotReadyAddresses;
     private final boolean disableNetworkPolicy;
@@ -33,8 +32,11 @@ public final class SvcPlugin implements JobPlugin {
     private final GoFlags flags;
 
     public SvcPlugin(List<String> args) {
-        flags = new GoFlags().bool("publish-not-ready-addresses", false).bool("disable-network-policy", false)
-                .bool("inject-hosts-env", true).parse(args);
+        flags = new GoFlags()
+                .bool("publish-not-ready-addresses", false)
+                .bool("disable-network-policy", false)
+                .bool("inject-hosts-env", true)
+                .parse(args);
         this.publishNotReadyAddresses = flags.bool("publish-not-ready-addresses");
         this.disableNetworkPolicy = flags.bool("disable-network-policy");
         this.injectHostsEnv = flags.bool("inject-hosts-env");
@@ -166,8 +168,12 @@ public final class SvcPlugin implements JobPlugin {
         meta.put("namespace", job.namespace());
         ObjectNode spec = np.putObject("spec");
         spec.putObject("podSelector").set("matchLabels", jobSelector(job));
-        spec.putArray("ingress").addObject().putArray("from").addObject()
-                .putObject("podSelector").set("matchLabels", jobSelector(job));
+        spec.putArray("ingress")
+                .addObject()
+                .putArray("from")
+                .addObject()
+                .putObject("podSelector")
+                .set("matchLabels", jobSelector(job));
         spec.putArray("policyTypes").add("Ingress");
         return np;
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +28,7 @@ public final class TensorflowPlugin implements JobPlugin {
     private final GoFlags flags;
     /** The role names as TF_CONFIG spells them, in its order, and the task each is read from. */
     private final List<String[]> roles;
+
     private final int port;
 
     public TensorflowPlugin(List<String> args) {
@@ -39,8 +39,11 @@ public final class TensorflowPlugin implements JobPlugin {
                 .string("evaluator", "evaluator")
                 .integer("port", 2222)
                 .parse(args);
-        roles = List.of(new String[] {"ps", flags.string("ps")}, new String[] {"worker", flags.string("worker")},
-                new String[] {"chief", flags.string("chief")}, new String[] {"evaluator", flags.string("evaluator")});
+        roles = List.of(
+                new String[] {"ps", flags.string("ps")},
+                new String[] {"worker", flags.string("worker")},
+                new String[] {"chief", flags.string("chief")},
+                new String[] {"evaluator", flags.string("evaluator")});
         port = flags.integer("port");
     }
 

@@ -2,7 +2,6 @@ package io.lahar.core.job.state;
 
 import io.lahar.core.api.Action;
 import io.lahar.core.api.JobPhase;
-
 import java.util.EnumSet;
 import java.util.Set;
 

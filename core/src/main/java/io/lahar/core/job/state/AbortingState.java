@@ -1,7 +1,6 @@
 package io.lahar.core.job.state;
 
 import io.lahar.core.api.JobPhase;
-
 import java.util.EnumSet;
 import java.util.Set;
 

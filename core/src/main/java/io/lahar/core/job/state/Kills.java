@@ -5,8 +5,7 @@ import io.lahar.core.api.JobPhase;
 /** The kill-type actions Pending and Running share (Volcano's pending.go and running.go agree). */
 final class Kills {
 
-    private Kills() {
-    }
+    private Kills() {}
 
     /**
      * Handles RestartJob, RestartTask, RestartPod, AbortJob, TerminateJob and CompleteJob.

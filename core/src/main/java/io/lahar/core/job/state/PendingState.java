@@ -1,7 +1,6 @@
 package io.lahar.core.job.state;
 
 import io.lahar.core.api.JobPhase;
-
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -18,8 +17,8 @@ public final class PendingState implements PhaseState {
 
     @Override
     public Set<JobPhase> targets() {
-        return EnumSet.of(JobPhase.Running, JobPhase.Restarting, JobPhase.Aborting, JobPhase.Completing,
-                JobPhase.Terminating);
+        return EnumSet.of(
+                JobPhase.Running, JobPhase.Restarting, JobPhase.Aborting, JobPhase.Completing, JobPhase.Terminating);
     }
 
     @Override
@@ -33,9 +32,12 @@ public final class PendingState implements PhaseState {
     static boolean update(StatusView s) {
         int started = s.running() + s.succeeded() + s.failed();
         if (s.specMinAvailable() <= started) {
-            s.moveTo(JobPhase.Running, "MinAvailableReached", "minAvailable " + s.specMinAvailable()
-                    + " reached: " + s.running() + " running, " + s.succeeded() + " succeeded, "
-                    + s.failed() + " failed");
+            s.moveTo(
+                    JobPhase.Running,
+                    "MinAvailableReached",
+                    "minAvailable " + s.specMinAvailable()
+                            + " reached: " + s.running() + " running, " + s.succeeded() + " succeeded, "
+                            + s.failed() + " failed");
             return true;
         }
         return false;

@@ -1,15 +1,21 @@
 package io.lahar.core.job.state;
 
 import io.lahar.core.api.JobPhase;
-
 import java.util.Set;
 
 /**
  * One class per job phase (Volcano's pkg/controllers/job/state): each accepts the actions legal
  * in its phase and lists the only phases it may lead to.
  */
-public sealed interface PhaseState permits PendingState, RunningState, RestartingState, CompletingState,
-        AbortingState, AbortedState, TerminatingState, FinishedState {
+public sealed interface PhaseState
+        permits PendingState,
+                RunningState,
+                RestartingState,
+                CompletingState,
+                AbortingState,
+                AbortedState,
+                TerminatingState,
+                FinishedState {
 
     JobPhase phase();
 

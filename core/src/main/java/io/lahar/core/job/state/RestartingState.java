@@ -1,7 +1,6 @@
 package io.lahar.core.job.state;
 
 import io.lahar.core.api.JobPhase;
-
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -40,8 +39,10 @@ public final class RestartingState implements PhaseState {
 
     static boolean update(StatusView s) {
         if (s.retryCount() >= s.maxRetry()) {
-            s.moveTo(JobPhase.Failed, "MaxRetryExceeded", "restarted " + s.retryCount()
-                    + " times, maxRetry " + s.maxRetry() + " reached");
+            s.moveTo(
+                    JobPhase.Failed,
+                    "MaxRetryExceeded",
+                    "restarted " + s.retryCount() + " times, maxRetry " + s.maxRetry() + " reached");
             return true;
         }
         if (s.totalReplicas() - s.terminating() >= s.minAvailable()) {

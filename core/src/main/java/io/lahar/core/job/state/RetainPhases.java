@@ -1,7 +1,6 @@
 package io.lahar.core.job.state;
 
 import io.lahar.core.job.PodPhase;
-
 import java.util.Set;
 
 /** Which pods a kill leaves alone (Volcano's PodRetainPhaseNone / PodRetainPhaseSoft). */

@@ -1,7 +1,6 @@
 package io.lahar.core.job.state;
 
 import io.lahar.core.api.JobPhase;
-
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -21,8 +20,14 @@ public final class RunningState implements PhaseState {
 
     @Override
     public Set<JobPhase> targets() {
-        return EnumSet.of(JobPhase.Pending, JobPhase.Completed, JobPhase.Failed, JobPhase.Restarting,
-                JobPhase.Aborting, JobPhase.Completing, JobPhase.Terminating);
+        return EnumSet.of(
+                JobPhase.Pending,
+                JobPhase.Completed,
+                JobPhase.Failed,
+                JobPhase.Restarting,
+                JobPhase.Aborting,
+                JobPhase.Completing,
+                JobPhase.Terminating);
     }
 
     @Override
@@ -41,41 +46,55 @@ public final class RunningState implements PhaseState {
         }
         Integer minSuccess = s.minSuccess();
         if (minSuccess != null && s.succeeded() >= minSuccess) {
-            s.moveTo(JobPhase.Completed, "MinSuccessReached", "minSuccess " + minSuccess + " reached: "
-                    + s.succeeded() + " pods succeeded");
+            s.moveTo(
+                    JobPhase.Completed,
+                    "MinSuccessReached",
+                    "minSuccess " + minSuccess + " reached: " + s.succeeded() + " pods succeeded");
             return true;
         }
         if (s.succeeded() + s.failed() != replicas) {
             // More pods pending than the gang can spare (say, evicted ones being re-created):
             // the gang is broken, the job waits for it again.
             if (s.pending() > replicas - s.specMinAvailable()) {
-                s.moveTo(JobPhase.Pending, "MinAvailableLost", s.pending() + " pods pending, more than the "
-                        + (replicas - s.specMinAvailable()) + " the gang (minAvailable " + s.specMinAvailable()
-                        + " of " + replicas + ") can spare");
+                s.moveTo(
+                        JobPhase.Pending,
+                        "MinAvailableLost",
+                        s.pending() + " pods pending, more than the "
+                                + (replicas - s.specMinAvailable()) + " the gang (minAvailable " + s.specMinAvailable()
+                                + " of " + replicas + ") can spare");
                 return true;
             }
             return false;
         }
-        String finished = "all " + replicas + " pods finished (" + s.succeeded() + " succeeded, " + s.failed()
-                + " failed)";
+        String finished =
+                "all " + replicas + " pods finished (" + s.succeeded() + " succeeded, " + s.failed() + " failed)";
         if (s.specMinAvailable() >= s.totalTaskMinAvailable()) {
             for (StatusView.TaskCount task : s.tasks()) {
                 if (task.minAvailable() != null && task.succeeded() < task.minAvailable()) {
-                    s.moveTo(JobPhase.Failed, "TaskMinAvailableNotMet", finished + ": task " + task.name()
-                            + " has " + task.succeeded() + " succeeded < its minAvailable " + task.minAvailable());
+                    s.moveTo(
+                            JobPhase.Failed,
+                            "TaskMinAvailableNotMet",
+                            finished + ": task " + task.name() + " has " + task.succeeded()
+                                    + " succeeded < its minAvailable " + task.minAvailable());
                     return true;
                 }
             }
         }
         if (minSuccess != null && s.succeeded() < minSuccess) {
-            s.moveTo(JobPhase.Failed, "MinSuccessNotMet", finished + ": " + s.succeeded()
-                    + " succeeded < minSuccess " + minSuccess);
+            s.moveTo(
+                    JobPhase.Failed,
+                    "MinSuccessNotMet",
+                    finished + ": " + s.succeeded() + " succeeded < minSuccess " + minSuccess);
         } else if (s.succeeded() >= s.specMinAvailable()) {
-            s.moveTo(JobPhase.Completed, "Completed", finished + ": " + s.succeeded()
-                    + " succeeded >= minAvailable " + s.specMinAvailable());
+            s.moveTo(
+                    JobPhase.Completed,
+                    "Completed",
+                    finished + ": " + s.succeeded() + " succeeded >= minAvailable " + s.specMinAvailable());
         } else {
-            s.moveTo(JobPhase.Failed, "MinAvailableNotMet", finished + ": " + s.succeeded()
-                    + " succeeded < minAvailable " + s.specMinAvailable());
+            s.moveTo(
+                    JobPhase.Failed,
+                    "MinAvailableNotMet",
+                    finished + ": " + s.succeeded() + " succeeded < minAvailable " + s.specMinAvailable());
         }
         return true;
     }

@@ -1,7 +1,6 @@
 package io.lahar.core.job.state;
 
 import io.lahar.core.api.JobPhase;
-
 import java.util.List;
 
 /**
@@ -61,6 +60,5 @@ public interface StatusView {
     void moveTo(JobPhase phase, String reason, String detail);
 
     /** One task's numbers for the completion rules. */
-    record TaskCount(String name, Integer minAvailable, int succeeded) {
-    }
+    record TaskCount(String name, Integer minAvailable, int succeeded) {}
 }

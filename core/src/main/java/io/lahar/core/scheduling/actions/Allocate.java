@@ -1,9 +1,9 @@
 package io.lahar.core.scheduling.actions;
 
 import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Action;
-import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.framework.FitErrors;
 import io.lahar.core.scheduling.framework.Functions.NodeCheck;
 import io.lahar.core.scheduling.framework.Session;
@@ -70,10 +70,12 @@ public final class Allocate implements Action {
             if (q == null) {
                 continue;
             }
-            jobsByQueue.computeIfAbsent(q, k -> {
-                queues.add(k);
-                return new PriorityQueue<>(ssn::compareJobs);
-            }).add(job);
+            jobsByQueue
+                    .computeIfAbsent(q, k -> {
+                        queues.add(k);
+                        return new PriorityQueue<>(ssn::compareJobs);
+                    })
+                    .add(job);
         }
         while (!queues.isEmpty()) {
             SessionQueue q = queues.poll();
@@ -110,9 +112,14 @@ public final class Allocate implements Action {
         return true;
     }
 
-    private void allocateJob(Session ssn, SessionQueue q, SessionJob job, PriorityQueue<SessionJob> jobs,
-                             Map<SessionJob, PriorityQueue<SessionTask>> pendingTasks, boolean indexed,
-                             Map<String, Boolean> alikeRoles) {
+    private void allocateJob(
+            Session ssn,
+            SessionQueue q,
+            SessionJob job,
+            PriorityQueue<SessionJob> jobs,
+            Map<SessionJob, PriorityQueue<SessionTask>> pendingTasks,
+            boolean indexed,
+            Map<String, Boolean> alikeRoles) {
         PriorityQueue<SessionTask> tasks = pendingTasks.computeIfAbsent(job, j -> {
             PriorityQueue<SessionTask> pq = new PriorityQueue<>(ssn::compareTasks);
             pq.addAll(j.pendingTasks());
@@ -136,8 +143,14 @@ public final class Allocate implements Action {
             // Volcano's TaskHasFitErrors: a role one of whose tasks found no node this session is not tried again.
             if (!role.isEmpty() && failedRoles.contains(role)) continue;
             FitErrors errors = new FitErrors();
-            Placement.Choice choice = place(ssn, task, errors, indexed,
-                    alikeRoles == null || role.isEmpty() ? null : caches.computeIfAbsent(role, r -> new PredicateErrorCache(alikeRoles.get(r))));
+            Placement.Choice choice = place(
+                    ssn,
+                    task,
+                    errors,
+                    indexed,
+                    alikeRoles == null || role.isEmpty()
+                            ? null
+                            : caches.computeIfAbsent(role, r -> new PredicateErrorCache(alikeRoles.get(r))));
             if (choice == null) {
                 job.recordFitErrors(task, errors);
                 failedRoles.add(role);
@@ -167,8 +180,8 @@ public final class Allocate implements Action {
     }
 
     /** The node for a task, through the role's predicate error cache when there is one. */
-    private static Placement.Choice place(Session ssn, SessionTask task, FitErrors errors, boolean indexed,
-                                          PredicateErrorCache cache) {
+    private static Placement.Choice place(
+            Session ssn, SessionTask task, FitErrors errors, boolean indexed, PredicateErrorCache cache) {
         if (cache == null) return Placement.find(ssn, task, errors, true, indexed);
         NodeCheck check = ssn.prePredicate(task);
         if (cache.perNode(check)) return Placement.find(ssn, task, errors, true, check, cache);
@@ -202,14 +215,17 @@ public final class Allocate implements Action {
     }
 
     private static boolean alike(TaskInfo a, TaskInfo b, Set<String> selectorKeys) {
-        if (!a.resreq().equals(b.resreq()) || !a.nodeSelector().equals(b.nodeSelector()) || !a.affinity().equals(b.affinity())
+        if (!a.resreq().equals(b.resreq())
+                || !a.nodeSelector().equals(b.nodeSelector())
+                || !a.affinity().equals(b.affinity())
                 || !a.tolerations().equals(b.tolerations())) {
             return false;
         }
         if (a.spec() == b.spec()) return true;
         if (!a.spec().withLabels(Map.of()).equals(b.spec().withLabels(Map.of()))) return false;
         for (String k : selectorKeys) {
-            if (!java.util.Objects.equals(a.spec().labels().get(k), b.spec().labels().get(k))) return false;
+            if (!java.util.Objects.equals(
+                    a.spec().labels().get(k), b.spec().labels().get(k))) return false;
         }
         return true;
     }

@@ -35,10 +35,12 @@ public final class Enqueue implements Action {
             if (q == null) {
                 continue;
             }
-            jobsByQueue.computeIfAbsent(q, k -> {
-                queues.add(k);
-                return new PriorityQueue<>(ssn::compareJobs);
-            }).add(job);
+            jobsByQueue
+                    .computeIfAbsent(q, k -> {
+                        queues.add(k);
+                        return new PriorityQueue<>(ssn::compareJobs);
+                    })
+                    .add(job);
         }
         while (!queues.isEmpty()) {
             SessionQueue q = queues.poll();

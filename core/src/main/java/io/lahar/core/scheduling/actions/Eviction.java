@@ -10,16 +10,15 @@ import java.util.List;
 
 /** Shared by preempt and reclaim: evict the fewest, lowest-ordered victims that make room on a node. */
 final class Eviction {
-    private Eviction() {
-    }
+    private Eviction() {}
 
     /**
      * Evicts victims on the node (lowest job then task order first) until the task fits the node's
      * future idle resources, then pipelines the task there. False, with nothing done, when even all
      * victims would not make room.
      */
-    static boolean makeRoom(Session ssn, Statement stmt, SessionTask task, SessionNode node, List<SessionTask> victims,
-                            String reason) {
+    static boolean makeRoom(
+            Session ssn, Statement stmt, SessionTask task, SessionNode node, List<SessionTask> victims, String reason) {
         Resource room = node.futureIdle();
         for (SessionTask v : victims) {
             room = room.add(v.request());

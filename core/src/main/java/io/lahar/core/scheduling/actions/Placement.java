@@ -13,12 +13,10 @@ import java.util.List;
 
 /** Choosing a node for a task: predicates, the resource fit, then the best score (ties to the first name). */
 final class Placement {
-    private Placement() {
-    }
+    private Placement() {}
 
     /** Where a task goes: onto idle resources, or pipelined onto resources being released. */
-    record Choice(SessionNode node, boolean pipelined) {
-    }
+    record Choice(SessionNode node, boolean pipelined) {}
 
     /**
      * The best node whose idle resources fit the task; failing that (when allowed), the best node whose
@@ -39,8 +37,8 @@ final class Placement {
     }
 
     /** As above, with the task's inter-pod predicates already prepared ({@code check}, null when none). */
-    static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, boolean indexed,
-                       NodeCheck check) {
+    static Choice find(
+            Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, boolean indexed, NodeCheck check) {
         BatchScorer batch = ssn.batchScorer(task);
         if (indexed && batch == null) {
             CandidateIndex.Answer a = ssn.candidateIndex().best(task, check);
@@ -56,13 +54,24 @@ final class Placement {
      * earlier task of the role failed on, and records there the nodes this task fails on — failing
      * as Volcano's allocate predicate does: the predicates, or resources even once releasing pods are gone.
      */
-    static Choice find(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, NodeCheck check,
-                       PredicateErrorCache cache) {
+    static Choice find(
+            Session ssn,
+            SessionTask task,
+            FitErrors errors,
+            boolean allowPipeline,
+            NodeCheck check,
+            PredicateErrorCache cache) {
         return scan(ssn, task, errors, allowPipeline, check, ssn.batchScorer(task), cache);
     }
 
-    private static Choice scan(Session ssn, SessionTask task, FitErrors errors, boolean allowPipeline, NodeCheck check,
-                               BatchScorer batch, PredicateErrorCache cache) {
+    private static Choice scan(
+            Session ssn,
+            SessionTask task,
+            FitErrors errors,
+            boolean allowPipeline,
+            NodeCheck check,
+            BatchScorer batch,
+            PredicateErrorCache cache) {
         Resource req = task.request();
         boolean score = ssn.hasNodeOrderFns();
         int nodes = ssn.nodes().size();
@@ -97,7 +106,12 @@ final class Placement {
             } else {
                 List<String> lacking = req.exceeding(n.idle());
                 errors.insufficient(task, n, lacking, n.idle());
-                if (cache != null && !fitsFuture) cache.failed(n, FitErrors.insufficientReason(req.exceeding(n.futureIdle()).get(0)), nodes);
+                if (cache != null && !fitsFuture)
+                    cache.failed(
+                            n,
+                            FitErrors.insufficientReason(
+                                    req.exceeding(n.futureIdle()).get(0)),
+                            nodes);
                 if (fitsLater) future.add(n);
             }
         }

@@ -1,5 +1,6 @@
 package io.lahar.core.scheduling.actions;
 
+import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Action;
 import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionJob;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.Predicate;
-import io.lahar.core.scheduling.api.TaskStatus;
 
 /**
  * Volcano's preempt: within a queue, a starving job takes nodes from running tasks of other jobs that
@@ -37,7 +37,8 @@ public final class Preempt implements Action {
             }
             List<SessionJob> starving = new ArrayList<>();
             for (SessionJob job : q.jobs()) {
-                if (Allocate.schedulable(ssn, job, enqueueGate) && QueueChecks.usableQueue(job) != null
+                if (Allocate.schedulable(ssn, job, enqueueGate)
+                        && QueueChecks.usableQueue(job) != null
                         && ssn.jobStarving(job)) {
                     starving.add(job);
                 }
@@ -107,7 +108,8 @@ public final class Preempt implements Action {
                 continue;
             }
             List<SessionTask> victims = preemptees.isEmpty() ? List.of() : ssn.preemptable(task, preemptees);
-            String why = "preempted by " + task + " (job priority " + job.priority() + ", task priority " + task.priority() + ")";
+            String why = "preempted by " + task + " (job priority " + job.priority() + ", task priority "
+                    + task.priority() + ")";
             if (Eviction.makeRoom(ssn, stmt, task, node, victims, why)) {
                 return true;
             }

@@ -5,8 +5,7 @@ import io.lahar.core.scheduling.framework.SessionQueue;
 
 /** The queue checks every action makes before giving a job new resources. */
 final class QueueChecks {
-    private QueueChecks() {
-    }
+    private QueueChecks() {}
 
     /** The job's queue if it exists, is a leaf and is open; otherwise null, with the reason on the job. */
     static SessionQueue usableQueue(SessionJob job) {

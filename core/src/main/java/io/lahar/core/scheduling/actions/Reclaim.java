@@ -82,7 +82,10 @@ public final class Reclaim implements Action {
             List<SessionTask> reclaimees = new ArrayList<>();
             for (SessionTask t : node.tasks()) {
                 SessionQueue other = t.job().queue();
-                if (t.status().isAllocated() && other != null && other != q && other.info().reclaimable()
+                if (t.status().isAllocated()
+                        && other != null
+                        && other != q
+                        && other.info().reclaimable()
                         && t.info().preemptable()) {
                     reclaimees.add(t);
                 }
@@ -90,7 +93,8 @@ public final class Reclaim implements Action {
             if (reclaimees.isEmpty()) continue;
             List<SessionTask> victims = ssn.reclaimable(task, reclaimees);
             if (victims.isEmpty()) continue;
-            if (Eviction.makeRoom(ssn, stmt, task, node, victims, "reclaimed by queue \"" + q.name() + "\" for " + task)) {
+            if (Eviction.makeRoom(
+                    ssn, stmt, task, node, victims, "reclaimed by queue \"" + q.name() + "\" for " + task)) {
                 return true;
             }
         }

@@ -13,7 +13,8 @@ public record HostPort(String hostIP, String protocol, int port) {
     }
 
     public boolean conflicts(HostPort other) {
-        return port == other.port && protocol.equals(other.protocol)
+        return port == other.port
+                && protocol.equals(other.protocol)
                 && (hostIP.equals(ANY_IP) || other.hostIP.equals(ANY_IP) || hostIP.equals(other.hostIP));
     }
 }

@@ -1,7 +1,6 @@
 package io.lahar.core.scheduling.api;
 
 import io.lahar.core.api.PodGroupPhase;
-
 import io.lahar.core.resource.Resource;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +24,19 @@ import java.util.TreeMap;
  *                      when not known, taken as long ago as Kubernetes' zero time
  * @param slaWaitingTime the pod group's own {@code sla-waiting-time} annotation, null when none
  */
-public record JobInfo(String namespace, String name, String queue, int minMember, Map<String, Integer> minTaskMember,
-                      Resource minResources, int priority, long creationIndex, PodGroupPhase phase,
-                      List<TaskInfo> tasks, java.time.Instant creationTime, java.time.Duration slaWaitingTime) {
+public record JobInfo(
+        String namespace,
+        String name,
+        String queue,
+        int minMember,
+        Map<String, Integer> minTaskMember,
+        Resource minResources,
+        int priority,
+        long creationIndex,
+        PodGroupPhase phase,
+        List<TaskInfo> tasks,
+        java.time.Instant creationTime,
+        java.time.Duration slaWaitingTime) {
 
     public JobInfo {
         namespace = namespace == null || namespace.isEmpty() ? "default" : namespace;
@@ -39,15 +48,47 @@ public record JobInfo(String namespace, String name, String queue, int minMember
         tasks = tasks == null ? List.of() : List.copyOf(tasks);
     }
 
-    public JobInfo(String namespace, String name, String queue, int minMember, Map<String, Integer> minTaskMember,
-                   Resource minResources, int priority, long creationIndex, PodGroupPhase phase, List<TaskInfo> tasks) {
-        this(namespace, name, queue, minMember, minTaskMember, minResources, priority, creationIndex, phase, tasks, null, null);
+    public JobInfo(
+            String namespace,
+            String name,
+            String queue,
+            int minMember,
+            Map<String, Integer> minTaskMember,
+            Resource minResources,
+            int priority,
+            long creationIndex,
+            PodGroupPhase phase,
+            List<TaskInfo> tasks) {
+        this(
+                namespace,
+                name,
+                queue,
+                minMember,
+                minTaskMember,
+                minResources,
+                priority,
+                creationIndex,
+                phase,
+                tasks,
+                null,
+                null);
     }
 
     /** This pod group in another phase, with other tasks. */
     public JobInfo with(PodGroupPhase p, List<TaskInfo> t) {
-        return new JobInfo(namespace, name, queue, minMember, minTaskMember, minResources, priority, creationIndex, p, t,
-                creationTime, slaWaitingTime);
+        return new JobInfo(
+                namespace,
+                name,
+                queue,
+                minMember,
+                minTaskMember,
+                minResources,
+                priority,
+                creationIndex,
+                p,
+                t,
+                creationTime,
+                slaWaitingTime);
     }
 
     /** {@code namespace/name}, the key of every record about this pod group. */
@@ -138,7 +179,10 @@ public record JobInfo(String namespace, String name, String queue, int minMember
         public Builder tasks(String role, int count, Map<String, ?> resreq) {
             Resource r = Resource.parse(resreq);
             for (int i = 0; i < count; i++) {
-                tasks.add(TaskInfo.builder(name + "-" + role + "-" + i).role(role).resreq(r).build());
+                tasks.add(TaskInfo.builder(name + "-" + role + "-" + i)
+                        .role(role)
+                        .resreq(r)
+                        .build());
             }
             return this;
         }
@@ -156,8 +200,19 @@ public record JobInfo(String namespace, String name, String queue, int minMember
                     min = min.add(tasks.get(i).resreq());
                 }
             }
-            return new JobInfo(namespace, name, queue, mm, minTaskMember, min, priority, creationIndex, phase, tasks,
-                    creationTime, slaWaitingTime);
+            return new JobInfo(
+                    namespace,
+                    name,
+                    queue,
+                    mm,
+                    minTaskMember,
+                    min,
+                    priority,
+                    creationIndex,
+                    phase,
+                    tasks,
+                    creationTime,
+                    slaWaitingTime);
         }
     }
 }

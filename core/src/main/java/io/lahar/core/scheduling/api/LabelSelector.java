@@ -17,7 +17,12 @@ public record LabelSelector(Map<String, String> matchLabels, List<Requirement> m
     /** An empty selector ({@code {}}): matches every set of labels. */
     public static final LabelSelector EVERYTHING = new LabelSelector(Map.of(), List.of(), false);
 
-    public enum Operator { In, NotIn, Exists, DoesNotExist }
+    public enum Operator {
+        In,
+        NotIn,
+        Exists,
+        DoesNotExist
+    }
 
     /** One {@code matchExpressions} entry. */
     public record Requirement(String key, Operator operator, List<String> values) {

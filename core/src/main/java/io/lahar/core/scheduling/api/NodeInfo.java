@@ -21,9 +21,16 @@ import java.util.TreeMap;
  * @param foreignPods the specs of those foreign pods that are known (for inter-pod affinity,
  *                    topology spread and host ports); may list fewer than {@code otherPods}
  */
-public record NodeInfo(String name, Resource allocatable, Resource otherUsed, int otherPods,
-                       Map<String, String> labels, List<Taint> taints, boolean unschedulable, List<NodeImage> images,
-                       List<ForeignPod> foreignPods) {
+public record NodeInfo(
+        String name,
+        Resource allocatable,
+        Resource otherUsed,
+        int otherPods,
+        Map<String, String> labels,
+        List<Taint> taints,
+        boolean unschedulable,
+        List<NodeImage> images,
+        List<ForeignPod> foreignPods) {
 
     /** Kubernetes' default maximum of pods per node. */
     public static final long DEFAULT_MAX_PODS = 110;
@@ -49,8 +56,14 @@ public record NodeInfo(String name, Resource allocatable, Resource otherUsed, in
         foreignPods = foreignPods == null ? List.of() : List.copyOf(foreignPods);
     }
 
-    public NodeInfo(String name, Resource allocatable, Resource otherUsed, int otherPods, Map<String, String> labels,
-                    List<Taint> taints, boolean unschedulable) {
+    public NodeInfo(
+            String name,
+            Resource allocatable,
+            Resource otherUsed,
+            int otherPods,
+            Map<String, String> labels,
+            List<Taint> taints,
+            boolean unschedulable) {
         this(name, allocatable, otherUsed, otherPods, labels, taints, unschedulable, List.of(), List.of());
     }
 
@@ -58,8 +71,8 @@ public record NodeInfo(String name, Resource allocatable, Resource otherUsed, in
     public NodeInfo withForeign(Resource used, int pods, List<ForeignPod> specs) {
         List<ForeignPod> all = new java.util.ArrayList<>(foreignPods);
         all.addAll(specs);
-        return new NodeInfo(name, allocatable, otherUsed.add(used), otherPods + pods, labels, taints, unschedulable,
-                images, all);
+        return new NodeInfo(
+                name, allocatable, otherUsed.add(used), otherPods + pods, labels, taints, unschedulable, images, all);
     }
 
     public static Builder builder(String name) {
@@ -127,8 +140,8 @@ public record NodeInfo(String name, Resource allocatable, Resource otherUsed, in
         }
 
         public NodeInfo build() {
-            return new NodeInfo(name, allocatable, otherUsed, otherPods, labels, taints, unschedulable, images,
-                    foreignPods);
+            return new NodeInfo(
+                    name, allocatable, otherUsed, otherPods, labels, taints, unschedulable, images, foreignPods);
         }
     }
 }

@@ -6,7 +6,14 @@ import java.util.Map;
 /** One match expression of a node selector term (Kubernetes' NodeSelectorRequirement). */
 public record NodeSelectorRequirement(String key, Operator operator, List<String> values) {
 
-    public enum Operator { In, NotIn, Exists, DoesNotExist, Gt, Lt }
+    public enum Operator {
+        In,
+        NotIn,
+        Exists,
+        DoesNotExist,
+        Gt,
+        Lt
+    }
 
     public NodeSelectorRequirement {
         values = values == null ? List.of() : List.copyOf(values);

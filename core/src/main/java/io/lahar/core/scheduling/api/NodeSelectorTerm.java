@@ -7,7 +7,8 @@ import java.util.Map;
  * A node selector term: all its expressions (over the node's labels) and fields (over
  * {@code metadata.name}) must match; a term with neither matches nothing.
  */
-public record NodeSelectorTerm(List<NodeSelectorRequirement> matchExpressions, List<NodeSelectorRequirement> matchFields) {
+public record NodeSelectorTerm(
+        List<NodeSelectorRequirement> matchExpressions, List<NodeSelectorRequirement> matchFields) {
     /** The one field a node selector may name. */
     public static final String NAME_FIELD = "metadata.name";
 

@@ -13,8 +13,8 @@ import java.util.TreeSet;
  *
  * @param namespaceSelector null when absent
  */
-public record PodAffinityTerm(LabelSelector labelSelector, Set<String> namespaces, LabelSelector namespaceSelector,
-                              String topologyKey) {
+public record PodAffinityTerm(
+        LabelSelector labelSelector, Set<String> namespaces, LabelSelector namespaceSelector, String topologyKey) {
 
     public PodAffinityTerm {
         labelSelector = labelSelector == null ? LabelSelector.NOTHING : labelSelector;
@@ -32,7 +32,8 @@ public record PodAffinityTerm(LabelSelector labelSelector, Set<String> namespace
      * {@code labels} matches this (resolved) term: Kubernetes' {@code AffinityTerm.Matches}.
      */
     public boolean matches(String namespace, Map<String, String> namespaceLabels, Map<String, String> labels) {
-        boolean ns = namespaces.contains(namespace) || (namespaceSelector != null && namespaceSelector.matches(namespaceLabels));
+        boolean ns = namespaces.contains(namespace)
+                || (namespaceSelector != null && namespaceSelector.matches(namespaceLabels));
         return ns && labelSelector.matches(labels);
     }
 }

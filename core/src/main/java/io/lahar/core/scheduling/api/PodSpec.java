@@ -10,11 +10,16 @@ import java.util.TreeMap;
  * affinity and anti-affinity (required and preferred), topology spread constraints, the host ports
  * of its containers and their images (init containers first, one entry per container).
  */
-public record PodSpec(Map<String, String> labels, List<PreferredSchedulingTerm> preferredNodeAffinity,
-                      List<PodAffinityTerm> requiredAffinity, List<PodAffinityTerm> requiredAntiAffinity,
-                      List<WeightedPodAffinityTerm> preferredAffinity,
-                      List<WeightedPodAffinityTerm> preferredAntiAffinity,
-                      List<TopologySpreadConstraint> topologySpread, List<HostPort> hostPorts, List<String> images) {
+public record PodSpec(
+        Map<String, String> labels,
+        List<PreferredSchedulingTerm> preferredNodeAffinity,
+        List<PodAffinityTerm> requiredAffinity,
+        List<PodAffinityTerm> requiredAntiAffinity,
+        List<WeightedPodAffinityTerm> preferredAffinity,
+        List<WeightedPodAffinityTerm> preferredAntiAffinity,
+        List<TopologySpreadConstraint> topologySpread,
+        List<HostPort> hostPorts,
+        List<String> images) {
 
     public static final PodSpec NONE = new PodSpec(null, null, null, null, null, null, null, null, null);
 
@@ -40,7 +45,9 @@ public record PodSpec(Map<String, String> labels, List<PreferredSchedulingTerm> 
 
     /** Whether the pod has inter-pod terms of its own, required or preferred. */
     public boolean hasPodAffinity() {
-        return !requiredAffinity.isEmpty() || !requiredAntiAffinity.isEmpty() || !preferredAffinity.isEmpty()
+        return !requiredAffinity.isEmpty()
+                || !requiredAntiAffinity.isEmpty()
+                || !preferredAffinity.isEmpty()
                 || !preferredAntiAffinity.isEmpty();
     }
 
@@ -51,7 +58,10 @@ public record PodSpec(Map<String, String> labels, List<PreferredSchedulingTerm> 
 
     /** Whether anything here constrains or scores placement beyond the pod's labels. */
     public boolean constrains() {
-        return hasPodAffinity() || !topologySpread.isEmpty() || !hostPorts.isEmpty() || !preferredNodeAffinity.isEmpty()
+        return hasPodAffinity()
+                || !topologySpread.isEmpty()
+                || !hostPorts.isEmpty()
+                || !preferredNodeAffinity.isEmpty()
                 || !images.isEmpty();
     }
 
@@ -70,7 +80,15 @@ public record PodSpec(Map<String, String> labels, List<PreferredSchedulingTerm> 
     }
 
     public PodSpec withLabels(Map<String, String> l) {
-        return new PodSpec(l, preferredNodeAffinity, requiredAffinity, requiredAntiAffinity, preferredAffinity,
-                preferredAntiAffinity, topologySpread, hostPorts, images);
+        return new PodSpec(
+                l,
+                preferredNodeAffinity,
+                requiredAffinity,
+                requiredAntiAffinity,
+                preferredAffinity,
+                preferredAntiAffinity,
+                topologySpread,
+                hostPorts,
+                images);
     }
 }

@@ -26,8 +26,10 @@ public final class PodSpecReader {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    private static final Pattern IPV4 = Pattern.compile("(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern IPV4 =
+            Pattern.compile("(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}");
     private static final List<String> PROTOCOLS = List.of("TCP", "UDP", "SCTP");
 
     private final List<Problem> problems;
@@ -37,8 +39,7 @@ public final class PodSpecReader {
     }
 
     /** What was read of one pod spec. */
-    public record Read(NodeAffinity requiredNodeAffinity, PodSpec spec) {
-    }
+    public record Read(NodeAffinity requiredNodeAffinity, PodSpec spec) {}
 
     /**
      * Reads {@code spec} (a PodSpec; missing or null reads as empty) of a pod with {@code labels};
@@ -59,7 +60,8 @@ public final class PodSpecReader {
     public static Map<String, String> labels(JsonNode metadata) {
         Map<String, String> out = new LinkedHashMap<>();
         JsonNode l = metadata == null ? null : metadata.path("labels");
-        if (l != null && l.isObject()) l.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+        if (l != null && l.isObject())
+            l.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
         return out;
     }
 
@@ -82,8 +84,10 @@ public final class PodSpecReader {
             }
         }
         List<PreferredSchedulingTerm> preferredNode = new ArrayList<>();
-        each(field(nodeAffinity, "preferredDuringSchedulingIgnoredDuringExecution"),
-                np + ".preferredDuringSchedulingIgnoredDuringExecution", (t, tp) -> {
+        each(
+                field(nodeAffinity, "preferredDuringSchedulingIgnoredDuringExecution"),
+                np + ".preferredDuringSchedulingIgnoredDuringExecution",
+                (t, tp) -> {
                     int w = weight(t, tp);
                     NodeSelectorTerm pref = nodeSelectorTerm(t.path("preference"), tp + ".preference");
                     if (w > 0) preferredNode.add(new PreferredSchedulingTerm(w, pref));
@@ -92,16 +96,24 @@ public final class PodSpecReader {
         JsonNode podAnti = field(affinity, "podAntiAffinity");
         String pa = ap + ".podAffinity";
         String pn = ap + ".podAntiAffinity";
-        List<PodAffinityTerm> reqAffinity = terms(field(podAffinity, "requiredDuringSchedulingIgnoredDuringExecution"),
-                pa + ".requiredDuringSchedulingIgnoredDuringExecution", labels);
-        List<PodAffinityTerm> reqAnti = terms(field(podAnti, "requiredDuringSchedulingIgnoredDuringExecution"),
-                pn + ".requiredDuringSchedulingIgnoredDuringExecution", labels);
-        List<WeightedPodAffinityTerm> prefAffinity = weightedTerms(field(podAffinity, "preferredDuringSchedulingIgnoredDuringExecution"),
-                pa + ".preferredDuringSchedulingIgnoredDuringExecution", labels);
-        List<WeightedPodAffinityTerm> prefAnti = weightedTerms(field(podAnti, "preferredDuringSchedulingIgnoredDuringExecution"),
-                pn + ".preferredDuringSchedulingIgnoredDuringExecution", labels);
-        List<TopologySpreadConstraint> spread = spread(field(spec, "topologySpreadConstraints"),
-                path + ".topologySpreadConstraints", labels);
+        List<PodAffinityTerm> reqAffinity = terms(
+                field(podAffinity, "requiredDuringSchedulingIgnoredDuringExecution"),
+                pa + ".requiredDuringSchedulingIgnoredDuringExecution",
+                labels);
+        List<PodAffinityTerm> reqAnti = terms(
+                field(podAnti, "requiredDuringSchedulingIgnoredDuringExecution"),
+                pn + ".requiredDuringSchedulingIgnoredDuringExecution",
+                labels);
+        List<WeightedPodAffinityTerm> prefAffinity = weightedTerms(
+                field(podAffinity, "preferredDuringSchedulingIgnoredDuringExecution"),
+                pa + ".preferredDuringSchedulingIgnoredDuringExecution",
+                labels);
+        List<WeightedPodAffinityTerm> prefAnti = weightedTerms(
+                field(podAnti, "preferredDuringSchedulingIgnoredDuringExecution"),
+                pn + ".preferredDuringSchedulingIgnoredDuringExecution",
+                labels);
+        List<TopologySpreadConstraint> spread =
+                spread(field(spec, "topologySpreadConstraints"), path + ".topologySpreadConstraints", labels);
         List<HostPort> ports = new ArrayList<>();
         List<String> images = new ArrayList<>();
         for (String list : List.of("initContainers", "containers")) {
@@ -111,8 +123,10 @@ public final class PodSpecReader {
                 each(field(c, "ports"), cp + ".ports", (p, pp) -> hostPort(p, pp, ports));
             });
         }
-        return new Read(required, new PodSpec(labels, preferredNode, reqAffinity, reqAnti, prefAffinity, prefAnti,
-                spread, ports, images));
+        return new Read(
+                required,
+                new PodSpec(
+                        labels, preferredNode, reqAffinity, reqAnti, prefAffinity, prefAnti, spread, ports, images));
     }
 
     private void hostPort(JsonNode p, String path, List<HostPort> ports) {
@@ -124,7 +138,9 @@ public final class PodSpecReader {
         }
         String protocol = p.path("protocol").asText("TCP");
         if (!PROTOCOLS.contains(protocol)) {
-            add(path + ".protocol", "Unsupported value: \"" + protocol + "\": supported values: \"TCP\", \"UDP\", \"SCTP\"");
+            add(
+                    path + ".protocol",
+                    "Unsupported value: \"" + protocol + "\": supported values: \"TCP\", \"UDP\", \"SCTP\"");
             return;
         }
         String ip = p.path("hostIP").asText("");
@@ -134,7 +150,9 @@ public final class PodSpecReader {
         }
         HostPort port = new HostPort(ip, protocol, hp.asInt());
         for (HostPort o : ports) {
-            if (o.port() == port.port() && o.protocol().equals(port.protocol()) && o.hostIP().equals(port.hostIP())) {
+            if (o.port() == port.port()
+                    && o.protocol().equals(port.protocol())
+                    && o.hostIP().equals(port.hostIP())) {
                 add(path + ".hostPort", "Duplicate value: \"" + port.port() + "/" + port.protocol() + "\"");
                 return;
             }
@@ -170,11 +188,14 @@ public final class PodSpecReader {
         }
         int before = problems.size();
         if (field) {
-            if (!NodeSelectorTerm.NAME_FIELD.equals(key)) add(path + ".key", "Invalid value: \"" + key + "\": not a valid field selector key");
+            if (!NodeSelectorTerm.NAME_FIELD.equals(key))
+                add(path + ".key", "Invalid value: \"" + key + "\": not a valid field selector key");
             if (op != NodeSelectorRequirement.Operator.In && op != NodeSelectorRequirement.Operator.NotIn) {
                 add(path + ".operator", "Invalid value: \"" + opText + "\": not a valid selector operator");
             } else if (values.size() != 1) {
-                add(path + ".values", "Required value: must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
+                add(
+                        path + ".values",
+                        "Required value: must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
             }
         } else {
             qualifiedName(key, path + ".key");
@@ -183,14 +204,24 @@ public final class PodSpecReader {
             } else {
                 switch (op) {
                     case In, NotIn -> {
-                        if (values.isEmpty()) add(path + ".values", "Required value: must be specified when `operator` is 'In' or 'NotIn'");
+                        if (values.isEmpty())
+                            add(
+                                    path + ".values",
+                                    "Required value: must be specified when `operator` is 'In' or 'NotIn'");
                     }
                     case Exists, DoesNotExist -> {
-                        if (!values.isEmpty()) add(path + ".values", "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+                        if (!values.isEmpty())
+                            add(
+                                    path + ".values",
+                                    "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
                     }
                     case Gt, Lt -> {
-                        if (values.size() != 1) add(path + ".values", "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'");
-                        else if (!values.get(0).matches("-?\\d+")) add(path + ".values[0]", "Invalid value: \"" + values.get(0) + "\": must be an integer");
+                        if (values.size() != 1)
+                            add(
+                                    path + ".values",
+                                    "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'");
+                        else if (!values.get(0).matches("-?\\d+"))
+                            add(path + ".values[0]", "Invalid value: \"" + values.get(0) + "\": must be an integer");
                     }
                 }
             }
@@ -220,7 +251,9 @@ public final class PodSpecReader {
     private int weight(JsonNode t, String path) {
         JsonNode w = t.path("weight");
         if (!w.canConvertToInt() || w.asInt() < 1 || w.asInt() > 100) {
-            add(path + ".weight", "Invalid value: " + (present(w) ? w.toString() : "0") + ": must be in the range 1-100");
+            add(
+                    path + ".weight",
+                    "Invalid value: " + (present(w) ? w.toString() : "0") + ": must be in the range 1-100");
             return 0;
         }
         return w.asInt();
@@ -237,12 +270,16 @@ public final class PodSpecReader {
         else qualifiedName(key, path + ".topologyKey");
         LabelSelector selector = selector(t.path("labelSelector"), path + ".labelSelector");
         LabelSelector nsSelector = present(t.path("namespaceSelector"))
-                ? selector(t.path("namespaceSelector"), path + ".namespaceSelector") : null;
+                ? selector(t.path("namespaceSelector"), path + ".namespaceSelector")
+                : null;
         Set<String> namespaces = new TreeSet<>();
         List<String> ns = strings(t.path("namespaces"), path + ".namespaces");
         for (int i = 0; i < ns.size(); i++) {
             if (!DNS_LABEL.matcher(ns.get(i)).matches() || ns.get(i).length() > 63) {
-                add(path + ".namespaces[" + i + "]", "Invalid value: \"" + ns.get(i) + "\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'");
+                add(
+                        path + ".namespaces[" + i + "]",
+                        "Invalid value: \"" + ns.get(i)
+                                + "\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'");
             } else {
                 namespaces.add(ns.get(i));
             }
@@ -254,8 +291,13 @@ public final class PodSpecReader {
     }
 
     /** The API server's merge of {@code matchLabelKeys} / {@code mismatchLabelKeys} into the term's selector. */
-    private LabelSelector mergeKeys(JsonNode t, String path, LabelSelector selector, Map<String, String> labels,
-                                    String field, LabelSelector.Operator op) {
+    private LabelSelector mergeKeys(
+            JsonNode t,
+            String path,
+            LabelSelector selector,
+            Map<String, String> labels,
+            String field,
+            LabelSelector.Operator op) {
         List<String> keys = strings(t.path(field), path + "." + field);
         if (keys.isEmpty()) return selector;
         if (!present(t.path("labelSelector"))) {
@@ -266,8 +308,12 @@ public final class PodSpecReader {
         for (int i = 0; i < keys.size(); i++) {
             String k = keys.get(i);
             qualifiedName(k, path + "." + field + "[" + i + "]");
-            if (selector.matchLabels().containsKey(k) || selector.matchExpressions().stream().anyMatch(r -> r.key().equals(k))) {
-                add(path + "." + field + "[" + i + "]", "Invalid value: \"" + k + "\": exists in both " + field + " and labelSelector");
+            if (selector.matchLabels().containsKey(k)
+                    || selector.matchExpressions().stream()
+                            .anyMatch(r -> r.key().equals(k))) {
+                add(
+                        path + "." + field + "[" + i + "]",
+                        "Invalid value: \"" + k + "\": exists in both " + field + " and labelSelector");
             }
             if (labels.containsKey(k)) values.put(k, labels.get(k));
         }
@@ -306,7 +352,8 @@ public final class PodSpecReader {
             }
             if ((op == LabelSelector.Operator.In || op == LabelSelector.Operator.NotIn) && values.isEmpty()) {
                 add(rp + ".values", "Required value: must be specified when `operator` is 'In' or 'NotIn'");
-            } else if ((op == LabelSelector.Operator.Exists || op == LabelSelector.Operator.DoesNotExist) && !values.isEmpty()) {
+            } else if ((op == LabelSelector.Operator.Exists || op == LabelSelector.Operator.DoesNotExist)
+                    && !values.isEmpty()) {
                 add(rp + ".values", "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
             }
             for (int i = 0; i < values.size(); i++) labelValue(values.get(i), rp + ".values[" + i + "]");
@@ -322,7 +369,9 @@ public final class PodSpecReader {
             int before = problems.size();
             JsonNode skew = c.path("maxSkew");
             if (!skew.canConvertToInt() || skew.asInt() <= 0) {
-                add(cp + ".maxSkew", "Invalid value: " + (present(skew) ? skew.toString() : "0") + ": must be greater than zero");
+                add(
+                        cp + ".maxSkew",
+                        "Invalid value: " + (present(skew) ? skew.toString() : "0") + ": must be greater than zero");
             }
             String key = c.path("topologyKey").asText("");
             if (key.isEmpty()) add(cp + ".topologyKey", "Required value: can not be empty");
@@ -332,13 +381,20 @@ public final class PodSpecReader {
             for (WhenUnsatisfiable x : WhenUnsatisfiable.values()) {
                 if (x.name().equals(when)) w = x;
             }
-            if (w == null) add(cp + ".whenUnsatisfiable", "Unsupported value: \"" + when + "\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"");
+            if (w == null)
+                add(
+                        cp + ".whenUnsatisfiable",
+                        "Unsupported value: \"" + when + "\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"");
             JsonNode md = c.path("minDomains");
             int minDomains = 1;
             if (present(md)) {
-                if (!md.canConvertToInt() || md.asInt() <= 0) add(cp + ".minDomains", "Invalid value: " + md + ": must be greater than zero");
+                if (!md.canConvertToInt() || md.asInt() <= 0)
+                    add(cp + ".minDomains", "Invalid value: " + md + ": must be greater than zero");
                 else if (w == WhenUnsatisfiable.ScheduleAnyway) {
-                    add(cp + ".minDomains", "Invalid value: " + md + ": can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway");
+                    add(
+                            cp + ".minDomains",
+                            "Invalid value: " + md
+                                    + ": can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway");
                 } else minDomains = md.asInt();
             }
             Policy affinityPolicy = policy(c.path("nodeAffinityPolicy"), cp + ".nodeAffinityPolicy", Policy.Honor);
@@ -349,8 +405,12 @@ public final class PodSpecReader {
             for (int i = 0; i < keys.size(); i++) {
                 String k = keys.get(i);
                 qualifiedName(k, cp + ".matchLabelKeys[" + i + "]");
-                if (selector.matchLabels().containsKey(k) || selector.matchExpressions().stream().anyMatch(r -> r.key().equals(k))) {
-                    add(cp + ".matchLabelKeys[" + i + "]", "Invalid value: \"" + k + "\": exists in both matchLabelKeys and labelSelector");
+                if (selector.matchLabels().containsKey(k)
+                        || selector.matchExpressions().stream()
+                                .anyMatch(r -> r.key().equals(k))) {
+                    add(
+                            cp + ".matchLabelKeys[" + i + "]",
+                            "Invalid value: \"" + k + "\": exists in both matchLabelKeys and labelSelector");
                 }
                 if (labels.containsKey(k)) values.put(k, labels.get(k));
             }
@@ -361,8 +421,14 @@ public final class PodSpecReader {
                 add(cp, "Duplicate value: \"{" + key + ", " + w + "}\"");
             }
             if (problems.size() == before) {
-                out.add(new TopologySpreadConstraint(skew.asInt(), key, w, selector.withRequirements(values, LabelSelector.Operator.In),
-                        minDomains, affinityPolicy, taintsPolicy));
+                out.add(new TopologySpreadConstraint(
+                        skew.asInt(),
+                        key,
+                        w,
+                        selector.withRequirements(values, LabelSelector.Operator.In),
+                        minDomains,
+                        affinityPolicy,
+                        taintsPolicy));
             }
         });
         return out;
@@ -381,18 +447,29 @@ public final class PodSpecReader {
         int slash = key.indexOf('/');
         String name = slash < 0 ? key : key.substring(slash + 1);
         String prefix = slash < 0 ? null : key.substring(0, slash);
-        boolean ok = !name.isEmpty() && name.length() <= 63 && NAME.matcher(name).matches()
-                && (prefix == null || (!prefix.isEmpty() && prefix.length() <= 253 && DNS_SUBDOMAIN.matcher(prefix).matches()));
+        boolean ok = !name.isEmpty()
+                && name.length() <= 63
+                && NAME.matcher(name).matches()
+                && (prefix == null
+                        || (!prefix.isEmpty()
+                                && prefix.length() <= 253
+                                && DNS_SUBDOMAIN.matcher(prefix).matches()));
         if (!ok) {
-            add(path, "Invalid value: \"" + key + "\": name part must consist of alphanumeric characters, '-', '_' or '.', "
-                    + "and must start and end with an alphanumeric character (with an optional DNS subdomain prefix and '/')");
+            add(
+                    path,
+                    "Invalid value: \"" + key
+                            + "\": name part must consist of alphanumeric characters, '-', '_' or '.', "
+                            + "and must start and end with an alphanumeric character (with an optional DNS subdomain prefix and '/')");
         }
     }
 
     private void labelValue(String v, String path) {
         if (!v.isEmpty() && (v.length() > 63 || !NAME.matcher(v).matches())) {
-            add(path, "Invalid value: \"" + v + "\": a valid label must be an empty string or consist of alphanumeric characters, "
-                    + "'-', '_' or '.', and must start and end with an alphanumeric character");
+            add(
+                    path,
+                    "Invalid value: \"" + v
+                            + "\": a valid label must be an empty string or consist of alphanumeric characters, "
+                            + "'-', '_' or '.', and must start and end with an alphanumeric character");
         }
     }
 

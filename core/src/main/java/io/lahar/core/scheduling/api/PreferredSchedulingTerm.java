@@ -1,5 +1,4 @@
 package io.lahar.core.scheduling.api;
 
 /** A preferred node affinity term and its weight (1 to 100). */
-public record PreferredSchedulingTerm(int weight, NodeSelectorTerm preference) {
-}
+public record PreferredSchedulingTerm(int weight, NodeSelectorTerm preference) {}

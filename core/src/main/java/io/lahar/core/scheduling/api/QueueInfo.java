@@ -1,7 +1,6 @@
 package io.lahar.core.scheduling.api;
 
 import io.lahar.core.api.QueueState;
-
 import io.lahar.core.resource.Resource;
 import java.util.Map;
 import java.util.Objects;
@@ -20,8 +19,16 @@ import java.util.Objects;
  * @param priority    higher-priority queues are served first (proportion and capacity)
  * @param deserved    what the capacity plugin gives the queue; null when not set
  */
-public record QueueInfo(String name, int weight, Resource capability, Resource guarantee, boolean reclaimable,
-                        String parent, QueueState state, int priority, Resource deserved) {
+public record QueueInfo(
+        String name,
+        int weight,
+        Resource capability,
+        Resource guarantee,
+        boolean reclaimable,
+        String parent,
+        QueueState state,
+        int priority,
+        Resource deserved) {
 
     public static final String ROOT = "root";
 
@@ -34,8 +41,14 @@ public record QueueInfo(String name, int weight, Resource capability, Resource g
         deserved = deserved == null || deserved.withPods(0).isEmpty() ? null : deserved;
     }
 
-    public QueueInfo(String name, int weight, Resource capability, Resource guarantee, boolean reclaimable, String parent,
-                     QueueState state) {
+    public QueueInfo(
+            String name,
+            int weight,
+            Resource capability,
+            Resource guarantee,
+            boolean reclaimable,
+            String parent,
+            QueueState state) {
         this(name, weight, capability, guarantee, reclaimable, parent, state, 0, null);
     }
 
@@ -45,11 +58,21 @@ public record QueueInfo(String name, int weight, Resource capability, Resource g
     }
 
     public QueueInfo withCapability(Map<String, ?> quantities) {
-        return new QueueInfo(name, weight, Resource.parseLimit(quantities), guarantee, reclaimable, parent, state, priority, deserved);
+        return new QueueInfo(
+                name,
+                weight,
+                Resource.parseLimit(quantities),
+                guarantee,
+                reclaimable,
+                parent,
+                state,
+                priority,
+                deserved);
     }
 
     public QueueInfo withGuarantee(Map<String, ?> quantities) {
-        return new QueueInfo(name, weight, capability, Resource.parse(quantities), reclaimable, parent, state, priority, deserved);
+        return new QueueInfo(
+                name, weight, capability, Resource.parse(quantities), reclaimable, parent, state, priority, deserved);
     }
 
     public QueueInfo withReclaimable(boolean r) {
@@ -69,6 +92,7 @@ public record QueueInfo(String name, int weight, Resource capability, Resource g
     }
 
     public QueueInfo withDeserved(Map<String, ?> quantities) {
-        return new QueueInfo(name, weight, capability, guarantee, reclaimable, parent, state, priority, Resource.parse(quantities));
+        return new QueueInfo(
+                name, weight, capability, guarantee, reclaimable, parent, state, priority, Resource.parse(quantities));
     }
 }

@@ -10,8 +10,7 @@ import io.lahar.core.api.QueueState;
 /** Volcano's queue state machine, over the API's {@link QueueState}. */
 public final class QueueStateMachine {
 
-    private QueueStateMachine() {
-    }
+    private QueueStateMachine() {}
 
     /** What Volcano's queue controller is asked to do to a queue (bus/v1alpha1 actions). */
     public enum Action {

@@ -12,8 +12,12 @@ import java.util.Set;
  * tasks. A queue named {@code default} and the {@code root} queue exist even when not listed, as in
  * Volcano.
  */
-public record Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs,
-                       Map<String, Map<String, String>> namespaces, java.time.Instant now) {
+public record Snapshot(
+        List<NodeInfo> nodes,
+        List<QueueInfo> queues,
+        List<JobInfo> jobs,
+        Map<String, Map<String, String>> namespaces,
+        java.time.Instant now) {
 
     /** The label every namespace carries with its own name. */
     public static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
@@ -34,7 +38,11 @@ public record Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInf
         this(nodes, queues, jobs, Map.of(), null);
     }
 
-    public Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInfo> jobs, Map<String, Map<String, String>> namespaces) {
+    public Snapshot(
+            List<NodeInfo> nodes,
+            List<QueueInfo> queues,
+            List<JobInfo> jobs,
+            Map<String, Map<String, String>> namespaces) {
         this(nodes, queues, jobs, namespaces, null);
     }
 
@@ -75,7 +83,9 @@ public record Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInf
             }
             if (q.weight() <= 0) out.add(new Problem(p + ".weight", "must be positive, got " + q.weight()));
             if (!q.guarantee().lessEqualWithDimension(q.capability())) {
-                out.add(new Problem(p + ".guarantee", "exceeds capability in " + q.guarantee().exceedingWithDimension(q.capability())));
+                out.add(new Problem(
+                        p + ".guarantee",
+                        "exceeds capability in " + q.guarantee().exceedingWithDimension(q.capability())));
             }
         }
         for (int i = 0; i < queues.size(); i++) {
@@ -120,7 +130,8 @@ public record Snapshot(List<NodeInfo> nodes, List<QueueInfo> queues, List<JobInf
         j.minTaskMember().forEach((role, min) -> {
             if (min < 0) out.add(new Problem(path + ".minTaskMember." + role, "must not be negative, got " + min));
             // A pod group without pods yet is fine: Volcano's job controller creates them only after enqueue.
-            if (!j.tasks().isEmpty() && !roles.contains(role)) out.add(new Problem(path + ".minTaskMember." + role, "no task has role \"" + role + "\""));
+            if (!j.tasks().isEmpty() && !roles.contains(role))
+                out.add(new Problem(path + ".minTaskMember." + role, "no task has role \"" + role + "\""));
         });
         return out;
     }

@@ -1,12 +1,10 @@
 package io.lahar.core.scheduling.api;
 
-import io.lahar.core.api.QueueState;
-
-import io.lahar.core.api.PodGroupPhase;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.api.QueueState;
 import io.lahar.core.resource.Resource;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -77,7 +75,8 @@ public final class SnapshotReader {
         private final transient List<Problem> problems;
 
         InvalidSnapshotException(List<Problem> problems) {
-            super("invalid snapshot: " + String.join("; ", problems.stream().map(Problem::toString).toList()));
+            super("invalid snapshot: "
+                    + String.join("; ", problems.stream().map(Problem::toString).toList()));
             this.problems = List.copyOf(problems);
         }
 
@@ -88,8 +87,7 @@ public final class SnapshotReader {
 
     private final List<Problem> problems = new ArrayList<>();
 
-    private SnapshotReader() {
-    }
+    private SnapshotReader() {}
 
     /**
      * Reads a snapshot. Structural problems (wrong types, unknown keys, bad quantities, unknown
@@ -103,10 +101,12 @@ public final class SnapshotReader {
         try {
             root = YAML.readTree(text == null ? "" : text);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new InvalidSnapshotException(List.of(new Problem("$", "not YAML or JSON: " + e.getOriginalMessage())));
+            throw new InvalidSnapshotException(
+                    List.of(new Problem("$", "not YAML or JSON: " + e.getOriginalMessage())));
         }
         if (root == null || !root.isObject()) {
-            throw new InvalidSnapshotException(List.of(new Problem("$", "expected a mapping with nodes, queues and podGroups")));
+            throw new InvalidSnapshotException(
+                    List.of(new Problem("$", "expected a mapping with nodes, queues and podGroups")));
         }
         SnapshotReader r = new SnapshotReader();
         r.keys(root, "", Set.of("nodes", "queues", "podGroups", "namespaces", "now"));
@@ -160,7 +160,10 @@ public final class SnapshotReader {
     }
 
     private NodeInfo node(JsonNode n, String p) {
-        keys(n, p, Set.of("name", "allocatable", "otherUsed", "otherPods", "labels", "taints", "unschedulable", "images"));
+        keys(
+                n,
+                p,
+                Set.of("name", "allocatable", "otherUsed", "otherPods", "labels", "taints", "unschedulable", "images"));
         NodeInfo.Builder b = NodeInfo.builder(name(n, p));
         b.allocatable(resource(n, p, "allocatable"));
         b.otherUsed(resource(n, p, "otherUsed"), integer(n, p, "otherPods", 0));
@@ -178,8 +181,10 @@ public final class SnapshotReader {
             keys(im, ip, Set.of("names", "sizeBytes"));
             JsonNode names = im.get("names");
             JsonNode size = im.get("sizeBytes");
-            if (names == null || !names.isArray() || names.isEmpty()) problems.add(new Problem(join(ip, "names"), "expected a list of image names"));
-            else if (size == null || !size.canConvertToLong() || size.asLong() < 0) problems.add(new Problem(join(ip, "sizeBytes"), "expected a number of bytes"));
+            if (names == null || !names.isArray() || names.isEmpty())
+                problems.add(new Problem(join(ip, "names"), "expected a list of image names"));
+            else if (size == null || !size.canConvertToLong() || size.asLong() < 0)
+                problems.add(new Problem(join(ip, "sizeBytes"), "expected a number of bytes"));
             else {
                 List<String> list = new ArrayList<>();
                 names.forEach(x -> list.add(x.asText()));
@@ -190,22 +195,57 @@ public final class SnapshotReader {
     }
 
     private QueueInfo queue(JsonNode n, String p) {
-        keys(n, p, Set.of("name", "weight", "capability", "guarantee", "reclaimable", "parent", "state", "priority", "deserved"));
+        keys(
+                n,
+                p,
+                Set.of(
+                        "name",
+                        "weight",
+                        "capability",
+                        "guarantee",
+                        "reclaimable",
+                        "parent",
+                        "state",
+                        "priority",
+                        "deserved"));
         Resource cap = n.has("capability") ? limit(n, p, "capability") : null;
-        return new QueueInfo(name(n, p), integer(n, p, "weight", 1), cap, resource(n, p, "guarantee"),
-                bool(n, p, "reclaimable", true), text(n, p, "parent", QueueInfo.ROOT),
-                enumValue(n, p, "state", QueueState.class, QueueState.Open), integer(n, p, "priority", 0),
+        return new QueueInfo(
+                name(n, p),
+                integer(n, p, "weight", 1),
+                cap,
+                resource(n, p, "guarantee"),
+                bool(n, p, "reclaimable", true),
+                text(n, p, "parent", QueueInfo.ROOT),
+                enumValue(n, p, "state", QueueState.class, QueueState.Open),
+                integer(n, p, "priority", 0),
                 n.has("deserved") ? resource(n, p, "deserved") : null);
     }
 
     private JobInfo job(JsonNode n, String p) {
-        keys(n, p, Set.of("name", "namespace", "queue", "minMember", "minTaskMember", "minResources", "priority",
-                "creationIndex", "phase", "tasks", "creationTime", "slaWaitingTime"));
-        JobInfo.Builder b = JobInfo.builder(name(n, p)).namespace(text(n, p, "namespace", "default"))
-                .queue(text(n, p, "queue", "default")).priority(integer(n, p, "priority", 0))
+        keys(
+                n,
+                p,
+                Set.of(
+                        "name",
+                        "namespace",
+                        "queue",
+                        "minMember",
+                        "minTaskMember",
+                        "minResources",
+                        "priority",
+                        "creationIndex",
+                        "phase",
+                        "tasks",
+                        "creationTime",
+                        "slaWaitingTime"));
+        JobInfo.Builder b = JobInfo.builder(name(n, p))
+                .namespace(text(n, p, "namespace", "default"))
+                .queue(text(n, p, "queue", "default"))
+                .priority(integer(n, p, "priority", 0))
                 .phase(enumValue(n, p, "phase", PodGroupPhase.class, PodGroupPhase.Pending));
         JsonNode ci = n.get("creationIndex");
-        if (ci != null && !ci.canConvertToLong()) problems.add(new Problem(join(p, "creationIndex"), "expected an integer"));
+        if (ci != null && !ci.canConvertToLong())
+            problems.add(new Problem(join(p, "creationIndex"), "expected an integer"));
         else if (ci != null) b.creationIndex(ci.asLong());
         if (n.has("minMember")) b.minMember(integer(n, p, "minMember", 0));
         if (n.has("minResources")) b.minResources(resource(n, p, "minResources"));
@@ -227,7 +267,8 @@ public final class SnapshotReader {
         if (wait != null) {
             java.util.Optional<java.time.Duration> d = io.lahar.core.api.GoDuration.parse(wait);
             if (d.isEmpty() || d.get().isNegative() || d.get().isZero()) {
-                problems.add(new Problem(join(p, "slaWaitingTime"), "expected a positive duration (e.g. 1h2m3s), got \"" + wait + "\""));
+                problems.add(new Problem(
+                        join(p, "slaWaitingTime"), "expected a positive duration (e.g. 1h2m3s), got \"" + wait + "\""));
             } else {
                 b.slaWaitingTime(d.get());
             }
@@ -236,10 +277,26 @@ public final class SnapshotReader {
     }
 
     private TaskInfo task(JsonNode n, String p) {
-        keys(n, p, Set.of("name", "role", "resources", "nodeSelector", "affinity", "tolerations", "priority",
-                "preemptable", "status", "node", "labels", "pod"));
-        TaskInfo.Builder b = TaskInfo.builder(name(n, p)).role(text(n, p, "role", ""))
-                .resreq(resource(n, p, "resources")).priority(integer(n, p, "priority", 0))
+        keys(
+                n,
+                p,
+                Set.of(
+                        "name",
+                        "role",
+                        "resources",
+                        "nodeSelector",
+                        "affinity",
+                        "tolerations",
+                        "priority",
+                        "preemptable",
+                        "status",
+                        "node",
+                        "labels",
+                        "pod"));
+        TaskInfo.Builder b = TaskInfo.builder(name(n, p))
+                .role(text(n, p, "role", ""))
+                .resreq(resource(n, p, "resources"))
+                .priority(integer(n, p, "priority", 0))
                 .preemptable(bool(n, p, "preemptable", true));
         strings(n, p, "nodeSelector").forEach(b::nodeSelector);
         List<NodeSelectorTerm> terms = new ArrayList<>();
@@ -248,7 +305,8 @@ public final class SnapshotReader {
             List<NodeSelectorRequirement> reqs = new ArrayList<>();
             each(t.get("matchExpressions"), join(tp, "matchExpressions"), (r, rp) -> {
                 keys(r, rp, Set.of("key", "operator", "values"));
-                NodeSelectorRequirement.Operator op = enumValue(r, rp, "operator", NodeSelectorRequirement.Operator.class, null);
+                NodeSelectorRequirement.Operator op =
+                        enumValue(r, rp, "operator", NodeSelectorRequirement.Operator.class, null);
                 String key = text(r, rp, "key", null);
                 List<String> values = new ArrayList<>();
                 JsonNode vs = r.get("values");
@@ -270,13 +328,19 @@ public final class SnapshotReader {
         PodSpecReader.Read read = PodSpecReader.read(pod, labels, join(p, "pod"), problems);
         b.spec(read.spec());
         if (!read.requiredNodeAffinity().isEmpty()) {
-            if (!terms.isEmpty()) problems.add(new Problem(join(p, "pod.affinity.nodeAffinity"), "give the required node affinity once (here or in affinity)"));
+            if (!terms.isEmpty())
+                problems.add(new Problem(
+                        join(p, "pod.affinity.nodeAffinity"),
+                        "give the required node affinity once (here or in affinity)"));
             else b.affinity(read.requiredNodeAffinity());
         }
         each(n.get("tolerations"), join(p, "tolerations"), (t, tp) -> {
             keys(t, tp, Set.of("key", "operator", "value", "effect"));
-            b.toleration(new Toleration(text(t, tp, "key", ""), enumValue(t, tp, "operator", Toleration.Operator.class, null),
-                    text(t, tp, "value", ""), enumValue(t, tp, "effect", TaintEffect.class, null)));
+            b.toleration(new Toleration(
+                    text(t, tp, "key", ""),
+                    enumValue(t, tp, "operator", Toleration.Operator.class, null),
+                    text(t, tp, "value", ""),
+                    enumValue(t, tp, "effect", TaintEffect.class, null)));
         });
         TaskStatus status = enumValue(n, p, "status", TaskStatus.class, TaskStatus.Pending);
         String node = text(n, p, "node", null);
@@ -341,8 +405,10 @@ public final class SnapshotReader {
         for (E e : type.getEnumConstants()) {
             if (e.name().equals(v)) return e;
         }
-        problems.add(new Problem(join(p, field), "unknown value \"" + v + "\" (expected one of "
-                + java.util.Arrays.toString(type.getEnumConstants()) + ")"));
+        problems.add(new Problem(
+                join(p, field),
+                "unknown value \"" + v + "\" (expected one of " + java.util.Arrays.toString(type.getEnumConstants())
+                        + ")"));
         return dflt;
     }
 

@@ -1,5 +1,7 @@
 package io.lahar.core.scheduling.api;
 
 public enum TaintEffect {
-    NoSchedule, PreferNoSchedule, NoExecute
+    NoSchedule,
+    PreferNoSchedule,
+    NoExecute
 }

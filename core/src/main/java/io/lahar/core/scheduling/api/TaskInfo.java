@@ -20,9 +20,18 @@ import java.util.TreeMap;
  * @param nodeName     the node it is bound to (or being released from), null when pending
  * @param spec         its labels, inter-pod terms, spread constraints, host ports and images
  */
-public record TaskInfo(String name, String role, Resource resreq, Map<String, String> nodeSelector,
-                       NodeAffinity affinity, List<Toleration> tolerations, int priority, boolean preemptable,
-                       TaskStatus status, String nodeName, PodSpec spec) {
+public record TaskInfo(
+        String name,
+        String role,
+        Resource resreq,
+        Map<String, String> nodeSelector,
+        NodeAffinity affinity,
+        List<Toleration> tolerations,
+        int priority,
+        boolean preemptable,
+        TaskStatus status,
+        String nodeName,
+        PodSpec spec) {
 
     public TaskInfo {
         Objects.requireNonNull(name, "name");
@@ -35,19 +44,41 @@ public record TaskInfo(String name, String role, Resource resreq, Map<String, St
         spec = spec == null ? PodSpec.NONE : spec;
     }
 
-    public TaskInfo(String name, String role, Resource resreq, Map<String, String> nodeSelector, NodeAffinity affinity,
-                    List<Toleration> tolerations, int priority, boolean preemptable, TaskStatus status, String nodeName) {
-        this(name, role, resreq, nodeSelector, affinity, tolerations, priority, preemptable, status, nodeName, PodSpec.NONE);
+    public TaskInfo(
+            String name,
+            String role,
+            Resource resreq,
+            Map<String, String> nodeSelector,
+            NodeAffinity affinity,
+            List<Toleration> tolerations,
+            int priority,
+            boolean preemptable,
+            TaskStatus status,
+            String nodeName) {
+        this(
+                name,
+                role,
+                resreq,
+                nodeSelector,
+                affinity,
+                tolerations,
+                priority,
+                preemptable,
+                status,
+                nodeName,
+                PodSpec.NONE);
     }
 
     /** This task in another status, on another node (null: none). */
     public TaskInfo with(TaskStatus s, String node) {
-        return new TaskInfo(name, role, resreq, nodeSelector, affinity, tolerations, priority, preemptable, s, node, spec);
+        return new TaskInfo(
+                name, role, resreq, nodeSelector, affinity, tolerations, priority, preemptable, s, node, spec);
     }
 
     /** This task at another priority. */
     public TaskInfo withPriority(int p) {
-        return new TaskInfo(name, role, resreq, nodeSelector, affinity, tolerations, p, preemptable, status, nodeName, spec);
+        return new TaskInfo(
+                name, role, resreq, nodeSelector, affinity, tolerations, p, preemptable, status, nodeName, spec);
     }
 
     public static Builder builder(String name) {
@@ -134,8 +165,18 @@ public record TaskInfo(String name, String role, Resource resreq, Map<String, St
         }
 
         public TaskInfo build() {
-            return new TaskInfo(name, role, resreq, nodeSelector, affinity, tolerations, priority, preemptable,
-                    status, nodeName, spec);
+            return new TaskInfo(
+                    name,
+                    role,
+                    resreq,
+                    nodeSelector,
+                    affinity,
+                    tolerations,
+                    priority,
+                    preemptable,
+                    status,
+                    nodeName,
+                    spec);
         }
     }
 }

@@ -6,7 +6,10 @@ package io.lahar.core.scheduling.api;
  */
 public record Toleration(String key, Operator operator, String value, TaintEffect effect) {
 
-    public enum Operator { Equal, Exists }
+    public enum Operator {
+        Equal,
+        Exists
+    }
 
     public Toleration {
         key = key == null ? "" : key;

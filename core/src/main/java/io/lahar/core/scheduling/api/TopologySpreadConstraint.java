@@ -5,14 +5,25 @@ package io.lahar.core.scheduling.api;
  * 1, {@code nodeAffinityPolicy} Honor, {@code nodeTaintsPolicy} Ignore; {@code matchLabelKeys} is
  * already merged into the selector when the pod is read.
  */
-public record TopologySpreadConstraint(int maxSkew, String topologyKey, WhenUnsatisfiable whenUnsatisfiable,
-                                       LabelSelector labelSelector, int minDomains, Policy nodeAffinityPolicy,
-                                       Policy nodeTaintsPolicy) {
+public record TopologySpreadConstraint(
+        int maxSkew,
+        String topologyKey,
+        WhenUnsatisfiable whenUnsatisfiable,
+        LabelSelector labelSelector,
+        int minDomains,
+        Policy nodeAffinityPolicy,
+        Policy nodeTaintsPolicy) {
 
-    public enum WhenUnsatisfiable { DoNotSchedule, ScheduleAnyway }
+    public enum WhenUnsatisfiable {
+        DoNotSchedule,
+        ScheduleAnyway
+    }
 
     /** Kubernetes' NodeInclusionPolicy. */
-    public enum Policy { Honor, Ignore }
+    public enum Policy {
+        Honor,
+        Ignore
+    }
 
     public TopologySpreadConstraint {
         labelSelector = labelSelector == null ? LabelSelector.NOTHING : labelSelector;

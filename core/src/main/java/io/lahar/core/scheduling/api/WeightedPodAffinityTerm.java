@@ -1,5 +1,4 @@
 package io.lahar.core.scheduling.api;
 
 /** A preferred pod (anti-)affinity term and its weight (1 to 100). */
-public record WeightedPodAffinityTerm(int weight, PodAffinityTerm term) {
-}
+public record WeightedPodAffinityTerm(int weight, PodAffinityTerm term) {}

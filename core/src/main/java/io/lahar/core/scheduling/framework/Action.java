@@ -8,8 +8,7 @@ public interface Action {
      * Reads the action's {@code configurations:} arguments, throwing {@link IllegalArgumentException}
      * for a bad value; {@link SchedulerConf#parse} calls it up front and refuses arguments left unread.
      */
-    default void readArguments(Arguments args) {
-    }
+    default void readArguments(Arguments args) {}
 
     void execute(Session ssn);
 }

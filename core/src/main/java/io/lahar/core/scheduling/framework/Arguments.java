@@ -89,7 +89,8 @@ public final class Arguments {
         return switch (v.toString().strip().toLowerCase(java.util.Locale.ROOT)) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw new IllegalArgumentException("argument " + key + ": expected true or false, got \"" + v + "\"");
+            default ->
+                throw new IllegalArgumentException("argument " + key + ": expected true or false, got \"" + v + "\"");
         };
     }
 

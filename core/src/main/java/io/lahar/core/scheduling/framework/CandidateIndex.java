@@ -38,9 +38,12 @@ public final class CandidateIndex {
     /** How many better nodes failing a task's inter-pod predicates are stepped over before a full scan decides. */
     static final int MAX_ASIDE = 256;
 
-    private record TaskClass(Resource request, Map<String, String> selector, NodeAffinity affinity,
-                             List<Toleration> tolerations, List<String> images) {
-    }
+    private record TaskClass(
+            Resource request,
+            Map<String, String> selector,
+            NodeAffinity affinity,
+            List<Toleration> tolerations,
+            List<String> images) {}
 
     /** The index's answer: a node, none fits ({@code node} null), or undecided (leave it to a full scan). */
     public record Answer(SessionNode node, boolean decided) {
@@ -48,8 +51,7 @@ public final class CandidateIndex {
         static final Answer UNDECIDED = new Answer(null, false);
     }
 
-    private record Entry(double score, int node, long version) {
-    }
+    private record Entry(double score, int node, long version) {}
 
     /**
      * A max-heap of (score, node, version) by score, ties to the lower node index, in parallel
@@ -225,8 +227,12 @@ public final class CandidateIndex {
      * {@code check} (the task's inter-pod predicates, null when none).
      */
     public Answer best(SessionTask task, NodeCheck check) {
-        TaskClass key = new TaskClass(task.request(), task.info().nodeSelector(), task.info().affinity(),
-                task.info().tolerations(), task.info().spec().images());
+        TaskClass key = new TaskClass(
+                task.request(),
+                task.info().nodeSelector(),
+                task.info().affinity(),
+                task.info().tolerations(),
+                task.info().spec().images());
         ClassHeap h = heaps.get(key);
         if (h == null) {
             h = new ClassHeap(task);

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class FitErrors {
     private int nodes;
     private final Map<String, Integer> counts = new LinkedHashMap<>();
-    private final Map<String, long[]> need = new LinkedHashMap<>();      // dim -> {need, largest free}
+    private final Map<String, long[]> need = new LinkedHashMap<>(); // dim -> {need, largest free}
     private final Map<String, String> largestOn = new LinkedHashMap<>(); // dim -> node
 
     /** Separates the reasons of one node when several predicates failed there (as Volcano counts each). */
@@ -72,7 +72,8 @@ public final class FitErrors {
             return "0/0 nodes are available: the cluster has no nodes";
         }
         List<Map.Entry<String, Integer>> entries = new ArrayList<>(counts.entrySet());
-        entries.sort((a, b) -> a.getValue().equals(b.getValue()) ? a.getKey().compareTo(b.getKey())
+        entries.sort((a, b) -> a.getValue().equals(b.getValue())
+                ? a.getKey().compareTo(b.getKey())
                 : Integer.compare(b.getValue(), a.getValue()));
         StringBuilder sb = new StringBuilder("0/").append(nodes).append(" nodes are available: ");
         for (int i = 0; i < entries.size(); i++) {
@@ -82,9 +83,13 @@ public final class FitErrors {
             for (Map.Entry<String, long[]> n : need.entrySet()) {
                 if (insufficientReason(n.getKey()).equals(e.getKey())) {
                     String d = n.getKey();
-                    sb.append(" (need ").append(Resource.format(d, n.getValue()[0]))
-                            .append(", largest free ").append(Resource.format(d, n.getValue()[1]))
-                            .append(" on ").append(largestOn.get(d)).append(')');
+                    sb.append(" (need ")
+                            .append(Resource.format(d, n.getValue()[0]))
+                            .append(", largest free ")
+                            .append(Resource.format(d, n.getValue()[1]))
+                            .append(" on ")
+                            .append(largestOn.get(d))
+                            .append(')');
                 }
             }
         }

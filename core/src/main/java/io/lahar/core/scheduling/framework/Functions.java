@@ -4,8 +4,7 @@ import java.util.List;
 
 /** The shapes of the functions plugins register with a session (Volcano's api.*Fn types). */
 public final class Functions {
-    private Functions() {
-    }
+    private Functions() {}
 
     /** Whether a task may go on a node, ignoring free resources; null when it may, else the reason. */
     @FunctionalInterface

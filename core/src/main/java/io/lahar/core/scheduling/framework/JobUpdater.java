@@ -41,14 +41,17 @@ final class JobUpdater {
     /** The pod group's condition for its new phase: why it waits, or that its gang is scheduled. */
     static PodGroupCondition condition(SessionJob j, PodGroupPhase phase) {
         if (!j.problems().isEmpty()) {
-            return new PodGroupCondition(PodGroupCondition.UNSCHEDULABLE, "True", "InvalidPodGroup", UnschedulableMessage.of(j));
+            return new PodGroupCondition(
+                    PodGroupCondition.UNSCHEDULABLE, "True", "InvalidPodGroup", UnschedulableMessage.of(j));
         }
         if (phase == PodGroupPhase.Completed) return null;
         if (j.isReady() && (j.readyTaskNum() > 0 || j.tasks().isEmpty())) {
             // Volcano's Scheduled condition; tasks beyond the gang that are still pending do not make it pending.
-            return new PodGroupCondition(PodGroupCondition.SCHEDULED, "True", "tasks in gang are ready to be scheduled", "");
+            return new PodGroupCondition(
+                    PodGroupCondition.SCHEDULED, "True", "tasks in gang are ready to be scheduled", "");
         }
-        if (j.tasks().isEmpty() && (phase != PodGroupPhase.Pending || j.reasons().isEmpty())) {
+        if (j.tasks().isEmpty()
+                && (phase != PodGroupPhase.Pending || j.reasons().isEmpty())) {
             // Volcano's gang skips a group without pods: it waits for its job controller to create
             // them (or for enqueue to consider it), not for resources; the job's status says so.
             return null;

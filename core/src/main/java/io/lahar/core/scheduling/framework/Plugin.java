@@ -9,6 +9,5 @@ public interface Plugin {
 
     void onSessionOpen(Session ssn);
 
-    default void onSessionClose(Session ssn) {
-    }
+    default void onSessionClose(Session ssn) {}
 }

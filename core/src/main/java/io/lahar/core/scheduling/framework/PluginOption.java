@@ -10,7 +10,9 @@ import java.util.Map;
 public record PluginOption(String name, Map<Extension, Boolean> switches, Arguments arguments) {
 
     public PluginOption {
-        switches = switches == null || switches.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new EnumMap<>(switches));
+        switches = switches == null || switches.isEmpty()
+                ? Map.of()
+                : java.util.Collections.unmodifiableMap(new EnumMap<>(switches));
         arguments = arguments == null ? Arguments.EMPTY : arguments;
     }
 

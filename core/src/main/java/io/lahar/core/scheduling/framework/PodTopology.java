@@ -198,20 +198,19 @@ public final class PodTopology implements EventHandler {
     }
 
     /** What kind of term a pod carries, and the sign and weight it adds to scores. */
-    enum Kind { REQUIRED_ANTI, PREFERRED }
-
-    private record CarriedKey(Kind kind, PodAffinityTerm term, int weight) {
+    enum Kind {
+        REQUIRED_ANTI,
+        PREFERRED
     }
+
+    private record CarriedKey(Kind kind, PodAffinityTerm term, int weight) {}
 
     /** A carried preferred term and its signed weight (positive affinity, negative anti-affinity). */
-    public record Weighted(Carried carried, int weight) {
-    }
+    public record Weighted(Carried carried, int weight) {}
 
-    private record CounterKey(List<PodAffinityTerm> terms, BitSet eligible) {
-    }
+    private record CounterKey(List<PodAffinityTerm> terms, BitSet eligible) {}
 
-    private record Asker(String namespace, Map<String, String> labels, Kind kind) {
-    }
+    private record Asker(String namespace, Map<String, String> labels, Kind kind) {}
 
     private final Session ssn;
     private final int nodeCount;
@@ -263,7 +262,11 @@ public final class PodTopology implements EventHandler {
     @Override
     public void allocated(SessionTask t) {
         if (placedTasks.containsKey(t) || t.node() == null) return;
-        Placed p = new Placed(t.job().info().namespace(), nsLabels(t.job().info().namespace()), t.info().spec(), t.node().index());
+        Placed p = new Placed(
+                t.job().info().namespace(),
+                nsLabels(t.job().info().namespace()),
+                t.info().spec(),
+                t.node().index());
         placedTasks.put(t, p);
         place(p, 1);
     }
@@ -287,11 +290,15 @@ public final class PodTopology implements EventHandler {
             }
         }
         for (Counter c : unanchoredCounters) if (c.matches(p)) c.add(p.node, delta);
-        if (!p.spec.requiredAntiAffinity().isEmpty() || !p.spec.preferredAffinity().isEmpty()
+        if (!p.spec.requiredAntiAffinity().isEmpty()
+                || !p.spec.preferredAffinity().isEmpty()
                 || !p.spec.preferredAntiAffinity().isEmpty()) {
-            for (PodAffinityTerm t : p.spec.requiredAntiAffinity()) carry(Kind.REQUIRED_ANTI, t.resolvedFor(p.namespace), 0, p.node, delta);
-            for (WeightedPodAffinityTerm t : p.spec.preferredAffinity()) carry(Kind.PREFERRED, t.term().resolvedFor(p.namespace), t.weight(), p.node, delta);
-            for (WeightedPodAffinityTerm t : p.spec.preferredAntiAffinity()) carry(Kind.PREFERRED, t.term().resolvedFor(p.namespace), -t.weight(), p.node, delta);
+            for (PodAffinityTerm t : p.spec.requiredAntiAffinity())
+                carry(Kind.REQUIRED_ANTI, t.resolvedFor(p.namespace), 0, p.node, delta);
+            for (WeightedPodAffinityTerm t : p.spec.preferredAffinity())
+                carry(Kind.PREFERRED, t.term().resolvedFor(p.namespace), t.weight(), p.node, delta);
+            for (WeightedPodAffinityTerm t : p.spec.preferredAntiAffinity())
+                carry(Kind.PREFERRED, t.term().resolvedFor(p.namespace), -t.weight(), p.node, delta);
         }
         if (!p.spec.hostPorts().isEmpty()) {
             List<HostPort> used = ports.computeIfAbsent(p.node, n -> new ArrayList<>());
@@ -310,7 +317,9 @@ public final class PodTopology implements EventHandler {
             carried.put(key, c);
             List<String> anchors = anchors(term.labelSelector());
             if (anchors == null) unanchoredCarried.add(key);
-            else for (String a : anchors) carriedByAnchor.computeIfAbsent(a, x -> new ArrayList<>()).add(key);
+            else
+                for (String a : anchors)
+                    carriedByAnchor.computeIfAbsent(a, x -> new ArrayList<>()).add(key);
             carriedGeneration++;
         }
         int d = c.domains.of(node);
@@ -347,7 +356,9 @@ public final class PodTopology implements EventHandler {
             counters.put(key, c);
             List<String> anchors = anchors(terms.get(0).labelSelector());
             if (anchors == null) unanchoredCounters.add(c);
-            else for (String a : anchors) countersByAnchor.computeIfAbsent(a, x -> new ArrayList<>()).add(c);
+            else
+                for (String a : anchors)
+                    countersByAnchor.computeIfAbsent(a, x -> new ArrayList<>()).add(c);
         }
         return c;
     }

@@ -108,12 +108,14 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
         List<String> actions = new ArrayList<>();
         JsonNode a = root.get("actions");
         if (a == null || !a.isTextual() || a.asText().isBlank()) {
-            problems.add(new Problem("actions", "expected a comma-separated list of actions, e.g. \"enqueue, allocate, backfill\""));
+            problems.add(new Problem(
+                    "actions", "expected a comma-separated list of actions, e.g. \"enqueue, allocate, backfill\""));
         } else {
             Set<String> seen = new HashSet<>();
             for (String name : splitActions(a.asText())) {
                 if (!registry.hasAction(name)) {
-                    problems.add(new Problem("actions", "unknown action \"" + name + "\" (known: " + registry.actionNames() + ")"));
+                    problems.add(new Problem(
+                            "actions", "unknown action \"" + name + "\" (known: " + registry.actionNames() + ")"));
                 } else if (!seen.add(name)) {
                     problems.add(new Problem("actions", "action \"" + name + "\" listed twice"));
                 } else {
@@ -149,7 +151,8 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
                     try {
                         registry.newAction(name).readArguments(args);
                         for (String unknown : args.unread()) {
-                            problems.add(new Problem(p + ".arguments." + unknown, "unknown argument of action \"" + name + "\""));
+                            problems.add(new Problem(
+                                    p + ".arguments." + unknown, "unknown argument of action \"" + name + "\""));
                         }
                     } catch (IllegalArgumentException ex) {
                         problems.add(new Problem(p + ".arguments", ex.getMessage()));
@@ -164,8 +167,8 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
         return new SchedulerConf(actions, tiers, configurations);
     }
 
-    private static Tier parseTier(JsonNode tier, String path, PluginRegistry registry, Set<String> seen,
-                                  List<Problem> problems) {
+    private static Tier parseTier(
+            JsonNode tier, String path, PluginRegistry registry, Set<String> seen, List<Problem> problems) {
         List<PluginOption> plugins = new ArrayList<>();
         JsonNode ps = tier == null ? null : tier.get("plugins");
         if (ps == null || !ps.isArray()) {
@@ -182,8 +185,11 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
             String name = p.path("name").asText("");
             boolean known = registry.hasPlugin(name);
             if (!known) {
-                problems.add(new Problem(pp + ".name", name.isEmpty() ? "a plugin needs a name"
-                        : "unknown plugin \"" + name + "\" (known: " + registry.pluginNames() + ")"));
+                problems.add(new Problem(
+                        pp + ".name",
+                        name.isEmpty()
+                                ? "a plugin needs a name"
+                                : "unknown plugin \"" + name + "\" (known: " + registry.pluginNames() + ")"));
             } else if (!seen.add(name)) {
                 problems.add(new Problem(pp + ".name", "plugin \"" + name + "\" configured twice"));
             }
@@ -199,7 +205,8 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
                     continue;
                 }
                 // Volcano's YAML spells most switches enableX; accept enabledX as well.
-                String normal = key.startsWith("enable") && !key.startsWith("enabled") ? "enabled" + key.substring(6) : key;
+                String normal =
+                        key.startsWith("enable") && !key.startsWith("enabled") ? "enabled" + key.substring(6) : key;
                 Extension e = Extension.byConfKey(normal);
                 if (e == null) {
                     problems.add(new Problem(pp + "." + key, "unknown key"));
@@ -210,15 +217,18 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
                 }
             }
             if (Boolean.TRUE.equals(switches.get(Extension.HIERARCHY)) && known && !registry.supportsHierarchy(name)) {
-                problems.add(new Problem(pp + ".enableHierarchy", "plugin \"" + name + "\" does not support hierarchical queues here"
-                        + " (supported by: " + String.join(", ", registry.hierarchicalNames()) + ")"));
+                problems.add(new Problem(
+                        pp + ".enableHierarchy",
+                        "plugin \"" + name + "\" does not support hierarchical queues here" + " (supported by: "
+                                + String.join(", ", registry.hierarchicalNames()) + ")"));
             }
             PluginOption option = new PluginOption(name, switches, args);
             if (known) {
                 try {
                     registry.newPlugin(option); // reads the arguments, so a bad one is a conf problem now
                     for (String unknown : args.unread()) {
-                        problems.add(new Problem(pp + ".arguments." + unknown, "unknown argument of plugin \"" + name + "\""));
+                        problems.add(new Problem(
+                                pp + ".arguments." + unknown, "unknown argument of plugin \"" + name + "\""));
                     }
                 } catch (IllegalArgumentException ex) {
                     problems.add(new Problem(pp + ".arguments", ex.getMessage()));

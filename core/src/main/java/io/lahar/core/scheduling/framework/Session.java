@@ -1,9 +1,9 @@
 package io.lahar.core.scheduling.framework;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
@@ -58,7 +58,8 @@ public final class Session extends SessionPlugins {
             int end = p.path().indexOf(']');
             if (p.path().startsWith("jobs[") && end > 0) {
                 String rest = p.path().substring(end + 1);
-                problemsByJob.computeIfAbsent(p.path().substring(0, end + 1), k -> new ArrayList<>())
+                problemsByJob
+                        .computeIfAbsent(p.path().substring(0, end + 1), k -> new ArrayList<>())
                         .add((rest.startsWith(".") ? rest.substring(1) : rest) + ": " + p.message());
             }
         }
@@ -74,7 +75,8 @@ public final class Session extends SessionPlugins {
         }
         this.totalResource = total;
         boolean rules = false;
-        Set<io.lahar.core.scheduling.api.PodSpec> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<io.lahar.core.scheduling.api.PodSpec> seen =
+                java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (NodeInfo n : sortedNodes) {
             for (io.lahar.core.scheduling.api.ForeignPod f : n.foreignPods()) {
                 rules |= f.spec().interPod();
@@ -97,8 +99,10 @@ public final class Session extends SessionPlugins {
         for (int i = 0; i < snapshot.jobs().size(); i++) {
             if (keys.add(snapshot.jobs().get(i).key())) order.add(i);
         }
-        order.sort(Comparator.comparingLong((Integer i) -> snapshot.jobs().get(i).creationIndex())
-                .thenComparing(i -> snapshot.jobs().get(i).key()).thenComparingInt(i -> i));
+        order.sort(
+                Comparator.comparingLong((Integer i) -> snapshot.jobs().get(i).creationIndex())
+                        .thenComparing(i -> snapshot.jobs().get(i).key())
+                        .thenComparingInt(i -> i));
         for (int i : order) {
             JobInfo j = snapshot.jobs().get(i);
             List<String> jobProblems = problemsByJob.getOrDefault("jobs[" + i + "]", List.of());
@@ -110,7 +114,9 @@ public final class Session extends SessionPlugins {
             if (q != null) q.addJob(sj);
             for (SessionTask t : sj.tasks()) {
                 TaskStatus s = t.status();
-                SessionNode n = t.info().nodeName() == null ? null : nodeByName.get(t.info().nodeName());
+                SessionNode n = t.info().nodeName() == null
+                        ? null
+                        : nodeByName.get(t.info().nodeName());
                 if (n == null) {
                     continue; // a placed task on an unknown node is a snapshot problem; it holds nothing here
                 }
@@ -136,7 +142,8 @@ public final class Session extends SessionPlugins {
             String p = q.info().parent();
             if (p == null) continue;
             SessionQueue parent = queues.get(p);
-            if (parent == null || createsCycle(q, parent)) parent = queues.get(QueueInfo.ROOT); // reported by validate()
+            if (parent == null || createsCycle(q, parent))
+                parent = queues.get(QueueInfo.ROOT); // reported by validate()
             q.link(parent);
         }
     }
@@ -350,15 +357,22 @@ public final class Session extends SessionPlugins {
                 case ALLOCATE -> {
                     if (t.status() != TaskStatus.Allocated || t.node() != op.node()) continue; // later evicted
                     // A gang binds whole: allocations of a job that is not ready are only reserved.
-                    if (jobReady(t.job())) bindings.add(new SessionResult.Binding(job, t.name(), op.node().name(), op.action()));
-                    else nominations.add(new SessionResult.Nomination(job, t.name(), op.node().name(), op.action()));
+                    if (jobReady(t.job()))
+                        bindings.add(new SessionResult.Binding(
+                                job, t.name(), op.node().name(), op.action()));
+                    else
+                        nominations.add(new SessionResult.Nomination(
+                                job, t.name(), op.node().name(), op.action()));
                 }
                 case PIPELINE -> {
                     if (t.status() == TaskStatus.Pipelined && t.node() == op.node()) {
-                        nominations.add(new SessionResult.Nomination(job, t.name(), op.node().name(), op.action()));
+                        nominations.add(new SessionResult.Nomination(
+                                job, t.name(), op.node().name(), op.action()));
                     }
                 }
-                case EVICT -> evictions.add(new SessionResult.Eviction(job, t.name(), op.node().name(), op.action(), op.reason()));
+                case EVICT ->
+                    evictions.add(
+                            new SessionResult.Eviction(job, t.name(), op.node().name(), op.action(), op.reason()));
             }
         }
         List<SessionResult.PhaseChange> changes = new ArrayList<>();
@@ -372,8 +386,14 @@ public final class Session extends SessionPlugins {
         }
         List<SessionResult.QueueStatus> queueStatuses = new ArrayList<>();
         for (SessionQueue q : queues.values()) {
-            queueStatuses.add(new SessionResult.QueueStatus(q.name(), q.deserved(), q.allocated(), q.state(), q.capability(),
-                    q.info().guarantee().withPods(0), q.enforcedBy()));
+            queueStatuses.add(new SessionResult.QueueStatus(
+                    q.name(),
+                    q.deserved(),
+                    q.allocated(),
+                    q.state(),
+                    q.capability(),
+                    q.info().guarantee().withPods(0),
+                    q.enforcedBy()));
         }
         return new SessionResult(bindings, nominations, evictions, changes, conditions, queueStatuses, problems);
     }

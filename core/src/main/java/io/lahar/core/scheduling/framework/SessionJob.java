@@ -1,8 +1,8 @@
 package io.lahar.core.scheduling.framework;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
 import java.util.ArrayList;
@@ -55,7 +55,9 @@ public final class SessionJob {
         // Volcano's CheckTaskReady/Valid/Pipelined: when the job's minMember is below the sum of its
         // roles' minimums (minAvailable: 1 over tasks defaulted to their replicas), only the job-level
         // count applies, so the per-role minimums are left at zero.
-        int roleTotal = info.minTaskMember().values().stream().mapToInt(Integer::intValue).sum();
+        int roleTotal = info.minTaskMember().values().stream()
+                .mapToInt(Integer::intValue)
+                .sum();
         for (int r = 0; r < n && info.minMember() >= roleTotal; r++) {
             roleMin[r] = info.minTaskMember().getOrDefault(roles.get(r), 0);
         }
@@ -215,11 +217,14 @@ public final class SessionJob {
      */
     public boolean needContinueAllocating(java.util.Set<String> failedRoles) {
         if (info.minMember() == tasks.size()) return false;
-        int roleTotal = info.minTaskMember().values().stream().mapToInt(Integer::intValue).sum();
+        int roleTotal = info.minTaskMember().values().stream()
+                .mapToInt(Integer::intValue)
+                .sum();
         if (info.minMember() < roleTotal) {
             int left = 0;
             for (SessionTask t : tasks) {
-                if (t.status() == TaskStatus.Pending && !failedRoles.contains(t.info().role())) left++;
+                if (t.status() == TaskStatus.Pending
+                        && !failedRoles.contains(t.info().role())) left++;
             }
             return ready + left >= info.minMember();
         }

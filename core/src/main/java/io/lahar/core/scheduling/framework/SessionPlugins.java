@@ -12,8 +12,8 @@ import io.lahar.core.scheduling.framework.Functions.JobValidFn;
 import io.lahar.core.scheduling.framework.Functions.NodeCheck;
 import io.lahar.core.scheduling.framework.Functions.NodeOrderFn;
 import io.lahar.core.scheduling.framework.Functions.OverusedFn;
-import io.lahar.core.scheduling.framework.Functions.PredicateFn;
 import io.lahar.core.scheduling.framework.Functions.PrePredicateFn;
+import io.lahar.core.scheduling.framework.Functions.PredicateFn;
 import io.lahar.core.scheduling.framework.Functions.VictimFn;
 import io.lahar.core.scheduling.framework.Functions.Vote;
 import java.util.ArrayList;
@@ -50,13 +50,21 @@ abstract sealed class SessionPlugins permits Session {
         tiersCache.remove(e);
     }
 
-    public void addJobOrderFn(String plugin, Comparator<SessionJob> fn) { register(Extension.JOB_ORDER, plugin, fn); }
+    public void addJobOrderFn(String plugin, Comparator<SessionJob> fn) {
+        register(Extension.JOB_ORDER, plugin, fn);
+    }
 
-    public void addQueueOrderFn(String plugin, Comparator<SessionQueue> fn) { register(Extension.QUEUE_ORDER, plugin, fn); }
+    public void addQueueOrderFn(String plugin, Comparator<SessionQueue> fn) {
+        register(Extension.QUEUE_ORDER, plugin, fn);
+    }
 
-    public void addTaskOrderFn(String plugin, Comparator<SessionTask> fn) { register(Extension.TASK_ORDER, plugin, fn); }
+    public void addTaskOrderFn(String plugin, Comparator<SessionTask> fn) {
+        register(Extension.TASK_ORDER, plugin, fn);
+    }
 
-    public void addPredicateFn(String plugin, PredicateFn fn) { register(Extension.PREDICATE, plugin, fn); }
+    public void addPredicateFn(String plugin, PredicateFn fn) {
+        register(Extension.PREDICATE, plugin, fn);
+    }
 
     /** Under the plugin's predicate switch, beside its stateless predicate. */
     public void addPrePredicateFn(String plugin, PrePredicateFn fn) {
@@ -64,7 +72,9 @@ abstract sealed class SessionPlugins permits Session {
         tiersCache.remove(Extension.PREDICATE);
     }
 
-    public void addNodeOrderFn(String plugin, NodeOrderFn fn) { register(Extension.NODE_ORDER, plugin, fn); }
+    public void addNodeOrderFn(String plugin, NodeOrderFn fn) {
+        register(Extension.NODE_ORDER, plugin, fn);
+    }
 
     /** Under the plugin's node-order switch, beside its per-node scores. */
     public void addBatchNodeOrderFn(String plugin, BatchNodeOrderFn fn) {
@@ -72,26 +82,46 @@ abstract sealed class SessionPlugins permits Session {
         tiersCache.remove(Extension.NODE_ORDER);
     }
 
-    public void addPreemptableFn(String plugin, VictimFn fn) { register(Extension.PREEMPTABLE, plugin, fn); }
+    public void addPreemptableFn(String plugin, VictimFn fn) {
+        register(Extension.PREEMPTABLE, plugin, fn);
+    }
 
-    public void addReclaimableFn(String plugin, VictimFn fn) { register(Extension.RECLAIMABLE, plugin, fn); }
+    public void addReclaimableFn(String plugin, VictimFn fn) {
+        register(Extension.RECLAIMABLE, plugin, fn);
+    }
 
-    public void addOverusedFn(String plugin, OverusedFn fn) { register(Extension.OVERUSED, plugin, fn); }
+    public void addOverusedFn(String plugin, OverusedFn fn) {
+        register(Extension.OVERUSED, plugin, fn);
+    }
 
-    public void addAllocatableFn(String plugin, AllocatableFn fn) { register(Extension.ALLOCATABLE, plugin, fn); }
+    public void addAllocatableFn(String plugin, AllocatableFn fn) {
+        register(Extension.ALLOCATABLE, plugin, fn);
+    }
 
     /** Volcano's PreemptiveFn: whether a queue may reclaim for a task (reclaim asks it instead of allocatable). */
-    public void addPreemptiveFn(String plugin, AllocatableFn fn) { register(Extension.PREEMPTIVE, plugin, fn); }
+    public void addPreemptiveFn(String plugin, AllocatableFn fn) {
+        register(Extension.PREEMPTIVE, plugin, fn);
+    }
 
-    public void addJobValidFn(String plugin, JobValidFn fn) { register(Extension.JOB_VALID, plugin, fn); }
+    public void addJobValidFn(String plugin, JobValidFn fn) {
+        register(Extension.JOB_VALID, plugin, fn);
+    }
 
-    public void addJobReadyFn(String plugin, JobPredicate fn) { register(Extension.JOB_READY, plugin, fn); }
+    public void addJobReadyFn(String plugin, JobPredicate fn) {
+        register(Extension.JOB_READY, plugin, fn);
+    }
 
-    public void addJobPipelinedFn(String plugin, Functions.JobPipelinedFn fn) { register(Extension.JOB_PIPELINED, plugin, fn); }
+    public void addJobPipelinedFn(String plugin, Functions.JobPipelinedFn fn) {
+        register(Extension.JOB_PIPELINED, plugin, fn);
+    }
 
-    public void addJobStarvingFn(String plugin, JobPredicate fn) { register(Extension.JOB_STARVING, plugin, fn); }
+    public void addJobStarvingFn(String plugin, JobPredicate fn) {
+        register(Extension.JOB_STARVING, plugin, fn);
+    }
 
-    public void addJobEnqueueableFn(String plugin, JobEnqueueableFn fn) { register(Extension.JOB_ENQUEUED, plugin, fn); }
+    public void addJobEnqueueableFn(String plugin, JobEnqueueableFn fn) {
+        register(Extension.JOB_ENQUEUED, plugin, fn);
+    }
 
     /** Keyed apart from the enqueueable vote so a plugin may register both under one switch. */
     public void addJobEnqueuedFn(String plugin, JobEnqueuedFn fn) {

@@ -1,10 +1,9 @@
 package io.lahar.core.scheduling.framework;
 
-import io.lahar.core.scheduling.api.QueueStateMachine;
-
+import io.lahar.core.api.QueueState;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.QueueInfo;
-import io.lahar.core.api.QueueState;
+import io.lahar.core.scheduling.api.QueueStateMachine;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

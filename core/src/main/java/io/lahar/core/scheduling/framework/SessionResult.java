@@ -1,7 +1,7 @@
 package io.lahar.core.scheduling.framework;
 
-import io.lahar.core.resource.Resource;
 import io.lahar.core.api.PodGroupPhase;
+import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.Problem;
 import java.util.List;
 import java.util.Map;
@@ -19,21 +19,22 @@ import java.util.Map;
  * @param queues       per queue, its deserved share (null without proportion) and allocation
  * @param problems     what was wrong with the snapshot (those entries were skipped)
  */
-public record SessionResult(List<Binding> bindings, List<Nomination> nominations, List<Eviction> evictions,
-                            List<PhaseChange> phaseChanges, Map<String, PodGroupCondition> conditions,
-                            List<QueueStatus> queues, List<Problem> problems) {
+public record SessionResult(
+        List<Binding> bindings,
+        List<Nomination> nominations,
+        List<Eviction> evictions,
+        List<PhaseChange> phaseChanges,
+        Map<String, PodGroupCondition> conditions,
+        List<QueueStatus> queues,
+        List<Problem> problems) {
 
-    public record Binding(String job, String task, String node, String action) {
-    }
+    public record Binding(String job, String task, String node, String action) {}
 
-    public record Nomination(String job, String task, String node, String action) {
-    }
+    public record Nomination(String job, String task, String node, String action) {}
 
-    public record Eviction(String job, String task, String node, String action, String reason) {
-    }
+    public record Eviction(String job, String task, String node, String action, String reason) {}
 
-    public record PhaseChange(String job, PodGroupPhase from, PodGroupPhase to) {
-    }
+    public record PhaseChange(String job, PodGroupPhase from, PodGroupPhase to) {}
 
     /** As a PodGroup status condition: type Unschedulable (status True) or Scheduled. */
     public record PodGroupCondition(String type, String status, String reason, String message) {
@@ -50,8 +51,14 @@ public record SessionResult(List<Binding> bindings, List<Nomination> nominations
      * @param guarantee  what the queue is guaranteed
      * @param plugin     the plugin enforcing shares and limits (proportion, capacity), null without one
      */
-    public record QueueStatus(String name, Resource deserved, Resource allocated, io.lahar.core.api.QueueState state,
-                              Resource capability, Resource guarantee, String plugin) {
+    public record QueueStatus(
+            String name,
+            Resource deserved,
+            Resource allocated,
+            io.lahar.core.api.QueueState state,
+            Resource capability,
+            Resource guarantee,
+            String plugin) {
         public QueueStatus(String name, Resource deserved, Resource allocated) {
             this(name, deserved, allocated, io.lahar.core.api.QueueState.Open, null, Resource.EMPTY, null);
         }

@@ -10,11 +10,14 @@ import java.util.List;
  */
 public final class Statement {
 
-    public enum Kind { ALLOCATE, PIPELINE, EVICT }
-
-    public record Operation(Kind kind, SessionTask task, SessionNode node, TaskStatus previous, String reason,
-                            String action) {
+    public enum Kind {
+        ALLOCATE,
+        PIPELINE,
+        EVICT
     }
+
+    public record Operation(
+            Kind kind, SessionTask task, SessionNode node, TaskStatus previous, String reason, String action) {}
 
     private final Session ssn;
     private final List<Operation> operations = new ArrayList<>();

@@ -12,8 +12,7 @@ import java.util.Map;
  * selector; queue "research" over its capability}.
  */
 final class UnschedulableMessage {
-    private UnschedulableMessage() {
-    }
+    private UnschedulableMessage() {}
 
     static String of(SessionJob j) {
         List<String> parts = new ArrayList<>();
@@ -35,7 +34,9 @@ final class UnschedulableMessage {
         // One line per task role: tasks of a role usually fail alike, and a role is what a user edits.
         Map<String, String> byRole = new LinkedHashMap<>();
         for (Map.Entry<SessionTask, FitErrors> e : j.fitErrors().entrySet()) {
-            String role = e.getKey().info().role().isEmpty() ? e.getKey().name() : e.getKey().info().role();
+            String role = e.getKey().info().role().isEmpty()
+                    ? e.getKey().name()
+                    : e.getKey().info().role();
             byRole.putIfAbsent(role, e.getValue().toString());
         }
         byRole.forEach((role, msg) -> parts.add("task " + role + ": " + msg));
@@ -46,11 +47,12 @@ final class UnschedulableMessage {
             }
         }
         if (parts.isEmpty()) {
-            parts.add(switch (j.phase()) {
-                case Pending -> "pod group is pending, not yet admitted to its queue";
-                case Inqueue -> "pod group is waiting for resources";
-                default -> "pod group is not ready";
-            });
+            parts.add(
+                    switch (j.phase()) {
+                        case Pending -> "pod group is pending, not yet admitted to its queue";
+                        case Inqueue -> "pod group is waiting for resources";
+                        default -> "pod group is not ready";
+                    });
         }
         int unready = Math.max(0, j.minMember() - j.readyTaskNum());
         if (j.isReady()) {

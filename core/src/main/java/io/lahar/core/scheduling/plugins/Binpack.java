@@ -34,7 +34,8 @@ public final class Binpack implements Plugin {
         }
         for (Map.Entry<String, Double> e : resourceWeights.entrySet()) {
             if (e.getValue() < 0) {
-                throw new IllegalArgumentException("weight of " + e.getKey() + " must not be negative, got " + e.getValue());
+                throw new IllegalArgumentException(
+                        "weight of " + e.getKey() + " must not be negative, got " + e.getValue());
             }
         }
     }

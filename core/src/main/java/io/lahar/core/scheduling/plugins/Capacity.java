@@ -56,7 +56,9 @@ public final class Capacity implements Plugin {
 
         Attr(SessionQueue queue) {
             this.queue = queue;
-            this.deserved = queue.info().deserved() == null ? Resource.EMPTY : queue.info().deserved().withPods(0);
+            this.deserved = queue.info().deserved() == null
+                    ? Resource.EMPTY
+                    : queue.info().deserved().withPods(0);
             this.guarantee = queue.info().guarantee().withPods(0);
         }
 
@@ -78,11 +80,13 @@ public final class Capacity implements Plugin {
     public Capacity(Arguments args) {
         ancestorReclaimLevel = args.getInt(ANCESTOR_RECLAIM_LEVEL, 0);
         if (ancestorReclaimLevel < 0) {
-            throw new IllegalArgumentException("argument " + ANCESTOR_RECLAIM_LEVEL + ": must not be negative, got " + ancestorReclaimLevel);
+            throw new IllegalArgumentException(
+                    "argument " + ANCESTOR_RECLAIM_LEVEL + ": must not be negative, got " + ancestorReclaimLevel);
         }
         for (String key : List.of("capacity.DynamicResourceAllocationEnable", "capacity.DRAConsumableCapacityEnable")) {
             if (args.getBool(key, false)) {
-                throw new IllegalArgumentException("argument " + key + ": only false is supported (a snapshot has no resource claims)");
+                throw new IllegalArgumentException(
+                        "argument " + key + ": only false is supported (a snapshot has no resource claims)");
             }
         }
     }
@@ -117,7 +121,8 @@ public final class Capacity implements Plugin {
 
     private void buildFlat(Session ssn) {
         Resource totalGuarantee = Resource.EMPTY;
-        for (SessionQueue q : ssn.queues().values()) totalGuarantee = totalGuarantee.add(q.info().guarantee().withPods(0));
+        for (SessionQueue q : ssn.queues().values())
+            totalGuarantee = totalGuarantee.add(q.info().guarantee().withPods(0));
         Resource free = ssn.totalResource().subClamped(totalGuarantee);
         for (SessionJob j : ssn.jobs()) {
             if (j.queue() == null || !j.problems().isEmpty()) continue;
@@ -129,7 +134,8 @@ public final class Capacity implements Plugin {
             });
             count(a, j);
         }
-        for (Attr a : attrs.values()) a.deserved = a.deserved.minWithDimension(a.realCapability).max(a.guarantee);
+        for (Attr a : attrs.values())
+            a.deserved = a.deserved.minWithDimension(a.realCapability).max(a.guarantee);
     }
 
     private void buildHierarchy(Session ssn) {
@@ -144,7 +150,8 @@ public final class Capacity implements Plugin {
             Attr a = j.queue() == null ? null : attrs.get(j.queue());
             if (a == null || !j.problems().isEmpty()) continue;
             if (!a.leaf()) {
-                broken = "capacity: job " + j.key() + " is in queue \"" + a.queue.name() + "\", which is not a leaf queue";
+                broken = "capacity: job " + j.key() + " is in queue \"" + a.queue.name()
+                        + "\", which is not a leaf queue";
                 continue;
             }
             Resource req0 = a.request;
@@ -183,7 +190,10 @@ public final class Capacity implements Plugin {
             parent.deserved = totalDeserved;
         }
         for (Attr c : parent.children) {
-            c.realCapability = parent.realCapability.subClamped(totalGuarantee).add(c.guarantee).minWithDimension(c.capability);
+            c.realCapability = parent.realCapability
+                    .subClamped(totalGuarantee)
+                    .add(c.guarantee)
+                    .minWithDimension(c.capability);
         }
         for (Attr c : parent.children) checkHierarchy(c);
     }
@@ -193,7 +203,9 @@ public final class Capacity implements Plugin {
         Resource own = child.capability;
         Map<String, Long> scalars = new java.util.TreeMap<>(parent.capability.scalars());
         scalars.putAll(own.scalars());
-        long cpu = own.milliCpu() <= 0 || own.milliCpu() == Resource.UNLIMITED ? parent.capability.milliCpu() : own.milliCpu();
+        long cpu = own.milliCpu() <= 0 || own.milliCpu() == Resource.UNLIMITED
+                ? parent.capability.milliCpu()
+                : own.milliCpu();
         long mem = own.memory() <= 0 || own.memory() == Resource.UNLIMITED ? parent.capability.memory() : own.memory();
         return Resource.of(cpu, mem, Resource.UNLIMITED, scalars);
     }
@@ -205,7 +217,8 @@ public final class Capacity implements Plugin {
             if (s == TaskStatus.Pending || s.isAllocated()) a.request = a.request.add(t.resreq());
         }
         a.inqueue = a.inqueue.add(j.inqueueReservation());
-        a.elastic = a.elastic.add(j.allocated().withPods(0).subClamped(j.info().minResources().withPods(0)));
+        a.elastic = a.elastic.add(
+                j.allocated().withPods(0).subClamped(j.info().minResources().withPods(0)));
     }
 
     // ---------------------------------------------------------------- order and share
@@ -316,7 +329,8 @@ public final class Capacity implements Plugin {
                 if (belowDeservedSomewhere(anc.allocated().add(req), anc.deserved, req)) return null;
             }
         }
-        return "queue \"" + q.name() + "\" holds its whole deserved share " + a.deserved + " in every resource the task asks for";
+        return "queue \"" + q.name() + "\" holds its whole deserved share " + a.deserved
+                + " in every resource the task asks for";
     }
 
     /** Volcano's LessEqualPartlyWithDimensionZeroFiltered: some dimension the request uses is at most the deserved. */
@@ -345,8 +359,11 @@ public final class Capacity implements Plugin {
             if (intersection(v.resreq(), a.deserved).isEmpty()) {
                 // It deserves none of what the task holds: an immediate victim, unless both queues share an
                 // ancestor within the reclaim levels and the reclaimer deserves nothing the task asks for either.
-                eligible = !(hierarchy && ancestorReclaimLevel > 0 && sharesAncestor(reclaimerAttr, a)
-                        && intersection(reclaimer.resreq(), reclaimerAttr.deserved).isEmpty());
+                eligible = !(hierarchy
+                        && ancestorReclaimLevel > 0
+                        && sharesAncestor(reclaimerAttr, a)
+                        && intersection(reclaimer.resreq(), reclaimerAttr.deserved)
+                                .isEmpty());
             } else {
                 eligible = overDeserved(allocated, a.deserved, v.resreq());
             }
@@ -358,12 +375,14 @@ public final class Capacity implements Plugin {
                     if (anc == null || anc.queue.isRoot() || anc == ancestorAt(reclaimerAttr, level)) continue;
                     Resource ancAllocated = allocations.computeIfAbsent(anc, Attr::allocated);
                     ancestorsToCharge.add(anc);
-                    if (!intersection(v.resreq(), anc.deserved).isEmpty()) eligible = overDeserved(ancAllocated, anc.deserved, v.resreq());
+                    if (!intersection(v.resreq(), anc.deserved).isEmpty())
+                        eligible = overDeserved(ancAllocated, anc.deserved, v.resreq());
                 }
             }
             if (!eligible) continue;
             allocations.put(a, allocated.sub(v.resreq()));
-            for (Attr anc : ancestorsToCharge) allocations.put(anc, allocations.get(anc).sub(v.resreq()));
+            for (Attr anc : ancestorsToCharge)
+                allocations.put(anc, allocations.get(anc).sub(v.resreq()));
             victims.add(v);
         }
         return victims;

@@ -17,8 +17,7 @@ public final class Conformance implements Plugin {
     /** The value of Kubernetes' system-cluster-critical priority class. */
     public static final int SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
 
-    public Conformance(Arguments args) {
-    }
+    public Conformance(Arguments args) {}
 
     @Override
     public String name() {

@@ -19,8 +19,7 @@ public final class Drf implements Plugin {
 
     private Resource total = Resource.EMPTY;
 
-    public Drf(Arguments args) {
-    }
+    public Drf(Arguments args) {}
 
     @Override
     public String name() {

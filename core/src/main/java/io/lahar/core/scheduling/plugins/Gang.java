@@ -20,8 +20,7 @@ import java.util.Map;
 public final class Gang implements Plugin {
     public static final String NAME = "gang";
 
-    public Gang(Arguments args) {
-    }
+    public Gang(Arguments args) {}
 
     @Override
     public String name() {

@@ -20,8 +20,7 @@ final class ImageLocality {
     private static final long MIN_THRESHOLD = 23 * MB;
     private static final long MAX_CONTAINER_THRESHOLD = 1000 * MB;
 
-    private record State(long size, int numNodes) {
-    }
+    private record State(long size, int numNodes) {}
 
     private final int totalNodes;
     private final Map<String, State> states = new HashMap<>();

@@ -5,11 +5,11 @@ import io.lahar.core.scheduling.api.PodSpec;
 import io.lahar.core.scheduling.api.WeightedPodAffinityTerm;
 import io.lahar.core.scheduling.framework.Functions.BatchScorer;
 import io.lahar.core.scheduling.framework.Functions.Refused;
-import java.util.BitSet;
 import io.lahar.core.scheduling.framework.PodTopology;
 import io.lahar.core.scheduling.framework.SessionNode;
 import io.lahar.core.scheduling.framework.SessionTask;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 
@@ -33,8 +33,7 @@ final class InterPodAffinity {
     static final String ANTI_AFFINITY_NOT_MATCH = "node(s) didn't match pod anti-affinity rules";
     static final String EXISTING_ANTI_AFFINITY_NOT_MATCH = "node(s) didn't satisfy existing pods anti-affinity rules";
 
-    private InterPodAffinity() {
-    }
+    private InterPodAffinity() {}
 
     /** The prepared filter of one task (Kubernetes' preFilterState). */
     static final class Filter {
@@ -43,8 +42,11 @@ final class InterPodAffinity {
         private final List<PodTopology.Counter> anti;
         private final List<PodTopology.Carried> existing;
 
-        private Filter(PodTopology.Counter affinity, boolean selfMatch, List<PodTopology.Counter> anti,
-                       List<PodTopology.Carried> existing) {
+        private Filter(
+                PodTopology.Counter affinity,
+                boolean selfMatch,
+                List<PodTopology.Counter> anti,
+                List<PodTopology.Carried> existing) {
             this.affinity = affinity;
             this.selfMatch = selfMatch;
             this.anti = anti;
@@ -103,7 +105,8 @@ final class InterPodAffinity {
         String ns = task.job().info().namespace();
         PodSpec spec = task.info().spec();
         List<PodTopology.Carried> existing = topo.repelling(ns, spec.labels());
-        if (spec.requiredAffinity().isEmpty() && spec.requiredAntiAffinity().isEmpty() && existing.isEmpty()) return null;
+        if (spec.requiredAffinity().isEmpty() && spec.requiredAntiAffinity().isEmpty() && existing.isEmpty())
+            return null;
         PodTopology.Counter affinity = null;
         boolean self = false;
         if (!spec.requiredAffinity().isEmpty()) {
@@ -113,7 +116,8 @@ final class InterPodAffinity {
             self = true;
             for (PodAffinityTerm t : terms) self &= t.matches(ns, nsLabels, spec.labels());
         }
-        List<PodTopology.Counter> anti = new ArrayList<>(spec.requiredAntiAffinity().size());
+        List<PodTopology.Counter> anti =
+                new ArrayList<>(spec.requiredAntiAffinity().size());
         for (PodAffinityTerm t : spec.requiredAntiAffinity()) anti.add(topo.counter(List.of(t.resolvedFor(ns)), null));
         return new Filter(affinity, self, anti, existing);
     }
@@ -123,7 +127,8 @@ final class InterPodAffinity {
         String ns = task.job().info().namespace();
         PodSpec spec = task.info().spec();
         List<PodTopology.Weighted> existing = topo.preferring(ns, spec.labels());
-        if (spec.preferredAffinity().isEmpty() && spec.preferredAntiAffinity().isEmpty() && existing.isEmpty()) return null;
+        if (spec.preferredAffinity().isEmpty() && spec.preferredAntiAffinity().isEmpty() && existing.isEmpty())
+            return null;
         List<PodTopology.Counter> counters = new ArrayList<>();
         List<Integer> weights = new ArrayList<>();
         for (WeightedPodAffinityTerm t : spec.preferredAffinity()) {
@@ -141,15 +146,18 @@ final class InterPodAffinity {
             for (int i = 0; i < raw.length; i++) {
                 int n = candidates.get(i).index();
                 long r = 0;
-                for (int k = 0; k < counters.size(); k++) r += (long) weights.get(k) * Math.max(0, counters.get(k).at(0, n));
-                for (PodTopology.Weighted e : existing) r += (long) e.weight() * e.carried().at(n);
+                for (int k = 0; k < counters.size(); k++)
+                    r += (long) weights.get(k) * Math.max(0, counters.get(k).at(0, n));
+                for (PodTopology.Weighted e : existing)
+                    r += (long) e.weight() * e.carried().at(n);
                 raw[i] = r;
                 min = Math.min(min, r);
                 max = Math.max(max, r);
             }
             if (max == min) return; // every node 0
             for (int i = 0; i < raw.length; i++) {
-                scores[i] += weight * (double) (long) (NodeOrder.MAX_NODE_SCORE * ((double) (raw[i] - min) / (max - min)));
+                scores[i] +=
+                        weight * (double) (long) (NodeOrder.MAX_NODE_SCORE * ((double) (raw[i] - min) / (max - min)));
             }
         };
     }

@@ -75,14 +75,17 @@ public final class NodeOrder implements Plugin {
         TaintToleration taints = taintTolerationWeight == 0 ? null : new TaintToleration(ssn.nodes());
         boolean interPod = ssn.hasInterPodRules();
         PodTopologySpread spread = interPod && podTopologySpreadWeight != 0 ? new PodTopologySpread(ssn) : null;
-        if (nodeAffinityWeight == 0 && taints == null && !(interPod && podAffinityWeight != 0) && spread == null) return;
+        if (nodeAffinityWeight == 0 && taints == null && !(interPod && podAffinityWeight != 0) && spread == null)
+            return;
         ssn.addBatchNodeOrderFn(NAME, task -> {
             List<BatchScorer> scorers = new ArrayList<>(4);
-            if (nodeAffinityWeight != 0 && !task.info().spec().preferredNodeAffinity().isEmpty()) {
+            if (nodeAffinityWeight != 0
+                    && !task.info().spec().preferredNodeAffinity().isEmpty()) {
                 scorers.add(preferredNodeAffinity(task.info().spec().preferredNodeAffinity(), nodeAffinityWeight));
             }
             if (taints != null) add(scorers, taints.scorer(task.info().tolerations(), taintTolerationWeight));
-            if (interPod && podAffinityWeight != 0) add(scorers, InterPodAffinity.scorer(ssn.podTopology(), task, podAffinityWeight));
+            if (interPod && podAffinityWeight != 0)
+                add(scorers, InterPodAffinity.scorer(ssn.podTopology(), task, podAffinityWeight));
             if (spread != null) add(scorers, spread.scorer(task, podTopologySpreadWeight));
             if (scorers.isEmpty()) return null;
             return (candidates, scores) -> {
@@ -138,10 +141,12 @@ public final class NodeOrder implements Plugin {
         long mem = requested.memory();
         long memCap = alloc.memory();
         if (leastRequestedWeight != 0) {
-            s += leastRequestedWeight * weightedMean(leastRequested(cpu, cpuCap), cpuCap, leastRequested(mem, memCap), memCap, 50);
+            s += leastRequestedWeight
+                    * weightedMean(leastRequested(cpu, cpuCap), cpuCap, leastRequested(mem, memCap), memCap, 50);
         }
         if (mostRequestedWeight != 0) {
-            s += mostRequestedWeight * weightedMean(mostRequested(cpu, cpuCap), cpuCap, mostRequested(mem, memCap), memCap, 1);
+            s += mostRequestedWeight
+                    * weightedMean(mostRequested(cpu, cpuCap), cpuCap, mostRequested(mem, memCap), memCap, 1);
         }
         if (balancedWeight != 0) {
             s += balancedWeight * balanced(task, node, requested);

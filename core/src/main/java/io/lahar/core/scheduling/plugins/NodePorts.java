@@ -12,8 +12,7 @@ import java.util.List;
 final class NodePorts {
     static final String NO_FREE_PORTS = "node(s) didn't have free ports for the requested pod ports";
 
-    private NodePorts() {
-    }
+    private NodePorts() {}
 
     static String check(List<HostPort> wanted, PodTopology topo, SessionNode node) {
         List<HostPort> used = topo.ports(node.index());

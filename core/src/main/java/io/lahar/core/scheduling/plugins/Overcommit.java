@@ -45,7 +45,8 @@ public final class Overcommit implements Plugin {
             inqueue = inqueue.add(j.inqueueReservation());
         }
         ssn.addJobEnqueueableFn(NAME, this::vote);
-        ssn.addJobEnqueuedFn(NAME, j -> inqueue = inqueue.add(j.info().minResources().withPods(0)));
+        ssn.addJobEnqueuedFn(
+                NAME, j -> inqueue = inqueue.add(j.info().minResources().withPods(0)));
     }
 
     private Vote vote(SessionJob j) {
@@ -58,13 +59,19 @@ public final class Overcommit implements Plugin {
             return Vote.PERMIT;
         }
         StringBuilder sb = new StringBuilder("not enough idle resources to enqueue (overcommit factor ")
-                .append(factor).append("): ");
+                .append(factor)
+                .append("): ");
         boolean first = true;
         for (String d : min.exceeding(free)) {
             if (!first) sb.append(", ");
             first = false;
-            sb.append("minResources ").append(d).append(' ').append(Resource.format(d, min.get(d)))
-                    .append(" > ").append(Resource.format(d, Math.max(0, free.get(d)))).append(" available");
+            sb.append("minResources ")
+                    .append(d)
+                    .append(' ')
+                    .append(Resource.format(d, min.get(d)))
+                    .append(" > ")
+                    .append(Resource.format(d, Math.max(0, free.get(d))))
+                    .append(" available");
         }
         return Vote.reject(sb.toString());
     }

@@ -39,12 +39,12 @@ import java.util.TreeSet;
  */
 final class PodTopologySpread {
     static final String CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
-    static final String LABEL_NOT_MATCH = "node(s) didn't match pod topology spread constraints (missing required label)";
+    static final String LABEL_NOT_MATCH =
+            "node(s) didn't match pod topology spread constraints (missing required label)";
 
     /** The nodes a constraint counts, by what decides it; one mask per distinct shape, kept for the session. */
-    private record Inclusion(Set<String> keys, Map<String, String> nodeSelector, Object nodeAffinity,
-                             Object tolerations) {
-    }
+    private record Inclusion(
+            Set<String> keys, Map<String, String> nodeSelector, Object nodeAffinity, Object tolerations) {}
 
     private final Session ssn;
     private final Map<Inclusion, BitSet> masks = new HashMap<>();
@@ -54,8 +54,7 @@ final class PodTopologySpread {
     }
 
     /** A constraint as prepared for one task: its counter (null when its selector is empty: nothing counts). */
-    record Prepared(TopologySpreadConstraint constraint, PodTopology.Counter counter, int self) {
-    }
+    record Prepared(TopologySpreadConstraint constraint, PodTopology.Counter counter, int self) {}
 
     /** The prepared filter of one task. */
     static final class Filter {
@@ -78,7 +77,8 @@ final class PodTopologySpread {
                 int min = p.counter().min(p.constraint().minDomains());
                 BitSet over = new BitSet(d.size());
                 for (int v = 0; v < d.size(); v++) {
-                    if (p.counter().inDomain(0, v) + p.self() - min > p.constraint().maxSkew()) over.set(v);
+                    if (p.counter().inDomain(0, v) + p.self() - min
+                            > p.constraint().maxSkew()) over.set(v);
                 }
                 out.add(new Refused(d, over, CONSTRAINTS_NOT_MATCH));
             }
@@ -91,7 +91,9 @@ final class PodTopologySpread {
                 if (keys[i].of(n) < 0) return LABEL_NOT_MATCH;
                 Prepared p = constraints.get(i);
                 if (p.counter() == null) continue;
-                int skew = p.counter().at(0, n) + p.self() - p.counter().min(p.constraint().minDomains());
+                int skew = p.counter().at(0, n)
+                        + p.self()
+                        - p.counter().min(p.constraint().minDomains());
                 if (skew > p.constraint().maxSkew()) return CONSTRAINTS_NOT_MATCH;
             }
             return null;
@@ -104,7 +106,8 @@ final class PodTopologySpread {
         if (hard.isEmpty()) return null;
         PodTopology topo = ssn.podTopology();
         PodTopology.Domains[] keys = new PodTopology.Domains[hard.size()];
-        for (int i = 0; i < hard.size(); i++) keys[i] = topo.domains(hard.get(i).constraint().topologyKey());
+        for (int i = 0; i < hard.size(); i++)
+            keys[i] = topo.domains(hard.get(i).constraint().topologyKey());
         return new Filter(hard, keys);
     }
 
@@ -114,7 +117,8 @@ final class PodTopologySpread {
         if (soft.isEmpty()) return null;
         PodTopology topo = ssn.podTopology();
         PodTopology.Domains[] keys = new PodTopology.Domains[soft.size()];
-        for (int c = 0; c < soft.size(); c++) keys[c] = topo.domains(soft.get(c).constraint().topologyKey());
+        for (int c = 0; c < soft.size(); c++)
+            keys[c] = topo.domains(soft.get(c).constraint().topologyKey());
         return (candidates, scores) -> {
             int m = candidates.size();
             boolean[] ignored = new boolean[m];
@@ -129,7 +133,8 @@ final class PodTopologySpread {
                 int size = kept;
                 if (!NodeInfo.HOSTNAME.equals(keys[c].key())) {
                     Set<Integer> values = new java.util.HashSet<>();
-                    for (int i = 0; i < m; i++) if (!ignored[i]) values.add(keys[c].of(candidates.get(i).index()));
+                    for (int i = 0; i < m; i++)
+                        if (!ignored[i]) values.add(keys[c].of(candidates.get(i).index()));
                     size = values.size();
                 }
                 tpWeight[c] = Math.log(size + 2);
@@ -143,7 +148,8 @@ final class PodTopologySpread {
                 double s = 0;
                 for (int c = 0; c < soft.size(); c++) {
                     Prepared p = soft.get(c);
-                    int count = p.counter() == null ? 0 : Math.max(0, p.counter().at(0, n));
+                    int count =
+                            p.counter() == null ? 0 : Math.max(0, p.counter().at(0, n));
                     s += count * tpWeight[c] + (p.constraint().maxSkew() - 1);
                 }
                 raw[i] = Math.round(s);
@@ -151,8 +157,9 @@ final class PodTopologySpread {
                 max = Math.max(max, raw[i]);
             }
             for (int i = 0; i < m; i++) {
-                long normalized = ignored[i] ? 0 : max == 0 ? NodeOrder.MAX_NODE_SCORE
-                        : NodeOrder.MAX_NODE_SCORE * (max + min - raw[i]) / max;
+                long normalized = ignored[i]
+                        ? 0
+                        : max == 0 ? NodeOrder.MAX_NODE_SCORE : NodeOrder.MAX_NODE_SCORE * (max + min - raw[i]) / max;
                 scores[i] += weight * (double) normalized;
             }
         };
@@ -178,7 +185,8 @@ final class PodTopologySpread {
             // Kubernetes counts nothing for an empty selector (countPodsMatchSelector), so it never fails.
             // Scoring counts on the node itself for the hostname key, whatever the inclusion policies.
             BitSet nodes = !hard && NodeInfo.HOSTNAME.equals(c.topologyKey()) ? null : included(task, c, keys);
-            PodTopology.Counter counter = sel.isEmpty() || sel.nothing() ? null
+            PodTopology.Counter counter = sel.isEmpty() || sel.nothing()
+                    ? null
                     : topo.counter(List.of(new PodAffinityTerm(sel, Set.of(ns), null, c.topologyKey())), nodes);
             out.add(new Prepared(c, counter, self));
         }
@@ -189,7 +197,10 @@ final class PodTopologySpread {
         TaskInfo t = task.info();
         boolean affinity = c.nodeAffinityPolicy() == Policy.Honor;
         boolean taints = c.nodeTaintsPolicy() == Policy.Honor;
-        Inclusion shape = new Inclusion(keys, affinity ? t.nodeSelector() : null, affinity ? t.affinity() : null,
+        Inclusion shape = new Inclusion(
+                keys,
+                affinity ? t.nodeSelector() : null,
+                affinity ? t.affinity() : null,
                 taints ? t.tolerations() : null);
         return masks.computeIfAbsent(shape, s -> {
             BitSet bits = new BitSet(ssn.nodes().size());

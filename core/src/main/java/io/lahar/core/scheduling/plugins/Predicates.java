@@ -45,11 +45,13 @@ public final class Predicates implements Plugin {
     public static final String SELECTOR = "node(s) didn't match node selector";
     public static final String AFFINITY = "node(s) didn't match required node affinity";
     static final Taint UNSCHEDULABLE_TAINT = new Taint("node.kubernetes.io/unschedulable", "", TaintEffect.NoSchedule);
-    private static final List<String> UNSUPPORTED = List.of("predicate.NodeVolumeLimitsEnable", "predicate.VolumeZoneEnable",
-            "predicate.VolumeBindingEnable", "predicate.DynamicResourceAllocationEnable");
+    private static final List<String> UNSUPPORTED = List.of(
+            "predicate.NodeVolumeLimitsEnable",
+            "predicate.VolumeZoneEnable",
+            "predicate.VolumeBindingEnable",
+            "predicate.DynamicResourceAllocationEnable");
 
-    private record PredicateClass(Map<String, String> selector, NodeAffinity affinity, List<Toleration> tolerations) {
-    }
+    private record PredicateClass(Map<String, String> selector, NodeAffinity affinity, List<Toleration> tolerations) {}
 
     private final Map<PredicateClass, String[]> cache = new HashMap<>();
     private static final String PASS = "";
@@ -68,7 +70,8 @@ public final class Predicates implements Plugin {
         args.getBool("predicate.CacheEnable", false);
         for (String key : UNSUPPORTED) {
             if (args.getBool(key, false)) {
-                throw new IllegalArgumentException("argument " + key + ": only false is supported (a snapshot has no volumes or resource claims)");
+                throw new IllegalArgumentException(
+                        "argument " + key + ": only false is supported (a snapshot has no volumes or resource claims)");
             }
         }
     }
@@ -166,5 +169,4 @@ public final class Predicates implements Plugin {
         }
         return t.affinity().matches(n.labels(), n.name());
     }
-
 }

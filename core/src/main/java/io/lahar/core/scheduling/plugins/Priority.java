@@ -15,8 +15,7 @@ import java.util.List;
 public final class Priority implements Plugin {
     public static final String NAME = "priority";
 
-    public Priority(Arguments args) {
-    }
+    public Priority(Arguments args) {}
 
     @Override
     public String name() {
@@ -37,6 +36,7 @@ public final class Priority implements Plugin {
             }
             return victims;
         });
-        ssn.addJobStarvingFn(NAME, j -> j.readyTaskNum() + j.waitingTaskNum() < j.tasks().size());
+        ssn.addJobStarvingFn(
+                NAME, j -> j.readyTaskNum() + j.waitingTaskNum() < j.tasks().size());
     }
 }

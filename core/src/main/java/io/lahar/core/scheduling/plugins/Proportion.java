@@ -50,8 +50,7 @@ public final class Proportion implements Plugin {
 
     private final Map<SessionQueue, Attr> attrs = new LinkedHashMap<>();
 
-    public Proportion(Arguments args) {
-    }
+    public Proportion(Arguments args) {}
 
     @Override
     public String name() {
@@ -62,7 +61,8 @@ public final class Proportion implements Plugin {
     public void onSessionOpen(Session ssn) {
         Resource total = ssn.totalResource();
         Resource totalGuarantee = Resource.EMPTY;
-        for (SessionQueue q : ssn.queues().values()) totalGuarantee = totalGuarantee.add(q.info().guarantee().withPods(0));
+        for (SessionQueue q : ssn.queues().values())
+            totalGuarantee = totalGuarantee.add(q.info().guarantee().withPods(0));
         Resource free = total.subClamped(totalGuarantee);
         for (SessionJob j : ssn.jobs()) {
             SessionQueue q = j.queue();
@@ -70,7 +70,8 @@ public final class Proportion implements Plugin {
             Attr a = attrs.computeIfAbsent(q, k -> {
                 Attr n = new Attr(k);
                 n.guarantee = k.info().guarantee().withPods(0);
-                n.realCapability = free.add(n.guarantee).minWithDimension(k.info().capability().withPods(0));
+                n.realCapability = free.add(n.guarantee)
+                        .minWithDimension(k.info().capability().withPods(0));
                 return n;
             });
             for (SessionTask t : j.tasks()) {
@@ -79,7 +80,8 @@ public final class Proportion implements Plugin {
             }
             a.inqueue = a.inqueue.add(j.inqueueReservation());
             // What a job holds beyond its minResources could be given back (Volcano's elastic resources).
-            a.elastic = a.elastic.add(j.allocated().withPods(0).subClamped(j.info().minResources().withPods(0)));
+            a.elastic = a.elastic.add(
+                    j.allocated().withPods(0).subClamped(j.info().minResources().withPods(0)));
         }
         waterFill(total);
         for (Attr a : attrs.values()) a.queue.enforce(NAME, a.deserved, a.realCapability);
@@ -118,7 +120,8 @@ public final class Proportion implements Plugin {
         Set<Attr> meet = new HashSet<>();
         for (int round = 0; round < attrs.size() + 1024; round++) {
             long totalWeight = 0;
-            for (Attr a : attrs.values()) if (!meet.contains(a)) totalWeight += a.queue.info().weight();
+            for (Attr a : attrs.values())
+                if (!meet.contains(a)) totalWeight += a.queue.info().weight();
             if (totalWeight == 0) break;
             Resource increased = Resource.EMPTY;
             Resource decreased = Resource.EMPTY;
@@ -126,7 +129,9 @@ public final class Proportion implements Plugin {
                 if (meet.contains(a)) continue;
                 Resource old = a.deserved;
                 Resource d = old.add(remaining.multiply((double) a.queue.info().weight() / totalWeight))
-                        .minWithDimension(a.realCapability).min(a.request).max(a.guarantee);
+                        .minWithDimension(a.realCapability)
+                        .min(a.request)
+                        .max(a.guarantee);
                 a.deserved = d;
                 if (a.request.lessEqual(d) || d.equals(old)) meet.add(a);
                 increased = increased.add(d.subClamped(old));

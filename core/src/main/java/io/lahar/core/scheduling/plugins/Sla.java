@@ -30,8 +30,9 @@ public final class Sla implements Plugin {
             waitingTime = null;
             return;
         }
-        Duration d = GoDuration.parse(text).orElseThrow(() -> new IllegalArgumentException(
-                "argument " + WAITING_TIME + ": not a duration (e.g. 1h2m3s), got \"" + text + "\""));
+        Duration d = GoDuration.parse(text)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "argument " + WAITING_TIME + ": not a duration (e.g. 1h2m3s), got \"" + text + "\""));
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException("argument " + WAITING_TIME + ": must be positive, got \"" + text + "\"");
         }
@@ -64,7 +65,8 @@ public final class Sla implements Plugin {
     private Instant deadline(SessionJob j) {
         Duration w = waitingTime(j);
         if (w == null) return null;
-        Instant created = j.info().creationTime() == null ? Instant.MIN : j.info().creationTime();
+        Instant created =
+                j.info().creationTime() == null ? Instant.MIN : j.info().creationTime();
         return created.equals(Instant.MIN) ? Instant.MIN : created.plus(w);
     }
 

@@ -33,7 +33,8 @@ final class TaintToleration {
      */
     static Taint untolerated(List<Toleration> tolerations, NodeInfo n, boolean preferNoSchedule) {
         for (Taint taint : n.taints()) {
-            if ((taint.effect() == TaintEffect.PreferNoSchedule) == preferNoSchedule && !tolerated(tolerations, taint)) {
+            if ((taint.effect() == TaintEffect.PreferNoSchedule) == preferNoSchedule
+                    && !tolerated(tolerations, taint)) {
                 return taint;
             }
         }
@@ -60,7 +61,8 @@ final class TaintToleration {
         if (!any) return null;
         return (candidates, scores) -> {
             long[] raw = new long[candidates.size()];
-            for (int i = 0; i < raw.length; i++) raw[i] = intolerable(prefer, candidates.get(i).info());
+            for (int i = 0; i < raw.length; i++)
+                raw[i] = intolerable(prefer, candidates.get(i).info());
             long[] normalized = NodeOrder.defaultNormalize(raw, true);
             for (int i = 0; i < raw.length; i++) scores[i] += weight * (double) normalized[i];
         };

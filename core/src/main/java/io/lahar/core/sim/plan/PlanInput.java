@@ -31,17 +31,23 @@ import java.util.Map;
  *
  * @param namespaces the labels of each v1 Namespace, for namespace selectors
  */
-public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityClass> priorityClasses,
-                        List<Job> jobs, List<PodGroup> podGroups, List<PodDocument> pods, List<Problem> problems,
-                        List<Problem> ignored, List<Snapshot> compact, Map<String, Map<String, String>> namespaces) {
+public record PlanInput(
+        List<NodeInfo> nodes,
+        List<Queue> queues,
+        List<PriorityClass> priorityClasses,
+        List<Job> jobs,
+        List<PodGroup> podGroups,
+        List<PodDocument> pods,
+        List<Problem> problems,
+        List<Problem> ignored,
+        List<Snapshot> compact,
+        Map<String, Map<String, String>> namespaces) {
 
     /** A v1 Pod document with the path that names it in problems. */
-    public record PodDocument(String path, JsonNode tree) {
-    }
+    public record PodDocument(String path, JsonNode tree) {}
 
     /** One input text and the name it is reported under (a file name). */
-    public record Source(String name, String text) {
-    }
+    public record Source(String name, String text) {}
 
     public PlanInput {
         nodes = List.copyOf(nodes);
@@ -112,7 +118,8 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
                 try {
                     m = Manifests.fromTree(doc);
                 } catch (ManifestException e) {
-                    if (e.unknownKind() && !kind.isEmpty()) ignored.add(new Problem(path, kind + " " + apiVersion + ": not part of scheduling"));
+                    if (e.unknownKind() && !kind.isEmpty())
+                        ignored.add(new Problem(path, kind + " " + apiVersion + ": not part of scheduling"));
                     else problems.add(new Problem(path, e.getMessage()));
                     continue;
                 }
@@ -139,13 +146,18 @@ public record PlanInput(List<NodeInfo> nodes, List<Queue> queues, List<PriorityC
         JsonNode status = doc.path("status");
         String field = status.path("allocatable").isObject() ? "allocatable" : "capacity";
         Map<String, Object> q = new java.util.LinkedHashMap<>();
-        status.path(field).properties().forEach(e -> q.put(e.getKey(), e.getValue().asText()));
+        status.path(field)
+                .properties()
+                .forEach(e -> q.put(e.getKey(), e.getValue().asText()));
         try {
             b.allocatable(Resource.parse(q));
         } catch (IllegalArgumentException e) {
             problems.add(new Problem(path + ".status." + field, e.getMessage()));
         }
-        doc.path("metadata").path("labels").properties().forEach(e -> b.label(e.getKey(), e.getValue().asText()));
+        doc.path("metadata")
+                .path("labels")
+                .properties()
+                .forEach(e -> b.label(e.getKey(), e.getValue().asText()));
         JsonNode taints = doc.path("spec").path("taints");
         for (int i = 0; taints.isArray() && i < taints.size(); i++) {
             JsonNode t = taints.get(i);

@@ -17,9 +17,14 @@ import java.util.List;
  * @param problems  what the scheduler skipped as invalid (not printed in the YAML; the CLI warns)
  */
 @JsonPropertyOrder({"sessions", "converged", "bindings", "podGroups", "queues", "evictions"})
-public record PlanReport(int sessions, boolean converged, List<Binding> bindings, List<PodGroupStatus> podGroups,
-                         List<QueueStatus> queues, List<Eviction> evictions,
-                         @com.fasterxml.jackson.annotation.JsonIgnore List<Problem> problems) {
+public record PlanReport(
+        int sessions,
+        boolean converged,
+        List<Binding> bindings,
+        List<PodGroupStatus> podGroups,
+        List<QueueStatus> queues,
+        List<Eviction> evictions,
+        @com.fasterxml.jackson.annotation.JsonIgnore List<Problem> problems) {
 
     public PlanReport {
         bindings = List.copyOf(bindings);
@@ -31,8 +36,7 @@ public record PlanReport(int sessions, boolean converged, List<Binding> bindings
 
     /** A pod placed by the plan and still on its node at the end. */
     @JsonPropertyOrder({"namespace", "pod", "node", "action"})
-    public record Binding(String namespace, String pod, String node, String action) {
-    }
+    public record Binding(String namespace, String pod, String node, String action) {}
 
     /**
      * A pod group at the end of the plan. A job admission rejected has phase {@code Rejected},
@@ -40,9 +44,8 @@ public record PlanReport(int sessions, boolean converged, List<Binding> bindings
      */
     @JsonPropertyOrder({"namespace", "name", "phase", "reason", "message", "errors"})
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    public record PodGroupStatus(String namespace, String name, String phase, String reason, String message,
-                                 List<String> errors) {
-    }
+    public record PodGroupStatus(
+            String namespace, String name, String phase, String reason, String message, List<String> errors) {}
 
     /**
      * A queue: its state in effect (Closing while a closed queue still has pod groups), what its
@@ -51,14 +54,18 @@ public record PlanReport(int sessions, boolean converged, List<Binding> bindings
      */
     @JsonPropertyOrder({"name", "state", "deserved", "allocated", "capability", "guarantee", "plugin"})
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record QueueStatus(String name, String state, Resource deserved, Resource allocated, Resource capability,
-                              Resource guarantee, String plugin) {
-    }
+    public record QueueStatus(
+            String name,
+            String state,
+            Resource deserved,
+            Resource allocated,
+            Resource capability,
+            Resource guarantee,
+            String plugin) {}
 
     /** A pod evicted by preempt or reclaim, in the session it happened. */
     @JsonPropertyOrder({"namespace", "pod", "node", "action", "reason", "session"})
-    public record Eviction(String namespace, String pod, String node, String action, String reason, int session) {
-    }
+    public record Eviction(String namespace, String pod, String node, String action, String reason, int session) {}
 
     public String toYaml() {
         return Manifests.toYaml(this);

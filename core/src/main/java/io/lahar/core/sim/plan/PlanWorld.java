@@ -8,8 +8,10 @@ import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.PodGroup;
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.PriorityClass;
 import io.lahar.core.api.Queue;
+import io.lahar.core.api.QueueState;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.JobPods;
 import io.lahar.core.job.PodGroups;
@@ -18,11 +20,9 @@ import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.ForeignPod;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.PodSpecReader;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
-import io.lahar.core.api.QueueState;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
@@ -50,8 +50,13 @@ import java.util.Optional;
  * @param now      the time the sessions run at (the sla plugin's clock): given, or the latest creation
  *                 time of the input's jobs and pod groups; null when none has one
  */
-public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group> groups, List<Rejection> rejected,
-                        Map<String, Map<String, String>> namespaces, Instant now) {
+public record PlanWorld(
+        List<NodeInfo> nodes,
+        List<QueueInfo> queues,
+        List<Group> groups,
+        List<Rejection> rejected,
+        Map<String, Map<String, String>> namespaces,
+        Instant now) {
 
     /**
      * A pod group and its pods.
@@ -68,8 +73,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
     }
 
     /** A job admission refused. */
-    public record Rejection(String namespace, String name, List<Violation> violations) {
-    }
+    public record Rejection(String namespace, String name, List<Violation> violations) {}
 
     public PlanWorld {
         nodes = List.copyOf(nodes);
@@ -87,8 +91,7 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
     }
 
     /** What changed when a session's result was applied. */
-    public record Step(PlanWorld world, boolean changed) {
-    }
+    public record Step(PlanWorld world, boolean changed) {}
 
     /**
      * The world after a session: bound tasks run on their node, evicted ones are pending again
@@ -100,11 +103,14 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         for (var b : result.bindings()) bound.put(b.job() + "\0" + b.task(), b);
         Map<String, io.lahar.core.scheduling.framework.SessionResult.Eviction> evicted = new HashMap<>();
         for (var e : result.evictions()) evicted.put(e.job() + "\0" + e.task(), e);
-        boolean changed = !result.bindings().isEmpty() || !result.evictions().isEmpty() || !result.phaseChanges().isEmpty();
+        boolean changed = !result.bindings().isEmpty()
+                || !result.evictions().isEmpty()
+                || !result.phaseChanges().isEmpty();
         List<Group> next = new ArrayList<>(groups.size());
         for (Group g : groups) {
             JobInfo j = g.info();
-            List<TaskInfo> tasks = new ArrayList<>(j.tasks().size() + g.toCreate().size());
+            List<TaskInfo> tasks =
+                    new ArrayList<>(j.tasks().size() + g.toCreate().size());
             for (TaskInfo t : j.tasks()) {
                 String k = j.key() + "\0" + t.name();
                 var b = bound.get(k);
@@ -175,8 +181,10 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 if (Boolean.TRUE.equals(p.globalDefault()) && p.value() != null) globalDefault = p.value();
             }
             for (PlanInput.PodDocument p : in.pods()) {
-                String key = ns(p.tree()) + "/" + p.tree().path("metadata").path("name").asText();
-                if (unclaimed.putIfAbsent(key, p) != null) problems.add(new Problem(p.path() + ".metadata.name", "duplicate pod \"" + key + "\""));
+                String key = ns(p.tree()) + "/"
+                        + p.tree().path("metadata").path("name").asText();
+                if (unclaimed.putIfAbsent(key, p) != null)
+                    problems.add(new Problem(p.path() + ".metadata.name", "duplicate pod \"" + key + "\""));
             }
             List<Manifest> existing = new ArrayList<>(in.queues());
             existing.addAll(in.priorityClasses());
@@ -185,7 +193,8 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 for (QueueInfo q : c.queues()) ctx = ctx.with(compactQueue(q)); // jobs may name these queues
             }
             // Volcano's controller always keeps the default queue, listed or not.
-            if (ctx.queue(Queue.DEFAULT).isEmpty()) ctx = ctx.with(AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT));
+            if (ctx.queue(Queue.DEFAULT).isEmpty())
+                ctx = ctx.with(AdmissionContext.openQueue(Queue.DEFAULT, Queue.ROOT));
 
             Map<String, PodGroup> pgDocs = new LinkedHashMap<>();
             for (PodGroup g : in.podGroups()) pgDocs.put(g.namespace() + "/" + g.name(), g);
@@ -230,9 +239,12 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
          * A job whose pod group is in the snapshot exists already: it was admitted while its queue
          * was open, and closing a queue keeps the jobs it has (Volcano rejects only new ones).
          */
-        private static AdmissionContext existingJobContext(Job job, AdmissionContext ctx, Map<String, PodGroup> pgDocs) {
+        private static AdmissionContext existingJobContext(
+                Job job, AdmissionContext ctx, Map<String, PodGroup> pgDocs) {
             if (job.spec() == null || !pgDocs.containsKey(job.namespace() + "/" + PodGroups.name(job))) return ctx;
-            String name = job.spec().queue() == null || job.spec().queue().isEmpty() ? Queue.DEFAULT : job.spec().queue();
+            String name = job.spec().queue() == null || job.spec().queue().isEmpty()
+                    ? Queue.DEFAULT
+                    : job.spec().queue();
             Optional<Queue> q = ctx.queue(name);
             if (q.isEmpty() || q.get().stateOrOpen() == io.lahar.core.api.QueueState.Open) return ctx;
             return ctx.with(q.get().withStatus(Queue.QueueStatus.of(io.lahar.core.api.QueueState.Open)));
@@ -240,8 +252,13 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
 
         private Group fromJob(Job job, PodGroup pg, PodGroup doc, int ordinal) {
             PodGroupPhase phase = phaseOf(doc);
-            JobInfo.Builder b = header(pg, phase, created(job.metadata() == null ? null : job.metadata().creationTimestamp(),
-                    "Job " + job.namespace() + "/" + job.name(), ordinal));
+            JobInfo.Builder b = header(
+                    pg,
+                    phase,
+                    created(
+                            job.metadata() == null ? null : job.metadata().creationTimestamp(),
+                            "Job " + job.namespace() + "/" + job.name(),
+                            ordinal));
             sla(b, job.metadata(), "Job " + job.namespace() + "/" + job.name());
             List<TaskInfo> toCreate = new ArrayList<>();
             String jobPriorityClass = job.spec().priorityClassName();
@@ -263,8 +280,13 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         }
 
         private Group bare(PodGroup pg, int ordinal) {
-            JobInfo.Builder b = header(pg, phaseOf(pg), created(pg.metadata() == null ? null : pg.metadata().creationTimestamp(),
-                    "PodGroup " + pg.namespace() + "/" + pg.name(), ordinal));
+            JobInfo.Builder b = header(
+                    pg,
+                    phaseOf(pg),
+                    created(
+                            pg.metadata() == null ? null : pg.metadata().creationTimestamp(),
+                            "PodGroup " + pg.namespace() + "/" + pg.name(),
+                            ordinal));
             sla(b, pg.metadata(), "PodGroup " + pg.namespace() + "/" + pg.name());
             claimPodsOf(pg, b);
             return new Group(b.build(), List.of(), false);
@@ -272,15 +294,20 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
 
         private JobInfo.Builder header(PodGroup pg, PodGroupPhase phase, long creationIndex) {
             PodGroup.PodGroupSpec spec = pg.spec();
-            JobInfo.Builder b = JobInfo.builder(pg.name()).namespace(pg.namespace()).phase(phase).creationIndex(creationIndex);
+            JobInfo.Builder b = JobInfo.builder(pg.name())
+                    .namespace(pg.namespace())
+                    .phase(phase)
+                    .creationIndex(creationIndex);
             if (spec == null) return b.minMember(0);
-            b.queue(spec.queue()).priority(classValue(spec.priorityClassName()))
+            b.queue(spec.queue())
+                    .priority(classValue(spec.priorityClassName()))
                     .minMember(spec.minMember() == null ? 0 : spec.minMember());
             if (spec.minTaskMember() != null) spec.minTaskMember().forEach(b::minTaskMember);
             try {
                 b.minResources(Resource.parse(spec.minResources()));
             } catch (IllegalArgumentException e) {
-                problems.add(new Problem("PodGroup " + pg.namespace() + "/" + pg.name() + ".spec.minResources", e.getMessage()));
+                problems.add(new Problem(
+                        "PodGroup " + pg.namespace() + "/" + pg.name() + ".spec.minResources", e.getMessage()));
                 b.minResources(Resource.EMPTY);
             }
             return b;
@@ -293,7 +320,10 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 PlanInput.PodDocument p = it.next();
                 JsonNode meta = p.tree().path("metadata");
                 if (ns(p.tree()).equals(pg.namespace())
-                        && pg.name().equals(meta.path("annotations").path(PodLabels.GROUP_NAME).asText(null))) {
+                        && pg.name()
+                                .equals(meta.path("annotations")
+                                        .path(PodLabels.GROUP_NAME)
+                                        .asText(null))) {
                     b.task(fromPod(p, role(meta)));
                     it.remove();
                 }
@@ -326,7 +356,8 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 try {
                     seconds = Instant.parse(timestamp).getEpochSecond();
                 } catch (DateTimeParseException e) {
-                    problems.add(new Problem(what + ".metadata.creationTimestamp", "not an RFC 3339 time: \"" + timestamp + "\""));
+                    problems.add(new Problem(
+                            what + ".metadata.creationTimestamp", "not an RFC 3339 time: \"" + timestamp + "\""));
                 }
             }
             return seconds * 1_000_000L + ordinal;
@@ -350,7 +381,8 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
             if (wait == null) return;
             Optional<java.time.Duration> d = io.lahar.core.api.GoDuration.parse(wait);
             if (d.isEmpty() || d.get().isNegative() || d.get().isZero()) {
-                problems.add(new Problem(what + ".metadata.annotations." + io.lahar.core.scheduling.plugins.Sla.WAITING_TIME,
+                problems.add(new Problem(
+                        what + ".metadata.annotations." + io.lahar.core.scheduling.plugins.Sla.WAITING_TIME,
                         "not a positive duration (e.g. 1h2m3s): \"" + wait + "\""));
             } else {
                 b.slaWaitingTime(d.get());
@@ -368,14 +400,21 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         private TaskInfo fromTemplate(Job job, TaskSpec t, int index, String podGroup, String jobPriorityClass) {
             // The pod as Volcano's job controller creates it: the template's labels and its own.
             JsonNode pod = JobPods.create(job, t, index, 0, 0, podGroup, List.of());
-            TaskInfo.Builder b = TaskInfo.builder(pod.path("metadata").path("name").asText()).role(t.name());
-            JsonNode spec = t.template() == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
+            TaskInfo.Builder b =
+                    TaskInfo.builder(pod.path("metadata").path("name").asText()).role(t.name());
+            JsonNode spec = t.template() == null
+                    ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
                     : t.template().path("spec");
-            PodSpecs.read(spec, PodSpecReader.labels(pod.path("metadata")),
-                    "Job " + job.namespace() + "/" + job.name() + ".spec.tasks[" + t.name() + "].template.spec", b, problems);
+            PodSpecs.read(
+                    spec,
+                    PodSpecReader.labels(pod.path("metadata")),
+                    "Job " + job.namespace() + "/" + job.name() + ".spec.tasks[" + t.name() + "].template.spec",
+                    b,
+                    problems);
             String cls = spec.path("priorityClassName").asText("");
             b.priority(classValue(cls.isEmpty() ? jobPriorityClass : cls));
-            JsonNode meta = t.template() == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
+            JsonNode meta = t.template() == null
+                    ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
                     : t.template().path("metadata");
             b.preemptable(preemptable(meta));
             return b.build();
@@ -384,10 +423,13 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         private TaskInfo fromPod(PlanInput.PodDocument p, String role) {
             JsonNode pod = p.tree();
             JsonNode spec = pod.path("spec");
-            TaskInfo.Builder b = TaskInfo.builder(pod.path("metadata").path("name").asText()).role(role);
+            TaskInfo.Builder b =
+                    TaskInfo.builder(pod.path("metadata").path("name").asText()).role(role);
             PodSpecs.read(spec, PodSpecReader.labels(pod.path("metadata")), p.path() + ".spec", b, problems);
-            b.priority(spec.path("priority").canConvertToInt() ? spec.path("priority").asInt()
-                    : classValue(spec.path("priorityClassName").asText("")));
+            b.priority(
+                    spec.path("priority").canConvertToInt()
+                            ? spec.path("priority").asInt()
+                            : classValue(spec.path("priorityClassName").asText("")));
             b.preemptable(preemptable(pod.path("metadata")));
             TaskStatus status = status(pod);
             String node = spec.path("nodeName").asText("");
@@ -400,8 +442,11 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         private static boolean preemptable(JsonNode meta) {
             for (String where : List.of("annotations", "labels")) {
                 JsonNode v = meta.path(where).path("volcano.sh/preemptable");
-                if (!v.isMissingNode() && !v.isNull()) return v.asText().equalsIgnoreCase("true") || v.asText().equals("1")
-                        || v.asText().equals("t") || v.asText().equals("T");
+                if (!v.isMissingNode() && !v.isNull())
+                    return v.asText().equalsIgnoreCase("true")
+                            || v.asText().equals("1")
+                            || v.asText().equals("t")
+                            || v.asText().equals("T");
             }
             return true;
         }
@@ -409,7 +454,8 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         /** As Volcano's getTaskStatus: a pod being deleted is Releasing, a bound pending pod Bound. */
         private static TaskStatus status(JsonNode pod) {
             boolean onNode = !pod.path("spec").path("nodeName").asText("").isEmpty();
-            boolean deleting = !pod.path("metadata").path("deletionTimestamp").asText("").isEmpty();
+            boolean deleting =
+                    !pod.path("metadata").path("deletionTimestamp").asText("").isEmpty();
             String phase = pod.path("status").path("phase").asText("");
             return switch (phase) {
                 case "Succeeded" -> TaskStatus.Succeeded;
@@ -435,7 +481,8 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
                 return;
             }
             TaskInfo.Builder b = TaskInfo.builder(p.path());
-            PodSpecs.read(pod.path("spec"), PodSpecReader.labels(pod.path("metadata")), p.path() + ".spec", b, problems);
+            PodSpecs.read(
+                    pod.path("spec"), PodSpecReader.labels(pod.path("metadata")), p.path() + ".spec", b, problems);
             TaskInfo read = b.build();
             nodes.put(nodeName, n.withForeign(read.resreq(), 1, List.of(new ForeignPod(ns(pod), read.spec()))));
         }
@@ -443,7 +490,8 @@ public record PlanWorld(List<NodeInfo> nodes, List<QueueInfo> queues, List<Group
         /** A queue of the compact format as admission sees it: its parent and state. */
         private static Queue compactQueue(QueueInfo q) {
             Queue open = AdmissionContext.openQueue(q.name(), q.parent());
-            return open.withStatus(Queue.QueueStatus.of(io.lahar.core.api.QueueState.valueOf(q.state().name())));
+            return open.withStatus(Queue.QueueStatus.of(
+                    io.lahar.core.api.QueueState.valueOf(q.state().name())));
         }
 
         private QueueInfo queue(Queue q) {

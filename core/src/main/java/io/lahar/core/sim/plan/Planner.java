@@ -37,7 +37,8 @@ public final class Planner {
      * @param sessions exactly this many sessions, or until nothing changes when null
      */
     public PlanReport plan(PlanWorld world, Integer sessions) {
-        if (sessions != null && sessions < 1) throw new IllegalArgumentException("sessions must be at least 1, got " + sessions);
+        if (sessions != null && sessions < 1)
+            throw new IllegalArgumentException("sessions must be at least 1, got " + sessions);
         int limit = sessions == null ? MAX_SESSIONS : sessions;
         Map<String, PlanReport.Binding> placed = new TreeMap<>();
         List<PlanReport.Eviction> evictions = new ArrayList<>();
@@ -66,10 +67,15 @@ public final class Planner {
             last = r;
             converged = !step.changed();
             if (converged && sessions == null) break; // with --sessions N, exactly N sessions run
-
         }
-        return new PlanReport(ran, converged, List.copyOf(placed.values()), podGroups(world, last), queues(last),
-                evictions, List.copyOf(problems));
+        return new PlanReport(
+                ran,
+                converged,
+                List.copyOf(placed.values()),
+                podGroups(world, last),
+                queues(last),
+                evictions,
+                List.copyOf(problems));
     }
 
     private static String namespace(String jobKey) {
@@ -81,7 +87,8 @@ public final class Planner {
         List<PlanReport.PodGroupStatus> out = new ArrayList<>();
         for (PlanWorld.Group g : world.groups()) {
             JobInfo j = g.info();
-            SessionResult.PodGroupCondition c = last == null ? null : last.conditions().get(j.key());
+            SessionResult.PodGroupCondition c =
+                    last == null ? null : last.conditions().get(j.key());
             String reason = null;
             String message = null;
             if (c != null && SessionResult.PodGroupCondition.UNSCHEDULABLE.equals(c.type())) {
@@ -90,14 +97,17 @@ public final class Planner {
             } else if (c != null) {
                 reason = c.type();
             }
-            out.add(new PlanReport.PodGroupStatus(j.namespace(), j.name(), j.phase().name(), reason, message, List.of()));
+            out.add(new PlanReport.PodGroupStatus(
+                    j.namespace(), j.name(), j.phase().name(), reason, message, List.of()));
         }
         for (PlanWorld.Rejection r : world.rejected()) {
-            List<String> errors = r.violations().stream().map(Violation::toString).toList();
-            out.add(new PlanReport.PodGroupStatus(r.namespace(), r.name(), "Rejected", "AdmissionRejected",
-                    String.join("; ", errors), errors));
+            List<String> errors =
+                    r.violations().stream().map(Violation::toString).toList();
+            out.add(new PlanReport.PodGroupStatus(
+                    r.namespace(), r.name(), "Rejected", "AdmissionRejected", String.join("; ", errors), errors));
         }
-        out.sort(Comparator.comparing(PlanReport.PodGroupStatus::namespace).thenComparing(PlanReport.PodGroupStatus::name));
+        out.sort(Comparator.comparing(PlanReport.PodGroupStatus::namespace)
+                .thenComparing(PlanReport.PodGroupStatus::name));
         return out;
     }
 
@@ -105,8 +115,14 @@ public final class Planner {
         List<PlanReport.QueueStatus> out = new ArrayList<>();
         if (last == null) return out;
         for (SessionResult.QueueStatus q : last.queues()) {
-            out.add(new PlanReport.QueueStatus(q.name(), q.state().name(), q.deserved(), q.allocated(), q.capability(),
-                    q.guarantee() == null || q.guarantee().isEmpty() ? null : q.guarantee(), q.plugin()));
+            out.add(new PlanReport.QueueStatus(
+                    q.name(),
+                    q.state().name(),
+                    q.deserved(),
+                    q.allocated(),
+                    q.capability(),
+                    q.guarantee() == null || q.guarantee().isEmpty() ? null : q.guarantee(),
+                    q.plugin()));
         }
         out.sort(Comparator.comparing(PlanReport.QueueStatus::name));
         return out;

@@ -8,7 +8,6 @@ import io.lahar.core.scheduling.api.TaintEffect;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.Toleration;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,19 +21,20 @@ import java.util.Map;
  */
 final class PodSpecs {
 
-    private PodSpecs() {
-    }
+    private PodSpecs() {}
 
     /**
      * Fills {@code b} from {@code spec} of a pod with {@code labels}; {@code path} names the spec in
      * problems. Node affinity, pod (anti-)affinity, spread constraints, host ports and images are
      * read (and checked) by {@link PodSpecReader}.
      */
-    static void read(JsonNode spec, Map<String, String> labels, String path, TaskInfo.Builder b, List<Problem> problems) {
+    static void read(
+            JsonNode spec, Map<String, String> labels, String path, TaskInfo.Builder b, List<Problem> problems) {
         b.resreq(requests(spec, path, problems));
         JsonNode sel = spec.path("nodeSelector");
         if (sel.isObject()) {
-            sel.properties().forEach(e -> b.nodeSelector(e.getKey(), e.getValue().asText()));
+            sel.properties()
+                    .forEach(e -> b.nodeSelector(e.getKey(), e.getValue().asText()));
         } else if (!sel.isMissingNode() && !sel.isNull()) {
             problems.add(new Problem(path + ".nodeSelector", "expected a mapping"));
         }
@@ -46,9 +46,11 @@ final class PodSpecs {
             for (int i = 0; i < tols.size(); i++) {
                 JsonNode t = tols.get(i);
                 String tp = path + ".tolerations[" + i + "]";
-                Toleration.Operator op = enumValue(t.path("operator"), tp + ".operator", Toleration.Operator.class, problems);
+                Toleration.Operator op =
+                        enumValue(t.path("operator"), tp + ".operator", Toleration.Operator.class, problems);
                 TaintEffect effect = enumValue(t.path("effect"), tp + ".effect", TaintEffect.class, problems);
-                b.toleration(new Toleration(t.path("key").asText(""), op, t.path("value").asText(""), effect));
+                b.toleration(new Toleration(
+                        t.path("key").asText(""), op, t.path("value").asText(""), effect));
             }
         } else if (!tols.isMissingNode() && !tols.isNull()) {
             problems.add(new Problem(path + ".tolerations", "expected a list"));
@@ -68,7 +70,8 @@ final class PodSpecs {
                     String p = path + "." + field + "[" + i + "].resources." + e.getKey();
                     BigDecimal v;
                     try {
-                        Resource one = Resource.parse(Map.of(e.getKey(), e.getValue().asText()));
+                        Resource one =
+                                Resource.parse(Map.of(e.getKey(), e.getValue().asText()));
                         v = BigDecimal.valueOf(one.get(e.getKey()));
                     } catch (IllegalArgumentException ex) {
                         problems.add(new Problem(p, ex.getMessage()));
@@ -102,8 +105,10 @@ final class PodSpecs {
         for (E e : type.getEnumConstants()) {
             if (e.name().equals(v.asText())) return e;
         }
-        problems.add(new Problem(path, "unknown value \"" + v.asText() + "\" (expected one of "
-                + java.util.Arrays.toString(type.getEnumConstants()) + ")"));
+        problems.add(new Problem(
+                path,
+                "unknown value \"" + v.asText() + "\" (expected one of "
+                        + java.util.Arrays.toString(type.getEnumConstants()) + ")"));
         return null;
     }
 }

@@ -10,7 +10,6 @@ import io.lahar.core.job.JobPods;
 import io.lahar.core.job.Outcome;
 import io.lahar.core.job.PodPhase;
 import io.lahar.core.job.TestJobs;
-
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -28,8 +27,7 @@ import java.util.List;
  */
 public final class ControllerBenchmark {
 
-    private ControllerBenchmark() {
-    }
+    private ControllerBenchmark() {}
 
     public static void main(String[] args) {
         int jobs = 4000;
@@ -42,9 +40,10 @@ public final class ControllerBenchmark {
                 case "--pods" -> pods = positive(args, ++i);
                 case "--warmup" -> warmUp = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = positive(args, ++i);
-                default -> throw new IllegalArgumentException(
-                        "usage: ControllerBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS] (unknown argument: "
-                                + args[i] + ")");
+                default ->
+                    throw new IllegalArgumentException(
+                            "usage: ControllerBenchmark [--jobs N] [--pods M] [--warmup ROUNDS] [--rounds ROUNDS] (unknown argument: "
+                                    + args[i] + ")");
             }
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -60,8 +59,18 @@ public final class ControllerBenchmark {
                     JobInfo s = states[j];
                     for (int k = 0; k < pods; k++) {
                         JobPod p = s.pods().get(JobPods.podName(s.job().name(), "worker", k));
-                        Outcome o = controller.apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(),
-                                phase, phase == PodPhase.Succeeded ? 0 : null, 0, false, 2_000 + k));
+                        Outcome o = controller.apply(
+                                s,
+                                new Input.PodObserved(
+                                        p.name(),
+                                        p.task(),
+                                        p.index(),
+                                        p.version(),
+                                        phase,
+                                        phase == PodPhase.Succeeded ? 0 : null,
+                                        0,
+                                        false,
+                                        2_000 + k));
                         transitions += o.transitions().size();
                         s = o.state();
                     }
@@ -75,12 +84,18 @@ public final class ControllerBenchmark {
             if (!warm) {
                 measured.add(cpuMicros);
             }
-            System.out.printf("%s %2d: %.2f µs CPU / pod event (%.2f µs wall), %s%n", warm ? "warm-up" : "round  ",
-                    warm ? round + 1 : round - warmUp + 1, cpuMicros, wallMicros, states[0].phase());
+            System.out.printf(
+                    "%s %2d: %.2f µs CPU / pod event (%.2f µs wall), %s%n",
+                    warm ? "warm-up" : "round  ",
+                    warm ? round + 1 : round - warmUp + 1,
+                    cpuMicros,
+                    wallMicros,
+                    states[0].phase());
         }
         Collections.sort(measured);
-        System.out.printf("median of %d rounds: %.2f µs CPU / pod event, %d x %d pods, %d transitions%n", rounds,
-                measured.get(measured.size() / 2), jobs, pods, transitions);
+        System.out.printf(
+                "median of %d rounds: %.2f µs CPU / pod event, %d x %d pods, %d transitions%n",
+                rounds, measured.get(measured.size() / 2), jobs, pods, transitions);
     }
 
     /** N jobs submitted, their pod group Inqueue, every pod created and observed Pending. */
@@ -88,11 +103,26 @@ public final class ControllerBenchmark {
         JobInfo[] states = new JobInfo[jobs];
         for (int j = 0; j < jobs; j++) {
             Job job = TestJobs.job(prefix + j, "minAvailable: " + pods, "worker:" + pods);
-            JobInfo s = controller.apply(JobInfo.empty(), new Input.Submit(job, 0)).state();
-            s = controller.apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1_000)).state();
+            JobInfo s =
+                    controller.apply(JobInfo.empty(), new Input.Submit(job, 0)).state();
+            s = controller
+                    .apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 1_000))
+                    .state();
             for (JobPod p : List.copyOf(s.pods().values())) {
-                s = controller.apply(s, new Input.PodObserved(p.name(), p.task(), p.index(), p.version(), PodPhase.Pending,
-                        null, 0, false, 1_500)).state();
+                s = controller
+                        .apply(
+                                s,
+                                new Input.PodObserved(
+                                        p.name(),
+                                        p.task(),
+                                        p.index(),
+                                        p.version(),
+                                        PodPhase.Pending,
+                                        null,
+                                        0,
+                                        false,
+                                        1_500))
+                        .state();
             }
             states[j] = s;
         }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.api.Job;
 import io.lahar.core.api.Manifests;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,17 +17,22 @@ final class FrameworkPods {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private FrameworkPods() {
-    }
+    private FrameworkPods() {}
 
     /** A job {@code name} with tasks given as "name:replicas" pairs, each with a container of the task's name. */
     static Job job(String name, String... tasks) {
         StringBuilder y = new StringBuilder("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: ")
-                .append(name).append("}\nspec:\n  tasks:\n");
+                .append(name)
+                .append("}\nspec:\n  tasks:\n");
         for (String t : tasks) {
             String[] p = t.split(":");
-            y.append("  - {name: ").append(p[0]).append(", replicas: ").append(p[1])
-                    .append(", template: {spec: {containers: [{name: ").append(p[0]).append(", image: i}]}}}\n");
+            y.append("  - {name: ")
+                    .append(p[0])
+                    .append(", replicas: ")
+                    .append(p[1])
+                    .append(", template: {spec: {containers: [{name: ")
+                    .append(p[0])
+                    .append(", image: i}]}}}\n");
         }
         return Manifests.read(y.toString(), Job.class);
     }
@@ -59,7 +63,11 @@ final class FrameworkPods {
     /** The first container's port numbers, in order. */
     static List<Integer> ports(ObjectNode pod) {
         List<Integer> out = new ArrayList<>();
-        pod.path("spec").path("containers").path(0).path("ports").forEach(p -> out.add(p.path("containerPort").asInt()));
+        pod.path("spec")
+                .path("containers")
+                .path(0)
+                .path("ports")
+                .forEach(p -> out.add(p.path("containerPort").asInt()));
         return out;
     }
 }

@@ -1,19 +1,21 @@
 package io.lahar.core.job.plugins;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.util.Arrays;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Go's flag package as Volcano's distributed-framework plugins call it (ContinueOnError). */
 class GoFlagsTest {
 
     private static GoFlags flags(String... args) {
-        return new GoFlags().string("name", "dflt").integer("port", 7).bool("on", false).parse(Arrays.asList(args));
+        return new GoFlags()
+                .string("name", "dflt")
+                .integer("port", 7)
+                .bool("on", false)
+                .parse(Arrays.asList(args));
     }
 
     @Test
@@ -33,8 +35,19 @@ class GoFlagsTest {
 
     /** strconv.ParseInt(s, 0, 64): Go's literal syntax. */
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource({"5000, 5000", "+12, 12", "-3, -3", "0x1F, 31", "0X1f, 31", "0o17, 15", "017, 15", "0b101, 5", "1_000, 1000",
-            "0x_ff, 255", "0, 0"})
+    @CsvSource({
+        "5000, 5000",
+        "+12, 12",
+        "-3, -3",
+        "0x1F, 31",
+        "0X1f, 31",
+        "0o17, 15",
+        "017, 15",
+        "0b101, 5",
+        "1_000, 1000",
+        "0x_ff, 255",
+        "0, 0"
+    })
     void integers(String text, int value) {
         GoFlags f = flags("--port=" + text);
         assertThat(f.error()).isEmpty();
@@ -42,8 +55,18 @@ class GoFlagsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"'', parse error", "abc, parse error", "08, parse error", "1__0, parse error", "_1, parse error", "1_, parse error",
-            "' 5', parse error", "1.5, parse error", "9999999999999999999, value out of range", "4294967296, value out of range"})
+    @CsvSource({
+        "'', parse error",
+        "abc, parse error",
+        "08, parse error",
+        "1__0, parse error",
+        "_1, parse error",
+        "1_, parse error",
+        "' 5', parse error",
+        "1.5, parse error",
+        "9999999999999999999, value out of range",
+        "4294967296, value out of range"
+    })
     void badIntegers(String text, String why) {
         assertThat(flags("--port=" + text).error()).contains("invalid value \"" + text + "\" for flag -port: " + why);
     }
@@ -56,18 +79,23 @@ class GoFlagsTest {
         assertThat(flags("--port").error()).contains("flag needs an argument: -port");
         assertThat(flags("--on=maybe").error()).contains("invalid boolean value \"maybe\" for -on: parse error");
         assertThat(flags("-").error()).contains("argument \"-\" is not a flag, and no flag after it would be read");
-        assertThat(flags("x", "--port=1").error()).contains("argument \"x\" is not a flag, and no flag after it would be read");
-        assertThat(flags("--", "--port=1").error()).contains("arguments after \"--\" are not flags and would not be read");
+        assertThat(flags("x", "--port=1").error())
+                .contains("argument \"x\" is not a flag, and no flag after it would be read");
+        assertThat(flags("--", "--port=1").error())
+                .contains("arguments after \"--\" are not flags and would not be read");
         assertThat(flags("--=x").error()).contains("bad flag syntax: --=x");
         assertThat(flags("-h").error()).contains("flag provided but not defined: -h (known: name, port, on)");
-        assertThat(flags("--on", "true").error()).contains("argument \"true\" is not a flag, and no flag after it would be read");
+        assertThat(flags("--on", "true").error())
+                .contains("argument \"true\" is not a flag, and no flag after it would be read");
     }
 
     @Test
     void portsOutOfRange() {
         assertThat(flags("--port=65535").problems("port")).isEmpty();
         assertThat(flags("--port=65536").problems("port")).containsExactly("--port: 65536 is not a port (1 to 65535)");
-        assertThat(flags("--port=0", "--x").problems("port")).containsExactly(
-                "flag provided but not defined: -x (known: name, port, on)", "--port: 0 is not a port (1 to 65535)");
+        assertThat(flags("--port=0", "--x").problems("port"))
+                .containsExactly(
+                        "flag provided but not defined: -x (known: name, port, on)",
+                        "--port: 0 is not a port (1 to 65535)");
     }
 }

@@ -5,7 +5,6 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.WorldAction;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

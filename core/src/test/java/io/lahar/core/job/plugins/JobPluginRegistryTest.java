@@ -1,19 +1,18 @@
 package io.lahar.core.job.plugins;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lahar.core.api.Job;
 import io.lahar.core.job.TestJobs;
 import io.lahar.core.job.WorldAction;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class JobPluginRegistryTest {
 
@@ -62,7 +61,8 @@ class JobPluginRegistryTest {
     void theDefaultsAreVolcanosEightInAFixedOrder() {
         assertThat(JobPluginRegistry.defaults().names())
                 .containsExactly("env", "svc", "ssh", "mpi", "tensorflow", "pytorch", "hcclrank", "ray");
-        assertThat(JobPluginRegistry.defaults().objectKinds()).extracting(ObjectKind::kind)
+        assertThat(JobPluginRegistry.defaults().objectKinds())
+                .extracting(ObjectKind::kind)
                 .containsExactly("ConfigMap", "NetworkPolicy", "Secret", "Service");
     }
 
@@ -73,7 +73,9 @@ class JobPluginRegistryTest {
         named.put("pytorch", List.of());
         named.put("env", null);
         named.put("notaplugin", List.of());
-        assertThat(JobPluginRegistry.defaults().plugins(named)).extracting(JobPlugin::name).containsExactly("env", "mpi", "pytorch");
+        assertThat(JobPluginRegistry.defaults().plugins(named))
+                .extracting(JobPlugin::name)
+                .containsExactly("env", "mpi", "pytorch");
         assertThat(JobPluginRegistry.defaults().plugins(null)).isEmpty();
     }
 
@@ -83,7 +85,8 @@ class JobPluginRegistryTest {
         JobPluginRegistry more = JobPluginRegistry.defaults().with(extra);
         assertThat(more.names()).endsWith("ray", "extra");
         assertThat(JobPluginRegistry.defaults().has("extra")).isFalse();
-        assertThatThrownBy(() -> more.with(extra)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> more.with(extra))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("\"extra\" is registered already");
     }
 
@@ -104,9 +107,11 @@ class JobPluginRegistryTest {
         assertThat(r.validate("mpi", List.of("--master", "launcher"), JOB.spec()))
                 .containsExactly("The specified mpi master task was not found: \"launcher\"");
         // As the runtime reads flags (Go's flag package): the last one given wins.
-        assertThat(r.validate("mpi", List.of("--master=launcher", "--master=m"), JOB.spec())).isEmpty();
+        assertThat(r.validate("mpi", List.of("--master=launcher", "--master=m"), JOB.spec()))
+                .isEmpty();
         assertThat(r.validate("svc", null, JOB.spec())).isEmpty();
-        assertThat(r.validate("pytorch", List.of("--master=m", "--worker=w"), JOB.spec())).isEmpty();
+        assertThat(r.validate("pytorch", List.of("--master=m", "--worker=w"), JOB.spec()))
+                .isEmpty();
         assertThat(r.validate("notaplugin", List.of(), JOB.spec())).isEmpty();
     }
 }

@@ -1,11 +1,11 @@
 package io.lahar.core.job.state;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lahar.core.api.Action;
 import io.lahar.core.api.JobPhase;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class AbortedStateTest {
 

@@ -1,11 +1,11 @@
 package io.lahar.core.job.state;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.lahar.core.api.Action;
 import io.lahar.core.api.JobPhase;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PendingStateTest {
 
@@ -43,11 +43,13 @@ class PendingStateTest {
             assertThat(r.retain).isEqualTo(RetainPhases.SOFT);
             FakeStatus s = new FakeStatus(state);
             r.updater.update(s);
-            assertThat(s.movedTo).isEqualTo(switch (a) {
-                case ABORT_JOB -> JobPhase.Aborting;
-                case TERMINATE_JOB -> JobPhase.Terminating;
-                default -> JobPhase.Completing;
-            });
+            assertThat(s.movedTo)
+                    .isEqualTo(
+                            switch (a) {
+                                case ABORT_JOB -> JobPhase.Aborting;
+                                case TERMINATE_JOB -> JobPhase.Terminating;
+                                default -> JobPhase.Completing;
+                            });
         }
     }
 
@@ -80,7 +82,12 @@ class PendingStateTest {
     void cannotJumpToAFinalPhase() {
         FakeStatus s = new FakeStatus(state);
         assertThatThrownBy(() -> s.moveTo(JobPhase.Completed, null, null)).isInstanceOf(IllegalStateException.class);
-        assertThat(state.targets()).containsExactlyInAnyOrder(JobPhase.Running, JobPhase.Restarting,
-                JobPhase.Aborting, JobPhase.Completing, JobPhase.Terminating);
+        assertThat(state.targets())
+                .containsExactlyInAnyOrder(
+                        JobPhase.Running,
+                        JobPhase.Restarting,
+                        JobPhase.Aborting,
+                        JobPhase.Completing,
+                        JobPhase.Terminating);
     }
 }

@@ -48,8 +48,15 @@ final class Recorder implements JobActions {
 
     static Recorder run(PhaseState state, io.lahar.core.api.Action action) {
         Recorder r = new Recorder();
-        state.execute(new StateAction(action, action == io.lahar.core.api.Action.RESTART_TASK ? Target.task("worker")
-                : action == io.lahar.core.api.Action.RESTART_POD ? Target.pod("worker", "j-worker-1") : null), r);
+        state.execute(
+                new StateAction(
+                        action,
+                        action == io.lahar.core.api.Action.RESTART_TASK
+                                ? Target.task("worker")
+                                : action == io.lahar.core.api.Action.RESTART_POD
+                                        ? Target.pod("worker", "j-worker-1")
+                                        : null),
+                r);
         return r;
     }
 }

@@ -1,10 +1,10 @@
 package io.lahar.core.job.state;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.lahar.core.api.Action;
 import io.lahar.core.api.JobPhase;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class RestartingStateTest {
 

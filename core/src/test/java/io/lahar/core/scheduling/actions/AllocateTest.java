@@ -6,9 +6,9 @@ import static io.lahar.core.scheduling.Fixtures.nodes;
 import static io.lahar.core.scheduling.Fixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.Fixtures;
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.SessionResult;
@@ -29,9 +29,15 @@ class AllocateTest {
 
     @Test
     void growsARunningGangIntoFreeRoom() {
-        JobInfo j = JobInfo.builder("j").phase(PodGroupPhase.Running).minMember(1)
-                .task(TaskInfo.builder("j-0").resreq(Map.of("cpu", "1")).on("n0", TaskStatus.Running).build())
-                .task(TaskInfo.builder("j-1").resreq(Map.of("cpu", "1")).build()).build();
+        JobInfo j = JobInfo.builder("j")
+                .phase(PodGroupPhase.Running)
+                .minMember(1)
+                .task(TaskInfo.builder("j-0")
+                        .resreq(Map.of("cpu", "1"))
+                        .on("n0", TaskStatus.Running)
+                        .build())
+                .task(TaskInfo.builder("j-1").resreq(Map.of("cpu", "1")).build())
+                .build();
         SessionResult r = run(nodes(1, "2", "8Gi"), List.of(), List.of(j));
         assertThat(r.bindings()).singleElement().satisfies(b -> {
             assertThat(b.task()).isEqualTo("j-1");
@@ -41,9 +47,18 @@ class AllocateTest {
 
     @Test
     void pipelinesOntoResourcesBeingReleased() {
-        JobInfo leaving = JobInfo.builder("leaving").phase(PodGroupPhase.Running).minMember(1)
-                .task(TaskInfo.builder("l-0").resreq(Map.of("cpu", "2")).on("n0", TaskStatus.Releasing).build()).build();
-        JobInfo next = JobInfo.builder("next").tasks("w", 1, Map.of("cpu", "2")).phase(PodGroupPhase.Inqueue).build();
+        JobInfo leaving = JobInfo.builder("leaving")
+                .phase(PodGroupPhase.Running)
+                .minMember(1)
+                .task(TaskInfo.builder("l-0")
+                        .resreq(Map.of("cpu", "2"))
+                        .on("n0", TaskStatus.Releasing)
+                        .build())
+                .build();
+        JobInfo next = JobInfo.builder("next")
+                .tasks("w", 1, Map.of("cpu", "2"))
+                .phase(PodGroupPhase.Inqueue)
+                .build();
         SessionResult r = run(nodes(1, "2", "8Gi"), List.of(), List.of(leaving, next));
         assertThat(r.bindings()).isEmpty();
         assertThat(r.nominations()).singleElement().satisfies(n -> {
@@ -62,8 +77,16 @@ class AllocateTest {
                 - plugins: [{name: gang}]
                 - plugins: [{name: predicates}]
                 """);
-        JobInfo a = JobInfo.builder("a").tasks("w", 4, Map.of("cpu", "1")).minMember(1).creationIndex(1).build();
-        JobInfo b = JobInfo.builder("b").tasks("w", 4, Map.of("cpu", "1")).minMember(1).creationIndex(2).build();
+        JobInfo a = JobInfo.builder("a")
+                .tasks("w", 4, Map.of("cpu", "1"))
+                .minMember(1)
+                .creationIndex(1)
+                .build();
+        JobInfo b = JobInfo.builder("b")
+                .tasks("w", 4, Map.of("cpu", "1"))
+                .minMember(1)
+                .creationIndex(2)
+                .build();
         SessionResult r = run(conf, nodes(1, "4", "8Gi"), List.of(), List.of(a, b));
         assertThat(boundIn(r, key("a"))).isEqualTo(3);
         assertThat(boundIn(r, key("b"))).isEqualTo(1);

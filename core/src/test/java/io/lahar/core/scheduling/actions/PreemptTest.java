@@ -5,9 +5,9 @@ import static io.lahar.core.scheduling.Fixtures.nodes;
 import static io.lahar.core.scheduling.Fixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.Fixtures;
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
@@ -22,17 +22,30 @@ class PreemptTest {
     private static final SchedulerConf CONF = Fixtures.defaultTiers("enqueue, allocate, backfill, preempt");
 
     private static JobInfo low(String queue, int minMember) {
-        JobInfo.Builder b = JobInfo.builder("low").queue(queue).priority(1).phase(PodGroupPhase.Running).creationIndex(1);
+        JobInfo.Builder b = JobInfo.builder("low")
+                .queue(queue)
+                .priority(1)
+                .phase(PodGroupPhase.Running)
+                .creationIndex(1);
         for (int i = 0; i < 4; i++) {
-            b.task(TaskInfo.builder("low-" + i).role("worker").priority(1).resreq(Map.of("cpu", "1", "memory", "1Gi"))
-                    .on("n" + (i / 2), TaskStatus.Running).build());
+            b.task(TaskInfo.builder("low-" + i)
+                    .role("worker")
+                    .priority(1)
+                    .resreq(Map.of("cpu", "1", "memory", "1Gi"))
+                    .on("n" + (i / 2), TaskStatus.Running)
+                    .build());
         }
         return b.minMember(minMember).build();
     }
 
     private static JobInfo high(String queue) {
-        return JobInfo.builder("high").queue(queue).priority(100).tasks("worker", 2, Map.of("cpu", "1", "memory", "1Gi"))
-                .phase(PodGroupPhase.Inqueue).creationIndex(2).build();
+        return JobInfo.builder("high")
+                .queue(queue)
+                .priority(100)
+                .tasks("worker", 2, Map.of("cpu", "1", "memory", "1Gi"))
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(2)
+                .build();
     }
 
     @Test
@@ -43,12 +56,17 @@ class PreemptTest {
             assertThat(e.action()).isEqualTo("preempt");
             assertThat(e.reason()).contains("preempted by default/high/high-worker-");
         });
-        assertThat(r.nominations()).hasSize(2).allSatisfy(n -> assertThat(n.job()).isEqualTo(key("high")));
+        assertThat(r.nominations())
+                .hasSize(2)
+                .allSatisfy(n -> assertThat(n.job()).isEqualTo(key("high")));
     }
 
     @Test
     void neverAcrossQueues() {
-        SessionResult r = run(CONF, nodes(2, "2", "8Gi"), List.of(QueueInfo.of("q1", 1), QueueInfo.of("q2", 1)),
+        SessionResult r = run(
+                CONF,
+                nodes(2, "2", "8Gi"),
+                List.of(QueueInfo.of("q1", 1), QueueInfo.of("q2", 1)),
                 List.of(low("q1", 1), high("q2")));
         assertThat(r.evictions()).filteredOn(e -> e.action().equals("preempt")).isEmpty();
     }
@@ -63,28 +81,46 @@ class PreemptTest {
 
     @Test
     void neverAnEqualPriority() {
-        JobInfo peer = JobInfo.builder("peer").priority(1).tasks("worker", 2, Map.of("cpu", "1", "memory", "1Gi"))
-                .phase(PodGroupPhase.Inqueue).creationIndex(2).build();
+        JobInfo peer = JobInfo.builder("peer")
+                .priority(1)
+                .tasks("worker", 2, Map.of("cpu", "1", "memory", "1Gi"))
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(2)
+                .build();
         SessionResult r = run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 1), peer));
         assertThat(r.evictions()).isEmpty();
     }
 
     @Test
     void withinAJobAHigherPriorityTaskTakesALowerOnesNode() {
-        JobInfo j = JobInfo.builder("mixed").phase(PodGroupPhase.Running).minMember(1)
-                .task(TaskInfo.builder("mixed-low").priority(1).resreq(Map.of("cpu", "2")).on("n0", TaskStatus.Running).build())
-                .task(TaskInfo.builder("mixed-high").priority(9).resreq(Map.of("cpu", "2")).build())
+        JobInfo j = JobInfo.builder("mixed")
+                .phase(PodGroupPhase.Running)
+                .minMember(1)
+                .task(TaskInfo.builder("mixed-low")
+                        .priority(1)
+                        .resreq(Map.of("cpu", "2"))
+                        .on("n0", TaskStatus.Running)
+                        .build())
+                .task(TaskInfo.builder("mixed-high")
+                        .priority(9)
+                        .resreq(Map.of("cpu", "2"))
+                        .build())
                 .build();
         // The job has its gang, so gang does not call it starving; with that switched off, priority
         // (tasks left pending) does, and the job may preempt within itself.
-        assertThat(run(CONF, nodes(1, "2", "8Gi"), List.of(), List.of(j)).evictions()).isEmpty();
-        var conf = Fixtures.conf(SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", "enqueue, allocate, preempt")
+        assertThat(run(CONF, nodes(1, "2", "8Gi"), List.of(), List.of(j)).evictions())
+                .isEmpty();
+        var conf = Fixtures.conf(SchedulerConf.DEFAULT_YAML
+                .replace("enqueue, allocate, backfill", "enqueue, allocate, preempt")
                 .replace("  - name: gang\n", "  - name: gang\n    enableJobStarving: false\n"));
         SessionResult r = run(conf, nodes(1, "2", "8Gi"), List.of(), List.of(j));
         assertThat(r.evictions()).singleElement().satisfies(e -> {
             assertThat(e.task()).isEqualTo("mixed-low");
             assertThat(e.reason()).contains("task priority 9");
         });
-        assertThat(r.nominations()).singleElement().extracting(SessionResult.Nomination::task).isEqualTo("mixed-high");
+        assertThat(r.nominations())
+                .singleElement()
+                .extracting(SessionResult.Nomination::task)
+                .isEqualTo("mixed-high");
     }
 }

@@ -6,9 +6,9 @@ import static io.lahar.core.scheduling.Fixtures.run;
 import static io.lahar.core.scheduling.Fixtures.running;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.Fixtures;
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.framework.SchedulerConf;
 import io.lahar.core.scheduling.framework.SessionResult;
@@ -25,8 +25,12 @@ class ReclaimTest {
     private static List<JobInfo> jobs() {
         List<JobInfo> jobs = new ArrayList<>();
         for (int i = 0; i < 4; i++) jobs.add(running("a" + i, "a", 0, "1", "n" + i));
-        jobs.add(JobInfo.builder("b").queue("b").tasks("worker", 2, Map.of("cpu", "1", "memory", "1Gi"))
-                .phase(PodGroupPhase.Inqueue).creationIndex(10).build());
+        jobs.add(JobInfo.builder("b")
+                .queue("b")
+                .tasks("worker", 2, Map.of("cpu", "1", "memory", "1Gi"))
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(10)
+                .build());
         return jobs;
     }
 
@@ -40,14 +44,19 @@ class ReclaimTest {
             assertThat(e.reason()).contains("reclaimed by queue \"b\"");
         });
         assertThat(r.nominations()).extracting(SessionResult.Nomination::job).containsExactly(key("b"), key("b"));
-        assertThat(r.nominations()).extracting(SessionResult.Nomination::node)
-                .containsExactlyInAnyOrderElementsOf(r.evictions().stream().map(SessionResult.Eviction::node).toList());
+        assertThat(r.nominations())
+                .extracting(SessionResult.Nomination::node)
+                .containsExactlyInAnyOrderElementsOf(
+                        r.evictions().stream().map(SessionResult.Eviction::node).toList());
     }
 
     @Test
     void neverFromANonReclaimableQueue() {
-        SessionResult r = run(CONF, nodes(4, "1", "4Gi"),
-                List.of(QueueInfo.of("a", 1).withReclaimable(false), QueueInfo.of("b", 1)), jobs());
+        SessionResult r = run(
+                CONF,
+                nodes(4, "1", "4Gi"),
+                List.of(QueueInfo.of("a", 1).withReclaimable(false), QueueInfo.of("b", 1)),
+                jobs());
         assertThat(r.evictions()).isEmpty();
         assertThat(r.nominations()).isEmpty();
         assertThat(r.conditions().get(key("b")).message()).contains("Insufficient cpu");
@@ -57,8 +66,13 @@ class ReclaimTest {
     void takesNoMoreThanTheStarvedQueueDeserves() {
         // b asks for 4 but deserves 2 of the 4 cpus: only two of a's tasks go.
         List<JobInfo> jobs = new ArrayList<>(jobs().subList(0, 4));
-        jobs.add(JobInfo.builder("b").queue("b").tasks("worker", 4, Map.of("cpu", "1", "memory", "1Gi"))
-                .minMember(1).phase(PodGroupPhase.Inqueue).creationIndex(10).build());
+        jobs.add(JobInfo.builder("b")
+                .queue("b")
+                .tasks("worker", 4, Map.of("cpu", "1", "memory", "1Gi"))
+                .minMember(1)
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(10)
+                .build());
         SessionResult r = run(CONF, nodes(4, "1", "4Gi"), List.of(QueueInfo.of("a", 1), QueueInfo.of("b", 1)), jobs);
         assertThat(r.evictions()).hasSize(2);
         assertThat(r.conditions().get(key("b")).message()).contains("would exceed its deserved share");

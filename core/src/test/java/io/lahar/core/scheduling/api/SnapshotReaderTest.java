@@ -80,14 +80,24 @@ class SnapshotReaderTest {
                         labelSelector: {matchLabels: {app: web}}}]
                       containers: [{image: "web:1", ports: [{containerPort: 80, hostPort: 80}]}]
                 """);
-        assertThat(s.namespaceLabels("team-a")).containsEntry("team", "a").containsEntry("kubernetes.io/metadata.name", "team-a");
-        assertThat(s.nodes().get(0).images()).singleElement().satisfies(i -> assertThat(i.sizeBytes()).isEqualTo(1000));
-        assertThat(s.nodes().get(0).labels()).as("the kubelet's hostname label").containsEntry("kubernetes.io/hostname", "n1");
+        assertThat(s.namespaceLabels("team-a"))
+                .containsEntry("team", "a")
+                .containsEntry("kubernetes.io/metadata.name", "team-a");
+        assertThat(s.nodes().get(0).images())
+                .singleElement()
+                .satisfies(i -> assertThat(i.sizeBytes()).isEqualTo(1000));
+        assertThat(s.nodes().get(0).labels())
+                .as("the kubelet's hostname label")
+                .containsEntry("kubernetes.io/hostname", "n1");
         PodSpec spec = s.jobs().get(0).tasks().get(0).spec();
         assertThat(spec.labels()).containsEntry("app", "web");
         assertThat(spec.requiredAntiAffinity()).hasSize(1);
-        assertThat(spec.topologySpread()).singleElement().satisfies(c -> assertThat(c.hard()).isFalse());
-        assertThat(spec.hostPorts()).singleElement().satisfies(p -> assertThat(p.port()).isEqualTo(80));
+        assertThat(spec.topologySpread())
+                .singleElement()
+                .satisfies(c -> assertThat(c.hard()).isFalse());
+        assertThat(spec.hostPorts())
+                .singleElement()
+                .satisfies(p -> assertThat(p.port()).isEqualTo(80));
         assertThat(spec.images()).containsExactly("web:1");
     }
 
@@ -103,9 +113,14 @@ class SnapshotReaderTest {
                         podAffinity:
                           preferredDuringSchedulingIgnoredDuringExecution:
                           - {weight: 300, podAffinityTerm: {labelSelector: {matchLabels: {app: web}}, topologyKey: zone}}
-                """)).isInstanceOfSatisfying(SnapshotReader.InvalidSnapshotException.class, e -> assertThat(e.problems())
-                .extracting(Problem::toString).containsExactly("podGroups[0].tasks[0].pod.affinity.podAffinity."
-                        + "preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 300: must be in the range 1-100"));
+                """))
+                .isInstanceOfSatisfying(
+                        SnapshotReader.InvalidSnapshotException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Problem::toString)
+                                .containsExactly(
+                                        "podGroups[0].tasks[0].pod.affinity.podAffinity."
+                                                + "preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 300: must be in the range 1-100"));
     }
 
     @Test
@@ -126,10 +141,18 @@ class SnapshotReaderTest {
                     status: Running
                     tolerations: [{operator: Maybe}]
                 """))
-                .isInstanceOfSatisfying(SnapshotReader.InvalidSnapshotException.class, e ->
-                        assertThat(e.problems()).extracting(Problem::path).containsExactlyInAnyOrder(
-                                "nodes[0].allocatable", "nodes[0].colour", "nodes[1].name", "queues",
-                                "podGroups[0].minMember", "podGroups[0].phase", "podGroups[0].tasks[0].tolerations[0].operator"))
+                .isInstanceOfSatisfying(
+                        SnapshotReader.InvalidSnapshotException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Problem::path)
+                                .containsExactlyInAnyOrder(
+                                        "nodes[0].allocatable",
+                                        "nodes[0].colour",
+                                        "nodes[1].name",
+                                        "queues",
+                                        "podGroups[0].minMember",
+                                        "podGroups[0].phase",
+                                        "podGroups[0].tasks[0].tolerations[0].operator"))
                 .hasMessageContaining("cpu: invalid quantity \"lots\"")
                 .hasMessageContaining("unknown value \"Waiting\"");
         assertThatThrownBy(() -> SnapshotReader.read("[1, 2")).hasMessageContaining("not YAML or JSON");

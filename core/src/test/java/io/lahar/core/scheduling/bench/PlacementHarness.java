@@ -27,8 +27,7 @@ import java.util.Locale;
 public final class PlacementHarness {
     private static final long SEED = 42;
 
-    private PlacementHarness() {
-    }
+    private PlacementHarness() {}
 
     public static void main(String[] args) {
         boolean constrained = args.length > 0 && args[0].equals("--constrained");
@@ -40,24 +39,31 @@ public final class PlacementHarness {
             measure(Integer.parseInt(args[0]), Integer.parseInt(args[1]), rounds, actions, constrained);
             return;
         }
-        System.out.printf("# java %s, %d cpus, max heap %d MiB%n", System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
+        System.out.printf(
+                "# java %s, %d cpus, max heap %d MiB%n",
+                System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20);
         header();
         measure(1_000, 10_000, 5, "enqueue, allocate, backfill");
         measure(10_000, 100_000, 3, "enqueue, allocate, backfill");
         System.out.println("# oversubscribed: twice the pods the cluster can hold");
         measure(1_000, 70_000, 3, "enqueue, allocate, backfill");
-        System.out.println("# constrained: a fifth of the pods with a required anti-affinity or a DoNotSchedule spread");
+        System.out.println(
+                "# constrained: a fifth of the pods with a required anti-affinity or a DoNotSchedule spread");
         measure(1_000, 10_000, 5, "enqueue, allocate, backfill", true);
         measure(10_000, 100_000, 3, "enqueue, allocate, backfill", true);
         System.out.println("# session time as the cluster grows (10 pods per node)");
-        for (int n : new int[] {500, 1_000, 2_000, 5_000, 10_000, 20_000}) measure(n, n * 10, 3, "enqueue, allocate, backfill");
+        for (int n : new int[] {500, 1_000, 2_000, 5_000, 10_000, 20_000})
+            measure(n, n * 10, 3, "enqueue, allocate, backfill");
         System.out.println("# session time as pods grow on 10k nodes");
-        for (int p : new int[] {12_500, 25_000, 50_000, 100_000, 200_000}) measure(10_000, p, 3, "enqueue, allocate, backfill");
+        for (int p : new int[] {12_500, 25_000, 50_000, 100_000, 200_000})
+            measure(10_000, p, 3, "enqueue, allocate, backfill");
     }
 
     private static void header() {
-        System.out.println("nodes    pods     gangs  cpu-demand/capacity  bound    wall-ms(best/median)  cpu-ms(best)  placements/cpu-s  placements/wall-s  cpu-us/pod");
+        System.out.println(
+                "nodes    pods     gangs  cpu-demand/capacity  bound    wall-ms(best/median)  cpu-ms(best)  placements/cpu-s  placements/wall-s  cpu-us/pod");
     }
 
     static void measure(int nodes, int pods, int rounds, String actions) {
@@ -67,7 +73,8 @@ public final class PlacementHarness {
     static void measure(int nodes, int pods, int rounds, String actions, boolean constrained) {
         Snapshot s = constrained ? Workload.constrained(nodes, pods, SEED) : Workload.mixed(nodes, pods, SEED);
         if (constrained) System.out.printf("# %d of %d pods constrained%n", Workload.constrainedPods(s), pods);
-        SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", actions));
+        SchedulerConf conf =
+                SchedulerConf.parse(SchedulerConf.DEFAULT_YAML.replace("enqueue, allocate, backfill", actions));
         // Thread CPU time as well as wall time: on a shared machine the wall clock also counts the
         // time other processes held the cores; the session runs on this one thread.
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
@@ -92,8 +99,20 @@ public final class PlacementHarness {
         double bestWall = wall[0] / 1e6;
         double medianWall = wall[rounds / 2] / 1e6;
         double bestCpu = cpu[0] / 1e6;
-        System.out.printf(Locale.ROOT, "%-8d %-8d %-6d %8.0f/%-10.0f %-8d %7.0f/%-13.0f %-13.0f %-17.0f %-18.0f %.1f%n", nodes, pods,
-                s.jobs().size(), Workload.requestedCpu(s), Workload.capacityCpu(s), bound, bestWall, medianWall, bestCpu,
-                bound / (bestCpu / 1e3), bound / (bestWall / 1e3), bestCpu * 1e3 / pods);
+        System.out.printf(
+                Locale.ROOT,
+                "%-8d %-8d %-6d %8.0f/%-10.0f %-8d %7.0f/%-13.0f %-13.0f %-17.0f %-18.0f %.1f%n",
+                nodes,
+                pods,
+                s.jobs().size(),
+                Workload.requestedCpu(s),
+                Workload.capacityCpu(s),
+                bound,
+                bestWall,
+                medianWall,
+                bestCpu,
+                bound / (bestCpu / 1e3),
+                bound / (bestWall / 1e3),
+                bestCpu * 1e3 / pods);
     }
 }

@@ -1,11 +1,11 @@
 package io.lahar.core.scheduling.bench;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.LabelSelector;
 import io.lahar.core.scheduling.api.NodeInfo;
 import io.lahar.core.scheduling.api.PodAffinityTerm;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.PodSpec;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
@@ -36,8 +36,7 @@ final class Workload {
     private static final int[] NODE_CPU = {32, 64, 96};
     private static final int[] PRIORITY = {0, 10, 100};
 
-    private Workload() {
-    }
+    private Workload() {}
 
     static final String HOSTNAME = "kubernetes.io/hostname";
     static final String ZONE = "topology.kubernetes.io/zone";
@@ -69,19 +68,27 @@ final class Workload {
         int constrainedGangs = 0;
         for (int j = 0; pods < podCount; j++) {
             int size = Math.min(1 + rnd.nextInt(64), podCount - pods);
-            Resource req = Resource.parse(Map.of("cpu", CPU[rnd.nextInt(CPU.length)], "memory", MEMORY[rnd.nextInt(MEMORY.length)]));
+            Resource req = Resource.parse(
+                    Map.of("cpu", CPU[rnd.nextInt(CPU.length)], "memory", MEMORY[rnd.nextInt(MEMORY.length)]));
             int priority = PRIORITY[rnd.nextInt(PRIORITY.length)];
             String name = "job-" + j;
-            JobInfo.Builder b = JobInfo.builder(name).queue("q" + (1 + j % 3)).priority(priority).creationIndex(j)
-                    .phase(PodGroupPhase.Pending).minMember(size);
+            JobInfo.Builder b = JobInfo.builder(name)
+                    .queue("q" + (1 + j % 3))
+                    .priority(priority)
+                    .creationIndex(j)
+                    .phase(PodGroupPhase.Pending)
+                    .minMember(size);
             PodSpec spec = null;
             if (constrained) {
                 boolean constrain = (long) constrainedPods * 5 < pods + size;
-                spec = constrain ? constraint(name, size, constrainedGangs++ % 2 == 0) : PodSpec.labels(Map.of("app", name));
+                spec = constrain
+                        ? constraint(name, size, constrainedGangs++ % 2 == 0)
+                        : PodSpec.labels(Map.of("app", name));
                 if (constrain) constrainedPods += size;
             }
             for (int t = 0; t < size; t++) {
-                TaskInfo.Builder tb = TaskInfo.builder(name + "-w-" + t).role("w").resreq(req).priority(priority);
+                TaskInfo.Builder tb =
+                        TaskInfo.builder(name + "-w-" + t).role("w").resreq(req).priority(priority);
                 if (spec != null) tb.spec(spec);
                 b.task(tb.build());
             }
@@ -95,11 +102,34 @@ final class Workload {
     private static PodSpec constraint(String app, int size, boolean antiAffinity) {
         LabelSelector own = LabelSelector.of(Map.of("app", app));
         if (antiAffinity) {
-            return new PodSpec(Map.of("app", app), null, null, List.of(new PodAffinityTerm(own, null, null, HOSTNAME)),
-                    null, null, null, null, null);
+            return new PodSpec(
+                    Map.of("app", app),
+                    null,
+                    null,
+                    List.of(new PodAffinityTerm(own, null, null, HOSTNAME)),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
         }
-        return new PodSpec(Map.of("app", app), null, null, null, null, null, List.of(new TopologySpreadConstraint((size + 3) / 4, ZONE,
-                TopologySpreadConstraint.WhenUnsatisfiable.DoNotSchedule, own, 1, null, null)), null, null);
+        return new PodSpec(
+                Map.of("app", app),
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of(new TopologySpreadConstraint(
+                        (size + 3) / 4,
+                        ZONE,
+                        TopologySpreadConstraint.WhenUnsatisfiable.DoNotSchedule,
+                        own,
+                        1,
+                        null,
+                        null)),
+                null,
+                null);
     }
 
     /** How many pods carry a required anti-affinity or a DoNotSchedule spread. */
@@ -107,7 +137,8 @@ final class Workload {
         int n = 0;
         for (JobInfo j : s.jobs()) {
             for (TaskInfo t : j.tasks()) {
-                if (!t.spec().requiredAntiAffinity().isEmpty() || !t.spec().topologySpread().isEmpty()) n++;
+                if (!t.spec().requiredAntiAffinity().isEmpty()
+                        || !t.spec().topologySpread().isEmpty()) n++;
             }
         }
         return n;

@@ -32,7 +32,9 @@ class WorkloadTest {
         for (NodeInfo n : s.nodes()) zoneOf.put(n.name(), n.labels().get(Workload.ZONE));
         for (JobInfo j : s.jobs()) {
             TaskInfo first = j.tasks().get(0);
-            List<String> nodes = j.tasks().stream().map(t -> nodeOf.get(j.key() + "/" + t.name())).toList();
+            List<String> nodes = j.tasks().stream()
+                    .map(t -> nodeOf.get(j.key() + "/" + t.name()))
+                    .toList();
             if (!first.spec().requiredAntiAffinity().isEmpty()) {
                 Set<String> distinct = new HashSet<>(nodes);
                 assertThat(distinct).as("one pod of %s a node", j.key()).hasSize(nodes.size());
@@ -42,7 +44,10 @@ class WorkloadTest {
                 for (String n : nodes) perZone.merge(zoneOf.get(n), 1, Integer::sum);
                 int skew = perZone.values().stream().max(Integer::compare).orElseThrow()
                         - perZone.values().stream().min(Integer::compare).orElseThrow();
-                assertThat(skew).as("skew of %s", j.key()).isLessThanOrEqualTo(first.spec().topologySpread().get(0).maxSkew());
+                assertThat(skew)
+                        .as("skew of %s", j.key())
+                        .isLessThanOrEqualTo(
+                                first.spec().topologySpread().get(0).maxSkew());
             }
         }
     }

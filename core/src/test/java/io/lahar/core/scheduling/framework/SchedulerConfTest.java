@@ -13,8 +13,11 @@ class SchedulerConfTest {
         SchedulerConf c = SchedulerConf.defaults();
         assertThat(c.actions()).containsExactly("enqueue", "allocate", "backfill");
         assertThat(c.tiers()).hasSize(2);
-        assertThat(c.tiers().get(0).plugins()).extracting(PluginOption::name).containsExactly("priority", "gang", "conformance");
-        assertThat(c.tiers().get(1).plugins()).extracting(PluginOption::name)
+        assertThat(c.tiers().get(0).plugins())
+                .extracting(PluginOption::name)
+                .containsExactly("priority", "gang", "conformance");
+        assertThat(c.tiers().get(1).plugins())
+                .extracting(PluginOption::name)
                 .containsExactly("overcommit", "drf", "predicates", "proportion", "nodeorder");
     }
 
@@ -44,9 +47,12 @@ class SchedulerConfTest {
         assertThat(gang.isEnabled(Extension.PREEMPTABLE)).isFalse();
         assertThat(gang.isEnabled(Extension.RECLAIMABLE)).isFalse();
         assertThat(gang.isEnabled(Extension.JOB_READY)).isTrue();
-        assertThat(c.tiers().get(1).plugins().get(0).isEnabled(Extension.QUEUE_ORDER)).isFalse();
-        assertThat(c.tiers().get(1).plugins().get(1).arguments().getDouble("binpack.weight", 1)).isEqualTo(10);
-        assertThat(c.actionArguments("allocate").getBool("candidateIndex", true)).isFalse();
+        assertThat(c.tiers().get(1).plugins().get(0).isEnabled(Extension.QUEUE_ORDER))
+                .isFalse();
+        assertThat(c.tiers().get(1).plugins().get(1).arguments().getDouble("binpack.weight", 1))
+                .isEqualTo(10);
+        assertThat(c.actionArguments("allocate").getBool("candidateIndex", true))
+                .isFalse();
         assertThat(c.actions()).containsExactly("enqueue", "allocate", "backfill", "reclaim", "preempt");
     }
 
@@ -65,9 +71,18 @@ class SchedulerConfTest {
                   - name: gang
                 colour: blue
                 """))
-                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).extracting(Problem::path)
-                        .containsExactlyInAnyOrder("colour", "actions", "actions", "tiers[0].plugins[0].enableEverything",
-                                "tiers[0].plugins[1].name", "tiers[1].plugins[0].arguments", "tiers[1].plugins[1].name"))
+                .isInstanceOfSatisfying(
+                        InvalidConfException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Problem::path)
+                                .containsExactlyInAnyOrder(
+                                        "colour",
+                                        "actions",
+                                        "actions",
+                                        "tiers[0].plugins[0].enableEverything",
+                                        "tiers[0].plugins[1].name",
+                                        "tiers[1].plugins[0].arguments",
+                                        "tiers[1].plugins[1].name"))
                 .hasMessageContaining("unknown action \"allocat\"")
                 .hasMessageContaining("action \"enqueue\" listed twice")
                 .hasMessageContaining("unknown plugin \"gangg\"")
@@ -85,8 +100,11 @@ class SchedulerConfTest {
                   - name: proportion
                     enableHierarchy: true
                 """))
-                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).extracting(Problem::path)
-                        .containsExactly("tiers[0].plugins[0].enableHierarchy"))
+                .isInstanceOfSatisfying(
+                        InvalidConfException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Problem::path)
+                                .containsExactly("tiers[0].plugins[0].enableHierarchy"))
                 .hasMessageContaining("supported by: capacity");
         SchedulerConf capacity = SchedulerConf.parse("""
                 actions: "enqueue, allocate"
@@ -96,8 +114,10 @@ class SchedulerConfTest {
                     enableHierarchy: true
                   - name: gang
                 """);
-        assertThat(capacity.tiers().get(0).plugins().get(0).isEnabled(Extension.HIERARCHY)).isTrue();
-        assertThat(capacity.tiers().get(0).plugins().get(1).isEnabled(Extension.HIERARCHY)).isFalse();
+        assertThat(capacity.tiers().get(0).plugins().get(0).isEnabled(Extension.HIERARCHY))
+                .isTrue();
+        assertThat(capacity.tiers().get(0).plugins().get(1).isEnabled(Extension.HIERARCHY))
+                .isFalse();
     }
 
     @Test
@@ -116,10 +136,15 @@ class SchedulerConfTest {
                 - name: preempt
                   arguments: {enableTopologyAwarePreemption: true}
                 """))
-                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).extracting(Problem::path)
-                        .containsExactlyInAnyOrder("tiers[0].plugins[0].arguments.binpack.wieght",
-                                "tiers[0].plugins[1].arguments", "configurations[0].arguments.candidateIndx",
-                                "configurations[1].arguments.enableTopologyAwarePreemption"))
+                .isInstanceOfSatisfying(
+                        InvalidConfException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Problem::path)
+                                .containsExactlyInAnyOrder(
+                                        "tiers[0].plugins[0].arguments.binpack.wieght",
+                                        "tiers[0].plugins[1].arguments",
+                                        "configurations[0].arguments.candidateIndx",
+                                        "configurations[1].arguments.enableTopologyAwarePreemption"))
                 .hasMessageContaining("unknown argument of plugin \"binpack\"")
                 .hasMessageContaining("predicate.VolumeBindingEnable: only false is supported")
                 .hasMessageContaining("unknown argument of action \"preempt\"");
@@ -127,12 +152,15 @@ class SchedulerConfTest {
 
     @Test
     void notYamlOrEmptyIsAProblemNotACrash() {
-        assertThatThrownBy(() -> SchedulerConf.parse("actions: [unclosed")).isInstanceOf(InvalidConfException.class)
+        assertThatThrownBy(() -> SchedulerConf.parse("actions: [unclosed"))
+                .isInstanceOf(InvalidConfException.class)
                 .hasMessageContaining("not YAML");
         assertThatThrownBy(() -> SchedulerConf.parse("")).isInstanceOf(InvalidConfException.class);
-        assertThatThrownBy(() -> SchedulerConf.parse("- a\n- b")).isInstanceOf(InvalidConfException.class)
+        assertThatThrownBy(() -> SchedulerConf.parse("- a\n- b"))
+                .isInstanceOf(InvalidConfException.class)
                 .hasMessageContaining("expected a mapping");
-        assertThatThrownBy(() -> SchedulerConf.parse("tiers: []")).isInstanceOf(InvalidConfException.class)
+        assertThatThrownBy(() -> SchedulerConf.parse("tiers: []"))
+                .isInstanceOf(InvalidConfException.class)
                 .hasMessageContaining("actions: expected a comma-separated list");
     }
 }

@@ -3,10 +3,10 @@ package io.lahar.core.scheduling.framework;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.Fixtures;
 import io.lahar.core.scheduling.api.JobInfo;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskStatus;
 import java.util.List;
@@ -16,8 +16,13 @@ class StatementTest {
 
     private Session session() {
         JobInfo low = Fixtures.running("low", "default", 0, "1", "n0");
-        JobInfo j = JobInfo.builder("j").tasks("w", 2, java.util.Map.of("cpu", "1")).phase(PodGroupPhase.Inqueue).build();
-        return Session.open(SchedulerConf.defaults(), new Snapshot(Fixtures.nodes(2, "2", "4Gi"), List.of(), List.of(low, j)),
+        JobInfo j = JobInfo.builder("j")
+                .tasks("w", 2, java.util.Map.of("cpu", "1"))
+                .phase(PodGroupPhase.Inqueue)
+                .build();
+        return Session.open(
+                SchedulerConf.defaults(),
+                new Snapshot(Fixtures.nodes(2, "2", "4Gi"), List.of(), List.of(low, j)),
                 PluginRegistry.defaults());
     }
 
@@ -71,6 +76,9 @@ class StatementTest {
         stmt.commit();
         SessionResult r = ssn.close();
         assertThat(r.bindings()).isEmpty();
-        assertThat(r.nominations()).singleElement().extracting(SessionResult.Nomination::task).isEqualTo("j-w-0");
+        assertThat(r.nominations())
+                .singleElement()
+                .extracting(SessionResult.Nomination::task)
+                .isEqualTo("j-w-0");
     }
 }

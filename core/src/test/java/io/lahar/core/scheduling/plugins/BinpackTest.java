@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 class BinpackTest {
 
     private static Map<String, Long> perNode(SessionResult r) {
-        return r.bindings().stream().collect(Collectors.groupingBy(SessionResult.Binding::node, java.util.TreeMap::new, Collectors.counting()));
+        return r.bindings().stream()
+                .collect(Collectors.groupingBy(
+                        SessionResult.Binding::node, java.util.TreeMap::new, Collectors.counting()));
     }
 
     @Test
@@ -45,7 +47,8 @@ class BinpackTest {
 
     @Test
     void weightsExtendedResourcesAndRejectsBadArguments() {
-        Binpack b = new Binpack(Arguments.of("binpack.resources", "nvidia.com/gpu", "binpack.resources.nvidia.com/gpu", 5));
+        Binpack b =
+                new Binpack(Arguments.of("binpack.resources", "nvidia.com/gpu", "binpack.resources.nvidia.com/gpu", 5));
         assertThat(b.name()).isEqualTo("binpack");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Binpack(Arguments.of("binpack.cpu", "lots")))
                 .hasMessageContaining("binpack.cpu");

@@ -18,9 +18,12 @@ class DrfTest {
     @Test
     void dominantShareIsTheLargestFraction() {
         Resource total = Resource.parse(Map.of("cpu", "10", "memory", "100Gi"));
-        assertThat(Drf.share(Resource.parse(Map.of("cpu", "2", "memory", "50Gi")), total)).isEqualTo(0.5);
-        assertThat(Drf.share(Resource.parse(Map.of("cpu", "3", "memory", "1Gi")), total)).isEqualTo(0.3);
-        assertThat(Drf.share(Resource.parse(Map.of("nvidia.com/gpu", "1")), total)).isEqualTo(1.0);
+        assertThat(Drf.share(Resource.parse(Map.of("cpu", "2", "memory", "50Gi")), total))
+                .isEqualTo(0.5);
+        assertThat(Drf.share(Resource.parse(Map.of("cpu", "3", "memory", "1Gi")), total))
+                .isEqualTo(0.3);
+        assertThat(Drf.share(Resource.parse(Map.of("nvidia.com/gpu", "1")), total))
+                .isEqualTo(1.0);
     }
 
     @Test
@@ -32,8 +35,16 @@ class DrfTest {
                 - plugins: [{name: gang}]
                 - plugins: [{name: drf}, {name: predicates}]
                 """);
-        JobInfo a = JobInfo.builder("a").tasks("w", 6, Map.of("cpu", "1")).minMember(1).creationIndex(1).build();
-        JobInfo b = JobInfo.builder("b").tasks("w", 6, Map.of("cpu", "1")).minMember(1).creationIndex(2).build();
+        JobInfo a = JobInfo.builder("a")
+                .tasks("w", 6, Map.of("cpu", "1"))
+                .minMember(1)
+                .creationIndex(1)
+                .build();
+        JobInfo b = JobInfo.builder("b")
+                .tasks("w", 6, Map.of("cpu", "1"))
+                .minMember(1)
+                .creationIndex(2)
+                .build();
         SessionResult r = run(conf, nodes(2, "3", "8Gi"), List.of(), List.of(a, b));
         assertThat(boundIn(r, key("a"))).isEqualTo(3);
         assertThat(boundIn(r, key("b"))).isEqualTo(3);

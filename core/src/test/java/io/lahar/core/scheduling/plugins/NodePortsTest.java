@@ -47,25 +47,44 @@ class NodePortsTest {
                 new Case("same tcp port", ports("127.0.0.1/TCP/8080"), running("127.0.0.1/TCP/8080"), NO_FREE_PORTS),
                 new Case("different host ip", ports("127.0.0.1/TCP/8080"), running("127.0.0.2/TCP/8080"), null),
                 new Case("different protocol", ports("127.0.0.1/UDP/8080"), running("127.0.0.1/TCP/8080"), null),
-                new Case("second udp port conflict", ports("127.0.0.1/UDP/8000", "127.0.0.1/UDP/8080"),
-                        running("127.0.0.1/UDP/8080"), NO_FREE_PORTS),
-                new Case("first tcp port conflict", ports("127.0.0.1/TCP/8001", "127.0.0.1/UDP/8080"),
-                        running("127.0.0.1/TCP/8001", "127.0.0.1/UDP/8081"), NO_FREE_PORTS),
-                new Case("first tcp port conflict due to 0.0.0.0 hostIP", ports("0.0.0.0/TCP/8001"),
-                        running("127.0.0.1/TCP/8001"), NO_FREE_PORTS),
-                new Case("TCP hostPort conflict due to 0.0.0.0 hostIP", ports("10.0.10.10/TCP/8001", "0.0.0.0/TCP/8001"),
-                        running("127.0.0.1/TCP/8001"), NO_FREE_PORTS),
-                new Case("second tcp port conflict to 0.0.0.0 hostIP", ports("127.0.0.1/TCP/8001"),
-                        running("0.0.0.0/TCP/8001"), NO_FREE_PORTS),
+                new Case(
+                        "second udp port conflict",
+                        ports("127.0.0.1/UDP/8000", "127.0.0.1/UDP/8080"),
+                        running("127.0.0.1/UDP/8080"),
+                        NO_FREE_PORTS),
+                new Case(
+                        "first tcp port conflict",
+                        ports("127.0.0.1/TCP/8001", "127.0.0.1/UDP/8080"),
+                        running("127.0.0.1/TCP/8001", "127.0.0.1/UDP/8081"),
+                        NO_FREE_PORTS),
+                new Case(
+                        "first tcp port conflict due to 0.0.0.0 hostIP",
+                        ports("0.0.0.0/TCP/8001"),
+                        running("127.0.0.1/TCP/8001"),
+                        NO_FREE_PORTS),
+                new Case(
+                        "TCP hostPort conflict due to 0.0.0.0 hostIP",
+                        ports("10.0.10.10/TCP/8001", "0.0.0.0/TCP/8001"),
+                        running("127.0.0.1/TCP/8001"),
+                        NO_FREE_PORTS),
+                new Case(
+                        "second tcp port conflict to 0.0.0.0 hostIP",
+                        ports("127.0.0.1/TCP/8001"),
+                        running("0.0.0.0/TCP/8001"),
+                        NO_FREE_PORTS),
                 new Case("second different protocol", ports("0.0.0.0/UDP/8001"), running("127.0.0.1/TCP/8001"), null),
-                new Case("UDP hostPort conflict due to 0.0.0.0 hostIP", ports("0.0.0.0/TCP/8001", "0.0.0.0/UDP/8001"),
-                        running("127.0.0.1/TCP/8001"), NO_FREE_PORTS));
+                new Case(
+                        "UDP hostPort conflict due to 0.0.0.0 hostIP",
+                        ports("0.0.0.0/TCP/8001", "0.0.0.0/UDP/8001"),
+                        running("127.0.0.1/TCP/8001"),
+                        NO_FREE_PORTS));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("table")
     void filtersAsKubernetes(Case c) {
-        List<NodeInfo> nodes = List.of(NodeInfo.builder("node1").allocatable(Map.of("cpu", "8")).build());
+        List<NodeInfo> nodes = List.of(
+                NodeInfo.builder("node1").allocatable(Map.of("cpu", "8")).build());
         List<Pods> existing = c.existing() == null ? List.of() : List.of(c.existing());
         assertThat(Pods.filter(nodes, existing, c.incoming()).get("node1")).isEqualTo(c.want());
     }

@@ -1,5 +1,6 @@
 package io.lahar.core.scheduling.plugins;
 
+import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.HostPort;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.LabelSelector;
@@ -7,7 +8,6 @@ import io.lahar.core.scheduling.api.LabelSelector.Operator;
 import io.lahar.core.scheduling.api.LabelSelector.Requirement;
 import io.lahar.core.scheduling.api.NodeInfo;
 import io.lahar.core.scheduling.api.PodAffinityTerm;
-import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.api.PodSpec;
 import io.lahar.core.scheduling.api.PreferredSchedulingTerm;
 import io.lahar.core.scheduling.api.Snapshot;
@@ -129,11 +129,13 @@ final class Pods {
     }
 
     PodSpec spec() {
-        return new PodSpec(labels, preferredNode, affinity, anti, preferredAffinity, preferredAnti, spread, ports, List.of());
+        return new PodSpec(
+                labels, preferredNode, affinity, anti, preferredAffinity, preferredAnti, spread, ports, List.of());
     }
 
     TaskInfo task() {
-        TaskInfo.Builder b = TaskInfo.builder(name).role("r").resreq(Map.of("cpu", "100m")).spec(spec());
+        TaskInfo.Builder b =
+                TaskInfo.builder(name).role("r").resreq(Map.of("cpu", "100m")).spec(spec());
         nodeSelector.forEach(b::nodeSelector);
         if (nodeAffinity != null) b.affinity(nodeAffinity);
         if (node != null) b.on(node, status);
@@ -142,8 +144,12 @@ final class Pods {
 
     /** Each pod its own single-task pod group, Running when placed, so it holds its node. */
     JobInfo job() {
-        return JobInfo.builder(name).namespace(namespace).minMember(1)
-                .phase(node == null ? PodGroupPhase.Inqueue : PodGroupPhase.Running).task(task()).build();
+        return JobInfo.builder(name)
+                .namespace(namespace)
+                .minMember(1)
+                .phase(node == null ? PodGroupPhase.Inqueue : PodGroupPhase.Running)
+                .task(task())
+                .build();
     }
 
     // ----------------------------------------------------------------- selectors and terms
@@ -202,8 +208,10 @@ final class Pods {
         List<JobInfo> jobs = new ArrayList<>();
         for (Pods p : existing) jobs.add(p.job());
         jobs.add(incoming.job());
-        Session ssn = Session.open(SchedulerConf.defaults(), new Snapshot(nodes, List.of(), jobs), PluginRegistry.defaults());
-        SessionTask task = ssn.job(incoming.namespace + "/" + incoming.name).tasks().get(0);
+        Session ssn =
+                Session.open(SchedulerConf.defaults(), new Snapshot(nodes, List.of(), jobs), PluginRegistry.defaults());
+        SessionTask task =
+                ssn.job(incoming.namespace + "/" + incoming.name).tasks().get(0);
         NodeCheck check = ssn.prePredicate(task);
         Map<String, String> out = new LinkedHashMap<>();
         for (SessionNode n : ssn.nodes()) out.put(n.name(), check == null ? null : check.check(n));

@@ -22,11 +22,23 @@ import org.junit.jupiter.api.Test;
 class PredicatesTest {
 
     private static final List<NodeInfo> NODES = List.of(
-            NodeInfo.builder("cpu-1").allocatable(Map.of("cpu", "8", "memory", "32Gi")).label("zone", "a").label("gen", "3").build(),
-            NodeInfo.builder("gpu-1").allocatable(Map.of("cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "4"))
-                    .label("accelerator", "gpu").label("zone", "b").label("gen", "5")
-                    .taint("dedicated", "gpu", TaintEffect.NoSchedule).build(),
-            NodeInfo.builder("old-1").allocatable(Map.of("cpu", "8", "memory", "32Gi")).label("zone", "a").unschedulable(true).build());
+            NodeInfo.builder("cpu-1")
+                    .allocatable(Map.of("cpu", "8", "memory", "32Gi"))
+                    .label("zone", "a")
+                    .label("gen", "3")
+                    .build(),
+            NodeInfo.builder("gpu-1")
+                    .allocatable(Map.of("cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "4"))
+                    .label("accelerator", "gpu")
+                    .label("zone", "b")
+                    .label("gen", "5")
+                    .taint("dedicated", "gpu", TaintEffect.NoSchedule)
+                    .build(),
+            NodeInfo.builder("old-1")
+                    .allocatable(Map.of("cpu", "8", "memory", "32Gi"))
+                    .label("zone", "a")
+                    .unschedulable(true)
+                    .build());
 
     private static SessionResult place(TaskInfo.Builder task) {
         JobInfo j = JobInfo.builder("j").task(task.role("worker").build()).build();
@@ -41,16 +53,20 @@ class PredicatesTest {
     void selectorWithoutTolerationIsRefusedWithEveryReason() {
         SessionResult r = place(task().nodeSelector("accelerator", "gpu"));
         assertThat(r.bindings()).isEmpty();
-        assertThat(r.conditions().get(key("j")).message()).isEqualTo("1/1 tasks in gang unschedulable: only 0 of minMember 1 tasks could be placed; "
-                + "task worker: 0/3 nodes are available: 1 node(s) didn't match node selector, "
-                + "1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable");
+        assertThat(r.conditions().get(key("j")).message())
+                .isEqualTo("1/1 tasks in gang unschedulable: only 0 of minMember 1 tasks could be placed; "
+                        + "task worker: 0/3 nodes are available: 1 node(s) didn't match node selector, "
+                        + "1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable");
     }
 
     @Test
     void selectorWithTolerationLandsOnTheTaintedNode() {
         SessionResult r = place(task().nodeSelector("accelerator", "gpu")
                 .toleration(Toleration.equal("dedicated", "gpu", TaintEffect.NoSchedule)));
-        assertThat(r.bindings()).singleElement().extracting(SessionResult.Binding::node).isEqualTo("gpu-1");
+        assertThat(r.bindings())
+                .singleElement()
+                .extracting(SessionResult.Binding::node)
+                .isEqualTo("gpu-1");
     }
 
     @Test
@@ -61,29 +77,43 @@ class PredicatesTest {
         assertThat(place(greedy).conditions().get(key("j")).message())
                 .contains("minResources nvidia.com/gpu 8 > 4800m available");
         // Admitted anyway (an Inqueue pod group), proportion caps the queue at the cluster's 4 gpus.
-        JobInfo j = JobInfo.builder("j").task(greedy.role("worker").build())
-                .phase(io.lahar.core.api.PodGroupPhase.Inqueue).build();
+        JobInfo j = JobInfo.builder("j")
+                .task(greedy.role("worker").build())
+                .phase(io.lahar.core.api.PodGroupPhase.Inqueue)
+                .build();
         assertThat(run(NODES, List.of(), List.of(j)).conditions().get(key("j")).message())
-                .contains("queue \"default\" would exceed its deserved share: nvidia.com/gpu allocated 0 + request 8 > deserved 4");
+                .contains(
+                        "queue \"default\" would exceed its deserved share: nvidia.com/gpu allocated 0 + request 8 > deserved 4");
         // Without proportion, the nodes say why.
         var noProportion = io.lahar.core.scheduling.Fixtures.conf(
                 io.lahar.core.scheduling.framework.SchedulerConf.DEFAULT_YAML.replace("  - name: proportion\n", ""));
-        assertThat(io.lahar.core.scheduling.Fixtures.run(noProportion, NODES, List.of(), List.of(j)).conditions().get(key("j")).message())
+        assertThat(io.lahar.core.scheduling.Fixtures.run(noProportion, NODES, List.of(), List.of(j))
+                        .conditions()
+                        .get(key("j"))
+                        .message())
                 .contains("0/3 nodes are available: 2 Insufficient nvidia.com/gpu (need 8, largest free 4 on gpu-1), "
                         + "1 node(s) were unschedulable");
     }
 
     @Test
     void requiredNodeAffinity() {
-        NodeAffinity newGen = NodeAffinity.of(NodeSelectorTerm.of(new NodeSelectorRequirement("gen", Operator.Gt, List.of("4"))));
-        assertThat(place(task().affinity(newGen).toleration(Toleration.exists("", null))).bindings())
-                .singleElement().extracting(SessionResult.Binding::node).isEqualTo("gpu-1");
+        NodeAffinity newGen =
+                NodeAffinity.of(NodeSelectorTerm.of(new NodeSelectorRequirement("gen", Operator.Gt, List.of("4"))));
+        assertThat(place(task().affinity(newGen).toleration(Toleration.exists("", null)))
+                        .bindings())
+                .singleElement()
+                .extracting(SessionResult.Binding::node)
+                .isEqualTo("gpu-1");
         NodeAffinity notB = NodeAffinity.of(
                 NodeSelectorTerm.of(new NodeSelectorRequirement("zone", Operator.NotIn, List.of("b"))),
                 NodeSelectorTerm.of(new NodeSelectorRequirement("nothing", Operator.Exists, null)));
-        assertThat(place(task().affinity(notB).toleration(Toleration.exists("", null))).bindings())
-                .singleElement().extracting(SessionResult.Binding::node).isEqualTo("cpu-1");
-        NodeAffinity none = NodeAffinity.of(NodeSelectorTerm.of(new NodeSelectorRequirement("zone", Operator.In, List.of("c"))));
+        assertThat(place(task().affinity(notB).toleration(Toleration.exists("", null)))
+                        .bindings())
+                .singleElement()
+                .extracting(SessionResult.Binding::node)
+                .isEqualTo("cpu-1");
+        NodeAffinity none =
+                NodeAffinity.of(NodeSelectorTerm.of(new NodeSelectorRequirement("zone", Operator.In, List.of("c"))));
         assertThat(place(task().affinity(none)).conditions().get(key("j")).message())
                 .contains("2 node(s) didn't match required node affinity");
     }
@@ -92,14 +122,22 @@ class PredicatesTest {
     void toleratingUnschedulableIsAllowed() {
         TaskInfo t = task().nodeSelector("zone", "a").build();
         assertThat(new Predicates(Arguments.EMPTY).check(t, NODES.get(2))).isEqualTo(Predicates.UNSCHEDULABLE);
-        TaskInfo tolerant = task().toleration(Toleration.exists("node.kubernetes.io/unschedulable", TaintEffect.NoSchedule)).build();
-        assertThat(new Predicates(Arguments.EMPTY).check(tolerant, NODES.get(2))).isNull();
+        TaskInfo tolerant = task().toleration(
+                        Toleration.exists("node.kubernetes.io/unschedulable", TaintEffect.NoSchedule))
+                .build();
+        assertThat(new Predicates(Arguments.EMPTY).check(tolerant, NODES.get(2)))
+                .isNull();
     }
 
     @Test
     void tooManyPods() {
-        NodeInfo tiny = NodeInfo.builder("tiny").allocatable(Map.of("cpu", "8", "memory", "8Gi", "pods", "2")).build();
-        JobInfo j = JobInfo.builder("j").tasks("w", 3, Map.of("cpu", "100m")).minMember(3).build();
+        NodeInfo tiny = NodeInfo.builder("tiny")
+                .allocatable(Map.of("cpu", "8", "memory", "8Gi", "pods", "2"))
+                .build();
+        JobInfo j = JobInfo.builder("j")
+                .tasks("w", 3, Map.of("cpu", "100m"))
+                .minMember(3)
+                .build();
         SessionResult r = run(List.of(tiny), List.of(), List.of(j));
         assertThat(r.bindings()).isEmpty();
         assertThat(r.conditions().get(key("j")).message()).contains("1 Too many pods (need 1, largest free 0 on tiny)");

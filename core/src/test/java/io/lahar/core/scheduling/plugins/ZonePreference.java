@@ -27,7 +27,8 @@ public final class ZonePreference implements Plugin {
     public ZonePreference(Arguments args) {
         for (String key : args.values().keySet()) {
             if (!Set.of(ZONE, WEIGHT).contains(key)) {
-                throw new IllegalArgumentException("unknown argument " + key + " (known: " + ZONE + ", " + WEIGHT + ")");
+                throw new IllegalArgumentException(
+                        "unknown argument " + key + " (known: " + ZONE + ", " + WEIGHT + ")");
             }
         }
         this.zone = args.getString(ZONE, "").strip();

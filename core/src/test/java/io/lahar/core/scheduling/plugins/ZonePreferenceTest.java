@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class ZonePreferenceTest {
 
     /** Step 2 of the recipe: the registry that knows the plugin (a built-in one goes in {@code defaults()}). */
-    private static final PluginRegistry REGISTRY = PluginRegistry.defaults().registerPlugin(ZonePreference.NAME, ZonePreference::new);
+    private static final PluginRegistry REGISTRY =
+            PluginRegistry.defaults().registerPlugin(ZonePreference.NAME, ZonePreference::new);
 
     /** Volcano's default tiers, with the plugin added to the second one as the recipe's conf shows. */
     private static String conf(String pluginEntry) {
@@ -33,14 +34,18 @@ class ZonePreferenceTest {
     private static final List<NodeInfo> NODES = List.of(node("n0", "a"), node("n1", "b"), node("n2", "b"));
 
     private static NodeInfo node(String name, String zone) {
-        return NodeInfo.builder(name).allocatable(Map.of("cpu", "4", "memory", "16Gi"))
-                .label(ZonePreference.ZONE_LABEL, zone).build();
+        return NodeInfo.builder(name)
+                .allocatable(Map.of("cpu", "4", "memory", "16Gi"))
+                .label(ZonePreference.ZONE_LABEL, zone)
+                .build();
     }
 
     private static Map<String, Long> perNode(String yaml, int pods) {
         SchedulerConf conf = SchedulerConf.parse(yaml, REGISTRY);
-        SessionResult r = new Scheduler(conf, REGISTRY).schedule(new Snapshot(NODES, List.of(), List.of(gang("j", "default", pods, pods, "1"))));
-        return r.bindings().stream().collect(Collectors.groupingBy(SessionResult.Binding::node, TreeMap::new, Collectors.counting()));
+        SessionResult r = new Scheduler(conf, REGISTRY)
+                .schedule(new Snapshot(NODES, List.of(), List.of(gang("j", "default", pods, pods, "1"))));
+        return r.bindings().stream()
+                .collect(Collectors.groupingBy(SessionResult.Binding::node, TreeMap::new, Collectors.counting()));
     }
 
     @Test
@@ -60,9 +65,13 @@ class ZonePreferenceTest {
     @Test
     void weightZeroAndTheNodeOrderSwitchTurnItOff() {
         Map<String, Long> without = perNode(SchedulerConf.DEFAULT_YAML, 6);
-        assertThat(perNode(conf("{name: zonepreference, arguments: {zonepreference.zone: b, zonepreference.weight: 0}}"), 6))
+        assertThat(perNode(
+                        conf("{name: zonepreference, arguments: {zonepreference.zone: b, zonepreference.weight: 0}}"),
+                        6))
                 .isEqualTo(without);
-        assertThat(perNode(conf("{name: zonepreference, enabledNodeOrder: false, arguments: {zonepreference.zone: b}}"), 6))
+        assertThat(perNode(
+                        conf("{name: zonepreference, enabledNodeOrder: false, arguments: {zonepreference.zone: b}}"),
+                        6))
                 .isEqualTo(without);
     }
 
@@ -70,21 +79,37 @@ class ZonePreferenceTest {
     void theConfNamesEveryBadArgumentWithItsPath() {
         String path = "tiers[1].plugins[5].arguments";
         assertThatThrownBy(() -> SchedulerConf.parse(conf("{name: zonepreference}"), REGISTRY))
-                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).containsExactly(
-                        new Problem(path, "argument zonepreference.zone: the zone to prefer is required")));
-        assertThatThrownBy(() -> SchedulerConf.parse(conf("{name: zonepreference, arguments: {zonepreference.zones: b}}"), REGISTRY))
-                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).containsExactly(
-                        new Problem(path, "unknown argument zonepreference.zones (known: zonepreference.zone, zonepreference.weight)")));
-        assertThatThrownBy(() -> SchedulerConf.parse(conf("{name: zonepreference, arguments: {zonepreference.zone: b, zonepreference.weight: -1}}"), REGISTRY))
-                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).containsExactly(
-                        new Problem(path, "argument zonepreference.weight: must not be negative, got -1.0")));
+                .isInstanceOfSatisfying(
+                        InvalidConfException.class,
+                        e -> assertThat(e.problems())
+                                .containsExactly(new Problem(
+                                        path, "argument zonepreference.zone: the zone to prefer is required")));
+        assertThatThrownBy(() -> SchedulerConf.parse(
+                        conf("{name: zonepreference, arguments: {zonepreference.zones: b}}"), REGISTRY))
+                .isInstanceOfSatisfying(
+                        InvalidConfException.class,
+                        e -> assertThat(e.problems())
+                                .containsExactly(
+                                        new Problem(
+                                                path,
+                                                "unknown argument zonepreference.zones (known: zonepreference.zone, zonepreference.weight)")));
+        assertThatThrownBy(() -> SchedulerConf.parse(
+                        conf("{name: zonepreference, arguments: {zonepreference.zone: b, zonepreference.weight: -1}}"),
+                        REGISTRY))
+                .isInstanceOfSatisfying(
+                        InvalidConfException.class,
+                        e -> assertThat(e.problems())
+                                .containsExactly(new Problem(
+                                        path, "argument zonepreference.weight: must not be negative, got -1.0")));
     }
 
     @Test
     void aRegistryWithoutItRejectsTheName() {
-        assertThatThrownBy(() -> SchedulerConf.parse(conf("{name: zonepreference, arguments: {zonepreference.zone: b}}")))
-                .isInstanceOfSatisfying(InvalidConfException.class, e -> assertThat(e.problems()).singleElement()
-                        .satisfies(p -> {
+        assertThatThrownBy(
+                        () -> SchedulerConf.parse(conf("{name: zonepreference, arguments: {zonepreference.zone: b}}")))
+                .isInstanceOfSatisfying(
+                        InvalidConfException.class,
+                        e -> assertThat(e.problems()).singleElement().satisfies(p -> {
                             assertThat(p.path()).isEqualTo("tiers[1].plugins[5].name");
                             assertThat(p.message()).startsWith("unknown plugin \"zonepreference\"");
                         }));

@@ -18,12 +18,15 @@ import org.junit.jupiter.api.Test;
  */
 class PlanPropertiesTest {
 
-    private static final SchedulerConf ALL_ACTIONS = SchedulerConf.parse(
-            PlanScenarios.PREEMPT_CONF.replace("enqueue, allocate, preempt, backfill", "enqueue, allocate, preempt, reclaim, backfill"));
+    private static final SchedulerConf ALL_ACTIONS = SchedulerConf.parse(PlanScenarios.PREEMPT_CONF.replace(
+            "enqueue, allocate, preempt, backfill", "enqueue, allocate, preempt, reclaim, backfill"));
 
-    private record Scenario(String yaml, Map<String, Integer> nodeCpu, Map<String, Integer> podCpu,
-                            Map<String, String> existingNode, Map<String, Integer> newJobMin) {
-    }
+    private record Scenario(
+            String yaml,
+            Map<String, Integer> nodeCpu,
+            Map<String, Integer> podCpu,
+            Map<String, String> existingNode,
+            Map<String, Integer> newJobMin) {}
 
     @Test
     void randomSnapshotsPlanSafely() {
@@ -39,13 +42,19 @@ class PlanPropertiesTest {
             r.evictions().forEach(e -> evicted.add(e.pod()));
             s.existingNode().forEach((pod, node) -> {
                 boolean rebound = r.bindings().stream().anyMatch(b -> b.pod().equals(pod));
-                if (!evicted.contains(pod) && !rebound) used.merge(node, s.podCpu().get(pod), Integer::sum);
+                if (!evicted.contains(pod) && !rebound)
+                    used.merge(node, s.podCpu().get(pod), Integer::sum);
             });
-            for (PlanReport.Binding b : r.bindings()) used.merge(b.node(), s.podCpu().get(b.pod()), Integer::sum);
-            used.forEach((node, cpu) -> assertThat(cpu).as(why + "\nnode " + node).isLessThanOrEqualTo(s.nodeCpu().get(node)));
+            for (PlanReport.Binding b : r.bindings())
+                used.merge(b.node(), s.podCpu().get(b.pod()), Integer::sum);
+            used.forEach((node, cpu) -> assertThat(cpu)
+                    .as(why + "\nnode " + node)
+                    .isLessThanOrEqualTo(s.nodeCpu().get(node)));
             s.newJobMin().forEach((job, min) -> {
                 long bound = PlanScenarios.boundOf(r, job);
-                assertThat(bound == 0 || bound >= min).as(why + "\njob " + job + " bound " + bound + " of min " + min).isTrue();
+                assertThat(bound == 0 || bound >= min)
+                        .as(why + "\njob " + job + " bound " + bound + " of min " + min)
+                        .isTrue();
             });
             assertThat(PlanScenarios.plan(s.yaml(), ALL_ACTIONS, null).toYaml()).isEqualTo(r.toYaml());
             bindings += r.bindings().size();
@@ -68,7 +77,8 @@ class PlanPropertiesTest {
             nodeCpu.put("n" + i, cpu);
             y.append(PlanScenarios.node("n" + i, Integer.toString(cpu), ""));
         }
-        y.append(PlanScenarios.queue("qa", 1 + rnd.nextInt(3), "")).append(PlanScenarios.queue("qb", 1 + rnd.nextInt(3), ""));
+        y.append(PlanScenarios.queue("qa", 1 + rnd.nextInt(3), ""))
+                .append(PlanScenarios.queue("qb", 1 + rnd.nextInt(3), ""));
         y.append(PlanScenarios.priorityClass("low", 1)).append(PlanScenarios.priorityClass("high", 100));
         List<String> queues = List.of("default", "qa", "qb");
         Map<String, Integer> free = new HashMap<>(nodeCpu);
@@ -82,7 +92,8 @@ class PlanPropertiesTest {
             StringBuilder pods = new StringBuilder();
             for (int i = 0; i < count; i++) {
                 String node = null;
-                for (Map.Entry<String, Integer> f : free.entrySet()) if (f.getValue() >= 1 && (node == null || f.getKey().compareTo(node) < 0)) node = f.getKey();
+                for (Map.Entry<String, Integer> f : free.entrySet())
+                    if (f.getValue() >= 1 && (node == null || f.getKey().compareTo(node) < 0)) node = f.getKey();
                 if (node == null) break;
                 free.merge(node, -1, Integer::sum);
                 String pod = name + "-w-" + i;
@@ -104,8 +115,8 @@ class PlanPropertiesTest {
             newJobMin.put(name, min);
             String extra = rnd.nextBoolean() ? "priorityClassName: high" : "";
             String queue = queues.get(rnd.nextInt(3));
-            y.append(PlanScenarios.job(name, queue, replicas, min, Integer.toString(cpu),
-                    "2026-01-01T00:00:0" + j + "Z", extra, ""));
+            y.append(PlanScenarios.job(
+                    name, queue, replicas, min, Integer.toString(cpu), "2026-01-01T00:00:0" + j + "Z", extra, ""));
             if (rnd.nextInt(3) == 0) y.append(PlanScenarios.inqueue(name, queue, min)); // already past enqueue
         }
         return new Scenario(y.toString(), nodeCpu, podCpu, existing, newJobMin);

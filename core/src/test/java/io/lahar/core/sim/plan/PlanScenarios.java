@@ -7,8 +7,7 @@ import java.util.List;
 
 /** YAML builders for plan scenarios. */
 final class PlanScenarios {
-    private PlanScenarios() {
-    }
+    private PlanScenarios() {}
 
     static final String PREEMPT_CONF = """
             actions: "enqueue, allocate, preempt, backfill"
@@ -26,7 +25,8 @@ final class PlanScenarios {
               - name: binpack
             """;
 
-    static final String RECLAIM_CONF = PREEMPT_CONF.replace("enqueue, allocate, preempt, backfill", "enqueue, allocate, reclaim, backfill");
+    static final String RECLAIM_CONF =
+            PREEMPT_CONF.replace("enqueue, allocate, preempt, backfill", "enqueue, allocate, reclaim, backfill");
 
     static String node(String name, String cpu, String extra) {
         return """
@@ -72,8 +72,15 @@ final class PlanScenarios {
     }
 
     /** A job of one task "w" with {@code replicas} pods of {@code cpu} each. */
-    static String job(String name, String queue, int replicas, int minAvailable, String cpu, String created, String extraSpec,
-                      String podSpecExtra) {
+    static String job(
+            String name,
+            String queue,
+            int replicas,
+            int minAvailable,
+            String cpu,
+            String created,
+            String extraSpec,
+            String podSpecExtra) {
         return """
                 apiVersion: batch.volcano.sh/v1alpha1
                 kind: Job
@@ -95,7 +102,8 @@ final class PlanScenarios {
                           image: busybox
                           resources: {requests: {cpu: "%s", memory: 1Gi}}
                 ---
-                """.formatted(name, created, queue, minAvailable, indent(extraSpec, 2), replicas, indent(podSpecExtra, 8), cpu);
+                """.formatted(
+                name, created, queue, minAvailable, indent(extraSpec, 2), replicas, indent(podSpecExtra, 8), cpu);
     }
 
     /** A running pod of job {@code job}, task w, on {@code node}. */
@@ -160,7 +168,10 @@ final class PlanScenarios {
     }
 
     static PlanReport.PodGroupStatus group(PlanReport r, String name) {
-        return r.podGroups().stream().filter(g -> g.name().equals(name)).findFirst().orElseThrow();
+        return r.podGroups().stream()
+                .filter(g -> g.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The PodGroup of job {@code job} (no uid), already past enqueue. */

@@ -25,9 +25,8 @@ class PlannerTest {
 
     @Test
     void twoFourPodGangsOnSixSlots_theOlderRunsWholeTheOtherWaits() {
-        String yaml = nodes(3, "2")
-                + job("b", "default", 4, 4, "1", T1, "", "")
-                + job("a", "default", 4, 4, "1", T0, "", "");
+        String yaml =
+                nodes(3, "2") + job("b", "default", 4, 4, "1", T1, "", "") + job("a", "default", 4, 4, "1", T0, "", "");
         PlanReport r = plan(yaml);
         assertThat(boundOf(r, "a")).isEqualTo(4);
         assertThat(boundOf(r, "b")).isZero();
@@ -35,20 +34,26 @@ class PlannerTest {
         assertThat(group(r, "b").phase()).isIn("Pending", "Inqueue");
         assertThat(r.converged()).isTrue();
         // No node holds more than its two slots.
-        Map<String, Long> perNode = r.bindings().stream().collect(Collectors.groupingBy(PlanReport.Binding::node, Collectors.counting()));
+        Map<String, Long> perNode =
+                r.bindings().stream().collect(Collectors.groupingBy(PlanReport.Binding::node, Collectors.counting()));
         assertThat(perNode.values()).allMatch(c -> c <= 2);
         assertThat(r.bindings()).allMatch(b -> b.action().equals("allocate"));
     }
 
     @Test
     void queuesWeightedThreeToOneShareEightSlotsSixToTwo() {
-        String yaml = nodes(2, "4") + queue("big", 3, "") + queue("small", 1, "")
+        String yaml = nodes(2, "4")
+                + queue("big", 3, "")
+                + queue("small", 1, "")
                 + job("jb", "big", 8, 1, "1", T0, "", "")
                 + job("js", "small", 8, 1, "1", T0, "", "");
         PlanReport r = plan(yaml);
         assertThat(boundOf(r, "jb")).isEqualTo(6);
         assertThat(boundOf(r, "js")).isEqualTo(2);
-        PlanReport.QueueStatus big = r.queues().stream().filter(q -> q.name().equals("big")).findFirst().orElseThrow();
+        PlanReport.QueueStatus big = r.queues().stream()
+                .filter(q -> q.name().equals("big"))
+                .findFirst()
+                .orElseThrow();
         assertThat(big.deserved().milliCpu()).isEqualTo(6000);
         assertThat(big.allocated().milliCpu()).isEqualTo(6000);
     }
@@ -56,21 +61,23 @@ class PlannerTest {
     @Test
     void reclaimTakesBackWhatAnotherQueueHoldsBeyondItsShare() {
         // Queue "lender" runs 4 pods on the whole cluster; "owner" (same weight) wants 2 of them back.
-        StringBuilder y = new StringBuilder(nodes(2, "2") + queue("lender", 1, "") + queue("owner", 1, "")
-                + runningGroup("old", "lender", 1, ""));
+        StringBuilder y = new StringBuilder(
+                nodes(2, "2") + queue("lender", 1, "") + queue("owner", 1, "") + runningGroup("old", "lender", 1, ""));
         for (int i = 0; i < 4; i++) y.append(pod("old", i, "n" + (i / 2), "1", "", ""));
         // A full cluster keeps a new job out of enqueue (overcommit); this one is already Inqueue.
         y.append(job("new", "owner", 2, 2, "1", T1, "", "")).append(inqueue("new", "owner", 2));
         PlanReport r = plan(y.toString(), SchedulerConf.parse(PlanScenarios.RECLAIM_CONF), null);
-        assertThat(r.evictions()).hasSize(2).allMatch(e -> e.action().equals("reclaim") && e.pod().startsWith("old-w-"));
+        assertThat(r.evictions())
+                .hasSize(2)
+                .allMatch(e -> e.action().equals("reclaim") && e.pod().startsWith("old-w-"));
         assertThat(boundOf(r, "new")).isEqualTo(2);
         assertThat(group(r, "new").phase()).isEqualTo("Running");
     }
 
     @Test
     void withoutReclaimInTheConfNothingIsEvicted() {
-        StringBuilder y = new StringBuilder(nodes(2, "2") + queue("lender", 1, "") + queue("owner", 1, "")
-                + runningGroup("old", "lender", 1, ""));
+        StringBuilder y = new StringBuilder(
+                nodes(2, "2") + queue("lender", 1, "") + queue("owner", 1, "") + runningGroup("old", "lender", 1, ""));
         for (int i = 0; i < 4; i++) y.append(pod("old", i, "n" + (i / 2), "1", "", ""));
         y.append(job("new", "owner", 2, 2, "1", T1, "", ""));
         PlanReport r = plan(y.toString());
@@ -80,11 +87,14 @@ class PlannerTest {
 
     @Test
     void preemptionByPriorityEvictsLowerPriorityPodsOfTheSameQueue() {
-        StringBuilder y = new StringBuilder(nodes(1, "2") + priorityClass("low", 10) + priorityClass("high", 1000)
+        StringBuilder y = new StringBuilder(nodes(1, "2")
+                + priorityClass("low", 10)
+                + priorityClass("high", 1000)
                 + runningGroup("low-job", "default", 1, "low"));
         for (int i = 0; i < 2; i++) y.append(pod("low-job", i, "n0", "1", "low", ""));
         // As in Volcano, preempt serves only pod groups past enqueue; a full cluster keeps a new one Pending.
-        y.append(job("urgent", "default", 1, 1, "1", T1, "priorityClassName: high", "")).append(inqueue("urgent", "default", 1));
+        y.append(job("urgent", "default", 1, 1, "1", T1, "priorityClassName: high", ""))
+                .append(inqueue("urgent", "default", 1));
         PlanReport r = plan(y.toString(), SchedulerConf.parse(PlanScenarios.PREEMPT_CONF), null);
         assertThat(r.evictions()).hasSize(1);
         assertThat(r.evictions().get(0).action()).isEqualTo("preempt");
@@ -94,10 +104,14 @@ class PlannerTest {
 
     @Test
     void aPodMarkedNotPreemptableIsNeverPreempted() {
-        StringBuilder y = new StringBuilder(nodes(1, "2") + priorityClass("low", 10) + priorityClass("high", 1000)
+        StringBuilder y = new StringBuilder(nodes(1, "2")
+                + priorityClass("low", 10)
+                + priorityClass("high", 1000)
                 + runningGroup("low-job", "default", 1, "low"));
-        for (int i = 0; i < 2; i++) y.append(pod("low-job", i, "n0", "1", "low", "annotations: {volcano.sh/preemptable: \"false\"}"));
-        y.append(job("urgent", "default", 1, 1, "1", T1, "priorityClassName: high", "")).append(inqueue("urgent", "default", 1));
+        for (int i = 0; i < 2; i++)
+            y.append(pod("low-job", i, "n0", "1", "low", "annotations: {volcano.sh/preemptable: \"false\"}"));
+        y.append(job("urgent", "default", 1, 1, "1", T1, "priorityClassName: high", ""))
+                .append(inqueue("urgent", "default", 1));
         PlanReport r = plan(y.toString(), SchedulerConf.parse(PlanScenarios.PREEMPT_CONF), null);
         assertThat(r.evictions()).isEmpty();
         assertThat(boundOf(r, "urgent")).isZero();
@@ -109,32 +123,49 @@ class PlannerTest {
         String yaml = nodes(3, "8") + job("j", "default", 3, 3, "1", T0, "", "");
         PlanReport r = plan(yaml);
         assertThat(r.bindings()).hasSize(3);
-        assertThat(r.bindings().stream().map(PlanReport.Binding::node).distinct()).hasSize(3);
+        assertThat(r.bindings().stream().map(PlanReport.Binding::node).distinct())
+                .hasSize(3);
     }
 
     @Test
     void binpackFillsOneNodeBeforeTheNext() {
-        // Volcano's default configuration has no binpack (nodeorder's least-allocated spreads); binpack weighted up packs.
+        // Volcano's default configuration has no binpack (nodeorder's least-allocated spreads); binpack weighted up
+        // packs.
         String yaml = nodes(3, "8") + job("j", "default", 3, 3, "1", T0, "", "");
-        String conf = SchedulerConf.DEFAULT_YAML.replace("  - name: nodeorder\n",
+        String conf = SchedulerConf.DEFAULT_YAML.replace(
+                "  - name: nodeorder\n",
                 "  - name: nodeorder\n  - name: binpack\n    arguments: {binpack.weight: 10}\n");
         assertThat(conf).contains("binpack");
         PlanReport r = plan(yaml, SchedulerConf.parse(conf), null);
         assertThat(r.bindings()).hasSize(3);
-        assertThat(r.bindings().stream().map(PlanReport.Binding::node).distinct()).hasSize(1);
+        assertThat(r.bindings().stream().map(PlanReport.Binding::node).distinct())
+                .hasSize(1);
     }
 
     @Test
     void taintsAndSelectorsDecideWhereAPodMayGo() {
-        String yaml = node("gpu", "8", "  labels: {accel: gpu}\nspec:\n  taints: [{key: dedicated, value: gpu, effect: NoSchedule}]")
+        String yaml = node(
+                        "gpu",
+                        "8",
+                        "  labels: {accel: gpu}\nspec:\n  taints: [{key: dedicated, value: gpu, effect: NoSchedule}]")
                 + node("plain", "8", "  labels: {accel: none}")
                 + node("other", "8", "  labels: {accel: gpu2}")
-                + job("tolerant", "default", 2, 2, "1", T0, "",
-                "nodeSelector: {accel: gpu}\ntolerations: [{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}]")
+                + job(
+                        "tolerant",
+                        "default",
+                        2,
+                        2,
+                        "1",
+                        T0,
+                        "",
+                        "nodeSelector: {accel: gpu}\ntolerations: [{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}]")
                 + job("picky", "default", 1, 1, "1", T0, "", "nodeSelector: {accel: gpu}");
         PlanReport r = plan(yaml);
-        assertThat(r.bindings()).filteredOn(b -> b.pod().startsWith("tolerant-")).extracting(PlanReport.Binding::node)
-                .containsOnly("gpu").hasSize(2);
+        assertThat(r.bindings())
+                .filteredOn(b -> b.pod().startsWith("tolerant-"))
+                .extracting(PlanReport.Binding::node)
+                .containsOnly("gpu")
+                .hasSize(2);
         assertThat(boundOf(r, "picky")).isZero();
         assertThat(group(r, "picky").reason()).isIn("NotEnoughResources", "NotEnoughTasks");
         assertThat(group(r, "picky").message()).isNotBlank();
@@ -142,7 +173,8 @@ class PlannerTest {
 
     @Test
     void aJobSubmittedToAClosedQueueIsRejectedAndTheRestIsPlanned() {
-        String yaml = nodes(1, "4") + queue("shut", 1, "status: {state: Closed}")
+        String yaml = nodes(1, "4")
+                + queue("shut", 1, "status: {state: Closed}")
                 + job("blocked", "shut", 1, 1, "1", T0, "", "")
                 + job("fine", "default", 1, 1, "1", T0, "", "");
         PlanReport r = plan(yaml);
@@ -237,13 +269,18 @@ class PlannerTest {
     @Test
     void aRunningJobKeepsItsBoundPodsAndItsMissingReplicaIsPlaced() {
         // Job j (3 replicas) runs 2 pods on n0; its third pod was lost and is created again, pending.
-        String yaml = nodes(2, "2") + job("j", "default", 3, 2, "1", T0, "", "")
+        String yaml = nodes(2, "2")
+                + job("j", "default", 3, 2, "1", T0, "", "")
                 + runningGroup("j", "default", 2, "")
-                + pod("j", 0, "n0", "1", "", "") + pod("j", 1, "n0", "1", "", "");
+                + pod("j", 0, "n0", "1", "", "")
+                + pod("j", 1, "n0", "1", "", "");
         PlanReport r = plan(yaml);
         assertThat(r.bindings()).containsExactly(new PlanReport.Binding("default", "j-w-2", "n1", "allocate"));
         assertThat(group(r, "j").phase()).isEqualTo("Running");
-        PlanReport.QueueStatus q = r.queues().stream().filter(x -> x.name().equals("default")).findFirst().orElseThrow();
+        PlanReport.QueueStatus q = r.queues().stream()
+                .filter(x -> x.name().equals("default"))
+                .findFirst()
+                .orElseThrow();
         assertThat(q.allocated().milliCpu()).isEqualTo(3000);
     }
 
@@ -272,15 +309,21 @@ class PlannerTest {
 
     @Test
     void aBadCompactDocumentIsAProblemWithItsPath() {
-        PlanInput in = PlanInput.read(java.util.List.of(new PlanInput.Source("s.yaml", "nodes:\n- {name: c1, allocatable: {cpu: lots}}\n")));
-        assertThat(in.problems()).extracting(io.lahar.core.scheduling.api.Problem::path).containsExactly("s.yaml[0].nodes[0].allocatable");
+        PlanInput in = PlanInput.read(
+                java.util.List.of(new PlanInput.Source("s.yaml", "nodes:\n- {name: c1, allocatable: {cpu: lots}}\n")));
+        assertThat(in.problems())
+                .extracting(io.lahar.core.scheduling.api.Problem::path)
+                .containsExactly("s.yaml[0].nodes[0].allocatable");
     }
 
     @Test
     void aJobAlreadyRunningInAQueueClosedSinceIsKeptNotRejected() {
-        String yaml = nodes(1, "4") + queue("shut", 1, "status: {state: Closed}")
-                + job("old", "shut", 2, 2, "1", T0, "", "") + runningGroup("old", "shut", 2, "")
-                + pod("old", 0, "n0", "1", "", "") + pod("old", 1, "n0", "1", "", "")
+        String yaml = nodes(1, "4")
+                + queue("shut", 1, "status: {state: Closed}")
+                + job("old", "shut", 2, 2, "1", T0, "", "")
+                + runningGroup("old", "shut", 2, "")
+                + pod("old", 0, "n0", "1", "", "")
+                + pod("old", 1, "n0", "1", "", "")
                 + job("new", "shut", 1, 1, "1", T1, "", "");
         PlanReport r = plan(yaml);
         assertThat(group(r, "old").phase()).isEqualTo("Running");

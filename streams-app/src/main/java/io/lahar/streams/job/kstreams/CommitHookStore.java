@@ -1,5 +1,6 @@
 package io.lahar.streams.job.kstreams;
 
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
@@ -19,8 +20,6 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
-
-import java.util.Map;
 
 /**
  * A changelogged byte store that tells its {@link TaskCommit.Listener} before Kafka Streams commits
@@ -47,16 +46,15 @@ import java.util.Map;
  *
  * <p>Reads (interactive queries) go to the inner store: the state as of the last commit.
  */
-public final class CommitHookStore implements StateStore, CachedStateStore<String, byte[]>, ReadOnlyKeyValueStore<String, byte[]> {
+public final class CommitHookStore
+        implements StateStore, CachedStateStore<String, byte[]>, ReadOnlyKeyValueStore<String, byte[]> {
 
     private static final TaskCommit.Listener NONE = new TaskCommit.Listener() {
         @Override
-        public void beforeCommit() {
-        }
+        public void beforeCommit() {}
 
         @Override
-        public void discard() {
-        }
+        public void discard() {}
     };
 
     private final KeyValueStore<String, byte[]> inner;
@@ -122,8 +120,8 @@ public final class CommitHookStore implements StateStore, CachedStateStore<Strin
         }
     }
 
-    private record At(ProcessorNode<?, ?, ?, ?> node, ProcessorRecordContext recordContext) implements TaskCommit.Origin {
-    }
+    private record At(ProcessorNode<?, ?, ?, ?> node, ProcessorRecordContext recordContext)
+            implements TaskCommit.Origin {}
 
     /** Kafka Streams is about to commit the task. */
     @Override
@@ -238,8 +236,9 @@ public final class CommitHookStore implements StateStore, CachedStateStore<Strin
          */
         @Override
         public StoreBuilder<CommitHookStore> withCachingEnabled() {
-            throw new UnsupportedOperationException("the " + name() + " store cannot cache: what its listener writes at a commit"
-                    + " would miss the commit's changelog");
+            throw new UnsupportedOperationException(
+                    "the " + name() + " store cannot cache: what its listener writes at a commit"
+                            + " would miss the commit's changelog");
         }
 
         @Override

@@ -21,8 +21,7 @@ public interface TaskCommit {
     }
 
     /** Where a record was made (the processor node and the input being processed), to forward it later as if from there. */
-    interface Origin {
-    }
+    interface Origin {}
 
     /** The one listener of the task's commits (one engine per task, replaced when the task is re-initialised). */
     void listen(Listener listener);

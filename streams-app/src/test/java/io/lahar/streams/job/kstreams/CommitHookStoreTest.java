@@ -1,5 +1,12 @@
 package io.lahar.streams.job.kstreams;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
@@ -7,14 +14,6 @@ import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The store's side of the hook: which of Kafka Streams' calls its listener hears as what. */
 class CommitHookStoreTest {
@@ -28,8 +27,10 @@ class CommitHookStoreTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         var context = new MockProcessorContext<>(props, new TaskId(0, 0), stateDir.toFile());
-        CommitHookStore store = CommitHookStore.builder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("s"),
-                Serdes.String(), Serdes.ByteArray())).withLoggingDisabled().build();
+        CommitHookStore store = CommitHookStore.builder(Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore("s"), Serdes.String(), Serdes.ByteArray()))
+                .withLoggingDisabled()
+                .build();
         store.init(context.getStateStoreContext(), store);
         store.listen(new TaskCommit.Listener() {
             @Override
@@ -54,7 +55,9 @@ class CommitHookStoreTest {
 
         store.flushCache(); // what Kafka Streams calls before it commits the task
         assertThat(heard).containsExactly("commit");
-        assertThat(new String(store.get("k"))).as("reads see what the listener wrote").isEqualTo("commit 0");
+        assertThat(new String(store.get("k")))
+                .as("reads see what the listener wrote")
+                .isEqualTo("commit 0");
 
         store.flush(); // a checkpoint: whatever is still held is written first
         store.clearCache(); // a recycled task
@@ -64,8 +67,10 @@ class CommitHookStoreTest {
 
     @Test
     void itsInnerStoreCannotCache() {
-        assertThatThrownBy(() -> CommitHookStore.builder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("s"),
-                Serdes.String(), Serdes.ByteArray())).withCachingEnabled())
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("changelog");
+        assertThatThrownBy(() -> CommitHookStore.builder(Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore("s"), Serdes.String(), Serdes.ByteArray()))
+                        .withCachingEnabled())
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("changelog");
     }
 }
