@@ -128,8 +128,25 @@ class ChaosIT {
             Map<String, String> stuck = new TreeMap<>();
             jobs.stream()
                     .filter(j -> !FINAL.contains(system.records.phase(system.key(j))))
-                    .forEach(j -> stuck.put(j, system.records.phase(system.key(j)) + " after " + phases(system, j)));
+                    .forEach(j -> stuck.put(
+                            j,
+                            system.records.phase(system.key(j)) + " after " + phases(system, j)
+                                    + "; its pods in the cluster: " + podsInCluster(system, j)));
             throw new AssertionError("jobs not in a final phase after " + TIMEOUT + ": " + stuck + system.logs(), e);
+        }
+    }
+
+    /** What the cluster says of a job's pods (name, phase, node): whether a stuck job's pods ran and ended. */
+    private static String podsInCluster(LaharSystem system, String job) {
+        try {
+            return system.kube().pods().inNamespace(system.namespace).list().getItems().stream()
+                    .filter(p -> p.getMetadata().getName().startsWith(job + "-"))
+                    .map(p -> p.getMetadata().getName() + " " + p.getStatus().getPhase() + " on "
+                            + p.getSpec().getNodeName())
+                    .toList()
+                    .toString();
+        } catch (RuntimeException e) {
+            return "(cannot list: " + e + ")";
         }
     }
 
