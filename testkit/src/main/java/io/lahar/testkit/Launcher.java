@@ -204,6 +204,8 @@ final class Launcher {
         return log.contains("Address already in use")
                 || log.contains("BindException")
                 || log.contains("Port already bound")
-                || log.contains("port is already in use");
+                || log.contains("port is already in use")
+                // Quarkus' own words when its HTTP port is taken (the registry exits with them).
+                || log.contains("seems to be in use by another process");
     }
 }

@@ -68,6 +68,10 @@ class LauncherTest {
         assertThat(Launcher.mentionsPortInUse("java.net.BindException: Address already in use"))
                 .isTrue();
         assertThat(Launcher.mentionsPortInUse("Port already bound: 8080")).isTrue();
+        assertThat(Launcher.mentionsPortInUse(
+                        "ERROR [io.quarkus.runtime.ApplicationLifecycleManager] (main) Port 8080 seems"
+                                + " to be in use by another process. Quarkus may already be running"))
+                .isTrue();
         assertThat(Launcher.mentionsPortInUse("OutOfMemoryError")).isFalse();
     }
 }
