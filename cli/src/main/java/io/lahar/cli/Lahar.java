@@ -4,26 +4,12 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code lahar} command. Each subcommand is its own class; add new ones to {@code subcommands}. */
+/** The {@code lahar} command. Each subcommand is its own class; add new ones in {@link #commandLine()}. */
 @Command(
         name = "lahar",
         mixinStandardHelpOptions = true,
         version = "lahar 0.1.0",
-        description = "Lahar: Volcano's batch semantics on Kafka.",
-        subcommands = {
-            AdmitCommand.class,
-            PlanCommand.class,
-            io.lahar.cli.cronjob.CronJobCli.class,
-            io.lahar.cli.flow.FlowCli.class,
-            io.lahar.cli.job.JobCli.class,
-            io.lahar.cli.jobtemplate.TemplateCli.class,
-            io.lahar.cli.queue.QueueCli.class,
-            ReplayCommand.class,
-            SimulateCommand.class,
-            SubmitCommand.class,
-            WatchCommand.class,
-            CommandLine.HelpCommand.class
-        })
+        description = "Lahar: Volcano's batch semantics on Kafka.")
 public final class Lahar implements Runnable {
 
     /** Exit code of a rejected manifest. */
@@ -39,9 +25,30 @@ public final class Lahar implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
     }
 
+    /**
+     * The whole command tree. The REST kinds' commands (cronjob, flow, jobtemplate) are built from
+     * their resource, so they are added here rather than declared in the annotation.
+     */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Lahar());
+        cli.addSubcommand(new CommandLine(AdmitCommand.class));
+        cli.addSubcommand(new CommandLine(PlanCommand.class));
+        cli.addSubcommand(io.lahar.cli.cronjob.CronJobCli.command());
+        cli.addSubcommand(io.lahar.cli.flow.FlowCli.command());
+        cli.addSubcommand(new CommandLine(io.lahar.cli.job.JobCli.class));
+        cli.addSubcommand(io.lahar.cli.jobtemplate.TemplateCli.command());
+        cli.addSubcommand(new CommandLine(io.lahar.cli.queue.QueueCli.class));
+        cli.addSubcommand(new CommandLine(ReplayCommand.class));
+        cli.addSubcommand(new CommandLine(SimulateCommand.class));
+        cli.addSubcommand(new CommandLine(SubmitCommand.class));
+        cli.addSubcommand(new CommandLine(WatchCommand.class));
+        cli.addSubcommand(new CommandLine.HelpCommand());
+        return cli;
+    }
+
     /** Runs the CLI with the given streams and returns the exit code (for tests and embedding). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new Lahar());
+        CommandLine cli = commandLine();
         cli.setOut(out);
         cli.setErr(err);
         cli.setExitCodeExceptionMapper(e -> EXIT_INPUT);

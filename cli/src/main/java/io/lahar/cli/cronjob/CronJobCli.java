@@ -1,15 +1,13 @@
 package io.lahar.cli.cronjob;
 
 import io.lahar.cli.Results;
-import io.lahar.cli.flow.CreateVerb;
-import io.lahar.cli.flow.DeleteVerb;
-import io.lahar.cli.flow.ListVerb;
-import io.lahar.cli.flow.Resource;
-import io.lahar.cli.flow.ViewVerb;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
+import io.lahar.cli.resource.Resource;
+import io.lahar.cli.resource.ResourceCli;
 import java.io.IOException;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,73 +18,27 @@ import picocli.CommandLine.Parameters;
  * {@code lahar flow} and kubectl's suspend and resume (same --server/--token and exit codes as
  * {@code lahar job}: 0 done, 1 rejected/not found, 2 bad input, 3 server unreachable or failing).
  */
-@Command(
-        name = "cronjob",
-        mixinStandardHelpOptions = true,
-        description = "Create, list, view, suspend, resume and delete Volcano CronJobs through the REST API.",
-        subcommands = {
-            CronJobCli.Create.class,
-            CronJobCli.List.class,
-            CronJobCli.View.class,
-            CronJobCli.Delete.class,
-            CronJobCli.Suspend.class,
-            CronJobCli.Resume.class,
-            CommandLine.HelpCommand.class
-        })
-public final class CronJobCli implements Runnable {
+public final class CronJobCli {
 
-    static final Resource RESOURCE =
-            new Resource("CronJob", "cronjobs", CronJobTable::format, CronJobDescription::describe);
+    static final Resource RESOURCE = new Resource(
+            "cronjob",
+            "CronJob",
+            "cronjobs",
+            CronJobTable::format,
+            CronJobDescription::describe,
+            new Resource.Help(
+                    "Create, list, view, suspend, resume and delete Volcano CronJobs through the REST API.",
+                    "Create CronJobs from a file, or update the ones of those names: one request per document.",
+                    "List CronJobs: Name Namespace Schedule Timezone Suspend Active Last-Schedule Next-Schedule Age.",
+                    "Show one CronJob: its schedule and policies, its jobs with their phases, its latest events; -o json|yaml the whole object.",
+                    "Delete a CronJob and the jobs it created."),
+            List.of());
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    private CronJobCli() {}
 
-    @Override
-    public void run() {
-        throw new CommandLine.ParameterException(
-                spec.commandLine(), "a cronjob verb is required: create, list, view, suspend, resume, delete");
-    }
-
-    @Command(
-            name = "create",
-            mixinStandardHelpOptions = true,
-            description = "Create CronJobs from a file, or update the ones of those names: one request per document.")
-    static final class Create extends CreateVerb {
-        Create() {
-            super(RESOURCE);
-        }
-    }
-
-    @Command(
-            name = "list",
-            mixinStandardHelpOptions = true,
-            description =
-                    "List CronJobs: Name Namespace Schedule Timezone Suspend Active Last-Schedule Next-Schedule Age.")
-    static final class List extends ListVerb {
-        List() {
-            super(RESOURCE);
-        }
-    }
-
-    @Command(
-            name = "view",
-            mixinStandardHelpOptions = true,
-            description =
-                    "Show one CronJob: its schedule and policies, its jobs with their phases, its latest events; -o json|yaml the whole object.")
-    static final class View extends ViewVerb {
-        View() {
-            super(RESOURCE);
-        }
-    }
-
-    @Command(
-            name = "delete",
-            mixinStandardHelpOptions = true,
-            description = "Delete a CronJob and the jobs it created.")
-    static final class Delete extends DeleteVerb {
-        Delete() {
-            super(RESOURCE);
-        }
+    /** The {@code cronjob} command. */
+    public static CommandLine command() {
+        return ResourceCli.of(RESOURCE, List.of(new Suspend(), new Resume()));
     }
 
     /** {@code suspend NAME} and {@code resume NAME}: one POST that sets {@code spec.suspend}. */

@@ -1,85 +1,36 @@
 package io.lahar.cli.flow;
 
-import java.util.Map;
+import io.lahar.cli.resource.Resource;
+import io.lahar.cli.resource.ResourceCli;
+import java.util.List;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * {@code lahar flow}: vcctl's jobflow verbs over the streams-app REST API (same --server/--token
  * and exit codes as {@code lahar job}: 0 done, 1 rejected/not found/already exists, 2 bad input,
  * 3 server unreachable or failing).
  */
-@Command(
-        name = "flow",
-        mixinStandardHelpOptions = true,
-        description = "Create, list, view and delete JobFlows through the REST API (like vcctl jobflow).",
-        subcommands = {
-            FlowCli.Create.class,
-            FlowCli.List.class,
-            FlowCli.View.class,
-            FlowCli.Delete.class,
-            CommandLine.HelpCommand.class
-        })
-public final class FlowCli implements Runnable {
+public final class FlowCli {
 
-    static final Resource RESOURCE = new Resource("JobFlow", "jobflows", FlowTable::format, FlowDescription::describe);
+    static final Resource RESOURCE = new Resource(
+            "flow",
+            "JobFlow",
+            "jobflows",
+            FlowTable::format,
+            FlowDescription::describe,
+            new Resource.Help(
+                    "Create, list, view and delete JobFlows through the REST API (like vcctl jobflow).",
+                    "Create JobFlows from a file: one request per document; a JobFlow can not be updated (409 when it exists).",
+                    "List JobFlows: Name Namespace Phase Jobs Pending Running Completed Failed Age.",
+                    "Show one JobFlow: its jobs in order with their state, and its conditions; -o json|yaml the whole object.",
+                    "Delete a JobFlow."),
+            List.of(new Resource.Filter(
+                    "phase", 'p', "Only the flows in this phase (Pending, Running, Succeed, Terminating, Failed).")));
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+    private FlowCli() {}
 
-    @Override
-    public void run() {
-        throw new CommandLine.ParameterException(
-                spec.commandLine(), "a flow verb is required: create, list, view, delete");
-    }
-
-    @Command(
-            name = "create",
-            mixinStandardHelpOptions = true,
-            description =
-                    "Create JobFlows from a file: one request per document; a JobFlow can not be updated (409 when it exists).")
-    static final class Create extends CreateVerb {
-        Create() {
-            super(RESOURCE);
-        }
-    }
-
-    @Command(
-            name = "list",
-            mixinStandardHelpOptions = true,
-            description = "List JobFlows: Name Namespace Phase Jobs Pending Running Completed Failed Age.")
-    static final class List extends ListVerb {
-        @Option(
-                names = {"-p", "--phase"},
-                description = "Only the flows in this phase (Pending, Running, Succeed, Terminating, Failed).")
-        String phase;
-
-        List() {
-            super(RESOURCE);
-        }
-
-        @Override
-        protected Map<String, String> filters() {
-            return phase == null ? Map.of() : Map.of("phase", phase);
-        }
-    }
-
-    @Command(
-            name = "view",
-            mixinStandardHelpOptions = true,
-            description =
-                    "Show one JobFlow: its jobs in order with their state, and its conditions; -o json|yaml the whole object.")
-    static final class View extends ViewVerb {
-        View() {
-            super(RESOURCE);
-        }
-    }
-
-    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a JobFlow.")
-    static final class Delete extends DeleteVerb {
-        Delete() {
-            super(RESOURCE);
-        }
+    /** The {@code flow} command. */
+    public static CommandLine command() {
+        return ResourceCli.of(RESOURCE, List.of());
     }
 }

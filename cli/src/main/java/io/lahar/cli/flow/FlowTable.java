@@ -2,6 +2,7 @@ package io.lahar.cli.flow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.JobTable;
+import io.lahar.cli.resource.Age;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.lahar.cli.jobtemplate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.cli.flow.Age;
 import io.lahar.cli.job.JobTable;
+import io.lahar.cli.resource.Age;
 import java.time.Instant;
 import java.util.List;
 

@@ -4,11 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Manifests;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 
 /** The answers and small helpers every resource shares, so each status means one thing across the API. */
 final class Answers {
+
+    /** The {@code sender} of every command the REST API writes. */
+    static final String SENDER = "rest";
 
     private Answers() {}
 
@@ -40,6 +45,22 @@ final class Answers {
         } catch (IOException e) {
             throw new IllegalStateException("the admitted manifest is not JSON", e);
         }
+    }
+
+    /**
+     * 201 with the admitted object and its {@code Location} ({@code /api/v1/<plural>/NS/NAME}).
+     *
+     * @param collection the kind's collection path, {@code /api/v1/jobflows}
+     */
+    static Response created(String collection, String namespace, String name, String manifestJson) {
+        return Response.created(URI.create(collection + "/" + enc(namespace) + "/" + enc(name)))
+                .entity(readJson(manifestJson))
+                .build();
+    }
+
+    /** The command's request id: the client's when it chose one (a retried write then applies once), else a new one. */
+    static String requestId(String chosen) {
+        return chosen == null || chosen.isBlank() ? UUID.randomUUID().toString() : chosen;
     }
 
     static boolean blank(String s) {

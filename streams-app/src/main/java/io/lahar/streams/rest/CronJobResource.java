@@ -19,8 +19,6 @@ import io.lahar.schema.Topics;
 import io.lahar.streams.cron.CronEntry;
 import io.lahar.streams.flow.FlowStores;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -31,22 +29,22 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * The CronJob API (batch.volcano.sh/v1alpha1 CronJob). Reads answer from the CronJob engine's
  * {@code cronjobs} store (this instance's part, or the owner's over HTTP); writes are
  * CronJobCommands on {@code lahar.cronjob-commands} answered on {@code lahar.command-results}.
  */
-@Path("/api/v1/cronjobs")
+@Path(CronJobResource.COLLECTION)
 @Produces(MediaType.APPLICATION_JSON)
-public class CronJobResource {
+public class CronJobResource implements ObjectEndpoints {
+
+    static final String COLLECTION = "/api/v1/cronjobs";
 
     @Inject
     StoreQueries stores;
@@ -89,7 +87,7 @@ public class CronJobResource {
             @QueryParam("namespace") String namespace, @QueryParam("local") @DefaultValue("false") boolean localOnly) {
         return stores.list(
                 StoreQueries.CRONJOBS,
-                "/api/v1/cronjobs",
+                COLLECTION,
                 localOnly,
                 this::localRows,
                 new TypeReference<List<CronRow>>() {},
@@ -112,12 +110,11 @@ public class CronJobResource {
      * The CronJob with Volcano's status; Lahar adds to the status {@code nextScheduleTime}, the jobs
      * that exist ({@code jobs}: name, scheduledTime, phase) and the latest {@code events}.
      */
-    @GET
-    @Path("/{namespace}/{name}")
-    public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+    @Override
+    public Response get(String namespace, String name) {
         String key = Topics.jobKey(namespace, name);
         return stores.get(
-                StoreQueries.CRONJOBS, key, "/api/v1/cronjobs/" + enc(namespace) + "/" + enc(name), "cronjob", () -> {
+                StoreQueries.CRONJOBS, key, COLLECTION + "/" + enc(namespace) + "/" + enc(name), "cronjob", () -> {
                     byte[] bytes = stores.get(StoreQueries.CRONJOBS, key);
                     CronEntry entry = bytes == null ? null : FlowStores.decode(bytes, CronEntry.class);
                     return entry == null || !entry.live()
@@ -150,23 +147,9 @@ public class CronJobResource {
         return tree;
     }
 
-    /**
-     * Creates the CronJob, or updates the one of that name: 201 with the admitted manifest, 422 with
-     * every reason; {@code fieldValidation} (Ignore, Warn, Strict) as for the other kinds.
-     */
-    @POST
-    @Consumes({
-        "application/yaml",
-        "application/x-yaml",
-        "text/yaml",
-        MediaType.APPLICATION_JSON,
-        MediaType.TEXT_PLAIN,
-        MediaType.WILDCARD
-    })
-    public Response submit(
-            String body,
-            @HeaderParam(JobResource.REQUEST_ID) String requestId,
-            @QueryParam("fieldValidation") String fieldValidation) {
+    /** Creates the CronJob, or updates the one of that name. */
+    @Override
+    public Response submit(String body, String requestId, String fieldValidation) {
         return requests.posted(
                 body,
                 CronJob.KIND,
@@ -177,19 +160,11 @@ public class CronJobResource {
                         "SubmitCronJob",
                         false,
                         validation,
-                        result -> Response.created(URI.create(
-                                        "/api/v1/cronjobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                                .entity(Answers.readJson(result.getManifest()))
-                                .build()));
+                        result -> Answers.created(COLLECTION, valid.namespace(), valid.name(), result.getManifest())));
     }
 
-    @DELETE
-    @Path("/{namespace}/{name}")
-    public Response delete(
-            @PathParam("namespace") String namespace,
-            @PathParam("name") String name,
-            @QueryParam("message") String message,
-            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+    @Override
+    public Response delete(String namespace, String name, String message, String requestId) {
         return send(
                 command(requestId, namespace, name, new DeleteCronJob(message)),
                 "DeleteCronJob",
@@ -203,7 +178,7 @@ public class CronJobResource {
     public Response suspend(
             @PathParam("namespace") String namespace,
             @PathParam("name") String name,
-            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+            @HeaderParam(REQUEST_ID) String requestId) {
         return suspend(namespace, name, true, requestId);
     }
 
@@ -212,7 +187,7 @@ public class CronJobResource {
     public Response resume(
             @PathParam("namespace") String namespace,
             @PathParam("name") String name,
-            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+            @HeaderParam(REQUEST_ID) String requestId) {
         return suspend(namespace, name, false, requestId);
     }
 
@@ -247,11 +222,8 @@ public class CronJobResource {
 
     private static CronJobCommand command(String requestId, String namespace, String name, Object body) {
         return CronJobCommand.newBuilder()
-                .setRequestId(
-                        requestId == null || requestId.isBlank()
-                                ? UUID.randomUUID().toString()
-                                : requestId)
-                .setSender(FlowRequests.SENDER)
+                .setRequestId(Answers.requestId(requestId))
+                .setSender(Answers.SENDER)
                 .setNamespace(namespace)
                 .setName(name)
                 // The edge stamps the time; the engine never reads a clock of its own.

@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.streams.KafkaStreams;
@@ -33,8 +32,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class FlowRequests {
-
-    static final String SENDER = "rest";
 
     @Inject
     CommandGateway gateway;
@@ -101,15 +98,16 @@ public class FlowRequests {
 
     /**
      * Sends a posted manifest as a submit command: 413 over the size limit (the body, then the
-     * manifest as JSON), 422 when it cannot be addressed, otherwise the command's answer.
+     * manifest as JSON), 422 when it cannot be addressed, otherwise the command's answer: 201 with
+     * the admitted object under {@code collection} when accepted.
      */
     Response submit(
             String body,
             FlowKind kind,
             String apiVersion,
+            String collection,
             String requestId,
-            String fieldValidation,
-            java.util.function.BiFunction<Posted.Valid, CommandResult, Response> onAccepted) {
+            String fieldValidation) {
         return posted(
                 body,
                 kind.name(),
@@ -118,7 +116,7 @@ public class FlowRequests {
                 (valid, validation) -> answer(
                         submit(requestId, kind, valid.namespace(), valid.name(), valid.manifestJson()),
                         validation,
-                        result -> onAccepted.apply(valid, result)));
+                        result -> Answers.created(collection, valid.namespace(), valid.name(), result.getManifest())));
     }
 
     /**
@@ -165,11 +163,8 @@ public class FlowRequests {
 
     private static FlowCommand command(String requestId, FlowKind kind, String namespace, String name, Object body) {
         return FlowCommand.newBuilder()
-                .setRequestId(
-                        requestId == null || requestId.isBlank()
-                                ? UUID.randomUUID().toString()
-                                : requestId)
-                .setSender(SENDER)
+                .setRequestId(Answers.requestId(requestId))
+                .setSender(Answers.SENDER)
                 .setNamespace(namespace)
                 .setName(name)
                 // The edge stamps the time; the engine never reads a clock of its own.
@@ -242,7 +237,7 @@ public class FlowRequests {
             metrics.counter("lahar.rest.commands", "kind", kind, "outcome", "timeout")
                     .increment();
             return Response.status(Response.Status.GATEWAY_TIMEOUT)
-                    .header(JobResource.REQUEST_ID, sent.requestId())
+                    .header(ObjectEndpoints.REQUEST_ID, sent.requestId())
                     .entity(ApiError.of("no answer to command " + sent.requestId() + " within " + commandTimeout
                             + "; it may still be applied"))
                     .build();

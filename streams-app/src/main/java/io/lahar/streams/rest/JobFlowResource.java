@@ -10,19 +10,13 @@ import io.lahar.core.flow.FlowInfo;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.Topics;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 import java.util.Comparator;
 import java.util.List;
 
@@ -31,9 +25,11 @@ import java.util.List;
  * {@code flows} store (this instance's part, or the owner's over HTTP); writes are FlowCommands
  * on {@code lahar.flow-commands} answered on {@code lahar.command-results}.
  */
-@Path("/api/v1/jobflows")
+@Path(JobFlowResource.COLLECTION)
 @Produces(MediaType.APPLICATION_JSON)
-public class JobFlowResource {
+public class JobFlowResource implements ObjectEndpoints {
+
+    static final String COLLECTION = "/api/v1/jobflows";
 
     @Inject
     FlowQueries queries;
@@ -51,7 +47,7 @@ public class JobFlowResource {
             @QueryParam("local") @DefaultValue("false") boolean localOnly) {
         return stores.list(
                 StoreQueries.FLOWS,
-                "/api/v1/jobflows",
+                COLLECTION,
                 localOnly,
                 () -> queries.flows().stream()
                         .map(e -> FlowRows.FlowRow.of(e.info()))
@@ -62,14 +58,13 @@ public class JobFlowResource {
                 Comparator.comparing(FlowRows.FlowRow::namespace).thenComparing(FlowRows.FlowRow::name));
     }
 
-    @GET
-    @Path("/{namespace}/{name}")
-    public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+    @Override
+    public Response get(String namespace, String name) {
         String key = Topics.jobKey(namespace, name);
         return stores.get(
                 StoreQueries.FLOWS,
                 key,
-                "/api/v1/jobflows/" + enc(namespace) + "/" + enc(name),
+                COLLECTION + "/" + enc(namespace) + "/" + enc(name),
                 "jobflow",
                 () -> queries.flow(key).map(e -> {
                     FlowInfo info = e.info();
@@ -78,38 +73,13 @@ public class JobFlowResource {
                 }));
     }
 
-    @POST
-    @Consumes({
-        "application/yaml",
-        "application/x-yaml",
-        "text/yaml",
-        MediaType.APPLICATION_JSON,
-        MediaType.TEXT_PLAIN,
-        MediaType.WILDCARD
-    })
-    public Response submit(
-            String body,
-            @HeaderParam(JobResource.REQUEST_ID) String requestId,
-            @QueryParam("fieldValidation") String fieldValidation) {
-        return requests.submit(
-                body,
-                FlowKind.JobFlow,
-                JobFlow.API_VERSION,
-                requestId,
-                fieldValidation,
-                (valid, result) -> Response.created(
-                                URI.create("/api/v1/jobflows/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                        .entity(Answers.readJson(result.getManifest()))
-                        .build());
+    @Override
+    public Response submit(String body, String requestId, String fieldValidation) {
+        return requests.submit(body, FlowKind.JobFlow, JobFlow.API_VERSION, COLLECTION, requestId, fieldValidation);
     }
 
-    @DELETE
-    @Path("/{namespace}/{name}")
-    public Response delete(
-            @PathParam("namespace") String namespace,
-            @PathParam("name") String name,
-            @QueryParam("message") String message,
-            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+    @Override
+    public Response delete(String namespace, String name, String message, String requestId) {
         return requests.answer(
                 FlowRequests.delete(requestId, FlowKind.JobFlow, namespace, name, message), FlowRequests::deleted);
     }

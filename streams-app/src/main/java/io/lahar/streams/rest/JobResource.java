@@ -4,7 +4,6 @@ import static io.lahar.streams.rest.Answers.blank;
 import static io.lahar.streams.rest.Answers.enc;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeleteJob;
@@ -14,8 +13,6 @@ import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -26,14 +23,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -42,14 +37,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * back from {@code lahar.command-results}. A store in rebalance answers 503 with Retry-After,
  * a command without an answer in time 504: both are safe to retry.
  */
-@Path("/api/v1/jobs")
+@Path(JobResource.COLLECTION)
 @Produces(MediaType.APPLICATION_JSON)
-public class JobResource {
+public class JobResource implements ObjectEndpoints {
 
-    static final String SENDER = "rest";
-
-    /** A client may choose the command's request id, so that repeating a write (after a 504, say) applies it once. */
-    static final String REQUEST_ID = "X-Lahar-Request-Id";
+    static final String COLLECTION = "/api/v1/jobs";
 
     @Inject
     JobQueries queries;
@@ -80,7 +72,7 @@ public class JobResource {
             @QueryParam("local") @DefaultValue("false") boolean localOnly) {
         return stores.list(
                 StoreQueries.JOBS,
-                "/api/v1/jobs",
+                COLLECTION,
                 localOnly,
                 () -> queries.allLocal().stream().map(JobSummary::of).toList(),
                 new TypeReference<List<JobSummary>>() {},
@@ -90,14 +82,13 @@ public class JobResource {
                 Comparator.comparing(JobSummary::namespace).thenComparing(JobSummary::name));
     }
 
-    @GET
-    @Path("/{namespace}/{name}")
-    public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+    @Override
+    public Response get(String namespace, String name) {
         String key = Topics.jobKey(namespace, name);
         return stores.get(
                 StoreQueries.JOBS,
                 key,
-                "/api/v1/jobs/" + enc(namespace) + "/" + enc(name),
+                COLLECTION + "/" + enc(namespace) + "/" + enc(name),
                 "job",
                 () -> queries.local(key)
                         .map(info -> Response.ok(Manifests.toTree(info.job())).build()));
@@ -114,7 +105,7 @@ public class JobResource {
         return stores.get(
                 StoreQueries.JOBS,
                 key,
-                "/api/v1/jobs/" + enc(namespace) + "/" + enc(name) + "/pods",
+                COLLECTION + "/" + enc(namespace) + "/" + enc(name) + "/pods",
                 "job",
                 () -> queries.local(key)
                         .map(info -> Response.ok(info.pods().values().stream()
@@ -165,19 +156,8 @@ public class JobResource {
                 .build();
     }
 
-    @POST
-    @Consumes({
-        "application/yaml",
-        "application/x-yaml",
-        "text/yaml",
-        MediaType.APPLICATION_JSON,
-        MediaType.TEXT_PLAIN,
-        MediaType.WILDCARD
-    })
-    public Response submit(
-            String body,
-            @HeaderParam(REQUEST_ID) String requestId,
-            @QueryParam("fieldValidation") String fieldValidation) {
+    @Override
+    public Response submit(String body, String requestId, String fieldValidation) {
         Optional<FieldValidation> validation = FieldValidation.of(fieldValidation);
         if (validation.isEmpty()) {
             return FieldValidation.invalid(fieldValidation);
@@ -200,13 +180,10 @@ public class JobResource {
             case SubmitRequest.Valid valid -> {
                 JobCommand command =
                         command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
-                yield answer(command, validation.get(), result -> {
-                    JsonNode admitted = Answers.readJson(result.getManifest());
-                    return Response.created(
-                                    URI.create("/api/v1/jobs/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                            .entity(admitted)
-                            .build();
-                });
+                yield answer(
+                        command,
+                        validation.get(),
+                        result -> Answers.created(COLLECTION, valid.namespace(), valid.name(), result.getManifest()));
             }
         };
     }
@@ -241,13 +218,8 @@ public class JobResource {
         return answer(command, result -> Response.ok(Accepted.of(result)).build());
     }
 
-    @DELETE
-    @Path("/{namespace}/{name}")
-    public Response delete(
-            @PathParam("namespace") String namespace,
-            @PathParam("name") String name,
-            @QueryParam("message") String message,
-            @HeaderParam(REQUEST_ID) String requestId) {
+    @Override
+    public Response delete(String namespace, String name, String message, String requestId) {
         return answer(
                 command(requestId, namespace, name, new DeleteJob(message)),
                 result -> Response.ok(Accepted.of(result)).build());
@@ -280,11 +252,8 @@ public class JobResource {
 
     private static JobCommand command(String requestId, String namespace, String name, Object body) {
         return JobCommand.newBuilder()
-                .setRequestId(
-                        requestId == null || requestId.isBlank()
-                                ? UUID.randomUUID().toString()
-                                : requestId)
-                .setSender(SENDER)
+                .setRequestId(Answers.requestId(requestId))
+                .setSender(Answers.SENDER)
                 .setNamespace(namespace)
                 .setName(name)
                 // The edge stamps the time; the engine never reads a clock of its own.

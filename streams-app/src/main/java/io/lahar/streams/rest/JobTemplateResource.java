@@ -9,19 +9,13 @@ import io.lahar.core.api.Manifests;
 import io.lahar.schema.FlowKind;
 import io.lahar.schema.Topics;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 import java.util.Comparator;
 import java.util.List;
 
@@ -30,9 +24,11 @@ import java.util.List;
  * it). Reads answer from the flow engine's {@code job-templates} store (this instance's part, or the owner's over HTTP); writes are FlowCommands
  * on {@code lahar.flow-commands} answered on {@code lahar.command-results}.
  */
-@Path("/api/v1/jobtemplates")
+@Path(JobTemplateResource.COLLECTION)
 @Produces(MediaType.APPLICATION_JSON)
-public class JobTemplateResource {
+public class JobTemplateResource implements ObjectEndpoints {
+
+    static final String COLLECTION = "/api/v1/jobtemplates";
 
     @Inject
     FlowQueries queries;
@@ -48,7 +44,7 @@ public class JobTemplateResource {
             @QueryParam("namespace") String namespace, @QueryParam("local") @DefaultValue("false") boolean localOnly) {
         return stores.list(
                 StoreQueries.TEMPLATES,
-                "/api/v1/jobtemplates",
+                COLLECTION,
                 localOnly,
                 () -> queries.templates().stream()
                         .map(e -> FlowRows.TemplateRow.of(e.template()))
@@ -58,51 +54,26 @@ public class JobTemplateResource {
                 Comparator.comparing(FlowRows.TemplateRow::namespace).thenComparing(FlowRows.TemplateRow::name));
     }
 
-    @GET
-    @Path("/{namespace}/{name}")
-    public Response get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+    @Override
+    public Response get(String namespace, String name) {
         String key = Topics.jobKey(namespace, name);
         return stores.get(
                 StoreQueries.TEMPLATES,
                 key,
-                "/api/v1/jobtemplates/" + enc(namespace) + "/" + enc(name),
+                COLLECTION + "/" + enc(namespace) + "/" + enc(name),
                 "jobtemplate",
                 () -> queries.template(key)
                         .map(e -> Response.ok(Manifests.toTree(e.template())).build()));
     }
 
-    @POST
-    @Consumes({
-        "application/yaml",
-        "application/x-yaml",
-        "text/yaml",
-        MediaType.APPLICATION_JSON,
-        MediaType.TEXT_PLAIN,
-        MediaType.WILDCARD
-    })
-    public Response submit(
-            String body,
-            @HeaderParam(JobResource.REQUEST_ID) String requestId,
-            @QueryParam("fieldValidation") String fieldValidation) {
+    @Override
+    public Response submit(String body, String requestId, String fieldValidation) {
         return requests.submit(
-                body,
-                FlowKind.JobTemplate,
-                JobTemplate.API_VERSION,
-                requestId,
-                fieldValidation,
-                (valid, result) -> Response.created(
-                                URI.create("/api/v1/jobtemplates/" + enc(valid.namespace()) + "/" + enc(valid.name())))
-                        .entity(Answers.readJson(result.getManifest()))
-                        .build());
+                body, FlowKind.JobTemplate, JobTemplate.API_VERSION, COLLECTION, requestId, fieldValidation);
     }
 
-    @DELETE
-    @Path("/{namespace}/{name}")
-    public Response delete(
-            @PathParam("namespace") String namespace,
-            @PathParam("name") String name,
-            @QueryParam("message") String message,
-            @HeaderParam(JobResource.REQUEST_ID) String requestId) {
+    @Override
+    public Response delete(String namespace, String name, String message, String requestId) {
         return requests.answer(
                 FlowRequests.delete(requestId, FlowKind.JobTemplate, namespace, name, message), FlowRequests::deleted);
     }

@@ -1,4 +1,4 @@
-package io.lahar.cli.flow;
+package io.lahar.cli.resource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

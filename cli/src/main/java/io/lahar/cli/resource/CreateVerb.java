@@ -1,4 +1,4 @@
-package io.lahar.cli.flow;
+package io.lahar.cli.resource;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,12 +24,13 @@ import picocli.CommandLine.Option;
  * is reported and not sent; the others still go. The exit code is the worst outcome among the
  * documents (0 all created, 1 some rejected, 2 some not sent, 3 the server failing).
  */
-public abstract class CreateVerb extends ApiVerb {
+@Command(name = "create", mixinStandardHelpOptions = true)
+final class CreateVerb extends ApiVerb {
 
     /** What this verb creates. */
     private final Resource resource;
 
-    protected CreateVerb(Resource resource) {
+    CreateVerb(Resource resource) {
         this.resource = resource;
     }
 

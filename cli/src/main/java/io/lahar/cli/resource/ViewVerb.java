@@ -1,20 +1,22 @@
-package io.lahar.cli.flow;
+package io.lahar.cli.resource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
 import java.io.IOException;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code view NAME}: one object, described, or whole with {@code -o json|yaml}. */
-public abstract class ViewVerb extends ApiVerb {
+@Command(name = "view", mixinStandardHelpOptions = true)
+final class ViewVerb extends ApiVerb {
 
     /** What this verb shows. */
     private final Resource resource;
 
-    protected ViewVerb(Resource resource) {
+    ViewVerb(Resource resource) {
         this.resource = resource;
     }
 

@@ -1,10 +1,11 @@
-package io.lahar.cli.flow;
+package io.lahar.cli.resource;
 
 import io.lahar.cli.Results;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
 import io.lahar.cli.job.Output;
 import java.io.IOException;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -12,12 +13,13 @@ import picocli.CommandLine.Parameters;
  * {@code delete NAME}: one DELETE; the server's refusal (unknown, or a template an unfinished
  * JobFlow still uses) is printed with every reason and exits 1.
  */
-public abstract class DeleteVerb extends ApiVerb {
+@Command(name = "delete", mixinStandardHelpOptions = true)
+final class DeleteVerb extends ApiVerb {
 
     /** What this verb deletes. */
     private final Resource resource;
 
-    protected DeleteVerb(Resource resource) {
+    DeleteVerb(Resource resource) {
         this.resource = resource;
     }
 

@@ -1,4 +1,4 @@
-package io.lahar.cli.flow;
+package io.lahar.cli.resource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.ApiVerb;
@@ -8,16 +8,38 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /** {@code list}: the rows of a namespace (or all), as a table or with {@code -o} as the server sent them. */
-public abstract class ListVerb extends ApiVerb {
+@Command(name = "list", mixinStandardHelpOptions = true)
+final class ListVerb extends ApiVerb {
 
     /** What this verb lists. */
     private final Resource resource;
 
-    protected ListVerb(Resource resource) {
+    /** The options of the resource's filters, by query parameter. */
+    private final Map<String, OptionSpec> filters = new LinkedHashMap<>();
+
+    ListVerb(Resource resource) {
         this.resource = resource;
+    }
+
+    /** This verb's command line, with {@code description} and an option per filter of the resource. */
+    CommandLine commandLine(String description) {
+        CommandLine line = ResourceCli.verb(this, description);
+        for (Resource.Filter f : resource.filters()) {
+            OptionSpec option = OptionSpec.builder("-" + f.shortName(), "--" + f.name())
+                    .paramLabel("<" + f.name() + ">")
+                    .type(String.class)
+                    .description(f.description())
+                    .build();
+            line.getCommandSpec().addOption(option);
+            filters.put(f.name(), option);
+        }
+        return line;
     }
 
     @Option(
@@ -35,11 +57,6 @@ public abstract class ListVerb extends ApiVerb {
             names = {"-o", "--output"},
             description = "json or yaml instead of the table.")
     Output.Format format;
-
-    /** Filters besides the namespace, name to value; null values are left out. */
-    protected Map<String, String> filters() {
-        return Map.of();
-    }
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
@@ -60,7 +77,7 @@ public abstract class ListVerb extends ApiVerb {
         if (!allNamespaces) {
             params.put("namespace", namespace);
         }
-        params.putAll(filters());
+        filters.forEach((name, option) -> params.put(name, option.getValue()));
         StringBuilder q = new StringBuilder();
         params.forEach((k, v) -> {
             if (v != null) {

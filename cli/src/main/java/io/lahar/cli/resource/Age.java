@@ -1,4 +1,4 @@
-package io.lahar.cli.flow;
+package io.lahar.cli.resource;
 
 import io.lahar.core.util.HumanDuration;
 import java.time.Duration;
