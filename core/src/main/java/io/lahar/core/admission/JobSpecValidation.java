@@ -53,7 +53,13 @@ final class JobSpecValidation {
         validatePluginArguments(spec, v);
         validateTasks(name, spec, v);
         validateScale(spec, limits, v);
-        PolicyValidation.validate(spec.policies(), "spec.policies", v);
+        PolicyValidation.validate(
+                spec.policies(),
+                "spec.policies",
+                spec.tasksOrEmpty().stream().anyMatch(t -> t != null && t.partitionPolicy() != null)
+                        ? null
+                        : "no task has a partitionPolicy",
+                v);
         for (String plugin : spec.pluginsOrEmpty().keySet()) {
             if (!KNOWN_PLUGINS.contains(plugin)) {
                 v.add(
@@ -110,7 +116,11 @@ final class JobSpecValidation {
                     }
                 }
             }
-            PolicyValidation.validate(task.policies(), at + ".policies", v);
+            PolicyValidation.validate(
+                    task.policies(),
+                    at + ".policies",
+                    task.partitionPolicy() != null ? null : "the task has no partitionPolicy",
+                    v);
             PodTemplateValidation.validate(task.template(), at + ".template", v);
             validateTopologyPolicy(task, at, v);
             validatePartition(task, at, v);
@@ -268,7 +278,15 @@ final class JobSpecValidation {
         }
     }
 
+    /**
+     * Why a networkTopology is refused: Volcano places such a job within a HyperNode of the tier it
+     * allows, and Lahar's scheduler knows no HyperNodes, so the constraint would be dropped.
+     */
+    static final String NO_HYPERNODES =
+            "not supported: Lahar's scheduler has no HyperNodes (network tiers) to keep the pods within, so the job would run as if it were not set; remove it";
+
     private static void validateNetworkTopology(io.lahar.core.api.NetworkTopologySpec nt, String at, Violations v) {
+        v.add(at, NO_HYPERNODES);
         if (nt.mode() != null && !List.of("hard", "soft").contains(nt.mode())) {
             v.add(at + ".mode", PodTemplateValidation.unsupported(nt.mode(), List.of("hard", "soft")));
         }

@@ -10,7 +10,7 @@ public final class PodGroupAdmission {
 
     public static AdmissionResult<PodGroup> create(PodGroup pg, AdmissionContext ctx) {
         PodGroup.PodGroupSpec s =
-                pg.spec() == null ? new PodGroup.PodGroupSpec(null, null, null, null, null, null) : pg.spec();
+                pg.spec() == null ? new PodGroup.PodGroupSpec(null, null, null, null, null, null, null) : pg.spec();
         if (s.queue() == null || s.queue().isEmpty()) {
             s = new PodGroup.PodGroupSpec(
                     s.minMember(),
@@ -18,7 +18,8 @@ public final class PodGroupAdmission {
                     JobDefaults.DEFAULT_QUEUE,
                     s.priorityClassName(),
                     s.minResources(),
-                    s.networkTopology());
+                    s.networkTopology(),
+                    s.subGroupPolicy());
         }
         PodGroup out = new PodGroup(pg.apiVersion(), pg.kind(), pg.metadata(), s, pg.status());
         Violations v = new Violations();
@@ -60,5 +61,23 @@ public final class PodGroupAdmission {
             }
         }
         QueueAdmission.quantities(s.minResources(), "spec.minResources", v);
+        if (s.networkTopology() != null) {
+            v.add("spec.networkTopology", JobSpecValidation.NO_HYPERNODES);
+        }
+        if (s.subGroupPolicy() != null) {
+            for (int i = 0; i < s.subGroupPolicy().size(); i++) {
+                PodGroup.SubGroupPolicySpec p = s.subGroupPolicy().get(i);
+                String at = "spec.subGroupPolicy[" + i + "]";
+                if (p == null || p.name() == null || p.name().isEmpty()) {
+                    v.add(at + ".name", "required");
+                }
+                if (p != null && (p.subGroupSize() == null || p.subGroupSize() < 1 || p.subGroupSize() > max)) {
+                    v.add(at + ".subGroupSize", "must be between 1 and " + max);
+                }
+                if (p != null && p.minSubGroups() != null && (p.minSubGroups() < 0 || p.minSubGroups() > max)) {
+                    v.add(at + ".minSubGroups", "must be between 0 and " + max);
+                }
+            }
+        }
     }
 }

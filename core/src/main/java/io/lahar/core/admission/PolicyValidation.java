@@ -31,7 +31,11 @@ final class PolicyValidation {
 
     private PolicyValidation() {}
 
-    static void validate(List<LifecyclePolicy> policies, String path, Violations v) {
+    /**
+     * @param noPartitions why a RestartPartition action would never find a partition to restart
+     *                     here (Volcano skips it at run time), null when it can
+     */
+    static void validate(List<LifecyclePolicy> policies, String path, String noPartitions, Violations v) {
         if (policies == null) {
             return;
         }
@@ -52,6 +56,11 @@ final class PolicyValidation {
                 v.add(at, "must specify either event or exitCode");
             }
             validateAction(p.action(), at + ".action", v);
+            if (noPartitions != null && Action.RESTART_PARTITION.value().equals(p.action())) {
+                v.add(
+                        at + ".action",
+                        "RestartPartition restarts a partition of a task's partitionPolicy, but " + noPartitions);
+            }
             if (hasEvents) {
                 if (p.event() != null && !p.event().isEmpty()) {
                     any |= checkEvent(p.event(), at + ".event", eventSeenAt, v);

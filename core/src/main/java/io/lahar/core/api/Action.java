@@ -14,6 +14,8 @@ public enum Action {
     RESTART_JOB("RestartJob", true),
     RESTART_TASK("RestartTask", true),
     RESTART_POD("RestartPod", true),
+    /** Restarts the pods of the failing pod's partition (its task's partitionPolicy), the partition a sub-gang. */
+    RESTART_PARTITION("RestartPartition", true),
     TERMINATE_JOB("TerminateJob", true),
     COMPLETE_JOB("CompleteJob", true),
     RESUME_JOB("ResumeJob", true),

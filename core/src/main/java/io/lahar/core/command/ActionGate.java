@@ -5,6 +5,7 @@ import io.lahar.core.api.Action;
 import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.JobInfo;
+import io.lahar.core.job.JobPod;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -52,6 +53,18 @@ public final class ActionGate {
             }
             if (task(info, act.task()) == null) {
                 return List.of(new Violation("command.task", "the job has no task \"" + act.task() + "\""));
+            }
+        }
+        if (action == Action.RESTART_PARTITION) {
+            JobPod pod = act.pod() == null ? null : info.pods().get(act.pod());
+            if (pod == null) {
+                return List.of(new Violation(
+                        "command.pod", "RestartPartition needs a pod of the job now, in the partition to restart"));
+            }
+            TaskSpec task = task(info, pod.task());
+            if (task == null || task.partitionPolicy() == null) {
+                return List.of(
+                        new Violation("command.pod", "the task of pod \"" + act.pod() + "\" has no partitionPolicy"));
             }
         }
         if (action == Action.RESTART_POD) {

@@ -277,7 +277,7 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
     /** Executes the action, cancels the delayed actions it makes moot, and syncs after each phase change. */
     private void executeAndFollow(PolicyMatch m, Request r) {
         execute(m, r);
-        timers.cleanup(m.action(), r.task(), r.pod());
+        timers.cleanup(m.action(), r.task(), r.pod(), this::partitionOf);
         for (int i = 0; phaseChanged && i < MAX_FOLLOW_UPS && !deleted; i++) {
             phaseChanged = false;
             execute(PolicyMatch.sync(), Request.sync(status.version()));
@@ -292,6 +292,7 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         Target target = switch (m.action()) {
             case RESTART_TASK -> Target.task(r.task());
             case RESTART_POD -> Target.pod(r.task(), r.pod());
+            case RESTART_PARTITION -> partitionTarget(r.pod());
             default -> null;
         };
         this.state = PhaseState.of(status.phase());
@@ -451,13 +452,34 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         if (deleted) {
             return;
         }
-        killPods(
-                p -> target != null
-                        && (target.pod() != null
-                                ? target.pod().equals(p.name())
-                                : Objects.equals(target.task(), p.task())),
-                match.action().value());
+        java.util.function.Predicate<JobPod> which = p -> target != null
+                && (target.pod() != null
+                        ? target.pod().equals(p.name())
+                        : Objects.equals(target.task(), p.task())
+                                && (target.partition() == null
+                                        || target.partition().equals(partitionOf(p.name()))));
+        if (match.action() == Action.RESTART_PARTITION
+                && (target == null
+                        || target.partition() == null
+                        || pods.values().stream().noneMatch(which))) {
+            // Volcano's killPods: a partition that is not there (its pods gone, or a task without a
+            // partitionPolicy) skips the action; nothing is restarted or counted against maxRetry.
+            return;
+        }
+        killPods(which, match.action().value());
         update(updater);
+    }
+
+    /** The partition of {@code podName} (a command names only the pod); a partition of nothing when it has none. */
+    private Target partitionTarget(String podName) {
+        JobPod p = podName == null ? null : pods.get(podName);
+        return Target.partition(p == null ? null : p.task(), partitionOf(podName));
+    }
+
+    /** The partition of a pod of this job (by its task's partitionPolicy), null when it has none or is unknown. */
+    private Integer partitionOf(String podName) {
+        JobPod p = podName == null ? null : pods.get(podName);
+        return p == null ? null : JobPods.partition(TaskChecks.task(job.spec(), p.task()), p.index());
     }
 
     /** Deletes the pods {@code which} selects among those not being deleted, and counts every pod. */

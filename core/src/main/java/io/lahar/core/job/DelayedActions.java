@@ -6,6 +6,7 @@ import io.lahar.core.api.GoDuration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -68,8 +69,15 @@ final class DelayedActions {
                                 && (d.event() == Event.POD_FAILED || d.event() == Event.POD_EVICTED))));
     }
 
-    /** After an action ran, delayed actions of the same scope are moot (Volcano's cleanupDelayActions); a sync cancels none. */
-    void cleanup(Action action, String task, String pod) {
+    /**
+     * After an action ran, delayed actions of the same scope are moot (Volcano's
+     * cleanupDelayActions); a sync cancels none. A partition is its task's: Volcano compares the
+     * partition id alone, which would let one task's restart cancel another task's partition of
+     * the same number.
+     *
+     * @param partitionOf the partition of a pod of the job, null when it has none
+     */
+    void cleanup(Action action, String task, String pod, Function<String, Integer> partitionOf) {
         if (action == Action.SYNC_JOB) {
             return;
         }
@@ -77,9 +85,17 @@ final class DelayedActions {
                 && switch (action) {
                     case RESTART_TASK -> Objects.equals(d.task(), task) && d.action() == Action.RESTART_TASK;
                     case RESTART_POD -> Objects.equals(d.pod(), pod) && d.action() == Action.RESTART_POD;
-                    default -> d.action() != Action.RESTART_TASK && d.action() != Action.RESTART_POD;
+                    case RESTART_PARTITION ->
+                        d.action() == Action.RESTART_PARTITION
+                                && Objects.equals(d.task(), task)
+                                && Objects.equals(partitionOf.apply(d.pod()), partitionOf.apply(pod));
+                    default -> !TARGETED.contains(d.action());
                 });
     }
+
+    /** The actions on part of a job, whose delayed actions a job-wide action leaves armed. */
+    private static final java.util.Set<Action> TARGETED =
+            java.util.EnumSet.of(Action.RESTART_TASK, Action.RESTART_POD, Action.RESTART_PARTITION);
 
     /** The earliest timer due at {@code now}, taken out; null when none is due. */
     Timer takeDue(long now) {

@@ -103,9 +103,8 @@ public final class JobPods {
         labels.put(PodLabels.TASK_SPEC, task.name());
         labels.put(PodLabels.JOB_NAMESPACE, job.namespace());
         labels.put(PodLabels.QUEUE_NAME, queue);
-        if (task.partitionPolicy() != null) {
-            Integer size = task.partitionPolicy().partitionSize();
-            int partition = size == null || size <= 0 ? 0 : index / size;
+        Integer partition = partition(task, index);
+        if (partition != null) {
             labels.put(PodLabels.PARTITION_ID, Integer.toString(partition));
         }
         meta.set("labels", labels);
@@ -115,5 +114,17 @@ public final class JobPods {
             p.onPodCreate(pod, job, task.name(), index);
         }
         return pod;
+    }
+
+    /**
+     * The partition of a task's pod: its index divided by the partitionPolicy's partitionSize (0
+     * without a size, as Volcano's createJobPod); null when the task has no partitionPolicy.
+     */
+    static Integer partition(TaskSpec task, int index) {
+        if (task == null || task.partitionPolicy() == null) {
+            return null;
+        }
+        Integer size = task.partitionPolicy().partitionSize();
+        return size == null || size <= 0 ? 0 : index / size;
     }
 }

@@ -5,8 +5,10 @@ import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.OwnerReference;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.TaskSpec;
+import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.core.resource.Resource;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,8 +60,31 @@ public final class PodGroups {
                 queue,
                 job.spec().priorityClassName(),
                 minResources(job).toQuantities(),
-                job.spec().networkTopology());
+                job.spec().networkTopology(),
+                subGroupPolicy(job));
         return new PodGroup(PodGroup.API_VERSION, PodGroup.KIND, meta, spec, null);
+    }
+
+    /**
+     * Volcano's setPgSubGroupPolicy: each task with a partitionPolicy makes its partitions
+     * sub-gangs: its pods (by their task label) grouped by partition id, each of partitionSize
+     * pods, minPartitions of them needed whole.
+     */
+    static List<PodGroup.SubGroupPolicySpec> subGroupPolicy(Job job) {
+        List<PodGroup.SubGroupPolicySpec> out = new ArrayList<>();
+        for (TaskSpec t : job.spec().tasksOrEmpty()) {
+            if (t.partitionPolicy() == null) {
+                continue;
+            }
+            Integer min = t.partitionPolicy().minPartitions();
+            out.add(new PodGroup.SubGroupPolicySpec(
+                    t.name(),
+                    t.partitionPolicy().partitionSize(),
+                    min == null ? 0 : min,
+                    new PodGroup.LabelSelector(Map.of(PodLabels.TASK_SPEC, t.name())),
+                    List.of(PodLabels.PARTITION_ID)));
+        }
+        return out;
     }
 
     static int minAvailable(Job job) {

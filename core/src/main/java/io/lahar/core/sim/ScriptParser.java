@@ -148,6 +148,10 @@ public final class ScriptParser {
         if (action == Action.RESTART_POD && pod == null) {
             throw new ScriptException(line, "pod: RestartPod needs the pod to restart, as \"worker-0\"");
         }
+        if (action == Action.RESTART_PARTITION && pod == null) {
+            throw new ScriptException(
+                    line, "pod: RestartPartition needs a pod of the partition to restart, as \"worker-0\"");
+        }
         return new ScriptStep.CommandStep(line, action, task, pod);
     }
 

@@ -208,7 +208,7 @@ class AdmissionLimitsTest {
                     PodGroup.API_VERSION,
                     PodGroup.KIND,
                     ObjectMeta.named("pg"),
-                    new PodGroup.PodGroupSpec(minMember, minTaskMember, null, null, null, null),
+                    new PodGroup.PodGroupSpec(minMember, minTaskMember, null, null, null, null, null),
                     null);
         }
 

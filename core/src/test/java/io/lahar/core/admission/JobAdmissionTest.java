@@ -577,7 +577,18 @@ class JobAdmissionTest {
             assertRejected(
                     admit(job("networkTopology: {mode: strict}\n" + ONE_TASK)),
                     "spec.networkTopology.mode: unsupported value \"strict\": supported values: \"hard\", \"soft\"");
-            assertAccepted(admit(job("networkTopology: {mode: soft, highestTierAllowed: 2}\n" + ONE_TASK)));
+        }
+
+        @Test
+        void networkTopologyIsRefusedForLackOfHyperNodes() {
+            String refused = "spec.networkTopology: " + JobSpecValidation.NO_HYPERNODES;
+            assertRejected(admit(job("networkTopology: {mode: soft, highestTierAllowed: 2}\n" + ONE_TASK)), refused);
+            assertRejected(admit(job("networkTopology: {mode: hard, highestTierAllowed: 1}\n" + ONE_TASK)), refused);
+            assertRejected(
+                    admit(job(partitioned(
+                            "{totalPartitions: 8, partitionSize: 1, networkTopology: {mode: hard, highestTierAllowed: 1}}",
+                            ""))),
+                    "spec.tasks[0].partitionPolicy.networkTopology: " + JobSpecValidation.NO_HYPERNODES);
         }
 
         @Test

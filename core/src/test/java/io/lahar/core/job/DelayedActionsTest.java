@@ -72,13 +72,31 @@ class DelayedActionsTest {
         Timer.DelayedAction task = delayed(Event.POD_FAILED, Action.RESTART_TASK);
         Timer.DelayedAction job = delayed(Event.POD_EVICTED, Action.ABORT_JOB);
         DelayedActions timers = new DelayedActions(List.of(task, job));
-        timers.cleanup(Action.SYNC_JOB, null, null);
-        timers.cleanup(Action.RESTART_TASK, "other", null);
+        timers.cleanup(Action.SYNC_JOB, null, null, NO_PARTITIONS);
+        timers.cleanup(Action.RESTART_TASK, "other", null, NO_PARTITIONS);
         assertThat(timers.timers()).containsExactly(task, job);
-        timers.cleanup(Action.RESTART_JOB, null, null);
+        timers.cleanup(Action.RESTART_JOB, null, null, NO_PARTITIONS);
         assertThat(timers.timers()).containsExactly(task);
-        timers.cleanup(Action.RESTART_TASK, "w", null);
+        timers.cleanup(Action.RESTART_TASK, "w", null, NO_PARTITIONS);
         assertThat(timers.timers()).isEmpty();
+    }
+
+    private static final java.util.function.Function<String, Integer> NO_PARTITIONS = pod -> null;
+
+    @Test
+    void aRestartPartitionCancelsTheDelayedRestartsOfThatPartitionOnly() {
+        Timer.DelayedAction first = new Timer.DelayedAction(
+                1_000, Event.POD_FAILED, Action.RESTART_PARTITION, "w", "j-w-0", 0, "policy", "PodFailed");
+        Timer.DelayedAction second = new Timer.DelayedAction(
+                1_000, Event.POD_FAILED, Action.RESTART_PARTITION, "w", "j-w-2", 0, "policy", "PodFailed");
+        Timer.DelayedAction pod = delayed(Event.POD_FAILED, Action.RESTART_POD);
+        java.util.Map<String, Integer> partitions = java.util.Map.of("j-w-0", 0, "j-w-1", 0, "j-w-2", 1);
+        DelayedActions timers = new DelayedActions(List.of(first, second, pod));
+
+        timers.cleanup(Action.RESTART_JOB, null, null, partitions::get);
+        assertThat(timers.timers()).containsExactly(first, second, pod);
+        timers.cleanup(Action.RESTART_PARTITION, "w", "j-w-1", partitions::get);
+        assertThat(timers.timers()).containsExactly(second, pod);
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.Problem;
+import io.lahar.core.scheduling.api.SubGroupPolicy;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.schema.PodGroup;
 import java.util.ArrayList;
@@ -28,6 +29,29 @@ public final class PodGroupMapping {
                     "spec.minMember",
                     "must not be negative, got " + group.getSpec().getMinMember()));
         }
+        List<SubGroupPolicy> subGroups = new ArrayList<>();
+        for (int i = 0; i < group.getSpec().getSubGroupPolicy().size(); i++) {
+            io.lahar.schema.SubGroupPolicy p =
+                    group.getSpec().getSubGroupPolicy().get(i);
+            if (p.getSubGroupSize() < 1) {
+                problems.add(new Problem(
+                        "spec.subGroupPolicy[" + i + "].subGroupSize",
+                        "must be at least 1, got " + p.getSubGroupSize()));
+            }
+            if (p.getMinSubGroups() < 0) {
+                problems.add(new Problem(
+                        "spec.subGroupPolicy[" + i + "].minSubGroups",
+                        "must not be negative, got " + p.getMinSubGroups()));
+            }
+            Map<String, String> matchLabels = new TreeMap<>();
+            p.getMatchLabels().forEach((k, v) -> matchLabels.put(k.toString(), v.toString()));
+            subGroups.add(new SubGroupPolicy(
+                    p.getName().toString(),
+                    p.getSubGroupSize(),
+                    p.getMinSubGroups(),
+                    matchLabels,
+                    p.getMatchLabelKeys().stream().map(CharSequence::toString).toList()));
+        }
         MappingException.throwIfAny(problems);
         Map<String, Integer> minTaskMember = new TreeMap<>();
         group.getSpec().getMinTaskMember().forEach((k, v) -> minTaskMember.put(k.toString(), v));
@@ -43,7 +67,8 @@ public final class PodGroupMapping {
                 phase,
                 tasks,
                 group.getCreationTimestamp(),
-                null);
+                null,
+                subGroups);
     }
 
     /** Checks a pod group when it arrives, so a bad one is dead-lettered rather than kept. */

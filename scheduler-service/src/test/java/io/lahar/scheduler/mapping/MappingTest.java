@@ -238,6 +238,65 @@ class MappingTest {
     }
 
     @Test
+    void aPartitionedTaskReachesTheSchedulerAsASubGroupPolicy() {
+        io.lahar.core.api.Job job = io.lahar.core.api.Manifests.read("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: llm, namespace: ml}
+                spec:
+                  minAvailable: 4
+                  tasks:
+                  - name: worker
+                    replicas: 6
+                    minAvailable: 4
+                    partitionPolicy: {totalPartitions: 3, partitionSize: 2, minPartitions: 2}
+                    template: {spec: {containers: [{name: w, image: w}]}}
+                """, io.lahar.core.api.Job.class);
+        io.lahar.core.api.PodGroup built = io.lahar.core.job.PodGroups.build(job);
+        PodGroup record = io.lahar.schema.codec.PodGroupCodec.toRecord(
+                new io.lahar.schema.codec.PodGroupCodec.Context("ml", "llm", null, 0, 0, 0),
+                built.name(),
+                built.spec(),
+                PodGroupPhase.Pending,
+                List.of(),
+                0,
+                0,
+                0);
+
+        JobInfo j = PodGroupMapping.toJobInfo(record, PodGroupPhase.Pending, List.of());
+
+        assertThat(j.subGroupPolicy())
+                .containsExactly(new io.lahar.core.scheduling.api.SubGroupPolicy(
+                        "worker",
+                        2,
+                        2,
+                        Map.of("volcano.sh/task-spec", "worker"),
+                        List.of("volcano.sh/task-partition-id")));
+        TaskInfo fourth = TaskInfo.builder("llm-worker-3")
+                .labels(Map.of("volcano.sh/task-spec", "worker", "volcano.sh/task-partition-id", "1"))
+                .build();
+        assertThat(j.subGroupPolicy().get(0).subGroupOf(fourth.spec().labels())).isEqualTo("worker/1");
+    }
+
+    @Test
+    void aSubGroupPolicyOfNoSizeIsRefused() {
+        PodGroup g = podGroup("ns1", "train", "q1", 2, "Pending", 0);
+        g.getSpec()
+                .setSubGroupPolicy(List.of(io.lahar.schema.SubGroupPolicy.newBuilder()
+                        .setName("worker")
+                        .setSubGroupSize(0)
+                        .setMinSubGroups(-1)
+                        .build()));
+        assertThatThrownBy(() -> PodGroupMapping.check(g))
+                .isInstanceOfSatisfying(
+                        MappingException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(p -> p.path())
+                                .containsExactlyInAnyOrder(
+                                        "spec.subGroupPolicy[0].subGroupSize", "spec.subGroupPolicy[0].minSubGroups"));
+    }
+
+    @Test
     void badPodGroupNamesItsFields() {
         PodGroup g = podGroup("ns1", "train", "q1", -1, "Pending", 0);
         g.getSpec().setMinResources(Map.of("cpu", "x"));

@@ -8,6 +8,7 @@ import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupSpec;
 import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SubGroupPolicy;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
@@ -72,6 +73,7 @@ public final class PodGroupCodec {
                         .setMinResources(
                                 spec.minResources() == null ? new TreeMap<>() : new TreeMap<>(spec.minResources()))
                         .setNetworkTopology(spec.networkTopology() == null ? null : json(spec.networkTopology()))
+                        .setSubGroupPolicy(subGroupPolicy(spec.subGroupPolicy()))
                         .build())
                 .setStatus(PodGroupStatus.newBuilder()
                         .setPhase((phase == null ? PodGroupPhase.Pending : phase).name())
@@ -90,5 +92,23 @@ public final class PodGroupCodec {
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static List<SubGroupPolicy> subGroupPolicy(List<io.lahar.core.api.PodGroup.SubGroupPolicySpec> policies) {
+        if (policies == null) {
+            return List.of();
+        }
+        return policies.stream()
+                .map(p -> SubGroupPolicy.newBuilder()
+                        .setName(p.name())
+                        .setSubGroupSize(p.subGroupSize() == null ? 1 : p.subGroupSize())
+                        .setMinSubGroups(p.minSubGroups() == null ? 0 : p.minSubGroups())
+                        .setMatchLabels(
+                                p.labelSelector() == null || p.labelSelector().matchLabels() == null
+                                        ? new TreeMap<>()
+                                        : new TreeMap<>(p.labelSelector().matchLabels()))
+                        .setMatchLabelKeys(p.matchLabelKeys() == null ? List.of() : List.copyOf(p.matchLabelKeys()))
+                        .build())
+                .toList();
     }
 }

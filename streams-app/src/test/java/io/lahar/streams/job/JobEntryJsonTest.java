@@ -307,7 +307,7 @@ class JobEntryJsonTest {
                         null));
         Job full = new Job(Job.API_VERSION, Job.KIND, job.metadata(), job.spec(), status);
         PodGroup.PodGroupSpec podGroup =
-                new PodGroup.PodGroupSpec(3, Map.of("ps", 1), "default", "high", Map.of("cpu", "1"), null);
+                new PodGroup.PodGroupSpec(3, Map.of("ps", 1), "default", "high", Map.of("cpu", "1"), null, null);
         List<Timer> timers = List.of(
                 new Timer.DelayedAction(
                         50,

@@ -12,7 +12,10 @@ public interface JobActions {
     /** Delete every pod not retained, bump the version, delete the pod group, recount, update. */
     void killJob(RetainPhases retain, StatusUpdater updater);
 
-    /** Delete the pods of one task or one pod (RestartTask, RestartPod), recount, update. */
+    /**
+     * Delete the pods of one task, one pod or one partition (RestartTask, RestartPod,
+     * RestartPartition), recount, update; a partition without pods is left alone, not updated.
+     */
     void killTarget(Target target, StatusUpdater updater);
 
     /** Whether any pod is still there and not being deleted. */

@@ -8,14 +8,14 @@ final class Kills {
     private Kills() {}
 
     /**
-     * Handles RestartJob, RestartTask, RestartPod, AbortJob, TerminateJob and CompleteJob.
+     * Handles RestartJob, RestartTask, RestartPod, RestartPartition, AbortJob, TerminateJob and CompleteJob.
      *
      * @return false when {@code action} is none of them (the caller syncs instead)
      */
     static boolean handle(StateAction action, JobActions job) {
         switch (action.action()) {
             case RESTART_JOB -> job.killJob(RetainPhases.NONE, Kills::restart);
-            case RESTART_TASK, RESTART_POD -> job.killTarget(action.target(), Kills::restart);
+            case RESTART_TASK, RESTART_POD, RESTART_PARTITION -> job.killTarget(action.target(), Kills::restart);
             case ABORT_JOB -> job.killJob(RetainPhases.SOFT, s -> move(s, JobPhase.Aborting));
             case TERMINATE_JOB -> job.killJob(RetainPhases.SOFT, s -> move(s, JobPhase.Terminating));
             case COMPLETE_JOB -> job.killJob(RetainPhases.SOFT, s -> move(s, JobPhase.Completing));

@@ -26,7 +26,8 @@ public final class RestartingState implements PhaseState {
     public void execute(StateAction action, JobActions job) {
         switch (action.action()) {
             case SYNC_JOB -> job.syncJob(RestartingState::update);
-            case RESTART_TASK, RESTART_POD -> job.killTarget(action.target(), RestartingState::update);
+            case RESTART_TASK, RESTART_POD, RESTART_PARTITION ->
+                job.killTarget(action.target(), RestartingState::update);
             default -> {
                 if (job.hasLivePods()) {
                     job.killJob(RetainPhases.NONE, RestartingState::update);

@@ -23,6 +23,7 @@ import java.util.TreeMap;
  * @param creationTime  when the pod group was created (the sla plugin's clock starts there); null
  *                      when not known, taken as long ago as Kubernetes' zero time
  * @param slaWaitingTime the pod group's own {@code sla-waiting-time} annotation, null when none
+ * @param subGroupPolicy the sub-gangs within the gang (a Job's partitions); empty when none
  */
 public record JobInfo(
         String namespace,
@@ -36,7 +37,8 @@ public record JobInfo(
         PodGroupPhase phase,
         List<TaskInfo> tasks,
         java.time.Instant creationTime,
-        java.time.Duration slaWaitingTime) {
+        java.time.Duration slaWaitingTime,
+        List<SubGroupPolicy> subGroupPolicy) {
 
     public JobInfo {
         namespace = namespace == null || namespace.isEmpty() ? "default" : namespace;
@@ -46,6 +48,7 @@ public record JobInfo(
         minResources = minResources == null ? Resource.EMPTY : minResources;
         phase = phase == null ? PodGroupPhase.Pending : phase;
         tasks = tasks == null ? List.of() : List.copyOf(tasks);
+        subGroupPolicy = subGroupPolicy == null ? List.of() : List.copyOf(subGroupPolicy);
     }
 
     public JobInfo(
@@ -71,7 +74,8 @@ public record JobInfo(
                 phase,
                 tasks,
                 null,
-                null);
+                null,
+                List.of());
     }
 
     /** This pod group in another phase, with other tasks. */
@@ -88,7 +92,8 @@ public record JobInfo(
                 p,
                 t,
                 creationTime,
-                slaWaitingTime);
+                slaWaitingTime,
+                subGroupPolicy);
     }
 
     /** {@code namespace/name}, the key of every record about this pod group. */
@@ -113,6 +118,7 @@ public record JobInfo(
         private final List<TaskInfo> tasks = new ArrayList<>();
         private java.time.Instant creationTime;
         private java.time.Duration slaWaitingTime;
+        private final List<SubGroupPolicy> subGroupPolicy = new ArrayList<>();
 
         private Builder(String name) {
             this.name = name;
@@ -168,6 +174,11 @@ public record JobInfo(
             return this;
         }
 
+        public Builder subGroupPolicy(SubGroupPolicy p) {
+            subGroupPolicy.add(p);
+            return this;
+        }
+
         public Builder task(TaskInfo t) {
             tasks.add(t);
             return this;
@@ -212,7 +223,8 @@ public record JobInfo(
                     phase,
                     tasks,
                     creationTime,
-                    slaWaitingTime);
+                    slaWaitingTime,
+                    subGroupPolicy);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.lahar.core.scheduling.framework;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.JobInfo;
+import io.lahar.core.scheduling.api.SubGroupPolicy;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
 import java.util.ArrayList;
@@ -24,6 +25,12 @@ public final class SessionJob {
     private final int[] roleReady;
     private final int[] roleWaiting;
     private final int[] roleValid;
+    /** Volcano's SubJobs: each task's sub-group (-1 for none), each sub-group's policy, and its counts. */
+    private final int[] taskSubGroup;
+
+    private final int[] subGroupPolicy;
+    private final int[] subGroupReady;
+    private final int[] subGroupWaiting;
     private int ready;
     private int holding;
     private int finished;
@@ -61,6 +68,26 @@ public final class SessionJob {
         for (int r = 0; r < n && info.minMember() >= roleTotal; r++) {
             roleMin[r] = info.minTaskMember().getOrDefault(roles.get(r), 0);
         }
+        taskSubGroup = new int[info.tasks().size()];
+        List<Integer> groupPolicy = new ArrayList<>();
+        Map<String, Integer> groupIdx = new LinkedHashMap<>();
+        for (int i = 0; i < info.tasks().size(); i++) {
+            taskSubGroup[i] = -1;
+            Map<String, String> labels = info.tasks().get(i).spec().labels();
+            for (int k = 0; k < info.subGroupPolicy().size() && taskSubGroup[i] < 0; k++) {
+                String group = info.subGroupPolicy().get(k).subGroupOf(labels);
+                if (group != null) {
+                    int policy = k;
+                    taskSubGroup[i] = groupIdx.computeIfAbsent(group, g -> {
+                        groupPolicy.add(policy);
+                        return groupPolicy.size() - 1;
+                    });
+                }
+            }
+        }
+        subGroupPolicy = groupPolicy.stream().mapToInt(Integer::intValue).toArray();
+        subGroupReady = new int[subGroupPolicy.length];
+        subGroupWaiting = new int[subGroupPolicy.length];
         for (int i = 0; i < info.tasks().size(); i++) {
             TaskInfo t = info.tasks().get(i);
             SessionTask st = new SessionTask(t, this, i, roleIdx.get(t.role()));
@@ -161,19 +188,55 @@ public final class SessionJob {
         return allocated;
     }
 
-    /** Gang readiness: minMember ready, and every role's minTaskMember ready. */
+    /** Gang readiness: minMember ready, every role's minTaskMember ready, and every policy's minSubGroups placed whole. */
     public boolean isReady() {
-        return ready >= info.minMember() && rolesAtLeast(roleReady, null);
+        return ready >= info.minMember()
+                && rolesAtLeast(roleReady, null)
+                && unmetSubGroups(false).isEmpty();
     }
 
     /** Ready once its pipelined tasks arrive. */
     public boolean isPipelined() {
-        return ready + waiting >= info.minMember() && rolesAtLeast(roleReady, roleWaiting);
+        return ready + waiting >= info.minMember()
+                && rolesAtLeast(roleReady, roleWaiting)
+                && unmetSubGroups(true).isEmpty();
     }
 
-    /** Enough tasks exist to ever satisfy the gang. */
+    /** Enough tasks exist to ever satisfy the gang: minMember, each role's, and enough sub-groups (Volcano's CheckSubJobValid). */
     public boolean isValid() {
-        return valid >= info.minMember() && rolesAtLeast(roleValid, null);
+        return valid >= info.minMember()
+                && rolesAtLeast(roleValid, null)
+                && unmetSubGroups(null).isEmpty();
+    }
+
+    /**
+     * The sub-group policies short of their minSubGroups, as "policy (whole/min)": sub-groups
+     * with subGroupSize tasks ready (Volcano's CheckSubJobReady), ready or pipelined
+     * (CheckSubJobPipelined), or, with {@code countWaiting} null, sub-groups that exist at all
+     * (CheckSubJobValid).
+     */
+    public List<String> unmetSubGroups(Boolean countWaiting) {
+        List<SubGroupPolicy> policies = info.subGroupPolicy();
+        if (policies.isEmpty()) {
+            return List.of();
+        }
+        int[] whole = new int[policies.size()];
+        for (int g = 0; g < subGroupPolicy.length; g++) {
+            int placed = countWaiting == null
+                    ? Integer.MAX_VALUE
+                    : subGroupReady[g] + (countWaiting ? subGroupWaiting[g] : 0);
+            if (placed >= policies.get(subGroupPolicy[g]).subGroupSize()) {
+                whole[subGroupPolicy[g]]++;
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (int k = 0; k < whole.length; k++) {
+            if (whole[k] < policies.get(k).minSubGroups()) {
+                out.add(policies.get(k).name() + " " + whole[k] + "/"
+                        + policies.get(k).minSubGroups());
+            }
+        }
+        return out;
     }
 
     /** Volcano's IsStarving: fewer ready and waiting tasks than the gang needs. */
@@ -253,13 +316,16 @@ public final class SessionJob {
 
     private void count(SessionTask t, TaskStatus s, int d) {
         int r = t.roleIndex();
+        int g = taskSubGroup[t.index()];
         if (s.isAllocated() || s == TaskStatus.Succeeded) {
             ready += d;
             roleReady[r] += d;
+            if (g >= 0) subGroupReady[g] += d;
         }
         if (s == TaskStatus.Pipelined) {
             waiting += d;
             roleWaiting[r] += d;
+            if (g >= 0) subGroupWaiting[g] += d;
         }
         if (s == TaskStatus.Pending) {
             pending += d;

@@ -23,6 +23,8 @@ final class UnschedulableMessage {
         if (!j.isValid() && j.problems().isEmpty()) {
             List<String> roles = j.unmetRoles(false, true);
             if (!roles.isEmpty()) parts.add("minTaskMember not reachable: " + String.join(", ", roles));
+            List<String> groups = j.unmetSubGroups(null);
+            if (!groups.isEmpty()) parts.add("minSubGroups not reachable: " + String.join(", ", groups));
         }
         int placed = j.placeableInLastAttempt();
         if (placed >= 0 && !j.isReady()) {
@@ -44,6 +46,10 @@ final class UnschedulableMessage {
             List<String> roles = j.unmetRoles(true, false);
             if (!roles.isEmpty() && j.readyTaskNum() + j.waitingTaskNum() >= j.minMember()) {
                 parts.add("minTaskMember not met: " + String.join(", ", roles));
+            }
+            List<String> groups = j.unmetSubGroups(true);
+            if (!groups.isEmpty() && j.readyTaskNum() + j.waitingTaskNum() >= j.minMember()) {
+                parts.add("partitions placed whole below minSubGroups: " + String.join(", ", groups));
             }
         }
         if (parts.isEmpty()) {

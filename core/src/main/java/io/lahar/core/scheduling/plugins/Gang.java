@@ -14,7 +14,8 @@ import java.util.Map;
 
 /**
  * Volcano's gang plugin: a job is valid only if it has enough tasks to reach minMember (and each
- * role's minTaskMember), ready only when that many hold nodes, and its victims are only the tasks
+ * role's minTaskMember, and each sub-group policy's minSubGroups), ready only when that many hold
+ * nodes (and that many sub-groups hold them whole), and its victims are only the tasks
  * beyond its minimum, so preemption never breaks a running gang. Jobs not yet ready go first.
  */
 public final class Gang implements Plugin {
@@ -31,6 +32,10 @@ public final class Gang implements Plugin {
     public void onSessionOpen(Session ssn) {
         ssn.addJobValidFn(NAME, j -> {
             if (j.isValid()) return null;
+            List<String> groups = j.unmetSubGroups(null);
+            if (!groups.isEmpty() && j.validTaskNum() >= j.minMember()) {
+                return "not enough valid subGroups of each task for gang-scheduling: " + String.join(", ", groups);
+            }
             return "not enough valid tasks for gang-scheduling, valid: " + j.validTaskNum() + ", min: " + j.minMember()
                     + (j.validTaskNum() >= j.minMember() ? " (a role is short of its minTaskMember)" : "");
         });

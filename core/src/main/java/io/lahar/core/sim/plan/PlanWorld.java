@@ -24,6 +24,7 @@ import io.lahar.core.scheduling.api.PodSpecReader;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
+import io.lahar.core.scheduling.api.SubGroupPolicy;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
 import java.time.Instant;
@@ -303,6 +304,9 @@ public record PlanWorld(
                     .priority(classValue(spec.priorityClassName()))
                     .minMember(spec.minMember() == null ? 0 : spec.minMember());
             if (spec.minTaskMember() != null) spec.minTaskMember().forEach(b::minTaskMember);
+            if (spec.subGroupPolicy() != null) {
+                spec.subGroupPolicy().forEach(p -> b.subGroupPolicy(SubGroupPolicy.of(p)));
+            }
             try {
                 b.minResources(Resource.parse(spec.minResources()));
             } catch (IllegalArgumentException e) {

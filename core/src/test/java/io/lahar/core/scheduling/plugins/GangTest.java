@@ -88,4 +88,54 @@ class GangTest {
         SessionResult r = run(nodes(1, "2", "8Gi"), List.of(), List.of(j));
         assertThat(boundIn(r, key("j"))).isEqualTo(2);
     }
+
+    /**
+     * Two partitions of two workers (a task's partitionPolicy); worker-0 and worker-2 already run
+     * on the one node, which has room for one more.
+     */
+    private static JobInfo partitioned(int minSubGroups) {
+        JobInfo.Builder b = JobInfo.builder("llm")
+                .minMember(2)
+                .phase(io.lahar.core.api.PodGroupPhase.Running)
+                .subGroupPolicy(new io.lahar.core.scheduling.api.SubGroupPolicy(
+                        "worker",
+                        2,
+                        minSubGroups,
+                        Map.of("volcano.sh/task-spec", "worker"),
+                        List.of("volcano.sh/task-partition-id")));
+        for (int i = 0; i < 4; i++) {
+            TaskInfo.Builder t = TaskInfo.builder("llm-worker-" + i)
+                    .role("worker")
+                    .resreq(Map.of("cpu", "1"))
+                    .labels(Map.of("volcano.sh/task-spec", "worker", "volcano.sh/task-partition-id", "" + i / 2));
+            if (i % 2 == 0) {
+                t.on("n0", TaskStatus.Running);
+            }
+            b.task(t.build());
+        }
+        return b.build();
+    }
+
+    @Test
+    void aPartitionCountsOnlyWhenPlacedWhole() {
+        // minMember 2 already runs; one more worker fits and makes one partition whole: enough for
+        // minSubGroups 1, not for 2, so that gang binds nothing until both partitions fit.
+        List<io.lahar.core.scheduling.api.NodeInfo> room =
+                List.of(io.lahar.core.scheduling.Fixtures.node("n0", "3", "8Gi"));
+        SessionResult one = run(room, List.of(), List.of(partitioned(1)));
+        assertThat(one.bindingsOf(key("llm"))).hasSize(1);
+
+        SessionResult two = run(room, List.of(), List.of(partitioned(2)));
+        assertThat(two.bindings()).isEmpty();
+        assertThat(two.conditions().get(key("llm")).message())
+                .contains("partitions placed whole below minSubGroups: worker 0/2");
+    }
+
+    @Test
+    void invalidWhenFewerPartitionsExistThanMinSubGroups() {
+        SessionResult r = run(nodes(4, "2", "8Gi"), List.of(), List.of(partitioned(3)));
+
+        assertThat(r.bindings()).isEmpty();
+        assertThat(r.conditions().get(key("llm")).message()).contains("minSubGroups not reachable: worker 2/3");
+    }
 }
