@@ -3,6 +3,7 @@ package io.lahar.cli.cronjob;
 import io.lahar.cli.Results;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
+import io.lahar.cli.job.ObjectName;
 import io.lahar.cli.job.Output;
 import io.lahar.cli.resource.Resource;
 import io.lahar.cli.resource.ResourceCli;
@@ -10,8 +11,7 @@ import java.io.IOException;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code lahar cronjob}: Volcano's CronJobs over the streams-app REST API, with the verbs of
@@ -44,14 +44,8 @@ public final class CronJobCli {
     /** {@code suspend NAME} and {@code resume NAME}: one POST that sets {@code spec.suspend}. */
     abstract static class SuspendVerb extends ApiVerb {
 
-        @Parameters(index = "0", paramLabel = "NAME", description = "The CronJob's name.")
-        String name;
-
-        @Option(
-                names = {"-n", "--namespace"},
-                defaultValue = "default",
-                description = "Namespace (default: ${DEFAULT-VALUE}).")
-        String namespace;
+        @Mixin
+        ObjectName object;
 
         abstract String verb();
 
@@ -59,6 +53,8 @@ public final class CronJobCli {
 
         @Override
         protected int run(LaharApi api) throws IOException, InterruptedException {
+            String name = object.name;
+            String namespace = object.namespace;
             LaharApi.Answer answer = api.post(RESOURCE.item(namespace, name) + "/" + verb(), "", "text/plain");
             if (!answer.ok()) {
                 return Output.error(err(), verb() + " CronJob " + namespace + "/" + name, answer);

@@ -3,8 +3,8 @@ package io.lahar.cli.job;
 import io.lahar.cli.Results;
 import java.io.IOException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * The verbs that send one command to a job and wait for its answer: suspend (AbortJob), resume
@@ -12,14 +12,8 @@ import picocli.CommandLine.Parameters;
  */
 abstract class ActVerb extends ApiVerb {
 
-    @Parameters(index = "0", paramLabel = "NAME", description = "The job's name.")
-    String name;
-
-    @Option(
-            names = {"-n", "--namespace"},
-            defaultValue = "default",
-            description = "Namespace (default: ${DEFAULT-VALUE}).")
-    String namespace;
+    @Mixin
+    ObjectName object;
 
     @Option(
             names = {"-m", "--message"},
@@ -34,6 +28,8 @@ abstract class ActVerb extends ApiVerb {
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
+        String name = object.name;
+        String namespace = object.namespace;
         String job = "/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name);
         String query = message == null ? "" : "?message=" + LaharApi.enc(message);
         LaharApi.Answer answer = action() == null

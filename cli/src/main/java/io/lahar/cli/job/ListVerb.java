@@ -3,6 +3,7 @@ package io.lahar.cli.job;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code lahar job list}: the jobs of a namespace (or all), as vcctl prints them. */
@@ -12,16 +13,8 @@ import picocli.CommandLine.Option;
                 "List jobs: Name Creation Phase JobType Replicas Min Pending Running Succeeded Failed Unknown RetryCount.")
 final class ListVerb extends ApiVerb {
 
-    @Option(
-            names = {"-n", "--namespace"},
-            defaultValue = "default",
-            description = "Namespace (default: ${DEFAULT-VALUE}).")
-    String namespace;
-
-    @Option(
-            names = {"-A", "--all-namespaces"},
-            description = "Jobs of every namespace.")
-    boolean allNamespaces;
+    @Mixin
+    Namespaces namespaces;
 
     @Option(
             names = {"-q", "--queue"},
@@ -45,14 +38,14 @@ final class ListVerb extends ApiVerb {
             return Output.error(err(), "list jobs", answer);
         }
         JsonNode rows = Output.parse(answer.body());
-        out().print(format != null ? Output.render(rows, format) : JobTable.format(rows, allNamespaces));
+        out().print(format != null ? Output.render(rows, format) : JobTable.format(rows, namespaces.only() == null));
         return 0;
     }
 
     String query() {
         StringBuilder q = new StringBuilder();
-        if (!allNamespaces) {
-            q.append("&namespace=").append(LaharApi.enc(namespace));
+        if (namespaces.only() != null) {
+            q.append("&namespace=").append(LaharApi.enc(namespaces.only()));
         }
         if (queue != null) {
             q.append("&queue=").append(LaharApi.enc(queue));

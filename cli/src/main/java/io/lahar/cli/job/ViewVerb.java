@@ -3,8 +3,8 @@ package io.lahar.cli.job;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code lahar job view NAME}: one job, described, or whole with {@code -o}. */
 @Command(name = "view", description = "Show one job: a description, or the whole job with -o json|yaml.")
@@ -13,14 +13,8 @@ final class ViewVerb extends ApiVerb {
     /** How many of the newest transitions the description ends with. */
     static final int TRANSITIONS = 10;
 
-    @Parameters(index = "0", paramLabel = "NAME", description = "The job's name.")
-    String name;
-
-    @Option(
-            names = {"-n", "--namespace"},
-            defaultValue = "default",
-            description = "Namespace (default: ${DEFAULT-VALUE}).")
-    String namespace;
+    @Mixin
+    ObjectName object;
 
     @Option(
             names = {"-o", "--output"},
@@ -29,6 +23,8 @@ final class ViewVerb extends ApiVerb {
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
+        String name = object.name;
+        String namespace = object.namespace;
         LaharApi.Answer answer = api.get("/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name));
         if (!answer.ok()) {
             return Output.error(err(), "view job " + namespace + "/" + name, answer);

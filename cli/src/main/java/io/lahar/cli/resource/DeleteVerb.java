@@ -3,11 +3,11 @@ package io.lahar.cli.resource;
 import io.lahar.cli.Results;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
+import io.lahar.cli.job.ObjectName;
 import io.lahar.cli.job.Output;
 import java.io.IOException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code delete NAME}: one DELETE; the server's refusal (unknown, or a template an unfinished
@@ -23,17 +23,13 @@ final class DeleteVerb extends ApiVerb {
         this.resource = resource;
     }
 
-    @Parameters(index = "0", paramLabel = "NAME", description = "The object's name.")
-    String name;
-
-    @Option(
-            names = {"-n", "--namespace"},
-            defaultValue = "default",
-            description = "Namespace (default: ${DEFAULT-VALUE}).")
-    String namespace;
+    @Mixin
+    ObjectName object;
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
+        String name = object.name;
+        String namespace = object.namespace;
         LaharApi.Answer answer = api.delete(resource.item(namespace, name));
         if (!answer.ok()) {
             return Output.error(err(), "delete " + resource.kind() + " " + namespace + "/" + name, answer);

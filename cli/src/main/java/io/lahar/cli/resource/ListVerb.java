@@ -3,6 +3,7 @@ package io.lahar.cli.resource;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
+import io.lahar.cli.job.Namespaces;
 import io.lahar.cli.job.Output;
 import java.io.IOException;
 import java.time.Instant;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
@@ -42,16 +44,8 @@ final class ListVerb extends ApiVerb {
         return line;
     }
 
-    @Option(
-            names = {"-n", "--namespace"},
-            defaultValue = "default",
-            description = "Namespace (default: ${DEFAULT-VALUE}).")
-    String namespace;
-
-    @Option(
-            names = {"-A", "--all-namespaces"},
-            description = "Every namespace.")
-    boolean allNamespaces;
+    @Mixin
+    Namespaces namespaces;
 
     @Option(
             names = {"-o", "--output"},
@@ -74,9 +68,7 @@ final class ListVerb extends ApiVerb {
 
     String query() {
         Map<String, String> params = new LinkedHashMap<>();
-        if (!allNamespaces) {
-            params.put("namespace", namespace);
-        }
+        params.put("namespace", namespaces.only());
         filters.forEach((name, option) -> params.put(name, option.getValue()));
         StringBuilder q = new StringBuilder();
         params.forEach((k, v) -> {

@@ -3,11 +3,12 @@ package io.lahar.cli.resource;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
+import io.lahar.cli.job.ObjectName;
 import io.lahar.cli.job.Output;
 import java.io.IOException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code view NAME}: one object, described, or whole with {@code -o json|yaml}. */
 @Command(name = "view", mixinStandardHelpOptions = true)
@@ -20,14 +21,8 @@ final class ViewVerb extends ApiVerb {
         this.resource = resource;
     }
 
-    @Parameters(index = "0", paramLabel = "NAME", description = "The object's name.")
-    String name;
-
-    @Option(
-            names = {"-n", "--namespace"},
-            defaultValue = "default",
-            description = "Namespace (default: ${DEFAULT-VALUE}).")
-    String namespace;
+    @Mixin
+    ObjectName object;
 
     @Option(
             names = {"-o", "--output"},
@@ -36,6 +31,8 @@ final class ViewVerb extends ApiVerb {
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
+        String name = object.name;
+        String namespace = object.namespace;
         LaharApi.Answer answer = api.get(resource.item(namespace, name));
         if (!answer.ok()) {
             return Output.error(err(), "view " + resource.kind() + " " + namespace + "/" + name, answer);
