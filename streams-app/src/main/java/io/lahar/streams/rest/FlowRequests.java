@@ -1,8 +1,5 @@
 package io.lahar.streams.rest;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.core.api.ManifestException;
-import io.lahar.core.api.Manifests;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeleteFlowObject;
 import io.lahar.schema.FlowCommand;
@@ -15,7 +12,6 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
@@ -47,54 +43,6 @@ public class FlowRequests {
 
     @ConfigProperty(name = "lahar.api.command-timeout", defaultValue = "30S")
     Duration commandTimeout;
-
-    /** A posted manifest, addressed: its namespace and name and the manifest as JSON. */
-    sealed interface Posted {
-        record Valid(String namespace, String name, String manifestJson) implements Posted {}
-
-        record Invalid(List<ApiError.Reason> reasons) implements Posted {}
-    }
-
-    static Posted parse(String body, String kind, String apiVersion) {
-        if (body == null || body.isBlank()) {
-            return new Posted.Invalid(
-                    List.of(new ApiError.Reason("", "the body is empty: send one " + kind + " in YAML or JSON")));
-        }
-        List<JsonNode> docs;
-        try {
-            docs = Manifests.readTrees(body);
-        } catch (ManifestException e) {
-            return new Posted.Invalid(List.of(new ApiError.Reason("", e.getMessage())));
-        }
-        if (docs.size() != 1) {
-            return new Posted.Invalid(
-                    List.of(new ApiError.Reason("", "expected one " + kind + ", found " + docs.size() + " documents")));
-        }
-        JsonNode doc = docs.get(0);
-        if (!doc.isObject()) {
-            return new Posted.Invalid(List.of(new ApiError.Reason("", "a manifest must be a mapping")));
-        }
-        List<ApiError.Reason> reasons = new ArrayList<>();
-        if (!kind.equals(doc.path("kind").asText())) {
-            reasons.add(new ApiError.Reason(
-                    "kind", "expected " + kind + ", found '" + doc.path("kind").asText() + "'"));
-        }
-        if (!apiVersion.equals(doc.path("apiVersion").asText())) {
-            reasons.add(new ApiError.Reason(
-                    "apiVersion",
-                    "expected " + apiVersion + ", found '"
-                            + doc.path("apiVersion").asText() + "'"));
-        }
-        String name = doc.path("metadata").path("name").asText("");
-        if (name.isBlank()) {
-            reasons.add(new ApiError.Reason("metadata.name", "a " + kind + " needs a name"));
-        }
-        if (!reasons.isEmpty()) {
-            return new Posted.Invalid(reasons);
-        }
-        String namespace = doc.path("metadata").path("namespace").asText("");
-        return new Posted.Valid(namespace.isBlank() ? "default" : namespace, name, Manifests.toJson(doc));
-    }
 
     /**
      * Sends a posted manifest as a submit command: 413 over the size limit (the body, then the
@@ -129,7 +77,7 @@ public class FlowRequests {
             String kind,
             String apiVersion,
             String fieldValidation,
-            java.util.function.BiFunction<Posted.Valid, FieldValidation, Response> send) {
+            java.util.function.BiFunction<SubmitRequest.Valid, FieldValidation, Response> send) {
         Optional<FieldValidation> validation = FieldValidation.of(fieldValidation);
         if (validation.isEmpty()) {
             return FieldValidation.invalid(fieldValidation);
@@ -138,18 +86,18 @@ public class FlowRequests {
         if (tooLarge != null) {
             return tooLarge;
         }
-        return switch (parse(body, kind, apiVersion)) {
-            case Posted.Invalid invalid ->
+        return switch (SubmitRequest.parse(body, kind, apiVersion)) {
+            case SubmitRequest.Invalid invalid ->
                 Response.status(422)
                         .entity(new ApiError("invalid manifest", invalid.reasons()))
                         .build();
-            case Posted.Valid valid
+            case SubmitRequest.Valid valid
             when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
                 bodyLimit.refuseManifest(valid.manifestJson());
-            case Posted.Valid valid
+            case SubmitRequest.Valid valid
             when validation.get().refuse(valid.manifestJson()) != null ->
                 validation.get().refuse(valid.manifestJson());
-            case Posted.Valid valid -> send.apply(valid, validation.get());
+            case SubmitRequest.Valid valid -> send.apply(valid, validation.get());
         };
     }
 

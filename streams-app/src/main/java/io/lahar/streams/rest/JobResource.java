@@ -4,6 +4,7 @@ import static io.lahar.streams.rest.Answers.blank;
 import static io.lahar.streams.rest.Answers.enc;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.lahar.core.api.Job;
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeleteJob;
@@ -57,9 +58,6 @@ public class JobResource implements ObjectEndpoints {
 
     @Inject
     TransitionReader transitions;
-
-    @Inject
-    BodyLimit bodyLimit;
 
     @ConfigProperty(name = "lahar.api.command-timeout", defaultValue = "30S")
     Duration commandTimeout;
@@ -158,34 +156,15 @@ public class JobResource implements ObjectEndpoints {
 
     @Override
     public Response submit(String body, String requestId, String fieldValidation) {
-        Optional<FieldValidation> validation = FieldValidation.of(fieldValidation);
-        if (validation.isEmpty()) {
-            return FieldValidation.invalid(fieldValidation);
-        }
-        Response tooLarge = bodyLimit.refuseBody(body);
-        if (tooLarge != null) {
-            return tooLarge;
-        }
-        return switch (SubmitRequest.parse(body)) {
-            case SubmitRequest.Invalid invalid ->
-                Response.status(422)
-                        .entity(new ApiError("invalid manifest", invalid.reasons()))
-                        .build();
-            case SubmitRequest.Valid valid
-            when bodyLimit.refuseManifest(valid.manifestJson()) != null ->
-                bodyLimit.refuseManifest(valid.manifestJson());
-            case SubmitRequest.Valid valid
-            when validation.get().refuse(valid.manifestJson()) != null ->
-                validation.get().refuse(valid.manifestJson());
-            case SubmitRequest.Valid valid -> {
-                JobCommand command =
-                        command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson()));
-                yield answer(
-                        command,
-                        validation.get(),
-                        result -> Answers.created(COLLECTION, valid.namespace(), valid.name(), result.getManifest()));
-            }
-        };
+        return requests.posted(
+                body,
+                Job.KIND,
+                Job.API_VERSION,
+                fieldValidation,
+                (valid, validation) -> answer(
+                        command(requestId, valid.namespace(), valid.name(), new SubmitJob(valid.manifestJson())),
+                        validation,
+                        result -> Answers.created(COLLECTION, valid.namespace(), valid.name(), result.getManifest())));
     }
 
     @POST

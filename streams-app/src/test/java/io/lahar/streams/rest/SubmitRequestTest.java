@@ -92,4 +92,25 @@ class SubmitRequestTest {
         assertThat(JobSummary.of(job))
                 .isEqualTo(new JobSummary("ml", "j", null, "Running", "MPI", "q", 5, 2, 1, 4, 0, 0, 0, 1));
     }
+
+    @Test
+    void everyKindIsReadTheSameWayAgainstItsOwnKindAndVersion() {
+        assertThat(SubmitRequest.parse(
+                        "apiVersion: flow.volcano.sh/v1alpha1\nkind: JobFlow\nmetadata: {name: f}\n",
+                        "JobFlow",
+                        "flow.volcano.sh/v1alpha1"))
+                .isInstanceOf(SubmitRequest.Valid.class);
+        assertThat(SubmitRequest.parse(
+                        "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {}\n",
+                        "JobFlow",
+                        "flow.volcano.sh/v1alpha1"))
+                .isInstanceOfSatisfying(
+                        SubmitRequest.Invalid.class,
+                        invalid -> assertThat(invalid.reasons())
+                                .extracting(ApiError.Reason::message)
+                                .containsExactly(
+                                        "expected JobFlow, found 'Job'",
+                                        "expected flow.volcano.sh/v1alpha1, found 'batch.volcano.sh/v1alpha1'",
+                                        "a JobFlow needs a name"));
+    }
 }
