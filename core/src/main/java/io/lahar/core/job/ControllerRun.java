@@ -20,7 +20,6 @@ import io.lahar.core.job.state.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -277,7 +276,7 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
     /** Executes the action, cancels the delayed actions it makes moot, and syncs after each phase change. */
     private void executeAndFollow(PolicyMatch m, Request r) {
         execute(m, r);
-        timers.cleanup(m.action(), r.task(), r.pod(), this::partitionOf);
+        timers.cleanup(m.action(), r.task(), r.pod(), pod -> KillTargets.partitionOf(job.spec(), pods.get(pod)));
         for (int i = 0; phaseChanged && i < MAX_FOLLOW_UPS && !deleted; i++) {
             phaseChanged = false;
             execute(PolicyMatch.sync(), Request.sync(status.version()));
@@ -289,12 +288,7 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         this.req = r;
         this.match = m;
         this.bumpVersion = m.action() != Action.SYNC_JOB;
-        Target target = switch (m.action()) {
-            case RESTART_TASK -> Target.task(r.task());
-            case RESTART_POD -> Target.pod(r.task(), r.pod());
-            case RESTART_PARTITION -> partitionTarget(r.pod());
-            default -> null;
-        };
+        Target target = KillTargets.of(m.action(), r.task(), r.pod(), job.spec(), pods);
         this.state = PhaseState.of(status.phase());
         state.execute(new StateAction(m.action(), target), this);
     }
@@ -452,34 +446,11 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         if (deleted) {
             return;
         }
-        java.util.function.Predicate<JobPod> which = p -> target != null
-                && (target.pod() != null
-                        ? target.pod().equals(p.name())
-                        : Objects.equals(target.task(), p.task())
-                                && (target.partition() == null
-                                        || target.partition().equals(partitionOf(p.name()))));
-        if (match.action() == Action.RESTART_PARTITION
-                && (target == null
-                        || target.partition() == null
-                        || pods.values().stream().noneMatch(which))) {
-            // Volcano's killPods: a partition that is not there (its pods gone, or a task without a
-            // partitionPolicy) skips the action; nothing is restarted or counted against maxRetry.
+        if (match.action() == Action.RESTART_PARTITION && KillTargets.nothingToRestart(target, job.spec(), pods)) {
             return;
         }
-        killPods(which, match.action().value());
+        killPods(KillTargets.pods(target, job.spec()), match.action().value());
         update(updater);
-    }
-
-    /** The partition of {@code podName} (a command names only the pod); a partition of nothing when it has none. */
-    private Target partitionTarget(String podName) {
-        JobPod p = podName == null ? null : pods.get(podName);
-        return Target.partition(p == null ? null : p.task(), partitionOf(podName));
-    }
-
-    /** The partition of a pod of this job (by its task's partitionPolicy), null when it has none or is unknown. */
-    private Integer partitionOf(String podName) {
-        JobPod p = podName == null ? null : pods.get(podName);
-        return p == null ? null : JobPods.partition(TaskChecks.task(job.spec(), p.task()), p.index());
     }
 
     /** Deletes the pods {@code which} selects among those not being deleted, and counts every pod. */
