@@ -128,4 +128,20 @@ public final class Records {
                 .setEffect("NoSchedule")
                 .build();
     }
+
+    /** A record written and read back as Avro binary, as a consumer gets it (its strings Utf8). */
+    @SuppressWarnings("unchecked")
+    public static <T extends org.apache.avro.specific.SpecificRecord> T roundTrip(T record) {
+        try {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            org.apache.avro.io.BinaryEncoder encoder =
+                    org.apache.avro.io.EncoderFactory.get().binaryEncoder(bytes, null);
+            new org.apache.avro.specific.SpecificDatumWriter<T>(record.getSchema()).write(record, encoder);
+            encoder.flush();
+            return new org.apache.avro.specific.SpecificDatumReader<T>((Class<T>) record.getClass())
+                    .read(null, org.apache.avro.io.DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 }

@@ -109,6 +109,16 @@ public final class ConsoleMetrics implements ConsoleViews.Counters {
                     rows.add(MultiGauge.Row.of(tags, q.podGroups().getOrDefault(phase, 0))));
         }
         set("volcano.queue.weight", "The queue's weight", weight);
+        List<MultiGauge.Row<?>> entered = new ArrayList<>();
+        for (QueuesView.QueueRow q : queues) {
+            q.entered()
+                    .forEach((phase, n) ->
+                            entered.add(MultiGauge.Row.of(Tags.of("queue_name", q.name(), "phase", phase), n)));
+        }
+        set(
+                "lahar.queue.pod.groups.entered",
+                "Cumulative: times the queue's pod groups entered each phase, from lahar.queue-status (kept across restarts)",
+                entered);
         groups.forEach((phase, rows) -> set(
                 "volcano.queue.pod.group." + phase.toLowerCase(java.util.Locale.ROOT) + ".count",
                 "The queue's pod groups in phase " + phase,

@@ -40,7 +40,8 @@ public final class QueuesView {
             Map<String, Integer> jobs,
             Map<String, Integer> unschedulable,
             boolean configured,
-            Long updated) {}
+            Long updated,
+            Map<String, Long> entered) {}
 
     void putConfig(String name, Queue q) {
         configs.put(name, q);
@@ -56,6 +57,15 @@ public final class QueuesView {
 
     void removeStatus(String name) {
         statuses.remove(name);
+    }
+
+    /** Cumulative pod groups entering each phase, as the scheduler counts them on the record. */
+    private static Map<String, Long> entered(QueueStatus s) {
+        Map<String, Long> out = new TreeMap<>();
+        if (s != null) {
+            s.getEntered().forEach((phase, n) -> out.put(phase.toString(), n));
+        }
+        return out;
     }
 
     List<QueueRow> rows(
@@ -97,7 +107,8 @@ public final class QueuesView {
                     jobsByQueue.getOrDefault(name, Map.of()),
                     unschedulable.getOrDefault(name, Map.of()),
                     q != null,
-                    updated));
+                    updated,
+                    entered(s)));
         }
         return out;
     }

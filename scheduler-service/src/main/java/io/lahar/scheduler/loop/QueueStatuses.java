@@ -17,14 +17,21 @@ import java.util.TreeMap;
  * The {@code lahar.queue-status} records of a session, as Volcano's scheduler updates a Queue's
  * status: its pod groups counted by phase, what it holds and what it deserves. Like pod group
  * statuses, a queue's status is written only when it changed; a queue that is gone gets a
- * tombstone (a null value) so the compacted topic forgets it.
+ * tombstone (a null value) so the compacted topic forgets it. Its cumulative {@code entered} counts
+ * go on from the record last written (read back when an instance takes over), so they survive
+ * restarts and a failed transaction, which rebuilds what was written, never counts twice.
  */
 public final class QueueStatuses {
 
     private final Map<String, QueueStatus> written = new HashMap<>();
 
-    /** Queue name to its new status, or to null for a tombstone; only what changed. */
-    public Map<String, QueueStatus> changes(Snapshot snapshot, SessionResult result, Instant now) {
+    /**
+     * Queue name to its new status, or to null for a tombstone; only what changed.
+     *
+     * @param entered by queue, the phases the session's pod groups entered, and how many times
+     */
+    public Map<String, QueueStatus> changes(
+            Snapshot snapshot, SessionResult result, Map<String, Map<String, Integer>> entered, Instant now) {
         Map<String, int[]> counts = new HashMap<>();
         for (JobInfo j : snapshot.jobs()) {
             PodGroupPhase phase = result.phaseOf(j.key(), j.phase());
@@ -34,6 +41,12 @@ public final class QueueStatuses {
         Map<String, QueueStatus> current = new LinkedHashMap<>();
         for (SessionResult.QueueStatus q : result.queues()) {
             int[] c = counts.getOrDefault(q.name(), new int[PodGroupPhase.values().length]);
+            QueueStatus old = written.get(q.name());
+            Map<String, Long> total = new TreeMap<>();
+            if (old != null) {
+                old.getEntered().forEach((phase, n) -> total.put(phase.toString(), n));
+            }
+            entered.getOrDefault(q.name(), Map.of()).forEach((phase, n) -> total.merge(phase, (long) n, Long::sum));
             QueueStatus s = QueueStatus.newBuilder()
                     .setName(q.name())
                     .setState(QueueState.valueOf(
@@ -48,11 +61,11 @@ public final class QueueStatuses {
                     .setCapability(q.capability() == null ? Map.of() : limited(q.capability()))
                     .setGuarantee(
                             q.guarantee() == null ? Map.of() : q.guarantee().toQuantities())
+                    .setEntered(total)
                     .setPlugin(q.plugin())
                     .setTime(now)
                     .build();
             current.put(q.name(), s);
-            QueueStatus old = written.get(q.name());
             if (old == null || !sameButTime(old, s)) out.put(q.name(), s);
         }
         for (String gone : written.keySet()) {
@@ -92,7 +105,15 @@ public final class QueueStatuses {
                 && a.getDeserved().equals(b.getDeserved())
                 && a.getCapability().equals(b.getCapability())
                 && a.getGuarantee().equals(b.getGuarantee())
+                && entered(a).equals(entered(b))
                 && java.util.Objects.equals(str(a.getPlugin()), str(b.getPlugin()));
+    }
+
+    /** The counts with plain string keys: a record read back holds Avro's Utf8 keys. */
+    private static Map<String, Long> entered(QueueStatus s) {
+        Map<String, Long> out = new TreeMap<>();
+        s.getEntered().forEach((phase, n) -> out.put(phase.toString(), n));
+        return out;
     }
 
     private static String str(CharSequence s) {

@@ -351,7 +351,7 @@ public final class SchedulingLoop implements Runnable {
                     topic, Topics.jobKey(d.getNamespace(), d.getJob()), decisionSerializer.serialize(topic, d)));
         }
         String queueTopic = Topics.QUEUE_STATUS.name();
-        Map<String, QueueStatus> queues = queueStatuses.changes(snapshot, result, now);
+        Map<String, QueueStatus> queues = queueStatuses.changes(snapshot, result, outcome.entered(), now);
         queues.forEach((name, status) -> out.add(new ProducerRecord<>(
                 queueTopic, name, status == null ? null : queueStatusSerializer.serialize(queueTopic, status))));
         // Assumed written: a failed transaction rebuilds everything, these included.

@@ -29,9 +29,16 @@ import java.util.TreeMap;
  */
 public final class SessionDecisions {
 
-    /** What one session wrote, and the pending groups by reason for the metrics. */
+    /**
+     * What one session wrote, the pending groups by reason for the metrics, and by queue the
+     * phases its pod groups entered (a status written in a phase other than the group's last).
+     */
     public record Outcome(
-            List<SchedulerDecision> decisions, int placements, int evictions, Map<String, Integer> pendingByReason) {}
+            List<SchedulerDecision> decisions,
+            int placements,
+            int evictions,
+            Map<String, Integer> pendingByReason,
+            Map<String, Map<String, Integer>> entered) {}
 
     private SessionDecisions() {}
 
@@ -50,6 +57,7 @@ public final class SessionDecisions {
             cache.assumeEviction(e.job(), e.task());
         }
         Map<String, Integer> pendingByReason = new TreeMap<>();
+        Map<String, Map<String, Integer>> entered = new TreeMap<>();
         for (JobInfo job : snapshot.jobs()) {
             String key = job.key();
             PodGroupPhase phase = result.phaseOf(key, job.phase());
@@ -61,12 +69,16 @@ public final class SessionDecisions {
                 pendingByReason.merge(c.reason(), 1, Integer::sum);
             }
             PodGroupStatus status = status(job, phase, c, session, now);
-            if (!sameStatus(cache.lastStatus(key), status)) {
+            PodGroupStatus last = cache.lastStatus(key);
+            if (!sameStatus(last, status)) {
+                if (last == null || !last.getPhase().toString().equals(phase.name())) {
+                    entered.computeIfAbsent(job.queue(), q -> new TreeMap<>()).merge(phase.name(), 1, Integer::sum);
+                }
                 out.add(decision(cache, key, epoch, session, now, status));
                 cache.recordStatus(key, status);
             }
         }
-        return new Outcome(out, result.bindings().size(), result.evictions().size(), pendingByReason);
+        return new Outcome(out, result.bindings().size(), result.evictions().size(), pendingByReason, entered);
     }
 
     private static PodGroupStatus status(

@@ -38,12 +38,36 @@ class QueueStatusesTest {
     }
 
     @Test
+    void thePhasesEnteredAddUpAcrossSessionsAndAnInstanceThatTakesOver() {
+        Snapshot s = snapshot(List.of(QueueInfo.of("q", 1).withReclaimable(false)));
+        SessionResult r = Scheduler.withDefaults().schedule(s);
+        QueueStatuses statuses = new QueueStatuses();
+        Map<String, QueueStatus> first =
+                statuses.changes(s, r, Map.of("q", Map.of("Inqueue", 2, "Running", 1)), Records.T0);
+        statuses.written(first);
+        assertThat(first.get("q").getEntered()).containsEntry("Inqueue", 2L).containsEntry("Running", 1L);
+        assertThat(first.get("default").getEntered()).isEmpty();
+
+        // What a successor reads back holds Avro's Utf8 keys; it counts on from there.
+        QueueStatus readBack = Records.roundTrip(first.get("q"));
+        QueueStatuses successor = new QueueStatuses();
+        successor.written(Map.of("q", readBack));
+        Map<String, QueueStatus> next = successor.changes(s, r, Map.of("q", Map.of("Running", 1)), Records.T0);
+        assertThat(next.get("q").getEntered()).containsEntry("Inqueue", 2L).containsEntry("Running", 2L);
+        successor.written(next);
+
+        assertThat(successor.changes(s, r, Map.of(), Records.T0.plusSeconds(1)))
+                .as("no phase entered, nothing else changed")
+                .doesNotContainKey("q");
+    }
+
+    @Test
     void countsGroupsByPhaseWritesOnlyChangesAndTombstonesAQueueThatIsGone() {
         QueueStatuses statuses = new QueueStatuses();
         Snapshot s = snapshot(List.of(QueueInfo.of("q", 1).withReclaimable(false)));
         SessionResult r = Scheduler.withDefaults().schedule(s);
 
-        Map<String, QueueStatus> first = statuses.changes(s, r, Records.T0);
+        Map<String, QueueStatus> first = statuses.changes(s, r, Map.of(), Records.T0);
         assertThat(first).containsKeys("q", "default", "root");
         QueueStatus q = first.get("q");
         assertThat(q.getState()).isEqualTo(io.lahar.schema.QueueState.Open);
@@ -53,18 +77,18 @@ class QueueStatusesTest {
         assertThat(first.get("default").getState()).isEqualTo(io.lahar.schema.QueueState.Open);
         statuses.written(first);
 
-        assertThat(statuses.changes(s, r, Records.T0.plusSeconds(1)))
+        assertThat(statuses.changes(s, r, Map.of(), Records.T0.plusSeconds(1)))
                 .as("nothing changed")
                 .isEmpty();
 
         // Read back after a restart: the same statuses are not written again.
         QueueStatuses restarted = new QueueStatuses();
         restarted.written(first);
-        assertThat(restarted.changes(s, r, Records.T0.plusSeconds(2))).isEmpty();
+        assertThat(restarted.changes(s, r, Map.of(), Records.T0.plusSeconds(2))).isEmpty();
 
         Snapshot without = new Snapshot(s.nodes(), List.of(), List.of());
         Map<String, QueueStatus> gone =
-                statuses.changes(without, Scheduler.withDefaults().schedule(without), Records.T0);
+                statuses.changes(without, Scheduler.withDefaults().schedule(without), Map.of(), Records.T0);
         assertThat(gone).containsEntry("q", null);
     }
 
@@ -77,7 +101,7 @@ class QueueStatusesTest {
                 .withState(io.lahar.core.api.QueueState.Closed);
         Snapshot s = snapshot(List.of(closed));
         Map<String, QueueStatus> out =
-                new QueueStatuses().changes(s, Scheduler.withDefaults().schedule(s), Records.T0);
+                new QueueStatuses().changes(s, Scheduler.withDefaults().schedule(s), Map.of(), Records.T0);
         QueueStatus q = out.get("q");
         assertThat(q.getState()).isEqualTo(io.lahar.schema.QueueState.Closing);
         assertThat(q.getCapability())
@@ -88,7 +112,7 @@ class QueueStatusesTest {
 
         Snapshot empty = new Snapshot(List.of(node), List.of(closed), List.of());
         assertThat(new QueueStatuses()
-                        .changes(empty, Scheduler.withDefaults().schedule(empty), Records.T0)
+                        .changes(empty, Scheduler.withDefaults().schedule(empty), Map.of(), Records.T0)
                         .get("q")
                         .getState())
                 .isEqualTo(io.lahar.schema.QueueState.Closed);
