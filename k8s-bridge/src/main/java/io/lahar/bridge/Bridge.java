@@ -10,6 +10,7 @@ import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.EngineDeletions;
 import io.lahar.bridge.reconcile.FlowStatusWriter;
 import io.lahar.bridge.reconcile.JobStatusWriter;
+import io.lahar.bridge.reconcile.MirrorLedger;
 import io.lahar.bridge.reconcile.NodeWatcher;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
@@ -94,6 +95,7 @@ public final class Bridge implements AutoCloseable {
     public static Bridge start(KubernetesClient client, Settings settings, Clock clock) {
         Retry retry = Retry.standard();
         EngineDeletions deletions = new EngineDeletions();
+        MirrorLedger mirrors = new MirrorLedger();
         RegistrySerdes serdes = new RegistrySerdes(settings.registryUrl(), settings.registryCredentials());
         KafkaRecordSink sink = new KafkaRecordSink(settings.kafka(), serdes);
         PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate);
@@ -105,10 +107,10 @@ public final class Bridge implements AutoCloseable {
                 intents,
                 decisions,
                 new PodGroupReconciler(client, retry),
-                new JobStatusWriter(client, retry),
-                new FlowStatusWriter(client, retry),
+                new JobStatusWriter(client, retry, mirrors),
+                new FlowStatusWriter(client, retry, mirrors),
                 new CronJobStatusWriter(client, retry),
-                new QueueStatusWriter(client, retry),
+                new QueueStatusWriter(client, retry, mirrors),
                 new CommandResultReporter(client, retry),
                 sink,
                 settings.namespace());
@@ -118,7 +120,7 @@ public final class Bridge implements AutoCloseable {
         NodeWatcher nodes =
                 settings.publishNodes() ? new NodeWatcher(client, sink, clock, RESYNC_MILLIS).start() : null;
         VolcanoApiWatcher volcano = settings.watchVolcanoApi()
-                ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS, settings.namespace()).start()
+                ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS, settings.namespace(), mirrors).start()
                 : null;
         Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano);
         bridge.loop.start();

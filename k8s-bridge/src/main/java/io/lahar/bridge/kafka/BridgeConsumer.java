@@ -15,9 +15,11 @@ import io.lahar.schema.DeadLetter;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
+import io.lahar.schema.JobTemplate;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
+import io.lahar.schema.Queue;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
@@ -93,7 +95,9 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
             Topics.COMMAND_RESULTS.name(),
             Topics.FLOW_STATUS.name(),
             Topics.QUEUE_STATUS.name(),
-            Topics.CRONJOB_STATUS.name());
+            Topics.CRONJOB_STATUS.name(),
+            Topics.QUEUES.name(),
+            Topics.JOB_TEMPLATES.name());
 
     private final KafkaConsumer<String, byte[]> consumer;
     /** An input topic and the reader of its values. */
@@ -153,6 +157,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         add(Topics.FLOW_STATUS, serdes.value(JobFlowStatusRecord.class).deserializer());
         add(Topics.CRONJOB_STATUS, serdes.value(CronJobStatusRecord.class).deserializer());
         add(Topics.QUEUE_STATUS, serdes.value(QueueStatus.class).deserializer());
+        add(Topics.QUEUES, serdes.value(Queue.class).deserializer());
+        add(Topics.JOB_TEMPLATES, serdes.value(JobTemplate.class).deserializer());
         this.intentReconciler = intentReconciler;
         this.decisionReconciler = decisionReconciler;
         this.podGroupReconciler = podGroupReconciler;
@@ -467,14 +473,12 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 case CronJobStatusRecord status -> cronJobStatusWriter.apply(status);
                 // Keyed by queue name: a bridge bound to one namespace skips them (Queues are cluster-scoped).
                 case QueueStatus status -> queueStatusWriter.apply(status);
+                case Queue queue -> queueStatusWriter.apply(queue);
+                case JobTemplate template -> flowStatusWriter.apply(template);
                 case CommandResult result -> resultReporter.apply(result);
-                // A tombstone: a pod group's deletes its CR; a job's, flow's or queue's status follows
-                // the deletion of its object, by which time the CR is gone too.
-                case null -> {
-                    if (record.topic().equals(Topics.POD_GROUPS.name())) {
-                        podGroupReconciler.apply(record.key(), null);
-                    }
-                }
+                // A tombstone: the object is gone, and so goes its CR (a CronJob's and a queue
+                // status's follow the deletion of a CR that is gone already).
+                case null -> tombstone(record);
                 default ->
                     throw new IllegalStateException(
                             "no reconciler for " + value.getClass().getName());
@@ -483,6 +487,17 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
             return failed(record, e);
         }
         return Verdict.DONE;
+    }
+
+    private void tombstone(ConsumerRecord<String, byte[]> record) {
+        switch (record.topic()) {
+            case "lahar.pod-groups" -> podGroupReconciler.apply(record.key(), null);
+            case "lahar.job-status" -> statusWriter.deleted(record.key());
+            case "lahar.flow-status" -> flowStatusWriter.deleted(record.key());
+            case "lahar.job-templates" -> flowStatusWriter.templateDeleted(record.key());
+            case "lahar.queues" -> queueStatusWriter.deleted(record.key());
+            default -> {}
+        }
     }
 
     /** A passing failure puts the record off; any other sends it to the dead letters. */

@@ -95,6 +95,9 @@ public final class VolcanoCrs {
             Map<String, String> annotations = new LinkedHashMap<>(meta.getAnnotations());
             // kubectl's copy of the whole object would double the manifest for nothing.
             annotations.remove("kubectl.kubernetes.io/last-applied-configuration");
+            // The marks of a mirror are the bridge's, not the object's (see Mirrors).
+            annotations.remove(Mirrors.MIRROR_OF);
+            annotations.remove(Mirrors.SPEC_HASH);
             if (!annotations.isEmpty()) {
                 metadata.set("annotations", MAPPER.valueToTree(annotations));
             }

@@ -1,23 +1,40 @@
 package io.lahar.bridge.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.lahar.bridge.mapping.VolcanoCrs;
+import io.lahar.bridge.mapping.Mirrors;
 import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.schema.JobKey;
 import io.lahar.schema.JobStatusRecord;
 
 /**
- * Writes the engine's job status onto the Volcano Job CR's status subresource, so
- * {@code kubectl get vcjob} shows it. Jobs submitted over Kafka have no CR: nothing to write.
+ * Shows every Lahar job as its Volcano Job CR, so {@code kubectl get vcjob} lists the jobs however
+ * they were submitted: the engine's job status onto the CR's status subresource, a mirrored CR for
+ * a job that has none (see {@link Mirrors}), and the CR deleted with the job (its status tombstone).
  */
 public final class JobStatusWriter {
 
-    private final StatusSubresource status;
+    private final CrMirror mirror;
 
     public JobStatusWriter(KubernetesClient client, Retry retry) {
-        this.status = new StatusSubresource(client, retry, VolcanoKinds.JOBS);
+        this(client, retry, new MirrorLedger());
     }
 
-    public synchronized StatusSubresource.Outcome apply(JobStatusRecord record) {
-        return status.write(record.getNamespace(), record.getName(), VolcanoCrs.jobStatus(record));
+    public JobStatusWriter(KubernetesClient client, Retry retry, MirrorLedger ledger) {
+        this.mirror = new CrMirror(client, retry, VolcanoKinds.JOBS, ledger, CrMirror.StatusPolicy.ALWAYS);
+    }
+
+    public synchronized CrMirror.Outcome apply(JobStatusRecord record) {
+        return mirror.apply(Mirrors.job(record));
+    }
+
+    /** The job is deleted (its status tombstone, keyed namespace/name): so is its CR. */
+    public synchronized CrMirror.Outcome deleted(String key) {
+        JobKey id = keyOf(key);
+        return mirror.delete(id.namespace(), id.name());
+    }
+
+    static JobKey keyOf(String key) {
+        return JobKey.parse(key)
+                .orElseThrow(() -> new IllegalArgumentException("key: \"" + key + "\" is not namespace/name"));
     }
 }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.lahar.bridge.mapping.CronJobCrs;
 import io.lahar.bridge.mapping.FlowCrs;
+import io.lahar.bridge.mapping.Mirrors;
 import io.lahar.bridge.mapping.VolcanoCrs;
 import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.schema.CronJobCommand;
@@ -41,6 +42,7 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     private final Clock clock;
     private final long resyncMillis;
     private final Optional<String> namespace;
+    private final MirrorLedger mirrors;
     private final List<SharedIndexInformer<GenericKubernetesResource>> informers = new ArrayList<>();
     /** UIDs of Job, JobFlow and JobTemplate CRs whose submit could not be sent (Kafka away): the next resync sends it again. */
     private final Set<String> unsent = ConcurrentHashMap.newKeySet();
@@ -52,6 +54,18 @@ public final class VolcanoApiWatcher implements AutoCloseable {
      */
     public VolcanoApiWatcher(
             KubernetesClient client, RecordSink sink, Clock clock, long resyncMillis, Optional<String> namespace) {
+        this(client, sink, clock, resyncMillis, namespace, new MirrorLedger());
+    }
+
+    /** @param mirrors shared with the CR mirror, so that its deletions are not sent back to Lahar */
+    public VolcanoApiWatcher(
+            KubernetesClient client,
+            RecordSink sink,
+            Clock clock,
+            long resyncMillis,
+            Optional<String> namespace,
+            MirrorLedger mirrors) {
+        this.mirrors = mirrors;
         this.namespace = namespace;
         this.client = client;
         this.sink = sink;
@@ -97,6 +111,10 @@ public final class VolcanoApiWatcher implements AutoCloseable {
      * repeat harmless.
      */
     void jobAdded(GenericKubernetesResource job) {
+        if (Mirrors.isMirror(job)) {
+            mirroredAdded(job, () -> sendCommand(VolcanoCrs.update(job, clock.instant())));
+            return;
+        }
         if (hasPhase(job)) {
             return;
         }
@@ -106,19 +124,51 @@ public final class VolcanoApiWatcher implements AutoCloseable {
         unsent.remove(uid);
     }
 
-    /** Only a change of the spec is an update: status writes (ours) and metadata edits are not. */
+    /**
+     * Only a change of the spec is an update: status writes (ours) and metadata edits are not, nor
+     * is the bridge's own write of a mirrored CR's spec.
+     */
     void jobUpdated(GenericKubernetesResource old, GenericKubernetesResource job) {
         if (unsent.contains(job.getMetadata().getUid())) {
             jobAdded(job);
-        } else if (!Objects.equals(
-                old.getAdditionalProperties().get("spec"),
-                job.getAdditionalProperties().get("spec"))) {
+        } else if (specChangedByOthers(old, job)) {
             sendCommand(VolcanoCrs.update(job, clock.instant()));
         }
     }
 
     void jobDeleted(GenericKubernetesResource job) {
-        sendCommand(VolcanoCrs.delete(job, clock.instant()));
+        if (deletedByOthers(job)) {
+            sendCommand(VolcanoCrs.delete(job, clock.instant()));
+        }
+    }
+
+    /**
+     * A mirrored CR seen (created, or re-listed) is Lahar's object shown back, no input; unless its
+     * spec is no longer the one the bridge wrote (edited while the bridge was away): then it is an update.
+     */
+    private static void mirroredAdded(GenericKubernetesResource cr, Runnable update) {
+        if (!Mirrors.writtenByBridge(cr)) {
+            update.run();
+        }
+    }
+
+    private static boolean specChangedByOthers(GenericKubernetesResource old, GenericKubernetesResource cr) {
+        return !Objects.equals(
+                        old.getAdditionalProperties().get("spec"),
+                        cr.getAdditionalProperties().get("spec"))
+                && !Mirrors.writtenByBridge(cr);
+    }
+
+    /**
+     * Whether someone other than the bridge deleted the CR (the bridge deletes a CR after its Lahar
+     * object is gone: nothing to send). Noted, so that a status read late does not bring the CR back.
+     */
+    private boolean deletedByOthers(GenericKubernetesResource cr) {
+        if (mirrors.deletedByBridge(cr.getMetadata().getUid())) {
+            return false;
+        }
+        mirrors.deletedInCluster(Mirrors.engineUid(cr));
+        return true;
     }
 
     /** Also called on resync: a Command still there was not sent, or not deleted; its request id makes a repeat harmless. */
@@ -142,6 +192,10 @@ public final class VolcanoApiWatcher implements AutoCloseable {
      * restart); otherwise the UID-derived request id makes a repeat harmless.
      */
     void flowAdded(FlowKind kind, GenericKubernetesResource cr) {
+        if (Mirrors.isMirror(cr)) {
+            mirroredAdded(cr, () -> sendFlowCommand(FlowCrs.resubmit(cr, kind, clock.instant())));
+            return;
+        }
         if (hasPhase(cr)) {
             return;
         }
@@ -154,15 +208,15 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     void flowUpdated(FlowKind kind, GenericKubernetesResource old, GenericKubernetesResource cr) {
         if (unsent.contains(cr.getMetadata().getUid())) {
             flowAdded(kind, cr);
-        } else if (!Objects.equals(
-                old.getAdditionalProperties().get("spec"),
-                cr.getAdditionalProperties().get("spec"))) {
+        } else if (specChangedByOthers(old, cr)) {
             sendFlowCommand(FlowCrs.resubmit(cr, kind, clock.instant()));
         }
     }
 
     void flowDeleted(FlowKind kind, GenericKubernetesResource cr) {
-        sendFlowCommand(FlowCrs.delete(cr, kind, clock.instant()));
+        if (deletedByOthers(cr)) {
+            sendFlowCommand(FlowCrs.delete(cr, kind, clock.instant()));
+        }
     }
 
     /**
@@ -204,7 +258,11 @@ public final class VolcanoApiWatcher implements AutoCloseable {
         sink.send(Topics.FLOW_COMMANDS.name(), Topics.jobKey(command.getNamespace(), command.getName()), command);
     }
 
+    /** A mirrored Queue the bridge wrote is the queue record shown back: no input. */
     void queueChanged(GenericKubernetesResource queue) {
+        if (Mirrors.writtenByBridge(queue)) {
+            return;
+        }
         sink.send(Topics.QUEUES.name(), queue.getMetadata().getName(), VolcanoCrs.queue(queue, clock.instant()));
     }
 
@@ -212,9 +270,14 @@ public final class VolcanoApiWatcher implements AutoCloseable {
      * The bridge writes the scheduler's counts onto the Queue's status; those writes are no change
      * of the queue and are not sent back (it would loop through the scheduler). A change of the
      * spec or of status.state (open / close) is; so is a resync (same resource version), which
-     * re-sends what Kafka may have refused.
+     * re-sends what Kafka may have refused. A mirrored Queue is input only when someone changed its
+     * spec: its state is the scheduler's, written from lahar.queue-status.
      */
     void queueUpdated(GenericKubernetesResource old, GenericKubernetesResource queue) {
+        if (Mirrors.isMirror(queue)) {
+            queueChanged(queue);
+            return;
+        }
         boolean resync = Objects.equals(
                 old.getMetadata().getResourceVersion(), queue.getMetadata().getResourceVersion());
         if (resync
@@ -234,6 +297,9 @@ public final class VolcanoApiWatcher implements AutoCloseable {
     }
 
     void queueDeleted(GenericKubernetesResource queue) {
+        if (mirrors.deletedByBridge(queue.getMetadata().getUid())) {
+            return;
+        }
         sink.send(Topics.QUEUES.name(), queue.getMetadata().getName(), null);
     }
 

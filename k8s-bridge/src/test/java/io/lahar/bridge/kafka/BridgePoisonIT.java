@@ -212,7 +212,25 @@ class BridgePoisonIT {
                                 .setState(QueueState.Open)
                                 .setTime(T0)
                                 .build(),
-                        "other-q"));
+                        "other-q"),
+                new Input(
+                        Topics.QUEUES,
+                        "relia-q",
+                        io.lahar.schema.Queue.newBuilder()
+                                .setName("relia-q")
+                                .setTime(T0)
+                                .build(),
+                        "other-q"),
+                new Input(
+                        Topics.JOB_TEMPLATES,
+                        "team/tpl",
+                        io.lahar.schema.JobTemplate.newBuilder()
+                                .setNamespace("team")
+                                .setName("tpl")
+                                .setSpec("{}")
+                                .setTime(T0)
+                                .build(),
+                        "team/other"));
     }
 
     static Stream<Arguments> cases() {

@@ -59,13 +59,14 @@ class VolcanoApiTest {
     private static KubernetesClient client;
     private static final ListSink sink = new ListSink();
     private static VolcanoApiWatcher watcher;
+    private static final MirrorLedger LEDGER = new MirrorLedger();
 
     @BeforeAll
     static void start() {
         cluster = EmbeddedCluster.start(
                 EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("2x{cpu=4,memory=8Gi}")));
         client = cluster.client();
-        watcher = new VolcanoApiWatcher(client, sink, Clock.systemUTC(), 0, Optional.empty()).start();
+        watcher = new VolcanoApiWatcher(client, sink, Clock.systemUTC(), 0, Optional.empty(), LEDGER).start();
     }
 
     @AfterAll
@@ -117,7 +118,7 @@ class VolcanoApiTest {
         JobStatusRecord status = JobStatusRecord.newBuilder()
                 .setNamespace(NS)
                 .setName(job)
-                .setUid("u")
+                .setUid(cr.getMetadata().getUid())
                 .setQueue("default")
                 .setManifest("{}")
                 .setTime(TestIntents.T0)
@@ -127,9 +128,9 @@ class VolcanoApiTest {
                         .setRunning(1)
                         .build())
                 .build();
-        JobStatusWriter writer = new JobStatusWriter(client, RETRY);
-        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.WRITTEN);
-        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.UNCHANGED);
+        JobStatusWriter writer = new JobStatusWriter(client, RETRY, LEDGER);
+        assertThat(writer.apply(status)).isEqualTo(CrMirror.Outcome.UPDATED);
+        assertThat(writer.apply(status)).isEqualTo(CrMirror.Outcome.UNCHANGED);
 
         GenericKubernetesResource stored = client.genericKubernetesResources(VolcanoKinds.JOBS)
                 .inNamespace(NS)
@@ -170,7 +171,9 @@ class VolcanoApiTest {
                 .delete();
         await().atMost(Duration.ofSeconds(10)).until(() -> commandsFor(job).size() == 3);
         assertThat(commandsFor(job).getLast().getCommand()).isInstanceOf(DeleteJob.class);
-        assertThat(writer.apply(status)).isEqualTo(StatusSubresource.Outcome.NO_CR);
+        assertThat(writer.apply(status))
+                .as("a status read late does not bring back a CR deleted in the cluster")
+                .isEqualTo(CrMirror.Outcome.SKIPPED);
     }
 
     @Test
