@@ -101,7 +101,9 @@ final class ChaosPoison {
                             Topics.COMMAND_RESULTS,
                             Topics.FLOW_STATUS,
                             Topics.QUEUE_STATUS,
-                            Topics.CRONJOB_STATUS));
+                            Topics.CRONJOB_STATUS,
+                            Topics.QUEUES,
+                            Topics.JOB_TEMPLATES));
 
     /** One poison record as written: where it went, and who must dead-letter it with which reason. */
     record Sent(
