@@ -492,7 +492,10 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private void tombstone(ConsumerRecord<String, byte[]> record) {
         switch (record.topic()) {
             case "lahar.pod-groups" -> podGroupReconciler.apply(record.key(), null);
-            case "lahar.job-status" -> statusWriter.deleted(record.key());
+            case "lahar.job-status" -> {
+                statusWriter.deleted(record.key());
+                podGroupReconciler.jobDeleted(record.key());
+            }
             case "lahar.flow-status" -> flowStatusWriter.deleted(record.key());
             case "lahar.job-templates" -> flowStatusWriter.templateDeleted(record.key());
             case "lahar.queues" -> queueStatusWriter.deleted(record.key());

@@ -7,6 +7,7 @@ import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.VolcanoCrs;
 import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.core.job.plugins.PodLabels;
+import io.lahar.schema.JobKey;
 import io.lahar.schema.PodGroup;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,18 +15,25 @@ import java.util.Objects;
 
 /**
  * Keeps a PodGroup CR (scheduling.volcano.sh/v1beta1) per pod group record, spec and status, so
- * {@code kubectl get podgroups} shows what the engine and scheduler decided. A tombstone (the Job
- * is gone) deletes the job's PodGroup CRs, found by their job labels.
+ * {@code kubectl get podgroups} shows what the engine and scheduler decided. The engine forgets a
+ * gang once its pods are killed (the job finished, or restarts and queues afresh), but Volcano's
+ * PodGroup stays while its Job exists: a tombstone keeps the CR while the Job's CR is there, with
+ * its final phase (a gang that ran is Completed, Volcano's rule when all its scheduled pods are
+ * done); the Job's deletion deletes them, found by their job labels.
  */
 public final class PodGroupReconciler {
 
     public enum Outcome {
         CREATED,
         UPDATED,
+        /** Nothing to change: the same record again, or a tombstone whose gang keeps its phase (it never ran). */
         UNCHANGED,
         DELETED,
         ABSENT
     }
+
+    /** Phases of a gang that was scheduled. */
+    private static final java.util.Set<String> RAN = java.util.Set.of("Running", "Unknown");
 
     private final KubernetesClient client;
     private final Retry retry;
@@ -40,7 +48,7 @@ public final class PodGroupReconciler {
     /** @param key namespace/job, the record's key; @param group null for a tombstone */
     public synchronized Outcome apply(String key, PodGroup group) {
         if (group == null) {
-            return delete(key);
+            return released(key);
         }
         GenericKubernetesResource wanted =
                 VolcanoCrs.podGroup(group, owners.owner(group.getNamespace(), group.getJob()));
@@ -102,18 +110,61 @@ public final class PodGroupReconciler {
                 .updateStatus());
     }
 
-    private Outcome delete(String key) {
-        int slash = key.indexOf('/');
-        if (slash < 0) {
-            throw new IllegalArgumentException("key: \"" + key + "\" is not namespace/name");
+    /** The engine forgot the gang: kept, with its final phase, while the Job's CR exists; else deleted. */
+    private Outcome released(String key) {
+        JobKey id = JobStatusWriter.keyOf(key);
+        if (owners.owner(id.namespace(), id.name()).isEmpty()) {
+            return jobDeleted(key);
         }
-        String ns = key.substring(0, slash);
-        String job = key.substring(slash + 1);
-        var gone = retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                .inNamespace(ns)
-                .withLabel(PodLabels.JOB_NAME, job)
-                .withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
-                .delete());
+        Outcome outcome = Outcome.UNCHANGED;
+        for (GenericKubernetesResource group : groups(id).list().getItems()) {
+            if (finish(group)) {
+                outcome = Outcome.UPDATED;
+            }
+        }
+        return outcome;
+    }
+
+    /** Volcano's PodGroupCompleted: a gang that was scheduled and whose pods are all done; one that never ran keeps its phase. */
+    private boolean finish(GenericKubernetesResource group) {
+        if (!(group.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
+                || !RAN.contains(String.valueOf(status.get("phase")))) {
+            return false;
+        }
+        Map<String, Object> finished = new LinkedHashMap<>();
+        status.forEach((k, v) -> finished.put(String.valueOf(k), v));
+        finished.put("phase", "Completed");
+        group.setAdditionalProperty("status", finished);
+        try {
+            retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                    .inNamespace(group.getMetadata().getNamespace())
+                    .resource(group)
+                    .updateStatus());
+            return true;
+        } catch (KubernetesClientException e) {
+            // Gone meanwhile, or changed by a newer record of the gang: nothing to finish.
+            if (Retry.isNotFound(e) || Retry.isConflict(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** The Job is deleted (its status tombstone): its PodGroup CRs go with it. */
+    public synchronized Outcome jobDeleted(String key) {
+        JobKey id = JobStatusWriter.keyOf(key);
+        var gone = retry.call(() -> groups(id).delete());
         return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
+    }
+
+    private io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable<
+                    GenericKubernetesResource,
+                    io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+                    io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+            groups(JobKey id) {
+        return client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace(id.namespace())
+                .withLabel(PodLabels.JOB_NAME, id.name())
+                .withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER);
     }
 }

@@ -23,6 +23,9 @@ import io.lahar.schema.JobState;
 import io.lahar.schema.JobStatus;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.JobTemplate;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodGroupSpec;
+import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.Queue;
 import io.lahar.schema.QueueState;
 import io.lahar.schema.SubmitJob;
@@ -286,6 +289,72 @@ class CrMirrorTest {
         assertThat(sink.values(Topics.FLOW_COMMANDS.name(), FlowCommand.class))
                 .as("the mirror's creates and deletes are no input")
                 .noneMatch(c -> c.getName().equals(flow) || c.getName().equals(template));
+    }
+
+    @Test
+    void aPodGroupStaysWhileItsJobExistsWithItsFinalPhaseAndGoesWithTheJob() {
+        String job = name();
+        String key = NS + "/" + job;
+        PodGroupReconciler groups = new PodGroupReconciler(client, RETRY);
+        jobs.apply(status(job, "engine-" + job, 1, "Running"));
+        assertThat(groups.apply(key, podGroup(job, "Running"))).isEqualTo(PodGroupReconciler.Outcome.CREATED);
+
+        // The engine forgets the gang when the job finishes; Volcano's PodGroup stays, Completed.
+        assertThat(groups.apply(key, null)).isEqualTo(PodGroupReconciler.Outcome.UPDATED);
+        GenericKubernetesResource kept = podGroupCr(job);
+        assertThat(kept.get("status", "phase").toString()).isEqualTo("Completed");
+        assertThat(((Number) kept.get("status", "running")).intValue())
+                .as("as last reported")
+                .isEqualTo(1);
+        assertThat(groups.apply(key, null)).isEqualTo(PodGroupReconciler.Outcome.UNCHANGED);
+
+        // The job is deleted: its status tombstone takes the pod group along.
+        assertThat(jobs.deleted(key)).isEqualTo(CrMirror.Outcome.DELETED);
+        assertThat(groups.jobDeleted(key)).isEqualTo(PodGroupReconciler.Outcome.DELETED);
+        assertThat(podGroupCr(job)).isNull();
+    }
+
+    @Test
+    void aGangThatNeverRanKeepsItsPhaseAndWithoutItsJobATombstoneDeletesIt() {
+        String job = name();
+        String key = NS + "/" + job;
+        PodGroupReconciler groups = new PodGroupReconciler(client, RETRY);
+        jobs.apply(status(job, "engine-" + job, 1, "Aborted"));
+        groups.apply(key, podGroup(job, "Inqueue"));
+
+        assertThat(groups.apply(key, null)).isEqualTo(PodGroupReconciler.Outcome.UNCHANGED);
+        assertThat(podGroupCr(job).get("status", "phase").toString()).isEqualTo("Inqueue");
+
+        jobs.deleted(key);
+        assertThat(groups.apply(key, null))
+                .as("the job's deletion read first: the pod group's tombstone deletes")
+                .isEqualTo(PodGroupReconciler.Outcome.DELETED);
+        assertThat(podGroupCr(job)).isNull();
+    }
+
+    private static PodGroup podGroup(String job, String phase) {
+        return PodGroup.newBuilder()
+                .setNamespace(NS)
+                .setName(job + "-engine-" + job)
+                .setJob(job)
+                .setCreationTimestamp(TestIntents.T0)
+                .setTime(TestIntents.T0)
+                .setSpec(PodGroupSpec.newBuilder()
+                        .setMinMember(1)
+                        .setQueue("default")
+                        .build())
+                .setStatus(PodGroupStatus.newBuilder()
+                        .setPhase(phase)
+                        .setRunning("Running".equals(phase) ? 1 : 0)
+                        .build())
+                .build();
+    }
+
+    private static GenericKubernetesResource podGroupCr(String job) {
+        return client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace(NS)
+                .withName(job + "-engine-" + job)
+                .get();
     }
 
     private static JobStatusRecord status(String job, String uid, int replicas, String phase) {

@@ -298,7 +298,7 @@ class VolcanoApiTest {
     }
 
     @Test
-    void podGroupRecordsBecomeCrsWithStatusAndTombstonesDeleteThem() {
+    void podGroupRecordsBecomeCrsWithStatusAndWithoutAJobCrTombstonesDeleteThem() {
         String job = name();
         PodGroupReconciler reconciler = new PodGroupReconciler(client, RETRY);
         PodGroup.Builder group = PodGroup.newBuilder()
