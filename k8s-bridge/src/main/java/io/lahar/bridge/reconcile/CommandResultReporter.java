@@ -7,7 +7,11 @@ import io.lahar.bridge.mapping.CommandEvents;
 import io.lahar.schema.CommandResult;
 import java.util.Optional;
 
-/** Reports the engine's answers to commands from Volcano CRs as Events on the CR (see {@link CommandEvents}). */
+/**
+ * Reports the engine's answers to commands from Volcano CRs as Events on the CR (see {@link
+ * CommandEvents}), and its rejections of commands from anywhere else (Kafka, REST, the CLI) too, on
+ * the CR of that name when there is one: {@code kubectl get events} shows every refusal.
+ */
 public final class CommandResultReporter {
 
     public enum Outcome {
@@ -25,7 +29,7 @@ public final class CommandResultReporter {
     }
 
     public Outcome apply(CommandResult result) {
-        if (!CommandEvents.fromCr(result)) {
+        if (!CommandEvents.fromCr(result) && result.getAccepted()) {
             return Outcome.NOT_OURS;
         }
         Optional<String> uid;

@@ -32,6 +32,13 @@ public final class CrMirror {
         NO_KIND
     }
 
+    /** Told of a status about to be written, before it is: an Event about the change is never lost to a retry. */
+    @FunctionalInterface
+    public interface StatusChange {
+        /** @param before the CR's status until now, null on a new CR; @param crUid the CR's UID */
+        void coming(Object before, String crUid);
+    }
+
     /** Whether the record's status is written on every change, or only on a new CR (another topic keeps it). */
     public enum StatusPolicy {
         ALWAYS,
@@ -61,6 +68,11 @@ public final class CrMirror {
 
     /** @param wanted the mirror as {@link Mirrors} makes it, status included */
     public Outcome apply(GenericKubernetesResource wanted) {
+        return apply(wanted, (before, uid) -> {});
+    }
+
+    /** As {@link #apply}, telling {@code change} of a status change before writing it. */
+    public Outcome apply(GenericKubernetesResource wanted, StatusChange change) {
         String namespace = wanted.getMetadata().getNamespace();
         String name = wanted.getMetadata().getName();
         String engineUid = wanted.getMetadata().getAnnotations().get(Mirrors.MIRROR_OF);
@@ -83,6 +95,7 @@ public final class CrMirror {
                         }
                         throw e;
                     }
+                    change.coming(null, created.getMetadata().getUid());
                     // A real apiserver drops status on create for a CRD with a status subresource.
                     writeStatus(created, status);
                     return Outcome.CREATED;
@@ -105,6 +118,9 @@ public final class CrMirror {
                 }
                 if (statusPolicy == StatusPolicy.ALWAYS
                         && !Objects.equals(current.getAdditionalProperties().get("status"), status)) {
+                    change.coming(
+                            current.getAdditionalProperties().get("status"),
+                            current.getMetadata().getUid());
                     writeStatus(current, status);
                     changed = true;
                 }

@@ -357,6 +357,35 @@ class CrMirrorTest {
                 .get();
     }
 
+    @Test
+    void theJobsTransitionsAreEventsThatKubectlDescribeFindsOnItsCr() {
+        String job = name();
+        String uid = "engine-" + job;
+        jobs.apply(status(job, uid, 1, "Pending"));
+        jobs.apply(status(job, uid, 1, "Running"));
+        jobs.apply(status(job, uid, 1, "Running"));
+        jobs.apply(status(job, uid, 1, "Completed"));
+        GenericKubernetesResource cr = get(VolcanoKinds.JOBS, job);
+
+        // kubectl describe's query: the involved object's name, namespace, kind and UID.
+        var events = client.v1()
+                .events()
+                .inNamespace(NS)
+                .withField("involvedObject.name", job)
+                .withField("involvedObject.namespace", NS)
+                .withField("involvedObject.kind", "Job")
+                .withField("involvedObject.uid", cr.getMetadata().getUid())
+                .list()
+                .getItems();
+        assertThat(events)
+                .extracting(io.fabric8.kubernetes.api.model.Event::getReason)
+                .containsExactlyInAnyOrder("Pending", "Running", "Completed");
+        assertThat(events)
+                .filteredOn(e -> e.getReason().equals("Completed"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.getMessage()).isEqualTo("Running → Completed"));
+    }
+
     private static JobStatusRecord status(String job, String uid, int replicas, String phase) {
         String manifest = "{\"apiVersion\":\"batch.volcano.sh/v1alpha1\",\"kind\":\"Job\",\"metadata\":{\"name\":\""
                 + job + "\",\"namespace\":\"" + NS + "\",\"uid\":\"" + uid

@@ -466,9 +466,19 @@ class VolcanoApiTest {
                     .contains("spec.queue: queue");
         });
 
+        // A refusal of the CLI's (or any producer's) command is shown too; its acceptances are not.
         CommandResult fromCli =
                 CommandResult.newBuilder(rejected).setRequestId("3f2a-cli").build();
-        assertThat(reporter.apply(fromCli)).isEqualTo(CommandResultReporter.Outcome.NOT_OURS);
+        assertThat(reporter.apply(fromCli)).isEqualTo(CommandResultReporter.Outcome.REPORTED);
+        assertThat(reporter.apply(CommandResult.newBuilder(fromCli)
+                        .setRequestId("3f2b-cli")
+                        .setAccepted(true)
+                        .setViolations(List.of())
+                        .build()))
+                .isEqualTo(CommandResultReporter.Outcome.NOT_OURS);
+        assertThat(client.v1().events().inNamespace(NS).list().getItems().stream()
+                        .filter(e -> job.equals(e.getInvolvedObject().getName())))
+                .hasSize(2);
     }
 
     @Test
