@@ -162,6 +162,39 @@ public final class ApiDiscovery {
         return resources;
     }
 
+    /** The resource a request path addresses (a collection or one object; not a subresource), if served. */
+    public Optional<ApiResource> resourceAt(String path) {
+        String[] parts = path.replaceAll("^/+|/+$", "").split("/");
+        String group;
+        String version;
+        int rest;
+        if (parts.length >= 3 && parts[0].equals("api")) {
+            group = "";
+            version = parts[1];
+            rest = 2;
+        } else if (parts.length >= 4 && parts[0].equals("apis")) {
+            group = parts[1];
+            version = parts[2];
+            rest = 3;
+        } else {
+            return Optional.empty();
+        }
+        List<String> tail = List.of(parts).subList(rest, parts.length);
+        String plural;
+        int after;
+        if (tail.size() >= 3 && tail.get(0).equals("namespaces")) {
+            plural = tail.get(2);
+            after = 3;
+        } else {
+            plural = tail.get(0);
+            after = 1;
+        }
+        if (tail.size() > after + 1) {
+            return Optional.empty(); // a subresource, not the object itself
+        }
+        return find(group, version, plural);
+    }
+
     /** The resource served at {@code group/version/plural}, if any. */
     public Optional<ApiResource> find(String group, String version, String plural) {
         return resources.stream()

@@ -119,7 +119,7 @@ final class ClusterDispatcher extends Dispatcher {
                 if (fixed.isPresent()) {
                     return fixed.get();
                 }
-                MockResponse response = selecting(request, path, fullPath);
+                MockResponse response = ListKinds.named(selecting(request, path, fullPath), discovery.resourceAt(path));
                 String accept = request.getHeader("Accept");
                 if (response.code() == 200
                         && accept != null

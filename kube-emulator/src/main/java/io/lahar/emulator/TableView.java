@@ -39,7 +39,7 @@ final class TableView {
      * this emulator serves (then the plain JSON goes back, which kubectl can also print).
      */
     Optional<String> render(String path, String body, boolean includeObject) {
-        Optional<ApiResource> resource = resourceOf(path);
+        Optional<ApiResource> resource = discovery.resourceAt(path);
         if (resource.isEmpty()) {
             return Optional.empty();
         }
@@ -81,38 +81,6 @@ final class TableView {
             row.set("object", includeObject ? object : partialMetadata(object));
         }
         return Optional.of(table.toString());
-    }
-
-    private Optional<ApiResource> resourceOf(String path) {
-        String[] parts = path.replaceAll("^/+|/+$", "").split("/");
-        String group;
-        String version;
-        int rest;
-        if (parts.length >= 3 && parts[0].equals("api")) {
-            group = "";
-            version = parts[1];
-            rest = 2;
-        } else if (parts.length >= 4 && parts[0].equals("apis")) {
-            group = parts[1];
-            version = parts[2];
-            rest = 3;
-        } else {
-            return Optional.empty();
-        }
-        List<String> tail = List.of(parts).subList(rest, parts.length);
-        String plural;
-        int after;
-        if (tail.size() >= 3 && tail.get(0).equals("namespaces")) {
-            plural = tail.get(2);
-            after = 3;
-        } else {
-            plural = tail.get(0);
-            after = 1;
-        }
-        if (tail.size() > after + 1) {
-            return Optional.empty(); // a subresource, not the object itself
-        }
-        return discovery.find(group, version, plural);
     }
 
     private List<Column> columnsFor(ApiResource resource) {

@@ -490,6 +490,38 @@ class EmbeddedClusterTest {
     }
 
     @Test
+    void listsAreNamedByTheirKindAsTypedClientsDecodeThem() throws Exception {
+        client.v1()
+                .events()
+                .inNamespace(NS)
+                .resource(new io.fabric8.kubernetes.api.model.EventBuilder()
+                        .withNewMetadata()
+                        .withName("listed." + NAMES.incrementAndGet())
+                        .endMetadata()
+                        .withNewInvolvedObject()
+                        .withKind("Job")
+                        .withName("listed")
+                        .endInvolvedObject()
+                        .withReason("Running")
+                        .build())
+                .create();
+
+        // kubectl describe's query: its client decodes an EventList, and showed nothing of a List.
+        JsonNode events = json(get(
+                        "/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dlisted&limit=500",
+                        "application/json")
+                .body());
+        assertThat(events.path("kind").asText()).isEqualTo("EventList");
+        assertThat(events.path("apiVersion").asText()).isEqualTo("v1");
+        assertThat(events.path("items")).isNotEmpty();
+        JsonNode jobs = json(
+                get("/apis/batch.volcano.sh/v1alpha1/jobs", "application/json").body());
+        assertThat(jobs.path("kind").asText()).isEqualTo("JobList");
+        assertThat(jobs.path("apiVersion").asText()).isEqualTo("batch.volcano.sh/v1alpha1");
+        assertThat(jobs.path("items").isArray()).isTrue();
+    }
+
+    @Test
     void listsHonourSetBasedLabelSelectorsAndFieldSelectors() {
         String web = client.pods()
                 .inNamespace(NS)
