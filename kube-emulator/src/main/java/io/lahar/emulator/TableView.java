@@ -111,6 +111,19 @@ final class TableView {
                         new Column("CPU", "string", 1, o -> text(o, "status", "allocatable", "cpu")),
                         new Column("Memory", "string", 1, o -> text(o, "status", "allocatable", "memory")),
                         new Column("GPU", "string", 1, o -> text(o, "status", "allocatable", "nvidia.com/gpu")));
+            // kubectl's columns for events, so `kubectl get events` says what happened to what.
+            case "/events" ->
+                List.of(
+                        new Column("Last Seen", "string", 0, this::lastSeen),
+                        new Column("Type", "string", 0, o -> text(o, "type")),
+                        new Column("Reason", "string", 0, o -> text(o, "reason")),
+                        new Column(
+                                "Object",
+                                "string",
+                                0,
+                                o -> text(o, "involvedObject", "kind").toLowerCase(java.util.Locale.ROOT) + "/"
+                                        + text(o, "involvedObject", "name")),
+                        new Column("Message", "string", 0, o -> text(o, "message")));
             case "/namespaces" ->
                 List.of(name, new Column("Status", "string", 0, o -> text(o, "status", "phase")), age);
             // The printer columns of Volcano's CRDs.
@@ -245,7 +258,16 @@ final class TableView {
     }
 
     private String age(JsonNode object) {
-        String created = object.path("metadata").path("creationTimestamp").asText("");
+        return since(object.path("metadata").path("creationTimestamp").asText(""));
+    }
+
+    /** An event's last time it was seen, else its creation. */
+    private String lastSeen(JsonNode event) {
+        String last = text(event, "lastTimestamp");
+        return since(last.isEmpty() ? text(event, "metadata", "creationTimestamp") : last);
+    }
+
+    private String since(String created) {
         if (created.isEmpty()) {
             return "<unknown>";
         }

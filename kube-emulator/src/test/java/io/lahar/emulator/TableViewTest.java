@@ -56,6 +56,22 @@ class TableViewTest {
     }
 
     @Test
+    void eventsPrintWhatHappenedToWhatAsKubectlDoes() {
+        String list = """
+                {"kind":"EventList","apiVersion":"v1","items":[
+                  {"metadata":{"name":"j.1","namespace":"default","creationTimestamp":"2026-01-01T00:00:00Z"},
+                   "involvedObject":{"kind":"Job","name":"j"},"type":"Warning","reason":"Rejected",
+                   "message":"spec.queue: no such queue","lastTimestamp":"2026-01-01T00:08:00Z"}]}
+                """;
+
+        var table = CrudStore.parse(
+                view.render("/api/v1/namespaces/default/events", list, false).orElseThrow());
+
+        assertThat(table.path("rows").get(0).path("cells").toString())
+                .isEqualTo("[\"2m\",\"Warning\",\"Rejected\",\"job/j\",\"spec.queue: no such queue\"]");
+    }
+
+    @Test
     void subresourcesAndUnknownPathsAreNotTables() {
         assertThat(view.render("/api/v1/namespaces/default/pods/a/status", "{\"metadata\":{}}", false))
                 .isEmpty();
