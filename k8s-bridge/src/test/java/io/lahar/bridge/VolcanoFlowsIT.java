@@ -276,7 +276,7 @@ class VolcanoFlowsIT {
     private static void applyOrCreate(KubernetesClient client, Path kubeconfig, Path manifests) throws Exception {
         if (Kubectl.installed()) {
             // The emulator serves no OpenAPI document (docs/embedded-cluster.md): no client-side validation.
-            kubectl(kubeconfig, "apply", "--validate=false", "-f", manifests.toString());
+            kubectl(kubeconfig, "apply", "-f", manifests.toString());
             return;
         }
         KubernetesSerialization yaml = new KubernetesSerialization();

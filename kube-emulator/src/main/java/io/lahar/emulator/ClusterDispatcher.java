@@ -44,6 +44,7 @@ final class ClusterDispatcher extends Dispatcher {
     private final CrudStore store;
     private final PodBinding binding;
     private final TableView tables;
+    private final OpenApiV3 openApi;
     private final Supplier<String> serverAddress;
     private final Runnable trimRequestLog;
     private final BooleanSupplier ready;
@@ -63,6 +64,7 @@ final class ClusterDispatcher extends Dispatcher {
         this.store = store;
         this.binding = new PodBinding(store, clock);
         this.tables = new TableView(discovery, clock);
+        this.openApi = new OpenApiV3(discovery);
         this.serverAddress = serverAddress;
         this.trimRequestLog = trimRequestLog;
         this.ready = ready;
@@ -266,11 +268,16 @@ final class ClusterDispatcher extends Dispatcher {
             case "/api/v1", "/api/v1/" -> {
                 return discovery.resourceList("", "v1").map(list -> ApiStatus.json(200, list));
             }
-            case "/openapi/v2", "/openapi/v3" -> {
-                // No schemas: kubectl apply/create need --validate=false, kubectl explain does not work.
+            case "/openapi/v2" -> {
+                // Protobuf only in client-go: kubectl validates through the v3 documents instead.
                 return Optional.of(notFound());
             }
             default -> {
+                if (OpenApiV3.serves(path)) {
+                    return Optional.of(openApi.document(path)
+                            .map(doc -> ApiStatus.json(200, doc))
+                            .orElseGet(ClusterDispatcher::notFound));
+                }
                 String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
                 Matcher group = API_GROUP.matcher(trimmed);
                 if (group.matches()) {

@@ -707,6 +707,56 @@ class EmbeddedClusterTest {
                 .contains("MINMEMBER");
     }
 
+    @Test
+    void theOpenApiV3DocumentsTellKubectlThatTheServerValidatesFields() throws Exception {
+        JsonNode root = json(get("/openapi/v3", "application/json").body());
+        String url = root.path("paths")
+                .path("apis/batch.volcano.sh/v1alpha1")
+                .path("serverRelativeURL")
+                .asText();
+        assertThat(url).startsWith("/openapi/v3/apis/batch.volcano.sh/v1alpha1");
+
+        JsonNode doc = json(get(url, "application/json").body());
+        JsonNode patch = doc.path("paths")
+                .path("/apis/batch.volcano.sh/v1alpha1/namespaces/{namespace}/jobs/{name}")
+                .path("patch");
+        assertThat(patch.path("x-kubernetes-group-version-kind").path("kind").asText())
+                .isEqualTo("Job");
+        assertThat(patch.path("parameters").findValuesAsText("name")).contains("fieldValidation");
+        assertThat(get("/openapi/v3/apis/nothing.example/v1", "application/json")
+                        .statusCode())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void kubectlAppliesAVolcanoJobWithoutTurningValidationOff(@TempDir Path dir) throws Exception {
+        Path kubectl = Path.of("/usr/bin/kubectl");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(kubectl), "kubectl is not installed");
+        Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig.yaml"));
+        String job = "applied-" + NAMES.incrementAndGet();
+        Path manifest = Files.writeString(dir.resolve("job.yaml"), """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: %s, namespace: default}
+                spec:
+                  tasks: [{name: w, replicas: 1, template: {spec: {containers: [{name: w, image: busybox}]}}}]
+                """.formatted(job));
+
+        Process process = new ProcessBuilder(
+                        kubectl.toString(), "--kubeconfig", kubeconfig.toString(), "apply", "-f", manifest.toString())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes());
+
+        assertThat(process.waitFor()).as(output).isZero();
+        assertThat(output).contains("job.batch.volcano.sh/" + job + " created");
+        assertThat(client.genericKubernetesResources(VCJOBS)
+                        .inNamespace(NS)
+                        .withName(job)
+                        .get())
+                .isNotNull();
+    }
+
     // --- helpers ---
 
     private static Pod createPod(Map<String, String> annotations, List<String> command, String nodeName) {

@@ -76,7 +76,7 @@ class CronJobCrTest {
         Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig.yaml"));
         if (Kubectl.installed()) {
             // The emulator serves no OpenAPI document (docs/embedded-cluster.md): no client-side validation.
-            Kubectl.run(kubeconfig, "apply", "--validate=false", "-n", "default", "-f", example.toString());
+            Kubectl.run(kubeconfig, "apply", "-n", "default", "-f", example.toString());
         } else {
             GenericKubernetesResource cr = K8S.unmarshal(Files.readString(example), GenericKubernetesResource.class);
             cr.getMetadata().setNamespace("default");
