@@ -134,6 +134,8 @@ public final class PodGroupReconciler {
         Map<String, Object> finished = new LinkedHashMap<>();
         status.forEach((k, v) -> finished.put(String.valueOf(k), v));
         finished.put("phase", "Completed");
+        // The gang is forgotten once its pods are killed or done: none of them runs any more.
+        finished.put("running", 0);
         group.setAdditionalProperty("status", finished);
         try {
             retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
