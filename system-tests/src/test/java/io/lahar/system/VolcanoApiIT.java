@@ -3,16 +3,21 @@ package io.lahar.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.lahar.schema.DeleteJob;
+import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobTransition;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,7 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Volcano's own API, as a Volcano user drives it with kubectl and vcctl, against the embedded
  * cluster: a batch.volcano.sh Job created through the Kubernetes API runs and gets its status back
  * on the CR; bus.volcano.sh Commands (what {@code vcctl job suspend|resume} create) abort and
- * resume a running job.
+ * resume a running job; a Job submitted over Kafka is shown as its CR, with its status, its pod
+ * group (kept after the job finished), and its transitions as Events, and all of it goes with the job.
  */
 @ExtendWith(LaharSystemExtension.class)
 class VolcanoApiIT {
@@ -37,6 +43,13 @@ class VolcanoApiIT {
             .withVersion("v1alpha1")
             .withKind("Command")
             .withPlural("commands")
+            .withNamespaced(true)
+            .build();
+    static final ResourceDefinitionContext POD_GROUPS = new ResourceDefinitionContext.Builder()
+            .withGroup("scheduling.volcano.sh")
+            .withVersion("v1beta1")
+            .withKind("PodGroup")
+            .withPlural("podgroups")
             .withNamespaced(true)
             .build();
     static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -90,6 +103,46 @@ class VolcanoApiIT {
                         .list()
                         .getItems()
                         .isEmpty());
+    }
+
+    @Test
+    void aJobSubmittedOverKafkaIsAVcjobWithItsStatusPodGroupAndEventsUntilItIsDeleted(LaharSystem system) {
+        String job = system.submit(system.simJob("kafka-job", 2, "1s"));
+
+        GenericKubernetesResource done = awaitCrPhase(system, job, "Completed");
+        assertThat(done.getMetadata().getAnnotations()).containsKey("lahar.io/mirror-of");
+        assertThat(map(done.getAdditionalProperties().get("status"))).containsEntry("succeeded", 2);
+        var podGroups = system.kube()
+                .genericKubernetesResources(POD_GROUPS)
+                .inNamespace(system.namespace)
+                .withLabel("volcano.sh/job-name", job);
+        await().atMost(TIMEOUT)
+                .until(() -> podGroups.list().getItems().stream()
+                        .anyMatch(pg -> "Completed"
+                                .equals(map(pg.getAdditionalProperties().get("status"))
+                                        .get("phase"))));
+        assertThat(system.kube()
+                        .v1()
+                        .events()
+                        .inNamespace(system.namespace)
+                        .withField("involvedObject.name", job)
+                        .withField("involvedObject.uid", done.getMetadata().getUid())
+                        .list()
+                        .getItems())
+                .extracting(Event::getReason)
+                .contains("Running", "Completed");
+
+        system.send(JobCommand.newBuilder()
+                .setRequestId(UUID.randomUUID().toString())
+                .setSender("system-tests")
+                .setNamespace(system.namespace)
+                .setName(job)
+                .setTime(Instant.now())
+                .setCommand(new DeleteJob("done"))
+                .build());
+        await().atMost(TIMEOUT)
+                .until(() -> jobs(system).withName(job).get() == null
+                        && podGroups.list().getItems().isEmpty());
     }
 
     private static NonNamespaceOperation<
