@@ -252,6 +252,20 @@ public final class VolcanoCrs {
         if (s.getNetworkTopology() != null) {
             spec.set("networkTopology", parse(s.getNetworkTopology(), "spec.networkTopology"));
         }
+        if (!s.getSubGroupPolicy().isEmpty()) {
+            // Volcano's SubGroupPolicySpec: the pods its labelSelector picks, by matchLabelKeys.
+            ArrayNode policies = spec.putArray("subGroupPolicy");
+            s.getSubGroupPolicy().forEach(p -> {
+                ObjectNode policy = policies.addObject();
+                policy.put("name", p.getName().toString());
+                policy.put("subGroupSize", p.getSubGroupSize());
+                policy.put("minSubGroups", p.getMinSubGroups());
+                ObjectNode labels = policy.putObject("labelSelector").putObject("matchLabels");
+                p.getMatchLabels().forEach((k, v) -> labels.put(k.toString(), v.toString()));
+                ArrayNode keys = policy.putArray("matchLabelKeys");
+                p.getMatchLabelKeys().forEach(k -> keys.add(k.toString()));
+            });
+        }
         cr.setAdditionalProperty("spec", MAPPER.convertValue(spec, Map.class));
         cr.setAdditionalProperty("status", MAPPER.convertValue(podGroupStatus(group.getStatus()), Map.class));
         return cr;

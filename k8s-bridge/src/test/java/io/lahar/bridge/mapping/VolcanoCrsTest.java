@@ -181,6 +181,13 @@ class VolcanoCrsTest {
                         .setQueue("default")
                         .setMinTaskMember(Map.of("ps", 1))
                         .setMinResources(Map.of("cpu", "6"))
+                        .setSubGroupPolicy(List.of(io.lahar.schema.SubGroupPolicy.newBuilder()
+                                .setName("worker")
+                                .setSubGroupSize(2)
+                                .setMinSubGroups(1)
+                                .setMatchLabels(Map.of("volcano.sh/task-spec", "worker"))
+                                .setMatchLabelKeys(List.of("volcano.sh/task-partition-id"))
+                                .build()))
                         .build())
                 .setStatus(PodGroupStatus.newBuilder()
                         .setPhase("Inqueue")
@@ -205,7 +212,20 @@ class VolcanoCrsTest {
                 .containsEntry("minMember", 6)
                 .containsEntry("queue", "default")
                 .containsEntry("minTaskMember", Map.of("ps", 1))
-                .containsEntry("minResources", Map.of("cpu", "6"));
+                .containsEntry("minResources", Map.of("cpu", "6"))
+                .containsEntry(
+                        "subGroupPolicy",
+                        List.of(Map.of(
+                                "name",
+                                "worker",
+                                "subGroupSize",
+                                2,
+                                "minSubGroups",
+                                1,
+                                "labelSelector",
+                                Map.of("matchLabels", Map.of("volcano.sh/task-spec", "worker")),
+                                "matchLabelKeys",
+                                List.of("volcano.sh/task-partition-id"))));
         Map<String, Object> status =
                 (Map<String, Object>) cr.getAdditionalProperties().get("status");
         assertThat(status).containsEntry("phase", "Inqueue");
