@@ -6,13 +6,19 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.regex.Pattern;
 
@@ -20,10 +26,12 @@ import java.util.regex.Pattern;
  * fabric8's CRUD store with its objects indexed ({@link ObjectIndex}): fabric8 finds an object by
  * matching the request against every stored object, so each get, create, bind or delete cost as
  * much as the objects the cluster held. Here the reads (get and list), the lookups the store's
- * create, update and patch make, and deletes go through the index; writes, watches and their
- * events, resource versions and finalizers stay fabric8's, so clients see the same API.
+ * create, update and patch make, and deletes go through the index; writes, resource versions and
+ * finalizers stay fabric8's, so clients see the same API. Watches are this class's ({@link
+ * StoreWatch}): fabric8's could fail a write, and leave the index behind it, when a watcher's
+ * connection ended at the moment of the write.
  */
-class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
+class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWatch.Watchers {
 
     /** {@code /apis/<group>/<version>}: an empty answer there is the group's resource list, fabric8's to give. */
     private static final Pattern API_RESOURCES = Pattern.compile("^/apis/[^/?]+/[^/?]+/?(\\?.*)?$");
@@ -32,6 +40,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     private final ReadWriteLock lock;
 
     private final ObjectIndex index = new ObjectIndex();
+    private final Set<StoreWatch> watches = new CopyOnWriteArraySet<>();
     private final KubernetesAttributesExtractor extractor;
     private volatile long resourceVersion;
 
@@ -44,7 +53,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handleGet(String path) {
         if (isWatch(path)) {
-            return super.handleGet(path);
+            return new MockResponse().withWebSocketUpgrade(new StoreWatch(watchQuery(path), this));
         }
         AttributeSet query = getKey(path);
         List<ObjectIndex.Entry> found;
@@ -86,6 +95,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             processEvent(path, query, entry.key(), null, null);
         } else if (!resource.isMarkedForDeletion()) {
             resource.getMetadata().setDeletionTimestamp(LocalDateTime.now().toString());
+            // A change, so a new version: an informer takes an unchanged version for no change at all.
+            resource.getMetadata().setResourceVersion(String.valueOf(requestResourceVersion()));
             processEvent(path, query, entry.key(), resource, Serialization.asJson(resource));
         }
     }
@@ -113,7 +124,11 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                 : Map.entry(found.get(0).key(), found.get(0).json());
     }
 
-    /** Every change of the store passes here, under its write lock; the index follows it. */
+    /**
+     * Every change of the store passes here, under its write lock: fabric8's map, the index and the
+     * watchers follow it (each told as fabric8 told its own: ADDED, MODIFIED, or DELETED with the
+     * object as it was).
+     */
     @Override
     public void processEvent(
             String path,
@@ -121,16 +136,73 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             AttributeSet oldAttributes,
             GenericKubernetesResource resource,
             String newState) {
-        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
-        index.remove(oldAttributes);
+        String existing = oldAttributes == null ? null : index.get(oldAttributes);
+        AttributeSet key = null;
         if (newState != null) {
-            // The key fabric8 just stored the object under, derived the same way.
-            AttributeSet key = resource != null ? extractor.extract(resource) : extractor.fromResource(newState);
+            // The key fabric8 stores the object under, derived the same way.
+            key = resource != null ? extractor.extract(resource) : extractor.fromResource(newState);
             if (!key.containsKey(KubernetesAttributesExtractor.PLURAL)) {
                 key = AttributeSet.merge(pathAttributes, key);
             }
-            index.put(key, newState);
         }
+        try {
+            super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        } finally {
+            index.remove(oldAttributes);
+            if (key != null) {
+                index.put(key, newState);
+            }
+        }
+        if (!Objects.equals(existing, newState)) {
+            tell(oldAttributes, existing, key, newState);
+        }
+    }
+
+    private void tell(AttributeSet oldKey, String existing, AttributeSet newKey, String newState) {
+        for (StoreWatch watch : watches) {
+            boolean before = watch.selects(oldKey);
+            boolean after = watch.selects(newKey);
+            if (before && after) {
+                watch.tell("MODIFIED", newState);
+            } else if (before) {
+                watch.tell("DELETED", existing);
+            } else if (after) {
+                watch.tell("ADDED", newState);
+            }
+        }
+    }
+
+    @Override
+    public void opened(StoreWatch watch) {
+        lock.readLock().lock();
+        try {
+            watches.add(watch);
+            for (ObjectIndex.Entry entry : index.matching(watch.query())) {
+                watch.tell("ADDED", entry.json());
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public void ended(StoreWatch watch) {
+        watches.remove(watch);
+    }
+
+    /** What a watch is about: its path's kind, namespace and labels, and the one name a field selector may give. */
+    private AttributeSet watchQuery(String path) {
+        AttributeSet query = getKey(path);
+        int q = path.indexOf('?');
+        for (String pair : q < 0 ? new String[0] : path.substring(q + 1).split("&")) {
+            String decoded = URLDecoder.decode(pair, StandardCharsets.UTF_8);
+            if (decoded.startsWith("fieldSelector=metadata.name=")) {
+                query = query.add(new Attribute(
+                        KubernetesAttributesExtractor.NAME,
+                        decoded.substring("fieldSelector=metadata.name=".length())));
+            }
+        }
+        return query;
     }
 
     @Override

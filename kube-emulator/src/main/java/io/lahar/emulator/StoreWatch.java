@@ -1,0 +1,140 @@
+package io.lahar.emulator;
+
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One watch of the store ({@code ?watch=true}), kept by {@link IndexedCrudDispatcher} instead of
+ * fabric8's. It joins the store's watchers when its connection opens, in the same step (under the
+ * store's lock) as it is handed every object it selects as ADDED, so no change falls between the
+ * two; every change after that is handed to it under the store's write lock, in the order written,
+ * and sent by a sender thread of its own, so a slow connection holds up no write. A connection
+ * that ends or fails leaves the watchers and drops what it had not sent yet; nothing a watch does
+ * fails a write or keeps another watcher from hearing of it. (fabric8's watch shut its sender down
+ * before it left the watchers: a change written in between failed halfway through telling them,
+ * so the watchers after it never heard of it and the request failed after the change was stored.)
+ */
+final class StoreWatch extends WebSocketListener {
+
+    private static final Logger LOG = Logger.getLogger(StoreWatch.class.getName());
+
+    /**
+     * Events a watcher may fall behind by before it is dropped, as kube-apiserver drops a watcher
+     * that does not keep up; its client watches again and is handed every object anew.
+     */
+    static final int MAX_BEHIND = 10_000;
+
+    /** Queued when the watch ends: the sender stops at it (compared by identity, never sent). */
+    @SuppressWarnings("StringOperationCanBeSimplified")
+    private static final String END = new String("end");
+
+    /** The store's side: who watches. */
+    interface Watchers {
+        /** Adds {@code watch} and hands it every object it selects, under the store's read lock. */
+        void opened(StoreWatch watch);
+
+        void ended(StoreWatch watch);
+    }
+
+    private final AttributeSet query;
+    private final Watchers watchers;
+    private final LinkedBlockingQueue<String> outgoing = new LinkedBlockingQueue<>();
+    private volatile WebSocket socket;
+    private boolean ended;
+
+    StoreWatch(AttributeSet query, Watchers watchers) {
+        this.query = query;
+        this.watchers = watchers;
+    }
+
+    AttributeSet query() {
+        return query;
+    }
+
+    /** Whether an object stored under {@code key} is one this watch is about. */
+    boolean selects(AttributeSet key) {
+        return key != null && key.matches(query);
+    }
+
+    /** Queues the event {@code type} of the object {@code json}; a watch that ended ignores it. */
+    synchronized void tell(String type, String json) {
+        if (ended) {
+            return;
+        }
+        if (outgoing.size() >= MAX_BEHIND) {
+            LOG.log(Level.WARNING, "a watch of " + query + " fell " + MAX_BEHIND + " events behind and is closed");
+            end();
+            close(socket, 1008, "too far behind: watch again");
+            return;
+        }
+        outgoing.add("{\"type\":\"" + type + "\",\"object\":" + json + "}");
+    }
+
+    @Override
+    public void onOpen(WebSocket webSocket, Response response) {
+        socket = webSocket;
+        Thread.ofVirtual().name("lahar-emulator-watch").start(this::send);
+        watchers.opened(this);
+    }
+
+    @Override
+    public void onClosing(WebSocket webSocket, int code, String reason) {
+        end();
+        close(webSocket, code, reason);
+    }
+
+    @Override
+    public void onClosed(WebSocket webSocket, int code, String reason) {
+        end();
+    }
+
+    @Override
+    public void onFailure(WebSocket webSocket, Throwable error, Response response) {
+        end();
+        close(webSocket, 1000, String.valueOf(error.getMessage()));
+    }
+
+    private synchronized void end() {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        watchers.ended(this);
+        outgoing.clear();
+        outgoing.add(END);
+    }
+
+    /** The sender: every queued event, in order, until the watch ends or its connection refuses one. */
+    private void send() {
+        try {
+            for (String event = outgoing.take(); event != END; event = outgoing.take()) {
+                if (!socket.send(event)) {
+                    end();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            end();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "a watch of " + query + " failed to send and is closed: " + e);
+            end();
+            close(socket, 1011, "failed to send");
+        }
+    }
+
+    private static void close(WebSocket webSocket, int code, String reason) {
+        if (webSocket == null) {
+            return;
+        }
+        try {
+            webSocket.close(code, reason);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "closing a watch: " + e);
+        }
+    }
+}
