@@ -43,6 +43,13 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
     private final Set<StoreWatch> watches = new CopyOnWriteArraySet<>();
     private final KubernetesAttributesExtractor extractor;
     private volatile long resourceVersion;
+    /**
+     * Versions below it were given out by an earlier run of this store (a restart on its data
+     * directory): what changed between them and the restart cannot be told again, so a watch from
+     * one is answered 410 Gone, as kube-apiserver answers a version it no longer has, and its client
+     * lists again.
+     */
+    private volatile long expiredBefore;
 
     IndexedCrudDispatcher(List<CustomResourceDefinitionContext> crdContexts) {
         super(crdContexts);
@@ -53,7 +60,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
     @Override
     public MockResponse handleGet(String path) {
         if (isWatch(path)) {
-            return new MockResponse().withWebSocketUpgrade(new StoreWatch(watchQuery(path), this));
+            StoreWatch watch = new StoreWatch(watchQuery(path), this);
+            return new MockResponse().withWebSocketUpgrade(expired(path) ? watch.gone(expiredBefore) : watch);
         }
         AttributeSet query = getKey(path);
         List<ObjectIndex.Entry> found;
@@ -127,7 +135,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
     /**
      * Every change of the store passes here, under its write lock: fabric8's map, the index and the
      * watchers follow it (each told as fabric8 told its own: ADDED, MODIFIED, or DELETED with the
-     * object as it was).
+     * object as it was). A deletion gets a version of its own, as in kube-apiserver, so that a
+     * client's version tells whether it heard of it.
      */
     @Override
     public void processEvent(
@@ -137,6 +146,26 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
             GenericKubernetesResource resource,
             String newState) {
         String existing = oldAttributes == null ? null : index.get(oldAttributes);
+        if (newState == null && existing != null) {
+            requestResourceVersion();
+        }
+        changing(path, existing, newState);
+        AttributeSet key = apply(path, pathAttributes, oldAttributes, resource, newState);
+        if (!Objects.equals(existing, newState)) {
+            tell(oldAttributes, newState == null ? deletedAt(existing) : existing, key, newState);
+        }
+    }
+
+    /** A change is about to be applied: {@code before} (null: none) becomes {@code after} (null: deleted). */
+    void changing(String path, String before, String after) {}
+
+    /** Applies a change to fabric8's map and to the index, telling no watcher; returns the new key (null: deleted). */
+    AttributeSet apply(
+            String path,
+            AttributeSet pathAttributes,
+            AttributeSet oldAttributes,
+            GenericKubernetesResource resource,
+            String newState) {
         AttributeSet key = null;
         if (newState != null) {
             // The key fabric8 stores the object under, derived the same way.
@@ -153,9 +182,17 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
                 index.put(key, newState);
             }
         }
-        if (!Objects.equals(existing, newState)) {
-            tell(oldAttributes, existing, key, newState);
+        return key;
+    }
+
+    /** A deleted object as its DELETED event carries it: with the deletion's version. */
+    private String deletedAt(String existing) {
+        if (existing == null) {
+            return null;
         }
+        GenericKubernetesResource gone = Serialization.unmarshal(existing, GenericKubernetesResource.class);
+        gone.getMetadata().setResourceVersion(String.valueOf(resourceVersion));
+        return Serialization.asJson(gone);
     }
 
     private void tell(AttributeSet oldKey, String existing, AttributeSet newKey, String newState) {
@@ -205,6 +242,32 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
         return query;
     }
 
+    /** The resource version of the last change (or of the restored store). */
+    long currentVersion() {
+        return resourceVersion;
+    }
+
+    /** See {@link #expiredBefore}. */
+    void expireBefore(long version) {
+        expiredBefore = version;
+    }
+
+    /** Whether a watch asks to start at a version older than this run of the store ({@code 0}: any will do). */
+    private boolean expired(String path) {
+        int q = path.indexOf('?');
+        for (String pair : q < 0 ? new String[0] : path.substring(q + 1).split("&")) {
+            if (pair.startsWith("resourceVersion=")) {
+                try {
+                    long version = Long.parseLong(pair.substring("resourceVersion=".length()));
+                    return version > 0 && version < expiredBefore;
+                } catch (NumberFormatException notOurs) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     @Override
     public long requestResourceVersion() {
         long version = super.requestResourceVersion();
@@ -221,11 +284,6 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
         } finally {
             lock.writeLock().unlock();
         }
-    }
-
-    /** The stored JSON under {@code key} (the store's write lock held by the caller). */
-    String stored(AttributeSet key) {
-        return index.get(key);
     }
 
     /** How many objects the last lookup looked at. */

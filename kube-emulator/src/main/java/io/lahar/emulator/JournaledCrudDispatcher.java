@@ -1,15 +1,14 @@
 package io.lahar.emulator;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.mockwebserver.crud.AttributeSet;
 import java.util.List;
 
 /**
  * The store ({@link IndexedCrudDispatcher}), with every change written to an {@link ObjectJournal} first. Every create,
  * update, patch and delete of the store goes through {@link #processEvent} (under the store's write
- * lock), which is where the change is recorded; a restart feeds the journal's objects back through
- * the same method, so the store keys, and CRDs register, as they did the first time.
+ * lock), which records it ({@link #changing}) before applying it; a restart feeds the journal's
+ * objects back through the same {@link #apply}, so the store keys, and CRDs register, as they did the
+ * first time.
  */
 final class JournaledCrudDispatcher extends IndexedCrudDispatcher {
 
@@ -20,28 +19,25 @@ final class JournaledCrudDispatcher extends IndexedCrudDispatcher {
         this.journal = journal;
     }
 
-    /** Puts back what the journal holds, and counts resource versions on from the largest restored. */
+    /**
+     * Puts back what the journal holds, and counts resource versions on from the largest the store
+     * gave out before; a watch from an older version is answered 410 Gone ({@link #expireBefore}).
+     */
     int restore() {
         List<ObjectJournal.Stored> objects = journal.objects();
         for (ObjectJournal.Stored stored : objects) {
-            super.processEvent(stored.path(), getKey(stored.path()), null, null, stored.json());
+            apply(stored.path(), getKey(stored.path()), null, null, stored.json());
         }
         long max = journal.maxResourceVersion();
         while (requestResourceVersion() < max) {
             // The store's counter has no setter; a new version must exceed every restored one.
         }
+        expireBefore(max);
         return objects.size();
     }
 
     @Override
-    public void processEvent(
-            String path,
-            AttributeSet pathAttributes,
-            AttributeSet oldAttributes,
-            GenericKubernetesResource resource,
-            String newState) {
-        String existing = oldAttributes == null ? null : stored(oldAttributes);
-        journal.record(path, existing, newState);
-        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+    void changing(String path, String before, String after) {
+        journal.record(path, before, after, currentVersion());
     }
 }

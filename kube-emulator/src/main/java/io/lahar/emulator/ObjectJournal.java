@@ -24,7 +24,9 @@ import java.util.Map;
 /**
  * The emulated API's objects on disk, so that an emulator started again on the same directory has
  * every object it had, killed or stopped: a snapshot ({@value #SNAPSHOT}) and a journal
- * ({@value #JOURNAL}) of the changes since, one JSON line per change. A change is appended before
+ * ({@value #JOURNAL}) of the changes since, one JSON line per change, each with the store's resource
+ * version then (the snapshot starts with it), so a restarted store never gives a version out
+ * twice, not even one of an object deleted since. A change is appended before
  * the store applies and announces it, so nothing a client was told about is missing after a
  * restart. Lines are written straight to the file, not fsync'd: they survive the death of the
  * process, not of the machine. A journal grown past {@link #compactAfter} lines, and any journal
@@ -53,13 +55,24 @@ final class ObjectJournal implements AutoCloseable {
     private final FileLock lock;
     /** identity (apiVersion/kind/namespace/name) → the object, in the order the objects were first stored. */
     private final Map<String, Stored> objects;
+    /**
+     * The store's resource version at the last change recorded: every version it ever gave out,
+     * those of objects deleted since included, so a store started again counts on from past them.
+     */
+    private long version;
 
     private Writer journal;
     private long journalLines;
 
     private ObjectJournal(
-            Path dir, FileChannel lockChannel, FileLock lock, Map<String, Stored> objects, long journalLines)
+            Path dir,
+            FileChannel lockChannel,
+            FileLock lock,
+            Map<String, Stored> objects,
+            long version,
+            long journalLines)
             throws IOException {
+        this.version = version;
         this.dir = dir;
         this.lockChannel = lockChannel;
         this.lock = lock;
@@ -94,9 +107,10 @@ final class ObjectJournal implements AutoCloseable {
             }
             try {
                 Map<String, Stored> objects = new LinkedHashMap<>();
-                read(dir.resolve(SNAPSHOT), objects);
-                long lines = read(dir.resolve(JOURNAL), objects);
-                ObjectJournal journal = new ObjectJournal(dir, channel, lock, objects, lines);
+                long[] version = {0};
+                read(dir.resolve(SNAPSHOT), objects, version);
+                long lines = read(dir.resolve(JOURNAL), objects, version);
+                ObjectJournal journal = new ObjectJournal(dir, channel, lock, objects, version[0], lines);
                 if (lines > 0) {
                     // A fresh snapshot and an empty journal: no line is ever appended after one
                     // that a crash cut short.
@@ -118,9 +132,12 @@ final class ObjectJournal implements AutoCloseable {
         return List.copyOf(objects.values());
     }
 
-    /** The largest {@code metadata.resourceVersion} held (0 if none), from which the store counts on. */
+    /**
+     * The largest resource version the store gave out (0 if none): that of the last change
+     * recorded, or the largest {@code metadata.resourceVersion} held; the store counts on from it.
+     */
     long maxResourceVersion() {
-        long max = 0;
+        long max = version;
         for (Stored stored : objects.values()) {
             try {
                 max = Math.max(
@@ -138,19 +155,24 @@ final class ObjectJournal implements AutoCloseable {
 
     /**
      * Records a change before it is applied: {@code before} (the stored JSON, or null for a create)
-     * becomes {@code after} (null for a delete), stored under {@code path}.
+     * becomes {@code after} (null for a delete), stored under {@code path}, when the store's resource
+     * version is {@code storeVersion}.
      */
-    void record(String path, String before, String after) {
+    void record(String path, String before, String after, long storeVersion) {
         try {
+            version = Math.max(version, storeVersion);
             JsonNode afterNode = after == null ? null : parse(after);
             String beforeId = before == null ? null : identity(parse(before));
             String afterId = afterNode == null ? null : identity(afterNode);
             if (beforeId != null && !beforeId.equals(afterId)) {
-                append(deleteLine(beforeId));
+                append(deleteLine(beforeId, version));
                 objects.remove(beforeId);
             }
             if (afterId != null) {
-                ObjectNode line = JSON.createObjectNode().put("op", "put").put("path", path);
+                ObjectNode line = JSON.createObjectNode()
+                        .put("op", "put")
+                        .put("path", path)
+                        .put("version", version);
                 line.set("object", afterNode);
                 append(JSON.writeValueAsString(line));
                 objects.put(afterId, new Stored(path, after));
@@ -174,6 +196,9 @@ final class ObjectJournal implements AutoCloseable {
         Path snapshot = dir.resolve(SNAPSHOT);
         Path aside = dir.resolve(SNAPSHOT + ".tmp");
         try (Writer out = Files.newBufferedWriter(aside, StandardCharsets.UTF_8)) {
+            out.write(JSON.writeValueAsString(
+                    JSON.createObjectNode().put("op", "version").put("version", version)));
+            out.write('\n');
             for (Stored stored : objects.values()) {
                 ObjectNode line = JSON.createObjectNode().put("op", "put").put("path", stored.path());
                 line.set("object", tree(stored.json()));
@@ -215,8 +240,11 @@ final class ObjectJournal implements AutoCloseable {
         journalLines++;
     }
 
-    /** Applies the lines of {@code file} (if it exists) to {@code objects}; returns how many there were. */
-    private static long read(Path file, Map<String, Stored> objects) throws IOException {
+    /**
+     * Applies the lines of {@code file} (if it exists) to {@code objects}, and the largest version
+     * they name to {@code version[0]}; returns how many lines there were.
+     */
+    private static long read(Path file, Map<String, Stored> objects, long[] version) throws IOException {
         if (!Files.exists(file)) {
             return 0;
         }
@@ -245,6 +273,7 @@ final class ObjectJournal implements AutoCloseable {
                 throw new IllegalStateException(
                         file + ":" + (i + 1) + ": not a journal line: " + e.getOriginalMessage(), e);
             }
+            version[0] = Math.max(version[0], entry.path("version").asLong(0));
             switch (entry.path("op").asText()) {
                 case "put" -> {
                     JsonNode object = entry.path("object");
@@ -252,15 +281,18 @@ final class ObjectJournal implements AutoCloseable {
                             identity(object), new Stored(entry.path("path").asText(), JSON.writeValueAsString(object)));
                 }
                 case "delete" -> objects.remove(entry.path("id").asText());
+                case "version" -> {
+                    // Only the version, read above.
+                }
                 default -> throw new IllegalStateException(file + ":" + (i + 1) + ": unknown op " + entry.path("op"));
             }
         }
         return lines.size();
     }
 
-    private static String deleteLine(String id) throws JsonProcessingException {
+    private static String deleteLine(String id, long version) throws JsonProcessingException {
         return JSON.writeValueAsString(
-                JSON.createObjectNode().put("op", "delete").put("id", id));
+                JSON.createObjectNode().put("op", "delete").put("id", id).put("version", version));
     }
 
     /** An object's identity in the API: {@code apiVersion/kind/namespace/name} (namespace empty if cluster-scoped). */

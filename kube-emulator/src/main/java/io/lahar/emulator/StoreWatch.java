@@ -43,6 +43,9 @@ final class StoreWatch extends WebSocketListener {
 
     private final AttributeSet query;
     private final Watchers watchers;
+    /** The version before which this store's history begins, for a watch that asked for an older one; 0 otherwise. */
+    private long goneBefore;
+
     private final LinkedBlockingQueue<String> outgoing = new LinkedBlockingQueue<>();
     private volatile WebSocket socket;
     private boolean ended;
@@ -50,6 +53,12 @@ final class StoreWatch extends WebSocketListener {
     StoreWatch(AttributeSet query, Watchers watchers) {
         this.query = query;
         this.watchers = watchers;
+    }
+
+    /** This watch, answering its client 410 Gone (a version older than the store's history) rather than watching. */
+    StoreWatch gone(long historyBegins) {
+        goneBefore = historyBegins;
+        return this;
     }
 
     AttributeSet query() {
@@ -78,6 +87,14 @@ final class StoreWatch extends WebSocketListener {
     @Override
     public void onOpen(WebSocket webSocket, Response response) {
         socket = webSocket;
+        if (goneBefore > 0) {
+            webSocket.send("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                    + "\"metadata\":{},\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,"
+                    + "\"message\":\"too old resource version: the emulated API was restarted at version "
+                    + goneBefore + "\"}}");
+            close(webSocket, 1000, "resource version expired");
+            return;
+        }
         Thread.ofVirtual().name("lahar-emulator-watch").start(this::send);
         watchers.opened(this);
     }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -140,6 +141,66 @@ class EmbeddedClusterRestartTest {
                     .getFinishedAt());
             // Timestamps are whole seconds; the upper bound leaves room for a slow restart.
             assertThat(Duration.between(started, finished)).isBetween(Duration.ofSeconds(19), Duration.ofSeconds(27));
+        }
+    }
+
+    /**
+     * What changed while a client's watch was away cannot be told again after a restart (the store
+     * keeps no history of changes, and a deletion is not an object the restarted store could send):
+     * a watch that resumes from a version of before the restart is answered 410 Gone, so an
+     * informer lists again, and a pod deleted meanwhile is deleted in its cache too.
+     */
+    @Test
+    void anInformerResumingAfterARestartListsAgainAndHearsOfADeletionItMissed() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        EmbeddedCluster.Options options = EmbeddedCluster.Options.defaults()
+                .withPort(port)
+                .withNodes(NodeSpec.parse("1x{cpu=8,memory=32Gi}"))
+                .withDataDir(data);
+        List<String> deleted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        EmbeddedCluster cluster = EmbeddedCluster.start(options);
+        try (KubernetesClient client = cluster.newClient()) {
+            client.pods()
+                    .inNamespace("default")
+                    .resource(pod("stays", "1h", ""))
+                    .create();
+            client.pods().inNamespace("default").resource(pod("goes", "1h", "")).create();
+            var informer = client.pods().inNamespace("default").inform(new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(Pod pod) {}
+
+                @Override
+                public void onUpdate(Pod old, Pod pod) {}
+
+                @Override
+                public void onDelete(Pod pod, boolean finalStateUnknown) {
+                    deleted.add(pod.getMetadata().getName());
+                }
+            });
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> informer.getStore().list().size() == 2);
+            cluster.close();
+            // Meanwhile, on the same data, an emulator the informer cannot reach deletes a pod.
+            try (EmbeddedCluster elsewhere = EmbeddedCluster.start(options.withPort(0))) {
+                elsewhere
+                        .client()
+                        .pods()
+                        .inNamespace("default")
+                        .withName("goes")
+                        .delete();
+            }
+            cluster = EmbeddedCluster.start(options);
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> deleted.contains("goes"));
+            assertThat(informer.getStore().list())
+                    .extracting(p -> p.getMetadata().getName())
+                    .containsExactly("stays");
+            informer.close();
+        } finally {
+            cluster.close();
         }
     }
 

@@ -21,10 +21,10 @@ class ObjectJournalTest {
     @Test
     void whatWasRecordedIsReadBackCreatedUpdatedAndDeleted() {
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
-            journal.record(PODS, null, pod("a", 1));
-            journal.record(PODS, null, pod("b", 2));
-            journal.record(PODS + "/a", pod("a", 1), pod("a", 3));
-            journal.record(PODS + "/b", pod("b", 2), null);
+            journal.record(PODS, null, pod("a", 1), 0);
+            journal.record(PODS, null, pod("b", 2), 0);
+            journal.record(PODS + "/a", pod("a", 1), pod("a", 3), 0);
+            journal.record(PODS + "/b", pod("b", 2), null, 0);
         }
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
             assertThat(journal.objects()).containsExactly(new ObjectJournal.Stored(PODS + "/a", pod("a", 3)));
@@ -33,9 +33,27 @@ class ObjectJournalTest {
     }
 
     @Test
+    void theStoresVersionIsKeptPastDeletionsAndCompactionSoARestartedStoreNeverGivesOneOutAgain() {
+        try (ObjectJournal journal = ObjectJournal.open(dir)) {
+            journal.record(PODS, null, pod("a", 1), 1);
+            journal.record(PODS, null, pod("b", 2), 2);
+            journal.record(PODS + "/b", pod("b", 2), pod("b", 7), 7);
+            journal.record(PODS + "/b", pod("b", 7), null, 7);
+            assertThat(journal.maxResourceVersion()).isEqualTo(7);
+        }
+        try (ObjectJournal journal = ObjectJournal.open(dir)) { // read back and compacted
+            assertThat(journal.objects()).containsExactly(new ObjectJournal.Stored(PODS, pod("a", 1)));
+            assertThat(journal.maxResourceVersion()).isEqualTo(7);
+        }
+        try (ObjectJournal journal = ObjectJournal.open(dir)) { // from the snapshot alone
+            assertThat(journal.maxResourceVersion()).isEqualTo(7);
+        }
+    }
+
+    @Test
     void aLastLineCutShortByACrashIsSkippedAndNeverContinued() throws IOException {
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
-            journal.record(PODS, null, pod("a", 1));
+            journal.record(PODS, null, pod("a", 1), 0);
         }
         Files.writeString(
                 dir.resolve(ObjectJournal.JOURNAL),
@@ -45,7 +63,7 @@ class ObjectJournalTest {
 
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
             assertThat(journal.objects()).extracting(ObjectJournal.Stored::json).containsExactly(pod("a", 1));
-            journal.record(PODS, null, pod("c", 2));
+            journal.record(PODS, null, pod("c", 2), 0);
         }
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
             assertThat(journal.objects())
@@ -57,10 +75,10 @@ class ObjectJournalTest {
     @Test
     void aJournalReplayedOverTheSnapshotMadeFromItGivesTheSameObjects() throws IOException {
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
-            journal.record(PODS, null, pod("a", 1));
-            journal.record(PODS, null, pod("b", 2));
-            journal.record(PODS + "/a", pod("a", 1), null);
-            journal.record(PODS + "/b", pod("b", 2), pod("b", 4));
+            journal.record(PODS, null, pod("a", 1), 0);
+            journal.record(PODS, null, pod("b", 2), 0);
+            journal.record(PODS + "/a", pod("a", 1), null, 0);
+            journal.record(PODS + "/b", pod("b", 2), pod("b", 4), 0);
         }
         String journalLines = Files.readString(dir.resolve(ObjectJournal.JOURNAL));
         ObjectJournal.open(dir).close(); // folds the journal into a snapshot
@@ -78,11 +96,12 @@ class ObjectJournalTest {
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
             long limit = journal.compactAfter();
             for (int i = 0; i < limit; i++) {
-                journal.record(PODS + "/a", i == 0 ? null : pod("a", i), pod("a", i + 1));
+                journal.record(PODS + "/a", i == 0 ? null : pod("a", i), pod("a", i + 1), 0);
             }
             assertThat(Files.readAllLines(dir.resolve(ObjectJournal.JOURNAL))).isEmpty();
-            assertThat(Files.readAllLines(dir.resolve(ObjectJournal.SNAPSHOT))).hasSize(1);
-            journal.record(PODS + "/a", pod("a", (int) limit), pod("a", (int) limit + 1));
+            assertThat(Files.readAllLines(dir.resolve(ObjectJournal.SNAPSHOT)))
+                    .hasSize(2); // its version and the one object
+            journal.record(PODS + "/a", pod("a", (int) limit), pod("a", (int) limit + 1), 0);
         }
         try (ObjectJournal journal = ObjectJournal.open(dir)) {
             assertThat(journal.objects())
