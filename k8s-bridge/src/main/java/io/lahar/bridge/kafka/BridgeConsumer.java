@@ -35,12 +35,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -84,6 +86,16 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
      * connection is what the emulated API was slowest at when hundreds of lanes each opened one).
      */
     static final int MAX_IN_FLIGHT = 32;
+    /**
+     * How long the group waits for a member that stopped heartbeating before its partitions go to
+     * another (the client's default is 45 s): a bridge killed and started again reads on after this
+     * rather than three quarters of a minute later. Heartbeats come from the client's own thread, so
+     * only a stall of the whole process this long costs a rebalance, and a rebalance costs re-reads
+     * (every reconciler is idempotent), never records.
+     */
+    static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+    /** A third of the session, as Kafka advises: two heartbeats may be lost before the member is. */
+    static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(3);
     /** How long a member leaving partitions, or stopping, waits for their records' calls to complete. */
     static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(10);
 
@@ -146,6 +158,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) SESSION_TIMEOUT.toMillis());
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) HEARTBEAT_INTERVAL.toMillis());
         this.consumer = kafka.consumer(props, new StringDeserializer(), new ByteArrayDeserializer());
         Deserializer<PodIntent> intents = serdes.value(PodIntent.class).deserializer();
         this.lookahead = new DeletionLookahead(kafka, props, intents, namespace);
@@ -227,7 +241,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                     lastRetry = System.nanoTime();
                 }
                 lanes.drain(this::settled);
-                commit();
+                tolerateRebalance(this::commit);
             }
         } catch (WakeupException e) {
             if (running) {
@@ -330,6 +344,21 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         if (!offsets.isEmpty()) {
             consumer.commitSync(offsets);
             ledger.committed(offsets);
+        }
+    }
+
+    /**
+     * Runs a commit, which the group refuses while it rebalances (this member was taken for dead
+     * after a stall, or another joined): the next poll rejoins, and whoever reads the partitions
+     * then reads again from the last commit that went through. The loop goes on rather than dying.
+     */
+    static void tolerateRebalance(Runnable commit) {
+        try {
+            commit.run();
+        } catch (CommitFailedException | RebalanceInProgressException e) {
+            LOG.warnf(
+                    "commit refused while the group rebalances (the records after the last commit are read again): %s",
+                    e.getMessage());
         }
     }
 

@@ -1,6 +1,8 @@
 package io.lahar.bridge.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -71,6 +73,22 @@ class BridgeConsumerTest {
 
     private static ConsumerRecord<String, byte[]> record(String key, byte[] value) {
         return new ConsumerRecord<>(Topics.POD_INTENTS.name(), 3, 42L, key, value);
+    }
+
+    @Test
+    void aCommitTheGroupRefusesWhileItRebalancesLeavesTheLoopRunningAndAnyOtherFailureDoesNot() {
+        assertThatCode(() -> BridgeConsumer.tolerateRebalance(() -> {
+                    throw new org.apache.kafka.clients.consumer.CommitFailedException();
+                }))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> BridgeConsumer.tolerateRebalance(() -> {
+                    throw new org.apache.kafka.common.errors.RebalanceInProgressException("rebalancing");
+                }))
+                .doesNotThrowAnyException();
+        assertThatThrownBy(() -> BridgeConsumer.tolerateRebalance(() -> {
+                    throw new org.apache.kafka.common.errors.AuthorizationException("not allowed");
+                }))
+                .isInstanceOf(org.apache.kafka.common.errors.AuthorizationException.class);
     }
 
     @Test
