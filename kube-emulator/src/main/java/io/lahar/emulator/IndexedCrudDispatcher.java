@@ -6,19 +6,14 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.regex.Pattern;
 
@@ -27,11 +22,11 @@ import java.util.regex.Pattern;
  * matching the request against every stored object, so each get, create, bind or delete cost as
  * much as the objects the cluster held. Here the reads (get and list), the lookups the store's
  * create, update and patch make, and deletes go through the index; writes, resource versions and
- * finalizers stay fabric8's, so clients see the same API. Watches are this class's ({@link
- * StoreWatch}): fabric8's could fail a write, and leave the index behind it, when a watcher's
- * connection ended at the moment of the write.
+ * finalizers stay fabric8's, so clients see the same API. Watches are ours ({@link StoreWatchers}):
+ * fabric8's could fail a write, and leave the index behind it, when a watcher's connection ended
+ * at the moment of the write.
  */
-class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWatch.Watchers {
+class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
     /** {@code /apis/<group>/<version>}: an empty answer there is the group's resource list, fabric8's to give. */
     private static final Pattern API_RESOURCES = Pattern.compile("^/apis/[^/?]+/[^/?]+/?(\\?.*)?$");
@@ -40,28 +35,21 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
     private final ReadWriteLock lock;
 
     private final ObjectIndex index = new ObjectIndex();
-    private final Set<StoreWatch> watches = new CopyOnWriteArraySet<>();
+    private final StoreWatchers watchers;
     private final KubernetesAttributesExtractor extractor;
     private volatile long resourceVersion;
-    /**
-     * Versions below it were given out by an earlier run of this store (a restart on its data
-     * directory): what changed between them and the restart cannot be told again, so a watch from
-     * one is answered 410 Gone, as kube-apiserver answers a version it no longer has, and its client
-     * lists again.
-     */
-    private volatile long expiredBefore;
 
     IndexedCrudDispatcher(List<CustomResourceDefinitionContext> crdContexts) {
         super(crdContexts);
         this.lock = storeLock(this);
+        this.watchers = new StoreWatchers(lock, index);
         this.extractor = (KubernetesAttributesExtractor) attributeExtractor;
     }
 
     @Override
     public MockResponse handleGet(String path) {
         if (isWatch(path)) {
-            StoreWatch watch = new StoreWatch(watchQuery(path), this);
-            return new MockResponse().withWebSocketUpgrade(expired(path) ? watch.gone(expiredBefore) : watch);
+            return new MockResponse().withWebSocketUpgrade(StoreWatch.of(path, getKey(path), watchers));
         }
         AttributeSet query = getKey(path);
         List<ObjectIndex.Entry> found;
@@ -152,7 +140,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
         changing(path, existing, newState);
         AttributeSet key = apply(path, pathAttributes, oldAttributes, resource, newState);
         if (!Objects.equals(existing, newState)) {
-            tell(oldAttributes, newState == null ? deletedAt(existing) : existing, key, newState);
+            watchers.changed(
+                    oldAttributes, newState == null ? deletedAt(existing) : existing, key, newState, resourceVersion);
         }
     }
 
@@ -195,77 +184,14 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher implements StoreWat
         return Serialization.asJson(gone);
     }
 
-    private void tell(AttributeSet oldKey, String existing, AttributeSet newKey, String newState) {
-        for (StoreWatch watch : watches) {
-            boolean before = watch.selects(oldKey);
-            boolean after = watch.selects(newKey);
-            if (before && after) {
-                watch.tell("MODIFIED", newState);
-            } else if (before) {
-                watch.tell("DELETED", existing);
-            } else if (after) {
-                watch.tell("ADDED", newState);
-            }
-        }
-    }
-
-    @Override
-    public void opened(StoreWatch watch) {
-        lock.readLock().lock();
-        try {
-            watches.add(watch);
-            for (ObjectIndex.Entry entry : index.matching(watch.query())) {
-                watch.tell("ADDED", entry.json());
-            }
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    @Override
-    public void ended(StoreWatch watch) {
-        watches.remove(watch);
-    }
-
-    /** What a watch is about: its path's kind, namespace and labels, and the one name a field selector may give. */
-    private AttributeSet watchQuery(String path) {
-        AttributeSet query = getKey(path);
-        int q = path.indexOf('?');
-        for (String pair : q < 0 ? new String[0] : path.substring(q + 1).split("&")) {
-            String decoded = URLDecoder.decode(pair, StandardCharsets.UTF_8);
-            if (decoded.startsWith("fieldSelector=metadata.name=")) {
-                query = query.add(new Attribute(
-                        KubernetesAttributesExtractor.NAME,
-                        decoded.substring("fieldSelector=metadata.name=".length())));
-            }
-        }
-        return query;
-    }
-
     /** The resource version of the last change (or of the restored store). */
     long currentVersion() {
         return resourceVersion;
     }
 
-    /** See {@link #expiredBefore}. */
-    void expireBefore(long version) {
-        expiredBefore = version;
-    }
-
-    /** Whether a watch asks to start at a version older than this run of the store ({@code 0}: any will do). */
-    private boolean expired(String path) {
-        int q = path.indexOf('?');
-        for (String pair : q < 0 ? new String[0] : path.substring(q + 1).split("&")) {
-            if (pair.startsWith("resourceVersion=")) {
-                try {
-                    long version = Long.parseLong(pair.substring("resourceVersion=".length()));
-                    return version > 0 && version < expiredBefore;
-                } catch (NumberFormatException notOurs) {
-                    return true;
-                }
-            }
-        }
-        return false;
+    /** The store was restored at {@code version}: a watch from an older one is answered 410 Gone. */
+    void restoredAt(long version) {
+        watchers.restoredAt(version);
     }
 
     @Override

@@ -21,7 +21,7 @@ final class JournaledCrudDispatcher extends IndexedCrudDispatcher {
 
     /**
      * Puts back what the journal holds, and counts resource versions on from the largest the store
-     * gave out before; a watch from an older version is answered 410 Gone ({@link #expireBefore}).
+     * gave out before; a watch from an older version is answered 410 Gone ({@link #restoredAt}).
      */
     int restore() {
         List<ObjectJournal.Stored> objects = journal.objects();
@@ -32,7 +32,7 @@ final class JournaledCrudDispatcher extends IndexedCrudDispatcher {
         while (requestResourceVersion() < max) {
             // The store's counter has no setter; a new version must exceed every restored one.
         }
-        expireBefore(max);
+        restoredAt(max);
         return objects.size();
     }
 

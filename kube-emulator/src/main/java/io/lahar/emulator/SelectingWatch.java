@@ -89,7 +89,8 @@ final class SelectingWatch extends WebSocketListener {
         String key = object.path("metadata").path("namespace").asText("") + "/"
                 + object.path("metadata").path("name").asText("");
         if (type.equals("DELETED")) {
-            return selected.remove(key) ? event : null;
+            // One it saw, or one deleted since the version it watches from, which it saw in a list.
+            return selected.remove(key) || selectors.matches(object) ? event : null;
         }
         if (selectors.matches(object)) {
             boolean known = !selected.add(key);

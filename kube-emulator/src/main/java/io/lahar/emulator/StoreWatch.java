@@ -1,9 +1,13 @@
 package io.lahar.emulator;
 
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -22,6 +26,7 @@ import java.util.logging.Logger;
 final class StoreWatch extends WebSocketListener {
 
     private static final Logger LOG = Logger.getLogger(StoreWatch.class.getName());
+    private static final String NAME_SELECTOR = "fieldSelector=metadata.name=";
 
     /**
      * Events a watcher may fall behind by before it is dropped, as kube-apiserver drops a watcher
@@ -32,6 +37,9 @@ final class StoreWatch extends WebSocketListener {
     /** Queued when the watch ends: the sender stops at it (compared by identity, never sent). */
     @SuppressWarnings("StringOperationCanBeSimplified")
     private static final String END = new String("end");
+    /** Queued after a watch's last event: the sender closes the connection at it. */
+    @SuppressWarnings("StringOperationCanBeSimplified")
+    private static final String CLOSE = new String("close");
 
     /** The store's side: who watches. */
     interface Watchers {
@@ -42,23 +50,55 @@ final class StoreWatch extends WebSocketListener {
     }
 
     private final AttributeSet query;
+    /** The resource version the client watches from (0: any, it is handed what exists). */
+    private final long since;
+
     private final Watchers watchers;
-    /** The version before which this store's history begins, for a watch that asked for an older one; 0 otherwise. */
-    private long goneBefore;
 
     private final LinkedBlockingQueue<String> outgoing = new LinkedBlockingQueue<>();
     private volatile WebSocket socket;
     private boolean ended;
 
-    StoreWatch(AttributeSet query, Watchers watchers) {
+    StoreWatch(AttributeSet query, long since, Watchers watchers) {
         this.query = query;
+        this.since = since;
         this.watchers = watchers;
     }
 
-    /** This watch, answering its client 410 Gone (a version older than the store's history) rather than watching. */
-    StoreWatch gone(long historyBegins) {
-        goneBefore = historyBegins;
-        return this;
+    /**
+     * The watch a request asks for: {@code key} (its path's kind, namespace and labels) narrowed to
+     * the one name a {@code metadata.name} field selector gives, from its {@code resourceVersion}.
+     */
+    static StoreWatch of(String path, AttributeSet key, Watchers watchers) {
+        AttributeSet query = key;
+        long since = 0;
+        int q = path.indexOf('?');
+        for (String pair : q < 0 ? new String[0] : path.substring(q + 1).split("&")) {
+            String decoded = URLDecoder.decode(pair, StandardCharsets.UTF_8);
+            if (decoded.startsWith(NAME_SELECTOR)) {
+                query = query.add(
+                        new Attribute(KubernetesAttributesExtractor.NAME, decoded.substring(NAME_SELECTOR.length())));
+            } else if (decoded.startsWith("resourceVersion=")) {
+                try {
+                    since = Long.parseLong(decoded.substring("resourceVersion=".length()));
+                } catch (NumberFormatException notOurs) {
+                    since = 1; // not a version this store gave out: older than any it knows
+                }
+            }
+        }
+        return new StoreWatch(query, since, watchers);
+    }
+
+    long since() {
+        return since;
+    }
+
+    /** Tells the client 410 Gone (it watches from a version the store can no longer follow on from) and closes. */
+    synchronized void expire(String message) {
+        outgoing.add("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                + "\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,\"message\":\"" + message + "\"}}");
+        outgoing.add(CLOSE);
+        ended = true;
     }
 
     AttributeSet query() {
@@ -87,14 +127,6 @@ final class StoreWatch extends WebSocketListener {
     @Override
     public void onOpen(WebSocket webSocket, Response response) {
         socket = webSocket;
-        if (goneBefore > 0) {
-            webSocket.send("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-                    + "\"metadata\":{},\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,"
-                    + "\"message\":\"too old resource version: the emulated API was restarted at version "
-                    + goneBefore + "\"}}");
-            close(webSocket, 1000, "resource version expired");
-            return;
-        }
         Thread.ofVirtual().name("lahar-emulator-watch").start(this::send);
         watchers.opened(this);
     }
@@ -130,6 +162,10 @@ final class StoreWatch extends WebSocketListener {
     private void send() {
         try {
             for (String event = outgoing.take(); event != END; event = outgoing.take()) {
+                if (event == CLOSE) {
+                    close(socket, 1000, "resource version expired");
+                    return;
+                }
                 if (!socket.send(event)) {
                     end();
                 }

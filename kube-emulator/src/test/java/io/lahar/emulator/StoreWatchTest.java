@@ -173,13 +173,109 @@ class StoreWatchTest {
                 .isNotEmpty();
     }
 
+    @Test
+    void aWatchFromAListsVersionIsToldFirstOfWhatWasDeletedSinceThenOfWhatExists() {
+        createPod("a", "stays");
+        createPod("a", "goes");
+        long listed = crud.currentVersion();
+        assertThat(store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/goes", null, null)
+                        .code())
+                .isEqualTo(200);
+        createPod("a", "comes");
+
+        FakeSocket resumed = new FakeSocket();
+        watch("/api/v1/namespaces/a/pods?watch=true&resourceVersion=" + listed).onOpen(resumed, null);
+        FakeSocket fresh = new FakeSocket();
+        watch("/api/v1/namespaces/a/pods?watch=true").onOpen(fresh, null);
+
+        await().atMost(WAIT).until(() -> resumed.sent.size() == 3 && fresh.sent.size() == 2);
+        assertThat(resumed.sent.stream().map(CrudStore::parse).toList())
+                .extracting(
+                        e -> e.path("type").asText(),
+                        e -> e.path("object").path("metadata").path("name").asText())
+                .containsExactly(tuple("DELETED", "goes"), tuple("ADDED", "stays"), tuple("ADDED", "comes"));
+        assertThat(CrudStore.parse(resumed.sent.getFirst())
+                        .path("object")
+                        .path("metadata")
+                        .path("resourceVersion")
+                        .asLong())
+                .isGreaterThan(listed);
+        assertThat(fresh.sent.stream().map(CrudStore::parse).toList())
+                .extracting(e -> e.path("type").asText())
+                .containsExactly("ADDED", "ADDED");
+    }
+
+    @Test
+    void aSelectingWatchFromAListsVersionIsToldOfTheDeletionOfAnObjectItSelects() {
+        createPod("a", "mine", "managed=yes");
+        createPod("a", "other", "managed=no");
+        long listed = crud.currentVersion();
+        store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/mine", null, null);
+        store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/other", null, null);
+
+        FakeSocket watcher = new FakeSocket();
+        new SelectingWatch(
+                        watch("/api/v1/namespaces/a/pods?watch=true&resourceVersion=" + listed),
+                        Selectors.fromQuery("labelSelector=managed%3Dyes").orElseThrow())
+                .onOpen(watcher, null);
+
+        await().atMost(WAIT).until(() -> !watcher.sent.isEmpty());
+        assertThat(watcher.sent)
+                .singleElement()
+                .satisfies(deleted -> assertThat(CrudStore.parse(deleted)
+                                .path("object")
+                                .path("metadata")
+                                .path("name")
+                                .asText())
+                        .isEqualTo("mine"));
+    }
+
+    @Test
+    void aWatchFromAVersionWhoseDeletionsAreNoLongerKnownIsAnswered410() {
+        createPod("a", "first");
+        long old = crud.currentVersion();
+        for (int i = 0; i <= StoreWatchers.DELETIONS_KEPT; i++) {
+            createPod("a", "p" + i);
+            store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/p" + i, null, null);
+        }
+        FakeSocket tooOld = new FakeSocket();
+        watch("/api/v1/namespaces/a/pods?watch=true&resourceVersion=" + old).onOpen(tooOld, null);
+        long recent = crud.currentVersion();
+        FakeSocket current = new FakeSocket();
+        watch("/api/v1/namespaces/a/pods?watch=true&resourceVersion=" + recent).onOpen(current, null);
+
+        await().atMost(WAIT).until(() -> tooOld.closed && current.sent.size() == 1);
+        assertThat(tooOld.sent).singleElement().satisfies(error -> {
+            JsonNode event = CrudStore.parse(error);
+            assertThat(event.path("type").asText()).isEqualTo("ERROR");
+            assertThat(event.path("object").path("code").asInt()).isEqualTo(410);
+        });
+        assertThat(current.closed).isFalse();
+
+        crud.restoredAt(recent + 5); // as after a restart: nothing from before can be followed on from
+        FakeSocket fromBefore = new FakeSocket();
+        watch("/api/v1/namespaces/a/pods?watch=true&resourceVersion=" + recent).onOpen(fromBefore, null);
+        await().atMost(WAIT).until(() -> fromBefore.closed);
+        assertThat(CrudStore.parse(fromBefore.sent.getFirst())
+                        .path("object")
+                        .path("code")
+                        .asInt())
+                .isEqualTo(410);
+    }
+
     private WebSocketListener watch(String path) {
         return crud.handleGet(path).getWebSocketListener();
     }
 
     private void createPod(String namespace, String name) {
-        String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\""
-                + namespace + "\"},\"status\":{\"phase\":\"Pending\"}}";
+        createPod(namespace, name, "kind=test");
+    }
+
+    private void createPod(String namespace, String name, String label) {
+        String[] kv = label.split("=");
+        String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name
+                + "\",\"namespace\":\"" + namespace + "\",\"labels\":{\"" + kv[0] + "\":\"" + kv[1]
+                + "\"}},\"status\":{\"phase\":\"Pending\"}}";
         assertThat(store.dispatch(HttpMethod.POST, "/api/v1/namespaces/" + namespace + "/pods", "application/json", pod)
                         .code())
                 .isEqualTo(201);

@@ -1,0 +1,102 @@
+package io.lahar.emulator;
+
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import java.util.ArrayDeque;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.locks.ReadWriteLock;
+
+/**
+ * Who watches the store ({@link StoreWatch}), and what a watch that starts from a resource version
+ * must be told besides the objects that exist: the deletions since that version. An informer lists,
+ * then watches from the list's version; a watch is handed every object it selects when it opens, so
+ * an update in between reaches it, but an object deleted in between would stay in the informer's
+ * cache for good — so the last {@link #DELETIONS_KEPT} deletions are kept and told first. A watch
+ * from a version whose deletions are no longer all known (too old, or given out before a restart of
+ * the store) is answered 410 Gone, as kube-apiserver answers one it has compacted away, and its
+ * client lists again.
+ */
+final class StoreWatchers implements StoreWatch.Watchers {
+
+    static final int DELETIONS_KEPT = 10_000;
+
+    /** A deletion: its version, the key the object was stored under, and the object as its DELETED event carries it. */
+    private record Deletion(long version, AttributeSet key, String json) {}
+
+    private final ReadWriteLock lock;
+    private final ObjectIndex index;
+    private final Set<StoreWatch> watches = new CopyOnWriteArraySet<>();
+    /** Oldest first; changed under the store's write lock, read under its read lock. */
+    private final ArrayDeque<Deletion> deletions = new ArrayDeque<>();
+    /** A watch from a version below it may have missed a deletion no longer kept (or made before a restart). */
+    private long knownFrom;
+
+    /**
+     * @param lock  the store's lock: changes are told under its write lock, a watch opens under its read lock
+     * @param index the store's objects, handed to a watch as it opens
+     */
+    StoreWatchers(ReadWriteLock lock, ObjectIndex index) {
+        this.lock = lock;
+        this.index = index;
+    }
+
+    /** The store was restored at {@code version}: nothing from before it can be told again. */
+    void restoredAt(long version) {
+        knownFrom = Math.max(knownFrom, version);
+    }
+
+    /**
+     * A change, under the store's write lock: the object under {@code oldKey} ({@code before}; null
+     * if created) is now under {@code newKey} ({@code after}; null if deleted, {@code before} then
+     * carrying the deletion's {@code version}).
+     */
+    void changed(AttributeSet oldKey, String before, AttributeSet newKey, String after, long version) {
+        if (after == null && before != null) {
+            deletions.addLast(new Deletion(version, oldKey, before));
+            if (deletions.size() > DELETIONS_KEPT) {
+                knownFrom = Math.max(knownFrom, deletions.removeFirst().version());
+            }
+        }
+        for (StoreWatch watch : watches) {
+            boolean selectedBefore = watch.selects(oldKey);
+            boolean selectedAfter = watch.selects(newKey);
+            if (selectedBefore && selectedAfter) {
+                watch.tell("MODIFIED", after);
+            } else if (selectedBefore) {
+                watch.tell("DELETED", before);
+            } else if (selectedAfter) {
+                watch.tell("ADDED", after);
+            }
+        }
+    }
+
+    @Override
+    public void opened(StoreWatch watch) {
+        lock.readLock().lock();
+        try {
+            long since = watch.since();
+            if (since > 0 && since < knownFrom) {
+                watch.expire("too old resource version: " + since + " (" + knownFrom + ")");
+                return;
+            }
+            watches.add(watch);
+            if (since > 0) {
+                for (Deletion deletion : deletions) {
+                    if (deletion.version() > since && watch.selects(deletion.key())) {
+                        watch.tell("DELETED", deletion.json());
+                    }
+                }
+            }
+            for (ObjectIndex.Entry entry : index.matching(watch.query())) {
+                watch.tell("ADDED", entry.json());
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public void ended(StoreWatch watch) {
+        watches.remove(watch);
+    }
+}
