@@ -367,7 +367,7 @@ final class LaharSystem implements AutoCloseable {
     private static Cli run(List<String> args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new Lahar());
+        CommandLine cli = Lahar.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int exit = cli.execute(args.toArray(String[]::new));
