@@ -56,6 +56,15 @@ public final class ApiDiscovery {
                         List.of("status")),
                 core("endpoints", "endpoints", "Endpoints", true, List.of("ep"), List.of()),
                 builtIn(
+                        "networking.k8s.io",
+                        "v1",
+                        "networkpolicies",
+                        "networkpolicy",
+                        "NetworkPolicy",
+                        true,
+                        List.of("netpol"),
+                        List.of()),
+                builtIn(
                         "scheduling.k8s.io",
                         "v1",
                         "priorityclasses",

@@ -331,11 +331,23 @@ class EmbeddedClusterTest {
                         "bus.volcano.sh",
                         "scheduling.volcano.sh",
                         "flow.volcano.sh",
-                        "scheduling.k8s.io");
+                        "scheduling.k8s.io",
+                        "networking.k8s.io");
 
         JsonNode core = json(get("/api/v1", null).body());
         assertThat(core.path("resources").findValuesAsText("name"))
-                .contains("pods", "pods/status", "pods/binding", "nodes", "namespaces", "events", "bindings");
+                .contains(
+                        "pods",
+                        "pods/status",
+                        "pods/binding",
+                        "nodes",
+                        "namespaces",
+                        "events",
+                        "bindings",
+                        "persistentvolumeclaims");
+        JsonNode networking = json(get("/apis/networking.k8s.io/v1", null).body());
+        assertThat(resource(networking, "networkpolicies").path("kind").asText())
+                .isEqualTo("NetworkPolicy");
 
         JsonNode batch = json(get("/apis/batch.volcano.sh/v1alpha1", null).body());
         JsonNode jobs = resource(batch, "jobs");
@@ -357,6 +369,68 @@ class EmbeddedClusterTest {
         assertThat(get("/apis/nope.example.com/v1", null).statusCode()).isEqualTo(404);
         assertThat(json(get("/version", null).body()).path("gitVersion").asText())
                 .isEqualTo(ApiDiscovery.GIT_VERSION);
+    }
+
+    /** What the svc plugin and a job's inline volumes ask the bridge to create, kept and deleted as the API server does. */
+    @Test
+    void networkPoliciesAndVolumeClaimsAreKeptAndDeleted() {
+        var policy = new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder()
+                .withNewMetadata()
+                .withName("np-job")
+                .withNamespace(NS)
+                .endMetadata()
+                .withNewSpec()
+                .withNewPodSelector()
+                .addToMatchLabels("volcano.sh/job-name", "np-job")
+                .endPodSelector()
+                .withPolicyTypes("Ingress")
+                .endSpec()
+                .build();
+        var claim = new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
+                .withNewMetadata()
+                .withName("np-job-volume-0")
+                .withNamespace(NS)
+                .endMetadata()
+                .withNewSpec()
+                .withAccessModes("ReadWriteOnce")
+                .withNewResources()
+                .addToRequests("storage", new io.fabric8.kubernetes.api.model.Quantity("1Gi"))
+                .endResources()
+                .endSpec()
+                .build();
+        client.network().networkPolicies().inNamespace(NS).resource(policy).create();
+        client.persistentVolumeClaims().inNamespace(NS).resource(claim).create();
+
+        assertThat(client.network()
+                        .networkPolicies()
+                        .inNamespace(NS)
+                        .withName("np-job")
+                        .get()
+                        .getSpec()
+                        .getPodSelector()
+                        .getMatchLabels())
+                .containsEntry("volcano.sh/job-name", "np-job");
+        assertThat(client.persistentVolumeClaims()
+                        .inNamespace(NS)
+                        .withName("np-job-volume-0")
+                        .get()
+                        .getSpec()
+                        .getResources()
+                        .getRequests())
+                .containsKey("storage");
+        assertThat(client.network()
+                        .networkPolicies()
+                        .inNamespace(NS)
+                        .withName("np-job")
+                        .delete())
+                .hasSize(1);
+        assertThat(client.persistentVolumeClaims()
+                        .inNamespace(NS)
+                        .withName("np-job-volume-0")
+                        .delete())
+                .hasSize(1);
+        assertThat(client.network().networkPolicies().inNamespace(NS).list().getItems())
+                .noneMatch(p -> p.getMetadata().getName().equals("np-job"));
     }
 
     @Test

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
  * The contract may grow but never break: every schema must read data written with the last
  * released version (BACKWARD: consumers upgrade first) and the released version must read data
  * written with the current one (FORWARD: a consumer on an older schema still reads newer records).
+ * The one exception is a union branch listed in {@link ReadersFirstBranches}: a release without it
+ * cannot read it, so it is rolled out readers first and exempt from FORWARD, and from nothing else.
  *
  * <p>To release: copy {@code src/main/avro} to {@code released/<new version>/}.
  */
@@ -50,7 +52,8 @@ class SchemaCompatibilityTest {
             if (now == null) {
                 problems.add(name + ": removed (a released schema must stay)");
             } else {
-                problems.addAll(incompatibilities(name, now, old));
+                problems.addAll(
+                        incompatibilities(name, now, old, ReadersFirstBranches.withoutBranchesLackedBy(now, old)));
             }
         });
         return problems;
@@ -110,10 +113,66 @@ class SchemaCompatibilityTest {
 
     /** Every way the pair fails, each direction named. */
     static List<String> incompatibilities(String name, Schema current, Schema released) {
+        return incompatibilities(name, current, released, current);
+    }
+
+    /**
+     * Every way the pair fails: {@code current} must read what {@code released} wrote, and
+     * {@code released} what {@code currentWriter} writes ({@code current} less its readers-first
+     * branches).
+     */
+    static List<String> incompatibilities(String name, Schema current, Schema released, Schema currentWriter) {
         List<String> problems = new ArrayList<>();
         check(name + " BACKWARD", current, released, problems);
-        check(name + " FORWARD", released, current, problems);
+        check(name + " FORWARD", released, currentWriter, problems);
         return problems;
+    }
+
+    @Test
+    void everyReadersFirstBranchIsAUnionBranchOfItsSchemaWithAReason() {
+        Map<String, Schema> current = AvscFiles.byFullName(AvscFiles.CURRENT);
+        assertThat(ReadersFirstBranches.ALL).allSatisfy(b -> {
+            assertThat(current).as(b.schema()).containsKey(b.schema());
+            assertThat(ReadersFirstBranches.unionBranches(current.get(b.schema())))
+                    .as("branches of " + b.schema())
+                    .contains(b.branch());
+            assertThat(b.reason()).as(b.branch()).isNotBlank();
+        });
+    }
+
+    @Test
+    void aReadersFirstBranchIsExemptFromForwardOnly() {
+        Schema now = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.PodIntent");
+        Schema released =
+                AvscFiles.byFullName(AvscFiles.releasedVersions().getFirst()).get("io.lahar.schema.PodIntent");
+        Schema writer = ReadersFirstBranches.withoutBranchesLackedBy(now, released);
+
+        assertThat(incompatibilities("PodIntent", now, released))
+                .as("without the exception, a reader of the release lacks the new branches")
+                .isNotEmpty()
+                .allSatisfy(p -> assertThat(p).startsWith("PodIntent FORWARD").contains("MISSING_UNION_BRANCH"));
+        assertThat(incompatibilities("PodIntent", now, released, writer)).isEmpty();
+        assertThat(ReadersFirstBranches.unionBranches(writer))
+                .doesNotContain("io.lahar.schema.EnsureNetworkPolicy", "io.lahar.schema.EnsurePersistentVolumeClaim")
+                .contains("io.lahar.schema.CreatePod", "io.lahar.schema.DeleteObject");
+    }
+
+    @Test
+    void aNewBranchNotListedAsReadersFirstStillBreaksForwardCompatibility() {
+        Schema now = AvscFiles.byFullName(AvscFiles.CURRENT).get("io.lahar.schema.PodIntent");
+        String json = now.toString()
+                .replace(
+                        "{\"type\":\"record\",\"name\":\"DeleteObject\"",
+                        "{\"type\":\"record\",\"name\":\"EnsureDeployment\",\"doc\":\"d\",\"fields\":[]},"
+                                + "{\"type\":\"record\",\"name\":\"DeleteObject\"");
+        Schema grown = new Schema.Parser().parse(json);
+
+        assertThat(json).contains("EnsureDeployment");
+        assertThat(incompatibilities("PodIntent", grown, now, ReadersFirstBranches.withoutBranchesLackedBy(grown, now)))
+                .singleElement()
+                .asString()
+                .startsWith("PodIntent FORWARD")
+                .contains("MISSING_UNION_BRANCH");
     }
 
     private static void check(String label, Schema reader, Schema writer, List<String> problems) {

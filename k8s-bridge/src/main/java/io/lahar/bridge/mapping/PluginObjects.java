@@ -3,22 +3,41 @@ package io.lahar.bridge.mapping;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRuleBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.schema.EnsureConfigMap;
+import io.lahar.schema.EnsureNetworkPolicy;
+import io.lahar.schema.EnsurePersistentVolumeClaim;
 import io.lahar.schema.EnsureService;
 import io.lahar.schema.EnsureSshSecret;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** What the job plugins ask for (svc: headless Service and host lists; ssh: key Secret) as Kubernetes objects. */
+/**
+ * What the job plugins ask for (svc: headless Service, host lists and NetworkPolicy; ssh: key
+ * Secret) and the claims of a job's inline volumes, as Kubernetes objects.
+ */
 public final class PluginObjects {
 
     /** The ssh plugin's file names, as Volcano's ssh plugin mounts them into ~/.ssh. */
@@ -26,6 +45,8 @@ public final class PluginObjects {
 
     public static final String PUBLIC_KEY = "id_rsa.pub";
     public static final String AUTHORIZED_KEYS = "authorized_keys";
+
+    private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
     private PluginObjects() {}
 
@@ -36,12 +57,7 @@ public final class PluginObjects {
     public static Service service(String namespace, EnsureService ensure, Optional<OwnerReference> owner) {
         boolean headless = ensure.getHeadless();
         return new ServiceBuilder()
-                .withNewMetadata()
-                .withName(ensure.getName())
-                .withNamespace(namespace)
-                .withLabels(managed(ensure.getLabels()))
-                .withOwnerReferences(owner.stream().toList())
-                .endMetadata()
+                .withMetadata(metadata(namespace, ensure.getName(), ensure.getLabels(), owner))
                 .withNewSpec()
                 .withClusterIP(headless ? "None" : null)
                 .withPublishNotReadyAddresses(headless ? true : null)
@@ -60,13 +76,59 @@ public final class PluginObjects {
 
     public static ConfigMap configMap(String namespace, EnsureConfigMap ensure, Optional<OwnerReference> owner) {
         return new ConfigMapBuilder()
-                .withNewMetadata()
-                .withName(ensure.getName())
-                .withNamespace(namespace)
-                .withLabels(managed(ensure.getLabels()))
-                .withOwnerReferences(owner.stream().toList())
-                .endMetadata()
+                .withMetadata(metadata(namespace, ensure.getName(), ensure.getLabels(), owner))
                 .withData(new LinkedHashMap<>(ensure.getData()))
+                .build();
+    }
+
+    /** The svc plugin's NetworkPolicy: the intent's pod selectors by their labels. */
+    public static NetworkPolicy networkPolicy(
+            String namespace, EnsureNetworkPolicy ensure, Optional<OwnerReference> owner) {
+        List<NetworkPolicyPeer> from = ensure.getIngressFrom().stream()
+                .map(labels -> new NetworkPolicyPeerBuilder()
+                        .withPodSelector(selector(labels))
+                        .build())
+                .toList();
+        return new NetworkPolicyBuilder()
+                .withMetadata(metadata(namespace, ensure.getName(), ensure.getLabels(), owner))
+                .withNewSpec()
+                .withPodSelector(selector(ensure.getPodSelector()))
+                .withIngress(
+                        from.isEmpty()
+                                ? List.of()
+                                : List.of(new NetworkPolicyIngressRuleBuilder()
+                                        .withFrom(from)
+                                        .build()))
+                .withPolicyTypes(List.copyOf(ensure.getPolicyTypes()))
+                .endSpec()
+                .build();
+    }
+
+    /**
+     * The claim of an inline volume, its spec as the job gave it.
+     *
+     * @throws IllegalArgumentException when the spec is not a PersistentVolumeClaimSpec (it never
+     *     will be: the record cannot be carried out)
+     */
+    public static PersistentVolumeClaim persistentVolumeClaim(
+            String namespace, EnsurePersistentVolumeClaim ensure, Optional<OwnerReference> owner) {
+        PersistentVolumeClaimSpec spec;
+        try {
+            spec = JSON.unmarshal(ensure.getSpec(), PersistentVolumeClaimSpec.class);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "intent.spec: not a PersistentVolumeClaimSpec of claim " + ensure.getName() + ": " + e.getMessage(),
+                    e);
+        }
+        return new PersistentVolumeClaimBuilder()
+                .withMetadata(metadata(namespace, ensure.getName(), ensure.getLabels(), owner))
+                .withSpec(spec)
+                .build();
+    }
+
+    private static LabelSelector selector(Map<String, String> labels) {
+        return new LabelSelectorBuilder()
+                .withMatchLabels(new LinkedHashMap<>(labels))
                 .build();
     }
 
@@ -79,14 +141,20 @@ public final class PluginObjects {
         data.put(PUBLIC_KEY, base64(keys.publicKey() + "\n"));
         data.put(AUTHORIZED_KEYS, base64(keys.publicKey() + "\n"));
         return new SecretBuilder()
-                .withNewMetadata()
-                .withName(ensure.getName())
-                .withNamespace(namespace)
-                .withLabels(managed(ensure.getLabels()))
-                .withOwnerReferences(owner.stream().toList())
-                .endMetadata()
+                .withMetadata(metadata(namespace, ensure.getName(), ensure.getLabels(), owner))
                 .withType("Opaque")
                 .withData(data)
+                .build();
+    }
+
+    /** Every object's metadata: its name, the intent's labels and Lahar's, the Job CR as owner when there is one. */
+    private static ObjectMeta metadata(
+            String namespace, String name, Map<String, String> labels, Optional<OwnerReference> owner) {
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(namespace)
+                .withLabels(managed(labels))
+                .withOwnerReferences(owner.stream().toList())
                 .build();
     }
 

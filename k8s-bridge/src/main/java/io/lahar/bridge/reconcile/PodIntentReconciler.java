@@ -16,6 +16,8 @@ import io.lahar.schema.CreatePod;
 import io.lahar.schema.DeleteObject;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.EnsureConfigMap;
+import io.lahar.schema.EnsureNetworkPolicy;
+import io.lahar.schema.EnsurePersistentVolumeClaim;
 import io.lahar.schema.EnsureService;
 import io.lahar.schema.EnsureSshSecret;
 import io.lahar.schema.PodIntent;
@@ -92,6 +94,10 @@ public final class PodIntentReconciler {
             case EnsureConfigMap cm ->
                 ensureConfigMap(PluginObjects.configMap(ns, cm, owners.owner(ns, intent.getJob())));
             case EnsureSshSecret ssh -> ensureSecret(intent, ssh);
+            case EnsureNetworkPolicy np ->
+                ensureAbsent(PluginObjects.networkPolicy(ns, np, owners.owner(ns, intent.getJob())));
+            case EnsurePersistentVolumeClaim pvc ->
+                ensureAbsent(PluginObjects.persistentVolumeClaim(ns, pvc, owners.owner(ns, intent.getJob())));
             case DeleteObject object -> deleteObject(ns, object);
             default ->
                 throw new IllegalArgumentException(
@@ -269,10 +275,7 @@ public final class PodIntentReconciler {
                 PluginObjects.sshSecret(ns, ssh, keys.apply(ssh.getKeyBits()), owners.owner(ns, intent.getJob())));
     }
 
-    /**
-     * The engine releases everything a job's plugins may own (Volcano's svc plugin also makes a
-     * NetworkPolicy, and inline volume claims are PVCs), created here or not.
-     */
+    /** The engine releases everything a job's plugins may own, and the claims of its inline volumes. */
     private Outcome deleteObject(String ns, DeleteObject object) {
         ObjectKind kind = RELEASABLE.get(object.getKind());
         if (kind == null) {

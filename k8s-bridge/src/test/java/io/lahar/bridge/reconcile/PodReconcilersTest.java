@@ -11,7 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.bridge.TestIntents;
 import io.lahar.bridge.mapping.Pods;
@@ -22,6 +24,8 @@ import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.emulator.EmbeddedCluster;
 import io.lahar.emulator.NodeSpec;
 import io.lahar.schema.Bind;
+import io.lahar.schema.EnsureNetworkPolicy;
+import io.lahar.schema.EnsurePersistentVolumeClaim;
 import io.lahar.schema.Evict;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodIntent;
@@ -30,6 +34,7 @@ import io.lahar.schema.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -147,17 +152,7 @@ class PodReconcilersTest {
         JobPluginRegistry.defaults().objectKinds().forEach(k -> kinds.add(k.kind()));
         assertThat(kinds).contains("NetworkPolicy", "Service", "ConfigMap", "Secret");
         for (String kind : kinds) {
-            PodIntent release = PodIntent.newBuilder()
-                    .setNamespace(NS)
-                    .setJob(job)
-                    .setJobUid("uid-" + job)
-                    .setTime(TestIntents.T0)
-                    .setIntent(io.lahar.schema.DeleteObject.newBuilder()
-                            .setKind(kind)
-                            .setName(job)
-                            .setReason("JobCompleted")
-                            .build())
-                    .build();
+            PodIntent release = release(job, kind, job);
             reconciler.apply(release);
             assertThat(reconciler.apply(release)).isEqualTo(PodIntentReconciler.Outcome.ABSENT);
         }
@@ -171,20 +166,109 @@ class PodReconcilersTest {
         assertThat(client.secrets().inNamespace(NS).withName(job).get()).isNull();
     }
 
-    @Test
-    void aKindNoPluginDeclaresIsRefusedNamingTheKnownOnes() {
-        String job = job();
-        PodIntent release = PodIntent.newBuilder()
+    private static PodIntent intent(String job, Object body) {
+        return PodIntent.newBuilder()
                 .setNamespace(NS)
                 .setJob(job)
                 .setJobUid("uid-" + job)
                 .setTime(TestIntents.T0)
-                .setIntent(io.lahar.schema.DeleteObject.newBuilder()
-                        .setKind("Deployment")
-                        .setName(job)
-                        .setReason("JobCompleted")
-                        .build())
+                .setIntent(body)
                 .build();
+    }
+
+    private static PodIntent release(String job, String kind, String name) {
+        return intent(
+                job,
+                io.lahar.schema.DeleteObject.newBuilder()
+                        .setKind(kind)
+                        .setName(name)
+                        .setReason("JobDeleted")
+                        .build());
+    }
+
+    @Test
+    void theSvcPluginsNetworkPolicyAndAnInlineVolumesClaimAreCreatedOnceAndReleased() {
+        String job = job();
+        Map<String, String> selector = Map.of(PodLabels.JOB_NAME, job, PodLabels.JOB_NAMESPACE, NS);
+        PodIntent policy = intent(
+                job,
+                EnsureNetworkPolicy.newBuilder()
+                        .setName(job)
+                        .setLabels(selector)
+                        .setPodSelector(selector)
+                        .setIngressFrom(List.of(selector))
+                        .build());
+        PodIntent claim = intent(
+                job,
+                EnsurePersistentVolumeClaim.newBuilder()
+                        .setName(job + "-volume-0")
+                        .setLabels(selector)
+                        .setSpec("{\"accessModes\":[\"ReadWriteOnce\"],\"storageClassName\":\"standard\","
+                                + "\"resources\":{\"requests\":{\"storage\":\"1Gi\"}}}")
+                        .build());
+        PodIntentReconciler reconciler = intents();
+
+        assertThat(reconciler.apply(policy)).isEqualTo(CREATED);
+        assertThat(reconciler.apply(policy)).isEqualTo(EXISTS);
+        assertThat(reconciler.apply(claim)).isEqualTo(CREATED);
+        assertThat(intents().apply(claim)).isEqualTo(EXISTS);
+
+        NetworkPolicy np =
+                client.network().networkPolicies().inNamespace(NS).withName(job).get();
+        assertThat(np.getSpec().getPodSelector().getMatchLabels()).isEqualTo(selector);
+        assertThat(np.getSpec().getIngress())
+                .singleElement()
+                .satisfies(rule -> assertThat(rule.getFrom())
+                        .singleElement()
+                        .satisfies(peer -> assertThat(peer.getPodSelector().getMatchLabels())
+                                .isEqualTo(selector)));
+        assertThat(np.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        assertThat(np.getMetadata().getLabels()).containsEntry(PodLabels.JOB_NAME, job);
+        PersistentVolumeClaim pvc = client.persistentVolumeClaims()
+                .inNamespace(NS)
+                .withName(job + "-volume-0")
+                .get();
+        assertThat(pvc.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
+        assertThat(pvc.getSpec().getStorageClassName()).isEqualTo("standard");
+        assertThat(pvc.getSpec().getResources().getRequests().get("storage").toString())
+                .isEqualTo("1Gi");
+
+        for (String kind : List.of("NetworkPolicy", "PersistentVolumeClaim")) {
+            String name = kind.equals("NetworkPolicy") ? job : job + "-volume-0";
+            assertThat(reconciler.apply(release(job, kind, name))).as(kind).isEqualTo(DELETED);
+        }
+        assertThat(client.network()
+                        .networkPolicies()
+                        .inNamespace(NS)
+                        .withName(job)
+                        .get())
+                .isNull();
+        assertThat(client.persistentVolumeClaims()
+                        .inNamespace(NS)
+                        .withName(job + "-volume-0")
+                        .get())
+                .isNull();
+    }
+
+    @Test
+    void aClaimWhoseSpecIsNotAPersistentVolumeClaimSpecIsRefusedNamingIt() {
+        String job = job();
+        PodIntent claim = intent(
+                job,
+                EnsurePersistentVolumeClaim.newBuilder()
+                        .setName(job + "-volume-0")
+                        .setSpec("{\"accessModes\": 7")
+                        .build());
+
+        assertThatThrownBy(() -> intents().apply(claim))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("intent.spec: not a PersistentVolumeClaimSpec of claim " + job + "-volume-0");
+    }
+
+    @Test
+    void aKindNoPluginDeclaresIsRefusedNamingTheKnownOnes() {
+        String job = job();
+        PodIntent release = release(job, "Deployment", job);
         assertThatThrownBy(() -> intents().apply(release))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
