@@ -262,6 +262,38 @@ class SimulateCommandTest {
                 .isEqualTo("1");
     }
 
+    @Test
+    void intentsShowTheSvcPluginsNetworkPolicyAndTheClaimsOfInlineVolumes() throws Exception {
+        String job = """
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: data}
+                spec:
+                  plugins: {svc: []}
+                  volumes:
+                  - mountPath: /data
+                    volumeClaim: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+                  tasks:
+                  - {name: worker, replicas: 2, template: {spec: {containers: [{name: worker, image: img}]}}}
+                """;
+        assertThat(simulate(job, "", "--intents")).isZero();
+
+        JsonNode intents = lines().get(0).path("intents");
+        assertThat(intents.findValues("notInContract")).isEmpty();
+        JsonNode policy = intents.findValue("EnsureNetworkPolicy");
+        assertThat(policy.path("name").asText()).isEqualTo("data");
+        assertThat(policy.path("podSelector").path("volcano.sh/job-name").asText())
+                .isEqualTo("data");
+        assertThat(policy.path("ingressFrom").get(0).path("volcano.sh/job-name").asText())
+                .isEqualTo("data");
+        assertThat(policy.path("policyTypes").toString()).isEqualTo("[\"Ingress\"]");
+        JsonNode claim = intents.findValue("EnsurePersistentVolumeClaim");
+        assertThat(claim.path("name").asText()).isEqualTo("data-volume-0");
+        assertThat(claim.path("spec").asText()).contains("\"storage\":\"1Gi\"");
+        assertThat(createPod("data-worker-0").at("/template/spec/volumes").findValuesAsText("claimName"))
+                .containsExactly("data-volume-0");
+    }
+
     /** The seed's TensorFlow example as the project ships it (with the tensorflow plugin): TF_CONFIG beside env's and svc's. */
     @Test
     void theTensorflowExamplesPodsGetTfConfig() throws Exception {

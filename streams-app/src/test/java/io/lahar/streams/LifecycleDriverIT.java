@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lahar.core.sim.ScriptStep;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
+import io.lahar.schema.DeleteJob;
+import io.lahar.schema.DeleteObject;
+import io.lahar.schema.EnsureNetworkPolicy;
+import io.lahar.schema.EnsurePersistentVolumeClaim;
 import io.lahar.schema.JobAction;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobStatusRecord;
@@ -221,6 +225,52 @@ class LifecycleDriverIT {
                         "default/tf-big/worker/2",
                         "default/tf-big/worker/3",
                         "default/tf-big/worker/4");
+    }
+
+    /** Issue 36: what the engine once logged at WARN and dropped now reaches lahar.pod-intents. */
+    @Test
+    void theSvcPluginsNetworkPolicyAndTheClaimOfAnInlineVolumeAreSentAndTheClaimGoesWithTheJob() {
+        String manifest = LifecycleScript.tfJob("tf-data").replace("  tasks:\n", """
+                          plugins: {svc: []}
+                          volumes:
+                          - mountPath: /data
+                            volumeClaim: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+                          tasks:
+                        """);
+        commands.pipeInput("default/tf-data", LifecycleScript.submit("s", "tf-data", manifest, T0));
+        assertThat(results.readValuesToList())
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.getAccepted()).as("%s", r.getViolations()).isTrue());
+
+        List<Object> sent =
+                intents.readValuesToList().stream().map(PodIntent::getIntent).toList();
+        assertThat(sent)
+                .anySatisfy(i -> assertThat(i).isInstanceOfSatisfying(EnsureNetworkPolicy.class, np -> {
+                    assertThat(np.getName()).isEqualTo("tf-data");
+                    assertThat(np.getPodSelector()).containsEntry("volcano.sh/job-name", "tf-data");
+                }));
+        assertThat(sent)
+                .anySatisfy(i -> assertThat(i).isInstanceOfSatisfying(EnsurePersistentVolumeClaim.class, c -> {
+                    assertThat(c.getName()).isEqualTo("tf-data-volume-0");
+                    assertThat(c.getSpec()).contains("\"storage\":\"1Gi\"");
+                }));
+
+        commands.pipeInput(
+                "default/tf-data",
+                JobCommand.newBuilder()
+                        .setRequestId("d")
+                        .setSender("test")
+                        .setNamespace("default")
+                        .setName("tf-data")
+                        .setTime(Instant.ofEpochMilli(T0 + 1_000))
+                        .setCommand(new DeleteJob("done"))
+                        .build());
+        assertThat(intents.readValuesToList())
+                .extracting(PodIntent::getIntent)
+                .filteredOn(DeleteObject.class::isInstance)
+                .extracting(o -> ((DeleteObject) o).getKind() + " " + ((DeleteObject) o).getName())
+                .contains("NetworkPolicy tf-data", "PersistentVolumeClaim tf-data-volume-0");
     }
 
     @Test

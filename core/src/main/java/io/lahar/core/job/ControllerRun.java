@@ -11,6 +11,7 @@ import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.api.VolumeSpec;
 import io.lahar.core.job.plugins.JobPluginRegistry;
+import io.lahar.core.job.plugins.ObjectKind;
 import io.lahar.core.job.state.JobActions;
 import io.lahar.core.job.state.PhaseState;
 import io.lahar.core.job.state.RetainPhases;
@@ -20,6 +21,7 @@ import io.lahar.core.job.state.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -36,6 +38,8 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
     private static final int MAX_FOLLOW_UPS = 16;
     /** Volcano's pod group condition type for a gang the scheduler could not place. */
     private static final String UNSCHEDULABLE = "Unschedulable";
+    /** Volcano's controlledResources key of a claim the job made for an inline volume. */
+    private static final String CLAIM_RESOURCE = "volume-pvc-";
 
     private final long now;
     private final SpecMemo specs;
@@ -163,10 +167,10 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
             String claim = JobPods.claimName(job, i);
             if ((v.volumeClaimName() == null || v.volumeClaimName().isEmpty())
                     && v.volumeClaim() != null
-                    && !status.controlledResources().containsKey("volume-pvc-" + claim)) {
+                    && !status.controlledResources().containsKey(CLAIM_RESOURCE + claim)) {
                 actions.add(new WorldAction.CreatePersistentVolumeClaim(
                         claim, v.volumeClaim().deepCopy()));
-                status.controlResource("volume-pvc-" + claim, claim);
+                status.controlResource(CLAIM_RESOURCE + claim, claim);
             }
         }
         createOrUpdatePodGroup();
@@ -320,11 +324,25 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         }
         deletePodGroup();
         plugins.onJobDelete(job, status, actions);
+        deleteClaims();
         if (ttlReason != null) {
             actions.add(new WorldAction.DeleteJob(ttlReason));
         }
         timers.clear();
         deleted = true;
+    }
+
+    /**
+     * The claims the job made for its inline volumes go with it: Volcano makes the job their
+     * controller owner, so Kubernetes' garbage collector deletes them; a job without a Job object
+     * in the cluster (submitted over Kafka) has no owner to collect them by.
+     */
+    private void deleteClaims() {
+        for (Map.Entry<String, String> e : status.controlledResources().entrySet()) {
+            if (e.getKey().startsWith(CLAIM_RESOURCE)) {
+                actions.add(new WorldAction.DeleteObject(ObjectKind.PERSISTENT_VOLUME_CLAIM.kind(), e.getValue()));
+            }
+        }
     }
 
     // ---------------------------------------------------------------- JobActions

@@ -65,6 +65,43 @@ class JobControllerTest {
     }
 
     @Test
+    void theClaimOfAnInlineVolumeIsMadeOnceKeptThroughRestartsAndDeletedWithTheJob() {
+        Job job = TestJobs.job("data", """
+                volumes:
+                - mountPath: /scratch
+                  volumeClaim: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+                - mountPath: /shared
+                  volumeClaimName: team-data""", "worker:2");
+        JobInfo s = started(job);
+        assertThat(actions)
+                .filteredOn(WorldAction.CreatePersistentVolumeClaim.class::isInstance)
+                .singleElement()
+                .satisfies(a -> {
+                    WorldAction.CreatePersistentVolumeClaim c = (WorldAction.CreatePersistentVolumeClaim) a;
+                    assertThat(c.name()).isEqualTo("data-volume-0");
+                    assertThat(c.spec().at("/resources/requests/storage").asText())
+                            .isEqualTo("1Gi");
+                });
+        assertThat(s.job().status().controlledResources()).containsEntry("volume-pvc-data-volume-0", "data-volume-0");
+
+        actions.clear();
+        s = apply(s, new Input.Command(Action.RESTART_JOB, null, null, 4));
+        s = apply(s, new Input.PodGroupObserved(PodGroupPhase.Inqueue, 5));
+        assertThat(actions)
+                .as("a restart keeps the claim, as Volcano's does")
+                .noneMatch(a -> a instanceof WorldAction.CreatePersistentVolumeClaim
+                        || a instanceof WorldAction.DeleteObject d && d.kind().equals("PersistentVolumeClaim"));
+
+        actions.clear();
+        apply(s, new Input.Delete(6));
+        assertThat(actions)
+                .as("the claim it made goes with the job; the one it was given stays")
+                .filteredOn(
+                        a -> a instanceof WorldAction.DeleteObject d && d.kind().equals("PersistentVolumeClaim"))
+                .containsExactly(new WorldAction.DeleteObject("PersistentVolumeClaim", "data-volume-0"));
+    }
+
+    @Test
     void aPodKeepsTheNodeItWasLastReportedOn() {
         JobInfo s = started(spark());
         assertThat(s.pods().get("spark-driver-0").node()).as("not bound yet").isNull();

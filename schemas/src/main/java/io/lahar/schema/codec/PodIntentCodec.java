@@ -10,6 +10,7 @@ import io.lahar.schema.CreatePod;
 import io.lahar.schema.DeleteObject;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.EnsureConfigMap;
+import io.lahar.schema.EnsurePersistentVolumeClaim;
 import io.lahar.schema.EnsureService;
 import io.lahar.schema.EnsureSshSecret;
 import io.lahar.schema.PodIntent;
@@ -24,9 +25,10 @@ import java.util.TreeMap;
 
 /**
  * The engine's {@link WorldAction}s to {@code lahar.pod-intents} records. Pod-group actions and
- * the TTL's job deletion are carried by other topics (pod groups, job status); a few actions have
- * no branch in the intent union yet and are reported as such, never dropped unnoticed. A job
- * plugin's new kind of object needs a branch here (core/README.md, "Adding a job plugin").
+ * the TTL's job deletion are carried by other topics (pod groups, job status); an object the
+ * intent union has no branch for (or cannot carry whole) is reported as such, never dropped
+ * unnoticed. A job plugin's new kind of object needs a branch here (core/README.md, "Adding a job
+ * plugin").
  */
 public final class PodIntentCodec {
 
@@ -51,7 +53,7 @@ public final class PodIntentCodec {
     /** On another topic: the pod group (pod-groups) or the job's own deletion (job-status tombstone). */
     public record Elsewhere() implements Mapping {}
 
-    /** The 0.1.0 intent union has no branch for it; {@code why} says what is not carried. */
+    /** The intent union has no branch that carries it whole; {@code why} says what is not carried. */
     public record NotInContract(String why) implements Mapping {}
 
     public static Mapping map(Context ctx, WorldAction action) {
@@ -60,6 +62,8 @@ public final class PodIntentCodec {
             case WorldAction.DeletePod d -> intent(ctx, new DeletePod(d.name(), ctx.jobVersion(), d.reason()));
             case WorldAction.CreateObject o
             when ObjectKind.SERVICE.kind().equals(o.kind()) -> intent(ctx, service(ctx, o));
+            case WorldAction.CreateObject o
+            when ObjectKind.NETWORK_POLICY.kind().equals(o.kind()) -> NetworkPolicyCodec.map(ctx, o);
             case WorldAction.CreateObject o ->
                 new NotInContract(o.kind() + " " + o.name() + ": the intent union has no branch for this kind");
             case WorldAction.CreateConfigMap cm ->
@@ -73,17 +77,21 @@ public final class PodIntentCodec {
                                 .setData(new TreeMap<>(s.data()))
                                 .setKeyBits(2048)
                                 .build());
-            case WorldAction.DeleteObject d -> intent(ctx, new DeleteObject(d.kind(), d.name(), "PluginReleased"));
+            case WorldAction.DeleteObject d -> intent(ctx, new DeleteObject(d.kind(), d.name(), deleteReason(d)));
             case WorldAction.CreatePersistentVolumeClaim pvc ->
-                new NotInContract(
-                        "PersistentVolumeClaim " + pvc.name() + ": the intent union has no branch for volume claims");
+                intent(
+                        ctx,
+                        new EnsurePersistentVolumeClaim(
+                                pvc.name(),
+                                jobLabels(ctx),
+                                pvc.spec() == null ? "{}" : pvc.spec().toString()));
             case WorldAction.UpsertPodGroup u -> new Elsewhere();
             case WorldAction.DeletePodGroup d -> new Elsewhere();
             case WorldAction.DeleteJob d -> new Elsewhere();
         };
     }
 
-    private static Intent intent(Context ctx, Object body) {
+    static Intent intent(Context ctx, Object body) {
         return new Intent(PodIntent.newBuilder()
                 .setNamespace(ctx.namespace())
                 .setJob(ctx.job())
@@ -93,7 +101,7 @@ public final class PodIntentCodec {
                 .build());
     }
 
-    private static Map<String, String> jobLabels(Context ctx) {
+    static Map<String, String> jobLabels(Context ctx) {
         Map<String, String> labels = new TreeMap<>();
         labels.put(JOB_NAME, ctx.job());
         labels.put(JOB_NAMESPACE, ctx.namespace());
@@ -170,7 +178,12 @@ public final class PodIntentCodec {
         return new EnsureService(o.name(), labels, strings(spec.path("selector")), ports, headless);
     }
 
-    private static Map<String, String> strings(JsonNode node) {
+    /** A plugin's objects go when the plugin releases them (a kill); a volume's claim only with its job. */
+    private static String deleteReason(WorldAction.DeleteObject d) {
+        return ObjectKind.PERSISTENT_VOLUME_CLAIM.kind().equals(d.kind()) ? "JobDeleted" : "PluginReleased";
+    }
+
+    static Map<String, String> strings(JsonNode node) {
         Map<String, String> out = new TreeMap<>();
         if (node.isObject()) {
             node.properties()

@@ -3,6 +3,7 @@ package io.lahar.schema.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Action;
 import io.lahar.core.api.Job;
@@ -22,8 +23,11 @@ import io.lahar.core.job.plugins.RayPlugin;
 import io.lahar.schema.Bind;
 import io.lahar.schema.ContainerStatus;
 import io.lahar.schema.CreatePod;
+import io.lahar.schema.DeleteObject;
 import io.lahar.schema.DeletePod;
 import io.lahar.schema.EnsureConfigMap;
+import io.lahar.schema.EnsureNetworkPolicy;
+import io.lahar.schema.EnsurePersistentVolumeClaim;
 import io.lahar.schema.EnsureService;
 import io.lahar.schema.JobAction;
 import io.lahar.schema.JobActionCommand;
@@ -303,10 +307,52 @@ class CodecTest {
                 });
         assertThat(PodIntentCodec.map(ctx, new WorldAction.DeletePodGroup("g")))
                 .isInstanceOf(PodIntentCodec.Elsewhere.class);
-        assertThat(PodIntentCodec.map(ctx, new WorldAction.CreatePersistentVolumeClaim("c", null)))
+        assertThat(submitted.actions())
+                .as("every object the engine asks for has a branch")
+                .noneMatch(a -> PodIntentCodec.map(ctx, a) instanceof PodIntentCodec.NotInContract);
+        assertThat(bodies)
+                .anySatisfy(b -> assertThat(b).isInstanceOfSatisfying(EnsureNetworkPolicy.class, p -> {
+                    assertThat(p.getName()).isEqualTo("tf");
+                    assertThat(p.getPodSelector())
+                            .containsEntry("volcano.sh/job-name", "tf")
+                            .containsEntry("volcano.sh/job-namespace", "ns");
+                    assertThat(p.getIngressFrom()).containsExactly(p.getPodSelector());
+                    assertThat(p.getPolicyTypes()).containsExactly("Ingress");
+                }));
+        ObjectNode claimSpec = Manifests.jsonMapper().createObjectNode();
+        claimSpec.putArray("accessModes").add("ReadWriteOnce");
+        assertThat(PodIntentCodec.map(ctx, new WorldAction.CreatePersistentVolumeClaim("tf-volume-0", claimSpec)))
+                .isInstanceOfSatisfying(PodIntentCodec.Intent.class, i -> {
+                    EnsurePersistentVolumeClaim c =
+                            (EnsurePersistentVolumeClaim) i.intent().getIntent();
+                    assertThat(c.getName()).isEqualTo("tf-volume-0");
+                    assertThat(c.getSpec()).isEqualTo("{\"accessModes\":[\"ReadWriteOnce\"]}");
+                    assertThat(c.getLabels()).containsEntry("volcano.sh/job-name", "tf");
+                });
+        assertThat(PodIntentCodec.map(ctx, new WorldAction.DeleteObject("PersistentVolumeClaim", "tf-volume-0")))
+                .isInstanceOfSatisfying(
+                        PodIntentCodec.Intent.class,
+                        i -> assertThat(((DeleteObject) i.intent().getIntent()).getReason())
+                                .isEqualTo("JobDeleted"));
+    }
+
+    @Test
+    void aNetworkPolicyTheBranchCannotCarryWholeIsReportedNotSentWithAPartMissing() throws Exception {
+        PodIntentCodec.Context ctx = new PodIntentCodec.Context("ns", "tf", "u", 0, 5);
+        ObjectNode policy = (ObjectNode) Manifests.jsonMapper().readTree("""
+                {"spec": {"podSelector": {"matchLabels": {"a": "b"}},
+                          "ingress": [{"from": [{"namespaceSelector": {}}], "ports": []}, {}],
+                          "egress": []}}""");
+
+        assertThat(PodIntentCodec.map(ctx, new WorldAction.CreateObject("NetworkPolicy", "tf", policy)))
                 .isInstanceOfSatisfying(
                         PodIntentCodec.NotInContract.class,
-                        n -> assertThat(n.why()).contains("c"));
+                        n -> assertThat(n.why())
+                                .contains(
+                                        "spec.egress",
+                                        "spec.ingress[0].ports",
+                                        "spec.ingress[0].from[0].namespaceSelector",
+                                        "spec.ingress[1] without from"));
     }
 
     @Test
