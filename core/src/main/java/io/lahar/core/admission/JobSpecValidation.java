@@ -1,6 +1,5 @@
 package io.lahar.core.admission;
 
-import io.lahar.core.api.GoDuration;
 import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.PartitionPolicy;
 import io.lahar.core.api.PodTemplate;
@@ -68,9 +67,13 @@ final class JobSpecValidation {
             }
         }
         validateVolumes(spec.volumes(), v);
-        if (spec.runningEstimate() != null
-                && GoDuration.parse(spec.runningEstimate()).isEmpty()) {
-            v.add("spec.runningEstimate", "invalid duration \"" + spec.runningEstimate() + "\"");
+        if (spec.runningEstimate() != null) {
+            // Volcano's API has the field and nothing in Volcano reads it: accepting it would promise
+            // what no scheduler here (or there) does.
+            v.add(
+                    "spec.runningEstimate",
+                    "runningEstimate is not carried out: neither Volcano's controllers nor its scheduler read it;"
+                            + " leave it out");
         }
         if (spec.schedulerName() != null && spec.schedulerName().length() > 63) {
             v.add("spec.schedulerName", "must be no more than 63 characters");
