@@ -9,9 +9,7 @@ import io.lahar.core.api.JobSpec;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.api.TaskSpec;
-import io.lahar.core.api.VolumeSpec;
 import io.lahar.core.job.plugins.JobPluginRegistry;
-import io.lahar.core.job.plugins.ObjectKind;
 import io.lahar.core.job.state.JobActions;
 import io.lahar.core.job.state.PhaseState;
 import io.lahar.core.job.state.RetainPhases;
@@ -21,7 +19,6 @@ import io.lahar.core.job.state.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -36,10 +33,6 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
 
     /** A phase change is followed by a sync, as Volcano's job-update event follows its status write. */
     private static final int MAX_FOLLOW_UPS = 16;
-    /** Volcano's pod group condition type for a gang the scheduler could not place. */
-    private static final String UNSCHEDULABLE = "Unschedulable";
-    /** Volcano's controlledResources key of a claim the job made for an inline volume. */
-    private static final String CLAIM_RESOURCE = "volume-pvc-";
 
     private final long now;
     private final SpecMemo specs;
@@ -161,18 +154,7 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
      */
     private void initiateJob() {
         plugins.onJobAdd(job, status, actions);
-        List<VolumeSpec> volumes = job.spec().volumesOrEmpty();
-        for (int i = 0; i < volumes.size(); i++) {
-            VolumeSpec v = volumes.get(i);
-            String claim = JobPods.claimName(job, i);
-            if ((v.volumeClaimName() == null || v.volumeClaimName().isEmpty())
-                    && v.volumeClaim() != null
-                    && !status.controlledResources().containsKey(CLAIM_RESOURCE + claim)) {
-                actions.add(new WorldAction.CreatePersistentVolumeClaim(
-                        claim, v.volumeClaim().deepCopy()));
-                status.controlResource(CLAIM_RESOURCE + claim, claim);
-            }
-        }
+        VolumeClaims.create(job, status, actions);
         createOrUpdatePodGroup();
     }
 
@@ -216,7 +198,7 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         }
         PodGroupPhase old = podGroupPhase;
         podGroupPhase = g.phase();
-        explainPending(g, old);
+        PendingReason.explain(job, status, g, old);
         if (old == g.phase()) {
             return;
         }
@@ -230,36 +212,6 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
             process(Request.sync(status.version()));
         }
     }
-
-    /**
-     * A Pending job says why: the scheduler's Unschedulable condition on its pod group becomes the
-     * job's state reason and message (the phase and its transition time stay), so the job status
-     * answers "why is my job pending" without a look at the pod group. Without a condition the
-     * reason names what the job waits for once its gang is admitted — its pods to be created, then
-     * to run — never a phase it is not in, and never a stale "unschedulable".
-     */
-    private void explainPending(Input.PodGroupObserved g, PodGroupPhase old) {
-        if (status.phase() != JobPhase.Pending) {
-            return;
-        }
-        String group = "pod group " + PodGroups.name(job) + " is " + g.phase() + ": ";
-        if (g.message() != null) {
-            status.explain(g.reason() != null ? g.reason() : UNSCHEDULABLE, group + g.message());
-            return;
-        }
-        PendingWait wait = switch (g.phase()) {
-            case Inqueue -> new PendingWait("CreatingPods", "admitted to its queue, its pods are being created");
-            case Running ->
-                new PendingWait(
-                        "StartingPods", "its gang is bound, waiting for " + status.minAvailable() + " pods to run");
-            default -> null;
-        };
-        if (wait != null && (old != g.phase() || !wait.reason().equals(status.reason()))) {
-            status.explain(wait.reason(), group + wait.detail());
-        }
-    }
-
-    private record PendingWait(String reason, String detail) {}
 
     // ---------------------------------------------------------------- requests and timers
 
@@ -324,25 +276,12 @@ final class ControllerRun implements JobActions, StatusUpdate.Mover {
         }
         deletePodGroup();
         plugins.onJobDelete(job, status, actions);
-        deleteClaims();
+        VolumeClaims.delete(status, actions);
         if (ttlReason != null) {
             actions.add(new WorldAction.DeleteJob(ttlReason));
         }
         timers.clear();
         deleted = true;
-    }
-
-    /**
-     * The claims the job made for its inline volumes go with it: Volcano makes the job their
-     * controller owner, so Kubernetes' garbage collector deletes them; a job without a Job object
-     * in the cluster (submitted over Kafka) has no owner to collect them by.
-     */
-    private void deleteClaims() {
-        for (Map.Entry<String, String> e : status.controlledResources().entrySet()) {
-            if (e.getKey().startsWith(CLAIM_RESOURCE)) {
-                actions.add(new WorldAction.DeleteObject(ObjectKind.PERSISTENT_VOLUME_CLAIM.kind(), e.getValue()));
-            }
-        }
     }
 
     // ---------------------------------------------------------------- JobActions
