@@ -74,6 +74,15 @@ public final class ApiDiscovery {
                         List.of("pc"),
                         List.of()),
                 builtIn(
+                        "admissionregistration.k8s.io",
+                        "v1",
+                        "validatingwebhookconfigurations",
+                        "validatingwebhookconfiguration",
+                        "ValidatingWebhookConfiguration",
+                        false,
+                        List.of(),
+                        List.of()),
+                builtIn(
                         "apiextensions.k8s.io",
                         "v1",
                         "customresourcedefinitions",

@@ -50,6 +50,7 @@ final class ClusterDispatcher extends Dispatcher {
     private final BooleanSupplier ready;
     private final AtomicLong requests = new AtomicLong();
     private final BearerToken token;
+    private final AdmissionWebhooks webhooks;
 
     ClusterDispatcher(
             ApiDiscovery discovery,
@@ -65,6 +66,7 @@ final class ClusterDispatcher extends Dispatcher {
         this.binding = new PodBinding(store, clock);
         this.tables = new TableView(discovery, clock);
         this.openApi = new OpenApiV3(discovery);
+        this.webhooks = new AdmissionWebhooks(store);
         this.serverAddress = serverAddress;
         this.trimRequestLog = trimRequestLog;
         this.ready = ready;
@@ -137,7 +139,17 @@ final class ClusterDispatcher extends Dispatcher {
                 if (PodBinding.matches(path)) {
                     return binding.bind(path, request.getUtf8Body());
                 }
-                return store.dispatch(request);
+                // Reading the body consumes it: the store is handed a request made again from it.
+                String body = request.getUtf8Body();
+                return admitted(path, "CREATE", body)
+                        .orElseGet(() ->
+                                store.dispatch(HttpMethod.POST, fullPath, request.getHeader("Content-Type"), body));
+            }
+            case PUT -> {
+                String body = request.getUtf8Body();
+                return admitted(path, "UPDATE", body)
+                        .orElseGet(() ->
+                                store.dispatch(HttpMethod.PUT, fullPath, request.getHeader("Content-Type"), body));
             }
             case PATCH -> {
                 String contentType = Optional.ofNullable(request.getHeader("Content-Type"))
@@ -320,6 +332,10 @@ final class ClusterDispatcher extends Dispatcher {
             if (!merged.isObject() || !merged.path("metadata").isObject()) {
                 return ApiStatus.badRequest("the patch would leave the object without metadata");
             }
+            Optional<MockResponse> refused = admitted(path, "UPDATE", merged, current.get());
+            if (refused.isPresent()) {
+                return refused.get();
+            }
             if (!pinned) {
                 ((ObjectNode) merged.get("metadata"))
                         .set("resourceVersion", current.get().path("metadata").path("resourceVersion"));
@@ -332,6 +348,31 @@ final class ClusterDispatcher extends Dispatcher {
         }
         return ApiStatus.failure(
                 409, "Conflict", "the object kept changing while it was being patched; retry", null, null, null);
+    }
+
+    /**
+     * The refusal of a validating admission webhook for a create or update of the object at
+     * {@code path} (not of a subresource: a status write is not the object's create or update), or
+     * empty when none refuses. A JSON or strategic merge patch goes to the store unreviewed: it is
+     * applied there, and kubectl sends merge patches for custom resources.
+     */
+    private Optional<MockResponse> admitted(String path, String operation, String body) {
+        Optional<ApiResource> resource = discovery.resourceAt(path);
+        if (resource.isEmpty() || !webhooks.any()) {
+            return Optional.empty();
+        }
+        JsonNode old = operation.equals("UPDATE") ? store.get(path).orElse(null) : null;
+        JsonNode object;
+        try {
+            object = CrudStore.parse(body);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // the store answers what it makes of a body that is not JSON
+        }
+        return webhooks.review(resource.get(), operation, object, old);
+    }
+
+    private Optional<MockResponse> admitted(String path, String operation, JsonNode object, JsonNode old) {
+        return discovery.resourceAt(path).flatMap(r -> webhooks.review(r, operation, object, old));
     }
 
     private String rootPaths() {

@@ -243,7 +243,7 @@ class EmbeddedClusterRestartTest {
                 .build();
     }
 
-    private static GenericKubernetesResource job(String name) {
+    static GenericKubernetesResource job(String name) {
         return new GenericKubernetesResourceBuilder()
                 .withApiVersion("batch.volcano.sh/v1alpha1")
                 .withKind("Job")

@@ -53,7 +53,7 @@ class EmbeddedClusterTest {
             .withKind("PodGroup")
             .withNamespaced(true)
             .build();
-    private static final ResourceDefinitionContext VCJOBS = new ResourceDefinitionContext.Builder()
+    static final ResourceDefinitionContext VCJOBS = new ResourceDefinitionContext.Builder()
             .withGroup("batch.volcano.sh")
             .withVersion("v1alpha1")
             .withPlural("jobs")
