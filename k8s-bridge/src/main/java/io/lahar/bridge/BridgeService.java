@@ -1,6 +1,10 @@
 package io.lahar.bridge;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.lahar.bridge.reconcile.Retry;
+import io.lahar.bridge.webhook.AdmissionWebhook;
+import io.lahar.bridge.webhook.KnownQueues;
+import io.lahar.bridge.webhook.WebhookRegistration;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.quarkus.runtime.ShutdownEvent;
@@ -55,6 +59,10 @@ public class BridgeService {
     @ConfigProperty(name = "lahar.bridge.publish-nodes", defaultValue = "true")
     boolean publishNodes;
 
+    /** Serve Volcano's Jobs admission webhook and register it with the cluster (it must reach 127.0.0.1). */
+    @ConfigProperty(name = "lahar.bridge.admission-webhook", defaultValue = "false")
+    boolean admissionWebhook;
+
     @Inject
     Config config;
 
@@ -62,6 +70,8 @@ public class BridgeService {
     Instance<KubernetesClient> client;
 
     private Bridge bridge;
+    private AdmissionWebhook webhook;
+    private KnownQueues queues;
 
     void onStart(@Observes StartupEvent event) {
         if (!enabled) {
@@ -82,6 +92,11 @@ public class BridgeService {
                         namespace.filter(n -> !n.isBlank()),
                         publishNodes),
                 Clock.systemUTC());
+        if (admissionWebhook) {
+            queues = KnownQueues.watch(client.get());
+            webhook = AdmissionWebhook.start(queues);
+            Retry.standard().run(() -> WebhookRegistration.register(client.get(), webhook));
+        }
     }
 
     /**
@@ -103,6 +118,10 @@ public class BridgeService {
     }
 
     void onStop(@Observes ShutdownEvent event) {
+        if (webhook != null) {
+            webhook.close();
+            queues.close();
+        }
         if (bridge != null) {
             bridge.close();
         }

@@ -72,7 +72,7 @@ public final class VolcanoCrs {
     }
 
     /** The Volcano Job manifest as JSON: identity, labels, annotations and the spec, pod templates intact; no status. */
-    static String manifest(GenericKubernetesResource job) {
+    public static String manifest(GenericKubernetesResource job) {
         return manifest(job, VolcanoKinds.BATCH_API_VERSION, "Job");
     }
 

@@ -1,0 +1,206 @@
+package io.lahar.bridge.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.lahar.bridge.Kubectl;
+import io.lahar.bridge.mapping.Mirrors;
+import io.lahar.core.admission.AdmissionContext;
+import io.lahar.core.api.Manifests;
+import io.lahar.emulator.EmbeddedCluster;
+import io.lahar.emulator.NodeSpec;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Volcano's Jobs webhook served by the bridge: an AdmissionReview v1 in, core admission's verdict
+ * out (every violation with its path, the uid echoed); over HTTPS with the certificate made at
+ * start; and, registered with the kube-emulator as Volcano's chart registers it, {@code kubectl
+ * apply} of an invalid Job refused with every reason while a valid one is created.
+ */
+class AdmissionWebhookTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path INVALID = Path.of("..", "examples", "invalid-job.yaml");
+    private static final Path VALID = Path.of("..", "examples", "tf-job.yaml");
+
+    private static EmbeddedCluster cluster;
+    private static AdmissionWebhook webhook;
+    private static KnownQueues queues;
+
+    @BeforeAll
+    static void start() {
+        cluster = EmbeddedCluster.start(
+                EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=4,memory=8Gi}")));
+        queues = KnownQueues.watch(cluster.client());
+        webhook = AdmissionWebhook.start(queues);
+        WebhookRegistration.register(cluster.client(), webhook);
+    }
+
+    @AfterAll
+    static void stop() {
+        webhook.close();
+        queues.close();
+        cluster.close();
+    }
+
+    private static ObjectNode review(String operation, Object object) {
+        ObjectNode review = JSON.createObjectNode();
+        review.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
+        ObjectNode request = review.putObject("request");
+        request.put("uid", "7c4e-" + operation).put("operation", operation);
+        request.set("object", JSON.valueToTree(object));
+        return review;
+    }
+
+    private static Object yaml(Path file) throws Exception {
+        return Manifests.yamlMapper().readValue(Files.readString(file), Object.class);
+    }
+
+    @Test
+    void anInvalidJobIsDeniedWithEveryViolationAndItsPath() throws Exception {
+        JsonNode answer = AdmissionReviews.job(review("CREATE", yaml(INVALID)), AdmissionContext.freshInstall());
+        JsonNode response = answer.path("response");
+        assertThat(answer.path("kind").asText()).isEqualTo("AdmissionReview");
+        assertThat(response.path("uid").asText()).isEqualTo("7c4e-CREATE");
+        assertThat(response.path("allowed").asBoolean()).isFalse();
+        assertThat(response.path("status").path("code").asInt()).isEqualTo(400);
+        assertThat(response.path("status").path("message").asText())
+                .contains("spec.maxRetry: ", "spec.tasks[1].name: ", "spec.minAvailable: ", "; ");
+    }
+
+    @Test
+    void aValidJobIsAllowedAndAQueueTheBridgeHasNotReadIsNot() throws Exception {
+        JsonNode allowed = AdmissionReviews.job(review("CREATE", yaml(VALID)), AdmissionContext.freshInstall());
+        assertThat(allowed.path("response").path("allowed").asBoolean()).isTrue();
+        assertThat(allowed.path("response").path("uid").asText()).isEqualTo("7c4e-CREATE");
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> job = (Map<String, Object>) yaml(VALID);
+        ((Map<String, Object>) job.get("spec")).put("queue", "research");
+        JsonNode denied = AdmissionReviews.job(review("CREATE", job), AdmissionContext.freshInstall());
+        assertThat(denied.path("response").path("status").path("message").asText())
+                .isEqualTo("spec.queue: queue \"research\" not found");
+
+        GenericKubernetesResource research = new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("Queue")
+                .withNewMetadata()
+                .withName("research")
+                .endMetadata()
+                .withAdditionalProperties(Map.of("spec", Map.of("weight", 1), "status", Map.of("state", "Open")))
+                .build();
+        AdmissionContext withResearch = KnownQueues.context(List.of(research));
+        JsonNode known = AdmissionReviews.job(review("CREATE", job), withResearch);
+        assertThat(known.path("response").path("allowed").asBoolean()).isTrue();
+
+        research.setAdditionalProperty("status", Map.of("state", "Closed"));
+        JsonNode closed = AdmissionReviews.job(review("CREATE", job), KnownQueues.context(List.of(research)));
+        assertThat(closed.path("response").path("status").path("message").asText())
+                .startsWith("spec.queue: can only submit job to queue with state Open");
+    }
+
+    @Test
+    void theBridgesOwnMirrorOfAnAdmittedJobPasses() throws Exception {
+        GenericKubernetesResource mirror = JSON.convertValue(yaml(INVALID), GenericKubernetesResource.class);
+        mirror.getMetadata()
+                .setAnnotations(Map.of(
+                        Mirrors.MIRROR_OF,
+                        "uid-1",
+                        Mirrors.SPEC_HASH,
+                        Mirrors.specHash(mirror.getAdditionalProperties().get("spec"))));
+        JsonNode answer = AdmissionReviews.job(review("CREATE", mirror), AdmissionContext.freshInstall());
+        assertThat(answer.path("response").path("allowed").asBoolean()).isTrue();
+    }
+
+    @Test
+    void theEndpointAnswersOverHttpsTrustingOnlyItsCaBundle() throws Exception {
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        trust.setCertificateEntry(
+                "webhook",
+                CertificateFactory.getInstance("X.509")
+                        .generateCertificate(
+                                new ByteArrayInputStream(Base64.getDecoder().decode(webhook.caBundle()))));
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(null, tmf.getTrustManagers(), null);
+        try (HttpClient http = HttpClient.newBuilder().sslContext(tls).build()) {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(webhook.url()))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    review("CREATE", yaml(INVALID)).toString()))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(200);
+            JsonNode answer = JSON.readTree(response.body()).path("response");
+            assertThat(answer.path("uid").asText()).isEqualTo("7c4e-CREATE");
+            assertThat(answer.path("allowed").asBoolean()).isFalse();
+        }
+    }
+
+    @Test
+    void kubectlApplyOfAnInvalidJobIsRefusedWithEveryReasonAndAValidOneIsCreated(@TempDir Path dir) throws Exception {
+        KubernetesClient client = cluster.client();
+        assertThat(client.admissionRegistration()
+                        .v1()
+                        .validatingWebhookConfigurations()
+                        .withName(WebhookRegistration.NAME)
+                        .get()
+                        .getWebhooks()
+                        .getFirst()
+                        .getName())
+                .isEqualTo("validatejob.volcano.sh");
+        if (!Kubectl.installed()) {
+            return; // the emulator's own test covers the refusal through the API
+        }
+        Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig.yaml"));
+        Process apply = new ProcessBuilder(
+                        "/usr/bin/kubectl",
+                        "--kubeconfig",
+                        kubeconfig.toString(),
+                        "apply",
+                        "-n",
+                        "default",
+                        "-f",
+                        INVALID.toString())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(apply.getInputStream().readAllBytes());
+        assertThat(apply.waitFor()).as(output).isEqualTo(1);
+        assertThat(output)
+                .contains(
+                        "admission webhook \"validatejob.volcano.sh\" denied the request: ",
+                        "spec.maxRetry: ",
+                        "spec.tasks[1].name: ",
+                        "spec.minAvailable: ");
+        assertThat(Kubectl.run(kubeconfig, "apply", "-n", "default", "-f", VALID.toString()))
+                .contains("job.batch.volcano.sh/tf-job created");
+        assertThat(Kubectl.run(kubeconfig, "get", "vcjob", "-n", "default", "-o", "name"))
+                .contains("tf-job")
+                .doesNotContain("broken");
+    }
+}
