@@ -39,21 +39,27 @@ public final class AdmissionReviews {
         if (!operation.equals("CREATE") && !operation.equals("UPDATE")) {
             return answer(uid, null);
         }
-        GenericKubernetesResource cr = JSON.convertValue(request.path("object"), GenericKubernetesResource.class);
-        if (Mirrors.writtenByBridge(cr)) {
-            return answer(uid, null); // the bridge's mirror of a job the engine admitted already
-        }
         AdmissionResult<Manifest> result;
         try {
+            GenericKubernetesResource cr = resource(request.path("object"));
+            if (Mirrors.writtenByBridge(cr)) {
+                return answer(uid, null); // the bridge's mirror of a job the engine admitted already
+            }
             Job job = read(cr);
-            Job old = operation.equals("UPDATE")
-                    ? read(JSON.convertValue(request.path("oldObject"), GenericKubernetesResource.class))
-                    : null;
+            Job old = operation.equals("UPDATE") ? read(resource(request.path("oldObject"))) : null;
             result = Admission.admit(Operation.valueOf(operation), job, old, ctx);
-        } catch (ManifestException e) {
+        } catch (ManifestException | IllegalArgumentException e) {
+            // An object that is no Job at all is refused with the reason, never left unanswered.
             return answer(uid, List.of(new Violation("", e.getMessage())));
         }
         return answer(uid, result.accepted() ? null : result.violations());
+    }
+
+    private static GenericKubernetesResource resource(JsonNode object) {
+        if (!object.path("metadata").isObject()) {
+            throw new IllegalArgumentException("the review has no object with metadata");
+        }
+        return JSON.convertValue(object, GenericKubernetesResource.class);
     }
 
     private static Job read(GenericKubernetesResource cr) {

@@ -11,6 +11,9 @@ import io.lahar.bridge.TestIntents;
 import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.Mirrors;
 import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.bridge.webhook.AdmissionWebhook;
+import io.lahar.bridge.webhook.KnownQueues;
+import io.lahar.bridge.webhook.WebhookRegistration;
 import io.lahar.emulator.EmbeddedCluster;
 import io.lahar.emulator.NodeSpec;
 import io.lahar.schema.DeleteJob;
@@ -63,12 +66,18 @@ class CrMirrorTest {
     private static JobStatusWriter jobs;
     private static FlowStatusWriter flows;
     private static QueueStatusWriter queues;
+    private static KnownQueues queueCache;
+    private static AdmissionWebhook webhook;
 
     @BeforeAll
     static void start() {
         cluster = EmbeddedCluster.start(
                 EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=4,memory=8Gi}")));
         client = cluster.client();
+        // Volcano's Jobs webhook in place, as bin/start has it: the mirrors' own writes must pass it.
+        queueCache = KnownQueues.watch(client);
+        webhook = AdmissionWebhook.start(queueCache);
+        WebhookRegistration.register(client, webhook);
         watcher = new VolcanoApiWatcher(client, sink, Clock.systemUTC(), 0, Optional.empty(), LEDGER).start();
         jobs = new JobStatusWriter(client, RETRY, LEDGER);
         flows = new FlowStatusWriter(client, RETRY, LEDGER);
@@ -78,6 +87,8 @@ class CrMirrorTest {
     @AfterAll
     static void stop() {
         watcher.close();
+        webhook.close();
+        queueCache.close();
         cluster.close();
     }
 

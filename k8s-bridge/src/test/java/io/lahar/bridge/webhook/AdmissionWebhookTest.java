@@ -122,6 +122,19 @@ class AdmissionWebhookTest {
     }
 
     @Test
+    void aReviewOfNoJobIsDeniedWithTheReasonNotLeftUnanswered() {
+        JsonNode none = AdmissionReviews.job(review("CREATE", "a string"), AdmissionContext.freshInstall());
+        assertThat(none.path("response").path("allowed").asBoolean()).isFalse();
+        assertThat(none.path("response").path("status").path("message").asText())
+                .isEqualTo(": the review has no object with metadata");
+        JsonNode pod = AdmissionReviews.job(
+                review("CREATE", Map.of("apiVersion", "v1", "kind", "Pod", "metadata", Map.of("name", "p"))),
+                AdmissionContext.freshInstall());
+        assertThat(pod.path("response").path("uid").asText()).isEqualTo("7c4e-CREATE");
+        assertThat(pod.path("response").path("allowed").asBoolean()).isFalse();
+    }
+
+    @Test
     void theBridgesOwnMirrorOfAnAdmittedJobPasses() throws Exception {
         GenericKubernetesResource mirror = JSON.convertValue(yaml(INVALID), GenericKubernetesResource.class);
         mirror.getMetadata()
