@@ -81,6 +81,13 @@ public class BridgeService {
         refuseEmbeddedClusterOptions(
                 StreamSupport.stream(config.getPropertyNames().spliterator(), false)
                         .toList());
+        if (admissionWebhook) {
+            // Before the mirrors write: a configuration of the previous run (its port, its
+            // certificate) kept by the cluster would refuse their Jobs until it is replaced.
+            queues = KnownQueues.watch(client.get());
+            webhook = AdmissionWebhook.start(queues);
+            Retry.standard().run(() -> WebhookRegistration.register(client.get(), webhook));
+        }
         bridge = Bridge.start(
                 client.get(),
                 new Bridge.Settings(
@@ -92,11 +99,6 @@ public class BridgeService {
                         namespace.filter(n -> !n.isBlank()),
                         publishNodes),
                 Clock.systemUTC());
-        if (admissionWebhook) {
-            queues = KnownQueues.watch(client.get());
-            webhook = AdmissionWebhook.start(queues);
-            Retry.standard().run(() -> WebhookRegistration.register(client.get(), webhook));
-        }
     }
 
     /**
