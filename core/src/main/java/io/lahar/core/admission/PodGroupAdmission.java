@@ -1,6 +1,8 @@
 package io.lahar.core.admission;
 
 import io.lahar.core.api.PodGroup;
+import io.lahar.core.scheduling.api.Problem;
+import io.lahar.core.scheduling.api.SubGroupPolicy;
 import java.util.Map;
 
 /** Volcano's podgroup webhooks: queue defaults to {@code default}; it must be an open leaf queue. */
@@ -71,11 +73,10 @@ public final class PodGroupAdmission {
                 if (p == null || p.name() == null || p.name().isEmpty()) {
                     v.add(at + ".name", "required");
                 }
-                if (p != null && (p.subGroupSize() == null || p.subGroupSize() < 1 || p.subGroupSize() > max)) {
-                    v.add(at + ".subGroupSize", "must be between 1 and " + max);
-                }
-                if (p != null && p.minSubGroups() != null && (p.minSubGroups() < 0 || p.minSubGroups() > max)) {
-                    v.add(at + ".minSubGroups", "must be between 0 and " + max);
+                if (p != null) {
+                    for (Problem problem : SubGroupPolicy.countProblems(at, p.subGroupSize(), p.minSubGroups(), max)) {
+                        v.add(problem.path(), problem.message());
+                    }
                 }
             }
         }

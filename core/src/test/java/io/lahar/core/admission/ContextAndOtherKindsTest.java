@@ -63,6 +63,22 @@ class ContextAndOtherKindsTest {
     }
 
     @Test
+    void podGroupSubGroupCountsAreBoundedByThePodLimit() {
+        PodGroup pg = Manifests.read(
+                "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: pg}\n"
+                        + "spec: {minMember: 2, subGroupPolicy: [{name: a, subGroupSize: 0, minSubGroups: -1},"
+                        + " {name: b, subGroupSize: 100000, minSubGroups: 100000}, {name: c, subGroupSize: 2}]}\n",
+                PodGroup.class);
+        int max = AdmissionLimits.DEFAULTS.maxPodsPerJob();
+        assertRejected(
+                PodGroupAdmission.create(pg, AdmissionContext.freshInstall()),
+                "spec.subGroupPolicy[0].subGroupSize: must be at least 1, got 0",
+                "spec.subGroupPolicy[0].minSubGroups: must not be negative, got -1",
+                "spec.subGroupPolicy[1].subGroupSize: must be at most " + max + ", got 100000",
+                "spec.subGroupPolicy[1].minSubGroups: must be at most " + max + ", got 100000");
+    }
+
+    @Test
     void priorityClasses() {
         PriorityClass tooHigh = Manifests.read(
                 "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\n"

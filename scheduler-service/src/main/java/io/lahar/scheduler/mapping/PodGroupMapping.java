@@ -33,16 +33,8 @@ public final class PodGroupMapping {
         for (int i = 0; i < group.getSpec().getSubGroupPolicy().size(); i++) {
             io.lahar.schema.SubGroupPolicy p =
                     group.getSpec().getSubGroupPolicy().get(i);
-            if (p.getSubGroupSize() < 1) {
-                problems.add(new Problem(
-                        "spec.subGroupPolicy[" + i + "].subGroupSize",
-                        "must be at least 1, got " + p.getSubGroupSize()));
-            }
-            if (p.getMinSubGroups() < 0) {
-                problems.add(new Problem(
-                        "spec.subGroupPolicy[" + i + "].minSubGroups",
-                        "must not be negative, got " + p.getMinSubGroups()));
-            }
+            problems.addAll(SubGroupPolicy.countProblems(
+                    "spec.subGroupPolicy[" + i + "]", p.getSubGroupSize(), p.getMinSubGroups(), Integer.MAX_VALUE));
             Map<String, String> matchLabels = new TreeMap<>();
             p.getMatchLabels().forEach((k, v) -> matchLabels.put(k.toString(), v.toString()));
             subGroups.add(new SubGroupPolicy(

@@ -1,5 +1,6 @@
 package io.lahar.core.scheduling.api;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,6 +34,27 @@ public record SubGroupPolicy(
                 p.minSubGroups() == null ? 0 : p.minSubGroups(),
                 p.labelSelector() == null ? null : p.labelSelector().matchLabels(),
                 p.matchLabelKeys());
+    }
+
+    /**
+     * What is wrong with a policy's counts, at {@code at} (e.g. {@code spec.subGroupPolicy[0]}): a size
+     * of at least 1 and a minimum of at least 0, neither above {@code max}. PodGroup admission passes its
+     * per-job pod limit; the scheduler, reading a pod-group record any producer may have written, passes
+     * {@link Integer#MAX_VALUE}, so both refuse a policy by the same rule.
+     */
+    public static List<Problem> countProblems(String at, Integer subGroupSize, Integer minSubGroups, int max) {
+        List<Problem> problems = new ArrayList<>(2);
+        if (subGroupSize == null || subGroupSize < 1) {
+            problems.add(new Problem(at + ".subGroupSize", "must be at least 1, got " + subGroupSize));
+        } else if (subGroupSize > max) {
+            problems.add(new Problem(at + ".subGroupSize", "must be at most " + max + ", got " + subGroupSize));
+        }
+        if (minSubGroups != null && minSubGroups < 0) {
+            problems.add(new Problem(at + ".minSubGroups", "must not be negative, got " + minSubGroups));
+        } else if (minSubGroups != null && minSubGroups > max) {
+            problems.add(new Problem(at + ".minSubGroups", "must be at most " + max + ", got " + minSubGroups));
+        }
+        return problems;
     }
 
     /**
