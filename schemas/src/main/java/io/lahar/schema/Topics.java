@@ -131,7 +131,7 @@ public final class Topics {
             "lahar.pod-groups",
             JOB_PARTITIONS,
             true,
-            "namespace/name of the Job owning the pod group",
+            "namespace/name of the Job owning the pod group, or namespace/podgroup:<name> of a PodGroup no Job owns",
             PodGroup.getClassSchema());
 
     public static final TopicSpec POD_INTENTS = new TopicSpec(
@@ -141,11 +141,19 @@ public final class Topics {
             "namespace/name of the Job the pod or plugin object belongs to",
             PodIntent.getClassSchema());
 
+    /**
+     * The pods of other workloads (PodGroup CRs no Lahar Job owns, bare pods with Volcano's
+     * schedulerName) as the k8s-bridge sees them; their pod groups are on {@link #POD_GROUPS} under
+     * {@link WorkloadKeys}. Keyed by the pod, compacted: a tombstone when the pod is deleted.
+     */
+    public static final TopicSpec WORKLOAD_PODS = new TopicSpec(
+            "lahar.workload-pods", JOB_PARTITIONS, true, "namespace/name of the pod", WorkloadPod.getClassSchema());
+
     public static final TopicSpec SCHEDULER_DECISIONS = new TopicSpec(
             "lahar.scheduler-decisions",
             JOB_PARTITIONS,
             false,
-            "namespace/name of the Job whose pod group is decided on",
+            "namespace/name of the Job whose pod group is decided on, or namespace/podgroup:<name> of a PodGroup no Job owns",
             SchedulerDecision.getClassSchema());
 
     public static final TopicSpec NODES =
@@ -234,6 +242,7 @@ public final class Topics {
             JOB_TRANSITIONS,
             POD_GROUPS,
             POD_INTENTS,
+            WORKLOAD_PODS,
             SCHEDULER_DECISIONS,
             NODES,
             QUEUES,

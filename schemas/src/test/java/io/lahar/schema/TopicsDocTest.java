@@ -83,6 +83,7 @@ class TopicsDocTest {
                 .containsExactlyInAnyOrder(
                         "lahar.job-status",
                         "lahar.pod-groups",
+                        "lahar.workload-pods",
                         "lahar.nodes",
                         "lahar.queues",
                         "lahar.queue-status",

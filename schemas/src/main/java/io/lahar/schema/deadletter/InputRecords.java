@@ -17,6 +17,7 @@ import io.lahar.schema.Queue;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
+import io.lahar.schema.WorkloadPod;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -105,6 +106,7 @@ public final class InputRecords {
             case JobTransition r -> Topics.jobKey(r.getNamespace(), r.getName());
             case PodGroup r -> Topics.jobKey(r.getNamespace(), r.getJob());
             case PodIntent r -> Topics.jobKey(r.getNamespace(), r.getJob());
+            case WorkloadPod r -> Topics.jobKey(r.getNamespace(), r.getName());
             case SchedulerDecision r -> Topics.jobKey(r.getNamespace(), r.getJob());
             case JobTemplate r -> Topics.jobKey(r.getNamespace(), r.getName());
             case FlowCommand r -> Topics.jobKey(r.getNamespace(), r.getName());
