@@ -5,6 +5,7 @@ import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.ForeignPod;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
+import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.TaskInfo;
@@ -26,6 +27,8 @@ import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.Queue;
 import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.WorkloadKeys;
+import io.lahar.schema.WorkloadPod;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -64,6 +67,9 @@ public final class SchedulerCache {
 
     private final Map<String, QueueInfo> queues = new TreeMap<>();
     private final Map<String, JobEntry> jobs = new TreeMap<>();
+    /** Other workloads' pods: a pod's key ({@code namespace/pod}) to its gang's ({@code namespace/podgroup:<name>}). */
+    private final Map<String, String> workloadPods = new HashMap<>();
+
     private long maxEpoch;
     /** Pods in status Binding: assumed, not yet confirmed by a pod event. */
     private int unconfirmed;
@@ -134,6 +140,7 @@ public final class SchedulerCache {
             case "lahar.pod-groups" -> onPodGroup(key, (PodGroup) value);
             case "lahar.pod-intents" -> onPodIntent(key, (PodIntent) value);
             case "lahar.pod-events" -> onPodEvent(key, (PodEvent) value);
+            case "lahar.workload-pods" -> onWorkloadPod(key, (WorkloadPod) value);
             default -> throw new IllegalStateException("not an input topic of the cache: " + topic);
         }
     }
@@ -237,6 +244,50 @@ public final class SchedulerCache {
         if (status == TaskStatus.Pending && p.status == TaskStatus.Binding) return;
         status(p, status);
         if (event.getNode() != null && !event.getNode().isEmpty()) p.node = event.getNode();
+        if (status == TaskStatus.Pending) p.node = null;
+    }
+
+    /**
+     * A pod of another workload (docs/decisions/048-other-workloads.md): its intent and its pod event
+     * in one record, folded into the gang of the PodGroup it names; a tombstone removes it, freeing
+     * its node.
+     */
+    public void onWorkloadPod(String key, WorkloadPod pod) {
+        TaskInfo template = null;
+        String group = null;
+        if (pod != null) {
+            if (!pod.getSpec().getPod().equals(pod.getName())) {
+                throw new MappingException(List.of(new Problem(
+                        "spec.pod",
+                        "\"" + pod.getSpec().getPod() + "\" is not the pod's name \"" + pod.getName() + "\"")));
+            }
+            template = PodMapping.toTaskInfo(pod.getSpec(), 0, TaskStatus.Pending, null);
+            group = WorkloadKeys.groupKey(pod.getNamespace(), pod.getSpec().getPodGroup());
+        }
+        String previous = workloadPods.get(key);
+        if (previous != null && !previous.equals(group)) {
+            // Deleted, or now in another group: it leaves the gang it was in.
+            JobEntry old = jobs.get(previous);
+            if (old != null) {
+                old.changed();
+                remove(old, key.substring(key.indexOf('/') + 1));
+                if (old.pods.isEmpty() && old.group == null) jobs.remove(previous);
+            }
+            workloadPods.remove(key);
+        }
+        if (pod == null) return;
+        workloadPods.put(key, group);
+        JobEntry j = job(group);
+        PodEntry p = j.pods.computeIfAbsent(pod.getName(), n -> new PodEntry());
+        j.changed();
+        p.intent = pod.getSpec();
+        p.template = template;
+        p.ours = schedulerNames.contains(pod.getSpec().getSchedulerName());
+        TaskStatus status = PodEventMapping.status(pod.getPhase(), pod.getNode(), false, pod.getDeleting());
+        // A pending pod without a node does not undo an assumed binding: the record predates it.
+        if (status == TaskStatus.Pending && p.status == TaskStatus.Binding) return;
+        status(p, status);
+        if (pod.getNode() != null && !pod.getNode().isEmpty()) p.node = pod.getNode();
         if (status == TaskStatus.Pending) p.node = null;
     }
 

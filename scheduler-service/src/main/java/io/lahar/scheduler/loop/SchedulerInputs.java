@@ -9,6 +9,7 @@ import io.lahar.schema.Queue;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
+import io.lahar.schema.WorkloadPod;
 import io.lahar.schema.deadletter.DeadLetters;
 import io.lahar.schema.deadletter.Failures;
 import io.lahar.schema.deadletter.InputRecords;
@@ -79,6 +80,7 @@ final class SchedulerInputs {
         add(Topics.POD_GROUPS, new CachingAvroDeserializer<>(PodGroup.class, serdes));
         add(Topics.POD_INTENTS, new CachingAvroDeserializer<>(PodIntent.class, serdes));
         add(Topics.POD_EVENTS, new CachingAvroDeserializer<>(PodEvent.class, serdes));
+        add(Topics.WORKLOAD_PODS, new CachingAvroDeserializer<>(WorkloadPod.class, serdes));
         add(Topics.SCHEDULER_DECISIONS, new CachingAvroDeserializer<>(SchedulerDecision.class, serdes));
         add(Topics.QUEUE_STATUS, new CachingAvroDeserializer<>(QueueStatus.class, serdes));
         deadLetterSerializer = serdes.value(DeadLetter.class).serializer();

@@ -12,10 +12,15 @@ public final class PodEventMapping {
 
     /** The status the event reports, or null when the pod is gone (deleted). */
     public static TaskStatus status(PodEvent e, boolean deleting) {
-        if (e.getDeleted()) return null;
-        String node = Strings.of(e.getNode());
+        return status(e.getPhase(), e.getNode(), e.getDeleted(), deleting);
+    }
+
+    /** The status of a pod in this phase, on this node (null or empty: unbound); null when it is deleted. */
+    public static TaskStatus status(CharSequence phase, CharSequence onNodeNamed, boolean deleted, boolean deleting) {
+        if (deleted) return null;
+        String node = Strings.of(onNodeNamed);
         boolean onNode = node != null && !node.isEmpty();
-        return switch (e.getPhase().toString()) {
+        return switch (phase.toString()) {
             case "Pending" -> onNode ? (deleting ? TaskStatus.Releasing : TaskStatus.Bound) : TaskStatus.Pending;
             case "Running" -> deleting ? TaskStatus.Releasing : TaskStatus.Running;
             case "Succeeded" -> TaskStatus.Succeeded;
