@@ -3,6 +3,7 @@ package io.lahar.bridge;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.bridge.kafka.BridgeConsumer;
 import io.lahar.bridge.kafka.KafkaRecordSink;
+import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.CronJobStatusWriter;
@@ -18,10 +19,12 @@ import io.lahar.bridge.reconcile.PodWatcher;
 import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.reconcile.VolcanoApiWatcher;
+import io.lahar.bridge.reconcile.WorkloadWatcher;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
@@ -41,6 +44,9 @@ public final class Bridge implements AutoCloseable {
      * @param namespace       the one namespace this bridge serves (records of others are skipped,
      *                        only its objects watched), or empty for the whole cluster
      * @param publishNodes    publish the node inventory (one bridge per cluster should)
+     * @param schedulerNames  the scheduler's names: with the Volcano API watched, other workloads'
+     *                        PodGroup CRs and pods, and bare pods asking for one of these names, are
+     *                        given to the scheduler (docs/decisions/048-other-workloads.md)
      */
     public record Settings(
             KafkaClients kafka,
@@ -49,7 +55,28 @@ public final class Bridge implements AutoCloseable {
             String groupId,
             boolean watchVolcanoApi,
             Optional<String> namespace,
-            boolean publishNodes) {
+            boolean publishNodes,
+            Set<String> schedulerNames) {
+
+        /** Volcano's scheduler name. */
+        public Settings(
+                KafkaClients kafka,
+                String registryUrl,
+                RegistrySerdes.Credentials registryCredentials,
+                String groupId,
+                boolean watchVolcanoApi,
+                Optional<String> namespace,
+                boolean publishNodes) {
+            this(
+                    kafka,
+                    registryUrl,
+                    registryCredentials,
+                    groupId,
+                    watchVolcanoApi,
+                    namespace,
+                    publishNodes,
+                    Set.of(BridgeLabels.DEFAULT_SCHEDULER));
+        }
 
         /** A plaintext cluster and an open registry. */
         public Settings(
@@ -76,18 +103,21 @@ public final class Bridge implements AutoCloseable {
     private final PodWatcher pods;
     private final NodeWatcher nodes;
     private final VolcanoApiWatcher volcano;
+    private final WorkloadWatcher workloads;
 
     private Bridge(
             KafkaRecordSink sink,
             BridgeConsumer consumer,
             PodWatcher pods,
             NodeWatcher nodes,
-            VolcanoApiWatcher volcano) {
+            VolcanoApiWatcher volcano,
+            WorkloadWatcher workloads) {
         this.sink = sink;
         this.consumer = consumer;
         this.pods = pods;
         this.nodes = nodes;
         this.volcano = volcano;
+        this.workloads = workloads;
         this.loop = Thread.ofPlatform().name("lahar-bridge-loop").unstarted(consumer);
         this.loop.setUncaughtExceptionHandler((t, e) -> LOG.error("the bridge's input loop stopped", e));
     }
@@ -122,7 +152,18 @@ public final class Bridge implements AutoCloseable {
         VolcanoApiWatcher volcano = settings.watchVolcanoApi()
                 ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS, settings.namespace(), mirrors).start()
                 : null;
-        Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano);
+        WorkloadWatcher workloads = settings.watchVolcanoApi()
+                ? new WorkloadWatcher(
+                                client,
+                                sink,
+                                retry,
+                                clock,
+                                RESYNC_MILLIS,
+                                settings.namespace(),
+                                settings.schedulerNames())
+                        .start()
+                : null;
+        Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano, workloads);
         bridge.loop.start();
         LOG.infof("k8s-bridge started: Kafka %s, cluster %s", settings.kafka(), client.getMasterUrl());
         return bridge;
@@ -144,6 +185,9 @@ public final class Bridge implements AutoCloseable {
             loop.join(10_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (workloads != null) {
+            workloads.close();
         }
         if (volcano != null) {
             volcano.close();

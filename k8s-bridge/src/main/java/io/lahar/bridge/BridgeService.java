@@ -1,6 +1,7 @@
 package io.lahar.bridge;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.webhook.AdmissionWebhook;
 import io.lahar.bridge.webhook.KnownQueues;
@@ -59,6 +60,10 @@ public class BridgeService {
     @ConfigProperty(name = "lahar.bridge.publish-nodes", defaultValue = "true")
     boolean publishNodes;
 
+    /** The scheduler's names: a bare pod asking for one of them gets a PodGroup and is scheduled by Lahar. */
+    @ConfigProperty(name = "lahar.bridge.scheduler-names", defaultValue = BridgeLabels.DEFAULT_SCHEDULER)
+    List<String> schedulerNames;
+
     /** Serve Volcano's Jobs admission webhook and register it with the cluster (it must reach 127.0.0.1). */
     @ConfigProperty(name = "lahar.bridge.admission-webhook", defaultValue = "false")
     boolean admissionWebhook;
@@ -97,7 +102,8 @@ public class BridgeService {
                         groupId,
                         watchVolcanoApi,
                         namespace.filter(n -> !n.isBlank()),
-                        publishNodes),
+                        publishNodes,
+                        java.util.Set.copyOf(schedulerNames)),
                 Clock.systemUTC());
     }
 

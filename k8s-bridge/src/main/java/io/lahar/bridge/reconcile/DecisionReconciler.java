@@ -10,6 +10,8 @@ import io.lahar.schema.Bind;
 import io.lahar.schema.Evict;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.Topics;
+import io.lahar.schema.WorkloadKeys;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +37,14 @@ public final class DecisionReconciler {
         STALE,
         EVICTED,
         ABSENT,
-        IGNORED
+        IGNORED,
+        /** Another workload's pod group status, written to its PodGroup CR. */
+        STATUS_WRITTEN
     }
 
     private final KubernetesClient client;
     private final Retry retry;
+    private final WorkloadStatusWriter workloadStatus;
     private long epoch = Long.MIN_VALUE;
     /** ns/pod → the bind waiting for its pod to appear. */
     private final Map<String, SchedulerDecision> waiting = new LinkedHashMap<>();
@@ -47,6 +52,11 @@ public final class DecisionReconciler {
     public DecisionReconciler(KubernetesClient client, Retry retry) {
         this.client = client;
         this.retry = retry;
+        this.workloadStatus = new WorkloadStatusWriter(client, retry);
+    }
+
+    private static Outcome workloads(WorkloadStatusWriter.Outcome outcome) {
+        return outcome == WorkloadStatusWriter.Outcome.UPDATED ? Outcome.STATUS_WRITTEN : Outcome.IGNORED;
     }
 
     public Outcome apply(SchedulerDecision decision) {
@@ -66,9 +76,13 @@ public final class DecisionReconciler {
         return switch (decision.getDecision()) {
             case Bind bind -> bind(decision, bind);
             case Evict evict -> evict(decision.getNamespace(), evict);
-            // The pod group's phase reaches Kubernetes through the pod-groups topic, which the
+            // A Job's pod group phase reaches Kubernetes through the pod-groups topic, which the
             // engine derives from this same decision; writing it here too would race that record.
-            case PodGroupStatus ignored -> Outcome.IGNORED;
+            // Another workload's group has no engine behind it: its status goes to its CR from here.
+            case PodGroupStatus ignored ->
+                WorkloadKeys.isGroupKey(Topics.jobKey(decision.getNamespace(), decision.getJob()))
+                        ? workloads(workloadStatus.apply(decision))
+                        : Outcome.IGNORED;
             default ->
                 throw new IllegalArgumentException("decision: unknown kind "
                         + decision.getDecision().getClass().getSimpleName());

@@ -9,6 +9,7 @@ import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.JobKey;
 import io.lahar.schema.PodGroup;
+import io.lahar.schema.WorkloadKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -47,6 +48,10 @@ public final class PodGroupReconciler {
 
     /** @param key namespace/job, the record's key; @param group null for a tombstone */
     public synchronized Outcome apply(String key, PodGroup group) {
+        if (WorkloadKeys.isGroupKey(key)) {
+            // Another workload's group: the bridge wrote the record from its CR, which stays its operator's.
+            return Outcome.UNCHANGED;
+        }
         if (group == null) {
             return released(key);
         }

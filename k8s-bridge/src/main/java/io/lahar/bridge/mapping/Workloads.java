@@ -1,0 +1,450 @@
+package io.lahar.bridge.mapping;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.lahar.core.resource.Resource;
+import io.lahar.schema.CreatePod;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodGroupCondition;
+import io.lahar.schema.PodGroupSpec;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SubGroupPolicy;
+import io.lahar.schema.Toleration;
+import io.lahar.schema.WorkloadKeys;
+import io.lahar.schema.WorkloadPod;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Other workloads — PodGroup CRs that no Lahar Job owns, their pods, and bare pods with the
+ * scheduler's name — to Lahar's records, and the scheduler's verdict back onto the CR
+ * (docs/decisions/048-other-workloads.md). Volcano's names and rules: a pod joins a PodGroup by the
+ * annotation {@code scheduling.k8s.io/group-name} (or a label of that key); a bare pod gets the
+ * one-pod group Volcano's pod-group controller makes ({@code podgroup-<pod uid>}).
+ */
+public final class Workloads {
+
+    /** Volcano's KubeGroupNameAnnotationKey: the PodGroup a pod belongs to. */
+    public static final String GROUP_NAME = "scheduling.k8s.io/group-name";
+    /** Volcano's QueueNameAnnotationKey on a pod: the queue of its one-pod group. */
+    public static final String QUEUE_NAME = "scheduling.volcano.sh/queue-name";
+    /** Volcano's PodgroupNamePrefix: the one-pod group of a bare pod is this and the pod's UID. */
+    public static final String ONE_POD_GROUP_PREFIX = "podgroup-";
+    /** Volcano's TaskSpecKey: a pod's task role within its group (annotation, then label). */
+    public static final String TASK_SPEC = "volcano.sh/task-spec";
+    /** The queue of a PodGroup that names none (Volcano's podgroup webhook default). */
+    public static final String DEFAULT_QUEUE = "default";
+
+    private static final KubernetesSerialization K8S = new KubernetesSerialization();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Pod annotations Volcano's controller copies onto a bare pod's PodGroup. */
+    private static final List<String> INHERITED_ANNOTATIONS = List.of(
+            "volcano.sh/preemptable",
+            "volcano.sh/cooldown-time",
+            "volcano.sh/revocable-zone",
+            "volcano.sh/jdb-min-available",
+            "volcano.sh/jdb-max-unavailable");
+
+    private Workloads() {}
+
+    /** Made by the bridge for a Lahar Job (its pods, its mirrored PodGroups): not another workload. */
+    public static boolean isLahars(HasMetadata object) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        return labels != null && BridgeLabels.MANAGER.equals(labels.get(BridgeLabels.MANAGED_BY));
+    }
+
+    /** The PodGroup the pod names (annotation first, then label, as Volcano's scheduler reads it), or empty. */
+    public static Optional<String> groupOf(Pod pod) {
+        String name = value(pod.getMetadata().getAnnotations(), GROUP_NAME);
+        if (name == null) {
+            name = value(pod.getMetadata().getLabels(), GROUP_NAME);
+        }
+        return Optional.ofNullable(name);
+    }
+
+    /**
+     * A bare pod whose scheduler is one of {@code schedulerNames}: Volcano's pod-group controller
+     * gives it a PodGroup of its own.
+     */
+    public static boolean needsOwnGroup(Pod pod, Set<String> schedulerNames) {
+        return groupOf(pod).isEmpty()
+                && pod.getSpec() != null
+                && schedulerNames.contains(pod.getSpec().getSchedulerName());
+    }
+
+    /** The name of a bare pod's own PodGroup: {@code podgroup-<pod uid>}. */
+    public static String onePodGroupName(Pod pod) {
+        return ONE_POD_GROUP_PREFIX + pod.getMetadata().getUid();
+    }
+
+    /**
+     * The PodGroup Volcano's pod-group controller makes for a bare pod (buildPodGroupFromPod):
+     * minMember 1, the queue of the pod's {@code scheduling.volcano.sh/queue-name} annotation (the
+     * default queue without one), its priorityClassName, minResources its requests, owned by the
+     * pod's controller or else the pod, phase Pending.
+     */
+    public static GenericKubernetesResource onePodGroup(Pod pod) {
+        ObjectMeta meta = new ObjectMeta();
+        meta.setName(onePodGroupName(pod));
+        meta.setNamespace(pod.getMetadata().getNamespace());
+        meta.setOwnerReferences(owners(pod));
+        Map<String, String> annotations = new TreeMap<>();
+        for (String key : INHERITED_ANNOTATIONS) {
+            String v = value(pod.getMetadata().getAnnotations(), key);
+            if (v != null) annotations.put(key, v);
+        }
+        meta.setAnnotations(annotations);
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("minMember", 1);
+        String queue = value(pod.getMetadata().getAnnotations(), QUEUE_NAME);
+        spec.put("queue", queue == null ? DEFAULT_QUEUE : queue);
+        if (pod.getSpec().getPriorityClassName() != null) {
+            spec.put("priorityClassName", pod.getSpec().getPriorityClassName());
+        }
+        Map<String, String> requests = requests(pod);
+        if (!requests.isEmpty()) spec.put("minResources", requests);
+        GenericKubernetesResource cr = new GenericKubernetesResource();
+        cr.setApiVersion(VolcanoKinds.SCHEDULING_API_VERSION);
+        cr.setKind("PodGroup");
+        cr.setMetadata(meta);
+        cr.setAdditionalProperty("spec", spec);
+        cr.setAdditionalProperty("status", Map.of("phase", "Pending"));
+        return cr;
+    }
+
+    /** Whether a PodGroup is the one Volcano's controller made for this pod: it is named after it and controlled by it. */
+    public static boolean isOwnGroupOf(GenericKubernetesResource group, Pod pod) {
+        return group.getMetadata().getName().equals(onePodGroupName(pod))
+                && group.getMetadata().getOwnerReferences() != null
+                && group.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(o -> Boolean.TRUE.equals(o.getController())
+                                && Objects.equals(o.getUid(), pod.getMetadata().getUid()));
+    }
+
+    private static List<OwnerReference> owners(Pod pod) {
+        List<OwnerReference> refs = pod.getMetadata().getOwnerReferences();
+        if (refs != null && refs.stream().anyMatch(o -> Boolean.TRUE.equals(o.getController()))) {
+            return refs;
+        }
+        return List.of(new OwnerReferenceBuilder()
+                .withApiVersion("v1")
+                .withKind("Pod")
+                .withName(pod.getMetadata().getName())
+                .withUid(pod.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build());
+    }
+
+    /**
+     * The record of a PodGroup CR no Lahar Job owns, keyed {@link WorkloadKeys#groupKey}: its spec as
+     * Volcano reads it (an empty queue is the default queue), its phase as the CR says.
+     *
+     * @throws IllegalArgumentException naming the field that is not what a PodGroup has
+     */
+    public static PodGroup podGroup(GenericKubernetesResource cr, Instant now) {
+        Map<String, Object> spec = map(cr.getAdditionalProperties().get("spec"), "spec");
+        Map<String, Object> status = map(cr.getAdditionalProperties().get("status"), "status");
+        String queue = text(spec.get("queue"));
+        PodGroupSpec.Builder s = PodGroupSpec.newBuilder()
+                .setMinMember(integer(spec.get("minMember"), "spec.minMember"))
+                .setMinTaskMember(ints(spec.get("minTaskMember"), "spec.minTaskMember"))
+                .setQueue(queue == null || queue.isEmpty() ? DEFAULT_QUEUE : queue)
+                .setPriorityClassName(text(spec.get("priorityClassName")))
+                .setMinResources(strings(spec.get("minResources"), "spec.minResources"))
+                .setSubGroupPolicy(subGroups(spec.get("subGroupPolicy")));
+        if (spec.get("networkTopology") != null) {
+            s.setNetworkTopology(K8S.asJson(spec.get("networkTopology")));
+        }
+        String phase = text(status.get("phase"));
+        String created = cr.getMetadata().getCreationTimestamp();
+        return PodGroup.newBuilder()
+                .setNamespace(cr.getMetadata().getNamespace())
+                .setName(cr.getMetadata().getName())
+                .setJob(WorkloadKeys.groupJob(cr.getMetadata().getName()))
+                .setJobUid(cr.getMetadata().getUid())
+                .setJobVersion(0)
+                .setCreationTimestamp(created == null ? now : Instant.parse(created))
+                .setSpec(s.build())
+                .setStatus(PodGroupStatus.newBuilder()
+                        .setPhase(phase == null || phase.isEmpty() ? "Pending" : phase)
+                        .setConditions(List.of())
+                        .setRunning(integerOr(status.get("running"), 0))
+                        .setSucceeded(integerOr(status.get("succeeded"), 0))
+                        .setFailed(integerOr(status.get("failed"), 0))
+                        .build())
+                .setTime(now)
+                .setOrigin(WorkloadKeys.ORIGIN_POD_GROUP)
+                .build();
+    }
+
+    /** Whether two records of a group say the same of what the scheduler reads (its status is the scheduler's own). */
+    public static boolean sameGroup(PodGroup a, PodGroup b) {
+        return a != null
+                && b != null
+                && a.getSpec().equals(b.getSpec())
+                && Objects.equals(a.getJobUid(), b.getJobUid())
+                && a.getCreationTimestamp().equals(b.getCreationTimestamp());
+    }
+
+    /** The record of a pod of another workload in the group {@code group}. */
+    public static WorkloadPod pod(Pod pod, String group, Instant now) {
+        ObjectMeta m = pod.getMetadata();
+        var spec = pod.getSpec();
+        Map<String, String> annotations = m.getAnnotations() == null ? Map.of() : m.getAnnotations();
+        Map<String, String> labels = m.getLabels() == null ? Map.of() : m.getLabels();
+        String task = value(annotations, TASK_SPEC);
+        if (task == null) task = value(labels, TASK_SPEC);
+        Map<String, Object> template = new LinkedHashMap<>();
+        template.put("metadata", Map.of("name", m.getName(), "namespace", m.getNamespace(), "labels", labels));
+        template.put("spec", spec);
+        List<Toleration> tolerations = new ArrayList<>();
+        if (spec.getTolerations() != null) {
+            spec.getTolerations()
+                    .forEach(t -> tolerations.add(Toleration.newBuilder()
+                            .setKey(t.getKey())
+                            .setOperator(t.getOperator())
+                            .setValue(t.getValue())
+                            .setEffect(t.getEffect())
+                            .setTolerationSeconds(t.getTolerationSeconds())
+                            .build()));
+        }
+        CreatePod create = CreatePod.newBuilder()
+                .setPod(m.getName())
+                .setTask(task == null ? "" : task)
+                .setIndex(0)
+                .setJobVersion(0)
+                .setPodGroup(group)
+                .setLabels(new TreeMap<>(labels))
+                .setAnnotations(new TreeMap<>(annotations))
+                .setSchedulerName(spec.getSchedulerName() == null ? "" : spec.getSchedulerName())
+                .setTemplate(K8S.asJson(template))
+                .setRequests(requests(pod))
+                .setPriorityClassName(spec.getPriorityClassName())
+                .setPriority(spec.getPriority())
+                .setNodeSelector(spec.getNodeSelector() == null ? Map.of() : new TreeMap<>(spec.getNodeSelector()))
+                .setAffinity(spec.getAffinity() == null ? null : K8S.asJson(spec.getAffinity()))
+                .setTolerations(tolerations)
+                .build();
+        String node = spec.getNodeName();
+        return WorkloadPod.newBuilder()
+                .setNamespace(m.getNamespace())
+                .setName(m.getName())
+                .setUid(m.getUid())
+                .setSpec(create)
+                .setPhase(
+                        pod.getStatus() == null || pod.getStatus().getPhase() == null
+                                ? "Pending"
+                                : pod.getStatus().getPhase())
+                .setNode(node == null || node.isEmpty() ? null : node)
+                .setDeleting(m.getDeletionTimestamp() != null)
+                .setTime(now)
+                .build();
+    }
+
+    /** Whether two records of a pod say the same (all but the time they were observed). */
+    public static boolean samePod(WorkloadPod a, WorkloadPod b) {
+        return a != null
+                && b != null
+                && a.getSpec().equals(b.getSpec())
+                && Objects.equals(a.getUid(), b.getUid())
+                && a.getPhase().equals(b.getPhase())
+                && Objects.equals(a.getNode(), b.getNode())
+                && a.getDeleting() == b.getDeleting();
+    }
+
+    /**
+     * The pod's request as Volcano counts it: the sum of its containers' requests, or an init
+     * container's when larger (a container without requests requests its limits, as Kubernetes
+     * defaults it).
+     */
+    public static Map<String, String> requests(Pod pod) {
+        Resource sum = Resource.EMPTY;
+        for (Container c : list(pod.getSpec().getContainers())) {
+            sum = sum.add(Resource.parse(quantities(c.getResources())));
+        }
+        for (Container c : list(pod.getSpec().getInitContainers())) {
+            sum = sum.max(Resource.parse(quantities(c.getResources())));
+        }
+        return new TreeMap<>(sum.toQuantities());
+    }
+
+    private static Map<String, String> quantities(ResourceRequirements r) {
+        Map<String, Quantity> q = r == null ? null : r.getRequests();
+        if ((q == null || q.isEmpty()) && r != null) q = r.getLimits();
+        Map<String, String> out = new TreeMap<>();
+        if (q != null) q.forEach((k, v) -> out.put(k, v.toString()));
+        return out;
+    }
+
+    /**
+     * The CR's {@code status} for a decided status: Volcano's PodGroupStatus (phase, conditions,
+     * running, succeeded, failed).
+     */
+    public static Map<String, Object> status(PodGroupStatus status) {
+        return JSON.convertValue(VolcanoCrs.podGroupStatus(status), Map.class);
+    }
+
+    /**
+     * The Event a new status of the group is worth, if any: {@code Warning Unschedulable} with the
+     * scheduler's reason when the group is held back for a new reason (a queue that does not exist,
+     * resources it does not fit in), else {@code Normal <phase>} when its phase changed.
+     */
+    public static Optional<Event> event(
+            GenericKubernetesResource cr, Map<String, Object> before, PodGroupStatus now, Instant at) {
+        String ns = cr.getMetadata().getNamespace();
+        String name = cr.getMetadata().getName();
+        String uid = cr.getMetadata().getUid();
+        PodGroupCondition unschedulable = now.getConditions().stream()
+                .filter(c -> "Unschedulable".equals(c.getType()) && "True".equals(c.getStatus()))
+                .findFirst()
+                .orElse(null);
+        if (unschedulable != null) {
+            String message = text(unschedulable.getMessage());
+            String reason = text(unschedulable.getReason());
+            String said = (reason == null ? "" : reason) + (message == null || message.isEmpty() ? "" : ": " + message);
+            if (!said.equals(unschedulableSaid(before))) {
+                return Optional.of(CommandEvents.event(
+                        ns,
+                        name,
+                        uid + "/Unschedulable/" + said,
+                        VolcanoKinds.SCHEDULING_API_VERSION,
+                        "PodGroup",
+                        uid,
+                        "Warning",
+                        "Unschedulable",
+                        "PodGroup " + ns + "/" + name + " is " + now.getPhase() + ", unschedulable: " + said,
+                        at));
+            }
+            return Optional.empty();
+        }
+        String was = before == null ? null : text(before.get("phase"));
+        if (was == null || was.equals(now.getPhase())) return Optional.empty();
+        return Optional.of(CommandEvents.event(
+                ns,
+                name,
+                uid + "/" + was + "/" + now.getPhase() + "/" + at.toEpochMilli(),
+                VolcanoKinds.SCHEDULING_API_VERSION,
+                "PodGroup",
+                uid,
+                "Normal",
+                now.getPhase(),
+                "PodGroup " + ns + "/" + name + ": " + was + " → " + now.getPhase() + " (running " + now.getRunning()
+                        + ", succeeded " + now.getSucceeded() + ", failed " + now.getFailed() + ")",
+                at));
+    }
+
+    /** The Warning on a PodGroup CR that cannot be read as a PodGroup: it is not scheduled, and says why. */
+    public static Event refusal(GenericKubernetesResource cr, String reason, Instant at) {
+        String ns = cr.getMetadata().getNamespace();
+        String name = cr.getMetadata().getName();
+        String uid = cr.getMetadata().getUid();
+        return CommandEvents.event(
+                ns,
+                name,
+                uid + "/Invalid/" + reason,
+                VolcanoKinds.SCHEDULING_API_VERSION,
+                "PodGroup",
+                uid,
+                "Warning",
+                "Invalid",
+                "PodGroup " + ns + "/" + name + " is not scheduled: " + reason,
+                at);
+    }
+
+    /** What an earlier status's Unschedulable condition said, in the form {@link #event} compares. */
+    private static String unschedulableSaid(Map<String, Object> status) {
+        if (status == null || !(status.get("conditions") instanceof List<?> conditions)) return null;
+        for (Object o : conditions) {
+            if (o instanceof Map<?, ?> c && "Unschedulable".equals(c.get("type")) && "True".equals(c.get("status"))) {
+                String reason = text(c.get("reason"));
+                String message = text(c.get("message"));
+                return (reason == null ? "" : reason) + (message == null || message.isEmpty() ? "" : ": " + message);
+            }
+        }
+        return null;
+    }
+
+    private static List<SubGroupPolicy> subGroups(Object value) {
+        List<SubGroupPolicy> out = new ArrayList<>();
+        if (!(value instanceof List<?> list)) {
+            if (value != null) throw new IllegalArgumentException("spec.subGroupPolicy: expected a list");
+            return out;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            String path = "spec.subGroupPolicy[" + i + "]";
+            Map<String, Object> p = map(list.get(i), path);
+            Map<String, Object> selector = map(p.get("labelSelector"), path + ".labelSelector");
+            List<String> keys = new ArrayList<>();
+            if (p.get("matchLabelKeys") instanceof List<?> k) k.forEach(x -> keys.add(String.valueOf(x)));
+            String name = text(p.get("name"));
+            out.add(SubGroupPolicy.newBuilder()
+                    .setName(name == null ? "" : name)
+                    .setSubGroupSize(integer(p.get("subGroupSize"), path + ".subGroupSize"))
+                    .setMinSubGroups(integerOr(p.get("minSubGroups"), 0))
+                    .setMatchLabels(strings(selector.get("matchLabels"), path + ".labelSelector.matchLabels"))
+                    .setMatchLabelKeys(keys)
+                    .build());
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value, String path) {
+        if (value == null) return Map.of();
+        if (value instanceof Map<?, ?> m) return (Map<String, Object>) m;
+        throw new IllegalArgumentException(path + ": expected an object, got " + value);
+    }
+
+    private static Map<String, Integer> ints(Object value, String path) {
+        Map<String, Integer> out = new TreeMap<>();
+        map(value, path).forEach((k, v) -> out.put(k, integer(v, path + "." + k)));
+        return out;
+    }
+
+    private static Map<String, String> strings(Object value, String path) {
+        Map<String, String> out = new TreeMap<>();
+        map(value, path).forEach((k, v) -> out.put(k, String.valueOf(v)));
+        return out;
+    }
+
+    private static int integer(Object value, String path) {
+        if (value == null) return 0;
+        if (value instanceof Number n && n.doubleValue() == n.intValue()) return n.intValue();
+        throw new IllegalArgumentException(path + ": expected an integer, got " + value);
+    }
+
+    private static int integerOr(Object value, int otherwise) {
+        return value instanceof Number n ? n.intValue() : otherwise;
+    }
+
+    private static String text(Object value) {
+        return value == null ? null : value.toString();
+    }
+
+    private static String value(Map<String, String> map, String key) {
+        String v = map == null ? null : map.get(key);
+        return v == null || v.isEmpty() ? null : v;
+    }
+
+    private static <T> List<T> list(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+}

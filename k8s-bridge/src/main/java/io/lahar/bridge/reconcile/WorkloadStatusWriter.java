@@ -1,0 +1,85 @@
+package io.lahar.bridge.reconcile;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.bridge.mapping.Workloads;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SchedulerDecision;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The scheduler's verdict on another workload's pod group back on its PodGroup CR
+ * (docs/decisions/048-other-workloads.md): the decided {@code PodGroupStatus} as the CR's status
+ * (phase, conditions, running, succeeded, failed), and an Event when the phase changed or the group
+ * is held back for a new reason — a queue that does not exist is {@code Warning Unschedulable}
+ * {@code queue "x" not found}. A Lahar Job's pod group gets its status through
+ * {@code lahar.pod-groups} instead ({@link PodGroupReconciler}).
+ */
+public final class WorkloadStatusWriter {
+
+    public enum Outcome {
+        UPDATED,
+        UNCHANGED,
+        /** The CR is gone: nothing to report on. */
+        ABSENT
+    }
+
+    private final KubernetesClient client;
+    private final Retry retry;
+
+    public WorkloadStatusWriter(KubernetesClient client, Retry retry) {
+        this.client = client;
+        this.retry = retry;
+    }
+
+    /** @param decision a {@code PodGroupStatus} about a group keyed {@code namespace/podgroup:<name>} */
+    public Outcome apply(SchedulerDecision decision) {
+        PodGroupStatus status = (PodGroupStatus) decision.getDecision();
+        var resource = client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace(decision.getNamespace())
+                .withName(decision.getPodGroup());
+        Map<String, Object> wanted = Workloads.status(status);
+        for (int attempt = 0; attempt < 5; attempt++) {
+            GenericKubernetesResource current = retry.call(resource::get);
+            if (current == null) return Outcome.ABSENT;
+            @SuppressWarnings("unchecked")
+            Map<String, Object> before = current.getAdditionalProperties().get("status") instanceof Map<?, ?> m
+                    ? new LinkedHashMap<>((Map<String, Object>) m)
+                    : null;
+            if (Objects.equals(before, wanted)) return Outcome.UNCHANGED;
+            current.setAdditionalProperty("status", wanted);
+            try {
+                retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                        .inNamespace(decision.getNamespace())
+                        .resource(current)
+                        .updateStatus());
+            } catch (KubernetesClientException e) {
+                if (Retry.isNotFound(e)) return Outcome.ABSENT;
+                if (Retry.isConflict(e)) continue;
+                throw e;
+            }
+            Workloads.event(current, before, status, decision.getTime()).ifPresent(e -> createOnce(client, retry, e));
+            return Outcome.UPDATED;
+        }
+        throw new KubernetesClientException("PodGroup " + decision.getNamespace() + "/" + decision.getPodGroup()
+                + ": still conflicting after 5 attempts");
+    }
+
+    /** An Event is created once: one of that name exists already when a decision is read again. */
+    static void createOnce(KubernetesClient client, Retry retry, Event event) {
+        try {
+            retry.call(() -> client.v1()
+                    .events()
+                    .inNamespace(event.getMetadata().getNamespace())
+                    .resource(event)
+                    .create());
+        } catch (KubernetesClientException e) {
+            if (!Retry.isConflict(e)) throw e;
+        }
+    }
+}

@@ -1,0 +1,255 @@
+package io.lahar.bridge.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.emulator.EmbeddedCluster;
+import io.lahar.emulator.NodeSpec;
+import io.lahar.schema.PodGroup;
+import io.lahar.schema.PodGroupCondition;
+import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.SchedulerDecision;
+import io.lahar.schema.Topics;
+import io.lahar.schema.WorkloadPod;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Other workloads against the embedded cluster: a bare volcano pod gets Volcano's one-pod PodGroup
+ * and both become records; another operator's PodGroup CR and its pods become records, Lahar's own
+ * mirrors and pods do not; the scheduler's verdict comes back as the CR's status and Events; a
+ * deleted pod or CR is a tombstone, and a bare pod's group goes with it.
+ */
+class WorkloadWatcherTest {
+
+    private static final KubernetesSerialization K8S = new KubernetesSerialization();
+    private static final Retry RETRY =
+            new Retry(3, Duration.ofMillis(10), Duration.ofMillis(50), d -> Thread.sleep(d.toMillis()));
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static EmbeddedCluster cluster;
+    private static KubernetesClient client;
+    private static final ListSink sink = new ListSink();
+    private static WorkloadWatcher watcher;
+
+    @BeforeAll
+    static void start() {
+        cluster = EmbeddedCluster.start(
+                EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=4,memory=8Gi}")));
+        client = cluster.client();
+        watcher = new WorkloadWatcher(client, sink, RETRY, Clock.systemUTC(), 0, Optional.of("wl"), Set.of("volcano"))
+                .start();
+    }
+
+    @AfterAll
+    static void stop() {
+        watcher.close();
+        cluster.close();
+    }
+
+    private static Pod create(String yaml) {
+        return client.pods()
+                .inNamespace("wl")
+                .resource(K8S.unmarshal(yaml, Pod.class))
+                .create();
+    }
+
+    private static List<ListSink.Sent> sent(String topic, String key) {
+        return sink.sent.stream()
+                .filter(s -> s.topic().equals(topic) && s.key().equals(key))
+                .toList();
+    }
+
+    private static GenericKubernetesResource group(String name) {
+        return client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace("wl")
+                .withName(name)
+                .get();
+    }
+
+    @Test
+    void aBarePodGetsItsOwnPodGroupAndBothAreRecordsUntilThePodIsDeleted() {
+        Pod bare = create("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: bare, namespace: wl}
+                spec:
+                  schedulerName: volcano
+                  containers: [{name: a, image: busybox, resources: {requests: {cpu: "1"}}}]
+                """);
+        String groupName = "podgroup-" + bare.getMetadata().getUid();
+        String groupKey = "wl/podgroup:" + groupName;
+
+        await().atMost(TIMEOUT)
+                .until(() -> !sent(Topics.WORKLOAD_PODS.name(), "wl/bare").isEmpty());
+        assertThat(group(groupName)).isNotNull();
+        assertThat(client.pods()
+                        .inNamespace("wl")
+                        .withName("bare")
+                        .get()
+                        .getMetadata()
+                        .getAnnotations())
+                .containsEntry("scheduling.k8s.io/group-name", groupName);
+        WorkloadPod pod = (WorkloadPod)
+                sent(Topics.WORKLOAD_PODS.name(), "wl/bare").get(0).value();
+        assertThat(pod.getSpec().getPodGroup()).isEqualTo(groupName);
+        assertThat(pod.getSpec().getRequests()).containsEntry("cpu", "1");
+        await().atMost(TIMEOUT)
+                .until(() -> !sent(Topics.POD_GROUPS.name(), groupKey).isEmpty());
+        PodGroup record =
+                (PodGroup) sent(Topics.POD_GROUPS.name(), groupKey).get(0).value();
+        assertThat(record.getSpec().getMinMember()).isEqualTo(1);
+        assertThat(record.getSpec().getQueue()).isEqualTo("default");
+        assertThat(record.getOrigin()).isEqualTo("PodGroup");
+
+        client.pods().inNamespace("wl").withName("bare").delete();
+
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertThat(sent(Topics.WORKLOAD_PODS.name(), "wl/bare"))
+                    .last()
+                    .satisfies(s -> assertThat(s.value()).isNull());
+            assertThat(sent(Topics.POD_GROUPS.name(), groupKey))
+                    .last()
+                    .satisfies(s -> assertThat(s.value()).isNull());
+        });
+        assertThat(group(groupName)).as("the bare pod's group went with it").isNull();
+    }
+
+    @Test
+    void anotherOperatorsGroupIsARecordLaharsOwnAreNotAndTheVerdictComesBackOnTheCr() {
+        client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace("wl")
+                .resource(K8S.unmarshal("""
+                        apiVersion: scheduling.volcano.sh/v1beta1
+                        kind: PodGroup
+                        metadata: {name: spark-pi, namespace: wl}
+                        spec: {minMember: 2, queue: nope}
+                        """, GenericKubernetesResource.class))
+                .create();
+        client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace("wl")
+                .resource(K8S.unmarshal("""
+                        apiVersion: scheduling.volcano.sh/v1beta1
+                        kind: PodGroup
+                        metadata: {name: lahar-job-pg, namespace: wl, labels: {app.kubernetes.io/managed-by: lahar}}
+                        spec: {minMember: 1, queue: default}
+                        """, GenericKubernetesResource.class))
+                .create();
+        create("""
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: spark-pi-driver
+                  namespace: wl
+                  annotations: {scheduling.k8s.io/group-name: spark-pi}
+                spec:
+                  schedulerName: volcano
+                  containers: [{name: driver, image: spark}]
+                """);
+        create("""
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: lahar-job-main-0
+                  namespace: wl
+                  labels: {app.kubernetes.io/managed-by: lahar}
+                spec:
+                  schedulerName: volcano
+                  containers: [{name: main, image: busybox}]
+                """);
+
+        await().atMost(TIMEOUT)
+                .until(() ->
+                        !sent(Topics.POD_GROUPS.name(), "wl/podgroup:spark-pi").isEmpty()
+                                && !sent(Topics.WORKLOAD_PODS.name(), "wl/spark-pi-driver")
+                                        .isEmpty());
+        assertThat(sent(Topics.POD_GROUPS.name(), "wl/podgroup:lahar-job-pg")).isEmpty();
+        assertThat(sent(Topics.WORKLOAD_PODS.name(), "wl/lahar-job-main-0")).isEmpty();
+        assertThat(group("podgroup-"
+                        + client.pods()
+                                .inNamespace("wl")
+                                .withName("lahar-job-main-0")
+                                .get()
+                                .getMetadata()
+                                .getUid()))
+                .as("Lahar's pods have their Job's group")
+                .isNull();
+
+        // The scheduler finds no queue "nope": the CR says so, in its status and in a Warning.
+        WorkloadStatusWriter writer = new WorkloadStatusWriter(client, RETRY);
+        Instant t = Instant.parse("2026-12-04T10:00:00Z");
+        PodGroupCondition noQueue = new PodGroupCondition(
+                "Unschedulable", "True", "s1", t, "NotEnoughResources", "queue \"nope\" not found");
+        assertThat(writer.apply(decision(new PodGroupStatus("Pending", List.of(noQueue), 0, 0, 0), t)))
+                .isEqualTo(WorkloadStatusWriter.Outcome.UPDATED);
+        assertThat(writer.apply(decision(new PodGroupStatus("Pending", List.of(noQueue), 0, 0, 0), t)))
+                .isEqualTo(WorkloadStatusWriter.Outcome.UNCHANGED);
+        Map<?, ?> status =
+                (Map<?, ?>) group("spark-pi").getAdditionalProperties().get("status");
+        assertThat(status.get("phase")).isEqualTo("Pending");
+        assertThat(status.get("conditions").toString()).contains("Unschedulable", "queue \"nope\" not found");
+        assertThat(events("spark-pi")).singleElement().satisfies(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("Unschedulable");
+            assertThat(e.getMessage()).contains("queue \"nope\" not found");
+        });
+        int recordsBefore =
+                sent(Topics.POD_GROUPS.name(), "wl/podgroup:spark-pi").size();
+
+        // Once the queue exists, the gang runs.
+        assertThat(writer.apply(decision(new PodGroupStatus("Running", List.of(), 2, 0, 0), t.plusSeconds(5))))
+                .isEqualTo(WorkloadStatusWriter.Outcome.UPDATED);
+        Map<?, ?> running =
+                (Map<?, ?>) group("spark-pi").getAdditionalProperties().get("status");
+        assertThat(running.get("phase")).isEqualTo("Running");
+        assertThat(running.get("running")).isEqualTo(2);
+        assertThat(events("spark-pi"))
+                .extracting(Event::getReason)
+                .containsExactlyInAnyOrder("Unschedulable", "Running");
+        // The bridge's own status writes are no change of the group: no record is sent for them.
+        await().during(Duration.ofMillis(500))
+                .atMost(TIMEOUT)
+                .until(() ->
+                        sent(Topics.POD_GROUPS.name(), "wl/podgroup:spark-pi").size() == recordsBefore);
+
+        client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace("wl")
+                .withName("spark-pi")
+                .delete();
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(sent(Topics.POD_GROUPS.name(), "wl/podgroup:spark-pi"))
+                        .last()
+                        .satisfies(s -> assertThat(s.value()).isNull()));
+    }
+
+    private static SchedulerDecision decision(PodGroupStatus status, Instant at) {
+        return SchedulerDecision.newBuilder()
+                .setNamespace("wl")
+                .setJob("podgroup:spark-pi")
+                .setPodGroup("spark-pi")
+                .setEpoch(1)
+                .setTime(at)
+                .setDecision(status)
+                .setPodGroupVersion(0)
+                .build();
+    }
+
+    private static List<Event> events(String name) {
+        return client.v1().events().inNamespace("wl").list().getItems().stream()
+                .filter(e -> e.getInvolvedObject().getName().equals(name))
+                .toList();
+    }
+}
