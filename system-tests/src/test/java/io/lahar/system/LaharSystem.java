@@ -273,6 +273,8 @@ final class LaharSystem implements AutoCloseable {
                         "lahar-sys-" + run + "-bridge",
                         "lahar.bridge.namespace",
                         namespace,
+                        "lahar.bridge.scheduler-names",
+                        schedulerName,
                         "kubeconfig",
                         kubeconfig.toString())),
                 dir);
