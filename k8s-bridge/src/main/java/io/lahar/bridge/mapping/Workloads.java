@@ -89,9 +89,20 @@ public final class Workloads {
                 && schedulerNames.contains(pod.getSpec().getSchedulerName());
     }
 
-    /** The name of a bare pod's own PodGroup: {@code podgroup-<pod uid>}. */
+    /**
+     * The name of a bare pod's own PodGroup (Volcano's GeneratePodgroupName): {@code podgroup-} and
+     * the UID of the pod's controller (the pods of one ReplicaSet share it), else the pod's.
+     */
     public static String onePodGroupName(Pod pod) {
-        return ONE_POD_GROUP_PREFIX + pod.getMetadata().getUid();
+        List<OwnerReference> refs = pod.getMetadata().getOwnerReferences();
+        String uid = refs == null
+                ? null
+                : refs.stream()
+                        .filter(o -> Boolean.TRUE.equals(o.getController()))
+                        .map(OwnerReference::getUid)
+                        .findFirst()
+                        .orElse(null);
+        return ONE_POD_GROUP_PREFIX + (uid == null ? pod.getMetadata().getUid() : uid);
     }
 
     /**
@@ -129,7 +140,10 @@ public final class Workloads {
         return cr;
     }
 
-    /** Whether a PodGroup is the one Volcano's controller made for this pod: it is named after it and controlled by it. */
+    /**
+     * Whether a PodGroup is the one Volcano's controller made for this bare pod alone: named after it
+     * and controlled by it (a controller's group is the controller's, and goes with it).
+     */
     public static boolean isOwnGroupOf(GenericKubernetesResource group, Pod pod) {
         return group.getMetadata().getName().equals(onePodGroupName(pod))
                 && group.getMetadata().getOwnerReferences() != null

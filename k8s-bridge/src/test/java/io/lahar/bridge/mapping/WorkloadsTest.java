@@ -83,6 +83,17 @@ class WorkloadsTest {
                                 .get("spec"))
                         .get("queue"))
                 .isEqualTo("default");
+        // The pods of a ReplicaSet share the group named after it, and owned by it.
+        Pod replica = pod(
+                BARE.replace(
+                        "uid: 0a1b2c3d",
+                        "uid: 0a1b2c3d\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: rs-9, controller: true}]"));
+        GenericKubernetesResource shared = Workloads.onePodGroup(replica);
+        assertThat(shared.getMetadata().getName()).isEqualTo("podgroup-rs-9");
+        assertThat(shared.getMetadata().getOwnerReferences())
+                .singleElement()
+                .satisfies(o -> assertThat(o.getKind()).isEqualTo("ReplicaSet"));
+        assertThat(Workloads.isOwnGroupOf(shared, replica)).isFalse();
         Pod grouped =
                 pod(BARE.replace("queue-name: research", "queue-name: research, scheduling.k8s.io/group-name: spark"));
         assertThat(Workloads.needsOwnGroup(grouped, Set.of("volcano"))).isFalse();
