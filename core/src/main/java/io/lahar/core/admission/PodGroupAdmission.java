@@ -8,6 +8,12 @@ import java.util.Map;
 /** Volcano's podgroup webhooks: queue defaults to {@code default}; it must be an open leaf queue. */
 public final class PodGroupAdmission {
 
+    /**
+     * Why a PodGroup's {@code networkTopology} is refused: for a PodGroup Lahar admits, and for one
+     * another operator made that the k8s-bridge reads from the cluster.
+     */
+    public static final String NETWORK_TOPOLOGY_REFUSED = JobSpecValidation.NO_HYPERNODES;
+
     private PodGroupAdmission() {}
 
     public static AdmissionResult<PodGroup> create(PodGroup pg, AdmissionContext ctx) {
@@ -64,7 +70,7 @@ public final class PodGroupAdmission {
         }
         QueueAdmission.quantities(s.minResources(), "spec.minResources", v);
         if (s.networkTopology() != null) {
-            v.add("spec.networkTopology", JobSpecValidation.NO_HYPERNODES);
+            v.add("spec.networkTopology", NETWORK_TOPOLOGY_REFUSED);
         }
         if (s.subGroupPolicy() != null) {
             for (int i = 0; i < s.subGroupPolicy().size(); i++) {

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.lahar.core.admission.PodGroupAdmission;
 import io.lahar.core.resource.Resource;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodGroup;
@@ -185,7 +186,8 @@ public final class Workloads {
                 .setMinResources(strings(spec.get("minResources"), "spec.minResources"))
                 .setSubGroupPolicy(subGroups(spec.get("subGroupPolicy")));
         if (spec.get("networkTopology") != null) {
-            s.setNetworkTopology(K8S.asJson(spec.get("networkTopology")));
+            // Refused as for a Lahar Job's group: scheduled without it, the pods would not be kept together.
+            throw new IllegalArgumentException("spec.networkTopology: " + PodGroupAdmission.NETWORK_TOPOLOGY_REFUSED);
         }
         String phase = text(status.get("phase"));
         String created = cr.getMetadata().getCreationTimestamp();
@@ -381,6 +383,23 @@ public final class Workloads {
                 "Invalid",
                 "PodGroup " + ns + "/" + name + " is not scheduled: " + reason,
                 at);
+    }
+
+    /**
+     * The CR's {@code status} while it cannot be read as a PodGroup: Pending, with an
+     * {@code Unschedulable} condition whose reason is {@code Invalid} and whose message says why.
+     */
+    public static Map<String, Object> refusalStatus(String reason, Instant at) {
+        return status(PodGroupStatus.newBuilder()
+                .setPhase("Pending")
+                .setConditions(List.of(PodGroupCondition.newBuilder()
+                        .setType("Unschedulable")
+                        .setStatus("True")
+                        .setLastTransitionTime(at)
+                        .setReason("Invalid")
+                        .setMessage(reason)
+                        .build()))
+                .build());
     }
 
     /** What an earlier status's Unschedulable condition said, in the form {@link #event} compares. */

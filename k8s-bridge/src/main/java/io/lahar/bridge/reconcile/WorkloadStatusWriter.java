@@ -8,9 +8,11 @@ import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.bridge.mapping.Workloads;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * The scheduler's verdict on another workload's pod group back on its PodGroup CR
@@ -40,10 +42,27 @@ public final class WorkloadStatusWriter {
     /** @param decision a {@code PodGroupStatus} about a group keyed {@code namespace/podgroup:<name>} */
     public Outcome apply(SchedulerDecision decision) {
         PodGroupStatus status = (PodGroupStatus) decision.getDecision();
+        return write(
+                decision.getNamespace(),
+                decision.getPodGroup(),
+                Workloads.status(status),
+                (current, before) -> Workloads.event(current, before, status, decision.getTime())
+                        .ifPresent(e -> createOnce(client, retry, e)));
+    }
+
+    /** The status of a CR that cannot be read as a PodGroup (the Event is its refusal's, posted apart). */
+    public Outcome refuse(String namespace, String name, String reason, Instant at) {
+        return write(namespace, name, Workloads.refusalStatus(reason, at), (current, before) -> {});
+    }
+
+    private Outcome write(
+            String namespace,
+            String name,
+            Map<String, Object> wanted,
+            BiConsumer<GenericKubernetesResource, Map<String, Object>> written) {
         var resource = client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                .inNamespace(decision.getNamespace())
-                .withName(decision.getPodGroup());
-        Map<String, Object> wanted = Workloads.status(status);
+                .inNamespace(namespace)
+                .withName(name);
         for (int attempt = 0; attempt < 5; attempt++) {
             GenericKubernetesResource current = retry.call(resource::get);
             if (current == null) return Outcome.ABSENT;
@@ -55,7 +74,7 @@ public final class WorkloadStatusWriter {
             current.setAdditionalProperty("status", wanted);
             try {
                 retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                        .inNamespace(decision.getNamespace())
+                        .inNamespace(namespace)
                         .resource(current)
                         .updateStatus());
             } catch (KubernetesClientException e) {
@@ -63,11 +82,11 @@ public final class WorkloadStatusWriter {
                 if (Retry.isConflict(e)) continue;
                 throw e;
             }
-            Workloads.event(current, before, status, decision.getTime()).ifPresent(e -> createOnce(client, retry, e));
+            written.accept(current, before);
             return Outcome.UPDATED;
         }
-        throw new KubernetesClientException("PodGroup " + decision.getNamespace() + "/" + decision.getPodGroup()
-                + ": still conflicting after 5 attempts");
+        throw new KubernetesClientException(
+                "PodGroup " + namespace + "/" + name + ": still conflicting after 5 attempts");
     }
 
     /** An Event is created once: one of that name exists already when a decision is read again. */

@@ -44,6 +44,7 @@ public final class WorkloadWatcher implements AutoCloseable {
     private final long resyncMillis;
     private final Optional<String> namespace;
     private final Set<String> schedulerNames;
+    private final WorkloadStatusWriter statusWriter;
     /** Record key → what was last sent, so resyncs and status writes that change nothing send nothing. */
     private final Map<String, PodGroup> groupsSent = new ConcurrentHashMap<>();
 
@@ -73,6 +74,7 @@ public final class WorkloadWatcher implements AutoCloseable {
         this.resyncMillis = resyncMillis;
         this.namespace = namespace;
         this.schedulerNames = Set.copyOf(schedulerNames);
+        this.statusWriter = new WorkloadStatusWriter(client, retry);
     }
 
     public WorkloadWatcher start() {
@@ -237,6 +239,7 @@ public final class WorkloadWatcher implements AutoCloseable {
         }
         LOG.warnf("PodGroup %s: not scheduled: %s", key, reason);
         WorkloadStatusWriter.createOnce(client, retry, Workloads.refusal(cr, reason, clock.instant()));
+        statusWriter.refuse(cr.getMetadata().getNamespace(), cr.getMetadata().getName(), reason, clock.instant());
     }
 
     @Override

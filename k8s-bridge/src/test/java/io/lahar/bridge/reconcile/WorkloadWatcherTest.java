@@ -235,6 +235,37 @@ class WorkloadWatcherTest {
                         .satisfies(s -> assertThat(s.value()).isNull()));
     }
 
+    @Test
+    void aGroupLaharCannotHonourIsRefusedOnTheCrAndNeverScheduled() {
+        client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace("wl")
+                .resource(K8S.unmarshal("""
+                        apiVersion: scheduling.volcano.sh/v1beta1
+                        kind: PodGroup
+                        metadata: {name: tiers, namespace: wl}
+                        spec: {minMember: 2, networkTopology: {mode: hard, highestTierAllowed: 1}}
+                        """, GenericKubernetesResource.class))
+                .create();
+
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            Map<?, ?> status =
+                    (Map<?, ?>) group("tiers").getAdditionalProperties().get("status");
+            assertThat(status.get("phase")).isEqualTo("Pending");
+            assertThat(status.get("conditions").toString())
+                    .contains("Unschedulable", "Invalid", "spec.networkTopology", "no HyperNodes");
+        });
+        assertThat(events("tiers")).singleElement().satisfies(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("Invalid");
+            assertThat(e.getMessage()).contains("spec.networkTopology", "no HyperNodes");
+        });
+        // Its own status write is read back by the watch: still no record, and no second Warning.
+        await().during(Duration.ofMillis(500))
+                .atMost(TIMEOUT)
+                .until(() -> sent(Topics.POD_GROUPS.name(), "wl/podgroup:tiers").isEmpty()
+                        && events("tiers").size() == 1);
+    }
+
     private static SchedulerDecision decision(PodGroupStatus status, Instant at) {
         return SchedulerDecision.newBuilder()
                 .setNamespace("wl")
