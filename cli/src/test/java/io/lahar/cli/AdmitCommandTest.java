@@ -266,7 +266,12 @@ class AdmitCommandTest {
     @Test
     void jobFlowUpdatesAndDeletes() throws IOException {
         Path flow = EXAMPLES.resolve("jobflow.yaml");
-        Run update = lahar("admit", "--old", flow.toString(), "-f", flow.toString());
+        assertThat(lahar("admit", "--old", flow.toString(), "-f", flow.toString())
+                        .code())
+                .isZero();
+        Path retained = file(
+                "retained.yaml", Files.readString(flow).replace("jobRetainPolicy: delete", "jobRetainPolicy: retain"));
+        Run update = lahar("admit", "--old", flow.toString(), "-f", retained.toString());
         assertThat(update.code()).isEqualTo(1);
         assertThat(update.errLines()).containsExactly("error: spec: jobflow updates are not supported");
         Run deleteTemplate = lahar(

@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,7 +25,7 @@ import java.util.Set;
  * JobFlow admission (jobflows/validate, and the seed's rules where they differ): defaults
  * jobRetainPolicy retain and dependsOn.strategy all; rejects duplicate flow names, targets that
  * name no flow of this JobFlow, cycles, malformed probes and Lahar's retry/when extensions;
- * updates are not supported; an unfinished JobFlow can not be deleted.
+ * updates of the spec are not supported; an unfinished JobFlow can not be deleted.
  */
 public final class JobFlowAdmission {
 
@@ -326,8 +327,18 @@ public final class JobFlowAdmission {
     }
 
     /** JobFlow updates are not supported (seed 001: the webhook blocks them). */
+    /**
+     * The flow runs the spec it was created with, so a change of the spec is refused; an update that
+     * leaves the spec as it was (a label, an annotation: kubectl label, a re-apply) changes nothing
+     * the engine runs and is accepted.
+     */
     public static AdmissionResult<JobFlow> update(JobFlow old, JobFlow flow, AdmissionContext ctx) {
-        return AdmissionResult.reject(List.of(new Violation("spec", "jobflow updates are not supported")));
+        if (!Objects.equals(applyDefaults(old).spec(), applyDefaults(flow).spec())) {
+            return AdmissionResult.reject(List.of(new Violation("spec", "jobflow updates are not supported")));
+        }
+        Violations v = new Violations();
+        JobAdmission.validateMetadata(flow, v);
+        return AdmissionResult.of(applyDefaults(flow), v.list());
     }
 
     /** An unfinished JobFlow (not Succeed or Failed) can not be deleted (seed 001). */

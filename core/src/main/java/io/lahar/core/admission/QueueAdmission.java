@@ -20,7 +20,8 @@ import java.util.Set;
  * Volcano's queue webhooks (queues/mutate, queues/validate) with the hierarchy rules of
  * hierarchical queues: defaults weight 1, reclaimable true, parent root, state Open; a positive
  * weight; guarantee <= deserved <= capability; an existing parent without jobs of its own, whose
- * capability and guarantee the children respect; root and default can not be deleted.
+ * capability and guarantee the children respect; at most {@link #MAX_DEPTH} levels below root;
+ * root and default can not be deleted.
  */
 public final class QueueAdmission {
 
@@ -28,6 +29,9 @@ public final class QueueAdmission {
     public static final String HIERARCHY_ANNOTATION = "volcano.sh/hierarchy";
 
     public static final String HIERARCHY_WEIGHTS_ANNOTATION = "volcano.sh/hierarchy-weights";
+
+    /** Volcano's default {@code --max-queue-depth}: the levels of queues below root. */
+    public static final int MAX_DEPTH = 5;
 
     private QueueAdmission() {}
 
@@ -192,6 +196,15 @@ public final class QueueAdmission {
                         "spec.parent",
                         "queue \"" + parentName + "\" is a descendant of \"" + q.name()
                                 + "\": the hierarchy would form a cycle");
+                return false;
+            }
+        }
+        int depth = 1;
+        for (String p = parentName;
+                !Queue.ROOT.equals(p);
+                p = ctx.queue(p).map(Queue::parentOrRoot).orElse(Queue.ROOT)) {
+            if (++depth > MAX_DEPTH) {
+                v.add("spec.parent", "queue " + q.name() + " exceeds the maximum allowed depth of " + MAX_DEPTH);
                 return false;
             }
         }

@@ -148,7 +148,17 @@ class JobFlowAdmissionTest {
     @Test
     void updatesAreNotSupported() {
         JobFlow f = flow("f", "flows:\n- name: a\n");
-        assertRejected(JobFlowAdmission.update(f, f, FRESH), "spec: jobflow updates are not supported");
+        JobFlow changed = flow("f", "flows:\n- name: a\n- name: b\n");
+        assertRejected(JobFlowAdmission.update(f, changed, FRESH), "spec: jobflow updates are not supported");
+        // Only the spec is the flow's program: a label, or the same spec applied again, is accepted.
+        assertAccepted(JobFlowAdmission.update(f, f, FRESH));
+        JobFlow labelled = new JobFlow(
+                f.apiVersion(),
+                f.kind(),
+                f.metadata().withLabels(java.util.Map.of("team", "ml")),
+                f.spec(),
+                f.status());
+        assertAccepted(JobFlowAdmission.update(f, labelled, FRESH));
     }
 
     @Test

@@ -152,6 +152,21 @@ class QueueAdmissionTest {
     }
 
     @Test
+    void atMostFiveLevelsBelowRoot() {
+        AdmissionContext ctx = FRESH;
+        String parent = "root";
+        for (int level = 1; level <= QueueAdmission.MAX_DEPTH - 1; level++) {
+            ctx = ctx.with(AdmissionContext.openQueue("l" + level, parent));
+            parent = "l" + level;
+        }
+        assertAccepted(QueueAdmission.create(queue("metadata: {name: l5}\nspec: {parent: l4}\n"), ctx));
+        AdmissionContext five = ctx.with(AdmissionContext.openQueue("l5", "l4"));
+        assertRejected(
+                QueueAdmission.create(queue("metadata: {name: l6}\nspec: {parent: l5}\n"), five),
+                "spec.parent: queue l6 exceeds the maximum allowed depth of 5");
+    }
+
+    @Test
     void rootAndDefaultCanNotBeDeleted() {
         assertRejected(
                 QueueAdmission.delete(FRESH.queue("root").orElseThrow(), FRESH),
