@@ -8,7 +8,6 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.time.Clock;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -23,7 +22,11 @@ import java.util.regex.Pattern;
  *   <li>discovery ({@code /api}, {@code /apis}, {@code /api/v1}, {@code /apis/g[/v]}), {@code /version}
  *       and the health endpoints, which kubectl reads before anything else;</li>
  *   <li>{@code pods/binding}, honoured as the apiserver does ({@link PodBinding});</li>
- *   <li>merge and strategic merge patches ({@link MergePatch}), which kubectl label/annotate/apply send;</li>
+ *   <li>merge, strategic merge and JSON patches and server-side apply ({@link Patches}), which
+ *       kubectl label/annotate/patch/apply send;</li>
+ *   <li>validating admission webhooks ({@link AdmissionWebhooks}) on every create, update, patch
+ *       and delete of an object;</li>
+ *   <li>{@code dryRun=All}: the write is checked and answered, not stored;</li>
  *   <li>a JSON content type on every JSON answer (the store sets none, and kubectl will not decode
  *       a body without one);</li>
  *   <li>server-side tables for {@code kubectl get} ({@link TableView});</li>
@@ -36,7 +39,7 @@ final class ClusterDispatcher extends Dispatcher {
 
     private static final Pattern API_GROUP = Pattern.compile("^/apis/([^/]+)$");
     private static final Pattern API_GROUP_VERSION = Pattern.compile("^/apis/([^/]+)/([^/]+)$");
-    private static final int PATCH_ATTEMPTS = 10;
+    private static final Pattern NAMESPACE = Pattern.compile("/namespaces/([^/]+)/");
     /** fabric8's web server keeps every request for takeRequest(); we never take them, so we drop them. */
     private static final long TRIM_REQUEST_LOG_EVERY = 256;
 
@@ -51,6 +54,7 @@ final class ClusterDispatcher extends Dispatcher {
     private final AtomicLong requests = new AtomicLong();
     private final BearerToken token;
     private final AdmissionWebhooks webhooks;
+    private final Patches patches;
 
     ClusterDispatcher(
             ApiDiscovery discovery,
@@ -67,6 +71,7 @@ final class ClusterDispatcher extends Dispatcher {
         this.tables = new TableView(discovery, clock);
         this.openApi = new OpenApiV3(discovery);
         this.webhooks = new AdmissionWebhooks(store);
+        this.patches = new Patches(store, this::admitted);
         this.serverAddress = serverAddress;
         this.trimRequestLog = trimRequestLog;
         this.ready = ready;
@@ -141,22 +146,20 @@ final class ClusterDispatcher extends Dispatcher {
                 }
                 // Reading the body consumes it: the store is handed a request made again from it.
                 String body = request.getUtf8Body();
-                return admitted(path, "CREATE", body)
+                return written(path, fullPath, "CREATE", body, 201)
                         .orElseGet(() ->
                                 store.dispatch(HttpMethod.POST, fullPath, request.getHeader("Content-Type"), body));
             }
             case PUT -> {
                 String body = request.getUtf8Body();
-                return admitted(path, "UPDATE", body)
+                return written(path, fullPath, "UPDATE", body, 200)
                         .orElseGet(() ->
                                 store.dispatch(HttpMethod.PUT, fullPath, request.getHeader("Content-Type"), body));
             }
             case PATCH -> {
-                String contentType = Optional.ofNullable(request.getHeader("Content-Type"))
-                        .orElse("")
-                        .toLowerCase(Locale.ROOT);
-                if (contentType.contains("merge-patch+json")) {
-                    return mergePatch(path, request.getUtf8Body());
+                String contentType = request.getHeader("Content-Type");
+                if (Patches.handles(contentType)) {
+                    return patches.patch(path, contentType, request.getUtf8Body(), dryRun(fullPath));
                 }
                 return store.dispatch(request);
             }
@@ -182,13 +185,24 @@ final class ClusterDispatcher extends Dispatcher {
         } catch (IllegalArgumentException e) {
             return ApiStatus.badRequest("unable to parse requirement: " + e.getMessage());
         }
+        boolean dryRun = dryRun(fullPath);
+        if (selectors.isEmpty() && (dryRun || webhooks.any())) {
+            selectors = Optional.of(
+                    Selectors.ofLabelSelector(Serialization.jsonMapper().createObjectNode()));
+        }
         if (selectors.isEmpty()) {
             return store.dispatch(request);
         }
         MockResponse listed = store.dispatch(HttpMethod.GET, path, null, null);
         JsonNode list = CrudStore.parse(CrudStore.bodyOf(listed));
         if (listed.code() != 200 || !list.path("items").isArray()) {
-            return store.dispatch(request); // a single object: selectors do not apply
+            // A single object: selectors do not apply, the webhooks review its delete.
+            Optional<MockResponse> refused =
+                    listed.code() == 200 ? admitted(path, "DELETE", null, list, dryRun) : Optional.empty();
+            if (refused.isPresent() || (dryRun && listed.code() == 200)) {
+                return refused.orElse(listed);
+            }
+            return store.dispatch(request);
         }
         var deleted = Serialization.jsonMapper().createArrayNode();
         String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
@@ -204,7 +218,13 @@ final class ClusterDispatcher extends Dispatcher {
                             ? prefix + "/namespaces/" + namespace + "/" + plural
                             : trimmed)
                     + "/" + item.path("metadata").path("name").asText();
-            if (store.dispatch(HttpMethod.DELETE, itemPath, null, null).code() == 200) {
+            // As the apiserver's deletecollection: each item is reviewed, and a refusal ends the request.
+            Optional<MockResponse> refused = admitted(itemPath, "DELETE", null, item, dryRun);
+            if (refused.isPresent()) {
+                return refused.get();
+            }
+            if (dryRun
+                    || store.dispatch(HttpMethod.DELETE, itemPath, null, null).code() == 200) {
                 deleted.add(item);
             }
         }
@@ -311,68 +331,56 @@ final class ClusterDispatcher extends Dispatcher {
     }
 
     /**
-     * Applies a merge patch atomically enough: read, merge, write back with the read's
-     * resourceVersion, and start over if another writer got in between (what the apiserver does
-     * internally). A patch that names a resourceVersion itself is an optimistic lock and gets the 409.
+     * The answer to a create or update when the webhooks refuse it, or when it is a dry run (the
+     * object as it would be stored, and nothing stored); empty when the store is to write it.
      */
-    private MockResponse mergePatch(String path, String body) {
-        JsonNode patch;
-        try {
-            patch = CrudStore.parse(body);
-        } catch (IllegalArgumentException e) {
-            return ApiStatus.badRequest("the body of a merge patch is not JSON: " + e.getMessage());
-        }
-        boolean pinned = patch.path("metadata").has("resourceVersion");
-        for (int attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
-            Optional<ObjectNode> current = store.get(path);
-            if (current.isEmpty()) {
-                return notFound();
-            }
-            JsonNode merged = MergePatch.apply(current.get(), patch);
-            if (!merged.isObject() || !merged.path("metadata").isObject()) {
-                return ApiStatus.badRequest("the patch would leave the object without metadata");
-            }
-            Optional<MockResponse> refused = admitted(path, "UPDATE", merged, current.get());
-            if (refused.isPresent()) {
-                return refused.get();
-            }
-            if (!pinned) {
-                ((ObjectNode) merged.get("metadata"))
-                        .set("resourceVersion", current.get().path("metadata").path("resourceVersion"));
-            }
-            MockResponse written = store.put(path, merged);
-            if (written.code() == 409 && !pinned) {
-                continue;
-            }
-            return written;
-        }
-        return ApiStatus.failure(
-                409, "Conflict", "the object kept changing while it was being patched; retry", null, null, null);
-    }
-
-    /**
-     * The refusal of a validating admission webhook for a create or update of the object at
-     * {@code path} (not of a subresource: a status write is not the object's create or update), or
-     * empty when none refuses. A JSON or strategic merge patch goes to the store unreviewed: it is
-     * applied there, and kubectl sends merge patches for custom resources.
-     */
-    private Optional<MockResponse> admitted(String path, String operation, String body) {
-        Optional<ApiResource> resource = discovery.resourceAt(path);
-        if (resource.isEmpty() || !webhooks.any()) {
+    private Optional<MockResponse> written(String path, String fullPath, String operation, String body, int code) {
+        boolean dryRun = dryRun(fullPath);
+        if (!dryRun && !webhooks.any()) {
             return Optional.empty();
         }
-        JsonNode old = operation.equals("UPDATE") ? store.get(path).orElse(null) : null;
         JsonNode object;
         try {
             object = CrudStore.parse(body);
         } catch (IllegalArgumentException e) {
             return Optional.empty(); // the store answers what it makes of a body that is not JSON
         }
-        return webhooks.review(resource.get(), operation, object, old);
+        JsonNode old = operation.equals("UPDATE") ? store.get(path).orElse(null) : null;
+        Optional<MockResponse> refused = admitted(path, operation, object, old, dryRun);
+        if (refused.isPresent() || !dryRun) {
+            return refused;
+        }
+        return Optional.of(ApiStatus.json(code, object.toString()));
     }
 
-    private Optional<MockResponse> admitted(String path, String operation, JsonNode object, JsonNode old) {
-        return discovery.resourceAt(path).flatMap(r -> webhooks.review(r, operation, object, old));
+    /**
+     * The refusal of a validating admission webhook for a write of the object at {@code path} (not
+     * of a subresource: a status write is not the object's create or update), or empty when none
+     * refuses. {@code object} is null on DELETE, {@code old} on CREATE.
+     */
+    private Optional<MockResponse> admitted(
+            String path, String operation, JsonNode object, JsonNode old, boolean dryRun) {
+        Optional<ApiResource> resource = discovery.resourceAt(path);
+        if (resource.isEmpty() || !webhooks.any()) {
+            return Optional.empty();
+        }
+        if (object != null
+                && resource.get().namespaced()
+                && object.path("metadata").isObject()) {
+            Matcher namespace = NAMESPACE.matcher(path);
+            if (namespace.find() && !object.path("metadata").hasNonNull("namespace")) {
+                // As the apiserver: the object of a namespaced URL is in that namespace.
+                object = object.deepCopy();
+                ((ObjectNode) object.get("metadata")).put("namespace", namespace.group(1));
+            }
+        }
+        return webhooks.review(new AdmissionWebhooks.Write(resource.get(), operation, object, old, dryRun));
+    }
+
+    /** Whether the request asks for a dry run ({@code ?dryRun=All}, what kubectl's --dry-run=server sends). */
+    static boolean dryRun(String fullPath) {
+        int q = fullPath.indexOf('?');
+        return q >= 0 && ("&" + fullPath.substring(q + 1) + "&").contains("&dryRun=All&");
     }
 
     private String rootPaths() {

@@ -121,6 +121,37 @@ final class Selectors {
         return Optional.of(new Selectors(requirements));
     }
 
+    /**
+     * A LabelSelector object ({@code matchLabels}, {@code matchExpressions}), as a webhook's
+     * namespaceSelector or objectSelector is written; an empty or absent one selects everything.
+     *
+     * @throws IllegalArgumentException for an operator that is not In, NotIn, Exists or DoesNotExist
+     */
+    static Selectors ofLabelSelector(JsonNode selector) {
+        List<Requirement> requirements = new ArrayList<>();
+        selector.path("matchLabels")
+                .properties()
+                .forEach(e -> requirements.add(
+                        new LabelIn(e.getKey(), Set.of(e.getValue().asText()), false)));
+        for (JsonNode expression : selector.path("matchExpressions")) {
+            String key = expression.path("key").asText();
+            Set<String> values = new java.util.HashSet<>();
+            expression.path("values").forEach(v -> values.add(v.asText()));
+            String operator = expression.path("operator").asText();
+            requirements.add(
+                    switch (operator) {
+                        case "In" -> new LabelIn(key, Set.copyOf(values), false);
+                        case "NotIn" -> new LabelIn(key, Set.copyOf(values), true);
+                        case "Exists" -> new LabelExists(key, false);
+                        case "DoesNotExist" -> new LabelExists(key, true);
+                        default ->
+                            throw new IllegalArgumentException(
+                                    "\"" + operator + "\" is not a valid label selector operator");
+                    });
+        }
+        return new Selectors(requirements);
+    }
+
     /** The query without its selectors (still URL-encoded), with a leading '?' if anything is left. */
     static String withoutSelectors(String query) {
         if (query == null || query.isEmpty()) {

@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.FileInputStream;
@@ -22,6 +25,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
@@ -45,6 +50,7 @@ class AdmissionWebhooksTest {
     private static HttpsServer webhook;
     private static String caBundle;
     private static final List<JsonNode> reviews = new CopyOnWriteArrayList<>();
+    private static final AtomicInteger handshakes = new AtomicInteger();
 
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
@@ -90,17 +96,39 @@ class AdmissionWebhooksTest {
         SSLContext tls = SSLContext.getInstance("TLS");
         tls.init(km.getKeyManagers(), null, null);
         webhook = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        webhook.setHttpsConfigurator(new HttpsConfigurator(tls));
-        // Denies a job whose name starts with "bad", echoing the request's uid.
+        webhook.setHttpsConfigurator(new HttpsConfigurator(tls) {
+            @Override
+            public void configure(HttpsParameters parameters) {
+                handshakes.incrementAndGet(); // once per connection the emulator opens
+                super.configure(parameters);
+            }
+        });
+        webhook.createContext("/slow", exchange -> {
+            try {
+                Thread.sleep(3_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+        });
         webhook.createContext("/jobs/validate", exchange -> {
             JsonNode review = Serialization.jsonMapper().readTree(exchange.getRequestBody());
             reviews.add(review);
             JsonNode request = review.path("request");
-            boolean allowed = !request.path("object")
-                    .path("metadata")
-                    .path("name")
-                    .asText()
-                    .startsWith("bad");
+            // Denies a name starting "bad", a label verdict=deny, and the delete of a name starting "keep".
+            JsonNode subject = request.path("operation").asText().equals("DELETE")
+                    ? request.path("oldObject")
+                    : request.path("object");
+            String name = subject.path("metadata").path("name").asText();
+            boolean allowed = request.path("operation").asText().equals("DELETE")
+                    ? !name.startsWith("keep")
+                    : !name.startsWith("bad")
+                            && !subject.path("metadata")
+                                    .path("labels")
+                                    .path("verdict")
+                                    .asText()
+                                    .equals("deny");
             ObjectNode answer = Serialization.jsonMapper().createObjectNode();
             answer.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
             ObjectNode response = answer.putObject("response");
@@ -114,6 +142,7 @@ class AdmissionWebhooksTest {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        webhook.setExecutor(Executors.newCachedThreadPool());
         webhook.start();
     }
 
@@ -124,6 +153,36 @@ class AdmissionWebhooksTest {
     }
 
     private static void register(String name, String url, String failurePolicy) {
+        register(name, webhook(url, failurePolicy, List.of("CREATE", "UPDATE"), Map.of()));
+    }
+
+    /** Volcano's Jobs webhook, calling {@code url}; {@code extra} adds or replaces its fields. */
+    private static Map<String, Object> webhook(
+            String url, String failurePolicy, List<String> operations, Map<String, Object> extra) {
+        Map<String, Object> webhook = new java.util.LinkedHashMap<>(Map.of(
+                "name",
+                "validatejob.volcano.sh",
+                "clientConfig",
+                Map.of("url", url, "caBundle", caBundle),
+                "rules",
+                List.of(Map.of(
+                        "apiGroups", List.of("batch.volcano.sh"),
+                        "apiVersions", List.of("v1alpha1"),
+                        "operations", operations,
+                        "resources", List.of("jobs"))),
+                "failurePolicy",
+                failurePolicy,
+                "timeoutSeconds",
+                5,
+                "sideEffects",
+                "None",
+                "admissionReviewVersions",
+                List.of("v1")));
+        webhook.putAll(extra);
+        return webhook;
+    }
+
+    private static void register(String name, Map<String, Object> webhook) {
         client.genericKubernetesResources("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration")
                 .resource(new GenericKubernetesResourceBuilder()
                         .withApiVersion("admissionregistration.k8s.io/v1")
@@ -131,29 +190,18 @@ class AdmissionWebhooksTest {
                         .withNewMetadata()
                         .withName(name)
                         .endMetadata()
-                        .withAdditionalProperties(Map.of(
-                                "webhooks",
-                                List.of(Map.of(
-                                        "name",
-                                        "validatejob.volcano.sh",
-                                        "clientConfig",
-                                        Map.of("url", url, "caBundle", caBundle),
-                                        "rules",
-                                        List.of(Map.of(
-                                                "apiGroups", List.of("batch.volcano.sh"),
-                                                "apiVersions", List.of("v1alpha1"),
-                                                "operations", List.of("CREATE", "UPDATE"),
-                                                "resources", List.of("jobs"))),
-                                        "failurePolicy",
-                                        failurePolicy,
-                                        "timeoutSeconds",
-                                        5,
-                                        "sideEffects",
-                                        "None",
-                                        "admissionReviewVersions",
-                                        List.of("v1")))))
+                        .withAdditionalProperties(Map.of("webhooks", List.of(webhook)))
                         .build())
                 .createOr(existing -> existing.update());
+    }
+
+    /** fabric8 retries an answer of 500 with a back-off: a client that tries once shows the one answer, at once. */
+    private static KubernetesClient once() {
+        return new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+                .withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(client.getConfiguration())
+                        .withRequestRetryBackoffLimit(0)
+                        .build())
+                .build();
     }
 
     private static void unregister(String name) {
@@ -228,8 +276,8 @@ class AdmissionWebhooksTest {
     void anUnreachableWebhookRefusesUnderFailAndIsSkippedUnderIgnore() {
         String nowhere = "https://127.0.0.1:1/jobs/validate";
         register("unreachable", nowhere, "Fail");
-        try {
-            assertThatThrownBy(() -> client.genericKubernetesResources(VCJOBS)
+        try (KubernetesClient once = once()) {
+            assertThatThrownBy(() -> once.genericKubernetesResources(VCJOBS)
                             .resource(job("while-down"))
                             .create())
                     .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
@@ -248,6 +296,252 @@ class AdmissionWebhooksTest {
                     .isNotNull();
         } finally {
             unregister("unreachable");
+        }
+    }
+
+    private static io.fabric8.kubernetes.client.dsl.MixedOperation<
+                    GenericKubernetesResource,
+                    io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
+                    io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+            jobs() {
+        return client.genericKubernetesResources(VCJOBS);
+    }
+
+    private static GenericKubernetesResource job(String namespace, String name, Map<String, String> labels) {
+        GenericKubernetesResource job = job(name);
+        job.getMetadata().setNamespace(namespace);
+        job.getMetadata().setLabels(labels);
+        return job;
+    }
+
+    private static void refused(org.assertj.core.api.ThrowableAssert.ThrowingCallable write, String message) {
+        assertThatThrownBy(write)
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getStatus().getMessage()).isEqualTo(message));
+    }
+
+    private static final String DENIED = "admission webhook \"validatejob.volcano.sh\" denied the request:"
+            + " spec.queue: queue \"nope\" not found";
+
+    @Test
+    void oneClientAndItsConnectionServeEveryReview() {
+        register("reuse", url(), "Fail");
+        try {
+            int before = handshakes.get();
+            for (int i = 0; i < 20; i++) {
+                jobs().resource(job("reused-" + i)).create();
+            }
+            // A client per review would open a connection and shake hands twenty times.
+            assertThat(handshakes.get() - before).isLessThanOrEqualTo(2);
+        } finally {
+            unregister("reuse");
+        }
+    }
+
+    @Test
+    void everyKindOfPatchIsReviewedWithTheObjectAsPatched() {
+        jobs().resource(job("patched")).create();
+        register("patches", url(), "Fail");
+        var patched = jobs().inNamespace("default").withName("patched");
+        try {
+            String deny = "{\"metadata\":{\"labels\":{\"verdict\":\"deny\"}}}";
+            refused(() -> patched.patch(PatchContext.of(PatchType.JSON_MERGE), deny), DENIED);
+            refused(() -> patched.patch(PatchContext.of(PatchType.STRATEGIC_MERGE), deny), DENIED);
+            refused(
+                    () -> patched.patch(
+                            PatchContext.of(PatchType.JSON),
+                            "[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"verdict\":\"deny\"}}]"),
+                    DENIED);
+            refused(
+                    () -> jobs().resource(job("default", "patched", Map.of("verdict", "deny")))
+                            .fieldManager("test")
+                            .forceConflicts()
+                            .serverSideApply(),
+                    DENIED);
+            assertThat(patched.get().getMetadata().getLabels()).isNullOrEmpty();
+
+            patched.patch(
+                    PatchContext.of(PatchType.JSON),
+                    "[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"verdict\":\"ok\"}}]");
+            JsonNode request = reviews.getLast().path("request");
+            assertThat(request.path("operation").asText()).isEqualTo("UPDATE");
+            assertThat(request.path("object")
+                            .path("metadata")
+                            .path("labels")
+                            .path("verdict")
+                            .asText())
+                    .isEqualTo("ok");
+            assertThat(request.path("oldObject").path("metadata").path("labels").isMissingNode())
+                    .isTrue();
+            assertThat(patched.get().getMetadata().getLabels()).containsEntry("verdict", "ok");
+
+            // Server-side apply of an object that does not exist is its create, reviewed as one.
+            refused(
+                    () -> jobs().resource(job("bad-applied"))
+                            .fieldManager("test")
+                            .forceConflicts()
+                            .serverSideApply(),
+                    DENIED);
+            jobs().resource(job("applied"))
+                    .fieldManager("test")
+                    .forceConflicts()
+                    .serverSideApply();
+            assertThat(reviews.getLast().path("request").path("operation").asText())
+                    .isEqualTo("CREATE");
+            assertThat(jobs().inNamespace("default").withName("applied").get()).isNotNull();
+        } finally {
+            unregister("patches");
+        }
+    }
+
+    @Test
+    void aDeleteIsReviewedWhenTheRulesNameIt() {
+        jobs().resource(job("keep-me")).create();
+        jobs().resource(job("let-go")).create();
+        register("no-deletes", url(), "Fail");
+        int before = reviews.size();
+        jobs().resource(job("let-go")).delete();
+        assertThat(reviews).hasSize(before); // its rules name CREATE and UPDATE only
+        unregister("no-deletes");
+        jobs().resource(job("let-go-too")).create();
+        register("deletes", webhook(url(), "Fail", List.of("CREATE", "UPDATE", "DELETE"), Map.of()));
+        try {
+            refused(
+                    () -> jobs().inNamespace("default").withName("keep-me").delete(),
+                    "admission webhook \"validatejob.volcano.sh\" denied the request: spec.queue: queue \"nope\" not found");
+            assertThat(jobs().inNamespace("default").withName("keep-me").get()).isNotNull();
+            JsonNode request = reviews.getLast().path("request");
+            assertThat(request.path("operation").asText()).isEqualTo("DELETE");
+            assertThat(request.path("object").isNull()).isTrue();
+            assertThat(request.path("oldObject").path("metadata").path("name").asText())
+                    .isEqualTo("keep-me");
+            assertThat(request.path("options").path("kind").asText()).isEqualTo("DeleteOptions");
+            jobs().inNamespace("default").withName("let-go-too").delete();
+            assertThat(jobs().inNamespace("default").withName("let-go-too").get())
+                    .isNull();
+        } finally {
+            unregister("deletes");
+            jobs().inNamespace("default").withName("keep-me").delete();
+        }
+    }
+
+    @Test
+    void theScopeAndTheNamespaceAndObjectSelectorsChooseWhatIsReviewed() {
+        register(
+                "cluster-scope",
+                webhook(
+                        url(),
+                        "Fail",
+                        List.of("*"),
+                        Map.of(
+                                "rules",
+                                List.of(Map.of(
+                                        "apiGroups", List.of("*"),
+                                        "apiVersions", List.of("*"),
+                                        "operations", List.of("*"),
+                                        "resources", List.of("*"),
+                                        "scope", "Cluster")))));
+        try {
+            jobs().resource(job("bad-but-namespaced")).create(); // jobs are namespaced: not reviewed
+        } finally {
+            unregister("cluster-scope");
+        }
+        client.namespaces().withName("volcano-system").edit(n -> {
+            n.getMetadata().setLabels(Map.of("webhooks", "off"));
+            return n;
+        });
+        register(
+                "namespaces",
+                webhook(
+                        url(),
+                        "Fail",
+                        List.of("CREATE", "UPDATE"),
+                        Map.of(
+                                "namespaceSelector",
+                                Map.of(
+                                        "matchExpressions",
+                                        List.of(
+                                                Map.of(
+                                                        "key",
+                                                        "kubernetes.io/metadata.name",
+                                                        "operator",
+                                                        "NotIn",
+                                                        "values",
+                                                        List.of("kube-system")),
+                                                Map.of(
+                                                        "key",
+                                                        "webhooks",
+                                                        "operator",
+                                                        "NotIn",
+                                                        "values",
+                                                        List.of("off")))))));
+        try {
+            jobs().resource(job("kube-system", "bad-in-kube-system", Map.of())).create();
+            jobs().resource(job("volcano-system", "bad-where-off", Map.of())).create();
+            refused(() -> jobs().resource(job("bad-in-default")).create(), DENIED);
+        } finally {
+            unregister("namespaces");
+        }
+        register(
+                "objects",
+                webhook(
+                        url(),
+                        "Fail",
+                        List.of("CREATE", "UPDATE"),
+                        Map.of("objectSelector", Map.of("matchLabels", Map.of("review", "yes")))));
+        try {
+            jobs().resource(job("default", "bad-unlabelled", Map.of())).create();
+            refused(
+                    () -> jobs().resource(job("default", "bad-labelled", Map.of("review", "yes")))
+                            .create(),
+                    DENIED);
+        } finally {
+            unregister("objects");
+        }
+    }
+
+    @Test
+    void aWebhookSlowerThanItsTimeoutFailsTheWriteAfterTheTimeout() {
+        register(
+                "slow",
+                webhook(
+                        url().replace("/jobs/validate", "/slow"),
+                        "Fail",
+                        List.of("CREATE"),
+                        Map.of("timeoutSeconds", 1)));
+        try (KubernetesClient once = once()) {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> once.genericKubernetesResources(VCJOBS)
+                            .resource(job("too-slow"))
+                            .create())
+                    .isInstanceOfSatisfying(
+                            KubernetesClientException.class,
+                            e -> assertThat(e.getStatus().getMessage())
+                                    .startsWith(
+                                            "Internal error occurred: failed calling webhook \"validatejob.volcano.sh\""));
+            assertThat(java.time.Duration.ofNanos(System.nanoTime() - start))
+                    .isLessThan(java.time.Duration.ofMillis(2_900));
+        } finally {
+            unregister("slow");
+        }
+    }
+
+    @Test
+    void aDryRunIsReviewedOnlyByWebhooksWithoutSideEffectsAndStoresNothing() {
+        register("dry", webhook(url(), "Fail", List.of("CREATE", "UPDATE"), Map.of("sideEffects", "Unknown")));
+        try {
+            refused(
+                    () -> jobs().resource(job("dry-unknown")).dryRun().create(),
+                    "admission webhook \"validatejob.volcano.sh\" does not support dry run");
+            register("dry", webhook(url(), "Fail", List.of("CREATE", "UPDATE"), Map.of("sideEffects", "NoneOnDryRun")));
+            refused(() -> jobs().resource(job("bad-dry")).dryRun().create(), DENIED);
+            jobs().resource(job("dry-none")).dryRun().create();
+            assertThat(reviews.getLast().path("request").path("dryRun").asBoolean())
+                    .isTrue();
+            assertThat(jobs().inNamespace("default").withName("dry-none").get()).isNull();
+        } finally {
+            unregister("dry");
         }
     }
 }

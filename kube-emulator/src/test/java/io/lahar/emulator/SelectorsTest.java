@@ -44,6 +44,28 @@ class SelectorsTest {
     }
 
     @Test
+    void aLabelSelectorObjectAsWebhooksWriteIt() {
+        assertThat(labelSelector("{}")).isTrue();
+        assertThat(labelSelector("{\"matchLabels\": {\"app\": \"web\"}}")).isTrue();
+        assertThat(labelSelector("{\"matchLabels\": {\"app\": \"db\"}}")).isFalse();
+        assertThat(labelSelector(
+                        "{\"matchExpressions\": [{\"key\": \"tier\", \"operator\": \"In\", \"values\": [\"2\", \"3\"]},"
+                                + " {\"key\": \"absent\", \"operator\": \"NotIn\", \"values\": [\"x\"]},"
+                                + " {\"key\": \"absent\", \"operator\": \"DoesNotExist\"},"
+                                + " {\"key\": \"app\", \"operator\": \"Exists\"}]}"))
+                .isTrue();
+        assertThat(labelSelector(
+                        "{\"matchExpressions\": [{\"key\": \"tier\", \"operator\": \"NotIn\", \"values\": [\"2\"]}]}"))
+                .isFalse();
+        assertThatThrownBy(() -> labelSelector("{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"Gt\"}]}"))
+                .hasMessage("\"Gt\" is not a valid label selector operator");
+    }
+
+    private static boolean labelSelector(String json) {
+        return Selectors.ofLabelSelector(CrudStore.parse(json)).matches(POD);
+    }
+
+    @Test
     void noSelectorsMeansNone() {
         assertThat(Selectors.fromQuery("watch=true&resourceVersion=3")).isEmpty();
         assertThat(Selectors.fromQuery(null)).isEmpty();
