@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.webhook.AdmissionWebhook;
-import io.lahar.bridge.webhook.KnownQueues;
+import io.lahar.bridge.webhook.KnownObjects;
 import io.lahar.bridge.webhook.WebhookRegistration;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
@@ -64,7 +64,7 @@ public class BridgeService {
     @ConfigProperty(name = "lahar.bridge.scheduler-names", defaultValue = BridgeLabels.DEFAULT_SCHEDULER)
     List<String> schedulerNames;
 
-    /** Serve Volcano's Jobs admission webhook and register it with the cluster (it must reach 127.0.0.1). */
+    /** Serve Volcano's admission webhooks (Jobs, Queues, JobFlows, JobTemplates, CronJobs) and register them with the cluster (it must reach 127.0.0.1). */
     @ConfigProperty(name = "lahar.bridge.admission-webhook", defaultValue = "false")
     boolean admissionWebhook;
 
@@ -76,7 +76,7 @@ public class BridgeService {
 
     private Bridge bridge;
     private AdmissionWebhook webhook;
-    private KnownQueues queues;
+    private KnownObjects known;
 
     void onStart(@Observes StartupEvent event) {
         if (!enabled) {
@@ -89,8 +89,8 @@ public class BridgeService {
         if (admissionWebhook) {
             // Before the mirrors write: a configuration of the previous run (its port, its
             // certificate) kept by the cluster would refuse their Jobs until it is replaced.
-            queues = KnownQueues.watch(client.get());
-            webhook = AdmissionWebhook.start(queues);
+            known = KnownObjects.watch(client.get());
+            webhook = AdmissionWebhook.start(known);
             Retry.standard().run(() -> WebhookRegistration.register(client.get(), webhook));
         }
         bridge = Bridge.start(
@@ -128,7 +128,7 @@ public class BridgeService {
     void onStop(@Observes ShutdownEvent event) {
         if (webhook != null) {
             webhook.close();
-            queues.close();
+            known.close();
         }
         if (bridge != null) {
             bridge.close();

@@ -77,7 +77,7 @@ public final class VolcanoCrs {
     }
 
     /** A CR as the manifest Lahar's commands carry: identity, labels, annotations and the spec; no status. */
-    static String manifest(GenericKubernetesResource job, String apiVersion, String kind) {
+    public static String manifest(GenericKubernetesResource job, String apiVersion, String kind) {
         ObjectMeta meta = job.getMetadata();
         ObjectNode out = NODES.objectNode();
         out.put("apiVersion", apiVersion);

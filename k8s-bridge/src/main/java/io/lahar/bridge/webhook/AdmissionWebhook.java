@@ -15,14 +15,13 @@ import java.util.concurrent.Executors;
 import org.jboss.logging.Logger;
 
 /**
- * Volcano's validating admission webhook for Jobs, served by the bridge: AdmissionReview v1 over
- * HTTPS at {@link #JOBS_PATH} (Volcano's path), on 127.0.0.1 and a free port, with a certificate
- * made at start ({@link SelfSignedTls}). Its answers are {@link AdmissionReviews#job}'s, against
- * the queues the bridge has read ({@link KnownQueues}).
+ * Volcano's validating admission webhooks, served by the bridge: AdmissionReview v1 over HTTPS at
+ * each {@link ValidatedKind}'s path (Volcano's), on 127.0.0.1 and a free port, with a certificate
+ * made at start ({@link SelfSignedTls}). Their answers are {@link AdmissionReviews#review}'s,
+ * against the queues and templates the bridge has read ({@link KnownObjects}).
  */
 public final class AdmissionWebhook implements AutoCloseable {
 
-    public static final String JOBS_PATH = "/jobs/validate";
     /** The API server's own request body limit: no review of a valid object is larger. */
     static final int MAX_REVIEW_BYTES = 3 * 1024 * 1024 + 64 * 1024;
 
@@ -39,7 +38,7 @@ public final class AdmissionWebhook implements AutoCloseable {
         this.caBundle = caBundle;
     }
 
-    public static AdmissionWebhook start(KnownQueues queues) {
+    public static AdmissionWebhook start(KnownObjects known) {
         SelfSignedTls tls = SelfSignedTls.generate();
         HttpsServer server;
         try {
@@ -48,16 +47,20 @@ public final class AdmissionWebhook implements AutoCloseable {
             throw new IllegalStateException("cannot serve the admission webhook: " + e.getMessage(), e);
         }
         server.setHttpsConfigurator(new HttpsConfigurator(tls.context()));
-        server.createContext(JOBS_PATH, exchange -> handle(exchange, queues));
+        for (ValidatedKind kind : ValidatedKind.values()) {
+            server.createContext(kind.path(), exchange -> handle(exchange, kind, known));
+        }
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
         server.start();
         AdmissionWebhook webhook = new AdmissionWebhook(server, executor, tls.caBundle());
-        LOG.infof("admission webhook serving %s", webhook.url());
+        LOG.infof(
+                "admission webhooks serving https://127.0.0.1:%d",
+                server.getAddress().getPort());
         return webhook;
     }
 
-    private static void handle(HttpExchange exchange, KnownQueues queues) throws IOException {
+    private static void handle(HttpExchange exchange, ValidatedKind kind, KnownObjects known) throws IOException {
         try (exchange) {
             if (!exchange.getRequestMethod().equals("POST")) {
                 exchange.sendResponseHeaders(405, -1);
@@ -79,16 +82,16 @@ public final class AdmissionWebhook implements AutoCloseable {
                 exchange.getResponseBody().write(why);
                 return;
             }
-            byte[] answer = JSON.writeValueAsBytes(AdmissionReviews.job(review, queues.context()));
+            byte[] answer = JSON.writeValueAsBytes(AdmissionReviews.review(review, kind, known::context));
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, answer.length);
             exchange.getResponseBody().write(answer);
         }
     }
 
-    /** Where the API server calls the Jobs webhook. */
-    public String url() {
-        return "https://127.0.0.1:" + server.getAddress().getPort() + JOBS_PATH;
+    /** Where the API server calls the webhook of {@code kind}. */
+    public String url(ValidatedKind kind) {
+        return "https://127.0.0.1:" + server.getAddress().getPort() + kind.path();
     }
 
     /** The base64 PEM of the certificate, the {@code caBundle} of the webhook's registration. */

@@ -12,7 +12,7 @@ import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.Mirrors;
 import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.bridge.webhook.AdmissionWebhook;
-import io.lahar.bridge.webhook.KnownQueues;
+import io.lahar.bridge.webhook.KnownObjects;
 import io.lahar.bridge.webhook.WebhookRegistration;
 import io.lahar.emulator.EmbeddedCluster;
 import io.lahar.emulator.NodeSpec;
@@ -66,7 +66,7 @@ class CrMirrorTest {
     private static JobStatusWriter jobs;
     private static FlowStatusWriter flows;
     private static QueueStatusWriter queues;
-    private static KnownQueues queueCache;
+    private static KnownObjects queueCache;
     private static AdmissionWebhook webhook;
 
     @BeforeAll
@@ -75,7 +75,7 @@ class CrMirrorTest {
                 EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=4,memory=8Gi}")));
         client = cluster.client();
         // Volcano's Jobs webhook in place, as bin/start has it: the mirrors' own writes must pass it.
-        queueCache = KnownQueues.watch(client);
+        queueCache = KnownObjects.watch(client);
         webhook = AdmissionWebhook.start(queueCache);
         WebhookRegistration.register(client, webhook);
         watcher = new VolcanoApiWatcher(client, sink, Clock.systemUTC(), 0, Optional.empty(), LEDGER).start();
@@ -292,7 +292,7 @@ class CrMirrorTest {
                 apiVersion: flow.volcano.sh/v1alpha1
                 kind: JobTemplate
                 metadata: {name: %s}
-                spec: {tasks: [{name: w, replicas: 1}]}
+                spec: {tasks: [{name: w, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}]}
                 """.formatted(sentinel));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> sink.values(Topics.FLOW_COMMANDS.name(), FlowCommand.class).stream()

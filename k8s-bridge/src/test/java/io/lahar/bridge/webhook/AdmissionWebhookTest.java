@@ -1,6 +1,8 @@
 package io.lahar.bridge.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.Kubectl;
 import io.lahar.bridge.mapping.Mirrors;
 import io.lahar.core.admission.AdmissionContext;
@@ -23,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -47,21 +51,21 @@ class AdmissionWebhookTest {
 
     private static EmbeddedCluster cluster;
     private static AdmissionWebhook webhook;
-    private static KnownQueues queues;
+    private static KnownObjects known;
 
     @BeforeAll
     static void start() {
         cluster = EmbeddedCluster.start(
                 EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=4,memory=8Gi}")));
-        queues = KnownQueues.watch(cluster.client());
-        webhook = AdmissionWebhook.start(queues);
+        known = KnownObjects.watch(cluster.client());
+        webhook = AdmissionWebhook.start(known);
         WebhookRegistration.register(cluster.client(), webhook);
     }
 
     @AfterAll
     static void stop() {
         webhook.close();
-        queues.close();
+        known.close();
         cluster.close();
     }
 
@@ -74,13 +78,17 @@ class AdmissionWebhookTest {
         return review;
     }
 
+    private static JsonNode job(JsonNode review, AdmissionContext ctx) {
+        return AdmissionReviews.review(review, ValidatedKind.JOBS, m -> ctx);
+    }
+
     private static Object yaml(Path file) throws Exception {
         return Manifests.yamlMapper().readValue(Files.readString(file), Object.class);
     }
 
     @Test
     void anInvalidJobIsDeniedWithEveryViolationAndItsPath() throws Exception {
-        JsonNode answer = AdmissionReviews.job(review("CREATE", yaml(INVALID)), AdmissionContext.freshInstall());
+        JsonNode answer = job(review("CREATE", yaml(INVALID)), AdmissionContext.freshInstall());
         JsonNode response = answer.path("response");
         assertThat(answer.path("kind").asText()).isEqualTo("AdmissionReview");
         assertThat(response.path("uid").asText()).isEqualTo("7c4e-CREATE");
@@ -92,14 +100,14 @@ class AdmissionWebhookTest {
 
     @Test
     void aValidJobIsAllowedAndAQueueTheBridgeHasNotReadIsNot() throws Exception {
-        JsonNode allowed = AdmissionReviews.job(review("CREATE", yaml(VALID)), AdmissionContext.freshInstall());
+        JsonNode allowed = job(review("CREATE", yaml(VALID)), AdmissionContext.freshInstall());
         assertThat(allowed.path("response").path("allowed").asBoolean()).isTrue();
         assertThat(allowed.path("response").path("uid").asText()).isEqualTo("7c4e-CREATE");
 
         @SuppressWarnings("unchecked")
         Map<String, Object> job = (Map<String, Object>) yaml(VALID);
         ((Map<String, Object>) job.get("spec")).put("queue", "research");
-        JsonNode denied = AdmissionReviews.job(review("CREATE", job), AdmissionContext.freshInstall());
+        JsonNode denied = job(review("CREATE", job), AdmissionContext.freshInstall());
         assertThat(denied.path("response").path("status").path("message").asText())
                 .isEqualTo("spec.queue: queue \"research\" not found");
 
@@ -111,27 +119,29 @@ class AdmissionWebhookTest {
                 .endMetadata()
                 .withAdditionalProperties(Map.of("spec", Map.of("weight", 1), "status", Map.of("state", "Open")))
                 .build();
-        AdmissionContext withResearch = KnownQueues.context(List.of(research));
-        JsonNode known = AdmissionReviews.job(review("CREATE", job), withResearch);
+        AdmissionContext withResearch = KnownObjects.ofQueues(List.of(research));
+        JsonNode known = job(review("CREATE", job), withResearch);
         assertThat(known.path("response").path("allowed").asBoolean()).isTrue();
 
         research.setAdditionalProperty("status", Map.of("state", "Closed"));
-        JsonNode closed = AdmissionReviews.job(review("CREATE", job), KnownQueues.context(List.of(research)));
+        JsonNode closed = job(review("CREATE", job), KnownObjects.ofQueues(List.of(research)));
         assertThat(closed.path("response").path("status").path("message").asText())
                 .startsWith("spec.queue: can only submit job to queue with state Open");
     }
 
     @Test
     void aReviewOfNoJobIsDeniedWithTheReasonNotLeftUnanswered() {
-        JsonNode none = AdmissionReviews.job(review("CREATE", "a string"), AdmissionContext.freshInstall());
+        JsonNode none = job(review("CREATE", "a string"), AdmissionContext.freshInstall());
         assertThat(none.path("response").path("allowed").asBoolean()).isFalse();
         assertThat(none.path("response").path("status").path("message").asText())
                 .isEqualTo(": the review has no object with metadata");
-        JsonNode pod = AdmissionReviews.job(
+        JsonNode pod = job(
                 review("CREATE", Map.of("apiVersion", "v1", "kind", "Pod", "metadata", Map.of("name", "p"))),
                 AdmissionContext.freshInstall());
         assertThat(pod.path("response").path("uid").asText()).isEqualTo("7c4e-CREATE");
         assertThat(pod.path("response").path("allowed").asBoolean()).isFalse();
+        assertThat(pod.path("response").path("status").path("message").asText())
+                .isEqualTo(": the review is of a v1 Pod, not of a batch.volcano.sh/v1alpha1 Job");
     }
 
     @Test
@@ -143,7 +153,7 @@ class AdmissionWebhookTest {
                         "uid-1",
                         Mirrors.SPEC_HASH,
                         Mirrors.specHash(mirror.getAdditionalProperties().get("spec"))));
-        JsonNode answer = AdmissionReviews.job(review("CREATE", mirror), AdmissionContext.freshInstall());
+        JsonNode answer = job(review("CREATE", mirror), AdmissionContext.freshInstall());
         assertThat(answer.path("response").path("allowed").asBoolean()).isTrue();
     }
 
@@ -162,7 +172,7 @@ class AdmissionWebhookTest {
         tls.init(null, tmf.getTrustManagers(), null);
         try (HttpClient http = HttpClient.newBuilder().sslContext(tls).build()) {
             HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(URI.create(webhook.url()))
+                    HttpRequest.newBuilder(URI.create(webhook.url(ValidatedKind.JOBS)))
                             .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString(
                                     review("CREATE", yaml(INVALID)).toString()))
@@ -181,7 +191,7 @@ class AdmissionWebhookTest {
         assertThat(client.admissionRegistration()
                         .v1()
                         .validatingWebhookConfigurations()
-                        .withName(WebhookRegistration.NAME)
+                        .withName(ValidatedKind.JOBS.configuration())
                         .get()
                         .getWebhooks()
                         .getFirst()
@@ -215,5 +225,82 @@ class AdmissionWebhookTest {
         assertThat(Kubectl.run(kubeconfig, "get", "vcjob", "-n", "default", "-o", "name"))
                 .contains("tf-job")
                 .doesNotContain("broken");
+    }
+
+    private static GenericKubernetesResource cr(Map<String, Object> manifest) {
+        return JSON.convertValue(manifest, GenericKubernetesResource.class);
+    }
+
+    @Test
+    void everyKindIsRegisteredAndRefusedThroughTheApiServerWithEveryReason() throws Exception {
+        KubernetesClient client = cluster.client();
+        for (ValidatedKind kind : ValidatedKind.values()) {
+            var configuration = client.admissionRegistration()
+                    .v1()
+                    .validatingWebhookConfigurations()
+                    .withName(kind.configuration())
+                    .get();
+            assertThat(configuration.getWebhooks().getFirst().getName()).isEqualTo(kind.webhook());
+            assertThat(configuration
+                            .getWebhooks()
+                            .getFirst()
+                            .getRules()
+                            .getFirst()
+                            .getOperations())
+                    .isEqualTo(kind.operations());
+        }
+        Map<ValidatedKind, String> invalid = Map.of(
+                ValidatedKind.QUEUES, "invalid-queue.yaml",
+                ValidatedKind.JOB_FLOWS, "invalid-jobflow-cycle.yaml",
+                ValidatedKind.JOB_TEMPLATES, "invalid-jobtemplate.yaml",
+                ValidatedKind.CRON_JOBS, "invalid-cronjob.yaml");
+        for (var e : invalid.entrySet()) {
+            Map<String, Object> manifest = KindReviewsTest.example(e.getValue());
+            String expected = AdmissionReviews.review(
+                            KindReviewsTest.review("CREATE", manifest, null),
+                            e.getKey(),
+                            m -> AdmissionContext.freshInstall())
+                    .path("response")
+                    .path("status")
+                    .path("message")
+                    .asText();
+            var resources = client.genericKubernetesResources(e.getKey().resource());
+            var target = e.getKey().resource().isNamespaceScoped() ? resources.inNamespace("default") : resources;
+            assertThatThrownBy(() -> target.resource(cr(manifest)).create())
+                    .as(e.getValue())
+                    .isInstanceOfSatisfying(KubernetesClientException.class, x -> {
+                        assertThat(x.getCode()).isEqualTo(400);
+                        assertThat(x.getStatus().getMessage())
+                                .isEqualTo("admission webhook \"" + e.getKey().webhook() + "\" denied the request: "
+                                        + expected);
+                    });
+        }
+        var queues = client.genericKubernetesResources(ValidatedKind.QUEUES.resource());
+        queues.resource(
+                        cr(
+                                KindReviewsTest.yaml(
+                                        "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: team}\nspec: {weight: 1}\n")))
+                .create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> known.context(null).queue("team").isPresent());
+        queues.resource(
+                        cr(
+                                KindReviewsTest.yaml(
+                                        "apiVersion: scheduling.volcano.sh/v1beta1\nkind: Queue\nmetadata: {name: dev}\nspec: {parent: team}\n")))
+                .create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !known.context(null).childrenOf("team").isEmpty());
+        assertThatThrownBy(() -> queues.withName("team").delete())
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        x -> assertThat(x.getStatus().getMessage())
+                                .isEqualTo(
+                                        "admission webhook \"validatequeue.volcano.sh\" denied the request:"
+                                                + " metadata.name: queue team can not be deleted because it has 1 child queues: dev"));
+        queues.withName("dev").delete();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> known.context(null).childrenOf("team").isEmpty());
+        queues.withName("team").delete();
+        assertThat(queues.withName("team").get()).isNull();
     }
 }
