@@ -186,7 +186,7 @@ final class ClusterDispatcher extends Dispatcher {
             return ApiStatus.badRequest("unable to parse requirement: " + e.getMessage());
         }
         boolean dryRun = dryRun(fullPath);
-        if (selectors.isEmpty() && (dryRun || webhooks.any())) {
+        if (selectors.isEmpty() && (dryRun || reviewed(path, "DELETE"))) {
             selectors = Optional.of(
                     Selectors.ofLabelSelector(Serialization.jsonMapper().createObjectNode()));
         }
@@ -336,7 +336,7 @@ final class ClusterDispatcher extends Dispatcher {
      */
     private Optional<MockResponse> written(String path, String fullPath, String operation, String body, int code) {
         boolean dryRun = dryRun(fullPath);
-        if (!dryRun && !webhooks.any()) {
+        if (!dryRun && !reviewed(path, operation)) {
             return Optional.empty();
         }
         JsonNode object;
@@ -361,7 +361,7 @@ final class ClusterDispatcher extends Dispatcher {
     private Optional<MockResponse> admitted(
             String path, String operation, JsonNode object, JsonNode old, boolean dryRun) {
         Optional<ApiResource> resource = discovery.resourceAt(path);
-        if (resource.isEmpty() || !webhooks.any()) {
+        if (resource.isEmpty() || !webhooks.reviews(resource.get(), operation)) {
             return Optional.empty();
         }
         if (object != null
@@ -375,6 +375,14 @@ final class ClusterDispatcher extends Dispatcher {
             }
         }
         return webhooks.review(new AdmissionWebhooks.Write(resource.get(), operation, object, old, dryRun));
+    }
+
+    /** Whether a webhook's rules name {@code operation} on the resource at {@code path}. */
+    private boolean reviewed(String path, String operation) {
+        return discovery
+                .resourceAt(path)
+                .map(r -> webhooks.reviews(r, operation))
+                .orElse(false);
     }
 
     /** Whether the request asks for a dry run ({@code ?dryRun=All}, what kubectl's --dry-run=server sends). */
