@@ -275,6 +275,9 @@ final class LaharSystem implements AutoCloseable {
                         namespace,
                         "lahar.bridge.scheduler-names",
                         schedulerName,
+                        // Volcano's validating webhooks, as bin/start serves and registers them.
+                        "lahar.bridge.admission-webhook",
+                        "true",
                         "kubeconfig",
                         kubeconfig.toString())),
                 dir);
