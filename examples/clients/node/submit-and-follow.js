@@ -27,18 +27,21 @@ function options(argv) {
   const flags = {}
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
-    if (['--bootstrap', '--registry', '--timeout', '--context'].includes(a)) flags[a.slice(2)] = argv[++i]
+    if (['--bootstrap', '--registry', '--registry-credentials', '--timeout', '--context'].includes(a)) flags[a.slice(2)] = argv[++i]
     else if (!a.startsWith('--') && !flags.manifest) flags.manifest = a
     else throw new Error(`unknown argument ${a}`)
   }
   if (!flags.manifest) {
-    throw new Error('usage: submit-and-follow.js [--bootstrap HOST:PORT] [--registry URL] [--context FILE] [--timeout SECONDS] JOB.json')
+    throw new Error('usage: submit-and-follow.js [--bootstrap HOST:PORT] [--registry URL] [--registry-credentials FILE] [--context FILE] [--timeout SECONDS] JOB.json')
   }
   const context = readContext(flags.context || process.env.LAHAR_CONTEXT)
+  const credentials = flags['registry-credentials'] || process.env.LAHAR_REGISTRY_CREDENTIALS || context['registry.credentials.file']
   return {
     manifest: flags.manifest,
     bootstrap: flags.bootstrap || process.env.LAHAR_BOOTSTRAP || context.bootstrap || '127.0.0.1:9092',
     registry: ccompat(flags.registry || process.env.LAHAR_REGISTRY || context.registry || 'http://127.0.0.1:8080/apis/registry/v3'),
+    // HTTP basic auth, as a registry started by bin/start asks of every client.
+    registryAuth: credentials ? readProperties(credentials) : undefined,
     timeout: Number(flags.timeout || 120),
   }
 }
@@ -50,6 +53,11 @@ function readContext(named) {
     if (named) throw new Error(`no Lahar context at ${named}`)
     return {}
   }
+  return readProperties(file)
+}
+
+function readProperties(file) {
+  if (!fs.existsSync(file)) throw new Error(`cannot read the registry credentials in ${file}`)
   const values = {}
   // A Java properties file: key=value or key: value, # comments, \ escapes (http\://...).
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
@@ -83,7 +91,9 @@ async function main() {
   const key = `${namespace}/${name}`
   const requestId = crypto.randomUUID()
 
-  const registry = new SchemaRegistry({ host: o.registry })
+  const registry = new SchemaRegistry(o.registryAuth
+    ? { host: o.registry, auth: { username: o.registryAuth.username, password: o.registryAuth.password } }
+    : { host: o.registry })
   const kafka = new Kafka({ clientId: 'lahar-node-example', brokers: [o.bootstrap], logLevel: logLevel.WARN })
 
   // Where the answers and statuses end now: ours come after, so read from there (and never what

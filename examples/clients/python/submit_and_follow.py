@@ -10,6 +10,7 @@ Apache Avro for the values, and the registry's Confluent-compatible API for the 
 Exit status: 0 Completed, 3 Failed or Terminated, 1 rejected (every reason printed), 2 timed out.
 """
 import argparse
+import base64
 import datetime
 import io
 import json
@@ -38,12 +39,17 @@ class Registry:
     """The registry's Confluent-compatible API, and the Confluent wire format: a zero byte, the
     schema id (4 bytes, big-endian), then the Avro binary."""
 
-    def __init__(self, url):
+    def __init__(self, url, credentials=None):
         self.url = url.rstrip("/")
         self.schemas = {}
+        self.headers = {"Accept": "application/vnd.schemaregistry.v1+json"}
+        if credentials:
+            # HTTP basic auth, as a registry started by bin/start asks of every client.
+            pair = f"{credentials['username']}:{credentials['password']}".encode()
+            self.headers["Authorization"] = "Basic " + base64.b64encode(pair).decode()
 
     def _call(self, path):
-        request = urllib.request.Request(self.url + path, headers={"Accept": "application/vnd.schemaregistry.v1+json"})
+        request = urllib.request.Request(self.url + path, headers=self.headers)
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.load(response)
 
@@ -112,6 +118,7 @@ def options():
     parser.add_argument("manifest", help="the Volcano Job as JSON")
     parser.add_argument("--bootstrap")
     parser.add_argument("--registry", help="the registry's Confluent-compatible API (or Apicurio's own)")
+    parser.add_argument("--registry-credentials", help="the registry's username= and password= (a properties file)")
     parser.add_argument("--context", help="the Lahar context file")
     parser.add_argument("--timeout", type=float, default=120)
     o = parser.parse_args()
@@ -119,6 +126,9 @@ def options():
     o.bootstrap = o.bootstrap or os.environ.get("LAHAR_BOOTSTRAP") or context.get("bootstrap") or "127.0.0.1:9092"
     o.registry = ccompat(o.registry or os.environ.get("LAHAR_REGISTRY") or context.get("registry")
                          or "http://127.0.0.1:8080/apis/registry/v3")
+    credentials = (o.registry_credentials or os.environ.get("LAHAR_REGISTRY_CREDENTIALS")
+                   or context.get("registry.credentials.file"))
+    o.credentials = read_properties(credentials) if credentials else None
     return o
 
 
@@ -129,6 +139,12 @@ def read_context(named):
         if named:
             raise SystemExit(f"no Lahar context at {named}")
         return {}
+    return read_properties(file)
+
+
+def read_properties(file):
+    if not os.path.isfile(file):
+        raise SystemExit(f"cannot read the registry credentials in {file}")
     values = {}
     # A Java properties file: key=value or key: value, # comments, \ escapes (http\://...).
     with open(file) as f:
@@ -152,7 +168,7 @@ def main():
     name = manifest["metadata"]["name"]
     key = f"{namespace}/{name}"
     request_id = str(uuid.uuid4())
-    registry = Registry(o.registry)
+    registry = Registry(o.registry, o.credentials)
 
     # Where the answers and statuses end now: ours come after, so read from there.
     consumer = Consumer({"bootstrap.servers": o.bootstrap, "group.id": f"lahar-python-example-{request_id}",
