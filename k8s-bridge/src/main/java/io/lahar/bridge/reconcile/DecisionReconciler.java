@@ -49,9 +49,17 @@ public final class DecisionReconciler {
     /** ns/pod → the bind waiting for its pod to appear. */
     private final Map<String, SchedulerDecision> waiting = new LinkedHashMap<>();
 
+    private final CreatedPods created;
+
     public DecisionReconciler(KubernetesClient client, Retry retry) {
+        this(client, retry, new CreatedPods());
+    }
+
+    /** @param created the pods {@link PodIntentReconciler} created: those are bound without being read first */
+    public DecisionReconciler(KubernetesClient client, Retry retry, CreatedPods created) {
         this.client = client;
         this.retry = retry;
+        this.created = created;
         this.workloadStatus = new WorkloadStatusWriter(client, retry);
     }
 
@@ -131,6 +139,24 @@ public final class DecisionReconciler {
     private Outcome bind(SchedulerDecision decision, Bind bind) {
         String ns = decision.getNamespace();
         String key = ns + "/" + bind.getPod();
+        var made = created.get(key);
+        if (made.isPresent() && made.get().jobVersion() == bind.getJobVersion()) {
+            // The pod this bridge created for this version: bound unread, the UID as precondition.
+            try {
+                retry.call(() -> client.bindings()
+                        .inNamespace(ns)
+                        .resource(binding(ns, bind, made.get().uid()))
+                        .create());
+                stopWaiting(key);
+                return Outcome.BOUND;
+            } catch (KubernetesClientException e) {
+                // 404: gone; 409: another pod holds the name, or it is bound or going: read it, as below.
+                if (!Retry.isNotFound(e) && !Retry.isConflict(e)) {
+                    throw e;
+                }
+                created.forget(key);
+            }
+        }
         Pod pod = retry.call(
                 () -> client.pods().inNamespace(ns).withName(bind.getPod()).get());
         if (pod == null) {
@@ -149,17 +175,7 @@ public final class DecisionReconciler {
         if (current != null && !current.isEmpty()) {
             return alreadyBound(key, current, bind);
         }
-        Binding binding = new BindingBuilder()
-                .withNewMetadata()
-                .withName(bind.getPod())
-                .withNamespace(ns)
-                .endMetadata()
-                .withNewTarget()
-                .withApiVersion("v1")
-                .withKind("Node")
-                .withName(bind.getNode())
-                .endTarget()
-                .build();
+        Binding binding = binding(ns, bind, null);
         try {
             retry.call(() -> client.bindings().inNamespace(ns).resource(binding).create());
             return Outcome.BOUND;
@@ -178,6 +194,22 @@ public final class DecisionReconciler {
             }
             throw e;
         }
+    }
+
+    /** The Binding of {@code bind}, valid only for the pod with {@code uid} (the API server's precondition). */
+    private static Binding binding(String ns, Bind bind, String uid) {
+        return new BindingBuilder()
+                .withNewMetadata()
+                .withName(bind.getPod())
+                .withNamespace(ns)
+                .withUid(uid)
+                .endMetadata()
+                .withNewTarget()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(bind.getNode())
+                .endTarget()
+                .build();
     }
 
     /** A bind of an epoch taken over meanwhile is dropped, not kept waiting. */

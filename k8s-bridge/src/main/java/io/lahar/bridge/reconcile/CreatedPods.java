@@ -1,0 +1,38 @@
+package io.lahar.bridge.reconcile;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.lahar.bridge.mapping.Pods;
+import io.lahar.core.util.LruMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The pods this bridge created, by {@code namespace/name}: the UID the cluster gave each and its
+ * job version. A bind of that version goes straight to the Binding subresource with the UID as its
+ * precondition, without reading the pod first: the cluster refuses it (409) if the name now
+ * belongs to another pod, or the pod is bound or going, and only then is the pod read. Bounded, the
+ * least recently used first out: a forgotten pod is read before its bind, as after a restart.
+ */
+public final class CreatedPods {
+
+    private static final int LIMIT = 100_000;
+
+    /** @param uid the pod's UID in the cluster; @param jobVersion the version of the job it was made for */
+    public record Created(String uid, int jobVersion) {}
+
+    private final Map<String, Created> pods = new LruMap<>(LIMIT);
+
+    synchronized void created(String key, Pod pod) {
+        if (pod != null && pod.getMetadata() != null && pod.getMetadata().getUid() != null) {
+            pods.put(key, new Created(pod.getMetadata().getUid(), Pods.jobVersion(pod)));
+        }
+    }
+
+    synchronized Optional<Created> get(String key) {
+        return Optional.ofNullable(pods.get(key));
+    }
+
+    synchronized void forget(String key) {
+        pods.remove(key);
+    }
+}
