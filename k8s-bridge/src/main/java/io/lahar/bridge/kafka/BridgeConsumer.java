@@ -78,6 +78,13 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(BridgeConsumer.class);
     public static final String PROCESSOR = "k8s-bridge";
     static final Duration RETRY_INTERVAL = Duration.ofMillis(500);
+    /**
+     * How often every waiting bind is tried, also those whose pod this bridge has not created (made
+     * before a restart, or by another bridge); a bind whose pod it creates is carried out right
+     * after the create, in that pod's lane.
+     */
+    static final Duration SWEEP_INTERVAL = Duration.ofSeconds(10);
+
     static final Duration PAUSE_FIRST = Duration.ofSeconds(1);
     static final Duration PAUSE_MAX = Duration.ofSeconds(30);
     /**
@@ -141,6 +148,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private volatile boolean running = true;
     private volatile String holding;
     private long lastRetry = System.nanoTime();
+    private long lastSweep = System.nanoTime();
 
     public BridgeConsumer(
             KafkaClients kafka,
@@ -426,7 +434,11 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         for (String key : intentReconciler.waitingKeys()) {
             lanes.offer("pod:" + key, () -> intentReconciler.retry(key));
         }
-        for (String key : decisionReconciler.waitingKeys()) {
+        boolean sweep = System.nanoTime() - lastSweep >= SWEEP_INTERVAL.toNanos();
+        if (sweep) {
+            lastSweep = System.nanoTime();
+        }
+        for (String key : sweep ? decisionReconciler.waitingKeys() : decisionReconciler.waitingKeysCreated()) {
             lanes.offer("pod:" + key, () -> decisionReconciler.retry(key));
         }
     }
@@ -501,7 +513,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                     if (outcome == PodIntentReconciler.Outcome.WAITING) {
                         return new Verdict(Handled.WAITING, PodIntentReconciler.waitingKey(intent));
                     }
-                    if (outcome == PodIntentReconciler.Outcome.CREATED) {
+                    if (outcome == PodIntentReconciler.Outcome.CREATED
+                            || outcome == PodIntentReconciler.Outcome.EXISTS) {
                         // A bind that came first is carried out now, in this pod's lane, not at the next retry.
                         decisionReconciler.retry(PodIntentReconciler.waitingKey(intent));
                     }

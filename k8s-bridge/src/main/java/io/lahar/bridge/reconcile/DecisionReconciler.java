@@ -117,6 +117,14 @@ public final class DecisionReconciler {
         return List.copyOf(waiting.keySet());
     }
 
+    /**
+     * The keys of waiting binds whose pod this bridge has created since: those are worth a call
+     * now; the others' pods do not exist yet, unless made before a restart or by another bridge.
+     */
+    public List<String> waitingKeysCreated() {
+        return waitingKeys().stream().filter(k -> created.get(k).isPresent()).toList();
+    }
+
     /** The engine deleted the pod: a bind still waiting for it must not bind its successor. */
     public synchronized void forget(String namespace, String pod) {
         waiting.remove(namespace + "/" + pod);
