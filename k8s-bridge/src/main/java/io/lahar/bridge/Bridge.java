@@ -148,7 +148,8 @@ public final class Bridge implements AutoCloseable {
                 settings.namespace());
         // Pod changes are noticed by the loop's retry of waiting work between polls (at most a
         // poll interval later); the watcher itself never calls into the cluster.
-        PodWatcher pods = new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS, settings.namespace()).start();
+        PodWatcher pods =
+                new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS, settings.namespace(), created).start();
         NodeWatcher nodes =
                 settings.publishNodes() ? new NodeWatcher(client, sink, clock, RESYNC_MILLIS).start() : null;
         VolcanoApiWatcher volcano = settings.watchVolcanoApi()

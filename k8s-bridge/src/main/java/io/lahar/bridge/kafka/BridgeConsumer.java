@@ -438,8 +438,14 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         if (sweep) {
             lastSweep = System.nanoTime();
         }
-        for (String key : sweep ? decisionReconciler.waitingKeys() : decisionReconciler.waitingKeysCreated()) {
-            lanes.offer("pod:" + key, () -> decisionReconciler.retry(key));
+        if (sweep) {
+            for (String key : decisionReconciler.waitingKeys()) {
+                lanes.offer("pod:" + key, () -> decisionReconciler.sweep(key));
+            }
+        } else {
+            for (String key : decisionReconciler.waitingKeysCreated()) {
+                lanes.offer("pod:" + key, () -> decisionReconciler.retry(key));
+            }
         }
     }
 

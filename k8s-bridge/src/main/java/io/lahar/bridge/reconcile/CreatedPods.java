@@ -7,11 +7,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The pods this bridge created, by {@code namespace/name}: the UID the cluster gave each and its
+ * The pods this bridge knows to exist, by {@code namespace/name}: those it created and those its
+ * pod watch lists or sees added (every pod it manages), with the UID the cluster gave each and its
  * job version. A bind of that version goes straight to the Binding subresource with the UID as its
  * precondition, without reading the pod first: the cluster refuses it (409) if the name now
- * belongs to another pod, or the pod is bound or going, and only then is the pod read. Bounded, the
- * least recently used first out: a forgotten pod is read before its bind, as after a restart.
+ * belongs to another pod, or the pod is bound or going, and only then is the pod read. A bind of a
+ * pod not known waits without a call until the pod is created or seen. Bounded, the least recently
+ * used first out: a forgotten pod's bind is tried by the loop's periodic sweep of waiting binds.
  */
 public final class CreatedPods {
 
@@ -34,5 +36,18 @@ public final class CreatedPods {
 
     synchronized void forget(String key) {
         pods.remove(key);
+    }
+
+    /** The pod watch saw {@code pod} added or changed ({@code gone}: deleted). */
+    public void seen(Pod pod, boolean gone) {
+        String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+        synchronized (this) {
+            Created known = pods.get(key);
+            if (!gone) {
+                created(key, pod);
+            } else if (known != null && known.uid().equals(pod.getMetadata().getUid())) {
+                pods.remove(key);
+            }
+        }
     }
 }

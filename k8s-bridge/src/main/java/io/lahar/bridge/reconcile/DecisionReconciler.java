@@ -51,16 +51,32 @@ public final class DecisionReconciler {
 
     private final CreatedPods created;
 
+    /** Whether {@link #created} knows every pod that exists (fed by the creates and the pod watch). */
+    private final boolean knowsPods;
+
+    /** Without knowledge of the pods: each bind reads its pod first. */
     public DecisionReconciler(KubernetesClient client, Retry retry) {
-        this(client, retry, new CreatedPods());
+        this(client, retry, new CreatedPods(), false);
     }
 
-    /** @param created the pods {@link PodIntentReconciler} created: those are bound without being read first */
+    /**
+     * @param created the pods {@link PodIntentReconciler} created and the pod watch saw: those are
+     *                bound without being read first, and a bind of any other waits without a call
+     */
     public DecisionReconciler(KubernetesClient client, Retry retry, CreatedPods created) {
+        this(client, retry, created, true);
+    }
+
+    private DecisionReconciler(KubernetesClient client, Retry retry, CreatedPods created, boolean knowsPods) {
         this.client = client;
         this.retry = retry;
         this.created = created;
+        this.knowsPods = knowsPods;
         this.workloadStatus = new WorkloadStatusWriter(client, retry);
+    }
+
+    private static boolean isWorkload(SchedulerDecision decision) {
+        return WorkloadKeys.isGroupKey(Topics.jobKey(decision.getNamespace(), decision.getJob()));
     }
 
     private static Outcome workloads(WorkloadStatusWriter.Outcome outcome) {
@@ -82,13 +98,13 @@ public final class DecisionReconciler {
             }
         }
         return switch (decision.getDecision()) {
-            case Bind bind -> bind(decision, bind);
+            case Bind bind -> bind(decision, bind, false);
             case Evict evict -> evict(decision.getNamespace(), evict);
             // A Job's pod group phase reaches Kubernetes through the pod-groups topic, which the
             // engine derives from this same decision; writing it here too would race that record.
             // Another workload's group has no engine behind it: its status goes to its CR from here.
             case PodGroupStatus ignored ->
-                WorkloadKeys.isGroupKey(Topics.jobKey(decision.getNamespace(), decision.getJob()))
+                isWorkload(decision)
                         ? workloads(workloadStatus.apply(decision))
                         : Outcome.IGNORED;
             default ->
@@ -103,12 +119,21 @@ public final class DecisionReconciler {
 
     /** Retries the bind waiting under {@code key}, if one does; the caller orders it with that pod's other work. */
     public void retry(String key) {
+        retry(key, false);
+    }
+
+    /** As {@link #retry}, reading the pod even if not known to exist (made before a restart, or by another bridge). */
+    public void sweep(String key) {
+        retry(key, true);
+    }
+
+    private void retry(String key, boolean sweeping) {
         SchedulerDecision decision;
         synchronized (this) {
             decision = waiting.get(key);
         }
         if (decision != null) {
-            bind(decision, (Bind) decision.getDecision());
+            bind(decision, (Bind) decision.getDecision(), sweeping);
         }
     }
 
@@ -144,7 +169,7 @@ public final class DecisionReconciler {
         return decision.getDecision() instanceof Bind bind ? decision.getNamespace() + "/" + bind.getPod() : null;
     }
 
-    private Outcome bind(SchedulerDecision decision, Bind bind) {
+    private Outcome bind(SchedulerDecision decision, Bind bind, boolean sweeping) {
         String ns = decision.getNamespace();
         String key = ns + "/" + bind.getPod();
         var made = created.get(key);
@@ -164,6 +189,10 @@ public final class DecisionReconciler {
                 }
                 created.forget(key);
             }
+        } else if (made.isEmpty() && knowsPods && !sweeping && !isWorkload(decision)) {
+            // Not created nor seen yet: its create (or the watch) brings the bind back, no call meanwhile.
+            // Another workload's pods are its operator's, neither created nor watched here: read.
+            return waitFor(key, decision);
         }
         Pod pod = retry.call(
                 () -> client.pods().inNamespace(ns).withName(bind.getPod()).get());

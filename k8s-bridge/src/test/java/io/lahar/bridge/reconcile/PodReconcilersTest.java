@@ -378,6 +378,30 @@ class PodReconcilersTest {
     }
 
     @Test
+    void aBindOfAPodNotYetCreatedWaitsAndIsCarriedOutOnceTheCreateOrTheWatchMakesItKnown() {
+        String job = job();
+        CreatedPods known = new CreatedPods();
+        DecisionReconciler decisions = new DecisionReconciler(client, RETRY, known);
+        String pod = job + "-worker-0";
+        assertThat(decisions.apply(bind(job, pod, "node-1", 1, 1))).isEqualTo(DecisionReconciler.Outcome.WAITING);
+        assertThat(decisions.waitingKeysCreated()).isEmpty();
+
+        // Created by another reconciler (another bridge's, before a restart): only the watch tells.
+        intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
+        decisions.retry(NS + "/" + pod);
+        assertThat(decisions.isWaiting(NS + "/" + pod))
+                .as("unknown, so not read")
+                .isTrue();
+        known.seen(client.pods().inNamespace(NS).withName(pod).get(), false);
+        assertThat(decisions.waitingKeysCreated()).containsExactly(NS + "/" + pod);
+        decisions.retry(NS + "/" + pod);
+
+        assertThat(decisions.isWaiting(NS + "/" + pod)).isFalse();
+        assertThat(client.pods().inNamespace(NS).withName(pod).get().getSpec().getNodeName())
+                .isEqualTo("node-1");
+    }
+
+    @Test
     void aBindBeforeItsPodWaitsForThePod() {
         String job = job();
         DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
