@@ -104,9 +104,7 @@ public final class DecisionReconciler {
             // engine derives from this same decision; writing it here too would race that record.
             // Another workload's group has no engine behind it: its status goes to its CR from here.
             case PodGroupStatus ignored ->
-                isWorkload(decision)
-                        ? workloads(workloadStatus.apply(decision))
-                        : Outcome.IGNORED;
+                isWorkload(decision) ? workloads(workloadStatus.apply(decision)) : Outcome.IGNORED;
             default ->
                 throw new IllegalArgumentException("decision: unknown kind "
                         + decision.getDecision().getClass().getSimpleName());
@@ -143,11 +141,15 @@ public final class DecisionReconciler {
     }
 
     /**
-     * The keys of waiting binds whose pod this bridge has created since: those are worth a call
-     * now; the others' pods do not exist yet, unless made before a restart or by another bridge.
+     * The keys of waiting binds whose pod this bridge has created or seen since, and of other
+     * workloads' pods (their operators create them, unseen here): those are worth a call now; the
+     * others' pods do not exist yet, unless made before a restart or by another bridge.
      */
-    public List<String> waitingKeysCreated() {
-        return waitingKeys().stream().filter(k -> created.get(k).isPresent()).toList();
+    public synchronized List<String> waitingKeysCreated() {
+        return waiting.entrySet().stream()
+                .filter(e -> created.get(e.getKey()).isPresent() || isWorkload(e.getValue()))
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** The engine deleted the pod: a bind still waiting for it must not bind its successor. */
