@@ -19,14 +19,18 @@ public final class CreatedPods {
 
     private static final int LIMIT = 100_000;
 
-    /** @param uid the pod's UID in the cluster; @param jobVersion the version of the job it was made for */
-    public record Created(String uid, int jobVersion) {}
+    /**
+     * @param uid the pod's UID in the cluster; @param jobVersion the version of the job it was made
+     * for; @param resourceVersion the cluster's version of what was seen (0 if not a number)
+     */
+    public record Created(String uid, int jobVersion, long resourceVersion) {}
 
     private final Map<String, Created> pods = new LruMap<>(LIMIT);
 
+    /** This bridge created (or found) {@code pod}: it is what the name holds now. */
     synchronized void created(String key, Pod pod) {
         if (pod != null && pod.getMetadata() != null && pod.getMetadata().getUid() != null) {
-            pods.put(key, new Created(pod.getMetadata().getUid(), Pods.jobVersion(pod)));
+            pods.put(key, of(pod));
         }
     }
 
@@ -44,10 +48,25 @@ public final class CreatedPods {
         synchronized (this) {
             Created known = pods.get(key);
             if (!gone) {
-                created(key, pod);
+                // A watch event older than what the bridge created since (the previous pod's, late)
+                // must not stand for the name: a delete trusts the version kept here.
+                Created seen = of(pod);
+                if (seen.uid() != null && (known == null || seen.resourceVersion() > known.resourceVersion())) {
+                    pods.put(key, seen);
+                }
             } else if (known != null && known.uid().equals(pod.getMetadata().getUid())) {
                 pods.remove(key);
             }
         }
+    }
+
+    private static Created of(Pod pod) {
+        long resourceVersion;
+        try {
+            resourceVersion = Long.parseLong(pod.getMetadata().getResourceVersion());
+        } catch (NumberFormatException e) {
+            resourceVersion = 0;
+        }
+        return new Created(pod.getMetadata().getUid(), Pods.jobVersion(pod), resourceVersion);
     }
 }
