@@ -6,6 +6,7 @@ import io.lahar.bridge.kafka.KafkaRecordSink;
 import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.reconcile.CommandResultReporter;
+import io.lahar.bridge.reconcile.CreatedPods;
 import io.lahar.bridge.reconcile.CronJobStatusWriter;
 import io.lahar.bridge.reconcile.DecisionReconciler;
 import io.lahar.bridge.reconcile.EngineDeletions;
@@ -128,8 +129,9 @@ public final class Bridge implements AutoCloseable {
         MirrorLedger mirrors = new MirrorLedger();
         RegistrySerdes serdes = new RegistrySerdes(settings.registryUrl(), settings.registryCredentials());
         KafkaRecordSink sink = new KafkaRecordSink(settings.kafka(), serdes);
-        PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate);
-        DecisionReconciler decisions = new DecisionReconciler(client, retry);
+        CreatedPods created = new CreatedPods();
+        PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate, created);
+        DecisionReconciler decisions = new DecisionReconciler(client, retry, created);
         BridgeConsumer consumer = new BridgeConsumer(
                 settings.kafka(),
                 serdes,
@@ -146,7 +148,8 @@ public final class Bridge implements AutoCloseable {
                 settings.namespace());
         // Pod changes are noticed by the loop's retry of waiting work between polls (at most a
         // poll interval later); the watcher itself never calls into the cluster.
-        PodWatcher pods = new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS, settings.namespace()).start();
+        PodWatcher pods =
+                new PodWatcher(client, sink, deletions, clock, RESYNC_MILLIS, settings.namespace(), created).start();
         NodeWatcher nodes =
                 settings.publishNodes() ? new NodeWatcher(client, sink, clock, RESYNC_MILLIS).start() : null;
         VolcanoApiWatcher volcano = settings.watchVolcanoApi()

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.HostIP;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodIP;
@@ -27,9 +28,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
@@ -41,7 +44,10 @@ import java.util.function.UnaryOperator;
  * container statuses a real kubelet reports. Like KWOK's stages, nothing actually runs.
  *
  * <p>Status changes go through the {@code status} subresource and are retried on conflict, so a
- * bridge updating the same pod never loses them. Deleting a node evicts (deletes) the pods bound to
+ * bridge updating the same pod never loses them. The kubelet decides on one thread and calls the
+ * API from others ({@link #CONCURRENT_CALLS} at once), as each node's kubelet would: a pod's start
+ * never waits for another pod's call, and one pod's calls still come one after the other (its
+ * completion is timed from its start's answer). Deleting a node evicts (deletes) the pods bound to
  * it; a pod bound to a node that does not exist stays Pending and is deleted after the pod-GC
  * grace period, as kube-controller-manager's pod GC does with orphaned pods.
  *
@@ -56,11 +62,16 @@ public final class SimulatedKubelet implements AutoCloseable {
     static final Duration ORPHAN_GRACE = Duration.ofSeconds(40);
 
     private static final int UPDATE_ATTEMPTS = 10;
+    /** API calls under way at once, across all the simulated nodes. */
+    static final int CONCURRENT_CALLS = 16;
 
     private final KubernetesClient client;
     private final Clock clock;
     private final double timeScale;
     private final ScheduledExecutorService executor;
+    private final ExecutorService calls = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("lahar-simulated-kubelet-call-", 0).factory());
+    private final Semaphore callSlots = new Semaphore(CONCURRENT_CALLS);
     /** Pending completions and orphan checks by pod uid; touched only on the executor thread. */
     private final Map<String, Tracked> timers = new HashMap<>();
 
@@ -130,6 +141,26 @@ public final class SimulatedKubelet implements AutoCloseable {
             nodeInformer.close();
         }
         executor.shutdownNow();
+        calls.shutdownNow();
+    }
+
+    /** Runs {@code call} off the deciding thread, once a call slot is free. */
+    private void call(Runnable call) {
+        calls.execute(() -> {
+            try {
+                callSlots.acquire();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            try {
+                call.run();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "a simulated kubelet's call failed: " + e.getMessage());
+            } finally {
+                callSlots.release();
+            }
+        });
     }
 
     private void reconcile(Pod pod) {
@@ -159,19 +190,33 @@ public final class SimulatedKubelet implements AutoCloseable {
         plan.problems()
                 .forEach(problem ->
                         LOG.log(System.Logger.Level.WARNING, "pod " + key(pod) + ": " + problem + " (ignored)"));
-        Instant started;
         if ("Running".equals(phase)) {
-            started = startTimeOf(pod).orElse(Instant.now(clock)); // running since before this kubelet started
-        } else {
-            started = Instant.now(clock);
-            if (!markRunning(pod, node.get(), started)) {
-                return;
-            }
+            // Running since before this kubelet started.
+            run(pod, plan, startTimeOf(pod).orElse(Instant.now(clock)));
+            return;
         }
+        Instant started = Instant.now(clock);
+        timers.put(uid, new Starting());
+        Node on = node.get();
+        call(() -> {
+            boolean running = markRunning(new PodBuilder(pod).build(), on, started);
+            executor.execute(() -> {
+                if (!(timers.get(uid) instanceof Starting)) {
+                    return; // deleted meanwhile
+                }
+                timers.remove(uid);
+                if (running) {
+                    run(pod, plan, started);
+                }
+            });
+        });
+    }
+
+    private void run(Pod pod, PodRunPlan plan, Instant started) {
         plan.duration()
                 .ifPresentOrElse(
                         duration -> scheduleCompletion(pod, plan, started, duration),
-                        () -> timers.put(uid, new RunningUntilDeleted()));
+                        () -> timers.put(pod.getMetadata().getUid(), new RunningUntilDeleted()));
     }
 
     private void startPodsOn(String nodeName) {
@@ -197,7 +242,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         for (Pod pod : podInformer.getStore().list()) {
             if (pod.getSpec() != null && nodeName.equals(pod.getSpec().getNodeName())) {
                 forget(pod.getMetadata().getUid());
-                delete(pod, "its node " + nodeName + " was deleted");
+                call(() -> delete(pod, "its node " + nodeName + " was deleted"));
             }
         }
     }
@@ -274,14 +319,18 @@ public final class SimulatedKubelet implements AutoCloseable {
                 new Completing(executor.schedule(
                         () -> {
                             timers.remove(uid);
-                            complete(namespace, name, uid, plan);
+                            call(() -> complete(namespace, name, uid, plan));
                         },
                         delay,
                         TimeUnit.NANOSECONDS)));
     }
 
     private void complete(String namespace, String name, String uid, PodRunPlan plan) {
-        Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+        // The watch's copy, read again only if the write conflicts (updateStatus).
+        Pod cached = podInformer.getStore().getByKey(namespace + "/" + name);
+        Pod pod = cached != null && uid.equals(cached.getMetadata().getUid())
+                ? new PodBuilder(cached).build()
+                : client.pods().inNamespace(namespace).withName(name).get();
         if (pod == null || !uid.equals(pod.getMetadata().getUid())) {
             return;
         }
@@ -348,7 +397,7 @@ public final class SimulatedKubelet implements AutoCloseable {
                 () -> {
                     timers.remove(uid);
                     if (node(nodeName).isEmpty()) {
-                        delete(pod, "its node " + nodeName + " does not exist");
+                        call(() -> delete(pod, "its node " + nodeName + " does not exist"));
                     }
                 },
                 delay,
@@ -483,6 +532,9 @@ public final class SimulatedKubelet implements AutoCloseable {
             timer.cancel(false);
         }
     }
+
+    /** Its start (the status write to Running) is under way. */
+    private record Starting() implements Tracked {}
 
     /** Running with no duration: it stays Running until it is deleted. */
     private record RunningUntilDeleted() implements Tracked {}

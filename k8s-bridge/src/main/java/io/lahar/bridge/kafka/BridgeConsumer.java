@@ -78,6 +78,13 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(BridgeConsumer.class);
     public static final String PROCESSOR = "k8s-bridge";
     static final Duration RETRY_INTERVAL = Duration.ofMillis(500);
+    /**
+     * How often every waiting bind is tried, also those whose pod this bridge has not created (made
+     * before a restart, or by another bridge); a bind whose pod it creates is carried out right
+     * after the create, in that pod's lane.
+     */
+    static final Duration SWEEP_INTERVAL = Duration.ofSeconds(10);
+
     static final Duration PAUSE_FIRST = Duration.ofSeconds(1);
     static final Duration PAUSE_MAX = Duration.ofSeconds(30);
     /**
@@ -86,6 +93,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
      * connection is what the emulated API was slowest at when hundreds of lanes each opened one).
      */
     static final int MAX_IN_FLIGHT = 32;
+    /** CR writes under way at once beside the lanes' calls (each may hold a connection, as a lane's call does). */
+    static final int MAX_CR_WRITES = 8;
     /**
      * How long the group waits for a member that stopped heartbeating before its partitions go to
      * another (the client's default is 45 s): a bridge killed and started again reads on after this
@@ -128,6 +137,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final Optional<String> namespace;
     private final OffsetLedger ledger = new OffsetLedger();
     private final CallLanes lanes = new CallLanes(MAX_IN_FLIGHT);
+    /** Job CR writes, one per job at a time, the records read meanwhile folded (decision 049). */
+    private final LatestWins<JobStatusWriter.Change> jobWrites;
     /** Lanes retrying a record whose calls failed for a passing reason. */
     private final java.util.concurrent.atomic.AtomicInteger retrying = new java.util.concurrent.atomic.AtomicInteger();
     /** Whether the loop stopped reading because the lanes are full. */
@@ -137,6 +148,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private volatile boolean running = true;
     private volatile String holding;
     private long lastRetry = System.nanoTime();
+    private long lastSweep = System.nanoTime();
 
     public BridgeConsumer(
             KafkaClients kafka,
@@ -177,6 +189,13 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         this.decisionReconciler = decisionReconciler;
         this.podGroupReconciler = podGroupReconciler;
         this.statusWriter = statusWriter;
+        this.jobWrites = new LatestWins<>(
+                statusWriter::write,
+                JobStatusWriter.Change::then,
+                new WriteFailure(),
+                MAX_CR_WRITES,
+                PAUSE_FIRST,
+                PAUSE_MAX);
         this.flowStatusWriter = flowStatusWriter;
         this.cronJobStatusWriter = cronJobStatusWriter;
         this.queueStatusWriter = queueStatusWriter;
@@ -250,12 +269,14 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         } finally {
             running = false;
             lanes.settle(SETTLE_TIMEOUT, this::settled);
+            jobWrites.settle(SETTLE_TIMEOUT);
             try {
                 commit();
             } catch (RuntimeException e) {
                 LOG.warnf("last commit failed (the records after it will be read again): %s", e.getMessage());
             }
             lanes.close();
+            jobWrites.close();
             consumer.close();
         }
     }
@@ -366,6 +387,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         return switch (topic) {
             case "lahar.pod-intents" -> intentReconciler.isWaiting(key);
             case "lahar.scheduler-decisions" -> decisionReconciler.isWaiting(key);
+            case "lahar.job-status" -> jobWrites.pending(key);
             default -> false;
         };
     }
@@ -378,6 +400,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             lanes.settle(SETTLE_TIMEOUT, BridgeConsumer.this::settled);
+            jobWrites.settle(SETTLE_TIMEOUT);
             try {
                 commit();
             } catch (RuntimeException e) {
@@ -411,8 +434,18 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         for (String key : intentReconciler.waitingKeys()) {
             lanes.offer("pod:" + key, () -> intentReconciler.retry(key));
         }
-        for (String key : decisionReconciler.waitingKeys()) {
-            lanes.offer("pod:" + key, () -> decisionReconciler.retry(key));
+        boolean sweep = System.nanoTime() - lastSweep >= SWEEP_INTERVAL.toNanos();
+        if (sweep) {
+            lastSweep = System.nanoTime();
+        }
+        if (sweep) {
+            for (String key : decisionReconciler.waitingKeys()) {
+                lanes.offer("pod:" + key, () -> decisionReconciler.sweep(key));
+            }
+        } else {
+            for (String key : decisionReconciler.waitingKeysCreated()) {
+                lanes.offer("pod:" + key, () -> decisionReconciler.retry(key));
+            }
         }
     }
 
@@ -486,7 +519,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                     if (outcome == PodIntentReconciler.Outcome.WAITING) {
                         return new Verdict(Handled.WAITING, PodIntentReconciler.waitingKey(intent));
                     }
-                    if (outcome == PodIntentReconciler.Outcome.CREATED) {
+                    if (outcome == PodIntentReconciler.Outcome.CREATED
+                            || outcome == PodIntentReconciler.Outcome.EXISTS) {
                         // A bind that came first is carried out now, in this pod's lane, not at the next retry.
                         decisionReconciler.retry(PodIntentReconciler.waitingKey(intent));
                     }
@@ -497,7 +531,9 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                     }
                 }
                 case PodGroup group -> podGroupReconciler.apply(record.key(), group);
-                case JobStatusRecord status -> statusWriter.apply(status);
+                case JobStatusRecord status -> {
+                    return writeJob(record, JobStatusWriter.Change.of(status));
+                }
                 case JobFlowStatusRecord status -> flowStatusWriter.apply(status);
                 case CronJobStatusRecord status -> cronJobStatusWriter.apply(status);
                 // Keyed by queue name: a bridge bound to one namespace skips them (Queues are cluster-scoped).
@@ -507,7 +543,13 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 case CommandResult result -> resultReporter.apply(result);
                 // A tombstone: the object is gone, and so goes its CR (a CronJob's and a queue
                 // status's follow the deletion of a CR that is gone already).
-                case null -> tombstone(record);
+                case null -> {
+                    if (record.topic().equals(Topics.JOB_STATUS.name())) {
+                        podGroupReconciler.jobDeleted(record.key());
+                        return writeJob(record, JobStatusWriter.Change.deletion());
+                    }
+                    tombstone(record);
+                }
                 default ->
                     throw new IllegalStateException(
                             "no reconciler for " + value.getClass().getName());
@@ -521,14 +563,30 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private void tombstone(ConsumerRecord<String, byte[]> record) {
         switch (record.topic()) {
             case "lahar.pod-groups" -> podGroupReconciler.apply(record.key(), null);
-            case "lahar.job-status" -> {
-                statusWriter.deleted(record.key());
-                podGroupReconciler.jobDeleted(record.key());
-            }
             case "lahar.flow-status" -> flowStatusWriter.deleted(record.key());
             case "lahar.job-templates" -> flowStatusWriter.templateDeleted(record.key());
             case "lahar.queues" -> queueStatusWriter.deleted(record.key());
             default -> {}
+        }
+    }
+
+    /** Hands a job's CR write to {@link #jobWrites}: the record's offset is held until it is written. */
+    private Verdict writeJob(ConsumerRecord<String, byte[]> record, JobStatusWriter.Change change) {
+        jobWrites.offer(record.key(), change, record);
+        return new Verdict(Handled.WAITING, record.key());
+    }
+
+    /** A job CR write that failed: dead-lettered with the latest record it stood for, or retried. */
+    private final class WriteFailure implements LatestWins.Failure {
+        @Override
+        public boolean failed(ConsumerRecord<String, byte[]> latest, RuntimeException error) {
+            return count(latest, BridgeConsumer.this.failed(latest, error)).handled() == Handled.DONE;
+        }
+
+        @Override
+        public void retrying(String key, RuntimeException error) {
+            holding = DeadLetters.reason(error);
+            LOG.warnf("job %s: its CR not written (%s); will try again", key, holding);
         }
     }
 

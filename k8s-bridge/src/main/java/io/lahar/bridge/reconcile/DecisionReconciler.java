@@ -49,10 +49,34 @@ public final class DecisionReconciler {
     /** ns/pod → the bind waiting for its pod to appear. */
     private final Map<String, SchedulerDecision> waiting = new LinkedHashMap<>();
 
+    private final CreatedPods created;
+
+    /** Whether {@link #created} knows every pod that exists (fed by the creates and the pod watch). */
+    private final boolean knowsPods;
+
+    /** Without knowledge of the pods: each bind reads its pod first. */
     public DecisionReconciler(KubernetesClient client, Retry retry) {
+        this(client, retry, new CreatedPods(), false);
+    }
+
+    /**
+     * @param created the pods {@link PodIntentReconciler} created and the pod watch saw: those are
+     *                bound without being read first, and a bind of any other waits without a call
+     */
+    public DecisionReconciler(KubernetesClient client, Retry retry, CreatedPods created) {
+        this(client, retry, created, true);
+    }
+
+    private DecisionReconciler(KubernetesClient client, Retry retry, CreatedPods created, boolean knowsPods) {
         this.client = client;
         this.retry = retry;
+        this.created = created;
+        this.knowsPods = knowsPods;
         this.workloadStatus = new WorkloadStatusWriter(client, retry);
+    }
+
+    private static boolean isWorkload(SchedulerDecision decision) {
+        return WorkloadKeys.isGroupKey(Topics.jobKey(decision.getNamespace(), decision.getJob()));
     }
 
     private static Outcome workloads(WorkloadStatusWriter.Outcome outcome) {
@@ -74,15 +98,13 @@ public final class DecisionReconciler {
             }
         }
         return switch (decision.getDecision()) {
-            case Bind bind -> bind(decision, bind);
+            case Bind bind -> bind(decision, bind, false);
             case Evict evict -> evict(decision.getNamespace(), evict);
             // A Job's pod group phase reaches Kubernetes through the pod-groups topic, which the
             // engine derives from this same decision; writing it here too would race that record.
             // Another workload's group has no engine behind it: its status goes to its CR from here.
             case PodGroupStatus ignored ->
-                WorkloadKeys.isGroupKey(Topics.jobKey(decision.getNamespace(), decision.getJob()))
-                        ? workloads(workloadStatus.apply(decision))
-                        : Outcome.IGNORED;
+                isWorkload(decision) ? workloads(workloadStatus.apply(decision)) : Outcome.IGNORED;
             default ->
                 throw new IllegalArgumentException("decision: unknown kind "
                         + decision.getDecision().getClass().getSimpleName());
@@ -95,18 +117,39 @@ public final class DecisionReconciler {
 
     /** Retries the bind waiting under {@code key}, if one does; the caller orders it with that pod's other work. */
     public void retry(String key) {
+        retry(key, false);
+    }
+
+    /** As {@link #retry}, reading the pod even if not known to exist (made before a restart, or by another bridge). */
+    public void sweep(String key) {
+        retry(key, true);
+    }
+
+    private void retry(String key, boolean sweeping) {
         SchedulerDecision decision;
         synchronized (this) {
             decision = waiting.get(key);
         }
         if (decision != null) {
-            bind(decision, (Bind) decision.getDecision());
+            bind(decision, (Bind) decision.getDecision(), sweeping);
         }
     }
 
     /** The keys ({@code namespace/pod}) under which binds wait. */
     public synchronized List<String> waitingKeys() {
         return List.copyOf(waiting.keySet());
+    }
+
+    /**
+     * The keys of waiting binds whose pod this bridge has created or seen since, and of other
+     * workloads' pods (their operators create them, unseen here): those are worth a call now; the
+     * others' pods do not exist yet, unless made before a restart or by another bridge.
+     */
+    public synchronized List<String> waitingKeysCreated() {
+        return waiting.entrySet().stream()
+                .filter(e -> created.get(e.getKey()).isPresent() || isWorkload(e.getValue()))
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** The engine deleted the pod: a bind still waiting for it must not bind its successor. */
@@ -128,9 +171,31 @@ public final class DecisionReconciler {
         return decision.getDecision() instanceof Bind bind ? decision.getNamespace() + "/" + bind.getPod() : null;
     }
 
-    private Outcome bind(SchedulerDecision decision, Bind bind) {
+    private Outcome bind(SchedulerDecision decision, Bind bind, boolean sweeping) {
         String ns = decision.getNamespace();
         String key = ns + "/" + bind.getPod();
+        var made = created.get(key);
+        if (made.isPresent() && made.get().jobVersion() == bind.getJobVersion()) {
+            // The pod this bridge created for this version: bound unread, the UID as precondition.
+            try {
+                retry.call(() -> client.bindings()
+                        .inNamespace(ns)
+                        .resource(binding(ns, bind, made.get().uid()))
+                        .create());
+                stopWaiting(key);
+                return Outcome.BOUND;
+            } catch (KubernetesClientException e) {
+                // 404: gone; 409: another pod holds the name, or it is bound or going: read it, as below.
+                if (!Retry.isNotFound(e) && !Retry.isConflict(e)) {
+                    throw e;
+                }
+                created.forget(key);
+            }
+        } else if (made.isEmpty() && knowsPods && !sweeping && !isWorkload(decision)) {
+            // Not created nor seen yet: its create (or the watch) brings the bind back, no call meanwhile.
+            // Another workload's pods are its operator's, neither created nor watched here: read.
+            return waitFor(key, decision);
+        }
         Pod pod = retry.call(
                 () -> client.pods().inNamespace(ns).withName(bind.getPod()).get());
         if (pod == null) {
@@ -149,17 +214,7 @@ public final class DecisionReconciler {
         if (current != null && !current.isEmpty()) {
             return alreadyBound(key, current, bind);
         }
-        Binding binding = new BindingBuilder()
-                .withNewMetadata()
-                .withName(bind.getPod())
-                .withNamespace(ns)
-                .endMetadata()
-                .withNewTarget()
-                .withApiVersion("v1")
-                .withKind("Node")
-                .withName(bind.getNode())
-                .endTarget()
-                .build();
+        Binding binding = binding(ns, bind, null);
         try {
             retry.call(() -> client.bindings().inNamespace(ns).resource(binding).create());
             return Outcome.BOUND;
@@ -178,6 +233,22 @@ public final class DecisionReconciler {
             }
             throw e;
         }
+    }
+
+    /** The Binding of {@code bind}, valid only for the pod with {@code uid} (the API server's precondition). */
+    private static Binding binding(String ns, Bind bind, String uid) {
+        return new BindingBuilder()
+                .withNewMetadata()
+                .withName(bind.getPod())
+                .withNamespace(ns)
+                .withUid(uid)
+                .endMetadata()
+                .withNewTarget()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(bind.getNode())
+                .endTarget()
+                .build();
     }
 
     /** A bind of an epoch taken over meanwhile is dropped, not kept waiting. */

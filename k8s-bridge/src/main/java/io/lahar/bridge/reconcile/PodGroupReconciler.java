@@ -39,19 +39,37 @@ public final class PodGroupReconciler {
     private final KubernetesClient client;
     private final Retry retry;
     private final JobOwners owners;
+    /** Lock stripes by job key: far more than the lanes' records at once. */
+    private final Object[] locks = new Object[256];
 
     public PodGroupReconciler(KubernetesClient client, Retry retry) {
         this.client = client;
         this.retry = retry;
         this.owners = new JobOwners(client, retry);
+        java.util.Arrays.setAll(locks, i -> new Object());
     }
 
     /** @param key namespace/job, the record's key; @param group null for a tombstone */
-    public synchronized Outcome apply(String key, PodGroup group) {
+    public Outcome apply(String key, PodGroup group) {
         if (WorkloadKeys.isGroupKey(key)) {
             // Another workload's group: the bridge wrote the record from its CR, which stays its operator's.
             return Outcome.UNCHANGED;
         }
+        synchronized (lockOf(key)) {
+            return reconcile(key, group);
+        }
+    }
+
+    /**
+     * One job's records and its deletion come from different lanes: they take the job's lock, so a
+     * record read before the deletion never writes after it. Other jobs' calls go on meanwhile
+     * (those that share its stripe wait).
+     */
+    private Object lockOf(String key) {
+        return locks[Math.floorMod(key.hashCode(), locks.length)];
+    }
+
+    private Outcome reconcile(String key, PodGroup group) {
         if (group == null) {
             return released(key);
         }
@@ -158,10 +176,12 @@ public final class PodGroupReconciler {
     }
 
     /** The Job is deleted (its status tombstone): its PodGroup CRs go with it. */
-    public synchronized Outcome jobDeleted(String key) {
-        JobKey id = JobStatusWriter.keyOf(key);
-        var gone = retry.call(() -> groups(id).delete());
-        return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
+    public Outcome jobDeleted(String key) {
+        synchronized (lockOf(key)) {
+            JobKey id = JobStatusWriter.keyOf(key);
+            var gone = retry.call(() -> groups(id).delete());
+            return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
+        }
     }
 
     private io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable<

@@ -68,6 +68,7 @@ public final class PodIntentReconciler {
     private final JobOwners owners;
     private final EngineDeletions deletions;
     private final IntFunction<SshKeyPair> keys;
+    private final CreatedPods created;
     /**
      * ns/pod → highest job version a DeletePod was seen for. Bounded, oldest first: a delete that
      * far back has long been followed by its job's later intents.
@@ -78,11 +79,22 @@ public final class PodIntentReconciler {
 
     public PodIntentReconciler(
             KubernetesClient client, Retry retry, EngineDeletions deletions, IntFunction<SshKeyPair> keys) {
+        this(client, retry, deletions, keys, new CreatedPods());
+    }
+
+    /** @param created where the pods it creates are noted, for the binds of {@link DecisionReconciler} */
+    public PodIntentReconciler(
+            KubernetesClient client,
+            Retry retry,
+            EngineDeletions deletions,
+            IntFunction<SshKeyPair> keys,
+            CreatedPods created) {
         this.client = client;
         this.retry = retry;
         this.owners = new JobOwners(client, retry);
         this.deletions = deletions;
         this.keys = keys;
+        this.created = created;
     }
 
     public Outcome apply(PodIntent intent) {
@@ -90,14 +102,12 @@ public final class PodIntentReconciler {
         return switch (intent.getIntent()) {
             case CreatePod create -> create(intent, create);
             case DeletePod delete -> delete(ns, delete);
-            case EnsureService svc -> ensureAbsent(PluginObjects.service(ns, svc, owners.owner(ns, intent.getJob())));
-            case EnsureConfigMap cm ->
-                ensureConfigMap(PluginObjects.configMap(ns, cm, owners.owner(ns, intent.getJob())));
+            case EnsureService svc -> ensureAbsent(PluginObjects.service(ns, svc, owners.owner(intent)));
+            case EnsureConfigMap cm -> ensureConfigMap(PluginObjects.configMap(ns, cm, owners.owner(intent)));
             case EnsureSshSecret ssh -> ensureSecret(intent, ssh);
-            case EnsureNetworkPolicy np ->
-                ensureAbsent(PluginObjects.networkPolicy(ns, np, owners.owner(ns, intent.getJob())));
+            case EnsureNetworkPolicy np -> ensureAbsent(PluginObjects.networkPolicy(ns, np, owners.owner(intent)));
             case EnsurePersistentVolumeClaim pvc ->
-                ensureAbsent(PluginObjects.persistentVolumeClaim(ns, pvc, owners.owner(ns, intent.getJob())));
+                ensureAbsent(PluginObjects.persistentVolumeClaim(ns, pvc, owners.owner(intent)));
             case DeleteObject object -> deleteObject(ns, object);
             default ->
                 throw new IllegalArgumentException(
@@ -159,33 +169,35 @@ public final class PodIntentReconciler {
                 return Outcome.STALE;
             }
         }
+        // Create first, read only if the name is taken: a new pod costs one call, not two.
+        Pod pod = Pods.pod(intent, create, owners.owner(intent));
+        try {
+            Pod made = retry.call(() -> client.pods()
+                    .inNamespace(intent.getNamespace())
+                    .resource(pod)
+                    .create());
+            created.created(key, made);
+            stopWaiting(key);
+            return Outcome.CREATED;
+        } catch (KubernetesClientException e) {
+            if (!Retry.isConflict(e)) {
+                throw e;
+            }
+        }
+        // AlreadyExists: a redelivery (or a retry of our own create) made it, or the old pod holds the name.
         Pod existing = retry.call(() -> client.pods()
                 .inNamespace(intent.getNamespace())
                 .withName(create.getPod())
                 .get());
-        if (existing != null) {
-            int version = Pods.jobVersion(existing);
-            if (existing.getMetadata().getDeletionTimestamp() == null && version >= create.getJobVersion()) {
-                stopWaiting(key);
-                return Outcome.EXISTS;
-            }
-            return waitFor(key, intent);
-        }
-        Pod pod = Pods.pod(intent, create, owners.owner(intent.getNamespace(), intent.getJob()));
-        try {
-            retry.call(() -> client.pods()
-                    .inNamespace(intent.getNamespace())
-                    .resource(pod)
-                    .create());
+        if (existing != null
+                && existing.getMetadata().getDeletionTimestamp() == null
+                && Pods.jobVersion(existing) >= create.getJobVersion()) {
+            created.created(key, existing);
             stopWaiting(key);
-            return Outcome.CREATED;
-        } catch (KubernetesClientException e) {
-            if (Retry.isConflict(e)) {
-                // AlreadyExists: someone (a redelivery racing us, the old pod) holds the name: not yet.
-                return waitFor(key, intent);
-            }
-            throw e;
+            return Outcome.EXISTS;
         }
+        // The old pod still goes (or went meanwhile): the create is tried again.
+        return waitFor(key, intent);
     }
 
     private Outcome delete(String ns, DeletePod delete) {
@@ -196,6 +208,16 @@ public final class PodIntentReconciler {
             if (pending != null && ((CreatePod) pending.getIntent()).getJobVersion() <= delete.getJobVersion()) {
                 waiting.remove(key);
             }
+        }
+        var made = created.get(key);
+        if (made.isPresent() && made.get().jobVersion() <= delete.getJobVersion()) {
+            // This bridge created the pod under that name last, for a version the delete covers:
+            // deleted unread (another pod under the name would have been created in this pod's lane, after it).
+            created.forget(key);
+            deletions.requested(made.get().uid());
+            List<StatusDetails> gone = retry.call(() ->
+                    client.pods().inNamespace(ns).withName(delete.getPod()).delete());
+            return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
         }
         Pod existing = retry.call(
                 () -> client.pods().inNamespace(ns).withName(delete.getPod()).get());
@@ -271,8 +293,7 @@ public final class PodIntentReconciler {
                 != null) {
             return Outcome.EXISTS;
         }
-        return ensureAbsent(
-                PluginObjects.sshSecret(ns, ssh, keys.apply(ssh.getKeyBits()), owners.owner(ns, intent.getJob())));
+        return ensureAbsent(PluginObjects.sshSecret(ns, ssh, keys.apply(ssh.getKeyBits()), owners.owner(intent)));
     }
 
     /** The engine releases everything a job's plugins may own, and the claims of its inline volumes. */

@@ -33,6 +33,8 @@ public final class PodWatcher implements AutoCloseable {
     /** pod UID → what was last reported, so resyncs and status writes that change nothing send nothing. */
     private final Map<String, PodEvent> reported = new ConcurrentHashMap<>();
 
+    private final CreatedPods known;
+
     private SharedIndexInformer<Pod> informer;
 
     /**
@@ -47,6 +49,19 @@ public final class PodWatcher implements AutoCloseable {
             Clock clock,
             long resyncMillis,
             Optional<String> namespace) {
+        this(client, sink, deletions, clock, resyncMillis, namespace, new CreatedPods());
+    }
+
+    /** @param known told of every pod the watch sees, so binds and deletes of them need not read them first */
+    public PodWatcher(
+            KubernetesClient client,
+            RecordSink sink,
+            EngineDeletions deletions,
+            Clock clock,
+            long resyncMillis,
+            Optional<String> namespace,
+            CreatedPods known) {
+        this.known = known;
         this.resyncMillis = resyncMillis;
         this.namespace = namespace;
         this.client = client;
@@ -83,6 +98,7 @@ public final class PodWatcher implements AutoCloseable {
 
     void changed(Pod pod, boolean deleted) {
         try {
+            known.seen(pod, deleted);
             if (!PodEvents.isJobPod(pod)) {
                 return;
             }

@@ -1,6 +1,7 @@
 package io.lahar.bridge.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -271,7 +272,16 @@ class BridgePoisonIT {
     void aValidRecordReachesItsReconciler(Input input) {
         BridgeConsumer.Verdict verdict = consumer.handle(new ConsumerRecord<>(
                 input.topic().name(), 2, 42L, input.key(), encode(input.topic().name(), input.valid())));
-        assertThat(verdict.handled()).as("the unreachable cluster puts it off").isEqualTo(BridgeConsumer.Handled.LATER);
+        if (input.topic() == Topics.JOB_STATUS) {
+            // Its CR write goes beside the lanes, tried again there; the record waits for it, offset held.
+            assertThat(verdict.handled()).isEqualTo(BridgeConsumer.Handled.WAITING);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> consumer.holding().isPresent());
+        } else {
+            assertThat(verdict.handled())
+                    .as("the unreachable cluster puts it off")
+                    .isEqualTo(BridgeConsumer.Handled.LATER);
+        }
         assertThat(sent).isEmpty();
         assertThat(consumer.holding()).hasValueSatisfying(why -> assertThat(why).isNotBlank());
     }

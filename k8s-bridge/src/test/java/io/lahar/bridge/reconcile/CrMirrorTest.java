@@ -379,7 +379,59 @@ class CrMirrorTest {
         GenericKubernetesResource cr = get(VolcanoKinds.JOBS, job);
 
         // kubectl describe's query: the involved object's name, namespace, kind and UID.
-        var events = client.v1()
+        var events = describedEvents(job, cr);
+        assertThat(events)
+                .extracting(io.fabric8.kubernetes.api.model.Event::getReason)
+                .containsExactlyInAnyOrder("Pending", "Running", "Completed");
+        assertThat(events)
+                .filteredOn(e -> e.getReason().equals("Completed"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.getMessage()).isEqualTo("Running → Completed"));
+    }
+
+    @Test
+    void statusesFoldedWhileAWriteWasUnderWayWriteTheLatestAndKeepEveryTransitionsEvent() {
+        String job = name();
+        String uid = "engine-" + job;
+        JobStatusWriter.Change folded = JobStatusWriter.Change.of(status(job, uid, 1, "Pending"))
+                .then(JobStatusWriter.Change.of(status(job, uid, 1, "Running")))
+                .then(JobStatusWriter.Change.of(status(job, uid, 1, "Running")))
+                .then(JobStatusWriter.Change.of(status(job, uid, 1, "Completed")));
+
+        assertThat(jobs.write(NS + "/" + job, folded)).isEqualTo(CrMirror.Outcome.CREATED);
+
+        GenericKubernetesResource cr = get(VolcanoKinds.JOBS, job);
+        assertThat(cr.get("status", "state", "phase").toString()).isEqualTo("Completed");
+        assertThat(describedEvents(job, cr))
+                .extracting(io.fabric8.kubernetes.api.model.Event::getMessage)
+                .containsExactlyInAnyOrder("Pending", "Pending → Running", "Running → Completed");
+    }
+
+    @Test
+    void aTombstoneFoldedAfterStatusesCancelsThemAndAStatusAfterItMakesANewCr() {
+        String job = name();
+        String uid = "engine-" + job;
+        jobs.apply(status(job, uid, 1, "Running"));
+        String oldCr = get(VolcanoKinds.JOBS, job).getMetadata().getUid();
+
+        JobStatusWriter.Change gone =
+                JobStatusWriter.Change.of(status(job, uid, 1, "Completed")).then(JobStatusWriter.Change.deletion());
+        assertThat(gone.last()).as("the deletion cancels the status before it").isNull();
+        assertThat(jobs.write(NS + "/" + job, gone)).isEqualTo(CrMirror.Outcome.DELETED);
+        await().atMost(Duration.ofSeconds(10)).until(() -> get(VolcanoKinds.JOBS, job) == null);
+
+        String next = "engine2-" + job;
+        JobStatusWriter.Change again =
+                JobStatusWriter.Change.deletion().then(JobStatusWriter.Change.of(status(job, next, 1, "Pending")));
+        assertThat(jobs.write(NS + "/" + job, again)).isEqualTo(CrMirror.Outcome.CREATED);
+        GenericKubernetesResource cr = get(VolcanoKinds.JOBS, job);
+        assertThat(cr.getMetadata().getUid()).isNotEqualTo(oldCr);
+        assertThat(cr.getMetadata().getAnnotations()).containsEntry(Mirrors.MIRROR_OF, next);
+    }
+
+    private static List<io.fabric8.kubernetes.api.model.Event> describedEvents(
+            String job, GenericKubernetesResource cr) {
+        return client.v1()
                 .events()
                 .inNamespace(NS)
                 .withField("involvedObject.name", job)
@@ -388,13 +440,6 @@ class CrMirrorTest {
                 .withField("involvedObject.uid", cr.getMetadata().getUid())
                 .list()
                 .getItems();
-        assertThat(events)
-                .extracting(io.fabric8.kubernetes.api.model.Event::getReason)
-                .containsExactlyInAnyOrder("Pending", "Running", "Completed");
-        assertThat(events)
-                .filteredOn(e -> e.getReason().equals("Completed"))
-                .singleElement()
-                .satisfies(e -> assertThat(e.getMessage()).isEqualTo("Running → Completed"));
     }
 
     private static JobStatusRecord status(String job, String uid, int replicas, String phase) {

@@ -347,6 +347,61 @@ class PodReconcilersTest {
     }
 
     @Test
+    void aPodThisBridgeCreatedIsBoundAndDeletedUnreadAndOneReplacedMeanwhileIsNot() {
+        String job = job();
+        CreatedPods created = new CreatedPods();
+        PodIntentReconciler intents = new PodIntentReconciler(client, RETRY, deletions, SshKeyPair::generate, created);
+        DecisionReconciler decisions = new DecisionReconciler(client, RETRY, created);
+        String pod = job + "-worker-0";
+        assertThat(intents.apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600"))))
+                .isEqualTo(PodIntentReconciler.Outcome.CREATED);
+        String uid =
+                client.pods().inNamespace(NS).withName(pod).get().getMetadata().getUid();
+
+        assertThat(decisions.apply(bind(job, pod, "node-1", 1, 1))).isEqualTo(BOUND);
+        assertThat(client.pods().inNamespace(NS).withName(pod).get().getSpec().getNodeName())
+                .isEqualTo("node-1");
+        assertThat(intents.apply(TestIntents.delete(NS, job, pod, 1))).isEqualTo(PodIntentReconciler.Outcome.DELETED);
+        assertThat(deletions.consume(uid))
+                .as("the deletion is recorded as the engine's")
+                .isTrue();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.pods().inNamespace(NS).withName(pod).get() == null);
+
+        // The next version's pod, deleted in the cluster: the unread bind finds it gone, and waits for it.
+        assertThat(intents.apply(TestIntents.create(NS, job, "worker", 0, 2, TestIntents.template("sleep 600"))))
+                .isEqualTo(PodIntentReconciler.Outcome.CREATED);
+        client.pods().inNamespace(NS).withName(pod).withGracePeriod(0).delete();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.pods().inNamespace(NS).withName(pod).get() == null);
+        assertThat(decisions.apply(bind(job, pod, "node-1", 1, 2))).isEqualTo(DecisionReconciler.Outcome.WAITING);
+    }
+
+    @Test
+    void aBindOfAPodNotYetCreatedWaitsAndIsCarriedOutOnceTheCreateOrTheWatchMakesItKnown() {
+        String job = job();
+        CreatedPods known = new CreatedPods();
+        DecisionReconciler decisions = new DecisionReconciler(client, RETRY, known);
+        String pod = job + "-worker-0";
+        assertThat(decisions.apply(bind(job, pod, "node-1", 1, 1))).isEqualTo(DecisionReconciler.Outcome.WAITING);
+        assertThat(decisions.waitingKeysCreated()).isEmpty();
+
+        // Created by another reconciler (another bridge's, before a restart): only the watch tells.
+        intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
+        decisions.retry(NS + "/" + pod);
+        assertThat(decisions.isWaiting(NS + "/" + pod))
+                .as("unknown, so not read")
+                .isTrue();
+        known.seen(client.pods().inNamespace(NS).withName(pod).get(), false);
+        assertThat(decisions.waitingKeysCreated()).containsExactly(NS + "/" + pod);
+        decisions.retry(NS + "/" + pod);
+
+        assertThat(decisions.isWaiting(NS + "/" + pod)).isFalse();
+        assertThat(client.pods().inNamespace(NS).withName(pod).get().getSpec().getNodeName())
+                .isEqualTo("node-1");
+    }
+
+    @Test
     void aBindBeforeItsPodWaitsForThePod() {
         String job = job();
         DecisionReconciler decisions = new DecisionReconciler(client, RETRY);
