@@ -4,6 +4,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.errors.RetriableException;
 
@@ -15,6 +16,13 @@ import org.apache.kafka.common.errors.RetriableException;
  */
 public final class Failures {
 
+    /**
+     * Vert.x's answer to a request whose connection closed under it (the registry's client and the
+     * k8s-bridge's Kubernetes client both run on Vert.x): by name, so that this module does not
+     * depend on Vert.x for one class.
+     */
+    private static final String CONNECTION_CLOSED = "io.vertx.core.http.HttpClosedException";
+
     private Failures() {}
 
     public static boolean isTransient(Throwable error) {
@@ -25,7 +33,9 @@ public final class Failures {
                     || t instanceof UnknownHostException
                     || t instanceof HttpTimeoutException
                     || t instanceof TimeoutException
-                    || t instanceof RetriableException) {
+                    || t instanceof RetriableException
+                    || t instanceof ClosedChannelException
+                    || CONNECTION_CLOSED.equals(t.getClass().getName())) {
                 return true;
             }
         }

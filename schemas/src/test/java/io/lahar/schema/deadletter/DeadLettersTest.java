@@ -55,6 +55,12 @@ class DeadLettersTest {
                 .isTrue();
         assertThat(Failures.isTransient(new org.apache.kafka.common.errors.TimeoutException("broker away")))
                 .isTrue();
+        assertThat(Failures.isTransient(new java.util.concurrent.ExecutionException(
+                        new io.vertx.core.http.HttpClosedException("Connection was closed"))))
+                .as("a connection closed under a request, as at the cluster's or the registry's restart")
+                .isTrue();
+        assertThat(Failures.isTransient(new java.nio.channels.ClosedChannelException()))
+                .isTrue();
         assertThat(Failures.isTransient(new IllegalArgumentException("key: does not match")))
                 .isFalse();
         assertThat(Failures.isTransient(new StackOverflowError())).isFalse();
