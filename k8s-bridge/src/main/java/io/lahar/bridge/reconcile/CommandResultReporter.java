@@ -49,18 +49,6 @@ public final class CommandResultReporter {
             uid = Optional.empty();
         }
         var event = CommandEvents.event(result, uid);
-        try {
-            retry.call(() -> client.v1()
-                    .events()
-                    .inNamespace(result.getNamespace())
-                    .resource(event)
-                    .create());
-            return Outcome.REPORTED;
-        } catch (KubernetesClientException e) {
-            if (Retry.isConflict(e)) {
-                return Outcome.ALREADY_REPORTED;
-            }
-            throw e;
-        }
+        return KubeEvents.createOnce(client, retry, event) ? Outcome.REPORTED : Outcome.ALREADY_REPORTED;
     }
 }

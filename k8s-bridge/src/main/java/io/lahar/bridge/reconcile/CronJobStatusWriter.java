@@ -1,7 +1,6 @@
 package io.lahar.bridge.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.CronJobCrs;
 import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.core.util.LruMap;
@@ -48,17 +47,7 @@ public final class CronJobStatusWriter {
             if (time < newest) {
                 continue;
             }
-            try {
-                retry.call(() -> client.v1()
-                        .events()
-                        .inNamespace(record.getNamespace())
-                        .resource(CronJobCrs.event(record, e, record.getUid()))
-                        .create());
-            } catch (KubernetesClientException ex) {
-                if (!Retry.isConflict(ex)) {
-                    throw ex;
-                }
-            }
+            KubeEvents.createOnce(client, retry, CronJobCrs.event(record, e, record.getUid()));
             newest = Math.max(newest, time);
         }
         newestEvent.put(key, newest);

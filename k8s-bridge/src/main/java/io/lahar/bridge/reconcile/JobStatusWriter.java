@@ -3,7 +3,6 @@ package io.lahar.bridge.reconcile;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.JobEvents;
 import io.lahar.bridge.mapping.Mirrors;
 import io.lahar.bridge.mapping.VolcanoCrs;
@@ -134,17 +133,7 @@ public final class JobStatusWriter {
 
     /** An Event is created once: one of that name exists already when a status is read again. */
     private void record(Event event) {
-        try {
-            retry.call(() -> client.v1()
-                    .events()
-                    .inNamespace(event.getMetadata().getNamespace())
-                    .resource(event)
-                    .create());
-        } catch (KubernetesClientException e) {
-            if (!Retry.isConflict(e)) {
-                throw e;
-            }
-        }
+        KubeEvents.createOnce(client, retry, event);
     }
 
     static JobKey keyOf(String key) {

@@ -1,6 +1,5 @@
 package io.lahar.bridge.reconcile;
 
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -47,7 +46,7 @@ public final class WorkloadStatusWriter {
                 decision.getPodGroup(),
                 Workloads.status(status),
                 (current, before) -> Workloads.event(current, before, status, decision.getTime())
-                        .ifPresent(e -> createOnce(client, retry, e)));
+                        .ifPresent(e -> KubeEvents.createOnce(client, retry, e)));
     }
 
     /** The status of a CR that cannot be read as a PodGroup (the Event is its refusal's, posted apart). */
@@ -87,18 +86,5 @@ public final class WorkloadStatusWriter {
         }
         throw new KubernetesClientException(
                 "PodGroup " + namespace + "/" + name + ": still conflicting after 5 attempts");
-    }
-
-    /** An Event is created once: one of that name exists already when a decision is read again. */
-    static void createOnce(KubernetesClient client, Retry retry, Event event) {
-        try {
-            retry.call(() -> client.v1()
-                    .events()
-                    .inNamespace(event.getMetadata().getNamespace())
-                    .resource(event)
-                    .create());
-        } catch (KubernetesClientException e) {
-            if (!Retry.isConflict(e)) throw e;
-        }
     }
 }

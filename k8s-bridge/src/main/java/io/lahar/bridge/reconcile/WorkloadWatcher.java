@@ -238,7 +238,7 @@ public final class WorkloadWatcher implements AutoCloseable {
             refused.put(key, reason);
         }
         LOG.warnf("PodGroup %s: not scheduled: %s", key, reason);
-        WorkloadStatusWriter.createOnce(client, retry, Workloads.refusal(cr, reason, clock.instant()));
+        KubeEvents.createOnce(client, retry, Workloads.refusal(cr, reason, clock.instant()));
         statusWriter.refuse(cr.getMetadata().getNamespace(), cr.getMetadata().getName(), reason, clock.instant());
     }
 
