@@ -250,8 +250,11 @@ class WorkloadWatcherTest {
         await().atMost(TIMEOUT).untilAsserted(() -> {
             Map<?, ?> status =
                     (Map<?, ?>) group("tiers").getAdditionalProperties().get("status");
+            assertThat(status)
+                    .as("the refusal's status, written after its Event")
+                    .isNotNull();
             assertThat(status.get("phase")).isEqualTo("Pending");
-            assertThat(status.get("conditions").toString())
+            assertThat(String.valueOf(status.get("conditions")))
                     .contains("Unschedulable", "Invalid", "spec.networkTopology", "no HyperNodes");
         });
         assertThat(events("tiers")).singleElement().satisfies(e -> {
