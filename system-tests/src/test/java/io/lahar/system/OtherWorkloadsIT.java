@@ -143,7 +143,11 @@ class OtherWorkloadsIT {
         assertThat(status(group(system, "spark-pi")))
                 .containsEntry("succeeded", 3)
                 .containsEntry("running", 0);
-        assertThat(events(system, "spark-pi")).extracting(Event::getReason).contains("Running", "Completed");
+        // Each Event follows its status write: awaited, not read at the first look.
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(events(system, "spark-pi"))
+                        .extracting(Event::getReason)
+                        .contains("Running", "Completed"));
         phasesUntil(system, barePodGroup, "Completed");
 
         // A bare pod's group goes with its pod.
@@ -161,11 +165,12 @@ class OtherWorkloadsIT {
             assertThat(status.get("phase")).isEqualTo("Pending");
             assertThat(String.valueOf(status.get("conditions"))).contains("Unschedulable", "queue \"nope\" not found");
         });
-        assertThat(events(system, "no-queue")).anySatisfy(e -> {
-            assertThat(e.getType()).isEqualTo("Warning");
-            assertThat(e.getReason()).isEqualTo("Unschedulable");
-            assertThat(e.getMessage()).contains("queue \"nope\" not found");
-        });
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(events(system, "no-queue")).anySatisfy(e -> {
+                    assertThat(e.getType()).isEqualTo("Warning");
+                    assertThat(e.getReason()).isEqualTo("Unschedulable");
+                    assertThat(e.getMessage()).contains("queue \"nope\" not found");
+                }));
         assertThat(system.kube()
                         .pods()
                         .inNamespace(system.namespace)

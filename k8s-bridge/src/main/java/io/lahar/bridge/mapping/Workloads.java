@@ -351,8 +351,11 @@ public final class Workloads {
             }
             return Optional.empty();
         }
-        String was = before == null ? null : text(before.get("phase"));
-        if (was == null || was.equals(now.getPhase())) return Optional.empty();
+        // A group without a phase yet is Pending, as Volcano's controller creates it: a first status of
+        // Running (the gang placed in the session that first saw it) is the change from Pending.
+        String said = before == null ? null : text(before.get("phase"));
+        String was = said == null || said.isEmpty() ? "Pending" : said;
+        if (was.equals(now.getPhase())) return Optional.empty();
         return Optional.of(CommandEvents.event(
                 ns,
                 name,

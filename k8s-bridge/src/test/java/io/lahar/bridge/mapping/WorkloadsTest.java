@@ -240,5 +240,11 @@ class WorkloadsTest {
             assertThat(e.getReason()).isEqualTo("Running");
             assertThat(e.getMessage()).contains("Pending → Running").contains("running 3");
         });
+        assertThat(Workloads.event(cr, null, status("Running", null, null, 3), NOW))
+                .as("a CR without a status yet is Pending: its first status of Running is a change")
+                .hasValueSatisfying(e -> assertThat(e.getMessage()).contains("Pending → Running"));
+        assertThat(Workloads.event(cr, Map.of(), status("Pending", null, null, 0), NOW))
+                .as("nor is a first status of Pending")
+                .isEmpty();
     }
 }
