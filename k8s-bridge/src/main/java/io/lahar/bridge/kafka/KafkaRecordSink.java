@@ -6,6 +6,7 @@ import io.lahar.schema.serde.RegistrySerdes;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -51,6 +52,24 @@ public final class KafkaRecordSink implements RecordSink, AutoCloseable {
                             + e.getCause().getMessage(),
                     e.getCause());
         }
+    }
+
+    @Override
+    public void publish(String topic, String key, SpecificRecord value, Consumer<RuntimeException> failed) {
+        byte[] bytes;
+        try {
+            bytes = value == null ? null : serializer(value.getClass()).serialize(topic, value);
+        } catch (RuntimeException e) {
+            failed.accept(e);
+            return;
+        }
+        // The idempotent producer keeps one key's records in the order they were handed over, retries included.
+        producer.send(new ProducerRecord<>(topic, key, bytes), (metadata, error) -> {
+            if (error != null) {
+                failed.accept(new KafkaException(
+                        "sending to " + topic + " key " + key + " failed: " + error.getMessage(), error));
+            }
+        });
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -39,7 +39,7 @@ public final class PodWatcher implements AutoCloseable {
 
     /**
      * @param resyncMillis how often the informer replays every pod (0: never); a pod event whose
-     *                     send failed is sent again then, since only sent events are remembered
+     *                     send failed is sent again then, since an event that could not be sent is forgotten
      * @param namespace    the one namespace to watch, or empty for all
      */
     public PodWatcher(
@@ -109,10 +109,21 @@ public final class PodWatcher implements AutoCloseable {
             if (!deleted && last != null && sameFacts(last, event)) {
                 return;
             }
-            sink.send(Topics.POD_EVENTS.name(), Topics.jobKey(event.getNamespace(), event.getJob()), event);
             if (!deleted) {
                 reported.put(uid, event);
             }
+            // Not waiting for each event's acknowledgement: one watch's events would pass one at a time.
+            sink.publish(Topics.POD_EVENTS.name(), Topics.jobKey(event.getNamespace(), event.getJob()), event, e -> {
+                if (!deleted) {
+                    // Forgotten, so the next resync sends the pod's facts again.
+                    reported.remove(uid, event);
+                }
+                LOG.errorf(
+                        e,
+                        "pod %s/%s: pod event not sent",
+                        pod.getMetadata().getNamespace(),
+                        pod.getMetadata().getName());
+            });
         } catch (RuntimeException e) {
             LOG.errorf(
                     e,

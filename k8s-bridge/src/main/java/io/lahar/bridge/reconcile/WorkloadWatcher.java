@@ -161,8 +161,13 @@ public final class WorkloadWatcher implements AutoCloseable {
             }
             WorkloadPod record = Workloads.pod(pod, group.get(), clock.instant());
             if (Workloads.samePod(podsSent.get(key), record)) return;
-            sink.send(Topics.WORKLOAD_PODS.name(), key, record);
             podsSent.put(key, record);
+            // Not waiting for the acknowledgement, as the pod watch of Lahar's own pods does not.
+            sink.publish(Topics.WORKLOAD_PODS.name(), key, record, e -> {
+                // Forgotten, so the pod's next change or resync sends it again.
+                podsSent.remove(key, record);
+                LOG.errorf(e, "pod %s: workload record not sent", key);
+            });
         } catch (RuntimeException e) {
             LOG.errorf(e, "pod %s: workload record not sent", key);
         }

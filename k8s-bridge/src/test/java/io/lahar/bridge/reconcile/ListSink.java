@@ -5,7 +5,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.avro.specific.SpecificRecord;
 
 /** A record sink that keeps what it is sent, for tests. */
-final class ListSink implements RecordSink {
+class ListSink implements RecordSink {
 
     record Sent(String topic, String key, SpecificRecord value) {}
 

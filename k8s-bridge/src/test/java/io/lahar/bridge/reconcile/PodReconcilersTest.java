@@ -37,6 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.KafkaException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -496,6 +498,31 @@ class PodReconcilersTest {
                     .isFalse();
             assertThat(eventsOf(sink, job + "-worker-1").getLast().getDeletedByOthers())
                     .isTrue();
+        }
+    }
+
+    @Test
+    void aPodEventThatCouldNotBeSentIsSentAgainAtTheNextResync() {
+        String job = job();
+        AtomicInteger refusals = new AtomicInteger(1);
+        ListSink sink = new ListSink() {
+            @Override
+            public void send(String topic, String key, SpecificRecord value) {
+                // The broker refuses the first event: the watch goes on without waiting for it.
+                if (refusals.getAndDecrement() > 0) {
+                    throw new KafkaException("broker away");
+                }
+                super.send(topic, key, value);
+            }
+        };
+        try (PodWatcher watcher =
+                new PodWatcher(client, sink, deletions, Clock.systemUTC(), 500, Optional.empty()).start()) {
+            intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
+
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !eventsOf(sink, job + "-worker-0").isEmpty());
+            assertThat(refusals.get()).isNegative();
+            assertThat(eventsOf(sink, job + "-worker-0").getFirst().getPhase()).isEqualTo("Pending");
         }
     }
 
