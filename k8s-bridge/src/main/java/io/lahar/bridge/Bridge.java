@@ -3,7 +3,6 @@ package io.lahar.bridge;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.bridge.kafka.BridgeConsumer;
 import io.lahar.bridge.kafka.KafkaRecordSink;
-import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.bridge.reconcile.CommandResultReporter;
 import io.lahar.bridge.reconcile.CreatedPods;
@@ -40,6 +39,7 @@ public final class Bridge implements AutoCloseable {
     static final long RESYNC_MILLIS = 60_000;
 
     /**
+     * @param registryCredentials the registry's credentials, or null for an open registry
      * @param groupId         the consumer group; one per bridge deployment
      * @param watchVolcanoApi turn Job, Command (and, cluster-wide, Queue) CRs into Lahar input
      * @param namespace       the one namespace this bridge serves (records of others are skipped,
@@ -57,46 +57,7 @@ public final class Bridge implements AutoCloseable {
             boolean watchVolcanoApi,
             Optional<String> namespace,
             boolean publishNodes,
-            Set<String> schedulerNames) {
-
-        /** Volcano's scheduler name. */
-        public Settings(
-                KafkaClients kafka,
-                String registryUrl,
-                RegistrySerdes.Credentials registryCredentials,
-                String groupId,
-                boolean watchVolcanoApi,
-                Optional<String> namespace,
-                boolean publishNodes) {
-            this(
-                    kafka,
-                    registryUrl,
-                    registryCredentials,
-                    groupId,
-                    watchVolcanoApi,
-                    namespace,
-                    publishNodes,
-                    Set.of(BridgeLabels.DEFAULT_SCHEDULER));
-        }
-
-        /** A plaintext cluster and an open registry. */
-        public Settings(
-                String bootstrapServers,
-                String registryUrl,
-                String groupId,
-                boolean watchVolcanoApi,
-                Optional<String> namespace,
-                boolean publishNodes) {
-            this(
-                    KafkaClients.plaintext(bootstrapServers),
-                    registryUrl,
-                    null,
-                    groupId,
-                    watchVolcanoApi,
-                    namespace,
-                    publishNodes);
-        }
-    }
+            Set<String> schedulerNames) {}
 
     private final KafkaRecordSink sink;
     private final BridgeConsumer consumer;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.emulator.EmbeddedCluster;
@@ -12,6 +13,7 @@ import io.lahar.emulator.NodeSpec;
 import io.lahar.schema.Bind;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.JobCommand;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodIntent;
 import io.lahar.schema.SchedulerDecision;
@@ -27,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -74,12 +77,14 @@ class BridgeIT {
                 Bridge bridge = Bridge.start(
                         cluster.client(),
                         new Bridge.Settings(
-                                infra.bootstrapServers(),
+                                KafkaClients.plaintext(infra.bootstrapServers()),
                                 infra.registryUrl(),
+                                null,
                                 "bridge-it-" + suffix,
                                 true,
                                 Optional.of(ns),
-                                false),
+                                false,
+                                Set.of(BridgeLabels.DEFAULT_SCHEDULER)),
                         Clock.systemUTC());
                 KafkaProducer<String, byte[]> producer = producer(infra);
                 KafkaConsumer<String, byte[]> consumer = consumer(infra, suffix)) {

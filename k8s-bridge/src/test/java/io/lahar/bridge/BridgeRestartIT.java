@@ -7,11 +7,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.Pods;
 import io.lahar.emulator.EmbeddedCluster;
 import io.lahar.emulator.NodeSpec;
 import io.lahar.schema.Bind;
 import io.lahar.schema.JobCommand;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -57,7 +60,14 @@ class BridgeRestartIT {
                         EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("2x{cpu=8,memory=32Gi}")))) {
             KubernetesClient client = cluster.client();
             Bridge.Settings settings = new Bridge.Settings(
-                    infra.bootstrapServers(), infra.registryUrl(), group, false, Optional.of(ns), false);
+                    KafkaClients.plaintext(infra.bootstrapServers()),
+                    infra.registryUrl(),
+                    null,
+                    group,
+                    false,
+                    Optional.of(ns),
+                    false,
+                    Set.of(BridgeLabels.DEFAULT_SCHEDULER));
 
             try (Bridge first = Bridge.start(client, settings, Clock.systemUTC())) {
                 // The job's first version runs worker-0; the engine restarts the job: worker-0 of

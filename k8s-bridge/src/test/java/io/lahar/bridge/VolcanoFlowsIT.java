@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.emulator.EmbeddedCluster;
 import io.lahar.emulator.NodeSpec;
@@ -19,6 +20,7 @@ import io.lahar.schema.JobFlowState;
 import io.lahar.schema.JobFlowStatus;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobRunningHistory;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.SubmitFlowObject;
 import io.lahar.schema.TaskState;
 import io.lahar.schema.Topics;
@@ -34,6 +36,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,12 +72,14 @@ class VolcanoFlowsIT {
                 Bridge bridge = Bridge.start(
                         cluster.client(),
                         new Bridge.Settings(
-                                infra.bootstrapServers(),
+                                KafkaClients.plaintext(infra.bootstrapServers()),
                                 infra.registryUrl(),
+                                null,
                                 "flow-it-" + suffix,
                                 true,
                                 Optional.of(ns),
-                                false),
+                                false,
+                                Set.of(BridgeLabels.DEFAULT_SCHEDULER)),
                         Clock.systemUTC())) {
             KubernetesClient client = cluster.client();
             Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig.yaml"));

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.lahar.bridge.mapping.BridgeLabels;
 import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.emulator.EmbeddedCluster;
 import io.lahar.emulator.NodeSpec;
@@ -17,6 +18,7 @@ import io.lahar.schema.JobCondition;
 import io.lahar.schema.JobState;
 import io.lahar.schema.JobStatus;
 import io.lahar.schema.JobStatusRecord;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.TaskState;
 import io.lahar.schema.Topics;
@@ -29,6 +31,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -59,12 +62,14 @@ class VolcanoJobsIT {
                 Bridge bridge = Bridge.start(
                         cluster.client(),
                         new Bridge.Settings(
-                                infra.bootstrapServers(),
+                                KafkaClients.plaintext(infra.bootstrapServers()),
                                 infra.registryUrl(),
+                                null,
                                 "vcjob-it-" + suffix,
                                 true,
                                 Optional.of(ns),
-                                false),
+                                false,
+                                Set.of(BridgeLabels.DEFAULT_SCHEDULER)),
                         Clock.systemUTC())) {
             KubernetesClient client = cluster.client();
             GenericKubernetesResource created = create(client, VolcanoKinds.JOBS, ns, """

@@ -41,18 +41,9 @@ public final class PodWatcher implements AutoCloseable {
      * @param resyncMillis how often the informer replays every pod (0: never); a pod event whose
      *                     send failed is sent again then, since an event that could not be sent is forgotten
      * @param namespace    the one namespace to watch, or empty for all
+     * @param known        told of every pod the watch sees, so binds and deletes of them need not
+     *                     read them first
      */
-    public PodWatcher(
-            KubernetesClient client,
-            RecordSink sink,
-            EngineDeletions deletions,
-            Clock clock,
-            long resyncMillis,
-            Optional<String> namespace) {
-        this(client, sink, deletions, clock, resyncMillis, namespace, new CreatedPods());
-    }
-
-    /** @param known told of every pod the watch sees, so binds and deletes of them need not read them first */
     public PodWatcher(
             KubernetesClient client,
             RecordSink sink,

@@ -448,8 +448,9 @@ class PodReconcilersTest {
     void statusChangesBecomePodEventsWithExitCodesAndDeletionsAreTold() {
         String job = job();
         ListSink sink = new ListSink();
-        try (PodWatcher watcher =
-                new PodWatcher(client, sink, deletions, Clock.systemUTC(), 0, Optional.empty()).start()) {
+        try (PodWatcher watcher = new PodWatcher(
+                        client, sink, deletions, Clock.systemUTC(), 0, Optional.empty(), new CreatedPods())
+                .start()) {
             String template = """
                     {"metadata":{"annotations":{"lahar.io/sim-duration":"2s","lahar.io/sim-exit-code":"3"}},
                      "spec":{"containers":[{"name":"main","image":"busybox"}]}}""";
@@ -515,8 +516,9 @@ class PodReconcilersTest {
                 super.send(topic, key, value);
             }
         };
-        try (PodWatcher watcher =
-                new PodWatcher(client, sink, deletions, Clock.systemUTC(), 500, Optional.empty()).start()) {
+        try (PodWatcher watcher = new PodWatcher(
+                        client, sink, deletions, Clock.systemUTC(), 500, Optional.empty(), new CreatedPods())
+                .start()) {
             intents().apply(TestIntents.create(NS, job, "worker", 0, 1, TestIntents.template("sleep 600")));
 
             await().atMost(Duration.ofSeconds(10))
