@@ -79,8 +79,8 @@ public final class DecisionReconciler {
         return WorkloadKeys.isGroupKey(Topics.jobKey(decision.getNamespace(), decision.getJob()));
     }
 
-    private static Outcome workloads(WorkloadStatusWriter.Outcome outcome) {
-        return outcome == WorkloadStatusWriter.Outcome.UPDATED ? Outcome.STATUS_WRITTEN : Outcome.IGNORED;
+    private static Outcome workloads(StatusSubresource.Outcome outcome) {
+        return outcome == StatusSubresource.Outcome.WRITTEN ? Outcome.STATUS_WRITTEN : Outcome.IGNORED;
     }
 
     public Outcome apply(SchedulerDecision decision) {

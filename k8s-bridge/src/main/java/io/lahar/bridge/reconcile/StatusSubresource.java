@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * Writes a status computed by the engine onto a CR's status subresource: read, compare, write,
@@ -34,6 +35,19 @@ public final class StatusSubresource {
 
     /** @param namespace the CR's namespace; ignored for a cluster-scoped kind (Queue) */
     public Outcome write(String namespace, String name, Map<String, Object> status) {
+        return write(namespace, name, status, (cr, before) -> {});
+    }
+
+    /**
+     * As {@link #write(String, String, Map)}, and once the status is written, {@code written} is
+     * given the CR as written and the status it had before (null if none was a map), so a caller
+     * can say what changed, in an Event.
+     */
+    public Outcome write(
+            String namespace,
+            String name,
+            Map<String, Object> status,
+            BiConsumer<GenericKubernetesResource, Map<String, Object>> written) {
         var resource = resources(namespace).withName(name);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             GenericKubernetesResource cr;
@@ -48,24 +62,32 @@ public final class StatusSubresource {
             if (cr == null) {
                 return Outcome.NO_CR;
             }
-            if (Objects.equals(cr.getAdditionalProperties().get("status"), status)) {
+            Object before = cr.getAdditionalProperties().get("status");
+            if (Objects.equals(before, status)) {
                 return Outcome.UNCHANGED;
             }
             cr.setAdditionalProperty("status", status);
             try {
                 retry.call(() -> resources(namespace).resource(cr).updateStatus());
-                return Outcome.WRITTEN;
             } catch (KubernetesClientException e) {
                 if (Retry.isNotFound(e)) {
                     return Outcome.NO_CR;
                 }
-                if (!Retry.isConflict(e)) {
-                    throw e;
+                if (Retry.isConflict(e)) {
+                    continue;
                 }
+                throw e;
             }
+            written.accept(cr, before instanceof Map<?, ?> m ? statusMap(m) : null);
+            return Outcome.WRITTEN;
         }
         throw new KubernetesClientException(kind.getKind() + " " + (kind.isNamespaceScoped() ? namespace + "/" : "")
                 + name + ": status still conflicting after " + ATTEMPTS + " attempts");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> statusMap(Map<?, ?> status) {
+        return (Map<String, Object>) status;
     }
 
     private io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<

@@ -194,9 +194,9 @@ class WorkloadWatcherTest {
         PodGroupCondition noQueue = new PodGroupCondition(
                 "Unschedulable", "True", "s1", t, "NotEnoughResources", "queue \"nope\" not found");
         assertThat(writer.apply(decision(new PodGroupStatus("Pending", List.of(noQueue), 0, 0, 0), t)))
-                .isEqualTo(WorkloadStatusWriter.Outcome.UPDATED);
+                .isEqualTo(StatusSubresource.Outcome.WRITTEN);
         assertThat(writer.apply(decision(new PodGroupStatus("Pending", List.of(noQueue), 0, 0, 0), t)))
-                .isEqualTo(WorkloadStatusWriter.Outcome.UNCHANGED);
+                .isEqualTo(StatusSubresource.Outcome.UNCHANGED);
         Map<?, ?> status =
                 (Map<?, ?>) group("spark-pi").getAdditionalProperties().get("status");
         assertThat(status.get("phase")).isEqualTo("Pending");
@@ -211,7 +211,7 @@ class WorkloadWatcherTest {
 
         // Once the queue exists, the gang runs.
         assertThat(writer.apply(decision(new PodGroupStatus("Running", List.of(), 2, 0, 0), t.plusSeconds(5))))
-                .isEqualTo(WorkloadStatusWriter.Outcome.UPDATED);
+                .isEqualTo(StatusSubresource.Outcome.WRITTEN);
         Map<?, ?> running =
                 (Map<?, ?>) group("spark-pi").getAdditionalProperties().get("status");
         assertThat(running.get("phase")).isEqualTo("Running");
