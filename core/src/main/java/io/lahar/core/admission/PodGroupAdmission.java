@@ -3,20 +3,51 @@ package io.lahar.core.admission;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.SubGroupPolicy;
+import java.util.List;
 import java.util.Map;
 
-/** Volcano's podgroup webhooks: queue defaults to {@code default}; it must be an open leaf queue. */
+/**
+ * Volcano's podgroup webhooks: queue defaults to {@code default}; it must be an open leaf queue.
+ * A PodGroup another operator made is held to the same rules of its spec ({@link #otherWorkload}).
+ */
 public final class PodGroupAdmission {
 
-    /**
-     * Why a PodGroup's {@code networkTopology} is refused: for a PodGroup Lahar admits, and for one
-     * another operator made that the k8s-bridge reads from the cluster.
-     */
-    public static final String NETWORK_TOPOLOGY_REFUSED = JobSpecValidation.NO_HYPERNODES;
+    /** Why a PodGroup's {@code networkTopology} is refused. */
+    private static final String NETWORK_TOPOLOGY_REFUSED = JobSpecValidation.NO_HYPERNODES;
 
     private PodGroupAdmission() {}
 
     public static AdmissionResult<PodGroup> create(PodGroup pg, AdmissionContext ctx) {
+        PodGroup out = withDefaultQueue(pg);
+        Violations v = new Violations();
+        JobAdmission.validateMetadata(out, v);
+        validateSpec(out.spec(), ctx.limits(), v);
+        JobAdmission.validateQueue(out.spec().queue(), ctx, "spec.queue", "podgroup", v);
+        return AdmissionResult.of(out, v.list());
+    }
+
+    /**
+     * A PodGroup another operator made, as the k8s-bridge reads it from the cluster
+     * (docs/decisions/048-other-workloads.md): the queue defaulted and the rules of the spec, every
+     * violation with its path, and each field the reading did not know refused, since the
+     * scheduler would not carry it out. The queue's rules are left out: whether it exists, is open
+     * and a leaf is the scheduler's verdict on the group (Unschedulable until it is), as it is in
+     * Volcano's scheduler, and the bridge does not know the queues.
+     *
+     * @param unknownFields the paths of the fields reading the CR dropped ({@code Manifests.Reading})
+     */
+    public static AdmissionResult<PodGroup> otherWorkload(
+            PodGroup pg, List<String> unknownFields, AdmissionLimits limits) {
+        PodGroup out = withDefaultQueue(pg);
+        Violations v = new Violations();
+        for (String field : unknownFields) {
+            v.add(field, "not a field Lahar's scheduler knows, so it would not be carried out; remove it");
+        }
+        validateSpec(out.spec(), limits, v);
+        return AdmissionResult.of(out, v.list());
+    }
+
+    private static PodGroup withDefaultQueue(PodGroup pg) {
         PodGroup.PodGroupSpec s =
                 pg.spec() == null ? new PodGroup.PodGroupSpec(null, null, null, null, null, null, null) : pg.spec();
         if (s.queue() == null || s.queue().isEmpty()) {
@@ -29,12 +60,7 @@ public final class PodGroupAdmission {
                     s.networkTopology(),
                     s.subGroupPolicy());
         }
-        PodGroup out = new PodGroup(pg.apiVersion(), pg.kind(), pg.metadata(), s, pg.status());
-        Violations v = new Violations();
-        JobAdmission.validateMetadata(out, v);
-        validateSpec(s, ctx.limits(), v);
-        JobAdmission.validateQueue(s.queue(), ctx, "spec.queue", "podgroup", v);
-        return AdmissionResult.of(out, v.list());
+        return new PodGroup(pg.apiVersion(), pg.kind(), pg.metadata(), s, pg.status());
     }
 
     public static AdmissionResult<PodGroup> update(PodGroup old, PodGroup pg, AdmissionContext ctx) {

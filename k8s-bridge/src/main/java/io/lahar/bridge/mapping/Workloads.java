@@ -12,17 +12,21 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.lahar.core.admission.AdmissionLimits;
+import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.PodGroupAdmission;
+import io.lahar.core.admission.Violation;
+import io.lahar.core.api.ManifestException;
+import io.lahar.core.api.Manifests;
 import io.lahar.core.resource.Resource;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupCondition;
-import io.lahar.schema.PodGroupSpec;
 import io.lahar.schema.PodGroupStatus;
-import io.lahar.schema.SubGroupPolicy;
 import io.lahar.schema.Toleration;
 import io.lahar.schema.WorkloadKeys;
 import io.lahar.schema.WorkloadPod;
+import io.lahar.schema.codec.PodGroupCodec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,6 +36,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Other workloads — PodGroup CRs that no Lahar Job owns, their pods, and bare pods with the
@@ -169,26 +174,17 @@ public final class Workloads {
     }
 
     /**
-     * The record of a PodGroup CR no Lahar Job owns, keyed {@link WorkloadKeys#groupKey}: its spec as
-     * Volcano reads it (an empty queue is the default queue), its phase as the CR says.
+     * The record of a PodGroup CR no Lahar Job owns, keyed {@link WorkloadKeys#groupKey}: its spec
+     * read as core's PodGroup and admitted as {@link PodGroupAdmission#otherWorkload} admits it (an
+     * empty queue is the default queue; whether the queue exists is the scheduler's verdict), its
+     * phase as the CR says.
      *
-     * @throws IllegalArgumentException naming the field that is not what a PodGroup has
+     * @throws IllegalArgumentException saying every violation with its path, when the CR is not a
+     *     PodGroup or asks for what Lahar's scheduler would not carry out
      */
     public static PodGroup podGroup(GenericKubernetesResource cr, Instant now) {
-        Map<String, Object> spec = map(cr.getAdditionalProperties().get("spec"), "spec");
+        io.lahar.core.api.PodGroup.PodGroupSpec spec = admittedSpec(cr);
         Map<String, Object> status = map(cr.getAdditionalProperties().get("status"), "status");
-        String queue = text(spec.get("queue"));
-        PodGroupSpec.Builder s = PodGroupSpec.newBuilder()
-                .setMinMember(integer(spec.get("minMember"), "spec.minMember"))
-                .setMinTaskMember(ints(spec.get("minTaskMember"), "spec.minTaskMember"))
-                .setQueue(queue == null || queue.isEmpty() ? DEFAULT_QUEUE : queue)
-                .setPriorityClassName(text(spec.get("priorityClassName")))
-                .setMinResources(strings(spec.get("minResources"), "spec.minResources"))
-                .setSubGroupPolicy(subGroups(spec.get("subGroupPolicy")));
-        if (spec.get("networkTopology") != null) {
-            // Refused as for a Lahar Job's group: scheduled without it, the pods would not be kept together.
-            throw new IllegalArgumentException("spec.networkTopology: " + PodGroupAdmission.NETWORK_TOPOLOGY_REFUSED);
-        }
         String phase = text(status.get("phase"));
         String created = cr.getMetadata().getCreationTimestamp();
         return PodGroup.newBuilder()
@@ -198,7 +194,7 @@ public final class Workloads {
                 .setJobUid(cr.getMetadata().getUid())
                 .setJobVersion(0)
                 .setCreationTimestamp(created == null ? now : Instant.parse(created))
-                .setSpec(s.build())
+                .setSpec(PodGroupCodec.spec(spec))
                 .setStatus(PodGroupStatus.newBuilder()
                         .setPhase(phase == null || phase.isEmpty() ? "Pending" : phase)
                         .setConditions(List.of())
@@ -209,6 +205,23 @@ public final class Workloads {
                 .setTime(now)
                 .setOrigin(WorkloadKeys.ORIGIN_POD_GROUP)
                 .build();
+    }
+
+    private static io.lahar.core.api.PodGroup.PodGroupSpec admittedSpec(GenericKubernetesResource cr) {
+        Manifests.Reading reading;
+        try {
+            reading = Manifests.readWithWarnings(
+                    VolcanoCrs.manifest(cr, VolcanoKinds.SCHEDULING_API_VERSION, io.lahar.core.api.PodGroup.KIND));
+        } catch (ManifestException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        AdmissionResult<io.lahar.core.api.PodGroup> admitted = PodGroupAdmission.otherWorkload(
+                (io.lahar.core.api.PodGroup) reading.manifest(), reading.unknownFields(), AdmissionLimits.DEFAULTS);
+        if (!admitted.accepted()) {
+            throw new IllegalArgumentException(
+                    admitted.violations().stream().map(Violation::toString).collect(Collectors.joining("; ")));
+        }
+        return admitted.object().spec();
     }
 
     /** Whether two records of a group say the same of what the scheduler reads (its status is the scheduler's own). */
@@ -418,53 +431,11 @@ public final class Workloads {
         return null;
     }
 
-    private static List<SubGroupPolicy> subGroups(Object value) {
-        List<SubGroupPolicy> out = new ArrayList<>();
-        if (!(value instanceof List<?> list)) {
-            if (value != null) throw new IllegalArgumentException("spec.subGroupPolicy: expected a list");
-            return out;
-        }
-        for (int i = 0; i < list.size(); i++) {
-            String path = "spec.subGroupPolicy[" + i + "]";
-            Map<String, Object> p = map(list.get(i), path);
-            Map<String, Object> selector = map(p.get("labelSelector"), path + ".labelSelector");
-            List<String> keys = new ArrayList<>();
-            if (p.get("matchLabelKeys") instanceof List<?> k) k.forEach(x -> keys.add(String.valueOf(x)));
-            String name = text(p.get("name"));
-            out.add(SubGroupPolicy.newBuilder()
-                    .setName(name == null ? "" : name)
-                    .setSubGroupSize(integer(p.get("subGroupSize"), path + ".subGroupSize"))
-                    .setMinSubGroups(integerOr(p.get("minSubGroups"), 0))
-                    .setMatchLabels(strings(selector.get("matchLabels"), path + ".labelSelector.matchLabels"))
-                    .setMatchLabelKeys(keys)
-                    .build());
-        }
-        return out;
-    }
-
     @SuppressWarnings("unchecked")
     private static Map<String, Object> map(Object value, String path) {
         if (value == null) return Map.of();
         if (value instanceof Map<?, ?> m) return (Map<String, Object>) m;
         throw new IllegalArgumentException(path + ": expected an object, got " + value);
-    }
-
-    private static Map<String, Integer> ints(Object value, String path) {
-        Map<String, Integer> out = new TreeMap<>();
-        map(value, path).forEach((k, v) -> out.put(k, integer(v, path + "." + k)));
-        return out;
-    }
-
-    private static Map<String, String> strings(Object value, String path) {
-        Map<String, String> out = new TreeMap<>();
-        map(value, path).forEach((k, v) -> out.put(k, String.valueOf(v)));
-        return out;
-    }
-
-    private static int integer(Object value, String path) {
-        if (value == null) return 0;
-        if (value instanceof Number n && n.doubleValue() == n.intValue()) return n.intValue();
-        throw new IllegalArgumentException(path + ": expected an integer, got " + value);
     }
 
     private static int integerOr(Object value, int otherwise) {

@@ -196,7 +196,35 @@ class WorkloadsTest {
                                 spec: {minMember: many}
                                 """), NOW))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("spec.minMember: expected an integer");
+                .hasMessageContaining("spec.minMember: must be an integer");
+    }
+
+    @Test
+    void aPodGroupIsHeldToCoreAdmissionsRulesOfItsSpecWithEveryViolationAndItsPath() {
+        assertThatThrownBy(() -> Workloads.podGroup(cr("""
+                                apiVersion: scheduling.volcano.sh/v1beta1
+                                kind: PodGroup
+                                metadata: {name: tiers, namespace: ns}
+                                spec:
+                                  minMember: -1
+                                  minResources: {cpu: lots}
+                                  networkTopology: {mode: hard, highestTierAllowed: 1}
+                                  subGroupPolicy:
+                                  - {name: a, subGroupSize: 2, networkTopology: {mode: soft}}
+                                """), NOW))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("spec.minMember: must be >= 0")
+                .hasMessageContaining("spec.minResources.cpu: ")
+                .hasMessageContaining("spec.networkTopology: not supported: Lahar's scheduler has no HyperNodes")
+                .hasMessageContaining("spec.subGroupPolicy[0].networkTopology: not a field");
+        assertThat(Workloads.podGroup(cr("""
+                                apiVersion: scheduling.volcano.sh/v1beta1
+                                kind: PodGroup
+                                metadata: {name: elsewhere, namespace: ns}
+                                spec: {minMember: 1, queue: nope}
+                                """), NOW).getSpec().getQueue())
+                .as("a queue that does not exist is the scheduler's verdict (Unschedulable), not a refusal")
+                .isEqualTo("nope");
     }
 
     private static PodGroupStatus status(String phase, String reason, String message, int running) {

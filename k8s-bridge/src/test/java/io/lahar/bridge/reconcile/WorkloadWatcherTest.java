@@ -243,7 +243,7 @@ class WorkloadWatcherTest {
                         apiVersion: scheduling.volcano.sh/v1beta1
                         kind: PodGroup
                         metadata: {name: tiers, namespace: wl}
-                        spec: {minMember: 2, networkTopology: {mode: hard, highestTierAllowed: 1}}
+                        spec: {minMember: -2, networkTopology: {mode: hard, highestTierAllowed: 1}}
                         """, GenericKubernetesResource.class))
                 .create();
 
@@ -255,12 +255,18 @@ class WorkloadWatcherTest {
                     .isNotNull();
             assertThat(status.get("phase")).isEqualTo("Pending");
             assertThat(String.valueOf(status.get("conditions")))
-                    .contains("Unschedulable", "Invalid", "spec.networkTopology", "no HyperNodes");
+                    .contains(
+                            "Unschedulable",
+                            "Invalid",
+                            "spec.minMember: must be >= 0",
+                            "spec.networkTopology",
+                            "no HyperNodes");
         });
         assertThat(events("tiers")).singleElement().satisfies(e -> {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getReason()).isEqualTo("Invalid");
-            assertThat(e.getMessage()).contains("spec.networkTopology", "no HyperNodes");
+            assertThat(e.getMessage())
+                    .contains("spec.minMember: must be >= 0", "spec.networkTopology", "no HyperNodes");
         });
         // Its own status write is read back by the watch: still no record, and no second Warning.
         await().during(Duration.ofMillis(500))

@@ -63,18 +63,7 @@ public final class PodGroupCodec {
                 .setJobUid(ctx.jobUid())
                 .setJobVersion(ctx.jobVersion())
                 .setCreationTimestamp(Instant.ofEpochMilli(ctx.createdAt()))
-                .setSpec(PodGroupSpec.newBuilder()
-                        .setMinMember(spec.minMember() == null ? 0 : spec.minMember())
-                        .setMinTaskMember(
-                                spec.minTaskMember() == null ? new TreeMap<>() : new TreeMap<>(spec.minTaskMember()))
-                        .setQueue(spec.queue() == null ? "default" : spec.queue())
-                        .setPriorityClassName(spec.priorityClassName())
-                        .setPriority(0)
-                        .setMinResources(
-                                spec.minResources() == null ? new TreeMap<>() : new TreeMap<>(spec.minResources()))
-                        .setNetworkTopology(spec.networkTopology() == null ? null : json(spec.networkTopology()))
-                        .setSubGroupPolicy(subGroupPolicy(spec.subGroupPolicy()))
-                        .build())
+                .setSpec(spec(spec))
                 .setStatus(PodGroupStatus.newBuilder()
                         .setPhase((phase == null ? PodGroupPhase.Pending : phase).name())
                         .setConditions(conditions == null ? List.of() : List.copyOf(conditions))
@@ -83,6 +72,20 @@ public final class PodGroupCodec {
                         .setFailed(failed)
                         .build())
                 .setTime(Instant.ofEpochMilli(ctx.time()))
+                .build();
+    }
+
+    /** A pod group's spec as its record carries it: what the scheduler reads of the group. */
+    public static PodGroupSpec spec(io.lahar.core.api.PodGroup.PodGroupSpec spec) {
+        return PodGroupSpec.newBuilder()
+                .setMinMember(spec.minMember() == null ? 0 : spec.minMember())
+                .setMinTaskMember(spec.minTaskMember() == null ? new TreeMap<>() : new TreeMap<>(spec.minTaskMember()))
+                .setQueue(spec.queue() == null ? "default" : spec.queue())
+                .setPriorityClassName(spec.priorityClassName())
+                .setPriority(0)
+                .setMinResources(spec.minResources() == null ? new TreeMap<>() : new TreeMap<>(spec.minResources()))
+                .setNetworkTopology(spec.networkTopology() == null ? null : json(spec.networkTopology()))
+                .setSubGroupPolicy(subGroupPolicy(spec.subGroupPolicy()))
                 .build();
     }
 
