@@ -13,4 +13,9 @@ public record PriorityClass(
 
     public static final String API_VERSION = "scheduling.k8s.io/v1";
     public static final String KIND = "PriorityClass";
+
+    /** A class as a priority is resolved from it: its name, value and whether it is the global default. */
+    public static PriorityClass of(String name, Integer value, Boolean globalDefault) {
+        return new PriorityClass(API_VERSION, KIND, ObjectMeta.named(name), value, globalDefault, null, null);
+    }
 }

@@ -19,6 +19,7 @@ import io.lahar.core.admission.Violation;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.PriorityClasses;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupCondition;
@@ -177,12 +178,14 @@ public final class Workloads {
      * The record of a PodGroup CR no Lahar Job owns, keyed {@link WorkloadKeys#groupKey}: its spec
      * read as core's PodGroup and admitted as {@link PodGroupAdmission#otherWorkload} admits it (an
      * empty queue is the default queue; whether the queue exists is the scheduler's verdict), its
-     * phase as the CR says.
+     * priority the value of its priorityClassName among {@code classes} as Volcano's scheduler
+     * resolves it (a class that does not exist: the global default's, else 0), its phase as the CR
+     * says.
      *
      * @throws IllegalArgumentException saying every violation with its path, when the CR is not a
      *     PodGroup or asks for what Lahar's scheduler would not carry out
      */
-    public static PodGroup podGroup(GenericKubernetesResource cr, Instant now) {
+    public static PodGroup podGroup(GenericKubernetesResource cr, PriorityClasses classes, Instant now) {
         io.lahar.core.api.PodGroup.PodGroupSpec spec = admittedSpec(cr);
         Map<String, Object> status = map(cr.getAdditionalProperties().get("status"), "status");
         String phase = text(status.get("phase"));
@@ -194,7 +197,7 @@ public final class Workloads {
                 .setJobUid(cr.getMetadata().getUid())
                 .setJobVersion(0)
                 .setCreationTimestamp(created == null ? now : Instant.parse(created))
-                .setSpec(PodGroupCodec.spec(spec))
+                .setSpec(PodGroupCodec.spec(spec, classes.valueOf(spec.priorityClassName())))
                 .setStatus(PodGroupStatus.newBuilder()
                         .setPhase(phase == null || phase.isEmpty() ? "Pending" : phase)
                         .setConditions(List.of())

@@ -45,6 +45,9 @@ public final class WorkloadWatcher implements AutoCloseable {
     private final Optional<String> namespace;
     private final Set<String> schedulerNames;
     private final WorkloadStatusWriter statusWriter;
+    private final PriorityClassWatcher priorityClasses;
+    /** One group mapped and sent at a time: a change of PriorityClasses reads every group again. */
+    private final Object groupLock = new Object();
     /** Record key → what was last sent, so resyncs and status writes that change nothing send nothing. */
     private final Map<String, PodGroup> groupsSent = new ConcurrentHashMap<>();
 
@@ -52,7 +55,7 @@ public final class WorkloadWatcher implements AutoCloseable {
     /** CR keys a Warning was posted for, so a bad CR is reported once per change, not at each resync. */
     private final Map<String, String> refused = new HashMap<>();
 
-    private SharedIndexInformer<GenericKubernetesResource> groupInformer;
+    private volatile SharedIndexInformer<GenericKubernetesResource> groupInformer;
     private SharedIndexInformer<Pod> podInformer;
 
     /**
@@ -75,9 +78,11 @@ public final class WorkloadWatcher implements AutoCloseable {
         this.namespace = namespace;
         this.schedulerNames = Set.copyOf(schedulerNames);
         this.statusWriter = new WorkloadStatusWriter(client, retry);
+        this.priorityClasses = new PriorityClassWatcher(client);
     }
 
     public WorkloadWatcher start() {
+        priorityClasses.start(this::priorityClassesChanged);
         var groups = client.genericKubernetesResources(VolcanoKinds.POD_GROUPS);
         groupInformer = (namespace.isPresent() ? groups.inNamespace(namespace.get()) : groups.inAnyNamespace())
                 .withoutLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
@@ -114,19 +119,21 @@ public final class WorkloadWatcher implements AutoCloseable {
         if (Workloads.isLahars(cr)) return;
         String key = WorkloadKeys.groupKey(
                 cr.getMetadata().getNamespace(), cr.getMetadata().getName());
-        try {
-            PodGroup record;
+        synchronized (groupLock) {
             try {
-                record = Workloads.podGroup(cr, clock.instant());
-            } catch (IllegalArgumentException e) {
-                refuse(cr, key, e.getMessage());
-                return;
+                PodGroup record;
+                try {
+                    record = Workloads.podGroup(cr, priorityClasses.current(), clock.instant());
+                } catch (IllegalArgumentException e) {
+                    refuse(cr, key, e.getMessage());
+                    return;
+                }
+                if (Workloads.sameGroup(groupsSent.get(key), record)) return;
+                sink.send(Topics.POD_GROUPS.name(), key, record);
+                groupsSent.put(key, record);
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "PodGroup %s: record not sent", key);
             }
-            if (Workloads.sameGroup(groupsSent.get(key), record)) return;
-            sink.send(Topics.POD_GROUPS.name(), key, record);
-            groupsSent.put(key, record);
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "PodGroup %s: record not sent", key);
         }
     }
 
@@ -134,14 +141,32 @@ public final class WorkloadWatcher implements AutoCloseable {
         if (Workloads.isLahars(cr)) return;
         String key = WorkloadKeys.groupKey(
                 cr.getMetadata().getNamespace(), cr.getMetadata().getName());
-        try {
-            sink.send(Topics.POD_GROUPS.name(), key, null);
-            groupsSent.remove(key);
-            synchronized (refused) {
-                refused.remove(key);
+        synchronized (groupLock) {
+            try {
+                sink.send(Topics.POD_GROUPS.name(), key, null);
+                groupsSent.remove(key);
+                synchronized (refused) {
+                    refused.remove(key);
+                }
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "PodGroup %s: tombstone not sent", key);
             }
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "PodGroup %s: tombstone not sent", key);
+        }
+    }
+
+    /**
+     * A PriorityClass was created, changed or deleted: every group is read again, and those whose
+     * priority it changes are sent. Each is read from the watch's store under the lock, so a group
+     * deleted meanwhile is not sent again after its tombstone.
+     */
+    private void priorityClassesChanged() {
+        SharedIndexInformer<GenericKubernetesResource> groups = groupInformer;
+        if (groups == null) return;
+        for (String storeKey : groups.getStore().listKeys()) {
+            synchronized (groupLock) {
+                GenericKubernetesResource cr = groups.getStore().getByKey(storeKey);
+                if (cr != null) groupChanged(cr);
+            }
         }
     }
 
@@ -250,6 +275,7 @@ public final class WorkloadWatcher implements AutoCloseable {
     @Override
     public void close() {
         if (groupInformer != null) groupInformer.close();
+        priorityClasses.close();
         if (podInformer != null) podInformer.close();
     }
 }

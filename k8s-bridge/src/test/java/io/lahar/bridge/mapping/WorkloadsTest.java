@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.lahar.core.api.PriorityClass;
+import io.lahar.core.scheduling.api.PriorityClasses;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupStatus;
@@ -22,6 +24,7 @@ class WorkloadsTest {
 
     private static final KubernetesSerialization K8S = new KubernetesSerialization();
     private static final Instant NOW = Instant.parse("2026-12-04T10:00:00Z");
+    private static final PriorityClasses CLASSES = PriorityClasses.of(List.of(PriorityClass.of("high", 1000, false)));
 
     private static Pod pod(String yaml) {
         return K8S.unmarshal(yaml, Pod.class);
@@ -167,7 +170,7 @@ class WorkloadsTest {
                             subGroupSize: 2
                             labelSelector: {matchLabels: {spark-role: executor}}
                             matchLabelKeys: [rack]
-                        """), NOW);
+                        """), CLASSES, NOW);
 
         assertThat(record.getNamespace()).isEqualTo("ns");
         assertThat(record.getName()).isEqualTo("spark-pi");
@@ -181,6 +184,7 @@ class WorkloadsTest {
         assertThat(record.getSpec().getMinTaskMember()).containsEntry("executor", 2);
         assertThat(record.getSpec().getQueue()).as("Volcano's default queue").isEqualTo("default");
         assertThat(record.getSpec().getPriorityClassName()).isEqualTo("high");
+        assertThat(record.getSpec().getPriority()).as("the class's value").isEqualTo(1000);
         assertThat(record.getSpec().getMinResources()).containsEntry("memory", "3Gi");
         assertThat(record.getSpec().getSubGroupPolicy()).singleElement().satisfies(p -> {
             assertThat(p.getSubGroupSize()).isEqualTo(2);
@@ -194,7 +198,7 @@ class WorkloadsTest {
                                 kind: PodGroup
                                 metadata: {name: bad, namespace: ns}
                                 spec: {minMember: many}
-                                """), NOW))
+                                """), CLASSES, NOW))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("spec.minMember: must be an integer");
     }
@@ -211,7 +215,7 @@ class WorkloadsTest {
                                   networkTopology: {mode: hard, highestTierAllowed: 1}
                                   subGroupPolicy:
                                   - {name: a, subGroupSize: 2, networkTopology: {mode: soft}}
-                                """), NOW))
+                                """), CLASSES, NOW))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("spec.minMember: must be >= 0")
                 .hasMessageContaining("spec.minResources.cpu: ")
@@ -222,9 +226,29 @@ class WorkloadsTest {
                                 kind: PodGroup
                                 metadata: {name: elsewhere, namespace: ns}
                                 spec: {minMember: 1, queue: nope}
-                                """), NOW).getSpec().getQueue())
+                                """), CLASSES, NOW).getSpec().getQueue())
                 .as("a queue that does not exist is the scheduler's verdict (Unschedulable), not a refusal")
                 .isEqualTo("nope");
+    }
+
+    @Test
+    void aPriorityClassThatDoesNotExistIsTheGlobalDefaultsValueAsInVolcanosScheduler() {
+        GenericKubernetesResource cr = cr("""
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: PodGroup
+                metadata: {name: ranked, namespace: ns}
+                spec: {minMember: 1, priorityClassName: missing}
+                """);
+        assertThat(Workloads.podGroup(cr, CLASSES, NOW).getSpec().getPriority())
+                .as("no such class, no global default")
+                .isZero();
+        PriorityClasses withDefault =
+                PriorityClasses.of(List.of(PriorityClass.of("high", 1000, false), PriorityClass.of("normal", 7, true)));
+        assertThat(Workloads.podGroup(cr, withDefault, NOW).getSpec().getPriority())
+                .isEqualTo(7);
+        assertThat(Workloads.podGroup(cr, withDefault, NOW).getSpec().getPriorityClassName())
+                .as("the name as the CR has it")
+                .isEqualTo("missing");
     }
 
     private static PodGroupStatus status(String phase, String reason, String message, int running) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.bridge.mapping.VolcanoKinds;
@@ -64,6 +65,13 @@ class WorkloadWatcherTest {
         return client.pods()
                 .inNamespace("wl")
                 .resource(K8S.unmarshal(yaml, Pod.class))
+                .create();
+    }
+
+    private static void createGroup(String yaml) {
+        client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                .inNamespace("wl")
+                .resource(K8S.unmarshal(yaml, GenericKubernetesResource.class))
                 .create();
     }
 
@@ -130,24 +138,18 @@ class WorkloadWatcherTest {
 
     @Test
     void anotherOperatorsGroupIsARecordLaharsOwnAreNotAndTheVerdictComesBackOnTheCr() {
-        client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                .inNamespace("wl")
-                .resource(K8S.unmarshal("""
+        createGroup("""
                         apiVersion: scheduling.volcano.sh/v1beta1
                         kind: PodGroup
                         metadata: {name: spark-pi, namespace: wl}
                         spec: {minMember: 2, queue: nope}
-                        """, GenericKubernetesResource.class))
-                .create();
-        client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                .inNamespace("wl")
-                .resource(K8S.unmarshal("""
+                        """);
+        createGroup("""
                         apiVersion: scheduling.volcano.sh/v1beta1
                         kind: PodGroup
                         metadata: {name: lahar-job-pg, namespace: wl, labels: {app.kubernetes.io/managed-by: lahar}}
                         spec: {minMember: 1, queue: default}
-                        """, GenericKubernetesResource.class))
-                .create();
+                        """);
         create("""
                 apiVersion: v1
                 kind: Pod
@@ -237,15 +239,12 @@ class WorkloadWatcherTest {
 
     @Test
     void aGroupLaharCannotHonourIsRefusedOnTheCrAndNeverScheduled() {
-        client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                .inNamespace("wl")
-                .resource(K8S.unmarshal("""
+        createGroup("""
                         apiVersion: scheduling.volcano.sh/v1beta1
                         kind: PodGroup
                         metadata: {name: tiers, namespace: wl}
                         spec: {minMember: -2, networkTopology: {mode: hard, highestTierAllowed: 1}}
-                        """, GenericKubernetesResource.class))
-                .create();
+                        """);
 
         await().atMost(TIMEOUT).untilAsserted(() -> {
             Map<?, ?> status =
@@ -273,6 +272,46 @@ class WorkloadWatcherTest {
                 .atMost(TIMEOUT)
                 .until(() -> sent(Topics.POD_GROUPS.name(), "wl/podgroup:tiers").isEmpty()
                         && events("tiers").size() == 1);
+    }
+
+    @Test
+    void aGroupsPriorityIsItsPriorityClassesValueAndFollowsTheClass() {
+        createGroup("""
+                        apiVersion: scheduling.volcano.sh/v1beta1
+                        kind: PodGroup
+                        metadata: {name: ranked, namespace: wl}
+                        spec: {minMember: 1, priorityClassName: urgent}
+                        """);
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(priorities("ranked"))
+                        .as("no such class yet, and no global default")
+                        .containsExactly(0));
+
+        var urgent = client.scheduling()
+                .v1()
+                .priorityClasses()
+                .resource(new PriorityClassBuilder()
+                        .withNewMetadata()
+                        .withName("urgent")
+                        .endMetadata()
+                        .withValue(1000)
+                        .build())
+                .create();
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(priorities("ranked"))
+                        .as("the class, once created, gives the group its value")
+                        .containsExactly(0, 1000));
+
+        client.scheduling().v1().priorityClasses().resource(urgent).delete();
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(priorities("ranked")).containsExactly(0, 1000, 0));
+    }
+
+    /** The priorities of the group's records, in the order they were sent. */
+    private static List<Integer> priorities(String group) {
+        return sent(Topics.POD_GROUPS.name(), "wl/podgroup:" + group).stream()
+                .map(s -> ((PodGroup) s.value()).getSpec().getPriority())
+                .toList();
     }
 
     private static SchedulerDecision decision(PodGroupStatus status, Instant at) {

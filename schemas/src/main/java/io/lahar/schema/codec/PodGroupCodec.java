@@ -63,7 +63,8 @@ public final class PodGroupCodec {
                 .setJobUid(ctx.jobUid())
                 .setJobVersion(ctx.jobVersion())
                 .setCreationTimestamp(Instant.ofEpochMilli(ctx.createdAt()))
-                .setSpec(spec(spec))
+                // The engine does not know the cluster's PriorityClasses.
+                .setSpec(spec(spec, 0))
                 .setStatus(PodGroupStatus.newBuilder()
                         .setPhase((phase == null ? PodGroupPhase.Pending : phase).name())
                         .setConditions(conditions == null ? List.of() : List.copyOf(conditions))
@@ -75,14 +76,18 @@ public final class PodGroupCodec {
                 .build();
     }
 
-    /** A pod group's spec as its record carries it: what the scheduler reads of the group. */
-    public static PodGroupSpec spec(io.lahar.core.api.PodGroup.PodGroupSpec spec) {
+    /**
+     * A pod group's spec as its record carries it: what the scheduler reads of the group.
+     *
+     * @param priority the value its priorityClassName resolves to
+     */
+    public static PodGroupSpec spec(io.lahar.core.api.PodGroup.PodGroupSpec spec, int priority) {
         return PodGroupSpec.newBuilder()
                 .setMinMember(spec.minMember() == null ? 0 : spec.minMember())
                 .setMinTaskMember(spec.minTaskMember() == null ? new TreeMap<>() : new TreeMap<>(spec.minTaskMember()))
                 .setQueue(spec.queue() == null ? "default" : spec.queue())
                 .setPriorityClassName(spec.priorityClassName())
-                .setPriority(0)
+                .setPriority(priority)
                 .setMinResources(spec.minResources() == null ? new TreeMap<>() : new TreeMap<>(spec.minResources()))
                 .setNetworkTopology(spec.networkTopology() == null ? null : json(spec.networkTopology()))
                 .setSubGroupPolicy(subGroupPolicy(spec.subGroupPolicy()))

@@ -9,7 +9,6 @@ import io.lahar.core.api.Job;
 import io.lahar.core.api.Manifest;
 import io.lahar.core.api.PodGroup;
 import io.lahar.core.api.PodGroupPhase;
-import io.lahar.core.api.PriorityClass;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
 import io.lahar.core.api.TaskSpec;
@@ -21,6 +20,7 @@ import io.lahar.core.scheduling.api.ForeignPod;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
 import io.lahar.core.scheduling.api.PodSpecReader;
+import io.lahar.core.scheduling.api.PriorityClasses;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
@@ -166,8 +166,7 @@ public record PlanWorld(
     private static final class Builder {
         private final PlanInput in;
         private final List<Problem> problems;
-        private final Map<String, PriorityClass> classes = new HashMap<>();
-        private Integer globalDefault;
+        private PriorityClasses classes = PriorityClasses.NONE;
         /** Pods by namespace/name, removed as they are claimed by a pod group. */
         private final Map<String, PlanInput.PodDocument> unclaimed = new LinkedHashMap<>();
 
@@ -177,10 +176,7 @@ public record PlanWorld(
         }
 
         PlanWorld build() {
-            for (PriorityClass p : in.priorityClasses()) {
-                classes.put(p.name(), p);
-                if (Boolean.TRUE.equals(p.globalDefault()) && p.value() != null) globalDefault = p.value();
-            }
+            classes = PriorityClasses.of(in.priorityClasses());
             for (PlanInput.PodDocument p : in.pods()) {
                 String key = ns(p.tree()) + "/"
                         + p.tree().path("metadata").path("name").asText();
@@ -394,11 +390,7 @@ public record PlanWorld(
         }
 
         private int classValue(String name) {
-            if (name != null && !name.isEmpty()) {
-                PriorityClass p = classes.get(name);
-                if (p != null && p.value() != null) return p.value();
-            }
-            return globalDefault == null ? 0 : globalDefault;
+            return classes.valueOf(name);
         }
 
         private TaskInfo fromTemplate(Job job, TaskSpec t, int index, String podGroup, String jobPriorityClass) {

@@ -1,0 +1,47 @@
+package io.lahar.core.scheduling.api;
+
+import io.lahar.core.api.PriorityClass;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The priority a pod group's {@code priorityClassName} stands for, as Volcano's scheduler cache
+ * gives a job its priority at each snapshot: the named class's value; a name no class has (or none)
+ * takes the value of the class marked {@code globalDefault}, else 0. Kubernetes allows one global
+ * default; of several, the first by name counts.
+ */
+public final class PriorityClasses {
+
+    public static final PriorityClasses NONE = of(List.of());
+
+    private final Map<String, Integer> values;
+    private final int globalDefault;
+
+    private PriorityClasses(Map<String, Integer> values, int globalDefault) {
+        this.values = values;
+        this.globalDefault = globalDefault;
+    }
+
+    public static PriorityClasses of(Collection<PriorityClass> classes) {
+        Map<String, Integer> values = new HashMap<>();
+        Integer globalDefault = null;
+        List<PriorityClass> byName = classes.stream()
+                .sorted(Comparator.comparing(PriorityClass::name))
+                .toList();
+        for (PriorityClass c : byName) {
+            if (c.value() == null) continue;
+            values.put(c.name(), c.value());
+            if (globalDefault == null && Boolean.TRUE.equals(c.globalDefault())) globalDefault = c.value();
+        }
+        return new PriorityClasses(Map.copyOf(values), globalDefault == null ? 0 : globalDefault);
+    }
+
+    /** @param name a priorityClassName; null or empty when none is named */
+    public int valueOf(String name) {
+        Integer value = name == null || name.isEmpty() ? null : values.get(name);
+        return value == null ? globalDefault : value;
+    }
+}

@@ -1,0 +1,35 @@
+package io.lahar.core.scheduling.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lahar.core.api.PriorityClass;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A priorityClassName's value as Volcano's scheduler cache resolves a job's priority. */
+class PriorityClassesTest {
+
+    private static PriorityClass pc(String name, int value, boolean globalDefault) {
+        return PriorityClass.of(name, value, globalDefault);
+    }
+
+    @Test
+    void theNamedClassesValueElseTheGlobalDefaultsElseZero() {
+        assertThat(PriorityClasses.NONE.valueOf("high")).isZero();
+        assertThat(PriorityClasses.NONE.valueOf(null)).isZero();
+
+        PriorityClasses classes = PriorityClasses.of(List.of(pc("high", 1000, false), pc("low", -5, false)));
+        assertThat(classes.valueOf("high")).isEqualTo(1000);
+        assertThat(classes.valueOf("low")).isEqualTo(-5);
+        assertThat(classes.valueOf("missing")).as("a class that does not exist").isZero();
+        assertThat(classes.valueOf("")).isZero();
+
+        PriorityClasses withDefault = PriorityClasses.of(
+                List.of(pc("high", 1000, false), pc("normal", 10, true), pc("other-default", 20, true)));
+        assertThat(withDefault.valueOf("high")).isEqualTo(1000);
+        assertThat(withDefault.valueOf("missing"))
+                .as("a class that does not exist: the global default's value, the first by name")
+                .isEqualTo(10);
+        assertThat(withDefault.valueOf(null)).isEqualTo(10);
+    }
+}
