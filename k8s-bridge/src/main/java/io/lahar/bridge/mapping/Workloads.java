@@ -58,16 +58,31 @@ public final class Workloads {
     public static final String TASK_SPEC = "volcano.sh/task-spec";
     /** The queue of a PodGroup that names none (Volcano's podgroup webhook default). */
     public static final String DEFAULT_QUEUE = "default";
+    /** Volcano's VolcanoGroupMinMemberAnnotationKey on a bare pod's owner: its group's minMember. */
+    public static final String GROUP_MIN_MEMBER = "scheduling.volcano.sh/group-min-member";
+    /** Volcano's AnnotationPrefix: the owners' annotations of this prefix are its group's too. */
+    public static final String VOLCANO_ANNOTATION_PREFIX = "volcano.sh/";
+    /** Volcano's NetworkTopologyModeAnnotationKey and NetworkTopologyHighestTierAnnotationKey on a bare pod. */
+    public static final String NETWORK_TOPOLOGY_MODE = "volcano.sh/network-topology-mode";
+
+    public static final String NETWORK_TOPOLOGY_HIGHEST_TIER = "volcano.sh/network-topology-highest-tier";
 
     private static final KubernetesSerialization K8S = new KubernetesSerialization();
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Pod annotations Volcano's controller copies onto a bare pod's PodGroup. */
-    private static final List<String> INHERITED_ANNOTATIONS = List.of(
-            "volcano.sh/preemptable",
-            "volcano.sh/cooldown-time",
-            "volcano.sh/revocable-zone",
-            "volcano.sh/jdb-min-available",
-            "volcano.sh/jdb-max-unavailable");
+    /** Pod annotations Volcano's controller copies onto a bare pod's PodGroup, over its owners'. */
+    private static final List<String> INHERITED_ANNOTATIONS =
+            List.of("volcano.sh/preemptable", "volcano.sh/cooldown-time", "volcano.sh/revocable-zone");
+    /** Pod labels Volcano's controller copies onto a bare pod's PodGroup. */
+    private static final List<String> INHERITED_LABELS = List.of("volcano.sh/preemptable", "volcano.sh/cooldown-time");
+    /** The disruption budget annotations: the pod's first, else its second, goes onto its PodGroup. */
+    private static final List<String> DISRUPTION_BUDGET =
+            List.of("volcano.sh/jdb-min-available", "volcano.sh/jdb-max-unavailable");
+    /**
+     * The owners whose annotations Volcano's pod-group controller reads for a bare pod's group
+     * (getAnnotationsFromUpperRes), by apiVersion and kind.
+     */
+    public static final Set<String> ANNOTATED_OWNERS =
+            Set.of("apps/v1/ReplicaSet", "apps/v1/DaemonSet", "apps/v1/StatefulSet", "batch/v1/Job");
 
     private Workloads() {}
 
@@ -113,31 +128,56 @@ public final class Workloads {
     }
 
     /**
-     * The PodGroup Volcano's pod-group controller makes for a bare pod (buildPodGroupFromPod):
-     * minMember 1, the queue of the pod's {@code scheduling.volcano.sh/queue-name} annotation (the
-     * default queue without one), its priorityClassName, minResources its requests, owned by the
+     * The PodGroup Volcano's pod-group controller makes for a bare pod (buildPodGroupFromPod, with
+     * its default --inherit-owner-annotations): minMember the owners' {@code
+     * scheduling.volcano.sh/group-min-member} (1 without one, or when it is not a non-negative
+     * integer: see {@link #minMemberProblem}), minResources the pod's requests times minMember, the
+     * queue of the pod's {@code scheduling.volcano.sh/queue-name} annotation (the default queue
+     * without one), its priorityClassName, networkTopology from its {@code
+     * volcano.sh/network-topology-*} annotations, the owners' {@code volcano.sh/} annotations under
+     * the pod's own preemptable, cooldown, revocable-zone and disruption budget ones, owned by the
      * pod's controller or else the pod, phase Pending.
+     *
+     * @param ownerAnnotations the annotations of the pod's owners of {@link #ANNOTATED_OWNERS} kinds,
+     *                         the first owner's value of a key kept
      */
-    public static GenericKubernetesResource onePodGroup(Pod pod) {
+    public static GenericKubernetesResource onePodGroup(Pod pod, Map<String, String> ownerAnnotations) {
+        Map<String, String> podAnnotations = pod.getMetadata().getAnnotations();
         ObjectMeta meta = new ObjectMeta();
         meta.setName(onePodGroupName(pod));
         meta.setNamespace(pod.getMetadata().getNamespace());
         meta.setOwnerReferences(owners(pod));
         Map<String, String> annotations = new TreeMap<>();
+        ownerAnnotations.forEach((k, v) -> {
+            if (k.startsWith(VOLCANO_ANNOTATION_PREFIX)) annotations.put(k, v);
+        });
         for (String key : INHERITED_ANNOTATIONS) {
-            String v = value(pod.getMetadata().getAnnotations(), key);
+            String v = value(podAnnotations, key);
             if (v != null) annotations.put(key, v);
         }
+        DISRUPTION_BUDGET.stream()
+                .filter(k -> value(podAnnotations, k) != null)
+                .findFirst()
+                .ifPresent(k -> annotations.put(k, value(podAnnotations, k)));
         meta.setAnnotations(annotations);
+        Map<String, String> labels = new TreeMap<>();
+        for (String key : INHERITED_LABELS) {
+            String v = value(pod.getMetadata().getLabels(), key);
+            if (v != null) labels.put(key, v);
+        }
+        meta.setLabels(labels);
+        int minMember = minMember(ownerAnnotations);
         Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("minMember", 1);
-        String queue = value(pod.getMetadata().getAnnotations(), QUEUE_NAME);
+        spec.put("minMember", minMember);
+        String queue = value(podAnnotations, QUEUE_NAME);
         spec.put("queue", queue == null ? DEFAULT_QUEUE : queue);
         if (pod.getSpec().getPriorityClassName() != null) {
             spec.put("priorityClassName", pod.getSpec().getPriorityClassName());
         }
-        Map<String, String> requests = requests(pod);
-        if (!requests.isEmpty()) spec.put("minResources", requests);
+        Map<String, String> minResources =
+                new TreeMap<>(podRequest(pod).multiply(minMember).toQuantities());
+        if (!minResources.isEmpty()) spec.put("minResources", minResources);
+        networkTopology(podAnnotations).ifPresent(t -> spec.put("networkTopology", t));
         GenericKubernetesResource cr = new GenericKubernetesResource();
         cr.setApiVersion(VolcanoKinds.SCHEDULING_API_VERSION);
         cr.setKind("PodGroup");
@@ -145,6 +185,54 @@ public final class Workloads {
         cr.setAdditionalProperty("spec", spec);
         cr.setAdditionalProperty("status", Map.of("phase", "Pending"));
         return cr;
+    }
+
+    /**
+     * Why the owners' {@code scheduling.volcano.sh/group-min-member} was not taken (it is not a
+     * non-negative integer; the group's minMember is 1, as in Volcano), or empty when it was or
+     * there is none.
+     */
+    public static Optional<String> minMemberProblem(Map<String, String> ownerAnnotations) {
+        String value = ownerAnnotations.get(GROUP_MIN_MEMBER);
+        if (value == null || minMemberOf(value) >= 0) return Optional.empty();
+        return Optional.of("annotation " + GROUP_MIN_MEMBER + " \"" + value + "\" of the pod's owner is not a"
+                + " non-negative integer: minMember 1, as Volcano's pod-group controller has it");
+    }
+
+    private static int minMember(Map<String, String> ownerAnnotations) {
+        String value = ownerAnnotations.get(GROUP_MIN_MEMBER);
+        int parsed = value == null ? 1 : minMemberOf(value);
+        return parsed < 0 ? 1 : parsed;
+    }
+
+    /** The annotation's value as Volcano parses it (an int32), or -1 when it is not a non-negative one. */
+    private static int minMemberOf(String value) {
+        try {
+            return Math.max(-1, Integer.parseInt(value));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The networkTopology Volcano's controller gives a bare pod's group from its annotations
+     * (parseNetworkTopologyFromPod): mode hard unless the pod says soft, and the highest tier when it
+     * is an integer.
+     */
+    private static Optional<Map<String, Object>> networkTopology(Map<String, String> podAnnotations) {
+        String mode = podAnnotations == null ? null : podAnnotations.get(NETWORK_TOPOLOGY_MODE);
+        String tier = podAnnotations == null ? null : podAnnotations.get(NETWORK_TOPOLOGY_HIGHEST_TIER);
+        if (mode == null && tier == null) return Optional.empty();
+        Map<String, Object> topology = new LinkedHashMap<>();
+        topology.put("mode", mode != null && mode.equalsIgnoreCase("soft") ? "soft" : "hard");
+        if (tier != null) {
+            try {
+                topology.put("highestTierAllowed", Integer.parseInt(tier));
+            } catch (NumberFormatException e) {
+                // Volcano leaves the tier out of a group whose pod's tier is not a number.
+            }
+        }
+        return Optional.of(topology);
     }
 
     /**
@@ -308,6 +396,10 @@ public final class Workloads {
      * defaults it).
      */
     public static Map<String, String> requests(Pod pod) {
+        return new TreeMap<>(podRequest(pod).toQuantities());
+    }
+
+    private static Resource podRequest(Pod pod) {
         Resource sum = Resource.EMPTY;
         for (Container c : list(pod.getSpec().getContainers())) {
             sum = sum.add(Resource.parse(quantities(c.getResources())));
@@ -315,7 +407,7 @@ public final class Workloads {
         for (Container c : list(pod.getSpec().getInitContainers())) {
             sum = sum.max(Resource.parse(quantities(c.getResources())));
         }
-        return new TreeMap<>(sum.toQuantities());
+        return sum;
     }
 
     private static Map<String, String> quantities(ResourceRequirements r) {
@@ -401,6 +493,22 @@ public final class Workloads {
                 "Warning",
                 "Invalid",
                 "PodGroup " + ns + "/" + name + " is not scheduled: " + reason,
+                at);
+    }
+
+    /** The Warning on a bare pod's PodGroup whose owners' annotation was not taken, saying why. */
+    public static Event ownerAnnotationWarning(GenericKubernetesResource group, String problem, Instant at) {
+        String uid = group.getMetadata().getUid();
+        return CommandEvents.event(
+                group.getMetadata().getNamespace(),
+                group.getMetadata().getName(),
+                uid + "/InvalidAnnotation/" + problem,
+                VolcanoKinds.SCHEDULING_API_VERSION,
+                "PodGroup",
+                uid,
+                "Warning",
+                "InvalidAnnotation",
+                problem,
                 at);
     }
 

@@ -1,6 +1,8 @@
 package io.lahar.bridge.reconcile;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -15,6 +17,7 @@ import io.lahar.schema.WorkloadKeys;
 import io.lahar.schema.WorkloadPod;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -212,14 +215,23 @@ public final class WorkloadWatcher implements AutoCloseable {
         }
     }
 
-    /** Volcano's createNormalPodPGIfNotExist: the group, then its name on the pod. */
+    /**
+     * Volcano's createNormalPodPGIfNotExist: the group, made from the pod and its owners'
+     * annotations (a group-min-member that is not a number is said on the group, as a Warning),
+     * then its name on the pod.
+     */
     private void giveOwnGroup(Pod pod) {
         String ns = pod.getMetadata().getNamespace();
+        Map<String, String> ownerAnnotations = ownerAnnotations(pod);
         try {
-            retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
-                    .inNamespace(ns)
-                    .resource(Workloads.onePodGroup(pod))
-                    .create());
+            GenericKubernetesResource group =
+                    retry.call(() -> client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                            .inNamespace(ns)
+                            .resource(Workloads.onePodGroup(pod, ownerAnnotations))
+                            .create());
+            Workloads.minMemberProblem(ownerAnnotations)
+                    .ifPresent(problem -> KubeEvents.createOnce(
+                            client, retry, Workloads.ownerAnnotationWarning(group, problem, clock.instant())));
         } catch (KubernetesClientException e) {
             if (!Retry.isConflict(e)) throw e;
         }
@@ -247,6 +259,52 @@ public final class WorkloadWatcher implements AutoCloseable {
         }
         throw new KubernetesClientException(
                 "pod " + ns + "/" + pod.getMetadata().getName() + ": still conflicting after 5 attempts");
+    }
+
+    /**
+     * The annotations of the pod's owners Volcano's pod-group controller reads
+     * (getAnnotationsFromUpperRes: ReplicaSet, DaemonSet, StatefulSet, Job), the first owner's value
+     * of a key kept; an owner that is gone has none.
+     */
+    private Map<String, String> ownerAnnotations(Pod pod) {
+        Map<String, String> out = new HashMap<>();
+        List<OwnerReference> refs = pod.getMetadata().getOwnerReferences();
+        if (refs == null) return out;
+        String ns = pod.getMetadata().getNamespace();
+        for (OwnerReference o : refs) {
+            if (!Workloads.ANNOTATED_OWNERS.contains(o.getApiVersion() + "/" + o.getKind())) continue;
+            HasMetadata owner = retry.call(() -> switch (o.getKind()) {
+                case "ReplicaSet" ->
+                    client.apps()
+                            .replicaSets()
+                            .inNamespace(ns)
+                            .withName(o.getName())
+                            .get();
+                case "DaemonSet" ->
+                    client.apps()
+                            .daemonSets()
+                            .inNamespace(ns)
+                            .withName(o.getName())
+                            .get();
+                case "StatefulSet" ->
+                    client.apps()
+                            .statefulSets()
+                            .inNamespace(ns)
+                            .withName(o.getName())
+                            .get();
+                default ->
+                    client.batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(ns)
+                            .withName(o.getName())
+                            .get();
+            });
+            if (owner != null && owner.getMetadata().getAnnotations() != null) {
+                owner.getMetadata().getAnnotations().forEach(out::putIfAbsent);
+            }
+        }
+        return out;
     }
 
     /** The group Volcano's controller made for a bare pod goes with the pod; any other group is its operator's. */

@@ -54,7 +54,7 @@ class WorkloadsTest {
         assertThat(Workloads.needsOwnGroup(bare, Set.of("volcano"))).isTrue();
         assertThat(Workloads.needsOwnGroup(bare, Set.of("other"))).isFalse();
 
-        GenericKubernetesResource group = Workloads.onePodGroup(bare);
+        GenericKubernetesResource group = Workloads.onePodGroup(bare, Map.of());
 
         assertThat(group.getMetadata().getName()).isEqualTo("podgroup-0a1b2c3d");
         assertThat(group.getMetadata().getNamespace()).isEqualTo("ns");
@@ -81,7 +81,7 @@ class WorkloadsTest {
 
         // Its queue defaults as Volcano's does; a pod that names a group, or asks another scheduler, gets none.
         Pod plain = pod(BARE.replace("scheduling.volcano.sh/queue-name: research, ", ""));
-        assertThat(((Map<?, ?>) Workloads.onePodGroup(plain)
+        assertThat(((Map<?, ?>) Workloads.onePodGroup(plain, Map.of())
                                 .getAdditionalProperties()
                                 .get("spec"))
                         .get("queue"))
@@ -91,7 +91,7 @@ class WorkloadsTest {
                 BARE.replace(
                         "uid: 0a1b2c3d",
                         "uid: 0a1b2c3d\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: rs-9, controller: true}]"));
-        GenericKubernetesResource shared = Workloads.onePodGroup(replica);
+        GenericKubernetesResource shared = Workloads.onePodGroup(replica, Map.of());
         assertThat(shared.getMetadata().getName()).isEqualTo("podgroup-rs-9");
         assertThat(shared.getMetadata().getOwnerReferences())
                 .singleElement()
@@ -101,6 +101,73 @@ class WorkloadsTest {
                 pod(BARE.replace("queue-name: research", "queue-name: research, scheduling.k8s.io/group-name: spark"));
         assertThat(Workloads.needsOwnGroup(grouped, Set.of("volcano"))).isFalse();
         assertThat(Workloads.groupOf(grouped)).contains("spark");
+    }
+
+    @Test
+    void aBarePodsGroupTakesItsMinMemberAndVolcanoAnnotationsFromItsOwnersAsVolcanosControllerDoes() {
+        Pod replica = pod(
+                BARE.replace(
+                        "uid: 0a1b2c3d",
+                        "uid: 0a1b2c3d\n  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: rs-9, controller: true}]"));
+        Map<String, String> owners = Map.of(
+                Workloads.GROUP_MIN_MEMBER,
+                "3",
+                "volcano.sh/preemptable",
+                "true",
+                "volcano.sh/sla-waiting-time",
+                "1h",
+                "example.com/other",
+                "x");
+
+        GenericKubernetesResource group = Workloads.onePodGroup(replica, owners);
+
+        Map<?, ?> spec = (Map<?, ?>) group.getAdditionalProperties().get("spec");
+        assertThat(spec.get("minMember")).isEqualTo(3);
+        assertThat(spec.get("minResources"))
+                .as("the pod's requests times minMember (Volcano's CalTaskRequests)")
+                .isEqualTo(Map.of("cpu", "9", "memory", "4608Mi"));
+        assertThat(group.getMetadata().getAnnotations())
+                .as("the owners' volcano.sh/ annotations, under the pod's own")
+                .containsEntry("volcano.sh/sla-waiting-time", "1h")
+                .containsEntry("volcano.sh/preemptable", "false")
+                .doesNotContainKey("example.com/other")
+                .doesNotContainKey(Workloads.GROUP_MIN_MEMBER);
+        assertThat(Workloads.minMemberProblem(owners)).isEmpty();
+        assertThat(Workloads.minMemberProblem(Map.of())).isEmpty();
+
+        for (String bad : List.of("many", "-2", "99999999999")) {
+            Map<String, String> badOwners = Map.of(Workloads.GROUP_MIN_MEMBER, bad);
+            assertThat(((Map<?, ?>) Workloads.onePodGroup(replica, badOwners)
+                                    .getAdditionalProperties()
+                                    .get("spec"))
+                            .get("minMember"))
+                    .as("Volcano keeps minMember 1 for %s", bad)
+                    .isEqualTo(1);
+            assertThat(Workloads.minMemberProblem(badOwners))
+                    .hasValueSatisfying(p -> assertThat(p).contains(Workloads.GROUP_MIN_MEMBER, bad, "minMember 1"));
+        }
+        assertThat(((Map<?, ?>) Workloads.onePodGroup(replica, Map.of(Workloads.GROUP_MIN_MEMBER, "0"))
+                                .getAdditionalProperties()
+                                .get("spec"))
+                        .get("minResources"))
+                .as("no member, no minimum")
+                .isNull();
+    }
+
+    @Test
+    void aBarePodsNetworkTopologyAnnotationsAreItsGroupsAndRefusedWithIt() {
+        Pod tiered = pod(BARE.replace(
+                "volcano.sh/preemptable: \"false\"",
+                "volcano.sh/network-topology-mode: Soft, volcano.sh/network-topology-highest-tier: \"2\""));
+
+        GenericKubernetesResource group = Workloads.onePodGroup(tiered, Map.of());
+
+        assertThat(((Map<?, ?>) group.getAdditionalProperties().get("spec")).get("networkTopology"))
+                .isEqualTo(Map.of("mode", "soft", "highestTierAllowed", 2));
+        group.getMetadata().setUid("pg-2");
+        assertThatThrownBy(() -> Workloads.podGroup(group, CLASSES, NOW))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("spec.networkTopology: not supported");
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -134,6 +136,72 @@ class WorkloadWatcherTest {
                     .satisfies(s -> assertThat(s.value()).isNull());
         });
         assertThat(group(groupName)).as("the bare pod's group went with it").isNull();
+    }
+
+    @Test
+    void aBarePodOfAReplicaSetGetsTheMinMemberItsOwnerAnnotates() {
+        Pod first = create(replicaPod("wide", "2", "wide-a"));
+        String groupName =
+                "podgroup-" + first.getMetadata().getOwnerReferences().get(0).getUid();
+        await().atMost(TIMEOUT)
+                .until(() -> !sent(Topics.POD_GROUPS.name(), "wl/podgroup:" + groupName)
+                        .isEmpty());
+        PodGroup record = (PodGroup) sent(Topics.POD_GROUPS.name(), "wl/podgroup:" + groupName)
+                .get(0)
+                .value();
+        assertThat(record.getSpec().getMinMember()).isEqualTo(2);
+        assertThat(record.getSpec().getMinResources()).containsEntry("cpu", "2");
+
+        // An annotation that is no number: minMember 1 as in Volcano, and the group says why.
+        Pod odd = create(replicaPod("odd", "many", "odd-a"));
+        String oddGroup =
+                "podgroup-" + odd.getMetadata().getOwnerReferences().get(0).getUid();
+        await().atMost(TIMEOUT)
+                .until(() -> !sent(Topics.POD_GROUPS.name(), "wl/podgroup:" + oddGroup)
+                        .isEmpty());
+        assertThat(((PodGroup) sent(Topics.POD_GROUPS.name(), "wl/podgroup:" + oddGroup)
+                                .get(0)
+                                .value())
+                        .getSpec()
+                        .getMinMember())
+                .isEqualTo(1);
+        assertThat(events(oddGroup)).singleElement().satisfies(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("InvalidAnnotation");
+            assertThat(e.getMessage()).contains("scheduling.volcano.sh/group-min-member", "\"many\"", "minMember 1");
+        });
+    }
+
+    /** A ReplicaSet annotated with a group-min-member, and the YAML of one pod it owns. */
+    private static String replicaPod(String replicaSet, String minMember, String pod) {
+        ReplicaSet rs = client.apps()
+                .replicaSets()
+                .inNamespace("wl")
+                .resource(new ReplicaSetBuilder()
+                        .withNewMetadata()
+                        .withName(replicaSet)
+                        .withAnnotations(Map.of("scheduling.volcano.sh/group-min-member", minMember))
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(2)
+                        .withNewSelector()
+                        .withMatchLabels(Map.of("app", replicaSet))
+                        .endSelector()
+                        .endSpec()
+                        .build())
+                .create();
+        return """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: %s
+                  namespace: wl
+                  labels: {app: %s}
+                  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: %s, uid: %s, controller: true}]
+                spec:
+                  schedulerName: volcano
+                  containers: [{name: a, image: busybox, resources: {requests: {cpu: "1"}}}]
+                """.formatted(pod, replicaSet, replicaSet, rs.getMetadata().getUid());
     }
 
     @Test
