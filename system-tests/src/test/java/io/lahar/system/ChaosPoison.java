@@ -2,6 +2,7 @@ package io.lahar.system;
 
 import io.lahar.schema.Bind;
 import io.lahar.schema.CommandResult;
+import io.lahar.schema.CreatePod;
 import io.lahar.schema.CronJobCommand;
 import io.lahar.schema.CronJobStatus;
 import io.lahar.schema.CronJobStatusRecord;
@@ -32,6 +33,7 @@ import io.lahar.schema.SubmitCronJob;
 import io.lahar.schema.SubmitFlowObject;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
+import io.lahar.schema.WorkloadPod;
 import io.lahar.schema.deadletter.Poison;
 import io.lahar.schema.deadletter.Poison.Input;
 import java.time.Instant;
@@ -90,6 +92,7 @@ final class ChaosPoison {
                             Topics.POD_GROUPS,
                             Topics.POD_INTENTS,
                             Topics.POD_EVENTS,
+                            Topics.WORKLOAD_PODS,
                             Topics.SCHEDULER_DECISIONS,
                             Topics.QUEUE_STATUS),
             BRIDGE,
@@ -302,6 +305,26 @@ final class ChaosPoison {
                                 .setStatus(PodGroupStatus.newBuilder()
                                         .setPhase("Pending")
                                         .build())
+                                .setTime(now)
+                                .build(),
+                        other),
+                new Input(
+                        Topics.WORKLOAD_PODS,
+                        ns + "/poison-pod",
+                        WorkloadPod.newBuilder()
+                                .setNamespace(ns)
+                                .setName("poison-pod")
+                                .setSpec(CreatePod.newBuilder()
+                                        .setPod("poison-pod")
+                                        .setTask("")
+                                        .setIndex(0)
+                                        .setJobVersion(0)
+                                        .setPodGroup("poison-pg")
+                                        .setSchedulerName("volcano")
+                                        .setTemplate("{}")
+                                        .setRequests(Map.of("cpu", "1"))
+                                        .build())
+                                .setPhase("Pending")
                                 .setTime(now)
                                 .build(),
                         other),

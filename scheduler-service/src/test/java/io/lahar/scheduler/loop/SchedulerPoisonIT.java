@@ -11,6 +11,7 @@ import io.lahar.schema.QueueState;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
+import io.lahar.schema.WorkloadPod;
 import io.lahar.schema.deadletter.Poison;
 import io.lahar.schema.deadletter.Poison.Input;
 import io.lahar.schema.serde.RegistrySerdes;
@@ -76,6 +77,20 @@ class SchedulerPoisonIT {
                                         .setPhase("Inqueue")
                                         .setConditions(List.of())
                                         .build())
+                                .build(),
+                        "team/other"),
+                new Input(
+                        Topics.WORKLOAD_PODS,
+                        "team/spark-driver",
+                        WorkloadPod.newBuilder()
+                                .setNamespace("team")
+                                .setName("spark-driver")
+                                .setSpec(Records.createPod("spark", "driver", 0, "volcano", "1")
+                                        .setPod("spark-driver")
+                                        .setPodGroup("spark")
+                                        .build())
+                                .setPhase("Pending")
+                                .setTime(Records.T0)
                                 .build(),
                         "team/other"),
                 new Input(
