@@ -30,7 +30,6 @@ import io.micrometer.core.instrument.Metrics;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +54,8 @@ import org.jboss.logging.Logger;
  * plain consumer, decoded here and handed to the reconcilers in {@link CallLanes}: one lane per
  * object (a pod's create, bind and delete in the order they were read), many lanes at once, so the
  * loop does not wait for each call to the cluster before the next; at most {@link #MAX_IN_FLIGHT}
- * records are in the lanes, and the loop stops reading while they are. Offsets are
+ * records are in the lanes, and the loop stops fetching while what it read waits for room there
+ * ({@link Backlog}, the scheduler's decisions first). Offsets are
  * committed once a record's work is done (at least once: every reconciler is idempotent), never past
  * a record still in its lane; a bind
  * or create that waits in memory holds its partition's offset, so a restart reads it again rather
@@ -141,7 +141,9 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private final LatestWins<JobStatusWriter.Change> jobWrites;
     /** Lanes retrying a record whose calls failed for a passing reason. */
     private final java.util.concurrent.atomic.AtomicInteger retrying = new java.util.concurrent.atomic.AtomicInteger();
-    /** Whether the loop stopped reading because the lanes are full. */
+    /** Records read and not yet handed to the lanes, which were full; decisions go first. */
+    private final Backlog backlog = new Backlog(Topics.SCHEDULER_DECISIONS.name());
+    /** Whether the loop stopped fetching because records wait in the backlog. */
     private boolean paused;
 
     private final DeletionLookahead lookahead;
@@ -215,19 +217,16 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
             while (running) {
                 lanes.drain(this::settled);
                 var records = consumer.poll(paused ? Duration.ZERO : Duration.ofMillis(250));
-                // From the first record put off on, every partition of the batch is read again from
-                // its first record not handed on: the registry is away for all of them, or the lanes are full.
-                Map<TopicPartition, Long> held = new LinkedHashMap<>();
+                backlog.addAll(records);
                 boolean later = false;
-                for (ConsumerRecord<String, byte[]> record : records) {
+                while (!backlog.isEmpty() && !lanes.full()) {
+                    ConsumerRecord<String, byte[]> record = backlog.take();
                     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-                    if (!held.isEmpty() || lanes.full()) {
-                        held.putIfAbsent(partition, record.offset());
-                        continue;
-                    }
                     Decoded decoded = decode(record);
                     if (decoded.verdict() == Verdict.LATER) {
-                        held.put(partition, record.offset());
+                        // The registry is away for every record: all go back, in order, for a later poll.
+                        backlog.clear().forEach(consumer::seek);
+                        consumer.seek(partition, record.offset());
                         later = true;
                     } else if (decoded.verdict() != null) {
                         ledger.handled(partition, record.offset());
@@ -240,10 +239,6 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                                 () -> reconcileRetrying(record, decoded.value()));
                     }
                 }
-                if (!held.isEmpty()) {
-                    // Back pressure rather than loss: the records stay, in order, for a later poll.
-                    held.forEach(consumer::seek);
-                }
                 if (later) {
                     sleep(pause);
                     pause = pause.multipliedBy(2).compareTo(PAUSE_MAX) > 0 ? PAUSE_MAX : pause.multipliedBy(2);
@@ -253,7 +248,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                         holding = null;
                     }
                 }
-                throttle(!held.isEmpty() && !later);
+                throttle();
                 // Waiting work is a GET per item: often enough to follow a pod's appearance, no busier.
                 if (System.nanoTime() - lastRetry >= RETRY_INTERVAL.toNanos()) {
                     retryPending();
@@ -282,22 +277,23 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     }
 
     /**
-     * Stops reading while the lanes are full (the partitions paused, still members of the group) and
-     * reads again once half of their records are done; while paused, waits for outcomes instead of
-     * polling.
+     * Stops fetching while records wait in the backlog for room in the lanes (the partitions paused,
+     * still members of the group), waiting for outcomes instead of polling, and fetches again once
+     * the backlog is empty.
      */
-    private void throttle(boolean full) {
-        if (full) {
-            // All of them, newly assigned ones too.
-            consumer.pause(consumer.assignment());
-            paused = true;
-        }
-        if (paused) {
-            lanes.await(Duration.ofMillis(100), this::settled);
-            if (lanes.roomy()) {
-                consumer.resume(consumer.paused());
-                paused = false;
+    private void throttle() {
+        if (!backlog.isEmpty()) {
+            if (!paused) {
+                // All of them, newly assigned ones too.
+                consumer.pause(consumer.assignment());
+                paused = true;
             }
+            if (lanes.full()) {
+                lanes.await(Duration.ofMillis(100), this::settled);
+            }
+        } else if (paused) {
+            consumer.resume(consumer.paused());
+            paused = false;
         }
     }
 
@@ -407,11 +403,13 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                 LOG.warnf("commit on revocation failed (the records after it will be read again): %s", e.getMessage());
             }
             ledger.forget(partitions);
+            backlog.forget(partitions);
         }
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             ledger.forget(partitions);
+            backlog.forget(partitions);
         }
 
         @Override

@@ -19,7 +19,7 @@ import org.jboss.logging.Logger;
  * (a pod, a job's plugin objects, a pod group, a job's status), the lanes side by side and each lane
  * in the order its work was handed in, so one pod's create, bind and delete reach the cluster in
  * the order they were read while other pods' calls proceed meanwhile. At most {@code capacity}
- * records are in the lanes at once (the loop stops reading when they are), and as many retries of
+ * records are in the lanes at once (the loop hands in no more while they are), and as many retries of
  * waiting work. A record's outcome comes back to the loop through {@link #drain}, which is where
  * its offset may be committed: a record still in a lane holds its partition's commit.
  */
@@ -52,11 +52,6 @@ final class CallLanes implements AutoCloseable {
     /** Whether the lanes hold as many records as they may: the loop reads no more until some are done. */
     boolean full() {
         return records.get() >= capacity;
-    }
-
-    /** Whether few enough records are left for the loop to read again (half the capacity: not one at a time). */
-    boolean roomy() {
-        return records.get() <= capacity / 2;
     }
 
     int inFlight() {
