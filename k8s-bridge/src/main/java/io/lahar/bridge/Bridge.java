@@ -16,6 +16,7 @@ import io.lahar.bridge.reconcile.NodeWatcher;
 import io.lahar.bridge.reconcile.PodGroupReconciler;
 import io.lahar.bridge.reconcile.PodIntentReconciler;
 import io.lahar.bridge.reconcile.PodWatcher;
+import io.lahar.bridge.reconcile.PriorityClassWatcher;
 import io.lahar.bridge.reconcile.QueueStatusWriter;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.reconcile.VolcanoApiWatcher;
@@ -65,6 +66,7 @@ public final class Bridge implements AutoCloseable {
     private final PodWatcher pods;
     private final NodeWatcher nodes;
     private final VolcanoApiWatcher volcano;
+    private final PriorityClassWatcher classes;
     private final WorkloadWatcher workloads;
 
     private Bridge(
@@ -73,8 +75,10 @@ public final class Bridge implements AutoCloseable {
             PodWatcher pods,
             NodeWatcher nodes,
             VolcanoApiWatcher volcano,
+            PriorityClassWatcher classes,
             WorkloadWatcher workloads) {
         this.sink = sink;
+        this.classes = classes;
         this.consumer = consumer;
         this.pods = pods;
         this.nodes = nodes;
@@ -116,6 +120,11 @@ public final class Bridge implements AutoCloseable {
         VolcanoApiWatcher volcano = settings.watchVolcanoApi()
                 ? new VolcanoApiWatcher(client, sink, clock, RESYNC_MILLIS, settings.namespace(), mirrors).start()
                 : null;
+        // Cluster-scoped, like the Queue CRs: published by a bridge that serves the whole cluster.
+        boolean publishClasses = settings.namespace().isEmpty();
+        PriorityClassWatcher classes = publishClasses || settings.watchVolcanoApi()
+                ? new PriorityClassWatcher(client, sink, clock, RESYNC_MILLIS, publishClasses).start()
+                : null;
         WorkloadWatcher workloads = settings.watchVolcanoApi()
                 ? new WorkloadWatcher(
                                 client,
@@ -124,10 +133,11 @@ public final class Bridge implements AutoCloseable {
                                 clock,
                                 RESYNC_MILLIS,
                                 settings.namespace(),
-                                settings.schedulerNames())
+                                settings.schedulerNames(),
+                                classes)
                         .start()
                 : null;
-        Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano, workloads);
+        Bridge bridge = new Bridge(sink, consumer, pods, nodes, volcano, classes, workloads);
         bridge.loop.start();
         LOG.infof("k8s-bridge started: Kafka %s, cluster %s", settings.kafka(), client.getMasterUrl());
         return bridge;
@@ -152,6 +162,9 @@ public final class Bridge implements AutoCloseable {
         }
         if (workloads != null) {
             workloads.close();
+        }
+        if (classes != null) {
+            classes.close();
         }
         if (volcano != null) {
             volcano.close();

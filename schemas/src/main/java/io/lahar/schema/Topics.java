@@ -165,6 +165,13 @@ public final class Topics {
     public static final TopicSpec QUEUE_STATUS =
             new TopicSpec("lahar.queue-status", GLOBAL_PARTITIONS, true, "queue name", QueueStatus.getClassSchema());
 
+    /**
+     * The cluster's PriorityClasses, which the scheduler resolves every pod group's and pod's
+     * priority from at each session, as Volcano's scheduler cache does from its informer.
+     */
+    public static final TopicSpec PRIORITY_CLASSES = new TopicSpec(
+            "lahar.priority-classes", GLOBAL_PARTITIONS, true, "PriorityClass name", PriorityClass.getClassSchema());
+
     public static final TopicSpec JOB_TEMPLATES = new TopicSpec(
             "lahar.job-templates",
             GLOBAL_PARTITIONS,
@@ -247,6 +254,7 @@ public final class Topics {
             NODES,
             QUEUES,
             QUEUE_STATUS,
+            PRIORITY_CLASSES,
             JOB_TEMPLATES,
             FLOW_COMMANDS,
             FLOW_STATUS,

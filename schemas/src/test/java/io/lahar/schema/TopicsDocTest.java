@@ -87,6 +87,7 @@ class TopicsDocTest {
                         "lahar.nodes",
                         "lahar.queues",
                         "lahar.queue-status",
+                        "lahar.priority-classes",
                         "lahar.job-templates",
                         "lahar.flow-status",
                         "lahar.cronjob-status");

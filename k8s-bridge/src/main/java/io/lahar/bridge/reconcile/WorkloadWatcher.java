@@ -62,8 +62,9 @@ public final class WorkloadWatcher implements AutoCloseable {
     private SharedIndexInformer<Pod> podInformer;
 
     /**
-     * @param schedulerNames the scheduler's names: a bare pod asking for one of them gets a PodGroup
-     * @param namespace      the one namespace to watch, or empty for all
+     * @param schedulerNames  the scheduler's names: a bare pod asking for one of them gets a PodGroup
+     * @param namespace       the one namespace to watch, or empty for all
+     * @param priorityClasses the cluster's PriorityClasses, started: a group's record carries its class's value
      */
     public WorkloadWatcher(
             KubernetesClient client,
@@ -72,7 +73,8 @@ public final class WorkloadWatcher implements AutoCloseable {
             Clock clock,
             long resyncMillis,
             Optional<String> namespace,
-            Set<String> schedulerNames) {
+            Set<String> schedulerNames,
+            PriorityClassWatcher priorityClasses) {
         this.client = client;
         this.sink = sink;
         this.retry = retry;
@@ -81,11 +83,11 @@ public final class WorkloadWatcher implements AutoCloseable {
         this.namespace = namespace;
         this.schedulerNames = Set.copyOf(schedulerNames);
         this.statusWriter = new WorkloadStatusWriter(client, retry);
-        this.priorityClasses = new PriorityClassWatcher(client);
+        this.priorityClasses = priorityClasses;
     }
 
     public WorkloadWatcher start() {
-        priorityClasses.start(this::priorityClassesChanged);
+        priorityClasses.listen(this::priorityClassesChanged);
         var groups = client.genericKubernetesResources(VolcanoKinds.POD_GROUPS);
         groupInformer = (namespace.isPresent() ? groups.inNamespace(namespace.get()) : groups.inAnyNamespace())
                 .withoutLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
@@ -333,7 +335,6 @@ public final class WorkloadWatcher implements AutoCloseable {
     @Override
     public void close() {
         if (groupInformer != null) groupInformer.close();
-        priorityClasses.close();
         if (podInformer != null) podInformer.close();
     }
 }

@@ -46,6 +46,7 @@ class WorkloadWatcherTest {
     private static EmbeddedCluster cluster;
     private static KubernetesClient client;
     private static final ListSink sink = new ListSink();
+    private static PriorityClassWatcher classes;
     private static WorkloadWatcher watcher;
 
     @BeforeAll
@@ -53,13 +54,16 @@ class WorkloadWatcherTest {
         cluster = EmbeddedCluster.start(
                 EmbeddedCluster.Options.defaults().withNodes(NodeSpec.parse("1x{cpu=4,memory=8Gi}")));
         client = cluster.client();
-        watcher = new WorkloadWatcher(client, sink, RETRY, Clock.systemUTC(), 0, Optional.of("wl"), Set.of("volcano"))
+        classes = new PriorityClassWatcher(client, sink, Clock.systemUTC(), 0, true).start();
+        watcher = new WorkloadWatcher(
+                        client, sink, RETRY, Clock.systemUTC(), 0, Optional.of("wl"), Set.of("volcano"), classes)
                 .start();
     }
 
     @AfterAll
     static void stop() {
         watcher.close();
+        classes.close();
         cluster.close();
     }
 
@@ -369,10 +373,24 @@ class WorkloadWatcherTest {
                 .untilAsserted(() -> assertThat(priorities("ranked"))
                         .as("the class, once created, gives the group its value")
                         .containsExactly(0, 1000));
+        assertThat(sent(Topics.PRIORITY_CLASSES.name(), "urgent"))
+                .as("the class on lahar.priority-classes, for the scheduler")
+                .singleElement()
+                .satisfies(s -> {
+                    io.lahar.schema.PriorityClass record = (io.lahar.schema.PriorityClass) s.value();
+                    assertThat(record.getName()).isEqualTo("urgent");
+                    assertThat(record.getValue()).isEqualTo(1000);
+                    assertThat(record.getGlobalDefault()).isFalse();
+                });
 
         client.scheduling().v1().priorityClasses().resource(urgent).delete();
         await().atMost(TIMEOUT)
                 .untilAsserted(() -> assertThat(priorities("ranked")).containsExactly(0, 1000, 0));
+        assertThat(sent(Topics.PRIORITY_CLASSES.name(), "urgent"))
+                .as("a tombstone once deleted")
+                .hasSize(2)
+                .last()
+                .satisfies(s -> assertThat(s.value()).isNull());
     }
 
     /** The priorities of the group's records, in the order they were sent. */

@@ -13,6 +13,7 @@ import io.lahar.schema.Node;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
+import io.lahar.schema.PriorityClass;
 import io.lahar.schema.Queue;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
@@ -94,7 +95,7 @@ public final class InputRecords {
 
     /**
      * The key a record of this type must have: {@code namespace/name} of the object it is about (the
-     * job, for pod-level records), a node's or a queue's name; null for a record with no identity of
+     * job, for pod-level records), a node's, a queue's or a PriorityClass's name; null for a record with no identity of
      * its own (a tick, whose key is its partition).
      */
     public static String identity(SpecificRecord record) {
@@ -116,6 +117,7 @@ public final class InputRecords {
             case Node r -> r.getName();
             case Queue r -> r.getName();
             case QueueStatus r -> r.getName();
+            case PriorityClass r -> r.getName();
             default -> null;
         };
     }

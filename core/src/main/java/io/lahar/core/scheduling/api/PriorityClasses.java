@@ -2,7 +2,6 @@ package io.lahar.core.scheduling.api;
 
 import io.lahar.core.api.PriorityClass;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +9,9 @@ import java.util.Map;
 /**
  * The priority a pod group's {@code priorityClassName} stands for, as Volcano's scheduler cache
  * gives a job its priority at each snapshot: the named class's value; a name no class has (or none)
- * takes the value of the class marked {@code globalDefault}, else 0. Kubernetes allows one global
- * default; of several, the first by name counts.
+ * takes the value of the class marked {@code globalDefault}, else 0. Kubernetes admits one global
+ * default; of several (two creations racing), the lowest value counts, as Kubernetes' Priority
+ * admission picks the one that gives a pod its priority.
  */
 public final class PriorityClasses {
 
@@ -28,13 +28,12 @@ public final class PriorityClasses {
     public static PriorityClasses of(Collection<PriorityClass> classes) {
         Map<String, Integer> values = new HashMap<>();
         Integer globalDefault = null;
-        List<PriorityClass> byName = classes.stream()
-                .sorted(Comparator.comparing(PriorityClass::name))
-                .toList();
-        for (PriorityClass c : byName) {
+        for (PriorityClass c : classes) {
             if (c.value() == null) continue;
             values.put(c.name(), c.value());
-            if (globalDefault == null && Boolean.TRUE.equals(c.globalDefault())) globalDefault = c.value();
+            if (Boolean.TRUE.equals(c.globalDefault()) && (globalDefault == null || c.value() < globalDefault)) {
+                globalDefault = c.value();
+            }
         }
         return new PriorityClasses(Map.copyOf(values), globalDefault == null ? 0 : globalDefault);
     }

@@ -28,8 +28,30 @@ class PriorityClassesTest {
                 List.of(pc("high", 1000, false), pc("normal", 10, true), pc("other-default", 20, true)));
         assertThat(withDefault.valueOf("high")).isEqualTo(1000);
         assertThat(withDefault.valueOf("missing"))
-                .as("a class that does not exist: the global default's value, the first by name")
+                .as("a class that does not exist: the global default's value, the lowest of several")
                 .isEqualTo(10);
         assertThat(withDefault.valueOf(null)).isEqualTo(10);
+        assertThat(PriorityClasses.of(List.of(pc("a-default", 30, true), pc("z-default", 5, true)))
+                        .valueOf(null))
+                .as("the lowest value, as Kubernetes' Priority admission picks, not the first by name")
+                .isEqualTo(5);
+    }
+
+    @Test
+    void aClassChangedOrDeletedChangesTheValueOfWhatNamesIt() {
+        PriorityClasses before = PriorityClasses.of(List.of(pc("high", 1000, false), pc("normal", 10, true)));
+        PriorityClasses changed = PriorityClasses.of(List.of(pc("high", 2000, false), pc("normal", 10, true)));
+        PriorityClasses highDeleted = PriorityClasses.of(List.of(pc("normal", 10, true)));
+        PriorityClasses defaultDeleted = PriorityClasses.of(List.of(pc("high", 1000, false)));
+
+        assertThat(before.valueOf("high")).isEqualTo(1000);
+        assertThat(changed.valueOf("high")).isEqualTo(2000);
+        assertThat(highDeleted.valueOf("high"))
+                .as("a class deleted: the global default's value")
+                .isEqualTo(10);
+        assertThat(defaultDeleted.valueOf("missing"))
+                .as("the global default deleted: 0")
+                .isZero();
+        assertThat(defaultDeleted.valueOf("high")).isEqualTo(1000);
     }
 }
