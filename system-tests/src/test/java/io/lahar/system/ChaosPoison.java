@@ -25,6 +25,7 @@ import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupSpec;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.PodIntent;
+import io.lahar.schema.PriorityClass;
 import io.lahar.schema.Queue;
 import io.lahar.schema.QueueState;
 import io.lahar.schema.QueueStatus;
@@ -93,6 +94,7 @@ final class ChaosPoison {
                             Topics.POD_INTENTS,
                             Topics.POD_EVENTS,
                             Topics.WORKLOAD_PODS,
+                            Topics.PRIORITY_CLASSES,
                             Topics.SCHEDULER_DECISIONS,
                             Topics.QUEUE_STATUS),
             BRIDGE,
@@ -328,6 +330,15 @@ final class ChaosPoison {
                                 .setTime(now)
                                 .build(),
                         other),
+                new Input(
+                        Topics.PRIORITY_CLASSES,
+                        "poison-pc",
+                        PriorityClass.newBuilder()
+                                .setName("poison-pc")
+                                .setValue(1000)
+                                .setTime(now)
+                                .build(),
+                        "poison-pc-other"),
                 new Input(
                         Topics.QUEUE_STATUS,
                         "poison-q",

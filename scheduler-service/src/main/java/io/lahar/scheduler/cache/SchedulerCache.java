@@ -5,6 +5,7 @@ import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.ForeignPod;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.NodeInfo;
+import io.lahar.core.scheduling.api.PriorityClasses;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.Snapshot;
@@ -29,6 +30,7 @@ import io.lahar.schema.Queue;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.WorkloadKeys;
 import io.lahar.schema.WorkloadPod;
+import io.lahar.schema.codec.PriorityClassCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -69,6 +71,10 @@ public final class SchedulerCache {
     private final Map<String, JobEntry> jobs = new TreeMap<>();
     /** Other workloads' pods: a pod's key ({@code namespace/pod}) to its gang's ({@code namespace/podgroup:<name>}). */
     private final Map<String, String> workloadPods = new HashMap<>();
+    /** The cluster's PriorityClasses by name, and what they resolve priorities to. */
+    private final Map<String, io.lahar.core.api.PriorityClass> priorityClasses = new TreeMap<>();
+
+    private PriorityClasses classes = PriorityClasses.NONE;
 
     private long maxEpoch;
     /** Pods in status Binding: assumed, not yet confirmed by a pod event. */
@@ -119,7 +125,7 @@ public final class SchedulerCache {
     /** One pod: the intent that describes it (null until it arrives) and its status as last known. */
     static final class PodEntry {
         CreatePod intent;
-        /** The intent parsed on arrival, with the pod group's priority left to the snapshot. */
+        /** The intent parsed on arrival, with its priority left to the snapshot. */
         TaskInfo template;
 
         boolean ours;
@@ -141,6 +147,7 @@ public final class SchedulerCache {
             case "lahar.pod-intents" -> onPodIntent(key, (PodIntent) value);
             case "lahar.pod-events" -> onPodEvent(key, (PodEvent) value);
             case "lahar.workload-pods" -> onWorkloadPod(key, (WorkloadPod) value);
+            case "lahar.priority-classes" -> onPriorityClass(key, (io.lahar.schema.PriorityClass) value);
             default -> throw new IllegalStateException("not an input topic of the cache: " + topic);
         }
     }
@@ -165,6 +172,21 @@ public final class SchedulerCache {
             return;
         }
         queues.put(queue.getName(), QueueMapping.toQueueInfo(queue));
+    }
+
+    /**
+     * A PriorityClass created, changed or deleted: every gang's priority and its pods' are resolved
+     * again at the next snapshot, as Volcano's scheduler cache gives each job its class's value at
+     * every snapshot (a class created after a job was submitted raises it from then on).
+     */
+    public void onPriorityClass(String key, io.lahar.schema.PriorityClass pc) {
+        io.lahar.core.api.PriorityClass before = priorityClasses.get(key);
+        io.lahar.core.api.PriorityClass after = pc == null ? null : PriorityClassCodec.toPriorityClass(pc);
+        if (java.util.Objects.equals(before, after)) return;
+        if (after == null) priorityClasses.remove(key);
+        else priorityClasses.put(key, after);
+        classes = PriorityClasses.of(priorityClasses.values());
+        jobs.values().forEach(JobEntry::changed);
     }
 
     public void onPodGroup(String key, PodGroup group) {
@@ -451,18 +473,17 @@ public final class SchedulerCache {
     private JobInfo jobInfo(JobEntry j) {
         List<TaskInfo> tasks = new ArrayList<>(j.pods.size());
         boolean hasPods = false;
-        int groupPriority = j.groupInfo.priority();
         for (PodEntry p : j.pods.values()) {
             if (p.intent == null) continue;
             hasPods = true;
             if (!p.ours) continue;
-            TaskInfo t = p.template;
-            int priority = p.intent.getPriority() == null ? groupPriority : t.priority();
-            tasks.add(t.withPriority(priority).with(p.status, p.status == TaskStatus.Pending ? null : p.node));
+            int priority = classes.podValue(p.intent.getPriority(), p.intent.getPriorityClassName());
+            tasks.add(p.template.withPriority(priority).with(p.status, p.status == TaskStatus.Pending ? null : p.node));
         }
         // A gang whose pods all belong to another scheduler is that scheduler's to place.
         if (hasPods && tasks.isEmpty()) return null;
-        return j.groupInfo.with(phase(j), tasks);
+        // The group's priority is its class's now, as Volcano's snapshot sets it, not the record's.
+        return j.groupInfo.with(phase(j), classes.valueOf(j.group.getSpec().getPriorityClassName()), tasks);
     }
 
     /**

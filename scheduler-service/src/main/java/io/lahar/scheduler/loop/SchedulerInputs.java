@@ -5,6 +5,7 @@ import io.lahar.schema.Node;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodIntent;
+import io.lahar.schema.PriorityClass;
 import io.lahar.schema.Queue;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
@@ -81,6 +82,7 @@ final class SchedulerInputs {
         add(Topics.POD_INTENTS, new CachingAvroDeserializer<>(PodIntent.class, serdes));
         add(Topics.POD_EVENTS, new CachingAvroDeserializer<>(PodEvent.class, serdes));
         add(Topics.WORKLOAD_PODS, new CachingAvroDeserializer<>(WorkloadPod.class, serdes));
+        add(Topics.PRIORITY_CLASSES, new CachingAvroDeserializer<>(PriorityClass.class, serdes));
         add(Topics.SCHEDULER_DECISIONS, new CachingAvroDeserializer<>(SchedulerDecision.class, serdes));
         add(Topics.QUEUE_STATUS, new CachingAvroDeserializer<>(QueueStatus.class, serdes));
         deadLetterSerializer = serdes.value(DeadLetter.class).serializer();

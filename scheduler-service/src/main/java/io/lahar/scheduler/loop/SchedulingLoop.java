@@ -95,6 +95,7 @@ public final class SchedulingLoop implements Runnable {
             Topics.POD_INTENTS.name(),
             Topics.POD_EVENTS.name(),
             Topics.WORKLOAD_PODS.name(),
+            Topics.PRIORITY_CLASSES.name(),
             Topics.SCHEDULER_DECISIONS.name(),
             Topics.QUEUE_STATUS.name());
 

@@ -6,6 +6,7 @@ import io.lahar.schema.PodGroup;
 import io.lahar.schema.PodGroupSpec;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.PodIntent;
+import io.lahar.schema.PriorityClass;
 import io.lahar.schema.Queue;
 import io.lahar.schema.QueueState;
 import io.lahar.schema.Topics;
@@ -26,7 +27,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * The end-to-end benchmark's cluster, drawn like the core's placement benchmark
  * ({@code core/src/test/.../scheduling/bench/Workload}, same seed, same shapes): nodes of 32, 64
  * and 96 cpu (4 GiB per cpu, 110 pods) in four zones; gangs of 1 to 64 pods (minMember the whole
- * gang), each gang one request drawn from 500m/1/2/4 cpu × 1/2/4/8 GiB, priority 0/10/100, spread
+ * gang), each gang one request drawn from 500m/1/2/4 cpu × 1/2/4/8 GiB, priority 0/10/100 (a
+ * PriorityClass of each value, which the gang and its pods name), spread
  * round-robin over three queues weighted 1:2:3, until {@code pods} pods exist. Names carry the
  * run, so runs on one broker never share a key.
  */
@@ -97,6 +99,25 @@ record BenchWorkload(String run, int nodes, int pods, long seed, List<Gang> gang
         return out;
     }
 
+    String priorityClass(int priority) {
+        return "prio-" + priority + "-" + run;
+    }
+
+    List<ProducerRecord<String, byte[]>> priorityClasses(RegistrySerdes serdes) {
+        var ser = serdes.value(PriorityClass.class).serializer();
+        String topic = Topics.PRIORITY_CLASSES.name();
+        List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
+        for (int p : PRIORITY) {
+            PriorityClass pc = PriorityClass.newBuilder()
+                    .setName(priorityClass(p))
+                    .setValue(p)
+                    .setTime(T0)
+                    .build();
+            out.add(new ProducerRecord<>(topic, pc.getName(), ser.serialize(topic, pc)));
+        }
+        return out;
+    }
+
     List<ProducerRecord<String, byte[]>> nodeRecords(RegistrySerdes serdes) {
         var ser = serdes.value(Node.class).serializer();
         String topic = Topics.NODES.name();
@@ -139,6 +160,7 @@ record BenchWorkload(String run, int nodes, int pods, long seed, List<Gang> gang
                     .setSpec(PodGroupSpec.newBuilder()
                             .setMinMember(g.size())
                             .setQueue(queue(g.index()))
+                            .setPriorityClassName(priorityClass(g.priority()))
                             .setPriority(g.priority())
                             .build())
                     .setStatus(PodGroupStatus.newBuilder()
@@ -158,6 +180,7 @@ record BenchWorkload(String run, int nodes, int pods, long seed, List<Gang> gang
                         .setSchedulerName(schedulerName())
                         .setTemplate("{}")
                         .setRequests(Map.of("cpu", g.cpu(), "memory", g.memory()))
+                        .setPriorityClassName(priorityClass(g.priority()))
                         .setPriority(g.priority())
                         .build();
                 PodIntent intent = PodIntent.newBuilder()

@@ -245,6 +245,7 @@ public final class EndToEndBenchmark {
 
         void nodesAndQueues(BenchWorkload w) {
             w.queues(serdes).forEach(producer::send);
+            w.priorityClasses(serdes).forEach(producer::send);
             w.nodeRecords(serdes).forEach(producer::send);
             producer.flush();
         }

@@ -37,6 +37,7 @@ class IncrementalSnapshotTest {
     private static final List<String> JOBS = List.of("a", "b", "c");
     private static final List<String> PHASES = List.of("Pending", "Inqueue", "Running", "Completed");
     private static final List<String> POD_PHASES = List.of("Pending", "Running", "Succeeded", "Failed", "Unknown");
+    private static final List<String> CLASSES = List.of("low", "high");
 
     @Test
     void aSnapshotAfterEveryRecordEqualsOneFromAllTheRecordsAtOnce() {
@@ -96,7 +97,7 @@ class IncrementalSnapshotTest {
         String pod = job + "-w-" + random.nextInt(4);
         int version = random.nextInt(2);
         String node = pick(random, NODES);
-        return switch (random.nextInt(11)) {
+        return switch (random.nextInt(12)) {
             case 0 ->
                 random.nextInt(4) == 0
                         ? c -> c.onNode(node, null)
@@ -105,6 +106,7 @@ class IncrementalSnapshotTest {
                 if (random.nextInt(4) == 0) yield c -> c.onPodGroup(key, null);
                 PodGroup g = podGroup("ns", job, "q", 1 + random.nextInt(3), pick(random, PHASES), random.nextInt(5));
                 g.getSpec().setPriority(random.nextInt(3) * 10);
+                g.getSpec().setPriorityClassName(className(random));
                 yield c -> c.onPodGroup(key, g);
             }
             case 2, 3 -> {
@@ -116,6 +118,7 @@ class IncrementalSnapshotTest {
                                 (1 + random.nextInt(3)) + "")
                         .setJobVersion(version);
                 if (random.nextBoolean()) b.setPriority(random.nextInt(100));
+                b.setPriorityClassName(className(random));
                 CreatePod c = b.build();
                 yield cache -> cache.onPodIntent(key, intent("ns", job, c));
             }
@@ -141,6 +144,18 @@ class IncrementalSnapshotTest {
             }
             case 7, 8 -> c -> c.assumeBinding(key, pod, node, version);
             case 9 -> c -> c.assumeEviction(key, pod);
+            case 11 -> {
+                // A class created, changed or deleted re-resolves the gangs built before it.
+                String name = pick(random, CLASSES);
+                if (random.nextInt(4) == 0) yield c -> c.onPriorityClass(name, null);
+                io.lahar.schema.PriorityClass pc = io.lahar.schema.PriorityClass.newBuilder()
+                        .setName(name)
+                        .setValue(random.nextInt(3) * 100)
+                        .setGlobalDefault(random.nextInt(3) == 0)
+                        .setTime(Records.T0)
+                        .build();
+                yield c -> c.onPriorityClass(name, pc);
+            }
             default -> {
                 PodGroupStatus s = new PodGroupStatus(pick(random, PHASES), List.of(), random.nextInt(3), 0, 0);
                 SchedulerDecision d = SchedulerDecision.newBuilder()
@@ -161,6 +176,12 @@ class IncrementalSnapshotTest {
         var n = node(name, cpu, "16Gi", Map.of(), List.of());
         n.setUnschedulable(!schedulable);
         return c -> c.onNode(name, n);
+    }
+
+    /** A class of {@link #CLASSES}, or none. */
+    private static String className(Random random) {
+        int i = random.nextInt(CLASSES.size() + 1);
+        return i == CLASSES.size() ? null : CLASSES.get(i);
     }
 
     private static <T> T pick(Random random, List<T> from) {

@@ -7,6 +7,7 @@ import io.lahar.scheduler.Records;
 import io.lahar.scheduler.cache.SchedulerCache;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.PodGroupStatus;
+import io.lahar.schema.PriorityClass;
 import io.lahar.schema.QueueState;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
@@ -93,6 +94,15 @@ class SchedulerPoisonIT {
                                 .setTime(Records.T0)
                                 .build(),
                         "team/other"),
+                new Input(
+                        Topics.PRIORITY_CLASSES,
+                        "urgent",
+                        PriorityClass.newBuilder()
+                                .setName("urgent")
+                                .setValue(1000)
+                                .setTime(Records.T0)
+                                .build(),
+                        "other-class"),
                 new Input(
                         Topics.QUEUE_STATUS,
                         "relia-q",

@@ -63,7 +63,8 @@ public final class PodGroupCodec {
                 .setJobUid(ctx.jobUid())
                 .setJobVersion(ctx.jobVersion())
                 .setCreationTimestamp(Instant.ofEpochMilli(ctx.createdAt()))
-                // The engine does not know the cluster's PriorityClasses.
+                // The engine does not know the cluster's PriorityClasses: the scheduler resolves the
+                // group's priorityClassName at each session (lahar.priority-classes).
                 .setSpec(spec(spec, 0))
                 .setStatus(PodGroupStatus.newBuilder()
                         .setPhase((phase == null ? PodGroupPhase.Pending : phase).name())

@@ -80,6 +80,11 @@ public record JobInfo(
 
     /** This pod group in another phase, with other tasks. */
     public JobInfo with(PodGroupPhase p, List<TaskInfo> t) {
+        return with(p, priority, t);
+    }
+
+    /** This pod group in another phase, with another priority (its class's at the session) and other tasks. */
+    public JobInfo with(PodGroupPhase p, int pri, List<TaskInfo> t) {
         return new JobInfo(
                 namespace,
                 name,
@@ -87,7 +92,7 @@ public record JobInfo(
                 minMember,
                 minTaskMember,
                 minResources,
-                priority,
+                pri,
                 creationIndex,
                 p,
                 t,

@@ -43,4 +43,16 @@ public final class PriorityClasses {
         Integer value = name == null || name.isEmpty() ? null : values.get(name);
         return value == null ? globalDefault : value;
     }
+
+    /**
+     * A pod's priority, which Volcano's scheduler reads from its {@code spec.priority}: the value the
+     * pod has (Kubernetes' Priority admission sets it from the class when the pod is created), else
+     * what its {@code priorityClassName} stands for, as that admission would set it.
+     *
+     * @param priority the pod's {@code spec.priority}; null when it has none
+     * @param className its {@code priorityClassName}; null or empty when none is named
+     */
+    public int podValue(Integer priority, String className) {
+        return priority != null ? priority : valueOf(className);
+    }
 }

@@ -422,10 +422,11 @@ public record PlanWorld(
             TaskInfo.Builder b =
                     TaskInfo.builder(pod.path("metadata").path("name").asText()).role(role);
             PodSpecs.read(spec, PodSpecReader.labels(pod.path("metadata")), p.path() + ".spec", b, problems);
-            b.priority(
+            b.priority(classes.podValue(
                     spec.path("priority").canConvertToInt()
                             ? spec.path("priority").asInt()
-                            : classValue(spec.path("priorityClassName").asText("")));
+                            : null,
+                    spec.path("priorityClassName").asText("")));
             b.preemptable(preemptable(pod.path("metadata")));
             TaskStatus status = status(pod);
             String node = spec.path("nodeName").asText("");
