@@ -33,6 +33,7 @@ public final class Lahar implements Runnable {
         CommandLine cli = new CommandLine(new Lahar());
         cli.addSubcommand(new CommandLine(AdmitCommand.class));
         cli.addSubcommand(new CommandLine(PlanCommand.class));
+        cli.addSubcommand(new CommandLine(io.lahar.cli.priorityclass.PriorityClassCli.class));
         cli.addSubcommand(io.lahar.cli.cronjob.CronJobCli.command());
         cli.addSubcommand(io.lahar.cli.flow.FlowCli.command());
         cli.addSubcommand(new CommandLine(io.lahar.cli.job.JobCli.class));

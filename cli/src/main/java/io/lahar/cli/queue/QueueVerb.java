@@ -1,47 +1,23 @@
 package io.lahar.cli.queue;
 
-import io.lahar.cli.KafkaOptions;
+import io.lahar.cli.CompactedTopicVerb;
+import io.lahar.cli.CompactedTopics;
 import io.lahar.cli.Lahar;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.Violation;
 import io.lahar.core.api.Queue;
 import io.lahar.schema.codec.QueueCodec;
-import java.io.PrintWriter;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * What every queue verb shares: the cluster options, reading the queues, and the exit codes —
  * 0 done, 1 rejected (one {@code error: <path>: <message>} line per reason, like
  * {@code lahar admit}), 2 usage or Kafka/registry unreachable.
  */
-abstract class QueueVerb implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    KafkaOptions kafka;
-
-    PrintWriter out() {
-        return spec.commandLine().getOut();
-    }
-
-    PrintWriter err() {
-        return spec.commandLine().getErr();
-    }
+abstract class QueueVerb extends CompactedTopicVerb {
 
     @Override
-    public final Integer call() {
-        KafkaOptions.Resolved where = kafka.resolve(spec);
-        try {
-            return run(new QueueTopics(where.kafka(), where.serdes()));
-        } catch (IllegalStateException e) {
-            err().println("error: " + e.getMessage());
-            return Lahar.EXIT_INPUT;
-        }
+    protected final int run(CompactedTopics topics) {
+        return run(new QueueTopics(topics));
     }
 
     abstract int run(QueueTopics topics);

@@ -214,6 +214,10 @@ public final class AdmissionContext {
         return Optional.ofNullable(priorityClasses.get(name));
     }
 
+    public Collection<PriorityClass> priorityClasses() {
+        return priorityClasses.values();
+    }
+
     private static <V> Map<String, V> put(Map<String, V> map, String key, V value) {
         Map<String, V> copy = new LinkedHashMap<>(map);
         copy.put(key, value);

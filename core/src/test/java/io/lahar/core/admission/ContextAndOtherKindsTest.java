@@ -97,6 +97,43 @@ class ContextAndOtherKindsTest {
                 PriorityClass.class);
         assertRejected(
                 PriorityClassAdmission.update(ok, changed, AdmissionContext.empty()), "value: field is immutable");
+        PriorityClass never = Manifests.read(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\nvalue: 10\n"
+                        + "preemptionPolicy: Never\n",
+                PriorityClass.class);
+        assertRejected(
+                PriorityClassAdmission.update(ok, never, AdmissionContext.empty()),
+                "preemptionPolicy: field is immutable");
+    }
+
+    @Test
+    void priorityClassesAsTheApiServerHoldsThem() {
+        PriorityClass system = Manifests.read(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-mine}\n"
+                        + "value: 2000000000\n",
+                PriorityClass.class);
+        assertRejected(
+                PriorityClassAdmission.create(system, AdmissionContext.empty()),
+                "metadata.name: priority class names with 'system-' prefix are reserved for system use only");
+        PriorityClass nodeCritical = Manifests.read(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-node-critical}\n"
+                        + "value: 2000001000\n",
+                PriorityClass.class);
+        assertAccepted(PriorityClassAdmission.create(nodeCritical, AdmissionContext.empty()));
+
+        PriorityClass normal = Manifests.read(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: normal}\n"
+                        + "value: 10\nglobalDefault: true\n",
+                PriorityClass.class);
+        PriorityClass other = Manifests.read(
+                "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: other}\n"
+                        + "value: 20\nglobalDefault: true\n",
+                PriorityClass.class);
+        AdmissionContext withDefault = AdmissionContext.empty().with(normal);
+        assertRejected(
+                PriorityClassAdmission.create(other, withDefault),
+                "globalDefault: PriorityClass normal is already marked as default. Only one default can exist");
+        assertAccepted(PriorityClassAdmission.update(normal, normal, withDefault));
     }
 
     @Test

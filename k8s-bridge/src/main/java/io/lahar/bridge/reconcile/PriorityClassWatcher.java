@@ -129,7 +129,14 @@ public final class PriorityClassWatcher implements AutoCloseable {
     }
 
     private static io.lahar.core.api.PriorityClass core(PriorityClass pc) {
-        return io.lahar.core.api.PriorityClass.of(pc.getMetadata().getName(), pc.getValue(), pc.getGlobalDefault());
+        return new io.lahar.core.api.PriorityClass(
+                io.lahar.core.api.PriorityClass.API_VERSION,
+                io.lahar.core.api.PriorityClass.KIND,
+                io.lahar.core.api.ObjectMeta.named(pc.getMetadata().getName()),
+                pc.getValue(),
+                pc.getGlobalDefault(),
+                pc.getDescription(),
+                pc.getPreemptionPolicy());
     }
 
     @Override

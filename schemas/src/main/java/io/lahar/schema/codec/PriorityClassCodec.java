@@ -1,12 +1,13 @@
 package io.lahar.schema.codec;
 
+import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.PriorityClass;
 import java.time.Instant;
 
 /**
  * Kubernetes' PriorityClass to its {@code lahar.priority-classes} record and back. The record keeps
- * what a priority is resolved from (name, value, globalDefault); description and preemptionPolicy
- * have no field.
+ * what a priority is resolved from (name, value, globalDefault) and its description;
+ * preemptionPolicy has no field.
  */
 public final class PriorityClassCodec {
 
@@ -25,12 +26,20 @@ public final class PriorityClassCodec {
                 .setName(pc.name())
                 .setValue(pc.value())
                 .setGlobalDefault(Boolean.TRUE.equals(pc.globalDefault()))
+                .setDescription(pc.description())
                 .setTime(time)
                 .build();
     }
 
     /** The class a record describes. */
     public static PriorityClass toPriorityClass(io.lahar.schema.PriorityClass record) {
-        return PriorityClass.of(record.getName(), record.getValue(), record.getGlobalDefault());
+        return new PriorityClass(
+                PriorityClass.API_VERSION,
+                PriorityClass.KIND,
+                ObjectMeta.named(record.getName()),
+                record.getValue(),
+                record.getGlobalDefault(),
+                record.getDescription(),
+                null);
     }
 }
