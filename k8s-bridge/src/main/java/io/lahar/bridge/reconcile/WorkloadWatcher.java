@@ -130,12 +130,21 @@ public final class WorkloadWatcher implements AutoCloseable {
                 try {
                     record = Workloads.podGroup(cr, priorityClasses.current(), clock.instant());
                 } catch (IllegalArgumentException e) {
+                    // A group edited into one Lahar refuses: its old spec must not stay scheduled.
+                    if (groupsSent.containsKey(key)) {
+                        sink.send(Topics.POD_GROUPS.name(), key, null);
+                        groupsSent.remove(key);
+                    }
                     refuse(cr, key, e.getMessage());
                     return;
                 }
                 if (Workloads.sameGroup(groupsSent.get(key), record)) return;
                 sink.send(Topics.POD_GROUPS.name(), key, record);
                 groupsSent.put(key, record);
+                synchronized (refused) {
+                    // Valid again: a later refusal is news.
+                    refused.remove(key);
+                }
             } catch (RuntimeException e) {
                 LOG.errorf(e, "PodGroup %s: record not sent", key);
             }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.bridge.mapping.VolcanoKinds;
 import io.lahar.emulator.EmbeddedCluster;
@@ -344,6 +345,55 @@ class WorkloadWatcherTest {
                 .atMost(TIMEOUT)
                 .until(() -> sent(Topics.POD_GROUPS.name(), "wl/podgroup:tiers").isEmpty()
                         && events("tiers").size() == 1);
+    }
+
+    @Test
+    void aGroupEditedIntoOneLaharRefusesIsTombstonedSoItsOldSpecIsNoLongerScheduled() {
+        createGroup("""
+                        apiVersion: scheduling.volcano.sh/v1beta1
+                        kind: PodGroup
+                        metadata: {name: edited, namespace: wl}
+                        spec: {minMember: 2}
+                        """);
+        String key = "wl/podgroup:edited";
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(sent(Topics.POD_GROUPS.name(), key))
+                        .singleElement()
+                        .satisfies(s -> assertThat(s.value()).isNotNull()));
+
+        editSpec("edited", Map.of("minMember", -1));
+        await().atMost(TIMEOUT).untilAsserted(() -> {
+            assertThat(sent(Topics.POD_GROUPS.name(), key))
+                    .as("the record the scheduler holds, then its tombstone")
+                    .hasSize(2)
+                    .last()
+                    .satisfies(s -> assertThat(s.value()).isNull());
+            assertThat(events("edited"))
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.getMessage()).contains("spec.minMember: must be >= 0"));
+        });
+
+        editSpec("edited", Map.of("minMember", 1));
+        await().atMost(TIMEOUT)
+                .untilAsserted(() -> assertThat(sent(Topics.POD_GROUPS.name(), key))
+                        .as("valid again: sent again")
+                        .hasSize(3)
+                        .last()
+                        .satisfies(
+                                s -> assertThat(((PodGroup) s.value()).getSpec().getMinMember())
+                                        .isEqualTo(1)));
+    }
+
+    /** The CR's spec replaced, again on a conflict with the bridge's own status write. */
+    private static void editSpec(String name, Map<String, Object> spec) {
+        await().atMost(TIMEOUT).ignoreException(KubernetesClientException.class).untilAsserted(() -> {
+            GenericKubernetesResource cr = group(name);
+            cr.getAdditionalProperties().put("spec", spec);
+            client.genericKubernetesResources(VolcanoKinds.POD_GROUPS)
+                    .inNamespace("wl")
+                    .resource(cr)
+                    .update();
+        });
     }
 
     @Test
