@@ -10,6 +10,7 @@ import io.lahar.core.job.plugins.JobPlugin;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.core.job.plugins.Pods;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Builds the pod for one task replica as Volcano's createJobPod does: the task's template,
@@ -98,6 +99,7 @@ public final class JobPods {
         if (task.topologyPolicy() != null && !task.topologyPolicy().isEmpty()) {
             annotations.put(PodLabels.NUMA_POLICY, task.topologyPolicy());
         }
+        inheritFromJob(job, annotations, labels);
         labels.put(PodLabels.TASK_INDEX, Integer.toString(index));
         labels.put(PodLabels.JOB_NAME, job.name());
         labels.put(PodLabels.TASK_SPEC, task.name());
@@ -114,6 +116,40 @@ public final class JobPods {
             p.onPodCreate(pod, job, task.name(), index);
         }
         return pod;
+    }
+
+    /**
+     * What Volcano's createJobPod copies from the Job onto each pod, so that a Job marked
+     * {@code volcano.sh/preemptable: "false"} keeps all its pods from being preempted: the Job's
+     * preemptable, cooldown-time and revocable-zone annotations, its disruption budget (min-available,
+     * else max-unavailable), and its preemptable and cooldown-time labels; the Job's value wins over
+     * the template's, as there.
+     */
+    static void inheritFromJob(Job job, ObjectNode annotations, ObjectNode labels) {
+        Map<String, String> jobAnnotations =
+                job.metadata() == null || job.metadata().annotations() == null
+                        ? Map.of()
+                        : job.metadata().annotations();
+        for (String key : List.of(PodLabels.PREEMPTABLE, PodLabels.COOLDOWN_TIME, PodLabels.REVOCABLE_ZONE)) {
+            String value = jobAnnotations.get(key);
+            if (value != null) {
+                annotations.put(key, value);
+            }
+        }
+        if (jobAnnotations.containsKey(PodLabels.JDB_MIN_AVAILABLE)) {
+            annotations.put(PodLabels.JDB_MIN_AVAILABLE, jobAnnotations.get(PodLabels.JDB_MIN_AVAILABLE));
+        } else if (jobAnnotations.containsKey(PodLabels.JDB_MAX_UNAVAILABLE)) {
+            annotations.put(PodLabels.JDB_MAX_UNAVAILABLE, jobAnnotations.get(PodLabels.JDB_MAX_UNAVAILABLE));
+        }
+        Map<String, String> jobLabels = job.metadata() == null || job.metadata().labels() == null
+                ? Map.of()
+                : job.metadata().labels();
+        for (String key : List.of(PodLabels.PREEMPTABLE, PodLabels.COOLDOWN_TIME)) {
+            String value = jobLabels.get(key);
+            if (value != null) {
+                labels.put(key, value);
+            }
+        }
     }
 
     /**

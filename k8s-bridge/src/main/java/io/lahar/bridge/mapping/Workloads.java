@@ -18,6 +18,7 @@ import io.lahar.core.admission.PodGroupAdmission;
 import io.lahar.core.admission.Violation;
 import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
+import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.PriorityClasses;
 import io.lahar.schema.CreatePod;
@@ -71,12 +72,12 @@ public final class Workloads {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Pod annotations Volcano's controller copies onto a bare pod's PodGroup, over its owners'. */
     private static final List<String> INHERITED_ANNOTATIONS =
-            List.of("volcano.sh/preemptable", "volcano.sh/cooldown-time", "volcano.sh/revocable-zone");
+            List.of(PodLabels.PREEMPTABLE, PodLabels.COOLDOWN_TIME, PodLabels.REVOCABLE_ZONE);
     /** Pod labels Volcano's controller copies onto a bare pod's PodGroup. */
-    private static final List<String> INHERITED_LABELS = List.of("volcano.sh/preemptable", "volcano.sh/cooldown-time");
+    private static final List<String> INHERITED_LABELS = List.of(PodLabels.PREEMPTABLE, PodLabels.COOLDOWN_TIME);
     /** The disruption budget annotations: the pod's first, else its second, goes onto its PodGroup. */
     private static final List<String> DISRUPTION_BUDGET =
-            List.of("volcano.sh/jdb-min-available", "volcano.sh/jdb-max-unavailable");
+            List.of(PodLabels.JDB_MIN_AVAILABLE, PodLabels.JDB_MAX_UNAVAILABLE);
     /**
      * The owners whose annotations Volcano's pod-group controller reads for a bare pod's group
      * (getAnnotationsFromUpperRes), by apiVersion and kind.

@@ -24,7 +24,7 @@ import java.util.Map;
  */
 public final class PodMapping {
     /** Volcano's annotation that keeps a pod from being preempted or reclaimed when "false". */
-    public static final String PREEMPTABLE_ANNOTATION = "volcano.sh/preemptable";
+    public static final String PREEMPTABLE_ANNOTATION = io.lahar.core.job.plugins.PodLabels.PREEMPTABLE;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -14,6 +14,13 @@ public final class PodLabels {
     public static final String PARTITION_ID = "volcano.sh/task-partition-id";
     public static final String NUMA_POLICY = "volcano.sh/numa-topology-policy";
     public static final String GROUP_NAME = "scheduling.k8s.io/group-name";
+    /** "false" keeps a pod from being preempted or reclaimed (an annotation or a label). */
+    public static final String PREEMPTABLE = "volcano.sh/preemptable";
+
+    public static final String COOLDOWN_TIME = "volcano.sh/cooldown-time";
+    public static final String REVOCABLE_ZONE = "volcano.sh/revocable-zone";
+    public static final String JDB_MIN_AVAILABLE = "volcano.sh/jdb-min-available";
+    public static final String JDB_MAX_UNAVAILABLE = "volcano.sh/jdb-max-unavailable";
 
     private PodLabels() {}
 }
