@@ -8,6 +8,7 @@ import io.lahar.core.api.Manifests;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
 import io.lahar.core.api.TaskSpec;
+import io.lahar.core.scheduling.plugins.Sla;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,6 +24,7 @@ public final class JobAdmission {
         Job defaulted = JobDefaults.apply(job);
         Violations v = new Violations();
         validateMetadata(defaulted, v);
+        validateWaitingTime(defaulted, v);
         JobSpecValidation.validate(defaulted.name(), defaulted.spec(), ctx.limits(), v);
         if (defaulted.spec() != null) {
             validateQueue(defaulted.spec().queue(), ctx, "spec.queue", "job", v);
@@ -121,6 +123,18 @@ public final class JobAdmission {
             }
         } else {
             v.add(path, IMMUTABLE);
+        }
+    }
+
+    /**
+     * The sla plugin's {@code sla-waiting-time} annotation of a Job (copied onto its PodGroup) or a
+     * PodGroup: a positive Go duration, or the scheduler could not carry it out.
+     */
+    static void validateWaitingTime(io.lahar.core.api.Manifest m, Violations v) {
+        try {
+            Sla.waitingTimeOf(m.metadata() == null ? null : m.metadata().annotations());
+        } catch (IllegalArgumentException e) {
+            v.add("metadata.annotations." + Sla.WAITING_TIME, e.getMessage());
         }
     }
 

@@ -21,6 +21,7 @@ public final class PodGroupAdmission {
         PodGroup out = withDefaultQueue(pg);
         Violations v = new Violations();
         JobAdmission.validateMetadata(out, v);
+        JobAdmission.validateWaitingTime(out, v);
         validateSpec(out.spec(), ctx.limits(), v);
         JobAdmission.validateQueue(out.spec().queue(), ctx, "spec.queue", "podgroup", v);
         return AdmissionResult.of(out, v.list());
@@ -43,6 +44,7 @@ public final class PodGroupAdmission {
         for (String field : unknownFields) {
             v.add(field, "not a field Lahar's scheduler knows, so it would not be carried out; remove it");
         }
+        JobAdmission.validateWaitingTime(out, v);
         validateSpec(out.spec(), limits, v);
         return AdmissionResult.of(out, v.list());
     }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lahar.core.api.Job;
 import io.lahar.core.api.JobSpec;
+import io.lahar.core.api.Manifests;
 import io.lahar.core.api.QueueState;
 import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.plugins.JobPluginRegistry;
@@ -117,6 +118,18 @@ class JobAdmissionTest {
         @Test
         void noTasks() {
             assertRejected(admit(job("queue: default\n")), "spec.tasks: No task specified in job spec");
+        }
+
+        @Test
+        void anSlaWaitingTimeThatIsNoPositiveDuration() {
+            Job j = Manifests.read("""
+                    apiVersion: batch.volcano.sh/v1alpha1
+                    kind: Job
+                    metadata: {name: j, annotations: {sla-waiting-time: "-5m"}}
+                    spec:
+                    """ + ONE_TASK.indent(2), Job.class);
+            assertRejected(
+                    admit(j), "metadata.annotations.sla-waiting-time: not a positive duration (e.g. 1h2m3s): \"-5m\"");
         }
 
         @Test

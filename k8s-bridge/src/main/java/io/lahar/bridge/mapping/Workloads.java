@@ -287,6 +287,10 @@ public final class Workloads {
                 .setJobVersion(0)
                 .setCreationTimestamp(created == null ? now : Instant.parse(created))
                 .setSpec(PodGroupCodec.spec(spec, classes.valueOf(spec.priorityClassName())))
+                .setAnnotations(
+                        cr.getMetadata().getAnnotations() == null
+                                ? new java.util.TreeMap<>()
+                                : new java.util.TreeMap<>(cr.getMetadata().getAnnotations()))
                 .setStatus(PodGroupStatus.newBuilder()
                         .setPhase(phase == null || phase.isEmpty() ? "Pending" : phase)
                         .setConditions(List.of())
@@ -321,6 +325,7 @@ public final class Workloads {
         return a != null
                 && b != null
                 && a.getSpec().equals(b.getSpec())
+                && a.getAnnotations().equals(b.getAnnotations())
                 && Objects.equals(a.getJobUid(), b.getJobUid())
                 && a.getCreationTimestamp().equals(b.getCreationTimestamp());
     }

@@ -271,6 +271,25 @@ class WorkloadsTest {
     }
 
     @Test
+    void aPodGroupsSlaWaitingTimeGoesOnItsRecordAndOneThatIsNoDurationIsRefused() {
+        PodGroup record = Workloads.podGroup(cr("""
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: PodGroup
+                metadata: {name: sla, namespace: ns, annotations: {sla-waiting-time: 10m}}
+                spec: {minMember: 1}
+                """), CLASSES, NOW);
+        assertThat(record.getAnnotations()).containsEntry("sla-waiting-time", "10m");
+        assertThatThrownBy(() -> Workloads.podGroup(cr("""
+                                apiVersion: scheduling.volcano.sh/v1beta1
+                                kind: PodGroup
+                                metadata: {name: sla, namespace: ns, annotations: {sla-waiting-time: soon}}
+                                spec: {minMember: 1}
+                                """), CLASSES, NOW))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("metadata.annotations.sla-waiting-time: not a positive duration");
+    }
+
+    @Test
     void aPodGroupIsHeldToCoreAdmissionsRulesOfItsSpecWithEveryViolationAndItsPath() {
         assertThatThrownBy(() -> Workloads.podGroup(cr("""
                                 apiVersion: scheduling.volcano.sh/v1beta1

@@ -6,6 +6,7 @@ import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.SubGroupPolicy;
 import io.lahar.core.scheduling.api.TaskInfo;
+import io.lahar.core.scheduling.plugins.Sla;
 import io.lahar.schema.PodGroup;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,14 @@ public final class PodGroupMapping {
                     matchLabels,
                     p.getMatchLabelKeys().stream().map(CharSequence::toString).toList()));
         }
+        java.time.Duration waitingTime = null;
+        Map<String, String> annotations = new TreeMap<>();
+        group.getAnnotations().forEach((k, v) -> annotations.put(k.toString(), v.toString()));
+        try {
+            waitingTime = Sla.waitingTimeOf(annotations).orElse(null);
+        } catch (IllegalArgumentException e) {
+            problems.add(new Problem("annotations." + Sla.WAITING_TIME, e.getMessage()));
+        }
         MappingException.throwIfAny(problems);
         Map<String, Integer> minTaskMember = new TreeMap<>();
         group.getSpec().getMinTaskMember().forEach((k, v) -> minTaskMember.put(k.toString(), v));
@@ -59,7 +68,7 @@ public final class PodGroupMapping {
                 phase,
                 tasks,
                 group.getCreationTimestamp(),
-                null,
+                waitingTime,
                 subGroups);
     }
 

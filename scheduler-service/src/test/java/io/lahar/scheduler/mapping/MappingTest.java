@@ -256,6 +256,7 @@ class MappingTest {
         PodGroup record = io.lahar.schema.codec.PodGroupCodec.toRecord(
                 new io.lahar.schema.codec.PodGroupCodec.Context("ml", "llm", null, 0, 0, 0),
                 built.name(),
+                null,
                 built.spec(),
                 PodGroupPhase.Pending,
                 List.of(),
@@ -294,6 +295,27 @@ class MappingTest {
                                 .extracting(p -> p.path())
                                 .containsExactlyInAnyOrder(
                                         "spec.subGroupPolicy[0].subGroupSize", "spec.subGroupPolicy[0].minSubGroups"));
+    }
+
+    @Test
+    void aGroupsOwnSlaWaitingTimeComesFromItsAnnotations() {
+        PodGroup g = podGroup("ns1", "train", "q1", 2, "Pending", 0);
+        g.setAnnotations(Map.of("sla-waiting-time", "1h30m", "other", "x"));
+        assertThat(PodGroupMapping.toJobInfo(g, PodGroupPhase.Pending, List.of())
+                        .slaWaitingTime())
+                .isEqualTo(java.time.Duration.ofMinutes(90));
+
+        g.setAnnotations(Map.of("sla-waiting-time", "soon"));
+        assertThatThrownBy(() -> PodGroupMapping.check(g))
+                .isInstanceOfSatisfying(
+                        MappingException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(p -> p.path())
+                                .containsExactly("annotations.sla-waiting-time"));
+        g.setAnnotations(Map.of());
+        assertThat(PodGroupMapping.toJobInfo(g, PodGroupPhase.Pending, List.of())
+                        .slaWaitingTime())
+                .isNull();
     }
 
     @Test

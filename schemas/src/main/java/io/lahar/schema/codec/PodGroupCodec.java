@@ -12,6 +12,7 @@ import io.lahar.schema.SubGroupPolicy;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /** The engine's pod group (spec as asked, phase as last seen) to its {@code lahar.pod-groups} record. */
@@ -46,10 +47,12 @@ public final class PodGroupCodec {
      * @param phase      the phase as last decided by the scheduler (Pending for a new group)
      * @param conditions the scheduler's conditions as last decided; empty when none
      * @param running    the job's pods running, succeeded and failed, as counted from pod events
+     * @param annotations the Job's annotations, which Volcano copies onto its PodGroup
      */
     public static PodGroup toRecord(
             Context ctx,
             String name,
+            Map<String, String> annotations,
             io.lahar.core.api.PodGroup.PodGroupSpec spec,
             PodGroupPhase phase,
             List<PodGroupCondition> conditions,
@@ -74,6 +77,7 @@ public final class PodGroupCodec {
                         .setFailed(failed)
                         .build())
                 .setTime(Instant.ofEpochMilli(ctx.time()))
+                .setAnnotations(annotations == null ? new TreeMap<>() : new TreeMap<>(annotations))
                 .build();
     }
 

@@ -43,6 +43,7 @@ import io.lahar.schema.SchedulerDecision;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CodecTest {
@@ -366,6 +367,7 @@ class CodecTest {
         PodGroup record = PodGroupCodec.toRecord(
                 new PodGroupCodec.Context("ns", "tf", "u", 0, 1_000, 2_000),
                 upsert.podGroup().metadata().name(),
+                Map.of("sla-waiting-time", "90s"),
                 upsert.podGroup().spec(),
                 PodGroupPhase.Inqueue,
                 List.of(),
@@ -378,6 +380,7 @@ class CodecTest {
         assertThat(record.getStatus().getPhase()).isEqualTo("Inqueue");
         assertThat(record.getStatus().getRunning()).isEqualTo(1);
         assertThat(record.getCreationTimestamp()).isEqualTo(Instant.ofEpochMilli(1_000));
+        assertThat(record.getAnnotations()).containsEntry("sla-waiting-time", "90s");
     }
 
     @Test

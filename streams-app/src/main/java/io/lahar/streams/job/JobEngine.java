@@ -299,6 +299,7 @@ public final class JobEngine {
         return PodGroupCodec.toRecord(
                 ctx,
                 PodGroups.name(job),
+                job.metadata() == null ? null : job.metadata().annotations(),
                 spec,
                 phase,
                 PodGroupCodec.conditions(entry.podGroupConditions(), time),

@@ -24,6 +24,24 @@ public final class Sla implements Plugin {
 
     private final Duration waitingTime;
 
+    /**
+     * A pod group's own waiting time, from its {@code sla-waiting-time} annotation (a Job's, which
+     * Volcano copies onto its PodGroup): empty without one.
+     *
+     * @throws IllegalArgumentException when the annotation is no positive Go duration
+     */
+    public static java.util.Optional<Duration> waitingTimeOf(java.util.Map<String, String> annotations) {
+        String text = annotations == null ? null : annotations.get(WAITING_TIME);
+        if (text == null) {
+            return java.util.Optional.empty();
+        }
+        Duration d = GoDuration.parse(text).orElse(null);
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("not a positive duration (e.g. 1h2m3s): \"" + text + "\"");
+        }
+        return java.util.Optional.of(d);
+    }
+
     public Sla(Arguments args) {
         String text = args.getString(WAITING_TIME, null);
         if (text == null) {

@@ -377,15 +377,13 @@ public record PlanWorld(
                     // reported by created()
                 }
             }
-            String wait = meta.annotationsOrEmpty().get(io.lahar.core.scheduling.plugins.Sla.WAITING_TIME);
-            if (wait == null) return;
-            Optional<java.time.Duration> d = io.lahar.core.api.GoDuration.parse(wait);
-            if (d.isEmpty() || d.get().isNegative() || d.get().isZero()) {
+            try {
+                io.lahar.core.scheduling.plugins.Sla.waitingTimeOf(meta.annotationsOrEmpty())
+                        .ifPresent(b::slaWaitingTime);
+            } catch (IllegalArgumentException e) {
                 problems.add(new Problem(
                         what + ".metadata.annotations." + io.lahar.core.scheduling.plugins.Sla.WAITING_TIME,
-                        "not a positive duration (e.g. 1h2m3s): \"" + wait + "\""));
-            } else {
-                b.slaWaitingTime(d.get());
+                        e.getMessage()));
             }
         }
 
