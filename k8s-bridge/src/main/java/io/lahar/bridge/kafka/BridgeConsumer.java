@@ -283,11 +283,10 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
      */
     private void throttle() {
         if (!backlog.isEmpty()) {
-            if (!paused) {
-                // All of them, newly assigned ones too.
-                consumer.pause(consumer.assignment());
-                paused = true;
-            }
+            // All of them, at every turn: a partition assigned meanwhile comes unpaused, and would
+            // fill the backlog past one poll.
+            consumer.pause(consumer.assignment());
+            paused = true;
             if (lanes.full()) {
                 lanes.await(Duration.ofMillis(100), this::settled);
             }
