@@ -7,6 +7,7 @@ import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.testkit.FreePorts;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.ServiceProcess;
 import io.lahar.testkit.WithLaharInfra;
@@ -70,7 +71,7 @@ class SchedulerKillIT {
         return ServiceProcess.start(
                 name,
                 jar,
-                ServiceProcess.freePort(),
+                FreePorts.next(),
                 props,
                 Path.of("target/kill-it").toAbsolutePath().resolve(run));
     }

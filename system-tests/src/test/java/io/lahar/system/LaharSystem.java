@@ -13,6 +13,7 @@ import io.lahar.schema.SubmitJob;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.testkit.FreePorts;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.ServiceProcess;
 import java.io.IOException;
@@ -167,7 +168,7 @@ final class LaharSystem implements AutoCloseable {
         createTopics();
         records.start(); // from the end of the output topics as they are now
         startStreamsAtTheEnd();
-        emulator = startEmulator(ServiceProcess.freePort());
+        emulator = startEmulator(FreePorts.next());
         scheduler = startScheduler();
         ServiceProcess streams = startStreamsApp(newStateDir());
         // The bridge reads the emulator's kubeconfig when it starts: the emulator is ready first.
@@ -223,7 +224,7 @@ final class LaharSystem implements AutoCloseable {
             settings.put("lahar.scheduler.transaction-timeout", "10s");
         }
         return ServiceProcess.start(
-                "scheduler-service", jar("scheduler-service"), ServiceProcess.freePort(), common(settings), dir);
+                "scheduler-service", jar("scheduler-service"), FreePorts.next(), common(settings), dir);
     }
 
     /**
@@ -267,7 +268,7 @@ final class LaharSystem implements AutoCloseable {
         return ServiceProcess.start(
                 "k8s-bridge",
                 jar("k8s-bridge"),
-                ServiceProcess.freePort(),
+                FreePorts.next(),
                 common(Map.of(
                         "lahar.bridge.group-id",
                         "lahar-sys-" + run + "-bridge",
@@ -394,7 +395,7 @@ final class LaharSystem implements AutoCloseable {
         return ServiceProcess.start(
                 "console",
                 jar("console"),
-                ServiceProcess.freePort(),
+                FreePorts.next(),
                 common(Map.of(
                         "lahar.console.api-url", streams.uri("").toString(),
                         "lahar.console.api-token-file", apiTokenFile().toString())),
@@ -472,7 +473,7 @@ final class LaharSystem implements AutoCloseable {
         ServiceProcess streams = ServiceProcess.start(
                 "streams-app-" + (streamsApps.size() + 1),
                 jar("streams-app"),
-                ServiceProcess.freePort(),
+                FreePorts.next(),
                 common(Map.of(
                         "quarkus.kafka-streams.bootstrap-servers",
                         servicesBootstrap(),

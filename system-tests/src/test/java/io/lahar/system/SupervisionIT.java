@@ -3,7 +3,7 @@ package io.lahar.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lahar.testkit.ServiceProcess;
+import io.lahar.testkit.FreePorts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,8 +31,8 @@ class SupervisionIT {
 
     @Test
     void aKilledServiceIsStartedAgainAndReportedWhileTheOtherKeepsRunning() throws Exception {
-        int portA = ServiceProcess.freePort();
-        int portB = ServiceProcess.freePort();
+        int portA = FreePorts.next();
+        int portB = FreePorts.next();
         Process script = script("""
                 supervise a http://127.0.0.1:%1$d/ python3 -m http.server %1$d --bind 127.0.0.1
                 supervise b http://127.0.0.1:%2$d/ python3 -m http.server %2$d --bind 127.0.0.1
@@ -69,7 +69,7 @@ class SupervisionIT {
 
     @Test
     void aServiceThatKeepsDyingIsGivenUpOnAfterTheLimit() throws Exception {
-        int port = ServiceProcess.freePort();
+        int port = FreePorts.next();
         Process script = script("""
                 supervise crashing http://127.0.0.1:%d/ bash -c 'echo run; exit 3'
                 """.formatted(port), "LAHAR_RESTART_LIMIT=2");

@@ -97,9 +97,9 @@ public final class ApicurioRegistry implements AutoCloseable {
         RegistryAuth auth = secured ? RegistryAuth.of(dir) : null;
         InfraException last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            int[] free = Launcher.freePorts(2);
+            int[] free = FreePorts.distinct(2);
             int apiPort = port == 0 ? free[0] : port;
-            int managementPort = free[1] == apiPort ? Launcher.freePort() : free[1];
+            int managementPort = free[1] == apiPort ? FreePorts.next() : free[1];
             try {
                 return launch(dir, distribution, persistent, auth, apiPort, managementPort, began);
             } catch (PortTakenException e) {

@@ -93,10 +93,10 @@ public final class KafkaBroker implements AutoCloseable {
         formatIfNew(dir, classpath, security);
         InfraException last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            int[] free = Launcher.freePorts(3);
+            int[] free = FreePorts.distinct(3);
             int clientPort = port == 0 ? free[0] : port;
             int securePort = free[1] == clientPort ? free[0] : free[1];
-            int controllerPort = free[2] == clientPort ? Launcher.freePort() : free[2];
+            int controllerPort = free[2] == clientPort ? FreePorts.next() : free[2];
             try {
                 return launch(dir, classpath, clientPort, securePort, controllerPort, security, began);
             } catch (PortTakenException e) {
@@ -230,7 +230,7 @@ public final class KafkaBroker implements AutoCloseable {
             return;
         }
         // Format needs a complete server configuration; the ports in it are not recorded.
-        int[] ports = Launcher.freePorts(3);
+        int[] ports = FreePorts.distinct(3);
         Path serverProperties = writeConfig(dir, ports[0], ports[1], ports[2], security);
         ChildProcess format = ChildProcess.startJava(
                 "kafka-storage-format",

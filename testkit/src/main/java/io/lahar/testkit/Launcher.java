@@ -3,14 +3,11 @@ package io.lahar.testkit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Properties;
@@ -151,36 +148,6 @@ final class Launcher {
                     + " (was it filtered by Maven?)");
         }
         return value.strip();
-    }
-
-    /**
-     * A port that was free on 127.0.0.1 a moment ago. Another process may take it before the child
-     * binds it; callers that chose ports this way retry the start once it fails.
-     */
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(false);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port on 127.0.0.1", e);
-        }
-    }
-
-    /** Distinct free ports, one per caller need. */
-    static int[] freePorts(int count) {
-        int[] ports = new int[count];
-        for (int i = 0; i < count; i++) {
-            int port;
-            do {
-                port = freePort();
-            } while (contains(ports, i, port));
-            ports[i] = port;
-        }
-        return ports;
-    }
-
-    private static boolean contains(int[] ports, int upTo, int port) {
-        return Arrays.stream(ports, 0, upTo).anyMatch(p -> p == port);
     }
 
     /** VmRSS of a process from {@code /proc/<pid>/status}, in bytes. */

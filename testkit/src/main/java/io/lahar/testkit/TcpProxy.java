@@ -32,14 +32,11 @@ public final class TcpProxy implements AutoCloseable {
 
     /** A proxy to {@code host:port}, on a free port, forwarding. */
     public static TcpProxy to(String host, int port) {
-        try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            TcpProxy proxy = new TcpProxy(new InetSocketAddress(host, port), probe.getLocalPort());
-            probe.close();
-            proxy.restore();
-            return proxy;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        // Off the ephemeral range: the port is bound again after each outage, when a client's
+        // outgoing connection could otherwise have taken it meanwhile.
+        TcpProxy proxy = new TcpProxy(new InetSocketAddress(host, port), FreePorts.next());
+        proxy.restore();
+        return proxy;
     }
 
     /** A proxy to the host and port of {@code url} (an http URL). */

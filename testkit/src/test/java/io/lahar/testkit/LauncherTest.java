@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -41,13 +40,6 @@ class LauncherTest {
         assertThat(Path.of(Launcher.buildProperty("testkit.classes.dir"))
                         .resolve("io/lahar/testkit/ParentWatchdog.class"))
                 .isRegularFile();
-    }
-
-    @Test
-    void freePortsAreDistinctLoopbackPorts() {
-        int[] ports = Launcher.freePorts(4);
-        assertThat(Arrays.stream(ports).distinct().count()).isEqualTo(4);
-        assertThat(Arrays.stream(ports).boxed().toList()).allMatch(p -> p > 0 && p <= 65535);
     }
 
     @Test
