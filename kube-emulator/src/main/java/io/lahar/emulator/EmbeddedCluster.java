@@ -145,6 +145,7 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     public static EmbeddedCluster start(Options options) {
         WEB_SERVER_LOG.setLevel(Level.WARNING);
+        FastJson.install();
         Clock clock = Clock.systemUTC();
         ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
         MockWebServer web = new MockWebServer();

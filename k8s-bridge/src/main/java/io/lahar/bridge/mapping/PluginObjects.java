@@ -21,7 +21,6 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRuleBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.schema.EnsureConfigMap;
 import io.lahar.schema.EnsureNetworkPolicy;
 import io.lahar.schema.EnsurePersistentVolumeClaim;
@@ -45,8 +44,6 @@ public final class PluginObjects {
 
     public static final String PUBLIC_KEY = "id_rsa.pub";
     public static final String AUTHORIZED_KEYS = "authorized_keys";
-
-    private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
     private PluginObjects() {}
 
@@ -114,7 +111,7 @@ public final class PluginObjects {
             String namespace, EnsurePersistentVolumeClaim ensure, Optional<OwnerReference> owner) {
         PersistentVolumeClaimSpec spec;
         try {
-            spec = JSON.unmarshal(ensure.getSpec(), PersistentVolumeClaimSpec.class);
+            spec = KubernetesJson.SERIALIZATION.unmarshal(ensure.getSpec(), PersistentVolumeClaimSpec.class);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
                     "intent.spec: not a PersistentVolumeClaimSpec of claim " + ensure.getName() + ": " + e.getMessage(),

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodIntent;
@@ -16,8 +15,6 @@ import java.util.Optional;
 
 /** A CreatePod intent as the Kubernetes Pod the bridge creates. */
 public final class Pods {
-
-    private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
     private Pods() {}
 
@@ -95,7 +92,7 @@ public final class Pods {
             return new PodTemplateSpec();
         }
         try {
-            return JSON.unmarshal(json, PodTemplateSpec.class);
+            return KubernetesJson.SERIALIZATION.unmarshal(json, PodTemplateSpec.class);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("intent.template: not a PodTemplateSpec: " + e.getMessage(), e);
         }

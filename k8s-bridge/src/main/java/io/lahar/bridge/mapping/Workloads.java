@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.core.admission.AdmissionResult;
 import io.lahar.core.admission.PodGroupAdmission;
@@ -68,7 +67,6 @@ public final class Workloads {
 
     public static final String NETWORK_TOPOLOGY_HIGHEST_TIER = "volcano.sh/network-topology-highest-tier";
 
-    private static final KubernetesSerialization K8S = new KubernetesSerialization();
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Pod annotations Volcano's controller copies onto a bare pod's PodGroup, over its owners'. */
     private static final List<String> INHERITED_ANNOTATIONS =
@@ -361,12 +359,13 @@ public final class Workloads {
                 .setLabels(new TreeMap<>(labels))
                 .setAnnotations(new TreeMap<>(annotations))
                 .setSchedulerName(spec.getSchedulerName() == null ? "" : spec.getSchedulerName())
-                .setTemplate(K8S.asJson(template))
+                .setTemplate(KubernetesJson.SERIALIZATION.asJson(template))
                 .setRequests(requests(pod))
                 .setPriorityClassName(spec.getPriorityClassName())
                 .setPriority(spec.getPriority())
                 .setNodeSelector(spec.getNodeSelector() == null ? Map.of() : new TreeMap<>(spec.getNodeSelector()))
-                .setAffinity(spec.getAffinity() == null ? null : K8S.asJson(spec.getAffinity()))
+                .setAffinity(
+                        spec.getAffinity() == null ? null : KubernetesJson.SERIALIZATION.asJson(spec.getAffinity()))
                 .setTolerations(tolerations)
                 .build();
         String node = spec.getNodeName();

@@ -1,0 +1,27 @@
+package io.lahar.bridge.mapping;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+
+/**
+ * The JSON of Kubernetes objects, as the bridge reads and writes them: fabric8's serialization with
+ * Jackson's Blackbird module. fabric8's model classes are beans of setters and getters, which plain
+ * Jackson calls by reflection; from a call site that sees thousands of them, each reflective call
+ * is an uninlined method-handle invocation, and these were the single largest item of the bridge's
+ * profile under load. Blackbird calls them through generated lambdas instead; the JSON is the same
+ * byte for byte ({@code KubernetesJsonTest}).
+ */
+public final class KubernetesJson {
+
+    /** For objects read or written without a client: templates, plugin objects. */
+    public static final KubernetesSerialization SERIALIZATION =
+            new KubernetesSerialization(fast(new ObjectMapper()), true);
+
+    private KubernetesJson() {}
+
+    /** {@code mapper}, with Blackbird registered; before or after fabric8 configures it. */
+    public static ObjectMapper fast(ObjectMapper mapper) {
+        return mapper.registerModule(new BlackbirdModule());
+    }
+}
