@@ -1,13 +1,16 @@
 package io.lahar.bridge;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.bridge.mapping.BridgeLabels;
+import io.lahar.bridge.mapping.KubernetesJson;
 import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.webhook.AdmissionWebhook;
 import io.lahar.bridge.webhook.KnownObjects;
 import io.lahar.bridge.webhook.WebhookRegistration;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.quarkus.kubernetes.client.KubernetesClientObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -74,6 +77,11 @@ public class BridgeService {
     @Inject
     Instance<KubernetesClient> client;
 
+    /** The mapper of the client's KubernetesSerialization (the same instance, configured by fabric8). */
+    @Inject
+    @KubernetesClientObjectMapper
+    ObjectMapper clientJson;
+
     private Bridge bridge;
     private AdmissionWebhook webhook;
     private KnownObjects known;
@@ -86,6 +94,9 @@ public class BridgeService {
         refuseEmbeddedClusterOptions(
                 StreamSupport.stream(config.getPropertyNames().spliterator(), false)
                         .toList());
+        // After the client exists: its serialization has configured the mapper (KubernetesJson.fast).
+        client.get();
+        KubernetesJson.fast(clientJson);
         if (admissionWebhook) {
             // Before the mirrors write: a configuration of the previous run (its port, its
             // certificate) kept by the cluster would refuse their Jobs until it is replaced.

@@ -15,12 +15,23 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 public final class KubernetesJson {
 
     /** For objects read or written without a client: templates, plugin objects. */
-    public static final KubernetesSerialization SERIALIZATION =
-            new KubernetesSerialization(fast(new ObjectMapper()), true);
+    public static final KubernetesSerialization SERIALIZATION;
+
+    static {
+        ObjectMapper mapper = new ObjectMapper();
+        SERIALIZATION = new KubernetesSerialization(mapper, true);
+        fast(mapper);
+    }
 
     private KubernetesJson() {}
 
-    /** {@code mapper}, with Blackbird registered; before or after fabric8 configures it. */
+    /**
+     * Registers Blackbird on {@code mapper}, which fabric8's {@link KubernetesSerialization} has
+     * configured already. The order matters: Jackson calls the modules' bean modifiers latest first,
+     * so Blackbird, registered after fabric8's module, replaces each reflective property before
+     * fabric8 wraps it (to route unknown fields); registered before, it would find them wrapped and
+     * leave them be.
+     */
     public static ObjectMapper fast(ObjectMapper mapper) {
         return mapper.registerModule(new BlackbirdModule());
     }
