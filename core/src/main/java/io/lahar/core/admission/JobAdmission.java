@@ -8,6 +8,8 @@ import io.lahar.core.api.Manifests;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
 import io.lahar.core.api.TaskSpec;
+import io.lahar.core.job.plugins.PodLabels;
+import io.lahar.core.scheduling.plugins.Cdp;
 import io.lahar.core.scheduling.plugins.Sla;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +27,7 @@ public final class JobAdmission {
         Violations v = new Violations();
         validateMetadata(defaulted, v);
         validateWaitingTime(defaulted, v);
+        validateCooldownTime(defaulted, v);
         JobSpecValidation.validate(defaulted.name(), defaulted.spec(), ctx.limits(), v);
         if (defaulted.spec() != null) {
             validateQueue(defaulted.spec().queue(), ctx, "spec.queue", "job", v);
@@ -40,6 +43,7 @@ public final class JobAdmission {
         Job before = JobDefaults.apply(old);
         Job after = JobDefaults.apply(job);
         Violations v = new Violations();
+        validateCooldownTime(after, v);
         if (!before.name().equals(after.name())) {
             v.add("metadata.name", "may not be changed on update (was \"" + before.name() + "\")");
         }
@@ -136,6 +140,37 @@ public final class JobAdmission {
         } catch (IllegalArgumentException e) {
             v.add("metadata.annotations." + Sla.WAITING_TIME, e.getMessage());
         }
+    }
+
+    /**
+     * The cdp plugin's {@code volcano.sh/cooldown-time} label or annotation of a Job or of a task's
+     * template, which go onto its pods: a Go duration, or the plugin would ignore it (as Volcano's
+     * does, with a warning).
+     */
+    static void validateCooldownTime(Job job, Violations v) {
+        if (job.metadata() != null) {
+            cooldownTime(job.metadata().labels(), "metadata.labels.", v);
+            cooldownTime(job.metadata().annotations(), "metadata.annotations.", v);
+        }
+        List<TaskSpec> tasks = job.spec() == null ? List.of() : job.spec().tasksOrEmpty();
+        for (int i = 0; i < tasks.size(); i++) {
+            if (tasks.get(i) == null || tasks.get(i).template() == null) continue;
+            JsonNode meta = tasks.get(i).template().path("metadata");
+            String at = "spec.tasks[" + i + "].template.metadata.";
+            cooldownTime(strings(meta.path("labels")), at + "labels.", v);
+            cooldownTime(strings(meta.path("annotations")), at + "annotations.", v);
+        }
+    }
+
+    private static void cooldownTime(java.util.Map<String, String> values, String path, Violations v) {
+        Cdp.cooldownTimeProblem(values, null).ifPresent(m -> v.add(path + PodLabels.COOLDOWN_TIME, m));
+    }
+
+    private static java.util.Map<String, String> strings(JsonNode map) {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        if (map.isObject())
+            map.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
     }
 
     static void validateMetadata(io.lahar.core.api.Manifest m, Violations v) {
