@@ -143,27 +143,26 @@ public final class JobAdmission {
     }
 
     /**
-     * The cdp plugin's {@code volcano.sh/cooldown-time} label or annotation of a Job or of a task's
-     * template, which go onto its pods: a Go duration, or the plugin would ignore it (as Volcano's
-     * does, with a warning).
+     * The cdp plugin's {@code volcano.sh/cooldown-time} label or annotation of a Job (its tasks'
+     * templates are {@link JobSpecValidation}'s), which go onto its pods: a Go duration, or the
+     * plugin would ignore it (as Volcano's does, with a warning).
      */
     static void validateCooldownTime(Job job, Violations v) {
         if (job.metadata() != null) {
-            cooldownTime(job.metadata().labels(), "metadata.labels.", v);
-            cooldownTime(job.metadata().annotations(), "metadata.annotations.", v);
-        }
-        List<TaskSpec> tasks = job.spec() == null ? List.of() : job.spec().tasksOrEmpty();
-        for (int i = 0; i < tasks.size(); i++) {
-            if (tasks.get(i) == null || tasks.get(i).template() == null) continue;
-            JsonNode meta = tasks.get(i).template().path("metadata");
-            String at = "spec.tasks[" + i + "].template.metadata.";
-            cooldownTime(strings(meta.path("labels")), at + "labels.", v);
-            cooldownTime(strings(meta.path("annotations")), at + "annotations.", v);
+            validateCooldownTime(job.metadata().labels(), job.metadata().annotations(), "metadata.", v);
         }
     }
 
-    private static void cooldownTime(java.util.Map<String, String> values, String path, Violations v) {
-        Cdp.cooldownTimeProblem(values, null).ifPresent(m -> v.add(path + PodLabels.COOLDOWN_TIME, m));
+    static void validateCooldownTime(
+            java.util.Map<String, String> labels, java.util.Map<String, String> annotations, String at, Violations v) {
+        Cdp.cooldownTimeProblem(labels, null).ifPresent(m -> v.add(at + "labels." + PodLabels.COOLDOWN_TIME, m));
+        Cdp.cooldownTimeProblem(annotations, null)
+                .ifPresent(m -> v.add(at + "annotations." + PodLabels.COOLDOWN_TIME, m));
+    }
+
+    /** As above, of a pod template's metadata. */
+    static void validateCooldownTime(JsonNode metadata, String at, Violations v) {
+        validateCooldownTime(strings(metadata.path("labels")), strings(metadata.path("annotations")), at, v);
     }
 
     private static java.util.Map<String, String> strings(JsonNode map) {

@@ -56,6 +56,48 @@ class CooldownTimeAdmissionTest {
     }
 
     @Test
+    void aCronJobsJobTemplateAndAJobTemplateAreHeldToTheSameRule() {
+        io.lahar.core.api.CronJob cron = Manifests.read("""
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: CronJob
+                metadata: {name: c, namespace: default}
+                spec:
+                  schedule: "* * * * *"
+                  jobTemplate:
+                    metadata: {annotations: {volcano.sh/cooldown-time: 5 minutes}}
+                    spec:
+                      tasks:
+                      - name: w
+                        replicas: 1
+                        template:
+                          metadata: {labels: {volcano.sh/cooldown-time: 1y}}
+                          spec: {containers: [{name: c, image: busybox}]}
+                """, io.lahar.core.api.CronJob.class);
+        assertThat(CronJobAdmission.create(cron, AdmissionContext.freshInstall())
+                        .violations())
+                .extracting(Violation::path)
+                .containsExactlyInAnyOrder(
+                        "spec.jobTemplate.metadata.annotations.volcano.sh/cooldown-time",
+                        "spec.jobTemplate.spec.tasks[0].template.metadata.labels.volcano.sh/cooldown-time");
+        io.lahar.core.api.JobTemplate template = Manifests.read("""
+                apiVersion: flow.volcano.sh/v1alpha1
+                kind: JobTemplate
+                metadata: {name: t}
+                spec:
+                  tasks:
+                  - name: w
+                    replicas: 1
+                    template:
+                      metadata: {annotations: {volcano.sh/cooldown-time: "-"}}
+                      spec: {containers: [{name: c, image: busybox}]}
+                """, io.lahar.core.api.JobTemplate.class);
+        assertThat(JobTemplateAdmission.create(template, AdmissionContext.freshInstall())
+                        .violations())
+                .extracting(Violation::path)
+                .containsExactly("spec.tasks[0].template.metadata.annotations.volcano.sh/cooldown-time");
+    }
+
+    @Test
     void andAtUpdate() {
         Job old = job("", "");
         AdmissionResult<Job> r = JobAdmission.update(
