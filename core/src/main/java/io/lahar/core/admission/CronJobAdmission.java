@@ -249,6 +249,10 @@ public final class CronJobAdmission {
                     v);
         }
         validateTemplateMetadata(template.metadata(), v);
+        if (template.metadata() != null) {
+            JobAdmission.validateCooldownTime(
+                    template.metadata().labels(), template.metadata().annotations(), "spec.jobTemplate.metadata.", v);
+        }
         JobSpec spec = template.spec() == null ? null : JobDefaults.apply(template.spec());
         Violations inner = new Violations();
         JobSpecValidation.validate(

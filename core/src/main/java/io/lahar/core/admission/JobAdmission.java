@@ -8,6 +8,8 @@ import io.lahar.core.api.Manifests;
 import io.lahar.core.api.Queue;
 import io.lahar.core.api.QueueState;
 import io.lahar.core.api.TaskSpec;
+import io.lahar.core.job.plugins.PodLabels;
+import io.lahar.core.scheduling.plugins.Cdp;
 import io.lahar.core.scheduling.plugins.Sla;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +27,7 @@ public final class JobAdmission {
         Violations v = new Violations();
         validateMetadata(defaulted, v);
         validateWaitingTime(defaulted, v);
+        validateCooldownTime(defaulted, v);
         JobSpecValidation.validate(defaulted.name(), defaulted.spec(), ctx.limits(), v);
         if (defaulted.spec() != null) {
             validateQueue(defaulted.spec().queue(), ctx, "spec.queue", "job", v);
@@ -40,6 +43,7 @@ public final class JobAdmission {
         Job before = JobDefaults.apply(old);
         Job after = JobDefaults.apply(job);
         Violations v = new Violations();
+        validateCooldownTime(after, v);
         if (!before.name().equals(after.name())) {
             v.add("metadata.name", "may not be changed on update (was \"" + before.name() + "\")");
         }
@@ -136,6 +140,36 @@ public final class JobAdmission {
         } catch (IllegalArgumentException e) {
             v.add("metadata.annotations." + Sla.WAITING_TIME, e.getMessage());
         }
+    }
+
+    /**
+     * The cdp plugin's {@code volcano.sh/cooldown-time} label or annotation of a Job (its tasks'
+     * templates are {@link JobSpecValidation}'s), which go onto its pods: a Go duration, or the
+     * plugin would ignore it (as Volcano's does, with a warning).
+     */
+    static void validateCooldownTime(Job job, Violations v) {
+        if (job.metadata() != null) {
+            validateCooldownTime(job.metadata().labels(), job.metadata().annotations(), "metadata.", v);
+        }
+    }
+
+    static void validateCooldownTime(
+            java.util.Map<String, String> labels, java.util.Map<String, String> annotations, String at, Violations v) {
+        Cdp.cooldownTimeProblem(labels, null).ifPresent(m -> v.add(at + "labels." + PodLabels.COOLDOWN_TIME, m));
+        Cdp.cooldownTimeProblem(annotations, null)
+                .ifPresent(m -> v.add(at + "annotations." + PodLabels.COOLDOWN_TIME, m));
+    }
+
+    /** As above, of a pod template's metadata. */
+    static void validateCooldownTime(JsonNode metadata, String at, Violations v) {
+        validateCooldownTime(strings(metadata.path("labels")), strings(metadata.path("annotations")), at, v);
+    }
+
+    private static java.util.Map<String, String> strings(JsonNode map) {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        if (map.isObject())
+            map.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
     }
 
     static void validateMetadata(io.lahar.core.api.Manifest m, Violations v) {

@@ -125,6 +125,9 @@ final class JobSpecValidation {
                     task.partitionPolicy() != null ? null : "the task has no partitionPolicy",
                     v);
             PodTemplateValidation.validate(task.template(), at + ".template", v);
+            if (task.template() != null) {
+                JobAdmission.validateCooldownTime(task.template().path("metadata"), at + ".template.metadata.", v);
+            }
             validateTopologyPolicy(task, at, v);
             validatePartition(task, at, v);
             if (task.dependsOn() != null

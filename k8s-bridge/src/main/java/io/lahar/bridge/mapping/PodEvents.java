@@ -48,6 +48,7 @@ public final class PodEvents {
                 .setReason(status == null ? null : status.getReason())
                 .setMessage(status == null ? null : status.getMessage())
                 .setTime(time)
+                .setScheduledTime(Pods.scheduledTime(pod))
                 .build();
     }
 

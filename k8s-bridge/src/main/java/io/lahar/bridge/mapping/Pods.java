@@ -4,11 +4,14 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodIntent;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -65,6 +68,25 @@ public final class Pods {
     /** Job version a pod was created for (annotation volcano.sh/job-version); 0 when absent or malformed. */
     public static int jobVersion(Pod pod) {
         return intAnnotation(pod, PodLabels.JOB_VERSION).orElse(0);
+    }
+
+    /**
+     * The lastTransitionTime of the pod's PodScheduled condition while it is True (the binding sets
+     * it), which the scheduler's cdp plugin measures a cooldown from; null while it is not, or when
+     * the time is missing or not RFC 3339.
+     */
+    public static Instant scheduledTime(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) return null;
+        for (PodCondition c : pod.getStatus().getConditions()) {
+            if (!"PodScheduled".equals(c.getType())) continue;
+            if (!"True".equals(c.getStatus()) || c.getLastTransitionTime() == null) return null;
+            try {
+                return Instant.parse(c.getLastTransitionTime());
+            } catch (DateTimeParseException e) {
+                return null;
+            }
+        }
+        return null;
     }
 
     static Optional<Integer> intAnnotation(Pod pod, String key) {

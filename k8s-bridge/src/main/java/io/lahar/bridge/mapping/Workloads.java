@@ -381,6 +381,7 @@ public final class Workloads {
                 .setNode(node == null || node.isEmpty() ? null : node)
                 .setDeleting(m.getDeletionTimestamp() != null)
                 .setTime(now)
+                .setScheduledTime(Pods.scheduledTime(pod))
                 .build();
     }
 
@@ -392,7 +393,8 @@ public final class Workloads {
                 && Objects.equals(a.getUid(), b.getUid())
                 && a.getPhase().equals(b.getPhase())
                 && Objects.equals(a.getNode(), b.getNode())
-                && a.getDeleting() == b.getDeleting();
+                && a.getDeleting() == b.getDeleting()
+                && Objects.equals(a.getScheduledTime(), b.getScheduledTime());
     }
 
     /**

@@ -128,7 +128,8 @@ public final class PodWatcher implements AutoCloseable {
         return Objects.equals(a.getPhase(), b.getPhase())
                 && Objects.equals(a.getContainers(), b.getContainers())
                 && Objects.equals(a.getNode(), b.getNode())
-                && Objects.equals(a.getReason(), b.getReason());
+                && Objects.equals(a.getReason(), b.getReason())
+                && Objects.equals(a.getScheduledTime(), b.getScheduledTime());
     }
 
     @Override

@@ -82,6 +82,34 @@ class PodEventsTest {
     }
 
     @Test
+    void theScheduledTimeIsThePodScheduledConditionsWhileTrue() {
+        Pod bound = pod().withNewStatus()
+                .withPhase("Running")
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("True")
+                .withLastTransitionTime("2026-02-03T04:00:00Z")
+                .endCondition()
+                .endStatus()
+                .build();
+        assertThat(PodEvents.event(bound, false, false, NOW).getScheduledTime())
+                .isEqualTo(Instant.parse("2026-02-03T04:00:00Z"));
+        Pod unschedulable = pod().withNewStatus()
+                .withPhase("Pending")
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("False")
+                .withLastTransitionTime("2026-02-03T04:00:00Z")
+                .endCondition()
+                .endStatus()
+                .build();
+        assertThat(PodEvents.event(unschedulable, false, false, NOW).getScheduledTime())
+                .isNull();
+        assertThat(PodEvents.event(pod().build(), false, false, NOW).getScheduledTime())
+                .isNull();
+    }
+
+    @Test
     void deletionFlagsAndDefaults() {
         Pod pod = pod().build();
         PodEvent event = PodEvents.event(pod, true, true, NOW);

@@ -217,6 +217,29 @@ class WorkloadsTest {
                 .isTrue();
     }
 
+    @Test
+    void aPodsScheduledTimeIsItsPodScheduledConditionsWhileTrue() {
+        String yaml = """
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: p, namespace: ns, uid: u, labels: {scheduling.k8s.io/group-name: g}}
+                spec: {schedulerName: volcano, nodeName: node-1, containers: [{name: c, image: x}]}
+                status:
+                  phase: Running
+                  conditions:
+                  - {type: Ready, status: "True", lastTransitionTime: "2026-12-04T09:59:30Z"}
+                  - {type: PodScheduled, status: "%s", lastTransitionTime: "2026-12-04T09:58:00Z"}
+                """;
+        WorkloadPod scheduled = Workloads.pod(pod(yaml.formatted("True")), "g", NOW);
+        assertThat(scheduled.getScheduledTime()).isEqualTo(Instant.parse("2026-12-04T09:58:00Z"));
+        WorkloadPod not = Workloads.pod(pod(yaml.formatted("False")), "g", NOW);
+        assertThat(not.getScheduledTime()).isNull();
+        assertThat(Workloads.samePod(scheduled, not))
+                .as("a change of the scheduled time is a change")
+                .isFalse();
+        assertThat(Workloads.pod(pod(BARE), "g", NOW).getScheduledTime()).isNull();
+    }
+
     private static GenericKubernetesResource cr(String yaml) {
         return K8S.unmarshal(yaml, GenericKubernetesResource.class);
     }

@@ -473,6 +473,15 @@ class PodReconcilersTest {
             assertThat(failed.getContainers())
                     .singleElement()
                     .satisfies(c -> assertThat(c.getExitCode()).isEqualTo(3));
+            // The binding's PodScheduled time, which the cdp plugin measures a cooldown from: none before it.
+            assertThat(failed.getScheduledTime()).isNotNull();
+            assertThat(events)
+                    .filteredOn(e -> e.getNode() == null)
+                    .allSatisfy(e -> assertThat(e.getScheduledTime()).isNull());
+            assertThat(events)
+                    .filteredOn(e -> e.getPhase().equals("Running"))
+                    .extracting(PodEvent::getScheduledTime)
+                    .containsOnly(failed.getScheduledTime());
             assertThat(sink.sent)
                     .filteredOn(
                             s -> s.value() instanceof PodEvent e && e.getJob().equals(job))

@@ -133,6 +133,8 @@ public final class SchedulerCache {
         TaskStatus status = TaskStatus.Pending;
         String node;
         boolean deleting;
+        /** When its PodScheduled condition turned True, as its pod event or record says; null when not known. */
+        java.time.Instant scheduled;
     }
 
     /**
@@ -225,6 +227,7 @@ public final class SchedulerCache {
                     status(p, TaskStatus.Pending);
                     p.node = null;
                     p.deleting = false;
+                    p.scheduled = null;
                 }
                 p.intent = c;
                 p.template = template;
@@ -265,6 +268,7 @@ public final class SchedulerCache {
         // A pending pod without a node does not undo an assumed binding: the event predates it.
         if (status == TaskStatus.Pending && p.status == TaskStatus.Binding) return;
         status(p, status);
+        p.scheduled = event.getScheduledTime();
         if (event.getNode() != null && !event.getNode().isEmpty()) p.node = event.getNode();
         if (status == TaskStatus.Pending) p.node = null;
     }
@@ -309,6 +313,7 @@ public final class SchedulerCache {
         // A pending pod without a node does not undo an assumed binding: the record predates it.
         if (status == TaskStatus.Pending && p.status == TaskStatus.Binding) return;
         status(p, status);
+        p.scheduled = pod.getScheduledTime();
         if (pod.getNode() != null && !pod.getNode().isEmpty()) p.node = pod.getNode();
         if (status == TaskStatus.Pending) p.node = null;
     }
@@ -478,7 +483,11 @@ public final class SchedulerCache {
             hasPods = true;
             if (!p.ours) continue;
             int priority = classes.podValue(p.intent.getPriority(), p.intent.getPriorityClassName());
-            tasks.add(p.template.withPriority(priority).with(p.status, p.status == TaskStatus.Pending ? null : p.node));
+            TaskInfo t =
+                    p.template.withPriority(priority).with(p.status, p.status == TaskStatus.Pending ? null : p.node);
+            // Only the cdp plugin reads the time, and only of a pod with a cooldown: the others are not copied again.
+            if (t.cooldownTime() != null) t = t.withCooldown(t.cooldownTime(), p.scheduled);
+            tasks.add(t);
         }
         // A gang whose pods all belong to another scheduler is that scheduler's to place.
         if (hasPods && tasks.isEmpty()) return null;

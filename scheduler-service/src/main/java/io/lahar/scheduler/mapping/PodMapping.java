@@ -12,6 +12,7 @@ import io.lahar.core.scheduling.api.TaintEffect;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.api.Toleration;
+import io.lahar.core.scheduling.plugins.Cdp;
 import io.lahar.schema.CreatePod;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +84,9 @@ public final class PodMapping {
                 preemptable,
                 status,
                 node,
-                merged);
+                merged,
+                Cdp.cooldownTimeOf(labels, Strings.map(pod.getAnnotations())).orElse(null),
+                null);
     }
 
     /** Checks an intent when it arrives, so a bad one is dead-lettered rather than kept. */

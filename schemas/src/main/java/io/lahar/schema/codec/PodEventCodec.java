@@ -136,6 +136,7 @@ public final class PodEventCodec {
         skipOptionalString(in); // reason
         skipOptionalString(in); // message
         long time = in.readLong();
+        if (!isNull(in)) in.readLong(); // scheduledTime, the scheduler's
         return new Fields(
                 namespace,
                 job,

@@ -455,6 +455,7 @@ class CodecTest {
                 .setIndex(0)
                 .setJobVersion(0)
                 .setTime(Instant.ofEpochMilli(Long.MAX_VALUE / 2))
+                .setScheduledTime(Instant.ofEpochMilli(1_796_378_400_000L))
                 .setContainers(List.of(ContainerStatus.newBuilder()
                         .setName("")
                         .setExitCode(0)

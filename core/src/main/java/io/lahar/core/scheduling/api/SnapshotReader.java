@@ -56,6 +56,8 @@ import java.util.Set;
  *     preemptable: true
  *     status: Running
  *     node: n1
+ *     cooldownTime: 10m           # its volcano.sh/cooldown-time (the cdp plugin's)
+ *     scheduledTime: "2026-01-01T11:55:00Z"   # when its PodScheduled condition turned True
  *     labels: {app: web}
  *     pod:                        # a Kubernetes PodSpec's placement parts, read as the API server validates them
  *       affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution:
@@ -292,12 +294,25 @@ public final class SnapshotReader {
                         "status",
                         "node",
                         "labels",
-                        "pod"));
+                        "pod",
+                        "cooldownTime",
+                        "scheduledTime"));
         TaskInfo.Builder b = TaskInfo.builder(name(n, p))
                 .role(text(n, p, "role", ""))
                 .resreq(resource(n, p, "resources"))
                 .priority(integer(n, p, "priority", 0))
-                .preemptable(bool(n, p, "preemptable", true));
+                .preemptable(bool(n, p, "preemptable", true))
+                .scheduledTime(time(n, p, "scheduledTime"));
+        String cooldown = text(n, p, "cooldownTime", null);
+        if (cooldown != null) {
+            java.util.Optional<java.time.Duration> d = io.lahar.core.api.GoDuration.parse(cooldown);
+            if (d.isEmpty()) {
+                problems.add(new Problem(
+                        join(p, "cooldownTime"), "expected a duration (e.g. 1h2m3s), got \"" + cooldown + "\""));
+            } else {
+                b.cooldownTime(d.get());
+            }
+        }
         strings(n, p, "nodeSelector").forEach(b::nodeSelector);
         List<NodeSelectorTerm> terms = new ArrayList<>();
         each(n.get("affinity"), join(p, "affinity"), (t, tp) -> {

@@ -1,6 +1,8 @@
 package io.lahar.core.scheduling.api;
 
 import io.lahar.core.resource.Resource;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +21,8 @@ import java.util.TreeMap;
  * @param status       its status at the snapshot
  * @param nodeName     the node it is bound to (or being released from), null when pending
  * @param spec         its labels, inter-pod terms, spread constraints, host ports and images
+ * @param cooldownTime its {@code volcano.sh/cooldown-time} (the cdp plugin's), null without a valid one
+ * @param scheduledTime when its PodScheduled condition last turned True, null when not scheduled or not known
  */
 public record TaskInfo(
         String name,
@@ -31,7 +35,9 @@ public record TaskInfo(
         boolean preemptable,
         TaskStatus status,
         String nodeName,
-        PodSpec spec) {
+        PodSpec spec,
+        Duration cooldownTime,
+        Instant scheduledTime) {
 
     public TaskInfo {
         Objects.requireNonNull(name, "name");
@@ -66,19 +72,41 @@ public record TaskInfo(
                 preemptable,
                 status,
                 nodeName,
-                PodSpec.NONE);
+                PodSpec.NONE,
+                null,
+                null);
     }
 
     /** This task in another status, on another node (null: none). */
     public TaskInfo with(TaskStatus s, String node) {
-        return new TaskInfo(
-                name, role, resreq, nodeSelector, affinity, tolerations, priority, preemptable, s, node, spec);
+        return copy(priority, s, node, cooldownTime, scheduledTime);
     }
 
     /** This task at another priority. */
     public TaskInfo withPriority(int p) {
+        return copy(p, status, nodeName, cooldownTime, scheduledTime);
+    }
+
+    /** This task with the cdp plugin's cooldown time and the time it was scheduled (null: none). */
+    public TaskInfo withCooldown(Duration cooldown, Instant scheduled) {
+        return copy(priority, status, nodeName, cooldown, scheduled);
+    }
+
+    private TaskInfo copy(int p, TaskStatus s, String node, Duration cooldown, Instant scheduled) {
         return new TaskInfo(
-                name, role, resreq, nodeSelector, affinity, tolerations, p, preemptable, status, nodeName, spec);
+                name,
+                role,
+                resreq,
+                nodeSelector,
+                affinity,
+                tolerations,
+                p,
+                preemptable,
+                s,
+                node,
+                spec,
+                cooldown,
+                scheduled);
     }
 
     public static Builder builder(String name) {
@@ -97,6 +125,8 @@ public record TaskInfo(
         private TaskStatus status = TaskStatus.Pending;
         private String nodeName;
         private PodSpec spec = PodSpec.NONE;
+        private Duration cooldownTime;
+        private Instant scheduledTime;
 
         private Builder(String name) {
             this.name = name;
@@ -159,6 +189,18 @@ public record TaskInfo(
             return this;
         }
 
+        /** The cdp plugin's {@code volcano.sh/cooldown-time}; null: none. */
+        public Builder cooldownTime(Duration d) {
+            cooldownTime = d;
+            return this;
+        }
+
+        /** When the pod's PodScheduled condition last turned True; null: not known. */
+        public Builder scheduledTime(Instant t) {
+            scheduledTime = t;
+            return this;
+        }
+
         public Builder labels(Map<String, String> l) {
             spec = spec.withLabels(l);
             return this;
@@ -176,7 +218,9 @@ public record TaskInfo(
                     preemptable,
                     status,
                     nodeName,
-                    spec);
+                    spec,
+                    cooldownTime,
+                    scheduledTime);
         }
     }
 }

@@ -7,6 +7,7 @@ import io.lahar.core.scheduling.actions.Preempt;
 import io.lahar.core.scheduling.actions.Reclaim;
 import io.lahar.core.scheduling.plugins.Binpack;
 import io.lahar.core.scheduling.plugins.Capacity;
+import io.lahar.core.scheduling.plugins.Cdp;
 import io.lahar.core.scheduling.plugins.Conformance;
 import io.lahar.core.scheduling.plugins.Drf;
 import io.lahar.core.scheduling.plugins.Gang;
@@ -49,6 +50,7 @@ public final class PluginRegistry {
         r.registerPlugin(Binpack.NAME, Binpack::new);
         r.registerPlugin(Sla.NAME, Sla::new);
         r.registerPlugin(Capacity.NAME, Capacity::new);
+        r.registerPlugin(Cdp.NAME, Cdp::new);
         r.hierarchical.add(Capacity.NAME);
         return r;
     }

@@ -27,6 +27,7 @@ import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.api.SubGroupPolicy;
 import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.api.TaskStatus;
+import io.lahar.core.scheduling.plugins.Cdp;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -411,6 +412,9 @@ public record PlanWorld(
                     ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
                     : t.template().path("metadata");
             b.preemptable(preemptable(meta));
+            b.cooldownTime(
+                    Cdp.cooldownTimeOf(PodSpecReader.labels(pod.path("metadata")), annotations(pod.path("metadata")))
+                            .orElse(null));
             return b.build();
         }
 
@@ -426,11 +430,53 @@ public record PlanWorld(
                             : null,
                     spec.path("priorityClassName").asText("")));
             b.preemptable(preemptable(pod.path("metadata")));
+            cooldown(p, b);
             TaskStatus status = status(pod);
             String node = spec.path("nodeName").asText("");
             if (!node.isEmpty()) b.on(node, status);
             else b.status(status == TaskStatus.Running || status == TaskStatus.Bound ? TaskStatus.Pending : status);
             return b.build();
+        }
+
+        /**
+         * The cdp plugin's view of a pod: its cooldown-time (one that is no duration, which Volcano
+         * ignores, is a problem) and when its PodScheduled condition turned True.
+         */
+        private void cooldown(PlanInput.PodDocument p, TaskInfo.Builder b) {
+            JsonNode meta = p.tree().path("metadata");
+            Map<String, String> labels = PodSpecReader.labels(meta);
+            Map<String, String> annotations = annotations(meta);
+            Optional<String> bad = Cdp.cooldownTimeProblem(labels, annotations);
+            if (bad.isPresent()) {
+                String where = labels.containsKey(PodLabels.COOLDOWN_TIME) ? "labels" : "annotations";
+                problems.add(new Problem(p.path() + ".metadata." + where + "." + PodLabels.COOLDOWN_TIME, bad.get()));
+            }
+            b.cooldownTime(Cdp.cooldownTimeOf(labels, annotations).orElse(null));
+            JsonNode conditions = p.tree().path("status").path("conditions");
+            for (int i = 0; i < conditions.size(); i++) {
+                JsonNode c = conditions.get(i);
+                if (!"PodScheduled".equals(c.path("type").asText())
+                        || !"True".equals(c.path("status").asText())) {
+                    continue;
+                }
+                String at = c.path("lastTransitionTime").asText("");
+                try {
+                    if (!at.isEmpty()) b.scheduledTime(Instant.parse(at));
+                } catch (java.time.format.DateTimeParseException e) {
+                    problems.add(new Problem(
+                            p.path() + ".status.conditions[" + i + "].lastTransitionTime",
+                            "not an RFC 3339 time: \"" + at + "\""));
+                }
+                break;
+            }
+        }
+
+        private static Map<String, String> annotations(JsonNode meta) {
+            Map<String, String> out = new java.util.TreeMap<>();
+            meta.path("annotations")
+                    .properties()
+                    .forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+            return out;
         }
 
         /** Volcano's GetPodPreemptable: the annotation, else the label, else true; a bad value is false. */

@@ -124,6 +124,33 @@ class SnapshotReaderTest {
     }
 
     @Test
+    void readsATasksCooldownAndScheduledTimeForTheCdpPlugin() {
+        Snapshot s = SnapshotReader.read("""
+                podGroups:
+                - name: web
+                  tasks:
+                  - {name: web-0, status: Running, node: n1, cooldownTime: 10m, scheduledTime: "2026-01-01T11:55:00Z"}
+                  - {name: web-1}
+                """);
+        TaskInfo t = s.jobs().get(0).tasks().get(0);
+        assertThat(t.cooldownTime()).isEqualTo(java.time.Duration.ofMinutes(10));
+        assertThat(t.scheduledTime()).isEqualTo(java.time.Instant.parse("2026-01-01T11:55:00Z"));
+        assertThat(s.jobs().get(0).tasks().get(1).cooldownTime()).isNull();
+        assertThatThrownBy(() -> SnapshotReader.read("""
+                podGroups:
+                - name: web
+                  tasks:
+                  - {name: web-0, cooldownTime: 600abcde, scheduledTime: yesterday}
+                """))
+                .isInstanceOfSatisfying(
+                        SnapshotReader.InvalidSnapshotException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Problem::path)
+                                .containsExactlyInAnyOrder(
+                                        "podGroups[0].tasks[0].cooldownTime", "podGroups[0].tasks[0].scheduledTime"));
+    }
+
+    @Test
     void listsEveryProblemWithItsPath() {
         assertThatThrownBy(() -> SnapshotReader.read("""
                 nodes:
