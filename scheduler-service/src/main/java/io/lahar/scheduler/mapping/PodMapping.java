@@ -24,9 +24,6 @@ import java.util.Map;
  * spread constraints, host ports and images.
  */
 public final class PodMapping {
-    /** Volcano's annotation that keeps a pod from being preempted or reclaimed when "false". */
-    public static final String PREEMPTABLE_ANNOTATION = io.lahar.core.job.plugins.PodLabels.PREEMPTABLE;
-
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private PodMapping() {}
@@ -71,7 +68,7 @@ public final class PodMapping {
                 t.topologySpread(),
                 t.hostPorts(),
                 t.images());
-        boolean preemptable = !"false".equals(Strings.map(pod.getAnnotations()).get(PREEMPTABLE_ANNOTATION));
+        boolean preemptable = TaskInfo.preemptableOf(labels, Strings.map(pod.getAnnotations()));
         int priority = pod.getPriority() == null ? groupPriority : pod.getPriority();
         return new TaskInfo(
                 pod.getPod().toString(),

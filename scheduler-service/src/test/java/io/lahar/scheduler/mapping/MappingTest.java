@@ -96,7 +96,7 @@ class MappingTest {
                 .setAffinity("""
                         {"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[
                           {"matchExpressions":[{"key":"zone","operator":"In","values":["a","b"]}]}]}}}""")
-                .setAnnotations(Map.of(PodMapping.PREEMPTABLE_ANNOTATION, "false"))
+                .setAnnotations(Map.of(io.lahar.core.job.plugins.PodLabels.PREEMPTABLE, "false"))
                 .build();
         TaskInfo t = PodMapping.toTaskInfo(pod, 7, TaskStatus.Binding, "n1");
         assertThat(t.name()).isEqualTo("j-worker-0");

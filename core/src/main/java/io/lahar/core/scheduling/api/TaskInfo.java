@@ -1,5 +1,6 @@
 package io.lahar.core.scheduling.api;
 
+import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.core.resource.Resource;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,6 +39,24 @@ public record TaskInfo(
         PodSpec spec,
         Duration cooldownTime,
         Instant scheduledTime) {
+
+    /**
+     * Volcano's GetPodPreemptable: the pod's {@code volcano.sh/preemptable} annotation, else its
+     * label, read as Go's strconv.ParseBool; a value it refuses is false, none is true.
+     */
+    public static boolean preemptableOf(Map<String, String> labels, Map<String, String> annotations) {
+        String value = annotations.get(PodLabels.PREEMPTABLE);
+        if (value == null) {
+            value = labels.get(PodLabels.PREEMPTABLE);
+        }
+        if (value == null) {
+            return true;
+        }
+        return switch (value) {
+            case "1", "t", "T", "TRUE", "true", "True" -> true;
+            default -> false;
+        };
+    }
 
     public TaskInfo {
         Objects.requireNonNull(name, "name");

@@ -411,7 +411,7 @@ public record PlanWorld(
             JsonNode meta = t.template() == null
                     ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
                     : t.template().path("metadata");
-            b.preemptable(preemptable(meta));
+            b.preemptable(TaskInfo.preemptableOf(PodSpecReader.labels(meta), annotations(meta)));
             b.cooldownTime(
                     Cdp.cooldownTimeOf(PodSpecReader.labels(pod.path("metadata")), annotations(pod.path("metadata")))
                             .orElse(null));
@@ -429,7 +429,8 @@ public record PlanWorld(
                             ? spec.path("priority").asInt()
                             : null,
                     spec.path("priorityClassName").asText("")));
-            b.preemptable(preemptable(pod.path("metadata")));
+            b.preemptable(TaskInfo.preemptableOf(
+                    PodSpecReader.labels(pod.path("metadata")), annotations(pod.path("metadata"))));
             cooldown(p, b);
             TaskStatus status = status(pod);
             String node = spec.path("nodeName").asText("");
@@ -477,19 +478,6 @@ public record PlanWorld(
                     .properties()
                     .forEach(e -> out.put(e.getKey(), e.getValue().asText()));
             return out;
-        }
-
-        /** Volcano's GetPodPreemptable: the annotation, else the label, else true; a bad value is false. */
-        private static boolean preemptable(JsonNode meta) {
-            for (String where : List.of("annotations", "labels")) {
-                JsonNode v = meta.path(where).path("volcano.sh/preemptable");
-                if (!v.isMissingNode() && !v.isNull())
-                    return v.asText().equalsIgnoreCase("true")
-                            || v.asText().equals("1")
-                            || v.asText().equals("t")
-                            || v.asText().equals("T");
-            }
-            return true;
         }
 
         /** As Volcano's getTaskStatus: a pod being deleted is Releasing, a bound pending pod Bound. */
