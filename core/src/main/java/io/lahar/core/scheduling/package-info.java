@@ -17,7 +17,7 @@
  *   <li>{@code api}: the snapshot's plain values (NodeInfo, QueueInfo, JobInfo with its TaskInfos).</li>
  *   <li>{@code framework}: Session, Statement, SchedulerConf (Volcano's YAML), PluginRegistry,
  *       the function registrations and their tiered dispatch, CandidateIndex.</li>
- *   <li>{@code actions}: enqueue, allocate, backfill, preempt, reclaim.</li>
+ *   <li>{@code actions}: enqueue, allocate, backfill, preempt, reclaim, shuffle.</li>
  *   <li>{@code plugins}: priority, gang, conformance, overcommit, drf, predicates, proportion,
  *       capacity, nodeorder, binpack, sla.</li>
  * </ul>

@@ -1,6 +1,6 @@
 package io.lahar.core.scheduling.framework;
 
-/** A scheduling action (enqueue, allocate, backfill, preempt, reclaim), run in the configured order. */
+/** A scheduling action (enqueue, allocate, backfill, preempt, reclaim, shuffle), run in the configured order. */
 public interface Action {
     String name();
 

@@ -82,6 +82,15 @@ public final class Functions {
         List<SessionTask> select(SessionTask preemptor, List<SessionTask> candidates);
     }
 
+    /**
+     * Volcano's VictimTasksFn, for the shuffle action: of the running tasks it is given, or of any the
+     * plugin finds itself, the ones the plugin wants evicted now.
+     */
+    @FunctionalInterface
+    public interface VictimTasksFn {
+        List<SessionTask> victims(List<SessionTask> tasks);
+    }
+
     /** Null when the queue may take more, else why not. */
     @FunctionalInterface
     public interface OverusedFn {

@@ -5,6 +5,7 @@ import io.lahar.core.scheduling.actions.Backfill;
 import io.lahar.core.scheduling.actions.Enqueue;
 import io.lahar.core.scheduling.actions.Preempt;
 import io.lahar.core.scheduling.actions.Reclaim;
+import io.lahar.core.scheduling.actions.Shuffle;
 import io.lahar.core.scheduling.plugins.Binpack;
 import io.lahar.core.scheduling.plugins.Capacity;
 import io.lahar.core.scheduling.plugins.Cdp;
@@ -39,6 +40,7 @@ public final class PluginRegistry {
         r.registerAction(Backfill.NAME, Backfill::new);
         r.registerAction(Preempt.NAME, Preempt::new);
         r.registerAction(Reclaim.NAME, Reclaim::new);
+        r.registerAction(Shuffle.NAME, Shuffle::new);
         r.registerPlugin(Priority.NAME, Priority::new);
         r.registerPlugin(Gang.NAME, Gang::new);
         r.registerPlugin(Conformance.NAME, Conformance::new);

@@ -15,6 +15,7 @@ import io.lahar.core.scheduling.framework.Functions.OverusedFn;
 import io.lahar.core.scheduling.framework.Functions.PrePredicateFn;
 import io.lahar.core.scheduling.framework.Functions.PredicateFn;
 import io.lahar.core.scheduling.framework.Functions.VictimFn;
+import io.lahar.core.scheduling.framework.Functions.VictimTasksFn;
 import io.lahar.core.scheduling.framework.Functions.Vote;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -88,6 +89,11 @@ abstract sealed class SessionPlugins permits Session {
 
     public void addReclaimableFn(String plugin, VictimFn fn) {
         register(Extension.RECLAIMABLE, plugin, fn);
+    }
+
+    /** Volcano's AddVictimTasksFns: the functions the shuffle action asks for tasks to evict. */
+    public void addVictimTasksFns(String plugin, List<VictimTasksFn> victimTasksFns) {
+        register(Extension.VICTIM, plugin, List.copyOf(victimTasksFns));
     }
 
     public void addOverusedFn(String plugin, OverusedFn fn) {
@@ -322,6 +328,22 @@ abstract sealed class SessionPlugins permits Session {
             return new ArrayList<>(victims);
         }
         return List.of();
+    }
+
+    /**
+     * Volcano's VictimTasks: every enabled victim-tasks function of a tier adds its victims (each
+     * once, in the order found); the first tier that finds any decides.
+     */
+    @SuppressWarnings("unchecked")
+    public Set<SessionTask> victimTasks(List<SessionTask> tasks) {
+        Set<SessionTask> victims = new LinkedHashSet<>();
+        for (List<Object> tier : tiers(Extension.VICTIM)) {
+            for (Object fns : tier) {
+                for (VictimTasksFn fn : (List<VictimTasksFn>) fns) victims.addAll(fn.victims(tasks));
+            }
+            if (!victims.isEmpty()) return victims;
+        }
+        return victims;
     }
 
     /** Null when the queue may take more, else why not (any plugin may say it is overused). */
