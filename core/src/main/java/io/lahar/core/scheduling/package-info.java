@@ -8,7 +8,7 @@
  * SessionResult r = new Scheduler(conf).schedule(snapshot);
  * r.bindings();     // bind these now (their gang is whole)
  * r.nominations();  // promised nodes: pipelined onto resources being released
- * r.evictions();    // preempt / reclaim victims, with reasons
+ * r.evictions();    // preempt / reclaim / shuffle victims, with reasons
  * r.phaseChanges(); // Pending -> Inqueue -> Running
  * r.conditions();   // per pod group: Unschedulable + message, or Scheduled
  * }</pre>
@@ -19,7 +19,7 @@
  *       the function registrations and their tiered dispatch, CandidateIndex.</li>
  *   <li>{@code actions}: enqueue, allocate, backfill, preempt, reclaim, shuffle.</li>
  *   <li>{@code plugins}: priority, gang, conformance, overcommit, drf, predicates, proportion,
- *       capacity, nodeorder, binpack, sla.</li>
+ *       capacity, nodeorder, binpack, sla, tdm.</li>
  * </ul>
  */
 package io.lahar.core.scheduling;

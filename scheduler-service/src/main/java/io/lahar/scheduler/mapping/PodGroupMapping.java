@@ -2,6 +2,7 @@ package io.lahar.scheduler.mapping;
 
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.resource.Resource;
+import io.lahar.core.scheduling.api.DisruptionBudget;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.Problem;
 import io.lahar.core.scheduling.api.SubGroupPolicy;
@@ -69,7 +70,9 @@ public final class PodGroupMapping {
                 tasks,
                 group.getCreationTimestamp(),
                 waitingTime,
-                subGroups);
+                subGroups,
+                JobInfo.preemptableOf(null, annotations),
+                DisruptionBudget.of(annotations));
     }
 
     /** Checks a pod group when it arrives, so a bad one is dead-lettered rather than kept. */

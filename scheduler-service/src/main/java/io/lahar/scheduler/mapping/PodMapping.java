@@ -68,7 +68,8 @@ public final class PodMapping {
                 t.topologySpread(),
                 t.hostPorts(),
                 t.images());
-        boolean preemptable = TaskInfo.preemptableOf(labels, Strings.map(pod.getAnnotations()));
+        Map<String, String> annotations = Strings.map(pod.getAnnotations());
+        boolean preemptable = TaskInfo.preemptableOf(labels, annotations);
         int priority = pod.getPriority() == null ? groupPriority : pod.getPriority();
         return new TaskInfo(
                 pod.getPod().toString(),
@@ -82,8 +83,9 @@ public final class PodMapping {
                 status,
                 node,
                 merged,
-                Cdp.cooldownTimeOf(labels, Strings.map(pod.getAnnotations())).orElse(null),
-                null);
+                Cdp.cooldownTimeOf(labels, annotations).orElse(null),
+                null,
+                TaskInfo.revocableZoneOf(annotations));
     }
 
     /** Checks an intent when it arrives, so a bad one is dead-lettered rather than kept. */

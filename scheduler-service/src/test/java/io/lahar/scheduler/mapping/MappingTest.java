@@ -89,6 +89,55 @@ class MappingTest {
     }
 
     @Test
+    void aPodsPreemptableAndRevocableZoneAreReadAsVolcanosSchedulerReadsThem() {
+        // The annotation first; a revocable zone other than "*" is none; preemptable makes a pod revocable.
+        TaskInfo t = PodMapping.toTaskInfo(
+                createPod("j", "worker", 0, "volcano", "1")
+                        .setAnnotations(Map.of("volcano.sh/revocable-zone", "*", "volcano.sh/preemptable", "false"))
+                        .setLabels(Map.of("volcano.sh/preemptable", "true"))
+                        .build(),
+                0,
+                TaskStatus.Pending,
+                null);
+        assertThat(t.preemptable()).isFalse();
+        assertThat(t.revocableZone()).isEqualTo("*");
+        t = PodMapping.toTaskInfo(
+                createPod("j", "worker", 0, "volcano", "1")
+                        .setAnnotations(Map.of("volcano.sh/revocable-zone", "rz1"))
+                        .setLabels(Map.of("volcano.sh/preemptable", "false"))
+                        .build(),
+                0,
+                TaskStatus.Pending,
+                null);
+        assertThat(t.preemptable()).as("a Job's label, copied onto its pods").isFalse();
+        assertThat(t.revocableZone()).isEmpty();
+        t = PodMapping.toTaskInfo(
+                createPod("j", "worker", 0, "volcano", "1")
+                        .setAnnotations(Map.of("volcano.sh/preemptable", "true"))
+                        .build(),
+                0,
+                TaskStatus.Pending,
+                null);
+        assertThat(t.revocableZone()).isEqualTo("*");
+    }
+
+    @Test
+    void aGroupsPreemptableAndDisruptionBudgetComeFromItsAnnotations() {
+        PodGroup g = podGroup("ns1", "train", "q1", 2, "Pending", 0);
+        g.setAnnotations(Map.of(
+                "volcano.sh/preemptable", "true",
+                "volcano.sh/jdb-min-available", "2",
+                "volcano.sh/jdb-max-unavailable", "1"));
+        JobInfo j = PodGroupMapping.toJobInfo(g, PodGroupPhase.Pending, List.of());
+        assertThat(j.preemptable()).isTrue();
+        assertThat(j.budget()).isEqualTo(new io.lahar.core.scheduling.api.DisruptionBudget("2", ""));
+        g.setAnnotations(Map.of("volcano.sh/jdb-max-unavailable", "30%"));
+        j = PodGroupMapping.toJobInfo(g, PodGroupPhase.Pending, List.of());
+        assertThat(j.preemptable()).isFalse();
+        assertThat(j.budget()).isEqualTo(new io.lahar.core.scheduling.api.DisruptionBudget("", "30%"));
+    }
+
+    @Test
     void createPodCarriesRequestsSelectorAffinityTolerationsAndPriority() {
         CreatePod pod = createPod("j", "worker", 0, "volcano", "1500m")
                 .setNodeSelector(Map.of("disk", "ssd"))

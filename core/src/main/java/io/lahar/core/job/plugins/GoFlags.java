@@ -149,11 +149,7 @@ final class GoFlags {
 
     /** strconv.ParseBool: "true" or "false", or null when Go refuses the text. */
     private static String parseBool(String s) {
-        return switch (s) {
-            case "1", "t", "T", "TRUE", "true", "True" -> "true";
-            case "0", "f", "F", "FALSE", "false", "False" -> "false";
-            default -> null;
-        };
+        return io.lahar.core.api.GoBool.parse(s).map(String::valueOf).orElse(null);
     }
 
     /**

@@ -24,6 +24,9 @@ import java.util.TreeMap;
  *                      when not known, taken as long ago as Kubernetes' zero time
  * @param slaWaitingTime the pod group's own {@code sla-waiting-time} annotation, null when none
  * @param subGroupPolicy the sub-gangs within the gang (a Job's partitions); empty when none
+ * @param preemptable   Volcano's job Preemptable: the pod group's {@code volcano.sh/preemptable}
+ *                      annotation, else label (false without either; see {@link #preemptableOf})
+ * @param budget        its disruption budget, from its annotations (see {@link DisruptionBudget#of})
  */
 public record JobInfo(
         String namespace,
@@ -38,7 +41,9 @@ public record JobInfo(
         List<TaskInfo> tasks,
         java.time.Instant creationTime,
         java.time.Duration slaWaitingTime,
-        List<SubGroupPolicy> subGroupPolicy) {
+        List<SubGroupPolicy> subGroupPolicy,
+        boolean preemptable,
+        DisruptionBudget budget) {
 
     public JobInfo {
         namespace = namespace == null || namespace.isEmpty() ? "default" : namespace;
@@ -49,6 +54,50 @@ public record JobInfo(
         phase = phase == null ? PodGroupPhase.Pending : phase;
         tasks = tasks == null ? List.of() : List.copyOf(tasks);
         subGroupPolicy = subGroupPolicy == null ? List.of() : List.copyOf(subGroupPolicy);
+        budget = budget == null ? DisruptionBudget.NONE : budget;
+    }
+
+    public JobInfo(
+            String namespace,
+            String name,
+            String queue,
+            int minMember,
+            Map<String, Integer> minTaskMember,
+            Resource minResources,
+            int priority,
+            long creationIndex,
+            PodGroupPhase phase,
+            List<TaskInfo> tasks,
+            java.time.Instant creationTime,
+            java.time.Duration slaWaitingTime,
+            List<SubGroupPolicy> subGroupPolicy) {
+        this(
+                namespace,
+                name,
+                queue,
+                minMember,
+                minTaskMember,
+                minResources,
+                priority,
+                creationIndex,
+                phase,
+                tasks,
+                creationTime,
+                slaWaitingTime,
+                subGroupPolicy,
+                false,
+                DisruptionBudget.NONE);
+    }
+
+    /**
+     * Volcano's extractPreemptable: the pod group's {@code volcano.sh/preemptable} annotation, else
+     * its label (Go's booleans; a value Go refuses is false); false without either.
+     */
+    public static boolean preemptableOf(Map<String, String> labels, Map<String, String> annotations) {
+        Map<String, String> a = annotations == null ? Map.of() : annotations;
+        Map<String, String> l = labels == null ? Map.of() : labels;
+        String key = io.lahar.core.job.plugins.PodLabels.PREEMPTABLE;
+        return (a.containsKey(key) || l.containsKey(key)) && TaskInfo.preemptableOf(l, a);
     }
 
     public JobInfo(
@@ -98,7 +147,9 @@ public record JobInfo(
                 t,
                 creationTime,
                 slaWaitingTime,
-                subGroupPolicy);
+                subGroupPolicy,
+                preemptable,
+                budget);
     }
 
     /** {@code namespace/name}, the key of every record about this pod group. */
@@ -124,6 +175,8 @@ public record JobInfo(
         private java.time.Instant creationTime;
         private java.time.Duration slaWaitingTime;
         private final List<SubGroupPolicy> subGroupPolicy = new ArrayList<>();
+        private boolean preemptable;
+        private DisruptionBudget budget = DisruptionBudget.NONE;
 
         private Builder(String name) {
             this.name = name;
@@ -184,6 +237,16 @@ public record JobInfo(
             return this;
         }
 
+        public Builder preemptable(boolean p) {
+            preemptable = p;
+            return this;
+        }
+
+        public Builder budget(DisruptionBudget b) {
+            budget = b;
+            return this;
+        }
+
         public Builder task(TaskInfo t) {
             tasks.add(t);
             return this;
@@ -229,7 +292,9 @@ public record JobInfo(
                     tasks,
                     creationTime,
                     slaWaitingTime,
-                    subGroupPolicy);
+                    subGroupPolicy,
+                    preemptable,
+                    budget);
         }
     }
 }

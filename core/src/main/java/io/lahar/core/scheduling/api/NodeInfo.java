@@ -67,6 +67,14 @@ public record NodeInfo(
         this(name, allocatable, otherUsed, otherPods, labels, taints, unschedulable, List.of(), List.of());
     }
 
+    /**
+     * Volcano's RevocableZone of a node: its {@code volcano.sh/revocable-zone} label, the zone whose
+     * time window (the tdm plugin's) lends it to revocable pods; "" for a node of no zone.
+     */
+    public String revocableZone() {
+        return labels.getOrDefault(io.lahar.core.job.plugins.PodLabels.REVOCABLE_ZONE, "");
+    }
+
     /** This node with more foreign pods on it: their usage and, when known, their specs. */
     public NodeInfo withForeign(Resource used, int pods, List<ForeignPod> specs) {
         List<ForeignPod> all = new java.util.ArrayList<>(foreignPods);

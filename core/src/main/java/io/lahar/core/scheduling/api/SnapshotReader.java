@@ -45,6 +45,8 @@ import java.util.Set;
  *   phase: Pending
  *   creationTime: "2026-01-01T11:00:00Z"
  *   slaWaitingTime: 30m           # the pod group's sla-waiting-time annotation
+ *   preemptable: false            # its volcano.sh/preemptable (the tdm plugin orders and starves by it)
+ *   budget: {maxUnavailable: 30%} # its disruption budget (or minAvailable), for the tdm plugin
  *   tasks:
  *   - name: job1-ps-0
  *     role: ps
@@ -54,6 +56,7 @@ import java.util.Set;
  *     tolerations: [{key: dedicated, operator: Exists, effect: NoSchedule}]
  *     priority: 0
  *     preemptable: true
+ *     revocableZone: "*"          # may run on revocable nodes (the tdm plugin's)
  *     status: Running
  *     node: n1
  *     cooldownTime: 10m           # its volcano.sh/cooldown-time (the cdp plugin's)
@@ -239,7 +242,9 @@ public final class SnapshotReader {
                         "phase",
                         "tasks",
                         "creationTime",
-                        "slaWaitingTime"));
+                        "slaWaitingTime",
+                        "preemptable",
+                        "budget"));
         JobInfo.Builder b = JobInfo.builder(name(n, p))
                 .namespace(text(n, p, "namespace", "default"))
                 .queue(text(n, p, "queue", "default"))
@@ -275,6 +280,17 @@ public final class SnapshotReader {
                 b.slaWaitingTime(d.get());
             }
         }
+        b.preemptable(bool(n, p, "preemptable", false));
+        Map<String, String> budget = strings(n, p, "budget");
+        for (Map.Entry<String, String> e : budget.entrySet()) {
+            String why = Set.of("minAvailable", "maxUnavailable").contains(e.getKey())
+                    ? DisruptionBudget.check(e.getValue())
+                    : "unknown field (minAvailable or maxUnavailable)";
+            if (why != null) problems.add(new Problem(join(p, "budget." + e.getKey()), why));
+        }
+        if (budget.size() > 1)
+            problems.add(new Problem(join(p, "budget"), "only one of minAvailable and maxUnavailable"));
+        b.budget(new DisruptionBudget(budget.get("minAvailable"), budget.get("maxUnavailable")));
         return b.build();
     }
 
@@ -296,7 +312,8 @@ public final class SnapshotReader {
                         "labels",
                         "pod",
                         "cooldownTime",
-                        "scheduledTime"));
+                        "scheduledTime",
+                        "revocableZone"));
         TaskInfo.Builder b = TaskInfo.builder(name(n, p))
                 .role(text(n, p, "role", ""))
                 .resreq(resource(n, p, "resources"))
@@ -313,6 +330,11 @@ public final class SnapshotReader {
                 b.cooldownTime(d.get());
             }
         }
+        String zone = text(n, p, "revocableZone", "");
+        if (!zone.isEmpty() && !zone.equals(TaskInfo.ANY_REVOCABLE_ZONE))
+            problems.add(
+                    new Problem(join(p, "revocableZone"), "expected \"*\" (any revocable zone), got \"" + zone + "\""));
+        else b.revocableZone(zone);
         strings(n, p, "nodeSelector").forEach(b::nodeSelector);
         List<NodeSelectorTerm> terms = new ArrayList<>();
         each(n.get("affinity"), join(p, "affinity"), (t, tp) -> {

@@ -24,6 +24,8 @@ import java.util.TreeMap;
  * @param spec         its labels, inter-pod terms, spread constraints, host ports and images
  * @param cooldownTime its {@code volcano.sh/cooldown-time} (the cdp plugin's), null without a valid one
  * @param scheduledTime when its PodScheduled condition last turned True, null when not scheduled or not known
+ * @param revocableZone Volcano's RevocableZone: "*" when the pod may run on revocable nodes (the tdm
+ *                      plugin's), "" when not; see {@link #revocableZoneOf}
  */
 public record TaskInfo(
         String name,
@@ -38,7 +40,25 @@ public record TaskInfo(
         String nodeName,
         PodSpec spec,
         Duration cooldownTime,
-        Instant scheduledTime) {
+        Instant scheduledTime,
+        String revocableZone) {
+
+    /** The revocable-zone value that lets a pod run on any revocable node, the only one Volcano honours. */
+    public static final String ANY_REVOCABLE_ZONE = "*";
+
+    /**
+     * Volcano's GetPodRevocableZone: "*" when the pod's {@code volcano.sh/revocable-zone} annotation
+     * is "*", "" for any other value; without that annotation, "*" when its
+     * {@code volcano.sh/preemptable} annotation is true.
+     */
+    public static String revocableZoneOf(Map<String, String> annotations) {
+        if (annotations == null) return "";
+        String zone = annotations.get(PodLabels.REVOCABLE_ZONE);
+        if (zone != null) return zone.equals(ANY_REVOCABLE_ZONE) ? ANY_REVOCABLE_ZONE : "";
+        boolean preemptable = io.lahar.core.api.GoBool.parse(annotations.get(PodLabels.PREEMPTABLE))
+                .orElse(false);
+        return preemptable ? ANY_REVOCABLE_ZONE : "";
+    }
 
     /**
      * Volcano's GetPodPreemptable: the pod's {@code volcano.sh/preemptable} annotation, else its
@@ -67,6 +87,38 @@ public record TaskInfo(
         tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
         status = status == null ? TaskStatus.Pending : status;
         spec = spec == null ? PodSpec.NONE : spec;
+        revocableZone = revocableZone == null ? "" : revocableZone;
+    }
+
+    public TaskInfo(
+            String name,
+            String role,
+            Resource resreq,
+            Map<String, String> nodeSelector,
+            NodeAffinity affinity,
+            List<Toleration> tolerations,
+            int priority,
+            boolean preemptable,
+            TaskStatus status,
+            String nodeName,
+            PodSpec spec,
+            Duration cooldownTime,
+            Instant scheduledTime) {
+        this(
+                name,
+                role,
+                resreq,
+                nodeSelector,
+                affinity,
+                tolerations,
+                priority,
+                preemptable,
+                status,
+                nodeName,
+                spec,
+                cooldownTime,
+                scheduledTime,
+                "");
     }
 
     public TaskInfo(
@@ -93,7 +145,8 @@ public record TaskInfo(
                 nodeName,
                 PodSpec.NONE,
                 null,
-                null);
+                null,
+                "");
     }
 
     /** This task in another status, on another node (null: none). */
@@ -125,7 +178,8 @@ public record TaskInfo(
                 node,
                 spec,
                 cooldown,
-                scheduled);
+                scheduled,
+                revocableZone);
     }
 
     public static Builder builder(String name) {
@@ -146,6 +200,7 @@ public record TaskInfo(
         private PodSpec spec = PodSpec.NONE;
         private Duration cooldownTime;
         private Instant scheduledTime;
+        private String revocableZone = "";
 
         private Builder(String name) {
             this.name = name;
@@ -220,6 +275,12 @@ public record TaskInfo(
             return this;
         }
 
+        /** Volcano's RevocableZone ("*" or ""), see {@link TaskInfo#revocableZoneOf}. */
+        public Builder revocableZone(String z) {
+            revocableZone = z;
+            return this;
+        }
+
         public Builder labels(Map<String, String> l) {
             spec = spec.withLabels(l);
             return this;
@@ -239,7 +300,8 @@ public record TaskInfo(
                     nodeName,
                     spec,
                     cooldownTime,
-                    scheduledTime);
+                    scheduledTime,
+                    revocableZone);
         }
     }
 }

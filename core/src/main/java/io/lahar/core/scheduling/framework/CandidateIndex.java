@@ -24,7 +24,7 @@ import java.util.Map;
  *
  * <p>This holds as long as the session's stateless predicates look only at the task's constraints
  * and the node's labels, taints and schedulability, and its node-order functions only at the node's
- * resources (and images) and the task's request, as the built-in plugins do;
+ * resources, images and labels and the task's request and revocable zone, as the built-in plugins do;
  * {@code configurations: [{name: allocate, arguments: {candidateIndex: false}}]} turns it off for
  * plugins that do not. The predicates that depend on other pods (inter-pod affinity, topology
  * spread, host ports) are checked on the way down the heap: a node that fails them is set aside
@@ -43,7 +43,8 @@ public final class CandidateIndex {
             Map<String, String> selector,
             NodeAffinity affinity,
             List<Toleration> tolerations,
-            List<String> images) {}
+            List<String> images,
+            String revocableZone) {}
 
     /** The index's answer: a node, none fits ({@code node} null), or undecided (leave it to a full scan). */
     public record Answer(SessionNode node, boolean decided) {
@@ -232,7 +233,8 @@ public final class CandidateIndex {
                 task.info().nodeSelector(),
                 task.info().affinity(),
                 task.info().tolerations(),
-                task.info().spec().images());
+                task.info().spec().images(),
+                task.info().revocableZone());
         ClassHeap h = heaps.get(key);
         if (h == null) {
             h = new ClassHeap(task);

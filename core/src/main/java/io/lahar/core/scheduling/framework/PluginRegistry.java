@@ -18,6 +18,7 @@ import io.lahar.core.scheduling.plugins.Predicates;
 import io.lahar.core.scheduling.plugins.Priority;
 import io.lahar.core.scheduling.plugins.Proportion;
 import io.lahar.core.scheduling.plugins.Sla;
+import io.lahar.core.scheduling.plugins.Tdm;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -53,6 +54,8 @@ public final class PluginRegistry {
         r.registerPlugin(Sla.NAME, Sla::new);
         r.registerPlugin(Capacity.NAME, Capacity::new);
         r.registerPlugin(Cdp.NAME, Cdp::new);
+        Tdm.LastEviction tdmLastEviction = new Tdm.LastEviction(); // shared by this registry's sessions
+        r.registerPlugin(Tdm.NAME, args -> new Tdm(args, tdmLastEviction));
         r.hierarchical.add(Capacity.NAME);
         return r;
     }

@@ -258,6 +258,7 @@ public record PlanWorld(
                             "Job " + job.namespace() + "/" + job.name(),
                             ordinal));
             sla(b, job.metadata(), "Job " + job.namespace() + "/" + job.name());
+            tdm(b, job.metadata());
             List<TaskInfo> toCreate = new ArrayList<>();
             String jobPriorityClass = job.spec().priorityClassName();
             for (TaskSpec t : job.spec().tasksOrEmpty()) {
@@ -286,6 +287,7 @@ public record PlanWorld(
                             "PodGroup " + pg.namespace() + "/" + pg.name(),
                             ordinal));
             sla(b, pg.metadata(), "PodGroup " + pg.namespace() + "/" + pg.name());
+            tdm(b, pg.metadata());
             claimPodsOf(pg, b);
             return new Group(b.build(), List.of(), false);
         }
@@ -388,6 +390,16 @@ public record PlanWorld(
             }
         }
 
+        /**
+         * What the tdm plugin reads of a pod group: its preemptable annotation or label and its
+         * disruption budget (Volcano's job controller gives the pod group the job's).
+         */
+        private static void tdm(JobInfo.Builder b, io.lahar.core.api.ObjectMeta meta) {
+            if (meta == null) return;
+            b.preemptable(JobInfo.preemptableOf(meta.labelsOrEmpty(), meta.annotationsOrEmpty()));
+            b.budget(io.lahar.core.scheduling.api.DisruptionBudget.of(meta.annotationsOrEmpty()));
+        }
+
         private int classValue(String name) {
             return classes.valueOf(name);
         }
@@ -408,13 +420,11 @@ public record PlanWorld(
                     problems);
             String cls = spec.path("priorityClassName").asText("");
             b.priority(classValue(cls.isEmpty() ? jobPriorityClass : cls));
-            JsonNode meta = t.template() == null
-                    ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
-                    : t.template().path("metadata");
-            b.preemptable(TaskInfo.preemptableOf(PodSpecReader.labels(meta), annotations(meta)));
-            b.cooldownTime(
-                    Cdp.cooldownTimeOf(PodSpecReader.labels(pod.path("metadata")), annotations(pod.path("metadata")))
-                            .orElse(null));
+            // The pod's own metadata: the template's, with what the job controller copies from the Job.
+            JsonNode meta = pod.path("metadata");
+            podFacts(b, meta);
+            b.cooldownTime(Cdp.cooldownTimeOf(PodSpecReader.labels(meta), annotations(meta))
+                    .orElse(null));
             return b.build();
         }
 
@@ -429,8 +439,7 @@ public record PlanWorld(
                             ? spec.path("priority").asInt()
                             : null,
                     spec.path("priorityClassName").asText("")));
-            b.preemptable(TaskInfo.preemptableOf(
-                    PodSpecReader.labels(pod.path("metadata")), annotations(pod.path("metadata"))));
+            podFacts(b, pod.path("metadata"));
             cooldown(p, b);
             TaskStatus status = status(pod);
             String node = spec.path("nodeName").asText("");
@@ -478,6 +487,13 @@ public record PlanWorld(
                     .properties()
                     .forEach(e -> out.put(e.getKey(), e.getValue().asText()));
             return out;
+        }
+
+        /** Volcano's GetPodPreemptable and GetPodRevocableZone, from the pod's metadata. */
+        private static void podFacts(TaskInfo.Builder b, JsonNode meta) {
+            Map<String, String> annotations = annotations(meta);
+            b.preemptable(TaskInfo.preemptableOf(PodSpecReader.labels(meta), annotations));
+            b.revocableZone(TaskInfo.revocableZoneOf(annotations));
         }
 
         /** As Volcano's getTaskStatus: a pod being deleted is Releasing, a bound pending pod Bound. */

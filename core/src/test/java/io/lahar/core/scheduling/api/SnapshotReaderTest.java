@@ -184,4 +184,38 @@ class SnapshotReaderTest {
                 .hasMessageContaining("unknown value \"Waiting\"");
         assertThatThrownBy(() -> SnapshotReader.read("[1, 2")).hasMessageContaining("not YAML or JSON");
     }
+
+    @Test
+    void readsWhatTheTdmPluginReads() {
+        Snapshot s = SnapshotReader.read("""
+                nodes:
+                - {name: n1, allocatable: {cpu: 1}, labels: {volcano.sh/revocable-zone: rz1}}
+                podGroups:
+                - name: g
+                  preemptable: true
+                  budget: {maxUnavailable: 30%}
+                  tasks:
+                  - {name: g-0, revocableZone: "*"}
+                  - {name: g-1}
+                """);
+        assertThat(s.nodes().getFirst().revocableZone()).isEqualTo("rz1");
+        JobInfo g = s.jobs().getFirst();
+        assertThat(g.preemptable()).isTrue();
+        assertThat(g.budget()).isEqualTo(new DisruptionBudget("", "30%"));
+        assertThat(g.tasks()).extracting(TaskInfo::revocableZone).containsExactly("*", "");
+        assertThatThrownBy(() -> SnapshotReader.read("""
+                        podGroups:
+                        - name: g
+                          budget: {minAvailable: "0", maxUnavailable: "1"}
+                          tasks: [{name: g-0, revocableZone: rz1}]
+                        """))
+                .isInstanceOfSatisfying(
+                        SnapshotReader.InvalidSnapshotException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Problem::toString)
+                                .containsExactlyInAnyOrder(
+                                        "podGroups[0].budget.minAvailable: must be a positive integer, got \"0\"",
+                                        "podGroups[0].budget: only one of minAvailable and maxUnavailable",
+                                        "podGroups[0].tasks[0].revocableZone: expected \"*\" (any revocable zone), got \"rz1\""));
+    }
 }

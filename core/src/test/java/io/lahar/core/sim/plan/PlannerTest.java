@@ -330,4 +330,44 @@ class PlannerTest {
         assertThat(group(r, "new").phase()).isEqualTo("Rejected");
         assertThat(r.bindings()).isEmpty();
     }
+
+    static final String TDM_CONF =
+            io.lahar.core.scheduling.plugins.TdmSessionTest.conf("{tdm.revocable-zone.rz1: \"0:00-12:00\"}");
+
+    static PlanReport planAt(String yaml, String now) {
+        PlanInput in = PlanInput.read(java.util.List.of(new PlanInput.Source("snapshot.yaml", yaml)));
+        java.util.List<io.lahar.core.scheduling.api.Problem> problems = new java.util.ArrayList<>(in.problems());
+        PlanWorld world = PlanWorld.build(in, java.time.Instant.parse(now), problems);
+        assertThat(problems).isEmpty();
+        return new Planner(SchedulerConf.parse(TDM_CONF)).plan(world, null);
+    }
+
+    @Test
+    void aJobsRevocableZoneTakesItToTheLentNodeWhileTheWindowIsOpenAndItsPodsLeaveWhenItCloses() {
+        String lent = node("lent", "4", "  labels: {volcano.sh/revocable-zone: rz1}");
+        String batch = job("batch", "default", 4, 4, "1", T0, "", "")
+                .replace("  name: batch\n", "  name: batch\n  annotations: {volcano.sh/revocable-zone: \"*\"}\n");
+        String plain = job("plain", "default", 2, 2, "1", T0, "", "");
+        PlanReport open = planAt(lent + node("own", "4", "") + batch + plain, "2026-01-01T11:00:00Z");
+        assertThat(open.bindings())
+                .filteredOn(b -> b.pod().startsWith("batch-"))
+                .extracting(PlanReport.Binding::node)
+                .containsOnly("lent")
+                .hasSize(4);
+        assertThat(open.bindings())
+                .filteredOn(b -> b.pod().startsWith("plain-"))
+                .extracting(PlanReport.Binding::node)
+                .containsOnly("own");
+
+        // The window has closed: half of the running group's pods there leave (jdb-max-unavailable 50%).
+        StringBuilder y = new StringBuilder(lent + node("own", "4", ""));
+        y.append(runningGroup("old", "default", 1, "")
+                .replace("  name: old\n", "  name: old\n  annotations: {volcano.sh/jdb-max-unavailable: 50%}\n"));
+        for (int i = 0; i < 4; i++) y.append(pod("old", i, "lent", "1", "", "")); // preemptable: no annotation says no
+        PlanReport closed = planAt(y.toString(), "2026-01-01T13:00:00Z");
+        assertThat(closed.evictions()).hasSize(2).allSatisfy(e -> {
+            assertThat(e.action()).isEqualTo("shuffle");
+            assertThat(e.node()).isEqualTo("lent");
+        });
+    }
 }
