@@ -11,6 +11,7 @@ import io.lahar.core.api.TaskSpec;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.core.scheduling.plugins.Cdp;
 import io.lahar.core.scheduling.plugins.Sla;
+import io.lahar.core.scheduling.plugins.Tdm;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,6 +29,7 @@ public final class JobAdmission {
         validateMetadata(defaulted, v);
         validateWaitingTime(defaulted, v);
         validateCooldownTime(defaulted, v);
+        validateRevocable(defaulted, v);
         JobSpecValidation.validate(defaulted.name(), defaulted.spec(), ctx.limits(), v);
         if (defaulted.spec() != null) {
             validateQueue(defaulted.spec().queue(), ctx, "spec.queue", "job", v);
@@ -44,6 +46,7 @@ public final class JobAdmission {
         Job after = JobDefaults.apply(job);
         Violations v = new Violations();
         validateCooldownTime(after, v);
+        validateRevocable(after, v);
         if (!before.name().equals(after.name())) {
             v.add("metadata.name", "may not be changed on update (was \"" + before.name() + "\")");
         }
@@ -170,6 +173,24 @@ public final class JobAdmission {
         if (map.isObject())
             map.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
         return out;
+    }
+
+    /**
+     * The tdm plugin's annotations of a Job (copied onto its pods and PodGroup), of its task
+     * templates (on their pods), or of a PodGroup: only what the scheduler can carry out.
+     */
+    static void validateRevocable(io.lahar.core.api.Manifest m, Violations v) {
+        Tdm.annotationProblems(m.metadata() == null ? null : m.metadata().annotations())
+                .forEach((key, why) -> v.add("metadata.annotations." + key, why));
+        if (!(m instanceof Job job) || job.spec() == null) return;
+        List<TaskSpec> tasks = job.spec().tasksOrEmpty();
+        for (int i = 0; i < tasks.size(); i++) {
+            if (tasks.get(i) == null || tasks.get(i).template() == null) continue;
+            String path = "spec.tasks[" + i + "].template.metadata.annotations.";
+            Tdm.annotationProblems(
+                            strings(tasks.get(i).template().path("metadata").path("annotations")))
+                    .forEach((key, why) -> v.add(path + key, why));
+        }
     }
 
     static void validateMetadata(io.lahar.core.api.Manifest m, Violations v) {

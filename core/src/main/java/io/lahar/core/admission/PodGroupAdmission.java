@@ -22,6 +22,7 @@ public final class PodGroupAdmission {
         Violations v = new Violations();
         JobAdmission.validateMetadata(out, v);
         JobAdmission.validateWaitingTime(out, v);
+        JobAdmission.validateRevocable(out, v);
         validateSpec(out.spec(), ctx.limits(), v);
         JobAdmission.validateQueue(out.spec().queue(), ctx, "spec.queue", "podgroup", v);
         return AdmissionResult.of(out, v.list());
@@ -45,6 +46,7 @@ public final class PodGroupAdmission {
             v.add(field, "not a field Lahar's scheduler knows, so it would not be carried out; remove it");
         }
         JobAdmission.validateWaitingTime(out, v);
+        JobAdmission.validateRevocable(out, v);
         validateSpec(out.spec(), limits, v);
         return AdmissionResult.of(out, v.list());
     }

@@ -120,6 +120,45 @@ class JobAdmissionTest {
             assertRejected(admit(job("queue: default\n")), "spec.tasks: No task specified in job spec");
         }
 
+        static Job withAnnotations(String jobAnnotations, String templateAnnotations) {
+            return Manifests.read("""
+                    apiVersion: batch.volcano.sh/v1alpha1
+                    kind: Job
+                    metadata: {name: j, annotations: {%s}}
+                    spec:
+                      tasks:
+                      - name: worker
+                        replicas: 1
+                        template:
+                          metadata: {annotations: {%s}}
+                          spec: {containers: [{name: c, image: busybox}]}
+                    """.formatted(jobAnnotations, templateAnnotations), Job.class);
+        }
+
+        @Test
+        void aRevocableZoneOrDisruptionBudgetTheSchedulerCouldNotCarryOut() {
+            assertRejected(
+                    admit(withAnnotations(
+                            "volcano.sh/revocable-zone: rz1, volcano.sh/jdb-min-available: \"0\","
+                                    + " volcano.sh/jdb-max-unavailable: \"100%\"",
+                            "volcano.sh/jdb-min-available: 5%0")),
+                    "metadata.annotations.volcano.sh/revocable-zone: only \"*\" (any revocable zone) is carried out,"
+                            + " got \"rz1\"",
+                    "metadata.annotations.volcano.sh/jdb-min-available: must be a positive integer, got \"0\"",
+                    "metadata.annotations.volcano.sh/jdb-max-unavailable: must be a percentage from 1% to 99%, got"
+                            + " \"100%\"",
+                    "spec.tasks[0].template.metadata.annotations.volcano.sh/jdb-min-available: expected a positive"
+                            + " integer or a percentage from 1% to 99%, got \"5%0\"");
+            assertRejected(
+                    admit(withAnnotations(
+                            "volcano.sh/jdb-min-available: \"2\", volcano.sh/jdb-max-unavailable: \"1\"", "")),
+                    "metadata.annotations.volcano.sh/jdb-max-unavailable: only one of volcano.sh/jdb-min-available"
+                            + " and volcano.sh/jdb-max-unavailable may be given (the min-available one is the budget)");
+            assertAccepted(admit(withAnnotations(
+                    "volcano.sh/revocable-zone: \"*\", volcano.sh/jdb-max-unavailable: \"30%\"",
+                    "volcano.sh/jdb-min-available: \"+2\"")));
+        }
+
         @Test
         void anSlaWaitingTimeThatIsNoPositiveDuration() {
             Job j = Manifests.read("""

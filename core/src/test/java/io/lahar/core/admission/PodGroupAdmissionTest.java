@@ -41,6 +41,17 @@ class PodGroupAdmissionTest {
     }
 
     @Test
+    void aDisruptionBudgetTheSchedulerCouldNotCarryOutIsRefused() {
+        Manifests.Reading reading = Manifests.readWithWarnings(
+                "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\nmetadata: {name: pg, namespace: ns,"
+                        + " annotations: {volcano.sh/jdb-max-unavailable: \"-1\"}}\nspec: {minMember: 1}\n");
+        assertRejected(
+                PodGroupAdmission.otherWorkload(
+                        (PodGroup) reading.manifest(), reading.unknownFields(), AdmissionLimits.DEFAULTS),
+                "metadata.annotations.volcano.sh/jdb-max-unavailable: must be a positive integer, got \"-1\"");
+    }
+
+    @Test
     void everyViolationOfTheSpecIsRefusedWithItsPath() {
         int max = AdmissionLimits.DEFAULTS.maxPodsPerJob();
         AdmissionResult<PodGroup> r = otherWorkload("{minMember: -1, minTaskMember: {driver: 100000},"

@@ -31,13 +31,13 @@ class JobPodsTest {
         JsonNode meta = metadataOfPod("""
                 {name: j, namespace: ns, annotations: {volcano.sh/preemptable: "false", \
                 volcano.sh/cooldown-time: 600s, volcano.sh/revocable-zone: "*", \
-                volcano.sh/jdb-min-available: "2", volcano.sh/jdb-max-unavailable: "1", other: x}}""", "{annotations: {volcano.sh/preemptable: \"true\"}}");
+                volcano.sh/jdb-min-available: "2", other: x}}""", "{annotations: {volcano.sh/preemptable: \"true\"}}");
 
         JsonNode annotations = meta.path("annotations");
         assertThat(annotations.path("volcano.sh/preemptable").asText()).isEqualTo("false");
         assertThat(annotations.path("volcano.sh/cooldown-time").asText()).isEqualTo("600s");
         assertThat(annotations.path("volcano.sh/revocable-zone").asText()).isEqualTo("*");
-        // The budget: min-available, and max-unavailable only without it.
+        // The budget: min-available, and max-unavailable only without it (admission refuses both).
         assertThat(annotations.path("volcano.sh/jdb-min-available").asText()).isEqualTo("2");
         assertThat(annotations.has("volcano.sh/jdb-max-unavailable")).isFalse();
         assertThat(annotations.has("other")).isFalse();
