@@ -126,6 +126,51 @@ class PlanCommandTest {
     }
 
     @Test
+    void aSchedulerConfWithTdmAndShuffleLendsARevocableNodeInsideItsWindow() throws Exception {
+        Path conf = file("conf.yaml", """
+                actions: "enqueue, allocate, backfill, shuffle"
+                tiers:
+                - plugins:
+                  - {name: gang}
+                  - {name: tdm, arguments: {tdm.revocable-zone.night: "20:00-23:00", tdm.evict.period: 5m}}
+                  - {name: predicates}
+                """);
+        String input = """
+                apiVersion: v1
+                kind: Node
+                metadata: {name: lent, labels: {volcano.sh/revocable-zone: night}}
+                status: {allocatable: {cpu: "4", memory: 16Gi}}
+                ---
+                apiVersion: v1
+                kind: Node
+                metadata: {name: own}
+                status: {allocatable: {cpu: "4", memory: 16Gi}}
+                ---
+                apiVersion: batch.volcano.sh/v1alpha1
+                kind: Job
+                metadata: {name: batch, annotations: {volcano.sh/revocable-zone: "*"}}
+                spec:
+                  minAvailable: 2
+                  tasks:
+                  - name: w
+                    replicas: 2
+                    template:
+                      spec:
+                        containers: [{name: c, image: x, resources: {requests: {cpu: "2", memory: 1Gi}}}]
+                """;
+        Path s = file("s.yaml", input);
+        assertThat(plan("-f", s.toString(), "--conf", conf.toString(), "--now", "2026-01-01T21:00:00Z"))
+                .as(err.toString())
+                .isZero();
+        assertThat(output().path("bindings").findValuesAsText("node")).containsExactly("lent", "lent");
+        out.getBuffer().setLength(0);
+        assertThat(plan("-f", s.toString(), "--conf", conf.toString(), "--now", "2026-01-01T09:00:00Z"))
+                .as(err.toString())
+                .isZero();
+        assertThat(output().path("bindings").findValuesAsText("node")).containsExactly("own", "own");
+    }
+
+    @Test
     void badInputIsExitTwoWithEveryProblemAndItsPath() throws Exception {
         String bad = """
                 apiVersion: v1
