@@ -289,6 +289,10 @@ public final class Workloads {
                         cr.getMetadata().getAnnotations() == null
                                 ? new java.util.TreeMap<>()
                                 : new java.util.TreeMap<>(cr.getMetadata().getAnnotations()))
+                .setLabels(
+                        cr.getMetadata().getLabels() == null
+                                ? new java.util.TreeMap<>()
+                                : new java.util.TreeMap<>(cr.getMetadata().getLabels()))
                 .setStatus(PodGroupStatus.newBuilder()
                         .setPhase(phase == null || phase.isEmpty() ? "Pending" : phase)
                         .setConditions(List.of())

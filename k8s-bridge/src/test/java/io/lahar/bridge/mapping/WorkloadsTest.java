@@ -313,6 +313,25 @@ class WorkloadsTest {
     }
 
     @Test
+    void aPodGroupsLabelsGoOnItsRecordAndABudgetTheSchedulerCouldNotCarryOutIsRefused() {
+        PodGroup record = Workloads.podGroup(cr("""
+                apiVersion: scheduling.volcano.sh/v1beta1
+                kind: PodGroup
+                metadata: {name: tdm, namespace: ns, labels: {volcano.sh/preemptable: "true"}}
+                spec: {minMember: 1}
+                """), CLASSES, NOW);
+        assertThat(record.getLabels()).containsEntry("volcano.sh/preemptable", "true");
+        assertThatThrownBy(() -> Workloads.podGroup(cr("""
+                                apiVersion: scheduling.volcano.sh/v1beta1
+                                kind: PodGroup
+                                metadata: {name: tdm, namespace: ns, annotations: {volcano.sh/jdb-min-available: "0"}}
+                                spec: {minMember: 1}
+                                """), CLASSES, NOW))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("metadata.annotations.volcano.sh/jdb-min-available: must be a positive integer");
+    }
+
+    @Test
     void aPodGroupIsHeldToCoreAdmissionsRulesOfItsSpecWithEveryViolationAndItsPath() {
         assertThatThrownBy(() -> Workloads.podGroup(cr("""
                                 apiVersion: scheduling.volcano.sh/v1beta1

@@ -49,6 +49,8 @@ public final class PodGroupMapping {
         java.time.Duration waitingTime = null;
         Map<String, String> annotations = new TreeMap<>();
         group.getAnnotations().forEach((k, v) -> annotations.put(k.toString(), v.toString()));
+        Map<String, String> labels = new TreeMap<>();
+        group.getLabels().forEach((k, v) -> labels.put(k.toString(), v.toString()));
         try {
             waitingTime = Sla.waitingTimeOf(annotations).orElse(null);
         } catch (IllegalArgumentException e) {
@@ -71,7 +73,7 @@ public final class PodGroupMapping {
                 group.getCreationTimestamp(),
                 waitingTime,
                 subGroups,
-                JobInfo.preemptableOf(null, annotations),
+                JobInfo.preemptableOf(labels, annotations),
                 DisruptionBudget.of(annotations));
     }
 

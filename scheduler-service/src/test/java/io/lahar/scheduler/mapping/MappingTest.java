@@ -134,6 +134,11 @@ class MappingTest {
         g.setAnnotations(Map.of("volcano.sh/jdb-max-unavailable", "30%"));
         j = PodGroupMapping.toJobInfo(g, PodGroupPhase.Pending, List.of());
         assertThat(j.preemptable()).isFalse();
+        // Without the annotation, the label (a Job's labels go onto its PodGroup too).
+        g.setLabels(Map.of("volcano.sh/preemptable", "true"));
+        assertThat(PodGroupMapping.toJobInfo(g, PodGroupPhase.Pending, List.of())
+                        .preemptable())
+                .isTrue();
         assertThat(j.budget()).isEqualTo(new io.lahar.core.scheduling.api.DisruptionBudget("", "30%"));
     }
 
@@ -305,6 +310,7 @@ class MappingTest {
         PodGroup record = io.lahar.schema.codec.PodGroupCodec.toRecord(
                 new io.lahar.schema.codec.PodGroupCodec.Context("ml", "llm", null, 0, 0, 0),
                 built.name(),
+                null,
                 null,
                 built.spec(),
                 PodGroupPhase.Pending,

@@ -48,11 +48,13 @@ public final class PodGroupCodec {
      * @param conditions the scheduler's conditions as last decided; empty when none
      * @param running    the job's pods running, succeeded and failed, as counted from pod events
      * @param annotations the Job's annotations, which Volcano copies onto its PodGroup
+     * @param labels the Job's labels, which Volcano copies onto its PodGroup too
      */
     public static PodGroup toRecord(
             Context ctx,
             String name,
             Map<String, String> annotations,
+            Map<String, String> labels,
             io.lahar.core.api.PodGroup.PodGroupSpec spec,
             PodGroupPhase phase,
             List<PodGroupCondition> conditions,
@@ -78,6 +80,7 @@ public final class PodGroupCodec {
                         .build())
                 .setTime(Instant.ofEpochMilli(ctx.time()))
                 .setAnnotations(annotations == null ? new TreeMap<>() : new TreeMap<>(annotations))
+                .setLabels(labels == null ? new TreeMap<>() : new TreeMap<>(labels))
                 .build();
     }
 

@@ -368,6 +368,7 @@ class CodecTest {
                 new PodGroupCodec.Context("ns", "tf", "u", 0, 1_000, 2_000),
                 upsert.podGroup().metadata().name(),
                 Map.of("sla-waiting-time", "90s"),
+                Map.of("volcano.sh/preemptable", "true"),
                 upsert.podGroup().spec(),
                 PodGroupPhase.Inqueue,
                 List.of(),
@@ -381,6 +382,7 @@ class CodecTest {
         assertThat(record.getStatus().getRunning()).isEqualTo(1);
         assertThat(record.getCreationTimestamp()).isEqualTo(Instant.ofEpochMilli(1_000));
         assertThat(record.getAnnotations()).containsEntry("sla-waiting-time", "90s");
+        assertThat(record.getLabels()).containsEntry("volcano.sh/preemptable", "true");
     }
 
     @Test

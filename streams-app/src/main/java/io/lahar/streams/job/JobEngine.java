@@ -300,6 +300,7 @@ public final class JobEngine {
                 ctx,
                 PodGroups.name(job),
                 job.metadata() == null ? null : job.metadata().annotations(),
+                job.metadata() == null ? null : job.metadata().labels(),
                 spec,
                 phase,
                 PodGroupCodec.conditions(entry.podGroupConditions(), time),
