@@ -315,17 +315,32 @@ abstract sealed class SessionPlugins permits Session {
         return victims(Extension.RECLAIMABLE, reclaimer, reclaimees);
     }
 
-    /** The first tier with victim functions decides; within a tier, the plugins' answers intersect. */
+    /**
+     * Volcano's Preemptable and Reclaimable, to the letter: within a tier the plugins' answers
+     * intersect, and a tier that ends with none (a plugin found none, or the intersection so far was
+     * empty and no later plugin of the tier started it again) leaves the decision to the next tier.
+     * So with the default tiers, victims the first tier refuses (gang's, cdp's, an equal priority)
+     * are left to drf's shares and proportion's in the second: why Volcano's Helm chart turns off
+     * gang's and drf's preemptable.
+     */
     private List<SessionTask> victims(Extension e, SessionTask preemptor, List<SessionTask> candidates) {
         for (List<Object> tier : tiers(e)) {
-            if (tier.isEmpty()) continue;
+            // null is Go's nil slice: no decision yet in this tier
             Set<SessionTask> victims = null;
             for (Object fn : tier) {
                 List<SessionTask> v = ((VictimFn) fn).select(preemptor, candidates);
-                if (victims == null) victims = new LinkedHashSet<>(v);
-                else victims.retainAll(new HashSet<>(v));
+                if (v.isEmpty()) {
+                    victims = null;
+                    break;
+                }
+                if (victims == null) {
+                    victims = new LinkedHashSet<>(v);
+                } else {
+                    victims.retainAll(new HashSet<>(v));
+                    if (victims.isEmpty()) victims = null;
+                }
             }
-            return new ArrayList<>(victims);
+            if (victims != null) return new ArrayList<>(victims);
         }
         return List.of();
     }

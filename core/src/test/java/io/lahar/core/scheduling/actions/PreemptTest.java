@@ -71,24 +71,43 @@ class PreemptTest {
         assertThat(r.evictions()).filteredOn(e -> e.action().equals("preempt")).isEmpty();
     }
 
+    /** The default tiers with preempt, drf's preemptable off: only the first tier chooses victims. */
+    private static final SchedulerConf FIRST_TIER_ONLY = SchedulerConf.parse(SchedulerConf.DEFAULT_YAML
+            .replace("enqueue, allocate, backfill", "enqueue, allocate, backfill, preempt")
+            .replace("  - name: drf\n", "  - name: drf\n    enablePreemptable: false\n"));
+
     @Test
     void neverBreaksTheVictimsGang() {
         // low needs all 4 of its tasks: taking any would break it.
-        SessionResult r = run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 4), high("default")));
+        SessionResult r =
+                run(FIRST_TIER_ONLY, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 4), high("default")));
         assertThat(r.evictions()).isEmpty();
         assertThat(r.nominations()).isEmpty();
     }
 
     @Test
-    void neverAnEqualPriority() {
+    void victimsTheFirstTierRefusesAreLeftToDrfInTheSecond() {
+        // As in Volcano (its issue 390): gang refuses low's tasks, so the first tier has none, and
+        // drf's preemptable, on in the compiled-in default, takes them by share, gang or not.
+        SessionResult r = run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 4), high("default")));
+        assertThat(r.evictions()).hasSize(2).allSatisfy(e -> assertThat(e.job()).isEqualTo(key("low")));
+    }
+
+    @Test
+    void anEqualPriorityIsNoVictimOfTheFirstTierButOfDrfsShares() {
         JobInfo peer = JobInfo.builder("peer")
                 .priority(1)
                 .tasks("worker", 2, Map.of("cpu", "1", "memory", "1Gi"))
                 .phase(PodGroupPhase.Inqueue)
                 .creationIndex(2)
                 .build();
-        SessionResult r = run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 1), peer));
-        assertThat(r.evictions()).isEmpty();
+        List<JobInfo> jobs = List.of(low("default", 1), peer);
+        assertThat(run(FIRST_TIER_ONLY, nodes(2, "2", "8Gi"), List.of(), jobs).evictions())
+                .isEmpty();
+        // peer's share with a task (1 of 4 cpu) is below low's without one (3 of 4): drf lets it take.
+        assertThat(run(CONF, nodes(2, "2", "8Gi"), List.of(), jobs).evictions())
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.job()).isEqualTo(key("low")));
     }
 
     @Test

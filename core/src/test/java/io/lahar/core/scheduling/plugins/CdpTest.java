@@ -147,10 +147,17 @@ class CdpTest {
     static final Instant STARTED = Instant.parse("2026-01-01T11:00:00Z");
 
     /** Volcano's default tiers with cdp beside priority, gang and conformance. */
+    /**
+     * The default tiers with cdp in the first, and the second tier's victim functions off (drf's
+     * preemptable, proportion's reclaimable), as Volcano's Helm chart does for drf: a first tier
+     * left without victims by cdp would otherwise leave them to the second, which knows no cooldown.
+     */
     static SchedulerConf withCdp(String actions) {
         return SchedulerConf.parse(SchedulerConf.DEFAULT_YAML
                 .replace("enqueue, allocate, backfill", actions)
-                .replace("  - name: conformance\n", "  - name: conformance\n  - name: cdp\n"));
+                .replace("  - name: conformance\n", "  - name: conformance\n  - name: cdp\n")
+                .replace("  - name: drf\n", "  - name: drf\n    enablePreemptable: false\n")
+                .replace("  - name: proportion\n", "  - name: proportion\n    enableReclaimable: false\n"));
     }
 
     /** Four running one-cpu pods of a low-priority job, scheduled at STARTED with a 10m cooldown. */

@@ -22,8 +22,10 @@ import org.junit.jupiter.api.Test;
 class CdpPlanTest {
 
     static final String SCHEDULED = "2026-01-01T00:00:00Z";
-    static final SchedulerConf CONF = SchedulerConf.parse(
-            PlanScenarios.RECLAIM_CONF.replace("  - name: conformance\n", "  - name: conformance\n  - name: cdp\n"));
+    /** cdp in the first tier, proportion's reclaimable off: else the second tier, knowing no cooldown, decides. */
+    static final SchedulerConf CONF = SchedulerConf.parse(PlanScenarios.RECLAIM_CONF
+            .replace("  - name: conformance\n", "  - name: conformance\n  - name: cdp\n")
+            .replace("  - name: proportion\n", "  - name: proportion\n    enableReclaimable: false\n"));
 
     static String pod(int index, String cooldownMeta) {
         return """

@@ -18,8 +18,15 @@ import org.junit.jupiter.api.Test;
  */
 class PlanPropertiesTest {
 
-    private static final SchedulerConf ALL_ACTIONS = SchedulerConf.parse(PlanScenarios.PREEMPT_CONF.replace(
-            "enqueue, allocate, preempt, backfill", "enqueue, allocate, preempt, reclaim, backfill"));
+    /**
+     * Preempt and reclaim, with gang's and drf's preemptable off as in Volcano's Helm chart: with
+     * them on, victims the first tier refuses are left to drf's shares, and equal jobs preempt each
+     * other for good (Volcano's issue 390), which no plan settles.
+     */
+    private static final SchedulerConf ALL_ACTIONS = SchedulerConf.parse(PlanScenarios.PREEMPT_CONF
+            .replace("enqueue, allocate, preempt, backfill", "enqueue, allocate, preempt, reclaim, backfill")
+            .replace("  - name: gang\n", "  - name: gang\n    enablePreemptable: false\n")
+            .replace("  - name: drf\n", "  - name: drf\n    enablePreemptable: false\n"));
 
     private record Scenario(
             String yaml,
