@@ -252,6 +252,7 @@ public final class CronJobAdmission {
         if (template.metadata() != null) {
             JobAdmission.validateCooldownTime(
                     template.metadata().labels(), template.metadata().annotations(), "spec.jobTemplate.metadata.", v);
+            JobAdmission.validateRevocable(template.metadata().annotations(), "spec.jobTemplate.metadata.", v);
         }
         JobSpec spec = template.spec() == null ? null : JobDefaults.apply(template.spec());
         Violations inner = new Violations();

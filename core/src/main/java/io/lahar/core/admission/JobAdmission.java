@@ -176,21 +176,20 @@ public final class JobAdmission {
     }
 
     /**
-     * The tdm plugin's annotations of a Job (copied onto its pods and PodGroup), of its task
-     * templates (on their pods), or of a PodGroup: only what the scheduler can carry out.
+     * The tdm plugin's annotations of a Job (copied onto its pods and PodGroup) or of a PodGroup:
+     * only what the scheduler can carry out. Its task templates' are {@link JobSpecValidation}'s.
      */
     static void validateRevocable(io.lahar.core.api.Manifest m, Violations v) {
-        Tdm.annotationProblems(m.metadata() == null ? null : m.metadata().annotations())
-                .forEach((key, why) -> v.add("metadata.annotations." + key, why));
-        if (!(m instanceof Job job) || job.spec() == null) return;
-        List<TaskSpec> tasks = job.spec().tasksOrEmpty();
-        for (int i = 0; i < tasks.size(); i++) {
-            if (tasks.get(i) == null || tasks.get(i).template() == null) continue;
-            String path = "spec.tasks[" + i + "].template.metadata.annotations.";
-            Tdm.annotationProblems(
-                            strings(tasks.get(i).template().path("metadata").path("annotations")))
-                    .forEach((key, why) -> v.add(path + key, why));
-        }
+        validateRevocable(m.metadata() == null ? null : m.metadata().annotations(), "metadata.", v);
+    }
+
+    static void validateRevocable(java.util.Map<String, String> annotations, String at, Violations v) {
+        Tdm.annotationProblems(annotations).forEach((key, why) -> v.add(at + "annotations." + key, why));
+    }
+
+    /** As above, of a pod template's metadata. */
+    static void validateRevocable(JsonNode metadata, String at, Violations v) {
+        validateRevocable(strings(metadata.path("annotations")), at, v);
     }
 
     static void validateMetadata(io.lahar.core.api.Manifest m, Violations v) {

@@ -127,6 +127,7 @@ final class JobSpecValidation {
             PodTemplateValidation.validate(task.template(), at + ".template", v);
             if (task.template() != null) {
                 JobAdmission.validateCooldownTime(task.template().path("metadata"), at + ".template.metadata.", v);
+                JobAdmission.validateRevocable(task.template().path("metadata"), at + ".template.metadata.", v);
             }
             validateTopologyPolicy(task, at, v);
             validatePartition(task, at, v);
