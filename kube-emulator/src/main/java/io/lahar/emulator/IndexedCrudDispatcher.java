@@ -1,5 +1,6 @@
 package io.lahar.emulator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
@@ -7,13 +8,17 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.regex.Pattern;
 
@@ -82,6 +87,54 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         } finally {
             lock.writeLock().unlock();
         }
+    }
+
+    /**
+     * A status write made from an older version of the object than the stored one is refused with
+     * 409, as kube-apiserver refuses it; fabric8's store checks the version of a whole-object update
+     * only, so a status writer working from a stale copy silently undid another's status change.
+     * Checked and written under the store's write lock, so nothing comes in between.
+     */
+    @Override
+    public MockResponse handleUpdate(RecordedRequest request) {
+        String path = request.getPath();
+        if (!path.endsWith("/status")) {
+            return super.handleUpdate(request);
+        }
+        byte[] body = request.getBody().getBytes();
+        RecordedRequest again = new RecordedRequest(
+                request.getHttpVersion(), request.method(), path, request.getHeaders(), new Buffer(body));
+        lock.writeLock().lock();
+        try {
+            return staleStatus(path, new String(body, StandardCharsets.UTF_8))
+                    .orElseGet(() -> super.handleUpdate(again));
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** The 409 for a status write whose resourceVersion is not the stored object's; empty if none is given. */
+    private Optional<MockResponse> staleStatus(String path, String body) {
+        JsonNode written;
+        try {
+            written = CrudStore.parse(body);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // the store answers what it makes of a body that is not JSON
+        }
+        String version = written.path("metadata").path("resourceVersion").asText("");
+        AttributeSet key = getKey(path);
+        Map.Entry<AttributeSet, String> stored = version.isEmpty() ? null : findResource(key);
+        if (stored == null
+                || version.equals(CrudStore.parse(stored.getValue())
+                        .path("metadata")
+                        .path("resourceVersion")
+                        .asText())) {
+            return Optional.empty();
+        }
+        return Optional.of(ApiStatus.conflict(
+                String.valueOf(key.getAttribute(ObjectIndex.PLURAL).getValues().get(0)),
+                written.path("metadata").path("name").asText(),
+                "the object has been modified; please apply your changes to the latest version and try again"));
     }
 
     /** What fabric8's delete does: remove the object, or mark it deleted while finalizers remain. */

@@ -105,6 +105,39 @@ class IndexedCrudDispatcherTest {
     }
 
     @Test
+    void aStatusWriteFromAnOlderVersionIsRefusedWithAConflict() {
+        createPod("a", "p");
+        JsonNode read = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        JsonNode other = read.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) other)
+                .putObject("status")
+                .put("phase", "Running");
+        assertThat(store.put("/api/v1/namespaces/a/pods/p/status", other).code())
+                .isEqualTo(200);
+
+        ((com.fasterxml.jackson.databind.node.ObjectNode) read)
+                .putObject("status")
+                .put("phase", "Failed");
+        MockResponse stale = store.put("/api/v1/namespaces/a/pods/p/status", read);
+
+        assertThat(stale.code()).isEqualTo(409);
+        assertThat(CrudStore.parse(CrudStore.bodyOf(stale)).path("message").asText())
+                .isEqualTo("Operation cannot be fulfilled on pods \"p\": the object has been modified;"
+                        + " please apply your changes to the latest version and try again");
+        JsonNode stored = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        assertThat(stored.path("status").path("phase").asText()).isEqualTo("Running");
+        // Without a version, a status write is unconditional, as on kube-apiserver.
+        ((com.fasterxml.jackson.databind.node.ObjectNode) read.get("metadata")).remove("resourceVersion");
+        assertThat(store.put("/api/v1/namespaces/a/pods/p/status", read).code()).isEqualTo(200);
+        assertThat(store.get("/api/v1/namespaces/a/pods/p")
+                        .orElseThrow()
+                        .path("status")
+                        .path("phase")
+                        .asText())
+                .isEqualTo("Failed");
+    }
+
+    @Test
     void anObjectWithFinalizersIsMarkedDeletedAndStays() {
         String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"f\",\"namespace\":\"a\","
                 + "\"finalizers\":[\"x/y\"]}}";
