@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,7 +27,7 @@ import java.util.logging.Logger;
  * 127.0.0.1 (fabric8's mock web server with its CRUD store, indexed by {@link IndexedCrudDispatcher},
  * behind {@link ClusterDispatcher}, which adds discovery, the Binding subresource, merge patches and
  * tables), {@link SimulatedNodes} and a {@link SimulatedKubelet} that runs bound pods through their
- * phases. It is not a real cluster: see {@code docs/embedded-cluster.md} for what works and how to use a real one instead.
+ * phases, reaching the API in this JVM with no connection ({@link InProcessApi}). It is not a real cluster: see {@code docs/embedded-cluster.md} for what works and how to use a real one instead.
  *
  * <pre>{@code
  * try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults()
@@ -156,9 +155,10 @@ public final class EmbeddedCluster implements AutoCloseable {
         AtomicBoolean ready = new AtomicBoolean();
         BearerToken token;
         int restored;
+        InProcessApi inProcess;
         try {
             token = BearerToken.of(options.dataDir());
-            KubernetesCrudDispatcher crud;
+            IndexedCrudDispatcher crud;
             if (journal == null) {
                 crud = new IndexedCrudDispatcher(discovery.customResourceContexts());
                 restored = 0;
@@ -168,14 +168,16 @@ public final class EmbeddedCluster implements AutoCloseable {
                 restored = journaled.restore();
                 crud = journaled;
             }
-            web.setDispatcher(new ClusterDispatcher(
+            ClusterDispatcher front = new ClusterDispatcher(
                     discovery,
                     new CrudStore(crud),
                     clock,
                     () -> "127.0.0.1:" + web.getPort(),
                     web::reset,
                     ready::get,
-                    token));
+                    token);
+            web.setDispatcher(front);
+            inProcess = new InProcessApi(front, crud, token);
             web.start(loopback(), options.port());
         } catch (RuntimeException e) {
             if (journal != null) {
@@ -185,7 +187,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         String url = "https://127.0.0.1:" + web.getPort();
         KubernetesClient client = newClient(url, options.namespace(), token);
-        SimulatedKubelet kubelet = new SimulatedKubelet(client, clock, options.timeScale());
+        SimulatedKubelet kubelet = new SimulatedKubelet(inProcess, clock, options.timeScale());
         EmbeddedCluster cluster = new EmbeddedCluster(
                 web, client, new SimulatedNodes(client, clock), kubelet, url, options, journal, token);
         try {
@@ -267,7 +269,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         return new KubernetesClientBuilder().withConfig(config).build();
     }
 
-    /** The cluster's own client (shared with the kubelet): use it, do not close it. */
+    /** The cluster's own client (the nodes' and the start-up's): use it, do not close it. */
     public KubernetesClient client() {
         return client;
     }

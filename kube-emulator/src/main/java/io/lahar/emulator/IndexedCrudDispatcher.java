@@ -237,6 +237,11 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         return Serialization.asJson(gone);
     }
 
+    /** Who watches the store: a watcher in this JVM joins them as a client's watch does. */
+    StoreWatchers watchers() {
+        return watchers;
+    }
+
     /** The resource version of the last change (or of the restored store). */
     long currentVersion() {
         return resourceVersion;

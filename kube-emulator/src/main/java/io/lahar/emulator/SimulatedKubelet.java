@@ -7,16 +7,17 @@ import io.fabric8.kubernetes.api.model.HostIP;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodIP;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.MockResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
@@ -38,18 +40,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 /**
- * The kubelets of the simulated nodes, in one informer: a pod bound to a node (by the Binding
- * subresource or created with {@code spec.nodeName}) goes Pending → Running at once, and after the
- * duration of its {@link PodRunPlan} to Succeeded (exit code 0) or Failed (any other), with the
- * container statuses a real kubelet reports. Like KWOK's stages, nothing actually runs.
+ * The kubelets of the simulated nodes, in one watcher of the store: a pod bound to a node (by the
+ * Binding subresource or created with {@code spec.nodeName}) goes Pending → Running at once, and
+ * after the duration of its {@link PodRunPlan} to Succeeded (exit code 0) or Failed (any other),
+ * with the container statuses a real kubelet reports. Like KWOK's stages, nothing actually runs.
  *
- * <p>Status changes go through the {@code status} subresource and are retried on conflict, so a
- * bridge updating the same pod never loses them. The kubelet decides on one thread and calls the
- * API from others ({@link #CONCURRENT_CALLS} at once), as each node's kubelet would: a pod's start
- * never waits for another pod's call, and one pod's calls still come one after the other (its
- * completion is timed from its start's answer). Deleting a node evicts (deletes) the pods bound to
- * it; a pod bound to a node that does not exist stays Pending and is deleted after the pod-GC
- * grace period, as kube-controller-manager's pod GC does with orphaned pods.
+ * <p>It lives in the API's JVM and reaches the API in-process ({@link InProcessApi}): it watches
+ * nodes and pods as the store's watchers are told of them, with no connection, and its writes are
+ * requests handed to the API's dispatcher, so they take a client's path (resource versions, 409
+ * conflicts, the journal, every other watcher told). Status changes go through the {@code status}
+ * subresource and are retried on conflict, so a bridge updating the same pod never loses them. The
+ * kubelet decides on one thread and makes its requests on others ({@link #CONCURRENT_CALLS} at
+ * once), as each node's kubelet would: a pod's start never waits for another pod's write, and one
+ * pod's writes still come one after the other (its completion is timed from its start's answer).
+ * Deleting a node evicts (deletes) the pods bound to it; a pod bound to a node that does not exist
+ * stays Pending and is deleted after the pod-GC grace period, as kube-controller-manager's pod GC
+ * does with orphaned pods.
  *
  * <p>The wall clock is used on purpose: this is the outside world the engine reacts to, not the
  * deterministic core. {@code timeScale} multiplies every duration (0.01 makes a 10 s pod take 100 ms).
@@ -62,10 +68,10 @@ public final class SimulatedKubelet implements AutoCloseable {
     static final Duration ORPHAN_GRACE = Duration.ofSeconds(40);
 
     private static final int UPDATE_ATTEMPTS = 10;
-    /** API calls under way at once, across all the simulated nodes. */
+    /** Requests under way at once, across all the simulated nodes. */
     static final int CONCURRENT_CALLS = 16;
 
-    private final KubernetesClient client;
+    private final InProcessApi api;
     private final Clock clock;
     private final double timeScale;
     private final ScheduledExecutorService executor;
@@ -74,16 +80,20 @@ public final class SimulatedKubelet implements AutoCloseable {
     private final Semaphore callSlots = new Semaphore(CONCURRENT_CALLS);
     /** Pending completions and orphan checks by pod uid; touched only on the executor thread. */
     private final Map<String, Tracked> timers = new HashMap<>();
+    /** The nodes by name, as the node watch told of them; touched only on the executor thread. */
+    private final Map<String, Node> nodes = new HashMap<>();
+    /** Whether the pod watch is open: a node told of before it has no pods to start yet (executor thread). */
+    private boolean podsWatched;
 
     private final AtomicInteger podIpCounter = new AtomicInteger();
-    private SharedIndexInformer<Node> nodeInformer;
-    private SharedIndexInformer<Pod> podInformer;
+    private AutoCloseable nodeWatch;
+    private AutoCloseable podWatch;
 
-    public SimulatedKubelet(KubernetesClient client, Clock clock, double timeScale) {
+    SimulatedKubelet(InProcessApi api, Clock clock, double timeScale) {
         if (!(timeScale >= 0) || Double.isInfinite(timeScale)) {
             throw new IllegalArgumentException("timeScale: must be a finite number >= 0, got " + timeScale);
         }
-        this.client = client;
+        this.api = api;
         this.clock = clock;
         this.timeScale = timeScale;
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -93,55 +103,78 @@ public final class SimulatedKubelet implements AutoCloseable {
         });
     }
 
-    /** Starts watching nodes, then pods; returns once both caches hold the current objects. */
+    /**
+     * Starts watching nodes, then pods: what exists, then every change, is handed to the deciding
+     * thread in the order written.
+     */
     public synchronized void start() {
-        if (podInformer != null) {
+        if (podWatch != null) {
             return;
         }
-        nodeInformer = client.nodes().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Node node) {
-                executor.execute(() -> startPodsOn(node.getMetadata().getName()));
-            }
-
-            @Override
-            public void onUpdate(Node oldNode, Node newNode) {
-                // Capacity or labels changing does not concern a kubelet that runs nothing.
-            }
-
-            @Override
-            public void onDelete(Node node, boolean finalStateUnknown) {
-                executor.execute(() -> evictPodsOn(node.getMetadata().getName()));
-            }
-        });
-        podInformer = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                executor.execute(() -> reconcile(pod));
-            }
-
-            @Override
-            public void onUpdate(Pod oldPod, Pod newPod) {
-                executor.execute(() -> reconcile(newPod));
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean finalStateUnknown) {
-                executor.execute(() -> forget(pod.getMetadata().getUid()));
-            }
-        });
+        nodeWatch = api.watch("/api/v1/nodes", (type, json) -> decide(() -> onNode(type, json)));
+        decide(() -> podsWatched = true);
+        podWatch = api.watch("/api/v1/pods", (type, json) -> decide(() -> onPod(type, json)));
     }
 
     @Override
     public synchronized void close() {
-        if (podInformer != null) {
-            podInformer.close();
-        }
-        if (nodeInformer != null) {
-            nodeInformer.close();
+        for (AutoCloseable watch : new AutoCloseable[] {podWatch, nodeWatch}) {
+            if (watch != null) {
+                try {
+                    watch.close();
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.WARNING, "closing a simulated kubelet's watch: " + e);
+                }
+            }
         }
         executor.shutdownNow();
         calls.shutdownNow();
+    }
+
+    /**
+     * Hands {@code decision} to the deciding thread. Watch events come here under the store's write
+     * lock, so a closed kubelet drops them rather than fail the write that told them.
+     */
+    private void decide(Runnable decision) {
+        try {
+            executor.execute(() -> {
+                try {
+                    decision.run();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "a simulated kubelet's decision failed: " + e);
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            // closed: nothing more to decide
+        }
+    }
+
+    private void onNode(String type, String json) {
+        Node node = Serialization.unmarshal(json, Node.class);
+        String name = node.getMetadata().getName();
+        switch (type) {
+            case "ADDED" -> {
+                nodes.put(name, node);
+                if (podsWatched) {
+                    startPodsOn(name);
+                }
+            }
+            case "DELETED" -> {
+                nodes.remove(name);
+                evictPodsOn(name);
+            }
+            // Capacity or labels changing does not concern a kubelet that runs nothing; its address may.
+            default -> nodes.put(name, node);
+        }
+    }
+
+    private void onPod(String type, String json) {
+        Pod pod = Serialization.unmarshal(json, Pod.class);
+        if ("DELETED".equals(type)) {
+            forget(pod.getMetadata().getUid());
+        } else {
+            reconcile(pod);
+        }
     }
 
     /** Runs {@code call} off the deciding thread, once a call slot is free. */
@@ -163,6 +196,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         });
     }
 
+    /** {@code pod} is this event's own copy (parsed for it), so a write may change it. */
     private void reconcile(Pod pod) {
         String uid = pod.getMetadata().getUid();
         if (pod.getMetadata().getDeletionTimestamp() != null) {
@@ -181,8 +215,8 @@ public final class SimulatedKubelet implements AutoCloseable {
         if (timers.containsKey(uid)) {
             return; // already running (or waiting for its node)
         }
-        Optional<Node> node = node(nodeName);
-        if (node.isEmpty()) {
+        Node on = nodes.get(nodeName);
+        if (on == null) {
             scheduleOrphanCheck(pod);
             return;
         }
@@ -197,54 +231,65 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
         Instant started = Instant.now(clock);
         timers.put(uid, new Starting());
-        Node on = node.get();
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
         call(() -> {
-            boolean running = markRunning(new PodBuilder(pod).build(), on, started);
-            executor.execute(() -> {
+            boolean running = markRunning(pod, on, started);
+            decide(() -> {
                 if (!(timers.get(uid) instanceof Starting)) {
                     return; // deleted meanwhile
                 }
                 timers.remove(uid);
                 if (running) {
-                    run(pod, plan, started);
+                    run(namespace, name, uid, plan, started);
                 }
             });
         });
     }
 
     private void run(Pod pod, PodRunPlan plan, Instant started) {
+        run(
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                pod.getMetadata().getUid(),
+                plan,
+                started);
+    }
+
+    private void run(String namespace, String name, String uid, PodRunPlan plan, Instant started) {
         plan.duration()
                 .ifPresentOrElse(
-                        duration -> scheduleCompletion(pod, plan, started, duration),
-                        () -> timers.put(pod.getMetadata().getUid(), new RunningUntilDeleted()));
+                        duration -> scheduleCompletion(namespace, name, uid, plan, started, duration),
+                        () -> timers.put(uid, new RunningUntilDeleted()));
     }
 
     private void startPodsOn(String nodeName) {
-        if (podInformer == null) {
-            return;
-        }
-        for (Pod pod : podInformer.getStore().list()) {
-            if (pod.getSpec() != null && nodeName.equals(pod.getSpec().getNodeName())) {
-                String uid = pod.getMetadata().getUid();
-                if (timers.get(uid) instanceof AwaitingNode) {
-                    forget(uid);
-                }
-                reconcile(pod);
+        for (Pod pod : podsOn(nodeName)) {
+            String uid = pod.getMetadata().getUid();
+            if (timers.get(uid) instanceof AwaitingNode) {
+                forget(uid);
             }
+            reconcile(pod);
         }
     }
 
     /** A node that is gone takes its pods with it: they are deleted, as the pod GC does. */
     private void evictPodsOn(String nodeName) {
-        if (podInformer == null) {
-            return;
+        for (Pod pod : podsOn(nodeName)) {
+            forget(pod.getMetadata().getUid());
+            call(() -> delete(pod, "its node " + nodeName + " was deleted"));
         }
-        for (Pod pod : podInformer.getStore().list()) {
-            if (pod.getSpec() != null && nodeName.equals(pod.getSpec().getNodeName())) {
-                forget(pod.getMetadata().getUid());
-                call(() -> delete(pod, "its node " + nodeName + " was deleted"));
-            }
+    }
+
+    /** The pods bound to {@code nodeName}, as the store holds them now. */
+    private List<Pod> podsOn(String nodeName) {
+        String selector = URLEncoder.encode("spec.nodeName=" + nodeName, StandardCharsets.UTF_8);
+        MockResponse answer = api.send(HttpMethod.GET, "/api/v1/pods?fieldSelector=" + selector, null);
+        if (answer.code() != 200) {
+            throw new IllegalStateException(
+                    "listing the pods on node " + nodeName + ": " + answer.code() + " " + CrudStore.bodyOf(answer));
         }
+        return Serialization.unmarshal(CrudStore.bodyOf(answer), PodList.class).getItems();
     }
 
     private boolean markRunning(Pod pod, Node node, Instant now) {
@@ -307,30 +352,35 @@ public final class SimulatedKubelet implements AutoCloseable {
         });
     }
 
-    private void scheduleCompletion(Pod pod, PodRunPlan plan, Instant started, Duration duration) {
-        String uid = pod.getMetadata().getUid();
+    private void scheduleCompletion(
+            String namespace, String name, String uid, PodRunPlan plan, Instant started, Duration duration) {
         long scaledNanos = (long) (duration.toNanos() * timeScale);
         long elapsed = Duration.between(started, Instant.now(clock)).toNanos();
         long delay = Math.max(0, scaledNanos - Math.max(0, elapsed));
-        String namespace = pod.getMetadata().getNamespace();
-        String name = pod.getMetadata().getName();
         timers.put(
                 uid,
                 new Completing(executor.schedule(
                         () -> {
-                            timers.remove(uid);
-                            call(() -> complete(namespace, name, uid, plan));
+                            // Until its write is answered, another event of the pod (Running still) starts nothing.
+                            timers.put(uid, new Finishing());
+                            call(() -> {
+                                try {
+                                    complete(namespace, name, uid, plan);
+                                } finally {
+                                    decide(() -> {
+                                        if (timers.get(uid) instanceof Finishing) {
+                                            timers.remove(uid);
+                                        }
+                                    });
+                                }
+                            });
                         },
                         delay,
                         TimeUnit.NANOSECONDS)));
     }
 
     private void complete(String namespace, String name, String uid, PodRunPlan plan) {
-        // The watch's copy, read again only if the write conflicts (updateStatus).
-        Pod cached = podInformer.getStore().getByKey(namespace + "/" + name);
-        Pod pod = cached != null && uid.equals(cached.getMetadata().getUid())
-                ? new PodBuilder(cached).build()
-                : client.pods().inNamespace(namespace).withName(name).get();
+        Pod pod = get(namespace, name);
         if (pod == null || !uid.equals(pod.getMetadata().getUid())) {
             return;
         }
@@ -396,7 +446,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         ScheduledFuture<?> check = executor.schedule(
                 () -> {
                     timers.remove(uid);
-                    if (node(nodeName).isEmpty()) {
+                    if (!nodes.containsKey(nodeName)) {
                         call(() -> delete(pod, "its node " + nodeName + " does not exist"));
                     }
                 },
@@ -406,17 +456,16 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
 
     private void delete(Pod pod, String why) {
-        try {
-            client.pods()
-                    .inNamespace(pod.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName())
-                    .withGracePeriod(0)
-                    .delete();
+        MockResponse answer = api.send(
+                HttpMethod.DELETE,
+                path(pod.getMetadata().getNamespace(), pod.getMetadata().getName()),
+                null);
+        if (answer.code() < 300) {
             LOG.log(System.Logger.Level.INFO, "evicted pod " + key(pod) + ": " + why);
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 404) {
-                LOG.log(System.Logger.Level.WARNING, "could not evict pod " + key(pod) + ": " + e.getMessage());
-            }
+        } else if (answer.code() != 404) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "could not evict pod " + key(pod) + ": " + answer.code() + " " + CrudStore.bodyOf(answer));
         }
     }
 
@@ -432,7 +481,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         Pod current = pod;
         for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
             if (attempt > 0) {
-                current = client.pods().inNamespace(namespace).withName(name).get();
+                current = get(namespace, name);
             }
             if (current == null || !uid.equals(current.getMetadata().getUid())) {
                 return false;
@@ -441,19 +490,20 @@ public final class SimulatedKubelet implements AutoCloseable {
             if (desired == null) {
                 return false;
             }
-            try {
-                client.pods().inNamespace(namespace).resource(desired).updateStatus();
+            MockResponse answer =
+                    api.send(HttpMethod.PUT, path(namespace, name) + "/status", Serialization.asJson(desired));
+            if (answer.code() < 300) {
                 return true;
-            } catch (KubernetesClientException e) {
-                if (e.getCode() == 404) {
-                    return false;
-                }
-                if (e.getCode() != 409) {
-                    LOG.log(
-                            System.Logger.Level.WARNING,
-                            "could not update the status of pod " + key(pod) + ": " + e.getMessage());
-                    return false;
-                }
+            }
+            if (answer.code() == 404) {
+                return false;
+            }
+            if (answer.code() != 409) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "could not update the status of pod " + key(pod) + ": " + answer.code() + " "
+                                + CrudStore.bodyOf(answer));
+                return false;
             }
         }
         LOG.log(
@@ -462,8 +512,21 @@ public final class SimulatedKubelet implements AutoCloseable {
         return false;
     }
 
-    private Optional<Node> node(String name) {
-        return Optional.ofNullable(nodeInformer.getStore().getByKey(name));
+    /** The pod as the store holds it now, or null if there is none. */
+    private Pod get(String namespace, String name) {
+        MockResponse answer = api.send(HttpMethod.GET, path(namespace, name), null);
+        if (answer.code() == 404) {
+            return null;
+        }
+        if (answer.code() != 200) {
+            throw new IllegalStateException(
+                    "reading pod " + namespace + "/" + name + ": " + answer.code() + " " + CrudStore.bodyOf(answer));
+        }
+        return Serialization.unmarshal(CrudStore.bodyOf(answer), Pod.class);
+    }
+
+    private static String path(String namespace, String name) {
+        return "/api/v1/namespaces/" + namespace + "/pods/" + name;
     }
 
     private void forget(String uid) {
@@ -532,6 +595,9 @@ public final class SimulatedKubelet implements AutoCloseable {
             timer.cancel(false);
         }
     }
+
+    /** Its end (the status write to Succeeded or Failed) is under way. */
+    private record Finishing() implements Tracked {}
 
     /** Its start (the status write to Running) is under way. */
     private record Starting() implements Tracked {}

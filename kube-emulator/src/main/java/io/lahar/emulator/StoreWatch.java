@@ -23,7 +23,7 @@ import java.util.logging.Logger;
  * before it left the watchers: a change written in between failed halfway through telling them,
  * so the watchers after it never heard of it and the request failed after the change was stored.)
  */
-final class StoreWatch extends WebSocketListener {
+final class StoreWatch extends WebSocketListener implements StoreWatchers.Watcher {
 
     private static final Logger LOG = Logger.getLogger(StoreWatch.class.getName());
     private static final String NAME_SELECTOR = "fieldSelector=metadata.name=";
@@ -41,25 +41,17 @@ final class StoreWatch extends WebSocketListener {
     @SuppressWarnings("StringOperationCanBeSimplified")
     private static final String CLOSE = new String("close");
 
-    /** The store's side: who watches. */
-    interface Watchers {
-        /** Adds {@code watch} and hands it every object it selects, under the store's read lock. */
-        void opened(StoreWatch watch);
-
-        void ended(StoreWatch watch);
-    }
-
     private final AttributeSet query;
     /** The resource version the client watches from (0: any, it is handed what exists). */
     private final long since;
 
-    private final Watchers watchers;
+    private final StoreWatchers watchers;
 
     private final LinkedBlockingQueue<String> outgoing = new LinkedBlockingQueue<>();
     private volatile WebSocket socket;
     private boolean ended;
 
-    StoreWatch(AttributeSet query, long since, Watchers watchers) {
+    StoreWatch(AttributeSet query, long since, StoreWatchers watchers) {
         this.query = query;
         this.since = since;
         this.watchers = watchers;
@@ -69,7 +61,7 @@ final class StoreWatch extends WebSocketListener {
      * The watch a request asks for: {@code key} (its path's kind, namespace and labels) narrowed to
      * the one name a {@code metadata.name} field selector gives, from its {@code resourceVersion}.
      */
-    static StoreWatch of(String path, AttributeSet key, Watchers watchers) {
+    static StoreWatch of(String path, AttributeSet key, StoreWatchers watchers) {
         AttributeSet query = key;
         long since = 0;
         int q = path.indexOf('?');
@@ -89,29 +81,28 @@ final class StoreWatch extends WebSocketListener {
         return new StoreWatch(query, since, watchers);
     }
 
-    long since() {
+    @Override
+    public long since() {
         return since;
     }
 
     /** Tells the client 410 Gone (it watches from a version the store can no longer follow on from) and closes. */
-    synchronized void expire(String message) {
+    @Override
+    public synchronized void expire(String message) {
         outgoing.add("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
                 + "\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,\"message\":\"" + message + "\"}}");
         outgoing.add(CLOSE);
         ended = true;
     }
 
-    AttributeSet query() {
+    @Override
+    public AttributeSet query() {
         return query;
     }
 
-    /** Whether an object stored under {@code key} is one this watch is about. */
-    boolean selects(AttributeSet key) {
-        return key != null && key.matches(query);
-    }
-
     /** Queues the event {@code type} of the object {@code json}; a watch that ended ignores it. */
-    synchronized void tell(String type, String json) {
+    @Override
+    public synchronized void tell(String type, String json) {
         if (ended) {
             return;
         }

@@ -16,16 +16,39 @@ import java.util.concurrent.locks.ReadWriteLock;
  * the store) is answered 410 Gone, as kube-apiserver answers one it has compacted away, and its
  * client lists again.
  */
-final class StoreWatchers implements StoreWatch.Watchers {
+final class StoreWatchers {
 
     static final int DELETIONS_KEPT = 10_000;
+
+    /**
+     * One watcher: a client's connection ({@link StoreWatch}) or code in this JVM ({@link InProcessApi}).
+     * It is told of changes under the store's write lock, so {@link #tell} only hands an event on.
+     */
+    interface Watcher {
+        /** What it watches: the key of its path, with the name its field selector gives. */
+        AttributeSet query();
+
+        /** The resource version it watches from (0: any, it is handed what exists). */
+        long since();
+
+        /** Queues the event {@code type} of the object {@code json}. */
+        void tell(String type, String json);
+
+        /** It watches from a version the store can no longer follow on from: 410 Gone, and it ends. */
+        void expire(String message);
+
+        /** Whether an object stored under {@code key} is one it is about. */
+        default boolean selects(AttributeSet key) {
+            return key != null && key.matches(query());
+        }
+    }
 
     /** A deletion: its version, the key the object was stored under, and the object as its DELETED event carries it. */
     private record Deletion(long version, AttributeSet key, String json) {}
 
     private final ReadWriteLock lock;
     private final ObjectIndex index;
-    private final Set<StoreWatch> watches = new CopyOnWriteArraySet<>();
+    private final Set<Watcher> watches = new CopyOnWriteArraySet<>();
     /** Oldest first; changed under the store's write lock, read under its read lock. */
     private final ArrayDeque<Deletion> deletions = new ArrayDeque<>();
     /** A watch from a version below it may have missed a deletion no longer kept (or made before a restart). */
@@ -57,7 +80,7 @@ final class StoreWatchers implements StoreWatch.Watchers {
                 knownFrom = Math.max(knownFrom, deletions.removeFirst().version());
             }
         }
-        for (StoreWatch watch : watches) {
+        for (Watcher watch : watches) {
             boolean selectedBefore = watch.selects(oldKey);
             boolean selectedAfter = watch.selects(newKey);
             if (selectedBefore && selectedAfter) {
@@ -70,8 +93,8 @@ final class StoreWatchers implements StoreWatch.Watchers {
         }
     }
 
-    @Override
-    public void opened(StoreWatch watch) {
+    /** Adds {@code watch} and hands it every object it selects, in one step under the store's read lock. */
+    void opened(Watcher watch) {
         lock.readLock().lock();
         try {
             long since = watch.since();
@@ -95,8 +118,7 @@ final class StoreWatchers implements StoreWatch.Watchers {
         }
     }
 
-    @Override
-    public void ended(StoreWatch watch) {
+    void ended(Watcher watch) {
         watches.remove(watch);
     }
 }
