@@ -1,6 +1,5 @@
 package io.lahar.emulator.bench;
 
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.lahar.emulator.EmbeddedCluster;
 import java.util.ArrayList;
@@ -14,8 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * How many requests a second the emulated API answers: an {@link EmbeddedCluster} in this JVM
  * holding {@code pods} pods, read by GETs of random pods through fabric8's client (as the bridge
- * and the kubelet read it, over TLS) from 1, 4, 16 and 64 concurrent callers, four seconds each.
- * A harness, not a test: {@code docs/BENCHMARKS.md} says how to run it and what it showed.
+ * reads it, over TLS) from 1, 4, 16 and 64 concurrent callers, four seconds each. With
+ * {@code --lifecycle} it is {@link PodLifecycleBench} instead: what a pod's life costs the
+ * emulator's process. A harness, not a test: {@code docs/BENCHMARKS.md} says how to run it and
+ * what it showed.
  */
 public final class ApiRequestBench {
 
@@ -24,37 +25,21 @@ public final class ApiRequestBench {
     private ApiRequestBench() {}
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("--lifecycle")) {
+            PodLifecycleBench.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         int pods = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         try (EmbeddedCluster cluster = EmbeddedCluster.start(EmbeddedCluster.Options.defaults());
                 KubernetesClient client = cluster.newClient();
                 ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<?>> creates = new ArrayList<>();
-            for (int i = 0; i < pods; i++) {
-                String name = "p" + i;
-                creates.add(callers.submit(() -> client.pods()
-                        .inNamespace("default")
-                        .resource(new PodBuilder()
-                                .withNewMetadata()
-                                .withName(name)
-                                .endMetadata()
-                                .withNewSpec()
-                                .addNewContainer()
-                                .withName("c")
-                                .withImage("busybox")
-                                .endContainer()
-                                .endSpec()
-                                .build())
-                        .create()));
-                if (creates.size() == 16) {
-                    for (Future<?> f : creates) {
-                        f.get();
-                    }
-                    creates.clear();
-                }
-            }
-            for (Future<?> f : creates) {
-                f.get();
-            }
+            PodLifecycleBench.each(
+                    callers,
+                    pods,
+                    i -> () -> client.pods()
+                            .inNamespace("default")
+                            .resource(PodLifecycleBench.pod("p" + i))
+                            .create());
             for (int concurrency : new int[] {1, 4, 16, 64}) {
                 AtomicLong answered = new AtomicLong();
                 long end = System.nanoTime() + SECONDS * 1_000_000_000L;
