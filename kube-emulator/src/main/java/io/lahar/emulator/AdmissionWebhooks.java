@@ -1,16 +1,17 @@
 package io.lahar.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -39,6 +40,14 @@ final class AdmissionWebhooks {
 
     private final CrudStore store;
     private final WebhookClients clients = new WebhookClients();
+    /** The stored configurations by name, in the store's order (the last written last); guarded by this. */
+    private final Map<String, JsonNode> byName = new LinkedHashMap<>();
+    /**
+     * What {@link #byName} holds, replaced whole at each change of a configuration: told under the
+     * store's write lock, so every write after the change is reviewed by it, as if each write read
+     * the configurations from the store, without the list and its parse at every write.
+     */
+    private volatile List<JsonNode> configurations = List.of();
 
     /**
      * A write to review.
@@ -56,6 +65,18 @@ final class AdmissionWebhooks {
 
     AdmissionWebhooks(CrudStore store) {
         this.store = store;
+        // For the store's life: it lives as long as this.
+        store.watch(CONFIGURATIONS, this::changed);
+    }
+
+    private synchronized void changed(String type, String json) {
+        JsonNode configuration = CrudStore.parse(json);
+        String name = configuration.path("metadata").path("name").asText();
+        byName.remove(name);
+        if (!type.equals("DELETED")) {
+            byName.put(name, configuration);
+        }
+        configurations = List.copyOf(byName.values());
     }
 
     /** Why {@code write} is refused, or empty if it may proceed. */
@@ -63,13 +84,13 @@ final class AdmissionWebhooks {
         if (write.resource().plural().equals("validatingwebhookconfigurations")) {
             return Optional.empty(); // as the apiserver: webhooks never see their own configurations
         }
-        Optional<JsonNode> configurations = list();
-        if (configurations.isEmpty()) {
+        List<JsonNode> stored = configurations;
+        if (stored.isEmpty()) {
             return Optional.empty();
         }
         Set<String> inUse = new HashSet<>();
         Optional<MockResponse> refused = Optional.empty();
-        for (JsonNode configuration : configurations.get().path("items")) {
+        for (JsonNode configuration : stored) {
             for (JsonNode webhook : configuration.path("webhooks")) {
                 inUse.add(WebhookClients.key(webhook));
                 if (refused.isEmpty() && selects(webhook, write)) {
@@ -90,7 +111,7 @@ final class AdmissionWebhooks {
         if (resource.plural().equals("validatingwebhookconfigurations")) {
             return false;
         }
-        for (JsonNode configuration : list().map(l -> l.path("items")).orElse(MissingNode.getInstance())) {
+        for (JsonNode configuration : configurations) {
             for (JsonNode webhook : configuration.path("webhooks")) {
                 if (matches(webhook, resource, operation)) {
                     return true;
@@ -98,11 +119,6 @@ final class AdmissionWebhooks {
             }
         }
         return false;
-    }
-
-    private Optional<JsonNode> list() {
-        MockResponse response = store.dispatch(HttpMethod.GET, CONFIGURATIONS, null, null);
-        return response.code() == 200 ? Optional.of(CrudStore.parse(CrudStore.bodyOf(response))) : Optional.empty();
     }
 
     private boolean selects(JsonNode webhook, Write write) {

@@ -3,8 +3,8 @@ package io.lahar.emulator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
@@ -12,18 +12,51 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * fabric8's in-memory CRUD store, driven with synthetic requests. Our additions (binding, merge
  * patch) read and write objects through it like any client would, so its optimistic locking,
- * resource versions and watch events apply to them too.
+ * resource versions and watch events apply to them too; code in this JVM watches it as one of its
+ * watchers ({@link #watch}).
  */
 final class CrudStore {
 
-    private final KubernetesCrudDispatcher crud;
+    private final IndexedCrudDispatcher crud;
 
-    CrudStore(KubernetesCrudDispatcher crud) {
+    CrudStore(IndexedCrudDispatcher crud) {
         this.crud = crud;
+    }
+
+    /**
+     * Watches what {@code path} (a collection: {@code /api/v1/pods}) names: {@code events} is handed
+     * (type, object JSON) for every object that exists as ADDED, then for every change. It is called
+     * under the store's write lock, by the writer, so it must be quick and must not fail. Closing the
+     * returned watch ends it.
+     */
+    AutoCloseable watch(String path, BiConsumer<String, String> events) {
+        Local watch = new Local(crud.getKey(path), events);
+        crud.watchers().opened(watch);
+        return () -> crud.watchers().ended(watch);
+    }
+
+    /** A watch in this JVM from no particular version: it is handed what exists, so it never expires. */
+    private record Local(AttributeSet query, BiConsumer<String, String> events) implements StoreWatchers.Watcher {
+
+        @Override
+        public long since() {
+            return 0;
+        }
+
+        @Override
+        public void tell(String type, String json) {
+            events.accept(type, json);
+        }
+
+        @Override
+        public void expire(String message) {
+            throw new IllegalStateException("a watch from no version cannot expire: " + message);
+        }
     }
 
     MockResponse dispatch(RecordedRequest request) {

@@ -168,16 +168,11 @@ public final class EmbeddedCluster implements AutoCloseable {
                 restored = journaled.restore();
                 crud = journaled;
             }
+            CrudStore store = new CrudStore(crud);
             ClusterDispatcher front = new ClusterDispatcher(
-                    discovery,
-                    new CrudStore(crud),
-                    clock,
-                    () -> "127.0.0.1:" + web.getPort(),
-                    web::reset,
-                    ready::get,
-                    token);
+                    discovery, store, clock, () -> "127.0.0.1:" + web.getPort(), web::reset, ready::get, token);
             web.setDispatcher(front);
-            inProcess = new InProcessApi(front, crud, token);
+            inProcess = new InProcessApi(front, store, token);
             web.start(loopback(), options.port());
         } catch (RuntimeException e) {
             if (journal != null) {

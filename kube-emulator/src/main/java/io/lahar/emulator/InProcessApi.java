@@ -1,6 +1,5 @@
 package io.lahar.emulator;
 
-import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
@@ -20,14 +19,14 @@ import java.util.function.BiConsumer;
 final class InProcessApi {
 
     private final Dispatcher front;
-    private final IndexedCrudDispatcher store;
+    private final CrudStore store;
     private final String authorization;
 
     /**
      * @param front the dispatcher of the API's web server ({@link ClusterDispatcher})
      * @param store the store behind it, whose watchers a watch joins
      */
-    InProcessApi(Dispatcher front, IndexedCrudDispatcher store, BearerToken token) {
+    InProcessApi(Dispatcher front, CrudStore store, BearerToken token) {
         this.front = front;
         this.store = store;
         this.authorization = "Bearer " + token.value();
@@ -44,34 +43,8 @@ final class InProcessApi {
         return front.dispatch(new RecordedRequest("HTTP/1.1", method, path, headers.build(), new Buffer(bytes)));
     }
 
-    /**
-     * Watches what {@code path} (a collection: {@code /api/v1/pods}) names: {@code events} is handed
-     * (type, object JSON) for every object that exists as ADDED, then for every change. It is called
-     * under the store's write lock, by the writer, so it must only hand the event on. Closing the
-     * returned watch ends it.
-     */
+    /** Watches what {@code path} names, as {@link CrudStore#watch} says: under the store's write lock. */
     AutoCloseable watch(String path, BiConsumer<String, String> events) {
-        Local watch = new Local(store.getKey(path), events);
-        store.watchers().opened(watch);
-        return () -> store.watchers().ended(watch);
-    }
-
-    /** A watch from no particular version: it is handed what exists, so it never expires. */
-    private record Local(AttributeSet query, BiConsumer<String, String> events) implements StoreWatchers.Watcher {
-
-        @Override
-        public long since() {
-            return 0;
-        }
-
-        @Override
-        public void tell(String type, String json) {
-            events.accept(type, json);
-        }
-
-        @Override
-        public void expire(String message) {
-            throw new IllegalStateException("a watch from no version cannot expire: " + message);
-        }
+        return store.watch(path, events);
     }
 }

@@ -2,7 +2,6 @@ package io.lahar.emulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
@@ -18,7 +17,7 @@ class ClusterDispatcherTest {
     void readyzAnswers500UntilStartUpIsDoneWhileLivezAnswersAtOnce() {
         AtomicBoolean ready = new AtomicBoolean();
         ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
-        CrudStore store = new CrudStore(new KubernetesCrudDispatcher(discovery.customResourceContexts()));
+        CrudStore store = new CrudStore(new IndexedCrudDispatcher(discovery.customResourceContexts()));
         ClusterDispatcher dispatcher = new ClusterDispatcher(
                 discovery,
                 store,

@@ -60,18 +60,13 @@ class SimulatedKubeletTest {
         BearerToken token = BearerToken.of(Optional.empty());
         web = new MockWebServer();
         web.useHttps();
+        CrudStore store = new CrudStore(crud);
         ClusterDispatcher front = new ClusterDispatcher(
-                discovery,
-                new CrudStore(crud),
-                Clock.systemUTC(),
-                () -> "127.0.0.1:" + web.getPort(),
-                web::reset,
-                () -> true,
-                token);
+                discovery, store, Clock.systemUTC(), () -> "127.0.0.1:" + web.getPort(), web::reset, () -> true, token);
         web.setDispatcher(front);
         web.start(InetAddress.getByName("127.0.0.1"), 0);
-        api = new InProcessApi(front, crud, token);
-        kubelet = new SimulatedKubelet(new InProcessApi(new ProbingFront(front), crud, token), Clock.systemUTC(), 0.1);
+        api = new InProcessApi(front, store, token);
+        kubelet = new SimulatedKubelet(new InProcessApi(new ProbingFront(front), store, token), Clock.systemUTC(), 0.1);
         kubelet.start();
         Config config = new ConfigBuilder(Config.empty())
                 .withMasterUrl("https://127.0.0.1:" + web.getPort())
