@@ -1,6 +1,7 @@
 package io.lahar.emulator.bench;
 
 import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -36,6 +38,8 @@ import java.util.function.IntFunction;
  * deletes them, 16 requests at a time. Printed per phase: the emulator process's CPU a pod (from
  * the operating system, so the client's own costs are not in it) and pods a second. The first round
  * warms up. {@code -Dbench.emulator.jvm="..."} gives the emulator's JVM options (a JFR recording).
+ * With {@code --webhooks}, a ValidatingWebhookConfiguration like the bridge's (a webhook for each of
+ * Volcano's kinds, none of them for pods) is stored first, as in the whole system.
  */
 final class PodLifecycleBench {
 
@@ -47,6 +51,7 @@ final class PodLifecycleBench {
     public static void main(String[] args) throws Exception {
         int pods = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        boolean webhooks = List.of(args).contains("--webhooks");
         Path dir = Files.createTempDirectory("lahar-lifecycle-bench");
         Path kubeconfig = dir.resolve("kubeconfig.yaml");
         List<String> command = new ArrayList<>(List.of(
@@ -77,6 +82,9 @@ final class PodLifecycleBench {
             try (KubernetesClient client =
                             new KubernetesClientBuilder().withConfig(config).build();
                     ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                if (webhooks) {
+                    registerWebhooks(client);
+                }
                 Set<String> succeeded = ConcurrentHashMap.newKeySet();
                 try (Watch watch = client.pods().inNamespace(NS).watch(new Watcher<>() {
                     @Override
@@ -152,6 +160,40 @@ final class PodLifecycleBench {
             }
             Thread.sleep(5);
         }
+    }
+
+    /** One webhook per Volcano kind the bridge validates; the address is never called (no pod is reviewed). */
+    private static void registerWebhooks(KubernetesClient client) {
+        List<Map<String, Object>> webhooks = new ArrayList<>();
+        for (String kind : List.of("jobs", "queues", "jobflows", "jobtemplates", "cronjobs")) {
+            webhooks.add(Map.of(
+                    "name",
+                    "validate-" + kind + ".lahar.io",
+                    "clientConfig",
+                    Map.of("url", "https://127.0.0.1:1/" + kind),
+                    "rules",
+                    List.of(Map.of(
+                            "apiGroups", List.of("batch.volcano.sh", "scheduling.volcano.sh", "flow.volcano.sh"),
+                            "apiVersions", List.of("*"),
+                            "operations", List.of("CREATE", "UPDATE"),
+                            "resources", List.of(kind))),
+                    "failurePolicy",
+                    "Fail",
+                    "sideEffects",
+                    "None",
+                    "admissionReviewVersions",
+                    List.of("v1")));
+        }
+        client.genericKubernetesResources("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration")
+                .resource(new GenericKubernetesResourceBuilder()
+                        .withApiVersion("admissionregistration.k8s.io/v1")
+                        .withKind("ValidatingWebhookConfiguration")
+                        .withNewMetadata()
+                        .withName("bench-volcano")
+                        .endMetadata()
+                        .withAdditionalProperties(Map.of("webhooks", webhooks))
+                        .build())
+                .create();
     }
 
     private interface Phase {
