@@ -268,7 +268,7 @@ public final class SchedulerCache {
         // A pending pod without a node does not undo an assumed binding: the event predates it.
         if (status == TaskStatus.Pending && p.status == TaskStatus.Binding) return;
         status(p, status);
-        p.scheduled = event.getScheduledTime();
+        p.scheduled = notAfter(event.getScheduledTime(), event.getTime());
         if (event.getNode() != null && !event.getNode().isEmpty()) p.node = event.getNode();
         if (status == TaskStatus.Pending) p.node = null;
     }
@@ -313,9 +313,18 @@ public final class SchedulerCache {
         // A pending pod without a node does not undo an assumed binding: the record predates it.
         if (status == TaskStatus.Pending && p.status == TaskStatus.Binding) return;
         status(p, status);
-        p.scheduled = pod.getScheduledTime();
+        p.scheduled = notAfter(pod.getScheduledTime(), pod.getTime());
         if (pod.getNode() != null && !pod.getNode().isEmpty()) p.node = pod.getNode();
         if (status == TaskStatus.Pending) p.node = null;
+    }
+
+    /**
+     * A pod cannot have been scheduled after the record that reports it was observed: a later time
+     * (a clock skewed far into the future, a hand-made record) is taken as the record's own, so no
+     * pod stays in the cdp plugin's cooldown beyond what it could have been.
+     */
+    static java.time.Instant notAfter(java.time.Instant scheduled, java.time.Instant observed) {
+        return scheduled == null || observed == null || !scheduled.isAfter(observed) ? scheduled : observed;
     }
 
     /** A decision read back from the decisions topic, this instance's or a predecessor's. */

@@ -138,6 +138,21 @@ class CdpSessionTest {
     }
 
     @Test
+    void aScheduledTimeAfterTheEventThatReportsItIsTakenAsTheEventsOwnTime() {
+        cache.onNode("n1", node("n1", "2", "8Gi", Map.of(), List.of()));
+        cache.onQueue("default", Records.queue("default", 1));
+        priorityClass("low", 1);
+        job("low", "Running", 0, Map.of(COOLDOWN, "10m"));
+        PodEvent event = podEvent("ns", "low", "low-w-0", "Running", "n1", false);
+        event.setScheduledTime(T0.plus(Duration.ofDays(365 * 200)));
+        cache.onPodEvent("ns/low", Records.roundTrip(event));
+
+        TaskInfo t = cache.snapshot(T0).jobs().get(0).tasks().get(0);
+        // So its cooldown ends ten minutes after the event, not two centuries later.
+        assertThat(t.scheduledTime()).isEqualTo(event.getTime());
+    }
+
+    @Test
     void anotherWorkloadsPodCarriesItsScheduledTimeFromItsRecord() {
         PodGroup g = Records.podGroup("ns", WorkloadKeys.groupJob("spark"), "default", 1, "Running", 0);
         g.setName("spark");

@@ -57,38 +57,6 @@ public record JobInfo(
         budget = budget == null ? DisruptionBudget.NONE : budget;
     }
 
-    public JobInfo(
-            String namespace,
-            String name,
-            String queue,
-            int minMember,
-            Map<String, Integer> minTaskMember,
-            Resource minResources,
-            int priority,
-            long creationIndex,
-            PodGroupPhase phase,
-            List<TaskInfo> tasks,
-            java.time.Instant creationTime,
-            java.time.Duration slaWaitingTime,
-            List<SubGroupPolicy> subGroupPolicy) {
-        this(
-                namespace,
-                name,
-                queue,
-                minMember,
-                minTaskMember,
-                minResources,
-                priority,
-                creationIndex,
-                phase,
-                tasks,
-                creationTime,
-                slaWaitingTime,
-                subGroupPolicy,
-                false,
-                DisruptionBudget.NONE);
-    }
-
     /**
      * Volcano's extractPreemptable: the pod group's {@code volcano.sh/preemptable} annotation, else
      * its label (Go's booleans; a value Go refuses is false); false without either.
@@ -97,34 +65,8 @@ public record JobInfo(
         Map<String, String> a = annotations == null ? Map.of() : annotations;
         Map<String, String> l = labels == null ? Map.of() : labels;
         String key = io.lahar.core.job.plugins.PodLabels.PREEMPTABLE;
-        return (a.containsKey(key) || l.containsKey(key)) && TaskInfo.preemptableOf(l, a);
-    }
-
-    public JobInfo(
-            String namespace,
-            String name,
-            String queue,
-            int minMember,
-            Map<String, Integer> minTaskMember,
-            Resource minResources,
-            int priority,
-            long creationIndex,
-            PodGroupPhase phase,
-            List<TaskInfo> tasks) {
-        this(
-                namespace,
-                name,
-                queue,
-                minMember,
-                minTaskMember,
-                minResources,
-                priority,
-                creationIndex,
-                phase,
-                tasks,
-                null,
-                null,
-                List.of());
+        String value = a.containsKey(key) ? a.get(key) : l.get(key);
+        return io.lahar.core.api.GoBool.parse(value).orElse(false);
     }
 
     /** This pod group in another phase, with other tasks. */

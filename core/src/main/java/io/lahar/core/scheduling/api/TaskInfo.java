@@ -69,13 +69,7 @@ public record TaskInfo(
         if (value == null) {
             value = labels.get(PodLabels.PREEMPTABLE);
         }
-        if (value == null) {
-            return true;
-        }
-        return switch (value) {
-            case "1", "t", "T", "TRUE", "true", "True" -> true;
-            default -> false;
-        };
+        return value == null || io.lahar.core.api.GoBool.parse(value).orElse(false);
     }
 
     public TaskInfo {
@@ -88,65 +82,6 @@ public record TaskInfo(
         status = status == null ? TaskStatus.Pending : status;
         spec = spec == null ? PodSpec.NONE : spec;
         revocableZone = revocableZone == null ? "" : revocableZone;
-    }
-
-    public TaskInfo(
-            String name,
-            String role,
-            Resource resreq,
-            Map<String, String> nodeSelector,
-            NodeAffinity affinity,
-            List<Toleration> tolerations,
-            int priority,
-            boolean preemptable,
-            TaskStatus status,
-            String nodeName,
-            PodSpec spec,
-            Duration cooldownTime,
-            Instant scheduledTime) {
-        this(
-                name,
-                role,
-                resreq,
-                nodeSelector,
-                affinity,
-                tolerations,
-                priority,
-                preemptable,
-                status,
-                nodeName,
-                spec,
-                cooldownTime,
-                scheduledTime,
-                "");
-    }
-
-    public TaskInfo(
-            String name,
-            String role,
-            Resource resreq,
-            Map<String, String> nodeSelector,
-            NodeAffinity affinity,
-            List<Toleration> tolerations,
-            int priority,
-            boolean preemptable,
-            TaskStatus status,
-            String nodeName) {
-        this(
-                name,
-                role,
-                resreq,
-                nodeSelector,
-                affinity,
-                tolerations,
-                priority,
-                preemptable,
-                status,
-                nodeName,
-                PodSpec.NONE,
-                null,
-                null,
-                "");
     }
 
     /** This task in another status, on another node (null: none). */

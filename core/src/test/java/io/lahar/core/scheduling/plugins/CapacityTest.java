@@ -412,7 +412,12 @@ class CapacityTest {
                 j.priority(),
                 j.creationIndex(),
                 j.phase(),
-                j.tasks());
+                j.tasks(),
+                j.creationTime(),
+                j.slaWaitingTime(),
+                j.subGroupPolicy(),
+                j.preemptable(),
+                j.budget());
     }
 
     @ParameterizedTest(name = "{0}")
