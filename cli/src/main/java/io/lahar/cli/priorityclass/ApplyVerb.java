@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -26,9 +25,9 @@ import picocli.CommandLine.Option;
  * {@code lahar priorityclass apply -f FILE}: each PriorityClass of the file created, or updated when
  * one of its name exists (as {@code kubectl apply}), in file order, each seeing those before it.
  * Held to the API server's rules ({@link PriorityClassAdmission}: a value at most 1e9, the
- * {@code system-} names reserved, value and preemptionPolicy immutable, one global default), and to
- * what Lahar's scheduler carries out: it never leaves a pod unpreempting, so {@code preemptionPolicy:
- * Never} is refused. A document of another kind is refused; the others still go.
+ * {@code system-} names reserved, value and preemptionPolicy immutable, one global default). A class
+ * whose {@code preemptionPolicy} is Never gives its pods no victims in the scheduler's preempt and
+ * reclaim, as Volcano's. A document of another kind is refused; the others still go.
  */
 @Command(
         name = "apply",
@@ -67,13 +66,7 @@ final class ApplyVerb extends PriorityClassVerb {
             PriorityClass old = stored.get(pc.name());
             AdmissionResult<PriorityClass> result =
                     old == null ? PriorityClassAdmission.create(pc, ctx) : PriorityClassAdmission.update(old, pc, ctx);
-            List<Violation> violations = new ArrayList<>(result.violations());
-            if ("Never".equals(pc.preemptionPolicy())) {
-                violations.add(new Violation(
-                        "preemptionPolicy",
-                        "Never is not carried out by Lahar's scheduler (its pods would preempt): leave it out or"
-                                + " PreemptLowerPriority"));
-            }
+            List<Violation> violations = result.violations();
             if (!violations.isEmpty()) {
                 violations.forEach(v -> err().println("error: " + v + " [PriorityClass " + pc.name() + "]"));
                 worst = Math.max(worst, Lahar.EXIT_REJECTED);

@@ -78,7 +78,7 @@ class PriorityClassVerbsIT {
                 kind: PriorityClass
                 metadata: {name: too-high-%s}
                 value: 1000000001
-                preemptionPolicy: Never
+                preemptionPolicy: Sometimes
                 """.formatted(high, id, id));
         assertThat(refused.code()).isEqualTo(Lahar.EXIT_REJECTED);
         assertThat(refused.err())
@@ -86,7 +86,7 @@ class PriorityClassVerbsIT {
                 .contains("error: globalDefault: PriorityClass " + normal
                         + " is already marked as default. Only one default can exist")
                 .contains("error: value: must be no greater than 1000000000")
-                .contains("error: preemptionPolicy: Never is not carried out by Lahar's scheduler");
+                .contains("error: preemptionPolicy: unsupported value \"Sometimes\"");
         assertThat(lahar(at, "priorityclass", "list").out()).doesNotContain("other-default-" + id, "too-high-" + id);
 
         Run described = apply(at, """
@@ -104,6 +104,28 @@ class PriorityClassVerbsIT {
                 """.formatted(high, normal));
         assertThat(described.code()).as(described.err()).isZero();
         assertThat(described.out()).contains("Configured PriorityClass: " + high, "Unchanged PriorityClass: " + normal);
+
+        // A class whose pods never preempt is kept with its policy, which then cannot change.
+        String gentle = "it-gentle-" + id;
+        Run never = apply(at, """
+                apiVersion: scheduling.k8s.io/v1
+                kind: PriorityClass
+                metadata: {name: %s}
+                value: 500
+                preemptionPolicy: Never
+                """.formatted(gentle));
+        assertThat(never.code()).as(never.err()).isZero();
+        assertThat(lahar(at, "priorityclass", "list", "-o", "json").out()).contains("\"Never\"");
+        Run changed = apply(at, """
+                apiVersion: scheduling.k8s.io/v1
+                kind: PriorityClass
+                metadata: {name: %s}
+                value: 500
+                """.formatted(gentle));
+        assertThat(changed.code()).isEqualTo(Lahar.EXIT_REJECTED);
+        assertThat(changed.err()).contains("error: preemptionPolicy: field is immutable");
+        assertThat(lahar(at, "priorityclass", "delete", "--name", gentle).code())
+                .isZero();
 
         for (String name : List.of(high, normal)) {
             Run deleted = lahar(at, "priorityclass", "delete", "--name", name);

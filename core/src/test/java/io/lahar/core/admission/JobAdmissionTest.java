@@ -490,6 +490,20 @@ class JobAdmissionTest {
         }
 
         @Test
+        void preemptionPolicy() {
+            assertRejected(
+                    admit(job(
+                            "tasks:\n- name: a\n  replicas: 1\n  template:\n    spec:\n      preemptionPolicy: Sometimes\n"
+                                    + "      containers: [{name: c, image: x}]\n")),
+                    "spec.tasks[0].template.spec.preemptionPolicy: unsupported value \"Sometimes\": supported values: \"PreemptLowerPriority\", \"Never\"");
+            assertThat(admit(job(
+                                    "tasks:\n- name: a\n  replicas: 1\n  template:\n    spec:\n      preemptionPolicy: Never\n"
+                                            + "      containers: [{name: c, image: x}]\n"))
+                            .violations())
+                    .isEmpty();
+        }
+
+        @Test
         void portsAndMounts() {
             AdmissionResult<Job> r = withContainers("""
                         - name: c

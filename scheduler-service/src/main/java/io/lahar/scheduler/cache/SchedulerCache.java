@@ -491,9 +491,12 @@ public final class SchedulerCache {
             if (p.intent == null) continue;
             hasPods = true;
             if (!p.ours) continue;
-            int priority = classes.podValue(p.intent.getPriority(), p.intent.getPriorityClassName());
-            TaskInfo t =
-                    p.template.withPriority(priority).with(p.status, p.status == TaskStatus.Pending ? null : p.node);
+            String className = p.intent.getPriorityClassName();
+            int priority = classes.podValue(p.intent.getPriority(), className);
+            String policy = classes.podPreemptionPolicy(p.template.preemptionPolicy(), className);
+            TaskInfo t = p.template
+                    .withClass(priority, policy)
+                    .with(p.status, p.status == TaskStatus.Pending ? null : p.node);
             // Only the cdp plugin reads the time, and only of a pod with a cooldown: the others are not copied again.
             if (t.cooldownTime() != null) t = t.withCooldown(t.cooldownTime(), p.scheduled);
             tasks.add(t);

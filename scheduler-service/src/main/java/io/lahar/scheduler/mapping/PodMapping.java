@@ -85,7 +85,8 @@ public final class PodMapping {
                 merged,
                 Cdp.cooldownTimeOf(labels, annotations).orElse(null),
                 null,
-                TaskInfo.revocableZoneOf(annotations));
+                TaskInfo.revocableZoneOf(annotations),
+                fromTemplate.preemptionPolicy());
     }
 
     /** Checks an intent when it arrives, so a bad one is dead-lettered rather than kept. */

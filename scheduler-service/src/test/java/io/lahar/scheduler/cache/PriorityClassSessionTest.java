@@ -208,4 +208,32 @@ class PriorityClassSessionTest {
                 .satisfies(d ->
                         assertThat(((Evict) d.getDecision()).getReason()).contains("preempted by ns/high/high-w-0"));
     }
+
+    @Test
+    void aClassWhosePreemptionPolicyIsNeverPreemptsNoOneUntilItsPolicySaysOtherwise() {
+        cluster();
+        job("low", "batch-low", "Running", 0);
+        cache.onPodEvent("ns/low", podEvent("ns", "low", "low-w-0", "Running", "n1", false));
+        job("high", "batch-high", "Inqueue", 1);
+        priorityClass("batch-low", 10);
+        cache.onPriorityClass(
+                "batch-high",
+                Records.roundTrip(PriorityClass.newBuilder(priorityClass("batch-high", 1000, false))
+                        .setPreemptionPolicy("Never")
+                        .build()));
+
+        assertThat(cache.snapshot().jobs())
+                .flatExtracting(JobInfo::tasks)
+                .filteredOn(t -> t.name().equals("high-w-0"))
+                .singleElement()
+                .satisfies(t -> assertThat(t.mayPreempt()).isFalse());
+        assertThat(evicted(session(WITH_PREEMPT)))
+                .as("its class's pods go first but take nobody's place")
+                .isEmpty();
+
+        // A class's policy is immutable in Kubernetes; deleted and created again without it, it preempts.
+        cache.onPriorityClass("batch-high", null);
+        priorityClass("batch-high", 1000);
+        assertThat(evicted(session(WITH_PREEMPT))).containsExactly("low-w-0");
+    }
 }

@@ -5,9 +5,9 @@ import io.lahar.core.api.PriorityClass;
 import java.time.Instant;
 
 /**
- * Kubernetes' PriorityClass to its {@code lahar.priority-classes} record and back. The record keeps
- * what a priority is resolved from (name, value, globalDefault) and its description;
- * preemptionPolicy has no field.
+ * Kubernetes' PriorityClass to its {@code lahar.priority-classes} record and back: what a priority is
+ * resolved from (name, value, globalDefault), whether its pods may preempt (preemptionPolicy), and
+ * its description.
  */
 public final class PriorityClassCodec {
 
@@ -28,6 +28,7 @@ public final class PriorityClassCodec {
                 .setGlobalDefault(Boolean.TRUE.equals(pc.globalDefault()))
                 .setDescription(pc.description())
                 .setTime(time)
+                .setPreemptionPolicy(pc.preemptionPolicy())
                 .build();
     }
 
@@ -40,6 +41,6 @@ public final class PriorityClassCodec {
                 record.getValue(),
                 record.getGlobalDefault(),
                 record.getDescription(),
-                null);
+                record.getPreemptionPolicy());
     }
 }

@@ -18,7 +18,8 @@ import java.util.function.Predicate;
  * the preemptable functions give up (priority: lower-priority jobs; gang: only beyond the victim's
  * minMember; conformance: never critical pods). Victims are evicted and the preemptor is pipelined
  * onto the freed room; the job's statement commits only if its gang is then pipelined. Then, as
- * Volcano does, a pending task may take the node of a lower-priority task of its own job.
+ * Volcano does, a pending task may take the node of a lower-priority task of its own job. A task
+ * whose {@code preemptionPolicy} is Never takes nobody's place.
  */
 public final class Preempt implements Action {
     public static final String NAME = "preempt";
@@ -50,6 +51,8 @@ public final class Preempt implements Action {
                 SessionJob job = preemptors.poll();
                 Statement stmt = ssn.statement();
                 for (SessionTask task : pendingInOrder(ssn, job)) {
+                    // Volcano's taskEligibleToPreempt: such a task is passed over, the job's next one tried.
+                    if (!task.info().mayPreempt()) continue;
                     if (!preempt(ssn, stmt, task, t -> t.job() != job && t.job().queue() == job.queue())) {
                         break;
                     }
@@ -96,6 +99,7 @@ public final class Preempt implements Action {
     }
 
     private boolean preempt(Session ssn, Statement stmt, SessionTask task, Predicate<SessionTask> filter) {
+        if (!task.info().mayPreempt()) return false; // its preemptionPolicy is Never
         SessionJob job = task.job();
         for (SessionNode node : Placement.candidates(ssn, task)) {
             List<SessionTask> preemptees = new ArrayList<>();

@@ -61,6 +61,8 @@ public final class Reclaim implements Action {
                 while (!tasks.isEmpty()) {
                     SessionTask task = tasks.poll();
                     if (task.isBestEffort()) continue;
+                    if (!task.info().mayPreempt())
+                        continue; // its preemptionPolicy is Never, as Volcano's reclaim skips it
                     String notPreemptive = ssn.preemptive(q, task);
                     if (notPreemptive != null) {
                         job.addReason(notPreemptive);

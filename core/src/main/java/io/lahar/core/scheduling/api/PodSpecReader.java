@@ -38,8 +38,12 @@ public final class PodSpecReader {
         this.problems = problems;
     }
 
-    /** What was read of one pod spec. */
-    public record Read(NodeAffinity requiredNodeAffinity, PodSpec spec) {}
+    /**
+     * What was read of one pod spec.
+     *
+     * @param preemptionPolicy the spec's {@code preemptionPolicy}; null when it names none
+     */
+    public record Read(NodeAffinity requiredNodeAffinity, PodSpec spec, String preemptionPolicy) {}
 
     /**
      * Reads {@code spec} (a PodSpec; missing or null reads as empty) of a pod with {@code labels};
@@ -125,8 +129,22 @@ public final class PodSpecReader {
         }
         return new Read(
                 required,
-                new PodSpec(
-                        labels, preferredNode, reqAffinity, reqAnti, prefAffinity, prefAnti, spread, ports, images));
+                new PodSpec(labels, preferredNode, reqAffinity, reqAnti, prefAffinity, prefAnti, spread, ports, images),
+                preemptionPolicy(field(spec, "preemptionPolicy"), path + ".preemptionPolicy"));
+    }
+
+    /** Kubernetes' v1.PreemptionPolicy: PreemptLowerPriority or Never; any other value is refused. */
+    private String preemptionPolicy(JsonNode p, String path) {
+        if (!present(p)) return null;
+        String value = p.asText();
+        if (p.isTextual() && (value.equals(TaskInfo.PREEMPT_LOWER_PRIORITY) || value.equals(TaskInfo.PREEMPT_NEVER))) {
+            return value;
+        }
+        add(
+                path,
+                "unsupported value \"" + value + "\": supported values: \"" + TaskInfo.PREEMPT_LOWER_PRIORITY + "\", \""
+                        + TaskInfo.PREEMPT_NEVER + "\"");
+        return null;
     }
 
     private void hostPort(JsonNode p, String path, List<HostPort> ports) {

@@ -3,8 +3,10 @@ package io.lahar.core.scheduling.api;
 import io.lahar.core.api.PriorityClass;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The priority a pod group's {@code priorityClassName} stands for, as Volcano's scheduler cache
@@ -19,23 +21,40 @@ public final class PriorityClasses {
 
     private final Map<String, Integer> values;
     private final int globalDefault;
+    /** The classes whose preemptionPolicy is Never; the others preempt lower priorities. */
+    private final Set<String> neverPreempt;
 
-    private PriorityClasses(Map<String, Integer> values, int globalDefault) {
+    private final boolean globalDefaultNeverPreempts;
+
+    private PriorityClasses(
+            Map<String, Integer> values,
+            int globalDefault,
+            Set<String> neverPreempt,
+            boolean globalDefaultNeverPreempts) {
         this.values = values;
         this.globalDefault = globalDefault;
+        this.neverPreempt = neverPreempt;
+        this.globalDefaultNeverPreempts = globalDefaultNeverPreempts;
     }
 
     public static PriorityClasses of(Collection<PriorityClass> classes) {
         Map<String, Integer> values = new HashMap<>();
-        Integer globalDefault = null;
+        Set<String> neverPreempt = new HashSet<>();
+        PriorityClass globalDefault = null;
         for (PriorityClass c : classes) {
             if (c.value() == null) continue;
             values.put(c.name(), c.value());
-            if (Boolean.TRUE.equals(c.globalDefault()) && (globalDefault == null || c.value() < globalDefault)) {
-                globalDefault = c.value();
+            if (TaskInfo.PREEMPT_NEVER.equals(c.preemptionPolicy())) neverPreempt.add(c.name());
+            if (Boolean.TRUE.equals(c.globalDefault())
+                    && (globalDefault == null || c.value() < globalDefault.value())) {
+                globalDefault = c;
             }
         }
-        return new PriorityClasses(Map.copyOf(values), globalDefault == null ? 0 : globalDefault);
+        return new PriorityClasses(
+                Map.copyOf(values),
+                globalDefault == null ? 0 : globalDefault.value(),
+                Set.copyOf(neverPreempt),
+                globalDefault != null && neverPreempt.contains(globalDefault.name()));
     }
 
     /** @param name a priorityClassName; null or empty when none is named */
@@ -54,5 +73,21 @@ public final class PriorityClasses {
      */
     public int podValue(Integer priority, String className) {
         return priority != null ? priority : valueOf(className);
+    }
+
+    /**
+     * A pod's preemption policy, which Volcano's preempt and reclaim read from its
+     * {@code spec.preemptionPolicy}: the policy the pod has, else its class's as Kubernetes' Priority
+     * admission sets it (a name no class has, or none: the global default class's); null when
+     * neither says Never, which is PreemptLowerPriority.
+     *
+     * @param policy the pod's own {@code spec.preemptionPolicy}; null when it has none
+     * @param className its {@code priorityClassName}; null or empty when none is named
+     */
+    public String podPreemptionPolicy(String policy, String className) {
+        if (policy != null) return policy;
+        boolean named = className != null && !className.isEmpty() && values.containsKey(className);
+        boolean never = named ? neverPreempt.contains(className) : globalDefaultNeverPreempts;
+        return never ? TaskInfo.PREEMPT_NEVER : null;
     }
 }

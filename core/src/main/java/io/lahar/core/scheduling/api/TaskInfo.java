@@ -26,6 +26,9 @@ import java.util.TreeMap;
  * @param scheduledTime when its PodScheduled condition last turned True, null when not scheduled or not known
  * @param revocableZone Volcano's RevocableZone: "*" when the pod may run on revocable nodes (the tdm
  *                      plugin's), "" when not; see {@link #revocableZoneOf}
+ * @param preemptionPolicy its {@code spec.preemptionPolicy}: {@link #PREEMPT_NEVER} when it may take
+ *                      nobody's place (preempt and reclaim skip it), PreemptLowerPriority or null
+ *                      (Kubernetes' default) when it may
  */
 public record TaskInfo(
         String name,
@@ -41,7 +44,14 @@ public record TaskInfo(
         PodSpec spec,
         Duration cooldownTime,
         Instant scheduledTime,
-        String revocableZone) {
+        String revocableZone,
+        String preemptionPolicy) {
+
+    /** Kubernetes' preemption policy of a pod that never preempts (v1.PreemptNever). */
+    public static final String PREEMPT_NEVER = "Never";
+
+    /** Kubernetes' default preemption policy (v1.PreemptLowerPriority). */
+    public static final String PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority";
 
     /** The revocable-zone value that lets a pod run on any revocable node, the only one Volcano honours. */
     public static final String ANY_REVOCABLE_ZONE = "*";
@@ -86,20 +96,36 @@ public record TaskInfo(
 
     /** This task in another status, on another node (null: none). */
     public TaskInfo with(TaskStatus s, String node) {
-        return copy(priority, s, node, cooldownTime, scheduledTime);
+        return copy(priority, s, node, cooldownTime, scheduledTime, preemptionPolicy);
     }
 
     /** This task at another priority. */
     public TaskInfo withPriority(int p) {
-        return copy(p, status, nodeName, cooldownTime, scheduledTime);
+        return copy(p, status, nodeName, cooldownTime, scheduledTime, preemptionPolicy);
+    }
+
+    /**
+     * This task with what its PriorityClass gives it at the session: its priority, and its
+     * preemption policy (null: PreemptLowerPriority).
+     */
+    public TaskInfo withClass(int p, String policy) {
+        return copy(p, status, nodeName, cooldownTime, scheduledTime, policy);
+    }
+
+    /**
+     * Whether the task may take others' place, as Volcano's preempt (taskEligibleToPreempt) and
+     * reclaim ask: not when its preemption policy is Never.
+     */
+    public boolean mayPreempt() {
+        return !PREEMPT_NEVER.equals(preemptionPolicy);
     }
 
     /** This task with the cdp plugin's cooldown time and the time it was scheduled (null: none). */
     public TaskInfo withCooldown(Duration cooldown, Instant scheduled) {
-        return copy(priority, status, nodeName, cooldown, scheduled);
+        return copy(priority, status, nodeName, cooldown, scheduled, preemptionPolicy);
     }
 
-    private TaskInfo copy(int p, TaskStatus s, String node, Duration cooldown, Instant scheduled) {
+    private TaskInfo copy(int p, TaskStatus s, String node, Duration cooldown, Instant scheduled, String policy) {
         return new TaskInfo(
                 name,
                 role,
@@ -114,7 +140,8 @@ public record TaskInfo(
                 spec,
                 cooldown,
                 scheduled,
-                revocableZone);
+                revocableZone,
+                policy);
     }
 
     public static Builder builder(String name) {
@@ -136,6 +163,7 @@ public record TaskInfo(
         private Duration cooldownTime;
         private Instant scheduledTime;
         private String revocableZone = "";
+        private String preemptionPolicy;
 
         private Builder(String name) {
             this.name = name;
@@ -216,6 +244,12 @@ public record TaskInfo(
             return this;
         }
 
+        /** Its {@code spec.preemptionPolicy}; null: PreemptLowerPriority. */
+        public Builder preemptionPolicy(String p) {
+            preemptionPolicy = p;
+            return this;
+        }
+
         public Builder labels(Map<String, String> l) {
             spec = spec.withLabels(l);
             return this;
@@ -236,7 +270,8 @@ public record TaskInfo(
                     spec,
                     cooldownTime,
                     scheduledTime,
-                    revocableZone);
+                    revocableZone,
+                    preemptionPolicy);
         }
     }
 }

@@ -419,7 +419,9 @@ public record PlanWorld(
                     b,
                     problems);
             String cls = spec.path("priorityClassName").asText("");
-            b.priority(classValue(cls.isEmpty() ? jobPriorityClass : cls));
+            String podClass = cls.isEmpty() ? jobPriorityClass : cls;
+            b.priority(classValue(podClass));
+            b.preemptionPolicy(classes.podPreemptionPolicy(PodSpecs.preemptionPolicy(spec), podClass));
             // The pod's own metadata: the template's, with what the job controller copies from the Job.
             JsonNode meta = pod.path("metadata");
             podFacts(b, meta);
@@ -438,6 +440,9 @@ public record PlanWorld(
                     spec.path("priority").canConvertToInt()
                             ? spec.path("priority").asInt()
                             : null,
+                    spec.path("priorityClassName").asText("")));
+            b.preemptionPolicy(classes.podPreemptionPolicy(
+                    PodSpecs.preemptionPolicy(spec),
                     spec.path("priorityClassName").asText("")));
             podFacts(b, pod.path("metadata"));
             cooldown(p, b);

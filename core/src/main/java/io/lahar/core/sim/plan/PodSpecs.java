@@ -57,6 +57,15 @@ final class PodSpecs {
         }
     }
 
+    /**
+     * The spec's own {@code preemptionPolicy} (null when none): {@link #read} reports a value
+     * Kubernetes refuses; the pod's policy is this, else its class's.
+     */
+    static String preemptionPolicy(JsonNode spec) {
+        JsonNode p = spec.path("preemptionPolicy");
+        return p.isTextual() ? p.asText() : null;
+    }
+
     /** The pod's effective request; a bad quantity is a problem and counts as zero. */
     static Resource requests(JsonNode spec, String path, List<Problem> problems) {
         Map<String, BigDecimal> sum = new LinkedHashMap<>();

@@ -142,4 +142,72 @@ class PreemptTest {
                 .extracting(SessionResult.Nomination::task)
                 .isEqualTo("mixed-high");
     }
+
+    /** high's gang of two 1-cpu workers, the first with {@code first}'s preemption policy, the second with {@code second}'s. */
+    private static JobInfo high(String first, String second, int minMember) {
+        JobInfo.Builder b = JobInfo.builder("high")
+                .priority(100)
+                .minMember(minMember)
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(2);
+        String[] policies = {first, second};
+        for (int i = 0; i < 2; i++) {
+            b.task(TaskInfo.builder("high-worker-" + i)
+                    .role("worker")
+                    .priority(100)
+                    .resreq(Map.of("cpu", "1", "memory", "1Gi"))
+                    .preemptionPolicy(policies[i])
+                    .build());
+        }
+        return b.build();
+    }
+
+    /** Volcano's preempt_test.go "can not preempt resources when task preemption policy is never" (#3642). */
+    @Test
+    void aTaskWhosePreemptionPolicyIsNeverTakesNobodysPlace() {
+        SessionResult r =
+                run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 1), high("Never", "Never", 2)));
+        assertThat(r.evictions()).isEmpty();
+        assertThat(r.nominations()).isEmpty();
+    }
+
+    @Test
+    void aTaskThatNeverPreemptsIsPassedOverAndTheJobsNextTaskPreempts() {
+        SessionResult r = run(
+                CONF,
+                nodes(2, "2", "8Gi"),
+                List.of(),
+                List.of(low("default", 1), high("Never", "PreemptLowerPriority", 1)));
+        assertThat(r.evictions()).singleElement().satisfies(e -> {
+            assertThat(e.job()).isEqualTo(key("low"));
+            assertThat(e.reason()).contains("preempted by default/high/high-worker-1");
+        });
+        assertThat(r.nominations())
+                .singleElement()
+                .extracting(SessionResult.Nomination::task)
+                .isEqualTo("high-worker-1");
+    }
+
+    @Test
+    void withinAJobATaskThatNeverPreemptsTakesNoLowerOnesNode() {
+        JobInfo j = JobInfo.builder("mixed")
+                .phase(PodGroupPhase.Running)
+                .minMember(1)
+                .task(TaskInfo.builder("mixed-low")
+                        .priority(1)
+                        .resreq(Map.of("cpu", "2"))
+                        .on("n0", TaskStatus.Running)
+                        .build())
+                .task(TaskInfo.builder("mixed-high")
+                        .priority(9)
+                        .resreq(Map.of("cpu", "2"))
+                        .preemptionPolicy(TaskInfo.PREEMPT_NEVER)
+                        .build())
+                .build();
+        var conf = Fixtures.conf(SchedulerConf.DEFAULT_YAML
+                .replace("enqueue, allocate, backfill", "enqueue, allocate, preempt")
+                .replace("  - name: gang\n", "  - name: gang\n    enableJobStarving: false\n"));
+        assertThat(run(conf, nodes(1, "2", "8Gi"), List.of(), List.of(j)).evictions())
+                .isEmpty();
+    }
 }

@@ -10,6 +10,7 @@ import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.Fixtures;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.QueueInfo;
+import io.lahar.core.scheduling.api.TaskInfo;
 import io.lahar.core.scheduling.framework.SchedulerConf;
 import io.lahar.core.scheduling.framework.SessionResult;
 import java.util.ArrayList;
@@ -76,5 +77,54 @@ class ReclaimTest {
         SessionResult r = run(CONF, nodes(4, "1", "4Gi"), List.of(QueueInfo.of("a", 1), QueueInfo.of("b", 1)), jobs);
         assertThat(r.evictions()).hasSize(2);
         assertThat(r.conditions().get(key("b")).message()).contains("would exceed its deserved share");
+    }
+
+    /** jobs(), with b's two tasks given these preemption policies and b's minMember. */
+    private static List<JobInfo> jobsWithPolicies(String first, String second, int minMember) {
+        List<JobInfo> jobs = new ArrayList<>(jobs().subList(0, 4));
+        JobInfo.Builder b = JobInfo.builder("b")
+                .queue("b")
+                .minMember(minMember)
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(10);
+        String[] policies = {first, second};
+        for (int i = 0; i < 2; i++) {
+            b.task(TaskInfo.builder("b-worker-" + i)
+                    .role("worker")
+                    .resreq(Map.of("cpu", "1", "memory", "1Gi"))
+                    .preemptionPolicy(policies[i])
+                    .build());
+        }
+        jobs.add(b.build());
+        return jobs;
+    }
+
+    /** Volcano's reclaim_test.go "can not reclaim resources when task preemption policy is never" (#3642). */
+    @Test
+    void aTaskWhosePreemptionPolicyIsNeverReclaimsNothing() {
+        SessionResult r = run(
+                CONF,
+                nodes(4, "1", "4Gi"),
+                List.of(QueueInfo.of("a", 1), QueueInfo.of("b", 1)),
+                jobsWithPolicies("Never", "Never", 2));
+        assertThat(r.evictions()).isEmpty();
+        assertThat(r.nominations()).isEmpty();
+    }
+
+    /** Volcano's reclaim_test.go "Reclaim succeeds for second task when first task has PreemptionPolicy=Never". */
+    @Test
+    void theTaskAfterOneThatNeverPreemptsStillReclaims() {
+        SessionResult r = run(
+                CONF,
+                nodes(4, "1", "4Gi"),
+                List.of(QueueInfo.of("a", 1), QueueInfo.of("b", 1)),
+                jobsWithPolicies("Never", null, 1));
+        assertThat(r.evictions())
+                .singleElement()
+                .satisfies(e -> assertThat(e.action()).isEqualTo("reclaim"));
+        assertThat(r.nominations())
+                .singleElement()
+                .extracting(SessionResult.Nomination::task)
+                .isEqualTo("b-worker-1");
     }
 }

@@ -2,6 +2,7 @@ package io.lahar.core.scheduling.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.PriorityClass;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -53,5 +54,50 @@ class PriorityClassesTest {
                 .as("the global default deleted: 0")
                 .isZero();
         assertThat(defaultDeleted.valueOf("high")).isEqualTo(1000);
+    }
+
+    private static PriorityClass withPolicy(String name, int value, boolean globalDefault, String policy) {
+        return new PriorityClass(
+                PriorityClass.API_VERSION,
+                PriorityClass.KIND,
+                ObjectMeta.named(name),
+                value,
+                globalDefault,
+                null,
+                policy);
+    }
+
+    @Test
+    void aPodsPreemptionPolicyIsItsOwnElseItsClassesElseTheGlobalDefaults() {
+        PriorityClasses classes = PriorityClasses.of(List.of(
+                withPolicy("gentle", 1000, false, "Never"),
+                withPolicy("pushy", 1000, false, "PreemptLowerPriority"),
+                pc("plain", 10, false)));
+        assertThat(classes.podPreemptionPolicy(null, "gentle")).isEqualTo("Never");
+        assertThat(classes.podPreemptionPolicy(null, "pushy"))
+                .as("PreemptLowerPriority")
+                .isNull();
+        assertThat(classes.podPreemptionPolicy(null, "plain")).isNull();
+        assertThat(classes.podPreemptionPolicy(null, null))
+                .as("no global default")
+                .isNull();
+        assertThat(classes.podPreemptionPolicy("Never", "plain"))
+                .as("the pod's own")
+                .isEqualTo("Never");
+        assertThat(classes.podPreemptionPolicy("PreemptLowerPriority", "gentle"))
+                .isEqualTo("PreemptLowerPriority");
+
+        PriorityClasses gentleDefault =
+                PriorityClasses.of(List.of(withPolicy("gentle-default", 5, true, "Never"), pc("plain", 10, false)));
+        assertThat(gentleDefault.podPreemptionPolicy(null, null)).isEqualTo("Never");
+        assertThat(gentleDefault.podPreemptionPolicy(null, "missing"))
+                .as("a class that does not exist: the global default's")
+                .isEqualTo("Never");
+        assertThat(gentleDefault.podPreemptionPolicy(null, "plain")).isNull();
+        assertThat(PriorityClasses.of(
+                                List.of(withPolicy("gentle-default", 30, true, "Never"), pc("lower-default", 5, true)))
+                        .podPreemptionPolicy(null, null))
+                .as("of several global defaults the lowest value's, as for the value")
+                .isNull();
     }
 }

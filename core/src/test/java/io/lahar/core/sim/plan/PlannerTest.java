@@ -117,6 +117,20 @@ class PlannerTest {
         assertThat(boundOf(r, "urgent")).isZero();
     }
 
+    @Test
+    void aJobWhoseClassNeverPreemptsWaitsInsteadOfPreempting() {
+        StringBuilder y = new StringBuilder(nodes(1, "2")
+                + priorityClass("low", 10)
+                + priorityClass("high", 1000).replace("value: 1000\n", "value: 1000\npreemptionPolicy: Never\n")
+                + runningGroup("low-job", "default", 1, "low"));
+        for (int i = 0; i < 2; i++) y.append(pod("low-job", i, "n0", "1", "low", ""));
+        y.append(job("urgent", "default", 1, 1, "1", T1, "priorityClassName: high", ""))
+                .append(inqueue("urgent", "default", 1));
+        PlanReport r = plan(y.toString(), SchedulerConf.parse(PlanScenarios.PREEMPT_CONF), null);
+        assertThat(r.evictions()).isEmpty();
+        assertThat(boundOf(r, "urgent")).isZero();
+    }
+
     /** Volcano's compiled-in default (no binpack): nodeorder's least-allocated puts each pod on the emptiest node. */
     @Test
     void volcanosDefaultConfigurationSpreadsAGangOverEmptyNodes() {
