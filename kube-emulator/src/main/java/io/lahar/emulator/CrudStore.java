@@ -72,18 +72,23 @@ final class CrudStore {
         return crud.dispatch(new RecordedRequest("HTTP/1.1", method, path, headers.build(), new Buffer(bytes)));
     }
 
-    /** The stored object at {@code path} (a single object's path), or empty if there is none. */
-    Optional<ObjectNode> get(String path) {
-        MockResponse response = dispatch(HttpMethod.GET, path, null, null);
-        if (response.code() != 200) {
-            return Optional.empty();
-        }
-        return Optional.of((ObjectNode) parse(bodyOf(response)));
+    /** The stored object at {@code path} (a single object's path): the store's own tree, not to be changed; empty if there is none. */
+    Optional<JsonNode> read(String path) {
+        return crud.read(path);
     }
 
-    /** Replaces the object at {@code path}; the store answers 409 if its resourceVersion is stale. */
+    /** A copy of the stored object at {@code path} (a single object's path), the caller's to change, or empty if there is none. */
+    Optional<ObjectNode> get(String path) {
+        return crud.read(path).map(object -> (ObjectNode) object.deepCopy());
+    }
+
+    /**
+     * Replaces the object at {@code path} (or its status, at its {@code status} path) with {@code
+     * object}, which the store keeps: the caller must not change it afterwards. The store answers
+     * 409 if its resourceVersion is stale.
+     */
     MockResponse put(String path, JsonNode object) {
-        return dispatch(HttpMethod.PUT, path, "application/json", object.toString());
+        return crud.update(path, object);
     }
 
     static String bodyOf(MockResponse response) {

@@ -1,6 +1,8 @@
 package io.lahar.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
@@ -32,6 +34,9 @@ import java.util.regex.Pattern;
  * at the moment of the write.
  */
 class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
+
+    /** Where CustomResourceDefinitions are written: fabric8's store registers each as it is stored. */
+    private static final String DEFINITIONS = "/apis/apiextensions.k8s.io/";
 
     /** {@code /apis/<group>/<version>}: an empty answer there is the group's resource list, fabric8's to give. */
     private static final Pattern API_RESOURCES = Pattern.compile("^/apis/[^/?]+/[^/?]+/?(\\?.*)?$");
@@ -89,60 +94,124 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         }
     }
 
-    /**
-     * A status write made from an older version of the object than the stored one is refused with
-     * 409, as kube-apiserver refuses it; fabric8's store checks the version of a whole-object update
-     * only, so a status writer working from a stale copy silently undid another's status change.
-     * Checked and written under the store's write lock, so nothing comes in between.
-     */
+    /** An update (PUT) is ours ({@link #update}), on the body parsed once; fabric8 answers a body that is not JSON. */
     @Override
     public MockResponse handleUpdate(RecordedRequest request) {
         String path = request.getPath();
-        if (!path.endsWith("/status")) {
-            return super.handleUpdate(request);
-        }
         byte[] body = request.getBody().getBytes();
-        RecordedRequest again = new RecordedRequest(
-                request.getHttpVersion(), request.method(), path, request.getHeaders(), new Buffer(body));
+        JsonNode written;
+        try {
+            written = CrudStore.parse(new String(body, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            return super.handleUpdate(new RecordedRequest(
+                    request.getHttpVersion(), request.method(), path, request.getHeaders(), new Buffer(body)));
+        }
+        return update(path, written);
+    }
+
+    /**
+     * Replaces the object at {@code path}, or its status where the path is its {@code status}
+     * subresource, with {@code written}, which becomes part of the stored object and must not be
+     * changed afterwards. Made on the stored object's tree ({@link ObjectWrite}) and serialized
+     * once, under the store's write lock, so that nothing comes in between the version check and
+     * the write. A write from an older version than the stored one is refused with 409, a status
+     * write too, as kube-apiserver refuses it (fabric8's store checked whole-object updates only);
+     * one without a version is not.
+     */
+    MockResponse update(String path, JsonNode written) {
+        Optional<MockResponse> invalid = ObjectWrite.invalid(written);
+        if (invalid.isPresent()) {
+            return invalid.get();
+        }
+        boolean status = path.endsWith("/status");
+        AttributeSet query = getKey(path);
         lock.writeLock().lock();
         try {
-            return staleStatus(path, new String(body, StandardCharsets.UTF_8))
-                    .orElseGet(() -> super.handleUpdate(again));
+            List<ObjectIndex.Entry> found = index.matching(query);
+            if (found.isEmpty()) {
+                return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
+            }
+            ObjectIndex.Entry entry = found.get(0);
+            JsonNode stored = index.tree(entry.key());
+            Optional<MockResponse> refused =
+                    ObjectWrite.misplaced(query, written).or(() -> ObjectWrite.stale(query, stored, written));
+            if (refused.isPresent()) {
+                return refused.get();
+            }
+            if (ObjectWrite.deletes(written)) {
+                processEvent(path, query, entry.key(), null, null);
+                return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK);
+            }
+            ObjectNode next;
+            if (status) {
+                if (ObjectWrite.sameStatus(stored, written)) {
+                    return ok(entry.json());
+                }
+                next = ObjectWrite.withStatus(stored, written, requestResourceVersion());
+            } else {
+                next = (ObjectNode) written;
+                ObjectWrite.keep(stored, next, isStatusSubresourceEnabledForResource(path));
+                if (next.equals(stored)) {
+                    return ok(entry.json());
+                }
+                ((ObjectNode) next.get("metadata")).put("resourceVersion", String.valueOf(requestResourceVersion()));
+            }
+            String json = Serialization.asJson(next);
+            if (status || (ObjectWrite.sameKey(stored, next) && !path.startsWith(DEFINITIONS))) {
+                replace(path, entry, stored, json, next);
+            } else {
+                // Stored under a key of its own, or a definition the store registers: fabric8's way.
+                processEvent(path, query, entry.key(), null, json);
+            }
+            return ok(json);
         } finally {
             lock.writeLock().unlock();
         }
     }
 
-    /** The 409 for a status write whose resourceVersion is not the stored object's; empty if none is given. */
-    private Optional<MockResponse> staleStatus(String path, String body) {
-        JsonNode written;
+    /** A new version of the object of {@code entry}, under the same key: the journal, fabric8's map, the index, the watchers. */
+    private void replace(String path, ObjectIndex.Entry entry, JsonNode before, String json, JsonNode tree) {
+        changing(path, entry.json(), before, json, tree);
+        map.remove(entry.key());
+        map.put(entry.key(), json);
+        index.put(entry.key(), json, tree);
+        watchers.changed(entry.key(), entry.json(), entry.key(), json, resourceVersion);
+    }
+
+    /**
+     * The object at {@code path} parsed (a list if the path names none): a single object's is the
+     * store's own tree, shared and never to be changed; empty if there is none.
+     */
+    Optional<JsonNode> read(String path) {
+        AttributeSet query = getKey(path);
+        if (!query.containsKey(KubernetesAttributesExtractor.NAME)) {
+            MockResponse listed = handleGet(path);
+            return listed.code() == HttpURLConnection.HTTP_OK
+                    ? Optional.of(CrudStore.parse(CrudStore.bodyOf(listed)))
+                    : Optional.empty();
+        }
+        lock.readLock().lock();
         try {
-            written = CrudStore.parse(body);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty(); // the store answers what it makes of a body that is not JSON
+            List<ObjectIndex.Entry> found = index.matching(query);
+            return found.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(index.tree(found.get(0).key()));
+        } finally {
+            lock.readLock().unlock();
         }
-        String version = written.path("metadata").path("resourceVersion").asText("");
-        AttributeSet key = getKey(path);
-        Map.Entry<AttributeSet, String> stored = version.isEmpty() ? null : findResource(key);
-        if (stored == null
-                || version.equals(CrudStore.parse(stored.getValue())
-                        .path("metadata")
-                        .path("resourceVersion")
-                        .asText())) {
-            return Optional.empty();
-        }
-        return Optional.of(ApiStatus.conflict(
-                String.valueOf(key.getAttribute(ObjectIndex.PLURAL).getValues().get(0)),
-                written.path("metadata").path("name").asText(),
-                "the object has been modified; please apply your changes to the latest version and try again"));
+    }
+
+    private static MockResponse ok(String json) {
+        return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(json);
     }
 
     /** What fabric8's delete does: remove the object, or mark it deleted while finalizers remain. */
     private void delete(String path, AttributeSet query, ObjectIndex.Entry entry) {
-        GenericKubernetesResource resource = Serialization.unmarshal(entry.json(), GenericKubernetesResource.class);
-        if (resource.getFinalizers().isEmpty()) {
+        JsonNode metadata = index.tree(entry.key()).path("metadata");
+        if (metadata.path("finalizers").isEmpty()) {
             processEvent(path, query, entry.key(), null, null);
-        } else if (!resource.isMarkedForDeletion()) {
+        } else if (!metadata.hasNonNull("deletionTimestamp")) {
+            GenericKubernetesResource resource = Serialization.unmarshal(entry.json(), GenericKubernetesResource.class);
             resource.getMetadata().setDeletionTimestamp(LocalDateTime.now().toString());
             // A change, so a new version: an informer takes an unchanged version for no change at all.
             resource.getMetadata().setResourceVersion(String.valueOf(requestResourceVersion()));
@@ -187,19 +256,27 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             GenericKubernetesResource resource,
             String newState) {
         String existing = oldAttributes == null ? null : index.get(oldAttributes);
+        JsonNode existingTree = existing == null ? null : index.parsed(oldAttributes);
         if (newState == null && existing != null) {
             requestResourceVersion();
         }
-        changing(path, existing, newState);
+        changing(path, existing, existingTree, newState, null);
         AttributeSet key = apply(path, pathAttributes, oldAttributes, resource, newState);
         if (!Objects.equals(existing, newState)) {
             watchers.changed(
-                    oldAttributes, newState == null ? deletedAt(existing) : existing, key, newState, resourceVersion);
+                    oldAttributes,
+                    newState == null ? deletedAt(existing, existingTree) : existing,
+                    key,
+                    newState,
+                    resourceVersion);
         }
     }
 
-    /** A change is about to be applied: {@code before} (null: none) becomes {@code after} (null: deleted). */
-    void changing(String path, String before, String after) {}
+    /**
+     * A change is about to be applied: {@code before} (null: none) becomes {@code after} (null:
+     * deleted); each tree is the JSON's, parsed, when the writer has it (else null).
+     */
+    void changing(String path, String before, JsonNode beforeTree, String after, JsonNode afterTree) {}
 
     /** Applies a change to fabric8's map and to the index, telling no watcher; returns the new key (null: deleted). */
     AttributeSet apply(
@@ -228,9 +305,18 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /** A deleted object as its DELETED event carries it: with the deletion's version. */
-    private String deletedAt(String existing) {
+    private String deletedAt(String existing, JsonNode tree) {
         if (existing == null) {
             return null;
+        }
+        if (tree != null) {
+            ObjectNode metadata = JsonNodeFactory.instance.objectNode();
+            metadata.setAll((ObjectNode) tree.get("metadata"));
+            metadata.put("resourceVersion", String.valueOf(resourceVersion));
+            ObjectNode gone = JsonNodeFactory.instance.objectNode();
+            gone.setAll((ObjectNode) tree);
+            gone.set("metadata", metadata);
+            return Serialization.asJson(gone);
         }
         GenericKubernetesResource gone = Serialization.unmarshal(existing, GenericKubernetesResource.class);
         gone.getMetadata().setResourceVersion(String.valueOf(resourceVersion));

@@ -1,5 +1,6 @@
 package io.lahar.emulator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import java.util.List;
 
@@ -37,7 +38,7 @@ final class JournaledCrudDispatcher extends IndexedCrudDispatcher {
     }
 
     @Override
-    void changing(String path, String before, String after) {
-        journal.record(path, before, after, currentVersion());
+    void changing(String path, String before, JsonNode beforeTree, String after, JsonNode afterTree) {
+        journal.record(path, before, beforeTree, after, afterTree, currentVersion());
     }
 }

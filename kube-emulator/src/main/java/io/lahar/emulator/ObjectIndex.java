@@ -1,5 +1,6 @@
 package io.lahar.emulator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.crud.AttributeType;
@@ -30,7 +31,7 @@ final class ObjectIndex {
     record Entry(AttributeSet key, String json) {}
 
     /** Every object, in the order it was last written (fabric8's store re-inserts on every write). */
-    private final Map<AttributeSet, String> objects = new LinkedHashMap<>();
+    private final Map<AttributeSet, Version> objects = new LinkedHashMap<>();
 
     private final Map<String, Set<AttributeSet>> byPlural = new HashMap<>();
     private final Map<String, Set<AttributeSet>> byPluralNamespace = new HashMap<>();
@@ -41,8 +42,13 @@ final class ObjectIndex {
     private int examined;
 
     void put(AttributeSet key, String json) {
+        put(key, json, null);
+    }
+
+    /** Stores {@code json} under {@code key}, with its parsed {@code tree} when the writer has it (null: parsed when asked for). */
+    void put(AttributeSet key, String json, JsonNode tree) {
         remove(key);
-        objects.put(key, json);
+        objects.put(key, new Version(json, tree));
         String plural = value(key, PLURAL);
         String name = value(key, NAME);
         if (plural == null || name == null) {
@@ -78,7 +84,29 @@ final class ObjectIndex {
     }
 
     String get(AttributeSet key) {
-        return objects.get(key);
+        Version version = objects.get(key);
+        return version == null ? null : version.json;
+    }
+
+    /** The object under {@code key} parsed if it already was, else null: for a writer that can do without. */
+    JsonNode parsed(AttributeSet key) {
+        Version version = objects.get(key);
+        return version == null ? null : version.tree;
+    }
+
+    /**
+     * The object under {@code key} parsed, once per version: a tree that is never changed (a writer
+     * builds the next version beside it), or null if there is none.
+     */
+    JsonNode tree(AttributeSet key) {
+        Version version = objects.get(key);
+        if (version == null) {
+            return null;
+        }
+        if (version.tree == null) {
+            version.tree = CrudStore.parse(version.json);
+        }
+        return version.tree;
     }
 
     void clear() {
@@ -96,14 +124,14 @@ final class ObjectIndex {
         for (AttributeSet key : candidates(query)) {
             examined++;
             if (key.matches(query)) {
-                out.add(new Entry(key, objects.get(key)));
+                out.add(new Entry(key, objects.get(key).json));
             }
         }
         if (!unindexed.isEmpty() && candidatesAreIndexed(query)) {
             for (AttributeSet key : unindexed) {
                 examined++;
                 if (key.matches(query)) {
-                    out.add(new Entry(key, objects.get(key)));
+                    out.add(new Entry(key, objects.get(key).json));
                 }
             }
         }
@@ -134,6 +162,17 @@ final class ObjectIndex {
             found = byPlural.get(plural);
         }
         return found == null ? List.of() : found;
+    }
+
+    /** One version of an object: its JSON, and its tree once someone needed it. */
+    private static final class Version {
+        final String json;
+        volatile JsonNode tree;
+
+        Version(String json, JsonNode tree) {
+            this.json = json;
+            this.tree = tree;
+        }
     }
 
     private static boolean candidatesAreIndexed(AttributeSet query) {

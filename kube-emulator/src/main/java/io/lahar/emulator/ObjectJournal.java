@@ -159,22 +159,25 @@ final class ObjectJournal implements AutoCloseable {
      * version is {@code storeVersion}.
      */
     void record(String path, String before, String after, long storeVersion) {
+        record(path, before, null, after, null, storeVersion);
+    }
+
+    /**
+     * As {@link #record(String, String, String, long)}, with each object's tree when the writer has
+     * it (null: parsed here), so that a write is not parsed again to be journaled.
+     */
+    void record(String path, String before, JsonNode beforeTree, String after, JsonNode afterTree, long storeVersion) {
         try {
             version = Math.max(version, storeVersion);
-            JsonNode afterNode = after == null ? null : parse(after);
-            String beforeId = before == null ? null : identity(parse(before));
+            JsonNode afterNode = after == null ? null : afterTree != null ? afterTree : parse(after);
+            String beforeId = before == null ? null : identity(beforeTree != null ? beforeTree : parse(before));
             String afterId = afterNode == null ? null : identity(afterNode);
             if (beforeId != null && !beforeId.equals(afterId)) {
                 append(deleteLine(beforeId, version));
                 objects.remove(beforeId);
             }
             if (afterId != null) {
-                ObjectNode line = JSON.createObjectNode()
-                        .put("op", "put")
-                        .put("path", path)
-                        .put("version", version);
-                line.set("object", afterNode);
-                append(JSON.writeValueAsString(line));
+                append(putLine(path, version, after, afterNode));
                 objects.put(afterId, new Stored(path, after));
             }
             if (journalLines >= compactAfter()) {
@@ -200,9 +203,7 @@ final class ObjectJournal implements AutoCloseable {
                     JSON.createObjectNode().put("op", "version").put("version", version)));
             out.write('\n');
             for (Stored stored : objects.values()) {
-                ObjectNode line = JSON.createObjectNode().put("op", "put").put("path", stored.path());
-                line.set("object", tree(stored.json()));
-                out.write(JSON.writeValueAsString(line));
+                out.write(putLine(stored.path(), -1, stored.json(), null));
                 out.write('\n');
             }
         }
@@ -288,6 +289,24 @@ final class ObjectJournal implements AutoCloseable {
             }
         }
         return lines.size();
+    }
+
+    /**
+     * The line that stores {@code json} under {@code path} (at {@code version}; none if negative):
+     * the object's JSON as the store holds it, written as it is, unless it spans lines.
+     */
+    private static String putLine(String path, long version, String json, JsonNode tree)
+            throws JsonProcessingException {
+        if (json.indexOf('\n') >= 0 || json.indexOf('\r') >= 0) {
+            ObjectNode line = JSON.createObjectNode().put("op", "put").put("path", path);
+            if (version >= 0) {
+                line.put("version", version);
+            }
+            line.set("object", tree != null ? tree : parse(json));
+            return JSON.writeValueAsString(line);
+        }
+        return "{\"op\":\"put\",\"path\":" + JSON.writeValueAsString(path)
+                + (version >= 0 ? ",\"version\":" + version : "") + ",\"object\":" + json + "}";
     }
 
     private static String deleteLine(String id, long version) throws JsonProcessingException {

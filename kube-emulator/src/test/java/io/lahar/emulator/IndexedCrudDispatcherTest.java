@@ -3,6 +3,7 @@ package io.lahar.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.util.ArrayList;
@@ -135,6 +136,106 @@ class IndexedCrudDispatcherTest {
                         .path("phase")
                         .asText())
                 .isEqualTo("Failed");
+    }
+
+    @Test
+    void aStatusWriteChangesTheStatusOnlyAndTellsWatchersOnceWithANewVersion() throws Exception {
+        createPod("a", "p");
+        List<String> events = new ArrayList<>();
+        AutoCloseable watch = store.watch("/api/v1/pods", (type, json) -> events.add(type + " " + json));
+        ObjectNode read = (ObjectNode) store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        String version = read.path("metadata").path("resourceVersion").asText();
+        ObjectNode written = read.deepCopy();
+        written.with("spec").put("nodeName", "ignored");
+        ((ObjectNode) written.get("metadata")).putObject("labels").put("ignored", "too");
+        written.putObject("status").put("phase", "Running");
+
+        MockResponse answer = store.put("/api/v1/namespaces/a/pods/p/status", written);
+
+        assertThat(answer.code()).isEqualTo(200);
+        JsonNode stored = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        assertThat(CrudStore.parse(CrudStore.bodyOf(answer))).isEqualTo(stored);
+        assertThat(stored.path("status").path("phase").asText()).isEqualTo("Running");
+        assertThat(stored.path("spec")).isEqualTo(read.path("spec"));
+        assertThat(stored.path("metadata").has("labels")).isFalse();
+        assertThat(stored.path("metadata").path("uid"))
+                .isEqualTo(read.path("metadata").path("uid"));
+        assertThat(stored.path("metadata").path("resourceVersion").asLong()).isGreaterThan(Long.parseLong(version));
+        assertThat(names("/api/v1/namespaces/a/pods?labelSelector=ignored%3Dtoo"))
+                .isEmpty();
+
+        // The same status again is no change: no new version, no event.
+        ObjectNode again = (ObjectNode) stored.deepCopy();
+        assertThat(store.put("/api/v1/namespaces/a/pods/p/status", again).code())
+                .isEqualTo(200);
+        assertThat(store.get("/api/v1/namespaces/a/pods/p").orElseThrow()).isEqualTo(stored);
+        watch.close();
+        assertThat(events).hasSize(2);
+        assertThat(events.get(1)).startsWith("MODIFIED ");
+        assertThat(CrudStore.parse(events.get(1).substring("MODIFIED ".length())))
+                .isEqualTo(stored);
+    }
+
+    @Test
+    void aStatusWriteOfAnotherObjectOrOfNoneIsRefusedAsTheStoreRefusedIt() {
+        createPod("a", "p");
+        ObjectNode read = (ObjectNode) store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        ObjectNode renamed = read.deepCopy();
+        ((ObjectNode) renamed.get("metadata")).put("name", "q");
+        assertThat(store.put("/api/v1/namespaces/a/pods/p/status", renamed).code())
+                .isEqualTo(400);
+        ObjectNode kindless = read.deepCopy();
+        kindless.remove("kind");
+        assertThat(store.put("/api/v1/namespaces/a/pods/p/status", kindless).code())
+                .isEqualTo(422);
+        assertThat(store.put("/api/v1/namespaces/a/pods/none/status", read).code())
+                .isEqualTo(404);
+        assertThat(store.get("/api/v1/namespaces/a/pods/p").orElseThrow()).isEqualTo(read);
+    }
+
+    @Test
+    void anUpdateKeepsTheStoredIdentityCountsTheGenerationOnASpecChangeOnlyAndRefusesAStaleOne() {
+        createPod("a", "p");
+        ObjectNode created =
+                (ObjectNode) store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        long generation = created.path("metadata").path("generation").asLong(0);
+
+        ObjectNode annotated = created.deepCopy();
+        ((ObjectNode) annotated.get("metadata"))
+                .put("uid", "forged")
+                .putObject("annotations")
+                .put("k", "v");
+        assertThat(store.put("/api/v1/namespaces/a/pods/p", annotated).code()).isEqualTo(200);
+        JsonNode afterAnnotation = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        assertThat(afterAnnotation.path("metadata").path("uid"))
+                .isEqualTo(created.path("metadata").path("uid"));
+        assertThat(afterAnnotation
+                        .path("metadata")
+                        .path("annotations")
+                        .path("k")
+                        .asText())
+                .isEqualTo("v");
+        assertThat(afterAnnotation.path("metadata").path("generation").asLong(0))
+                .isEqualTo(generation);
+        assertThat(afterAnnotation.path("metadata").path("resourceVersion").asLong())
+                .isGreaterThan(created.path("metadata").path("resourceVersion").asLong());
+
+        ObjectNode respecced = (ObjectNode) afterAnnotation.deepCopy();
+        respecced.with("spec").put("nodeName", "n1");
+        assertThat(store.put("/api/v1/namespaces/a/pods/p", respecced).code()).isEqualTo(200);
+        JsonNode afterSpec = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        assertThat(afterSpec.path("metadata").path("generation").asLong()).isEqualTo(generation + 1);
+        assertThat(afterSpec.path("spec").path("nodeName").asText()).isEqualTo("n1");
+
+        // The same object again is no change; one from the version before is stale.
+        assertThat(store.put("/api/v1/namespaces/a/pods/p", afterSpec.deepCopy())
+                        .code())
+                .isEqualTo(200);
+        assertThat(store.get("/api/v1/namespaces/a/pods/p").orElseThrow()).isEqualTo(afterSpec);
+        ObjectNode stale = (ObjectNode) afterAnnotation.deepCopy();
+        stale.with("spec").put("nodeName", "n2");
+        assertThat(store.put("/api/v1/namespaces/a/pods/p", stale).code()).isEqualTo(409);
+        assertThat(store.get("/api/v1/namespaces/a/pods/p").orElseThrow()).isEqualTo(afterSpec);
     }
 
     @Test
