@@ -1,5 +1,6 @@
 package io.lahar.emulator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
@@ -7,6 +8,7 @@ import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.function.BiConsumer;
 
 /**
@@ -16,7 +18,7 @@ import java.util.function.BiConsumer;
  * the journal, admission webhooks, and every watcher told of the change. A watch joins the store's
  * watchers as a client's watch does: handed what exists, then every change in the order written.
  */
-final class InProcessApi {
+class InProcessApi {
 
     private final Dispatcher front;
     private final CrudStore store;
@@ -41,6 +43,22 @@ final class InProcessApi {
             bytes = body.getBytes(StandardCharsets.UTF_8);
         }
         return front.dispatch(new RecordedRequest("HTTP/1.1", method, path, headers.build(), new Buffer(bytes)));
+    }
+
+    /**
+     * Writes the status of the object at {@code path} from {@code object}, which the store keeps
+     * (the caller must not change it afterwards), as a client's PUT of its {@code status}
+     * subresource is written (resource versions, 409 conflicts, the journal, every watcher told).
+     * No admission webhook reviews a status write and it is never a dry run, so the front has
+     * nothing to add to it: the store is handed the tree, with no JSON text in between.
+     */
+    MockResponse writeStatus(String path, JsonNode object) {
+        return store.put(path + "/status", object);
+    }
+
+    /** The object at {@code path} as the store holds it: its own tree, not to be changed; empty if there is none. */
+    Optional<JsonNode> read(String path) {
+        return store.read(path);
     }
 
     /** Watches what {@code path} names, as {@link CrudStore#watch} says: under the store's write lock. */

@@ -1,5 +1,6 @@
 package io.lahar.emulator;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -490,8 +491,8 @@ public final class SimulatedKubelet implements AutoCloseable {
             if (desired == null) {
                 return false;
             }
-            MockResponse answer =
-                    api.send(HttpMethod.PUT, path(namespace, name) + "/status", Serialization.asJson(desired));
+            MockResponse answer = api.writeStatus(
+                    path(namespace, name), Serialization.jsonMapper().valueToTree(desired));
             if (answer.code() < 300) {
                 return true;
             }
@@ -512,17 +513,19 @@ public final class SimulatedKubelet implements AutoCloseable {
         return false;
     }
 
-    /** The pod as the store holds it now, or null if there is none. */
+    /** The pod as the store holds it now (a copy of its own), or null if there is none. */
     private Pod get(String namespace, String name) {
-        MockResponse answer = api.send(HttpMethod.GET, path(namespace, name), null);
-        if (answer.code() == 404) {
-            return null;
-        }
-        if (answer.code() != 200) {
-            throw new IllegalStateException(
-                    "reading pod " + namespace + "/" + name + ": " + answer.code() + " " + CrudStore.bodyOf(answer));
-        }
-        return Serialization.unmarshal(CrudStore.bodyOf(answer), Pod.class);
+        return api.read(path(namespace, name))
+                .map(tree -> {
+                    try {
+                        return Serialization.jsonMapper().treeToValue(tree, Pod.class);
+                    } catch (JsonProcessingException e) {
+                        throw new IllegalStateException(
+                                "pod " + namespace + "/" + name + " as stored is not a Pod: " + e.getOriginalMessage(),
+                                e);
+                    }
+                })
+                .orElse(null);
     }
 
     private static String path(String namespace, String name) {

@@ -17,12 +17,9 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,7 +63,7 @@ class SimulatedKubeletTest {
         web.setDispatcher(front);
         web.start(InetAddress.getByName("127.0.0.1"), 0);
         api = new InProcessApi(front, store, token);
-        kubelet = new SimulatedKubelet(new InProcessApi(new ProbingFront(front), store, token), Clock.systemUTC(), 0.1);
+        kubelet = new SimulatedKubelet(new ProbingApi(front, store, token), Clock.systemUTC(), 0.1);
         kubelet.start();
         Config config = new ConfigBuilder(Config.empty())
                 .withMasterUrl("https://127.0.0.1:" + web.getPort())
@@ -149,35 +146,25 @@ class SimulatedKubeletTest {
     }
 
     /**
-     * In front of the kubelet: before its first status write towards a phase, another writer (as a
-     * bridge would) adds a condition to the pod's status, so the kubelet's write is one version behind.
+     * The kubelet's way to the API: before its first status write towards a phase, another writer
+     * (as a bridge would) adds a condition to the pod's status, so the kubelet's write is one version behind.
      */
-    private final class ProbingFront extends Dispatcher {
-        private final Dispatcher front;
+    private final class ProbingApi extends InProcessApi {
 
-        ProbingFront(Dispatcher front) {
-            this.front = front;
+        ProbingApi(Dispatcher front, CrudStore store, BearerToken token) {
+            super(front, store, token);
         }
 
         @Override
-        public MockResponse dispatch(RecordedRequest request) {
-            if (request.method() != HttpMethod.PUT || !request.getPath().equals(POD + "/status")) {
-                return front.dispatch(request);
+        MockResponse writeStatus(String path, JsonNode object) {
+            if (!path.equals(POD)) {
+                return super.writeStatus(path, object);
             }
-            byte[] body = request.getBody().getBytes();
-            String phase = CrudStore.parse(new String(body, StandardCharsets.UTF_8))
-                    .path("status")
-                    .path("phase")
-                    .asText();
+            String phase = object.path("status").path("phase").asText();
             if (kubeletWrites.stream().noneMatch(w -> w.startsWith(phase + " "))) {
                 probe(phase);
             }
-            MockResponse answer = front.dispatch(new RecordedRequest(
-                    request.getHttpVersion(),
-                    request.method(),
-                    request.getPath(),
-                    request.getHeaders(),
-                    new Buffer(body)));
+            MockResponse answer = super.writeStatus(path, object);
             kubeletWrites.add(phase + " " + answer.code());
             return answer;
         }
