@@ -94,13 +94,17 @@ final class SelectingWatch extends WebSocketListener {
         }
         if (selectors.matches(object)) {
             boolean known = !selected.add(key);
-            return known ? withType(node, "MODIFIED") : withType(node, "ADDED");
+            return withType(event, node, known ? "MODIFIED" : "ADDED");
         }
-        return selected.remove(key) ? withType(node, "DELETED") : null;
+        return selected.remove(key) ? withType(event, node, "DELETED") : null;
     }
 
-    private static String withType(JsonNode event, String type) {
-        return ((ObjectNode) event).put("type", type).toString();
+    /** {@code event} as {@code type}: as it is when that is its type already (most are), else written again. */
+    private static String withType(String event, JsonNode node, String type) {
+        if (node.path("type").asText().equals(type)) {
+            return event;
+        }
+        return ((ObjectNode) node).put("type", type).toString();
     }
 
     private final class Filtering implements WebSocket {

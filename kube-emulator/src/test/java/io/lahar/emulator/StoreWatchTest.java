@@ -231,6 +231,31 @@ class StoreWatchTest {
     }
 
     @Test
+    void aSelectingWatchPassesAnEventOnAsItIsAndTellsAnObjectComingIntoOrOutOfItsSelectorAsAddedOrDeleted() {
+        SelectingWatch selecting = new SelectingWatch(
+                watch("/api/v1/namespaces/a/pods?watch=true"),
+                Selectors.fromQuery("labelSelector=managed%3Dyes").orElseThrow());
+        String added = event("ADDED", "yes");
+        String modified = event("MODIFIED", "yes");
+
+        assertThat(selecting.select(added)).isSameAs(added);
+        assertThat(selecting.select(modified)).isSameAs(modified);
+        assertThat(CrudStore.parse(selecting.select(event("MODIFIED", "no")))
+                        .path("type")
+                        .asText())
+                .isEqualTo("DELETED");
+        assertThat(selecting.select(event("MODIFIED", "no"))).isNull();
+        JsonNode back = CrudStore.parse(selecting.select(modified));
+        assertThat(back.path("type").asText()).isEqualTo("ADDED");
+        assertThat(back.path("object")).isEqualTo(CrudStore.parse(modified).path("object"));
+    }
+
+    private static String event(String type, String managed) {
+        return "{\"type\":\"" + type + "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+                + "{\"name\":\"p\",\"namespace\":\"a\",\"labels\":{\"managed\":\"" + managed + "\"}}}}";
+    }
+
+    @Test
     void aWatchFromAVersionWhoseDeletionsAreNoLongerKnownIsAnswered410() {
         createPod("a", "first");
         long old = crud.currentVersion();
