@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.Utils;
+import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.MockResponse;
@@ -16,7 +18,9 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -95,6 +99,68 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         }
     }
 
+    /** A create (POST) is ours ({@link #create}), but of a CustomResourceDefinition, which fabric8 registers, or of a body that is not JSON. */
+    @Override
+    public MockResponse handleCreate(RecordedRequest request) {
+        String path = request.getPath();
+        byte[] body = request.getBody().getBytes();
+        RecordedRequest again = new RecordedRequest(
+                request.getHttpVersion(), request.method(), path, request.getHeaders(), new Buffer(body));
+        if (path.startsWith(DEFINITIONS)) {
+            return super.handleCreate(again);
+        }
+        JsonNode written;
+        try {
+            written = CrudStore.parse(new String(body, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            return super.handleCreate(again);
+        }
+        return create(path, written);
+    }
+
+    /**
+     * Stores {@code written} as a new object at {@code path} (a collection's), answered as fabric8's
+     * store answers (422, 409 when it exists, 400 for another namespace than the URL's). The body's
+     * tree becomes the stored one ({@link ObjectWrite#initialize}), serialized once and kept parsed.
+     */
+    private MockResponse create(String path, JsonNode written) {
+        Optional<MockResponse> invalid = ObjectWrite.invalid(written);
+        if (invalid.isPresent()) {
+            return invalid.get();
+        }
+        ObjectNode object = (ObjectNode) written;
+        String name = object.path("metadata").path("name").asText("");
+        String pathNamespace = extractor.fromKubernetesPath(path).get(KubernetesAttributesExtractor.NAMESPACE);
+        lock.writeLock().lock();
+        try {
+            AttributeSet query = getKey(path);
+            if (!name.isEmpty()
+                    && findResource(query.add(new Attribute(KubernetesAttributesExtractor.NAME, name))) != null) {
+                return ObjectWrite.exists(object.path("kind").asText(), name);
+            }
+            Optional<MockResponse> elsewhere = ObjectWrite.elsewhere(object, pathNamespace);
+            if (elsewhere.isPresent()) {
+                return elsewhere.get();
+            }
+            ObjectWrite.initialize(
+                    object,
+                    pathNamespace,
+                    Utils.generateId().toString(),
+                    Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+                    requestResourceVersion(),
+                    isStatusSubresourceEnabledForResource(path));
+            String json = Serialization.asJson(object);
+            changing(path, null, null, json, object);
+            AttributeSet key = apply(path, query, null, ObjectWrite.identity(object), json, object);
+            watchers.changed(null, null, key, json, resourceVersion);
+            return new MockResponse()
+                    .setResponseCode(HttpURLConnection.HTTP_CREATED)
+                    .setBody(json);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     /** An update (PUT) is ours ({@link #update}), on the body parsed once; fabric8 answers a body that is not JSON. */
     @Override
     public MockResponse handleUpdate(RecordedRequest request) {
@@ -152,7 +218,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             } else {
                 next = (ObjectNode) written;
                 ObjectWrite.keep(stored, next, isStatusSubresourceEnabledForResource(path));
-                if (next.equals(stored)) {
+                if (ObjectWrite.same(next, stored)) {
                     return ok(entry.json());
                 }
                 ((ObjectNode) next.get("metadata")).put("resourceVersion", String.valueOf(requestResourceVersion()));
@@ -286,6 +352,17 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             AttributeSet oldAttributes,
             GenericKubernetesResource resource,
             String newState) {
+        return apply(path, pathAttributes, oldAttributes, resource, newState, null);
+    }
+
+    /** As {@link #apply(String, AttributeSet, AttributeSet, GenericKubernetesResource, String)}, with the new state's tree if the writer has it. */
+    private AttributeSet apply(
+            String path,
+            AttributeSet pathAttributes,
+            AttributeSet oldAttributes,
+            GenericKubernetesResource resource,
+            String newState,
+            JsonNode tree) {
         AttributeSet key = null;
         if (newState != null) {
             // The key fabric8 stores the object under, derived the same way.
@@ -299,7 +376,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         } finally {
             index.remove(oldAttributes);
             if (key != null) {
-                index.put(key, newState);
+                index.put(key, newState, tree);
             }
         }
         return key;

@@ -3,12 +3,17 @@ package io.lahar.emulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherException;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.net.HttpURLConnection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -28,7 +33,19 @@ final class ObjectWrite {
     /** What an object is stored and found under (besides its plural): a write that changes none of it keeps its key. */
     private static final List<String> KEY_METADATA = List.of("name", "namespace", "labels");
 
+    /**
+     * JSON equality: a number is equal to the same number however it was read (a tree built from a
+     * model holds a {@code long} where one parsed from text holds an {@code int}).
+     */
+    private static final Comparator<JsonNode> SAME_JSON = (a, b) ->
+            a.equals(b) || (a.isNumber() && b.isNumber() && a.decimalValue().compareTo(b.decimalValue()) == 0) ? 0 : 1;
+
     private ObjectWrite() {}
+
+    /** Whether {@code a} and {@code b} (either may be null) are the same JSON. */
+    static boolean same(JsonNode a, JsonNode b) {
+        return a == null ? b == null : b != null && a.equals(SAME_JSON, b);
+    }
 
     /** fabric8's answer to a body that is not an object it could store (422 naming the missing field). */
     static Optional<MockResponse> invalid(JsonNode written) {
@@ -94,9 +111,7 @@ final class ObjectWrite {
 
     /** Whether a status write changes nothing: the same status (or none again). */
     static boolean sameStatus(JsonNode stored, JsonNode written) {
-        JsonNode before = stored.get("status");
-        JsonNode after = written.get("status");
-        return before == null ? after == null : before.equals(after);
+        return same(stored.get("status"), written.get("status"));
     }
 
     /** The next version of {@code stored} after a status write: the written status (none if it has none) at {@code resourceVersion}. */
@@ -159,9 +174,7 @@ final class ObjectWrite {
         }
         for (var field : written.properties()) {
             String name = field.getKey();
-            if (!name.equals("metadata")
-                    && !name.equals("status")
-                    && !field.getValue().equals(stored.get(name))) {
+            if (!name.equals("metadata") && !name.equals("status") && !same(field.getValue(), stored.get(name))) {
                 return true;
             }
         }
@@ -174,18 +187,89 @@ final class ObjectWrite {
 
     /** Whether the object would be stored under the same key: the same apiVersion, kind, name, namespace and labels. */
     static boolean sameKey(JsonNode stored, JsonNode written) {
-        if (!stored.path("apiVersion").equals(written.path("apiVersion"))
-                || !stored.path("kind").equals(written.path("kind"))) {
+        if (!same(stored.path("apiVersion"), written.path("apiVersion"))
+                || !same(stored.path("kind"), written.path("kind"))) {
             return false;
         }
         for (String field : KEY_METADATA) {
-            if (!stored.path("metadata")
-                    .path(field)
-                    .equals(written.path("metadata").path(field))) {
+            if (!same(
+                    stored.path("metadata").path(field),
+                    written.path("metadata").path(field))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** fabric8's 409 for a create of an object that exists. */
+    static MockResponse exists(String kind, String name) {
+        return refusal(new KubernetesCrudDispatcherException(
+                String.format("%s '%s' already exists", kind, name), HttpURLConnection.HTTP_CONFLICT, kind));
+    }
+
+    /** fabric8's 400 for a create whose namespace is not the URL's; empty if it is or names none. */
+    static Optional<MockResponse> elsewhere(JsonNode written, String pathNamespace) {
+        String namespace = written.path("metadata").path("namespace").asText("");
+        if (namespace.isEmpty() || namespace.equals(pathNamespace)) {
+            return Optional.empty();
+        }
+        return Optional.of(refusal(new KubernetesCrudDispatcherException(
+                "the namespace of the object (" + namespace + ") does not match the namespace on the URL ("
+                        + pathNamespace + ")",
+                HttpURLConnection.HTTP_BAD_REQUEST,
+                written.path("kind").asText())));
+    }
+
+    /**
+     * Makes {@code written} (an object to create) the first version of itself, as fabric8's store
+     * makes it: its name (generated if it has only a prefix), the URL's namespace (none for a
+     * cluster-scoped one), a uid, its creation time, {@code resourceVersion}, generation 1, no
+     * deletion mark, and no status where {@code dropStatus} (a custom resource with a status subresource).
+     */
+    static void initialize(
+            ObjectNode written,
+            String pathNamespace,
+            String uid,
+            String createdAt,
+            long resourceVersion,
+            boolean dropStatus) {
+        ObjectNode metadata = (ObjectNode) written.get("metadata");
+        if (metadata.path("name").asText("").isEmpty()) {
+            metadata.put("name", metadata.path("generateName").asText("") + "-" + uid);
+        }
+        metadata.remove("deletionTimestamp");
+        if (pathNamespace == null) {
+            metadata.remove("namespace");
+        } else {
+            metadata.put("namespace", pathNamespace);
+        }
+        metadata.put("uid", uid);
+        metadata.put("creationTimestamp", createdAt);
+        metadata.put("resourceVersion", String.valueOf(resourceVersion));
+        metadata.put("generation", 1);
+        if (dropStatus) {
+            written.remove("status");
+        }
+    }
+
+    /** What the store keys {@code object} by (apiVersion, kind, name, namespace, labels), without the rest of it. */
+    static GenericKubernetesResource identity(JsonNode object) {
+        JsonNode metadata = object.path("metadata");
+        ObjectMetaBuilder meta = new ObjectMetaBuilder()
+                .withName(metadata.path("name").asText(null))
+                .withNamespace(metadata.path("namespace").asText(null));
+        if (metadata.path("labels").isObject()) {
+            Map<String, String> labels = new LinkedHashMap<>();
+            metadata.path("labels")
+                    .properties()
+                    .forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
+            meta.withLabels(labels);
+        }
+        GenericKubernetesResource identity = new GenericKubernetesResource();
+        identity.setApiVersion(object.path("apiVersion").asText(null));
+        identity.setKind(object.path("kind").asText(null));
+        identity.setMetadata(meta.build());
+        return identity;
     }
 
     private static MockResponse refusal(KubernetesCrudDispatcherException e) {

@@ -227,7 +227,20 @@ class IndexedCrudDispatcherTest {
         assertThat(afterSpec.path("metadata").path("generation").asLong()).isEqualTo(generation + 1);
         assertThat(afterSpec.path("spec").path("nodeName").asText()).isEqualTo("n1");
 
-        // The same object again is no change; one from the version before is stale.
+        // The same object again is no change, even from a tree whose numbers are of other types; one
+        // from the version before is stale.
+        ObjectNode longs = (ObjectNode) afterSpec.deepCopy();
+        longs.with("spec").put("terminationGracePeriodSeconds", 30L);
+        assertThat(store.put("/api/v1/namespaces/a/pods/p", longs).code()).isEqualTo(200);
+        afterSpec = store.get("/api/v1/namespaces/a/pods/p").orElseThrow();
+        ObjectNode ints = (ObjectNode) afterSpec.deepCopy();
+        ints.with("spec").put("terminationGracePeriodSeconds", 30);
+        assertThat(store.put("/api/v1/namespaces/a/pods/p", ints).code()).isEqualTo(200);
+        assertThat(store.get("/api/v1/namespaces/a/pods/p")
+                        .orElseThrow()
+                        .path("metadata")
+                        .path("resourceVersion"))
+                .isEqualTo(afterSpec.path("metadata").path("resourceVersion"));
         assertThat(store.put("/api/v1/namespaces/a/pods/p", afterSpec.deepCopy())
                         .code())
                 .isEqualTo(200);
@@ -236,6 +249,42 @@ class IndexedCrudDispatcherTest {
         stale.with("spec").put("nodeName", "n2");
         assertThat(store.put("/api/v1/namespaces/a/pods/p", stale).code()).isEqualTo(409);
         assertThat(store.get("/api/v1/namespaces/a/pods/p").orElseThrow()).isEqualTo(afterSpec);
+    }
+
+    @Test
+    void aCreateIsStoredAsTheStoreMadeItAndRefusedWhenItExistsOrNamesAnotherNamespace() {
+        String generated = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"generateName\":\"cm\","
+                + "\"labels\":{\"role\":\"x\"},\"deletionTimestamp\":\"2020-01-01T00:00:00Z\"},\"data\":{\"k\":\"v\"}}";
+        MockResponse created =
+                store.dispatch(HttpMethod.POST, "/api/v1/namespaces/a/configmaps", "application/json", generated);
+
+        assertThat(created.code()).isEqualTo(201);
+        JsonNode object = CrudStore.parse(CrudStore.bodyOf(created));
+        JsonNode metadata = object.path("metadata");
+        assertThat(metadata.path("name").asText()).startsWith("cm-");
+        assertThat(metadata.path("namespace").asText()).isEqualTo("a");
+        assertThat(metadata.path("uid").asText()).isNotEmpty();
+        assertThat(metadata.path("creationTimestamp").asText()).endsWith("Z");
+        assertThat(metadata.path("generation").asLong()).isEqualTo(1);
+        assertThat(metadata.has("deletionTimestamp")).isFalse();
+        assertThat(metadata.path("resourceVersion").asLong()).isEqualTo(crud.currentVersion());
+        assertThat(object.path("data").path("k").asText()).isEqualTo("v");
+        String path = "/api/v1/namespaces/a/configmaps/" + metadata.path("name").asText();
+        assertThat(store.get(path).orElseThrow()).isEqualTo(object);
+        assertThat(names("/api/v1/namespaces/a/configmaps?labelSelector=role%3Dx"))
+                .containsExactly(metadata.path("name").asText());
+
+        MockResponse again = createPod("a", "p");
+        assertThat(again.code()).isEqualTo(201);
+        MockResponse exists = createPod("a", "p");
+        assertThat(exists.code()).isEqualTo(409);
+        assertThat(CrudStore.parse(CrudStore.bodyOf(exists)).path("message").asText())
+                .isEqualTo("Pod 'p' already exists");
+        String elsewhere = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"q\",\"namespace\":\"b\"}}";
+        assertThat(store.dispatch(HttpMethod.POST, "/api/v1/namespaces/a/pods", "application/json", elsewhere)
+                        .code())
+                .isEqualTo(400);
+        assertThat(store.get("/api/v1/namespaces/a/pods/q")).isEmpty();
     }
 
     @Test
