@@ -32,9 +32,9 @@ import java.util.regex.Pattern;
  * fabric8's CRUD store with its objects indexed ({@link ObjectIndex}): fabric8 finds an object by
  * matching the request against every stored object, so each get, create, bind or delete cost as
  * much as the objects the cluster held. Here the reads (get and list), the lookups the store's
- * create and patch make, and deletes go through the index. Updates are ours too, made on each
- * object's parsed tree ({@link #update}); creates, resource versions and finalizers stay fabric8's,
- * and every answer is the one fabric8 gave, so clients see the same API. Watches are ours ({@link StoreWatchers}):
+ * create and patch make, and deletes go through the index. Creates and updates are ours too,
+ * made on each object's parsed tree ({@link #update}), and every answer is the one fabric8 gave,
+ * so clients see the same API. Watches are ours ({@link StoreWatchers}):
  * fabric8's could fail a write, and leave the index behind it, when a watcher's connection ended
  * at the moment of the write.
  */
