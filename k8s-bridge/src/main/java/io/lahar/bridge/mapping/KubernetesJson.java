@@ -16,11 +16,12 @@ public final class KubernetesJson {
 
     /** For objects read or written without a client: templates, plugin objects. */
     public static final KubernetesSerialization SERIALIZATION;
+    /** The mapper of {@link #SERIALIZATION}, for what is read from a parser rather than a text. */
+    static final ObjectMapper MAPPER = new ObjectMapper();
 
     static {
-        ObjectMapper mapper = new ObjectMapper();
-        SERIALIZATION = new KubernetesSerialization(mapper, true);
-        fast(mapper);
+        SERIALIZATION = new KubernetesSerialization(MAPPER, true);
+        fast(MAPPER);
     }
 
     private KubernetesJson() {}

@@ -3,15 +3,13 @@ package io.lahar.bridge.mapping;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.lahar.core.job.plugins.PodLabels;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodIntent;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -24,13 +22,19 @@ public final class Pods {
     /**
      * The pod: the intent's template (carried intact) with the intent's name, namespace, labels and
      * annotations on top, the scheduler name that keeps kube-scheduler away, and the owner reference
-     * to the Volcano Job CR when one exists (so deleting the CR garbage-collects the pods).
+     * to the Volcano Job CR when one exists (so deleting the CR garbage-collects the pods). Its spec is
+     * the one {@code templates} shares with the other pods of the task: the pod is for writing to
+     * the cluster, not for changing.
      *
      * @throws IllegalArgumentException when the template is not a PodTemplateSpec
      */
-    public static Pod pod(PodIntent intent, CreatePod create, Optional<OwnerReference> owner) {
-        PodTemplateSpec template = template(create.getTemplate());
-        ObjectMeta source = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
+    public static Pod pod(PodIntent intent, CreatePod create, Optional<OwnerReference> owner, PodTemplates templates) {
+        PodTemplates.Template template = templates.read(
+                create.getTemplate(),
+                create.getSchedulerName() == null || create.getSchedulerName().isBlank()
+                        ? BridgeLabels.DEFAULT_SCHEDULER
+                        : create.getSchedulerName());
+        ObjectMeta source = template.metadata();
         Map<String, String> labels = new LinkedHashMap<>(nullToEmpty(source.getLabels()));
         labels.putAll(create.getLabels());
         // The fields the pod watch reads back into pod events must be there whatever the engine sent.
@@ -46,23 +50,17 @@ public final class Pods {
         if (intent.getJobUid() != null) {
             annotations.put(BridgeLabels.JOB_UID, intent.getJobUid());
         }
-        PodSpec spec = template.getSpec() == null ? new PodSpec() : template.getSpec();
-        spec.setSchedulerName(
-                create.getSchedulerName() == null || create.getSchedulerName().isBlank()
-                        ? BridgeLabels.DEFAULT_SCHEDULER
-                        : create.getSchedulerName());
-        // Lahar binds through the Binding subresource; a nodeName in the template would bypass the gang.
-        spec.setNodeName(null);
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(create.getPod())
-                .withNamespace(intent.getNamespace())
-                .withLabels(labels)
-                .withAnnotations(annotations)
-                .withOwnerReferences(owner.stream().toList())
-                .endMetadata()
-                .withSpec(spec)
-                .build();
+        ObjectMeta metadata = new ObjectMeta();
+        metadata.setName(create.getPod());
+        metadata.setNamespace(intent.getNamespace());
+        metadata.setLabels(labels);
+        metadata.setAnnotations(annotations);
+        metadata.setOwnerReferences(new ArrayList<>(owner.stream().toList()));
+        // Not PodBuilder: it would copy the shared spec, deeply, for every pod.
+        Pod pod = new Pod();
+        pod.setMetadata(metadata);
+        pod.setSpec(template.spec());
+        return pod;
     }
 
     /** Job version a pod was created for (annotation volcano.sh/job-version); 0 when absent or malformed. */
@@ -106,17 +104,6 @@ public final class Pods {
             return Optional.of(Integer.parseInt(value.trim()));
         } catch (NumberFormatException e) {
             return Optional.empty();
-        }
-    }
-
-    static PodTemplateSpec template(String json) {
-        if (json == null || json.isBlank()) {
-            return new PodTemplateSpec();
-        }
-        try {
-            return KubernetesJson.SERIALIZATION.unmarshal(json, PodTemplateSpec.class);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("intent.template: not a PodTemplateSpec: " + e.getMessage(), e);
         }
     }
 

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.PluginObjects;
+import io.lahar.bridge.mapping.PodTemplates;
 import io.lahar.bridge.mapping.Pods;
 import io.lahar.bridge.mapping.SshKeyPair;
 import io.lahar.core.job.plugins.JobPluginRegistry;
@@ -69,6 +70,7 @@ public final class PodIntentReconciler {
     private final EngineDeletions deletions;
     private final IntFunction<SshKeyPair> keys;
     private final CreatedPods created;
+    private final PodTemplates templates = new PodTemplates();
     /**
      * ns/pod → highest job version a DeletePod was seen for. Bounded, oldest first: a delete that
      * far back has long been followed by its job's later intents.
@@ -170,7 +172,7 @@ public final class PodIntentReconciler {
             }
         }
         // Create first, read only if the name is taken: a new pod costs one call, not two.
-        Pod pod = Pods.pod(intent, create, owners.owner(intent));
+        Pod pod = Pods.pod(intent, create, owners.owner(intent), templates);
         try {
             Pod made = retry.call(() -> client.pods()
                     .inNamespace(intent.getNamespace())

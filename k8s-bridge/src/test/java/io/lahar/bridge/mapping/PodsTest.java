@@ -25,7 +25,8 @@ class PodsTest {
     @Test
     void podCarriesTemplateLabelsAnnotationsSchedulerAndOwner() {
         PodIntent intent = TestIntents.create("ns1", "tf", "ps", 1, 3, TestIntents.template("sleep 5"));
-        Pod pod = Pods.pod(intent, (CreatePod) intent.getIntent(), Optional.of(Pods.jobOwner("tf", "cr-uid")));
+        Pod pod = Pods.pod(
+                intent, (CreatePod) intent.getIntent(), Optional.of(Pods.jobOwner("tf", "cr-uid")), new PodTemplates());
 
         assertThat(pod.getMetadata().getName()).isEqualTo("tf-ps-1");
         assertThat(pod.getMetadata().getNamespace()).isEqualTo("ns1");
@@ -65,7 +66,7 @@ class PodsTest {
                 "{\"spec\":{\"nodeName\":\"sneaky\",\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}");
         CreatePod create = (CreatePod) intent.getIntent();
         create.setSchedulerName("");
-        Pod pod = Pods.pod(intent, create, Optional.empty());
+        Pod pod = Pods.pod(intent, create, Optional.empty(), new PodTemplates());
         assertThat(pod.getMetadata().getOwnerReferences()).isEmpty();
         assertThat(pod.getSpec().getNodeName()).isNull();
         assertThat(pod.getSpec().getSchedulerName()).isEqualTo(BridgeLabels.DEFAULT_SCHEDULER);
@@ -74,7 +75,7 @@ class PodsTest {
     @Test
     void aTemplateThatIsNotJsonIsRejectedWithItsField() {
         PodIntent intent = TestIntents.create("ns1", "tf", "ps", 0, 1, "{not json");
-        assertThatThrownBy(() -> Pods.pod(intent, (CreatePod) intent.getIntent(), Optional.empty()))
+        assertThatThrownBy(() -> Pods.pod(intent, (CreatePod) intent.getIntent(), Optional.empty(), new PodTemplates()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("intent.template");
     }
@@ -105,7 +106,7 @@ class PodsTest {
                 new PodIntentCodec.Context("ml", "ddp", "u", 0, 0),
                 new WorldAction.CreatePod("ddp-worker-1", "worker", 1, 0, created));
         PodIntent intent = ((PodIntentCodec.Intent) m).intent();
-        Pod pod = Pods.pod(intent, (CreatePod) intent.getIntent(), Optional.empty());
+        Pod pod = Pods.pod(intent, (CreatePod) intent.getIntent(), Optional.empty(), new PodTemplates());
 
         assertThat(pod.getSpec().getContainers().get(0).getEnv())
                 .extracting(e -> e.getName() + "=" + e.getValue())
