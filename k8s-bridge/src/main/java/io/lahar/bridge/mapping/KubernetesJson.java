@@ -2,6 +2,7 @@ package io.lahar.bridge.mapping;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 /**
@@ -31,9 +32,11 @@ public final class KubernetesJson {
      * configured already. The order matters: Jackson calls the modules' bean modifiers latest first,
      * so Blackbird, registered after fabric8's module, replaces each reflective property before
      * fabric8 wraps it (to route unknown fields); registered before, it would find them wrapped and
-     * leave them be.
+     * leave them be. The objects of watch events are read in one pass ({@link WatchedObjects}).
      */
     public static ObjectMapper fast(ObjectMapper mapper) {
+        // Before any watch event is read: Jackson keeps the deserializers it has built.
+        mapper.addMixIn(WatchEvent.class, WatchedObjects.WatchEventObject.class);
         return mapper.registerModule(new BlackbirdModule());
     }
 }

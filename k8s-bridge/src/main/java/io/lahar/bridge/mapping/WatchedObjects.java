@@ -1,0 +1,98 @@
+package io.lahar.bridge.mapping;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonParserSequence;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.cfg.HandlerInstantiator;
+import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.runtime.RawExtension;
+import io.fabric8.kubernetes.internal.KubernetesDeserializer;
+import java.io.IOException;
+
+/**
+ * The object of a watch event, read in one pass. fabric8's {@link KubernetesDeserializer} reads the
+ * object into a tree, looks up the class of its apiVersion and kind, and reads the tree again into
+ * that class: every pod change the bridge watches was parsed twice. This reads the fields up to
+ * apiVersion and kind (the API server writes them first) into a buffer, asks fabric8's deserializer
+ * which class they name, and reads the buffer and the rest of the text into it: the same object,
+ * the same classes for the same kinds (a kind fabric8 does not know is a
+ * {@link GenericKubernetesResource}, an object without both a {@link RawExtension}), one pass.
+ * Anything but a JSON object goes to fabric8's deserializer as before.
+ */
+public final class WatchedObjects extends JsonDeserializer<Object> implements ResolvableDeserializer {
+
+    /** Mixed into fabric8's WatchEvent: its object read by {@link WatchedObjects}. */
+    public abstract static class WatchEventObject {
+        @JsonDeserialize(using = WatchedObjects.class)
+        abstract void setObject(Object object);
+    }
+
+    private static final String API_VERSION = "apiVersion";
+    private static final String KIND = "kind";
+
+    /** fabric8's deserializer of the mapper's serialization, which knows the classes of the kinds registered with it. */
+    private KubernetesDeserializer fabric8;
+
+    @Override
+    public void resolve(DeserializationContext ctxt) {
+        HandlerInstantiator handlers = ctxt.getConfig().getHandlerInstantiator();
+        JsonDeserializer<?> deserializer = handlers == null
+                ? null
+                : handlers.deserializerInstance(ctxt.getConfig(), null, KubernetesDeserializer.class);
+        fabric8 = deserializer instanceof KubernetesDeserializer k ? k : new KubernetesDeserializer();
+    }
+
+    @Override
+    public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+        if (!p.isExpectedStartObjectToken()) {
+            return fabric8.deserialize(p, ctxt);
+        }
+        TokenBuffer read = ctxt.bufferForInputBuffering(p);
+        read.writeStartObject();
+        String apiVersion = null;
+        String kind = null;
+        boolean apiVersionRead = false;
+        boolean kindRead = false;
+        JsonToken token = p.nextToken();
+        for (; token == JsonToken.FIELD_NAME; token = p.nextToken()) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (API_VERSION.equals(field)) {
+                apiVersion = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                apiVersionRead = true;
+            } else if (KIND.equals(field)) {
+                kind = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                kindRead = true;
+            }
+            read.writeFieldName(field);
+            read.copyCurrentStructure(p);
+            if (apiVersionRead && kindRead) {
+                break;
+            }
+        }
+        Class<?> type = kind == null || apiVersion == null
+                ? RawExtension.class
+                : registeredOrGeneric(fabric8.getRegisteredKind(apiVersion, kind));
+        JsonParser rest;
+        if (token == JsonToken.FIELD_NAME) {
+            // Both read, the rest of the object still in the text: the buffer, then the text.
+            p.clearCurrentToken();
+            rest = JsonParserSequence.createFlattened(false, read.asParser(p), p);
+        } else {
+            read.writeEndObject();
+            rest = read.asParser(p);
+        }
+        rest.nextToken();
+        return ctxt.readValue(rest, type);
+    }
+
+    private static Class<? extends KubernetesResource> registeredOrGeneric(Class<? extends KubernetesResource> type) {
+        return type == null ? GenericKubernetesResource.class : type;
+    }
+}
