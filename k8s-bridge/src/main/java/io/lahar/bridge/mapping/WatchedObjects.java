@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.cfg.HandlerInstantiator;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
 import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
+import com.fasterxml.jackson.databind.deser.SettableBeanProperty;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
@@ -19,8 +21,9 @@ import java.io.IOException;
  * The object of a watch event, read in one pass. fabric8's {@link KubernetesDeserializer} reads the
  * object into a tree, looks up the class of its apiVersion and kind, and reads the tree again into
  * that class: every pod change the bridge watches was parsed twice. This reads the fields up to
- * apiVersion and kind (the API server writes them first) into a buffer, asks fabric8's deserializer
- * which class they name, and reads the buffer and the rest of the text into it: the same object,
+ * apiVersion and kind into a buffer and asks fabric8's deserializer which class they name; when
+ * they came first, as the API server writes them, the rest of the object is read into that class
+ * straight from the text, else from the buffer and the rest of the text: the same object,
  * the same classes for the same kinds (a kind fabric8 does not know is a
  * {@link GenericKubernetesResource}, an object without both a {@link RawExtension}), one pass.
  * Anything but a JSON object goes to fabric8's deserializer as before.
@@ -59,6 +62,7 @@ public final class WatchedObjects extends JsonDeserializer<Object> implements Re
         String kind = null;
         boolean apiVersionRead = false;
         boolean kindRead = false;
+        boolean onlyTypeRead = true;
         JsonToken token = p.nextToken();
         for (; token == JsonToken.FIELD_NAME; token = p.nextToken()) {
             String field = p.currentName();
@@ -69,6 +73,8 @@ public final class WatchedObjects extends JsonDeserializer<Object> implements Re
             } else if (KIND.equals(field)) {
                 kind = value == JsonToken.VALUE_STRING ? p.getText() : null;
                 kindRead = true;
+            } else {
+                onlyTypeRead = false;
             }
             read.writeFieldName(field);
             read.copyCurrentStructure(p);
@@ -79,6 +85,20 @@ public final class WatchedObjects extends JsonDeserializer<Object> implements Re
         Class<?> type = kind == null || apiVersion == null
                 ? RawExtension.class
                 : registeredOrGeneric(fabric8.getRegisteredKind(apiVersion, kind));
+        if (token == JsonToken.FIELD_NAME
+                && onlyTypeRead
+                && ctxt.findRootValueDeserializer(ctxt.constructType(type)) instanceof BeanDeserializerBase bean) {
+            SettableBeanProperty apiVersionProperty = bean.findProperty(API_VERSION);
+            SettableBeanProperty kindProperty = bean.findProperty(KIND);
+            if (apiVersionProperty != null && kindProperty != null) {
+                // Read first, as the API server writes them: the rest of the object straight from the text.
+                p.nextToken();
+                Object object = bean.deserialize(p, ctxt);
+                apiVersionProperty.set(object, apiVersion);
+                kindProperty.set(object, kind);
+                return object;
+            }
+        }
         JsonParser rest;
         if (token == JsonToken.FIELD_NAME) {
             // Both read, the rest of the object still in the text: the buffer, then the text.

@@ -66,7 +66,8 @@ class WatchedObjectsTest {
             Map.entry(
                     "{\"type\":\"ADDED\",\"object\":{\"kind\":5,\"apiVersion\":\"v1\",\"a\":{\"b\":1}}}",
                     RawExtension.class),
-            Map.entry("{\"type\":\"ADDED\",\"object\":{}}", RawExtension.class));
+            Map.entry("{\"type\":\"ADDED\",\"object\":{}}", RawExtension.class),
+            Map.entry("{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\"}}", Pod.class));
 
     @Test
     void watchEventsReadInOnePassAreThoseFabric8Reads() {
