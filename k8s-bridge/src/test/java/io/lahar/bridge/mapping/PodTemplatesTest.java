@@ -3,20 +3,14 @@ package io.lahar.bridge.mapping;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.bridge.TestIntents;
-import io.lahar.core.job.plugins.PodLabels;
+import io.lahar.bridge.TestPods;
 import io.lahar.schema.CreatePod;
 import io.lahar.schema.PodIntent;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -55,10 +49,10 @@ class PodTemplatesTest {
                 for (int i = 0; i < 2; i++) {
                     assertThat(PLAIN.asJson(Pods.pod(intent, create, owner, templates)))
                             .as(template + " for " + scheduler)
-                            .isEqualTo(PLAIN.asJson(parsedAlone(intent, create, owner)));
+                            .isEqualTo(PLAIN.asJson(TestPods.parsedAlone(intent, create, owner)));
                 }
                 assertThat(PLAIN.asJson(Pods.pod(intent, create, Optional.empty(), templates)))
-                        .isEqualTo(PLAIN.asJson(parsedAlone(intent, create, Optional.empty())));
+                        .isEqualTo(PLAIN.asJson(TestPods.parsedAlone(intent, create, Optional.empty())));
             }
         }
     }
@@ -113,40 +107,5 @@ class PodTemplatesTest {
         PodIntent intent = TestIntents.create("ns1", "j", "w", 0, 1, template);
         ((CreatePod) intent.getIntent()).setSchedulerName(scheduler);
         return intent;
-    }
-
-    /** The pod as the bridge made it before templates were shared: the template parsed for this pod alone. */
-    private static Pod parsedAlone(PodIntent intent, CreatePod create, Optional<OwnerReference> owner) {
-        PodTemplateSpec template = create.getTemplate().isBlank()
-                ? new PodTemplateSpec()
-                : PLAIN.unmarshal(create.getTemplate(), PodTemplateSpec.class);
-        ObjectMeta source = template.getMetadata() == null ? new ObjectMeta() : template.getMetadata();
-        Map<String, String> labels = new LinkedHashMap<>(source.getLabels() == null ? Map.of() : source.getLabels());
-        labels.putAll(create.getLabels());
-        labels.putIfAbsent(PodLabels.JOB_NAME, intent.getJob());
-        labels.putIfAbsent(PodLabels.JOB_NAMESPACE, intent.getNamespace());
-        labels.putIfAbsent(PodLabels.TASK_SPEC, create.getTask());
-        labels.put(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER);
-        Map<String, String> annotations =
-                new LinkedHashMap<>(source.getAnnotations() == null ? Map.of() : source.getAnnotations());
-        annotations.putAll(create.getAnnotations());
-        annotations.putIfAbsent(PodLabels.TASK_INDEX, Integer.toString(create.getIndex()));
-        annotations.put(PodLabels.JOB_VERSION, Integer.toString(create.getJobVersion()));
-        annotations.putIfAbsent(PodLabels.GROUP_NAME, create.getPodGroup());
-        annotations.put(BridgeLabels.JOB_UID, intent.getJobUid());
-        PodSpec spec = template.getSpec() == null ? new PodSpec() : template.getSpec();
-        spec.setSchedulerName(
-                create.getSchedulerName().isBlank() ? BridgeLabels.DEFAULT_SCHEDULER : create.getSchedulerName());
-        spec.setNodeName(null);
-        return new PodBuilder()
-                .withNewMetadata()
-                .withName(create.getPod())
-                .withNamespace(intent.getNamespace())
-                .withLabels(labels)
-                .withAnnotations(annotations)
-                .withOwnerReferences(owner.stream().toList())
-                .endMetadata()
-                .withSpec(spec)
-                .build();
     }
 }
