@@ -254,8 +254,8 @@ final class ClusterDispatcher extends Dispatcher {
                 path + Selectors.withoutSelectors(query),
                 request.getHeaders(),
                 request.getBody()));
-        if (response.getWebSocketListener() != null) {
-            return response.withWebSocketUpgrade(new SelectingWatch(response.getWebSocketListener(), selectors.get()));
+        if (response.getWebSocketListener() instanceof StoreWatch watch) {
+            return response.withWebSocketUpgrade(watch.selecting(selectors.get()));
         }
         if (response.code() != 200) {
             return response;

@@ -13,6 +13,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * fabric8's in-memory CRUD store, driven with synthetic requests. Our additions (binding, merge
@@ -35,13 +36,18 @@ final class CrudStore {
      * returned watch ends it.
      */
     AutoCloseable watch(String path, BiConsumer<String, String> events) {
+        return watchEvents(path, event -> events.accept(event.type(), event.json()));
+    }
+
+    /** As {@link #watch(String, BiConsumer)}, handed each {@link StoreEvent} with its tree, shared and not to be changed. */
+    AutoCloseable watchEvents(String path, Consumer<StoreEvent> events) {
         Local watch = new Local(crud.getKey(path), events);
         crud.watchers().opened(watch);
         return () -> crud.watchers().ended(watch);
     }
 
     /** A watch in this JVM from no particular version: it is handed what exists, so it never expires. */
-    private record Local(AttributeSet query, BiConsumer<String, String> events) implements StoreWatchers.Watcher {
+    private record Local(AttributeSet query, Consumer<StoreEvent> events) implements StoreWatchers.Watcher {
 
         @Override
         public long since() {
@@ -49,8 +55,8 @@ final class CrudStore {
         }
 
         @Override
-        public void tell(String type, String json) {
-            events.accept(type, json);
+        public void tell(StoreEvent event) {
+            events.accept(event);
         }
 
         @Override

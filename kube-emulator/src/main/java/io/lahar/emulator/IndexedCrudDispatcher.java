@@ -152,7 +152,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             String json = Serialization.asJson(object);
             changing(path, null, null, json, object);
             AttributeSet key = apply(path, query, null, ObjectWrite.identity(object), json, object);
-            watchers.changed(null, null, key, json, resourceVersion);
+            watchers.changed(null, null, null, key, json, object, resourceVersion);
             return new MockResponse()
                     .setResponseCode(HttpURLConnection.HTTP_CREATED)
                     .setBody(json);
@@ -242,7 +242,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         map.remove(entry.key());
         map.put(entry.key(), json);
         index.put(entry.key(), json, tree);
-        watchers.changed(entry.key(), entry.json(), entry.key(), json, resourceVersion);
+        watchers.changed(entry.key(), entry.json(), before, entry.key(), json, tree, resourceVersion);
     }
 
     /**
@@ -330,11 +330,14 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         changing(path, existing, existingTree, newState, null);
         AttributeSet key = apply(path, pathAttributes, oldAttributes, resource, newState);
         if (!Objects.equals(existing, newState)) {
+            JsonNode gone = newState == null ? deletedAt(existing, existingTree) : existingTree;
             watchers.changed(
                     oldAttributes,
-                    newState == null ? deletedAt(existing, existingTree) : existing,
+                    newState == null ? Serialization.asJson(gone) : existing,
+                    gone,
                     key,
                     newState,
+                    null,
                     resourceVersion);
         }
     }
@@ -382,23 +385,16 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         return key;
     }
 
-    /** A deleted object as its DELETED event carries it: with the deletion's version. */
-    private String deletedAt(String existing, JsonNode tree) {
-        if (existing == null) {
-            return null;
-        }
-        if (tree != null) {
-            ObjectNode metadata = JsonNodeFactory.instance.objectNode();
-            metadata.setAll((ObjectNode) tree.get("metadata"));
-            metadata.put("resourceVersion", String.valueOf(resourceVersion));
-            ObjectNode gone = JsonNodeFactory.instance.objectNode();
-            gone.setAll((ObjectNode) tree);
-            gone.set("metadata", metadata);
-            return Serialization.asJson(gone);
-        }
-        GenericKubernetesResource gone = Serialization.unmarshal(existing, GenericKubernetesResource.class);
-        gone.getMetadata().setResourceVersion(String.valueOf(resourceVersion));
-        return Serialization.asJson(gone);
+    /** A deleted object as its DELETED event carries it, with the deletion's version: a tree of its own. */
+    private JsonNode deletedAt(String existing, JsonNode tree) {
+        JsonNode stored = tree != null ? tree : CrudStore.parse(existing);
+        ObjectNode metadata = JsonNodeFactory.instance.objectNode();
+        metadata.setAll((ObjectNode) stored.get("metadata"));
+        metadata.put("resourceVersion", String.valueOf(resourceVersion));
+        ObjectNode gone = JsonNodeFactory.instance.objectNode();
+        gone.setAll((ObjectNode) stored);
+        gone.set("metadata", metadata);
+        return gone;
     }
 
     /** Who watches the store: a watcher in this JVM joins them as a client's watch does. */

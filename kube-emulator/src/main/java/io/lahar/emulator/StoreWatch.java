@@ -35,11 +35,9 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
     static final int MAX_BEHIND = 10_000;
 
     /** Queued when the watch ends: the sender stops at it (compared by identity, never sent). */
-    @SuppressWarnings("StringOperationCanBeSimplified")
-    private static final String END = new String("end");
+    private static final StoreEvent END = StoreEvent.written("end");
     /** Queued after a watch's last event: the sender closes the connection at it. */
-    @SuppressWarnings("StringOperationCanBeSimplified")
-    private static final String CLOSE = new String("close");
+    private static final StoreEvent CLOSE = StoreEvent.written("close");
 
     private final AttributeSet query;
     /** The resource version the client watches from (0: any, it is handed what exists). */
@@ -47,9 +45,11 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
 
     private final StoreWatchers watchers;
 
-    private final LinkedBlockingQueue<String> outgoing = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<StoreEvent> outgoing = new LinkedBlockingQueue<>();
     private volatile WebSocket socket;
     private boolean ended;
+    /** What a client's label or field selectors let through (null: everything), applied by the sender. */
+    private volatile SelectingWatch selection;
 
     StoreWatch(AttributeSet query, long since, StoreWatchers watchers) {
         this.query = query;
@@ -89,8 +89,10 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
     /** Tells the client 410 Gone (it watches from a version the store can no longer follow on from) and closes. */
     @Override
     public synchronized void expire(String message) {
-        outgoing.add("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
-                + "\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,\"message\":\"" + message + "\"}}");
+        outgoing.add(StoreEvent.written(
+                "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                        + "\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,\"message\":\""
+                        + message + "\"}}"));
         outgoing.add(CLOSE);
         ended = true;
     }
@@ -100,9 +102,18 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
         return query;
     }
 
-    /** Queues the event {@code type} of the object {@code json}; a watch that ended ignores it. */
+    /**
+     * This watch narrowed to what {@code selectors} select, decided by its sender from each
+     * event's tree; set before its connection opens.
+     */
+    StoreWatch selecting(Selectors selectors) {
+        selection = new SelectingWatch(selectors);
+        return this;
+    }
+
+    /** Queues {@code event}; a watch that ended ignores it. */
     @Override
-    public synchronized void tell(String type, String json) {
+    public synchronized void tell(StoreEvent event) {
         if (ended) {
             return;
         }
@@ -112,7 +123,7 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
             close(socket, 1008, "too far behind: watch again");
             return;
         }
-        outgoing.add("{\"type\":\"" + type + "\",\"object\":" + json + "}");
+        outgoing.add(event);
     }
 
     @Override
@@ -152,12 +163,14 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
     /** The sender: every queued event, in order, until the watch ends or its connection refuses one. */
     private void send() {
         try {
-            for (String event = outgoing.take(); event != END; event = outgoing.take()) {
+            SelectingWatch selecting = selection;
+            for (StoreEvent event = outgoing.take(); event != END; event = outgoing.take()) {
                 if (event == CLOSE) {
                     close(socket, 1000, "resource version expired");
                     return;
                 }
-                if (!socket.send(event)) {
+                StoreEvent sent = selecting == null ? event : selecting.select(event);
+                if (sent != null && !socket.send(sent.envelope())) {
                     end();
                 }
             }

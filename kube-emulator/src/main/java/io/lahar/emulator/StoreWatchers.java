@@ -1,5 +1,6 @@
 package io.lahar.emulator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import java.util.ArrayDeque;
 import java.util.Set;
@@ -31,8 +32,8 @@ final class StoreWatchers {
         /** The resource version it watches from (0: any, it is handed what exists). */
         long since();
 
-        /** Queues the event {@code type} of the object {@code json}. */
-        void tell(String type, String json);
+        /** Queues {@code event}, which every watcher it goes to shares. */
+        void tell(StoreEvent event);
 
         /** It watches from a version the store can no longer follow on from: 410 Gone, and it ends. */
         void expire(String message);
@@ -43,8 +44,8 @@ final class StoreWatchers {
         }
     }
 
-    /** A deletion: its version, the key the object was stored under, and the object as its DELETED event carries it. */
-    private record Deletion(long version, AttributeSet key, String json) {}
+    /** A deletion: its version, the key the object was stored under, and its DELETED event (the object as it was). */
+    private record Deletion(long version, AttributeSet key, StoreEvent event) {}
 
     private final ReadWriteLock lock;
     private final ObjectIndex index;
@@ -71,24 +72,38 @@ final class StoreWatchers {
     /**
      * A change, under the store's write lock: the object under {@code oldKey} ({@code before}; null
      * if created) is now under {@code newKey} ({@code after}; null if deleted, {@code before} then
-     * carrying the deletion's {@code version}).
+     * carrying the deletion's {@code version}). Each tree is its JSON parsed, when the writer has it
+     * (else null); each event is made once, for every watcher it goes to.
      */
-    void changed(AttributeSet oldKey, String before, AttributeSet newKey, String after, long version) {
-        if (after == null && before != null) {
-            deletions.addLast(new Deletion(version, oldKey, before));
+    void changed(
+            AttributeSet oldKey,
+            String before,
+            JsonNode beforeTree,
+            AttributeSet newKey,
+            String after,
+            JsonNode afterTree,
+            long version) {
+        StoreEvent deleted = before == null ? null : new StoreEvent("DELETED", before, beforeTree);
+        StoreEvent current = after == null ? null : new StoreEvent("ADDED", after, afterTree);
+        if (deleted != null && after == null) {
+            deletions.addLast(new Deletion(version, oldKey, deleted));
             if (deletions.size() > DELETIONS_KEPT) {
                 knownFrom = Math.max(knownFrom, deletions.removeFirst().version());
             }
         }
+        StoreEvent modified = null;
         for (Watcher watch : watches) {
             boolean selectedBefore = watch.selects(oldKey);
             boolean selectedAfter = watch.selects(newKey);
             if (selectedBefore && selectedAfter) {
-                watch.tell("MODIFIED", after);
+                if (modified == null) {
+                    modified = current.as("MODIFIED");
+                }
+                watch.tell(modified);
             } else if (selectedBefore) {
-                watch.tell("DELETED", before);
+                watch.tell(deleted);
             } else if (selectedAfter) {
-                watch.tell("ADDED", after);
+                watch.tell(current);
             }
         }
     }
@@ -106,12 +121,12 @@ final class StoreWatchers {
             if (since > 0) {
                 for (Deletion deletion : deletions) {
                     if (deletion.version() > since && watch.selects(deletion.key())) {
-                        watch.tell("DELETED", deletion.json());
+                        watch.tell(deletion.event());
                     }
                 }
             }
             for (ObjectIndex.Entry entry : index.matching(watch.query())) {
-                watch.tell("ADDED", entry.json());
+                watch.tell(new StoreEvent("ADDED", entry.json(), index.parsed(entry.key())));
             }
         } finally {
             lock.readLock().unlock();

@@ -214,9 +214,8 @@ class StoreWatchTest {
         store.dispatch(HttpMethod.DELETE, "/api/v1/namespaces/a/pods/other", null, null);
 
         FakeSocket watcher = new FakeSocket();
-        new SelectingWatch(
-                        watch("/api/v1/namespaces/a/pods?watch=true&resourceVersion=" + listed),
-                        Selectors.fromQuery("labelSelector=managed%3Dyes").orElseThrow())
+        ((StoreWatch) watch("/api/v1/namespaces/a/pods?watch=true&resourceVersion=" + listed))
+                .selecting(Selectors.fromQuery("labelSelector=managed%3Dyes").orElseThrow())
                 .onOpen(watcher, null);
 
         await().atMost(WAIT).until(() -> !watcher.sent.isEmpty());
@@ -233,26 +232,52 @@ class StoreWatchTest {
     @Test
     void aSelectingWatchPassesAnEventOnAsItIsAndTellsAnObjectComingIntoOrOutOfItsSelectorAsAddedOrDeleted() {
         SelectingWatch selecting = new SelectingWatch(
-                watch("/api/v1/namespaces/a/pods?watch=true"),
                 Selectors.fromQuery("labelSelector=managed%3Dyes").orElseThrow());
-        String added = event("ADDED", "yes");
-        String modified = event("MODIFIED", "yes");
+        StoreEvent added = event("ADDED", "yes");
+        StoreEvent modified = event("MODIFIED", "yes");
 
         assertThat(selecting.select(added)).isSameAs(added);
         assertThat(selecting.select(modified)).isSameAs(modified);
-        assertThat(CrudStore.parse(selecting.select(event("MODIFIED", "no")))
+        assertThat(CrudStore.parse(selecting.select(event("MODIFIED", "no")).envelope())
                         .path("type")
                         .asText())
                 .isEqualTo("DELETED");
         assertThat(selecting.select(event("MODIFIED", "no"))).isNull();
-        JsonNode back = CrudStore.parse(selecting.select(modified));
+        JsonNode back = CrudStore.parse(selecting.select(modified).envelope());
         assertThat(back.path("type").asText()).isEqualTo("ADDED");
-        assertThat(back.path("object")).isEqualTo(CrudStore.parse(modified).path("object"));
+        assertThat(back.path("object")).isEqualTo(CrudStore.parse(modified.json()));
     }
 
-    private static String event(String type, String managed) {
-        return "{\"type\":\"" + type + "\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
-                + "{\"name\":\"p\",\"namespace\":\"a\",\"labels\":{\"managed\":\"" + managed + "\"}}}}";
+    private static StoreEvent event(String type, String managed) {
+        return new StoreEvent(
+                type,
+                "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+                        + "{\"name\":\"p\",\"namespace\":\"a\",\"labels\":{\"managed\":\"" + managed + "\"}}}",
+                null);
+    }
+
+    /**
+     * A change is one event for every watcher it goes to: the same envelope, written once, is what
+     * each watch sends; a selecting watch decides from the event's tree and sends it as it is.
+     */
+    @Test
+    void everyWatcherOfAChangeSendsTheSameEnvelopeWrittenOnce() {
+        FakeSocket plain = new FakeSocket();
+        FakeSocket other = new FakeSocket();
+        FakeSocket selecting = new FakeSocket();
+        watch("/api/v1/namespaces/a/pods?watch=true").onOpen(plain, null);
+        watch("/api/v1/namespaces/a/pods?watch=true").onOpen(other, null);
+        ((StoreWatch) watch("/api/v1/namespaces/a/pods?watch=true"))
+                .selecting(Selectors.fromQuery("labelSelector=managed%3Dyes").orElseThrow())
+                .onOpen(selecting, null);
+
+        createPod("a", "mine", "managed=yes");
+
+        await().atMost(WAIT)
+                .until(() -> plain.sent.size() == 1 && other.sent.size() == 1 && selecting.sent.size() == 1);
+        assertThat(other.sent.getFirst()).isSameAs(plain.sent.getFirst());
+        assertThat(selecting.sent.getFirst()).isSameAs(plain.sent.getFirst());
+        assertThat(CrudStore.parse(plain.sent.getFirst()).path("type").asText()).isEqualTo("ADDED");
     }
 
     @Test
