@@ -10,6 +10,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * The emulated API as code in this JVM (the {@link SimulatedKubelet}) reaches it, with no
@@ -64,5 +65,10 @@ class InProcessApi {
     /** Watches what {@code path} names, as {@link CrudStore#watch} says: under the store's write lock. */
     AutoCloseable watch(String path, BiConsumer<String, String> events) {
         return store.watch(path, events);
+    }
+
+    /** As {@link #watch}, handed each event with its tree ({@link CrudStore#watchEvents}). */
+    AutoCloseable watchEvents(String path, Consumer<StoreEvent> events) {
+        return store.watchEvents(path, events);
     }
 }

@@ -1,6 +1,7 @@
 package io.lahar.emulator;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -11,7 +12,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodIP;
-import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -114,7 +114,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
         nodeWatch = api.watch("/api/v1/nodes", (type, json) -> decide(() -> onNode(type, json)));
         decide(() -> podsWatched = true);
-        podWatch = api.watch("/api/v1/pods", (type, json) -> decide(() -> onPod(type, json)));
+        podWatch = api.watchEvents("/api/v1/pods", event -> decide(() -> onPod(event)));
     }
 
     @Override
@@ -169,12 +169,12 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
     }
 
-    private void onPod(String type, String json) {
-        Pod pod = Serialization.unmarshal(json, Pod.class);
-        if ("DELETED".equals(type)) {
-            forget(pod.getMetadata().getUid());
+    /** Read from the event's tree, the store's own (shared, never changed): most events concern no start. */
+    private void onPod(StoreEvent event) {
+        if ("DELETED".equals(event.type())) {
+            forget(event.tree().path("metadata").path("uid").asText());
         } else {
-            reconcile(pod);
+            reconcile(event.tree());
         }
     }
 
@@ -197,18 +197,19 @@ public final class SimulatedKubelet implements AutoCloseable {
         });
     }
 
-    /** {@code pod} is this event's own copy (parsed for it), so a write may change it. */
-    private void reconcile(Pod pod) {
-        String uid = pod.getMetadata().getUid();
-        if (pod.getMetadata().getDeletionTimestamp() != null) {
+    /** {@code tree} is shared and never changed: a pod to start is read from it into a Pod of its own. */
+    private void reconcile(JsonNode tree) {
+        JsonNode metadata = tree.path("metadata");
+        String uid = metadata.path("uid").asText();
+        if (metadata.hasNonNull("deletionTimestamp")) {
             forget(uid);
             return;
         }
-        String nodeName = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-        if (nodeName == null || nodeName.isEmpty()) {
+        String nodeName = tree.path("spec").path("nodeName").asText("");
+        if (nodeName.isEmpty()) {
             return; // not scheduled yet: no kubelet has it
         }
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        String phase = tree.path("status").path("phase").asText(null);
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
             forget(uid);
             return;
@@ -216,11 +217,14 @@ public final class SimulatedKubelet implements AutoCloseable {
         if (timers.containsKey(uid)) {
             return; // already running (or waiting for its node)
         }
+        String namespace = metadata.path("namespace").asText();
+        String name = metadata.path("name").asText();
         Node on = nodes.get(nodeName);
         if (on == null) {
-            scheduleOrphanCheck(pod);
+            scheduleOrphanCheck(namespace, name, uid, nodeName);
             return;
         }
+        Pod pod = toPod(tree, namespace, name);
         PodRunPlan plan = PodRunPlan.of(pod);
         plan.problems()
                 .forEach(problem ->
@@ -232,8 +236,6 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
         Instant started = Instant.now(clock);
         timers.put(uid, new Starting());
-        String namespace = pod.getMetadata().getNamespace();
-        String name = pod.getMetadata().getName();
         call(() -> {
             boolean running = markRunning(pod, on, started);
             decide(() -> {
@@ -265,8 +267,8 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
 
     private void startPodsOn(String nodeName) {
-        for (Pod pod : podsOn(nodeName)) {
-            String uid = pod.getMetadata().getUid();
+        for (JsonNode pod : podsOn(nodeName)) {
+            String uid = pod.path("metadata").path("uid").asText();
             if (timers.get(uid) instanceof AwaitingNode) {
                 forget(uid);
             }
@@ -276,21 +278,26 @@ public final class SimulatedKubelet implements AutoCloseable {
 
     /** A node that is gone takes its pods with it: they are deleted, as the pod GC does. */
     private void evictPodsOn(String nodeName) {
-        for (Pod pod : podsOn(nodeName)) {
-            forget(pod.getMetadata().getUid());
-            call(() -> delete(pod, "its node " + nodeName + " was deleted"));
+        for (JsonNode pod : podsOn(nodeName)) {
+            JsonNode metadata = pod.path("metadata");
+            forget(metadata.path("uid").asText());
+            String namespace = metadata.path("namespace").asText();
+            String name = metadata.path("name").asText();
+            call(() -> delete(namespace, name, "its node " + nodeName + " was deleted"));
         }
     }
 
     /** The pods bound to {@code nodeName}, as the store holds them now. */
-    private List<Pod> podsOn(String nodeName) {
+    private List<JsonNode> podsOn(String nodeName) {
         String selector = URLEncoder.encode("spec.nodeName=" + nodeName, StandardCharsets.UTF_8);
         MockResponse answer = api.send(HttpMethod.GET, "/api/v1/pods?fieldSelector=" + selector, null);
         if (answer.code() != 200) {
             throw new IllegalStateException(
                     "listing the pods on node " + nodeName + ": " + answer.code() + " " + CrudStore.bodyOf(answer));
         }
-        return Serialization.unmarshal(CrudStore.bodyOf(answer), PodList.class).getItems();
+        List<JsonNode> pods = new ArrayList<>();
+        CrudStore.parse(CrudStore.bodyOf(answer)).path("items").forEach(pods::add);
+        return pods;
     }
 
     private boolean markRunning(Pod pod, Node node, Instant now) {
@@ -440,15 +447,13 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
 
     /** A pod bound to a node that does not exist is deleted once the pod-GC grace has passed. */
-    private void scheduleOrphanCheck(Pod pod) {
-        String uid = pod.getMetadata().getUid();
-        String nodeName = pod.getSpec().getNodeName();
+    private void scheduleOrphanCheck(String namespace, String name, String uid, String nodeName) {
         long delay = (long) (ORPHAN_GRACE.toNanos() * timeScale);
         ScheduledFuture<?> check = executor.schedule(
                 () -> {
                     timers.remove(uid);
                     if (!nodes.containsKey(nodeName)) {
-                        call(() -> delete(pod, "its node " + nodeName + " does not exist"));
+                        call(() -> delete(namespace, name, "its node " + nodeName + " does not exist"));
                     }
                 },
                 delay,
@@ -456,17 +461,15 @@ public final class SimulatedKubelet implements AutoCloseable {
         timers.put(uid, new AwaitingNode(check));
     }
 
-    private void delete(Pod pod, String why) {
-        MockResponse answer = api.send(
-                HttpMethod.DELETE,
-                path(pod.getMetadata().getNamespace(), pod.getMetadata().getName()),
-                null);
+    private void delete(String namespace, String name, String why) {
+        MockResponse answer = api.send(HttpMethod.DELETE, path(namespace, name), null);
         if (answer.code() < 300) {
-            LOG.log(System.Logger.Level.INFO, "evicted pod " + key(pod) + ": " + why);
+            LOG.log(System.Logger.Level.INFO, "evicted pod " + namespace + "/" + name + ": " + why);
         } else if (answer.code() != 404) {
             LOG.log(
                     System.Logger.Level.WARNING,
-                    "could not evict pod " + key(pod) + ": " + answer.code() + " " + CrudStore.bodyOf(answer));
+                    "could not evict pod " + namespace + "/" + name + ": " + answer.code() + " "
+                            + CrudStore.bodyOf(answer));
         }
     }
 
@@ -516,16 +519,18 @@ public final class SimulatedKubelet implements AutoCloseable {
     /** The pod as the store holds it now (a copy of its own), or null if there is none. */
     private Pod get(String namespace, String name) {
         return api.read(path(namespace, name))
-                .map(tree -> {
-                    try {
-                        return Serialization.jsonMapper().treeToValue(tree, Pod.class);
-                    } catch (JsonProcessingException e) {
-                        throw new IllegalStateException(
-                                "pod " + namespace + "/" + name + " as stored is not a Pod: " + e.getOriginalMessage(),
-                                e);
-                    }
-                })
+                .map(tree -> toPod(tree, namespace, name))
                 .orElse(null);
+    }
+
+    /** A Pod of its own read from the store's {@code tree}. */
+    private static Pod toPod(JsonNode tree, String namespace, String name) {
+        try {
+            return Serialization.jsonMapper().treeToValue(tree, Pod.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(
+                    "pod " + namespace + "/" + name + " as stored is not a Pod: " + e.getOriginalMessage(), e);
+        }
     }
 
     private static String path(String namespace, String name) {
