@@ -39,12 +39,14 @@ import java.util.function.IntFunction;
  * the operating system, so the client's own costs are not in it) and pods a second. The first round
  * warms up. {@code -Dbench.emulator.jvm="..."} gives the emulator's JVM options (a JFR recording).
  * With {@code --webhooks}, a ValidatingWebhookConfiguration like the bridge's (a webhook for each of
- * Volcano's kinds, none of them for pods) is stored first, as in the whole system.
+ * Volcano's kinds, none of them for pods) is stored first, as in the whole system. With {@code
+ * --selector}, the harness watches pods through a label selector, as the bridge does.
  */
 final class PodLifecycleBench {
 
     private static final int CONCURRENT = 16;
     private static final String NS = "default";
+    private static final String LABEL = "bench";
 
     private PodLifecycleBench() {}
 
@@ -52,6 +54,7 @@ final class PodLifecycleBench {
         int pods = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         boolean webhooks = List.of(args).contains("--webhooks");
+        boolean selector = List.of(args).contains("--selector");
         Path dir = Files.createTempDirectory("lahar-lifecycle-bench");
         Path kubeconfig = dir.resolve("kubeconfig.yaml");
         List<String> command = new ArrayList<>(List.of(
@@ -86,7 +89,10 @@ final class PodLifecycleBench {
                     registerWebhooks(client);
                 }
                 Set<String> succeeded = ConcurrentHashMap.newKeySet();
-                try (Watch watch = client.pods().inNamespace(NS).watch(new Watcher<>() {
+                var watched = selector
+                        ? client.pods().inNamespace(NS).withLabel(LABEL, "lifecycle")
+                        : client.pods().inNamespace(NS);
+                try (Watch watch = watched.watch(new Watcher<>() {
                     @Override
                     public void eventReceived(Action action, Pod pod) {
                         if (pod.getStatus() != null
@@ -239,6 +245,7 @@ final class PodLifecycleBench {
         return new PodBuilder()
                 .withNewMetadata()
                 .withName(name)
+                .addToLabels(LABEL, "lifecycle")
                 .addToAnnotations(PodRunPlan.DURATION, "1s")
                 .endMetadata()
                 .withNewSpec()
