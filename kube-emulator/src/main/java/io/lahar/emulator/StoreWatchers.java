@@ -44,8 +44,12 @@ final class StoreWatchers {
         }
     }
 
-    /** A deletion: its version, the key the object was stored under, and its DELETED event (the object as it was). */
-    private record Deletion(long version, AttributeSet key, StoreEvent event) {}
+    /**
+     * A deletion: its version, the key the object was stored under, and the object as it was. Only
+     * its JSON is kept, not its event: thousands are kept for the watches that resume, which are
+     * rare, and an event's tree and envelope would take several times the JSON's memory each.
+     */
+    private record Deletion(long version, AttributeSet key, String json) {}
 
     private final ReadWriteLock lock;
     private final ObjectIndex index;
@@ -86,7 +90,7 @@ final class StoreWatchers {
         StoreEvent deleted = before == null ? null : new StoreEvent("DELETED", before, beforeTree);
         StoreEvent current = after == null ? null : new StoreEvent("ADDED", after, afterTree);
         if (deleted != null && after == null) {
-            deletions.addLast(new Deletion(version, oldKey, deleted));
+            deletions.addLast(new Deletion(version, oldKey, before));
             if (deletions.size() > DELETIONS_KEPT) {
                 knownFrom = Math.max(knownFrom, deletions.removeFirst().version());
             }
@@ -121,7 +125,7 @@ final class StoreWatchers {
             if (since > 0) {
                 for (Deletion deletion : deletions) {
                     if (deletion.version() > since && watch.selects(deletion.key())) {
-                        watch.tell(deletion.event());
+                        watch.tell(new StoreEvent("DELETED", deletion.json(), null));
                     }
                 }
             }
