@@ -110,9 +110,14 @@ class PreemptTest {
                 .allSatisfy(e -> assertThat(e.job()).isEqualTo(key("low")));
     }
 
-    @Test
-    void withinAJobAHigherPriorityTaskTakesALowerOnesNode() {
-        JobInfo j = JobInfo.builder("mixed")
+    /** Preempt without gang's starving: a job that has its gang may still preempt within itself. */
+    private static final SchedulerConf WITHIN_JOB = Fixtures.conf(SchedulerConf.DEFAULT_YAML
+            .replace("enqueue, allocate, backfill", "enqueue, allocate, preempt")
+            .replace("  - name: gang\n", "  - name: gang\n    enableJobStarving: false\n"));
+
+    /** A running job of one 2-cpu task at priority 1 on n0 and a pending one at 9 with {@code policy}. */
+    private static JobInfo mixed(String policy) {
+        return JobInfo.builder("mixed")
                 .phase(PodGroupPhase.Running)
                 .minMember(1)
                 .task(TaskInfo.builder("mixed-low")
@@ -123,15 +128,19 @@ class PreemptTest {
                 .task(TaskInfo.builder("mixed-high")
                         .priority(9)
                         .resreq(Map.of("cpu", "2"))
+                        .preemptionPolicy(policy)
                         .build())
                 .build();
+    }
+
+    @Test
+    void withinAJobAHigherPriorityTaskTakesALowerOnesNode() {
+        JobInfo j = mixed(null);
         // The job has its gang, so gang does not call it starving; with that switched off, priority
         // (tasks left pending) does, and the job may preempt within itself.
         assertThat(run(CONF, nodes(1, "2", "8Gi"), List.of(), List.of(j)).evictions())
                 .isEmpty();
-        var conf = Fixtures.conf(SchedulerConf.DEFAULT_YAML
-                .replace("enqueue, allocate, backfill", "enqueue, allocate, preempt")
-                .replace("  - name: gang\n", "  - name: gang\n    enableJobStarving: false\n"));
+        var conf = WITHIN_JOB;
         SessionResult r = run(conf, nodes(1, "2", "8Gi"), List.of(), List.of(j));
         assertThat(r.evictions()).singleElement().satisfies(e -> {
             assertThat(e.task()).isEqualTo("mixed-low");
@@ -190,23 +199,8 @@ class PreemptTest {
 
     @Test
     void withinAJobATaskThatNeverPreemptsTakesNoLowerOnesNode() {
-        JobInfo j = JobInfo.builder("mixed")
-                .phase(PodGroupPhase.Running)
-                .minMember(1)
-                .task(TaskInfo.builder("mixed-low")
-                        .priority(1)
-                        .resreq(Map.of("cpu", "2"))
-                        .on("n0", TaskStatus.Running)
-                        .build())
-                .task(TaskInfo.builder("mixed-high")
-                        .priority(9)
-                        .resreq(Map.of("cpu", "2"))
-                        .preemptionPolicy(TaskInfo.PREEMPT_NEVER)
-                        .build())
-                .build();
-        var conf = Fixtures.conf(SchedulerConf.DEFAULT_YAML
-                .replace("enqueue, allocate, backfill", "enqueue, allocate, preempt")
-                .replace("  - name: gang\n", "  - name: gang\n    enableJobStarving: false\n"));
+        JobInfo j = mixed(TaskInfo.PREEMPT_NEVER);
+        var conf = WITHIN_JOB;
         assertThat(run(conf, nodes(1, "2", "8Gi"), List.of(), List.of(j)).evictions())
                 .isEmpty();
     }
