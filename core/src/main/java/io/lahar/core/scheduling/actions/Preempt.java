@@ -17,9 +17,11 @@ import java.util.function.Predicate;
  * Volcano's preempt: within a queue, a starving job takes nodes from running tasks of other jobs that
  * the preemptable functions give up (priority: lower-priority jobs; gang: only beyond the victim's
  * minMember; conformance: never critical pods). Victims are evicted and the preemptor is pipelined
- * onto the freed room; the job's statement commits only if its gang is then pipelined. Then, as
- * Volcano does, a pending task may take the node of a lower-priority task of its own job. A task
- * whose {@code preemptionPolicy} is Never takes nobody's place.
+ * onto the freed room; the job's pending tasks try in task order while it still starves, one that
+ * cannot is passed over, and the job's statement commits only if its gang is then pipelined. Then, as
+ * Volcano does, a pending task may take the node of a lower-priority task of its own job, until the
+ * first that cannot. A task whose {@code preemptionPolicy} is Never takes nobody's place; a
+ * best-effort one takes only best-effort tasks' places (it needs no room, so it is pipelined).
  */
 public final class Preempt implements Action {
     public static final String NAME = "preempt";
@@ -51,11 +53,11 @@ public final class Preempt implements Action {
                 SessionJob job = preemptors.poll();
                 Statement stmt = ssn.statement();
                 for (SessionTask task : pendingInOrder(ssn, job)) {
-                    // Volcano's taskEligibleToPreempt: such a task is passed over, the job's next one tried.
-                    if (!task.info().mayPreempt()) continue;
-                    if (!preempt(ssn, stmt, task, t -> t.job() != job && t.job().queue() == job.queue())) {
-                        break;
-                    }
+                    // As Volcano's preempt asks before each task: a job no longer starving takes no more.
+                    if (!ssn.jobStarving(job)) break;
+                    // A task that takes nobody's place (its policy is Never, or no node gives it room)
+                    // is passed over and the job's next one tried, as Volcano does.
+                    preempt(ssn, stmt, task, t -> t.job() != job && t.job().queue() == job.queue());
                 }
                 if (ssn.jobPipelined(job)) {
                     stmt.commit();
@@ -64,16 +66,17 @@ public final class Preempt implements Action {
                 }
             }
             // Within a job: a pending task takes the node of a lower-priority task of its own job (the
-            // gang size does not change, so each such swap is committed on its own).
+            // gang size does not change, so each such swap is committed on its own). The first task that
+            // cannot ends the job's turn, as in Volcano.
             for (SessionJob job : starving) {
                 for (SessionTask task : pendingInOrder(ssn, job)) {
                     if (task.status() != TaskStatus.Pending) continue;
                     Statement stmt = ssn.statement();
-                    if (preempt(ssn, stmt, task, t -> t.job() == job)) {
-                        stmt.commit();
-                    } else {
+                    if (!preempt(ssn, stmt, task, t -> t.job() == job)) {
                         stmt.discard();
+                        break;
                     }
+                    stmt.commit();
                 }
             }
         }
@@ -88,12 +91,12 @@ public final class Preempt implements Action {
         return false;
     }
 
-    /** Pending tasks that need room (best-effort ones need none), in task order. */
+    /**
+     * Pending tasks in task order, best-effort ones included as in Volcano: one needs no room and is
+     * pipelined where it fits, which counts towards its job's gang.
+     */
     private static List<SessionTask> pendingInOrder(Session ssn, SessionJob job) {
-        List<SessionTask> tasks = new ArrayList<>();
-        for (SessionTask t : job.pendingTasks()) {
-            if (!t.isBestEffort()) tasks.add(t);
-        }
+        List<SessionTask> tasks = job.pendingTasks();
         tasks.sort(ssn::compareTasks);
         return tasks;
     }
@@ -104,7 +107,11 @@ public final class Preempt implements Action {
         for (SessionNode node : Placement.candidates(ssn, task)) {
             List<SessionTask> preemptees = new ArrayList<>();
             for (SessionTask t : node.tasks()) {
-                if (t.status().isAllocated() && t.info().preemptable() && filter.test(t)) {
+                // A best-effort preemptor takes only best-effort tasks' places (Volcano's filter).
+                if (t.status().isAllocated()
+                        && t.info().preemptable()
+                        && (!task.isBestEffort() || t.isBestEffort())
+                        && filter.test(t)) {
                     preemptees.add(t);
                 }
             }

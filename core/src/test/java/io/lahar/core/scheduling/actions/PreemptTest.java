@@ -204,4 +204,101 @@ class PreemptTest {
         assertThat(run(conf, nodes(1, "2", "8Gi"), List.of(), List.of(j)).evictions())
                 .isEmpty();
     }
+
+    /** high's gang of minMember 1: each given task is a pending worker at its priority asking its cpu. */
+    private static JobInfo highOfOne(String... priorityAndCpu) {
+        JobInfo.Builder b = JobInfo.builder("high")
+                .priority(100)
+                .minMember(1)
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(2);
+        for (int i = 0; i < priorityAndCpu.length; i++) {
+            String[] pc = priorityAndCpu[i].split(":");
+            b.task(TaskInfo.builder("high-worker-" + i)
+                    .role("worker")
+                    .priority(Integer.parseInt(pc[0]))
+                    .resreq(Map.of("cpu", pc[1], "memory", "1Gi"))
+                    .build());
+        }
+        return b.build();
+    }
+
+    /** Volcano asks JobStarving before each of the job's tasks: once its gang is pipelined it takes no more. */
+    @Test
+    void aJobThatStopsStarvingTakesNoMorePlaces() {
+        SessionResult r =
+                run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 1), highOfOne("100:1", "100:1")));
+        assertThat(r.evictions())
+                .singleElement()
+                .satisfies(e -> assertThat(e.job()).isEqualTo(key("low")));
+        assertThat(r.nominations())
+                .singleElement()
+                .satisfies(n -> assertThat(n.job()).isEqualTo(key("high")));
+    }
+
+    /** A task no node can make room for (3 cpu, nodes of 2) is passed over; the job's next task preempts. */
+    @Test
+    void aTaskThatFindsNoRoomIsPassedOverAndTheJobsNextTaskPreempts() {
+        SessionResult r =
+                run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 1), highOfOne("200:3", "100:1")));
+        assertThat(r.evictions()).singleElement().satisfies(e -> {
+            assertThat(e.job()).isEqualTo(key("low"));
+            assertThat(e.reason()).contains("preempted by default/high/high-worker-1");
+        });
+        assertThat(r.nominations())
+                .singleElement()
+                .extracting(SessionResult.Nomination::task)
+                .isEqualTo("high-worker-1");
+    }
+
+    /** Within a job, as in Volcano, the first pending task that cannot preempt ends the job's turn. */
+    @Test
+    void withinAJobTheFirstTaskThatCannotPreemptEndsTheJobsTurn() {
+        JobInfo j = JobInfo.builder("mixed")
+                .phase(PodGroupPhase.Running)
+                .minMember(1)
+                .task(TaskInfo.builder("mixed-low")
+                        .priority(1)
+                        .resreq(Map.of("cpu", "2"))
+                        .on("n0", TaskStatus.Running)
+                        .build())
+                .task(TaskInfo.builder("mixed-huge")
+                        .priority(10)
+                        .resreq(Map.of("cpu", "3"))
+                        .build())
+                .task(TaskInfo.builder("mixed-high")
+                        .priority(9)
+                        .resreq(Map.of("cpu", "2"))
+                        .build())
+                .build();
+        assertThat(run(WITHIN_JOB, nodes(1, "2", "8Gi"), List.of(), List.of(j)).evictions())
+                .isEmpty();
+    }
+
+    /**
+     * A best-effort task is a preemptor too (Volcano takes every pending task): it needs no room, is
+     * pipelined where it fits, and so completes a gang whose other task preempted.
+     */
+    @Test
+    void aBestEffortTaskIsPipelinedAndCompletesTheGang() {
+        SchedulerConf noBackfill = Fixtures.defaultTiers("enqueue, allocate, preempt");
+        JobInfo gang = JobInfo.builder("high")
+                .priority(100)
+                .minMember(2)
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(2)
+                .task(TaskInfo.builder("high-worker-0")
+                        .priority(100)
+                        .resreq(Map.of("cpu", "1", "memory", "1Gi"))
+                        .build())
+                .task(TaskInfo.builder("high-sidecar").priority(100).build())
+                .build();
+        SessionResult r = run(noBackfill, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 1), gang));
+        assertThat(r.evictions())
+                .singleElement()
+                .satisfies(e -> assertThat(e.job()).isEqualTo(key("low")));
+        assertThat(r.nominations())
+                .extracting(SessionResult.Nomination::task)
+                .containsExactlyInAnyOrder("high-worker-0", "high-sidecar");
+    }
 }
