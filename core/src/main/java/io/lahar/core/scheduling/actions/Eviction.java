@@ -26,15 +26,7 @@ final class Eviction {
         if (!task.request().lessEqual(room)) {
             return false;
         }
-        List<SessionTask> ordered = new ArrayList<>(victims);
-        // The least important go first: reverse job order, then reverse task order (Volcano's victimsQueue).
-        ordered.sort((l, r) -> {
-            if (l.job() != r.job()) {
-                return ssn.compareJobs(r.job(), l.job());
-            }
-            return ssn.compareTasks(r, l);
-        });
-        for (SessionTask v : ordered) {
+        for (SessionTask v : leastImportantFirst(ssn, victims)) {
             if (task.request().lessEqual(node.futureIdle())) {
                 break;
             }
@@ -42,5 +34,17 @@ final class Eviction {
         }
         stmt.pipeline(task, node);
         return true;
+    }
+
+    /** Reverse job order, then reverse task order: Volcano's victims queue. */
+    static List<SessionTask> leastImportantFirst(Session ssn, List<SessionTask> victims) {
+        List<SessionTask> ordered = new ArrayList<>(victims);
+        ordered.sort((l, r) -> {
+            if (l.job() != r.job()) {
+                return ssn.compareJobs(r.job(), l.job());
+            }
+            return ssn.compareTasks(r, l);
+        });
+        return ordered;
     }
 }

@@ -1,5 +1,6 @@
 package io.lahar.core.scheduling.actions;
 
+import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Action;
 import io.lahar.core.scheduling.framework.Session;
@@ -9,6 +10,7 @@ import io.lahar.core.scheduling.framework.SessionQueue;
 import io.lahar.core.scheduling.framework.SessionTask;
 import io.lahar.core.scheduling.framework.Statement;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.Predicate;
@@ -115,16 +117,36 @@ public final class Preempt implements Action {
                     preemptees.add(t);
                 }
             }
-            if (preemptees.isEmpty() && !task.request().lessEqual(node.futureIdle())) {
-                continue;
-            }
             List<SessionTask> victims = preemptees.isEmpty() ? List.of() : ssn.preemptable(task, preemptees);
+            // Volcano's ValidateVictims: the node could hold the task once every victim is gone.
+            Resource room = node.futureIdle();
+            for (SessionTask v : victims) {
+                room = room.add(v.request());
+            }
+            if (!task.request().lessEqual(room)) continue;
             String why = "preempted by " + task + " (job priority " + job.priority() + ", task priority "
                     + task.priority() + ")";
-            if (Eviction.makeRoom(ssn, stmt, task, node, victims, why)) {
+            // Victims go, least important first, until the task fits the node and its queue may take
+            // it (an eviction in the same queue gives the queue room too); if it never does, the
+            // node's evictions are undone and the next node is tried (Volcano's normalPreempt).
+            int mark = stmt.mark();
+            Iterator<SessionTask> next =
+                    Eviction.leastImportantFirst(ssn, victims).iterator();
+            while (!fits(ssn, task, node) && next.hasNext()) {
+                stmt.evict(next.next(), why);
+            }
+            if (fits(ssn, task, node)) {
+                stmt.pipeline(task, node);
                 return true;
             }
+            stmt.undoTo(mark);
         }
         return false;
+    }
+
+    /** Volcano's preemptorFitsOnNode: the queue may take the task and the node's future idle holds it. */
+    private static boolean fits(Session ssn, SessionTask task, SessionNode node) {
+        boolean queueTakes = task.isBestEffort() || ssn.allocatable(task.job().queue(), task) == null;
+        return queueTakes && task.request().lessEqual(node.futureIdle());
     }
 }

@@ -50,6 +50,20 @@ public final class Statement {
         return operations.isEmpty();
     }
 
+    /** Where the statement stands: {@link #undoTo} goes back here (Volcano's statement per node, merged or discarded). */
+    public int mark() {
+        check();
+        return operations.size();
+    }
+
+    /** Undoes the operations made since {@code mark}, last first; the statement stays open. */
+    public void undoTo(int mark) {
+        check();
+        for (int i = operations.size() - 1; i >= mark; i--) {
+            ssn.undo(operations.remove(i));
+        }
+    }
+
     /** Keeps every operation: they become the session's decisions. */
     public void commit() {
         check();

@@ -301,4 +301,45 @@ class PreemptTest {
                 .extracting(SessionResult.Nomination::task)
                 .containsExactlyInAnyOrder("high-worker-0", "high-sidecar");
     }
+
+    /**
+     * Volcano's preemptorFitsOnNode asks the queue too: a queue at its capability gets no task
+     * pipelined on a free node; a victim of the same queue goes first, which gives the queue room.
+     */
+    @Test
+    void aQueueAtItsCapabilityTakesAPlaceOnlyByEvictingFromItself() {
+        JobInfo.Builder running = JobInfo.builder("low")
+                .queue("q1")
+                .priority(1)
+                .phase(PodGroupPhase.Running)
+                .creationIndex(1)
+                .minMember(1);
+        for (int i = 0; i < 2; i++) {
+            running.task(TaskInfo.builder("low-" + i)
+                    .priority(1)
+                    .resreq(Map.of("cpu", "1", "memory", "1Gi"))
+                    .on("n0", TaskStatus.Running)
+                    .build());
+        }
+        JobInfo high = JobInfo.builder("high")
+                .queue("q1")
+                .priority(100)
+                .minMember(1)
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(2)
+                .tasks("worker", 1, Map.of("cpu", "1", "memory", "1Gi"))
+                .build();
+        SessionResult r = run(
+                CONF,
+                nodes(2, "2", "8Gi"),
+                List.of(QueueInfo.of("q1", 1).withCapability(Map.of("cpu", "2"))),
+                List.of(running.build(), high));
+        assertThat(r.evictions()).singleElement().satisfies(e -> {
+            assertThat(e.job()).isEqualTo(key("low"));
+            assertThat(e.node()).isEqualTo("n0");
+        });
+        assertThat(r.nominations())
+                .singleElement()
+                .satisfies(n -> assertThat(n.node()).isEqualTo("n0"));
+    }
 }

@@ -55,6 +55,33 @@ class StatementTest {
     }
 
     @Test
+    void undoToAMarkUndoesOnlyWhatCameAfterItAndTheStatementGoesOn() {
+        Session ssn = session();
+        SessionNode n0 = ssn.node("n0");
+        SessionNode n1 = ssn.node("n1");
+        SessionJob j = ssn.job("default/j");
+        SessionTask victim = ssn.job("default/low").tasks().get(0);
+        Statement stmt = ssn.statement();
+        stmt.allocate(j.tasks().get(0), n1);
+        Resource queueAfterFirst = ssn.queue("default").allocated();
+        int mark = stmt.mark();
+        stmt.evict(victim, "test");
+        stmt.pipeline(j.tasks().get(1), n0);
+        stmt.undoTo(mark);
+        assertThat(victim.status()).isEqualTo(TaskStatus.Running);
+        assertThat(n0.releasing().isEmpty()).isTrue();
+        assertThat(n0.pipelined().isEmpty()).isTrue();
+        assertThat(ssn.queue("default").allocated()).isEqualTo(queueAfterFirst);
+        assertThat(stmt.operations())
+                .singleElement()
+                .satisfies(op -> assertThat(op.kind()).isEqualTo(Statement.Kind.ALLOCATE));
+        stmt.commit();
+        SessionResult r = ssn.close();
+        assertThat(r.evictions()).isEmpty();
+        assertThat(r.nominations()).extracting(SessionResult.Nomination::task).containsExactly("j-w-0");
+    }
+
+    @Test
     void commitKeepsTheOperationsAsDecisions() {
         Session ssn = session();
         SessionJob j = ssn.job("default/j");
