@@ -87,7 +87,7 @@ public final class Preempt implements Action {
     private static boolean hasRunningPreemptable(SessionQueue q) {
         for (SessionJob j : q.jobs()) {
             for (SessionTask t : j.tasks()) {
-                if (t.status().isAllocated() && t.info().preemptable()) return true;
+                if (t.status().isPreemptable() && t.info().preemptable()) return true;
             }
         }
         return false;
@@ -110,7 +110,7 @@ public final class Preempt implements Action {
             List<SessionTask> preemptees = new ArrayList<>();
             for (SessionTask t : node.tasks()) {
                 // A best-effort preemptor takes only best-effort tasks' places (Volcano's filter).
-                if (t.status().isAllocated()
+                if (t.status().isPreemptable()
                         && t.info().preemptable()
                         && (!task.isBestEffort() || t.isBestEffort())
                         && filter.test(t)) {

@@ -1,5 +1,6 @@
 package io.lahar.core.scheduling.actions;
 
+import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.Action;
 import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionJob;
@@ -17,7 +18,8 @@ import java.util.PriorityQueue;
  * reclaimable functions give up (proportion: only from queues above their deserved share). The
  * reclaimer's own queue must still be able to reclaim for the task (Volcano's preemptive functions:
  * proportion, within its deserved share; capacity, within its real capability and below its
- * deserved share in some dimension).
+ * deserved share in some dimension). Only Running tasks are taken; a starving job's tasks try in
+ * order while it still starves, and one that cannot is passed over.
  */
 public final class Reclaim implements Action {
     public static final String NAME = "reclaim";
@@ -34,7 +36,7 @@ public final class Reclaim implements Action {
         for (SessionJob j : ssn.jobs()) {
             if (j.queue() == null || !j.queue().info().reclaimable()) continue;
             for (SessionTask t : j.tasks()) {
-                if (t.status().isAllocated() && t.info().preemptable()) anyReclaimable = true;
+                if (t.status() == TaskStatus.Running && t.info().preemptable()) anyReclaimable = true;
             }
         }
         if (!anyReclaimable) {
@@ -58,17 +60,18 @@ public final class Reclaim implements Action {
                 Statement stmt = ssn.statement();
                 PriorityQueue<SessionTask> tasks = new PriorityQueue<>(ssn::compareTasks);
                 tasks.addAll(job.pendingTasks());
-                while (!tasks.isEmpty()) {
+                // As Volcano's reclaim: while the job starves, each task in order tries; one that
+                // cannot (its policy is Never, its queue may not reclaim for it, no node gives room)
+                // is passed over.
+                while (ssn.jobStarving(job) && !tasks.isEmpty()) {
                     SessionTask task = tasks.poll();
-                    if (task.isBestEffort()) continue;
-                    if (!task.info().mayPreempt())
-                        continue; // its preemptionPolicy is Never, as Volcano's reclaim skips it
+                    if (!task.info().mayPreempt()) continue;
                     String notPreemptive = ssn.preemptive(q, task);
                     if (notPreemptive != null) {
                         job.addReason(notPreemptive);
-                        break;
+                        continue;
                     }
-                    if (!reclaim(ssn, stmt, task, q)) break;
+                    reclaim(ssn, stmt, task, q);
                 }
                 if (ssn.jobPipelined(job)) {
                     stmt.commit();
@@ -84,7 +87,8 @@ public final class Reclaim implements Action {
             List<SessionTask> reclaimees = new ArrayList<>();
             for (SessionTask t : node.tasks()) {
                 SessionQueue other = t.job().queue();
-                if (t.status().isAllocated()
+                // Volcano reclaims only Running tasks.
+                if (t.status() == TaskStatus.Running
                         && other != null
                         && other != q
                         && other.info().reclaimable()
@@ -93,8 +97,8 @@ public final class Reclaim implements Action {
                 }
             }
             if (reclaimees.isEmpty()) continue;
+            // No victims may still do where the node has room already (Volcano's ValidateVictims).
             List<SessionTask> victims = ssn.reclaimable(task, reclaimees);
-            if (victims.isEmpty()) continue;
             if (Eviction.makeRoom(
                     ssn, stmt, task, node, victims, "reclaimed by queue \"" + q.name() + "\" for " + task)) {
                 return true;

@@ -20,6 +20,11 @@ public enum TaskStatus {
     Unknown;
 
     /** Volcano's AllocatedStatus: the task holds its node (and counts towards its gang). */
+    /** Volcano's PreemptableStatus: only a task that holds its node (Bound or Running) is a victim. */
+    public boolean isPreemptable() {
+        return this == Bound || this == Running;
+    }
+
     public boolean isAllocated() {
         return this == Allocated || this == Binding || this == Bound || this == Running;
     }

@@ -342,4 +342,25 @@ class PreemptTest {
                 .singleElement()
                 .satisfies(n -> assertThat(n.node()).isEqualTo("n0"));
     }
+
+    /** Volcano's PreemptableStatus: a task still being bound (Binding) holds its node but is no victim. */
+    @Test
+    void aTaskStillBeingBoundIsNoVictim() {
+        JobInfo.Builder b = JobInfo.builder("low")
+                .priority(1)
+                .phase(PodGroupPhase.Running)
+                .creationIndex(1)
+                .minMember(1);
+        for (int i = 0; i < 4; i++) {
+            b.task(TaskInfo.builder("low-" + i)
+                    .priority(1)
+                    .resreq(Map.of("cpu", "1", "memory", "1Gi"))
+                    .on("n" + (i / 2), i < 2 ? TaskStatus.Binding : TaskStatus.Bound)
+                    .build());
+        }
+        SessionResult r = run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(b.build(), high("default")));
+        assertThat(r.evictions())
+                .hasSize(2)
+                .allSatisfy(e -> assertThat(e.node()).isEqualTo("n1"));
+    }
 }

@@ -11,6 +11,7 @@ import io.lahar.core.scheduling.Fixtures;
 import io.lahar.core.scheduling.api.JobInfo;
 import io.lahar.core.scheduling.api.QueueInfo;
 import io.lahar.core.scheduling.api.TaskInfo;
+import io.lahar.core.scheduling.api.TaskStatus;
 import io.lahar.core.scheduling.framework.SchedulerConf;
 import io.lahar.core.scheduling.framework.SessionResult;
 import java.util.ArrayList;
@@ -63,20 +64,36 @@ class ReclaimTest {
         assertThat(r.conditions().get(key("b")).message()).contains("Insufficient cpu");
     }
 
-    @Test
-    void takesNoMoreThanTheStarvedQueueDeserves() {
-        // b asks for 4 but deserves 2 of the 4 cpus: only two of a's tasks go.
+    /** jobs(), with b asking for four 1-cpu tasks of which minMember must run. */
+    private static List<JobInfo> jobsAskingFour(int minMember) {
         List<JobInfo> jobs = new ArrayList<>(jobs().subList(0, 4));
         jobs.add(JobInfo.builder("b")
                 .queue("b")
                 .tasks("worker", 4, Map.of("cpu", "1", "memory", "1Gi"))
-                .minMember(1)
+                .minMember(minMember)
                 .phase(PodGroupPhase.Inqueue)
                 .creationIndex(10)
                 .build());
-        SessionResult r = run(CONF, nodes(4, "1", "4Gi"), List.of(QueueInfo.of("a", 1), QueueInfo.of("b", 1)), jobs);
-        assertThat(r.evictions()).hasSize(2);
+        return jobs;
+    }
+
+    @Test
+    void takesNoMoreThanTheStarvedQueueDeserves() {
+        // b deserves 2 of the 4 cpus but its gang needs 3: the third task is refused, the gang is
+        // not pipelined, and the two places taken are given back.
+        SessionResult r =
+                run(CONF, nodes(4, "1", "4Gi"), List.of(QueueInfo.of("a", 1), QueueInfo.of("b", 1)), jobsAskingFour(3));
+        assertThat(r.evictions()).isEmpty();
         assertThat(r.conditions().get(key("b")).message()).contains("would exceed its deserved share");
+    }
+
+    /** As Volcano's reclaim asks JobStarving before each task: a gang once pipelined takes no more. */
+    @Test
+    void aJobThatStopsStarvingReclaimsNoMore() {
+        SessionResult r =
+                run(CONF, nodes(4, "1", "4Gi"), List.of(QueueInfo.of("a", 1), QueueInfo.of("b", 1)), jobsAskingFour(2));
+        assertThat(r.evictions()).hasSize(2);
+        assertThat(r.nominations()).hasSize(2);
     }
 
     /** jobs(), with b's two tasks given these preemption policies and b's minMember. */
@@ -126,5 +143,53 @@ class ReclaimTest {
                 .singleElement()
                 .extracting(SessionResult.Nomination::task)
                 .isEqualTo("b-worker-1");
+    }
+
+    /** Volcano reclaims only Running tasks: one still being bound is no victim. */
+    @Test
+    void aTaskNotYetRunningIsNoVictim() {
+        List<JobInfo> jobs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            jobs.add(JobInfo.builder("a" + i)
+                    .queue("a")
+                    .phase(PodGroupPhase.Running)
+                    .creationIndex(i)
+                    .task(TaskInfo.builder("a" + i + "-0")
+                            .resreq(Map.of("cpu", "1", "memory", "1Gi"))
+                            .on("n" + i, i < 2 ? TaskStatus.Binding : TaskStatus.Running)
+                            .build())
+                    .build());
+        }
+        jobs.add(jobs().get(4));
+        SessionResult r = run(CONF, nodes(4, "1", "4Gi"), List.of(QueueInfo.of("a", 1), QueueInfo.of("b", 1)), jobs);
+        assertThat(r.evictions()).extracting(SessionResult.Eviction::node).containsExactlyInAnyOrder("n2", "n3");
+    }
+
+    /** A task that no node can make room for (3 cpu, nodes of 1) is passed over; the next reclaims. */
+    @Test
+    void aTaskThatFindsNoRoomIsPassedOverAndTheNextReclaims() {
+        List<JobInfo> jobs = new ArrayList<>(jobs().subList(0, 4));
+        jobs.add(JobInfo.builder("b")
+                .queue("b")
+                .minMember(1)
+                .phase(PodGroupPhase.Inqueue)
+                .creationIndex(10)
+                .task(TaskInfo.builder("b-big")
+                        .priority(10)
+                        .resreq(Map.of("cpu", "3", "memory", "1Gi"))
+                        .build())
+                .task(TaskInfo.builder("b-small")
+                        .priority(1)
+                        .resreq(Map.of("cpu", "1", "memory", "1Gi"))
+                        .build())
+                .build());
+        SessionResult r = run(CONF, nodes(4, "1", "4Gi"), List.of(QueueInfo.of("a", 1), QueueInfo.of("b", 1)), jobs);
+        assertThat(r.evictions())
+                .singleElement()
+                .satisfies(e -> assertThat(e.action()).isEqualTo("reclaim"));
+        assertThat(r.nominations())
+                .singleElement()
+                .extracting(SessionResult.Nomination::task)
+                .isEqualTo("b-small");
     }
 }
