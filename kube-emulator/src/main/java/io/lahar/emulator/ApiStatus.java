@@ -12,9 +12,18 @@ final class ApiStatus {
 
     private ApiStatus() {}
 
+    /** A Success for 200 and for 201: the same text every time, written once. */
+    private static final String SUCCESS_200 = successBody(200);
+
+    private static final String SUCCESS_201 = successBody(201);
+
     static MockResponse success(int code) {
-        ObjectNode body = base().put("status", "Success").put("code", code);
-        return json(code, body.toString());
+        String body = code == 200 ? SUCCESS_200 : code == 201 ? SUCCESS_201 : successBody(code);
+        return json(code, body);
+    }
+
+    private static String successBody(int code) {
+        return base().put("status", "Success").put("code", code).toString();
     }
 
     static MockResponse notFound(String resource, String name) {

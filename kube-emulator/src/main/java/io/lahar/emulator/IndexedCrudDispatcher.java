@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.CustomResourceDefinitionProcessor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesResponseComposer;
@@ -52,13 +53,38 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     private final ObjectIndex index = new ObjectIndex();
     private final StoreWatchers watchers;
     private final KubernetesAttributesExtractor extractor;
+    /** fabric8's registry of custom resources, which tells a custom resource's plural and status subresource. */
+    private final CustomResourceDefinitionProcessor definitions;
+
     private volatile long resourceVersion;
 
     IndexedCrudDispatcher(List<CustomResourceDefinitionContext> crdContexts) {
         super(crdContexts);
-        this.lock = storeLock(this);
+        this.lock = (ReadWriteLock) fabric8Field(this, "lock");
+        this.definitions = (CustomResourceDefinitionProcessor) fabric8Field(this, "crdProcessor");
         this.watchers = new StoreWatchers(lock, index);
         this.extractor = (KubernetesAttributesExtractor) attributeExtractor;
+    }
+
+    /** The key fabric8 reads from {@code path}, read by hand where {@link ResourcePath} can. */
+    @Override
+    public AttributeSet getKey(String path) {
+        ResourcePath parsed = ResourcePath.parse(path);
+        return parsed != null ? parsed.attributes() : super.getKey(path);
+    }
+
+    @Override
+    public boolean isStatusSubresourceEnabledForResource(String path) {
+        ResourcePath parsed = ResourcePath.parse(path);
+        return parsed != null ? statusSubresource(parsed) : super.isStatusSubresourceEnabledForResource(path);
+    }
+
+    /** What fabric8's registry answers for the path's group, version and plural. */
+    private boolean statusSubresource(ResourcePath path) {
+        return definitions
+                .getCrdContext(path.group(), path.version(), path.plural())
+                .map(CustomResourceDefinitionContext::isStatusSubresource)
+                .orElse(false);
     }
 
     @Override
@@ -104,16 +130,14 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     public MockResponse handleCreate(RecordedRequest request) {
         String path = request.getPath();
         byte[] body = request.getBody().getBytes();
-        RecordedRequest again = new RecordedRequest(
-                request.getHttpVersion(), request.method(), path, request.getHeaders(), new Buffer(body));
         if (path.startsWith(DEFINITIONS)) {
-            return super.handleCreate(again);
+            return super.handleCreate(again(request, body));
         }
         JsonNode written;
         try {
             written = CrudStore.parse(new String(body, StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
-            return super.handleCreate(again);
+            return super.handleCreate(again(request, body));
         }
         return create(path, written);
     }
@@ -130,10 +154,15 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         }
         ObjectNode object = (ObjectNode) written;
         String name = object.path("metadata").path("name").asText("");
-        String pathNamespace = extractor.fromKubernetesPath(path).get(KubernetesAttributesExtractor.NAMESPACE);
+        ResourcePath parsed = ResourcePath.parse(path);
+        String pathNamespace = parsed != null
+                ? parsed.namespace()
+                : extractor.fromKubernetesPath(path).get(KubernetesAttributesExtractor.NAMESPACE);
+        boolean dropStatus =
+                parsed != null ? statusSubresource(parsed) : super.isStatusSubresourceEnabledForResource(path);
         lock.writeLock().lock();
         try {
-            AttributeSet query = getKey(path);
+            AttributeSet query = parsed != null ? parsed.attributes() : super.getKey(path);
             if (!name.isEmpty()
                     && findResource(query.add(new Attribute(KubernetesAttributesExtractor.NAME, name))) != null) {
                 return ObjectWrite.exists(object.path("kind").asText(), name);
@@ -148,10 +177,14 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                     Utils.generateId().toString(),
                     Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                     requestResourceVersion(),
-                    isStatusSubresourceEnabledForResource(path));
+                    dropStatus);
             String json = Serialization.asJson(object);
             changing(path, null, null, json, object);
-            AttributeSet key = apply(path, query, null, ObjectWrite.identity(object), json, object);
+            // Stored as fabric8's processEvent stores it, with no definition to register (those are fabric8's to
+            // create).
+            AttributeSet key = ObjectWrite.key(object, definitions, query);
+            map.put(key, json);
+            index.put(key, json, object);
             watchers.changed(null, null, null, key, json, object, resourceVersion);
             return new MockResponse()
                     .setResponseCode(HttpURLConnection.HTTP_CREATED)
@@ -170,10 +203,15 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         try {
             written = CrudStore.parse(new String(body, StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
-            return super.handleUpdate(new RecordedRequest(
-                    request.getHttpVersion(), request.method(), path, request.getHeaders(), new Buffer(body)));
+            return super.handleUpdate(again(request, body));
         }
         return update(path, written);
+    }
+
+    /** {@code request} made again with {@code body}, which reading it consumed, for fabric8 to read. */
+    private static RecordedRequest again(RecordedRequest request, byte[] body) {
+        return new RecordedRequest(
+                request.getHttpVersion(), request.method(), request.getPath(), request.getHeaders(), new Buffer(body));
     }
 
     /**
@@ -191,7 +229,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             return invalid.get();
         }
         boolean status = path.endsWith("/status");
-        AttributeSet query = getKey(path);
+        ResourcePath parsed = ResourcePath.parse(path);
+        AttributeSet query = parsed != null ? parsed.attributes() : super.getKey(path);
         lock.writeLock().lock();
         try {
             List<ObjectIndex.Entry> found = index.matching(query);
@@ -217,7 +256,10 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                 next = ObjectWrite.withStatus(stored, written, requestResourceVersion());
             } else {
                 next = (ObjectNode) written;
-                ObjectWrite.keep(stored, next, isStatusSubresourceEnabledForResource(path));
+                ObjectWrite.keep(
+                        stored,
+                        next,
+                        parsed != null ? statusSubresource(parsed) : super.isStatusSubresourceEnabledForResource(path));
                 if (ObjectWrite.same(next, stored)) {
                     return ok(entry.json());
                 }
@@ -441,17 +483,17 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
-     * fabric8 keeps its lock private and offers no way to take it; reflection here fails at start,
-     * in every test, if a fabric8 upgrade renames it.
+     * fabric8 keeps its lock and its registry of custom resources private and offers no way to
+     * take them; reflection here fails at start, in every test, if a fabric8 upgrade renames them.
      */
-    private static ReadWriteLock storeLock(KubernetesCrudDispatcher store) {
+    private static Object fabric8Field(KubernetesCrudDispatcher store, String name) {
         try {
-            Field field = KubernetesCrudDispatcher.class.getDeclaredField("lock");
+            Field field = KubernetesCrudDispatcher.class.getDeclaredField(name);
             field.setAccessible(true);
-            return (ReadWriteLock) field.get(store);
+            return field.get(store);
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException(
-                    "fabric8's KubernetesCrudDispatcher has no field 'lock' to index its"
+                    "fabric8's KubernetesCrudDispatcher has no field '" + name + "' to index its"
                             + " store under (a fabric8 upgrade?): " + e,
                     e);
         }

@@ -3,15 +3,19 @@ package io.lahar.emulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.CustomResourceDefinitionProcessor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.crud.KubernetesCrudDispatcherException;
+import io.fabric8.kubernetes.client.utils.ApiVersionUtil;
+import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.crud.Key;
+import io.fabric8.mockwebserver.crud.Value;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.net.HttpURLConnection;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +31,8 @@ import java.util.Optional;
 final class ObjectWrite {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    /** How fabric8 keys a label: {@code labels:<key>}. */
+    private static final String LABEL_PREFIX = "labels:";
     /** What a whole-object write keeps of the stored metadata, as fabric8's store keeps it. */
     private static final List<String> KEPT_METADATA =
             List.of("uid", "creationTimestamp", "resourceVersion", "generation");
@@ -44,7 +50,7 @@ final class ObjectWrite {
 
     /** Whether {@code a} and {@code b} (either may be null) are the same JSON. */
     static boolean same(JsonNode a, JsonNode b) {
-        return a == null ? b == null : b != null && a.equals(SAME_JSON, b);
+        return a == b || (a != null && b != null && a.equals(SAME_JSON, b));
     }
 
     /** fabric8's answer to a body that is not an object it could store (422 naming the missing field). */
@@ -252,24 +258,58 @@ final class ObjectWrite {
         }
     }
 
-    /** What the store keys {@code object} by (apiVersion, kind, name, namespace, labels), without the rest of it. */
-    static GenericKubernetesResource identity(JsonNode object) {
-        JsonNode metadata = object.path("metadata");
-        ObjectMetaBuilder meta = new ObjectMetaBuilder()
-                .withName(metadata.path("name").asText(null))
-                .withNamespace(metadata.path("namespace").asText(null));
-        if (metadata.path("labels").isObject()) {
-            Map<String, String> labels = new LinkedHashMap<>();
-            metadata.path("labels")
-                    .properties()
-                    .forEach(e -> labels.put(e.getKey(), e.getValue().asText()));
-            meta.withLabels(labels);
+    /**
+     * The key fabric8's store gives {@code object} (its {@code KubernetesAttributesExtractor.extract}
+     * of the object as a {@code GenericKubernetesResource}), made from the tree: the group and
+     * version of its apiVersion, its name and namespace (each twice, as fabric8 keys them), each
+     * label, and the plural of a custom resource {@code definitions} knows; the plural of anything
+     * else, as fabric8 takes it, from {@code pathAttributes}.
+     */
+    static AttributeSet key(
+            JsonNode object, CustomResourceDefinitionProcessor definitions, AttributeSet pathAttributes) {
+        Map<Key, Attribute> key = new HashMap<>();
+        String apiVersion = object.path("apiVersion").asText(null);
+        String group = null;
+        String version = null;
+        if (apiVersion != null && !apiVersion.isEmpty()) {
+            group = ApiVersionUtil.trimGroup(apiVersion);
+            version = ApiVersionUtil.trimVersion(apiVersion);
+            if (group.equals(apiVersion)) {
+                group = null;
+            } else {
+                put(key, KubernetesAttributesExtractor.API, group);
+            }
+            put(key, KubernetesAttributesExtractor.VERSION, version);
         }
-        GenericKubernetesResource identity = new GenericKubernetesResource();
-        identity.setApiVersion(object.path("apiVersion").asText(null));
-        identity.setKind(object.path("kind").asText(null));
-        identity.setMetadata(meta.build());
-        return identity;
+        JsonNode metadata = object.path("metadata");
+        String name = metadata.path("name").asText(null);
+        if (name != null && !name.isEmpty()) {
+            put(key, KubernetesAttributesExtractor.NAME, name);
+            put(key, KubernetesAttributesExtractor.METADATA_NAME, name);
+        }
+        String namespace = metadata.path("namespace").asText(null);
+        if (namespace != null && !namespace.isEmpty()) {
+            put(key, KubernetesAttributesExtractor.NAMESPACE, namespace);
+            put(key, KubernetesAttributesExtractor.METADATA_NAMESPACE, namespace);
+        }
+        JsonNode labels = metadata.path("labels");
+        if (labels.isObject()) {
+            for (var label : labels.properties()) {
+                put(key, LABEL_PREFIX + label.getKey(), label.getValue().asText());
+            }
+        }
+        Optional<CustomResourceDefinitionContext> definition =
+                definitions.findCrd(group, version, object.path("kind").asText(null));
+        if (definition.isPresent()) {
+            put(key, KubernetesAttributesExtractor.PLURAL, definition.get().getPlural());
+            return new AttributeSet(key);
+        }
+        return AttributeSet.merge(pathAttributes, new AttributeSet(key));
+    }
+
+    private static void put(Map<Key, Attribute> key, String name, String value) {
+        Key k = new Key(name);
+        key.put(k, new Attribute(k, new Value(value)));
     }
 
     private static MockResponse refusal(KubernetesCrudDispatcherException e) {

@@ -2,13 +2,12 @@ package io.lahar.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The {@code pods/binding} subresource, which fabric8's store would keep as a loose object while
@@ -24,8 +23,7 @@ import java.util.regex.Pattern;
  */
 final class PodBinding {
 
-    static final Pattern SUBRESOURCE = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding/?$");
-    static final Pattern LEGACY = Pattern.compile("^/api/v1/namespaces/([^/]+)/bindings/?$");
+    private static final String NAMESPACES = "/api/v1/namespaces/";
 
     /** Optimistic-lock retries against concurrent writers of the same pod (the kubelet, the bridge). */
     private static final int ATTEMPTS = 10;
@@ -40,7 +38,37 @@ final class PodBinding {
 
     /** True if this POST path is a binding, in either form. */
     static boolean matches(String path) {
-        return SUBRESOURCE.matcher(path).matches() || LEGACY.matcher(path).matches();
+        return Target.of(path) != null;
+    }
+
+    /**
+     * Where a binding's path points: {@code /api/v1/namespaces/{namespace}/pods/{pod}/binding} or
+     * {@code /api/v1/namespaces/{namespace}/bindings} (no pod: the body names it), each with a
+     * slash at the end or none; read by hand, as every POST is asked whether it is one.
+     */
+    record Target(String namespace, String pod) {
+
+        /** The binding {@code path} is, or null if it is none. */
+        static Target of(String path) {
+            if (!path.startsWith(NAMESPACES)) {
+                return null;
+            }
+            int end = path.endsWith("/") ? path.length() - 1 : path.length();
+            int slash = path.indexOf('/', NAMESPACES.length());
+            if (slash <= NAMESPACES.length() || slash >= end) {
+                return null;
+            }
+            String namespace = path.substring(NAMESPACES.length(), slash);
+            String rest = path.substring(slash, end);
+            if (rest.equals("/bindings")) {
+                return new Target(namespace, null);
+            }
+            if (rest.length() > "/pods//binding".length() && rest.startsWith("/pods/") && rest.endsWith("/binding")) {
+                String pod = rest.substring("/pods/".length(), rest.length() - "/binding".length());
+                return pod.indexOf('/') < 0 ? new Target(namespace, pod) : null;
+            }
+            return null;
+        }
     }
 
     MockResponse bind(String path, String body) {
@@ -54,21 +82,18 @@ final class PodBinding {
             return ApiStatus.badRequest("the body of a Binding must be a JSON object");
         }
         String bodyName = binding.path("metadata").path("name").asText("");
-        Matcher sub = SUBRESOURCE.matcher(path);
-        String namespace;
+        Target target = Target.of(path);
+        if (target == null) {
+            return ApiStatus.badRequest("not a binding path: " + path);
+        }
+        String namespace = target.namespace();
         String podName;
-        if (sub.matches()) {
-            namespace = sub.group(1);
-            podName = sub.group(2);
+        if (target.pod() != null) {
+            podName = target.pod();
             if (!bodyName.isEmpty() && !bodyName.equals(podName)) {
                 return ApiStatus.badRequest("name in URL does not match name in Binding object");
             }
         } else {
-            Matcher legacy = LEGACY.matcher(path);
-            if (!legacy.matches()) {
-                return ApiStatus.badRequest("not a binding path: " + path);
-            }
-            namespace = legacy.group(1);
             podName = bodyName;
             if (podName.isEmpty()) {
                 return ApiStatus.invalid(
@@ -98,7 +123,7 @@ final class PodBinding {
         String podPath = "/api/v1/namespaces/" + namespace + "/pods/" + podName;
         String uidPrecondition = binding.path("metadata").path("uid").asText("");
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            ObjectNode pod = store.get(podPath).orElse(null);
+            JsonNode pod = store.read(podPath).orElse(null);
             if (pod == null) {
                 return ApiStatus.notFound("pods", podName);
             }
@@ -122,8 +147,8 @@ final class PodBinding {
                         podName,
                         "pod " + podName + " is already assigned to node \"" + assigned + "\"");
             }
-            bindTo(pod, nodeName, binding.path("metadata").path("annotations"));
-            MockResponse written = store.put(podPath, pod);
+            MockResponse written = store.put(
+                    podPath, boundTo(pod, nodeName, binding.path("metadata").path("annotations")));
             if (written.code() == 409) {
                 continue; // someone wrote the pod between our read and write: read again
             }
@@ -138,21 +163,33 @@ final class PodBinding {
         return ApiStatus.conflict("pods/binding", podName, "the pod kept changing while it was being bound; retry");
     }
 
-    private void bindTo(ObjectNode pod, String nodeName, JsonNode annotations) {
-        pod.withObjectProperty("spec").put("nodeName", nodeName);
+    /**
+     * The pod bound to {@code nodeName}: a new tree for the store, which shares every part of the
+     * stored {@code pod} it does not change (the store's own tree, never changed) and copies the
+     * objects on the way to each part it does (the metadata too, which the store's write changes).
+     */
+    private ObjectNode boundTo(JsonNode stored, String nodeName, JsonNode annotations) {
+        ObjectNode pod = JsonNodeFactory.instance.objectNode();
+        pod.setAll((ObjectNode) stored);
+        copied(pod, "spec").put("nodeName", nodeName);
+        ObjectNode metadata = copied(pod, "metadata");
         if (annotations.isObject() && !annotations.isEmpty()) {
-            ObjectNode podAnnotations = pod.withObjectProperty("metadata").withObjectProperty("annotations");
-            annotations.fields().forEachRemaining(e -> podAnnotations.set(e.getKey(), e.getValue()));
+            ObjectNode podAnnotations = copied(metadata, "annotations");
+            annotations.properties().forEach(e -> podAnnotations.set(e.getKey(), e.getValue()));
         }
-        ObjectNode status = pod.withObjectProperty("status");
+        ObjectNode status = copied(pod, "status");
         if (!status.has("phase")) {
             status.put("phase", "Pending");
         }
         ArrayNode conditions = status.withArrayProperty("conditions");
+        if (conditions == stored.path("status").get("conditions")) {
+            conditions = JsonNodeFactory.instance.arrayNode().addAll(conditions);
+            status.set("conditions", conditions);
+        }
         ObjectNode scheduled = null;
-        for (JsonNode c : conditions) {
-            if ("PodScheduled".equals(c.path("type").asText())) {
-                scheduled = (ObjectNode) c;
+        for (int i = 0; i < conditions.size(); i++) {
+            if ("PodScheduled".equals(conditions.get(i).path("type").asText())) {
+                scheduled = copied(conditions, i);
             }
         }
         if (scheduled == null) {
@@ -165,5 +202,25 @@ final class PodBinding {
                         Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString());
         scheduled.remove("reason");
         scheduled.remove("message");
+        return pod;
+    }
+
+    /** {@code parent}'s object {@code field}, copied into it to be changed (made if it has none, as {@code withObjectProperty}). */
+    private static ObjectNode copied(ObjectNode parent, String field) {
+        if (parent.get(field) instanceof ObjectNode shared) {
+            ObjectNode copy = JsonNodeFactory.instance.objectNode();
+            copy.setAll(shared);
+            parent.set(field, copy);
+            return copy;
+        }
+        return parent.withObjectProperty(field);
+    }
+
+    /** The object at {@code index} of {@code array} (an array of the caller's), copied into it to be changed. */
+    private static ObjectNode copied(ArrayNode array, int index) {
+        ObjectNode copy = JsonNodeFactory.instance.objectNode();
+        copy.setAll((ObjectNode) array.get(index));
+        array.set(index, copy);
+        return copy;
     }
 }
