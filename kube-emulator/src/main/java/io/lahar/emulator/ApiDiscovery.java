@@ -182,7 +182,7 @@ public final class ApiDiscovery {
 
     /** The resource a request path addresses (a collection or one object; not a subresource), if served. */
     public Optional<ApiResource> resourceAt(String path) {
-        String[] parts = path.replaceAll("^/+|/+$", "").split("/");
+        String[] parts = withoutOuterSlashes(path).split("/");
         String group;
         String version;
         int rest;
@@ -211,6 +211,19 @@ public final class ApiDiscovery {
             return Optional.empty(); // a subresource, not the object itself
         }
         return find(group, version, plural);
+    }
+
+    /** {@code path} without its leading and trailing slashes: asked of every request, so no expression compiled for it. */
+    private static String withoutOuterSlashes(String path) {
+        int from = 0;
+        int to = path.length();
+        while (from < to && path.charAt(from) == '/') {
+            from++;
+        }
+        while (to > from && path.charAt(to - 1) == '/') {
+            to--;
+        }
+        return path.substring(from, to);
     }
 
     /** The resource served at {@code group/version/plural}, if any. */

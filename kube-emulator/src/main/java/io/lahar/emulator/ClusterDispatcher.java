@@ -310,6 +310,9 @@ final class ClusterDispatcher extends Dispatcher {
                             .map(doc -> ApiStatus.json(200, doc))
                             .orElseGet(ClusterDispatcher::notFound));
                 }
+                if (!path.startsWith("/apis/")) {
+                    return Optional.empty(); // neither a group's discovery nor a group version's
+                }
                 String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
                 Matcher group = API_GROUP.matcher(trimmed);
                 if (group.matches()) {
