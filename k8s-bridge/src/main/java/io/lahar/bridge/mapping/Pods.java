@@ -88,15 +88,26 @@ public final class Pods {
     }
 
     static Optional<Integer> intAnnotation(Pod pod, String key) {
-        String value = pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
+        String annotation = pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
                 ? null
                 : pod.getMetadata().getAnnotations().get(key);
-        if (value == null) {
-            String label = pod.getMetadata() == null || pod.getMetadata().getLabels() == null
-                    ? null
-                    : pod.getMetadata().getLabels().get(key);
-            value = label;
-        }
+        String label = pod.getMetadata() == null || pod.getMetadata().getLabels() == null
+                ? null
+                : pod.getMetadata().getLabels().get(key);
+        return intOf(annotation, label);
+    }
+
+    /**
+     * As {@link #jobVersion(Pod)}, from the values of the pod's annotation and label read without
+     * the pod (a create's answer, read as far as needed).
+     */
+    public static int jobVersion(String annotation, String label) {
+        return intOf(annotation, label).orElse(0);
+    }
+
+    /** The annotation's value as a number, or else the label's. */
+    private static Optional<Integer> intOf(String annotation, String label) {
+        String value = annotation != null ? annotation : label;
         if (value == null) {
             return Optional.empty();
         }

@@ -23,7 +23,19 @@ public final class CreatedPods {
      * @param uid the pod's UID in the cluster; @param jobVersion the version of the job it was made
      * for; @param resourceVersion the cluster's version of what was seen (0 if not a number)
      */
-    public record Created(String uid, int jobVersion, long resourceVersion) {}
+    public record Created(String uid, int jobVersion, long resourceVersion) {
+
+        /** @param resourceVersion as the cluster wrote it, 0 if it is not a number */
+        static Created of(String uid, int jobVersion, String resourceVersion) {
+            long version;
+            try {
+                version = Long.parseLong(resourceVersion);
+            } catch (NumberFormatException e) {
+                version = 0;
+            }
+            return new Created(uid, jobVersion, version);
+        }
+    }
 
     private final Map<String, Created> pods = new LruMap<>(LIMIT);
 
@@ -31,6 +43,13 @@ public final class CreatedPods {
     synchronized void created(String key, Pod pod) {
         if (pod != null && pod.getMetadata() != null && pod.getMetadata().getUid() != null) {
             pods.put(key, of(pod));
+        }
+    }
+
+    /** As {@link #created(String, Pod)}, from what was read of the create's answer ({@link PodWrites}). */
+    synchronized void created(String key, Created pod) {
+        if (pod.uid() != null) {
+            pods.put(key, pod);
         }
     }
 
@@ -61,12 +80,9 @@ public final class CreatedPods {
     }
 
     private static Created of(Pod pod) {
-        long resourceVersion;
-        try {
-            resourceVersion = Long.parseLong(pod.getMetadata().getResourceVersion());
-        } catch (NumberFormatException e) {
-            resourceVersion = 0;
-        }
-        return new Created(pod.getMetadata().getUid(), Pods.jobVersion(pod), resourceVersion);
+        return Created.of(
+                pod.getMetadata().getUid(),
+                Pods.jobVersion(pod),
+                pod.getMetadata().getResourceVersion());
     }
 }

@@ -43,6 +43,7 @@ public final class DecisionReconciler {
     }
 
     private final KubernetesClient client;
+    private final PodWrites writes;
     private final Retry retry;
     private final WorkloadStatusWriter workloadStatus;
     private long epoch = Long.MIN_VALUE;
@@ -69,6 +70,7 @@ public final class DecisionReconciler {
 
     private DecisionReconciler(KubernetesClient client, Retry retry, CreatedPods created, boolean knowsPods) {
         this.client = client;
+        this.writes = new PodWrites(client);
         this.retry = retry;
         this.created = created;
         this.knowsPods = knowsPods;
@@ -178,10 +180,8 @@ public final class DecisionReconciler {
         if (made.isPresent() && made.get().jobVersion() == bind.getJobVersion()) {
             // The pod this bridge created for this version: bound unread, the UID as precondition.
             try {
-                retry.call(() -> client.bindings()
-                        .inNamespace(ns)
-                        .resource(binding(ns, bind, made.get().uid()))
-                        .create());
+                Binding binding = binding(ns, bind, made.get().uid());
+                retry.run(() -> writes.bind(ns, binding));
                 stopWaiting(key);
                 return Outcome.BOUND;
             } catch (KubernetesClientException e) {
@@ -216,7 +216,7 @@ public final class DecisionReconciler {
         }
         Binding binding = binding(ns, bind, null);
         try {
-            retry.call(() -> client.bindings().inNamespace(ns).resource(binding).create());
+            retry.run(() -> writes.bind(ns, binding));
             return Outcome.BOUND;
         } catch (KubernetesClientException e) {
             if (Retry.isNotFound(e)) {
@@ -284,8 +284,7 @@ public final class DecisionReconciler {
             return Outcome.STALE;
         }
         LOG.infof("pod %s/%s evicted: %s (%s)", ns, evict.getPod(), evict.getReason(), evict.getAction());
-        var gone = retry.call(
-                () -> client.pods().inNamespace(ns).withName(evict.getPod()).delete());
-        return gone.isEmpty() ? Outcome.ABSENT : Outcome.EVICTED;
+        boolean gone = retry.call(() -> writes.delete(ns, evict.getPod()));
+        return gone ? Outcome.EVICTED : Outcome.ABSENT;
     }
 }

@@ -3,7 +3,6 @@ package io.lahar.bridge.reconcile;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.lahar.bridge.mapping.PluginObjects;
@@ -65,6 +64,7 @@ public final class PodIntentReconciler {
     private static final Map<String, ObjectKind> RELEASABLE = releasable();
 
     private final KubernetesClient client;
+    private final PodWrites writes;
     private final Retry retry;
     private final JobOwners owners;
     private final EngineDeletions deletions;
@@ -92,6 +92,7 @@ public final class PodIntentReconciler {
             IntFunction<SshKeyPair> keys,
             CreatedPods created) {
         this.client = client;
+        this.writes = new PodWrites(client);
         this.retry = retry;
         this.owners = new JobOwners(client, retry);
         this.deletions = deletions;
@@ -174,10 +175,7 @@ public final class PodIntentReconciler {
         // Create first, read only if the name is taken: a new pod costs one call, not two.
         Pod pod = Pods.pod(intent, create, owners.owner(intent), templates);
         try {
-            Pod made = retry.call(() -> client.pods()
-                    .inNamespace(intent.getNamespace())
-                    .resource(pod)
-                    .create());
+            CreatedPods.Created made = retry.call(() -> writes.create(intent.getNamespace(), pod));
             created.created(key, made);
             stopWaiting(key);
             return Outcome.CREATED;
@@ -217,9 +215,8 @@ public final class PodIntentReconciler {
             // deleted unread (another pod under the name would have been created in this pod's lane, after it).
             created.forget(key);
             deletions.requested(made.get().uid());
-            List<StatusDetails> gone = retry.call(() ->
-                    client.pods().inNamespace(ns).withName(delete.getPod()).delete());
-            return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
+            boolean gone = retry.call(() -> writes.delete(ns, delete.getPod()));
+            return gone ? Outcome.DELETED : Outcome.ABSENT;
         }
         Pod existing = retry.call(
                 () -> client.pods().inNamespace(ns).withName(delete.getPod()).get());
@@ -231,10 +228,9 @@ public final class PodIntentReconciler {
             return Outcome.STALE;
         }
         deletions.requested(existing.getMetadata().getUid());
-        List<StatusDetails> gone = retry.call(
-                () -> client.pods().inNamespace(ns).withName(delete.getPod()).delete());
+        boolean gone = retry.call(() -> writes.delete(ns, delete.getPod()));
         LOG.debugf("pod %s deleted (%s)", key, delete.getReason());
-        return gone.isEmpty() ? Outcome.ABSENT : Outcome.DELETED;
+        return gone ? Outcome.DELETED : Outcome.ABSENT;
     }
 
     private synchronized Outcome waitFor(String key, PodIntent intent) {
