@@ -1,11 +1,13 @@
 package io.lahar.emulator;
 
-import io.fabric8.kubernetes.api.model.Container;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.lahar.core.api.GoDuration;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,11 +58,17 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
     }
 
     public static PodRunPlan of(Pod pod) {
+        return of(Serialization.jsonMapper().<JsonNode>valueToTree(pod));
+    }
+
+    /** The plan of the pod {@code pod} is the JSON of, read as fabric8's {@code Pod} model reads it. */
+    public static PodRunPlan of(JsonNode pod) {
         List<String> problems = new ArrayList<>();
-        Map<String, String> annotations =
-                pod.getMetadata() == null || pod.getMetadata().getAnnotations() == null
-                        ? Map.of()
-                        : pod.getMetadata().getAnnotations();
+        Map<String, String> annotations = new HashMap<>();
+        pod.path("metadata")
+                .path("annotations")
+                .properties()
+                .forEach(a -> annotations.put(a.getKey(), PodStatusTrees.text(a.getValue())));
         Optional<Duration> duration = Optional.empty();
         String durationText = annotations.get(DURATION);
         if (durationText != null) {
@@ -158,14 +166,13 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
      * The pod runs as long as its longest container; a container runs as long as its sleeps. If any
      * container has no sleep, nothing says when it would stop, so the pod keeps running.
      */
-    private static Optional<Duration> fromSleeps(Pod pod) {
-        if (pod.getSpec() == null
-                || pod.getSpec().getContainers() == null
-                || pod.getSpec().getContainers().isEmpty()) {
+    private static Optional<Duration> fromSleeps(JsonNode pod) {
+        JsonNode containers = pod.path("spec").path("containers");
+        if (containers.isEmpty()) {
             return Optional.empty();
         }
         Duration longest = Duration.ZERO;
-        for (Container container : pod.getSpec().getContainers()) {
+        for (JsonNode container : containers) {
             Optional<Duration> sleeps = sleepsOf(container);
             if (sleeps.isEmpty()) {
                 return Optional.empty();
@@ -177,14 +184,10 @@ public record PodRunPlan(Optional<Duration> duration, int exitCode, List<String>
         return Optional.of(longest);
     }
 
-    static Optional<Duration> sleepsOf(Container container) {
+    static Optional<Duration> sleepsOf(JsonNode container) {
         List<String> words = new ArrayList<>();
-        if (container.getCommand() != null) {
-            words.addAll(container.getCommand());
-        }
-        if (container.getArgs() != null) {
-            words.addAll(container.getArgs());
-        }
+        container.path("command").forEach(word -> words.add(PodStatusTrees.text(word)));
+        container.path("args").forEach(word -> words.add(PodStatusTrees.text(word)));
         Matcher sleep = SLEEP.matcher(String.join(" ", words));
         Duration total = null;
         while (sleep.find()) {

@@ -1,19 +1,10 @@
 package io.lahar.emulator;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.HostIP;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.api.model.PodIP;
-import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.MockResponse;
@@ -28,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,7 +28,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 
 /**
  * The kubelets of the simulated nodes, in one watcher of the store: a pod bound to a node (by the
@@ -197,7 +187,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         });
     }
 
-    /** {@code tree} is shared and never changed: a pod to start is read from it into a Pod of its own. */
+    /** {@code tree} is shared and never changed: the statuses written are built beside it. */
     private void reconcile(JsonNode tree) {
         JsonNode metadata = tree.path("metadata");
         String uid = metadata.path("uid").asText();
@@ -224,20 +214,19 @@ public final class SimulatedKubelet implements AutoCloseable {
             scheduleOrphanCheck(namespace, name, uid, nodeName);
             return;
         }
-        Pod pod = toPod(tree, namespace, name);
-        PodRunPlan plan = PodRunPlan.of(pod);
+        PodRunPlan plan = PodRunPlan.of(tree);
         plan.problems()
-                .forEach(problem ->
-                        LOG.log(System.Logger.Level.WARNING, "pod " + key(pod) + ": " + problem + " (ignored)"));
+                .forEach(problem -> LOG.log(
+                        System.Logger.Level.WARNING, "pod " + namespace + "/" + name + ": " + problem + " (ignored)"));
         if ("Running".equals(phase)) {
             // Running since before this kubelet started.
-            run(pod, plan, startTimeOf(pod).orElse(Instant.now(clock)));
+            run(namespace, name, uid, plan, startTimeOf(tree).orElse(Instant.now(clock)));
             return;
         }
         Instant started = Instant.now(clock);
         timers.put(uid, new Starting());
         call(() -> {
-            boolean running = markRunning(pod, on, started);
+            boolean running = markRunning(tree, namespace, name, uid, on, started);
             decide(() -> {
                 if (!(timers.get(uid) instanceof Starting)) {
                     return; // deleted meanwhile
@@ -248,15 +237,6 @@ public final class SimulatedKubelet implements AutoCloseable {
                 }
             });
         });
-    }
-
-    private void run(Pod pod, PodRunPlan plan, Instant started) {
-        run(
-                pod.getMetadata().getNamespace(),
-                pod.getMetadata().getName(),
-                pod.getMetadata().getUid(),
-                plan,
-                started);
     }
 
     private void run(String namespace, String name, String uid, PodRunPlan plan, Instant started) {
@@ -300,7 +280,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         return pods;
     }
 
-    private boolean markRunning(Pod pod, Node node, Instant now) {
+    private boolean markRunning(JsonNode pod, String namespace, String name, String uid, Node node, Instant now) {
         String hostIp = node.getStatus() == null || node.getStatus().getAddresses() == null
                 ? "10.0.0.1"
                 : node.getStatus().getAddresses().stream()
@@ -311,53 +291,7 @@ public final class SimulatedKubelet implements AutoCloseable {
         int n = podIpCounter.getAndIncrement();
         String podIp = "10.244." + (n / 250) + "." + (n % 250 + 2);
         String at = timestamp(now);
-        return updateStatus(pod, current -> {
-            PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
-            if (status.getPhase() != null && !"Pending".equals(status.getPhase())) {
-                return null; // someone else moved it on meanwhile
-            }
-            List<ContainerStatus> containers = new ArrayList<>();
-            for (Container c : current.getSpec().getContainers()) {
-                containers.add(new ContainerStatusBuilder()
-                        .withName(c.getName())
-                        .withImage(c.getImage())
-                        .withImageID("")
-                        .withContainerID(containerId(current, c))
-                        .withReady(true)
-                        .withStarted(true)
-                        .withRestartCount(0)
-                        .withNewState()
-                        .withNewRunning()
-                        .withStartedAt(at)
-                        .endRunning()
-                        .endState()
-                        .build());
-            }
-            PodStatus running = new PodStatusBuilder(status)
-                    .withPhase("Running")
-                    .withHostIP(hostIp)
-                    .withHostIPs(new HostIP(hostIp))
-                    .withPodIP(podIp)
-                    .withPodIPs(new PodIP(podIp))
-                    .withStartTime(at)
-                    .withConditions(withConditions(
-                            status.getConditions(),
-                            at,
-                            "PodReadyToStartContainers",
-                            "True",
-                            "Initialized",
-                            "True",
-                            "Ready",
-                            "True",
-                            "ContainersReady",
-                            "True",
-                            "PodScheduled",
-                            "True"))
-                    .withContainerStatuses(containers)
-                    .build();
-            current.setStatus(running);
-            return current;
-        });
+        return updateStatus(pod, namespace, name, uid, current -> PodStatusTrees.running(current, hostIp, podIp, at));
     }
 
     private void scheduleCompletion(
@@ -388,62 +322,12 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
 
     private void complete(String namespace, String name, String uid, PodRunPlan plan) {
-        Pod pod = get(namespace, name);
-        if (pod == null || !uid.equals(pod.getMetadata().getUid())) {
+        JsonNode pod = api.read(path(namespace, name)).orElse(null);
+        if (pod == null || !uid.equals(pod.path("metadata").path("uid").asText(null))) {
             return;
         }
         String at = timestamp(Instant.now(clock));
-        String reason = plan.succeeds() ? "Completed" : "Error";
-        updateStatus(pod, current -> {
-            PodStatus status = current.getStatus();
-            if (status == null || !"Running".equals(status.getPhase())) {
-                return null;
-            }
-            List<ContainerStatus> containers = new ArrayList<>();
-            for (Container c : current.getSpec().getContainers()) {
-                String startedAt = status.getContainerStatuses() == null
-                        ? status.getStartTime()
-                        : status.getContainerStatuses().stream()
-                                .filter(s -> c.getName().equals(s.getName()))
-                                .map(s -> s.getState() != null && s.getState().getRunning() != null
-                                        ? s.getState().getRunning().getStartedAt()
-                                        : status.getStartTime())
-                                .findFirst()
-                                .orElse(status.getStartTime());
-                containers.add(new ContainerStatusBuilder()
-                        .withName(c.getName())
-                        .withImage(c.getImage())
-                        .withImageID("")
-                        .withContainerID(containerId(current, c))
-                        .withReady(false)
-                        .withStarted(false)
-                        .withRestartCount(0)
-                        .withNewState()
-                        .withNewTerminated()
-                        .withExitCode(plan.exitCode())
-                        .withReason(reason)
-                        .withStartedAt(startedAt)
-                        .withFinishedAt(at)
-                        .withContainerID(containerId(current, c))
-                        .endTerminated()
-                        .endState()
-                        .build());
-            }
-            String readyReason = plan.succeeds() ? "PodCompleted" : "PodFailed";
-            List<PodCondition> conditions =
-                    withConditions(status.getConditions(), at, "Ready", "False", "ContainersReady", "False");
-            conditions = conditions.stream()
-                    .map(c -> ("Ready".equals(c.getType()) || "ContainersReady".equals(c.getType()))
-                            ? new PodConditionBuilder(c).withReason(readyReason).build()
-                            : c)
-                    .toList();
-            current.setStatus(new PodStatusBuilder(status)
-                    .withPhase(plan.succeeds() ? "Succeeded" : "Failed")
-                    .withConditions(conditions)
-                    .withContainerStatuses(containers)
-                    .build());
-            return current;
-        });
+        updateStatus(pod, namespace, name, uid, current -> PodStatusTrees.ended(current, plan.exitCode(), at));
     }
 
     /** A pod bound to a node that does not exist is deleted once the pod-GC grace has passed. */
@@ -474,28 +358,32 @@ public final class SimulatedKubelet implements AutoCloseable {
     }
 
     /**
-     * Applies {@code change} to the latest version of the pod and writes it through the status
-     * subresource, re-reading and retrying when another writer got there first. {@code change}
-     * returns null when the pod no longer needs it.
+     * Writes the status {@code statusOf} builds from the latest version of the pod ({@code pod},
+     * then the store's) through the status subresource, re-reading and retrying when another
+     * writer got there first. {@code statusOf} returns null when the pod no longer needs it; the
+     * trees it is handed are the store's, not to be changed.
      */
-    private boolean updateStatus(Pod pod, UnaryOperator<Pod> change) {
-        String namespace = pod.getMetadata().getNamespace();
-        String name = pod.getMetadata().getName();
-        String uid = pod.getMetadata().getUid();
-        Pod current = pod;
+    private boolean updateStatus(
+            JsonNode pod, String namespace, String name, String uid, Function<JsonNode, ObjectNode> statusOf) {
+        String path = path(namespace, name);
+        JsonNode current = pod;
         for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
             if (attempt > 0) {
-                current = get(namespace, name);
+                current = api.read(path).orElse(null);
             }
-            if (current == null || !uid.equals(current.getMetadata().getUid())) {
+            if (current == null
+                    || !uid.equals(current.path("metadata").path("uid").asText(null))) {
                 return false;
             }
-            Pod desired = change.apply(current);
-            if (desired == null) {
+            ObjectNode status = statusOf.apply(current);
+            if (status == null) {
                 return false;
             }
-            MockResponse answer = api.writeStatus(
-                    path(namespace, name), Serialization.jsonMapper().valueToTree(desired));
+            // The stored pod's parts with the new status: the store keeps only the status of it.
+            ObjectNode desired = JsonNodeFactory.instance.objectNode();
+            desired.setAll((ObjectNode) current);
+            desired.set("status", status);
+            MockResponse answer = api.writeStatus(path, desired);
             if (answer.code() < 300) {
                 return true;
             }
@@ -505,32 +393,16 @@ public final class SimulatedKubelet implements AutoCloseable {
             if (answer.code() != 409) {
                 LOG.log(
                         System.Logger.Level.WARNING,
-                        "could not update the status of pod " + key(pod) + ": " + answer.code() + " "
+                        "could not update the status of pod " + namespace + "/" + name + ": " + answer.code() + " "
                                 + CrudStore.bodyOf(answer));
                 return false;
             }
         }
         LOG.log(
                 System.Logger.Level.WARNING,
-                "gave up updating the status of pod " + key(pod) + " after " + UPDATE_ATTEMPTS + " conflicts");
+                "gave up updating the status of pod " + namespace + "/" + name + " after " + UPDATE_ATTEMPTS
+                        + " conflicts");
         return false;
-    }
-
-    /** The pod as the store holds it now (a copy of its own), or null if there is none. */
-    private Pod get(String namespace, String name) {
-        return api.read(path(namespace, name))
-                .map(tree -> toPod(tree, namespace, name))
-                .orElse(null);
-    }
-
-    /** A Pod of its own read from the store's {@code tree}. */
-    private static Pod toPod(JsonNode tree, String namespace, String name) {
-        try {
-            return Serialization.jsonMapper().treeToValue(tree, Pod.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(
-                    "pod " + namespace + "/" + name + " as stored is not a Pod: " + e.getOriginalMessage(), e);
-        }
     }
 
     private static String path(String namespace, String name) {
@@ -544,51 +416,17 @@ public final class SimulatedKubelet implements AutoCloseable {
         }
     }
 
-    /** Conditions merged by type: the given (type, status) pairs replace or join the existing ones. */
-    private static List<PodCondition> withConditions(List<PodCondition> existing, String at, String... typeStatus) {
-        List<PodCondition> result = new ArrayList<>(existing == null ? List.of() : existing);
-        for (int i = 0; i < typeStatus.length; i += 2) {
-            String type = typeStatus[i];
-            String status = typeStatus[i + 1];
-            PodCondition condition = new PodConditionBuilder()
-                    .withType(type)
-                    .withStatus(status)
-                    .withLastTransitionTime(at)
-                    .build();
-            boolean replaced = false;
-            for (int j = 0; j < result.size(); j++) {
-                if (type.equals(result.get(j).getType())) {
-                    if (!Objects.equals(status, result.get(j).getStatus())) {
-                        result.set(j, condition);
-                    }
-                    replaced = true;
-                }
-            }
-            if (!replaced) {
-                result.add(condition);
-            }
-        }
-        return result;
-    }
-
-    private static Optional<Instant> startTimeOf(Pod pod) {
+    private static Optional<Instant> startTimeOf(JsonNode pod) {
         try {
-            return Optional.ofNullable(pod.getStatus().getStartTime()).map(Instant::parse);
+            return Optional.ofNullable(PodStatusTrees.text(pod.path("status").get("startTime")))
+                    .map(Instant::parse);
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }
     }
 
-    private static String containerId(Pod pod, Container container) {
-        return "lahar-sim://" + pod.getMetadata().getUid() + "/" + container.getName();
-    }
-
     private static String timestamp(Instant instant) {
         return instant.truncatedTo(ChronoUnit.SECONDS).toString();
-    }
-
-    private static String key(Pod pod) {
-        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
     }
 
     /** What the kubelet is doing about one pod. */
