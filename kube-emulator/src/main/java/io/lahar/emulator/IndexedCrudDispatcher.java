@@ -366,6 +366,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             String newState) {
         String existing = oldAttributes == null ? null : index.get(oldAttributes);
         JsonNode existingTree = existing == null ? null : index.parsed(oldAttributes);
+        boolean writtenFromTree = existing != null && index.writtenFromTree(oldAttributes);
         if (newState == null && existing != null) {
             requestResourceVersion();
         }
@@ -375,7 +376,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             JsonNode gone = newState == null ? deletedAt(existing, existingTree) : existingTree;
             watchers.changed(
                     oldAttributes,
-                    newState == null ? Serialization.asJson(gone) : existing,
+                    newState == null ? deletedJson(existing, writtenFromTree, gone) : existing,
                     gone,
                     key,
                     newState,
@@ -437,6 +438,16 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         gone.setAll((ObjectNode) stored);
         gone.set("metadata", metadata);
         return gone;
+    }
+
+    /**
+     * The JSON of {@code gone}, the deleted object at the deletion's version: the stored text with
+     * that version in it where the text is its tree written out (the same JSON, by construction),
+     * else the tree written out.
+     */
+    private String deletedJson(String existing, boolean writtenFromTree, JsonNode gone) {
+        String json = writtenFromTree ? DeletedJson.withVersion(existing, String.valueOf(resourceVersion)) : null;
+        return json != null ? json : Serialization.asJson(gone);
     }
 
     /** Who watches the store: a watcher in this JVM joins them as a client's watch does. */

@@ -45,10 +45,14 @@ final class ObjectIndex {
         put(key, json, null);
     }
 
-    /** Stores {@code json} under {@code key}, with its parsed {@code tree} when the writer has it (null: parsed when asked for). */
+    /**
+     * Stores {@code json} under {@code key}, with its parsed {@code tree} when the writer has it
+     * (null: parsed when asked for); a writer that hands its tree wrote {@code json} from it with
+     * fabric8's mapper ({@link #writtenFromTree}).
+     */
     void put(AttributeSet key, String json, JsonNode tree) {
         remove(key);
-        objects.put(key, new Version(json, tree));
+        objects.put(key, new Version(json, tree, tree != null));
         String plural = value(key, PLURAL);
         String name = value(key, NAME);
         if (plural == null || name == null) {
@@ -92,6 +96,12 @@ final class ObjectIndex {
     JsonNode parsed(AttributeSet key) {
         Version version = objects.get(key);
         return version == null ? null : version.tree;
+    }
+
+    /** Whether the JSON under {@code key} is its tree as fabric8's mapper writes it: the writer handed both. */
+    boolean writtenFromTree(AttributeSet key) {
+        Version version = objects.get(key);
+        return version != null && version.fromTree;
     }
 
     /**
@@ -168,10 +178,12 @@ final class ObjectIndex {
     private static final class Version {
         final String json;
         volatile JsonNode tree;
+        final boolean fromTree;
 
-        Version(String json, JsonNode tree) {
+        Version(String json, JsonNode tree, boolean fromTree) {
             this.json = json;
             this.tree = tree;
+            this.fromTree = fromTree;
         }
     }
 

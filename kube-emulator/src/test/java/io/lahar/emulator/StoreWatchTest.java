@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.WebSocket;
@@ -109,6 +110,14 @@ class StoreWatchTest {
                         tuple("ADDED", "after", "Pending"),
                         tuple("MODIFIED", "before", "Running"),
                         tuple("DELETED", "before", "Running"));
+        // The deletion's JSON, made from the stored text, is the object as it was written out with the deletion's
+        // version.
+        JsonNode modified = CrudStore.parse(watcher.sent.get(2)).path("object").deepCopy();
+        long version =
+                Long.parseLong(modified.path("metadata").path("resourceVersion").asText());
+        ((ObjectNode) modified.get("metadata")).put("resourceVersion", String.valueOf(version + 1));
+        assertThat(watcher.sent.get(3))
+                .isEqualTo("{\"type\":\"DELETED\",\"object\":" + Serialization.asJson(modified) + "}");
     }
 
     @Test
