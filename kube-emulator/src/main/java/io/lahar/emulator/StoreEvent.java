@@ -57,8 +57,14 @@ final class StoreEvent {
     String envelope() {
         String written = envelope;
         if (written == null) {
-            written = "{\"type\":\"" + type + "\",\"object\":" + json + "}";
-            envelope = written;
+            // Two watchers' threads may ask at once: the lock makes it written once, as promised.
+            synchronized (this) {
+                written = envelope;
+                if (written == null) {
+                    written = "{\"type\":\"" + type + "\",\"object\":" + json + "}";
+                    envelope = written;
+                }
+            }
         }
         return written;
     }
