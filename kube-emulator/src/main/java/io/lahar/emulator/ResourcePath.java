@@ -98,17 +98,20 @@ record ResourcePath(String group, String version, String plural, String namespac
             return false;
         }
         for (int i = from; i < to; i++) {
-            char c = path.charAt(i);
-            if (!((c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || c == '-'
-                    || c == '_'
-                    || c == '.')) {
+            if (!nameChar(path.charAt(i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static boolean nameChar(char c) {
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || c == '-'
+                || c == '_'
+                || c == '.';
     }
 
     /**
@@ -118,16 +121,7 @@ record ResourcePath(String group, String version, String plural, String namespac
     private static boolean plainQuery(String path, int from) {
         for (int i = from; i < path.length(); i++) {
             char c = path.charAt(i);
-            if (!((c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || c == '-'
-                    || c == '_'
-                    || c == '.'
-                    || c == '='
-                    || c == '&'
-                    || c == ':'
-                    || c == ',')) {
+            if (!(nameChar(c) || c == '=' || c == '&' || c == ':' || c == ',')) {
                 return false;
             }
         }

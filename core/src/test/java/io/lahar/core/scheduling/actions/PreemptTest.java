@@ -187,14 +187,7 @@ class PreemptTest {
                 nodes(2, "2", "8Gi"),
                 List.of(),
                 List.of(low("default", 1), high("Never", "PreemptLowerPriority", 1)));
-        assertThat(r.evictions()).singleElement().satisfies(e -> {
-            assertThat(e.job()).isEqualTo(key("low"));
-            assertThat(e.reason()).contains("preempted by default/high/high-worker-1");
-        });
-        assertThat(r.nominations())
-                .singleElement()
-                .extracting(SessionResult.Nomination::task)
-                .isEqualTo("high-worker-1");
+        assertHighWorker1TookOneOfLowsPlaces(r);
     }
 
     @Test
@@ -241,14 +234,7 @@ class PreemptTest {
     void aTaskThatFindsNoRoomIsPassedOverAndTheJobsNextTaskPreempts() {
         SessionResult r =
                 run(CONF, nodes(2, "2", "8Gi"), List.of(), List.of(low("default", 1), highOfOne("200:3", "100:1")));
-        assertThat(r.evictions()).singleElement().satisfies(e -> {
-            assertThat(e.job()).isEqualTo(key("low"));
-            assertThat(e.reason()).contains("preempted by default/high/high-worker-1");
-        });
-        assertThat(r.nominations())
-                .singleElement()
-                .extracting(SessionResult.Nomination::task)
-                .isEqualTo("high-worker-1");
+        assertHighWorker1TookOneOfLowsPlaces(r);
     }
 
     /** Within a job, as in Volcano, the first pending task that cannot preempt ends the job's turn. */
@@ -362,5 +348,16 @@ class PreemptTest {
         assertThat(r.evictions())
                 .hasSize(2)
                 .allSatisfy(e -> assertThat(e.node()).isEqualTo("n1"));
+    }
+
+    private static void assertHighWorker1TookOneOfLowsPlaces(SessionResult r) {
+        assertThat(r.evictions()).singleElement().satisfies(e -> {
+            assertThat(e.job()).isEqualTo(key("low"));
+            assertThat(e.reason()).contains("preempted by default/high/high-worker-1");
+        });
+        assertThat(r.nominations())
+                .singleElement()
+                .extracting(SessionResult.Nomination::task)
+                .isEqualTo("high-worker-1");
     }
 }
