@@ -30,6 +30,12 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
@@ -46,10 +52,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * into the generated classes the same way, inside Quarkus or not.
  *
  * <p>All serdes of one instance share one registry client whose HTTP connections time out
- * ({@link #CONNECT_TIMEOUT}, {@link #IDLE_TIMEOUT}). Why: the registry client built from the serde
- * configuration has no timeout at all, and waits on its answer with an unbounded
- * {@code CompletableFuture.get}; one lost answer to a schema registration once held a stream thread
- * (and a CI run) forever.
+ * ({@link #CONNECT_TIMEOUT}, {@link #IDLE_TIMEOUT}), and every call is waited on for at most
+ * their sum. Why: the registry client built from the serde configuration has no timeout at all,
+ * and waits on its answer with an unbounded {@code CompletableFuture.get}; one lost answer to a
+ * schema registration once held a stream thread (and a CI run) forever, and a lost answer the
+ * connection's timeouts did not see held one again.
  *
  * <p>A registry that does not answer (refused or lost connection, silence past the idle timeout, an
  * HTTP 5xx or 429) is an outage, not a bad record: the call is sent again with a growing pause for
@@ -147,6 +154,9 @@ public final class RegistrySerdes {
         final String url;
         final Credentials credentials;
         final Duration idleTimeout;
+        /** The longest one call may take, whatever the connection does: {@link #bounded}. */
+        final Duration callTimeout;
+
         RegistryClient restClient;
         RegistryClientFacade client;
         /** Null while the registry answers; else since when, and why, it has not. */
@@ -158,8 +168,40 @@ public final class RegistrySerdes {
             this.url = url;
             this.credentials = credentials;
             this.idleTimeout = idleTimeout;
+            this.callTimeout = idleTimeout.plus(CONNECT_TIMEOUT);
+        }
+
+        /**
+         * The call on a thread of its own, waited on for at most {@link #callTimeout}: past it the
+         * call counts as unanswered and its thread is interrupted (which ends the client's wait).
+         * Why: the connection's timeouts do not bound a call. A request waiting for a pooled
+         * connection, an answer trickling in slower than the idle timeout, or a lost completion in
+         * the client's adapter (its unbounded {@code CompletableFuture.get}) each held a stream
+         * thread for good; one held the streams-app in REBALANCING at start for minutes.
+         */
+        <T> T bounded(Supplier<T> call) {
+            Future<T> running = CALLS.submit(call::get);
+            try {
+                return running.get(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                if (e.getCause() instanceof Error error) throw error;
+                throw new IllegalStateException(e.getCause());
+            } catch (TimeoutException e) {
+                running.cancel(true);
+                throw new CompletionException(new TimeoutException(
+                        "no answer from the schema registry within " + callTimeout.toSeconds() + " s"));
+            } catch (InterruptedException e) {
+                running.cancel(true);
+                Thread.currentThread().interrupt();
+                throw new TransientFailure("interrupted while waiting for the schema registry at " + url, e);
+            }
         }
     }
+
+    /** The threads registry calls run on ({@link Registry#bounded}); daemons, so they never hold a shutdown. */
+    private static final ExecutorService CALLS = Executors.newCachedThreadPool(
+            Thread.ofPlatform().daemon().name("lahar-registry-call-", 0).factory());
 
     private record Outage(Instant since, Instant lastTried, String reason) {}
 
@@ -267,7 +309,7 @@ public final class RegistrySerdes {
         while (true) {
             RuntimeException failure;
             try {
-                T result = call.get();
+                T result = registry.bounded(call);
                 answered();
                 return result;
             } catch (RuntimeException e) {
@@ -394,7 +436,7 @@ public final class RegistrySerdes {
     private Outage probe(Outage current) {
         try {
             client();
-            registry.restClient.system().info().get();
+            registry.bounded(() -> registry.restClient.system().info().get());
             answered();
             return null;
         } catch (RuntimeException e) {

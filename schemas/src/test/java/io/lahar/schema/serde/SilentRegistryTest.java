@@ -74,6 +74,57 @@ class SilentRegistryTest {
     }
 
     @Test
+    void anAnswerTricklingInSlowerThanTheIdleTimeoutEndsTheCallAtItsDeadlineNotWhenTheAnswerEnds() throws Exception {
+        // Headers, then a byte of a 1 MB body every 300 ms: never idle for the 1-s idle timeout, so
+        // only the call's own deadline (idle + connect timeouts: 6 s) ends the wait.
+        silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        acceptor.submit(() -> {
+            while (!silent.isClosed()) {
+                Socket socket = silent.accept();
+                accepted.add(socket);
+                Thread.ofPlatform().daemon().start(() -> trickle(socket));
+            }
+            return null;
+        });
+        String url = "http://127.0.0.1:" + silent.getLocalPort() + "/apis/registry/v3";
+        RegistrySerdes serdes = new RegistrySerdes(url, Duration.ofSeconds(1), Duration.ofSeconds(5));
+        var deserializer = serdes.value(Node.class).deserializer();
+
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        long started = System.nanoTime();
+        try {
+            Future<Node> read =
+                    reader.submit(() -> deserializer.deserialize("lahar.nodes", new byte[] {0, 0, 0, 0, 7, 2, 98}));
+            assertThatThrownBy(() -> read.get(60, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(TransientFailure.class)
+                    .hasRootCauseInstanceOf(java.util.concurrent.TimeoutException.class)
+                    .rootCause()
+                    .hasMessageContaining("within 6 s");
+        } finally {
+            reader.shutdownNow();
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
+        assertThat(serdes.outage()).hasValueSatisfying(o -> assertThat(o).contains("within 6 s"));
+    }
+
+    private static void trickle(Socket socket) {
+        try (socket) {
+            var out = socket.getOutputStream();
+            socket.getInputStream().read(new byte[8192]);
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.flush();
+            while (true) {
+                out.write(' ');
+                out.flush();
+                Thread.sleep(300);
+            }
+        } catch (IOException | InterruptedException e) {
+            // the client gave up, or the test ended
+        }
+    }
+
+    @Test
     void aRegistryThatRefusesConnectionsIsAnOutageTheCallWaitsOut() {
         RegistrySerdes serdes = new RegistrySerdes("http://127.0.0.1:1/apis/registry/v3", Duration.ofSeconds(1));
         var deserializer = serdes.value(Node.class).deserializer();
