@@ -3,15 +3,14 @@ package io.lahar.core.scheduling.actions;
 import io.lahar.core.scheduling.framework.SessionJob;
 import io.lahar.core.scheduling.framework.SessionQueue;
 
-/** The queue checks every action makes before giving a job new resources. */
+/** The queue checks the actions make before giving a job new resources (backfill, as Volcano's, only existence). */
 final class QueueChecks {
     private QueueChecks() {}
 
     /** The job's queue if it exists, is a leaf and is open; otherwise null, with the reason on the job. */
     static SessionQueue usableQueue(SessionJob job) {
-        SessionQueue q = job.queue();
+        SessionQueue q = existingQueue(job);
         if (q == null) {
-            job.addReason("queue \"" + job.info().queue() + "\" not found");
             return null;
         }
         if (!q.isLeaf()) {
@@ -21,6 +20,15 @@ final class QueueChecks {
         if (!q.isOpen()) {
             job.addReason("queue \"" + q.name() + "\" is " + q.state() + " and takes no new work");
             return null;
+        }
+        return q;
+    }
+
+    /** The job's queue if it exists (whatever its place or state); otherwise null, with the reason on the job. */
+    static SessionQueue existingQueue(SessionJob job) {
+        SessionQueue q = job.queue();
+        if (q == null) {
+            job.addReason("queue \"" + job.info().queue() + "\" not found");
         }
         return q;
     }

@@ -292,6 +292,18 @@ public final class Session extends SessionPlugins {
         return new Statement.Operation(Statement.Kind.PIPELINE, t, n, prev, null, currentAction);
     }
 
+    Statement.Operation applyUnpipeline(SessionTask t) {
+        TaskStatus prev = t.status();
+        if (prev != TaskStatus.Pipelined) throw new IllegalStateException(t + " is " + prev + ", not Pipelined");
+        SessionNode n = t.node();
+        n.removeTask(t, prev);
+        t.setStatus(TaskStatus.Pending);
+        t.setNode(null);
+        if (t.job().queue() != null) t.job().queue().subAllocated(t.resreq());
+        for (EventHandler h : eventHandlers()) h.deallocated(t);
+        return new Statement.Operation(Statement.Kind.UNPIPELINE, t, n, prev, null, currentAction);
+    }
+
     Statement.Operation applyEvict(SessionTask t, String reason) {
         TaskStatus prev = t.status();
         SessionNode n = t.node();
@@ -315,6 +327,13 @@ public final class Session extends SessionPlugins {
                 t.setNode(null);
                 if (t.job().queue() != null) t.job().queue().subAllocated(t.resreq());
                 for (EventHandler h : eventHandlers()) h.deallocated(t);
+            }
+            case UNPIPELINE -> {
+                t.setNode(n);
+                t.setStatus(op.previous());
+                n.addTask(t);
+                if (t.job().queue() != null) t.job().queue().addAllocated(t.resreq());
+                for (EventHandler h : eventHandlers()) h.allocated(t);
             }
             case EVICT -> {
                 n.removeTask(t, TaskStatus.Releasing);
@@ -369,6 +388,9 @@ public final class Session extends SessionPlugins {
                         nominations.add(new SessionResult.Nomination(
                                 job, t.name(), op.node().name(), op.action()));
                     }
+                }
+                case UNPIPELINE -> {
+                    // Nothing to tell: the PIPELINE operation that put the task there no longer holds.
                 }
                 case EVICT ->
                     evictions.add(

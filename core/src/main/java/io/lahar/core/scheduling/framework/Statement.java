@@ -13,6 +13,7 @@ public final class Statement {
     public enum Kind {
         ALLOCATE,
         PIPELINE,
+        UNPIPELINE,
         EVICT
     }
 
@@ -35,6 +36,12 @@ public final class Statement {
     public void pipeline(SessionTask task, SessionNode node) {
         check();
         operations.add(ssn.applyPipeline(task, node));
+    }
+
+    /** Takes a pipelined task off its node, pending again (Volcano's Statement.UnPipeline). */
+    public void unpipeline(SessionTask task) {
+        check();
+        operations.add(ssn.applyUnpipeline(task));
     }
 
     public void evict(SessionTask victim, String reason) {

@@ -108,4 +108,34 @@ class StatementTest {
                 .extracting(SessionResult.Nomination::task)
                 .isEqualTo("j-w-0");
     }
+
+    @Test
+    void unpipelineFreesTheNodeAndItsUndoPipelinesAgain() {
+        Session ssn = session();
+        SessionNode n0 = ssn.node("n0");
+        SessionJob j = ssn.job("default/j");
+        SessionTask t = j.tasks().get(0);
+        Resource queueBefore = ssn.queue("default").allocated();
+        Statement first = ssn.statement();
+        first.pipeline(t, n0);
+        first.commit();
+        Statement stmt = ssn.statement();
+        stmt.unpipeline(t);
+        assertThat(t.status()).isEqualTo(TaskStatus.Pending);
+        assertThat(t.node()).isNull();
+        assertThat(n0.pipelined().isEmpty()).isTrue();
+        assertThat(n0.tasks()).doesNotContain(t);
+        assertThat(ssn.queue("default").allocated()).isEqualTo(queueBefore);
+        assertThat(j.waitingTaskNum()).isZero();
+        stmt.discard();
+        assertThat(t.status()).isEqualTo(TaskStatus.Pipelined);
+        assertThat(t.node()).isSameAs(n0);
+        assertThat(n0.tasks()).contains(t);
+        assertThat(j.waitingTaskNum()).isEqualTo(1);
+        Statement again = ssn.statement();
+        again.unpipeline(t);
+        again.commit();
+        // The pipelining committed first no longer holds: it is not a nomination any more.
+        assertThat(ssn.close().nominations()).isEmpty();
+    }
 }
