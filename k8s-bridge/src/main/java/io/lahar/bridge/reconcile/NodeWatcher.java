@@ -35,31 +35,31 @@ public final class NodeWatcher implements AutoCloseable {
     }
 
     public NodeWatcher start() {
-        informer = client.nodes()
-                .inform(
-                        new ResourceEventHandler<>() {
-                            @Override
-                            public void onAdd(Node node) {
-                                upsert(node);
-                            }
+        informer = Informers.inform(
+                client.nodes(),
+                new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(Node node) {
+                        upsert(node);
+                    }
 
-                            @Override
-                            public void onUpdate(Node old, Node node) {
-                                upsert(node);
-                            }
+                    @Override
+                    public void onUpdate(Node old, Node node) {
+                        upsert(node);
+                    }
 
-                            @Override
-                            public void onDelete(Node node, boolean finalStateUnknown) {
-                                String name = node.getMetadata().getName();
-                                try {
-                                    sink.send(Topics.NODES.name(), name, null);
-                                    reported.remove(name);
-                                } catch (RuntimeException e) {
-                                    LOG.errorf(e, "node %s: tombstone not sent", name);
-                                }
-                            }
-                        },
-                        resyncMillis);
+                    @Override
+                    public void onDelete(Node node, boolean finalStateUnknown) {
+                        String name = node.getMetadata().getName();
+                        try {
+                            sink.send(Topics.NODES.name(), name, null);
+                            reported.remove(name);
+                        } catch (RuntimeException e) {
+                            LOG.errorf(e, "node %s: tombstone not sent", name);
+                        }
+                    }
+                },
+                resyncMillis);
         return this;
     }
 

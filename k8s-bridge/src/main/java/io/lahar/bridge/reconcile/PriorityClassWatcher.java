@@ -55,29 +55,27 @@ public final class PriorityClassWatcher implements AutoCloseable {
 
     /** Lists the classes (and publishes them) before it returns. */
     public PriorityClassWatcher start() {
-        informer = client.scheduling()
-                .v1()
-                .priorityClasses()
-                .inform(
-                        new ResourceEventHandler<>() {
-                            @Override
-                            public void onAdd(PriorityClass pc) {
-                                changed(pc, true);
-                            }
+        informer = Informers.inform(
+                client.scheduling().v1().priorityClasses(),
+                new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(PriorityClass pc) {
+                        changed(pc, true);
+                    }
 
-                            @Override
-                            public void onUpdate(PriorityClass old, PriorityClass pc) {
-                                // A resync changes nothing a priority is resolved from: only a send that failed is
-                                // tried again.
-                                changed(pc, !core(old).equals(core(pc)));
-                            }
+                    @Override
+                    public void onUpdate(PriorityClass old, PriorityClass pc) {
+                        // A resync changes nothing a priority is resolved from: only a send that failed is
+                        // tried again.
+                        changed(pc, !core(old).equals(core(pc)));
+                    }
 
-                            @Override
-                            public void onDelete(PriorityClass pc, boolean finalStateUnknown) {
-                                deleted(pc);
-                            }
-                        },
-                        resyncMillis);
+                    @Override
+                    public void onDelete(PriorityClass pc, boolean finalStateUnknown) {
+                        deleted(pc);
+                    }
+                },
+                resyncMillis);
         return this;
     }
 

@@ -98,11 +98,12 @@ public final class VolcanoApiWatcher implements AutoCloseable {
             io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, Handler handler) {
         var resources = client.genericKubernetesResources(kind);
         if (!kind.isNamespaceScoped()) {
-            return resources.inform(handler, resyncMillis);
+            return Informers.inform(resources, handler, resyncMillis);
         }
-        return namespace.isPresent()
-                ? resources.inNamespace(namespace.get()).inform(handler, resyncMillis)
-                : resources.inAnyNamespace().inform(handler, resyncMillis);
+        return Informers.inform(
+                namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace(),
+                handler,
+                resyncMillis);
     }
 
     /**

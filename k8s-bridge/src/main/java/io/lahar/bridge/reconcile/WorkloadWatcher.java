@@ -89,14 +89,18 @@ public final class WorkloadWatcher implements AutoCloseable {
     public WorkloadWatcher start() {
         priorityClasses.listen(this::priorityClassesChanged);
         var groups = client.genericKubernetesResources(VolcanoKinds.POD_GROUPS);
-        groupInformer = (namespace.isPresent() ? groups.inNamespace(namespace.get()) : groups.inAnyNamespace())
-                .withoutLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
-                .inform(handler(this::groupChanged, this::groupDeleted), resyncMillis);
+        groupInformer = Informers.inform(
+                (namespace.isPresent() ? groups.inNamespace(namespace.get()) : groups.inAnyNamespace())
+                        .withoutLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER),
+                handler(this::groupChanged, this::groupDeleted),
+                resyncMillis);
         var pods = namespace.isPresent()
                 ? client.pods().inNamespace(namespace.get())
                 : client.pods().inAnyNamespace();
-        podInformer = pods.withoutLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
-                .inform(handler(this::podChanged, this::podDeleted), resyncMillis);
+        podInformer = Informers.inform(
+                pods.withoutLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER),
+                handler(this::podChanged, this::podDeleted),
+                resyncMillis);
         return this;
     }
 

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.lahar.bridge.mapping.VolcanoKinds;
+import io.lahar.bridge.reconcile.Informers;
 import io.lahar.core.admission.AdmissionContext;
 import io.lahar.core.api.Flow;
 import io.lahar.core.api.JobFlow;
@@ -41,8 +42,8 @@ public final class KnownObjects implements AutoCloseable {
     /** Lists and watches the Queue and JobTemplate CRs; returns once the first lists are in the caches. */
     public static KnownObjects watch(KubernetesClient client) {
         return new KnownObjects(
-                client.genericKubernetesResources(VolcanoKinds.QUEUES).inform(),
-                client.genericKubernetesResources(VolcanoKinds.JOB_TEMPLATES).inform());
+                Informers.inform(client.genericKubernetesResources(VolcanoKinds.QUEUES), null, 0),
+                Informers.inform(client.genericKubernetesResources(VolcanoKinds.JOB_TEMPLATES), null, 0));
     }
 
     /** The context admission of {@code reviewed} looks up: the queues, and a JobFlow's templates. */
