@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** A watched pod as the pod event the job state machine consumes. */
+/**
+ * A watched pod as the pod event the job state machine consumes. The pod watch reads only the fields
+ * of a pod read here ({@link ManagedPods}): a field read here must be read there too.
+ */
 public final class PodEvents {
 
     private PodEvents() {}

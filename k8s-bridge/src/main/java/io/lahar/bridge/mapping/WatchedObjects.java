@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.runtime.RawExtension;
 import io.fabric8.kubernetes.internal.KubernetesDeserializer;
 import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The object of a watch event, read in one pass. fabric8's {@link KubernetesDeserializer} reads the
@@ -36,11 +38,24 @@ public final class WatchedObjects extends JsonDeserializer<Object> implements Re
         abstract void setObject(Object object);
     }
 
+    /**
+     * A deserializer that reads an object from the field after its apiVersion and kind (or its end),
+     * given them: a bean's, or one of the bridge's own ({@link ManagedPods}).
+     */
+    public interface Rest {
+        Object read(JsonParser p, DeserializationContext ctxt, String apiVersion, String kind) throws IOException;
+    }
+
+    private record Target(JsonDeserializer<Object> deserializer, Rest rest) {}
+
     private static final String API_VERSION = "apiVersion";
     private static final String KIND = "kind";
 
     /** fabric8's deserializer of the mapper's serialization, which knows the classes of the kinds registered with it. */
     private KubernetesDeserializer fabric8;
+
+    /** By class: one mapper's, as this deserializer is (Jackson builds one for each mapper's WatchEvent). */
+    private final Map<Class<?>, Target> targets = new ConcurrentHashMap<>();
 
     @Override
     public void resolve(DeserializationContext ctxt) {
@@ -85,19 +100,11 @@ public final class WatchedObjects extends JsonDeserializer<Object> implements Re
         Class<?> type = kind == null || apiVersion == null
                 ? RawExtension.class
                 : registeredOrGeneric(fabric8.getRegisteredKind(apiVersion, kind));
-        if (token == JsonToken.FIELD_NAME
-                && onlyTypeRead
-                && ctxt.findRootValueDeserializer(ctxt.constructType(type)) instanceof BeanDeserializerBase bean) {
-            SettableBeanProperty apiVersionProperty = bean.findProperty(API_VERSION);
-            SettableBeanProperty kindProperty = bean.findProperty(KIND);
-            if (apiVersionProperty != null && kindProperty != null) {
-                // Read first, as the API server writes them: the rest of the object straight from the text.
-                p.nextToken();
-                Object object = bean.deserialize(p, ctxt);
-                apiVersionProperty.set(object, apiVersion);
-                kindProperty.set(object, kind);
-                return object;
-            }
+        Target target = target(type, ctxt);
+        if (token == JsonToken.FIELD_NAME && onlyTypeRead && target.rest() != null) {
+            // Read first, as the API server writes them: the rest of the object straight from the text.
+            p.nextToken();
+            return target.rest().read(p, ctxt, apiVersion, kind);
         }
         JsonParser rest;
         if (token == JsonToken.FIELD_NAME) {
@@ -109,7 +116,43 @@ public final class WatchedObjects extends JsonDeserializer<Object> implements Re
             rest = read.asParser(p);
         }
         rest.nextToken();
-        return ctxt.readValue(rest, type);
+        // As ctxt.readValue(rest, type), without its lookup.
+        return target.deserializer().deserialize(rest, ctxt);
+    }
+
+    /**
+     * The class's deserializer, found once: Jackson's root lookup asks each time whether the class is
+     * polymorphic, introspecting its annotations, which showed in the profile of every watched change.
+     * The classes are those of the kinds the client knows, so the map stays small.
+     */
+    private Target target(Class<?> type, DeserializationContext ctxt) throws IOException {
+        Target target = targets.get(type);
+        if (target == null) {
+            JsonDeserializer<Object> deserializer = ctxt.findRootValueDeserializer(ctxt.constructType(type));
+            target = new Target(deserializer, restOf(deserializer));
+            targets.putIfAbsent(type, target);
+        }
+        return target;
+    }
+
+    /** How the rest of an object is read once its apiVersion and kind were, or null: only from the start. */
+    private static Rest restOf(JsonDeserializer<Object> deserializer) {
+        if (deserializer instanceof Rest rest) {
+            return rest;
+        }
+        if (deserializer instanceof BeanDeserializerBase bean) {
+            SettableBeanProperty apiVersionProperty = bean.findProperty(API_VERSION);
+            SettableBeanProperty kindProperty = bean.findProperty(KIND);
+            if (apiVersionProperty != null && kindProperty != null) {
+                return (p, ctxt, apiVersion, kind) -> {
+                    Object object = bean.deserialize(p, ctxt);
+                    apiVersionProperty.set(object, apiVersion);
+                    kindProperty.set(object, kind);
+                    return object;
+                };
+            }
+        }
+        return null;
     }
 
     private static Class<? extends KubernetesResource> registeredOrGeneric(Class<? extends KubernetesResource> type) {

@@ -61,7 +61,11 @@ public final class CreatedPods {
         pods.remove(key);
     }
 
-    /** The pod watch saw {@code pod} added or changed ({@code gone}: deleted). */
+    /**
+     * The pod watch saw {@code pod} added or changed ({@code gone}: deleted). The watch's pods have
+     * only the fields that it and pod events read ({@code ManagedPods}): a field read here must be
+     * read there too.
+     */
     public void seen(Pod pod, boolean gone) {
         String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
         synchronized (this) {

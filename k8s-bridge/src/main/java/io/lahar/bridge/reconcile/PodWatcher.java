@@ -5,10 +5,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.lahar.bridge.mapping.BridgeLabels;
+import io.lahar.bridge.mapping.ManagedPods;
 import io.lahar.bridge.mapping.PodEvents;
 import io.lahar.schema.PodEvent;
 import io.lahar.schema.Topics;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,7 +20,8 @@ import org.jboss.logging.Logger;
 /**
  * Watches the pods the bridge created (label-selected) and reports each change that matters to the
  * state machine — phase, container exit codes and reasons, node — as a pod event; a deletion is the
- * pod's last event, flagged deletedByOthers unless the engine asked for it.
+ * pod's last event, flagged deletedByOthers unless the engine asked for it. The watch reads only what
+ * those events and {@link CreatedPods} need of a pod ({@link ManagedPods}): its pods are not whole.
  */
 public final class PodWatcher implements AutoCloseable {
 
@@ -62,9 +65,11 @@ public final class PodWatcher implements AutoCloseable {
     }
 
     public PodWatcher start() {
+        // Its pods read as far as pod events need them; the other reads of the client stay whole.
+        KubernetesClient managed = ManagedPods.client(client);
         var pods = namespace.isPresent()
-                ? client.pods().inNamespace(namespace.get())
-                : client.pods().inAnyNamespace();
+                ? managed.pods().inNamespace(namespace.get())
+                : managed.pods().inAnyNamespace();
         informer = pods.withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
                 .inform(
                         new ResourceEventHandler<>() {
@@ -85,6 +90,11 @@ public final class PodWatcher implements AutoCloseable {
                         },
                         resyncMillis);
         return this;
+    }
+
+    /** The pods the watch holds, as it read them. */
+    List<Pod> watched() {
+        return informer.getStore().list();
     }
 
     void changed(Pod pod, boolean deleted) {

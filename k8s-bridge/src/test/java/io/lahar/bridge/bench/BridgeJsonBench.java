@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.bridge.TestIntents;
 import io.lahar.bridge.TestPods;
+import io.lahar.bridge.WatchedPodJson;
 import io.lahar.bridge.mapping.KubernetesJson;
+import io.lahar.bridge.mapping.ManagedPods;
 import io.lahar.bridge.mapping.PodTemplates;
 import io.lahar.bridge.mapping.Pods;
 import io.lahar.schema.CreatePod;
@@ -25,13 +27,17 @@ import java.util.function.IntConsumer;
  * separate it): a pod made from its intent and written as the create sends it; a watch event of a
  * pod read; a pod read from the create's answer. "before" is the client's mapper with Blackbird
  * alone and every pod's template parsed for it; "after" the mapper as {@link KubernetesJson#fast}
- * configures it and the task's spec shared ({@link PodTemplates}). Printed: this thread's CPU
- * nanoseconds an operation, the median of the rounds, and after / before.
+ * configures it and the task's spec shared ({@link PodTemplates}). And the watch event of a pod the
+ * bridge manages, as big as a real cluster's, read as the informer reads it by the pod watch's
+ * serialization ({@link ManagedPods}): against the client's mapper with Blackbird alone, as above,
+ * then against the mapper of {@link KubernetesJson#fast} (a whole pod, as the pod watch read it until
+ * it had its own). Printed: this thread's CPU nanoseconds an operation, the median of the rounds,
+ * and after / before.
  *
  * <pre>
  * mvn -q -o -pl k8s-bridge -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/bridge-cp.txt
  * java -cp k8s-bridge/target/test-classes:k8s-bridge/target/classes:core/target/classes:schemas/target/classes:$(cat /tmp/bridge-cp.txt) \
- *   io.lahar.bridge.bench.BridgeJsonBench [ops-per-round] [rounds]
+ *   io.lahar.bridge.bench.BridgeJsonBench [ops-per-round] [rounds] [part-of-a-case's-name]
  * </pre>
  */
 final class BridgeJsonBench {
@@ -71,11 +77,14 @@ final class BridgeJsonBench {
 
     private static final String EVENT = "{\"type\":\"MODIFIED\",\"object\":" + POD + "}";
 
+    private static final String MANAGED_EVENT = "{\"type\":\"MODIFIED\",\"object\":" + WatchedPodJson.RUNNING + "}";
+
     private BridgeJsonBench() {}
 
     public static void main(String[] args) {
         int ops = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+        only = args.length > 2 ? args[2] : "";
         ObjectMapper beforeMapper = new ObjectMapper();
         KubernetesSerialization before = new KubernetesSerialization(beforeMapper, true);
         beforeMapper.registerModule(new BlackbirdModule());
@@ -106,6 +115,20 @@ final class BridgeJsonBench {
                 rounds,
                 i -> sink(before.unmarshal(EVENT, WatchEvent.class)),
                 i -> sink(after.unmarshal(EVENT, WatchEvent.class)));
+        // As the informer reads a watch event (fabric8's AbstractWatchManager): the text to a WatchEvent.
+        KubernetesSerialization podWatch = ManagedPods.serialization();
+        compare(
+                "managed pod's watch event read (2.3 KB)",
+                ops,
+                rounds,
+                i -> sink(before.unmarshal(MANAGED_EVENT, WatchEvent.class)),
+                i -> sink(podWatch.unmarshal(MANAGED_EVENT, WatchEvent.class)));
+        compare(
+                "managed pod's watch event, whole/slim",
+                ops,
+                rounds,
+                i -> sink(after.unmarshal(MANAGED_EVENT, WatchEvent.class)),
+                i -> sink(podWatch.unmarshal(MANAGED_EVENT, WatchEvent.class)));
         compare(
                 "pod read from an answer",
                 ops,
@@ -121,7 +144,13 @@ final class BridgeJsonBench {
         sunk += o.hashCode() & 1;
     }
 
+    /** Only the cases whose name has this in it (the third argument). */
+    private static String only;
+
     private static void compare(String what, int ops, int rounds, IntConsumer before, IntConsumer after) {
+        if (!what.contains(only)) {
+            return;
+        }
         long[] b = new long[rounds];
         long[] a = new long[rounds];
         // The first pair warms up, and is not counted.

@@ -3,9 +3,15 @@ package io.lahar.bridge.mapping;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.MapperConfig;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
 import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
+import com.fasterxml.jackson.databind.introspect.AnnotatedClass;
+import com.fasterxml.jackson.databind.introspect.AnnotationIntrospectorPair;
+import com.fasterxml.jackson.databind.introspect.NopAnnotationIntrospector;
+import com.fasterxml.jackson.databind.jsontype.TypeResolverBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -15,6 +21,7 @@ import io.fabric8.kubernetes.api.model.runtime.RawExtension;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class WatchedObjectsTest {
@@ -71,6 +78,13 @@ class WatchedObjectsTest {
 
     @Test
     void watchEventsReadInOnePassAreThoseFabric8Reads() {
+        // Twice: the second time with each class's deserializer found the first.
+        for (int i = 0; i < 2; i++) {
+            readsAsFabric8();
+        }
+    }
+
+    private static void readsAsFabric8() {
         EVENTS.forEach((json, type) -> {
             WatchEvent plain = PLAIN.unmarshal(json, WatchEvent.class);
             WatchEvent onePass = KubernetesJson.SERIALIZATION.unmarshal(json, WatchEvent.class);
@@ -81,6 +95,36 @@ class WatchedObjectsTest {
         WatchEvent none =
                 KubernetesJson.SERIALIZATION.unmarshal("{\"type\":\"ADDED\",\"object\":null}", WatchEvent.class);
         assertThat(none.getObject()).isNull();
+    }
+
+    /** Jackson's root lookup introspects the class (is it polymorphic?) each time: done once a class. */
+    @Test
+    void aClassIsLookedUpOnceNotForEveryEvent() {
+        ObjectMapper mapper = new ObjectMapper();
+        KubernetesSerialization serialization = new KubernetesSerialization(mapper, true);
+        KubernetesJson.fast(mapper);
+        AtomicInteger podLookups = new AtomicInteger();
+        mapper.setAnnotationIntrospector(AnnotationIntrospectorPair.pair(
+                mapper.getDeserializationConfig().getAnnotationIntrospector(), new NopAnnotationIntrospector() {
+                    @Override
+                    public TypeResolverBuilder<?> findTypeResolver(
+                            MapperConfig<?> config, AnnotatedClass ac, JavaType baseType) {
+                        if (baseType.getRawClass() == Pod.class) {
+                            podLookups.incrementAndGet();
+                        }
+                        return null;
+                    }
+                }));
+        String first = "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\"," + POD_FIELDS + "}}";
+        String later = "{\"type\":\"ADDED\",\"object\":{" + POD_FIELDS + ",\"kind\":\"Pod\",\"apiVersion\":\"v1\"}}";
+        serialization.unmarshal(first, WatchEvent.class);
+        int once = podLookups.get();
+        for (int i = 0; i < 5; i++) {
+            assertThat(serialization.unmarshal(i % 2 == 0 ? first : later, WatchEvent.class))
+                    .isEqualTo(PLAIN.unmarshal(first, WatchEvent.class));
+        }
+        assertThat(once).isPositive();
+        assertThat(podLookups.get()).isEqualTo(once);
     }
 
     @Test
