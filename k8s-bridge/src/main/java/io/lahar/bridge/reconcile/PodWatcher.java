@@ -70,25 +70,25 @@ public final class PodWatcher implements AutoCloseable {
         var pods = namespace.isPresent()
                 ? managed.pods().inNamespace(namespace.get())
                 : managed.pods().inAnyNamespace();
-        informer = pods.withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
-                .inform(
-                        new ResourceEventHandler<>() {
-                            @Override
-                            public void onAdd(Pod pod) {
-                                changed(pod, false);
-                            }
+        informer = Informers.inform(
+                pods.withLabel(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER),
+                new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(Pod pod) {
+                        changed(pod, false);
+                    }
 
-                            @Override
-                            public void onUpdate(Pod old, Pod pod) {
-                                changed(pod, false);
-                            }
+                    @Override
+                    public void onUpdate(Pod old, Pod pod) {
+                        changed(pod, false);
+                    }
 
-                            @Override
-                            public void onDelete(Pod pod, boolean finalStateUnknown) {
-                                changed(pod, true);
-                            }
-                        },
-                        resyncMillis);
+                    @Override
+                    public void onDelete(Pod pod, boolean finalStateUnknown) {
+                        changed(pod, true);
+                    }
+                },
+                resyncMillis);
         return this;
     }
 
