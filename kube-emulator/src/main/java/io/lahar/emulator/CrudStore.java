@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
 import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Headers;
@@ -41,13 +40,13 @@ final class CrudStore {
 
     /** As {@link #watch(String, BiConsumer)}, handed each {@link StoreEvent} with its tree, shared and not to be changed. */
     AutoCloseable watchEvents(String path, Consumer<StoreEvent> events) {
-        Local watch = new Local(crud.getKey(path), events);
+        Local watch = new Local(crud.query(path), events);
         crud.watchers().opened(watch);
         return () -> crud.watchers().ended(watch);
     }
 
     /** A watch in this JVM from no particular version: it is handed what exists, so it never expires. */
-    private record Local(AttributeSet query, Consumer<StoreEvent> events) implements StoreWatchers.Watcher {
+    private record Local(StoreQuery query, Consumer<StoreEvent> events) implements StoreWatchers.Watcher {
 
         @Override
         public long since() {

@@ -73,6 +73,12 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         return parsed != null ? parsed.attributes() : super.getKey(path);
     }
 
+    /** What a request to {@code path} asks the store for, read by hand where {@link ResourcePath} can. */
+    StoreQuery query(String path) {
+        ResourcePath parsed = ResourcePath.parse(path);
+        return parsed != null ? parsed.query() : StoreQuery.of(super.getKey(path));
+    }
+
     @Override
     public boolean isStatusSubresourceEnabledForResource(String path) {
         ResourcePath parsed = ResourcePath.parse(path);
@@ -92,7 +98,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         if (isWatch(path)) {
             return new MockResponse().withWebSocketUpgrade(StoreWatch.of(path, getKey(path), watchers));
         }
-        AttributeSet query = getKey(path);
+        StoreQuery query = query(path);
         List<ObjectIndex.Entry> found;
         long version;
         lock.readLock().lock();
@@ -102,9 +108,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         } finally {
             lock.readLock().unlock();
         }
-        if (found.isEmpty()
-                && !query.containsKey(KubernetesAttributesExtractor.NAME)
-                && API_RESOURCES.matcher(path).matches()) {
+        if (found.isEmpty() && !query.naming() && API_RESOURCES.matcher(path).matches()) {
             return super.handleGet(path);
         }
         return answer(query, found, version);
@@ -112,7 +116,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse handleDelete(String path) {
-        AttributeSet query = getKey(path);
+        StoreQuery query = query(path);
         lock.writeLock().lock();
         try {
             List<ObjectIndex.Entry> found = index.matching(query);
@@ -163,8 +167,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         lock.writeLock().lock();
         try {
             AttributeSet query = parsed != null ? parsed.attributes() : super.getKey(path);
-            if (!name.isEmpty()
-                    && findResource(query.add(new Attribute(KubernetesAttributesExtractor.NAME, name))) != null) {
+            if (!name.isEmpty() && !index.matching(named(parsed, query, name)).isEmpty()) {
                 return ObjectWrite.exists(object.path("kind").asText(), name);
             }
             Optional<MockResponse> elsewhere = ObjectWrite.elsewhere(object, pathNamespace);
@@ -182,8 +185,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             changing(path, null, null, json, object);
             // Stored as fabric8's processEvent stores it, with no definition to register (those are fabric8's to
             // create).
-            AttributeSet key = ObjectWrite.key(object, definitions, query);
-            map.put(key, json);
+            StoreKey key = StoreKey.of(ObjectWrite.key(object, definitions, query));
+            map.put(key.attributes(), json);
             index.put(key, json, object);
             watchers.changed(null, null, null, key, json, object, resourceVersion);
             return new MockResponse()
@@ -192,6 +195,13 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         } finally {
             lock.writeLock().unlock();
         }
+    }
+
+    /** The query of {@code path}'s collection ({@code parsed}, or fabric8's {@code query} of it) naming {@code name}. */
+    private static StoreQuery named(ResourcePath parsed, AttributeSet query, String name) {
+        return parsed != null
+                ? parsed.named(name).query()
+                : StoreQuery.of(query.add(new Attribute(KubernetesAttributesExtractor.NAME, name)));
     }
 
     /** An update (PUT) is ours ({@link #update}), on the body parsed once; fabric8 answers a body that is not JSON. */
@@ -230,7 +240,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         }
         boolean status = path.endsWith("/status");
         ResourcePath parsed = ResourcePath.parse(path);
-        AttributeSet query = parsed != null ? parsed.attributes() : super.getKey(path);
+        StoreQuery query = parsed != null ? parsed.query() : StoreQuery.of(super.getKey(path));
         lock.writeLock().lock();
         try {
             List<ObjectIndex.Entry> found = index.matching(query);
@@ -245,7 +255,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                 return refused.get();
             }
             if (ObjectWrite.deletes(written)) {
-                processEvent(path, query, entry.key(), null, null);
+                change(path, query.attributes(), entry.key(), null, null);
                 return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK);
             }
             ObjectNode next;
@@ -270,7 +280,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                 replace(path, entry, stored, json, next);
             } else {
                 // Stored under a key of its own, or a definition the store registers: fabric8's way.
-                processEvent(path, query, entry.key(), null, json);
+                change(path, query.attributes(), entry.key(), null, json);
             }
             return ok(json);
         } finally {
@@ -281,8 +291,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     /** A new version of the object of {@code entry}, under the same key: the journal, fabric8's map, the index, the watchers. */
     private void replace(String path, ObjectIndex.Entry entry, JsonNode before, String json, JsonNode tree) {
         changing(path, entry.json(), before, json, tree);
-        map.remove(entry.key());
-        map.put(entry.key(), json);
+        map.remove(entry.key().attributes());
+        map.put(entry.key().attributes(), json);
         index.put(entry.key(), json, tree);
         watchers.changed(entry.key(), entry.json(), before, entry.key(), json, tree, resourceVersion);
     }
@@ -292,8 +302,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
      * store's own tree, shared and never to be changed; empty if there is none.
      */
     Optional<JsonNode> read(String path) {
-        AttributeSet query = getKey(path);
-        if (!query.containsKey(KubernetesAttributesExtractor.NAME)) {
+        StoreQuery query = query(path);
+        if (!query.naming()) {
             MockResponse listed = handleGet(path);
             return listed.code() == HttpURLConnection.HTTP_OK
                     ? Optional.of(CrudStore.parse(CrudStore.bodyOf(listed)))
@@ -315,22 +325,22 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /** What fabric8's delete does: remove the object, or mark it deleted while finalizers remain. */
-    private void delete(String path, AttributeSet query, ObjectIndex.Entry entry) {
+    private void delete(String path, StoreQuery query, ObjectIndex.Entry entry) {
         JsonNode metadata = index.tree(entry.key()).path("metadata");
         if (metadata.path("finalizers").isEmpty()) {
-            processEvent(path, query, entry.key(), null, null);
+            change(path, query.attributes(), entry.key(), null, null);
         } else if (!metadata.hasNonNull("deletionTimestamp")) {
             GenericKubernetesResource resource = Serialization.unmarshal(entry.json(), GenericKubernetesResource.class);
             resource.getMetadata().setDeletionTimestamp(LocalDateTime.now().toString());
             // A change, so a new version: an informer takes an unchanged version for no change at all.
             resource.getMetadata().setResourceVersion(String.valueOf(requestResourceVersion()));
-            processEvent(path, query, entry.key(), resource, Serialization.asJson(resource));
+            change(path, query.attributes(), entry.key(), resource, Serialization.asJson(resource));
         }
     }
 
-    private MockResponse answer(AttributeSet query, List<ObjectIndex.Entry> found, long version) {
+    private MockResponse answer(StoreQuery query, List<ObjectIndex.Entry> found, long version) {
         MockResponse response = new MockResponse();
-        if (query.containsKey(KubernetesAttributesExtractor.NAME)) {
+        if (query.naming()) {
             if (found.isEmpty()) {
                 return response.setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
             }
@@ -345,10 +355,10 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     /** The store's create, update and patch look up the object they change here (under its write lock). */
     @Override
     public Map.Entry<AttributeSet, String> findResource(AttributeSet attributes) {
-        List<ObjectIndex.Entry> found = index.matching(attributes);
+        List<ObjectIndex.Entry> found = index.matching(StoreQuery.of(attributes));
         return found.isEmpty()
                 ? null
-                : Map.entry(found.get(0).key(), found.get(0).json());
+                : Map.entry(found.get(0).key().attributes(), found.get(0).json());
     }
 
     /**
@@ -364,18 +374,28 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             AttributeSet oldAttributes,
             GenericKubernetesResource resource,
             String newState) {
-        String existing = oldAttributes == null ? null : index.get(oldAttributes);
-        JsonNode existingTree = existing == null ? null : index.parsed(oldAttributes);
-        boolean writtenFromTree = existing != null && index.writtenFromTree(oldAttributes);
+        change(path, pathAttributes, oldAttributes == null ? null : index.keyOf(oldAttributes), resource, newState);
+    }
+
+    /** {@link #processEvent} of the object stored under {@code oldKey} (null: none). */
+    private void change(
+            String path,
+            AttributeSet pathAttributes,
+            StoreKey oldKey,
+            GenericKubernetesResource resource,
+            String newState) {
+        String existing = oldKey == null ? null : index.get(oldKey);
+        JsonNode existingTree = existing == null ? null : index.parsed(oldKey);
+        boolean writtenFromTree = existing != null && index.writtenFromTree(oldKey);
         if (newState == null && existing != null) {
             requestResourceVersion();
         }
         changing(path, existing, existingTree, newState, null);
-        AttributeSet key = apply(path, pathAttributes, oldAttributes, resource, newState);
+        StoreKey key = apply(path, pathAttributes, oldKey, resource, newState);
         if (!Objects.equals(existing, newState)) {
             JsonNode gone = newState == null ? deletedAt(existing, existingTree) : existingTree;
             watchers.changed(
-                    oldAttributes,
+                    oldKey,
                     newState == null ? deletedJson(existing, writtenFromTree, gone) : existing,
                     gone,
                     key,
@@ -392,24 +412,14 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     void changing(String path, String before, JsonNode beforeTree, String after, JsonNode afterTree) {}
 
     /** Applies a change to fabric8's map and to the index, telling no watcher; returns the new key (null: deleted). */
-    AttributeSet apply(
+    StoreKey apply(
             String path,
             AttributeSet pathAttributes,
-            AttributeSet oldAttributes,
+            StoreKey oldKey,
             GenericKubernetesResource resource,
             String newState) {
-        return apply(path, pathAttributes, oldAttributes, resource, newState, null);
-    }
-
-    /** As {@link #apply(String, AttributeSet, AttributeSet, GenericKubernetesResource, String)}, with the new state's tree if the writer has it. */
-    private AttributeSet apply(
-            String path,
-            AttributeSet pathAttributes,
-            AttributeSet oldAttributes,
-            GenericKubernetesResource resource,
-            String newState,
-            JsonNode tree) {
         AttributeSet key = null;
+        StoreKey stored = null;
         if (newState != null) {
             // The key fabric8 stores the object under, derived the same way.
             key = resource != null ? extractor.extract(resource) : extractor.fromResource(newState);
@@ -418,14 +428,15 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             }
         }
         try {
-            super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+            super.processEvent(path, pathAttributes, oldKey == null ? null : oldKey.attributes(), resource, newState);
         } finally {
-            index.remove(oldAttributes);
+            index.remove(oldKey);
             if (key != null) {
-                index.put(key, newState, tree);
+                stored = StoreKey.of(key);
+                index.put(stored, newState);
             }
         }
-        return key;
+        return stored;
     }
 
     /** A deleted object as its DELETED event carries it, with the deletion's version: a tree of its own. */

@@ -1,9 +1,7 @@
 package io.lahar.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
-import io.fabric8.mockwebserver.crud.AttributeType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,11 +11,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The store's objects, keyed as fabric8's store keys them (an {@link AttributeSet} per object) and
- * indexed by plural, plural and namespace, and plural and name, so that a request for one object
- * or for one kind in one namespace looks at those objects only rather than at the whole store.
- * The candidates an index gives are still matched against the whole query (group, version, label
- * and field requirements), so every answer is the one a scan of the store would give.
+ * The store's objects, each under its {@link StoreKey} (fabric8's key, read once), and indexed by
+ * plural, plural and namespace, and plural and name, so that a request for one object or for one
+ * kind in one namespace looks at those objects only rather than at the whole store. The candidates
+ * an index gives are still matched against the whole query ({@link StoreQuery}: group, version,
+ * label and field requirements), so every answer is the one a scan of the store would give.
  *
  * <p>Not thread-safe: the store reads it under its read lock and changes it under its write lock.
  */
@@ -28,20 +26,20 @@ final class ObjectIndex {
     static final String NAME = "name";
 
     /** One stored object: its key and its JSON. */
-    record Entry(AttributeSet key, String json) {}
+    record Entry(StoreKey key, String json) {}
 
     /** Every object, in the order it was last written (fabric8's store re-inserts on every write). */
-    private final Map<AttributeSet, Version> objects = new LinkedHashMap<>();
+    private final Map<StoreKey, Version> objects = new LinkedHashMap<>();
 
-    private final Map<String, Set<AttributeSet>> byPlural = new HashMap<>();
-    private final Map<String, Set<AttributeSet>> byPluralNamespace = new HashMap<>();
-    private final Map<String, Set<AttributeSet>> byPluralName = new HashMap<>();
+    private final Map<String, Set<StoreKey>> byPlural = new HashMap<>();
+    private final Map<String, Set<StoreKey>> byPluralNamespace = new HashMap<>();
+    private final Map<String, Set<StoreKey>> byPluralName = new HashMap<>();
     /** Objects without a plural or a name, which no index can find: every query looks at them. */
-    private final Set<AttributeSet> unindexed = new LinkedHashSet<>();
+    private final Set<StoreKey> unindexed = new LinkedHashSet<>();
     /** How many objects the last query looked at, for tests that the indexes are used. */
     private int examined;
 
-    void put(AttributeSet key, String json) {
+    void put(StoreKey key, String json) {
         put(key, json, null);
     }
 
@@ -50,56 +48,61 @@ final class ObjectIndex {
      * (null: parsed when asked for); a writer that hands its tree wrote {@code json} from it with
      * fabric8's mapper ({@link #writtenFromTree}).
      */
-    void put(AttributeSet key, String json, JsonNode tree) {
+    void put(StoreKey key, String json, JsonNode tree) {
         remove(key);
-        objects.put(key, new Version(json, tree, tree != null));
-        String plural = value(key, PLURAL);
-        String name = value(key, NAME);
-        if (plural == null || name == null) {
+        objects.put(key, new Version(key, json, tree, tree != null));
+        if (key.pluralName() == null) {
             unindexed.add(key);
             return;
         }
-        byPlural.computeIfAbsent(plural, p -> new LinkedHashSet<>()).add(key);
+        byPlural.computeIfAbsent(key.plural(), p -> new LinkedHashSet<>()).add(key);
         byPluralName
-                .computeIfAbsent(plural + "/" + name, p -> new LinkedHashSet<>())
+                .computeIfAbsent(key.pluralName(), p -> new LinkedHashSet<>())
                 .add(key);
-        String namespace = value(key, NAMESPACE);
-        if (namespace != null) {
+        if (key.pluralNamespace() != null) {
             byPluralNamespace
-                    .computeIfAbsent(plural + "/" + namespace, p -> new LinkedHashSet<>())
+                    .computeIfAbsent(key.pluralNamespace(), p -> new LinkedHashSet<>())
                     .add(key);
         }
     }
 
-    void remove(AttributeSet key) {
+    void remove(StoreKey key) {
         if (key == null || objects.remove(key) == null) {
             return;
         }
         if (unindexed.remove(key)) {
             return;
         }
-        String plural = value(key, PLURAL);
-        drop(byPlural, plural, key);
-        drop(byPluralName, plural + "/" + value(key, NAME), key);
-        String namespace = value(key, NAMESPACE);
-        if (namespace != null) {
-            drop(byPluralNamespace, plural + "/" + namespace, key);
+        drop(byPlural, key.plural(), key);
+        drop(byPluralName, key.pluralName(), key);
+        if (key.pluralNamespace() != null) {
+            drop(byPluralNamespace, key.pluralNamespace(), key);
         }
     }
 
-    String get(AttributeSet key) {
+    /**
+     * The key stored equal to {@code attributes} (a key fabric8 hands back), or a key of its own
+     * when nothing is stored under it.
+     */
+    StoreKey keyOf(AttributeSet attributes) {
+        StoreKey key = StoreKey.of(attributes);
+        Version version = objects.get(key);
+        return version == null ? key : version.key;
+    }
+
+    String get(StoreKey key) {
         Version version = objects.get(key);
         return version == null ? null : version.json;
     }
 
     /** The object under {@code key} parsed if it already was, else null: for a writer that can do without. */
-    JsonNode parsed(AttributeSet key) {
+    JsonNode parsed(StoreKey key) {
         Version version = objects.get(key);
         return version == null ? null : version.tree;
     }
 
     /** Whether the JSON under {@code key} is its tree as fabric8's mapper writes it: the writer handed both. */
-    boolean writtenFromTree(AttributeSet key) {
+    boolean writtenFromTree(StoreKey key) {
         Version version = objects.get(key);
         return version != null && version.fromTree;
     }
@@ -108,7 +111,7 @@ final class ObjectIndex {
      * The object under {@code key} parsed, once per version: a tree that is never changed (a writer
      * builds the next version beside it), or null if there is none.
      */
-    JsonNode tree(AttributeSet key) {
+    JsonNode tree(StoreKey key) {
         Version version = objects.get(key);
         if (version == null) {
             return null;
@@ -127,20 +130,21 @@ final class ObjectIndex {
         unindexed.clear();
     }
 
-    /** The objects whose keys satisfy every attribute of {@code query}, in store order within an index. */
-    List<Entry> matching(AttributeSet query) {
+    /** The objects whose keys satisfy every requirement of {@code query}, in store order within an index. */
+    List<Entry> matching(StoreQuery query) {
         List<Entry> out = new ArrayList<>();
         examined = 0;
-        for (AttributeSet key : candidates(query)) {
+        boolean indexed = query.plural() != null;
+        for (StoreKey key : candidates(query, indexed)) {
             examined++;
-            if (key.matches(query)) {
+            if (query.matches(key)) {
                 out.add(new Entry(key, objects.get(key).json));
             }
         }
-        if (!unindexed.isEmpty() && candidatesAreIndexed(query)) {
-            for (AttributeSet key : unindexed) {
+        if (indexed && !unindexed.isEmpty()) {
+            for (StoreKey key : unindexed) {
                 examined++;
-                if (key.matches(query)) {
+                if (query.matches(key)) {
                     out.add(new Entry(key, objects.get(key).json));
                 }
             }
@@ -156,18 +160,16 @@ final class ObjectIndex {
         return objects.size();
     }
 
-    private Iterable<AttributeSet> candidates(AttributeSet query) {
-        if (!candidatesAreIndexed(query)) {
+    private Iterable<StoreKey> candidates(StoreQuery query, boolean indexed) {
+        if (!indexed) {
             return objects.keySet();
         }
-        String plural = required(query, PLURAL);
-        String name = required(query, NAME);
-        String namespace = required(query, NAMESPACE);
-        Set<AttributeSet> found;
-        if (name != null) {
-            found = byPluralName.get(plural + "/" + name);
-        } else if (namespace != null) {
-            found = byPluralNamespace.get(plural + "/" + namespace);
+        String plural = query.plural();
+        Set<StoreKey> found;
+        if (query.name() != null) {
+            found = byPluralName.get(plural + "/" + query.name());
+        } else if (query.namespace() != null) {
+            found = byPluralNamespace.get(plural + "/" + query.namespace());
         } else {
             found = byPlural.get(plural);
         }
@@ -176,41 +178,21 @@ final class ObjectIndex {
 
     /** One version of an object: its JSON, and its tree once someone needed it. */
     private static final class Version {
+        final StoreKey key;
         final String json;
         volatile JsonNode tree;
         final boolean fromTree;
 
-        Version(String json, JsonNode tree, boolean fromTree) {
+        Version(StoreKey key, String json, JsonNode tree, boolean fromTree) {
+            this.key = key;
             this.json = json;
             this.tree = tree;
             this.fromTree = fromTree;
         }
     }
 
-    private static boolean candidatesAreIndexed(AttributeSet query) {
-        return required(query, PLURAL) != null;
-    }
-
-    /** The one value a query requires of {@code key} (equality), or null if it requires none. */
-    private static String required(AttributeSet query, String key) {
-        Attribute attribute = query.getAttribute(key);
-        if (attribute == null
-                || attribute.getType() != AttributeType.WITH
-                || attribute.getValues().size() != 1) {
-            return null;
-        }
-        return attribute.getValues().get(0).toString();
-    }
-
-    private static String value(AttributeSet key, String name) {
-        Attribute attribute = key.getAttribute(name);
-        return attribute == null || attribute.getValues().isEmpty()
-                ? null
-                : attribute.getValues().get(0).toString();
-    }
-
-    private static void drop(Map<String, Set<AttributeSet>> index, String at, AttributeSet key) {
-        Set<AttributeSet> keys = index.get(at);
+    private static void drop(Map<String, Set<StoreKey>> index, String at, StoreKey key) {
+        Set<StoreKey> keys = index.get(at);
         if (keys != null && keys.remove(key) && keys.isEmpty()) {
             index.remove(at);
         }

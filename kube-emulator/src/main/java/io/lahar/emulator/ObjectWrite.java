@@ -77,7 +77,7 @@ final class ObjectWrite {
     }
 
     /** 409 when the body names a resourceVersion other than the stored one's; none named writes unconditionally. */
-    static Optional<MockResponse> stale(AttributeSet query, JsonNode stored, JsonNode written) {
+    static Optional<MockResponse> stale(StoreQuery query, JsonNode stored, JsonNode written) {
         String version = written.path("metadata").path("resourceVersion").asText("");
         if (version.isEmpty()
                 || version.equals(
@@ -85,22 +85,22 @@ final class ObjectWrite {
             return Optional.empty();
         }
         return Optional.of(ApiStatus.conflict(
-                value(query, ObjectIndex.PLURAL),
+                query.value(ObjectIndex.PLURAL),
                 written.path("metadata").path("name").asText(),
                 "the object has been modified; please apply your changes to the latest version and try again"));
     }
 
     /** 400 when the body names another object than the URL does. */
-    static Optional<MockResponse> misplaced(AttributeSet query, JsonNode written) {
+    static Optional<MockResponse> misplaced(StoreQuery query, JsonNode written) {
         JsonNode metadata = written.path("metadata");
         String name = metadata.path("name").asText("");
-        String pathName = value(query, KubernetesAttributesExtractor.NAME);
+        String pathName = query.value(KubernetesAttributesExtractor.NAME);
         if (!name.isEmpty() && !name.equals(pathName)) {
             return Optional.of(ApiStatus.badRequest(
                     "the name of the object (" + name + ") does not match the name on the URL (" + pathName + ")"));
         }
         String namespace = metadata.path("namespace").asText("");
-        String pathNamespace = value(query, KubernetesAttributesExtractor.NAMESPACE);
+        String pathNamespace = query.value(KubernetesAttributesExtractor.NAMESPACE);
         if (pathNamespace != null && !namespace.isEmpty() && !namespace.equals(pathNamespace)) {
             return Optional.of(ApiStatus.badRequest("the namespace of the object (" + namespace
                     + ") does not match the namespace on the URL (" + pathNamespace + ")"));
@@ -314,12 +314,5 @@ final class ObjectWrite {
 
     private static MockResponse refusal(KubernetesCrudDispatcherException e) {
         return new MockResponse().setResponseCode(e.getCode()).setBody(e.toStatusBody());
-    }
-
-    private static String value(AttributeSet query, String name) {
-        var attribute = query.getAttribute(name);
-        return attribute == null || attribute.getValues().isEmpty()
-                ? null
-                : String.valueOf(attribute.getValues().get(0));
     }
 }

@@ -128,6 +128,16 @@ record ResourcePath(String group, String version, String plural, String namespac
         return path.indexOf("Selector", from) < 0;
     }
 
+    /** What a request to this path asks the store for: the key {@link #attributes} gives, read as the store matches it. */
+    StoreQuery query() {
+        return StoreQuery.of(this);
+    }
+
+    /** The same path naming {@code otherName}: a create's collection naming the object it creates. */
+    ResourcePath named(String otherName) {
+        return new ResourcePath(group, version, plural, namespace, otherName);
+    }
+
     /** The key fabric8's {@code getKey(path)} gives this path: a new set each time, the caller's. */
     AttributeSet attributes() {
         Map<Key, Attribute> attributes = new HashMap<>(8);

@@ -28,8 +28,7 @@ final class SelectingWatch {
             return event; // ERROR: not about one object
         }
         JsonNode object = event.tree();
-        String key = object.path("metadata").path("namespace").asText("") + "/"
-                + object.path("metadata").path("name").asText("");
+        String key = event.objectKey();
         if (type.equals("DELETED")) {
             // One it saw, or one deleted since the version it watches from, which it saw in a list.
             return selected.remove(key) || selectors.matches(object) ? event : null;

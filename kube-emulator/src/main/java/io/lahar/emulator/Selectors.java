@@ -62,11 +62,12 @@ final class Selectors {
         }
     }
 
-    private record FieldEquals(String path, String value, boolean negated) implements Requirement {
+    /** {@code steps}: the field's dotted path, split once. */
+    private record FieldEquals(String[] steps, String value, boolean negated) implements Requirement {
         @Override
         public boolean matches(JsonNode object) {
             JsonNode node = object;
-            for (String step : path.split("\\.")) {
+            for (String step : steps) {
                 node = node.path(step);
             }
             String actual = node.isMissingNode() || node.isNull() ? "" : node.asText();
@@ -82,14 +83,20 @@ final class Selectors {
     private static final Pattern EXISTS = Pattern.compile("^(!?)\\s*" + KEY + "$");
     private static final Pattern FIELD = Pattern.compile("^([A-Za-z0-9][A-Za-z0-9_.]*)\\s*(==|=|!=)(.*)$");
 
-    private final List<Requirement> requirements;
+    /** An array: every watcher's sender runs through it for every event. */
+    private final Requirement[] requirements;
 
     private Selectors(List<Requirement> requirements) {
-        this.requirements = List.copyOf(requirements);
+        this.requirements = requirements.toArray(new Requirement[0]);
     }
 
     boolean matches(JsonNode object) {
-        return requirements.stream().allMatch(r -> r.matches(object));
+        for (Requirement requirement : requirements) {
+            if (!requirement.matches(object)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -197,8 +204,8 @@ final class Selectors {
         }
         Matcher m = FIELD.matcher(text);
         if (m.matches()) {
-            requirements.add(
-                    new FieldEquals(m.group(1), m.group(3).trim(), m.group(2).equals("!=")));
+            requirements.add(new FieldEquals(
+                    m.group(1).split("\\."), m.group(3).trim(), m.group(2).equals("!=")));
         } else {
             problems.add("fieldSelector: \"" + text + "\" is not a field requirement (path=value or path!=value)");
         }

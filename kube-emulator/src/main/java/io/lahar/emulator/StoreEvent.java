@@ -15,6 +15,8 @@ final class StoreEvent {
     private final String json;
     private volatile JsonNode tree;
     private volatile String envelope;
+    /** {@code namespace/name} of its object, read once for every selecting watch it goes to. */
+    private volatile String objectKey;
 
     /** {@code tree} is {@code json} parsed, or null to parse it when first asked for; never to be changed. */
     StoreEvent(String type, String json, JsonNode tree) {
@@ -48,9 +50,30 @@ final class StoreEvent {
         return parsed;
     }
 
+    /**
+     * {@code namespace/name} of its object (either empty where it has none): what a selecting watch
+     * tells its objects apart by, the same string for each.
+     */
+    String objectKey() {
+        String key = objectKey;
+        if (key == null) {
+            JsonNode metadata = tree().path("metadata");
+            // Watchers' threads may read it at once: each reads the same, and any one's string will do.
+            key = metadata.path("namespace").asText("") + "/"
+                    + metadata.path("name").asText("");
+            objectKey = key;
+        }
+        return key;
+    }
+
     /** The same object as an event of another type (a selecting watch's ADDED or DELETED). */
     StoreEvent as(String otherType) {
-        return otherType.equals(type) ? this : new StoreEvent(otherType, json, tree);
+        if (otherType.equals(type)) {
+            return this;
+        }
+        StoreEvent other = new StoreEvent(otherType, json, tree);
+        other.objectKey = objectKey;
+        return other;
     }
 
     /** The event as a watch sends it: {@code {"type":...,"object":...}}. */

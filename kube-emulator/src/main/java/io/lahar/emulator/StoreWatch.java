@@ -39,7 +39,7 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
     /** Queued after a watch's last event: the sender closes the connection at it. */
     private static final StoreEvent CLOSE = StoreEvent.written("close");
 
-    private final AttributeSet query;
+    private final StoreQuery query;
     /** The resource version the client watches from (0: any, it is handed what exists). */
     private final long since;
 
@@ -51,7 +51,7 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
     /** What a client's label or field selectors let through (null: everything), applied by the sender. */
     private volatile SelectingWatch selection;
 
-    StoreWatch(AttributeSet query, long since, StoreWatchers watchers) {
+    StoreWatch(StoreQuery query, long since, StoreWatchers watchers) {
         this.query = query;
         this.since = since;
         this.watchers = watchers;
@@ -78,7 +78,7 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
                 }
             }
         }
-        return new StoreWatch(query, since, watchers);
+        return new StoreWatch(StoreQuery.of(query), since, watchers);
     }
 
     @Override
@@ -98,7 +98,7 @@ final class StoreWatch extends WebSocketListener implements StoreWatchers.Watche
     }
 
     @Override
-    public AttributeSet query() {
+    public StoreQuery query() {
         return query;
     }
 

@@ -1,7 +1,6 @@
 package io.lahar.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.mockwebserver.crud.AttributeSet;
 import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -27,7 +26,7 @@ final class StoreWatchers {
      */
     interface Watcher {
         /** What it watches: the key of its path, with the name its field selector gives. */
-        AttributeSet query();
+        StoreQuery query();
 
         /** The resource version it watches from (0: any, it is handed what exists). */
         long since();
@@ -39,8 +38,8 @@ final class StoreWatchers {
         void expire(String message);
 
         /** Whether an object stored under {@code key} is one it is about. */
-        default boolean selects(AttributeSet key) {
-            return key != null && key.matches(query());
+        default boolean selects(StoreKey key) {
+            return key != null && query().matches(key);
         }
     }
 
@@ -49,7 +48,7 @@ final class StoreWatchers {
      * its JSON is kept, not its event: thousands are kept for the watches that resume, which are
      * rare, and an event's tree and envelope would take several times the JSON's memory each.
      */
-    private record Deletion(long version, AttributeSet key, String json) {}
+    private record Deletion(long version, StoreKey key, String json) {}
 
     private final ReadWriteLock lock;
     private final ObjectIndex index;
@@ -80,10 +79,10 @@ final class StoreWatchers {
      * (else null); each event is made once, for every watcher it goes to.
      */
     void changed(
-            AttributeSet oldKey,
+            StoreKey oldKey,
             String before,
             JsonNode beforeTree,
-            AttributeSet newKey,
+            StoreKey newKey,
             String after,
             JsonNode afterTree,
             long version) {
@@ -98,7 +97,8 @@ final class StoreWatchers {
         StoreEvent modified = null;
         for (Watcher watch : watches) {
             boolean selectedBefore = watch.selects(oldKey);
-            boolean selectedAfter = watch.selects(newKey);
+            // A write that keeps the object's key (most: a status, a binding) is selected as it was.
+            boolean selectedAfter = newKey == oldKey ? selectedBefore : watch.selects(newKey);
             if (selectedBefore && selectedAfter) {
                 if (modified == null) {
                     modified = current.as("MODIFIED");
