@@ -291,7 +291,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     /** A new version of the object of {@code entry}, under the same key: the journal, fabric8's map, the index, the watchers. */
     private void replace(String path, ObjectIndex.Entry entry, JsonNode before, String json, JsonNode tree) {
         changing(path, entry.json(), before, json, tree);
-        map.remove(entry.key().attributes());
+        // Replaced where it is: only fabric8's scans read its map's order, and no request reaches them for an object
+        // the index holds.
         map.put(entry.key().attributes(), json);
         index.put(entry.key(), json, tree);
         watchers.changed(entry.key(), entry.json(), before, entry.key(), json, tree, resourceVersion);
