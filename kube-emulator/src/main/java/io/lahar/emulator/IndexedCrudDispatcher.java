@@ -197,7 +197,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         }
     }
 
-    /** The query of {@code path}'s collection ({@code parsed}, or fabric8's {@code query} of it) naming {@code name}. */
+    /** The query of a collection's path ({@code parsed}, or fabric8's {@code query} of it) naming {@code name}. */
     private static StoreQuery named(ResourcePath parsed, AttributeSet query, String name) {
         return parsed != null
                 ? parsed.named(name).query()

@@ -17,10 +17,10 @@ import java.util.Objects;
  * {@link AttributeSet}) hashes every attribute, its key and its values again at every lookup and
  * finds an attribute by scanning them all; the store looked its objects up by it on every request
  * and matched every candidate against the request with it. Here a hash of its own is kept (see
- * {@link #mix}), and the attributes are held by name, so that a {@link StoreQuery} finds each one it asks about with one
- * lookup of a string. Two keys are equal when their attribute sets are (fabric8's identity of a
- * stored object: the same name in another group or version is another object); fabric8's own map
- * and handlers are still handed the attribute set.
+ * {@link #mix}), and the attributes are held by name, so that a {@link StoreQuery} finds each one
+ * it asks about with one lookup of a string. Two keys are equal when their attribute sets are
+ * (fabric8's identity of a stored object: the same name in another group or version is another
+ * object); fabric8's own map and handlers are still handed the attribute set.
  */
 final class StoreKey {
 
@@ -79,7 +79,7 @@ final class StoreKey {
         this.pluralNamespace = pluralName == null || namespace == null ? null : plural + "/" + namespace;
     }
 
-    /** The key of an object stored under {@code attributes}, which must not change afterwards (fabric8 never changes one). */
+    /** The key of an object stored under {@code attributes}, which must not change afterwards (fabric8's never do). */
     static StoreKey of(AttributeSet attributes) {
         return new StoreKey(attributes);
     }
@@ -104,7 +104,7 @@ final class StoreKey {
         return regular;
     }
 
-    /** Where the index files it: {@code plural/name}, or null (no plural or no name: it is looked at by every query). */
+    /** Where the index files it: {@code plural/name}, or null (no plural or no name: every query looks at it). */
     String pluralName() {
         return pluralName;
     }

@@ -210,7 +210,7 @@ class StoreQueryTest {
         return new AttributeSet(attributes);
     }
 
-    /** A stored key: a pod's shape, with values from a small pool (some {@code *}, empty or null) and now and then two. */
+    /** A stored key: a pod's shape, values from a small pool (some {@code *}, empty or null), now and then two. */
     private AttributeSet randomKey() {
         Map<Key, Attribute> attributes = new HashMap<>();
         for (String name : new String[] {"api", "version", "plural", "namespace", "name", "metadata.name"}) {
@@ -235,7 +235,10 @@ class StoreQueryTest {
         return new AttributeSet(attributes);
     }
 
-    /** A query: up to four requirements of any type, on the key's attributes and on absent ones, with one value, now and then none to three. */
+    /**
+     * A query: up to four requirements of any type, on the key's attributes and on absent ones,
+     * with one value, now and then none to three.
+     */
     private AttributeSet randomQuery() {
         Map<Key, Attribute> attributes = new HashMap<>();
         if (random.nextBoolean()) {
