@@ -21,10 +21,6 @@ import java.util.Set;
  */
 final class ObjectIndex {
 
-    static final String PLURAL = "plural";
-    static final String NAMESPACE = "namespace";
-    static final String NAME = "name";
-
     /** One stored object: its key and its JSON. */
     record Entry(StoreKey key, String json) {}
 

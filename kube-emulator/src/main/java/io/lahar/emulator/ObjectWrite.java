@@ -85,7 +85,7 @@ final class ObjectWrite {
             return Optional.empty();
         }
         return Optional.of(ApiStatus.conflict(
-                query.value(ObjectIndex.PLURAL),
+                query.value(KubernetesAttributesExtractor.PLURAL),
                 written.path("metadata").path("name").asText(),
                 "the object has been modified; please apply your changes to the latest version and try again"));
     }
