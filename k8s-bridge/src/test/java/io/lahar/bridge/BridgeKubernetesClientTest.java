@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.bridge.reconcile.PodWrites;
 import io.lahar.bridge.reconcile.StalledAnswers;
 import io.lahar.schema.deadletter.Failures;
+import io.lahar.testkit.StalledHttpPeer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -26,7 +27,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,26 +57,14 @@ class BridgeKubernetesClientTest {
 
     @Test
     void anAnswerWhoseBodyStallsAfterItsHeadersFailsAsAnApiThatDoesNotAnswerAndFreesItsConnection() throws Exception {
-        CountDownLatch connectionClosed = new CountDownLatch(2);
-        serve(socket -> {
-            socket.getInputStream().read(new byte[8192]);
-            OutputStream out = socket.getOutputStream();
-            out.write(headers(200, POD.length()));
-            out.write(POD.substring(0, 10).getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            // Nothing more: until the client lets go of the connection.
-            while (socket.getInputStream().read() >= 0) {
-                // a request on this connection is no answer to it
-            }
-            connectionClosed.countDown();
-        });
-        try (KubernetesClient client = client(Duration.ofSeconds(1))) {
+        try (StalledHttpPeer peer = StalledHttpPeer.start();
+                KubernetesClient client = client(peer.port(), Duration.ofSeconds(1))) {
             long started = System.nanoTime();
             assertFailsAsUnanswered(
                     () -> client.pods().inNamespace("ns").withName("p").get());
             assertFailsAsUnanswered(() -> new PodWrites(client).create("ns", pod()));
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
-            assertThat(connectionClosed.await(10, TimeUnit.SECONDS))
+            assertThat(peer.awaitClosedByClient(2, Duration.ofSeconds(10)))
                     .as("the stalled connections reset, not left in the pool")
                     .isTrue();
         }
@@ -98,7 +86,7 @@ class BridgeKubernetesClientTest {
             }
             socket.getInputStream().read();
         });
-        try (KubernetesClient client = client(Duration.ofSeconds(1))) {
+        try (KubernetesClient client = client(server.getLocalPort(), Duration.ofSeconds(1))) {
             Future<Pod> read = calls.submit(
                     () -> client.pods().inNamespace("ns").withName("p").get());
             assertThat(read.get(30, TimeUnit.SECONDS).getMetadata().getUid()).isEqualTo("u-1");
@@ -136,9 +124,9 @@ class BridgeKubernetesClientTest {
         }
     }
 
-    private KubernetesClient client(Duration requestTimeout) {
+    private static KubernetesClient client(int port, Duration requestTimeout) {
         Config config = new ConfigBuilder(Config.empty())
-                .withMasterUrl("http://127.0.0.1:" + server.getLocalPort())
+                .withMasterUrl("http://127.0.0.1:" + port)
                 .withRequestTimeout((int) requestTimeout.toMillis())
                 .withRequestRetryBackoffLimit(0)
                 .build();

@@ -1,5 +1,6 @@
 package io.lahar.cli.job;
 
+import io.lahar.schema.HttpCalls;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -28,12 +29,21 @@ public final class LaharApi {
 
     private final HttpClient client =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** How long one call may take, its answer's body included. */
+    static final Duration TIMEOUT = Duration.ofSeconds(90);
+
     private final String server;
     private final String token;
+    private final Duration timeout;
 
     public LaharApi(String server, String token) {
+        this(server, token, TIMEOUT);
+    }
+
+    LaharApi(String server, String token, Duration timeout) {
         this.server = server.endsWith("/") ? server.substring(0, server.length() - 1) : server;
         this.token = token;
+        this.timeout = timeout;
     }
 
     public Answer get(String path) throws IOException, InterruptedException {
@@ -60,7 +70,7 @@ public final class LaharApi {
 
     private HttpRequest.Builder base(String path) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(server + path))
-                .timeout(Duration.ofSeconds(90))
+                .timeout(timeout)
                 .header("Accept", "application/json");
         if (token != null && !token.isBlank()) {
             builder.header("Authorization", "Bearer " + token);
@@ -70,10 +80,10 @@ public final class LaharApi {
 
     private Answer send(HttpRequest.Builder request) throws IOException, InterruptedException {
         HttpRequest built = request.build();
-        HttpResponse<String> response = client.send(built, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpCalls.send(client, built, HttpResponse.BodyHandlers.ofString());
         for (int attempt = 1; response.statusCode() == 503 && attempt <= RETRIES_ON_503; attempt++) {
             Thread.sleep(1000L * attempt);
-            response = client.send(built, HttpResponse.BodyHandlers.ofString());
+            response = HttpCalls.send(client, built, HttpResponse.BodyHandlers.ofString());
         }
         return new Answer(response.statusCode(), response.body());
     }

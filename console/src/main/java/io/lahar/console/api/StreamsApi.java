@@ -1,5 +1,6 @@
 package io.lahar.console.api;
 
+import io.lahar.schema.HttpCalls;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -62,7 +63,7 @@ public final class StreamsApi {
                 .header("Accept", "application/json")
                 .method(method, HttpRequest.BodyPublishers.noBody())
                 .build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpCalls.send(http, request, HttpResponse.BodyHandlers.ofString());
         return new Answer(response.statusCode(), response.body());
     }
 

@@ -2,6 +2,7 @@ package io.lahar.streams.rest;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.lahar.core.api.Manifests;
+import io.lahar.schema.HttpCalls;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
@@ -71,7 +72,7 @@ public class Forwarder {
         return rows;
     }
 
-    /** The raw answer of another instance. */
+    /** The raw answer of another instance, whole within the request's timeout ({@link HttpCalls}). */
     public HttpResponse<String> fetch(String hostPort, String pathAndQuery) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + hostPort + pathAndQuery))
                 .timeout(Duration.ofSeconds(10))
@@ -79,6 +80,6 @@ public class Forwarder {
                 .header("Authorization", token.header())
                 .GET()
                 .build();
-        return client.send(request, HttpResponse.BodyHandlers.ofString());
+        return HttpCalls.send(client, request, HttpResponse.BodyHandlers.ofString());
     }
 }
