@@ -22,10 +22,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -46,6 +46,10 @@ import org.jboss.logging.Logger;
 public class CommandGateway {
 
     private static final Logger LOG = Logger.getLogger(CommandGateway.class);
+    /** The first pause after the result reader failed; doubled while it fails again, up to {@link #MAX_PAUSE}. */
+    static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+
+    static final Duration MAX_PAUSE = Duration.ofSeconds(30);
 
     @Inject
     KafkaClients kafka;
@@ -55,13 +59,13 @@ public class CommandGateway {
 
     private final Map<String, CompletableFuture<CommandResult>> waiting = new ConcurrentHashMap<>();
     private final CountDownLatch positioned = new CountDownLatch(1);
-    private KafkaProducer<String, JobCommand> producer;
+    Producer<String, JobCommand> producer;
     /** Flow commands (JobFlow, JobTemplate) go to lahar.flow-commands; their answers come back the same way. */
-    private KafkaProducer<String, FlowCommand> flowProducer;
+    Producer<String, FlowCommand> flowProducer;
     /** CronJob commands go to lahar.cronjob-commands. */
-    private KafkaProducer<String, CronJobCommand> cronProducer;
+    Producer<String, CronJobCommand> cronProducer;
 
-    private KafkaConsumer<String, CommandResult> consumer;
+    Consumer<String, CommandResult> consumer;
     private Thread reader;
     private volatile boolean running = true;
 
@@ -94,6 +98,10 @@ public class CommandGateway {
                 consumerConfig,
                 new StringDeserializer(),
                 serdes.value(CommandResult.class).deserializer());
+        startReader();
+    }
+
+    void startReader() {
         reader = Thread.ofPlatform().name("lahar-rest-results").daemon().start(this::readResults);
     }
 
@@ -103,6 +111,8 @@ public class CommandGateway {
             consumer.wakeup();
         }
         if (reader != null) {
+            // Ends a pause after a failure too.
+            reader.interrupt();
             try {
                 reader.join(5_000);
             } catch (InterruptedException e) {
@@ -170,7 +180,7 @@ public class CommandGateway {
 
     /** Every kind of command is answered on lahar.command-results by request id. */
     private <V> CommandResult sendAndAwait(
-            KafkaProducer<String, V> to, String topic, String key, String requestId, V command, Duration timeout)
+            Producer<String, V> to, String topic, String key, String requestId, V command, Duration timeout)
             throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         if (!positioned.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -211,32 +221,40 @@ public class CommandGateway {
         }
     }
 
+    /**
+     * Follows the results until the service stops. A failure (the broker unreachable past the
+     * client's timeout while the reader positions itself, say) is waited out with a growing pause
+     * and the reading goes on, positioning first if it was not yet. Why: a reader that stopped on it
+     * left every later command waiting its full timeout for an answer nobody read, for good, while
+     * the service looked ready.
+     */
     private void readResults() {
+        Duration pause = FIRST_PAUSE;
         try {
-            // The topic may still be being created by TopicBootstrap at start-up.
-            List<TopicPartition> partitions = List.of();
-            while (running && partitions.isEmpty()) {
-                partitions = consumer.partitionsFor(Topics.COMMAND_RESULTS.name()).stream()
-                        .map(p -> new TopicPartition(p.topic(), p.partition()))
-                        .toList();
-                if (partitions.isEmpty()) {
-                    Thread.sleep(200);
-                }
-            }
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            // Resolve the lazy seek now, so an answer produced after any later send is never missed.
-            partitions.forEach(consumer::position);
-            positioned.countDown();
             while (running) {
-                for (ConsumerRecord<String, CommandResult> record : poll()) {
-                    CommandResult result = record.value();
-                    if (result != null) {
-                        CompletableFuture<CommandResult> future = waiting.get(result.getRequestId());
-                        if (future != null) {
-                            future.complete(result);
+                try {
+                    if (positioned.getCount() > 0) {
+                        position();
+                    }
+                    for (ConsumerRecord<String, CommandResult> record : poll()) {
+                        CommandResult result = record.value();
+                        if (result != null) {
+                            CompletableFuture<CommandResult> future = waiting.get(result.getRequestId());
+                            if (future != null) {
+                                future.complete(result);
+                            }
                         }
                     }
+                    pause = FIRST_PAUSE;
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    if (!running) {
+                        break;
+                    }
+                    LOG.warnf("reading the command results failed; reading on in %d ms: %s", pause.toMillis(), e);
+                    Thread.sleep(pause.toMillis());
+                    pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
                 }
             }
         } catch (WakeupException e) {
@@ -245,10 +263,27 @@ public class CommandGateway {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.error("result reader stopped", e);
         } finally {
             consumer.close();
         }
+    }
+
+    /** At the end of every partition of the results, before any command is sent: no answer after a send is missed. */
+    private void position() throws InterruptedException {
+        // The topic may still be being created by TopicBootstrap at start-up.
+        List<TopicPartition> partitions = List.of();
+        while (running && partitions.isEmpty()) {
+            partitions = consumer.partitionsFor(Topics.COMMAND_RESULTS.name()).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
+            if (partitions.isEmpty()) {
+                Thread.sleep(200);
+            }
+        }
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        // Resolve the lazy seek now, so an answer produced after any later send is never missed.
+        partitions.forEach(consumer::position);
+        positioned.countDown();
     }
 }
