@@ -20,6 +20,7 @@ import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
@@ -33,6 +34,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Users' numbers are hostile, through the whole topology: a job asking for more pods than the
@@ -43,6 +45,10 @@ import org.junit.jupiter.api.Test;
  */
 @WithLaharInfra
 class BoundedAdmissionDriverIT {
+
+    /** The drivers' state directories, removed after the test. */
+    @TempDir
+    Path stateDirs;
 
     private static final long T0 = Instant.parse("2026-12-01T10:00:00Z").toEpochMilli();
 
@@ -70,7 +76,7 @@ class BoundedAdmissionDriverIT {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
-                Files.createTempDirectory("bounded-admission").toString());
+                Files.createTempDirectory(stateDirs, "bounded-admission").toString());
         driver = new TopologyTestDriver(LaharTopology.build(serdes, limits), props);
         commands = driver.createInputTopic(
                 Topics.JOB_COMMANDS.name(),

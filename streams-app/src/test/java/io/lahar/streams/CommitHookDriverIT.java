@@ -20,6 +20,7 @@ import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
@@ -34,6 +35,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The jobs store's commit hook under TopologyTestDriver, exactly-once: the driver commits the task's
@@ -45,6 +47,10 @@ import org.junit.jupiter.api.Test;
  */
 @WithLaharInfra
 class CommitHookDriverIT {
+
+    /** The drivers' state directories, removed after the test. */
+    @TempDir
+    Path stateDirs;
 
     private static final String APP = "commit-hook-driver-test";
     private static final long T0 = Instant.parse("2026-12-04T10:00:00Z").toEpochMilli();
@@ -68,7 +74,7 @@ class CommitHookDriverIT {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
-                Files.createTempDirectory("commit-hook-driver").toString());
+                Files.createTempDirectory(stateDirs, "commit-hook-driver").toString());
         // A transactional producer: the driver's outputs are what each commit committed, no more.
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         driver = new TopologyTestDriver(LaharTopology.build(serdes), props);

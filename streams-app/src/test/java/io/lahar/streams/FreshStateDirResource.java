@@ -4,7 +4,10 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Gives each test run of the application its own Kafka Streams state directory: local state
@@ -12,17 +15,26 @@ import java.util.Map;
  */
 public final class FreshStateDirResource implements QuarkusTestResourceLifecycleManager {
 
+    private Path dir;
+
     @Override
     public Map<String, String> start() {
         try {
-            return Map.of(
-                    "kafka-streams.state.dir",
-                    Files.createTempDirectory("lahar-streams-test").toString());
+            dir = Files.createTempDirectory("lahar-streams-test");
+            return Map.of("kafka-streams.state.dir", dir.toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    /** Removes the directory once the application stopped, so test runs do not pile state up in the temp dir. */
     @Override
-    public void stop() {}
+    public void stop() {
+        if (dir == null) return;
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

@@ -25,6 +25,7 @@ import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
@@ -42,6 +43,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The job lifecycle under TopologyTestDriver (the real registry, no broker): the simulator's
@@ -50,6 +52,10 @@ import org.junit.jupiter.api.Test;
  */
 @WithLaharInfra
 class LifecycleDriverIT {
+
+    /** The drivers' state directories, removed after the test. */
+    @TempDir
+    Path stateDirs;
 
     private static final long T0 = Instant.parse("2026-11-29T10:00:00Z").toEpochMilli();
 
@@ -74,7 +80,7 @@ class LifecycleDriverIT {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
-                Files.createTempDirectory("lifecycle-driver").toString());
+                Files.createTempDirectory(stateDirs, "lifecycle-driver").toString());
         driver = new TopologyTestDriver(LaharTopology.build(serdes), props);
         commands = input(Topics.JOB_COMMANDS, serdes, JobCommand.class);
         podEvents = input(Topics.POD_EVENTS, serdes, PodEvent.class);

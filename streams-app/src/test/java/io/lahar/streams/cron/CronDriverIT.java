@@ -26,6 +26,7 @@ import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CronJob engine under TopologyTestDriver (the whole streams-app topology, the real registry,
@@ -53,6 +55,10 @@ import org.junit.jupiter.api.Test;
  */
 @WithLaharInfra
 class CronDriverIT {
+
+    /** The drivers' state directories, removed after the test. */
+    @TempDir
+    Path stateDirs;
 
     static final long T0 = Instant.parse("2026-11-29T10:00:00Z").toEpochMilli();
     static final long MIN = 60_000;
@@ -81,7 +87,7 @@ class CronDriverIT {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
-                Files.createTempDirectory("cron-driver").toString());
+                Files.createTempDirectory(stateDirs, "cron-driver").toString());
         driver = new TopologyTestDriver(LaharTopology.build(serdes), props);
         cronCommands = input(Topics.CRONJOB_COMMANDS, CronJobCommand.class);
         clock = input(Topics.CRON_CLOCK, Tick.class);

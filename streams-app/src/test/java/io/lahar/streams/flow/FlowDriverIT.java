@@ -48,6 +48,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The flow engine under TopologyTestDriver (the whole streams-app topology, the real registry, no
@@ -59,6 +60,10 @@ import org.junit.jupiter.api.Test;
  */
 @WithLaharInfra
 class FlowDriverIT {
+
+    /** The drivers' state directories, removed after the test. */
+    @TempDir
+    Path stateDirs;
 
     private static final long T0 = Instant.parse("2026-11-29T10:00:00Z").toEpochMilli();
 
@@ -93,7 +98,7 @@ class FlowDriverIT {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
-                Files.createTempDirectory("flow-driver").toString());
+                Files.createTempDirectory(stateDirs, "flow-driver").toString());
         driver = new TopologyTestDriver(LaharTopology.build(serdes), props);
         flowCommands = input(Topics.FLOW_COMMANDS, serdes, FlowCommand.class);
         world = new DriverWorld(

@@ -32,6 +32,7 @@ import io.lahar.streams.queue.QueueLookup;
 import io.lahar.testkit.LaharInfra;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -84,14 +86,14 @@ class PoisonInputsIT {
     private final List<TestOutputTopic<String, byte[]>> otherOutputs = new ArrayList<>();
 
     @BeforeAll
-    void start() throws Exception {
+    void start(@TempDir Path stateDirs) throws Exception {
         serdes = new RegistrySerdes(LaharInfra.shared().registryUrl());
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "poison-inputs-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
-                Files.createTempDirectory("poison-inputs").toString());
+                Files.createTempDirectory(stateDirs, "poison-inputs").toString());
         GlobalDeadLetters global = new GlobalDeadLetters() {
             @Override
             public void send(
