@@ -1,7 +1,6 @@
 package io.lahar.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -15,8 +14,8 @@ import io.fabric8.kubernetes.client.http.StandardHttpRequest;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.lahar.bridge.reconcile.PodWrites;
 import io.lahar.bridge.reconcile.StalledAnswers;
+import io.lahar.schema.StalledHttpPeer;
 import io.lahar.schema.deadletter.Failures;
-import io.lahar.testkit.StalledHttpPeer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -27,12 +26,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -61,8 +59,8 @@ class BridgeKubernetesClientTest {
                 KubernetesClient client = client(peer.port(), Duration.ofSeconds(1))) {
             long started = System.nanoTime();
             assertFailsAsUnanswered(
-                    () -> client.pods().inNamespace("ns").withName("p").get());
-            assertFailsAsUnanswered(() -> new PodWrites(client).create("ns", pod()));
+                    peer, () -> client.pods().inNamespace("ns").withName("p").get());
+            assertFailsAsUnanswered(peer, () -> new PodWrites(client).create("ns", pod()));
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
             assertThat(peer.awaitClosedByClient(2, Duration.ofSeconds(10)))
                     .as("the stalled connections reset, not left in the pool")
@@ -107,21 +105,15 @@ class BridgeKubernetesClientTest {
                 .isNotSameAs(consumer);
     }
 
-    private void assertFailsAsUnanswered(Supplier<?> call) throws Exception {
-        Future<?> running = calls.submit(call::get);
+    private static void assertFailsAsUnanswered(StalledHttpPeer peer, Callable<?> call) throws Exception {
         // Without the stalled body ended, this wait is the call's: it never ends.
-        assertThatThrownBy(() -> running.get(30, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class)
-                .cause()
+        Throwable failure = peer.call(call, Duration.ofSeconds(30)).failure();
+        assertThat(failure)
                 .isInstanceOf(KubernetesClientException.class)
                 .hasRootCauseInstanceOf(SocketTimeoutException.class)
                 .rootCause()
                 .hasMessage("no part of the answer's body for 1000 ms");
-        try {
-            running.get();
-        } catch (ExecutionException e) {
-            assertThat(Failures.isTransient(e.getCause())).isTrue();
-        }
+        assertThat(Failures.isTransient(failure)).isTrue();
     }
 
     private static KubernetesClient client(int port, Duration requestTimeout) {

@@ -6,6 +6,7 @@ import io.lahar.schema.CommandResult;
 import io.lahar.schema.JobCommand;
 import io.lahar.schema.SubmitJob;
 import io.lahar.schema.Topics;
+import io.lahar.schema.codec.JobCommandCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -66,15 +67,16 @@ class CommandGatewayTest {
         gateway.startReader();
         ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
         try {
-            Future<CommandResult> answer = calls.submit(() -> gateway.send(command("r-1"), Duration.ofSeconds(20)));
+            Exchange exchange = Exchange.of("r-1");
+            Future<CommandResult> answer = calls.submit(() -> gateway.send(exchange.command(), Duration.ofSeconds(20)));
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (commands.history().isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             // Sent once the reader stood at the end of the results: the streams-app's answer.
             assertThat(commands.history()).hasSize(1);
-            results.schedulePollTask(
-                    () -> results.addRecord(new ConsumerRecord<>(RESULTS.topic(), 0, 0L, "default/j", result("r-1"))));
+            results.schedulePollTask(() ->
+                    results.addRecord(new ConsumerRecord<>(RESULTS.topic(), 0, 0L, "default/j", exchange.answer())));
 
             assertThat(answer.get(30, TimeUnit.SECONDS).getAccepted()).isTrue();
             assertThat(results.looks.get()).as("looked for the topic again").isGreaterThan(1);
@@ -84,26 +86,23 @@ class CommandGatewayTest {
         }
     }
 
-    private static JobCommand command(String requestId) {
-        return JobCommand.newBuilder()
-                .setRequestId(requestId)
-                .setSender("test")
-                .setNamespace("default")
-                .setName("j")
-                .setTime(Instant.EPOCH)
-                .setCommand(new SubmitJob("{}"))
-                .build();
-    }
-
-    private static CommandResult result(String requestId) {
-        return CommandResult.newBuilder()
-                .setRequestId(requestId)
-                .setNamespace("default")
-                .setName("j")
-                .setKind("SubmitJob")
-                .setAccepted(true)
-                .setViolations(List.of())
-                .setTime(Instant.EPOCH)
-                .build();
+    /** A SubmitJob of default/j and the streams-app's acceptance of it. */
+    private record Exchange(JobCommand command, CommandResult answer) {
+        static Exchange of(String requestId) {
+            JobCommand command = JobCommand.newBuilder()
+                    .setRequestId(requestId)
+                    .setSender("test")
+                    .setNamespace("default")
+                    .setName("j")
+                    .setTime(Instant.EPOCH)
+                    .setCommand(new SubmitJob("{}"))
+                    .build();
+            // The codec's answer echoes the command's request, job and time; only its verdict differs.
+            return new Exchange(
+                    command,
+                    CommandResult.newBuilder(JobCommandCodec.rejection(command, List.of()))
+                            .setAccepted(true)
+                            .build());
+        }
     }
 }

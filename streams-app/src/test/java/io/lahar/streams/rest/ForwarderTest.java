@@ -1,17 +1,11 @@
 package io.lahar.streams.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lahar.testkit.StalledHttpPeer;
+import io.lahar.schema.StalledHttpPeer;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** A read forwarded to an instance that froze mid-answer fails as an unreachable one, never waits for good. */
@@ -21,20 +15,13 @@ class ForwarderTest {
     void anInstanceThatStopsMidAnswerIsGivenUpAtTheRequestsTimeout() throws Exception {
         Forwarder forwarder = new Forwarder();
         forwarder.token = new ApiToken(Optional.of("token"), Optional.empty());
-        ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
         try (StalledHttpPeer peer = StalledHttpPeer.start()) {
-            long started = System.nanoTime();
-            Future<?> read = calls.submit(() -> forwarder.fetch(peer.hostPort(), "/api/v1/jobs/ns/j"));
+            StalledHttpPeer.Ended read =
+                    peer.call(() -> forwarder.fetch(peer.hostPort(), "/api/v1/jobs/ns/j"), Duration.ofSeconds(60));
             // java.net.http's own timeout ended with the headers: this wait was the read's for good.
-            assertThatThrownBy(() -> read.get(60, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class)
-                    .cause()
-                    .isInstanceOf(HttpTimeoutException.class)
-                    .hasMessageContaining("no whole answer");
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+            assertThat(read.failure()).isInstanceOf(HttpTimeoutException.class).hasMessageContaining("no whole answer");
+            assertThat(read.after()).isLessThan(Duration.ofSeconds(30));
             assertThat(peer.awaitClosedByClient(1, Duration.ofSeconds(10))).isTrue();
-        } finally {
-            calls.shutdownNow();
         }
     }
 }
