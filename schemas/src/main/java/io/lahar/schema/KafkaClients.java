@@ -1,10 +1,14 @@
 package io.lahar.schema;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -16,6 +20,13 @@ import org.apache.kafka.common.serialization.Serializer;
  * ({@code KafkaClientsArchTest} holds every service's main code to constructing clients here).
  */
 public final class KafkaClients {
+
+    /**
+     * How long closing a client may wait on the broker. A client's own close() waits for its
+     * in-flight sends (a producer: for ever) or its group's leave (a consumer: 30 s): with the
+     * broker away, a service's stop outlasted bin/stop's grace and a loop's restart never came.
+     */
+    public static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Map<String, Object> connection;
 
@@ -69,6 +80,21 @@ public final class KafkaClients {
 
     public Admin admin(Map<String, ?> own) {
         return Admin.create(config(own));
+    }
+
+    /** Closes {@code producer} (if any) within {@link #CLOSE_TIMEOUT}, failing what it had not sent by then. */
+    public static void close(Producer<?, ?> producer) {
+        if (producer != null) producer.close(CLOSE_TIMEOUT);
+    }
+
+    /** Closes {@code consumer} (if any) within {@link #CLOSE_TIMEOUT}. */
+    public static void close(Consumer<?, ?> consumer) {
+        if (consumer != null) consumer.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+    }
+
+    /** Closes {@code admin} (if any) within {@link #CLOSE_TIMEOUT}. */
+    public static void close(Admin admin) {
+        if (admin != null) admin.close(CLOSE_TIMEOUT);
     }
 
     /** Names the cluster, never a password. */

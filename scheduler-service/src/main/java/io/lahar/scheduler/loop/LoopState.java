@@ -12,6 +12,11 @@ public enum LoopState {
     FENCED,
     /** Stopped on request. */
     STOPPED,
-    /** Stopped by an error it cannot recover from. */
+    /**
+     * The loop failed (a broker outage outlasted its clients' timeouts, or another error); a new
+     * loop with new clients starts after a pause ({@link LoopSupervisor}).
+     */
+    RESTARTING,
+    /** Stopped by an error: the loop itself ends so; the service reports it only when no restart can help. */
     FAILED
 }

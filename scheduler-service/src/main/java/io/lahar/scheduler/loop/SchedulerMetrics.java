@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The scheduler's Prometheus metrics: session duration (a timer, and Volcano's
  * {@code volcano_e2e_scheduling_latency_milliseconds} histogram), placements (a counter, so
  * Prometheus' rate() gives placements per second), pending pod groups by unschedulable reason,
- * unconfirmed bindings and the epoch.
+ * unconfirmed bindings, the epoch and the loops restarted after a failure.
  */
 public final class SchedulerMetrics {
     private final MeterRegistry registry;
@@ -24,6 +24,7 @@ public final class SchedulerMetrics {
     private final Counter placements;
     private final Counter evictions;
     private final Counter pausedSessions;
+    private final Counter restarts;
     private final AtomicInteger unconfirmed = new AtomicInteger();
     private final AtomicLong epoch = new AtomicLong();
     private final Map<String, AtomicInteger> pendingByReason = new ConcurrentHashMap<>();
@@ -46,6 +47,9 @@ public final class SchedulerMetrics {
                 .register(registry);
         pausedSessions = Counter.builder("lahar.scheduler.sessions.paused")
                 .description("Sessions skipped because too many bindings wait for confirmation")
+                .register(registry);
+        restarts = Counter.builder("lahar.scheduler.loop.restarts")
+                .description("Scheduling loops started anew after one failed (a broker outage outlasted its clients)")
                 .register(registry);
         Gauge.builder("lahar.scheduler.bindings.unconfirmed", unconfirmed, AtomicInteger::get)
                 .description("Bindings decided and not yet confirmed by a pod event")
@@ -76,6 +80,15 @@ public final class SchedulerMetrics {
 
     void paused() {
         pausedSessions.increment();
+    }
+
+    /** One failed loop replaced by a new one. */
+    public void restarted() {
+        restarts.increment();
+    }
+
+    public double restarts() {
+        return restarts.count();
     }
 
     void unconfirmed(int n) {

@@ -4,6 +4,7 @@ import io.lahar.core.scheduling.api.Snapshot;
 import io.lahar.core.scheduling.framework.Scheduler;
 import io.lahar.core.scheduling.framework.SessionResult;
 import io.lahar.scheduler.cache.SchedulerCache;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
@@ -76,7 +77,7 @@ import org.jboss.logging.Logger;
  * membership and session timeouts do not apply. A transaction that fails for any other reason is
  * aborted and the cache rebuilt, so assumptions of the lost transaction never linger.
  */
-public final class SchedulingLoop implements Runnable {
+public final class SchedulingLoop implements LoopSupervisor.Supervised {
 
     private static final Logger LOG = Logger.getLogger(SchedulingLoop.class);
     private static final Duration MIN_GAP = Duration.ofMillis(50);
@@ -100,6 +101,7 @@ public final class SchedulingLoop implements Runnable {
             Topics.QUEUE_STATUS.name());
 
     private final LoopSettings settings;
+    private final Map<String, ?> tuning;
     private final SchedulerMetrics metrics;
     private final Clock clock;
     private final Scheduler scheduler;
@@ -111,6 +113,10 @@ public final class SchedulingLoop implements Runnable {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private volatile long epoch;
     private volatile String holding;
+    /** Clock millis when it became active, and when it ended; 0 until then. */
+    private volatile long activeSince;
+
+    private volatile long endedAt;
     /** While the input is held: when to read it again (millis of the clock); 0 while it is read. */
     private long resumeAt;
 
@@ -121,6 +127,15 @@ public final class SchedulingLoop implements Runnable {
     private long sessions;
 
     public SchedulingLoop(LoopSettings settings, SchedulerMetrics metrics, Clock clock) {
+        this(settings, metrics, clock, Map.of());
+    }
+
+    /**
+     * @param tuning client settings added to both clients' own: tests shorten the broker timeouts
+     *               with it ({@link KafkaClients} passes connection settings only)
+     */
+    SchedulingLoop(LoopSettings settings, SchedulerMetrics metrics, Clock clock, Map<String, ?> tuning) {
+        this.tuning = Map.copyOf(tuning);
         this.settings = settings;
         this.metrics = metrics;
         this.clock = clock;
@@ -139,6 +154,7 @@ public final class SchedulingLoop implements Runnable {
         return Optional.ofNullable(holding);
     }
 
+    @Override
     public LoopState state() {
         return state;
     }
@@ -148,7 +164,16 @@ public final class SchedulingLoop implements Runnable {
         return epoch;
     }
 
+    @Override
+    public Duration activeFor() {
+        long since = activeSince;
+        if (since == 0) return Duration.ZERO;
+        long until = endedAt == 0 ? clock.millis() : endedAt;
+        return Duration.ofMillis(Math.max(0, until - since));
+    }
+
     /** Asks the loop to stop; it closes its clients and returns from {@link #run()}. */
+    @Override
     public void stop() {
         stopRequested = true;
         KafkaConsumer<String, byte[]> c = consumer;
@@ -157,11 +182,12 @@ public final class SchedulingLoop implements Runnable {
 
     @Override
     public void run() {
-        try (KafkaConsumer<String, byte[]> c = settings.kafka()
-                        .consumer(consumerConfig(), new StringDeserializer(), new ByteArrayDeserializer());
-                KafkaProducer<String, byte[]> producer = settings.kafka()
-                        .producer(producerConfig(), new StringSerializer(), new ByteArraySerializer())) {
+        KafkaConsumer<String, byte[]> c = null;
+        KafkaProducer<String, byte[]> producer = null;
+        try {
+            c = settings.kafka().consumer(consumerConfig(), new StringDeserializer(), new ByteArrayDeserializer());
             consumer = c;
+            producer = settings.kafka().producer(producerConfig(), new StringSerializer(), new ByteArraySerializer());
             state = LoopState.CATCHING_UP;
             producer.initTransactions();
             List<TopicPartition> partitions = partitions(c);
@@ -169,6 +195,7 @@ public final class SchedulingLoop implements Runnable {
             List<ProducerRecord<String, byte[]>> pending = catchUp(c, partitions);
             epoch = cache.maxEpoch() + 1;
             metrics.epoch(epoch);
+            activeSince = clock.millis();
             state = LoopState.ACTIVE;
             LOG.infof("scheduler %s active with epoch %d", settings.transactionalId(), epoch);
             loop(c, producer, partitions, pending);
@@ -189,6 +216,27 @@ public final class SchedulingLoop implements Runnable {
             }
         } finally {
             consumer = null;
+            if (activeSince != 0) endedAt = clock.millis();
+            // Bounded: a producer's own close() waits for its in-flight sends for ever, and after a
+            // broker outage that held the stop and the restart of the loop for good.
+            close(producer);
+            close(c);
+        }
+    }
+
+    private static void close(KafkaProducer<?, ?> producer) {
+        try {
+            KafkaClients.close(producer);
+        } catch (RuntimeException e) {
+            LOG.warn("closing the scheduler's producer failed", e);
+        }
+    }
+
+    private static void close(KafkaConsumer<?, ?> consumer) {
+        try {
+            KafkaClients.close(consumer);
+        } catch (RuntimeException e) {
+            LOG.warn("closing the scheduler's consumer failed", e);
         }
     }
 
@@ -392,6 +440,7 @@ public final class SchedulingLoop implements Runnable {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.putAll(tuning);
         return config;
     }
 
@@ -403,6 +452,7 @@ public final class SchedulingLoop implements Runnable {
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int)
                 settings.transactionTimeout().toMillis());
+        config.putAll(tuning);
         return config;
     }
 }

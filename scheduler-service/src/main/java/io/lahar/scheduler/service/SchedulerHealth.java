@@ -10,9 +10,11 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * {@code /q/health}: ready while the loop is the active writer and reads its input; live unless it
- * failed. A standby and a fenced instance stay live (a restart would only fence the active instance
- * in turn) but report not ready; so does a loop whose input is held while the schema registry does
- * not answer (it goes on deciding on what it has, and reads on when the registry is back).
+ * failed for good. A standby and a fenced instance stay live (a restart would only fence the active
+ * instance in turn) but report not ready; so does a loop whose input is held while the schema
+ * registry does not answer (it goes on deciding on what it has, and reads on when the registry is
+ * back), and a loop that failed and waits for the new one the service starts in-process
+ * ({@code RESTARTING}; {@code restarts} counts them).
  */
 public final class SchedulerHealth {
 
@@ -25,6 +27,7 @@ public final class SchedulerHealth {
                 .withData("epoch", service.epoch())
                 .withData("leader", service.leader())
                 .withData("input", service.holding().map(why -> "held: " + why).orElse("read"))
+                .withData("restarts", service.restarts())
                 .build();
     }
 

@@ -6,6 +6,7 @@ import io.lahar.scheduler.cache.NodeSelector;
 import io.lahar.scheduler.loop.LeaderElection;
 import io.lahar.scheduler.loop.LoopSettings;
 import io.lahar.scheduler.loop.LoopState;
+import io.lahar.scheduler.loop.LoopSupervisor;
 import io.lahar.scheduler.loop.SchedulerMetrics;
 import io.lahar.scheduler.loop.SchedulingLoop;
 import io.lahar.schema.KafkaClients;
@@ -36,7 +37,8 @@ import org.jboss.logging.Logger;
  * supplies configuration, the Micrometer registry (served at {@code /q/metrics}) and health
  * ({@code /q/health}, see {@link SchedulerHealth}). With leader election on (the default), the loop
  * runs only while this instance is the leader, so a standby instance takes over when the active
- * one dies.
+ * one dies. A {@link LoopSupervisor} replaces a loop that failed (a broker outage outlasted its
+ * clients' timeouts) with a new one for as long as this instance should run it.
  */
 @ApplicationScoped
 public class SchedulerService {
@@ -99,7 +101,7 @@ public class SchedulerService {
     private SchedulerMetrics metrics;
     private LeaderElection election;
     private Thread electionThread;
-    private volatile SchedulingLoop loop;
+    private volatile LoopSupervisor<SchedulingLoop> supervisor;
     private Thread thread;
 
     SchedulerService(MeterRegistry meterRegistry) {
@@ -156,16 +158,17 @@ public class SchedulerService {
     }
 
     private synchronized void startLoop() {
-        if (loop != null && thread.isAlive()) return;
-        loop = new SchedulingLoop(settings, metrics, Clock.systemUTC());
-        thread = Thread.ofPlatform().name("lahar-scheduler").daemon().start(loop);
+        if (supervisor != null && thread.isAlive()) return;
+        supervisor = new LoopSupervisor<>(
+                () -> new SchedulingLoop(settings, metrics, Clock.systemUTC()), metrics::restarted);
+        thread = Thread.ofPlatform().name("lahar-scheduler").daemon().start(supervisor);
     }
 
-    /** Stops the loop and waits until it no longer writes. */
+    /** Stops the loop, and any restart of it, and waits until it no longer writes. */
     private synchronized void stopLoop() {
-        SchedulingLoop l = loop;
-        if (l == null) return;
-        l.stop();
+        LoopSupervisor<SchedulingLoop> s = supervisor;
+        if (s == null) return;
+        s.stop();
         try {
             thread.join(Duration.ofSeconds(30));
         } catch (InterruptedException e) {
@@ -175,13 +178,13 @@ public class SchedulerService {
 
     /** True when this instance holds the leadership (or runs without election). */
     public boolean leader() {
-        return election == null ? loop != null : election.isLeader();
+        return election == null ? supervisor != null : election.isLeader();
     }
 
     /** The loop's state, NEW when the scheduler is disabled or not started. */
     public LoopState state() {
-        SchedulingLoop l = loop;
-        return l == null ? LoopState.NEW : l.state();
+        LoopSupervisor<SchedulingLoop> s = supervisor;
+        return s == null ? LoopState.NEW : s.state();
     }
 
     public boolean enabled() {
@@ -189,14 +192,23 @@ public class SchedulerService {
     }
 
     public long epoch() {
-        SchedulingLoop l = loop;
-        return l == null ? 0 : l.epoch();
+        return loop().map(SchedulingLoop::epoch).orElse(0L);
+    }
+
+    /** How many failed loops were replaced by new ones since start. */
+    public long restarts() {
+        LoopSupervisor<SchedulingLoop> s = supervisor;
+        return s == null ? 0 : s.restarts();
     }
 
     /** Why the loop's input is held (the schema registry does not answer), or empty. */
-    public java.util.Optional<String> holding() {
-        SchedulingLoop l = loop;
-        return l == null ? java.util.Optional.empty() : l.holding();
+    public Optional<String> holding() {
+        return loop().flatMap(SchedulingLoop::holding);
+    }
+
+    private Optional<SchedulingLoop> loop() {
+        LoopSupervisor<SchedulingLoop> s = supervisor;
+        return s == null ? Optional.empty() : s.current();
     }
 
     /** Volcano's default configuration, or the file's; a bad file stops start-up with every problem. */
