@@ -8,10 +8,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -29,19 +30,31 @@ import org.jboss.logging.Logger;
  * before the partition is handed over. The session timeout is at least the transaction timeout,
  * so by the time a standby is elected, a transaction the dead leader left open has timed out too;
  * a static {@code group.instance.id} lets a restarted leader rejoin without handing over.
+ *
+ * <p>A poll that fails (anything but the wake-up of {@link #stop()}) ends the membership, not the
+ * election: the instance is deposed, closes its consumer within a bound and, after a pause that
+ * doubles as failures repeat, rejoins with a new consumer, until {@link #stop()}. Otherwise one
+ * unexpected error left the instance neither leader nor candidate for good while it looked alive.
  */
 public final class LeaderElection implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(LeaderElection.class);
     static final TopicPartition LEASE = new TopicPartition(Topics.NODES.name(), 0);
 
-    private final KafkaClients kafka;
+    static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    static final Duration MAX_PAUSE = Duration.ofSeconds(30);
+    /** A membership that lasted this long was healthy: the next failure pauses from the start again. */
+    static final Duration STEADY = Duration.ofSeconds(60);
+
     private final Map<String, Object> config = new HashMap<>();
+    private final Supplier<Consumer<byte[], byte[]>> consumers;
     private final Runnable onElected;
     private final Runnable onDeposed;
+    private final Duration firstPause;
     private volatile boolean leader;
     private volatile boolean stopRequested;
-    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private volatile Consumer<byte[], byte[]> consumer;
+    private volatile long rejoins;
 
     /**
      * @param groupId        the election group, the same for every instance of one deployment
@@ -67,9 +80,36 @@ public final class LeaderElection implements Runnable {
             Duration sessionTimeout,
             Runnable onElected,
             Runnable onDeposed) {
-        this.kafka = kafka;
+        this(null, groupId, instanceId, sessionTimeout, onElected, onDeposed, FIRST_PAUSE, kafka);
+    }
+
+    /** With {@code consumers} making each membership's consumer (tests), and pausing from {@code firstPause}. */
+    LeaderElection(
+            Supplier<Consumer<byte[], byte[]>> consumers,
+            String groupId,
+            Optional<String> instanceId,
+            Duration sessionTimeout,
+            Runnable onElected,
+            Runnable onDeposed,
+            Duration firstPause) {
+        this(consumers, groupId, instanceId, sessionTimeout, onElected, onDeposed, firstPause, null);
+    }
+
+    private LeaderElection(
+            Supplier<Consumer<byte[], byte[]>> consumers,
+            String groupId,
+            Optional<String> instanceId,
+            Duration sessionTimeout,
+            Runnable onElected,
+            Runnable onDeposed,
+            Duration firstPause,
+            KafkaClients kafka) {
+        this.consumers = consumers != null
+                ? consumers
+                : () -> kafka.consumer(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.onElected = onElected;
         this.onDeposed = onDeposed;
+        this.firstPause = firstPause;
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         instanceId.ifPresent(id -> config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
         config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
@@ -86,17 +126,46 @@ public final class LeaderElection implements Runnable {
         return leader;
     }
 
+    /** How many times a failed membership was followed by a new one. */
+    public long rejoins() {
+        return rejoins;
+    }
+
     public void stop() {
-        stopRequested = true;
-        KafkaConsumer<byte[], byte[]> c = consumer;
+        synchronized (this) {
+            stopRequested = true;
+            notifyAll();
+        }
+        Consumer<byte[], byte[]> c = consumer;
         if (c != null) c.wakeup();
     }
 
     @Override
     public void run() {
-        try (KafkaConsumer<byte[], byte[]> c =
-                kafka.consumer(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        Duration pause = firstPause;
+        while (!stopRequested) {
+            long joined = System.nanoTime();
+            try {
+                member();
+                return;
+            } catch (RuntimeException e) {
+                if (stopRequested) return;
+                LOG.errorf(e, "leader election failed; rejoining in %d ms", pause.toMillis());
+            }
+            if (System.nanoTime() - joined >= STEADY.toNanos()) pause = firstPause;
+            if (!pause(pause)) return;
+            rejoins++;
+            pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
+        }
+    }
+
+    /** One membership of the group, until stop() (returns) or a failure (throws); deposed either way. */
+    private void member() {
+        Consumer<byte[], byte[]> c = consumers.get();
+        try {
             consumer = c;
+            // stop() may have come before the consumer was there to wake.
+            if (stopRequested) return;
             c.subscribe(List.of(LEASE.topic()), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
@@ -121,14 +190,32 @@ public final class LeaderElection implements Runnable {
             try {
                 while (!stopRequested) c.poll(Duration.ofMillis(500));
             } catch (WakeupException e) {
-                // stop() was called
+                if (!stopRequested) throw e;
             }
-            // Stop the loop before leaving the group, so the successor starts after it stopped.
-            depose(List.of(LEASE));
         } finally {
             consumer = null;
+            // Stop the loop before leaving the group, so the successor starts after it stopped.
             depose(List.of(LEASE));
+            try {
+                KafkaClients.close(c);
+            } catch (RuntimeException e) {
+                LOG.warn("closing the election's consumer failed", e);
+            }
         }
+    }
+
+    /** Waits out {@code pause}; false when stop() came meanwhile. */
+    private synchronized boolean pause(Duration pause) {
+        long deadline = System.nanoTime() + pause.toNanos();
+        try {
+            for (long left = pause.toNanos(); !stopRequested && left > 0; left = deadline - System.nanoTime()) {
+                wait(Math.max(1, left / 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return !stopRequested;
     }
 
     private void depose(Collection<TopicPartition> partitions) {
