@@ -58,7 +58,8 @@ public final class TopicBootstrap {
 
     public static void ensureTopics(KafkaClients clients) {
         String bootstrapServers = clients.bootstrapServers();
-        try (Admin admin = clients.admin(Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
+        Admin admin = clients.admin(Map.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000));
+        try {
             Set<String> existing = admin.listTopics().names().get();
             createMissing(admin, existing);
             giveCodec(admin, existing);
@@ -68,6 +69,9 @@ public final class TopicBootstrap {
         } catch (ExecutionException e) {
             throw new IllegalStateException(
                     "cannot create Lahar topics on " + bootstrapServers + ": " + e.getCause(), e.getCause());
+        } finally {
+            // Bounded: an admin client's own close() waits for its pending calls without limit.
+            KafkaClients.close(admin);
         }
     }
 

@@ -272,7 +272,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
             }
             lanes.close();
             jobWrites.close();
-            consumer.close();
+            KafkaClients.close(consumer);
         }
     }
 

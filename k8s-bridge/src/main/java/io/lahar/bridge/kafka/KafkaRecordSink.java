@@ -78,8 +78,9 @@ public final class KafkaRecordSink implements RecordSink, AutoCloseable {
                 (Serializer) serdes.value((Class) t).serializer());
     }
 
+    /** Within a bound: with the broker away, the producer's own close() waits on its unsent records for ever. */
     @Override
     public void close() {
-        producer.close();
+        KafkaClients.close(producer);
     }
 }

@@ -93,7 +93,7 @@ public class Ticker {
             executor.shutdownNow();
         }
         if (producer != null) {
-            producer.close(Duration.ofSeconds(5));
+            KafkaClients.close(producer);
         }
     }
 }

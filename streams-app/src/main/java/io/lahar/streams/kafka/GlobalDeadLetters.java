@@ -80,7 +80,8 @@ public interface GlobalDeadLetters extends AutoCloseable {
         @Override
         public synchronized void close() {
             if (producer != null) {
-                producer.close();
+                // Bounded: with the broker away its own close() outlasted bin/stop's grace.
+                KafkaClients.close(producer);
                 producer = null;
             }
         }

@@ -119,15 +119,9 @@ public class CommandGateway {
                 Thread.currentThread().interrupt();
             }
         }
-        if (producer != null) {
-            producer.close(Duration.ofSeconds(5));
-        }
-        if (flowProducer != null) {
-            flowProducer.close(Duration.ofSeconds(5));
-        }
-        if (cronProducer != null) {
-            cronProducer.close(Duration.ofSeconds(5));
-        }
+        KafkaClients.close(producer);
+        KafkaClients.close(flowProducer);
+        KafkaClients.close(cronProducer);
         waiting.values().forEach(f -> f.completeExceptionally(new IllegalStateException("shutting down")));
     }
 
@@ -264,7 +258,7 @@ public class CommandGateway {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            consumer.close();
+            KafkaClients.close(consumer);
         }
     }
 
