@@ -41,18 +41,12 @@ public final class LeaderElection implements Runnable {
     private static final Logger LOG = Logger.getLogger(LeaderElection.class);
     static final TopicPartition LEASE = new TopicPartition(Topics.NODES.name(), 0);
 
-    static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
-    static final Duration MAX_PAUSE = Duration.ofSeconds(30);
-    /** A membership that lasted this long was healthy: the next failure pauses from the start again. */
-    static final Duration STEADY = Duration.ofSeconds(60);
-
     private final Map<String, Object> config = new HashMap<>();
     private final Supplier<Consumer<byte[], byte[]>> consumers;
     private final Runnable onElected;
     private final Runnable onDeposed;
-    private final Duration firstPause;
+    private final Backoff backoff;
     private volatile boolean leader;
-    private volatile boolean stopRequested;
     private volatile Consumer<byte[], byte[]> consumer;
     private volatile long rejoins;
 
@@ -80,7 +74,7 @@ public final class LeaderElection implements Runnable {
             Duration sessionTimeout,
             Runnable onElected,
             Runnable onDeposed) {
-        this(null, groupId, instanceId, sessionTimeout, onElected, onDeposed, FIRST_PAUSE, kafka);
+        this(null, groupId, instanceId, sessionTimeout, onElected, onDeposed, Backoff.FIRST, kafka);
     }
 
     /** With {@code consumers} making each membership's consumer (tests), and pausing from {@code firstPause}. */
@@ -109,7 +103,7 @@ public final class LeaderElection implements Runnable {
                 : () -> kafka.consumer(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.onElected = onElected;
         this.onDeposed = onDeposed;
-        this.firstPause = firstPause;
+        this.backoff = new Backoff(firstPause, Backoff.MAX, Backoff.STEADY);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         instanceId.ifPresent(id -> config.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
         config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
@@ -132,30 +126,28 @@ public final class LeaderElection implements Runnable {
     }
 
     public void stop() {
-        synchronized (this) {
-            stopRequested = true;
-            notifyAll();
-        }
+        backoff.stop();
         Consumer<byte[], byte[]> c = consumer;
         if (c != null) c.wakeup();
     }
 
     @Override
     public void run() {
-        Duration pause = firstPause;
-        while (!stopRequested) {
+        while (!backoff.stopped()) {
             long joined = System.nanoTime();
             try {
                 member();
                 return;
             } catch (RuntimeException e) {
-                if (stopRequested) return;
-                LOG.errorf(e, "leader election failed; rejoining in %d ms", pause.toMillis());
+                if (backoff.stopped()) return;
+                Duration lasted = Duration.ofNanos(System.nanoTime() - joined);
+                LOG.errorf(
+                        e,
+                        "leader election failed; rejoining in %d ms",
+                        backoff.next(lasted).toMillis());
             }
-            if (System.nanoTime() - joined >= STEADY.toNanos()) pause = firstPause;
-            if (!pause(pause)) return;
+            if (!backoff.pause()) return;
             rejoins++;
-            pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
         }
     }
 
@@ -165,7 +157,7 @@ public final class LeaderElection implements Runnable {
         try {
             consumer = c;
             // stop() may have come before the consumer was there to wake.
-            if (stopRequested) return;
+            if (backoff.stopped()) return;
             c.subscribe(List.of(LEASE.topic()), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
@@ -188,9 +180,9 @@ public final class LeaderElection implements Runnable {
             });
             // The records are not needed, only the assignment; polling also keeps the membership.
             try {
-                while (!stopRequested) c.poll(Duration.ofMillis(500));
+                while (!backoff.stopped()) c.poll(Duration.ofMillis(500));
             } catch (WakeupException e) {
-                if (!stopRequested) throw e;
+                if (!backoff.stopped()) throw e;
             }
         } finally {
             consumer = null;
@@ -202,20 +194,6 @@ public final class LeaderElection implements Runnable {
                 LOG.warn("closing the election's consumer failed", e);
             }
         }
-    }
-
-    /** Waits out {@code pause}; false when stop() came meanwhile. */
-    private synchronized boolean pause(Duration pause) {
-        long deadline = System.nanoTime() + pause.toNanos();
-        try {
-            for (long left = pause.toNanos(); !stopRequested && left > 0; left = deadline - System.nanoTime()) {
-                wait(Math.max(1, left / 1_000_000));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-        return !stopRequested;
     }
 
     private void depose(Collection<TopicPartition> partitions) {

@@ -33,18 +33,12 @@ public final class LoopSupervisor<L extends LoopSupervisor.Supervised> implement
     }
 
     private static final Logger LOG = Logger.getLogger(LoopSupervisor.class);
-    static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
-    static final Duration MAX_PAUSE = Duration.ofSeconds(30);
-    static final Duration STEADY = Duration.ofSeconds(60);
 
     private final Supplier<L> loops;
     private final Runnable onRestart;
-    private final Duration firstPause;
-    private final Duration maxPause;
-    private final Duration steady;
+    private final Backoff backoff;
 
     private volatile L current;
-    private volatile boolean stopRequested;
     private volatile boolean crashed;
     private volatile long restarts;
 
@@ -53,15 +47,13 @@ public final class LoopSupervisor<L extends LoopSupervisor.Supervised> implement
      * @param onRestart runs once per replaced loop (the metrics' counter)
      */
     public LoopSupervisor(Supplier<L> loops, Runnable onRestart) {
-        this(loops, onRestart, FIRST_PAUSE, MAX_PAUSE, STEADY);
+        this(loops, onRestart, Backoff.FIRST, Backoff.MAX, Backoff.STEADY);
     }
 
     LoopSupervisor(Supplier<L> loops, Runnable onRestart, Duration firstPause, Duration maxPause, Duration steady) {
         this.loops = loops;
         this.onRestart = onRestart;
-        this.firstPause = firstPause;
-        this.maxPause = maxPause;
-        this.steady = steady;
+        this.backoff = new Backoff(firstPause, maxPause, steady);
     }
 
     /**
@@ -76,7 +68,7 @@ public final class LoopSupervisor<L extends LoopSupervisor.Supervised> implement
         if (l == null) return LoopState.NEW;
         LoopState s = l.state();
         if (s != LoopState.FAILED) return s;
-        return stopRequested ? LoopState.STOPPED : LoopState.RESTARTING;
+        return backoff.stopped() ? LoopState.STOPPED : LoopState.RESTARTING;
     }
 
     /** The loop of the current life, if one started. */
@@ -91,26 +83,18 @@ public final class LoopSupervisor<L extends LoopSupervisor.Supervised> implement
 
     /** Stops the current loop and replaces none; {@link #run()} returns once it ended. */
     public void stop() {
-        synchronized (this) {
-            stopRequested = true;
-            notifyAll();
-        }
+        backoff.stop();
         L l = current;
         if (l != null) l.stop();
     }
 
     @Override
     public void run() {
-        Duration pause = firstPause;
-        while (true) {
-            L loop;
-            synchronized (this) {
-                if (stopRequested) return;
-                loop = create();
-                current = loop;
-            }
+        while (!backoff.stopped()) {
+            L loop = create();
+            current = loop;
             // stop() may have read the previous loop: this one must see the request too.
-            if (stopRequested) loop.stop();
+            if (backoff.stopped()) loop.stop();
             try {
                 loop.run();
             } catch (Error e) {
@@ -120,13 +104,13 @@ public final class LoopSupervisor<L extends LoopSupervisor.Supervised> implement
                 // A loop records its own end; one that threw past it failed all the same.
                 LOG.error("scheduling loop ended with an error", e);
             }
-            if (stopRequested || !failed(loop)) return;
-            if (loop.activeFor().compareTo(steady) >= 0) pause = firstPause;
-            LOG.warnf("scheduling loop failed; a new one starts in %d ms", pause.toMillis());
-            if (!pause(pause)) return;
+            if (backoff.stopped() || !failed(loop)) return;
+            LOG.warnf(
+                    "scheduling loop failed; a new one starts in %d ms",
+                    backoff.next(loop.activeFor()).toMillis());
+            if (!backoff.pause()) return;
             restarts++;
             onRestart.run();
-            pause = pause.multipliedBy(2).compareTo(maxPause) > 0 ? maxPause : pause.multipliedBy(2);
         }
     }
 
@@ -143,19 +127,5 @@ public final class LoopSupervisor<L extends LoopSupervisor.Supervised> implement
     private static boolean failed(Supervised loop) {
         LoopState s = loop.state();
         return s != LoopState.FENCED && s != LoopState.STOPPED;
-    }
-
-    /** Waits out {@code pause}; false when stop() came meanwhile. */
-    private synchronized boolean pause(Duration pause) {
-        long deadline = System.nanoTime() + pause.toNanos();
-        try {
-            for (long left = pause.toNanos(); !stopRequested && left > 0; left = deadline - System.nanoTime()) {
-                wait(Math.max(1, left / 1_000_000));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-        return !stopRequested;
     }
 }
