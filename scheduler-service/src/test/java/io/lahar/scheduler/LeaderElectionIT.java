@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lahar.scheduler.loop.LeaderElection;
+import io.lahar.schema.KafkaClients;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
@@ -30,7 +31,7 @@ class LeaderElectionIT {
         AtomicInteger elected = new AtomicInteger();
         AtomicInteger deposed = new AtomicInteger();
         LeaderElection e = new LeaderElection(
-                infra.bootstrapServers(),
+                LeaderElection.through(KafkaClients.plaintext(infra.bootstrapServers())),
                 group,
                 Optional.empty(),
                 Duration.ofSeconds(6),

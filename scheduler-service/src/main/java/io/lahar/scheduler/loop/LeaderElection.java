@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -42,7 +42,7 @@ public final class LeaderElection implements Runnable {
     static final TopicPartition LEASE = new TopicPartition(Topics.NODES.name(), 0);
 
     private final Map<String, Object> config = new HashMap<>();
-    private final Supplier<Consumer<byte[], byte[]>> consumers;
+    private final Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers;
     private final Runnable onElected;
     private final Runnable onDeposed;
     private final Backoff backoff;
@@ -51,56 +51,33 @@ public final class LeaderElection implements Runnable {
     private volatile long rejoins;
 
     /**
+     * @param consumers      makes each membership's consumer from the election's settings, e.g.
+     *                       {@link #through(KafkaClients)}
      * @param groupId        the election group, the same for every instance of one deployment
      * @param instanceId     a stable identity per instance (static membership), if it has one
      * @param sessionTimeout how long a silent leader keeps its leadership; no shorter than the
      *                       transaction timeout
      */
     public LeaderElection(
-            String bootstrapServers,
+            Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers,
             String groupId,
             Optional<String> instanceId,
             Duration sessionTimeout,
             Runnable onElected,
             Runnable onDeposed) {
-        this(KafkaClients.plaintext(bootstrapServers), groupId, instanceId, sessionTimeout, onElected, onDeposed);
+        this(consumers, groupId, instanceId, sessionTimeout, onElected, onDeposed, Backoff.FIRST);
     }
 
-    /** @param kafka how the election's consumer reaches Kafka (the service's kafka. settings) */
-    public LeaderElection(
-            KafkaClients kafka,
-            String groupId,
-            Optional<String> instanceId,
-            Duration sessionTimeout,
-            Runnable onElected,
-            Runnable onDeposed) {
-        this(null, groupId, instanceId, sessionTimeout, onElected, onDeposed, Backoff.FIRST, kafka);
-    }
-
-    /** With {@code consumers} making each membership's consumer (tests), and pausing from {@code firstPause}. */
+    /** Pausing from {@code firstPause} after a failed membership (tests). */
     LeaderElection(
-            Supplier<Consumer<byte[], byte[]>> consumers,
+            Function<Map<String, Object>, Consumer<byte[], byte[]>> consumers,
             String groupId,
             Optional<String> instanceId,
             Duration sessionTimeout,
             Runnable onElected,
             Runnable onDeposed,
             Duration firstPause) {
-        this(consumers, groupId, instanceId, sessionTimeout, onElected, onDeposed, firstPause, null);
-    }
-
-    private LeaderElection(
-            Supplier<Consumer<byte[], byte[]>> consumers,
-            String groupId,
-            Optional<String> instanceId,
-            Duration sessionTimeout,
-            Runnable onElected,
-            Runnable onDeposed,
-            Duration firstPause,
-            KafkaClients kafka) {
-        this.consumers = consumers != null
-                ? consumers
-                : () -> kafka.consumer(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.consumers = consumers;
         this.onElected = onElected;
         this.onDeposed = onDeposed;
         this.backoff = new Backoff(firstPause, Backoff.MAX, Backoff.STEADY);
@@ -114,6 +91,11 @@ public final class LeaderElection implements Runnable {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
+    }
+
+    /** The election's consumers as the service's {@code kafka.} settings reach Kafka. */
+    public static Function<Map<String, Object>, Consumer<byte[], byte[]>> through(KafkaClients kafka) {
+        return config -> kafka.consumer(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     public boolean isLeader() {
@@ -153,7 +135,7 @@ public final class LeaderElection implements Runnable {
 
     /** One membership of the group, until stop() (returns) or a failure (throws); deposed either way. */
     private void member() {
-        Consumer<byte[], byte[]> c = consumers.get();
+        Consumer<byte[], byte[]> c = consumers.apply(Map.copyOf(config));
         try {
             consumer = c;
             // stop() may have come before the consumer was there to wake.

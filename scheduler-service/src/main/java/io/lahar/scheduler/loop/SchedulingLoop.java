@@ -111,6 +111,9 @@ public final class SchedulingLoop implements LoopSupervisor.Supervised {
     private volatile LoopState state = LoopState.NEW;
     private volatile boolean stopRequested;
     private volatile KafkaConsumer<String, byte[]> consumer;
+    /** The loop's thread while it waits in {@code initTransactions()}, which no wake-up reaches. */
+    private volatile Thread initializing;
+
     private volatile long epoch;
     private volatile String holding;
     /** Clock millis when it became active, and when it ended; 0 until then. */
@@ -178,6 +181,10 @@ public final class SchedulingLoop implements LoopSupervisor.Supervised {
         stopRequested = true;
         KafkaConsumer<String, byte[]> c = consumer;
         if (c != null) c.wakeup();
+        // With the broker away, initTransactions() waits out max.block.ms: longer than a service's
+        // stop may take. An interrupt ends the wait; anything later is woken by the consumer's.
+        Thread t = initializing;
+        if (t != null) t.interrupt();
     }
 
     @Override
@@ -189,7 +196,10 @@ public final class SchedulingLoop implements LoopSupervisor.Supervised {
             consumer = c;
             producer = settings.kafka().producer(producerConfig(), new StringSerializer(), new ByteArraySerializer());
             state = LoopState.CATCHING_UP;
+            initializing = Thread.currentThread();
+            if (stopRequested) throw new WakeupException();
             producer.initTransactions();
+            initializing = null;
             List<TopicPartition> partitions = partitions(c);
             c.assign(partitions);
             List<ProducerRecord<String, byte[]>> pending = catchUp(c, partitions);
@@ -216,6 +226,9 @@ public final class SchedulingLoop implements LoopSupervisor.Supervised {
             }
         } finally {
             consumer = null;
+            initializing = null;
+            // A stop's interrupt is spent: the bounded closes below must not end early on it.
+            if (stopRequested) Thread.interrupted();
             if (activeSince != 0) endedAt = clock.millis();
             // Bounded: a producer's own close() waits for its in-flight sends for ever, and after a
             // broker outage that held the stop and the restart of the loop for good.

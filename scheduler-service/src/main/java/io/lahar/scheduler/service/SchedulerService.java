@@ -139,7 +139,7 @@ public class SchedulerService {
                     + ") must not be shorter than lahar.scheduler.transaction-timeout (" + transactionTimeout + ")");
         }
         election = new LeaderElection(
-                kafka,
+                LeaderElection.through(kafka),
                 groupId + "-leader",
                 instanceId.filter(s -> !s.isBlank()),
                 leaderSessionTimeout,

@@ -41,10 +41,12 @@ class LeaderElectionTest {
     @Test
     void aPollThatFailsDeposesClosesAndRejoinsWithANewConsumerUntilStopped() throws Exception {
         List<Member> members = new CopyOnWriteArrayList<>();
+        List<Map<String, Object>> configs = new CopyOnWriteArrayList<>();
         AtomicInteger elected = new AtomicInteger();
         AtomicInteger deposed = new AtomicInteger();
         LeaderElection election = new LeaderElection(
-                () -> {
+                config -> {
+                    configs.add(config);
                     Member m = new Member();
                     members.add(m);
                     return m;
@@ -80,5 +82,12 @@ class LeaderElectionTest {
         assertThat(election.isLeader()).isFalse();
         assertThat(deposed).hasValue(3);
         assertThat(members).hasSize(3).allSatisfy(m -> assertThat(m.closed()).isTrue());
+        assertThat(configs)
+                .as("every membership's consumer joins the one group, with the session timeout")
+                .hasSize(3)
+                .allSatisfy(c -> assertThat(c)
+                        .containsEntry("group.id", "election")
+                        .containsEntry("session.timeout.ms", 6000)
+                        .containsEntry("enable.auto.commit", false));
     }
 }
