@@ -63,6 +63,13 @@ public final class Allocate implements Action {
         // Kept across turns, as Volcano's pendingTasks map: a job coming back must not re-sort its tasks.
         Map<SessionJob, PriorityQueue<SessionTask>> pendingTasks = new HashMap<>();
         for (SessionJob job : ssn.jobs()) {
+            // Volcano's allocate moves every Pending group to Inqueue when there is no enqueue
+            // action, before it asks anything else of the job; later actions (backfill) see it.
+            if (!enqueueGate
+                    && job.phase() == PodGroupPhase.Pending
+                    && job.problems().isEmpty()) {
+                ssn.inqueueUngated(job);
+            }
             if (!schedulable(ssn, job, enqueueGate)) {
                 continue;
             }

@@ -59,14 +59,14 @@ public final class Backfill implements Action {
 
     /** The best-effort tasks to place, in Volcano's order; pipelined ones are taken off their nodes first. */
     private static List<SessionTask> pickUpTasks(Session ssn) {
-        boolean pendingSkipped = pendingJobsSkipped(ssn);
         Map<SessionQueue, List<SessionJob>> jobsByQueue = new HashMap<>();
         Map<SessionJob, List<SessionTask>> tasksByJob = new HashMap<>();
         for (SessionJob job : ssn.jobs()) {
             if (!job.problems().isEmpty() || !hasBestEffortWork(job)) {
                 continue;
             }
-            if (pendingSkipped && job.phase() == PodGroupPhase.Pending) {
+            // Without an enqueue action, an allocate that ran before has moved the Pending ones to Inqueue.
+            if (job.phase() == PodGroupPhase.Pending) {
                 continue;
             }
             String invalid = ssn.jobValid(job);
@@ -113,16 +113,5 @@ public final class Backfill implements Action {
             }
         }
         return false;
-    }
-
-    /**
-     * Whether a job whose pod group is still Pending is left out, as Volcano's backfill leaves out
-     * every one: without an enqueue action, Volcano's allocate moves the Pending groups to Inqueue
-     * in the session, so only then, and only when allocate has run before, are they taken.
-     */
-    private static boolean pendingJobsSkipped(Session ssn) {
-        List<String> actions = ssn.conf().actions();
-        int allocate = actions.indexOf(Allocate.NAME);
-        return ssn.conf().hasAction(Enqueue.NAME) || allocate < 0 || allocate > actions.indexOf(NAME);
     }
 }

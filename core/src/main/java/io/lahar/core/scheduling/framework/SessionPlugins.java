@@ -472,6 +472,14 @@ abstract sealed class SessionPlugins permits Session {
         return Vote.PERMIT;
     }
 
+    /**
+     * Allocate's move of a Pending job to Inqueue when no enqueue action is configured, so that a
+     * missing gate does not block it; as in Volcano, no enqueue gate is told of it.
+     */
+    public void inqueueUngated(SessionJob j) {
+        j.setPhase(PodGroupPhase.Inqueue);
+    }
+
     /** Moves a job to Inqueue and tells the gates what it now reserves. */
     public void jobEnqueued(SessionJob j) {
         j.setPhase(PodGroupPhase.Inqueue);

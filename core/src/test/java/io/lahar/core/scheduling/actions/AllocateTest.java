@@ -28,6 +28,16 @@ class AllocateTest {
     }
 
     @Test
+    void withoutAnEnqueueActionAPendingGroupAllocateCannotPlaceIsMovedToInqueue() {
+        // Volcano's allocate sets the phase so that a missing enqueue gate blocks nothing.
+        JobInfo j = JobInfo.builder("j").tasks("w", 2, Map.of("cpu", "1")).build();
+        SessionResult r = run(Fixtures.defaultTiers("allocate"), nodes(1, "1", "8Gi"), List.of(), List.of(j));
+        assertThat(r.bindings()).isEmpty();
+        assertThat(r.phaseChanges())
+                .containsExactly(new SessionResult.PhaseChange(key("j"), PodGroupPhase.Pending, PodGroupPhase.Inqueue));
+    }
+
+    @Test
     void growsARunningGangIntoFreeRoom() {
         JobInfo j = JobInfo.builder("j")
                 .phase(PodGroupPhase.Running)
