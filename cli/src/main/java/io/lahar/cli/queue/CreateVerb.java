@@ -9,6 +9,7 @@ import io.lahar.core.api.Queue;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code lahar queue create}: vcctl's queue create, admitted by Volcano's queue webhook rules. */
@@ -18,11 +19,8 @@ import picocli.CommandLine.Option;
         description = "Create a queue (admitted like Volcano's queue webhook; written to lahar.queues).")
 final class CreateVerb extends QueueVerb {
 
-    @Option(
-            names = {"-n", "--name"},
-            required = true,
-            description = "Queue name.")
-    String name;
+    @Mixin
+    QueueName queueName;
 
     @Option(
             names = {"-w", "--weight"},
@@ -61,14 +59,14 @@ final class CreateVerb extends QueueVerb {
     @Override
     int run(QueueTopics topics) {
         QueueSnapshot now = QueueSnapshot.of(topics.queues());
-        if (now.queue(name).isPresent()) {
-            err().println("error: metadata.name: queue \"" + name + "\" already exists");
+        if (now.queue(queueName.name).isPresent()) {
+            err().println("error: metadata.name: queue \"" + queueName.name + "\" already exists");
             return Lahar.EXIT_REJECTED;
         }
         Queue queue = new Queue(
                 Queue.API_VERSION,
                 Queue.KIND,
-                ObjectMeta.named(name),
+                ObjectMeta.named(queueName.name),
                 new Queue.QueueSpec(
                         weight,
                         capability.isEmpty() ? null : capability,
@@ -87,7 +85,7 @@ final class CreateVerb extends QueueVerb {
             return rejected(result);
         }
         write(topics, result.object());
-        out().println(Results.line("Created", "Queue", name));
+        out().println(Results.line("Created", "Queue", queueName.name));
         return 0;
     }
 }

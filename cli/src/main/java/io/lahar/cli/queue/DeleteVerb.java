@@ -6,7 +6,7 @@ import io.lahar.core.admission.QueueAdmission;
 import io.lahar.core.api.ObjectMeta;
 import io.lahar.core.api.Queue;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code lahar queue delete}: admitted like Volcano's webhook (not root or default, no child
@@ -18,23 +18,20 @@ import picocli.CommandLine.Option;
         description = "Delete a queue (a tombstone on lahar.queues).")
 final class DeleteVerb extends QueueVerb {
 
-    @Option(
-            names = {"-n", "--name"},
-            required = true,
-            description = "Queue name.")
-    String name;
+    @Mixin
+    QueueName queueName;
 
     @Override
     int run(QueueTopics topics) {
         QueueSnapshot now = QueueSnapshot.of(topics.queues());
-        Queue target =
-                now.queue(name).orElse(new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named(name), null, null));
+        Queue target = now.queue(queueName.name)
+                .orElse(new Queue(Queue.API_VERSION, Queue.KIND, ObjectMeta.named(queueName.name), null, null));
         AdmissionResult<Queue> result = QueueAdmission.delete(target, now.context());
         if (!result.accepted()) {
             return rejected(result);
         }
-        topics.write(name, null);
-        out().println(Results.line("Deleted", "Queue", name));
+        topics.write(queueName.name, null);
+        out().println(Results.line("Deleted", "Queue", queueName.name));
         return 0;
     }
 }

@@ -4,35 +4,29 @@ import io.lahar.core.api.Queue;
 import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** {@code lahar queue get}: one queue, as a table row or a document. */
 @Command(name = "get", mixinStandardHelpOptions = true, description = "Show one queue and its status.")
 final class GetVerb extends QueueVerb {
 
-    @Option(
-            names = {"-n", "--name"},
-            required = true,
-            description = "Queue name.")
-    String name;
+    @Mixin
+    QueueName queueName;
 
-    @Option(
-            names = {"-o", "--output"},
-            defaultValue = "table",
-            description = "table (default), json or yaml.")
-    String output;
+    @Mixin
+    QueueOutput output;
 
     @Override
     int run(QueueTopics topics) {
-        if (!QueueCli.validOutput(output, err())) {
+        if (!output.valid(err())) {
             return io.lahar.cli.Lahar.EXIT_INPUT;
         }
-        Optional<Queue> queue = QueueSnapshot.of(topics.queues()).queue(name);
+        Optional<Queue> queue = QueueSnapshot.of(topics.queues()).queue(queueName.name);
         if (queue.isEmpty()) {
-            return notFound(name);
+            return notFound(queueName.name);
         }
-        QueueView view = QueueView.of(queue.get(), topics.statuses().get(name));
-        out().print(QueueTable.render(output, List.of(view), true));
+        QueueView view = QueueView.of(queue.get(), topics.statuses().get(queueName.name));
+        out().print(output.render(List.of(view), true));
         return 0;
     }
 }

@@ -1,7 +1,7 @@
 package io.lahar.cli.queue;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** {@code lahar queue list}: every queue with its pod groups by phase, allocated and deserved. */
 @Command(
@@ -10,19 +10,16 @@ import picocli.CommandLine.Option;
         description = "List queues: lahar.queues joined with the scheduler's lahar.queue-status.")
 final class ListVerb extends QueueVerb {
 
-    @Option(
-            names = {"-o", "--output"},
-            defaultValue = "table",
-            description = "table (default), json or yaml.")
-    String output;
+    @Mixin
+    QueueOutput output;
 
     @Override
     int run(QueueTopics topics) {
-        if (!QueueCli.validOutput(output, err())) {
+        if (!output.valid(err())) {
             return io.lahar.cli.Lahar.EXIT_INPUT;
         }
         QueueSnapshot now = QueueSnapshot.of(topics.queues());
-        out().print(QueueTable.render(output, now.views(topics.statuses()), false));
+        out().print(output.render(now.views(topics.statuses()), false));
         return 0;
     }
 }

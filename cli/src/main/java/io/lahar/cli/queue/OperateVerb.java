@@ -9,6 +9,7 @@ import io.lahar.core.api.QueueState;
 import java.util.Optional;
 import java.util.Set;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -21,11 +22,8 @@ import picocli.CommandLine.Option;
         description = "Open, close or update (--weight) a queue: --action open|close|update.")
 final class OperateVerb extends QueueVerb {
 
-    @Option(
-            names = {"-n", "--name"},
-            required = true,
-            description = "Queue name.")
-    String name;
+    @Mixin
+    QueueName queueName;
 
     @Option(
             names = {"-a", "--action"},
@@ -53,9 +51,9 @@ final class OperateVerb extends QueueVerb {
             return Lahar.EXIT_INPUT;
         }
         QueueSnapshot now = QueueSnapshot.of(topics.queues());
-        Optional<Queue> stored = now.queue(name);
+        Optional<Queue> stored = now.queue(queueName.name);
         if (stored.isEmpty()) {
-            return notFound(name);
+            return notFound(queueName.name);
         }
         Queue old = stored.get();
         Queue changed;
@@ -76,7 +74,7 @@ final class OperateVerb extends QueueVerb {
                     default -> "Updated";
                 },
                 "Queue",
-                name));
+                queueName.name));
         return 0;
     }
 }

@@ -1,7 +1,5 @@
 package io.lahar.cli.queue;
 
-import java.io.PrintWriter;
-import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,21 +15,11 @@ import picocli.CommandLine.Command;
         subcommands = {CreateVerb.class, ListVerb.class, GetVerb.class, DeleteVerb.class, OperateVerb.class})
 public final class QueueCli implements Runnable {
 
-    private static final Set<String> OUTPUTS = Set.of("table", "json", "yaml");
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
-    }
-
-    static boolean validOutput(String output, PrintWriter err) {
-        if (OUTPUTS.contains(output)) {
-            return true;
-        }
-        err.println("error: --output must be table, json or yaml, not \"" + output + "\"");
-        return false;
     }
 }
