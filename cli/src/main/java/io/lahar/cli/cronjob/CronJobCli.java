@@ -1,17 +1,13 @@
 package io.lahar.cli.cronjob;
 
-import io.lahar.cli.Results;
-import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
-import io.lahar.cli.job.ObjectName;
-import io.lahar.cli.job.Output;
+import io.lahar.cli.job.ObjectVerb;
 import io.lahar.cli.resource.Resource;
 import io.lahar.cli.resource.ResourceCli;
 import java.io.IOException;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /**
  * {@code lahar cronjob}: Volcano's CronJobs over the streams-app REST API, with the verbs of
@@ -42,25 +38,23 @@ public final class CronJobCli {
     }
 
     /** {@code suspend NAME} and {@code resume NAME}: one POST that sets {@code spec.suspend}. */
-    abstract static class SuspendVerb extends ApiVerb {
+    abstract static class SuspendVerb extends ObjectVerb {
 
-        @Mixin
-        ObjectName object;
+        /** The action's path segment, also the verb's name in an error. */
+        private final String verb;
 
-        abstract String verb();
+        /** What the verb did, for {@link io.lahar.cli.Results#line}. */
+        private final String done;
 
-        abstract String done();
+        SuspendVerb(String verb, String done) {
+            this.verb = verb;
+            this.done = done;
+        }
 
         @Override
         protected int run(LaharApi api) throws IOException, InterruptedException {
-            String name = object.name;
-            String namespace = object.namespace;
-            LaharApi.Answer answer = api.post(RESOURCE.item(namespace, name) + "/" + verb(), "", "text/plain");
-            if (!answer.ok()) {
-                return Output.error(err(), verb() + " CronJob " + namespace + "/" + name, answer);
-            }
-            out().println(Results.line(done(), "CronJob", namespace + "/" + name));
-            return 0;
+            LaharApi.Answer answer = api.post(object.in(RESOURCE.collection()) + "/" + verb, "", "text/plain");
+            return report(answer, verb + " CronJob", done, "CronJob");
         }
     }
 
@@ -69,12 +63,8 @@ public final class CronJobCli {
             mixinStandardHelpOptions = true,
             description = "Suspend a CronJob: no new runs; the active jobs go on.")
     static final class Suspend extends SuspendVerb {
-        String verb() {
-            return "suspend";
-        }
-
-        String done() {
-            return "Suspended";
+        Suspend() {
+            super("suspend", "Suspended");
         }
     }
 
@@ -84,12 +74,8 @@ public final class CronJobCli {
             description =
                     "Resume a suspended CronJob: the most recent missed run starts (within startingDeadlineSeconds).")
     static final class Resume extends SuspendVerb {
-        String verb() {
-            return "resume";
-        }
-
-        String done() {
-            return "Resumed";
+        Resume() {
+            super("resume", "Resumed");
         }
     }
 }

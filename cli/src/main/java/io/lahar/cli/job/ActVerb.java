@@ -1,19 +1,14 @@
 package io.lahar.cli.job;
 
-import io.lahar.cli.Results;
 import java.io.IOException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * The verbs that send one command to a job and wait for its answer: suspend (AbortJob), resume
  * (ResumeJob), delete — as vcctl's job suspend/resume/delete.
  */
-abstract class ActVerb extends ApiVerb {
-
-    @Mixin
-    ObjectName object;
+abstract class ActVerb extends ObjectVerb {
 
     @Option(
             names = {"-m", "--message"},
@@ -21,60 +16,46 @@ abstract class ActVerb extends ApiVerb {
     String message;
 
     /** The action's name in the API, or null for delete. */
-    abstract String action();
+    private final String action;
 
-    /** What the verb did, for {@link Results#line}. */
-    abstract String done();
+    /** What the verb did, for {@link io.lahar.cli.Results#line}. */
+    private final String done;
+
+    ActVerb(String action, String done) {
+        this.action = action;
+        this.done = done;
+    }
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
-        String name = object.name;
-        String namespace = object.namespace;
-        String job = "/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name);
+        String job = object.in(JobCli.JOBS);
         String query = message == null ? "" : "?message=" + LaharApi.enc(message);
-        LaharApi.Answer answer = action() == null
+        LaharApi.Answer answer = action == null
                 ? api.delete(job + query)
-                : api.post(job + "/actions/" + action() + query, "", "text/plain");
-        if (!answer.ok()) {
-            return Output.error(
-                    err(), (action() == null ? "delete" : action()) + " job " + namespace + "/" + name, answer);
-        }
-        out().println(Results.line(done(), "Job", namespace + "/" + name));
-        return 0;
+                : api.post(job + "/actions/" + action + query, "", "text/plain");
+        return report(answer, (action == null ? "delete" : action) + " job", done, "Job");
     }
 
     @Command(
             name = "suspend",
             description = "Suspend (abort) a job: AbortJob; its pods are deleted, resume brings it back.")
     static final class Suspend extends ActVerb {
-        String action() {
-            return "AbortJob";
-        }
-
-        String done() {
-            return "Suspended";
+        Suspend() {
+            super("AbortJob", "Suspended");
         }
     }
 
     @Command(name = "resume", description = "Resume an aborted job: ResumeJob.")
     static final class Resume extends ActVerb {
-        String action() {
-            return "ResumeJob";
-        }
-
-        String done() {
-            return "Resumed";
+        Resume() {
+            super("ResumeJob", "Resumed");
         }
     }
 
     @Command(name = "delete", description = "Delete a job with its pods and pod group.")
     static final class Delete extends ActVerb {
-        String action() {
-            return null;
-        }
-
-        String done() {
-            return "Deleted";
+        Delete() {
+            super(null, "Deleted");
         }
     }
 }

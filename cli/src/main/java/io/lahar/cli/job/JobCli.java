@@ -22,6 +22,9 @@ import picocli.CommandLine.Command;
         })
 public final class JobCli implements Runnable {
 
+    /** The jobs' collection in the REST API. */
+    static final String JOBS = "/api/v1/jobs";
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

@@ -15,6 +15,11 @@ public final class ObjectName {
             description = "Namespace (default: ${DEFAULT-VALUE}).")
     public String namespace;
 
+    /** Its path in {@code collection} ({@code /api/v1/jobs}), each segment percent-encoded. */
+    public String in(String collection) {
+        return collection + "/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name);
+    }
+
     /** {@code namespace/name}, as the verbs print it. */
     public String label() {
         return namespace + "/" + name;

@@ -2,19 +2,16 @@ package io.lahar.cli.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code lahar job view NAME}: one job, described, or whole with {@code -o}. */
 @Command(name = "view", description = "Show one job: a description, or the whole job with -o json|yaml.")
-final class ViewVerb extends ApiVerb {
+final class ViewVerb extends ObjectVerb {
 
     /** How many of the newest transitions the description ends with. */
     static final int TRANSITIONS = 10;
-
-    @Mixin
-    ObjectName object;
 
     @Option(
             names = {"-o", "--output"},
@@ -23,11 +20,10 @@ final class ViewVerb extends ApiVerb {
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
-        String name = object.name;
-        String namespace = object.namespace;
-        LaharApi.Answer answer = api.get("/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name));
+        String path = object.in(JobCli.JOBS);
+        LaharApi.Answer answer = api.get(path);
         if (!answer.ok()) {
-            return Output.error(err(), "view job " + namespace + "/" + name, answer);
+            return refused(answer, "view job");
         }
         JsonNode job = Output.parse(answer.body());
         if (format != null) {
@@ -35,21 +31,18 @@ final class ViewVerb extends ApiVerb {
             return 0;
         }
         out().print(JobDescription.describe(job));
-        LaharApi.Answer pods = api.get("/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name) + "/pods");
-        JsonNode podList = pods.ok() ? Output.parse(pods.body()) : null;
-        if (podList != null && podList.isArray()) {
-            out().print(JobDescription.pods(podList));
-        } else {
-            out().println("\nPods: not available (HTTP " + pods.status() + ")");
-        }
-        LaharApi.Answer transitions = api.get("/api/v1/jobs/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name)
-                + "/transitions?limit=" + TRANSITIONS);
-        JsonNode list = transitions.ok() ? Output.parse(transitions.body()) : null;
-        if (list != null && list.isArray()) {
-            out().print(JobDescription.transitions(list));
-        } else {
-            out().println("\nTransitions: not available (HTTP " + transitions.status() + ")");
-        }
+        part(api.get(path + "/pods"), "Pods", JobDescription::pods);
+        part(api.get(path + "/transitions?limit=" + TRANSITIONS), "Transitions", JobDescription::transitions);
         return 0;
+    }
+
+    /** A list the description ends with, from its own call; a note instead when that call fails, so the job still shows. */
+    private void part(LaharApi.Answer answer, String title, Function<JsonNode, String> show) {
+        JsonNode list = answer.ok() ? Output.parse(answer.body()) : null;
+        if (list != null && list.isArray()) {
+            out().print(show.apply(list));
+        } else {
+            out().println("\n" + title + ": not available (HTTP " + answer.status() + ")");
+        }
     }
 }

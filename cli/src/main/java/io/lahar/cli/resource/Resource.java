@@ -1,7 +1,6 @@
 package io.lahar.cli.resource;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.cli.job.LaharApi;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -41,10 +40,5 @@ public record Resource(
     /** {@code /api/v1/jobflows}. */
     public String collection() {
         return "/api/v1/" + plural;
-    }
-
-    /** {@code /api/v1/jobflows/NS/NAME}, each segment percent-encoded. */
-    public String item(String namespace, String name) {
-        return collection() + "/" + LaharApi.enc(namespace) + "/" + LaharApi.enc(name);
     }
 }

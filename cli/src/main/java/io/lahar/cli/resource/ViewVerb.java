@@ -1,18 +1,16 @@
 package io.lahar.cli.resource;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
-import io.lahar.cli.job.ObjectName;
+import io.lahar.cli.job.ObjectVerb;
 import io.lahar.cli.job.Output;
 import java.io.IOException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code view NAME}: one object, described, or whole with {@code -o json|yaml}. */
 @Command(name = "view", mixinStandardHelpOptions = true)
-final class ViewVerb extends ApiVerb {
+final class ViewVerb extends ObjectVerb {
 
     /** What this verb shows. */
     private final Resource resource;
@@ -21,9 +19,6 @@ final class ViewVerb extends ApiVerb {
         this.resource = resource;
     }
 
-    @Mixin
-    ObjectName object;
-
     @Option(
             names = {"-o", "--output"},
             description = "json or yaml: the whole object instead of the description.")
@@ -31,17 +26,15 @@ final class ViewVerb extends ApiVerb {
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
-        String name = object.name;
-        String namespace = object.namespace;
-        LaharApi.Answer answer = api.get(resource.item(namespace, name));
+        LaharApi.Answer answer = api.get(object.in(resource.collection()));
         if (!answer.ok()) {
-            return Output.error(err(), "view " + resource.kind() + " " + namespace + "/" + name, answer);
+            return refused(answer, "view " + resource.kind());
         }
-        JsonNode object = Output.parse(answer.body());
+        JsonNode found = Output.parse(answer.body());
         out().print(
                         format != null
-                                ? Output.render(object, format)
-                                : resource.describe().apply(object));
+                                ? Output.render(found, format)
+                                : resource.describe().apply(found));
         return 0;
     }
 }
