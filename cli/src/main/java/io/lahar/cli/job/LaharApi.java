@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -66,6 +67,20 @@ public final class LaharApi {
     /** A path segment or query value, percent-encoded. */
     public static String enc(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /**
+     * {@code ?k=v&k2=v2} of the parameters that are set, in their order, each value percent-encoded;
+     * empty when none is (a null value is a filter not asked for).
+     */
+    public static String query(Map<String, String> params) {
+        StringBuilder q = new StringBuilder();
+        params.forEach((k, v) -> {
+            if (v != null) {
+                q.append(q.isEmpty() ? "?" : "&").append(k).append('=').append(enc(v));
+            }
+        });
+        return q.toString();
     }
 
     private HttpRequest.Builder base(String path) {

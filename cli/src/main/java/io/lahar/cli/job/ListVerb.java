@@ -2,6 +2,8 @@ package io.lahar.cli.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,33 +28,25 @@ final class ListVerb extends ApiVerb {
             description = "Only the jobs in this phase.")
     String phase;
 
-    @Option(
-            names = {"-o", "--output"},
-            description = "json or yaml instead of the table.")
-    Output.Format format;
+    @Mixin
+    ListFormat format;
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
-        LaharApi.Answer answer = api.get("/api/v1/jobs" + query());
+        LaharApi.Answer answer = api.get(JobCli.JOBS + query());
         if (!answer.ok()) {
             return Output.error(err(), "list jobs", answer);
         }
         JsonNode rows = Output.parse(answer.body());
-        out().print(format != null ? Output.render(rows, format) : JobTable.format(rows, namespaces.only() == null));
+        out().print(format.render(rows, r -> JobTable.format(r, namespaces.only() == null)));
         return 0;
     }
 
     String query() {
-        StringBuilder q = new StringBuilder();
-        if (namespaces.only() != null) {
-            q.append("&namespace=").append(LaharApi.enc(namespaces.only()));
-        }
-        if (queue != null) {
-            q.append("&queue=").append(LaharApi.enc(queue));
-        }
-        if (phase != null) {
-            q.append("&phase=").append(LaharApi.enc(phase));
-        }
-        return q.isEmpty() ? "" : "?" + q.substring(1);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("namespace", namespaces.only());
+        params.put("queue", queue);
+        params.put("phase", phase);
+        return LaharApi.query(params);
     }
 }

@@ -3,6 +3,7 @@ package io.lahar.cli.resource;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lahar.cli.job.ApiVerb;
 import io.lahar.cli.job.LaharApi;
+import io.lahar.cli.job.ListFormat;
 import io.lahar.cli.job.Namespaces;
 import io.lahar.cli.job.Output;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Option;
 
 /** {@code list}: the rows of a namespace (or all), as a table or with {@code -o} as the server sent them. */
 @Command(name = "list", mixinStandardHelpOptions = true)
@@ -47,10 +47,8 @@ final class ListVerb extends ApiVerb {
     @Mixin
     Namespaces namespaces;
 
-    @Option(
-            names = {"-o", "--output"},
-            description = "json or yaml instead of the table.")
-    Output.Format format;
+    @Mixin
+    ListFormat format;
 
     @Override
     protected int run(LaharApi api) throws IOException, InterruptedException {
@@ -59,10 +57,7 @@ final class ListVerb extends ApiVerb {
             return Output.error(err(), "list " + resource.plural(), answer);
         }
         JsonNode rows = Output.parse(answer.body());
-        out().print(
-                        format != null
-                                ? Output.render(rows, format)
-                                : resource.table().apply(rows, Instant.now()));
+        out().print(format.render(rows, r -> resource.table().apply(r, Instant.now())));
         return 0;
     }
 
@@ -70,12 +65,6 @@ final class ListVerb extends ApiVerb {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("namespace", namespaces.only());
         filters.forEach((name, option) -> params.put(name, option.getValue()));
-        StringBuilder q = new StringBuilder();
-        params.forEach((k, v) -> {
-            if (v != null) {
-                q.append(q.isEmpty() ? "?" : "&").append(k).append('=').append(LaharApi.enc(v));
-            }
-        });
-        return q.toString();
+        return LaharApi.query(params);
     }
 }
