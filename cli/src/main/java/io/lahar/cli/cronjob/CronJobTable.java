@@ -1,8 +1,8 @@
 package io.lahar.cli.cronjob;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.cli.job.JobTable;
 import io.lahar.cli.resource.Age;
+import io.lahar.cli.resource.ResourceTable;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,26 +12,25 @@ import java.util.List;
  */
 public final class CronJobTable {
 
-    static final List<String> HEADERS = List.of(
-            "Name", "Namespace", "Schedule", "Timezone", "Suspend", "Active", "Last-Schedule", "Next-Schedule", "Age");
+    /** The columns between Namespace and Age. */
+    static final List<String> COLUMNS =
+            List.of("Schedule", "Timezone", "Suspend", "Active", "Last-Schedule", "Next-Schedule");
 
     private CronJobTable() {}
 
     /** The table of {@code rows} (GET /api/v1/cronjobs); {@code No resources found} when there are none. */
     public static String format(JsonNode rows, Instant now) {
-        return JobTable.rows(
+        return ResourceTable.format(
                 rows,
-                HEADERS,
+                now,
+                COLUMNS,
                 row -> List.of(
-                        row.path("name").asText(""),
-                        row.path("namespace").asText(""),
                         row.path("schedule").asText(""),
                         text(row.path("timeZone")),
                         Boolean.toString(row.path("suspend").asBoolean(false)),
                         Integer.toString(row.path("active").asInt(0)),
                         ago(row.path("lastScheduleTime"), now),
-                        text(row.path("nextScheduleTime")),
-                        Age.since(row.path("creationTimestamp").asText(""), now)));
+                        text(row.path("nextScheduleTime"))));
     }
 
     private static String text(JsonNode value) {

@@ -1,8 +1,7 @@
 package io.lahar.cli.flow;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.cli.job.JobTable;
-import io.lahar.cli.resource.Age;
+import io.lahar.cli.resource.ResourceTable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,23 +13,20 @@ import java.util.List;
  */
 public final class FlowTable {
 
-    static final List<String> HEADERS =
-            List.of("Name", "Namespace", "Phase", "Jobs", "Pending", "Running", "Completed", "Failed", "Age");
+    /** The columns between Namespace and Age. */
+    static final List<String> COLUMNS = List.of("Phase", "Jobs", "Pending", "Running", "Completed", "Failed");
 
     private FlowTable() {}
 
     /** The table of {@code rows} (GET /api/v1/jobflows); {@code No resources found} when there are none. */
     public static String format(JsonNode rows, Instant now) {
-        return JobTable.rows(rows, HEADERS, row -> {
+        return ResourceTable.format(rows, now, COLUMNS, row -> {
             List<String> cells = new ArrayList<>();
-            cells.add(row.path("name").asText(""));
-            cells.add(row.path("namespace").asText(""));
             // A flow the controller has not seen yet has no phase: Volcano's printer leaves it empty too.
             cells.add(row.path("phase").asText(""));
             for (String count : List.of("jobs", "pendingJobs", "runningJobs", "completedJobs", "failedJobs")) {
                 cells.add(Integer.toString(row.path(count).asInt(0)));
             }
-            cells.add(Age.since(row.path("creationTimestamp").asText(""), now));
             return cells;
         });
     }

@@ -1,8 +1,7 @@
 package io.lahar.cli.jobtemplate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.cli.job.JobTable;
-import io.lahar.cli.resource.Age;
+import io.lahar.cli.resource.ResourceTable;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,22 +11,21 @@ import java.util.List;
  */
 public final class TemplateTable {
 
-    static final List<String> HEADERS = List.of("Name", "Namespace", "Queue", "Tasks", "Replicas", "Min", "Age");
+    /** The columns between Namespace and Age. */
+    static final List<String> COLUMNS = List.of("Queue", "Tasks", "Replicas", "Min");
 
     private TemplateTable() {}
 
     /** The table of {@code rows} (GET /api/v1/jobtemplates); {@code No resources found} when there are none. */
     public static String format(JsonNode rows, Instant now) {
-        return JobTable.rows(
+        return ResourceTable.format(
                 rows,
-                HEADERS,
+                now,
+                COLUMNS,
                 row -> List.of(
-                        row.path("name").asText(""),
-                        row.path("namespace").asText(""),
                         row.path("queue").asText(""),
                         Integer.toString(row.path("tasks").asInt(0)),
                         Integer.toString(row.path("replicas").asInt(0)),
-                        Integer.toString(row.path("minAvailable").asInt(0)),
-                        Age.since(row.path("creationTimestamp").asText(""), now)));
+                        Integer.toString(row.path("minAvailable").asInt(0))));
     }
 }
