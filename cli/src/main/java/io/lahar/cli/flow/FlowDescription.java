@@ -1,7 +1,7 @@
 package io.lahar.cli.flow;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lahar.cli.job.JobTable;
+import io.lahar.cli.job.Description;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,34 +22,23 @@ public final class FlowDescription {
     private FlowDescription() {}
 
     public static String describe(JsonNode flow) {
-        JsonNode meta = flow.path("metadata");
         JsonNode spec = flow.path("spec");
         JsonNode status = flow.path("status");
-        String name = meta.path("name").asText("");
-        List<List<String>> fields = new ArrayList<>();
-        fields.add(List.of("Name:", name));
-        fields.add(List.of("Namespace:", meta.path("namespace").asText("")));
-        fields.add(List.of("Creation:", meta.path("creationTimestamp").asText("")));
-        fields.add(List.of("Phase:", status.path("state").path("phase").asText("")));
-        fields.add(List.of("Job Retain Policy:", spec.path("jobRetainPolicy").asText("")));
-        fields.add(List.of(
-                "Jobs:",
-                "Pending " + status.path("pendingJobs").size() + ", Running "
-                        + status.path("runningJobs").size()
-                        + ", Completed " + status.path("completedJobs").size() + ", Failed "
-                        + status.path("failedJobs").size()
-                        + ", Terminated " + status.path("terminatedJobs").size() + ", Unknown "
-                        + status.path("unKnowJobs").size()));
-        StringBuilder out = new StringBuilder(JobTable.render(fields));
-        List<List<String>> jobs = jobs(name, spec, status);
-        if (jobs.size() > 1) {
-            out.append('\n').append(JobTable.render(jobs));
-        }
-        List<List<String>> conditions = conditions(status.path("conditions"));
-        if (conditions.size() > 1) {
-            out.append("\nConditions:\n").append(JobTable.render(conditions));
-        }
-        return out.toString();
+        return Description.of(flow)
+                .field("Phase:", status.path("state").path("phase").asText(""))
+                .field("Job Retain Policy:", spec.path("jobRetainPolicy").asText(""))
+                .field(
+                        "Jobs:",
+                        "Pending " + status.path("pendingJobs").size() + ", Running "
+                                + status.path("runningJobs").size()
+                                + ", Completed " + status.path("completedJobs").size() + ", Failed "
+                                + status.path("failedJobs").size()
+                                + ", Terminated "
+                                + status.path("terminatedJobs").size() + ", Unknown "
+                                + status.path("unKnowJobs").size())
+                .table(null, jobs(flow.path("metadata").path("name").asText(""), spec, status))
+                .table("Conditions", conditions(status.path("conditions")))
+                .text();
     }
 
     /** One row per flow entry, then any reported job no entry names (a flow's status may outlive a spec reading). */

@@ -10,41 +10,35 @@ public final class JobDescription {
     private JobDescription() {}
 
     public static String describe(JsonNode job) {
-        JsonNode meta = job.path("metadata");
         JsonNode spec = job.path("spec");
         JsonNode status = job.path("status");
         JsonNode state = status.path("state");
-        List<List<String>> fields = new ArrayList<>();
-        field(fields, "Name:", meta.path("name").asText(""));
-        field(fields, "Namespace:", meta.path("namespace").asText(""));
-        field(fields, "Creation:", meta.path("creationTimestamp").asText(""));
-        field(fields, "Queue:", spec.path("queue").asText(""));
-        field(fields, "Scheduler:", spec.path("schedulerName").asText(""));
-        field(fields, "Phase:", state.path("phase").asText(""));
+        Description description = Description.of(job)
+                .field("Queue:", spec.path("queue").asText(""))
+                .field("Scheduler:", spec.path("schedulerName").asText(""))
+                .field("Phase:", state.path("phase").asText(""));
         if (!state.path("reason").asText("").isEmpty()) {
-            field(fields, "Reason:", state.path("reason").asText());
+            description.field("Reason:", state.path("reason").asText());
         }
         if (!state.path("message").asText("").isEmpty()) {
-            field(fields, "Message:", state.path("message").asText());
+            description.field("Message:", state.path("message").asText());
         }
-        field(
-                fields,
-                "Min Available:",
-                status.path("minAvailable").asText(spec.path("minAvailable").asText("")));
-        field(
-                fields,
-                "Retry Count:",
-                status.path("retryCount").asInt(0) + " of "
-                        + spec.path("maxRetry").asText("3"));
-        field(
-                fields,
-                "Pods:",
-                "Pending " + status.path("pending").asInt(0) + ", Running "
-                        + status.path("running").asInt(0)
-                        + ", Succeeded " + status.path("succeeded").asInt(0) + ", Failed "
-                        + status.path("failed").asInt(0)
-                        + ", Unknown " + status.path("unknown").asInt(0));
-        StringBuilder out = new StringBuilder(JobTable.render(fields));
+        description
+                .field(
+                        "Min Available:",
+                        status.path("minAvailable")
+                                .asText(spec.path("minAvailable").asText("")))
+                .field(
+                        "Retry Count:",
+                        status.path("retryCount").asInt(0) + " of "
+                                + spec.path("maxRetry").asText("3"))
+                .field(
+                        "Pods:",
+                        "Pending " + status.path("pending").asInt(0) + ", Running "
+                                + status.path("running").asInt(0)
+                                + ", Succeeded " + status.path("succeeded").asInt(0) + ", Failed "
+                                + status.path("failed").asInt(0)
+                                + ", Unknown " + status.path("unknown").asInt(0));
         List<List<String>> tasks = new ArrayList<>();
         List<String> header = new ArrayList<>(List.of("Task", "Replicas", "Min"));
         header.addAll(TASK_PHASES);
@@ -59,10 +53,7 @@ public final class JobDescription {
             TASK_PHASES.forEach(p -> row.add(Integer.toString(counts.path(p).asInt(0))));
             tasks.add(row);
         }
-        if (tasks.size() > 1) {
-            out.append('\n').append(JobTable.render(tasks));
-        }
-        return out.toString();
+        return description.table(null, tasks).text();
     }
 
     /** The pod phases of a task's row, as taskStatusCount counts them. */
@@ -118,9 +109,5 @@ public final class JobDescription {
         return rows.size() == 1
                 ? "\nTransitions: none yet\n"
                 : "\nTransitions (newest last):\n" + JobTable.render(rows);
-    }
-
-    private static void field(List<List<String>> fields, String label, String value) {
-        fields.add(List.of(label, value));
     }
 }
