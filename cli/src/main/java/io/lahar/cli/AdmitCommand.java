@@ -10,8 +10,6 @@ import io.lahar.core.api.ManifestException;
 import io.lahar.core.api.Manifests;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -169,9 +167,7 @@ public final class AdmitCommand implements Callable<Integer> {
         for (Path p : paths) {
             String text;
             try {
-                text = p.toString().equals("-")
-                        ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
-                        : Files.readString(p, StandardCharsets.UTF_8);
+                text = InputFile.read(p);
             } catch (IOException e) {
                 throw new InputException(p + ": cannot read file: " + describe(e));
             }

@@ -9,8 +9,6 @@ import io.lahar.core.sim.plan.PlanWorld;
 import io.lahar.core.sim.plan.Planner;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,9 +120,7 @@ public final class PlanCommand implements Callable<Integer> {
 
     private static String read(Path p, List<String> errors) {
         try {
-            return p.toString().equals("-")
-                    ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
-                    : Files.readString(p, StandardCharsets.UTF_8);
+            return InputFile.read(p);
         } catch (IOException e) {
             errors.add(p + ": cannot read file: "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));

@@ -29,8 +29,6 @@ import io.lahar.core.sim.Simulation;
 import io.lahar.core.sim.StepReport;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -343,9 +341,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     static String read(Path p) {
         try {
-            return p.toString().equals("-")
-                    ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
-                    : Files.readString(p, StandardCharsets.UTF_8);
+            return InputFile.read(p);
         } catch (IOException e) {
             throw new InputException(p + ": cannot read file: "
                     + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));

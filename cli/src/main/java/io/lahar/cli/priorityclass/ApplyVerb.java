@@ -1,6 +1,7 @@
 package io.lahar.cli.priorityclass;
 
 import io.lahar.cli.CompactedTopics;
+import io.lahar.cli.InputFile;
 import io.lahar.cli.Lahar;
 import io.lahar.cli.Results;
 import io.lahar.core.admission.AdmissionContext;
@@ -13,7 +14,6 @@ import io.lahar.core.api.Manifests;
 import io.lahar.core.api.PriorityClass;
 import io.lahar.schema.codec.PriorityClassCodec;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -45,10 +45,7 @@ final class ApplyVerb extends PriorityClassVerb {
     protected int run(CompactedTopics topics) {
         List<Manifest> documents;
         try {
-            String text = file.toString().equals("-")
-                    ? new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                    : Files.readString(file);
-            documents = Manifests.readAll(text);
+            documents = Manifests.readAll(InputFile.read(file));
         } catch (IOException | ManifestException e) {
             err().println("error: " + file + ": " + e.getMessage());
             return Lahar.EXIT_INPUT;
