@@ -23,17 +23,13 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -126,15 +122,14 @@ public final class SubmitCommand implements Callable<Integer> {
         Map<String, String> requests = new LinkedHashMap<>();
         KafkaOptions.Resolved where = kafka.resolve(spec);
         RegistrySerdes serde = where.serdes();
-        try (KafkaConsumer<String, CommandResult> consumer = consumer(where, serde);
+        try (KafkaConsumer<String, CommandResult> consumer = CommittedRecords.follow(
+                        where,
+                        Topics.COMMAND_RESULTS,
+                        serde.value(CommandResult.class).deserializer());
                 KafkaProducer<String, JobCommand> producer = producer(where, serde)) {
             // Position at the end of the results before sending, so no answer can be missed.
-            List<TopicPartition> partitions = IntStream.range(0, Topics.COMMAND_RESULTS.partitions())
-                    .mapToObj(p -> new TopicPartition(Topics.COMMAND_RESULTS.name(), p))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position);
+            consumer.seekToEnd(consumer.assignment());
+            consumer.assignment().forEach(consumer::position);
             Map<String, Future<RecordMetadata>> sends = new LinkedHashMap<>();
             for (Submission submission : jobs) {
                 Job job = submission.job();
@@ -227,17 +222,5 @@ public final class SubmitCommand implements Callable<Integer> {
                         Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
                         new StringSerializer(),
                         serde.value(JobCommand.class).serializer());
-    }
-
-    private static KafkaConsumer<String, CommandResult> consumer(KafkaOptions.Resolved where, RegistrySerdes serde) {
-        return where.clients()
-                .consumer(
-                        Map.of(
-                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                                "read_committed",
-                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                                false),
-                        new StringDeserializer(),
-                        serde.value(CommandResult.class).deserializer());
     }
 }

@@ -9,12 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -61,23 +57,14 @@ public final class WatchCommand implements Callable<Integer> {
                 ? Long.MAX_VALUE
                 : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
         KafkaOptions.Resolved where = kafka.resolve(spec);
-        try (KafkaConsumer<String, JobTransition> consumer = where.clients()
-                .consumer(
-                        Map.of(
-                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                                "read_committed",
-                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                                false),
-                        new StringDeserializer(),
-                        where.serdes().value(JobTransition.class).deserializer())) {
-            List<TopicPartition> partitions = IntStream.range(0, Topics.JOB_TRANSITIONS.partitions())
-                    .mapToObj(p -> new TopicPartition(Topics.JOB_TRANSITIONS.name(), p))
-                    .toList();
-            consumer.assign(partitions);
+        try (KafkaConsumer<String, JobTransition> consumer = CommittedRecords.follow(
+                where,
+                Topics.JOB_TRANSITIONS,
+                where.serdes().value(JobTransition.class).deserializer())) {
             if (fromBeginning) {
-                consumer.seekToBeginning(partitions);
+                consumer.seekToBeginning(consumer.assignment());
             } else {
-                consumer.seekToEnd(partitions);
+                consumer.seekToEnd(consumer.assignment());
             }
             while (System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, JobTransition> record : consumer.poll(Duration.ofMillis(250))) {
