@@ -1,33 +1,19 @@
 package io.lahar.cli.job;
 
+import io.lahar.cli.Verb;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.net.ConnectException;
 import java.net.http.HttpTimeoutException;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * What every verb over the REST API shares ({@code lahar job}, {@code lahar flow}, {@code lahar jobtemplate}):
  * the API options, the streams, and the handling of an unreachable server.
  */
-public abstract class ApiVerb implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+public abstract class ApiVerb extends Verb {
 
     @Mixin
     ApiOptions apiOptions;
-
-    protected PrintWriter out() {
-        return spec.commandLine().getOut();
-    }
-
-    protected PrintWriter err() {
-        return spec.commandLine().getErr();
-    }
 
     @Override
     public final Integer call() {
