@@ -33,6 +33,10 @@ public final class Context {
     public static final String TOKEN_FILE = "token.file";
     public static final String KAFKA_CONFIG = "kafka.config";
 
+    /** The help of {@code --context}: one wording for the verbs over Kafka and over the REST API. */
+    public static final String OPTION_HELP =
+            "The Lahar context bin/start writes (default: $LAHAR_CONTEXT, ./.lahar/context, ~/.lahar/context).";
+
     private final Path file;
     private final Properties values;
 

@@ -15,11 +15,7 @@ import picocli.CommandLine.Option;
  */
 public final class KafkaOptions {
 
-    @Option(
-            names = "--context",
-            paramLabel = "FILE",
-            description =
-                    "The Lahar context bin/start writes (default: $LAHAR_CONTEXT, ./.lahar/context, ~/.lahar/context).")
+    @Option(names = "--context", paramLabel = "FILE", description = Context.OPTION_HELP)
     String context;
 
     @Option(

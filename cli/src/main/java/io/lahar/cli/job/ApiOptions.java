@@ -19,11 +19,7 @@ public final class ApiOptions {
 
     static final String DEFAULT_SERVER = "http://127.0.0.1:8081";
 
-    @Option(
-            names = "--context",
-            paramLabel = "FILE",
-            description =
-                    "The Lahar context bin/start writes (default: $LAHAR_CONTEXT, ./.lahar/context, ~/.lahar/context).")
+    @Option(names = "--context", paramLabel = "FILE", description = Context.OPTION_HELP)
     String context;
 
     @Option(
