@@ -14,11 +14,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar admit}: Volcano's admission (defaults + validation) offline. Documents are admitted
@@ -34,10 +31,7 @@ import picocli.CommandLine.Spec;
             "A field a kind does not have is dropped, with a line on stderr: Warning: unknown field \"<path>\".",
             "Unreadable input or an unknown kind: exit 2."
         })
-public final class AdmitCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+public final class AdmitCommand extends Verb {
 
     @Option(
             names = {"-f", "--filename"},
@@ -72,8 +66,8 @@ public final class AdmitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         if (!output.equals("yaml") && !output.equals("json")) {
             err.println("error: --output must be yaml or json, not \"" + output + "\"");
             return Lahar.EXIT_INPUT;

@@ -12,11 +12,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar plan}: what Volcano's scheduler would do with a cluster snapshot, offline. Admits
@@ -38,10 +35,7 @@ import picocli.CommandLine.Spec;
             "evictions [{namespace, pod, node, action, reason, session}].",
             "Exit 0; unreadable input or configuration: 2, every problem on stderr with its path."
         })
-public final class PlanCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+public final class PlanCommand extends Verb {
 
     @Option(
             names = {"-f", "--filename"},
@@ -69,8 +63,8 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         if (sessions != null && sessions < 1) {
             err.println("error: --sessions: must be at least 1, got " + sessions);
             return Lahar.EXIT_INPUT;

@@ -13,13 +13,10 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar replay}: reads one job's inputs back from the log, re-runs the core on them in the
@@ -30,13 +27,10 @@ import picocli.CommandLine.Spec;
         name = "replay",
         description =
                 "Re-run the core over one job's input records and print each input with the transitions it caused.")
-public final class ReplayCommand implements Callable<Integer> {
+public final class ReplayCommand extends Verb {
 
     /** The streams-app's default {@code lahar.clock.max-step}. */
     static final long DEFAULT_MAX_CLOCK_STEP = Duration.ofMinutes(1).toMillis();
-
-    @Spec
-    CommandSpec spec;
 
     @CommandLine.Mixin
     KafkaOptions kafka;
@@ -82,7 +76,7 @@ public final class ReplayCommand implements Callable<Integer> {
         Predicate<ReplayInput> within = bound(until);
         KafkaOptions.Resolved where = kafka.resolve(spec);
         InputLog.Log log = InputLog.read(where.kafka(), where.serdes(), job, Duration.ofSeconds(timeoutSeconds));
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         String key = Topics.jobKey(parts[0], parts[1]);
         if (log.inputs().stream().noneMatch(in -> key.equals(in.key()))) {
             // The clock's ticks of the job's partition are there whether or not the job is.

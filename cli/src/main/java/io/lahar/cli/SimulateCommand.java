@@ -34,11 +34,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar simulate}: runs a job through admission and the job engine against an instant
@@ -65,12 +62,9 @@ import picocli.CommandLine.Spec;
             "{\"job\":\"NAME\",\"deleted\":true}, {\"suspend\":true|false} and {\"command\":\"delete\"}.",
             "Exit 0; a rejected job: 1, its violations on stderr; a bad script line or input: 2."
         })
-public final class SimulateCommand implements Callable<Integer> {
+public final class SimulateCommand extends Verb {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @Spec
-    CommandSpec spec;
 
     @Option(
             names = {"-f", "--filename"},
@@ -121,8 +115,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         Job job;
         List<ScriptStep> steps;
         List<Manifest> stored = new ArrayList<>();

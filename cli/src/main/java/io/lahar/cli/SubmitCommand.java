@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,9 +31,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar submit}: sends Volcano Jobs straight to the job-commands topic, as any other
@@ -43,10 +40,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "submit",
         description = "Submit Volcano Jobs to the job-commands topic and print each command's result.")
-public final class SubmitCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+public final class SubmitCommand extends Verb {
 
     @Option(
             names = {"-f", "--filename"},
@@ -83,8 +77,8 @@ public final class SubmitCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         if (!List.of("strict", "warn", "ignore").contains(validate)) {
             err.println("error: --validate must be strict, warn or ignore, not \"" + validate + "\"");
             return Lahar.EXIT_INPUT;

@@ -8,26 +8,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code lahar watch}: prints every job phase change from the transitions topic as it happens,
  * with its reason, and optionally waits until given jobs have finished.
  */
 @Command(name = "watch", description = "Print job phase changes from lahar.job-transitions as they happen.")
-public final class WatchCommand implements Callable<Integer> {
+public final class WatchCommand extends Verb {
 
     /** The final phases: a job never leaves them. Aborted is not one: the job can still be resumed. */
     static final Set<String> FINISHED = Set.of("Completed", "Failed", "Terminated");
-
-    @Spec
-    CommandSpec spec;
 
     @picocli.CommandLine.Mixin
     KafkaOptions kafka;
@@ -50,7 +44,7 @@ public final class WatchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         Map<String, String> phases = new LinkedHashMap<>();
         untilFinished.forEach(job -> phases.put(job, "?"));
         long deadline = timeoutSeconds <= 0
@@ -90,7 +84,7 @@ public final class WatchCommand implements Callable<Integer> {
                 }
             }
         }
-        spec.commandLine().getErr().println("error: not finished within " + timeoutSeconds + "s: " + phases);
+        err().println("error: not finished within " + timeoutSeconds + "s: " + phases);
         return Lahar.EXIT_REJECTED;
     }
 }
