@@ -6,6 +6,8 @@ import io.lahar.core.api.JobPhase;
 import io.lahar.core.api.JobStatus;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One flow entry and the job it made: the job's last observed phase, the manifest created (kept so
@@ -88,23 +90,187 @@ public record FlowJob(
         return ended() && phase != JobPhase.Completed;
     }
 
-    FlowJob with(EntryState s, JobPhase p) {
-        return new FlowJob(
-                entry,
-                name,
-                s,
-                p,
-                job,
-                exists,
-                createdAt,
-                endedAt,
-                retries,
-                jobRetryCount,
-                retryAt,
-                taskStatusCount,
-                reachedTaskPhases,
-                runningHistories,
-                blocked,
-                message);
+    /** The entry's dependencies can never hold: it will not run. */
+    FlowJob skipped() {
+        Draft d = new Draft(this);
+        d.state = EntryState.Skipped;
+        d.phase = null;
+        return d.done();
+    }
+
+    /** The job could not be created (no template, a patch that does not apply); the entry waits. */
+    FlowJob block() {
+        Draft d = new Draft(this);
+        d.blocked = true;
+        d.message = null;
+        return d.done();
+    }
+
+    /** The entry's first job is created now, from {@code created}. */
+    FlowJob created(Job created, long time) {
+        return incarnation(created, 0, List.of(), time);
+    }
+
+    /** The entry's job is created again, from the same manifest, once its retry backoff ended. */
+    FlowJob recreated(long time) {
+        return incarnation(job, retries, runningHistories, time);
+    }
+
+    /** A new job of this entry, Pending, with nothing observed of it yet. */
+    private FlowJob incarnation(Job created, int retriesDone, List<JobRunningHistory> histories, long time) {
+        Draft d = new Draft(this);
+        d.state = EntryState.Created;
+        d.phase = null;
+        d.job = created;
+        d.exists = true;
+        d.createdAt = time;
+        d.endedAt = null;
+        d.retries = retriesDone;
+        d.jobRetryCount = 0;
+        d.retryAt = null;
+        d.taskStatusCount = Map.of();
+        d.reachedTaskPhases = List.of();
+        d.runningHistories = FlowJobs.append(histories, JobPhase.Pending, time);
+        d.blocked = false;
+        d.message = null;
+        return d.done();
+    }
+
+    /**
+     * The job's reported status folded in: its phase, pods, own retryCount and every {@code
+     * task/phase} its pods ever reached. An end keeps the time it was first seen at.
+     */
+    FlowJob observed(FlowInput.JobStatusObserved o, long time) {
+        Set<String> reached = new TreeSet<>(reachedTaskPhases);
+        o.taskStatusCount().forEach((task, counts) -> {
+            if (counts != null && counts.phase() != null) {
+                counts.phase().forEach((p, n) -> {
+                    if (n != null && n > 0) {
+                        reached.add(task + "/" + p);
+                    }
+                });
+            }
+        });
+        Draft d = new Draft(this);
+        d.state = EntryState.Created;
+        d.phase = o.phase();
+        d.exists = true;
+        d.endedAt = FlowJobs.ENDED.contains(o.phase())
+                ? Long.valueOf(endedAt != null && phase == o.phase() ? endedAt : time)
+                : null;
+        d.jobRetryCount = o.retryCount();
+        d.retryAt = null;
+        d.taskStatusCount = Map.copyOf(o.taskStatusCount());
+        d.reachedTaskPhases = List.copyOf(reached);
+        d.runningHistories = FlowJobs.append(runningHistories, o.phase(), time);
+        d.blocked = false;
+        d.message = null;
+        return d.done();
+    }
+
+    /** Job admission refused the job: it was never created and counts as Failed, for {@code message}. */
+    FlowJob rejected(String why, long time) {
+        Draft d = new Draft(this);
+        d.state = EntryState.Created;
+        d.phase = JobPhase.Failed;
+        d.exists = false;
+        d.endedAt = time;
+        d.jobRetryCount = 0;
+        d.retryAt = null;
+        d.taskStatusCount = Map.of();
+        d.runningHistories = FlowJobs.close(FlowJobs.append(runningHistories, JobPhase.Failed, time), time);
+        d.blocked = false;
+        d.message = why;
+        return d.done();
+    }
+
+    /** The failed job is gone and the entry waits until {@code until} to create it again. */
+    FlowJob backoff(long until, long time) {
+        Draft d = new Draft(this);
+        d.state = EntryState.Backoff;
+        d.exists = false;
+        d.retries = retries + 1;
+        d.retryAt = until;
+        d.runningHistories = FlowJobs.close(runningHistories, time);
+        d.blocked = false;
+        return d.done();
+    }
+
+    /** The job is deleted: its open history entry ends now. */
+    FlowJob deleted(long time) {
+        Draft d = new Draft(this);
+        d.exists = false;
+        d.runningHistories = FlowJobs.close(runningHistories, time);
+        return d.done();
+    }
+
+    /** A pending retry dropped: the flow is deleted, so its job is not created again. */
+    FlowJob retryDropped() {
+        Draft d = new Draft(this);
+        d.exists = false;
+        d.retryAt = null;
+        return d.done();
+    }
+
+    /**
+     * A changing copy of an entry: records have no withers, and each transition above changes a
+     * few of the sixteen fields, so each names only those and this class copies the rest.
+     */
+    private static final class Draft {
+        private final String entry;
+        private final String name;
+        private EntryState state;
+        private JobPhase phase;
+        private Job job;
+        private boolean exists;
+        private Long createdAt;
+        private Long endedAt;
+        private int retries;
+        private int jobRetryCount;
+        private Long retryAt;
+        private Map<String, JobStatus.TaskState> taskStatusCount;
+        private List<String> reachedTaskPhases;
+        private List<JobRunningHistory> runningHistories;
+        private boolean blocked;
+        private String message;
+
+        Draft(FlowJob j) {
+            entry = j.entry;
+            name = j.name;
+            state = j.state;
+            phase = j.phase;
+            job = j.job;
+            exists = j.exists;
+            createdAt = j.createdAt;
+            endedAt = j.endedAt;
+            retries = j.retries;
+            jobRetryCount = j.jobRetryCount;
+            retryAt = j.retryAt;
+            taskStatusCount = j.taskStatusCount;
+            reachedTaskPhases = j.reachedTaskPhases;
+            runningHistories = j.runningHistories;
+            blocked = j.blocked;
+            message = j.message;
+        }
+
+        FlowJob done() {
+            return new FlowJob(
+                    entry,
+                    name,
+                    state,
+                    phase,
+                    job,
+                    exists,
+                    createdAt,
+                    endedAt,
+                    retries,
+                    jobRetryCount,
+                    retryAt,
+                    taskStatusCount,
+                    reachedTaskPhases,
+                    runningHistories,
+                    blocked,
+                    message);
+        }
     }
 }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * One application of an input to a flow: a mutable working copy of the {@link FlowInfo} and the
@@ -109,42 +108,18 @@ public final class FlowRun {
                 || (j.phase() != null && FINAL.contains(j.phase()))) {
             return;
         }
-        Set<String> reached = new TreeSet<>(j.reachedTaskPhases());
-        o.taskStatusCount().forEach((task, counts) -> {
-            if (counts != null && counts.phase() != null) {
-                counts.phase().forEach((p, n) -> {
-                    if (n != null && n > 0) {
-                        reached.add(task + "/" + p);
-                    }
-                });
-            }
-        });
-        Long endedAt = FlowJobs.ENDED.contains(o.phase())
-                ? Long.valueOf(j.endedAt() != null && j.phase() == o.phase() ? j.endedAt() : time)
-                : null;
-        FlowJob updated = new FlowJob(
-                j.entry(),
-                j.name(),
-                EntryState.Created,
-                o.phase(),
-                j.job(),
-                true,
-                j.createdAt(),
-                endedAt,
-                j.retries(),
-                o.retryCount(),
-                null,
-                Map.copyOf(o.taskStatusCount()),
-                List.copyOf(reached),
-                FlowJobs.append(j.runningHistories(), o.phase(), time),
-                false,
-                null);
+        FlowJob updated = j.observed(o, time);
         jobs.put(j.entry(), updated);
         if (mayRetry && o.phase() == JobPhase.Failed) {
-            Flow entry = entry(j.entry());
-            if (entry != null && j.retries() < Backoffs.maxRetries(entry.retry())) {
-                scheduleRetry(updated, entry);
-            }
+            retryIfLeft(updated);
+        }
+    }
+
+    /** A failed job whose entry has retries left is scheduled for re-creation. */
+    private void retryIfLeft(FlowJob failed) {
+        Flow entry = entry(failed.entry());
+        if (entry != null && failed.retries() < Backoffs.maxRetries(entry.retry())) {
+            scheduleRetry(failed, entry);
         }
     }
 
@@ -159,25 +134,7 @@ public final class FlowRun {
                 "job " + j.name() + " failed: retry " + (j.retries() + 1) + " of " + Backoffs.maxRetries(entry.retry())
                         + " in " + FlowJobs.goDuration(delay),
                 time));
-        jobs.put(
-                j.entry(),
-                new FlowJob(
-                        j.entry(),
-                        j.name(),
-                        EntryState.Backoff,
-                        j.phase(),
-                        j.job(),
-                        false,
-                        j.createdAt(),
-                        j.endedAt(),
-                        j.retries() + 1,
-                        j.jobRetryCount(),
-                        time + delay,
-                        j.taskStatusCount(),
-                        j.reachedTaskPhases(),
-                        FlowJobs.close(j.runningHistories(), time),
-                        false,
-                        j.message()));
+        jobs.put(j.entry(), j.backoff(time + delay, time));
     }
 
     /**
@@ -194,29 +151,10 @@ public final class FlowRun {
         }
         String message = "job admission rejected the job: " + String.join("; ", r.reasons());
         events.add(new FlowEvent("JobRejected", "job " + j.name() + ": " + message, time));
-        FlowJob failed = new FlowJob(
-                j.entry(),
-                j.name(),
-                EntryState.Created,
-                JobPhase.Failed,
-                j.job(),
-                false,
-                j.createdAt(),
-                time,
-                j.retries(),
-                0,
-                null,
-                Map.of(),
-                j.reachedTaskPhases(),
-                FlowJobs.close(FlowJobs.append(j.runningHistories(), JobPhase.Failed, time), time),
-                false,
-                message);
+        FlowJob failed = j.rejected(message, time);
         jobs.put(j.entry(), failed);
         if (mayRetry) {
-            Flow entry = entry(j.entry());
-            if (entry != null && j.retries() < Backoffs.maxRetries(entry.retry())) {
-                scheduleRetry(failed, entry);
-            }
+            retryIfLeft(failed);
         }
     }
 
@@ -242,7 +180,7 @@ public final class FlowRun {
                 switch (Dependencies.judge(f, jobs)) {
                     case RUN -> changed |= create(f, j);
                     case SKIP -> {
-                        jobs.put(j.entry(), j.with(EntryState.Skipped, null));
+                        jobs.put(j.entry(), j.skipped());
                         events.add(new FlowEvent(
                                 "Skipped",
                                 "flow " + f.name() + " skipped: its dependencies "
@@ -260,32 +198,11 @@ public final class FlowRun {
     private boolean create(Flow f, FlowJob j) {
         JobTemplate template = templates.get(f.name());
         if (template == null || template.spec() == null) {
-            if (!j.blocked()) {
-                events.add(new FlowEvent(
-                        "TemplateNotFound",
-                        "flow " + f.name() + ": JobTemplate " + f.name()
-                                + " not found; the job is created when it appears",
-                        time));
-                jobs.put(
-                        j.entry(),
-                        new FlowJob(
-                                j.entry(),
-                                j.name(),
-                                j.state(),
-                                j.phase(),
-                                j.job(),
-                                j.exists(),
-                                j.createdAt(),
-                                j.endedAt(),
-                                j.retries(),
-                                j.jobRetryCount(),
-                                j.retryAt(),
-                                j.taskStatusCount(),
-                                j.reachedTaskPhases(),
-                                j.runningHistories(),
-                                true,
-                                null));
-            }
+            block(
+                    j,
+                    "TemplateNotFound",
+                    "flow " + f.name() + ": JobTemplate " + f.name()
+                            + " not found; the job is created when it appears");
             return false;
         }
         JobSpec spec;
@@ -294,78 +211,29 @@ public final class FlowRun {
         } catch (ManifestException e) {
             // Admission checks the patch's shape, not every type; a patch that breaks the spec
             // leaves the entry waiting, with the reason, rather than creating a wrong job.
-            if (!j.blocked()) {
-                events.add(new FlowEvent("PatchFailed", "flow " + f.name() + ": " + e.getMessage(), time));
-                jobs.put(
-                        j.entry(),
-                        new FlowJob(
-                                j.entry(),
-                                j.name(),
-                                j.state(),
-                                j.phase(),
-                                j.job(),
-                                j.exists(),
-                                j.createdAt(),
-                                j.endedAt(),
-                                j.retries(),
-                                j.jobRetryCount(),
-                                j.retryAt(),
-                                j.taskStatusCount(),
-                                j.reachedTaskPhases(),
-                                j.runningHistories(),
-                                true,
-                                null));
-            }
+            block(j, "PatchFailed", "flow " + f.name() + ": " + e.getMessage());
             return false;
         }
         Job job = new Job(Job.API_VERSION, Job.KIND, jobMeta(f.name()), spec, null);
         actions.add(new FlowAction.CreateJob(job));
         events.add(new FlowEvent("Created", "create a job named " + j.name(), time));
-        jobs.put(
-                j.entry(),
-                new FlowJob(
-                        j.entry(),
-                        j.name(),
-                        EntryState.Created,
-                        null,
-                        job,
-                        true,
-                        time,
-                        null,
-                        0,
-                        0,
-                        null,
-                        Map.of(),
-                        List.of(),
-                        FlowJobs.append(List.of(), JobPhase.Pending, time),
-                        false,
-                        null));
+        jobs.put(j.entry(), j.created(job, time));
         return true;
+    }
+
+    /** The entry stays waiting; the reason is told once, when it first blocks, not on every sync. */
+    private void block(FlowJob j, String reason, String message) {
+        if (!j.blocked()) {
+            events.add(new FlowEvent(reason, message, time));
+            jobs.put(j.entry(), j.block());
+        }
     }
 
     private void recreate(FlowJob j) {
         actions.add(new FlowAction.CreateJob(j.job()));
         events.add(
                 new FlowEvent("Created", "re-create the job named " + j.name() + " (retry " + j.retries() + ")", time));
-        jobs.put(
-                j.entry(),
-                new FlowJob(
-                        j.entry(),
-                        j.name(),
-                        EntryState.Created,
-                        null,
-                        j.job(),
-                        true,
-                        time,
-                        null,
-                        j.retries(),
-                        0,
-                        null,
-                        Map.of(),
-                        List.of(),
-                        FlowJobs.append(j.runningHistories(), JobPhase.Pending, time),
-                        false,
-                        null));
+        jobs.put(j.entry(), j.recreated(time));
     }
 
     private ObjectMeta jobMeta(String template) {
@@ -430,25 +298,7 @@ public final class FlowRun {
         for (FlowJob j : List.copyOf(jobs.values())) {
             if (j.exists()) {
                 actions.add(new FlowAction.DeleteJob(j.name(), reason));
-                jobs.put(
-                        j.entry(),
-                        new FlowJob(
-                                j.entry(),
-                                j.name(),
-                                j.state(),
-                                j.phase(),
-                                j.job(),
-                                false,
-                                j.createdAt(),
-                                j.endedAt(),
-                                j.retries(),
-                                j.jobRetryCount(),
-                                j.retryAt(),
-                                j.taskStatusCount(),
-                                j.reachedTaskPhases(),
-                                FlowJobs.close(j.runningHistories(), time),
-                                j.blocked(),
-                                j.message()));
+                jobs.put(j.entry(), j.deleted(time));
             }
         }
     }
@@ -458,25 +308,7 @@ public final class FlowRun {
         deleteJobs("JobFlowDeleted");
         for (FlowJob j : List.copyOf(jobs.values())) {
             if (j.state() == EntryState.Backoff) {
-                jobs.put(
-                        j.entry(),
-                        new FlowJob(
-                                j.entry(),
-                                j.name(),
-                                j.state(),
-                                j.phase(),
-                                j.job(),
-                                false,
-                                j.createdAt(),
-                                j.endedAt(),
-                                j.retries(),
-                                j.jobRetryCount(),
-                                null,
-                                j.taskStatusCount(),
-                                j.reachedTaskPhases(),
-                                j.runningHistories(),
-                                j.blocked(),
-                                j.message()));
+                jobs.put(j.entry(), j.retryDropped());
             }
         }
         deleted = true;
