@@ -4,23 +4,18 @@ import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.CronJobCommand;
 import io.lahar.schema.CronJobStatusRecord;
-import io.lahar.schema.DeadLetter;
-import io.lahar.schema.JobCommand;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.streams.engine.EngineTopology;
 import io.lahar.streams.flow.FlowJobRejectionRekey;
 import io.lahar.streams.flow.FlowTopology;
 import io.lahar.streams.kafka.Guards;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The CronJob part of the streams-app topology.
@@ -73,21 +68,15 @@ public final class CronTopology {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static void addRepartitions(
             RegistrySerdes serdes, KStream<Object, Object> lifecycle, KStream<String, byte[]> results, Guards guards) {
-        ((KStream<String, byte[]>) (KStream) lifecycle)
-                .repartition(Repartitioned.<String, byte[]>as(REPARTITION)
-                        .withKeySerde(Serdes.String())
-                        .withValueSerde(Serdes.ByteArray())
-                        .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+        EngineTopology.repartitionByOwner((KStream<String, byte[]>) (KStream) lifecycle, REPARTITION);
         var resultDecoder = serdes.value(CommandResult.class).deserializer();
-        results.process(
+        EngineTopology.repartitionByOwner(
+                results.process(
                         () -> guards.guard(
                                 new FlowJobRejectionRekey(CronEngine.SENDER_PREFIX, REJECTIONS_NODE, resultDecoder),
                                 REKEY_DEAD_LETTERS),
-                        Named.as(REKEY))
-                .repartition(Repartitioned.<String, byte[]>as(REJECTIONS)
-                        .withKeySerde(Serdes.String())
-                        .withValueSerde(Serdes.ByteArray())
-                        .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+                        Named.as(REKEY)),
+                REJECTIONS);
     }
 
     /**
@@ -110,50 +99,24 @@ public final class CronTopology {
                 serdes.value(CronJobCommand.class).deserializer(),
                 serdes.value(Tick.class).deserializer(),
                 serdes.value(CommandResult.class).deserializer());
-        topology.addProcessor(
+        EngineTopology.addEngine(
+                topology,
                 ENGINE,
                 () -> guards.guard(new CronEngineProcessor(decoders, tickBudget, limits), CronSinks.DEAD_LETTERS),
                 COMMANDS_SOURCE,
-                FlowTopology.repartitionSource(topology, REPARTITION),
-                FlowTopology.repartitionSource(topology, REJECTIONS),
+                REPARTITION,
+                REJECTIONS,
                 CLOCK_SOURCE);
-        topology.addStateStore(
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(), Serdes.ByteArray()),
-                ENGINE);
-        topology.addStateStore(
-                Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(TIMERS), Serdes.String(), Serdes.ByteArray()),
-                ENGINE);
-        topology.addSink(
-                CronSinks.RESULTS,
-                Topics.COMMAND_RESULTS.name(),
-                new StringSerializer(),
-                serdes.value(CommandResult.class).serializer(),
-                ENGINE);
-        topology.addSink(
-                CronSinks.JOB_COMMANDS,
-                Topics.JOB_COMMANDS.name(),
-                new StringSerializer(),
-                serdes.value(JobCommand.class).serializer(),
-                ENGINE);
+        EngineTopology.addStores(topology, ENGINE, STORE, TIMERS);
+        EngineTopology.addJobSinks(topology, serdes, ENGINE, CronSinks.RESULTS, CronSinks.JOB_COMMANDS);
         topology.addSink(
                 CronSinks.STATUS,
                 Topics.CRONJOB_STATUS.name(),
                 new StringSerializer(),
                 serdes.value(CronJobStatusRecord.class).serializer(),
                 ENGINE);
-        topology.addSink(
-                CronSinks.DEAD_LETTERS,
-                Topics.DEAD_LETTERS.name(),
-                new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(),
-                ENGINE);
-        FlowTopology.requireNode(topology, REKEY, REJECTIONS_NODE);
-        topology.addSink(
-                REKEY_DEAD_LETTERS,
-                Topics.DEAD_LETTERS.name(),
-                new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(),
-                REKEY);
+        EngineTopology.addDeadLetters(topology, serdes, CronSinks.DEAD_LETTERS, ENGINE);
+        EngineTopology.requireNode(topology, REKEY, REJECTIONS_NODE);
+        EngineTopology.addDeadLetters(topology, serdes, REKEY_DEAD_LETTERS, REKEY);
     }
 }

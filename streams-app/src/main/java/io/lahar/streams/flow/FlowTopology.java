@@ -2,29 +2,25 @@ package io.lahar.streams.flow;
 
 import io.lahar.core.admission.AdmissionLimits;
 import io.lahar.schema.CommandResult;
-import io.lahar.schema.DeadLetter;
 import io.lahar.schema.FlowCommand;
-import io.lahar.schema.JobCommand;
 import io.lahar.schema.JobFlowStatusRecord;
 import io.lahar.schema.JobStatusRecord;
 import io.lahar.schema.JobTemplate;
 import io.lahar.schema.Tick;
 import io.lahar.schema.Topics;
 import io.lahar.schema.serde.RegistrySerdes;
+import io.lahar.streams.engine.EngineTopology;
 import io.lahar.streams.kafka.GlobalStoreUpdater;
 import io.lahar.streams.kafka.Guards;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -83,22 +79,16 @@ public final class FlowTopology {
      */
     public static KStream<String, byte[]> addRepartitions(
             StreamsBuilder builder, RegistrySerdes serdes, KStream<Object, Object> lifecycle, Guards guards) {
-        flowStatuses(lifecycle)
-                .repartition(Repartitioned.<String, byte[]>as(REPARTITION)
-                        .withKeySerde(Serdes.String())
-                        .withValueSerde(Serdes.ByteArray())
-                        .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+        EngineTopology.repartitionByOwner(flowStatuses(lifecycle), REPARTITION);
         var resultDecoder = serdes.value(CommandResult.class).deserializer();
         KStream<String, byte[]> results = builder.stream(
                 Topics.COMMAND_RESULTS.name(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("flow-job-results-source"));
-        results.process(
+        EngineTopology.repartitionByOwner(
+                results.process(
                         () -> guards.guard(new FlowJobRejectionRekey(resultDecoder), REKEY_DEAD_LETTERS),
-                        Named.as(REKEY))
-                .repartition(Repartitioned.<String, byte[]>as(REJECTIONS)
-                        .withKeySerde(Serdes.String())
-                        .withValueSerde(Serdes.ByteArray())
-                        .withNumberOfPartitions(Topics.JOB_PARTITIONS));
+                        Named.as(REKEY)),
+                REJECTIONS);
         return results;
     }
 
@@ -121,16 +111,7 @@ public final class FlowTopology {
 
     /** Fails when {@code next} does not follow {@code node}: {@code node} forwards to it by name. */
     public static void requireNode(Topology topology, String node, String next) {
-        for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
-            for (TopologyDescription.Node n : sub.nodes()) {
-                if (n.name().equals(node)
-                        && n.successors().stream().anyMatch(s -> s.name().equals(next))) {
-                    return;
-                }
-            }
-        }
-        throw new IllegalStateException("the topology has no node " + next + " after " + node
-                + ": Kafka Streams named the repartition's first node otherwise");
+        EngineTopology.requireNode(topology, node, next);
     }
 
     /**
@@ -184,39 +165,18 @@ public final class FlowTopology {
                 templateSerde.deserializer(),
                 flowStatusSerde.deserializer(),
                 serdes.value(CommandResult.class).deserializer());
-        topology.addProcessor(
+        EngineTopology.addEngine(
+                topology,
                 ENGINE,
                 () -> guards.guard(new FlowEngineProcessor(decoders, tickBudget, limits), FlowSinks.DEAD_LETTERS),
                 COMMANDS_SOURCE,
-                repartitionSource(topology, REPARTITION),
-                repartitionSource(topology, REJECTIONS),
+                REPARTITION,
+                REJECTIONS,
                 CLOCK_SOURCE);
-        topology.addStateStore(
-                Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(FlowStores.FLOWS), Serdes.String(), Serdes.ByteArray()),
-                ENGINE);
-        topology.addStateStore(
-                Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(FlowStores.TEMPLATES), Serdes.String(), Serdes.ByteArray()),
-                ENGINE);
-        topology.addStateStore(
-                Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(FlowStores.TIMERS), Serdes.String(), Serdes.ByteArray()),
-                ENGINE);
+        EngineTopology.addStores(topology, ENGINE, FlowStores.FLOWS, FlowStores.TEMPLATES, FlowStores.TIMERS);
         // The global stores need no connection: every processor may read them.
 
-        topology.addSink(
-                FlowSinks.RESULTS,
-                Topics.COMMAND_RESULTS.name(),
-                new StringSerializer(),
-                serdes.value(CommandResult.class).serializer(),
-                ENGINE);
-        topology.addSink(
-                FlowSinks.JOB_COMMANDS,
-                Topics.JOB_COMMANDS.name(),
-                new StringSerializer(),
-                serdes.value(JobCommand.class).serializer(),
-                ENGINE);
+        EngineTopology.addJobSinks(topology, serdes, ENGINE, FlowSinks.RESULTS, FlowSinks.JOB_COMMANDS);
         topology.addSink(
                 FlowSinks.FLOW_STATUS,
                 Topics.FLOW_STATUS.name(),
@@ -229,33 +189,8 @@ public final class FlowTopology {
                 new StringSerializer(),
                 templateSerde.serializer(),
                 ENGINE);
-        topology.addSink(
-                FlowSinks.DEAD_LETTERS,
-                Topics.DEAD_LETTERS.name(),
-                new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(),
-                ENGINE);
+        EngineTopology.addDeadLetters(topology, serdes, FlowSinks.DEAD_LETTERS, ENGINE);
         requireNode(topology, REKEY, REJECTIONS_NODE);
-        topology.addSink(
-                REKEY_DEAD_LETTERS,
-                Topics.DEAD_LETTERS.name(),
-                new ByteArraySerializer(),
-                serdes.value(DeadLetter.class).serializer(),
-                REKEY);
-    }
-
-    /** The DSL names the repartition's source node itself; find it by its topic. */
-    public static String repartitionSource(Topology topology, String repartition) {
-        for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
-            for (TopologyDescription.Node node : sub.nodes()) {
-                if (node instanceof TopologyDescription.Source s
-                        && s.topicSet() != null
-                        && s.topicSet().stream().anyMatch(t -> t.endsWith(repartition + "-repartition"))) {
-                    return s.name();
-                }
-            }
-        }
-        throw new IllegalStateException(
-                "the topology has no " + repartition + " repartition: call addRepartitions first");
+        EngineTopology.addDeadLetters(topology, serdes, REKEY_DEAD_LETTERS, REKEY);
     }
 }
