@@ -97,12 +97,7 @@ final class CronEngineProcessor implements Processor<Object, byte[], Object, Obj
      * creation time): anything else is a late echo and ignored.
      */
     private void rejection(String key, CommandResult result, long timestamp) {
-        if (FlowJobRejectionRekey.ownerKey(result, CronEngine.SENDER_PREFIX)
-                .filter(key::equals)
-                .isEmpty()) {
-            throw new IllegalArgumentException("key: command result " + result.getRequestId() + " re-keyed to \"" + key
-                    + "\" is no refused job creation of that CronJob (sender " + result.getSender() + ")");
-        }
+        FlowJobRejectionRekey.requireRefusalOf(key, result, CronEngine.SENDER_PREFIX, "CronJob");
         CronEntry entry = engine.load(key);
         if (!entry.live()) {
             return;

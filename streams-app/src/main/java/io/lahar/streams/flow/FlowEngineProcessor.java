@@ -121,10 +121,7 @@ final class FlowEngineProcessor implements Processor<Object, byte[], Object, Obj
      * incarnation of the job, is a late echo and ignored.
      */
     private void rejection(String key, CommandResult result, long timestamp) {
-        if (FlowJobRejectionRekey.flowKey(result).filter(key::equals).isEmpty()) {
-            throw new IllegalArgumentException("key: command result " + result.getRequestId() + " re-keyed to \"" + key
-                    + "\" is no refused job creation of that flow (sender " + result.getSender() + ")");
-        }
+        FlowJobRejectionRekey.requireRefusalOf(key, result, FlowJobRejectionRekey.SENDER_PREFIX, "flow");
         FlowEntry entry = engine.load(key);
         if (!entry.live()) {
             return;

@@ -85,6 +85,20 @@ public final class FlowJobRejectionRekey implements Processor<String, byte[], St
     }
 
     /**
+     * Throws when {@code result}, re-keyed to {@code key}, is no refused job creation of the owner
+     * of that key (sender {@code <senderPrefix><key>}): a mis-keyed record, for the engine's
+     * {@code GuardedProcessor} to dead-letter with this reason.
+     *
+     * @param owner what the owner is called in the reason ("flow", "CronJob")
+     */
+    public static void requireRefusalOf(String key, CommandResult result, String senderPrefix, String owner) {
+        if (ownerKey(result, senderPrefix).filter(key::equals).isEmpty()) {
+            throw new IllegalArgumentException("key: command result " + result.getRequestId() + " re-keyed to \"" + key
+                    + "\" is no refused job creation of that " + owner + " (sender " + result.getSender() + ")");
+        }
+    }
+
+    /**
      * {@code namespace/owner} when the result is job admission refusing a job that the owner named
      * by the sender {@code <senderPrefix><namespace>/<owner>} created, in its namespace; else empty.
      */

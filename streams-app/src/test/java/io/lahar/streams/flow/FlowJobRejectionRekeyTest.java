@@ -1,6 +1,7 @@
 package io.lahar.streams.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.Violation;
@@ -49,6 +50,24 @@ class FlowJobRejectionRekeyTest {
         assertThat(FlowJobRejectionRekey.flowKey(result("SubmitJob", false, "jobflow:ns/", "ns")))
                 .as("no flow name")
                 .isEmpty();
+    }
+
+    @Test
+    void aRefusalReKeyedToAnotherOwnerIsBadInputNamingTheOwner() {
+        FlowJobRejectionRekey.requireRefusalOf(
+                "ns/f", result("SubmitJob", false, "jobflow:ns/f", "ns"), FlowJobRejectionRekey.SENDER_PREFIX, "flow");
+        assertThatThrownBy(() -> FlowJobRejectionRekey.requireRefusalOf(
+                        "ns/g", result("SubmitJob", false, "cronjob:ns/f", "ns"), "cronjob:", "CronJob"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("key: command result jobflow:uid:create:f-a:1 re-keyed to \"ns/g\" is no refused job"
+                        + " creation of that CronJob (sender cronjob:ns/f)");
+        assertThatThrownBy(() -> FlowJobRejectionRekey.requireRefusalOf(
+                        "ns/f",
+                        result("SubmitJob", true, "jobflow:ns/f", "ns"),
+                        FlowJobRejectionRekey.SENDER_PREFIX,
+                        "flow"))
+                .as("an accepted creation is no refusal")
+                .hasMessageEndingWith("is no refused job creation of that flow (sender jobflow:ns/f)");
     }
 
     @Test
