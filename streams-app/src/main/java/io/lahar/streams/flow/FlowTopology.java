@@ -12,7 +12,9 @@ import io.lahar.schema.serde.RegistrySerdes;
 import io.lahar.streams.engine.EngineTopology;
 import io.lahar.streams.kafka.GlobalStoreUpdater;
 import io.lahar.streams.kafka.Guards;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -115,6 +117,24 @@ public final class FlowTopology {
     }
 
     /**
+     * An in-memory copy of a compacted topic every task may read: its own log is the topic, so the
+     * store keeps none. Its source and updater nodes are named {@code <nodes>-source} and
+     * {@code <nodes>-updater}.
+     */
+    private static <T extends SpecificRecord> void addGlobalStore(
+            Topology topology, String store, String nodes, Topics.TopicSpec topic, Serde<T> serde, Guards guards) {
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(store), Serdes.String(), Serdes.ByteArray())
+                        .withLoggingDisabled(),
+                nodes + "-source",
+                new StringDeserializer(),
+                new ByteArrayDeserializer(),
+                topic.name(),
+                nodes + "-updater",
+                () -> new GlobalStoreUpdater<>(store, topic, serde.deserializer(), guards));
+    }
+
+    /**
      * The engine, its stores and sinks, added to {@code topology} (which must hold the step of
      * {@link #addRepartitions}).
      *
@@ -125,32 +145,20 @@ public final class FlowTopology {
             Topology topology, RegistrySerdes serdes, int tickBudget, Guards guards, AdmissionLimits limits) {
         var templateSerde = serdes.value(JobTemplate.class);
         var flowStatusSerde = serdes.value(JobFlowStatusRecord.class);
-        topology.addGlobalStore(
-                Stores.keyValueStoreBuilder(
-                                Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_TEMPLATES),
-                                Serdes.String(),
-                                Serdes.ByteArray())
-                        .withLoggingDisabled(),
-                "job-templates-global-source",
-                new StringDeserializer(),
-                new ByteArrayDeserializer(),
-                Topics.JOB_TEMPLATES.name(),
-                "job-templates-global-updater",
-                () -> new GlobalStoreUpdater<>(
-                        FlowStores.GLOBAL_TEMPLATES, Topics.JOB_TEMPLATES, templateSerde.deserializer(), guards));
-        topology.addGlobalStore(
-                Stores.keyValueStoreBuilder(
-                                Stores.inMemoryKeyValueStore(FlowStores.GLOBAL_FLOW_STATUS),
-                                Serdes.String(),
-                                Serdes.ByteArray())
-                        .withLoggingDisabled(),
-                "flow-status-global-source",
-                new StringDeserializer(),
-                new ByteArrayDeserializer(),
-                Topics.FLOW_STATUS.name(),
-                "flow-status-global-updater",
-                () -> new GlobalStoreUpdater<>(
-                        FlowStores.GLOBAL_FLOW_STATUS, Topics.FLOW_STATUS, flowStatusSerde.deserializer(), guards));
+        addGlobalStore(
+                topology,
+                FlowStores.GLOBAL_TEMPLATES,
+                "job-templates-global",
+                Topics.JOB_TEMPLATES,
+                templateSerde,
+                guards);
+        addGlobalStore(
+                topology,
+                FlowStores.GLOBAL_FLOW_STATUS,
+                "flow-status-global",
+                Topics.FLOW_STATUS,
+                flowStatusSerde,
+                guards);
 
         topology.addSource(
                 COMMANDS_SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), Topics.FLOW_COMMANDS.name());
