@@ -49,33 +49,7 @@ public record LoopSettings(
         nodeSelector = nodeSelector == null ? NodeSelector.ALL : nodeSelector;
     }
 
-    /** Settings for a plaintext cluster and an open registry. */
-    public LoopSettings(
-            String bootstrapServers,
-            String registryUrl,
-            String transactionalId,
-            String groupId,
-            Duration period,
-            SchedulerConf conf,
-            int maxUnconfirmedBindings,
-            Set<String> schedulerNames,
-            Duration transactionTimeout,
-            NodeSelector nodeSelector) {
-        this(
-                KafkaClients.plaintext(bootstrapServers),
-                registryUrl,
-                null,
-                transactionalId,
-                groupId,
-                period,
-                conf,
-                maxUnconfirmedBindings,
-                schedulerNames,
-                transactionTimeout,
-                nodeSelector);
-    }
-
-    /** Settings for a scheduler that may use every node. */
+    /** Settings for a plaintext cluster, an open registry and a scheduler that may use every node (tests, harnesses). */
     public LoopSettings(
             String bootstrapServers,
             String registryUrl,
@@ -87,8 +61,9 @@ public record LoopSettings(
             Set<String> schedulerNames,
             Duration transactionTimeout) {
         this(
-                bootstrapServers,
+                KafkaClients.plaintext(bootstrapServers),
                 registryUrl,
+                null,
                 transactionalId,
                 groupId,
                 period,
