@@ -51,155 +51,109 @@ public record JobSpec(
     }
 
     public JobSpec withSchedulerName(String v) {
-        return new JobSpec(
-                v,
-                minAvailable,
-                volumes,
-                tasks,
-                policies,
-                plugins,
-                runningEstimate,
-                queue,
-                maxRetry,
-                ttlSecondsAfterFinished,
-                priorityClassName,
-                minSuccess,
-                networkTopology);
+        Draft d = new Draft(this);
+        d.schedulerName = v;
+        return d.done();
     }
 
     public JobSpec withMinAvailable(Integer v) {
-        return new JobSpec(
-                schedulerName,
-                v,
-                volumes,
-                tasks,
-                policies,
-                plugins,
-                runningEstimate,
-                queue,
-                maxRetry,
-                ttlSecondsAfterFinished,
-                priorityClassName,
-                minSuccess,
-                networkTopology);
+        Draft d = new Draft(this);
+        d.minAvailable = v;
+        return d.done();
     }
 
     public JobSpec withVolumes(List<VolumeSpec> v) {
-        return new JobSpec(
-                schedulerName,
-                minAvailable,
-                v,
-                tasks,
-                policies,
-                plugins,
-                runningEstimate,
-                queue,
-                maxRetry,
-                ttlSecondsAfterFinished,
-                priorityClassName,
-                minSuccess,
-                networkTopology);
+        Draft d = new Draft(this);
+        d.volumes = v;
+        return d.done();
     }
 
     public JobSpec withTasks(List<TaskSpec> v) {
-        return new JobSpec(
-                schedulerName,
-                minAvailable,
-                volumes,
-                v,
-                policies,
-                plugins,
-                runningEstimate,
-                queue,
-                maxRetry,
-                ttlSecondsAfterFinished,
-                priorityClassName,
-                minSuccess,
-                networkTopology);
+        Draft d = new Draft(this);
+        d.tasks = v;
+        return d.done();
     }
 
     public JobSpec withPolicies(List<LifecyclePolicy> v) {
-        return new JobSpec(
-                schedulerName,
-                minAvailable,
-                volumes,
-                tasks,
-                v,
-                plugins,
-                runningEstimate,
-                queue,
-                maxRetry,
-                ttlSecondsAfterFinished,
-                priorityClassName,
-                minSuccess,
-                networkTopology);
+        Draft d = new Draft(this);
+        d.policies = v;
+        return d.done();
     }
 
     public JobSpec withPlugins(Map<String, List<String>> v) {
-        return new JobSpec(
-                schedulerName,
-                minAvailable,
-                volumes,
-                tasks,
-                policies,
-                v,
-                runningEstimate,
-                queue,
-                maxRetry,
-                ttlSecondsAfterFinished,
-                priorityClassName,
-                minSuccess,
-                networkTopology);
+        Draft d = new Draft(this);
+        d.plugins = v;
+        return d.done();
     }
 
     public JobSpec withQueue(String v) {
-        return new JobSpec(
-                schedulerName,
-                minAvailable,
-                volumes,
-                tasks,
-                policies,
-                plugins,
-                runningEstimate,
-                v,
-                maxRetry,
-                ttlSecondsAfterFinished,
-                priorityClassName,
-                minSuccess,
-                networkTopology);
+        Draft d = new Draft(this);
+        d.queue = v;
+        return d.done();
     }
 
     public JobSpec withMaxRetry(Integer v) {
-        return new JobSpec(
-                schedulerName,
-                minAvailable,
-                volumes,
-                tasks,
-                policies,
-                plugins,
-                runningEstimate,
-                queue,
-                v,
-                ttlSecondsAfterFinished,
-                priorityClassName,
-                minSuccess,
-                networkTopology);
+        Draft d = new Draft(this);
+        d.maxRetry = v;
+        return d.done();
     }
 
     public JobSpec withPriorityClassName(String v) {
-        return new JobSpec(
-                schedulerName,
-                minAvailable,
-                volumes,
-                tasks,
-                policies,
-                plugins,
-                runningEstimate,
-                queue,
-                maxRetry,
-                ttlSecondsAfterFinished,
-                v,
-                minSuccess,
-                networkTopology);
+        Draft d = new Draft(this);
+        d.priorityClassName = v;
+        return d.done();
+    }
+
+    /**
+     * A changing copy of a spec: each wither above changes one of the thirteen components, so each
+     * names only that one and this class copies the rest.
+     */
+    private static final class Draft {
+        private String schedulerName;
+        private Integer minAvailable;
+        private List<VolumeSpec> volumes;
+        private List<TaskSpec> tasks;
+        private List<LifecyclePolicy> policies;
+        private Map<String, List<String>> plugins;
+        private final String runningEstimate;
+        private String queue;
+        private Integer maxRetry;
+        private final Integer ttlSecondsAfterFinished;
+        private String priorityClassName;
+        private final Integer minSuccess;
+        private final NetworkTopologySpec networkTopology;
+
+        Draft(JobSpec s) {
+            schedulerName = s.schedulerName;
+            minAvailable = s.minAvailable;
+            volumes = s.volumes;
+            tasks = s.tasks;
+            policies = s.policies;
+            plugins = s.plugins;
+            runningEstimate = s.runningEstimate;
+            queue = s.queue;
+            maxRetry = s.maxRetry;
+            ttlSecondsAfterFinished = s.ttlSecondsAfterFinished;
+            priorityClassName = s.priorityClassName;
+            minSuccess = s.minSuccess;
+            networkTopology = s.networkTopology;
+        }
+
+        JobSpec done() {
+            return new JobSpec(
+                    schedulerName,
+                    minAvailable,
+                    volumes,
+                    tasks,
+                    policies,
+                    plugins,
+                    runningEstimate,
+                    queue,
+                    maxRetry,
+                    ttlSecondsAfterFinished,
+                    priorityClassName,
+                    minSuccess,
+                    networkTopology);
+        }
     }
 }

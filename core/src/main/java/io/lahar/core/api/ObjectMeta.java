@@ -27,83 +27,33 @@ public record ObjectMeta(
     }
 
     public ObjectMeta withName(String newName) {
-        return new ObjectMeta(
-                newName,
-                generateName,
-                namespace,
-                uid,
-                resourceVersion,
-                generation,
-                creationTimestamp,
-                deletionTimestamp,
-                labels,
-                annotations,
-                ownerReferences,
-                finalizers);
+        Draft d = new Draft(this);
+        d.name = newName;
+        return d.done();
     }
 
     public ObjectMeta withNamespace(String newNamespace) {
-        return new ObjectMeta(
-                name,
-                generateName,
-                newNamespace,
-                uid,
-                resourceVersion,
-                generation,
-                creationTimestamp,
-                deletionTimestamp,
-                labels,
-                annotations,
-                ownerReferences,
-                finalizers);
+        Draft d = new Draft(this);
+        d.namespace = newNamespace;
+        return d.done();
     }
 
     public ObjectMeta withLabels(Map<String, String> newLabels) {
-        return new ObjectMeta(
-                name,
-                generateName,
-                namespace,
-                uid,
-                resourceVersion,
-                generation,
-                creationTimestamp,
-                deletionTimestamp,
-                newLabels,
-                annotations,
-                ownerReferences,
-                finalizers);
+        Draft d = new Draft(this);
+        d.labels = newLabels;
+        return d.done();
     }
 
     public ObjectMeta withAnnotations(Map<String, String> newAnnotations) {
-        return new ObjectMeta(
-                name,
-                generateName,
-                namespace,
-                uid,
-                resourceVersion,
-                generation,
-                creationTimestamp,
-                deletionTimestamp,
-                labels,
-                newAnnotations,
-                ownerReferences,
-                finalizers);
+        Draft d = new Draft(this);
+        d.annotations = newAnnotations;
+        return d.done();
     }
 
     public ObjectMeta withOwnerReferences(List<OwnerReference> refs) {
-        return new ObjectMeta(
-                name,
-                generateName,
-                namespace,
-                uid,
-                resourceVersion,
-                generation,
-                creationTimestamp,
-                deletionTimestamp,
-                labels,
-                annotations,
-                refs,
-                finalizers);
+        Draft d = new Draft(this);
+        d.ownerReferences = refs;
+        return d.done();
     }
 
     public Map<String, String> labelsOrEmpty() {
@@ -112,5 +62,55 @@ public record ObjectMeta(
 
     public Map<String, String> annotationsOrEmpty() {
         return annotations == null ? Map.of() : annotations;
+    }
+
+    /**
+     * A changing copy of an object's metadata: each wither above changes one of the twelve components, so
+     * each names only that one and this class copies the rest.
+     */
+    private static final class Draft {
+        private String name;
+        private final String generateName;
+        private String namespace;
+        private final String uid;
+        private final String resourceVersion;
+        private final Long generation;
+        private final String creationTimestamp;
+        private final String deletionTimestamp;
+        private Map<String, String> labels;
+        private Map<String, String> annotations;
+        private List<OwnerReference> ownerReferences;
+        private final List<String> finalizers;
+
+        Draft(ObjectMeta m) {
+            name = m.name;
+            generateName = m.generateName;
+            namespace = m.namespace;
+            uid = m.uid;
+            resourceVersion = m.resourceVersion;
+            generation = m.generation;
+            creationTimestamp = m.creationTimestamp;
+            deletionTimestamp = m.deletionTimestamp;
+            labels = m.labels;
+            annotations = m.annotations;
+            ownerReferences = m.ownerReferences;
+            finalizers = m.finalizers;
+        }
+
+        ObjectMeta done() {
+            return new ObjectMeta(
+                    name,
+                    generateName,
+                    namespace,
+                    uid,
+                    resourceVersion,
+                    generation,
+                    creationTimestamp,
+                    deletionTimestamp,
+                    labels,
+                    annotations,
+                    ownerReferences,
+                    finalizers);
+        }
     }
 }
