@@ -51,48 +51,68 @@ public record Queue(String apiVersion, String kind, ObjectMeta metadata, QueueSp
             Integer priority) {
 
         public QueueSpec withWeight(Integer v) {
-            return new QueueSpec(
-                    v,
-                    capability,
-                    reclaimable,
-                    preemptable,
-                    parent,
-                    guarantee,
-                    deserved,
-                    affinity,
-                    type,
-                    extendClusters,
-                    priority);
+            Draft d = new Draft(this);
+            d.weight = v;
+            return d.done();
         }
 
         public QueueSpec withReclaimable(Boolean v) {
-            return new QueueSpec(
-                    weight,
-                    capability,
-                    v,
-                    preemptable,
-                    parent,
-                    guarantee,
-                    deserved,
-                    affinity,
-                    type,
-                    extendClusters,
-                    priority);
+            Draft d = new Draft(this);
+            d.reclaimable = v;
+            return d.done();
         }
 
         public QueueSpec withParent(String v) {
-            return new QueueSpec(
-                    weight,
-                    capability,
-                    reclaimable,
-                    preemptable,
-                    v,
-                    guarantee,
-                    deserved,
-                    affinity,
-                    type,
-                    extendClusters,
-                    priority);
+            Draft d = new Draft(this);
+            d.parent = v;
+            return d.done();
+        }
+
+        /**
+         * A changing copy of a spec: each wither above changes one of the eleven components, so
+         * each names only that one and this class copies the rest.
+         */
+        private static final class Draft {
+            private Integer weight;
+            private final Map<String, String> capability;
+            private Boolean reclaimable;
+            private final Boolean preemptable;
+            private String parent;
+            private final Guarantee guarantee;
+            private final Map<String, String> deserved;
+            private final ObjectNode affinity;
+            private final String type;
+            private final List<ObjectNode> extendClusters;
+            private final Integer priority;
+
+            Draft(QueueSpec s) {
+                weight = s.weight;
+                capability = s.capability;
+                reclaimable = s.reclaimable;
+                preemptable = s.preemptable;
+                parent = s.parent;
+                guarantee = s.guarantee;
+                deserved = s.deserved;
+                affinity = s.affinity;
+                type = s.type;
+                extendClusters = s.extendClusters;
+                priority = s.priority;
+            }
+
+            QueueSpec done() {
+                return new QueueSpec(
+                        weight,
+                        capability,
+                        reclaimable,
+                        preemptable,
+                        parent,
+                        guarantee,
+                        deserved,
+                        affinity,
+                        type,
+                        extendClusters,
+                        priority);
+            }
         }
     }
 

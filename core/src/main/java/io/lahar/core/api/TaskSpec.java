@@ -35,27 +35,73 @@ public record TaskSpec(
     }
 
     public TaskSpec withName(String v) {
-        return new TaskSpec(
-                v, replicas, minAvailable, template, policies, topologyPolicy, maxRetry, dependsOn, partitionPolicy);
+        Draft d = new Draft(this);
+        d.name = v;
+        return d.done();
     }
 
     public TaskSpec withReplicas(Integer v) {
-        return new TaskSpec(
-                name, v, minAvailable, template, policies, topologyPolicy, maxRetry, dependsOn, partitionPolicy);
+        Draft d = new Draft(this);
+        d.replicas = v;
+        return d.done();
     }
 
     public TaskSpec withMinAvailable(Integer v) {
-        return new TaskSpec(
-                name, replicas, v, template, policies, topologyPolicy, maxRetry, dependsOn, partitionPolicy);
+        Draft d = new Draft(this);
+        d.minAvailable = v;
+        return d.done();
     }
 
     public TaskSpec withTemplate(ObjectNode v) {
-        return new TaskSpec(
-                name, replicas, minAvailable, v, policies, topologyPolicy, maxRetry, dependsOn, partitionPolicy);
+        Draft d = new Draft(this);
+        d.template = v;
+        return d.done();
     }
 
     public TaskSpec withMaxRetry(Integer v) {
-        return new TaskSpec(
-                name, replicas, minAvailable, template, policies, topologyPolicy, v, dependsOn, partitionPolicy);
+        Draft d = new Draft(this);
+        d.maxRetry = v;
+        return d.done();
+    }
+
+    /**
+     * A changing copy of a task: each wither above changes one of the nine components, so each
+     * names only that one and this class copies the rest.
+     */
+    private static final class Draft {
+        private String name;
+        private Integer replicas;
+        private Integer minAvailable;
+        private ObjectNode template;
+        private final List<LifecyclePolicy> policies;
+        private final String topologyPolicy;
+        private Integer maxRetry;
+        private final TaskDependsOn dependsOn;
+        private final PartitionPolicy partitionPolicy;
+
+        Draft(TaskSpec t) {
+            name = t.name;
+            replicas = t.replicas;
+            minAvailable = t.minAvailable;
+            template = t.template;
+            policies = t.policies;
+            topologyPolicy = t.topologyPolicy;
+            maxRetry = t.maxRetry;
+            dependsOn = t.dependsOn;
+            partitionPolicy = t.partitionPolicy;
+        }
+
+        TaskSpec done() {
+            return new TaskSpec(
+                    name,
+                    replicas,
+                    minAvailable,
+                    template,
+                    policies,
+                    topologyPolicy,
+                    maxRetry,
+                    dependsOn,
+                    partitionPolicy);
+        }
     }
 }
