@@ -50,63 +50,72 @@ public record CronJob(String apiVersion, String kind, ObjectMeta metadata, CronJ
         }
 
         public CronJobSpec withTimeZone(String v) {
-            return new CronJobSpec(
-                    schedule,
-                    v,
-                    startingDeadlineSeconds,
-                    concurrencyPolicy,
-                    suspend,
-                    jobTemplate,
-                    successfulJobsHistoryLimit,
-                    failedJobsHistoryLimit);
+            Draft d = new Draft(this);
+            d.timeZone = v;
+            return d.done();
         }
 
         public CronJobSpec withConcurrencyPolicy(String v) {
-            return new CronJobSpec(
-                    schedule,
-                    timeZone,
-                    startingDeadlineSeconds,
-                    v,
-                    suspend,
-                    jobTemplate,
-                    successfulJobsHistoryLimit,
-                    failedJobsHistoryLimit);
+            Draft d = new Draft(this);
+            d.concurrencyPolicy = v;
+            return d.done();
         }
 
         public CronJobSpec withSuspend(Boolean v) {
-            return new CronJobSpec(
-                    schedule,
-                    timeZone,
-                    startingDeadlineSeconds,
-                    concurrencyPolicy,
-                    v,
-                    jobTemplate,
-                    successfulJobsHistoryLimit,
-                    failedJobsHistoryLimit);
+            Draft d = new Draft(this);
+            d.suspend = v;
+            return d.done();
         }
 
         public CronJobSpec withJobTemplate(JobTemplateSpec v) {
-            return new CronJobSpec(
-                    schedule,
-                    timeZone,
-                    startingDeadlineSeconds,
-                    concurrencyPolicy,
-                    suspend,
-                    v,
-                    successfulJobsHistoryLimit,
-                    failedJobsHistoryLimit);
+            Draft d = new Draft(this);
+            d.jobTemplate = v;
+            return d.done();
         }
 
         public CronJobSpec withHistoryLimits(Integer successful, Integer failed) {
-            return new CronJobSpec(
-                    schedule,
-                    timeZone,
-                    startingDeadlineSeconds,
-                    concurrencyPolicy,
-                    suspend,
-                    jobTemplate,
-                    successful,
-                    failed);
+            Draft d = new Draft(this);
+            d.successfulJobsHistoryLimit = successful;
+            d.failedJobsHistoryLimit = failed;
+            return d.done();
+        }
+
+        /**
+         * A changing copy of a spec: each wither above changes one or two of the eight components,
+         * so each names only those and this class copies the rest.
+         */
+        private static final class Draft {
+            private final String schedule;
+            private String timeZone;
+            private final Long startingDeadlineSeconds;
+            private String concurrencyPolicy;
+            private Boolean suspend;
+            private JobTemplateSpec jobTemplate;
+            private Integer successfulJobsHistoryLimit;
+            private Integer failedJobsHistoryLimit;
+
+            Draft(CronJobSpec s) {
+                schedule = s.schedule;
+                timeZone = s.timeZone;
+                startingDeadlineSeconds = s.startingDeadlineSeconds;
+                concurrencyPolicy = s.concurrencyPolicy;
+                suspend = s.suspend;
+                jobTemplate = s.jobTemplate;
+                successfulJobsHistoryLimit = s.successfulJobsHistoryLimit;
+                failedJobsHistoryLimit = s.failedJobsHistoryLimit;
+            }
+
+            CronJobSpec done() {
+                return new CronJobSpec(
+                        schedule,
+                        timeZone,
+                        startingDeadlineSeconds,
+                        concurrencyPolicy,
+                        suspend,
+                        jobTemplate,
+                        successfulJobsHistoryLimit,
+                        failedJobsHistoryLimit);
+            }
         }
     }
 
