@@ -1,6 +1,5 @@
 package io.lahar.streams.rest;
 
-import static io.lahar.streams.rest.Answers.blank;
 import static io.lahar.streams.rest.Answers.enc;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -31,7 +30,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -65,7 +63,8 @@ public class CronJobResource implements ObjectEndpoints {
             boolean suspend,
             int active,
             String lastScheduleTime,
-            String nextScheduleTime) {
+            String nextScheduleTime)
+            implements ListedObject {
 
         static CronRow of(CronJobInfo info) {
             CronJob c = info.cronJob();
@@ -91,8 +90,8 @@ public class CronJobResource implements ObjectEndpoints {
                 localOnly,
                 this::localRows,
                 new TypeReference<List<CronRow>>() {},
-                r -> blank(namespace) || namespace.equals(r.namespace()),
-                Comparator.comparing(CronRow::namespace).thenComparing(CronRow::name));
+                ListedObject.inNamespace(namespace),
+                ListedObject.order());
     }
 
     private List<CronRow> localRows() {

@@ -25,7 +25,8 @@ final class FlowRows {
             int completedJobs,
             int failedJobs,
             int terminatedJobs,
-            int unKnowJobs) {
+            int unKnowJobs)
+            implements ListedObject {
 
         static FlowRow of(FlowInfo info) {
             JobFlow flow = info.flow();
@@ -55,7 +56,8 @@ final class FlowRows {
             int tasks,
             int replicas,
             int minAvailable,
-            String queue) {
+            String queue)
+            implements ListedObject {
 
         static TemplateRow of(JobTemplate t) {
             JobSpec spec = t.spec() == null ? null : JobDefaults.apply(t.spec());

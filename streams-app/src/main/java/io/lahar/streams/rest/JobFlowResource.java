@@ -17,7 +17,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -53,9 +52,9 @@ public class JobFlowResource implements ObjectEndpoints {
                         .map(e -> FlowRows.FlowRow.of(e.info()))
                         .toList(),
                 new TypeReference<List<FlowRows.FlowRow>>() {},
-                r -> (blank(namespace) || namespace.equals(r.namespace()))
-                        && (blank(phase) || phase.equalsIgnoreCase(r.phase())),
-                Comparator.comparing(FlowRows.FlowRow::namespace).thenComparing(FlowRows.FlowRow::name));
+                ListedObject.<FlowRows.FlowRow>inNamespace(namespace)
+                        .and(r -> blank(phase) || phase.equalsIgnoreCase(r.phase())),
+                ListedObject.order());
     }
 
     @Override

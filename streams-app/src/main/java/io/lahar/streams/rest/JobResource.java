@@ -27,7 +27,6 @@ import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -74,10 +73,10 @@ public class JobResource implements ObjectEndpoints {
                 localOnly,
                 () -> queries.allLocal().stream().map(JobSummary::of).toList(),
                 new TypeReference<List<JobSummary>>() {},
-                j -> (blank(namespace) || namespace.equals(j.namespace()))
-                        && (blank(queue) || queue.equals(j.queue()))
-                        && (blank(phase) || phase.equalsIgnoreCase(j.phase())),
-                Comparator.comparing(JobSummary::namespace).thenComparing(JobSummary::name));
+                ListedObject.<JobSummary>inNamespace(namespace)
+                        .and(j -> (blank(queue) || queue.equals(j.queue()))
+                                && (blank(phase) || phase.equalsIgnoreCase(j.phase()))),
+                ListedObject.order());
     }
 
     @Override

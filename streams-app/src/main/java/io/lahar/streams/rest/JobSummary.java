@@ -25,7 +25,8 @@ public record JobSummary(
         int succeeded,
         int failed,
         int unknown,
-        int retryCount) {
+        int retryCount)
+        implements ListedObject {
 
     /** vcctl reads the job type from this label and shows "Batch" when it is absent. */
     static final String JOB_TYPE_LABEL = "volcano.sh/job-type";

@@ -1,6 +1,5 @@
 package io.lahar.streams.rest;
 
-import static io.lahar.streams.rest.Answers.blank;
 import static io.lahar.streams.rest.Answers.enc;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -16,7 +15,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -50,8 +48,8 @@ public class JobTemplateResource implements ObjectEndpoints {
                         .map(e -> FlowRows.TemplateRow.of(e.template()))
                         .toList(),
                 new TypeReference<List<FlowRows.TemplateRow>>() {},
-                r -> blank(namespace) || namespace.equals(r.namespace()),
-                Comparator.comparing(FlowRows.TemplateRow::namespace).thenComparing(FlowRows.TemplateRow::name));
+                ListedObject.inNamespace(namespace),
+                ListedObject.order());
     }
 
     @Override
