@@ -53,7 +53,7 @@ final class Answers {
      * @param collection the kind's collection path, {@code /api/v1/jobflows}
      */
     static Response created(String collection, String namespace, String name, String manifestJson) {
-        return Response.created(URI.create(collection + "/" + enc(namespace) + "/" + enc(name)))
+        return Response.created(URI.create(new ObjectAddress(collection, namespace, name).path()))
                 .entity(readJson(manifestJson))
                 .build();
     }

@@ -1,7 +1,5 @@
 package io.lahar.streams.rest;
 
-import static io.lahar.streams.rest.Answers.enc;
-
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,7 +12,6 @@ import io.lahar.schema.CronJobCommand;
 import io.lahar.schema.DeleteCronJob;
 import io.lahar.schema.SubmitCronJob;
 import io.lahar.schema.SuspendCronJob;
-import io.lahar.schema.Topics;
 import io.lahar.streams.cron.CronEntry;
 import io.lahar.streams.flow.FlowStores;
 import jakarta.inject.Inject;
@@ -111,15 +108,14 @@ public class CronJobResource implements ObjectEndpoints {
      */
     @Override
     public Response get(String namespace, String name) {
-        String key = Topics.jobKey(namespace, name);
-        return stores.get(
-                StoreQueries.CRONJOBS, key, COLLECTION + "/" + enc(namespace) + "/" + enc(name), "cronjob", () -> {
-                    byte[] bytes = stores.get(StoreQueries.CRONJOBS, key);
-                    CronEntry entry = bytes == null ? null : FlowStores.decode(bytes, CronEntry.class);
-                    return entry == null || !entry.live()
-                            ? Optional.empty()
-                            : Optional.of(Response.ok(view(entry.info())).build());
-                });
+        ObjectAddress at = new ObjectAddress(COLLECTION, namespace, name);
+        return stores.get(StoreQueries.CRONJOBS, at, "cronjob", () -> {
+            byte[] bytes = stores.get(StoreQueries.CRONJOBS, at.key());
+            CronEntry entry = bytes == null ? null : FlowStores.decode(bytes, CronEntry.class);
+            return entry == null || !entry.live()
+                    ? Optional.empty()
+                    : Optional.of(Response.ok(view(entry.info())).build());
+        });
     }
 
     static ObjectNode view(CronJobInfo info) {

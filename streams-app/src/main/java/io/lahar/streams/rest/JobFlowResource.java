@@ -1,14 +1,12 @@
 package io.lahar.streams.rest;
 
 import static io.lahar.streams.rest.Answers.blank;
-import static io.lahar.streams.rest.Answers.enc;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.flow.FlowInfo;
 import io.lahar.schema.FlowKind;
-import io.lahar.schema.Topics;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -59,13 +57,12 @@ public class JobFlowResource implements ObjectEndpoints {
 
     @Override
     public Response get(String namespace, String name) {
-        String key = Topics.jobKey(namespace, name);
+        ObjectAddress at = new ObjectAddress(COLLECTION, namespace, name);
         return stores.get(
                 StoreQueries.FLOWS,
-                key,
-                COLLECTION + "/" + enc(namespace) + "/" + enc(name),
+                at,
                 "jobflow",
-                () -> queries.flow(key).map(e -> {
+                () -> queries.flow(at.key()).map(e -> {
                     FlowInfo info = e.info();
                     return Response.ok(Manifests.toTree(info.flow().withStatus(info.status())))
                             .build();

@@ -1,7 +1,6 @@
 package io.lahar.streams.rest;
 
 import static io.lahar.streams.rest.Answers.blank;
-import static io.lahar.streams.rest.Answers.enc;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.lahar.core.api.Job;
@@ -81,13 +80,12 @@ public class JobResource implements ObjectEndpoints {
 
     @Override
     public Response get(String namespace, String name) {
-        String key = Topics.jobKey(namespace, name);
+        ObjectAddress at = new ObjectAddress(COLLECTION, namespace, name);
         return stores.get(
                 StoreQueries.JOBS,
-                key,
-                COLLECTION + "/" + enc(namespace) + "/" + enc(name),
+                at,
                 "job",
-                () -> queries.local(key)
+                () -> queries.local(at.key())
                         .map(info -> Response.ok(Manifests.toTree(info.job())).build()));
     }
 
@@ -98,13 +96,13 @@ public class JobResource implements ObjectEndpoints {
     @GET
     @Path("/{namespace}/{name}/pods")
     public Response pods(@PathParam("namespace") String namespace, @PathParam("name") String name) {
-        String key = Topics.jobKey(namespace, name);
+        ObjectAddress at = new ObjectAddress(COLLECTION, namespace, name);
         return stores.get(
                 StoreQueries.JOBS,
-                key,
-                COLLECTION + "/" + enc(namespace) + "/" + enc(name) + "/pods",
+                at.key(),
+                at.path() + "/pods",
                 "job",
-                () -> queries.local(key)
+                () -> queries.local(at.key())
                         .map(info -> Response.ok(info.pods().values().stream()
                                         .map(PodView::of)
                                         .toList())

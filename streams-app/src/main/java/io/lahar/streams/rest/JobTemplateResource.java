@@ -1,12 +1,9 @@
 package io.lahar.streams.rest;
 
-import static io.lahar.streams.rest.Answers.enc;
-
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.FlowKind;
-import io.lahar.schema.Topics;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -54,13 +51,12 @@ public class JobTemplateResource implements ObjectEndpoints {
 
     @Override
     public Response get(String namespace, String name) {
-        String key = Topics.jobKey(namespace, name);
+        ObjectAddress at = new ObjectAddress(COLLECTION, namespace, name);
         return stores.get(
                 StoreQueries.TEMPLATES,
-                key,
-                COLLECTION + "/" + enc(namespace) + "/" + enc(name),
+                at,
                 "jobtemplate",
-                () -> queries.template(key)
+                () -> queries.template(at.key())
                         .map(e -> Response.ok(Manifests.toTree(e.template())).build()));
     }
 

@@ -83,6 +83,11 @@ public class StoreQueries {
         }
     }
 
+    /** As {@link #get(Store, String, String, String, Supplier)} for the object at {@code at}. */
+    Response get(Store store, ObjectAddress at, String what, Supplier<Optional<Response>> local) {
+        return get(store, at.key(), at.path(), what, local);
+    }
+
     /**
      * A list: this instance's rows and, unless {@code localOnly}, every other instance's part
      * ({@code path?local=true}), filtered and sorted; 503 while a part cannot be had, since a list
