@@ -160,12 +160,7 @@ public class CronJobResource implements ObjectEndpoints {
 
     @Override
     public Response delete(String namespace, String name, String message, String requestId) {
-        return send(
-                command(requestId, namespace, name, new DeleteCronJob(message)),
-                "DeleteCronJob",
-                true,
-                FieldValidation.Warn,
-                FlowRequests::deleted);
+        return onExisting(command(requestId, namespace, name, new DeleteCronJob(message)), "DeleteCronJob");
     }
 
     @POST
@@ -187,13 +182,15 @@ public class CronJobResource implements ObjectEndpoints {
     }
 
     private Response suspend(String namespace, String name, boolean suspend, String requestId) {
-        // A suspend of a CronJob that does not exist is 404, as a delete is.
-        return send(
-                command(requestId, namespace, name, new SuspendCronJob(suspend)),
-                "SuspendCronJob",
-                true,
-                FieldValidation.Warn,
-                FlowRequests::deleted);
+        return onExisting(command(requestId, namespace, name, new SuspendCronJob(suspend)), "SuspendCronJob");
+    }
+
+    /**
+     * A command on a CronJob that must exist (delete, suspend, resume): all are answered alike, 404
+     * when it does not exist, as a delete is, and the same accepted body.
+     */
+    private Response onExisting(CronJobCommand command, String kind) {
+        return send(command, kind, true, FieldValidation.Warn, FlowRequests::deleted);
     }
 
     private Response send(
