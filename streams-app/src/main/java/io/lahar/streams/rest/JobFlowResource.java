@@ -7,7 +7,6 @@ import io.lahar.core.api.JobFlow;
 import io.lahar.core.api.Manifests;
 import io.lahar.core.flow.FlowInfo;
 import io.lahar.schema.FlowKind;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -24,18 +23,13 @@ import java.util.List;
  */
 @Path(JobFlowResource.COLLECTION)
 @Produces(MediaType.APPLICATION_JSON)
-public class JobFlowResource implements ObjectEndpoints {
+public class JobFlowResource extends FlowObjectResource {
 
     static final String COLLECTION = "/api/v1/jobflows";
 
-    @Inject
-    FlowQueries queries;
-
-    @Inject
-    FlowRequests requests;
-
-    @Inject
-    StoreQueries stores;
+    public JobFlowResource() {
+        super(FlowKind.JobFlow, JobFlow.API_VERSION, COLLECTION);
+    }
 
     @GET
     public Response list(
@@ -67,16 +61,5 @@ public class JobFlowResource implements ObjectEndpoints {
                     return Response.ok(Manifests.toTree(info.flow().withStatus(info.status())))
                             .build();
                 }));
-    }
-
-    @Override
-    public Response submit(String body, String requestId, String fieldValidation) {
-        return requests.submit(body, FlowKind.JobFlow, JobFlow.API_VERSION, COLLECTION, requestId, fieldValidation);
-    }
-
-    @Override
-    public Response delete(String namespace, String name, String message, String requestId) {
-        return requests.answer(
-                FlowRequests.delete(requestId, FlowKind.JobFlow, namespace, name, message), FlowRequests::deleted);
     }
 }

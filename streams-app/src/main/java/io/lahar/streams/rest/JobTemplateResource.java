@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.lahar.core.api.JobTemplate;
 import io.lahar.core.api.Manifests;
 import io.lahar.schema.FlowKind;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -21,18 +20,13 @@ import java.util.List;
  */
 @Path(JobTemplateResource.COLLECTION)
 @Produces(MediaType.APPLICATION_JSON)
-public class JobTemplateResource implements ObjectEndpoints {
+public class JobTemplateResource extends FlowObjectResource {
 
     static final String COLLECTION = "/api/v1/jobtemplates";
 
-    @Inject
-    FlowQueries queries;
-
-    @Inject
-    FlowRequests requests;
-
-    @Inject
-    StoreQueries stores;
+    public JobTemplateResource() {
+        super(FlowKind.JobTemplate, JobTemplate.API_VERSION, COLLECTION);
+    }
 
     @GET
     public Response list(
@@ -58,17 +52,5 @@ public class JobTemplateResource implements ObjectEndpoints {
                 "jobtemplate",
                 () -> queries.template(at.key())
                         .map(e -> Response.ok(Manifests.toTree(e.template())).build()));
-    }
-
-    @Override
-    public Response submit(String body, String requestId, String fieldValidation) {
-        return requests.submit(
-                body, FlowKind.JobTemplate, JobTemplate.API_VERSION, COLLECTION, requestId, fieldValidation);
-    }
-
-    @Override
-    public Response delete(String namespace, String name, String message, String requestId) {
-        return requests.answer(
-                FlowRequests.delete(requestId, FlowKind.JobTemplate, namespace, name, message), FlowRequests::deleted);
     }
 }
