@@ -72,11 +72,16 @@ class PluginObjectsSystemIT {
                             .getMatchLabels())
                     .isEqualTo(jobPods);
         });
-        PersistentVolumeClaim claim = system.kube()
-                .persistentVolumeClaims()
-                .inNamespace(system.namespace)
-                .withName(claimName)
-                .get();
+        // The bridge makes the claim in a call lane of its own (keyed by the claim), beside its pods':
+        // on a busy machine the pods can be Running a moment before the claim is there.
+        PersistentVolumeClaim claim = await().atMost(TIMEOUT)
+                .until(
+                        () -> system.kube()
+                                .persistentVolumeClaims()
+                                .inNamespace(system.namespace)
+                                .withName(claimName)
+                                .get(),
+                        java.util.Objects::nonNull);
         assertThat(claim).as("the inline volume's claim").isNotNull();
         assertThat(claim.getSpec().getResources().getRequests().get("storage").toString())
                 .isEqualTo("1Gi");
