@@ -234,6 +234,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                         ledger.started(partition, record.offset());
                         lanes.submit(
                                 lane(record, decoded.value()),
+                                after(record, decoded.value()),
                                 partition,
                                 record.offset(),
                                 () -> reconcileRetrying(record, decoded.value()));
@@ -352,6 +353,18 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
             };
         }
         return record.topic() + ":" + record.key();
+    }
+
+    /**
+     * The lane a record's work waits for besides its own: a pod's create waits for its job's plugin
+     * objects (the Services, ConfigMaps, Secrets, NetworkPolicies and claims its pods mount or
+     * resolve), which the engine asks for before the pods and which Volcano's controller makes
+     * before it creates them; null for every other record.
+     */
+    static String after(ConsumerRecord<String, byte[]> record, SpecificRecord value) {
+        return value instanceof PodIntent intent && intent.getIntent() instanceof io.lahar.schema.CreatePod
+                ? "objects:" + record.key()
+                : null;
     }
 
     /** Commits what is done: never past a record whose work still waits in memory (see {@link OffsetLedger}). */

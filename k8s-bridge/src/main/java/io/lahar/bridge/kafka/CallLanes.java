@@ -60,8 +60,18 @@ final class CallLanes implements AutoCloseable {
 
     /** Hands the record at {@code offset} to {@code lane}; its verdict comes back through {@link #drain}. */
     void submit(String lane, TopicPartition partition, long offset, Supplier<BridgeConsumer.Verdict> work) {
+        submit(lane, null, partition, offset, work);
+    }
+
+    /**
+     * Hands the record at {@code offset} to {@code lane}, to run only once the work handed to lane
+     * {@code after} so far has run too (however it ended), as a pod is made only after its job's
+     * plugin objects; {@code after} null: its own lane only.
+     */
+    void submit(
+            String lane, String after, TopicPartition partition, long offset, Supplier<BridgeConsumer.Verdict> work) {
         records.incrementAndGet();
-        enqueue(lane, () -> {
+        enqueue(lane, after, () -> {
             BridgeConsumer.Verdict verdict = BridgeConsumer.Verdict.LATER;
             try {
                 verdict = work.get();
@@ -89,7 +99,7 @@ final class CallLanes implements AutoCloseable {
             }
             retries.incrementAndGet();
         }
-        enqueue(lane, () -> {
+        enqueue(lane, null, () -> {
             try {
                 work.run();
             } catch (RuntimeException e) {
@@ -101,13 +111,20 @@ final class CallLanes implements AutoCloseable {
         return true;
     }
 
-    private synchronized void enqueue(String lane, Runnable work) {
-        CompletableFuture<Void> tail = tails.get(lane);
-        CompletableFuture<Void> next = tail == null
+    private synchronized void enqueue(String lane, String after, Runnable work) {
+        CompletableFuture<Void> before = before(tails.get(lane), after == null ? null : tails.get(after));
+        CompletableFuture<Void> next = before == null
                 ? CompletableFuture.runAsync(work, calls)
-                : tail.exceptionally(e -> null).thenRunAsync(work, calls);
+                : before.exceptionally(e -> null).thenRunAsync(work, calls);
         tails.put(lane, next);
         next.whenComplete((ignored, error) -> forget(lane, next));
+    }
+
+    /** What new work waits for: its lane's tail and the other lane's, either of them absent when idle. */
+    private static CompletableFuture<Void> before(CompletableFuture<Void> tail, CompletableFuture<Void> other) {
+        if (other == null) return tail;
+        if (tail == null) return other;
+        return CompletableFuture.allOf(tail.exceptionally(e -> null), other.exceptionally(e -> null));
     }
 
     private synchronized void forget(String lane, CompletableFuture<Void> finished) {

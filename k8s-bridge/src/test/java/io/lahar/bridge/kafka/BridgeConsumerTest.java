@@ -170,4 +170,24 @@ class BridgeConsumerTest {
         assertThat(BridgeConsumer.lane(intents, otherPod)).isEqualTo("pod:team/j-w-1");
         assertThat(BridgeConsumer.lane(groups, null)).isEqualTo("lahar.pod-groups:team/j");
     }
+
+    @Test
+    void aPodsCreateWaitsForItsJobsPluginObjectsAndNothingElseWaits() {
+        var create = io.lahar.bridge.TestIntents.create(
+                "team", "j", "w", 0, 1, io.lahar.bridge.TestIntents.template("true"));
+        var delete = io.lahar.bridge.TestIntents.delete("team", "j", "j-w-0", 1);
+        var claim = io.lahar.schema.PodIntent.newBuilder(delete)
+                .setIntent(io.lahar.schema.EnsurePersistentVolumeClaim.newBuilder()
+                        .setName("j-volume-0")
+                        .setLabels(java.util.Map.of())
+                        .setSpec("{}")
+                        .build())
+                .build();
+        ConsumerRecord<String, byte[]> intents = record("team/j", null);
+
+        assertThat(BridgeConsumer.lane(intents, claim)).isEqualTo("objects:team/j");
+        assertThat(BridgeConsumer.after(intents, create)).isEqualTo(BridgeConsumer.lane(intents, claim));
+        assertThat(BridgeConsumer.after(intents, delete)).isNull();
+        assertThat(BridgeConsumer.after(intents, claim)).isNull();
+    }
 }

@@ -56,6 +56,48 @@ class CallLanesTest {
     }
 
     @Test
+    void workHandedInAfterAnotherLaneRunsOnlyOnceThatLanesEarlierWorkHasRun() throws InterruptedException {
+        CountDownLatch claimMayFinish = new CountDownLatch(1);
+        List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        lanes.submit("objects:ns/j", INTENTS, 1, () -> {
+            await(claimMayFinish);
+            calls.add("claim");
+            return BridgeConsumer.Verdict.DONE;
+        });
+        lanes.submit("pod:ns/j-w-0", "objects:ns/j", INTENTS, 2, () -> {
+            calls.add("create j-w-0");
+            return BridgeConsumer.Verdict.DONE;
+        });
+        lanes.submit("pod:ns/k-w-0", "objects:ns/k", INTENTS, 3, () -> {
+            calls.add("create k-w-0");
+            return BridgeConsumer.Verdict.DONE;
+        });
+
+        // k has no plugin objects under way: its pod goes at once; j's waits for j's claim.
+        assertThat(lanes.await(Duration.ofSeconds(10), done::add)).isEqualTo(1);
+        assertThat(calls).containsExactly("create k-w-0");
+        claimMayFinish.countDown();
+        lanes.settle(Duration.ofSeconds(10), done::add);
+
+        assertThat(calls).containsExactly("create k-w-0", "claim", "create j-w-0");
+        assertThat(done).extracting(CallLanes.Done::offset).containsExactly(3L, 1L, 2L);
+    }
+
+    @Test
+    void workAfterAnotherLaneRunsEvenWhenThatLanesWorkFailed() {
+        lanes.submit("objects:ns/j", INTENTS, 1, () -> {
+            throw new IllegalStateException("refused");
+        });
+        lanes.submit("pod:ns/j-w-0", "objects:ns/j", INTENTS, 2, () -> BridgeConsumer.Verdict.DONE);
+
+        lanes.settle(Duration.ofSeconds(10), done::add);
+
+        assertThat(done)
+                .extracting(CallLanes.Done::verdict)
+                .containsExactly(BridgeConsumer.Verdict.LATER, BridgeConsumer.Verdict.DONE);
+    }
+
+    @Test
     void theLanesAreFullAtTheirCapacity() throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
         for (int i = 0; i < 4; i++) {
