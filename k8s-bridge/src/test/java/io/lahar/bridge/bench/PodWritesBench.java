@@ -63,6 +63,10 @@ final class PodWritesBench {
     private PodWritesBench() {}
 
     public static void main(String[] args) throws Exception {
+        // Outside Quarkus every logger of the test class path is on: fabric8 would add its HTTP
+        // logging (each answer copied and decoded) and Netty's debug paths would run, which the
+        // service at INFO never pays (decision 066).
+        org.jboss.logmanager.LogContext.getLogContext().getLogger("").setLevel(java.util.logging.Level.INFO);
         int pods = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 6;
         int threads = args.length > 2 ? Integer.parseInt(args[2]) : 4;
