@@ -4,25 +4,37 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.zjsonpatch.CompatibilityFlags;
+import io.fabric8.zjsonpatch.JsonPatch;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Validating admission webhooks, as a kube-apiserver calls them: every webhook of every stored
- * {@code admissionregistration.k8s.io/v1} ValidatingWebhookConfiguration that selects a create,
+ * Admission webhooks, as a kube-apiserver calls them: every webhook of every stored
+ * {@code admissionregistration.k8s.io/v1} configuration of its {@link Kind} that selects a create,
  * update or delete is sent an AdmissionReview v1 over HTTPS (its {@code clientConfig.url}, trusting
  * only its {@code caBundle}, through a client kept per bundle: {@link WebhookClients}), within its
  * {@code timeoutSeconds}; a denial refuses the write with kubectl's wording, a webhook that cannot
  * be called refuses it unless its {@code failurePolicy} is {@code Ignore}.
+ *
+ * <p>Mutating webhooks are called one after the other, their configurations in the order of their
+ * names as the apiserver sorts them, each sent the object as the ones before it patched it; the
+ * JSONPatch a webhook answers is applied at once (a patch that does not apply, or any patch of a
+ * DELETE, refuses the write whatever the failure policy, as the apiserver's internal error does).
+ * The apiserver calls them before the validating webhooks, which review the object as patched
+ * (the caller's order). {@code reinvocationPolicy: IfNeeded} is not honoured: each is called once.
  *
  * <p>A webhook selects a write when one of its {@code rules} names the operation, the group, the
  * version and the resource (or {@code *}, {@code *}{@code /*}) within its {@code scope}; when its
@@ -33,15 +45,43 @@ import java.util.UUID;
  * others, as the apiserver does. The emulator serves one version of each resource, so
  * {@code matchPolicy} Equivalent and Exact select alike. A {@code clientConfig.service} needs a
  * cluster network the emulator does not have: such a webhook counts as failing to be called.
+ * Webhook configurations themselves are never reviewed, as the apiserver exempts them.
  */
 final class AdmissionWebhooks {
 
-    static final String CONFIGURATIONS = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+    private static final String REGISTRATION_GROUP = "admissionregistration.k8s.io";
+    /**
+     * How the apiserver's JSON patch library applies a webhook's patch: an {@code add} without a
+     * value adds null, a {@code remove} of a missing member fails.
+     */
+    private static final EnumSet<CompatibilityFlags> AS_THE_APISERVER =
+            EnumSet.of(CompatibilityFlags.MISSING_VALUES_AS_NULLS, CompatibilityFlags.FORBID_REMOVE_MISSING_OBJECT);
+
+    /** The two kinds of configuration, and the resource each is stored as. */
+    enum Kind {
+        VALIDATING("validatingwebhookconfigurations"),
+        MUTATING("mutatingwebhookconfigurations");
+
+        private final String plural;
+
+        Kind(String plural) {
+            this.plural = plural;
+        }
+
+        String path() {
+            return "/apis/" + REGISTRATION_GROUP + "/v1/" + plural;
+        }
+    }
 
     private final CrudStore store;
+    private final Kind kind;
     private final WebhookClients clients = new WebhookClients();
-    /** The stored configurations by name, in the store's order (the last written last); guarded by this. */
-    private final Map<String, JsonNode> byName = new LinkedHashMap<>();
+    /**
+     * The stored configurations by name, guarded by this: validating ones in the store's order (the
+     * last written last; the apiserver calls them at once, any refusal ends the write), mutating ones
+     * by name, the order the apiserver calls them in.
+     */
+    private final Map<String, JsonNode> byName;
     /**
      * What {@link #byName} holds, replaced whole at each change of a configuration: told under the
      * store's write lock, so every write after the change is reviewed by it, as if each write read
@@ -61,12 +101,33 @@ final class AdmissionWebhooks {
         JsonNode subject() {
             return object != null ? object : old;
         }
+
+        Write with(JsonNode patched) {
+            return new Write(resource, operation, patched, old, dryRun);
+        }
     }
 
-    AdmissionWebhooks(CrudStore store) {
+    /** What admission made of a write: the object to store, as the mutating webhooks left it, or the refusal. */
+    record Admitted(JsonNode object, Optional<MockResponse> refusal) {
+
+        static Admitted as(JsonNode object) {
+            return new Admitted(object, Optional.empty());
+        }
+
+        static Admitted refused(MockResponse refusal) {
+            return new Admitted(null, Optional.of(refusal));
+        }
+    }
+
+    /** A webhook's answer: its response when it allowed the write, its refusal, or neither (a failure ignored). */
+    private record Answer(JsonNode response, MockResponse refusal) {}
+
+    AdmissionWebhooks(CrudStore store, Kind kind) {
         this.store = store;
+        this.kind = kind;
+        this.byName = kind == Kind.MUTATING ? new TreeMap<>() : new LinkedHashMap<>();
         // For the store's life: it lives as long as this.
-        store.watch(CONFIGURATIONS, this::changed);
+        store.watch(kind.path(), this::changed);
     }
 
     private synchronized void changed(String type, String json) {
@@ -79,27 +140,104 @@ final class AdmissionWebhooks {
         configurations = List.copyOf(byName.values());
     }
 
-    /** Why {@code write} is refused, or empty if it may proceed. */
+    /** Why the validating webhooks refuse {@code write}, or empty if it may proceed. */
     Optional<MockResponse> review(Write write) {
-        if (write.resource().plural().equals("validatingwebhookconfigurations")) {
-            return Optional.empty(); // as the apiserver: webhooks never see their own configurations
-        }
         List<JsonNode> stored = configurations;
-        if (stored.isEmpty()) {
+        if (stored.isEmpty() || exempt(write.resource())) {
             return Optional.empty();
         }
-        Set<String> inUse = new HashSet<>();
-        Optional<MockResponse> refused = Optional.empty();
+        retainClients(stored);
         for (JsonNode configuration : stored) {
             for (JsonNode webhook : configuration.path("webhooks")) {
-                inUse.add(WebhookClients.key(webhook));
-                if (refused.isEmpty() && selects(webhook, write)) {
-                    refused = call(webhook, write);
+                if (selects(webhook, write)) {
+                    Answer answer = call(webhook, write);
+                    if (answer.refusal() != null) {
+                        return Optional.of(answer.refusal());
+                    }
                 }
             }
         }
+        return Optional.empty();
+    }
+
+    /** {@code write}'s object as the mutating webhooks patch it, or why one of them refuses the write. */
+    Admitted mutate(Write write) {
+        List<JsonNode> stored = configurations;
+        if (stored.isEmpty() || exempt(write.resource())) {
+            return Admitted.as(write.object());
+        }
+        retainClients(stored);
+        Write current = write;
+        for (JsonNode configuration : stored) {
+            for (JsonNode webhook : configuration.path("webhooks")) {
+                if (!selects(webhook, current)) {
+                    continue;
+                }
+                Answer answer = call(webhook, current);
+                if (answer.refusal() != null) {
+                    return Admitted.refused(answer.refusal());
+                }
+                if (answer.response() == null) {
+                    continue;
+                }
+                String name = webhook.path("name").asText();
+                JsonNode patch;
+                try {
+                    patch = patch(answer.response());
+                } catch (IllegalArgumentException e) {
+                    return Admitted.refused(internalError(e.getMessage()));
+                }
+                if (patch.isEmpty()) {
+                    continue;
+                }
+                if (current.object() == null) {
+                    return Admitted.refused(internalError("admission webhook \"" + name
+                            + "\" attempted to modify the object, which is not supported for this operation"));
+                }
+                try {
+                    current = current.with(JsonPatch.apply(patch, current.object(), AS_THE_APISERVER));
+                } catch (RuntimeException e) {
+                    return Admitted.refused(internalError(String.valueOf(e.getMessage())));
+                }
+            }
+        }
+        return Admitted.as(current.object());
+    }
+
+    /** The JSONPatch of an allowing response (base64, as the apiserver reads it), empty when there is none. */
+    private static JsonNode patch(JsonNode response) {
+        String encoded = response.path("patch").asText("");
+        if (encoded.isEmpty()) {
+            return Serialization.jsonMapper().createArrayNode();
+        }
+        JsonNode patch;
+        try {
+            patch = CrudStore.parse(new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the webhook's patch is not a JSON patch: " + e.getMessage(), e);
+        }
+        if (!patch.isArray()) {
+            throw new IllegalArgumentException("the webhook's patch is not a JSON patch: not an array");
+        }
+        return patch;
+    }
+
+    /** As the apiserver: no webhook sees a write of a webhook configuration. */
+    private static boolean exempt(ApiResource resource) {
+        return resource.group().equals(REGISTRATION_GROUP)
+                && (resource.plural().equals(Kind.VALIDATING.plural)
+                        || resource.plural().equals(Kind.MUTATING.plural));
+    }
+
+    /** Closes the clients of webhooks no longer stored. */
+    private void retainClients(List<JsonNode> stored) {
+        Set<String> inUse = new HashSet<>();
+        for (JsonNode configuration : stored) {
+            for (JsonNode webhook : configuration.path("webhooks")) {
+                inUse.add(WebhookClients.key(webhook));
+            }
+        }
         clients.retain(inUse);
-        return refused;
     }
 
     /**
@@ -108,7 +246,7 @@ final class AdmissionWebhooks {
      * stored object read.
      */
     boolean reviews(ApiResource resource, String operation) {
-        if (resource.plural().equals("validatingwebhookconfigurations")) {
+        if (exempt(resource)) {
             return false;
         }
         for (JsonNode configuration : configurations) {
@@ -205,19 +343,21 @@ final class AdmissionWebhooks {
                 || (write.old() != null && selectors.matches(write.old()));
     }
 
-    private Optional<MockResponse> call(JsonNode webhook, Write write) {
+    private Answer call(JsonNode webhook, Write write) {
         String name = webhook.path("name").asText();
         boolean ignore = webhook.path("failurePolicy").asText("Fail").equals("Ignore");
         if (write.dryRun()
                 && !webhook.path("sideEffects").asText("Unknown").equals("None")
                 && !webhook.path("sideEffects").asText("Unknown").equals("NoneOnDryRun")) {
-            return Optional.of(ApiStatus.failure(
-                    400,
-                    "BadRequest",
-                    "admission webhook \"" + name + "\" does not support dry run",
+            return new Answer(
                     null,
-                    null,
-                    null));
+                    ApiStatus.failure(
+                            400,
+                            "BadRequest",
+                            "admission webhook \"" + name + "\" does not support dry run",
+                            null,
+                            null,
+                            null));
         }
         JsonNode answer;
         String uid = UUID.randomUUID().toString();
@@ -227,16 +367,32 @@ final class AdmissionWebhooks {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            return ignore ? Optional.empty() : Optional.of(failedCalling(name, String.valueOf(e.getMessage())));
+            return failed(ignore, name, String.valueOf(e.getMessage()));
         }
         JsonNode response = answer.path("response");
         if (!response.path("uid").asText().equals(uid)) {
-            return ignore
-                    ? Optional.empty()
-                    : Optional.of(failedCalling(name, "the response's uid is not the request's"));
+            return failed(ignore, name, "the response's uid is not the request's");
         }
         if (response.path("allowed").asBoolean(false)) {
-            return Optional.empty();
+            if (!response.path("patch").asText("").isEmpty()) {
+                if (kind != Kind.MUTATING) {
+                    return failed(
+                            ignore,
+                            name,
+                            "received invalid webhook response: validating webhooks may not return patches");
+                }
+                if (!response.path("patchType").asText().equals("JSONPatch")) {
+                    return failed(
+                            ignore,
+                            name,
+                            "received invalid webhook response: "
+                                    + (response.hasNonNull("patchType")
+                                            ? "webhook returned invalid response.patchType of \""
+                                                    + response.path("patchType").asText() + "\""
+                                            : "webhook returned response.patch but not response.patchType"));
+                }
+            }
+            return new Answer(response, null);
         }
         JsonNode status = response.path("status");
         int code = status.path("code").asInt(400);
@@ -245,7 +401,16 @@ final class AdmissionWebhooks {
                         ? ""
                         : ": " + status.path("message").asText());
         String reason = status.path("reason").asText(code == 422 ? "Invalid" : "BadRequest");
-        return Optional.of(ApiStatus.failure(code < 400 || code > 599 ? 400 : code, reason, message, null, null, null));
+        return new Answer(
+                null, ApiStatus.failure(code < 400 || code > 599 ? 400 : code, reason, message, null, null, null));
+    }
+
+    private static Answer failed(boolean ignore, String name, String why) {
+        return new Answer(null, ignore ? null : failedCalling(name, why));
+    }
+
+    private static MockResponse internalError(String why) {
+        return ApiStatus.failure(500, "InternalError", "Internal error occurred: " + why, null, null, null);
     }
 
     private static MockResponse failedCalling(String name, String why) {

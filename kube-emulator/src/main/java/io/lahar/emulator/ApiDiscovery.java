@@ -76,6 +76,15 @@ public final class ApiDiscovery {
                 builtIn(
                         "admissionregistration.k8s.io",
                         "v1",
+                        "mutatingwebhookconfigurations",
+                        "mutatingwebhookconfiguration",
+                        "MutatingWebhookConfiguration",
+                        false,
+                        List.of(),
+                        List.of()),
+                builtIn(
+                        "admissionregistration.k8s.io",
+                        "v1",
                         "validatingwebhookconfigurations",
                         "validatingwebhookconfiguration",
                         "ValidatingWebhookConfiguration",

@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
  *   <li>{@code pods/binding}, honoured as the apiserver does ({@link PodBinding});</li>
  *   <li>merge, strategic merge and JSON patches and server-side apply ({@link Patches}), which
  *       kubectl label/annotate/patch/apply send;</li>
- *   <li>validating admission webhooks ({@link AdmissionWebhooks}) on every create, update, patch
- *       and delete of an object;</li>
+ *   <li>mutating, then validating, admission webhooks ({@link AdmissionWebhooks}) on every create,
+ *       update, patch and delete of an object, the object stored as the mutating ones patch it;</li>
  *   <li>{@code dryRun=All}: the write is checked and answered, not stored;</li>
  *   <li>a JSON content type on every JSON answer (the store sets none, and kubectl will not decode
  *       a body without one);</li>
@@ -53,7 +53,8 @@ final class ClusterDispatcher extends Dispatcher {
     private final BooleanSupplier ready;
     private final AtomicLong requests = new AtomicLong();
     private final BearerToken token;
-    private final AdmissionWebhooks webhooks;
+    private final AdmissionWebhooks mutating;
+    private final AdmissionWebhooks validating;
     private final Patches patches;
 
     ClusterDispatcher(
@@ -70,7 +71,8 @@ final class ClusterDispatcher extends Dispatcher {
         this.binding = new PodBinding(store, clock);
         this.tables = new TableView(discovery, clock);
         this.openApi = new OpenApiV3(discovery);
-        this.webhooks = new AdmissionWebhooks(store);
+        this.mutating = new AdmissionWebhooks(store, AdmissionWebhooks.Kind.MUTATING);
+        this.validating = new AdmissionWebhooks(store, AdmissionWebhooks.Kind.VALIDATING);
         this.patches = new Patches(store, this::admitted);
         this.serverAddress = serverAddress;
         this.trimRequestLog = trimRequestLog;
@@ -145,16 +147,24 @@ final class ClusterDispatcher extends Dispatcher {
                     return binding.bind(path, request.getUtf8Body());
                 }
                 // Reading the body consumes it: the store is handed a request made again from it.
-                String body = request.getUtf8Body();
-                return written(path, fullPath, "CREATE", body, 201)
-                        .orElseGet(() ->
-                                store.dispatch(HttpMethod.POST, fullPath, request.getHeader("Content-Type"), body));
+                return written(
+                        HttpMethod.POST,
+                        path,
+                        fullPath,
+                        "CREATE",
+                        request.getHeader("Content-Type"),
+                        request.getUtf8Body(),
+                        201);
             }
             case PUT -> {
-                String body = request.getUtf8Body();
-                return written(path, fullPath, "UPDATE", body, 200)
-                        .orElseGet(() ->
-                                store.dispatch(HttpMethod.PUT, fullPath, request.getHeader("Content-Type"), body));
+                return written(
+                        HttpMethod.PUT,
+                        path,
+                        fullPath,
+                        "UPDATE",
+                        request.getHeader("Content-Type"),
+                        request.getUtf8Body(),
+                        200);
             }
             case PATCH -> {
                 String contentType = request.getHeader("Content-Type");
@@ -197,8 +207,9 @@ final class ClusterDispatcher extends Dispatcher {
         JsonNode list = CrudStore.parse(CrudStore.bodyOf(listed));
         if (listed.code() != 200 || !list.path("items").isArray()) {
             // A single object: selectors do not apply, the webhooks review its delete.
-            Optional<MockResponse> refused =
-                    listed.code() == 200 ? admitted(path, "DELETE", null, list, dryRun) : Optional.empty();
+            Optional<MockResponse> refused = listed.code() == 200
+                    ? admitted(path, "DELETE", null, list, dryRun).refusal()
+                    : Optional.empty();
             if (refused.isPresent() || (dryRun && listed.code() == 200)) {
                 return refused.orElse(listed);
             }
@@ -219,7 +230,8 @@ final class ClusterDispatcher extends Dispatcher {
                             : trimmed)
                     + "/" + item.path("metadata").path("name").asText();
             // As the apiserver's deletecollection: each item is reviewed, and a refusal ends the request.
-            Optional<MockResponse> refused = admitted(itemPath, "DELETE", null, item, dryRun);
+            Optional<MockResponse> refused =
+                    admitted(itemPath, "DELETE", null, item, dryRun).refusal();
             if (refused.isPresent()) {
                 return refused.get();
             }
@@ -334,38 +346,56 @@ final class ClusterDispatcher extends Dispatcher {
     }
 
     /**
-     * The answer to a create or update when the webhooks refuse it, or when it is a dry run (the
-     * object as it would be stored, and nothing stored); empty when the store is to write it.
+     * A create or update: refused when a webhook refuses it; answered with the object as it would be
+     * stored, and nothing stored, on a dry run; else stored as the mutating webhooks left it (the
+     * body as sent when they changed nothing).
      */
-    private Optional<MockResponse> written(String path, String fullPath, String operation, String body, int code) {
+    private MockResponse written(
+            HttpMethod method,
+            String path,
+            String fullPath,
+            String operation,
+            String contentType,
+            String body,
+            int code) {
         boolean dryRun = dryRun(fullPath);
         if (!dryRun && !reviewed(path, operation)) {
-            return Optional.empty();
+            return store.dispatch(method, fullPath, contentType, body);
         }
         JsonNode object;
         try {
             object = CrudStore.parse(body);
         } catch (IllegalArgumentException e) {
-            return Optional.empty(); // the store answers what it makes of a body that is not JSON
+            // the store answers what it makes of a body that is not JSON
+            return store.dispatch(method, fullPath, contentType, body);
         }
         JsonNode old = operation.equals("UPDATE") ? store.get(path).orElse(null) : null;
-        Optional<MockResponse> refused = admitted(path, operation, object, old, dryRun);
-        if (refused.isPresent() || !dryRun) {
-            return refused;
+        AdmissionWebhooks.Admitted admitted = admitted(path, operation, object, old, dryRun);
+        if (admitted.refusal().isPresent()) {
+            return admitted.refusal().get();
         }
-        return Optional.of(ApiStatus.json(code, object.toString()));
+        if (dryRun) {
+            return ApiStatus.json(code, admitted.object().toString());
+        }
+        if (admitted.object().equals(object)) {
+            return store.dispatch(method, fullPath, contentType, body);
+        }
+        return store.dispatch(
+                method, fullPath, "application/json", admitted.object().toString());
     }
 
     /**
-     * The refusal of a validating admission webhook for a write of the object at {@code path} (not
-     * of a subresource: a status write is not the object's create or update), or empty when none
-     * refuses. {@code object} is null on DELETE, {@code old} on CREATE.
+     * Admission of a write of the object at {@code path} (not of a subresource: a status write is not
+     * the object's create or update), as the apiserver's: the mutating webhooks patch the object, the
+     * validating ones review it as patched. {@code object} is null on DELETE, {@code old} on CREATE.
      */
-    private Optional<MockResponse> admitted(
+    private AdmissionWebhooks.Admitted admitted(
             String path, String operation, JsonNode object, JsonNode old, boolean dryRun) {
         Optional<ApiResource> resource = discovery.resourceAt(path);
-        if (resource.isEmpty() || !webhooks.reviews(resource.get(), operation)) {
-            return Optional.empty();
+        boolean mutated = resource.isPresent() && mutating.reviews(resource.get(), operation);
+        boolean validated = resource.isPresent() && validating.reviews(resource.get(), operation);
+        if (!mutated && !validated) {
+            return AdmissionWebhooks.Admitted.as(object);
         }
         if (object != null
                 && resource.get().namespaced()
@@ -377,14 +407,22 @@ final class ClusterDispatcher extends Dispatcher {
                 ((ObjectNode) object.get("metadata")).put("namespace", namespace.group(1));
             }
         }
-        return webhooks.review(new AdmissionWebhooks.Write(resource.get(), operation, object, old, dryRun));
+        AdmissionWebhooks.Write write = new AdmissionWebhooks.Write(resource.get(), operation, object, old, dryRun);
+        AdmissionWebhooks.Admitted admitted = mutated ? mutating.mutate(write) : AdmissionWebhooks.Admitted.as(object);
+        if (admitted.refusal().isPresent() || !validated) {
+            return admitted;
+        }
+        return validating
+                .review(write.with(admitted.object()))
+                .map(AdmissionWebhooks.Admitted::refused)
+                .orElse(admitted);
     }
 
     /** Whether a webhook's rules name {@code operation} on the resource at {@code path}. */
     private boolean reviewed(String path, String operation) {
         return discovery
                 .resourceAt(path)
-                .map(r -> webhooks.reviews(r, operation))
+                .map(r -> mutating.reviews(r, operation) || validating.reviews(r, operation))
                 .orElse(false);
     }
 

@@ -14,8 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * PATCH as the apiserver applies it, so that validating webhooks review the object a patch would
- * store: read, patch, review as an UPDATE, write back with the read's resourceVersion, and start
+ * PATCH as the apiserver applies it, so that admission webhooks review the object a patch would
+ * store: read, patch, admit as an UPDATE (the mutating webhooks' patches applied), write back with the read's resourceVersion, and start
  * over if another writer got in between. A patch that names a resourceVersion itself is an
  * optimistic lock and gets the 409.
  * <ul>
@@ -32,9 +32,10 @@ final class Patches {
     private static final YAMLMapper YAML = new YAMLMapper();
     private static final Pattern NAMESPACED = Pattern.compile("/namespaces/([^/]+)/");
 
-    /** The refusal of a write by the validating webhooks, or empty if it may proceed. */
+    /** The object a write stores as the admission webhooks leave it, or their refusal. */
     interface Review {
-        Optional<MockResponse> refusal(String path, String operation, JsonNode object, JsonNode old, boolean dryRun);
+        AdmissionWebhooks.Admitted admitted(
+                String path, String operation, JsonNode object, JsonNode old, boolean dryRun);
     }
 
     private final CrudStore store;
@@ -91,10 +92,15 @@ final class Patches {
             if (!patched.isObject() || !patched.path("metadata").isObject()) {
                 return ApiStatus.badRequest("the patch would leave the object without metadata");
             }
-            Optional<MockResponse> refused = review.refusal(path, "UPDATE", patched, current.get(), dryRun);
-            if (refused.isPresent()) {
-                return refused.get();
+            AdmissionWebhooks.Admitted admitted = review.admitted(path, "UPDATE", patched, current.get(), dryRun);
+            if (admitted.refusal().isPresent()) {
+                return admitted.refusal().get();
             }
+            if (!admitted.object().isObject()
+                    || !admitted.object().path("metadata").isObject()) {
+                return ApiStatus.badRequest("the admission webhooks' patches would leave the object without metadata");
+            }
+            patched = admitted.object();
             if (dryRun) {
                 return ApiStatus.json(200, patched.toString());
             }
@@ -132,14 +138,18 @@ final class Patches {
         if (namespace.find() && !metadata.hasNonNull("namespace")) {
             metadata.put("namespace", namespace.group(1));
         }
-        Optional<MockResponse> refused = review.refusal(path, "CREATE", object, null, dryRun);
-        if (refused.isPresent()) {
-            return refused.get();
+        AdmissionWebhooks.Admitted admitted = review.admitted(path, "CREATE", object, null, dryRun);
+        if (admitted.refusal().isPresent()) {
+            return admitted.refusal().get();
         }
         if (dryRun) {
-            return ApiStatus.json(201, object.toString());
+            return ApiStatus.json(201, admitted.object().toString());
         }
-        return store.dispatch(HttpMethod.POST, trimmed.substring(0, slash), "application/json", object.toString());
+        return store.dispatch(
+                HttpMethod.POST,
+                trimmed.substring(0, slash),
+                "application/json",
+                admitted.object().toString());
     }
 
     private static MockResponse notFound() {

@@ -38,7 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A ValidatingWebhookConfiguration stored in the emulator is honoured as a kube-apiserver honours
  * it: a matching create or update is sent to the webhook over HTTPS (trusting its caBundle), its
  * denial refuses the write with kubectl's wording, and a webhook that cannot be called refuses it
- * under failurePolicy Fail and lets it through under Ignore.
+ * under failurePolicy Fail and lets it through under Ignore. A MutatingWebhookConfiguration's
+ * JSONPatch is applied before the validating webhooks review the object, and the object is stored
+ * as patched.
  */
 class AdmissionWebhooksTest {
 
@@ -50,6 +52,7 @@ class AdmissionWebhooksTest {
     private static HttpsServer webhook;
     private static String caBundle;
     private static final List<JsonNode> reviews = new CopyOnWriteArrayList<>();
+    private static final List<JsonNode> mutations = new CopyOnWriteArrayList<>();
     private static final AtomicInteger handshakes = new AtomicInteger();
 
     @BeforeAll
@@ -135,6 +138,37 @@ class AdmissionWebhooksTest {
             response.put("uid", request.path("uid").asText()).put("allowed", allowed);
             if (!allowed) {
                 response.putObject("status").put("code", 422).put("message", "spec.queue: queue \"nope\" not found");
+            }
+            byte[] body = answer.toString().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        webhook.createContext("/jobs/mutate", exchange -> {
+            JsonNode review = Serialization.jsonMapper().readTree(exchange.getRequestBody());
+            mutations.add(review);
+            JsonNode request = review.path("request");
+            ObjectNode answer = Serialization.jsonMapper().createObjectNode();
+            answer.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
+            ObjectNode response = answer.putObject("response");
+            response.put("uid", request.path("uid").asText()).put("allowed", true);
+            JsonNode subject = request.path("object").isObject() ? request.path("object") : request.path("oldObject");
+            JsonNode metadata = subject.path("metadata");
+            String patch = switch (metadata.path("labels").path("mutate").asText()) {
+                case "queue" -> "[{\"op\":\"add\",\"path\":\"/spec/queue\",\"value\":\"patched\"}]";
+                case "deny" -> "[{\"op\":\"add\",\"path\":\"/metadata/labels/verdict\",\"value\":\"deny\"}]";
+                case "count" ->
+                    "[{\"op\":\"add\",\"path\":\"/metadata/annotations\",\"value\":{\"seen\":\""
+                            + metadata.path("annotations").path("seen").asText() + "+\"}}]";
+                case "broken", "untyped", "delete" -> "[{\"op\":\"remove\",\"path\":\"/spec/nowhere\"}]";
+                default -> "";
+            };
+            if (!patch.isEmpty()) {
+                response.put("patch", Base64.getEncoder().encodeToString(patch.getBytes(StandardCharsets.UTF_8)));
+                if (!metadata.path("labels").path("mutate").asText().equals("untyped")) {
+                    response.put("patchType", "JSONPatch");
+                }
             }
             byte[] body = answer.toString().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
@@ -542,6 +576,176 @@ class AdmissionWebhooksTest {
             assertThat(jobs().inNamespace("default").withName("dry-none").get()).isNull();
         } finally {
             unregister("dry");
+        }
+    }
+
+    private static final String MUTATING = "MutatingWebhookConfiguration";
+
+    /** A mutating webhook for Jobs calling {@code /jobs/mutate}, which patches a Job by its label {@code mutate}. */
+    private void registerMutating(String name, List<String> operations, String failurePolicy) {
+        Map<String, Object> hook = webhook(
+                url().replace("/validate", "/mutate"),
+                failurePolicy,
+                operations,
+                Map.of("name", "mutatejob.test", "reinvocationPolicy", "Never"));
+        client.genericKubernetesResources("admissionregistration.k8s.io/v1", MUTATING)
+                .resource(new GenericKubernetesResourceBuilder()
+                        .withApiVersion("admissionregistration.k8s.io/v1")
+                        .withKind(MUTATING)
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .withAdditionalProperties(Map.of("webhooks", List.of(hook)))
+                        .build())
+                .createOr(existing -> existing.update());
+    }
+
+    private static void unregisterMutating(String name) {
+        client.genericKubernetesResources("admissionregistration.k8s.io/v1", MUTATING)
+                .withName(name)
+                .delete();
+    }
+
+    private static GenericKubernetesResource labelled(String name, String mutate) {
+        return job("default", name, Map.of("mutate", mutate));
+    }
+
+    @Test
+    void aMutatingWebhooksPatchIsStoredAndTheValidatingWebhooksReviewThePatchedObject() {
+        registerMutating("mutate-jobs", List.of("CREATE", "UPDATE"), "Fail");
+        register("validate-jobs", url(), "Fail");
+        try {
+            jobs().resource(labelled("mutated", "queue")).create();
+            assertThat(jobs().inNamespace("default").withName("mutated").get().getAdditionalProperties())
+                    .extractingByKey("spec")
+                    .isEqualTo(Map.of("minAvailable", 1, "queue", "patched"));
+            JsonNode mutation = mutations.getLast().path("request");
+            assertThat(mutation.path("operation").asText()).isEqualTo("CREATE");
+            assertThat(mutation.path("object").path("spec").has("queue")).isFalse();
+            assertThat(reviews.getLast()
+                            .path("request")
+                            .path("object")
+                            .path("spec")
+                            .path("queue")
+                            .asText())
+                    .isEqualTo("patched");
+
+            // The validating webhook denies what the mutating one made of the object.
+            refused(
+                    () -> jobs().resource(labelled("denied-when-mutated", "deny"))
+                            .create(),
+                    DENIED);
+            assertThat(jobs().inNamespace("default")
+                            .withName("denied-when-mutated")
+                            .get())
+                    .isNull();
+
+            // An object without the label is stored as sent.
+            jobs().resource(job("default", "untouched", Map.of())).create();
+            assertThat(jobs().inNamespace("default").withName("untouched").get().getAdditionalProperties())
+                    .extractingByKey("spec")
+                    .isEqualTo(Map.of("minAvailable", 1));
+
+            // An update (PUT, and a patch) is patched too when the rules name UPDATE.
+            GenericKubernetesResource update =
+                    jobs().inNamespace("default").withName("untouched").get();
+            update.getMetadata().setLabels(Map.of("mutate", "queue"));
+            jobs().resource(update).update();
+            assertThat(jobs().inNamespace("default").withName("untouched").get().getAdditionalProperties())
+                    .extractingByKey("spec")
+                    .isEqualTo(Map.of("minAvailable", 1, "queue", "patched"));
+            jobs().resource(job("default", "merged", Map.of())).create();
+            jobs().inNamespace("default")
+                    .withName("merged")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":{\"mutate\":\"queue\"}}}");
+            assertThat(jobs().inNamespace("default").withName("merged").get().getAdditionalProperties())
+                    .extractingByKey("spec")
+                    .isEqualTo(Map.of("minAvailable", 1, "queue", "patched"));
+
+            // A dry run answers the patched object and stores nothing.
+            GenericKubernetesResource dry =
+                    jobs().resource(labelled("dry-mutated", "queue")).dryRun().create();
+            assertThat(dry.getAdditionalProperties())
+                    .extractingByKey("spec")
+                    .isEqualTo(Map.of("minAvailable", 1, "queue", "patched"));
+            assertThat(jobs().inNamespace("default").withName("dry-mutated").get())
+                    .isNull();
+        } finally {
+            unregister("validate-jobs");
+            unregisterMutating("mutate-jobs");
+        }
+    }
+
+    @Test
+    void mutatingWebhooksAreCalledInTheOrderOfTheirConfigurationsNamesEachSeeingTheLastPatch() {
+        registerMutating("b-second", List.of("CREATE"), "Fail");
+        registerMutating("a-first", List.of("CREATE"), "Fail");
+        try {
+            int before = mutations.size();
+            jobs().resource(labelled("counted", "count")).create();
+            assertThat(mutations.subList(before, mutations.size()))
+                    .extracting(r -> r.path("request")
+                            .path("object")
+                            .path("metadata")
+                            .path("annotations")
+                            .path("seen")
+                            .asText())
+                    .containsExactly("", "+");
+            assertThat(jobs().inNamespace("default")
+                            .withName("counted")
+                            .get()
+                            .getMetadata()
+                            .getAnnotations())
+                    .containsEntry("seen", "++");
+        } finally {
+            unregisterMutating("a-first");
+            unregisterMutating("b-second");
+        }
+    }
+
+    @Test
+    void aPatchThatDoesNotApplyRefusesTheWriteWhateverTheFailurePolicyAndAnUntypedOneFailsTheCall() {
+        jobs().resource(labelled("deleted", "delete")).create();
+        registerMutating("mutate-badly", List.of("CREATE", "DELETE"), "Ignore");
+        try (KubernetesClient once = once()) {
+            assertThatThrownBy(() -> once.genericKubernetesResources(VCJOBS)
+                            .resource(labelled("broken", "broken"))
+                            .create())
+                    .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                        assertThat(e.getCode()).isEqualTo(500);
+                        assertThat(e.getStatus().getMessage()).startsWith("Internal error occurred: ");
+                    });
+            assertThat(jobs().inNamespace("default").withName("broken").get()).isNull();
+
+            // A patch without its type is a failure to call the webhook: ignored under Ignore...
+            jobs().resource(labelled("untyped", "untyped")).create();
+            assertThat(jobs().inNamespace("default").withName("untyped").get()).isNotNull();
+            // ...and no webhook may patch a delete.
+            assertThatThrownBy(() -> once.genericKubernetesResources(VCJOBS)
+                            .inNamespace("default")
+                            .withName("deleted")
+                            .delete())
+                    .isInstanceOfSatisfying(
+                            KubernetesClientException.class,
+                            e -> assertThat(e.getStatus().getMessage())
+                                    .isEqualTo(
+                                            "Internal error occurred: admission webhook \"mutatejob.test\""
+                                                    + " attempted to modify the object, which is not supported for this operation"));
+            assertThat(jobs().inNamespace("default").withName("deleted").get()).isNotNull();
+
+            registerMutating("mutate-badly", List.of("CREATE"), "Fail");
+            assertThatThrownBy(() -> once.genericKubernetesResources(VCJOBS)
+                            .resource(labelled("untyped-failing", "untyped"))
+                            .create())
+                    .isInstanceOfSatisfying(
+                            KubernetesClientException.class,
+                            e -> assertThat(e.getStatus().getMessage())
+                                    .isEqualTo("Internal error occurred: failed calling webhook \"mutatejob.test\":"
+                                            + " received invalid webhook response: webhook returned response.patch"
+                                            + " but not response.patchType"));
+        } finally {
+            unregisterMutating("mutate-badly");
+            jobs().inNamespace("default").withName("deleted").delete();
         }
     }
 }
