@@ -67,7 +67,11 @@ public class BridgeService {
     @ConfigProperty(name = "lahar.bridge.scheduler-names", defaultValue = BridgeLabels.DEFAULT_SCHEDULER)
     List<String> schedulerNames;
 
-    /** Serve Volcano's admission webhooks (Jobs, Queues, JobFlows, JobTemplates, CronJobs) and register them with the cluster (it must reach 127.0.0.1). */
+    /**
+     * Serve Volcano's admission webhooks (validating Jobs, Queues, JobFlows, JobTemplates, CronJobs;
+     * mutating PodGroups into their namespace's queue) and register them with the cluster (it must
+     * reach 127.0.0.1).
+     */
     @ConfigProperty(name = "lahar.bridge.admission-webhook", defaultValue = "false")
     boolean admissionWebhook;
 

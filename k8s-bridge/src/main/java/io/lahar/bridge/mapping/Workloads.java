@@ -56,7 +56,7 @@ public final class Workloads {
     public static final String ONE_POD_GROUP_PREFIX = "podgroup-";
     /** Volcano's TaskSpecKey: a pod's task role within its group (annotation, then label). */
     public static final String TASK_SPEC = "volcano.sh/task-spec";
-    /** The queue of a PodGroup that names none (Volcano's podgroup webhook default). */
+    /** The queue of a PodGroup that names none (the PodGroup CRD's default). */
     public static final String DEFAULT_QUEUE = "default";
     /** Volcano's VolcanoGroupMinMemberAnnotationKey on a bare pod's owner: its group's minMember. */
     public static final String GROUP_MIN_MEMBER = "scheduling.volcano.sh/group-min-member";
@@ -132,7 +132,8 @@ public final class Workloads {
      * scheduling.volcano.sh/group-min-member} (1 without one, or when it is not a non-negative
      * integer: see {@link #minMemberProblem}), minResources the pod's requests times minMember, the
      * queue of the pod's {@code scheduling.volcano.sh/queue-name} annotation (the default queue
-     * without one), its priorityClassName, networkTopology from its {@code
+     * without one, which the PodGroup mutating webhook turns into the namespace's queue when the
+     * namespace is annotated so, as it does Volcano's), its priorityClassName, networkTopology from its {@code
      * volcano.sh/network-topology-*} annotations, the owners' {@code volcano.sh/} annotations under
      * the pod's own preemptable, cooldown, revocable-zone and disruption budget ones, owned by the
      * pod's controller or else the pod, phase Pending.

@@ -12,13 +12,16 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * Volcano's validating admission webhooks, served by the bridge: AdmissionReview v1 over HTTPS at
- * each {@link ValidatedKind}'s path (Volcano's), on 127.0.0.1 and a free port, with a certificate
- * made at start ({@link SelfSignedTls}). Their answers are {@link AdmissionReviews#review}'s,
- * against the queues and templates the bridge has read ({@link KnownObjects}).
+ * Volcano's admission webhooks, served by the bridge: AdmissionReview v1 over HTTPS at each
+ * {@link ValidatedKind}'s and {@link MutatedKind}'s path (Volcano's), on 127.0.0.1 and a free port,
+ * with a certificate made at start ({@link SelfSignedTls}). The validating answers are
+ * {@link AdmissionReviews#review}'s, against the queues and templates the bridge has read, the
+ * PodGroups' patch {@link PodGroupMutation#review}'s, against the namespaces it has read
+ * ({@link KnownObjects}).
  */
 public final class AdmissionWebhook implements AutoCloseable {
 
@@ -48,8 +51,13 @@ public final class AdmissionWebhook implements AutoCloseable {
         }
         server.setHttpsConfigurator(new HttpsConfigurator(tls.context()));
         for (ValidatedKind kind : ValidatedKind.values()) {
-            server.createContext(kind.path(), exchange -> handle(exchange, kind, known));
+            server.createContext(
+                    kind.path(),
+                    exchange -> handle(exchange, review -> AdmissionReviews.review(review, kind, known::context)));
         }
+        server.createContext(
+                MutatedKind.POD_GROUPS.path(),
+                exchange -> handle(exchange, review -> PodGroupMutation.review(review, known::namespaceAnnotations)));
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
         server.start();
@@ -60,7 +68,7 @@ public final class AdmissionWebhook implements AutoCloseable {
         return webhook;
     }
 
-    private static void handle(HttpExchange exchange, ValidatedKind kind, KnownObjects known) throws IOException {
+    private static void handle(HttpExchange exchange, Function<JsonNode, JsonNode> answering) throws IOException {
         try (exchange) {
             if (!exchange.getRequestMethod().equals("POST")) {
                 exchange.sendResponseHeaders(405, -1);
@@ -82,7 +90,7 @@ public final class AdmissionWebhook implements AutoCloseable {
                 exchange.getResponseBody().write(why);
                 return;
             }
-            byte[] answer = JSON.writeValueAsBytes(AdmissionReviews.review(review, kind, known::context));
+            byte[] answer = JSON.writeValueAsBytes(answering.apply(review));
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, answer.length);
             exchange.getResponseBody().write(answer);
@@ -91,6 +99,11 @@ public final class AdmissionWebhook implements AutoCloseable {
 
     /** Where the API server calls the webhook of {@code kind}. */
     public String url(ValidatedKind kind) {
+        return "https://127.0.0.1:" + server.getAddress().getPort() + kind.path();
+    }
+
+    /** Where the API server calls the mutating webhook of {@code kind}. */
+    public String url(MutatedKind kind) {
         return "https://127.0.0.1:" + server.getAddress().getPort() + kind.path();
     }
 

@@ -1,6 +1,7 @@
 package io.lahar.bridge.webhook;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.lahar.bridge.mapping.VolcanoKinds;
@@ -15,18 +16,22 @@ import io.lahar.core.api.QueueState;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the webhooks look up, as Volcano's webhooks see it through their listers: informers' caches
- * of the Queue and JobTemplate CRs, so a review asks the API server nothing while that server waits
- * for the answer. Every Lahar queue has its CR (the bridge mirrors lahar.queues), and the caches
- * are filled again from the cluster at each start, whatever the bridge's consumer offsets.
+ * of the Queue and JobTemplate CRs and of the Namespaces, so a review asks the API server nothing
+ * while that server waits for the answer (the kube-emulator answers one request at a time: a
+ * webhook's call back to it would wait out the webhook's timeout). Every Lahar queue has its CR
+ * (the bridge mirrors lahar.queues), and the caches are filled again from the cluster at each
+ * start, whatever the bridge's consumer offsets.
  */
 public final class KnownObjects implements AutoCloseable {
 
     private final SharedIndexInformer<GenericKubernetesResource> queues;
     private final SharedIndexInformer<GenericKubernetesResource> templates;
+    private final SharedIndexInformer<Namespace> namespaces;
     /** Each queue CR as admission reads it, by name, until its resourceVersion changes: reviews come often, queue edits seldom. */
     private final Map<String, Read> read = new ConcurrentHashMap<>();
 
@@ -34,16 +39,29 @@ public final class KnownObjects implements AutoCloseable {
 
     private KnownObjects(
             SharedIndexInformer<GenericKubernetesResource> queues,
-            SharedIndexInformer<GenericKubernetesResource> templates) {
+            SharedIndexInformer<GenericKubernetesResource> templates,
+            SharedIndexInformer<Namespace> namespaces) {
         this.queues = queues;
         this.templates = templates;
+        this.namespaces = namespaces;
     }
 
-    /** Lists and watches the Queue and JobTemplate CRs; returns once the first lists are in the caches. */
+    /** Lists and watches the Queue and JobTemplate CRs and the Namespaces; returns once the first lists are in the caches. */
     public static KnownObjects watch(KubernetesClient client) {
         return new KnownObjects(
                 Informers.inform(client.genericKubernetesResources(VolcanoKinds.QUEUES), null, 0),
-                Informers.inform(client.genericKubernetesResources(VolcanoKinds.JOB_TEMPLATES), null, 0));
+                Informers.inform(client.genericKubernetesResources(VolcanoKinds.JOB_TEMPLATES), null, 0),
+                Informers.inform(client.namespaces(), null, 0));
+    }
+
+    /** The annotations of the namespace {@code name}, or empty when the cluster has no such namespace. */
+    public Optional<Map<String, String>> namespaceAnnotations(String name) {
+        Namespace namespace = namespaces.getStore().getByKey(name);
+        if (namespace == null) {
+            return Optional.empty();
+        }
+        Map<String, String> annotations = namespace.getMetadata().getAnnotations();
+        return Optional.of(annotations == null ? Map.of() : annotations);
     }
 
     /** The context admission of {@code reviewed} looks up: the queues, and a JobFlow's templates. */
@@ -119,7 +137,7 @@ public final class KnownObjects implements AutoCloseable {
 
     @Override
     public void close() {
-        for (SharedIndexInformer<GenericKubernetesResource> informer : List.of(queues, templates)) {
+        for (SharedIndexInformer<?> informer : List.of(queues, templates, namespaces)) {
             informer.close();
         }
     }

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Volcano's Jobs webhook served by the bridge: an AdmissionReview v1 in, core admission's verdict
  * out (every violation with its path, the uid echoed); over HTTPS with the certificate made at
  * start; and, registered with the kube-emulator as Volcano's chart registers it, {@code kubectl
- * apply} of an invalid Job refused with every reason while a valid one is created.
+ * apply} of an invalid Job refused with every reason while a valid one is created; a PodGroup
+ * created in the default queue of a namespace annotated with a queue stored in that queue.
  */
 class AdmissionWebhookTest {
 
@@ -302,5 +303,78 @@ class AdmissionWebhookTest {
                 .until(() -> known.context(null).childrenOf("team").isEmpty());
         queues.withName("team").delete();
         assertThat(queues.withName("team").get()).isNull();
+    }
+
+    private static GenericKubernetesResource podGroup(
+            String namespace, String name, String queue, Map<String, String> labels) {
+        Map<String, Object> spec = new java.util.LinkedHashMap<>();
+        spec.put("minMember", 1);
+        if (queue != null) {
+            spec.put("queue", queue);
+        }
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("PodGroup")
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .withLabels(labels)
+                .endMetadata()
+                .withAdditionalProperties(Map.of("spec", spec))
+                .build();
+    }
+
+    private static Object queueOf(String namespace, String name) {
+        Object spec = cluster.client()
+                .genericKubernetesResources(MutatedKind.POD_GROUPS.resource())
+                .inNamespace(namespace)
+                .withName(name)
+                .get()
+                .getAdditionalProperties()
+                .get("spec");
+        return ((Map<?, ?>) spec).get("queue");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aPodGroupCreatedInTheDefaultQueueGoesToItsNamespacesQueue() {
+        KubernetesClient client = cluster.client();
+        var configuration = client.admissionRegistration()
+                .v1()
+                .mutatingWebhookConfigurations()
+                .withName("volcano-admission-service-podgroups-mutate")
+                .get();
+        assertThat(configuration.getWebhooks().getFirst().getName()).isEqualTo("mutatepodgroup.volcano.sh");
+        assertThat(configuration.getWebhooks().getFirst().getRules().getFirst().getOperations())
+                .containsExactly("CREATE");
+        client.resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("team-a")
+                        .withAnnotations(Map.of("scheduling.volcano.sh/queue-name", "team-a-queue"))
+                        .endMetadata()
+                        .build())
+                .create();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> known.namespaceAnnotations("team-a").isPresent());
+        var groups = client.genericKubernetesResources(MutatedKind.POD_GROUPS.resource());
+
+        groups.resource(podGroup("team-a", "defaulted", "default", Map.of())).create();
+        groups.resource(podGroup("team-a", "unnamed", null, Map.of())).create();
+        groups.resource(podGroup("team-a", "chosen", "research", Map.of())).create();
+        groups.resource(podGroup("team-a", "laharsown", "default", Map.of("app.kubernetes.io/managed-by", "lahar")))
+                .create();
+        groups.resource(podGroup("default", "elsewhere", "default", Map.of())).create();
+        assertThat(queueOf("team-a", "defaulted")).isEqualTo("team-a-queue");
+        assertThat(queueOf("team-a", "unnamed")).isEqualTo("team-a-queue");
+        assertThat(queueOf("team-a", "chosen")).isEqualTo("research");
+        assertThat(queueOf("team-a", "laharsown")).isEqualTo("default");
+        assertThat(queueOf("default", "elsewhere")).isEqualTo("default");
+
+        // CREATE only: a group moved back to the default queue stays there.
+        groups.inNamespace("team-a").withName("chosen").edit(g -> {
+            ((Map<String, Object>) g.getAdditionalProperties().get("spec")).put("queue", "default");
+            return g;
+        });
+        assertThat(queueOf("team-a", "chosen")).isEqualTo("default");
     }
 }
