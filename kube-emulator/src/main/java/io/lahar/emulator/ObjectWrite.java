@@ -230,7 +230,8 @@ final class ObjectWrite {
      * Makes {@code written} (an object to create) the first version of itself, as fabric8's store
      * makes it: its name (generated if it has only a prefix), the URL's namespace (none for a
      * cluster-scoped one), a uid, its creation time, {@code resourceVersion}, generation 1, no
-     * deletion mark, and no status where {@code dropStatus} (a custom resource with a status subresource).
+     * deletion mark, and no status where {@code dropStatus} (a custom resource with a status subresource);
+     * a Namespace's status phase Active.
      */
     static void initialize(
             ObjectNode written,
@@ -255,6 +256,11 @@ final class ObjectWrite {
         metadata.put("generation", 1);
         if (dropStatus) {
             written.remove("status");
+        }
+        if ("Namespace".equals(written.path("kind").asText())
+                && "v1".equals(written.path("apiVersion").asText())) {
+            // The API server's namespace strategy: a new namespace is Active whatever its body said.
+            written.putObject("status").put("phase", "Active");
         }
     }
 

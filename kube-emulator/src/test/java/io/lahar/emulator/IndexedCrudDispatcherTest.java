@@ -310,6 +310,19 @@ class IndexedCrudDispatcherTest {
                         created.path("metadata").path("resourceVersion").asLong());
     }
 
+    @Test
+    void aNewNamespaceIsActiveWhateverItsBodySays() {
+        String namespace = "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-a\"},"
+                + "\"status\":{\"phase\":\"Terminating\"}}";
+        assertThat(store.dispatch(HttpMethod.POST, "/api/v1/namespaces", "application/json", namespace)
+                        .code())
+                .isEqualTo(201);
+
+        JsonNode stored = CrudStore.parse(
+                CrudStore.bodyOf(store.dispatch(HttpMethod.GET, "/api/v1/namespaces/team-a", null, null)));
+        assertThat(stored.path("status").path("phase").asText()).isEqualTo("Active");
+    }
+
     private MockResponse createPod(String namespace, String name) {
         String pod = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\""
                 + namespace + "\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}";
