@@ -31,8 +31,10 @@ import java.util.Set;
  * {@code predicateErrorCacheEnable} (on by default) a role's tasks do not try again in the same
  * turn the nodes an earlier one of them failed on ({@link PredicateErrorCache}).
  *
- * <p>Unlike Volcano, best-effort tasks are placed here too (they need no queue share): a gang whose
- * minMember counts best-effort tasks would otherwise never become ready in allocate.
+ * <p>As Volcano's, best-effort tasks (no cpu, memory or scalar request) are left to backfill, and a
+ * job with no other pending task is not taken: the gang's readiness counts its pending best-effort
+ * tasks as ready ({@link SessionJob#isReady}), so a gang of both kinds commits here once the others
+ * are placed, and backfill then gives the best-effort ones their pod slots.
  */
 public final class Allocate implements Action {
     public static final String NAME = "allocate";
@@ -60,7 +62,7 @@ public final class Allocate implements Action {
         Map<SessionJob, Map<String, Boolean>> alike = new HashMap<>();
         PriorityQueue<SessionQueue> queues = new PriorityQueue<>(ssn::compareQueues);
         Map<SessionQueue, PriorityQueue<SessionJob>> jobsByQueue = new HashMap<>();
-        // Kept across turns, as Volcano's pendingTasks map: a job coming back must not re-sort its tasks.
+        // Kept across turns, as Volcano's job worksheets: a job coming back must not re-sort its tasks.
         Map<SessionJob, PriorityQueue<SessionTask>> pendingTasks = new HashMap<>();
         for (SessionJob job : ssn.jobs()) {
             // Volcano's allocate moves every Pending group to Inqueue when there is no enqueue
@@ -73,6 +75,10 @@ public final class Allocate implements Action {
             if (!schedulable(ssn, job, enqueueGate)) {
                 continue;
             }
+            PriorityQueue<SessionTask> worksheet = worksheet(ssn, job);
+            if (worksheet.isEmpty()) {
+                continue; // only best-effort tasks pending: backfill's
+            }
             SessionQueue q = QueueChecks.usableQueue(job);
             if (q == null) {
                 continue;
@@ -83,6 +89,7 @@ public final class Allocate implements Action {
                         return new PriorityQueue<>(ssn::compareJobs);
                     })
                     .add(job);
+            pendingTasks.put(job, worksheet);
         }
         while (!queues.isEmpty()) {
             SessionQueue q = queues.poll();
@@ -103,7 +110,16 @@ public final class Allocate implements Action {
         }
     }
 
-    /** A job allocate looks at: admitted (unless there is no enqueue action), valid, with pending tasks. */
+    /** The job's pending tasks allocate places, in task order: not the best-effort ones (Volcano's organizeJobWorksheet). */
+    private static PriorityQueue<SessionTask> worksheet(Session ssn, SessionJob job) {
+        PriorityQueue<SessionTask> pq = new PriorityQueue<>(ssn::compareTasks);
+        for (SessionTask t : job.pendingTasks()) {
+            if (!t.isBestEffort()) pq.add(t);
+        }
+        return pq;
+    }
+
+    /** A job allocate (or preempt) looks at: admitted (unless there is no enqueue action), valid, with pending tasks. */
     static boolean schedulable(Session ssn, SessionJob job, boolean enqueueGate) {
         if (!job.problems().isEmpty() || job.pendingTaskNum() == 0) {
             return false;
@@ -127,11 +143,7 @@ public final class Allocate implements Action {
             Map<SessionJob, PriorityQueue<SessionTask>> pendingTasks,
             boolean indexed,
             Map<String, Boolean> alikeRoles) {
-        PriorityQueue<SessionTask> tasks = pendingTasks.computeIfAbsent(job, j -> {
-            PriorityQueue<SessionTask> pq = new PriorityQueue<>(ssn::compareTasks);
-            pq.addAll(j.pendingTasks());
-            return pq;
-        });
+        PriorityQueue<SessionTask> tasks = pendingTasks.get(job);
         List<SessionTask> attempted = new ArrayList<>();
         Map<String, PredicateErrorCache> caches = new HashMap<>();
         Set<String> failedRoles = failedRoles(job);
@@ -140,12 +152,10 @@ public final class Allocate implements Action {
             SessionTask task = tasks.poll();
             attempted.add(task);
             String role = task.info().role();
-            if (!task.isBestEffort()) {
-                String notAllocatable = ssn.allocatable(q, task);
-                if (notAllocatable != null) {
-                    job.addReason(notAllocatable);
-                    continue;
-                }
+            String notAllocatable = ssn.allocatable(q, task);
+            if (notAllocatable != null) {
+                job.addReason(notAllocatable);
+                continue;
             }
             // Volcano's TaskHasFitErrors: a role one of whose tasks found no node this session is not tried again.
             if (!role.isEmpty() && failedRoles.contains(role)) continue;

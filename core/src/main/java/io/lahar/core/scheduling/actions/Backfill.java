@@ -16,14 +16,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Volcano's backfill: places best-effort tasks (no cpu, memory or scalar request) on any node the
- * predicates allow, whatever the queue's share, since they take only a pod slot. As Volcano's
- * {@code pickUpPendingTasks}, the tasks are taken queue by queue in queue order, within a queue job
- * by job in job order and within a job in task order, all ordered before the first is placed; a
- * best-effort task an earlier action pipelined is taken off its node and placed again like a pending
- * one. Only the queue's existence is asked, not its state. Each task is placed on its own and kept,
- * as {@code ssn.Allocate} keeps it: the session binds it once its gang is ready, and until then it
- * holds its pod slot; a task that finds no node records why and the next one is tried.
+ * Volcano's backfill: places best-effort tasks (no cpu, memory or scalar request), which allocate
+ * leaves to it, on any node the predicates allow and with a pod slot left, whatever the queue's
+ * share, since they take only a pod slot. As Volcano's {@code pickUpPendingTasks}, the tasks are
+ * taken queue by queue in queue order, within a queue job by job in job order and within a job in
+ * task order, all ordered before the first is placed; a best-effort task an earlier action
+ * pipelined is taken off its node and placed again like a pending one. Only the queue's existence
+ * is asked, not its state. Each task is placed on its own and kept, as {@code ssn.Allocate} keeps
+ * it: the session binds it once its gang is ready — pending best-effort tasks counting as ready, a
+ * gang allocate committed is, and so is one of best-effort tasks only — and until then it holds its
+ * pod slot; a task that finds no node records why and the next one is tried.
  */
 public final class Backfill implements Action {
     public static final String NAME = "backfill";

@@ -11,7 +11,10 @@ import io.lahar.core.scheduling.framework.SessionTask;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Choosing a node for a task: predicates, the resource fit, then the best score (ties to the first name). */
+/**
+ * Choosing a node for a task: predicates (the node's pod number among them, as Volcano's predicates
+ * plugin counts it), the resource fit, then the best score (ties to the first name).
+ */
 final class Placement {
     private Placement() {}
 
@@ -84,6 +87,7 @@ final class Placement {
                 continue;
             }
             String reason = ssn.predicate(task, n);
+            if (reason == null && n.podsFull()) reason = SessionNode.POD_NUMBER_EXCEEDED;
             if (reason != null) {
                 errors.nodeFailed(reason);
                 if (cache != null) cache.failed(n, reason, nodes);

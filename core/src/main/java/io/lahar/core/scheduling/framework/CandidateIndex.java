@@ -218,14 +218,14 @@ public final class CandidateIndex {
         if (anyDead) in.removeIf(h -> h.dead);
     }
 
-    /** The node a full scan would choose among those whose idle resources fit the task, or null. */
+    /** The node a full scan would choose among those with a pod slot whose idle resources fit the task, or null. */
     public SessionNode best(SessionTask task) {
         return best(task, null).node();
     }
 
     /**
-     * The node a full scan would choose among those whose idle resources fit the task and that pass
-     * {@code check} (the task's inter-pod predicates, null when none).
+     * The node a full scan would choose among those with a pod slot whose idle resources fit the
+     * task and that pass {@code check} (the task's inter-pod predicates, null when none).
      */
     public Answer best(SessionTask task, NodeCheck check) {
         TaskClass key = new TaskClass(
@@ -255,7 +255,7 @@ public final class CandidateIndex {
                 continue;
             }
             SessionNode n = nodes.get(node);
-            if (!req.lessEqual(n.idle())) {
+            if (n.podsFull() || !req.lessEqual(n.idle())) {
                 heap.poll(); // does not fit now; comes back when the node changes
                 continue;
             }

@@ -60,9 +60,9 @@ public final class FitErrors {
         return java.util.Collections.unmodifiableMap(counts);
     }
 
-    /** The reason a node lacking some of a resource counts under. */
+    /** The reason a node lacking some of a resource counts under (a full node fails {@link SessionNode#POD_NUMBER_EXCEEDED} first). */
     public static String insufficientReason(String dim) {
-        return Resource.PODS.equals(dim) ? "Too many pods" : "Insufficient " + dim;
+        return "Insufficient " + dim;
     }
 
     /** {@code 0/3 nodes are available: 2 Insufficient cpu (need 4, largest free 2 on node-7), 1 node(s) were unschedulable}. */

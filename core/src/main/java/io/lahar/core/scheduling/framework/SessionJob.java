@@ -15,6 +15,10 @@ import java.util.Map;
 /**
  * A pod group during a session, as Volcano's JobInfo: its tasks, counted by status overall and per
  * task role so gang checks (minMember, minTaskMember) are O(roles), and what kept it from running.
+ *
+ * <p>Readiness is defined here once, as Volcano's: a pending best-effort task counts as ready
+ * (JobInfo.IsReady, CheckTaskReady, SubJobInfo.IsReady), since backfill places it whatever the
+ * queue's share once allocate has made the rest of the gang.
  */
 public final class SessionJob {
     private final JobInfo info;
@@ -25,17 +29,20 @@ public final class SessionJob {
     private final int[] roleReady;
     private final int[] roleWaiting;
     private final int[] roleValid;
+    private final int[] rolePendingBestEffort;
     /** Volcano's SubJobs: each task's sub-group (-1 for none), each sub-group's policy, and its counts. */
     private final int[] taskSubGroup;
 
     private final int[] subGroupPolicy;
     private final int[] subGroupReady;
     private final int[] subGroupWaiting;
+    private final int[] subGroupPendingBestEffort;
     private int ready;
     private int holding;
     private int finished;
     private int waiting;
     private int pending;
+    private int pendingBestEffort;
     private int valid;
     private Resource allocated = Resource.EMPTY;
     private PodGroupPhase phase;
@@ -59,6 +66,7 @@ public final class SessionJob {
         roleReady = new int[n];
         roleWaiting = new int[n];
         roleValid = new int[n];
+        rolePendingBestEffort = new int[n];
         // Volcano's CheckTaskReady/Valid/Pipelined: when the job's minMember is below the sum of its
         // roles' minimums (minAvailable: 1 over tasks defaulted to their replicas), only the job-level
         // count applies, so the per-role minimums are left at zero.
@@ -88,6 +96,7 @@ public final class SessionJob {
         subGroupPolicy = groupPolicy.stream().mapToInt(Integer::intValue).toArray();
         subGroupReady = new int[subGroupPolicy.length];
         subGroupWaiting = new int[subGroupPolicy.length];
+        subGroupPendingBestEffort = new int[subGroupPolicy.length];
         for (int i = 0; i < info.tasks().size(); i++) {
             TaskInfo t = info.tasks().get(i);
             SessionTask st = new SessionTask(t, this, i, roleIdx.get(t.role()));
@@ -178,6 +187,11 @@ public final class SessionJob {
         return pending;
     }
 
+    /** Volcano's PendingBestEffortTaskNum: pending tasks with no cpu, memory or scalar request. */
+    public int pendingBestEffortTaskNum() {
+        return pendingBestEffort;
+    }
+
     /** Volcano's ValidTaskNum: tasks that are or may still become ready. */
     public int validTaskNum() {
         return valid;
@@ -188,32 +202,46 @@ public final class SessionJob {
         return allocated;
     }
 
-    /** Gang readiness: minMember ready, every role's minTaskMember ready, and every policy's minSubGroups placed whole. */
+    /**
+     * The gang's readiness (Volcano's gang JobReady): minMember ready, every role's minTaskMember
+     * ready (CheckTaskReady), every policy's minSubGroups ready whole (CheckSubJobReady); pending
+     * best-effort tasks count as ready in each.
+     */
     public boolean isReady() {
-        return ready >= info.minMember()
-                && rolesAtLeast(roleReady, null)
+        return minMemberReady()
+                && rolesAtLeast(false, false)
                 && unmetSubGroups(false).isEmpty();
     }
 
-    /** Ready once its pipelined tasks arrive. */
+    /** Ready once its pipelined tasks arrive (Volcano's gang JobPipelined, each count with the pipelined tasks). */
     public boolean isPipelined() {
-        return ready + waiting >= info.minMember()
-                && rolesAtLeast(roleReady, roleWaiting)
+        return minMemberPipelined()
+                && rolesAtLeast(true, false)
                 && unmetSubGroups(true).isEmpty();
+    }
+
+    /** Volcano's JobInfo.IsReady: ready and pending best-effort tasks reach minMember (roles and sub-groups aside). */
+    public boolean minMemberReady() {
+        return ready + pendingBestEffort >= info.minMember();
+    }
+
+    /** Volcano's JobInfo.IsPipelined: ready, pipelined and pending best-effort tasks reach minMember. */
+    public boolean minMemberPipelined() {
+        return ready + waiting + pendingBestEffort >= info.minMember();
     }
 
     /** Enough tasks exist to ever satisfy the gang: minMember, each role's, and enough sub-groups (Volcano's CheckSubJobValid). */
     public boolean isValid() {
         return valid >= info.minMember()
-                && rolesAtLeast(roleValid, null)
+                && rolesAtLeast(false, true)
                 && unmetSubGroups(null).isEmpty();
     }
 
     /**
      * The sub-group policies short of their minSubGroups, as "policy (whole/min)": sub-groups
-     * with subGroupSize tasks ready (Volcano's CheckSubJobReady), ready or pipelined
-     * (CheckSubJobPipelined), or, with {@code countWaiting} null, sub-groups that exist at all
-     * (CheckSubJobValid).
+     * with subGroupSize tasks ready or pending best-effort (Volcano's CheckSubJobReady), those or
+     * pipelined (CheckSubJobPipelined), or, with {@code countWaiting} null, sub-groups that exist
+     * at all (CheckSubJobValid).
      */
     public List<String> unmetSubGroups(Boolean countWaiting) {
         List<SubGroupPolicy> policies = info.subGroupPolicy();
@@ -224,7 +252,7 @@ public final class SessionJob {
         for (int g = 0; g < subGroupPolicy.length; g++) {
             int placed = countWaiting == null
                     ? Integer.MAX_VALUE
-                    : subGroupReady[g] + (countWaiting ? subGroupWaiting[g] : 0);
+                    : subGroupReady[g] + subGroupPendingBestEffort[g] + (countWaiting ? subGroupWaiting[g] : 0);
             if (placed >= policies.get(subGroupPolicy[g]).subGroupSize()) {
                 whole[subGroupPolicy[g]]++;
             }
@@ -244,20 +272,29 @@ public final class SessionJob {
         return ready + waiting < info.minMember();
     }
 
-    private boolean rolesAtLeast(int[] a, int[] b) {
+    /** Whether every role reaches its minTaskMember with the counts {@link #unmetRoles} names. */
+    private boolean rolesAtLeast(boolean countWaiting, boolean countValid) {
         for (int r = 0; r < roleMin.length; r++) {
-            if (a[r] + (b == null ? 0 : b[r]) < roleMin[r]) {
+            if ((countValid ? roleValid[r] : roleCount(r, countWaiting)) < roleMin[r]) {
                 return false;
             }
         }
         return true;
     }
 
+    /**
+     * A role's tasks that count towards its minTaskMember: ready, pending best-effort (Volcano's
+     * getJobAllocatedRoles) and, with {@code countWaiting}, pipelined (CheckTaskPipelined).
+     */
+    private int roleCount(int r, boolean countWaiting) {
+        return roleReady[r] + rolePendingBestEffort[r] + (countWaiting ? roleWaiting[r] : 0);
+    }
+
     /** Roles whose minTaskMember is not met by the given counts, as "role (ready/min)". */
     List<String> unmetRoles(boolean countWaiting, boolean countValid) {
         List<String> out = new ArrayList<>();
         for (int r = 0; r < roleMin.length; r++) {
-            int have = countValid ? roleValid[r] : roleReady[r] + (countWaiting ? roleWaiting[r] : 0);
+            int have = countValid ? roleValid[r] : roleCount(r, countWaiting);
             if (have < roleMin[r]) {
                 out.add(roles.get(r) + " " + have + "/" + roleMin[r]);
             }
@@ -276,7 +313,8 @@ public final class SessionJob {
      * whether allocate may go on with the job's other tasks. Not when every task is needed
      * (minMember is the whole job); when the job's minimum is below its roles' minimums together,
      * while the tasks held and the pending ones of the other roles could still make minMember;
-     * otherwise while each failed role already holds its own minTaskMember.
+     * otherwise while each failed role already holds its own minTaskMember (its pending
+     * best-effort tasks counted, as Volcano's getJobAllocatedRoles does).
      */
     public boolean needContinueAllocating(java.util.Set<String> failedRoles) {
         if (info.minMember() == tasks.size()) return false;
@@ -295,7 +333,7 @@ public final class SessionJob {
             int min = info.minTaskMember().getOrDefault(role, 0);
             if (min == 0) continue;
             int r = roles.indexOf(role);
-            if (r < 0 || roleReady[r] < min) return false;
+            if (r < 0 || roleCount(r, false) < min) return false;
         }
         return true;
     }
@@ -329,6 +367,11 @@ public final class SessionJob {
         }
         if (s == TaskStatus.Pending) {
             pending += d;
+            if (t.isBestEffort()) {
+                pendingBestEffort += d;
+                rolePendingBestEffort[r] += d;
+                if (g >= 0) subGroupPendingBestEffort[g] += d;
+            }
         }
         if (s == TaskStatus.Pending || s.isAllocated() || s == TaskStatus.Succeeded || s == TaskStatus.Pipelined) {
             valid += d;

@@ -9,10 +9,14 @@ import java.util.List;
 
 /**
  * A node during a session, as Volcano's NodeInfo: what is idle, used, being released by evicted
- * pods, and promised to pipelined pods. Every task counts one against the pods dimension, so the
- * pod limit is checked like any other resource.
+ * pods, and promised to pipelined pods. Every task counts one against the pods dimension, which
+ * preempt and reclaim weigh like any other resource; allocate and backfill check the pod limit as
+ * Volcano's predicates do instead, against the pods on the node ({@link #podsFull}).
  */
 public final class SessionNode {
+    /** Volcano's NodePodNumberExceeded: the reason a node with no pod slot left fails. */
+    public static final String POD_NUMBER_EXCEEDED = "node(s) pod number exceeded";
+
     private final int index;
     private final NodeInfo info;
     private Resource idle;
@@ -66,6 +70,21 @@ public final class SessionNode {
     /** What will be free once releasing pods are gone and pipelined pods have arrived. */
     public Resource futureIdle() {
         return idle.add(releasing).sub(pipelined);
+    }
+
+    /**
+     * The pods on the node as Volcano's predicates count them (its nodeInfo's pods): the foreign
+     * ones and every task on it, holding it, releasing it or pipelined onto it. A task evicted in
+     * this session still counts while it releases the node (Volcano's evict takes it off there at
+     * once, so a later action of the session could bind a pod the kubelet has no slot for).
+     */
+    public int pods() {
+        return info.otherPods() + tasks.size();
+    }
+
+    /** Whether the node's pods reach its allocatable pods (Volcano's pod-number predicate). */
+    public boolean podsFull() {
+        return pods() >= info.allocatable().pods();
     }
 
     /** Tasks on this node (holding it, releasing it, or pipelined onto it), in arrival order. */

@@ -44,11 +44,11 @@ final class UnschedulableMessage {
         byRole.forEach((role, msg) -> parts.add("task " + role + ": " + msg));
         if (j.isValid() && !j.isReady()) {
             List<String> roles = j.unmetRoles(true, false);
-            if (!roles.isEmpty() && j.readyTaskNum() + j.waitingTaskNum() >= j.minMember()) {
+            if (!roles.isEmpty() && j.minMemberPipelined()) {
                 parts.add("minTaskMember not met: " + String.join(", ", roles));
             }
             List<String> groups = j.unmetSubGroups(true);
-            if (!groups.isEmpty() && j.readyTaskNum() + j.waitingTaskNum() >= j.minMember()) {
+            if (!groups.isEmpty() && j.minMemberPipelined()) {
                 parts.add("partitions placed whole below minSubGroups: " + String.join(", ", groups));
             }
         }

@@ -15,8 +15,9 @@ import java.util.Map;
 /**
  * Volcano's gang plugin: a job is valid only if it has enough tasks to reach minMember (and each
  * role's minTaskMember, and each sub-group policy's minSubGroups), ready only when that many hold
- * nodes (and that many sub-groups hold them whole), and its victims are only the tasks
- * beyond its minimum, so preemption never breaks a running gang. Jobs not yet ready go first.
+ * nodes or are pending best-effort tasks (and that many sub-groups are whole so), as
+ * {@link SessionJob#isReady} counts, and its victims are only the tasks beyond its minimum, so
+ * preemption never breaks a running gang. Jobs not yet ready go first.
  */
 public final class Gang implements Plugin {
     public static final String NAME = "gang";

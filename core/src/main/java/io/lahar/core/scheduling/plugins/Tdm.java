@@ -215,7 +215,7 @@ public final class Tdm implements Plugin {
             if (l.info().preemptable() == r.info().preemptable()) return 0;
             return !l.info().preemptable() ? -1 : 1;
         });
-        ssn.addJobPipelinedFn(NAME, j -> pipelined(j) ? Vote.PERMIT : Vote.reject("job not pipelined"));
+        ssn.addJobPipelinedFn(NAME, j -> j.minMemberPipelined() ? Vote.PERMIT : Vote.reject("job not pipelined"));
         ssn.addJobStarvingFn(NAME, j -> !j.info().preemptable() && j.pendingTaskNum() > 0);
     }
 
@@ -239,15 +239,6 @@ public final class Tdm implements Plugin {
         }
         lastEviction.at = now;
         return victims;
-    }
-
-    /** Volcano's IsPipelined: ready, pipelined and pending best-effort tasks reach minMember. */
-    private static boolean pipelined(SessionJob j) {
-        int pendingBestEffort = 0;
-        for (SessionTask t : j.tasks()) {
-            if (t.status() == TaskStatus.Pending && t.isBestEffort()) pendingBestEffort++;
-        }
-        return j.readyTaskNum() + j.waitingTaskNum() + pendingBestEffort >= j.minMember();
     }
 
     private static List<SessionTask> maxVictims(Map<SessionJob, List<SessionTask>> byJob) {

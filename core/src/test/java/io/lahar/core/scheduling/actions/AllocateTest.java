@@ -5,6 +5,7 @@ import static io.lahar.core.scheduling.Fixtures.key;
 import static io.lahar.core.scheduling.Fixtures.nodes;
 import static io.lahar.core.scheduling.Fixtures.run;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.lahar.core.api.PodGroupPhase;
 import io.lahar.core.scheduling.Fixtures;
@@ -100,5 +101,88 @@ class AllocateTest {
         SessionResult r = run(conf, nodes(1, "4", "8Gi"), List.of(), List.of(a, b));
         assertThat(boundIn(r, key("a"))).isEqualTo(3);
         assertThat(boundIn(r, key("b"))).isEqualTo(1);
+    }
+
+    /** A gang of both kinds: w-0 and two best-effort tasks, all needed. */
+    private static JobInfo mixedGang() {
+        return JobInfo.builder("mix")
+                .task(TaskInfo.builder("w-0")
+                        .role("w")
+                        .resreq(Map.of("cpu", "1"))
+                        .build())
+                .task(TaskInfo.builder("be-0").role("be").build())
+                .task(TaskInfo.builder("be-1").role("be").build())
+                .minMember(3)
+                .phase(PodGroupPhase.Inqueue)
+                .build();
+    }
+
+    /**
+     * Volcano's allocate skips best-effort tasks ("Skip BestEffort task in 'allocate' action"); the
+     * gang is ready with them pending, so allocate commits w-0 and backfill gives them their slots.
+     */
+    @Test
+    void leavesBestEffortTasksToBackfill() {
+        SessionResult r = run(nodes(1, "1", "8Gi"), List.of(), List.of(mixedGang()));
+        assertThat(r.bindingsOf(key("mix")))
+                .extracting(SessionResult.Binding::task, SessionResult.Binding::action)
+                .containsExactlyInAnyOrder(
+                        tuple("w-0", "allocate"), tuple("be-0", "backfill"), tuple("be-1", "backfill"));
+    }
+
+    /** Without backfill, as in Volcano, the best-effort tasks stay pending and the rest of the gang is bound. */
+    @Test
+    void placesNoBestEffortTaskItself() {
+        SessionResult r =
+                run(Fixtures.defaultTiers("enqueue, allocate"), nodes(1, "1", "8Gi"), List.of(), List.of(mixedGang()));
+        assertThat(r.bindings()).extracting(SessionResult.Binding::task).containsExactly("w-0");
+        assertThat(r.nominations()).isEmpty();
+        assertThat(r.conditions().get(key("mix")).type()).isEqualTo(SessionResult.PodGroupCondition.SCHEDULED);
+    }
+
+    /** A job whose pending tasks are all best-effort is not allocate's: nothing of it is placed there. */
+    @Test
+    void takesNoJobOfBestEffortTasksOnly() {
+        JobInfo be = JobInfo.builder("be")
+                .tasks("w", 2, Map.of())
+                .phase(PodGroupPhase.Inqueue)
+                .build();
+        JobInfo w = JobInfo.builder("w")
+                .tasks("w", 1, Map.of("cpu", "1"))
+                .phase(PodGroupPhase.Inqueue)
+                .build();
+        SessionResult r =
+                run(Fixtures.defaultTiers("enqueue, allocate"), nodes(1, "2", "8Gi"), List.of(), List.of(be, w));
+        assertThat(r.bindings()).extracting(SessionResult.Binding::job).containsExactly(key("w"));
+        assertThat(r.nominations()).isEmpty();
+    }
+
+    /**
+     * Volcano's NeedContinueAllocating counts a role's pending best-effort tasks towards its
+     * minTaskMember (getJobAllocatedRoles): w-big finds no node, yet role w has its minimum in
+     * w-be, so x-0 is still tried and the gang commits.
+     */
+    @Test
+    void goesOnPastAFailedRoleWhoseBestEffortTasksMakeItsMinimum() {
+        JobInfo j = JobInfo.builder("j")
+                .task(TaskInfo.builder("w-big")
+                        .role("w")
+                        .priority(10)
+                        .resreq(Map.of("cpu", "100"))
+                        .build())
+                .task(TaskInfo.builder("w-be").role("w").priority(5).build())
+                .task(TaskInfo.builder("x-0")
+                        .role("x")
+                        .resreq(Map.of("cpu", "1"))
+                        .build())
+                .minMember(2)
+                .minTaskMember("w", 1)
+                .minTaskMember("x", 1)
+                .phase(PodGroupPhase.Inqueue)
+                .build();
+        SessionResult r = run(nodes(1, "4", "8Gi"), List.of(), List.of(j));
+        assertThat(r.bindings())
+                .extracting(SessionResult.Binding::task, SessionResult.Binding::action)
+                .containsExactlyInAnyOrder(tuple("x-0", "allocate"), tuple("w-be", "backfill"));
     }
 }
