@@ -32,7 +32,7 @@ public final class WebhookRegistration {
         return new ValidatingWebhookConfigurationBuilder()
                 .withNewMetadata()
                 .withName(kind.configuration())
-                .addToLabels("app.kubernetes.io/managed-by", "lahar")
+                .addToLabels(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
                 .endMetadata()
                 .addNewWebhook()
                 .withName(kind.webhook())
