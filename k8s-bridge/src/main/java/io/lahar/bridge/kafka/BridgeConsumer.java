@@ -233,8 +233,8 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                     } else {
                         ledger.started(partition, record.offset());
                         lanes.submit(
-                                lane(record, decoded.value()),
-                                after(record, decoded.value()),
+                                RecordLane.of(record, decoded.value()),
+                                RecordLane.after(record, decoded.value()),
                                 partition,
                                 record.offset(),
                                 () -> reconcileRetrying(record, decoded.value()));
@@ -333,40 +333,6 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         }
     }
 
-    /**
-     * The lane of a record: a pod's (its creates, deletes, binds and evictions in one lane), a job's
-     * plugin objects', or else its topic's object's (the record key).
-     */
-    static String lane(ConsumerRecord<String, byte[]> record, SpecificRecord value) {
-        if (value instanceof PodIntent intent) {
-            return switch (intent.getIntent()) {
-                case io.lahar.schema.CreatePod create -> "pod:" + intent.getNamespace() + "/" + create.getPod();
-                case DeletePod delete -> "pod:" + intent.getNamespace() + "/" + delete.getPod();
-                default -> "objects:" + record.key();
-            };
-        }
-        if (value instanceof SchedulerDecision decision) {
-            return switch (decision.getDecision()) {
-                case io.lahar.schema.Bind bind -> "pod:" + decision.getNamespace() + "/" + bind.getPod();
-                case io.lahar.schema.Evict evict -> "pod:" + decision.getNamespace() + "/" + evict.getPod();
-                default -> record.topic() + ":" + record.key();
-            };
-        }
-        return record.topic() + ":" + record.key();
-    }
-
-    /**
-     * The lane a record's work waits for besides its own: a pod's create waits for its job's plugin
-     * objects (the Services, ConfigMaps, Secrets, NetworkPolicies and claims its pods mount or
-     * resolve), which the engine asks for before the pods and which Volcano's controller makes
-     * before it creates them; null for every other record.
-     */
-    static String after(ConsumerRecord<String, byte[]> record, SpecificRecord value) {
-        return value instanceof PodIntent intent && intent.getIntent() instanceof io.lahar.schema.CreatePod
-                ? "objects:" + record.key()
-                : null;
-    }
-
     /** Commits what is done: never past a record whose work still waits in memory (see {@link OffsetLedger}). */
     private void commit() {
         Map<TopicPartition, OffsetAndMetadata> offsets = ledger.commitable(this::stillWaiting);
@@ -442,7 +408,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     /** Each waiting create or bind is retried in its pod's lane (unless work for that pod is queued there). */
     private void retryPending() {
         for (String key : intentReconciler.waitingKeys()) {
-            lanes.offer("pod:" + key, () -> intentReconciler.retry(key));
+            lanes.offer(RecordLane.pod(key), () -> intentReconciler.retry(key));
         }
         boolean sweep = System.nanoTime() - lastSweep >= SWEEP_INTERVAL.toNanos();
         if (sweep) {
@@ -450,11 +416,11 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
         }
         if (sweep) {
             for (String key : decisionReconciler.waitingKeys()) {
-                lanes.offer("pod:" + key, () -> decisionReconciler.sweep(key));
+                lanes.offer(RecordLane.pod(key), () -> decisionReconciler.sweep(key));
             }
         } else {
             for (String key : decisionReconciler.waitingKeysCreated()) {
-                lanes.offer("pod:" + key, () -> decisionReconciler.retry(key));
+                lanes.offer(RecordLane.pod(key), () -> decisionReconciler.retry(key));
             }
         }
     }

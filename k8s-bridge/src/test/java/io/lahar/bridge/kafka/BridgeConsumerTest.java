@@ -162,13 +162,13 @@ class BridgeConsumerTest {
                 new ConsumerRecord<>(Topics.SCHEDULER_DECISIONS.name(), 0, 1L, "team/j", null);
         ConsumerRecord<String, byte[]> groups = new ConsumerRecord<>(Topics.POD_GROUPS.name(), 0, 1L, "team/j", null);
 
-        String lane = BridgeConsumer.lane(intents, create);
+        String lane = RecordLane.of(intents, create);
         assertThat(lane).isEqualTo("pod:team/j-w-0");
-        assertThat(BridgeConsumer.lane(decisions, bind)).isEqualTo(lane);
-        assertThat(BridgeConsumer.lane(decisions, evict)).isEqualTo(lane);
-        assertThat(BridgeConsumer.lane(intents, delete)).isEqualTo(lane);
-        assertThat(BridgeConsumer.lane(intents, otherPod)).isEqualTo("pod:team/j-w-1");
-        assertThat(BridgeConsumer.lane(groups, null)).isEqualTo("lahar.pod-groups:team/j");
+        assertThat(RecordLane.of(decisions, bind)).isEqualTo(lane);
+        assertThat(RecordLane.of(decisions, evict)).isEqualTo(lane);
+        assertThat(RecordLane.of(intents, delete)).isEqualTo(lane);
+        assertThat(RecordLane.of(intents, otherPod)).isEqualTo("pod:team/j-w-1");
+        assertThat(RecordLane.of(groups, null)).isEqualTo("lahar.pod-groups:team/j");
     }
 
     @Test
@@ -185,9 +185,9 @@ class BridgeConsumerTest {
                 .build();
         ConsumerRecord<String, byte[]> intents = record("team/j", null);
 
-        assertThat(BridgeConsumer.lane(intents, claim)).isEqualTo("objects:team/j");
-        assertThat(BridgeConsumer.after(intents, create)).isEqualTo(BridgeConsumer.lane(intents, claim));
-        assertThat(BridgeConsumer.after(intents, delete)).isNull();
-        assertThat(BridgeConsumer.after(intents, claim)).isNull();
+        assertThat(RecordLane.of(intents, claim)).isEqualTo("objects:team/j");
+        assertThat(RecordLane.after(intents, create)).isEqualTo(RecordLane.of(intents, claim));
+        assertThat(RecordLane.after(intents, delete)).isNull();
+        assertThat(RecordLane.after(intents, claim)).isNull();
     }
 }
