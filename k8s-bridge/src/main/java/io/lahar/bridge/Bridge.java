@@ -24,6 +24,7 @@ import io.lahar.bridge.reconcile.WorkloadWatcher;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import org.jboss.logging.Logger;
@@ -49,6 +50,8 @@ public final class Bridge implements AutoCloseable {
      * @param schedulerNames  the scheduler's names: with the Volcano API watched, other workloads'
      *                        PodGroup CRs and pods, and bare pods asking for one of these names, are
      *                        given to the scheduler (docs/decisions/048-other-workloads.md)
+     * @param publishLinger   how long a pod event may wait for others to share its produce request
+     *                        (docs/decisions/067-pod-events-linger.md)
      */
     public record Settings(
             KafkaClients kafka,
@@ -58,7 +61,43 @@ public final class Bridge implements AutoCloseable {
             boolean watchVolcanoApi,
             Optional<String> namespace,
             boolean publishNodes,
-            Set<String> schedulerNames) {}
+            Set<String> schedulerNames,
+            Duration publishLinger) {
+
+        /** The service's default linger, {@code lahar.bridge.publish-linger}'s. */
+        public static final Duration DEFAULT_PUBLISH_LINGER = Duration.ofMillis(25);
+        /** The longest linger: past it a pod's events would reach the engine later than a user notices. */
+        public static final Duration MAX_PUBLISH_LINGER = Duration.ofSeconds(1);
+
+        public Settings {
+            if (publishLinger.isNegative() || publishLinger.compareTo(MAX_PUBLISH_LINGER) > 0) {
+                throw new IllegalArgumentException("lahar.bridge.publish-linger: must be from 0 to "
+                        + MAX_PUBLISH_LINGER.toMillis() + " ms, not " + publishLinger.toMillis() + " ms");
+            }
+        }
+
+        /** With the default linger. */
+        public Settings(
+                KafkaClients kafka,
+                String registryUrl,
+                RegistrySerdes.Credentials registryCredentials,
+                String groupId,
+                boolean watchVolcanoApi,
+                Optional<String> namespace,
+                boolean publishNodes,
+                Set<String> schedulerNames) {
+            this(
+                    kafka,
+                    registryUrl,
+                    registryCredentials,
+                    groupId,
+                    watchVolcanoApi,
+                    namespace,
+                    publishNodes,
+                    schedulerNames,
+                    DEFAULT_PUBLISH_LINGER);
+        }
+    }
 
     private final KafkaRecordSink sink;
     private final BridgeConsumer consumer;
@@ -93,7 +132,7 @@ public final class Bridge implements AutoCloseable {
         EngineDeletions deletions = new EngineDeletions();
         MirrorLedger mirrors = new MirrorLedger();
         RegistrySerdes serdes = new RegistrySerdes(settings.registryUrl(), settings.registryCredentials());
-        KafkaRecordSink sink = new KafkaRecordSink(settings.kafka(), serdes);
+        KafkaRecordSink sink = new KafkaRecordSink(settings.kafka(), serdes, settings.publishLinger());
         CreatedPods created = new CreatedPods();
         PodIntentReconciler intents = new PodIntentReconciler(client, retry, deletions, SshKeyPair::generate, created);
         DecisionReconciler decisions = new DecisionReconciler(client, retry, created);

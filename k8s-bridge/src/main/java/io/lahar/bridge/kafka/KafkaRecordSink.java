@@ -3,6 +3,7 @@ package io.lahar.bridge.kafka;
 import io.lahar.bridge.reconcile.RecordSink;
 import io.lahar.schema.KafkaClients;
 import io.lahar.schema.serde.RegistrySerdes;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -20,6 +21,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * The bridge's one producer, for every topic it writes (pod events, nodes, job commands, queues,
  * dead letters). Values are encoded through {@link RegistrySerdes}, one serializer per record
  * class; a null value is a tombstone and is not Avro.
+ *
+ * <p>Published records (the watches' pod events) wait up to the linger to share a produce request
+ * with their neighbours: every produce also wakes each consumer of the topic for a fetch, so fewer,
+ * fuller produces spare the broker and the readers alike
+ * (docs/decisions/067-pod-events-linger.md). A record sent and waited for does not wait out the
+ * linger: it is flushed at once.
  */
 public final class KafkaRecordSink implements RecordSink, AutoCloseable {
 
@@ -27,12 +34,18 @@ public final class KafkaRecordSink implements RecordSink, AutoCloseable {
     private final RegistrySerdes serdes;
     private final Map<Class<?>, Serializer<SpecificRecord>> serializers = new ConcurrentHashMap<>();
 
-    public KafkaRecordSink(KafkaClients kafka, RegistrySerdes serdes) {
+    /** @param linger how long a published record may wait for others to share its produce request */
+    public KafkaRecordSink(KafkaClients kafka, RegistrySerdes serdes, Duration linger) {
         this.producer = kafka.producer(
                 Map.of(
-                        ProducerConfig.ACKS_CONFIG, "all",
-                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                        ProducerConfig.CLIENT_ID_CONFIG, "lahar-k8s-bridge"),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true,
+                        ProducerConfig.CLIENT_ID_CONFIG,
+                        "lahar-k8s-bridge",
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        (int) linger.toMillis()),
                 new StringSerializer(),
                 new ByteArraySerializer());
         this.serdes = serdes;
@@ -42,7 +55,10 @@ public final class KafkaRecordSink implements RecordSink, AutoCloseable {
     public void send(String topic, String key, SpecificRecord value) {
         byte[] bytes = value == null ? null : serializer(value.getClass()).serialize(topic, value);
         try {
-            producer.send(new ProducerRecord<>(topic, key, bytes)).get();
+            var sent = producer.send(new ProducerRecord<>(topic, key, bytes));
+            // Its caller waits for it (a dead letter before its offset is committed, a command): no linger.
+            producer.flush();
+            sent.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("interrupted sending to " + topic, e);
