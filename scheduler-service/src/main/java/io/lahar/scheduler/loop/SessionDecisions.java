@@ -11,12 +11,14 @@ import io.lahar.schema.Evict;
 import io.lahar.schema.PodGroupCondition;
 import io.lahar.schema.PodGroupStatus;
 import io.lahar.schema.SchedulerDecision;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Turns a session's result into the records of {@code lahar.scheduler-decisions} and assumes them
@@ -25,7 +27,9 @@ import java.util.TreeMap;
  * bound, and the next session decides again.
  *
  * <p>A pod group's status is written only when it changed (phase, condition, counts), so an idle
- * system does not fill the topic once a second.
+ * system does not fill the topic once a second. A waiting gang's message whose figures alone moved
+ * (a queue's allocated amount changes with every bind elsewhere) is the same cause: it is written
+ * again only once the written one is {@link #FIGURES_REFRESH} old (decision 068).
  */
 public final class SessionDecisions {
 
@@ -116,11 +120,36 @@ public final class SessionDecisions {
             if (!x.getType().equals(y.getType())
                     || !x.getStatus().equals(y.getStatus())
                     || !Objects.equals(x.getReason(), y.getReason())
-                    || !Objects.equals(x.getMessage(), y.getMessage())) {
+                    || !sameMessage(x, y)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** How long a message that changed only in its figures is left as it was written. */
+    static final Duration FIGURES_REFRESH = Duration.ofSeconds(10);
+
+    /** A quantity or count standing alone; digits inside a name (queue "q1", node "n-3") are not figures. */
+    private static final Pattern FIGURE = Pattern.compile("(?<![\\w.-])\\d+(\\.\\d+)?[a-zA-Z]*");
+
+    /**
+     * The same cause: equal messages, or messages that differ only in their figures (a queue's
+     * allocated amount moves every session while a gang waits) written less than
+     * {@link #FIGURES_REFRESH} apart.
+     */
+    private static boolean sameMessage(PodGroupCondition x, PodGroupCondition y) {
+        if (Objects.equals(x.getMessage(), y.getMessage())) return true;
+        if (x.getMessage() == null || y.getMessage() == null) return false;
+        if (!FIGURE.matcher(x.getMessage())
+                .replaceAll("#")
+                .equals(FIGURE.matcher(y.getMessage()).replaceAll("#"))) {
+            return false;
+        }
+        return Duration.between(x.getLastTransitionTime(), y.getLastTransitionTime())
+                        .abs()
+                        .compareTo(FIGURES_REFRESH)
+                < 0;
     }
 
     private static SchedulerDecision decision(
