@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Turns a session's result into the records of {@code lahar.scheduler-decisions} and assumes them
@@ -130,20 +129,16 @@ public final class SessionDecisions {
     /** How long a message that changed only in its figures is left as it was written. */
     static final Duration FIGURES_REFRESH = Duration.ofSeconds(10);
 
-    /** A quantity or count standing alone; digits inside a name (queue "q1", node "n-3") are not figures. */
-    private static final Pattern FIGURE = Pattern.compile("(?<![\\w.-])\\d+(\\.\\d+)?[a-zA-Z]*");
-
     /**
-     * The same cause: equal messages, or messages that differ only in their figures (a queue's
-     * allocated amount moves every session while a gang waits) written less than
-     * {@link #FIGURES_REFRESH} apart.
+     * The same cause: equal messages, or messages with one {@link SessionResult.PodGroupCondition#cause}
+     * (only the figures moved, as a queue's allocated amount does every session while a gang waits)
+     * written less than {@link #FIGURES_REFRESH} apart.
      */
     private static boolean sameMessage(PodGroupCondition x, PodGroupCondition y) {
         if (Objects.equals(x.getMessage(), y.getMessage())) return true;
         if (x.getMessage() == null || y.getMessage() == null) return false;
-        if (!FIGURE.matcher(x.getMessage())
-                .replaceAll("#")
-                .equals(FIGURE.matcher(y.getMessage()).replaceAll("#"))) {
+        if (!SessionResult.PodGroupCondition.cause(x.getMessage())
+                .equals(SessionResult.PodGroupCondition.cause(y.getMessage()))) {
             return false;
         }
         return Duration.between(x.getLastTransitionTime(), y.getLastTransitionTime())

@@ -5,6 +5,7 @@ import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.Problem;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * What one session decided.
@@ -40,6 +41,28 @@ public record SessionResult(
     public record PodGroupCondition(String type, String status, String reason, String message) {
         public static final String UNSCHEDULABLE = "Unschedulable";
         public static final String SCHEDULED = "Scheduled";
+
+        /**
+         * A count or a quantity standing alone, as {@link Resource#format} and the messages' counts
+         * write them; digits inside a name (queue "q1", node "n-3") are part of the name.
+         */
+        private static final Pattern FIGURE = Pattern.compile("(?<![\\w.-])\\d+(\\.\\d+)?[a-zA-Z]*");
+
+        /** What the gang waits for without how far it is from it: {@link #cause(String)} of the message. */
+        public String cause() {
+            return cause(message);
+        }
+
+        /**
+         * A condition's message with its figures written {@code #}. The messages the session builds
+         * ({@code UnschedulableMessage}, {@code FitErrors}, the queue checks) are words, names and
+         * figures; the figures (a queue's allocated amount, a node's free cpu, how many nodes lack
+         * it) move with every bind elsewhere while the cause stays, so two messages with one cause
+         * tell a reader nothing new (decision 068).
+         */
+        public static String cause(String message) {
+            return message == null ? null : FIGURE.matcher(message).replaceAll("#");
+        }
     }
 
     /**
