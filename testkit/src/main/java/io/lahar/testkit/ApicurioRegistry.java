@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
@@ -24,22 +23,18 @@ import java.util.regex.Pattern;
  * start the global compatibility is set to BACKWARD, as Lahar's schemas promise: Apicurio's
  * default is NONE. Its output goes to {@code dataDir/registry.log}.
  */
-public final class ApicurioRegistry implements AutoCloseable {
+public final class ApicurioRegistry extends InfraProcess {
 
     static final String HEAP = "384m";
     static final Duration READY_TIMEOUT = Duration.ofSeconds(240);
     static final String GLOBAL_COMPATIBILITY = "BACKWARD";
-    private static final int START_ATTEMPTS = 3;
     private static final Pattern STATUS_UP = Pattern.compile("\"status\"\\s*:\\s*\"UP\"");
     private static final String QUARKUS_MAIN = "io.quarkus.bootstrap.runner.QuarkusEntryPoint";
 
-    private final Path dataDir;
     private final int port;
     private final int managementPort;
     private final boolean persistent;
     private final RegistryAuth auth;
-    private final ChildProcess process;
-    private final Duration startupTime;
 
     private ApicurioRegistry(
             Path dataDir,
@@ -49,13 +44,11 @@ public final class ApicurioRegistry implements AutoCloseable {
             RegistryAuth auth,
             ChildProcess process,
             Duration startupTime) {
-        this.dataDir = dataDir;
+        super(dataDir, process, startupTime);
         this.port = port;
         this.managementPort = managementPort;
         this.persistent = persistent;
         this.auth = auth;
-        this.process = process;
-        this.startupTime = startupTime;
     }
 
     /** Starts a registry on free loopback ports. */
@@ -95,22 +88,12 @@ public final class ApicurioRegistry implements AutoCloseable {
         Path distribution = Launcher.registryDistribution();
         long began = System.nanoTime();
         RegistryAuth auth = secured ? RegistryAuth.of(dir) : null;
-        InfraException last = null;
-        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+        return launchOnPorts(port, preferred, p -> {
             int[] free = FreePorts.distinct(2);
-            int apiPort = port == 0 ? free[0] : port;
+            int apiPort = p == 0 ? free[0] : p;
             int managementPort = free[1] == apiPort ? FreePorts.next() : free[1];
-            try {
-                return launch(dir, distribution, persistent, auth, apiPort, managementPort, began);
-            } catch (PortTakenException e) {
-                last = e;
-                if (port != 0 && !preferred) {
-                    break;
-                }
-                port = 0;
-            }
-        }
-        throw last;
+            return launch(dir, distribution, persistent, auth, apiPort, managementPort, began);
+        });
     }
 
     private static ApicurioRegistry launch(
@@ -185,37 +168,6 @@ public final class ApicurioRegistry implements AutoCloseable {
 
     public boolean persistent() {
         return persistent;
-    }
-
-    public Path dataDir() {
-        return dataDir;
-    }
-
-    /** From the call to start until it was ready and configured. */
-    public Duration startupTime() {
-        return startupTime;
-    }
-
-    public long pid() {
-        return process.pid();
-    }
-
-    public boolean isAlive() {
-        return process.isAlive();
-    }
-
-    public OptionalLong rssBytes() {
-        return process.rssBytes();
-    }
-
-    public Path logFile() {
-        return process.logFile();
-    }
-
-    /** Stops the registry (SIGTERM, then SIGKILL after a grace period). */
-    @Override
-    public void close() {
-        process.close();
     }
 
     private static List<String> jvmOptions(Path registryDir, boolean persistent, int apiPort, int managementPort) {

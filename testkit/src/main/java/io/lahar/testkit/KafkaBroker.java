@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -33,19 +32,15 @@ import org.apache.kafka.common.Uuid;
  * broker; no automatic topic creation (Lahar creates every topic explicitly, with the partition
  * count chosen once); no initial rebalance delay, so consumer groups form at once in tests.
  */
-public final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker extends InfraProcess {
 
     static final String HEAP = "512m";
     static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
-    private static final int START_ATTEMPTS = 3;
 
-    private final Path dataDir;
     private final int port;
     private final int securePort;
     private final int controllerPort;
     private final BrokerSecurity security;
-    private final ChildProcess process;
-    private final Duration startupTime;
 
     private KafkaBroker(
             Path dataDir,
@@ -55,13 +50,11 @@ public final class KafkaBroker implements AutoCloseable {
             BrokerSecurity security,
             ChildProcess process,
             Duration startupTime) {
-        this.dataDir = dataDir;
+        super(dataDir, process, startupTime);
         this.port = port;
         this.securePort = securePort;
         this.controllerPort = controllerPort;
         this.security = security;
-        this.process = process;
-        this.startupTime = startupTime;
     }
 
     /** Starts a broker on free loopback ports, keeping its data in {@code dataDir/kafka}. */
@@ -91,23 +84,13 @@ public final class KafkaBroker implements AutoCloseable {
         long began = System.nanoTime();
         BrokerSecurity security = BrokerSecurity.of(dir);
         formatIfNew(dir, classpath, security);
-        InfraException last = null;
-        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+        return launchOnPorts(port, preferred, p -> {
             int[] free = FreePorts.distinct(3);
-            int clientPort = port == 0 ? free[0] : port;
+            int clientPort = p == 0 ? free[0] : p;
             int securePort = free[1] == clientPort ? free[0] : free[1];
             int controllerPort = free[2] == clientPort ? FreePorts.next() : free[2];
-            try {
-                return launch(dir, classpath, clientPort, securePort, controllerPort, security, began);
-            } catch (PortTakenException e) {
-                last = e;
-                if (port != 0 && !preferred) {
-                    break;
-                }
-                port = 0;
-            }
-        }
-        throw last;
+            return launch(dir, classpath, clientPort, securePort, controllerPort, security, began);
+        });
     }
 
     private static KafkaBroker launch(
@@ -191,37 +174,6 @@ public final class KafkaBroker implements AutoCloseable {
 
     int controllerPort() {
         return controllerPort;
-    }
-
-    public Path dataDir() {
-        return dataDir;
-    }
-
-    /** From the call to start (including a first format) until the broker answered. */
-    public Duration startupTime() {
-        return startupTime;
-    }
-
-    public long pid() {
-        return process.pid();
-    }
-
-    public boolean isAlive() {
-        return process.isAlive();
-    }
-
-    public OptionalLong rssBytes() {
-        return process.rssBytes();
-    }
-
-    public Path logFile() {
-        return process.logFile();
-    }
-
-    /** Stops the broker (SIGTERM, then SIGKILL after a grace period); its data stays. */
-    @Override
-    public void close() {
-        process.close();
     }
 
     private static void formatIfNew(Path dir, List<Path> classpath, BrokerSecurity security) {
