@@ -1,12 +1,22 @@
 package io.lahar.bridge.webhook;
 
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperations;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.RuleWithOperationsBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfig;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.WebhookClientConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.lahar.bridge.mapping.BridgeLabels;
+import java.util.List;
 
 /**
  * The Validating- and MutatingWebhookConfigurations of the webhooks, as Volcano's chart installs
@@ -30,63 +40,33 @@ public final class WebhookRegistration {
 
     public static ValidatingWebhookConfiguration configuration(ValidatedKind kind, String url, String caBundle) {
         return new ValidatingWebhookConfigurationBuilder()
-                .withNewMetadata()
-                .withName(kind.configuration())
-                .addToLabels(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
-                .endMetadata()
+                .withMetadata(metadata(kind.configuration()))
                 .addNewWebhook()
                 .withName(kind.webhook())
                 .withAdmissionReviewVersions("v1")
-                .withNewClientConfig()
-                .withUrl(url)
-                .withCaBundle(caBundle)
-                .endClientConfig()
+                .withClientConfig(clientConfig(url, caBundle))
                 .withFailurePolicy("Fail")
                 .withMatchPolicy("Equivalent")
-                .withNewNamespaceSelector()
-                .addNewMatchExpression()
-                .withKey("kubernetes.io/metadata.name")
-                .withOperator("NotIn")
-                .withValues(EXEMPT_NAMESPACES)
-                .endMatchExpression()
-                .endNamespaceSelector()
+                .withNamespaceSelector(notExempt())
                 .withNewObjectSelector()
                 .endObjectSelector()
                 .withSideEffects("None")
                 .withTimeoutSeconds(TIMEOUT_SECONDS)
-                .addNewRule()
-                .withApiGroups(kind.resource().getGroup())
-                .withApiVersions(kind.resource().getVersion())
-                .withOperations(kind.operations())
-                .withResources(kind.resource().getPlural())
-                .withScope("*")
-                .endRule()
+                .withRules(rule(kind.resource(), kind.operations()))
                 .endWebhook()
                 .build();
     }
 
     public static MutatingWebhookConfiguration configuration(MutatedKind kind, String url, String caBundle) {
         return new MutatingWebhookConfigurationBuilder()
-                .withNewMetadata()
-                .withName(kind.configuration())
-                .addToLabels(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
-                .endMetadata()
+                .withMetadata(metadata(kind.configuration()))
                 .addNewWebhook()
                 .withName(kind.webhook())
                 .withAdmissionReviewVersions("v1")
-                .withNewClientConfig()
-                .withUrl(url)
-                .withCaBundle(caBundle)
-                .endClientConfig()
+                .withClientConfig(clientConfig(url, caBundle))
                 .withFailurePolicy("Fail")
                 .withMatchPolicy("Equivalent")
-                .withNewNamespaceSelector()
-                .addNewMatchExpression()
-                .withKey("kubernetes.io/metadata.name")
-                .withOperator("NotIn")
-                .withValues(EXEMPT_NAMESPACES)
-                .endMatchExpression()
-                .endNamespaceSelector()
+                .withNamespaceSelector(notExempt())
                 .withNewObjectSelector()
                 .addNewMatchExpression()
                 .withKey(BridgeLabels.MANAGED_BY)
@@ -97,14 +77,43 @@ public final class WebhookRegistration {
                 .withReinvocationPolicy("Never")
                 .withSideEffects("NoneOnDryRun")
                 .withTimeoutSeconds(TIMEOUT_SECONDS)
-                .addNewRule()
-                .withApiGroups(kind.resource().getGroup())
-                .withApiVersions(kind.resource().getVersion())
-                .withOperations(kind.operations())
-                .withResources(kind.resource().getPlural())
-                .withScope("*")
-                .endRule()
+                .withRules(rule(kind.resource(), kind.operations()))
                 .endWebhook()
+                .build();
+    }
+
+    private static ObjectMeta metadata(String name) {
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .addToLabels(BridgeLabels.MANAGED_BY, BridgeLabels.MANAGER)
+                .build();
+    }
+
+    private static WebhookClientConfig clientConfig(String url, String caBundle) {
+        return new WebhookClientConfigBuilder()
+                .withUrl(url)
+                .withCaBundle(caBundle)
+                .build();
+    }
+
+    /** Every namespace but the ones Volcano's chart exempts. */
+    private static LabelSelector notExempt() {
+        return new LabelSelectorBuilder()
+                .addNewMatchExpression()
+                .withKey("kubernetes.io/metadata.name")
+                .withOperator("NotIn")
+                .withValues(EXEMPT_NAMESPACES)
+                .endMatchExpression()
+                .build();
+    }
+
+    private static RuleWithOperations rule(ResourceDefinitionContext resource, List<String> operations) {
+        return new RuleWithOperationsBuilder()
+                .withApiGroups(resource.getGroup())
+                .withApiVersions(resource.getVersion())
+                .withOperations(operations)
+                .withResources(resource.getPlural())
+                .withScope("*")
                 .build();
     }
 
