@@ -85,6 +85,14 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
      */
     static final Duration SWEEP_INTERVAL = Duration.ofSeconds(10);
 
+    /**
+     * How often the offsets of finished records are committed. A commit is a round trip to the
+     * group's coordinator that holds this loop; made after every poll that finished something, it
+     * ran tens of times a second under load. A bridge that dies re-reads at most this much more
+     * (every reconciler is idempotent); leaving partitions and stopping still commit at once.
+     */
+    static final Duration COMMIT_INTERVAL = Duration.ofMillis(100);
+
     static final Duration PAUSE_FIRST = Duration.ofSeconds(1);
     static final Duration PAUSE_MAX = Duration.ofSeconds(30);
     /**
@@ -150,6 +158,7 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
     private volatile boolean running = true;
     private volatile String holding;
     private long lastRetry = System.nanoTime();
+    private long lastCommit = System.nanoTime();
     private long lastSweep = System.nanoTime();
 
     public BridgeConsumer(
@@ -256,7 +265,10 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
                     lastRetry = System.nanoTime();
                 }
                 lanes.drain(this::settled);
-                tolerateRebalance(this::commit);
+                if (System.nanoTime() - lastCommit >= COMMIT_INTERVAL.toNanos()) {
+                    tolerateRebalance(this::commit);
+                    lastCommit = System.nanoTime();
+                }
             }
         } catch (WakeupException e) {
             if (running) {
