@@ -80,15 +80,12 @@ public final class ApicurioRegistry extends InfraProcess {
      */
     public static ApicurioRegistry start(
             Path dataDir, boolean persistent, int preferredPort, boolean secured, boolean preferred) {
-        int port = preferredPort;
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("registry port must be 0 (free) or 1..65535, got " + port);
-        }
+        checkPort("registry", preferredPort);
         Path dir = dataDir.toAbsolutePath().normalize();
         Path distribution = Launcher.registryDistribution();
         long began = System.nanoTime();
         RegistryAuth auth = secured ? RegistryAuth.of(dir) : null;
-        return launchOnPorts(port, preferred, p -> {
+        return launchOnPorts(preferredPort, preferred, p -> {
             int[] free = FreePorts.distinct(2);
             int apiPort = p == 0 ? free[0] : p;
             int managementPort = free[1] == apiPort ? FreePorts.next() : free[1];

@@ -11,8 +11,8 @@ import java.util.function.IntFunction;
  */
 public abstract sealed class InfraProcess implements AutoCloseable permits KafkaBroker, ApicurioRegistry {
 
-    final Path dataDir;
-    final ChildProcess process;
+    private final Path dataDir;
+    private final ChildProcess process;
     private final Duration startupTime;
 
     /** How many times a start is tried again on other ports when one was taken meanwhile. */
@@ -22,6 +22,13 @@ public abstract sealed class InfraProcess implements AutoCloseable permits Kafka
         this.dataDir = dataDir;
         this.process = process;
         this.startupTime = startupTime;
+    }
+
+    /** Refuses a port that is neither 0 (a free one) nor a TCP port, before anything is started or written. */
+    static void checkPort(String what, int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(what + " port must be 0 (free) or 1..65535, got " + port);
+        }
     }
 
     /**

@@ -75,16 +75,13 @@ public final class KafkaBroker extends InfraProcess {
      * taken when another process holds it (bin/start's fixed ports, "random ones only on conflict").
      */
     public static KafkaBroker start(Path dataDir, int preferredPort, boolean preferred) {
-        int port = preferredPort;
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("kafka port must be 0 (free) or 1..65535, got " + port);
-        }
+        checkPort("kafka", preferredPort);
         Path dir = dataDir.toAbsolutePath().normalize();
         List<Path> classpath = Launcher.kafkaClasspath();
         long began = System.nanoTime();
         BrokerSecurity security = BrokerSecurity.of(dir);
         formatIfNew(dir, classpath, security);
-        return launchOnPorts(port, preferred, p -> {
+        return launchOnPorts(preferredPort, preferred, p -> {
             int[] free = FreePorts.distinct(3);
             int clientPort = p == 0 ? free[0] : p;
             int securePort = free[1] == clientPort ? free[0] : free[1];
@@ -169,7 +166,7 @@ public final class KafkaBroker extends InfraProcess {
 
     /** The same settings as a properties file (mode 0600), for processes started by a test or script. */
     public Path secureClientConfigFile() {
-        return dataDir.resolve(BrokerSecurity.CLIENT_PROPERTIES);
+        return dataDir().resolve(BrokerSecurity.CLIENT_PROPERTIES);
     }
 
     int controllerPort() {
