@@ -214,8 +214,18 @@ class CronJobSystemIT {
         return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
     }
 
-    /** What the ticker writes when the time comes: a Tick into every partition of lahar.cron-clock. */
-    private static void tick(LaharSystem system, Instant time) throws Exception {
+    /** The time of the last tick this JVM wrote, which the engine's clock has seen. */
+    private static Instant lastTick = Instant.EPOCH;
+
+    /**
+     * What the ticker writes when the time comes: a Tick into every partition of lahar.cron-clock.
+     * The engine ignores a tick that is not later than its clock, and both tests may tick the same
+     * minute (they run within one): a repeated time moves on by a millisecond, still after the
+     * scheduled minute, so the tick is not taken for a repeat.
+     */
+    private static synchronized void tick(LaharSystem system, Instant scheduledTime) throws Exception {
+        Instant time = scheduledTime.isAfter(lastTick) ? scheduledTime : lastTick.plusMillis(1);
+        lastTick = time;
         @SuppressWarnings("resource")
         KafkaProducer<String, Tick> producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, system.infra.bootstrapServers()),
