@@ -8,6 +8,10 @@
 #       (default 5) restarts in a row it gives up and says so (a run of LAHAR_STABLE_AFTER seconds
 #       resets the count). A dead service never stops the others. Returns once READY_URL answers
 #       2xx; fails (exit 1) if it does not within LAHAR_READY_TIMEOUT seconds.
+#   supervise_start NAME READY_URL COMMAND... / await_ready NAME
+#       The same in two steps, so that services which do not need each other start side by side:
+#       supervise_start returns at once, await_ready NAME waits as supervise does (the timeout
+#       counts from the start).
 #   stop_supervised
 #       SIGTERM to every supervisor, newest first (each passes it on to its process and waits for
 #       it); SIGKILL for what still runs after LAHAR_STOP_GRACE seconds.
@@ -95,22 +99,37 @@ supervisor_loop() {
   done
 }
 
-supervise() {
+# What await_ready needs of each service supervise_start started.
+declare -gA LAHAR_READY_URL=() LAHAR_READY_DEADLINE=() LAHAR_SUPERVISOR_OF=()
+
+supervise_start() {
   local name=$1 ready=$2; shift 2
   mkdir -p "$LAHAR_RUN"
   supervisor_loop "$name" "$ready" "$@" &
   local supervisor=$!
   LAHAR_SUPERVISORS+=("$supervisor")
   pidfile_write "$LAHAR_RUN/$name.supervisor.pid" "$supervisor"
-  local deadline=$((SECONDS + LAHAR_READY_TIMEOUT))
-  until ready_url "$ready"; do
+  LAHAR_READY_URL[$name]=$ready
+  LAHAR_READY_DEADLINE[$name]=$((SECONDS + LAHAR_READY_TIMEOUT))
+  LAHAR_SUPERVISOR_OF[$name]=$supervisor
+}
+
+await_ready() {
+  local name=$1
+  local url=${LAHAR_READY_URL[$name]} supervisor=${LAHAR_SUPERVISOR_OF[$name]} deadline=${LAHAR_READY_DEADLINE[$name]}
+  until ready_url "$url"; do
     if ! kill -0 "$supervisor" 2>/dev/null || ((SECONDS > deadline)); then
       say "$name did not come up (log $LAHAR_DATA/$name.log):"
       tail -50 "$LAHAR_DATA/$name.log" >&2
       exit 1
     fi
-    sleep 1
+    sleep 0.5
   done
+}
+
+supervise() {
+  supervise_start "$@"
+  await_ready "$1"
 }
 
 stop_supervised() {

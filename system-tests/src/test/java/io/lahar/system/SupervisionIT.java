@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * bin/start's supervision ({@code bin/lib/supervise.sh}), with two small HTTP servers as services: a
  * service that is killed is started again and reported while the other keeps running; one that
- * keeps dying is given up on after the limit, and said so; stopping ends every process.
+ * keeps dying is given up on after the limit, and said so; stopping ends every process; services
+ * started side by side ({@code supervise_start}) run before either is awaited.
  */
 class SupervisionIT {
 
@@ -91,6 +92,28 @@ class SupervisionIT {
                             "run",
                             "restarted by bin/start (restart 2)",
                             "run");
+        } finally {
+            script.destroyForcibly();
+        }
+    }
+
+    @Test
+    void servicesStartedSideBySideRunBeforeEitherIsAwaited() throws Exception {
+        int portA = FreePorts.next();
+        int portB = FreePorts.next();
+        // a answers only once b runs: started one after the other, each awaited first, a never would.
+        Process script = script("""
+                supervise_start a http://127.0.0.1:%1$d/ bash -c 'until [ -f "$0" ]; do sleep 0.1; done; exec python3 -m http.server %1$d --bind 127.0.0.1' %3$s
+                supervise_start b http://127.0.0.1:%2$d/ bash -c 'touch "$0"; exec python3 -m http.server %2$d --bind 127.0.0.1' %3$s
+                await_ready a
+                await_ready b
+                say both ready
+                """.formatted(portA, portB, data.resolve("b-runs")), "");
+        try {
+            assertThat(script.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(script.exitValue()).as(output()).isZero();
+            assertThat(output()).contains("both ready");
+            assertThat(pid("a")).as("stopped with the script").isEmpty();
         } finally {
             script.destroyForcibly();
         }
