@@ -106,6 +106,12 @@ class FatalRecordIT {
                 StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG,
                 org.apache.kafka.common.serialization.Serdes.ByteArraySerde.class);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        // The replacement thread gets the task once the dead thread's group session expires (decision
+        // 020): the broker's shortest session instead of the streams-app's 45 s, and a transaction
+        // timeout still shorter than it, as the streams-app has them.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 5_000);
 
         try (KafkaStreams streams = new KafkaStreams(topology, props);
                 KafkaProducer<String, String> producer = new KafkaProducer<>(
