@@ -2,16 +2,15 @@
 # Supervision of Lahar's processes for bin/start, and the pid files bin/stop reads. Source it after
 # setting LAHAR_DATA (the data dir: logs go there, pid files under LAHAR_DATA/run) and defining say.
 #
-#   supervise NAME READY_URL COMMAND...
+#   supervise_start NAME READY_URL COMMAND...
 #       Runs COMMAND (output appended to LAHAR_DATA/NAME.log) under a supervisor that starts it
 #       again when it dies, after 1 s, then 2, 4, ... up to 30 s; after LAHAR_RESTART_LIMIT
 #       (default 5) restarts in a row it gives up and says so (a run of LAHAR_STABLE_AFTER seconds
-#       resets the count). A dead service never stops the others. Returns once READY_URL answers
-#       2xx; fails (exit 1) if it does not within LAHAR_READY_TIMEOUT seconds.
-#   supervise_start NAME READY_URL COMMAND... / await_ready NAME
-#       The same in two steps, so that services which do not need each other start side by side:
-#       supervise_start returns at once, await_ready NAME waits as supervise does (the timeout
-#       counts from the start).
+#       resets the count). A dead service never stops the others. Returns at once, so that
+#       services which do not need each other start side by side.
+#   await_ready NAME
+#       Returns once NAME's READY_URL answers 2xx; fails (exit 1) if it does not within
+#       LAHAR_READY_TIMEOUT seconds of its start, or if its supervisor gave up.
 #   stop_supervised
 #       SIGTERM to every supervisor, newest first (each passes it on to its process and waits for
 #       it); SIGKILL for what still runs after LAHAR_STOP_GRACE seconds.
@@ -125,11 +124,6 @@ await_ready() {
     fi
     sleep 0.5
   done
-}
-
-supervise() {
-  supervise_start "$@"
-  await_ready "$1"
 }
 
 stop_supervised() {

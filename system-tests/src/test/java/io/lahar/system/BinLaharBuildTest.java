@@ -25,9 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BinLaharBuildTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", ".."))
-            .toAbsolutePath()
-            .normalize();
+    private static final Path ROOT = ProjectRoot.DIR;
 
     @TempDir
     Path root;
@@ -57,12 +55,12 @@ class BinLaharBuildTest {
         Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
         Instant now = Instant.now();
         for (String module : List.of("core", "schemas", "cli")) {
-            Files.setLastModifiedTime(root.resolve(module + "/pom.xml"), at(now.minus(3, ChronoUnit.HOURS)));
+            Files.setLastModifiedTime(root.resolve(module + "/pom.xml"), FileTime.from(now.minus(3, ChronoUnit.HOURS)));
         }
-        Files.setLastModifiedTime(jar, at(now.minus(2, ChronoUnit.HOURS)));
+        Files.setLastModifiedTime(jar, FileTime.from(now.minus(2, ChronoUnit.HOURS)));
         Files.setLastModifiedTime(
                 Files.writeString(root.resolve("core/src/main/java/Changed.java"), "class Changed {}"),
-                at(now.minus(1, ChronoUnit.HOURS)));
+                FileTime.from(now.minus(1, ChronoUnit.HOURS)));
     }
 
     @Test
@@ -96,9 +94,5 @@ class BinLaharBuildTest {
 
     private List<String> mvnCalls() throws IOException {
         return Files.exists(calls) ? Files.readAllLines(calls) : List.of();
-    }
-
-    private static FileTime at(Instant t) {
-        return FileTime.from(t);
     }
 }

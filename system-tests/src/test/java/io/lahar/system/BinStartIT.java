@@ -31,9 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BinStartIT {
 
-    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", ".."))
-            .toAbsolutePath()
-            .normalize();
+    private static final Path ROOT = ProjectRoot.DIR;
     private static final Duration START = Duration.ofMinutes(8);
 
     @TempDir

@@ -32,9 +32,7 @@ class ConsoleSystemIT {
 
     @Test
     void everyPageFollowsTheSystemLive(LaharSystem system) throws Exception {
-        Path root = Path.of(System.getProperty("lahar.project.root", ".."))
-                .toAbsolutePath()
-                .normalize();
+        Path root = ProjectRoot.DIR;
         Path shots = Path.of("target/screenshots").toAbsolutePath();
         String console = system.console().uri("/").toString();
         String ns = system.namespace;

@@ -192,9 +192,7 @@ class FlowSystemIT {
     }
 
     static Path example(String file) {
-        return Path.of(System.getProperty("lahar.project.root", ".."))
-                .resolve("examples")
-                .resolve(file);
+        return ProjectRoot.DIR.resolve("examples").resolve(file);
     }
 
     private static List<Pod> flowPods(LaharSystem system) {

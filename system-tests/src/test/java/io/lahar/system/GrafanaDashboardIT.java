@@ -39,9 +39,7 @@ class GrafanaDashboardIT {
 
     @Test
     void everyQueryOfTheDashboardNamesAMetricTheSystemExposes(LaharSystem system) throws Exception {
-        Path root = Path.of(System.getProperty("lahar.project.root", ".."))
-                .toAbsolutePath()
-                .normalize();
+        Path root = ProjectRoot.DIR;
         JsonNode dashboard =
                 JSON.readTree(root.resolve("deploy/grafana/lahar.json").toFile());
         List<String> queries = PromQl.queries(dashboard);

@@ -107,9 +107,7 @@ final class LaharSystem implements AutoCloseable {
         this.schedulerName = "lahar-sys-" + run;
         this.pool = "sys-" + run;
         this.streamsAppId = "lahar-sys-" + run;
-        this.root = Path.of(System.getProperty("lahar.project.root", ".."))
-                .toAbsolutePath()
-                .normalize();
+        this.root = ProjectRoot.DIR;
         this.dir = Path.of(System.getProperty("lahar.system-tests.dir", "target/system-tests"))
                 .toAbsolutePath()
                 .resolve(run);

@@ -21,9 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PortReservationIT {
 
-    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", ".."))
-            .toAbsolutePath()
-            .normalize();
+    private static final Path ROOT = ProjectRoot.DIR;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @TempDir

@@ -22,9 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SupervisionIT {
 
-    private static final Path ROOT = Path.of(System.getProperty("lahar.project.root", ".."))
-            .toAbsolutePath()
-            .normalize();
+    private static final Path ROOT = ProjectRoot.DIR;
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     @TempDir
@@ -35,8 +33,10 @@ class SupervisionIT {
         int portA = FreePorts.next();
         int portB = FreePorts.next();
         Process script = script("""
-                supervise a http://127.0.0.1:%1$d/ python3 -m http.server %1$d --bind 127.0.0.1
-                supervise b http://127.0.0.1:%2$d/ python3 -m http.server %2$d --bind 127.0.0.1
+                supervise_start a http://127.0.0.1:%1$d/ python3 -m http.server %1$d --bind 127.0.0.1
+                await_ready a
+                supervise_start b http://127.0.0.1:%2$d/ python3 -m http.server %2$d --bind 127.0.0.1
+                await_ready b
                 say started
                 while :; do sleep 1 & wait $! || true; done
                 """.formatted(portA, portB), "");
@@ -72,7 +72,8 @@ class SupervisionIT {
     void aServiceThatKeepsDyingIsGivenUpOnAfterTheLimit() throws Exception {
         int port = FreePorts.next();
         Process script = script("""
-                supervise crashing http://127.0.0.1:%d/ bash -c 'echo run; exit 3'
+                supervise_start crashing http://127.0.0.1:%d/ bash -c 'echo run; exit 3'
+                await_ready crashing
                 """.formatted(port), "LAHAR_RESTART_LIMIT=2");
         try {
             assertThat(script.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
