@@ -8,6 +8,8 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -203,27 +205,28 @@ final class ClusterDispatcher extends Dispatcher {
         if (selectors.isEmpty()) {
             return store.dispatch(request);
         }
-        MockResponse listed = store.dispatch(HttpMethod.GET, path, null, null);
-        JsonNode list = CrudStore.parse(CrudStore.bodyOf(listed));
-        if (listed.code() != 200 || !list.path("items").isArray()) {
+        Selectors selected = selectors.get();
+        Optional<IndexedCrudDispatcher.Selection> collection = store.select(path, selected::matches);
+        if (collection.isEmpty()) {
             // A single object: selectors do not apply, the webhooks review its delete.
+            MockResponse listed = store.dispatch(HttpMethod.GET, path, null, null);
             Optional<MockResponse> refused = listed.code() == 200
-                    ? admitted(path, "DELETE", null, list, dryRun).refusal()
+                    ? admitted(path, "DELETE", null, CrudStore.parse(CrudStore.bodyOf(listed)), dryRun)
+                            .refusal()
                     : Optional.empty();
             if (refused.isPresent() || (dryRun && listed.code() == 200)) {
                 return refused.orElse(listed);
             }
             return store.dispatch(request);
         }
-        var deleted = Serialization.jsonMapper().createArrayNode();
+        List<String> deleted = new ArrayList<>();
         String trimmed = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
         int lastSlash = trimmed.lastIndexOf('/');
         String prefix = trimmed.substring(0, lastSlash);
         String plural = trimmed.substring(lastSlash + 1);
-        for (JsonNode item : list.get("items")) {
-            if (!selectors.get().matches(item)) {
-                continue;
-            }
+        List<JsonNode> items = collection.get().trees();
+        for (int i = 0; i < items.size(); i++) {
+            JsonNode item = items.get(i);
             String namespace = item.path("metadata").path("namespace").asText("");
             String itemPath = (!namespace.isEmpty() && !prefix.contains("/namespaces/")
                             ? prefix + "/namespaces/" + namespace + "/" + plural
@@ -237,11 +240,10 @@ final class ClusterDispatcher extends Dispatcher {
             }
             if (dryRun
                     || store.dispatch(HttpMethod.DELETE, itemPath, null, null).code() == 200) {
-                deleted.add(item);
+                deleted.add(collection.get().json().get(i));
             }
         }
-        ((ObjectNode) list).set("items", deleted);
-        return ApiStatus.json(200, list.toString());
+        return store.list(deleted, collection.get().version());
     }
 
     /**
@@ -260,30 +262,20 @@ final class ClusterDispatcher extends Dispatcher {
         if (selectors.isEmpty()) {
             return store.dispatch(request);
         }
+        String unselected = path + Selectors.withoutSelectors(query);
+        Selectors selected = selectors.get();
+        Optional<MockResponse> listed =
+                store.select(unselected, selected::matches).map(s -> store.list(s.json(), s.version()));
+        if (listed.isPresent()) {
+            return listed.get();
+        }
+        // A watch (its events are selected as they come), or a single object (selectors apply to collections).
         MockResponse response = store.dispatch(new RecordedRequest(
-                request.getHttpVersion(),
-                request.method(),
-                path + Selectors.withoutSelectors(query),
-                request.getHeaders(),
-                request.getBody()));
+                request.getHttpVersion(), request.method(), unselected, request.getHeaders(), request.getBody()));
         if (response.getWebSocketListener() instanceof StoreWatch watch) {
-            return response.withWebSocketUpgrade(watch.selecting(selectors.get()));
+            return response.withWebSocketUpgrade(watch.selecting(selected));
         }
-        if (response.code() != 200) {
-            return response;
-        }
-        JsonNode body = CrudStore.parse(CrudStore.bodyOf(response));
-        if (!body.path("items").isArray()) {
-            return response; // a single object: selectors apply to collections
-        }
-        var kept = Serialization.jsonMapper().createArrayNode();
-        body.get("items").forEach(item -> {
-            if (selectors.get().matches(item)) {
-                kept.add(item);
-            }
-        });
-        ((ObjectNode) body).set("items", kept);
-        return ApiStatus.json(200, body.toString());
+        return response;
     }
 
     private Optional<MockResponse> serveFixed(String path) {

@@ -10,9 +10,11 @@ import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * fabric8's in-memory CRUD store, driven with synthetic requests. Our additions (binding, merge
@@ -94,6 +96,16 @@ final class CrudStore {
      */
     MockResponse put(String path, JsonNode object) {
         return crud.update(path, object);
+    }
+
+    /** What the collection at {@code path} holds that {@code kept} keeps; empty where the path is not a collection's list. */
+    Optional<IndexedCrudDispatcher.Selection> select(String path, Predicate<JsonNode> kept) {
+        return crud.select(path, kept);
+    }
+
+    /** The list of {@code items} (objects' JSON) at {@code version}, as the store answers a collection's GET. */
+    MockResponse list(List<String> items, long version) {
+        return crud.list(items, version);
     }
 
     static String bodyOf(MockResponse response) {

@@ -22,11 +22,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReadWriteLock;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -112,6 +114,55 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             return super.handleGet(path);
         }
         return answer(query, found, version);
+    }
+
+    /**
+     * What the collection at {@code path} holds that {@code kept} keeps, tested on each stored
+     * object's tree under the read lock: a selector's list without writing every object of the kind
+     * into one answer and reading it back. Empty where the path is a watch's, names one object, or
+     * names nothing stored that fabric8 answers for (an API group's resources).
+     */
+    Optional<Selection> select(String path, Predicate<JsonNode> kept) {
+        if (isWatch(path)) {
+            return Optional.empty();
+        }
+        StoreQuery query = query(path);
+        if (query.naming()) {
+            return Optional.empty();
+        }
+        List<String> json = new ArrayList<>();
+        List<JsonNode> trees = new ArrayList<>();
+        boolean none;
+        long version;
+        lock.readLock().lock();
+        try {
+            List<ObjectIndex.Entry> found = index.matching(query);
+            none = found.isEmpty();
+            for (ObjectIndex.Entry entry : found) {
+                JsonNode tree = index.tree(entry.key());
+                if (kept.test(tree)) {
+                    json.add(entry.json());
+                    trees.add(tree);
+                }
+            }
+            version = resourceVersion;
+        } finally {
+            lock.readLock().unlock();
+        }
+        if (none && API_RESOURCES.matcher(path).matches()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Selection(json, trees, version));
+    }
+
+    /** Objects a collection's path selected: each one's JSON and tree (the store's, never to be changed), and the store's version then. */
+    record Selection(List<String> json, List<JsonNode> trees, long version) {}
+
+    /** The list of {@code items} (objects' JSON) at {@code version}, as the store answers a collection's GET. */
+    MockResponse list(List<String> items, long version) {
+        return new MockResponse()
+                .setResponseCode(HttpURLConnection.HTTP_OK)
+                .setBody(((KubernetesResponseComposer) responseComposer).compose(items, String.valueOf(version)));
     }
 
     @Override
@@ -348,9 +399,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             return response.setResponseCode(HttpURLConnection.HTTP_OK)
                     .setBody(found.get(0).json());
         }
-        List<String> items = found.stream().map(ObjectIndex.Entry::json).toList();
-        return response.setResponseCode(HttpURLConnection.HTTP_OK)
-                .setBody(((KubernetesResponseComposer) responseComposer).compose(items, String.valueOf(version)));
+        return list(found.stream().map(ObjectIndex.Entry::json).toList(), version);
     }
 
     /** The store's create, update and patch look up the object they change here (under its write lock). */

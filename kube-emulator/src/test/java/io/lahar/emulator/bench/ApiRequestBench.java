@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * holding {@code pods} pods, read by GETs of random pods through fabric8's client (as the bridge
  * reads it, over TLS) from 1, 4, 16 and 64 concurrent callers, four seconds each. With
  * {@code --lifecycle} it is {@link PodLifecycleBench} instead: what a pod's life costs the
- * emulator's process. A harness, not a test: {@code docs/BENCHMARKS.md} says how to run it and
+ * emulator's process; with {@code --selected}, {@link SelectedListBench}: what a job's
+ * label-selected list and delete cost as the objects of their kind grow. A harness, not a test: {@code docs/BENCHMARKS.md} says how to run it and
  * what it showed.
  */
 public final class ApiRequestBench {
@@ -27,6 +28,10 @@ public final class ApiRequestBench {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("--lifecycle")) {
             PodLifecycleBench.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("--selected")) {
+            SelectedListBench.main(java.util.Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         int pods = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
