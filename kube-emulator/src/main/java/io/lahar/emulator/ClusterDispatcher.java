@@ -205,8 +205,7 @@ final class ClusterDispatcher extends Dispatcher {
         if (selectors.isEmpty()) {
             return store.dispatch(request);
         }
-        Selectors selected = selectors.get();
-        Optional<IndexedCrudDispatcher.Selection> collection = store.select(path, selected::matches);
+        Optional<IndexedCrudDispatcher.Selection> collection = store.select(path, selectors.get()::matches);
         if (collection.isEmpty()) {
             // A single object: selectors do not apply, the webhooks review its delete.
             MockResponse listed = store.dispatch(HttpMethod.GET, path, null, null);
@@ -224,9 +223,9 @@ final class ClusterDispatcher extends Dispatcher {
         int lastSlash = trimmed.lastIndexOf('/');
         String prefix = trimmed.substring(0, lastSlash);
         String plural = trimmed.substring(lastSlash + 1);
-        List<JsonNode> items = collection.get().trees();
-        for (int i = 0; i < items.size(); i++) {
-            JsonNode item = items.get(i);
+        for (IndexedCrudDispatcher.Selection.Selected selected :
+                collection.get().objects()) {
+            JsonNode item = selected.tree();
             String namespace = item.path("metadata").path("namespace").asText("");
             String itemPath = (!namespace.isEmpty() && !prefix.contains("/namespaces/")
                             ? prefix + "/namespaces/" + namespace + "/" + plural
@@ -240,7 +239,7 @@ final class ClusterDispatcher extends Dispatcher {
             }
             if (dryRun
                     || store.dispatch(HttpMethod.DELETE, itemPath, null, null).code() == 200) {
-                deleted.add(collection.get().json().get(i));
+                deleted.add(selected.json());
             }
         }
         return store.list(deleted, collection.get().version());

@@ -130,8 +130,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         if (query.naming()) {
             return Optional.empty();
         }
-        List<String> json = new ArrayList<>();
-        List<JsonNode> trees = new ArrayList<>();
+        List<Selection.Selected> selected = new ArrayList<>();
         boolean none;
         long version;
         lock.readLock().lock();
@@ -141,8 +140,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             for (ObjectIndex.Entry entry : found) {
                 JsonNode tree = index.tree(entry.key());
                 if (kept.test(tree)) {
-                    json.add(entry.json());
-                    trees.add(tree);
+                    selected.add(new Selection.Selected(entry.json(), tree));
                 }
             }
             version = resourceVersion;
@@ -152,11 +150,19 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         if (none && API_RESOURCES.matcher(path).matches()) {
             return Optional.empty();
         }
-        return Optional.of(new Selection(json, trees, version));
+        return Optional.of(new Selection(selected, version));
     }
 
-    /** Objects a collection's path selected: each one's JSON and tree (the store's, never to be changed), and the store's version then. */
-    record Selection(List<String> json, List<JsonNode> trees, long version) {}
+    /** Objects a collection's path selected, and the store's version then. */
+    record Selection(List<Selected> objects, long version) {
+
+        /** One object: its JSON and its tree (the store's, never to be changed). */
+        record Selected(String json, JsonNode tree) {}
+
+        List<String> json() {
+            return objects.stream().map(Selected::json).toList();
+        }
+    }
 
     /** The list of {@code items} (objects' JSON) at {@code version}, as the store answers a collection's GET. */
     MockResponse list(List<String> items, long version) {

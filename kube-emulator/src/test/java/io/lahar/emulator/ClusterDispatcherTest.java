@@ -21,16 +21,7 @@ class ClusterDispatcherTest {
     @Test
     void readyzAnswers500UntilStartUpIsDoneWhileLivezAnswersAtOnce() {
         AtomicBoolean ready = new AtomicBoolean();
-        ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
-        CrudStore store = new CrudStore(new IndexedCrudDispatcher(discovery.customResourceContexts()));
-        ClusterDispatcher dispatcher = new ClusterDispatcher(
-                discovery,
-                store,
-                Clock.systemUTC(),
-                () -> "127.0.0.1:6443",
-                () -> {},
-                ready::get,
-                BearerToken.of(java.util.Optional.empty()));
+        ClusterDispatcher dispatcher = dispatcher(ready::get);
 
         assertThat(get(dispatcher, "/readyz").code()).isEqualTo(500);
         assertThat(get(dispatcher, "/livez").code()).isEqualTo(200);
@@ -42,7 +33,7 @@ class ClusterDispatcherTest {
 
     @Test
     void selectorsListAndDeleteOnlyWhatTheySelectAmongTheKindsObjects() {
-        ClusterDispatcher dispatcher = dispatcher();
+        ClusterDispatcher dispatcher = dispatcher(() -> true);
         for (String[] pod : new String[][] {{"a", "web", "1"}, {"b", "db", "2"}, {"c", "web", "3"}, {"d", "", "4"}}) {
             String labels = pod[1].isEmpty() ? "{}" : "{\"app\": \"" + pod[1] + "\"}";
             MockResponse created = send(
@@ -85,7 +76,7 @@ class ClusterDispatcherTest {
         assertThat(names(get(dispatcher, "/api/v1/namespaces/other/pods"))).containsExactly("e");
     }
 
-    private static ClusterDispatcher dispatcher() {
+    private static ClusterDispatcher dispatcher(java.util.function.BooleanSupplier ready) {
         ApiDiscovery discovery = ApiDiscovery.volcanoCluster();
         return new ClusterDispatcher(
                 discovery,
@@ -93,7 +84,7 @@ class ClusterDispatcherTest {
                 Clock.systemUTC(),
                 () -> "127.0.0.1:6443",
                 () -> {},
-                () -> true,
+                ready,
                 TOKEN);
     }
 

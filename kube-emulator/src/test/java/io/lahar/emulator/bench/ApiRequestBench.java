@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * reads it, over TLS) from 1, 4, 16 and 64 concurrent callers, four seconds each. With
  * {@code --lifecycle} it is {@link PodLifecycleBench} instead: what a pod's life costs the
  * emulator's process; with {@code --selected}, {@link SelectedListBench}: what a job's
- * label-selected list and delete cost as the objects of their kind grow. A harness, not a test: {@code docs/BENCHMARKS.md} says how to run it and
- * what it showed.
+ * label-selected list and delete cost as the objects of their kind grow. A harness, not a test:
+ * {@code docs/BENCHMARKS.md} says how to run it and what it showed.
  */
 public final class ApiRequestBench {
 
