@@ -16,7 +16,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,13 +28,23 @@ import org.junit.jupiter.api.io.TempDir;
  * background job (SIGINT ignored on entry) prints a banner with every endpoint and writes the
  * connection context every lahar verb reads, with no JVM warning in its output; the registry and the
  * REST API refuse a client without the secrets whose files the context names; the example jobs
- * finish; {@code kill -INT} stops every process it started; a second {@code bin/start} on the same
+ * finish; after a SIGKILL of the streams-app and the scheduler a job is admitted and runs within their
+ * groups' session; {@code kill -INT} stops every process it started; a second {@code bin/start} on the same
  * data resumes that system, submitting and following nothing that is already there.
  */
 class BinStartIT {
 
     private static final Path ROOT = ProjectRoot.DIR;
     private static final Duration START = Duration.ofMinutes(8);
+    /** The streams-app's and the scheduler's group session: how long a dead dynamic member held their partitions. */
+    private static final Duration SESSION = Duration.ofSeconds(45);
+
+    private static final String AFTER_CRASH = """
+            {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "metadata": {"name": "after-crash"},
+             "spec": {"minAvailable": 1, "schedulerName": "volcano", "tasks": [{"name": "work", "replicas": 1,
+              "template": {"metadata": {"annotations": {"lahar.io/sim-duration": "1s"}},
+               "spec": {"containers": [{"name": "work", "image": "busybox"}]}}}]}}
+            """;
 
     @TempDir
     Path dir;
@@ -104,6 +116,28 @@ class BinStartIT {
             assertThat(get(jobs, null)).isEqualTo(401);
             assertThat(get(jobs, "Bearer " + Files.readString(token).strip())).isEqualTo(200);
             assertThat(Files.exists(Path.of(context.getProperty("kubeconfig")))).isTrue();
+
+            // A crash of the streams-app and of the scheduler at once: the supervisor starts both again, and
+            // as static members of their groups they take their partitions back at once. As dynamic members
+            // they resumed only once the dead ones' sessions had ended.
+            for (String service : List.of("streams-app", "scheduler-service")) {
+                String pid = Files.readString(data.resolve("run/" + service + ".pid"))
+                        .trim()
+                        .split(" ", 2)[0];
+                ProcessHandle.of(Long.parseLong(pid)).orElseThrow().destroyForcibly();
+            }
+            String bearer = "Bearer " + Files.readString(token).strip();
+            AtomicBoolean submitted = new AtomicBoolean();
+            await().atMost(SESSION)
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
+                    .until(() -> {
+                        if (!submitted.get()) {
+                            // 409: an earlier submission was admitted though its answer was lost.
+                            submitted.set(Set.of(201, 409).contains(post(jobs, bearer, AFTER_CRASH)));
+                        }
+                        return submitted.get() && runsOrRan(jobs, bearer, "after-crash");
+                    });
 
             started.addAll(pids(data));
             assertThat(started).as("supervised processes").hasSizeGreaterThanOrEqualTo(6);
@@ -184,6 +218,40 @@ class BinStartIT {
             }
             return http.send(request.build(), HttpResponse.BodyHandlers.discarding())
                     .statusCode();
+        }
+    }
+
+    private static int post(String url, String authorization, String json) throws IOException, InterruptedException {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+                    .timeout(Duration.ofSeconds(10))
+                    .header("Authorization", authorization)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(json))
+                    .build();
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        }
+    }
+
+    /** Whether the job {@code name} of the default namespace is listed Running or Completed. */
+    private static boolean runsOrRan(String jobs, String authorization, String name)
+            throws IOException, InterruptedException {
+        for (String phase : List.of("Running", "Completed")) {
+            if (listed(jobs + "?namespace=default&phase=" + phase, authorization)
+                    .contains("\"" + name + "\"")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String listed(String url, String authorization) throws IOException, InterruptedException {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+                    .timeout(Duration.ofSeconds(10))
+                    .header("Authorization", authorization)
+                    .build();
+            return http.send(request, HttpResponse.BodyHandlers.ofString()).body();
         }
     }
 
