@@ -28,9 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  * background job (SIGINT ignored on entry) prints a banner with every endpoint and writes the
  * connection context every lahar verb reads, with no JVM warning in its output; the registry and the
  * REST API refuse a client without the secrets whose files the context names; the example jobs
- * finish; after a SIGKILL of the streams-app and the scheduler a job is admitted and runs within their
- * groups' session; {@code kill -INT} stops every process it started; a second {@code bin/start} on the same
- * data resumes that system, submitting and following nothing that is already there.
+ * finish; after a SIGKILL of the streams-app and the scheduler a job is admitted and runs within
+ * their groups' session; {@code kill -INT} stops every process it started; a second
+ * {@code bin/start} on the same data resumes that system, submitting and following nothing that is
+ * already there.
  */
 class BinStartIT {
 
@@ -128,7 +129,8 @@ class BinStartIT {
             }
             String bearer = "Bearer " + Files.readString(token).strip();
             AtomicBoolean submitted = new AtomicBoolean();
-            await().atMost(SESSION)
+            await("a job admitted and running within the groups' session after the crash")
+                    .atMost(SESSION)
                     .pollInterval(Duration.ofMillis(500))
                     .ignoreExceptions()
                     .until(() -> {
