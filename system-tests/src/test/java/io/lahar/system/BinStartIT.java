@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * background job (SIGINT ignored on entry) prints a banner with every endpoint and writes the
  * connection context every lahar verb reads, with no JVM warning in its output; the registry and the
  * REST API refuse a client without the secrets whose files the context names; the example jobs
- * finish; after a SIGKILL of the streams-app and the scheduler a job is admitted and runs within
- * their groups' session; {@code kill -INT} stops every process it started; a second
+ * finish; after a SIGKILL of the streams-app, and then of the scheduler, a job is admitted and runs
+ * within the dead one's group session; {@code kill -INT} stops every process it started; a second
  * {@code bin/start} on the same data resumes that system, submitting and following nothing that is
  * already there.
  */
@@ -40,8 +40,9 @@ class BinStartIT {
     /** The streams-app's and the scheduler's group session: how long a dead dynamic member held their partitions. */
     private static final Duration SESSION = Duration.ofSeconds(45);
 
-    private static final String AFTER_CRASH = """
-            {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "metadata": {"name": "after-crash"},
+    /** A one-pod job that runs a second on the emulated cluster, named by its argument. */
+    private static final String SHORT_JOB = """
+            {"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "metadata": {"name": "%s"},
              "spec": {"minAvailable": 1, "schedulerName": "volcano", "tasks": [{"name": "work", "replicas": 1,
               "template": {"metadata": {"annotations": {"lahar.io/sim-duration": "1s"}},
                "spec": {"containers": [{"name": "work", "image": "busybox"}]}}}]}}
@@ -118,27 +119,27 @@ class BinStartIT {
             assertThat(get(jobs, "Bearer " + Files.readString(token).strip())).isEqualTo(200);
             assertThat(Files.exists(Path.of(context.getProperty("kubeconfig")))).isTrue();
 
-            // A crash of the streams-app and of the scheduler at once: the supervisor starts both again, and
-            // as static members of their groups they take their partitions back at once. As dynamic members
-            // they resumed only once the dead ones' sessions had ended.
-            for (String service : List.of("streams-app", "scheduler-service")) {
-                String pid = Files.readString(data.resolve("run/" + service + ".pid"))
-                        .trim()
-                        .split(" ", 2)[0];
-                ProcessHandle.of(Long.parseLong(pid)).orElseThrow().destroyForcibly();
-            }
+            // A crash of the streams-app, then one of the scheduler: the supervisor starts each again, and as
+            // a static member of its group it takes its partitions back at once. As a dynamic member each
+            // resumed only once the dead one's session had ended.
             String bearer = "Bearer " + Files.readString(token).strip();
+            kill(data, "streams-app");
+            await("a job admitted within the streams-app's session after its crash")
+                    .atMost(SESSION)
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
+                    .until(() -> admitted(jobs, bearer, "after-streams-crash"));
+            kill(data, "scheduler-service");
             AtomicBoolean submitted = new AtomicBoolean();
-            await("a job admitted and running within the groups' session after the crash")
+            await("a job admitted and running within the scheduler's session after its crash")
                     .atMost(SESSION)
                     .pollInterval(Duration.ofMillis(500))
                     .ignoreExceptions()
                     .until(() -> {
                         if (!submitted.get()) {
-                            // 409: an earlier submission was admitted though its answer was lost.
-                            submitted.set(Set.of(201, 409).contains(post(jobs, bearer, AFTER_CRASH)));
+                            submitted.set(admitted(jobs, bearer, "after-scheduler-crash"));
                         }
-                        return submitted.get() && runsOrRan(jobs, bearer, "after-crash");
+                        return submitted.get() && runsOrRan(jobs, bearer, "after-scheduler-crash");
                     });
 
             started.addAll(pids(data));
@@ -155,6 +156,8 @@ class BinStartIT {
         } finally {
             first.destroyForcibly();
             started.forEach(ProcessHandle::destroyForcibly);
+            // What runs however the test ended (a service the supervisor started again since is not in started).
+            pids(data).forEach(ProcessHandle::destroyForcibly);
         }
 
         Path secondOut = dir.resolve("second.txt");
@@ -221,6 +224,19 @@ class BinStartIT {
             return http.send(request.build(), HttpResponse.BodyHandlers.discarding())
                     .statusCode();
         }
+    }
+
+    /** SIGKILL of the service whose pid bin/start's pid file names. */
+    private static void kill(Path data, String service) throws IOException {
+        String pid =
+                Files.readString(data.resolve("run/" + service + ".pid")).trim().split(" ", 2)[0];
+        ProcessHandle.of(Long.parseLong(pid)).orElseThrow().destroyForcibly();
+    }
+
+    /** Submits {@link #SHORT_JOB} named {@code name}: whether it was admitted (or had been, its answer lost). */
+    private static boolean admitted(String jobs, String authorization, String name)
+            throws IOException, InterruptedException {
+        return Set.of(201, 409).contains(post(jobs, authorization, SHORT_JOB.formatted(name)));
     }
 
     private static int post(String url, String authorization, String json) throws IOException, InterruptedException {
