@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -203,11 +204,15 @@ class BinStartIT {
         List<ProcessHandle> handles = new ArrayList<>();
         try (Stream<Path> files = Files.list(run)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".pid")).toList()) {
-                String pid = Files.readString(file).trim().split(" ", 2)[0];
-                ProcessHandle.of(Long.parseLong(pid)).ifPresent(handles::add);
+                process(file).ifPresent(handles::add);
             }
         }
         return handles;
+    }
+
+    /** The process a pid file names (its first word), if it runs. */
+    private static Optional<ProcessHandle> process(Path pidFile) throws IOException {
+        return ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim().split(" ", 2)[0]));
     }
 
     private static int get(String url) throws IOException, InterruptedException {
@@ -228,9 +233,7 @@ class BinStartIT {
 
     /** SIGKILL of the service whose pid bin/start's pid file names. */
     private static void kill(Path data, String service) throws IOException {
-        String pid =
-                Files.readString(data.resolve("run/" + service + ".pid")).trim().split(" ", 2)[0];
-        ProcessHandle.of(Long.parseLong(pid)).orElseThrow().destroyForcibly();
+        process(data.resolve("run/" + service + ".pid")).orElseThrow().destroyForcibly();
     }
 
     /** Submits {@link #SHORT_JOB} named {@code name}: whether it was admitted (or had been, its answer lost). */
