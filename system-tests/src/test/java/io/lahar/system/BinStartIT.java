@@ -30,9 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * connection context every lahar verb reads, with no JVM warning in its output; the registry and the
  * REST API refuse a client without the secrets whose files the context names; the example jobs
  * finish; after a SIGKILL of the streams-app, and then of the scheduler, each started again by its
- * supervisor as the same member of its group, a job is admitted and runs; {@code kill -INT} stops every process it started; a second
- * {@code bin/start} on the same data resumes that system, submitting and following nothing that is
- * already there.
+ * supervisor as the same member of its group, a job is admitted and runs; {@code kill -INT} stops
+ * every process it started; a second {@code bin/start} on the same data resumes that system,
+ * submitting and following nothing that is already there.
  */
 class BinStartIT {
 
@@ -223,14 +223,23 @@ class BinStartIT {
     }
 
     private static int get(String url, String authorization) throws IOException, InterruptedException {
+        return send(request(url, authorization).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
+    /** A request to {@code url} with a 10 s timeout, and {@code authorization} unless null. */
+    private static HttpRequest.Builder request(String url, String authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return request;
+    }
+
+    private static <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body)
+            throws IOException, InterruptedException {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpRequest.Builder request =
-                    HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
-            if (authorization != null) {
-                request.header("Authorization", authorization);
-            }
-            return http.send(request.build(), HttpResponse.BodyHandlers.discarding())
-                    .statusCode();
+            return http.send(request, body);
         }
     }
 
@@ -246,15 +255,11 @@ class BinStartIT {
     }
 
     private static int post(String url, String authorization, String json) throws IOException, InterruptedException {
-        try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofSeconds(10))
-                    .header("Authorization", authorization)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(json))
-                    .build();
-            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-        }
+        HttpRequest request = request(url, authorization)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
+        return send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     /** Whether the job {@code name} of the default namespace is listed Running or Completed. */
@@ -270,13 +275,8 @@ class BinStartIT {
     }
 
     private static String listed(String url, String authorization) throws IOException, InterruptedException {
-        try (HttpClient http = HttpClient.newHttpClient()) {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofSeconds(10))
-                    .header("Authorization", authorization)
-                    .build();
-            return http.send(request, HttpResponse.BodyHandlers.ofString()).body();
-        }
+        return send(request(url, authorization).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     private static String read(Path file) throws IOException {
