@@ -114,17 +114,23 @@ public record Snapshot(
         if (!jobKeys.add(j.key())) out.add(new Problem(path + ".name", "duplicate pod group \"" + j.key() + "\""));
         if (j.minMember() < 0) out.add(new Problem(path + ".minMember", "must not be negative, got " + j.minMember()));
         Set<String> roles = new HashSet<>();
-        Set<String> names = new HashSet<>();
+        Set<String> names = HashSet.newHashSet(j.tasks().size());
+        String lastRole = null;
         for (int t = 0; t < j.tasks().size(); t++) {
             TaskInfo task = j.tasks().get(t);
-            String tp = path + ".tasks[" + t + "]";
-            roles.add(task.role());
-            if (!names.add(task.name())) out.add(new Problem(tp + ".name", "duplicate task \"" + task.name() + "\""));
+            // A task's path is built only for a problem: this runs for every task at every session.
+            if (!task.role().equals(lastRole)) {
+                lastRole = task.role();
+                roles.add(lastRole);
+            }
+            if (!names.add(task.name()))
+                out.add(new Problem(path + ".tasks[" + t + "].name", "duplicate task \"" + task.name() + "\""));
             boolean needsNode = task.status().occupiesNode() || task.status() == TaskStatus.Pipelined;
             if (needsNode && task.nodeName() == null) {
-                out.add(new Problem(tp + ".nodeName", "a " + task.status() + " task must name its node"));
+                out.add(new Problem(
+                        path + ".tasks[" + t + "].nodeName", "a " + task.status() + " task must name its node"));
             } else if (needsNode && !nodeNames.contains(task.nodeName())) {
-                out.add(new Problem(tp + ".nodeName", "unknown node \"" + task.nodeName() + "\""));
+                out.add(new Problem(path + ".tasks[" + t + "].nodeName", "unknown node \"" + task.nodeName() + "\""));
             }
         }
         j.minTaskMember().forEach((role, min) -> {

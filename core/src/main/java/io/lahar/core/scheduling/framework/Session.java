@@ -79,14 +79,20 @@ public final class Session extends SessionPlugins {
                 java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (NodeInfo n : sortedNodes) {
             for (io.lahar.core.scheduling.api.ForeignPod f : n.foreignPods()) {
-                rules |= f.spec().interPod();
-                if (seen.add(f.spec())) f.spec().selectorKeys(selectorKeys);
+                if (f.spec().interPod()) {
+                    rules = true;
+                    if (seen.add(f.spec())) f.spec().selectorKeys(selectorKeys);
+                }
             }
         }
         for (JobInfo j : snapshot.jobs()) {
             for (io.lahar.core.scheduling.api.TaskInfo t : j.tasks()) {
-                rules |= t.spec().interPod();
-                if (seen.add(t.spec())) t.spec().selectorKeys(selectorKeys);
+                // Only a spec with inter-pod terms has selector keys: the set holds those alone, not
+                // every task of the cluster, at each session.
+                if (t.spec().interPod()) {
+                    rules = true;
+                    if (seen.add(t.spec())) t.spec().selectorKeys(selectorKeys);
+                }
             }
         }
         this.interPodRules = rules;

@@ -57,8 +57,13 @@ public final class SessionJob {
         this.phase = info.phase();
         this.problems = List.copyOf(problems);
         Map<String, Integer> roleIdx = new LinkedHashMap<>();
+        // A job's tasks come role after role: the map is consulted once a run of one role, not once a task.
+        String lastRole = null;
         for (TaskInfo t : info.tasks()) {
-            roleIdx.putIfAbsent(t.role(), roleIdx.size());
+            if (!t.role().equals(lastRole)) {
+                lastRole = t.role();
+                roleIdx.putIfAbsent(lastRole, roleIdx.size());
+            }
         }
         roles.addAll(roleIdx.keySet());
         int n = roles.size();
@@ -70,9 +75,10 @@ public final class SessionJob {
         // Volcano's CheckTaskReady/Valid/Pipelined: when the job's minMember is below the sum of its
         // roles' minimums (minAvailable: 1 over tasks defaulted to their replicas), only the job-level
         // count applies, so the per-role minimums are left at zero.
-        int roleTotal = info.minTaskMember().values().stream()
-                .mapToInt(Integer::intValue)
-                .sum();
+        int roleTotal = 0;
+        for (int min : info.minTaskMember().values()) {
+            roleTotal += min;
+        }
         for (int r = 0; r < n && info.minMember() >= roleTotal; r++) {
             roleMin[r] = info.minTaskMember().getOrDefault(roles.get(r), 0);
         }
@@ -97,9 +103,15 @@ public final class SessionJob {
         subGroupReady = new int[subGroupPolicy.length];
         subGroupWaiting = new int[subGroupPolicy.length];
         subGroupPendingBestEffort = new int[subGroupPolicy.length];
+        lastRole = null;
+        int role = -1;
         for (int i = 0; i < info.tasks().size(); i++) {
             TaskInfo t = info.tasks().get(i);
-            SessionTask st = new SessionTask(t, this, i, roleIdx.get(t.role()));
+            if (!t.role().equals(lastRole)) {
+                lastRole = t.role();
+                role = roleIdx.get(lastRole);
+            }
+            SessionTask st = new SessionTask(t, this, i, role);
             tasks.add(st);
             count(st, t.status(), +1);
         }
@@ -318,9 +330,10 @@ public final class SessionJob {
      */
     public boolean needContinueAllocating(java.util.Set<String> failedRoles) {
         if (info.minMember() == tasks.size()) return false;
-        int roleTotal = info.minTaskMember().values().stream()
-                .mapToInt(Integer::intValue)
-                .sum();
+        int roleTotal = 0;
+        for (int min : info.minTaskMember().values()) {
+            roleTotal += min;
+        }
         if (info.minMember() < roleTotal) {
             int left = 0;
             for (SessionTask t : tasks) {
