@@ -130,15 +130,14 @@ public final class SessionDecisions {
     static final Duration FIGURES_REFRESH = Duration.ofSeconds(10);
 
     /**
-     * The same cause: equal messages, or messages with one {@link SessionResult.PodGroupCondition#cause}
+     * The same cause: equal messages, or messages with one {@link SessionResult.PodGroupCondition#cause(String)}
      * (only the figures moved, as a queue's allocated amount does every session while a gang waits)
      * written less than {@link #FIGURES_REFRESH} apart.
      */
     private static boolean sameMessage(PodGroupCondition x, PodGroupCondition y) {
         if (Objects.equals(x.getMessage(), y.getMessage())) return true;
         if (x.getMessage() == null || y.getMessage() == null) return false;
-        if (!SessionResult.PodGroupCondition.cause(x.getMessage())
-                .equals(SessionResult.PodGroupCondition.cause(y.getMessage()))) {
+        if (!SessionResult.PodGroupCondition.sameCause(x.getMessage(), y.getMessage())) {
             return false;
         }
         return Duration.between(x.getLastTransitionTime(), y.getLastTransitionTime())

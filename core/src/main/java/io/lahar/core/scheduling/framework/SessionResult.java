@@ -5,7 +5,6 @@ import io.lahar.core.resource.Resource;
 import io.lahar.core.scheduling.api.Problem;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * What one session decided.
@@ -42,12 +41,6 @@ public record SessionResult(
         public static final String UNSCHEDULABLE = "Unschedulable";
         public static final String SCHEDULED = "Scheduled";
 
-        /**
-         * A count or a quantity standing alone, as {@link Resource#format} and the messages' counts
-         * write them; digits inside a name (queue "q1", node "n-3") are part of the name.
-         */
-        private static final Pattern FIGURE = Pattern.compile("(?<![\\w.-])\\d+(\\.\\d+)?[a-zA-Z]*");
-
         /** What the gang waits for without how far it is from it: {@link #cause(String)} of the message. */
         public String cause() {
             return cause(message);
@@ -61,7 +54,69 @@ public record SessionResult(
          * tell a reader nothing new (decision 068).
          */
         public static String cause(String message) {
-            return message == null ? null : FIGURE.matcher(message).replaceAll("#");
+            if (message == null) return null;
+            StringBuilder out = new StringBuilder(message.length());
+            for (int i = 0; i < message.length(); ) {
+                int end = figureEnd(message, i);
+                if (end < 0) {
+                    out.append(message.charAt(i++));
+                } else {
+                    out.append('#');
+                    i = end;
+                }
+            }
+            return out.toString();
+        }
+
+        /**
+         * Whether two messages have one {@link #cause(String)}, compared in one pass without
+         * writing either: the scheduler asks it of every waiting gang at every session.
+         */
+        public static boolean sameCause(String a, String b) {
+            if (a == null || b == null) return a == b;
+            int i = 0;
+            int j = 0;
+            while (i < a.length() && j < b.length()) {
+                int endA = figureEnd(a, i);
+                int endB = figureEnd(b, j);
+                // A figure reads as the '#' it is written as in the cause.
+                char x = endA < 0 ? a.charAt(i) : '#';
+                char y = endB < 0 ? b.charAt(j) : '#';
+                if (x != y) return false;
+                i = endA < 0 ? i + 1 : endA;
+                j = endB < 0 ? j + 1 : endB;
+            }
+            return i == a.length() && j == b.length();
+        }
+
+        /**
+         * The end of the figure that starts at {@code i}, or -1 if none does: a count or a quantity
+         * standing alone, as {@link Resource#format} and the messages' counts write them (digits, a
+         * decimal part, a unit's letters), not preceded by a letter, digit, {@code _}, {@code .} or
+         * {@code -}, so that digits inside a name (queue "q1", node "n-3") are part of the name.
+         */
+        private static int figureEnd(String s, int i) {
+            if (!digit(s, i) || (i > 0 && inName(s.charAt(i - 1)))) return -1;
+            int k = i + 1;
+            while (digit(s, k)) k++;
+            if (k < s.length() && s.charAt(k) == '.' && digit(s, k + 1)) {
+                k += 2;
+                while (digit(s, k)) k++;
+            }
+            while (k < s.length() && letter(s.charAt(k))) k++;
+            return k;
+        }
+
+        private static boolean digit(String s, int i) {
+            return i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9';
+        }
+
+        private static boolean letter(char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        }
+
+        private static boolean inName(char c) {
+            return letter(c) || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
         }
     }
 

@@ -14,6 +14,12 @@ import io.lahar.core.scheduling.api.QueueInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.CharRange;
+import net.jqwik.api.constraints.Chars;
+import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,6 +63,40 @@ class PodGroupConditionCauseTest {
         assertThat(SessionResult.PodGroupCondition.cause("queue \"default\" is Closed and takes no new work"))
                 .isEqualTo("queue \"default\" is Closed and takes no new work");
         assertThat(SessionResult.PodGroupCondition.cause(null)).isNull();
+    }
+
+    /** The rule as a regular expression: a figure is what this replaces with {@code #}. */
+    private static final Pattern FIGURE = Pattern.compile("(?<![\\w.-])\\d+(\\.\\d+)?[a-zA-Z]*");
+
+    @Property(tries = 3000)
+    void aCauseIsTheMessageWithWhatTheRuleCallsFiguresWrittenHash(
+            @ForAll
+                    @StringLength(max = 40)
+                    @Chars({'0', '1', '9', '.', '-', '_', '#', ' ', '"', ':', '/', 'q', 'm', 'K', 'i'})
+                    String message) {
+        assertThat(SessionResult.PodGroupCondition.cause(message))
+                .isEqualTo(FIGURE.matcher(message).replaceAll("#"));
+    }
+
+    @Property(tries = 3000)
+    void twoMessagesHaveOneCauseExactlyWhenTheirCausesAreEqual(
+            @ForAll @StringLength(max = 30) @Chars({'0', '1', '.', '-', '#', ' ', 'q', 'm'}) String message,
+            @ForAll @StringLength(max = 30) @Chars({'0', '7', '.', '-', '#', ' ', 'q', 'm'}) String other,
+            @ForAll @CharRange(from = '0', to = '9') char digit) {
+        // Besides an unrelated message, the same message with its digits changed: most often one cause.
+        for (String b : List.of(other, message.replace('1', digit), message.replace("1", digit + "." + digit))) {
+            assertThat(SessionResult.PodGroupCondition.sameCause(message, b))
+                    .as("%s / %s", message, b)
+                    .isEqualTo(SessionResult.PodGroupCondition.cause(message)
+                            .equals(SessionResult.PodGroupCondition.cause(b)));
+        }
+    }
+
+    @Test
+    void noMessageHasTheCauseOfAMissingOne() {
+        assertThat(SessionResult.PodGroupCondition.sameCause(null, null)).isTrue();
+        assertThat(SessionResult.PodGroupCondition.sameCause("1 node", null)).isFalse();
+        assertThat(SessionResult.PodGroupCondition.sameCause(null, "1 node")).isFalse();
     }
 
     /** A 4-task gang of 1 cpu each in a queue capped at 4 cpu, with {@code used} cpu already running there. */
