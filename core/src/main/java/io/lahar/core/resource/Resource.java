@@ -167,19 +167,6 @@ public final class Resource {
         return names;
     }
 
-    /** The dimensions that fair-share computations use: cpu, memory and every scalar (not pods). */
-    public static Set<String> shareNames(Resource... rs) {
-        Set<String> names = new TreeSet<>();
-        for (Resource r : rs) {
-            names.addAll(r.scalars.keySet());
-        }
-        Set<String> out = new java.util.LinkedHashSet<>();
-        out.add(CPU);
-        out.add(MEMORY);
-        out.addAll(names);
-        return out;
-    }
-
     public Resource add(Resource o) {
         return combine(o, Resource::saturatingAdd);
     }

@@ -7,6 +7,7 @@ import io.lahar.core.scheduling.framework.Session;
 import io.lahar.core.scheduling.framework.SessionTask;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Volcano's drf plugin (dominant resource fairness): jobs with the smaller dominant share (their
@@ -28,9 +29,16 @@ public final class Drf implements Plugin {
 
     /** The dominant share of an allocation in a total: its largest fraction of any resource. */
     public static double share(Resource allocated, Resource total) {
-        double s = 0;
-        for (String d : Resource.shareNames(allocated, total)) {
-            s = Math.max(s, fraction(allocated.get(d), total.get(d)));
+        // Over cpu, memory and the scalars (not pods). A scalar the allocation lacks is a share of
+        // 0 whatever the total holds, so only the allocation's are walked: this orders jobs in every
+        // comparison of a session, and builds nothing.
+        double s = Math.max(
+                0,
+                Math.max(
+                        fraction(allocated.get(Resource.CPU), total.get(Resource.CPU)),
+                        fraction(allocated.get(Resource.MEMORY), total.get(Resource.MEMORY))));
+        for (Map.Entry<String, Long> scalar : allocated.scalars().entrySet()) {
+            s = Math.max(s, fraction(scalar.getValue(), total.get(scalar.getKey())));
         }
         return s;
     }

@@ -27,6 +27,18 @@ class DrfTest {
     }
 
     @Test
+    void aScalarCountsWhereAllocatedAndPodsNever() {
+        Resource total = Resource.parse(Map.of("cpu", "10", "memory", "100Gi", "nvidia.com/gpu", "8", "pods", "4"));
+        assertThat(Drf.share(Resource.parse(Map.of("cpu", "1", "nvidia.com/gpu", "6")), total))
+                .isEqualTo(0.75);
+        // A scalar of the total alone is a share of 0: the cpu's decides.
+        assertThat(Drf.share(Resource.parse(Map.of("cpu", "1")), total)).isEqualTo(0.1);
+        assertThat(Drf.share(Resource.parse(Map.of("cpu", "1", "pods", "4")), total))
+                .isEqualTo(0.1);
+        assertThat(Drf.share(Resource.EMPTY, total)).isZero();
+    }
+
+    @Test
     void jobsTakeTurnsBySmallestDominantShare() {
         // Two elastic jobs (minMember 1) in one queue: drf alternates, so they end level.
         var conf = io.lahar.core.scheduling.Fixtures.conf("""
