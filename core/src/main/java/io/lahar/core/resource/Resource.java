@@ -220,8 +220,10 @@ public final class Resource {
 
     private Resource combine(Resource o, LongBinaryOperator op) {
         Map<String, Long> s;
-        if (scalars.isEmpty() && o.scalars.isEmpty()) {
-            s = Map.of();
+        if (o.scalars.isEmpty()) {
+            s = againstNone(scalars, op, true);
+        } else if (scalars.isEmpty()) {
+            s = againstNone(o.scalars, op, false);
         } else {
             TreeMap<String, Long> m = new TreeMap<>();
             for (String k : scalarUnion(o)) {
@@ -234,6 +236,27 @@ public final class Resource {
                 op.applyAsLong(memory, o.memory),
                 op.applyAsLong(pods, o.pods),
                 s);
+    }
+
+    /**
+     * The scalars of one side combined with none of the other ({@code op(v, 0)}, or {@code op(0, v)}
+     * when the side is the right one): the side's own map when no amount changes, as adding or
+     * subtracting a request without scalars from a node's scalars, which the scheduler does for
+     * every task at every session.
+     */
+    private static Map<String, Long> againstNone(Map<String, Long> side, LongBinaryOperator op, boolean left) {
+        TreeMap<String, Long> changed = null;
+        for (Map.Entry<String, Long> e : side.entrySet()) {
+            long v = e.getValue();
+            long r = left ? op.applyAsLong(v, 0L) : op.applyAsLong(0L, v);
+            if (r != v && changed == null) {
+                changed = new TreeMap<>(side);
+            }
+            if (changed != null) {
+                changed.put(e.getKey(), r);
+            }
+        }
+        return changed == null ? side : normalise(changed);
     }
 
     private Set<String> scalarUnion(Resource o) {

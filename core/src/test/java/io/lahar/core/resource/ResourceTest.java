@@ -56,6 +56,20 @@ class ResourceTest {
     }
 
     @Test
+    void aScalarOnOneSideIsCombinedWithNoneOnTheOther() {
+        Resource node = Resource.of(8000, 8 * GI, 0, Map.of("nvidia.com/gpu", 4000L, "example.com/fpga", 1000L));
+        Resource task = Resource.of(1000, GI);
+        assertThat(node.sub(task)).isEqualTo(Resource.of(7000, 7 * GI, 0, node.scalars()));
+        assertThat(task.add(node)).isEqualTo(Resource.of(9000, 9 * GI, 0, node.scalars()));
+        assertThat(task.sub(node).get("nvidia.com/gpu")).isEqualTo(-4000);
+        assertThat(task.sub(node).get("example.com/fpga")).isEqualTo(-1000);
+        // min and max against none: a scalar's 0 on the other side counts.
+        assertThat(node.min(task).scalars()).isEmpty();
+        assertThat(task.max(node).scalars()).isEqualTo(node.scalars());
+        assertThat(task.sub(node).subClamped(Resource.EMPTY).scalars()).isEmpty();
+    }
+
+    @Test
     void limitsLeaveUnnamedDimensionsUnlimited() {
         Resource cap = Resource.parseLimit(Map.of("cpu", "8"));
         Resource big = Resource.of(8000, 1000 * GI, 0, Map.of("nvidia.com/gpu", 64_000L));
