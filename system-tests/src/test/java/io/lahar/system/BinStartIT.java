@@ -227,15 +227,16 @@ class BinStartIT {
     }
 
     /**
-     * Copies bin/start's output and every log of the system it started (each service's, with the
-     * supervisor's notes of its restarts, the infrastructure's) to {@link #KEPT_LOGS}, where they
-     * outlive the temporary data dir: a failure here is most often a slow restart, which only they
-     * explain.
+     * Copies bin/start's output, the threads of every service still running and every log of the
+     * system it started (each service's, with the supervisor's notes of its restarts, the
+     * infrastructure's) to {@link #KEPT_LOGS}, where they outlive the temporary data dir: a failure
+     * here is a service that did not come back or did not answer, which only they explain.
      */
     private static void keepLogs(Path data, Path output, Throwable failure) {
         try {
             Files.createDirectories(KEPT_LOGS);
             Files.copy(output, KEPT_LOGS.resolve(output.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            threadDumps(data);
             if (Files.isDirectory(data)) {
                 try (Stream<Path> files = Files.list(data)) {
                     for (Path log :
@@ -244,9 +245,45 @@ class BinStartIT {
                     }
                 }
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | InterruptedException e) {
             // The test's own failure is what it reports; this one goes with it.
             failure.addSuppressed(e);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The threads of every service still running, each in {@code <service>-threads.txt} beside the
+     * logs: a service that stopped working without a word (a stream thread that stopped polling) is
+     * explained by what its threads wait on, which no log says.
+     */
+    private static void threadDumps(Path data) throws IOException, InterruptedException {
+        Path run = data.resolve("run");
+        if (!Files.isDirectory(run)) {
+            return;
+        }
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        try (Stream<Path> files = Files.list(run)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".pid")
+                            && !f.toString().endsWith(".supervisor.pid")
+                            && !f.getFileName().toString().equals("bin-start.pid"))
+                    .toList()) {
+                Optional<ProcessHandle> service = process(file);
+                if (service.isEmpty()) {
+                    continue;
+                }
+                String name = file.getFileName().toString().replace(".pid", "");
+                Process dump = new ProcessBuilder(
+                                jcmd, Long.toString(service.get().pid()), "Thread.print")
+                        .redirectErrorStream(true)
+                        .redirectOutput(KEPT_LOGS.resolve(name + "-threads.txt").toFile())
+                        .start();
+                if (!dump.waitFor(1, TimeUnit.MINUTES)) {
+                    dump.destroyForcibly();
+                }
+            }
         }
     }
 
