@@ -2,12 +2,17 @@
 # Supervision of Lahar's processes for bin/start, and the pid files bin/stop reads. Source it after
 # setting LAHAR_DATA (the data dir: logs go there, pid files under LAHAR_DATA/run) and defining say.
 #
-#   supervise_start NAME READY_URL COMMAND...
+#   supervise_start NAME READY_URL [--live LIVE_URL] COMMAND...
 #       Runs COMMAND (output appended to LAHAR_DATA/NAME.log) under a supervisor that starts it
 #       again when it dies, after 1 s, then 2, 4, ... up to 30 s; after LAHAR_RESTART_LIMIT
 #       (default 5) restarts in a row it gives up and says so (a run of LAHAR_STABLE_AFTER seconds
 #       resets the count). A dead service never stops the others. Returns at once, so that
 #       services which do not need each other start side by side.
+#       A service that runs but is no longer live is treated as dead, as Kubernetes' liveness
+#       probe does: once LIVE_URL (READY_URL when not given) has answered, it is asked every
+#       LAHAR_LIVENESS_PERIOD seconds (default 10); after LAHAR_LIVENESS_FAILURES (default 6)
+#       failed answers in a row (an error status, or none within 3 s) the process is killed (a Java
+#       one first prints its threads into its log, SIGQUIT) and restarted like one that died.
 #   await_ready NAME
 #       Returns once NAME's READY_URL answers 2xx; fails (exit 1) if it does not within
 #       LAHAR_READY_TIMEOUT seconds of its start, or if its supervisor gave up.
@@ -22,6 +27,8 @@ LAHAR_RESTART_LIMIT=${LAHAR_RESTART_LIMIT:-5}
 LAHAR_STABLE_AFTER=60
 LAHAR_READY_TIMEOUT=180
 LAHAR_STOP_GRACE=30
+LAHAR_LIVENESS_PERIOD=${LAHAR_LIVENESS_PERIOD:-10}
+LAHAR_LIVENESS_FAILURES=${LAHAR_LIVENESS_FAILURES:-6}
 LAHAR_RUN="$LAHAR_DATA/run"
 LAHAR_SUPERVISORS=()
 
@@ -59,17 +66,44 @@ ready_url() {
   curl -fsSk -o /dev/null --max-time 3 "$1" 2>/dev/null
 }
 
+# Kills process $3 (service $1, log $4) once $2 has answered and then failed
+# LAHAR_LIVENESS_FAILURES times in a row, LAHAR_LIVENESS_PERIOD seconds apart: held, not dead (a
+# thread stuck in a call that never returns, a stopped process), and only a restart ends that.
+# $5 = 1: a JVM, which prints its threads into its log on SIGQUIT first, to say what held it.
+liveness_watch() {
+  local name=$1 url=$2 pid=$3 log=$4 java=$5 failures=0 answered=0 nap=""
+  # Stopped by its supervisor: no sleep of its own left behind.
+  trap '[ -n "$nap" ] && kill "$nap" 2>/dev/null; exit 0' TERM
+  while sleep "$LAHAR_LIVENESS_PERIOD" & nap=$!; wait "$nap"; kill -0 "$pid" 2>/dev/null; do
+    if ready_url "$url"; then answered=1; failures=0; continue; fi
+    ((answered)) || continue
+    failures=$((failures + 1))
+    ((failures >= LAHAR_LIVENESS_FAILURES)) || continue
+    say "$name is not live ($url failed $failures times in a row, ${LAHAR_LIVENESS_PERIOD}s apart): killing it for a restart (log $log)"
+    printf '=== %s: not live (%s failed %d times in a row): killed by bin/start\n' "$(date '+%F %T')" "$url" "$failures" >> "$log"
+    if ((java)); then
+      kill -QUIT "$pid" 2>/dev/null && sleep 1
+    fi
+    kill -KILL "$pid" 2>/dev/null || true
+    return 0
+  done
+}
+
 # The supervisor's loop; runs in a background subshell started by supervise.
 supervisor_loop() {
-  local name=$1 ready=$2; shift 2
+  local name=$1 ready=$2 live=$2; shift 2
+  if [ "${1:-}" = --live ]; then live=$2; shift 2; fi
   local log="$LAHAR_DATA/$name.log" pidfile="$LAHAR_RUN/$name.pid"
-  local child="" stopping=0 restarts=0 delay=1 started rc
-  trap 'stopping=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM
+  local child="" watcher="" stopping=0 restarts=0 delay=1 started rc java=0
+  [ "$(basename "$1")" = java ] && java=1
+  trap 'stopping=1; [ -n "$watcher" ] && kill "$watcher" 2>/dev/null; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM
   while :; do
     started=$SECONDS
     "$@" >> "$log" 2>&1 &
     child=$!
     pidfile_write "$pidfile" "$child"
+    liveness_watch "$name" "$live" "$child" "$log" "$java" &
+    watcher=$!
     if ((restarts > 0)); then
       # Say when it is back, without holding up the wait for it to die again.
       ( while kill -0 "$child" 2>/dev/null; do
@@ -82,6 +116,9 @@ supervisor_loop() {
     # A signal to the supervisor ends the wait early: wait for the process itself.
     while kill -0 "$child" 2>/dev/null; do rc=0; { wait "$child"; } 2>/dev/null || rc=$?; done
     child="" # its pid may be another process's from now on
+    kill "$watcher" 2>/dev/null || true
+    wait "$watcher" 2>/dev/null || true
+    watcher=""
     rm -f "$pidfile"
     ((stopping)) && exit 0
     if ((SECONDS - started >= LAHAR_STABLE_AFTER)); then restarts=0; delay=1; fi

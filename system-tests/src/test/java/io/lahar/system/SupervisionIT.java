@@ -16,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * bin/start's supervision ({@code bin/lib/supervise.sh}), with two small HTTP servers as services: a
- * service that is killed is started again and reported while the other keeps running; one that
- * keeps dying is given up on after the limit, and said so; stopping ends every process; services
+ * service that is killed is started again and reported while the other keeps running; one that is
+ * held (stopped: its liveness URL no longer answers) is killed and started again, one only not
+ * ready is left alone; one that keeps dying is given up on after the limit, and said so; stopping ends every process; services
  * started side by side ({@code supervise_start}) run before either is awaited.
  */
 class SupervisionIT {
@@ -64,6 +65,56 @@ class SupervisionIT {
                     .isNotEqualTo(Optional.of(true));
             assertThat(Files.exists(data.resolve("run/a.pid"))).isFalse();
         } finally {
+            script.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aServiceThatIsNoLongerLiveIsKilledAndStartedAgainWhileOneOnlyNotReadyIsLeftAlone() throws Exception {
+        int portA = FreePorts.next();
+        int portB = FreePorts.next();
+        Path served = Files.createDirectories(data.resolve("served"));
+        Files.writeString(served.resolve("live"), "ok");
+        Files.writeString(served.resolve("ready"), "ok");
+        // b is live on /live and ready on /ready; it stops being ready (the file goes), not live.
+        Process script =
+                script("""
+                supervise_start a http://127.0.0.1:%1$d/ python3 -m http.server %1$d --bind 127.0.0.1
+                supervise_start b http://127.0.0.1:%2$d/ready --live http://127.0.0.1:%2$d/live \\
+                  python3 -m http.server %2$d --bind 127.0.0.1 --directory %3$s
+                await_ready a
+                await_ready b
+                say started
+                while :; do sleep 1 & wait $! || true; done
+                """.formatted(portA, portB, served), "LAHAR_LIVENESS_PERIOD=1 LAHAR_LIVENESS_FAILURES=3");
+        try {
+            await().atMost(TIMEOUT).until(() -> output().contains("started"));
+            long a = pid("a").orElseThrow();
+            long b = pid("b").orElseThrow();
+
+            // Held, not dead: what a service whose threads are stuck for good looks like from outside.
+            new ProcessBuilder("kill", "-STOP", Long.toString(a)).start().waitFor();
+            Files.delete(served.resolve("ready"));
+
+            await().atMost(TIMEOUT).until(() -> output().contains("a is back (restart 1)"));
+            assertThat(output())
+                    .contains(
+                            "a is not live (http://127.0.0.1:%d/ failed 3 times in a row, 1s apart): killing it for a restart"
+                                    .formatted(portA))
+                    .contains("a killed (SIGKILL); restarting it in 1s (restart 1 of at most 5 in a row");
+            assertThat(Files.readString(data.resolve("a.log")))
+                    .containsSubsequence(
+                            "not live (http://127.0.0.1:%d/ failed 3 times in a row): killed by bin/start"
+                                    .formatted(portA),
+                            "restarted by bin/start (restart 1)");
+            assertThat(pid("a")).isPresent().get().isNotEqualTo(a);
+            // Ten more checks of b, not ready all along: still the same process.
+            Thread.sleep(10_000);
+            assertThat(output()).doesNotContain("b is not live", "b killed");
+            assertThat(pid("b")).as("b, not ready but live").contains(b);
+        } finally {
+            script.destroy();
+            script.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             script.destroyForcibly();
         }
     }

@@ -93,19 +93,7 @@ class FatalRecordIT {
                 serdes.value(DeadLetter.class).serializer(),
                 "fragile");
 
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fatal-record-" + run);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        props.put(
-                StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG,
-                org.apache.kafka.common.serialization.Serdes.ByteArraySerde.class);
-        props.put(
-                StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG,
-                org.apache.kafka.common.serialization.Serdes.ByteArraySerde.class);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        Properties props = ByteStreams.settings(infra, "fatal-record-" + run, stateDir);
         // The replacement thread gets the task once the dead thread's group session expires (decision
         // 020): the broker's shortest session instead of the streams-app's 45 s, and a transaction
         // timeout still shorter than it, as the streams-app has them.

@@ -52,6 +52,11 @@ class JobRestIT {
                 .untilAsserted(() -> assertThat(
                                 send("GET", "q/health/ready", null, null).statusCode())
                         .isEqualTo(200));
+        HttpResponse<String> live = send("GET", "q/health/live", null, null);
+        assertThat(live.statusCode()).as(live.body()).isEqualTo(200);
+        assertThat(json(live).path("checks").findValuesAsText("name"))
+                .as("the stream threads' own check among the liveness checks")
+                .contains("Kafka Streams threads polling");
 
         assertThat(send("POST", "api/v1/jobs", tfJob, null).statusCode()).isEqualTo(401);
         assertThat(send("POST", "api/v1/jobs", tfJob, "wrong").statusCode()).isEqualTo(401);
