@@ -22,6 +22,7 @@ import io.lahar.bridge.reconcile.Retry;
 import io.lahar.bridge.reconcile.VolcanoApiWatcher;
 import io.lahar.bridge.reconcile.WorkloadWatcher;
 import io.lahar.schema.KafkaClients;
+import io.lahar.schema.PollWatch;
 import io.lahar.schema.serde.RegistrySerdes;
 import java.time.Clock;
 import java.time.Duration;
@@ -99,9 +100,16 @@ public final class Bridge implements AutoCloseable {
         }
     }
 
+    /** The input loop's thread. */
+    static final String LOOP = "lahar-bridge-loop";
+
     private final KafkaRecordSink sink;
     private final BridgeConsumer consumer;
     private final Thread loop;
+    /** Whether the loop still polls: a loop held in a call that never returns is alive but does nothing. */
+    private final PollWatch polls;
+
+    private final PollWatch.Watching watching;
     private final PodWatcher pods;
     private final NodeWatcher nodes;
     private final VolcanoApiWatcher volcano;
@@ -123,8 +131,11 @@ public final class Bridge implements AutoCloseable {
         this.nodes = nodes;
         this.volcano = volcano;
         this.workloads = workloads;
-        this.loop = Thread.ofPlatform().name("lahar-bridge-loop").unstarted(consumer);
+        this.loop = Thread.ofPlatform().name(LOOP).unstarted(consumer);
         this.loop.setUncaughtExceptionHandler((t, e) -> LOG.error("the bridge's input loop stopped", e));
+        this.polls = new PollWatch(
+                consumer::metrics, client -> LOOP, PollWatch::stackOf, PollWatch.WARN_AFTER, PollWatch.LIMIT);
+        this.watching = polls.watch("lahar-bridge-loop-watch");
     }
 
     public static Bridge start(KubernetesClient client, Settings settings, Clock clock) {
@@ -182,8 +193,14 @@ public final class Bridge implements AutoCloseable {
         return bridge;
     }
 
+    /** The input loop runs, and has polled within {@link PollWatch#LIMIT}. */
     public boolean isRunning() {
-        return loop.isAlive();
+        return loop.isAlive() && polls.live();
+    }
+
+    /** The watch of the input loop's polls. */
+    PollWatch polls() {
+        return polls;
     }
 
     /** Why the input loop puts records off (the cluster or the schema registry does not answer), or empty. */
@@ -193,6 +210,7 @@ public final class Bridge implements AutoCloseable {
 
     @Override
     public void close() {
+        watching.close();
         consumer.close();
         try {
             loop.join(10_000);

@@ -8,8 +8,9 @@ import org.eclipse.microprofile.health.Liveness;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * {@code /q/health}: live while the input loop runs (a loop that died, e.g. Kafka unreachable for
- * good, needs a restart); ready while it also reads its input — not while it puts records off
+ * {@code /q/health}: live while the input loop runs and polls (a loop that died, e.g. Kafka
+ * unreachable for good, or one held for {@link io.lahar.schema.PollWatch#LIMIT} in a call that
+ * never returns, needs a restart); ready while it also reads its input — not while it puts records off
  * because the cluster or the schema registry does not answer (it reads on when they are back).
  */
 public final class BridgeHealth {

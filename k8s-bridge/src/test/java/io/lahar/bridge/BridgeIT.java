@@ -175,6 +175,10 @@ class BridgeIT {
                     .singleElement()
                     .satisfies(c -> assertThat(c.getCommand()).isInstanceOf(SubmitJob.class));
             assertThat(bridge.isRunning()).isTrue();
+            assertThat(bridge.polls().sincePoll())
+                    .as("the loop's consumer watched, polling every 250 ms at most")
+                    .containsOnlyKeys(Bridge.LOOP)
+                    .allSatisfy((thread, seconds) -> assertThat(seconds).isLessThan(5));
         }
     }
 

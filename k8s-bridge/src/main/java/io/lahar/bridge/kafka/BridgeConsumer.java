@@ -40,6 +40,8 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -605,6 +607,11 @@ public final class BridgeConsumer implements Runnable, AutoCloseable {
             return Verdict.LATER;
         }
         return Verdict.DONE;
+    }
+
+    /** The input consumer's metrics, among them when it last polled ({@link io.lahar.schema.PollWatch}). */
+    public Map<MetricName, ? extends Metric> metrics() {
+        return consumer.metrics();
     }
 
     /** Why the loop puts records off (the cluster or the schema registry does not answer), or empty while it reads. */

@@ -5,6 +5,7 @@ import io.lahar.core.scheduling.framework.Scheduler;
 import io.lahar.core.scheduling.framework.SessionResult;
 import io.lahar.scheduler.cache.SchedulerCache;
 import io.lahar.schema.KafkaClients;
+import io.lahar.schema.PollWatch;
 import io.lahar.schema.QueueStatus;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.Topics;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -28,6 +30,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
@@ -173,6 +177,35 @@ public final class SchedulingLoop implements LoopSupervisor.Supervised {
         if (since == 0) return Duration.ZERO;
         long until = endedAt == 0 ? clock.millis() : endedAt;
         return Duration.ofMillis(Math.max(0, until - since));
+    }
+
+    /**
+     * Its consumer's metrics, among them when it last polled ({@link io.lahar.schema.PollWatch}):
+     * none before it has a consumer or once it has closed it.
+     */
+    public Map<MetricName, ? extends Metric> consumerMetrics() {
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c == null) return Map.of();
+        try {
+            return c.metrics();
+        } catch (RuntimeException closing) {
+            return Map.of();
+        }
+    }
+
+    /**
+     * The watch of the loops {@code current} gives one after another, each polling on the thread
+     * named {@code thread} ({@link PollWatch}: not live once one has not polled for its limit).
+     */
+    public static PollWatch pollWatch(Supplier<Optional<SchedulingLoop>> current, String thread) {
+        return new PollWatch(
+                () -> current.get()
+                        .<Map<MetricName, ? extends Metric>>map(SchedulingLoop::consumerMetrics)
+                        .orElse(Map.of()),
+                client -> thread,
+                PollWatch::stackOf,
+                PollWatch.WARN_AFTER,
+                PollWatch.LIMIT);
     }
 
     /** Asks the loop to stop; it closes its clients and returns from {@link #run()}. */

@@ -10,7 +10,8 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * {@code /q/health}: ready while the loop is the active writer and reads its input; live unless it
- * failed for good. A standby and a fenced instance stay live (a restart would only fence the active
+ * failed for good, or its thread has not polled for {@link io.lahar.schema.PollWatch#LIMIT} (held in
+ * a call that never returns: only a restart of the process ends that). A standby and a fenced instance stay live (a restart would only fence the active
  * instance in turn) but report not ready; so does a loop whose input is held while the schema
  * registry does not answer (it goes on deciding on what it has, and reads on when the registry is
  * back), and a loop that failed and waits for the new one the service starts in-process
@@ -56,7 +57,7 @@ public final class SchedulerHealth {
 
         @Override
         public HealthCheckResponse call() {
-            return response("scheduler-loop", service.state() != LoopState.FAILED, service);
+            return response("scheduler-loop", service.state() != LoopState.FAILED && service.polling(), service);
         }
     }
 }

@@ -10,6 +10,7 @@ import io.lahar.scheduler.loop.LoopSupervisor;
 import io.lahar.scheduler.loop.SchedulerMetrics;
 import io.lahar.scheduler.loop.SchedulingLoop;
 import io.lahar.schema.KafkaClients;
+import io.lahar.schema.PollWatch;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.schema.serde.RegistrySerdes;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -97,12 +98,19 @@ public class SchedulerService {
     Duration leaderSessionTimeout;
 
     private final MeterRegistry meterRegistry;
+    /** The thread the loops run on. */
+    static final String LOOP = "lahar-scheduler";
+
     private LoopSettings settings;
     private SchedulerMetrics metrics;
     private LeaderElection election;
     private Thread electionThread;
     private volatile LoopSupervisor<SchedulingLoop> supervisor;
     private Thread thread;
+    /** Whether the loop still polls: one held in a call that never returns is alive but schedules nothing. */
+    private PollWatch polls;
+
+    private PollWatch.Watching watching;
 
     SchedulerService(MeterRegistry meterRegistry) {
         this.meterRegistry = meterRegistry;
@@ -130,6 +138,8 @@ public class SchedulerService {
                 NodeSelector.parse(nodeSelector.orElse("")));
         LOG.info("scheduler uses " + settings.nodeSelector());
         metrics = new SchedulerMetrics(meterRegistry);
+        polls = SchedulingLoop.pollWatch(this::loop, LOOP);
+        watching = polls.watch("lahar-scheduler-watch");
         if (!leaderElection) {
             startLoop();
             return;
@@ -155,13 +165,16 @@ public class SchedulerService {
             electionThread.join(Duration.ofSeconds(30));
         }
         stopLoop();
+        if (watching != null) {
+            watching.close();
+        }
     }
 
     private synchronized void startLoop() {
         if (supervisor != null && thread.isAlive()) return;
         supervisor = new LoopSupervisor<>(
                 () -> new SchedulingLoop(settings, metrics, Clock.systemUTC()), metrics::restarted);
-        thread = Thread.ofPlatform().name("lahar-scheduler").daemon().start(supervisor);
+        thread = Thread.ofPlatform().name(LOOP).daemon().start(supervisor);
     }
 
     /** Stops the loop, and any restart of it, and waits until it no longer writes. */
@@ -179,6 +192,11 @@ public class SchedulerService {
     /** True when this instance holds the leadership (or runs without election). */
     public boolean leader() {
         return election == null ? supervisor != null : election.isLeader();
+    }
+
+    /** The loop's consumer has polled within {@link PollWatch#LIMIT} (true while it has none). */
+    public boolean polling() {
+        return polls == null || polls.live();
     }
 
     /** The loop's state, NEW when the scheduler is disabled or not started. */

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lahar.core.scheduling.framework.SchedulerConf;
 import io.lahar.scheduler.Cluster;
 import io.lahar.scheduler.Wire;
+import io.lahar.schema.PollWatch;
 import io.lahar.schema.SchedulerDecision;
 import io.lahar.schema.TopicBootstrap;
 import io.lahar.testkit.KafkaBroker;
@@ -71,6 +72,13 @@ class SchedulerRestartIT {
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> supervisor.state() == LoopState.ACTIVE);
             SchedulingLoop first = supervisor.current().orElseThrow();
+            // The service's liveness: the loop's consumer has polled within a period (a session's wait).
+            PollWatch polls = SchedulingLoop.pollWatch(supervisor::current, "scheduler");
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> !polls.sincePoll().isEmpty());
+            assertThat(polls.sincePoll()).containsOnlyKeys("scheduler");
+            assertThat(polls.sincePoll().get("scheduler")).isLessThanOrEqualTo(PERIOD.toSeconds());
+            assertThat(polls.live()).isTrue();
             try (Wire wire = new Wire(broker.bootstrapServers(), registry)) {
                 Cluster c = new Cluster(wire, run, schedulerName);
                 c.nodesAndQueue(1, "4");
@@ -128,5 +136,8 @@ class SchedulerRestartIT {
             broker.close();
         }
         assertThat(supervisor.state()).isEqualTo(LoopState.STOPPED);
+        assertThat(SchedulingLoop.pollWatch(supervisor::current, "scheduler").sincePoll())
+                .as("a stopped loop's closed consumer is not watched")
+                .isEmpty();
     }
 }

@@ -3,10 +3,11 @@ package io.lahar.streams.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lahar.streams.kafka.StreamThreadWatch.Level;
-import io.lahar.streams.kafka.StreamThreadWatch.Notice;
+import io.lahar.schema.PollWatch;
+import io.lahar.schema.PollWatch.Notice;
 import io.lahar.testkit.LaharInfra;
 import io.lahar.testkit.WithLaharInfra;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,12 +31,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link StreamThreadWatch} on a real streams client (the streams-app's exactly-once settings): a
- * stream thread held in a processor is seen through its consumer's own metric, named with the
- * processor's frame in its stack, not live past the limit, and live again once it polls.
+ * The streams-app's watch of its stream threads ({@link StreamThreadLiveness#watch}) on a real
+ * streams client (the streams-app's exactly-once settings): a stream thread held in a processor is
+ * seen through its main consumer's own metric (and no other consumer of the client is taken for
+ * it), named with the processor's frame in its stack, not live past the limit, and live again once
+ * it polls.
  */
 @WithLaharInfra
-class StreamThreadWatchIT {
+class StreamThreadLivenessIT {
 
     @TempDir
     Path stateDir;
@@ -78,8 +81,7 @@ class StreamThreadWatchIT {
                         Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers()),
                         new StringSerializer(),
                         new StringSerializer())) {
-            StreamThreadWatch watch = new StreamThreadWatch(
-                    streams::metrics, StreamThreadWatch::stackOf, Duration.ofSeconds(2), Duration.ofSeconds(4));
+            PollWatch watch = StreamThreadLiveness.watch(streams, Duration.ofSeconds(2), Duration.ofSeconds(4));
             streams.start();
             await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
             await().atMost(Duration.ofSeconds(30))
@@ -97,10 +99,10 @@ class StreamThreadWatchIT {
 
             await().atMost(Duration.ofSeconds(30)).until(() -> notices.addAll(watch.check()) && !notices.isEmpty());
             assertThat(notices).first().satisfies(n -> {
-                assertThat(n.level()).isEqualTo(Level.WARN);
+                assertThat(n.level()).isEqualTo(Level.WARNING);
                 assertThat(n.message())
-                        .contains("-StreamThread-1 has not polled for ")
-                        .contains("(TIMED_WAITING)", "CountDownLatch.await", "StreamThreadWatchIT$Holding.process");
+                        .contains("-StreamThread-1 has not polled Kafka for ")
+                        .contains("(TIMED_WAITING)", "CountDownLatch.await", "StreamThreadLivenessIT$Holding.process");
             });
             await().atMost(Duration.ofSeconds(30)).until(() -> !watch.live());
             await().atMost(Duration.ofSeconds(30))
@@ -113,7 +115,7 @@ class StreamThreadWatchIT {
             await().atMost(Duration.ofSeconds(30))
                     .until(() ->
                             notices.addAll(watch.check()) && notices.getLast().level() == Level.INFO);
-            assertThat(notices.getLast().message()).endsWith("-StreamThread-1 polls again");
+            assertThat(notices.getLast().message()).endsWith("-StreamThread-1 polls Kafka again");
             assertThat(watch.live()).isTrue();
             streams.close(Duration.ofSeconds(30));
         } finally {
