@@ -18,12 +18,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 
 /** A test's own streams-app on the shared broker: its Kafka Streams settings, and a producer of its inputs. */
-final class BrokerApp {
+public final class BrokerApp {
 
     private BrokerApp() {}
 
     /** Exactly-once, a commit every 100 ms, reading only what the test sends. */
-    static Properties config(LaharInfra infra, String applicationId, Path stateDir) {
+    public static Properties config(LaharInfra infra, String applicationId, Path stateDir) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());
