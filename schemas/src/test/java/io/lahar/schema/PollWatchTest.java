@@ -138,13 +138,14 @@ class PollWatchTest {
                 "stream-thread-watch-test-held");
         held.start();
         try {
+            // Asleep once its state says so (on its way into the sleep it is still RUNNABLE).
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (!PollWatch.stackOf(held.getName()).contains("Thread.sleep") && System.nanoTime() < deadline) {
+            while (held.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
             assertThat(PollWatch.stackOf(held.getName()))
                     .startsWith("  (TIMED_WAITING)\n\tat ")
-                    .contains("PollWatchTest");
+                    .contains("Thread.sleep", "PollWatchTest");
         } finally {
             held.interrupt();
             held.join();
