@@ -9,10 +9,11 @@
 #       resets the count). A dead service never stops the others. Returns at once, so that
 #       services which do not need each other start side by side.
 #       A service that runs but is no longer live is treated as dead, as Kubernetes' liveness
-#       probe does: once LIVE_URL (READY_URL when not given) has answered, it is asked every
-#       LAHAR_LIVENESS_PERIOD seconds (default 10); after LAHAR_LIVENESS_FAILURES (default 6)
-#       failed answers in a row (an error status, or none within 3 s) the process is killed (a Java
-#       one first prints its threads into its log, SIGQUIT) and restarted like one that died.
+#       probe does: LIVE_URL (READY_URL when not given) is asked every LAHAR_LIVENESS_PERIOD seconds
+#       (default 10); once it has answered (or LAHAR_LIVENESS_GRACE seconds after the start, the
+#       ready timeout by default), LAHAR_LIVENESS_FAILURES (default 6) failed answers in a row (an
+#       error status, or none within 3 s) get the process killed (a Java one first prints its
+#       threads into its log, SIGQUIT) and restarted like one that died.
 #   await_ready NAME
 #       Returns once NAME's READY_URL answers 2xx; fails (exit 1) if it does not within
 #       LAHAR_READY_TIMEOUT seconds of its start, or if its supervisor gave up.
@@ -29,6 +30,7 @@ LAHAR_READY_TIMEOUT=180
 LAHAR_STOP_GRACE=30
 LAHAR_LIVENESS_PERIOD=${LAHAR_LIVENESS_PERIOD:-10}
 LAHAR_LIVENESS_FAILURES=${LAHAR_LIVENESS_FAILURES:-6}
+LAHAR_LIVENESS_GRACE=${LAHAR_LIVENESS_GRACE:-$LAHAR_READY_TIMEOUT}
 LAHAR_RUN="$LAHAR_DATA/run"
 LAHAR_SUPERVISORS=()
 
@@ -66,17 +68,18 @@ ready_url() {
   curl -fsSk -o /dev/null --max-time 3 "$1" 2>/dev/null
 }
 
-# Kills process $3 (service $1, log $4) once $2 has answered and then failed
-# LAHAR_LIVENESS_FAILURES times in a row, LAHAR_LIVENESS_PERIOD seconds apart: held, not dead (a
-# thread stuck in a call that never returns, a stopped process), and only a restart ends that.
+# Kills process $3 (service $1, log $4) once $2 has failed LAHAR_LIVENESS_FAILURES times in a row,
+# LAHAR_LIVENESS_PERIOD seconds apart: held, not dead (a thread stuck in a call that never returns, a
+# stopped process), and only a restart ends that. Failures count once $2 has answered, or once
+# LAHAR_LIVENESS_GRACE seconds (as long as a start may take) have passed without an answer.
 # $5 = 1: a JVM, which prints its threads into its log on SIGQUIT first, to say what held it.
 liveness_watch() {
-  local name=$1 url=$2 pid=$3 log=$4 java=$5 failures=0 answered=0 nap=""
+  local name=$1 url=$2 pid=$3 log=$4 java=$5 failures=0 answered=0 nap="" since=$SECONDS
   # Stopped by its supervisor: no sleep of its own left behind.
   trap '[ -n "$nap" ] && kill "$nap" 2>/dev/null; exit 0' TERM
   while sleep "$LAHAR_LIVENESS_PERIOD" & nap=$!; wait "$nap"; kill -0 "$pid" 2>/dev/null; do
     if ready_url "$url"; then answered=1; failures=0; continue; fi
-    ((answered)) || continue
+    ((answered || SECONDS - since >= LAHAR_LIVENESS_GRACE)) || continue
     failures=$((failures + 1))
     ((failures >= LAHAR_LIVENESS_FAILURES)) || continue
     say "$name is not live ($url failed $failures times in a row, ${LAHAR_LIVENESS_PERIOD}s apart): killing it for a restart (log $log)"

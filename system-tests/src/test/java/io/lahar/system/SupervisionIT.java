@@ -91,6 +91,10 @@ class SupervisionIT {
             await().atMost(TIMEOUT).until(() -> output().contains("started"));
             long a = pid("a").orElseThrow();
             long b = pid("b").orElseThrow();
+            // Two of the watch's checks answered (each is a request in a's log) before a is held: it
+            // counts failures from then on, not only after a start-up's grace.
+            long before = requests("a");
+            await().atMost(TIMEOUT).until(() -> requests("a") >= before + 2);
 
             // Held, not dead: what a service whose threads are stuck for good looks like from outside.
             new ProcessBuilder("kill", "-STOP", Long.toString(a)).start().waitFor();
@@ -192,6 +196,16 @@ class SupervisionIT {
     private String output() throws IOException {
         Path out = data.resolve("out.txt");
         return Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "";
+    }
+
+    /** How many requests {@code service} (python's http.server) has logged. */
+    private long requests(String service) throws IOException {
+        Path log = data.resolve(service + ".log");
+        return Files.exists(log)
+                ? Files.readAllLines(log).stream()
+                        .filter(l -> l.contains("\"GET "))
+                        .count()
+                : 0;
     }
 
     /** The live process named in the pid file of {@code service}, if any. */
