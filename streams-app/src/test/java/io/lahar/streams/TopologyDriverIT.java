@@ -2,8 +2,6 @@ package io.lahar.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
-import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.lahar.schema.CommandResult;
 import io.lahar.schema.DeadLetter;
 import io.lahar.schema.JobCommand;
@@ -21,6 +19,8 @@ import java.time.Instant;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -49,22 +49,22 @@ class TopologyDriverIT {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         try (TopologyTestDriver driver = new TopologyTestDriver(LaharTopology.build(serdes), props)) {
-            AvroKafkaSerializer<JobCommand> serializer = new AvroKafkaSerializer<>();
-            serializer.configure(serdes.config(), false);
+            // The streams-app's own serdes (registry calls bounded in time): Apicurio's wait without a bound.
+            Serializer<JobCommand> serializer = serdes.value(JobCommand.class).serializer();
             TestInputTopic<String, JobCommand> commands =
                     driver.createInputTopic(Topics.JOB_COMMANDS.name(), new StringSerializer(), serializer);
             TestInputTopic<String, byte[]> raw = driver.createInputTopic(
                     Topics.JOB_COMMANDS.name(), new StringSerializer(), new ByteArraySerializer());
-            AvroKafkaDeserializer<CommandResult> resultDeserializer = new AvroKafkaDeserializer<>();
-            resultDeserializer.configure(serdes.config(), false);
+            Deserializer<CommandResult> resultDeserializer =
+                    serdes.value(CommandResult.class).deserializer();
             TestOutputTopic<String, CommandResult> results = driver.createOutputTopic(
                     Topics.COMMAND_RESULTS.name(), new StringDeserializer(), resultDeserializer);
-            AvroKafkaDeserializer<JobStatusRecord> statusDeserializer = new AvroKafkaDeserializer<>();
-            statusDeserializer.configure(serdes.config(), false);
+            Deserializer<JobStatusRecord> statusDeserializer =
+                    serdes.value(JobStatusRecord.class).deserializer();
             TestOutputTopic<String, JobStatusRecord> status =
                     driver.createOutputTopic(Topics.JOB_STATUS.name(), new StringDeserializer(), statusDeserializer);
-            AvroKafkaDeserializer<DeadLetter> letterDeserializer = new AvroKafkaDeserializer<>();
-            letterDeserializer.configure(serdes.config(), false);
+            Deserializer<DeadLetter> letterDeserializer =
+                    serdes.value(DeadLetter.class).deserializer();
             TestOutputTopic<String, DeadLetter> letters =
                     driver.createOutputTopic(Topics.DEAD_LETTERS.name(), new StringDeserializer(), letterDeserializer);
 
